@@ -1,0 +1,80 @@
+// The contract between the SM and its routing engines. Routing is a pure
+// function: a Fabric (with LIDs assigned) in, forwarding tables out, no I/O,
+// no logging. The caller times it, logs it, and diffs the tables against
+// what the switches hold.
+//
+//   auto registry = routing::defaultRegistry();
+//   auto result = registry.route(fabric, {"ftree", "updn"}, options);
+//   if (result) program(result->lfts);
+#pragma once
+
+#include <ibsm/Error.h>
+#include <ibsm/Fabric.h>
+
+#include <array>
+#include <functional>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace ibsm {
+
+inline constexpr std::uint8_t kNoRoute = 0xFF;  // LFT entry of an unrouted LID
+
+// A switch's linear forwarding table: out port by destination LID.
+struct Lft {
+  std::vector<std::uint8_t> port;  // index = LID; kNoRoute where unrouted
+
+  std::uint8_t at(Lid lid) const { return lid.value < port.size() ? port[lid.value] : kNoRoute; }
+  // Highest routed LID (SwitchInfo:LinearFDBTop); 0 when nothing is routed.
+  Lid top() const;
+};
+
+// SL -> VL for one (in port, out port) pair of a switch.
+struct Sl2VlEntry {
+  NodeId sw{0};
+  std::uint8_t inPort{0};
+  std::uint8_t outPort{0};
+  std::array<std::uint8_t, 16> vl{};
+};
+
+struct RoutingOptions {
+  std::vector<Guid> rootGuids;  // switches the operator names as roots (ftree, updn)
+  std::uint8_t maxVls{1};       // data VLs the engine may use for deadlock avoidance
+};
+
+struct RoutingResult {
+  std::string engine;              // the engine that produced the tables
+  std::vector<Lft> lfts;           // index = NodeId; empty for non-switches
+  std::vector<Sl2VlEntry> sl2vl;   // only where the engine needs more than one VL
+  std::uint8_t vlsUsed{1};
+  std::vector<std::string> notes;  // what the engine observed or gave up
+  std::vector<std::string> fallbacks;  // engines that refused before this one, with why
+};
+
+class RoutingEngine {
+ public:
+  virtual ~RoutingEngine() = default;
+  virtual std::string_view name() const = 0;
+  // An engine refuses (returns an Error) when the fabric is not its shape;
+  // the registry then tries the next engine named.
+  [[nodiscard]] virtual Result<RoutingResult> route(const Fabric& fabric,
+                                                    const RoutingOptions& options) const = 0;
+};
+
+class EngineRegistry {
+ public:
+  using Factory = std::function<std::unique_ptr<RoutingEngine>()>;
+  void add(std::string name, Factory factory);
+  std::vector<std::string> names() const;
+  // Tries the engines in order; the result records who refused and why.
+  [[nodiscard]] Result<RoutingResult> route(const Fabric& fabric,
+                                            const std::vector<std::string>& engines,
+                                            const RoutingOptions& options) const;
+
+ private:
+  std::vector<std::pair<std::string, Factory>> factories_;
+};
+
+}  // namespace ibsm

@@ -1,0 +1,53 @@
+#include "SwitchGraph.h"
+
+#include <boost/graph/breadth_first_search.hpp>
+#include <boost/graph/visitors.hpp>
+
+namespace ibsm::routing {
+
+SwitchGraph::SwitchGraph(const Fabric& fabric) : indexOf_(fabric.size(), kNoSwitch) {
+  for (NodeId id = 0; id < fabric.size(); ++id) {
+    if (!fabric.node(id).isSwitch()) continue;
+    indexOf_[id] = static_cast<SwitchIndex>(static_cast<SwitchIndex>(nodeIds_.size()));
+    nodeIds_.push_back(id);
+  }
+
+  std::vector<std::pair<SwitchIndex, SwitchIndex>> edges;
+  std::vector<Cable> cables;
+  endpointStart_.push_back(0);
+  for (SwitchIndex s = 0; s < nodeIds_.size(); ++s) {
+    const Node& sw = fabric.node(nodeIds_[s]);
+    endpoints_.push_back(Endpoint{PortRef{nodeIds_[s], 0}, sw.ports[0].lid, 0, 0});
+    for (std::size_t p = 1; p < sw.ports.size(); ++p) {
+      const auto& remote = sw.ports[p].remote;
+      if (!remote) continue;
+      const Node& peer = fabric.node(remote->node);
+      const auto port = static_cast<std::uint8_t>(p);
+      if (peer.isSwitch()) {
+        edges.emplace_back(s, indexOf_[remote->node]);
+        cables.push_back(Cable{port, remote->port});
+      } else {
+        const Port& caPort = fabric.port(*remote);
+        endpoints_.push_back(Endpoint{*remote, caPort.lid, caPort.lmc, port});
+      }
+    }
+    endpointStart_.push_back(endpoints_.size());
+  }
+  // Edges were collected in source order, as the sorted-edges constructor
+  // requires; within a source they stay in port order.
+  graph_ = Graph(boost::edges_are_sorted, edges.begin(), edges.end(), cables.begin(),
+                 static_cast<SwitchIndex>(nodeIds_.size()));
+}
+
+std::vector<std::uint16_t> SwitchGraph::hopsFrom(SwitchIndex s) const {
+  std::vector<std::uint16_t> hops(size(), kUnreachable);
+  hops[s] = 0;
+  boost::breadth_first_search(
+      graph_, s,
+      boost::visitor(boost::make_bfs_visitor(boost::record_distances(
+          boost::make_iterator_property_map(hops.begin(), boost::get(boost::vertex_index, graph_)),
+          boost::on_tree_edge()))));
+  return hops;
+}
+
+}  // namespace ibsm::routing
