@@ -1,0 +1,14 @@
+#include <ibsm/Engines.h>
+
+namespace ibsm {
+
+EngineRegistry defaultRegistry() {
+  EngineRegistry r;
+  r.add("minhop", makeMinHopEngine);
+  r.add("updn", makeUpDownEngine);
+  r.add("ftree", makeFatTreeEngine);
+  r.add("auto", makeAutoEngine);
+  return r;
+}
+
+}  // namespace ibsm
