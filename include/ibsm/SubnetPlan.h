@@ -1,0 +1,33 @@
+// The step from a Fabric to what the switches should hold, shared by the
+// live SM and the dry run: assign LIDs, then route. Because both call this
+// one function, a dry run predicts exactly what the live SM programs.
+//
+//   auto plan = planSubnet(discovered, {.guid2lid = saved, .engines = {"ftree", "updn"}},
+//                          defaultRegistry());
+#pragma once
+
+#include <ibsm/Lids.h>
+#include <ibsm/Routing.h>
+
+#include <string>
+#include <vector>
+
+namespace ibsm {
+
+struct PlanInputs {
+  Guid2Lid guid2lid;
+  std::uint8_t lmc{0};
+  std::vector<std::string> engines{"auto"};
+  RoutingOptions routing;
+};
+
+struct SubnetPlan {
+  Fabric fabric;  // the input with the planned LIDs applied
+  LidPlan lids;
+  RoutingResult routing;
+};
+
+[[nodiscard]] Result<SubnetPlan> planSubnet(Fabric fabric, const PlanInputs& inputs,
+                                            const EngineRegistry& registry);
+
+}  // namespace ibsm
