@@ -118,10 +118,11 @@ Result<LidPlan> planLids(const Fabric& fabric, const Guid2Lid& state, std::uint8
   }
 
   std::uint16_t maxLid = 0;
-  for (auto& a : chosen) {
-    const auto last = a->base.value + (1u << a->lmc) - 1u;
+  for (const auto& a : chosen) {
+    const LidAssignment& got = a.value();  // every candidate was assigned above
+    const auto last = got.base.value + (1u << got.lmc) - 1u;
     maxLid = std::max<std::uint16_t>(maxLid, static_cast<std::uint16_t>(last));
-    plan.assignments.push_back(*a);
+    plan.assignments.push_back(got);
   }
   std::ranges::sort(plan.assignments, {}, &LidAssignment::portGuid);
   plan.maxLid = Lid{maxLid};
