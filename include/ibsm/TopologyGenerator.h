@@ -17,12 +17,15 @@ namespace ibsm {
 // (or fewer with oversubscription) and spines; levels=3: the k-ary tree of
 // k pods (k/2 edge + k/2 agg each) and (k/2)^2 cores. trunk>1 bundles that
 // many parallel cables per switch pair where the radix allows it.
-// oversubscription=n means n:1 hosts to up-links at the leaves.
+// oversubscription=n means n:1 hosts to up-links at the leaves (spare leaf
+// ports stay uncabled); hostsPerLeaf > 0 overrides the host count, e.g. to
+// build small fabrics for tests.
 struct FatTreeSpec {
   int levels{2};
   int radix{8};
   int trunk{1};
   int oversubscription{1};
+  int hostsPerLeaf{0};
 };
 
 // Dragonfly (Kim et al.): groups of a routers, fully meshed inside a group;

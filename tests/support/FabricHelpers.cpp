@@ -1,0 +1,28 @@
+// The fixtures that need only ibsm_fabric, in their own object file so that
+// tests of hand-built fabrics link without the topology readers.
+#include <fmt/format.h>
+#include <ibsm/Lids.h>
+
+#include <stdexcept>
+
+#include "FabricFixtures.h"
+
+namespace ibsm::testing {
+
+std::string sharedTopologyPath(std::string_view fileName) {
+  return fmt::format("{}/{}", IBSM_SHARED_TOPOLOGIES, fileName);
+}
+
+void assignLids(Fabric& fabric, std::uint8_t lmc) {
+  const auto plan = planLids(fabric, {}, lmc);
+  if (!plan) throw std::runtime_error("planLids: " + plan.error().message);
+  applyLids(fabric, *plan);
+}
+
+NodeId nodeNamed(const Fabric& fabric, std::string_view name) {
+  for (NodeId id = 0; id < fabric.size(); ++id)
+    if (fabric.node(id).description == name) return id;
+  throw std::runtime_error(fmt::format("no node named \"{}\" in the fabric", name));
+}
+
+}  // namespace ibsm::testing
