@@ -1,0 +1,230 @@
+// The SMP attributes an SM reads and writes, as value structs with one
+// member per IBA field (chapter 14.2.5), and their 64-byte encodings.
+// Members keep the spec's units and codes (widths, speeds, MTU and VL codes
+// as in Fabric.h's LinkAttrs), so values pass between wire and Fabric as
+// they are.
+//
+//   PortInfo pi = decodePortInfo(reply.data);
+//   pi.portState = PortState::Armed;   // fields left alone stay as read
+//   SmpData out = encode(pi);
+//
+// Table attributes (LFT, P_Key, SL-to-VL) are one block; which block (and
+// which port) is the attribute modifier, built by the *Modifier helpers.
+#pragma once
+
+#include <ibsm/Fabric.h>
+#include <ibsm/Ids.h>
+#include <ibsm/Mad.h>
+
+#include <array>
+#include <cstdint>
+#include <string>
+
+namespace ibsm {
+
+struct NodeInfo {
+  std::uint8_t baseVersion{1};
+  std::uint8_t classVersion{1};
+  NodeType nodeType{NodeType::Ca};
+  std::uint8_t numPorts{0};
+  Guid systemImageGuid;
+  Guid nodeGuid;
+  Guid portGuid;
+  std::uint16_t partitionCap{0};
+  std::uint16_t deviceId{0};
+  std::uint32_t revision{0};
+  std::uint8_t localPortNum{0};  // the port the SMP came in on
+  std::uint32_t vendorId{0};     // 24 bits
+  auto operator<=>(const NodeInfo&) const = default;
+};
+
+struct NodeDescription {
+  std::string text;  // at most 64 bytes on the wire; NUL padding is dropped
+  auto operator<=>(const NodeDescription&) const = default;
+};
+
+// PortInfo:CapabilityMask bits an SM looks at.
+namespace capability {
+inline constexpr std::uint32_t kIsSm = 1U << 1;
+inline constexpr std::uint32_t kIsNoticeSupported = 1U << 2;
+inline constexpr std::uint32_t kIsTrapSupported = 1U << 3;
+inline constexpr std::uint32_t kIsSmDisabled = 1U << 10;
+inline constexpr std::uint32_t kIsExtendedSpeedsSupported = 1U << 14;
+inline constexpr std::uint32_t kIsCapabilityMask2Supported = 1U << 15;
+inline constexpr std::uint32_t kIsClientReregistrationSupported = 1U << 25;
+inline constexpr std::uint32_t kIsMulticastFdbTopSupported = 1U << 30;
+}  // namespace capability
+
+struct PortInfo {
+  std::uint64_t mKey{0};
+  std::uint64_t gidPrefix{0};
+  Lid lid;
+  Lid masterSmLid;
+  std::uint32_t capabilityMask{0};
+  std::uint16_t diagCode{0};
+  std::uint16_t mKeyLeasePeriod{0};
+  std::uint8_t localPortNum{0};
+  std::uint8_t linkWidthEnabled{0};
+  std::uint8_t linkWidthSupported{0};
+  std::uint8_t linkWidthActive{0};
+  std::uint8_t linkSpeedSupported{0};  // 4 bits
+  PortState portState{PortState::NoChange};
+  std::uint8_t physState{0};             // 4 bits; 0 = no state change on Set
+  std::uint8_t linkDownDefaultState{0};  // 4 bits
+  std::uint8_t mKeyProtectBits{0};       // 2 bits
+  std::uint8_t lmc{0};                   // 3 bits
+  std::uint8_t linkSpeedActive{0};       // 4 bits
+  std::uint8_t linkSpeedEnabled{0};      // 4 bits
+  std::uint8_t neighborMtu{0};           // 4 bits
+  std::uint8_t masterSmSl{0};            // 4 bits
+  std::uint8_t vlCap{0};                 // 4 bits
+  std::uint8_t initType{0};              // 4 bits
+  std::uint8_t vlHighLimit{0};
+  std::uint8_t vlArbitrationHighCap{0};
+  std::uint8_t vlArbitrationLowCap{0};
+  std::uint8_t initTypeReply{0};   // 4 bits
+  std::uint8_t mtuCap{0};          // 4 bits
+  std::uint8_t vlStallCount{0};    // 3 bits
+  std::uint8_t hoqLife{0};         // 5 bits
+  std::uint8_t operationalVls{0};  // 4 bits
+  bool partitionEnforcementInbound{false};
+  bool partitionEnforcementOutbound{false};
+  bool filterRawInbound{false};
+  bool filterRawOutbound{false};
+  std::uint16_t mKeyViolations{0};
+  std::uint16_t pKeyViolations{0};
+  std::uint16_t qKeyViolations{0};
+  std::uint8_t guidCap{0};
+  bool clientReregister{false};
+  std::uint8_t multicastPKeyTrapSuppression{0};  // 2 bits
+  std::uint8_t subnetTimeout{0};                 // 5 bits
+  std::uint8_t respTimeValue{0};                 // 5 bits
+  std::uint8_t localPhyErrors{0};                // 4 bits
+  std::uint8_t overrunErrors{0};                 // 4 bits
+  std::uint16_t maxCreditHint{0};
+  std::uint32_t linkRoundTripLatency{0};  // 24 bits
+  std::uint16_t capabilityMask2{0};
+  std::uint8_t linkSpeedExtActive{0};     // 4 bits: 1=FDR 2=EDR 4=HDR 8=NDR (IsExtendedSpeeds)
+  std::uint8_t linkSpeedExtSupported{0};  // 4 bits
+  std::uint8_t linkSpeedExtEnabled{0};    // 5 bits
+  auto operator<=>(const PortInfo&) const = default;
+};
+
+struct SwitchInfo {
+  std::uint16_t linearFdbCap{0};
+  std::uint16_t randomFdbCap{0};
+  std::uint16_t multicastFdbCap{0};
+  std::uint16_t linearFdbTop{0};
+  std::uint8_t defaultPort{0};
+  std::uint8_t defaultMulticastPrimaryPort{0};
+  std::uint8_t defaultMulticastNotPrimaryPort{0};
+  std::uint8_t lifeTimeValue{0};                      // 5 bits
+  bool portStateChange{false};                        // write 1 to clear
+  std::uint8_t optimizedSlToVlMappingProgramming{0};  // 2 bits
+  std::uint16_t lidsPerPort{0};
+  std::uint16_t partitionEnforcementCap{0};
+  bool inboundEnforcementCap{false};
+  bool outboundEnforcementCap{false};
+  bool filterRawInboundCap{false};
+  bool filterRawOutboundCap{false};
+  bool enhancedPort0{false};
+  std::uint16_t multicastFdbTop{0};
+  auto operator<=>(const SwitchInfo&) const = default;
+};
+
+enum class SmState : std::uint8_t { NotActive = 0, Discovering = 1, Standby = 2, Master = 3 };
+
+struct SmInfo {
+  Guid guid;
+  std::uint64_t smKey{0};
+  std::uint32_t actCount{0};
+  std::uint8_t priority{0};  // 4 bits
+  SmState smState{SmState::NotActive};
+  auto operator<=>(const SmInfo&) const = default;
+};
+
+// LinearForwardingTable: exit port for LIDs 64*block .. 64*block+63.
+struct LftBlock {
+  std::array<std::uint8_t, 64> ports{};
+  auto operator<=>(const LftBlock&) const = default;
+};
+inline constexpr std::uint32_t lftModifier(std::uint16_t block) {
+  return block;
+}
+
+// P_KeyTable: 32 entries; bit 15 of each is the full-membership bit.
+struct PKeyBlock {
+  std::array<std::uint16_t, 32> pkeys{};
+  auto operator<=>(const PKeyBlock&) const = default;
+};
+// On a switch, port selects the external port's table (0 for port 0 and CAs).
+inline constexpr std::uint32_t pkeyModifier(std::uint16_t block, std::uint8_t port = 0) {
+  return (std::uint32_t{port} << 16) | block;
+}
+
+// SLtoVLMappingTable: VL (4 bits) per SL 0..15.
+struct SlToVlTable {
+  std::array<std::uint8_t, 16> vl{};
+  auto operator<=>(const SlToVlTable&) const = default;
+};
+// On a switch the table is per (input port, output port); CAs use 0.
+inline constexpr std::uint32_t slToVlModifier(std::uint8_t inPort = 0, std::uint8_t outPort = 0) {
+  return (std::uint32_t{inPort} << 8) | outPort;
+}
+
+// Notice as carried in an SMP Trap: the first 64 bytes of the attribute
+// (the IssuerGID that follows does not fit an SMP and is not sent).
+struct Notice {
+  bool isGeneric{true};
+  std::uint8_t type{0};           // 7 bits: 0 fatal, 1 urgent, 2 security, 3 SM, 4 info
+  std::uint32_t producerType{0};  // 24 bits; VendorID when !isGeneric
+  std::uint16_t trapNumber{0};    // DeviceID when !isGeneric
+  Lid issuerLid;
+  bool toggle{false};
+  std::uint16_t count{0};  // 15 bits
+  std::array<std::uint8_t, 54> dataDetails{};
+  auto operator<=>(const Notice&) const = default;
+};
+
+// Trap 128 (link state change on a switch): the switch's LID.
+struct Trap128Details {
+  Lid lid;
+  auto operator<=>(const Trap128Details&) const = default;
+};
+
+// Trap 144 (local changes at a port: capability mask, ...).
+struct Trap144Details {
+  Lid lid;
+  bool otherLocalChanges{false};
+  std::uint32_t capabilityMask{0};
+  std::uint16_t changeFlags{0};  // LinkSpeedEnabled/LinkWidthEnabled/NodeDescription changes
+  std::uint16_t capabilityMask2{0};
+  auto operator<=>(const Trap144Details&) const = default;
+};
+
+SmpData encode(const NodeInfo& v);
+SmpData encode(const NodeDescription& v);
+SmpData encode(const PortInfo& v);
+SmpData encode(const SwitchInfo& v);
+SmpData encode(const SmInfo& v);
+SmpData encode(const LftBlock& v);
+SmpData encode(const PKeyBlock& v);
+SmpData encode(const SlToVlTable& v);
+SmpData encode(const Notice& v);
+
+NodeInfo decodeNodeInfo(const SmpData& data);
+NodeDescription decodeNodeDescription(const SmpData& data);
+PortInfo decodePortInfo(const SmpData& data);
+SwitchInfo decodeSwitchInfo(const SmpData& data);
+SmInfo decodeSmInfo(const SmpData& data);
+LftBlock decodeLftBlock(const SmpData& data);
+PKeyBlock decodePKeyBlock(const SmpData& data);
+SlToVlTable decodeSlToVlTable(const SmpData& data);
+Notice decodeNotice(const SmpData& data);
+
+std::array<std::uint8_t, 54> encodeDetails(const Trap128Details& v);
+std::array<std::uint8_t, 54> encodeDetails(const Trap144Details& v);
+Trap128Details decodeTrap128(const Notice& notice);
+Trap144Details decodeTrap144(const Notice& notice);
+
+}  // namespace ibsm

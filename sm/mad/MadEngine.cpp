@@ -1,0 +1,236 @@
+#include "MadEngine.h"
+
+#include <fmt/format.h>
+#include <spdlog/spdlog.h>
+
+#include <algorithm>
+#include <vector>
+
+namespace ibsm {
+
+SmpRequest SmpRequest::get(AttributeId id, std::uint32_t modifier, std::variant<DrPath, Lid> to) {
+  return SmpRequest{
+      .method = Method::Get, .attributeId = id, .attributeModifier = modifier, .to = std::move(to)};
+}
+
+SmpRequest SmpRequest::set(AttributeId id, std::uint32_t modifier, std::variant<DrPath, Lid> to,
+                           const SmpData& data) {
+  return SmpRequest{.method = Method::Set,
+                    .attributeId = id,
+                    .attributeModifier = modifier,
+                    .to = std::move(to),
+                    .data = data};
+}
+
+std::string SmpRequest::destination() const {
+  if (const auto* path = std::get_if<DrPath>(&to)) return fmt::format("DR {}", *path);
+  return fmt::format("LID {}", std::get<Lid>(to));
+}
+
+namespace {
+
+SmpReply outcomeOnly(SmpOutcome outcome) {
+  SmpReply reply;
+  reply.outcome = outcome;
+  return reply;
+}
+
+std::string describe(const SmpRequest& r) {
+  return fmt::format("{}(0x{:04x}, mod 0x{:x}) to {}",
+                     r.method == Method::Set ? "SubnSet" : "SubnGet",
+                     static_cast<unsigned>(r.attributeId), r.attributeModifier, r.destination());
+}
+
+}  // namespace
+
+MadEngine::MadEngine(MadTransport& transport, MadEngineOptions options)
+    : transport_(transport), options_(std::move(options)) {
+  options_.window = std::max<std::size_t>(options_.window, 1);
+  if (!options_.clock) options_.clock = [] { return MadClock::now(); };
+  log_ = options_.logger ? options_.logger : spdlog::default_logger();
+}
+
+void MadEngine::submit(SmpRequest request, SmpCallback done) {
+  queue_.push_back(Queued{std::move(request), std::move(done)});
+}
+
+std::uint32_t MadEngine::nextTid() {
+  do {
+    ++lastTid_;
+  } while (lastTid_ == 0 || pending_.contains(lastTid_));
+  return lastTid_;
+}
+
+bool MadEngine::transmit(Pending& p) {
+  const MadAddress to = std::holds_alternative<DrPath>(p.request.to)
+                            ? MadAddress::directed()
+                            : MadAddress::toLid(std::get<Lid>(p.request.to));
+  if (auto sent = transport_.send(p.wire, to); !sent) {
+    ++counters_.sendFailures;
+    log_->error("MAD-0103 cannot send {}: {}", describe(p.request), sent.error().message);
+    return false;
+  }
+  ++counters_.sent;
+  ++p.attempts;
+  p.deadline = now() + options_.timeout;
+  return true;
+}
+
+void MadEngine::fillWindow() {
+  // A failed send completes at once, and its callback may queue more.
+  while (pending_.size() < options_.window && !queue_.empty()) {
+    Queued q = std::move(queue_.front());
+    queue_.pop_front();
+    const SmpRequest& r = q.request;
+    Smp smp =
+        std::holds_alternative<DrPath>(r.to)
+            ? Smp::directed(r.method, r.attributeId, r.attributeModifier, std::get<DrPath>(r.to))
+            : Smp::lidRouted(r.method, r.attributeId, r.attributeModifier);
+    const std::uint32_t tid = nextTid();
+    smp.header.tid = tid;
+    smp.header.mKey = r.mKey;
+    smp.data = r.data;
+    Pending p;
+    p.request = std::move(q.request);
+    p.done = std::move(q.done);
+    p.wire = encodeSmp(smp);
+    if (transmit(p)) {
+      pending_.emplace(tid, std::move(p));
+    } else {
+      SmpReply reply = outcomeOnly(SmpOutcome::SendFailed);
+      reply.attempts = 1;
+      p.done(p.request, reply);
+    }
+  }
+}
+
+void MadEngine::complete(std::uint32_t tid, SmpReply reply) {
+  auto node = pending_.extract(tid);
+  reply.attempts = node.mapped().attempts;
+  node.mapped().done(node.mapped().request, reply);
+}
+
+void MadEngine::expireTimeouts() {
+  const auto t = now();
+  std::vector<std::uint32_t> expired;
+  for (const auto& [tid, p] : pending_) {
+    if (p.deadline <= t) expired.push_back(tid);
+  }
+  std::ranges::sort(expired);  // deterministic order for callbacks
+  for (std::uint32_t tid : expired) {
+    Pending& p = pending_.at(tid);
+    if (p.attempts <= options_.retries) {
+      ++counters_.retries;
+      log_->debug("MAD-0107 {} timed out (attempt {}), retrying", describe(p.request), p.attempts);
+      if (transmit(p)) continue;
+      complete(tid, outcomeOnly(SmpOutcome::SendFailed));
+      continue;
+    }
+    ++counters_.timeouts;
+    log_->warn("MAD-0101 {} got no response after {} attempts", describe(p.request), p.attempts);
+    complete(tid, outcomeOnly(SmpOutcome::Timeout));
+  }
+}
+
+void MadEngine::handleIncoming(const ReceivedMad& in) {
+  ++counters_.received;
+  auto smp = decodeSmp(in.mad);
+  if (!smp) {
+    ++counters_.malformed;
+    log_->warn("MAD-0106 dropped a MAD from LID {}: {}", in.from.lid, smp.error().message);
+    return;
+  }
+  if (!isResponse(smp->header.method)) {
+    ++counters_.unsolicited;
+    if (unsolicited_) {
+      unsolicited_(IncomingSmp{*smp, in.from});
+    } else {
+      log_->debug("MAD-0105 no handler for method 0x{:02x} attribute 0x{:04x} from LID {}",
+                  static_cast<unsigned>(smp->header.method),
+                  static_cast<unsigned>(smp->header.attributeId), in.from.lid);
+    }
+    return;
+  }
+  // The transport owns the upper 32 TID bits (see MadTransport::send).
+  const auto tid = static_cast<std::uint32_t>(smp->header.tid);
+  auto it = pending_.find(tid);
+  if (it == pending_.end() || it->second.request.attributeId != smp->header.attributeId) {
+    ++counters_.unmatched;
+    log_->debug("MAD-0104 response TID 0x{:x} attribute 0x{:04x} matches no outstanding request",
+                smp->header.tid, static_cast<unsigned>(smp->header.attributeId));
+    return;
+  }
+  const std::uint16_t status = smp->header.status;
+  if (status != 0) {
+    ++counters_.errors;
+    log_->warn("MAD-0102 {} answered with status {}", describe(it->second.request),
+               describeMadStatus(status));
+  }
+  complete(tid, SmpReply{.outcome = status == 0 ? SmpOutcome::Ok : SmpOutcome::BadStatus,
+                         .smp = std::move(*smp),
+                         .status = status});
+}
+
+Result<void> MadEngine::step(MadClock::time_point until) {
+  auto deadline = until;
+  for (const auto& [tid, p] : pending_) deadline = std::min(deadline, p.deadline);
+  auto in = transport_.receive(deadline);
+  if (!in) return std::unexpected(in.error());
+  if (*in) handleIncoming(**in);
+  expireTimeouts();
+  fillWindow();
+  return {};
+}
+
+Result<void> MadEngine::runUntilIdle() {
+  fillWindow();
+  // fillWindow leaves either an empty queue or a full window, so nothing
+  // outstanding means nothing left to do.
+  while (!pending_.empty()) {
+    if (auto ok = step(MadClock::time_point::max()); !ok) return ok;
+  }
+  return {};
+}
+
+Result<void> MadEngine::runUntil(MadClock::time_point deadline) {
+  fillWindow();
+  while (now() < deadline) {
+    if (auto ok = step(deadline); !ok) return ok;
+  }
+  return {};
+}
+
+Result<void> MadEngine::sendResponse(const IncomingSmp& request, Smp response) {
+  if (auto sent = transport_.send(encodeSmp(response), request.from); !sent) {
+    log_->error("MAD-0108 cannot answer method 0x{:02x} attribute 0x{:04x} from LID {}: {}",
+                static_cast<unsigned>(request.smp.header.method),
+                static_cast<unsigned>(request.smp.header.attributeId), request.from.lid,
+                sent.error().message);
+    return sent;
+  }
+  ++counters_.sent;
+  return {};
+}
+
+Result<void> MadEngine::respond(const IncomingSmp& request, const SmpData& data,
+                                std::uint16_t status) {
+  // Path fields and hop pointer stay as they arrived: the switches filled
+  // the return path and the responder's side of the stack set the hop
+  // pointer for the way back.
+  Smp response = request.smp;
+  response.header.method = Method::GetResp;
+  response.header.status = status;
+  response.header.direction = request.smp.isDirected();
+  response.data = data;
+  return sendResponse(request, response);
+}
+
+Result<void> MadEngine::repress(const IncomingSmp& trap) {
+  Smp response = trap.smp;
+  response.header.method = Method::TrapRepress;
+  response.header.status = 0;
+  response.header.direction = trap.smp.isDirected();
+  return sendResponse(trap, response);
+}
+
+}  // namespace ibsm

@@ -1,0 +1,171 @@
+// Keeps many SMPs on the wire at once from a single thread. Discovery
+// submits requests with callbacks; the callbacks submit the next requests,
+// so a BFS keeps the window full across levels without threads:
+//
+//   MadEngine engine(transport, {.window = 16});
+//   engine.submit(SmpRequest::get(AttributeId::NodeInfo, 0, DrPath{}),
+//                 [&](const SmpRequest& req, const SmpReply& reply) {
+//                   if (!reply.ok()) return;            // logged already
+//                   NodeInfo ni = decodeNodeInfo(reply.smp->data);
+//                   for (std::uint8_t p = 1; p <= ni.numPorts; ++p) engine.submit(...);
+//                 });
+//   if (auto done = engine.runUntilIdle(); !done) fail(done.error());
+//
+// The engine owns TIDs (lower 32 bits, unique while outstanding), the window,
+// per-MAD timeouts and retries (a retry resends the same TID, so a late first
+// answer still counts; duplicates after completion are ignored). Requests
+// that arrive unasked (SubnGet(SMInfo) from another SM or `sminfo`, traps)
+// go to the unsolicited handler, also while a sweep is running; answer them
+// with respond() or repress().
+//
+// Log message ids (spdlog):
+//   MAD-0101 warn   request failed after all retries (timeout), with its path
+//   MAD-0102 warn   response with a non-zero MAD status
+//   MAD-0103 error  the transport refused to send a request
+//   MAD-0104 debug  response matching no outstanding TID (late duplicate)
+//   MAD-0105 debug  unsolicited MAD with no handler installed
+//   MAD-0106 warn   undecodable MAD received
+//   MAD-0107 debug  request timed out, retrying
+//   MAD-0108 error  the transport refused to send a response
+#pragma once
+
+#include <ibsm/Mad.h>
+#include <ibsm/MadPath.h>
+#include <ibsm/MadTransport.h>
+#include <spdlog/logger.h>
+
+#include <chrono>
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <unordered_map>
+#include <variant>
+
+namespace ibsm {
+
+struct SmpRequest {
+  Method method{Method::Get};
+  AttributeId attributeId{AttributeId::NodeInfo};
+  std::uint32_t attributeModifier{0};
+  std::variant<DrPath, Lid> to;  // directed route, or LID-routed
+  SmpData data{};                // what a Set writes; ignored by Get
+  std::uint64_t mKey{0};
+
+  static SmpRequest get(AttributeId id, std::uint32_t modifier, std::variant<DrPath, Lid> to);
+  static SmpRequest set(AttributeId id, std::uint32_t modifier, std::variant<DrPath, Lid> to,
+                        const SmpData& data);
+  // "DR 0,1,3" or "LID 12", for log lines.
+  std::string destination() const;
+};
+
+enum class SmpOutcome : std::uint8_t {
+  Ok,          // a GetResp with status 0
+  BadStatus,   // a GetResp with a non-zero status (busy, unsupported, invalid field)
+  Timeout,     // no response after 1 + retries attempts
+  SendFailed,  // the transport refused the request
+};
+
+struct SmpReply {
+  SmpOutcome outcome{SmpOutcome::Timeout};
+  std::optional<Smp> smp;  // the response, for Ok and BadStatus
+  std::uint16_t status{0};
+  unsigned attempts{0};
+  bool ok() const { return outcome == SmpOutcome::Ok; }
+};
+
+using SmpCallback = std::function<void(const SmpRequest&, const SmpReply&)>;
+
+struct IncomingSmp {
+  Smp smp;
+  MadAddress from;
+};
+using UnsolicitedHandler = std::function<void(const IncomingSmp&)>;
+
+struct MadEngineOptions {
+  std::size_t window{32};  // SMPs outstanding at most; see tests/sm/ibsim for the figures
+  std::chrono::milliseconds timeout{200};
+  unsigned retries{3};
+  // Time as the engine sees it; tests give a fake transport's clock.
+  std::function<MadClock::time_point()> clock;
+  std::shared_ptr<spdlog::logger> logger;  // default: spdlog's default logger
+};
+
+struct MadCounters {
+  std::uint64_t sent{0};      // transmissions, retries included
+  std::uint64_t received{0};  // every MAD read from the transport
+  std::uint64_t timeouts{0};  // requests that failed after all retries
+  std::uint64_t retries{0};   // retransmissions
+  std::uint64_t errors{0};    // responses with a non-zero status
+  std::uint64_t sendFailures{0};
+  std::uint64_t unmatched{0};  // responses to no outstanding request
+  std::uint64_t unsolicited{0};
+  std::uint64_t malformed{0};
+};
+
+class MadEngine {
+ public:
+  explicit MadEngine(MadTransport& transport, MadEngineOptions options = {});
+  MadEngine(const MadEngine&) = delete;
+  MadEngine& operator=(const MadEngine&) = delete;
+
+  // Queues a request; it goes on the wire from runUntilIdle()/runUntil().
+  // The callback runs exactly once, from inside those calls.
+  void submit(SmpRequest request, SmpCallback done);
+
+  // Runs until nothing is queued or outstanding. Fails only if the
+  // transport cannot receive any more; outstanding requests are then dropped
+  // without their callbacks.
+  [[nodiscard]] Result<void> runUntilIdle();
+  // Runs until the deadline even when idle: how the SM waits between
+  // sweeps while still answering SMInfo queries and traps.
+  [[nodiscard]] Result<void> runUntil(MadClock::time_point deadline);
+
+  void onUnsolicited(UnsolicitedHandler handler) { unsolicited_ = std::move(handler); }
+  // Answers a Get or Set with a GetResp carrying `data` and `status`.
+  [[nodiscard]] Result<void> respond(const IncomingSmp& request, const SmpData& data,
+                                     std::uint16_t status = 0);
+  // Acknowledges a trap so its sender stops repeating it.
+  [[nodiscard]] Result<void> repress(const IncomingSmp& trap);
+
+  const MadCounters& counters() const { return counters_; }
+  std::size_t outstanding() const { return pending_.size(); }
+  std::size_t queued() const { return queue_.size(); }
+  const MadEngineOptions& options() const { return options_; }
+
+ private:
+  struct Queued {
+    SmpRequest request;
+    SmpCallback done;
+  };
+  struct Pending {
+    SmpRequest request;
+    SmpCallback done;
+    MadBuffer wire{};
+    MadClock::time_point deadline;
+    unsigned attempts{0};
+  };
+
+  void fillWindow();
+  bool transmit(Pending& p);
+  void complete(std::uint32_t tid, SmpReply reply);
+  void handleIncoming(const ReceivedMad& in);
+  void expireTimeouts();
+  [[nodiscard]] Result<void> step(MadClock::time_point until);
+  std::uint32_t nextTid();
+  MadClock::time_point now() const { return options_.clock(); }
+  [[nodiscard]] Result<void> sendResponse(const IncomingSmp& request, Smp response);
+
+  MadTransport& transport_;
+  MadEngineOptions options_;
+  std::shared_ptr<spdlog::logger> log_;
+  std::deque<Queued> queue_;
+  std::unordered_map<std::uint32_t, Pending> pending_;
+  std::uint32_t lastTid_{0};
+  UnsolicitedHandler unsolicited_;
+  MadCounters counters_;
+};
+
+}  // namespace ibsm

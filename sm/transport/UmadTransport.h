@@ -1,0 +1,72 @@
+// MadTransport over libibumad: the SM's port on real hardware, or an ibsim
+// node when the process runs under umad2sim (LD_PRELOAD). One object owns
+// one open port with two agents, for the LID-routed (0x01) and the
+// directed-route (0x81) SM classes, both registered to receive Get, Set,
+// Trap and TrapRepress requests as well as responses to what we send.
+//
+//   auto port = UmadTransport::open({.portGuid = Guid{0x0002c903000e0b71}});
+//   if (!port) return port.error();        // "no IB port with GUID 0x0002c9..."
+//   spdlog::info("SM port {} lid {}", (*port)->port().portGuid, (*port)->port().lid);
+#pragma once
+
+#include <ibsm/Fabric.h>
+#include <ibsm/MadTransport.h>
+
+#include <chrono>
+#include <memory>
+#include <optional>
+#include <string>
+
+namespace ibsm {
+
+struct UmadPort {
+  std::string caName;  // "mlx5_0", or ibsim's "ibsim0"
+  int portNumber{0};
+  Guid portGuid;
+  Lid lid;
+  std::uint8_t lmc{0};
+  Lid smLid;
+  PortState state{PortState::Down};
+  std::uint8_t physState{0};
+  std::uint32_t capabilityMask{0};
+};
+
+struct UmadOptions {
+  // Which port: by GUID, or libibumad's choice (the first active IB port).
+  std::optional<Guid> portGuid;
+  // Open the issm device, which sets PortInfo:IsSM: without it neither
+  // traps nor other SMs' SubnGet(SMInfo) are delivered to this port.
+  bool claimSm{true};
+  // How long the kernel keeps a sent request to match its response. It
+  // never retries (the MAD engine does); a response arriving later than
+  // this is dropped by the kernel, so keep it at least the engine's timeout.
+  std::chrono::milliseconds responseTimeout{1000};
+};
+
+class UmadTransport final : public MadTransport {
+ public:
+  [[nodiscard]] static Result<std::unique_ptr<UmadTransport>> open(const UmadOptions& options);
+  ~UmadTransport() override;
+  UmadTransport(const UmadTransport&) = delete;
+  UmadTransport& operator=(const UmadTransport&) = delete;
+
+  [[nodiscard]] Result<void> send(const MadBuffer& mad, MadAddress to) override;
+  [[nodiscard]] Result<std::optional<ReceivedMad>> receive(MadClock::time_point deadline) override;
+  int pollFd() const override;
+
+  // The port as it was when opened.
+  const UmadPort& port() const { return port_; }
+  // The port as the kernel sees it now (LID and SM LID change once an SM
+  // has programmed them).
+  [[nodiscard]] Result<UmadPort> queryPort() const;
+
+ private:
+  struct Handles;
+  UmadTransport(UmadPort port, std::unique_ptr<Handles> handles, const UmadOptions& options);
+
+  UmadPort port_;
+  std::unique_ptr<Handles> handles_;
+  std::chrono::milliseconds responseTimeout_;
+};
+
+}  // namespace ibsm
