@@ -99,7 +99,8 @@ Result<void> degrade(NetBuilder& net, const Degradation& d) {
   const std::size_t cables = net.switchCables().size();
   // A connected graph keeps at least switches-1 cables, and any cable beyond
   // a spanning tree lies on a cycle, so exactly this many can always go.
-  const std::size_t removable = cables + 1 - std::min(links.switches(), cables + 1);
+  const std::size_t keep = links.switches() > 0 ? links.switches() - 1 : 0;
+  const std::size_t removable = cables > keep ? cables - keep : 0;
   if (static_cast<std::size_t>(d.links) > removable)
     return fail(
         fmt::format("degradation links={}: this fabric has {} inter-switch cables and "
