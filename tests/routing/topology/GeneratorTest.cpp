@@ -146,6 +146,9 @@ INSTANTIATE_TEST_SUITE_P(
         Shape{"FatTree3k36", FatTreeSpec{.levels = 3, .radix = 36}, 1620, 11664, 23328},
         // Trunk 2: 4 pods of 2 edge + 2 agg, 4 cores, every cable doubled.
         Shape{"FatTree3k8Trunk2", FatTreeSpec{.levels = 3, .radix = 8, .trunk = 2}, 20, 32, 64},
+        // 2:1 at radix 12: 8 hosts and 4 aggs per edge, so 4 aggs per pod reach 24 cores.
+        Shape{"FatTree3k12Over2", FatTreeSpec{.levels = 3, .radix = 12, .oversubscription = 2}, 144,
+              576, 576},
         Shape{"FatTree2k12", FatTreeSpec{.levels = 2, .radix = 12}, 18, 72, 72},
         Shape{"FatTree2k12Trunk2", FatTreeSpec{.levels = 2, .radix = 12, .trunk = 2}, 9, 36, 36},
         // 3:1 at radix 12: 9 hosts and 3 up-links per leaf, 12 leaves, 3 spines.
