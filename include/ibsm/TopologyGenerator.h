@@ -30,6 +30,8 @@ struct FatTreeSpec {
 
 // Dragonfly (Kim et al.): groups of a routers, fully meshed inside a group;
 // p hosts and h global links per router; g groups (0 = a*h+1, the maximum).
+// Every pair of groups is linked: once at g = a*h+1, otherwise the spare
+// global ports add parallel links, spread so pairs differ by at most one.
 struct DragonflySpec {
   int a{4};
   int p{2};
@@ -38,7 +40,7 @@ struct DragonflySpec {
 };
 
 // Dragonfly+: each group a two-level leaf/spine Clos; hosts on leaves,
-// global links on spines.
+// global links on spines; groups may be at most spines*globalPerSpine+1.
 struct DragonflyPlusSpec {
   int groups{5};
   int leaves{2};
@@ -50,12 +52,15 @@ struct DragonflyPlusSpec {
 using TopologySpec = std::variant<FatTreeSpec, DragonflySpec, DragonflyPlusSpec>;
 
 // Remove `links` inter-switch cables chosen at random from `seed`, never
-// disconnecting the fabric.
+// disconnecting the fabric. The draw uses std::mt19937_64 and a fixed
+// shuffle, so a seed cuts the same cables on every machine.
 struct Degradation {
   int links{0};
   std::uint64_t seed{1};
 };
 
+// Node names and order follow /work/shared/topologies: a host first (where
+// ibsim attaches the SM), ports numbered hosts, then local, then up/global.
 // Fails with a message naming the parameter when the spec cannot be built.
 [[nodiscard]] Result<std::string> generateNetFile(const TopologySpec& spec,
                                                   const Degradation& degrade = {});
