@@ -1,0 +1,50 @@
+// Link width and speed as both readers meet them: the "4xQDR" tokens of
+// ibnetdiscover and the enabled/active bit sets of ibsim, turned into the IBA
+// PortInfo codes LinkAttrs carries.
+#pragma once
+
+#include <ibsm/Fabric.h>
+
+#include <cstdint>
+#include <optional>
+#include <string_view>
+
+namespace ibsm::topology {
+
+// IBA LinkWidth bits.
+inline constexpr std::uint8_t kWidth1x = 1, kWidth4x = 2, kWidth8x = 4, kWidth12x = 8,
+                              kWidth2x = 16;
+inline constexpr std::uint8_t kWidthAll = 31;
+// IBA LinkSpeed bits.
+inline constexpr std::uint8_t kSpeedSdr = 1, kSpeedDdr = 2, kSpeedQdr = 4;
+inline constexpr std::uint8_t kSpeedAll = 7;
+// IBA LinkSpeedExt bits. XDR is not in the 4-bit field; rdma-core reports it
+// as 32 in its aggregated extended speed, and so do we.
+inline constexpr std::uint8_t kExtFdr = 1, kExtEdr = 2, kExtHdr = 4, kExtNdr = 8, kExtXdr = 32;
+
+// What one ibnetdiscover port line says about its link; 0 means the capture
+// printed "??" or "???" (ibnetdiscover could not read the PortInfo).
+struct LinkRate {
+  std::uint8_t width{0};
+  std::uint8_t speed{0};
+  std::uint8_t extSpeed{0};
+  bool speedKnown{false};
+
+  bool operator==(const LinkRate&) const = default;
+};
+
+// "4xQDR", "1xSDR", "12xEDR", "2xNDR", "4xFDR10", "??SDR", "4x???".
+// FDR10 (a Mellanox extension outside PortInfo) reads as QDR.
+std::optional<LinkRate> parseLinkRate(std::string_view token);
+
+// LinkAttrs for a link seen in a capture: only the active rate is known, so
+// supported and enabled say the same.
+LinkAttrs linkAttrsFromRate(const LinkRate& rate);
+
+// The highest width / speed / extended speed two enabled sets share, the way
+// a link trains (and ibsim computes it); 0 when they share none.
+std::uint8_t commonWidth(std::uint8_t a, std::uint8_t b);
+std::uint8_t commonSpeed(std::uint8_t a, std::uint8_t b);
+std::uint8_t commonExtSpeed(std::uint8_t a, std::uint8_t b);
+
+}  // namespace ibsm::topology
