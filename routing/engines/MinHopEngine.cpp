@@ -1,0 +1,52 @@
+// minhop: every switch forwards each LID over one of its ports that lie on a
+// path of fewest switch hops, spread as PortBalancer describes. Fastest to
+// compute and shortest paths everywhere, but nothing prevents credit loops:
+// meant for trees and for comparison, not for rings, meshes or dragonflies.
+#include <ibsm/Engines.h>
+
+#include <algorithm>
+
+#include "BalancedLfts.h"
+#include "SwitchGraph.h"
+
+namespace ibsm {
+namespace {
+
+class MinHopEngine final : public RoutingEngine {
+ public:
+  std::string_view name() const override { return "minhop"; }
+
+  Result<RoutingResult> route(const Fabric& fabric, const RoutingOptions&) const override {
+    const routing::SwitchGraph graph(fabric);
+    const std::size_t n = graph.size();
+    // hops[d * n + s]: switch hops from s to d (cables run both ways, so one
+    // BFS from d serves every source).
+    std::vector<std::uint16_t> hops(n * n);
+    for (routing::SwitchIndex d = 0; d < n; ++d)
+      std::ranges::copy(graph.hopsFrom(d), hops.begin() + static_cast<std::ptrdiff_t>(d * n));
+
+    auto tables = routing::fillBalancedLfts(
+        fabric, graph,
+        [&](routing::SwitchIndex s, routing::SwitchIndex d, std::vector<std::uint8_t>& out) {
+          const std::uint16_t* toD = hops.data() + std::size_t{d} * n;
+          if (toD[s] == routing::kUnreachable) return;
+          graph.forEachCable(s, [&](routing::SwitchIndex t, const routing::Cable& cable) {
+            if (toD[t] + 1 == toD[s]) out.push_back(cable.port);
+          });
+        });
+
+    RoutingResult result;
+    result.engine = std::string(name());
+    result.lfts = std::move(tables.lfts);
+    if (auto note = routing::unroutedNote(tables)) result.notes.push_back(std::move(*note));
+    return result;
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<RoutingEngine> makeMinHopEngine() {
+  return std::make_unique<MinHopEngine>();
+}
+
+}  // namespace ibsm

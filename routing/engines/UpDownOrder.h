@@ -1,0 +1,53 @@
+// The direction of every cable for Up*/Down* routing (Autonet): switches are
+// put in one total order, and a hop toward an earlier switch is "up". A route
+// may climb, then descend, never climb again. Whatever the topology, the
+// channel dependencies of such routes follow the order and cannot close a
+// cycle, so the tables are free of credit loops on one VL.
+//
+// Roots. Named by the operator, or detected per connected component: the
+// switches nearest to every CA-bearing switch (least eccentricity toward
+// them), which on a fat tree or Clos are the top level (cores, spines) even
+// when a host hangs off a spine or links are missing. When every switch ties
+// (rings, tori, dragonflies: no hierarchy) one root is enough: the one with
+// the lowest GUID.
+//
+// Order. Switches come in rank order (BFS distance from the nearest root),
+// ties by GUID; so a fat tree's levels give the usual up and down.
+//
+// Joining the roots. With several roots that order has several minima, and
+// no legal path leads from one minimum's down-cone up to another's: OpenSM's
+// updn leaves core-to-core and some switch-to-switch LIDs unrouted. So the
+// roots are first joined by a tree T grown from the lowest-GUID root along
+// shortest paths (a Steiner tree by nearest-root insertion), and T's switches
+// come first, in their depth in T. Every switch then has an earlier
+// neighbour except that one root, which makes every switch reachable from
+// every switch. On a fat tree T passes one leaf (2 levels) or one edge
+// switch and one pod's aggregation switches (3 levels), and every shortest
+// host-to-host path stays legal: each root is later than only its T parent.
+#pragma once
+
+#include <ibsm/Error.h>
+#include <ibsm/Fabric.h>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "SwitchGraph.h"
+
+namespace ibsm::routing {
+
+struct UpDownOrder {
+  std::vector<std::uint32_t> position;  // per switch; a hop to a smaller position is up
+  std::vector<SwitchIndex> roots;       // by GUID
+  std::size_t joiningSwitches{0};       // non-root switches of T
+  std::vector<std::string> notes;       // the roots and how they were chosen
+
+  bool isUp(SwitchIndex from, SwitchIndex to) const { return position[to] < position[from]; }
+};
+
+// Fails, naming the GUID, when a root GUID is not a switch of the fabric.
+[[nodiscard]] Result<UpDownOrder> upDownOrder(const Fabric& fabric, const SwitchGraph& graph,
+                                              const std::vector<Guid>& rootGuids);
+
+}  // namespace ibsm::routing
