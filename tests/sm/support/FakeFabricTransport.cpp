@@ -1,0 +1,258 @@
+#include "FakeFabricTransport.h"
+
+#include <fmt/format.h>
+#include <ibsm/MadAttributes.h>
+
+#include <algorithm>
+#include <expected>
+
+namespace ibsm::testing {
+namespace {
+
+constexpr std::uint8_t kPhysLinkUp = 5;
+constexpr std::uint8_t kPhysPolling = 2;
+
+}  // namespace
+
+FakeFabricTransport::FakeFabricTransport(Fabric fabric, PortRef smPort)
+    : fabric_(std::move(fabric)),
+      smPort_(smPort),
+      now_(MadClock::time_point{} + std::chrono::hours(1)) {}
+
+std::function<MadClock::time_point()> FakeFabricTransport::clock() const {
+  return [this] { return now_; };
+}
+
+const std::vector<std::uint8_t>& FakeFabricTransport::lft(NodeId sw) const {
+  static const std::vector<std::uint8_t> kNone;
+  auto it = lfts_.find(sw);
+  return it == lfts_.end() ? kNone : it->second;
+}
+
+Lid FakeFabricTransport::smLid(PortRef port) const {
+  auto it = smLids_.find(port);
+  return it == smLids_.end() ? Lid{} : it->second;
+}
+
+void FakeFabricTransport::deliver(const ReceivedMad& mad, MadClock::time_point due) {
+  inFlight_.push_back(InFlight{due, seq_++, mad});
+}
+
+void FakeFabricTransport::inject(const Smp& smp, MadAddress from, std::chrono::microseconds after) {
+  deliver(ReceivedMad{encodeSmp(smp), from}, now_ + after);
+}
+
+std::optional<PortRef> FakeFabricTransport::walk(const Smp& request) const {
+  if (!request.isDirected()) return std::nullopt;  // LID-routed: see send()
+  PortRef at = smPort_;
+  for (unsigned hop = 1; hop <= request.header.hopCount; ++hop) {
+    const Node& node = fabric_.node(at.node);
+    if (hop > 1 && !node.isSwitch()) return std::nullopt;  // only switches forward
+    const std::uint8_t exit = request.initialPath[hop];
+    if (exit == 0 || exit > node.numPorts()) return std::nullopt;
+    const auto& remote = node.ports[exit].remote;
+    if (!remote) return std::nullopt;
+    at = *remote;
+  }
+  return at;
+}
+
+std::expected<SmpData, std::uint16_t> FakeFabricTransport::get(const Smp& request,
+                                                               PortRef at) const {
+  const Node& node = fabric_.node(at.node);
+  const std::uint32_t mod = request.header.attributeModifier;
+  switch (request.header.attributeId) {
+    case AttributeId::NodeInfo: {
+      NodeInfo ni;
+      ni.nodeType = node.type;
+      ni.numPorts = node.numPorts();
+      ni.systemImageGuid = node.systemImageGuid;
+      ni.nodeGuid = node.guid;
+      ni.portGuid = node.ports[at.port].guid;
+      ni.partitionCap = node.partitionCap;
+      ni.deviceId = node.deviceId;
+      ni.localPortNum = at.port;
+      ni.vendorId = node.vendorId;
+      return encode(ni);
+    }
+    case AttributeId::NodeDescription:
+      return encode(NodeDescription{node.description});
+    case AttributeId::PortInfo: {
+      std::uint8_t num = static_cast<std::uint8_t>(mod & 0xFF);
+      if (!node.isSwitch() && num == 0) num = at.port;
+      if (num > node.numPorts()) return std::unexpected(madstatus::kInvalidField);
+      const Port& port = node.ports[num];
+      const Port& lidPort = node.isSwitch() ? node.ports[0] : port;
+      const bool cabled = port.connected() || (node.isSwitch() && num == 0);
+      PortInfo pi;
+      pi.lid = lidPort.lid;
+      pi.lmc = lidPort.lmc;
+      pi.masterSmLid = smLid({at.node, node.isSwitch() ? std::uint8_t{0} : num});
+      pi.capabilityMask = port.capabilityMask;
+      pi.localPortNum = at.port;
+      pi.linkWidthEnabled = port.link.widthEnabled;
+      pi.linkWidthSupported = port.link.widthSupported;
+      pi.linkWidthActive = port.link.widthActive;
+      pi.linkSpeedSupported = port.link.speedSupported;
+      pi.linkSpeedEnabled = port.link.speedEnabled;
+      pi.linkSpeedActive = port.link.speedActive;
+      pi.linkSpeedExtActive = port.link.extSpeedActive;
+      pi.portState = !cabled                         ? PortState::Down
+                     : port.state == PortState::Down ? PortState::Init
+                                                     : port.state;
+      pi.physState = cabled ? kPhysLinkUp : kPhysPolling;
+      pi.mtuCap = port.mtuCap;
+      pi.neighborMtu = port.mtuCap;
+      pi.vlCap = port.vlCap;
+      pi.operationalVls = port.vlCap;
+      return encode(pi);
+    }
+    case AttributeId::SwitchInfo: {
+      if (!node.switchData) break;
+      const SwitchData& sd = *node.switchData;
+      SwitchInfo si;
+      si.linearFdbCap = sd.linearFdbCap;
+      si.multicastFdbCap = sd.multicastFdbCap;
+      si.linearFdbTop = sd.linearFdbTop;
+      si.lifeTimeValue = 18;
+      si.partitionEnforcementCap = sd.enforcesPartitions ? 32 : 0;
+      si.enhancedPort0 = sd.enhancedPort0;
+      return encode(si);
+    }
+    case AttributeId::LinearForwardingTable: {
+      if (!node.switchData) break;
+      if (mod * 64 >= node.switchData->linearFdbCap) {
+        return std::unexpected(madstatus::kInvalidField);
+      }
+      LftBlock block;
+      block.ports.fill(0xFF);  // unprogrammed entries drop packets
+      const auto& table = lft(at.node);
+      for (std::size_t i = 0; i < 64 && mod * 64 + i < table.size(); ++i) {
+        block.ports[i] = table[mod * 64 + i];
+      }
+      return encode(block);
+    }
+    default:
+      break;
+  }
+  return std::unexpected(madstatus::kMethodAttrUnsupported);
+}
+
+std::expected<void, std::uint16_t> FakeFabricTransport::set(const Smp& request, PortRef at) {
+  Node& node = fabric_.node(at.node);
+  const std::uint32_t mod = request.header.attributeModifier;
+  switch (request.header.attributeId) {
+    case AttributeId::PortInfo: {
+      std::uint8_t num = static_cast<std::uint8_t>(mod & 0xFF);
+      if (!node.isSwitch() && num == 0) num = at.port;
+      if (num > node.numPorts()) return std::unexpected(madstatus::kInvalidField);
+      const PortInfo pi = decodePortInfo(request.data);
+      Port& port = node.ports[num];
+      if (!node.isSwitch() || num == 0) {
+        port.lid = pi.lid;
+        port.lmc = pi.lmc;
+        smLids_[{at.node, num}] = pi.masterSmLid;
+      }
+      if (pi.portState != PortState::NoChange) port.state = pi.portState;
+      return {};
+    }
+    case AttributeId::SwitchInfo:
+      if (!node.switchData) break;
+      node.switchData->linearFdbTop = decodeSwitchInfo(request.data).linearFdbTop;
+      return {};
+    case AttributeId::LinearForwardingTable: {
+      if (!node.switchData) break;
+      if (mod * 64 >= node.switchData->linearFdbCap) {
+        return std::unexpected(madstatus::kInvalidField);
+      }
+      auto& table = lfts_[at.node];
+      table.resize(std::max<std::size_t>(table.size(), (mod + 1) * 64), 0xFF);
+      const LftBlock block = decodeLftBlock(request.data);
+      std::ranges::copy(block.ports, table.begin() + mod * 64);
+      return {};
+    }
+    default:
+      break;
+  }
+  return std::unexpected(madstatus::kMethodAttrUnsupported);
+}
+
+Smp FakeFabricTransport::answer(const Smp& request, PortRef at) {
+  Smp reply = request;
+  reply.header.method = Method::GetResp;
+  reply.header.direction = request.isDirected();
+  reply.data = {};
+  if (request.header.method == Method::Set) {
+    if (auto done = set(request, at); !done) {
+      reply.header.status = done.error();
+      return reply;
+    }
+  } else if (request.header.method != Method::Get) {
+    reply.header.status = madstatus::kMethodUnsupported;
+    return reply;
+  }
+  if (auto data = get(request, at)) {
+    reply.data = *data;
+  } else {
+    reply.header.status = data.error();
+  }
+  return reply;
+}
+
+Result<void> FakeFabricTransport::send(const MadBuffer& mad, MadAddress to) {
+  if (failNextSend_) {
+    failNextSend_ = false;
+    return fail("fake transport: send refused");
+  }
+  auto smp = decodeSmp(mad);
+  if (!smp) return std::unexpected(smp.error());
+  sent_.push_back(SentMad{*smp, to, now_});
+  if (smp->header.method != Method::Get && smp->header.method != Method::Set) return {};
+
+  const Fate fate = faults_ ? faults_(*smp, requests_) : Fate{};
+  ++requests_;
+  if (fate.drop) return {};
+
+  std::optional<PortRef> at = walk(*smp);
+  if (!smp->isDirected()) {
+    for (NodeId n = 0; n < fabric_.size() && !at; ++n) {
+      for (std::uint8_t p : fabric_.node(n).endpointPorts()) {
+        const Port& port = fabric_.node(n).ports[p];
+        const unsigned first = port.lid.value;
+        if (first != 0 && to.lid.value >= first && to.lid.value < first + (1U << port.lmc)) {
+          at = PortRef{n, p};
+        }
+      }
+    }
+  }
+  if (!at) return {};  // nobody there: the SMP is lost, as on a real fabric
+
+  Smp reply = answer(*smp, *at);
+  if (fate.status) reply.header.status = *fate.status;
+  const MadAddress from =
+      smp->isDirected() ? MadAddress::directed() : MadAddress::toLid(fabric_.port(*at).lid);
+  const auto due = now_ + fate.latency;
+  for (unsigned copy = 0; copy <= fate.duplicates; ++copy) {
+    deliver(ReceivedMad{encodeSmp(reply), from}, due + std::chrono::microseconds(copy));
+  }
+  return {};
+}
+
+Result<std::optional<ReceivedMad>> FakeFabricTransport::receive(MadClock::time_point deadline) {
+  auto next = std::ranges::min_element(inFlight_, [](const InFlight& a, const InFlight& b) {
+    return a.due != b.due ? a.due < b.due : a.seq < b.seq;
+  });
+  if (next != inFlight_.end() && next->due <= deadline) {
+    now_ = std::max(now_, next->due);
+    ReceivedMad mad = next->mad;
+    inFlight_.erase(next);
+    return std::optional<ReceivedMad>{mad};
+  }
+  if (deadline == MadClock::time_point::max()) {
+    return fail("fake transport: receive() would wait forever with nothing in flight");
+  }
+  now_ = std::max(now_, deadline);
+  return std::optional<ReceivedMad>{};
+}
+
+}  // namespace ibsm::testing

@@ -1,0 +1,103 @@
+// An in-memory fabric behind the MadTransport interface, for unit tests of
+// everything above the wire (MAD engine, discovery, bring-up). It answers
+// SMPs the way the nodes of a Fabric would: directed-route SMPs walk the
+// Fabric's cables hop by hop, LID-routed ones go to the port holding the LID.
+// Time is a fake clock that receive() advances, so timeouts cost nothing:
+//
+//   FakeFabricTransport wire(fabric, PortRef{sw, 0});
+//   MadEngine engine(wire, {.clock = wire.clock()});
+//   wire.setFaults([](const Smp& req, std::size_t n) {
+//     return FakeFabricTransport::Fate{.drop = n % 3 == 0};    // lose every third SMP
+//   });
+//
+// Answers: Get NodeInfo, NodeDescription, PortInfo, SwitchInfo,
+// LinearForwardingTable; Set PortInfo (LID, LMC, SM LID, port state),
+// SwitchInfo (LinearFDBTop) and LinearForwardingTable, which change the
+// fabric it holds. Anything else gets status "method/attribute unsupported".
+// A cabled port whose Fabric state is Down reads as Init/LinkUp, as a fresh
+// fabric does before an SM has run.
+#pragma once
+
+#include <ibsm/Fabric.h>
+#include <ibsm/Mad.h>
+#include <ibsm/MadTransport.h>
+
+#include <chrono>
+#include <cstddef>
+#include <expected>
+#include <functional>
+#include <map>
+#include <optional>
+#include <vector>
+
+namespace ibsm::testing {
+
+class FakeFabricTransport final : public MadTransport {
+ public:
+  // What happens to one request on the fake wire.
+  struct Fate {
+    bool drop{false};
+    std::chrono::microseconds latency{10};
+    unsigned duplicates{0};               // extra copies of the response
+    std::optional<std::uint16_t> status;  // answer with this MAD status instead
+  };
+  // Called for every request the engine sends; n counts requests from 0.
+  using FaultPolicy = std::function<Fate(const Smp& request, std::size_t n)>;
+
+  struct SentMad {
+    Smp smp;
+    MadAddress to;
+    MadClock::time_point at;
+  };
+
+  FakeFabricTransport(Fabric fabric, PortRef smPort);
+
+  [[nodiscard]] Result<void> send(const MadBuffer& mad, MadAddress to) override;
+  [[nodiscard]] Result<std::optional<ReceivedMad>> receive(MadClock::time_point deadline) override;
+  int pollFd() const override { return -1; }
+
+  void setFaults(FaultPolicy policy) { faults_ = std::move(policy); }
+  // Delivers an unsolicited MAD (a trap, another SM's Get) at now + after.
+  void inject(const Smp& smp, MadAddress from, std::chrono::microseconds after = {});
+  // Makes the next send() fail (a transport error).
+  void failNextSend() { failNextSend_ = true; }
+
+  std::function<MadClock::time_point()> clock() const;
+  MadClock::time_point now() const { return now_; }
+
+  const std::vector<SentMad>& sent() const { return sent_; }
+  const Fabric& fabric() const { return fabric_; }
+  Fabric& fabric() { return fabric_; }
+  // What Set(LinearForwardingTable) wrote; empty for a switch never set.
+  const std::vector<std::uint8_t>& lft(NodeId sw) const;
+  Lid smLid(PortRef port) const;
+
+ private:
+  struct InFlight {
+    MadClock::time_point due;
+    std::uint64_t seq;
+    ReceivedMad mad;
+  };
+
+  // Where an SMP lands: the node, and the port it entered through.
+  std::optional<PortRef> walk(const Smp& request) const;
+  Smp answer(const Smp& request, PortRef at);
+  // A MAD status instead of the data when the node would refuse.
+  std::expected<SmpData, std::uint16_t> get(const Smp& request, PortRef at) const;
+  std::expected<void, std::uint16_t> set(const Smp& request, PortRef at);
+  void deliver(const ReceivedMad& mad, MadClock::time_point due);
+
+  Fabric fabric_;
+  PortRef smPort_;
+  FaultPolicy faults_;
+  bool failNextSend_{false};
+  MadClock::time_point now_{};
+  std::uint64_t seq_{0};
+  std::size_t requests_{0};
+  std::vector<InFlight> inFlight_;
+  std::vector<SentMad> sent_;
+  std::map<NodeId, std::vector<std::uint8_t>> lfts_;
+  std::map<PortRef, Lid> smLids_;
+};
+
+}  // namespace ibsm::testing
