@@ -1,0 +1,81 @@
+// Forwarding tables as text, in the formats the InfiniBand tools already
+// speak, so that ibsm's tables can be diffed against OpenSM's, loaded into
+// OpenSM (`opensm -R file -U opensm-lfts.dump`), and compared with what the
+// switches hold (`dump_fts`, `ibroute`).
+//
+//   std::string text = formatLftDump(fabric, result);   // write as opensm-lfts.dump
+//   auto dumped = parseLftDump(dumpFtsOutput, "dump_fts");
+//   auto lfts = lftsByNode(fabric, *dumped);              // index = NodeId, like RoutingResult
+//   auto diff = diffLfts(result.lfts, *lfts, LidIndex(fabric).maxLid());
+//
+// opensm-lfts.dump, as OpenSM 3.3 writes it: switches in the order of
+// OpenSM's GUID map (keyed by the GUID in network byte order, so on x86 the
+// GUIDs sort by their byte-swapped value), each as
+//
+//   Unicast lids [0-MAXLID] of switch Lid SWLID guid 0xGUID16 ('DESC'):
+//   0xLID4 PORT3 # Channel Adapter portguid 0xGUID16: 'DESC'
+//   ...
+//   MAXLID lids dumped
+//
+// where MAXLID is the highest LID held by any port, LID/PORT lines come for
+// every LID 0..MAXLID with an entry naming an existing port (0 included), the
+// comment names the port owning the LID ("Switch", "Channel Adapter",
+// "Router") or says "unknown node and type", and the trailer repeats MAXLID,
+// not the number of lines.
+//
+// dump_fts / ibroute print the same entries as "0xLID4 PORT3 : (...)" under a
+// header "Unicast lids [0x0-0xTOP] of switch ... guid 0xGUID16 (DESC):" and
+// two column-title lines, ending "N valid lids dumped " (N = lines). With -a
+// they also list port 255 (no route). On ibsim (infiniband-diags 44) they list
+// the entry at LinearFDBTop too.
+#pragma once
+
+#include <ibsm/Error.h>
+#include <ibsm/Fabric.h>
+#include <ibsm/Routing.h>
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace ibsm {
+
+// One switch's table as a dump lists it.
+struct DumpedLft {
+  Guid switchGuid;
+  Lid switchLid;  // 0 when the dump does not say (dump_fts walks by DR path)
+  std::string description;
+  Lft lft;  // kNoRoute for every LID the dump does not list
+};
+
+// opensm-lfts.dump for these tables, byte for byte as OpenSM writes it.
+std::string formatLftDump(const Fabric& fabric, const RoutingResult& result);
+
+// Reads opensm-lfts.dump, or dump_fts / ibroute output (either is told by its
+// lines). A line that is none of header, column titles, entry or trailer, an
+// entry outside a switch, a LID listed twice for one switch with different
+// ports, or a switch listed twice is an error naming file and line.
+[[nodiscard]] Result<std::vector<DumpedLft>> parseLftDump(std::string_view text,
+                                                          std::string_view fileName);
+
+// The dumped tables by NodeId of `fabric` (the layout of RoutingResult::lfts),
+// so they can be analysed or compared. Fails on a GUID that is not a switch
+// of the fabric, or an entry naming a port the switch does not have.
+[[nodiscard]] Result<std::vector<Lft>> lftsByNode(const Fabric& fabric,
+                                                  const std::vector<DumpedLft>& dumped);
+
+struct LftDifference {
+  NodeId node{0};
+  Lid lid;
+  std::uint8_t expected{kNoRoute};
+  std::uint8_t actual{kNoRoute};
+  auto operator<=>(const LftDifference&) const = default;
+};
+
+// Entries for LIDs 1..maxLid that differ between two sets of tables indexed
+// by NodeId; a missing table counts as all kNoRoute.
+std::vector<LftDifference> diffLfts(const std::vector<Lft>& expected,
+                                    const std::vector<Lft>& actual, Lid maxLid);
+
+}  // namespace ibsm

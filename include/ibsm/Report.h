@@ -1,0 +1,172 @@
+// What a set of forwarding tables actually does, found by walking them: the
+// dry run prints it, and the live SM runs it on the tables it read back to
+// check what it programmed. It judges tables, never an engine's intentions.
+//
+//   RoutingResult result = *registry.route(fabric, {"ftree"}, options);
+//   RouteReport report = analyseRoutes(fabric, result);
+//   report.reportSeconds = elapsed;  // timing and memory are the caller's
+//   fmt::print("{}", reportSummary(report));
+//
+// Definitions (every figure below is exact, not sampled):
+//
+// * Endpoint: a LID-bearing port reached through a switch: port 0 of every
+//   switch with a LID, and every CA (or router) port with a LID that is
+//   cabled to a switch. Every LID of an endpoint's LMC range is a destination.
+// * Pair: (source endpoint, destination LID) where the source does not own the
+//   LID. Its route starts at the source's switch (a CA enters at the switch it
+//   is cabled to) and follows the LFTs until the port owning the LID is
+//   reached. A pair is unreachable when the walk meets no entry, an entry
+//   into a port that does not exist or has no cable, an entry that delivers
+//   to another port (port 0 or a CA port not owning the LID), or a switch it
+//   already visited (a loop).
+// * Switch hops: inter-switch cables a route crosses; stretch: hops minus the
+//   fewest switch hops between the two switches in the cabled graph. Both are
+//   taken over routed CA->CA pairs, every LID of the destination's range.
+// * Link load: for each directed inter-switch cable (switch, out port), the
+//   number of routed CA->CA routes that cross it, where a route is an ordered
+//   pair of distinct CA ports (two ports of one HCA count) and its destination
+//   is the base LID. Min, mean and max are over every directed inter-switch
+//   cable that exists, unused ones included, so max/mean compares with
+//   OpenSM's figure for the same fabric.
+// * Credit loops: channels are the directed inter-switch cables (per VL when
+//   the result uses more than one). A dependency c1 -> c2 exists when, for
+//   some destination LID (switch LIDs and every LMC LID included), the LFT
+//   chain leaves a switch on c1 and the next switch forwards it on c2. Every
+//   switch may originate traffic, so every chain counts, delivered or not.
+//   The tables are deadlock-free when that graph has no cycle.
+// * VLs: a hop's VL is the SL2VL entry of (switch, in port, out port, SL);
+//   traffic starts at its source's port (port 0 for a switch). Paths use SL 0
+//   today; the analysis keeps the SL as a parameter of its per-destination
+//   pass so that per-path SLs can be added by running it per SL. A missing
+//   SL2VL entry maps to VL 0.
+#pragma once
+
+#include <ibsm/Fabric.h>
+#include <ibsm/Routing.h>
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace ibsm {
+
+enum class PairKind : std::uint8_t { CaToCa, CaToSwitch, SwitchToCa, SwitchToSwitch };
+inline constexpr std::size_t kPairKinds = 4;
+
+enum class UnreachableReason : std::uint8_t {
+  NoEntry,    // the LFT has no entry (0xFF) for the destination
+  DeadPort,   // the entry names a port that does not exist or has no cable
+  Loop,       // the walk came back to a switch it had visited
+  WrongPort,  // the entry delivers to port 0 or a CA port that does not own the LID
+};
+inline constexpr std::size_t kUnreachableReasons = 4;
+
+std::string_view toString(PairKind kind);
+std::string_view toString(UnreachableReason reason);
+
+struct PairCounts {
+  std::uint64_t routed{0};
+  std::uint64_t unreachable{0};
+};
+
+// A port as an operator finds it: node description, port GUID, LID.
+struct EndpointName {
+  std::string description;
+  Guid portGuid;
+  Lid lid;
+  std::uint8_t port{0};
+};
+
+struct UnreachableExample {
+  EndpointName source;
+  EndpointName destination;
+  UnreachableReason reason{UnreachableReason::NoEntry};
+  std::string stoppedAt;          // switch and port where the walk gave up
+  std::vector<std::string> path;  // switches visited, in order
+};
+
+struct HopStats {
+  std::uint64_t pairs{0};  // routed CA->CA (source, destination LID) pairs
+  std::uint32_t max{0};
+  double mean{0};
+  std::uint32_t maxStretch{0};
+  double meanStretch{0};
+  std::uint64_t longerThanShortest{0};
+};
+
+struct LinkLoad {
+  std::string name;  // "leaf0"[19] -> "spine3"[1]
+  Guid fromGuid;
+  std::uint8_t fromPort{0};
+  Guid toGuid;
+  std::uint8_t toPort{0};
+  std::uint64_t routes{0};
+};
+
+struct LinkLoadStats {
+  std::size_t links{0};  // directed inter-switch cables
+  std::uint64_t max{0};
+  std::uint64_t min{0};
+  double mean{0};
+  double maxOverMean{0};          // 0 when no route crosses any link
+  std::vector<LinkLoad> busiest;  // the few busiest, busiest first
+};
+
+struct VlCreditLoops {
+  std::uint8_t vl{0};
+  bool acyclic{true};
+  std::size_t dependencies{0};
+};
+
+struct CreditLoopReport {
+  bool acyclic{true};              // over all VLs together, dependencies that change VL included
+  std::uint8_t vlsNeeded{1};       // RoutingResult::vlsUsed
+  std::uint8_t vlsAnalysed{1};     // VLs that SL2VL entries map traffic to
+  std::size_t channels{0};         // directed inter-switch cables
+  std::size_t dependencies{0};     // distinct (channel, VL) -> (channel, VL) pairs
+  std::vector<std::string> cycle;  // one cycle, channel by channel, when not acyclic
+  std::vector<VlCreditLoops> perVl;
+};
+
+struct RouteReport {
+  std::string engine;
+  std::vector<std::string> engineNotes;
+  std::vector<std::string> fallbacks;
+
+  std::size_t switches{0};
+  std::size_t caPorts{0};          // CA endpoints (ports with a LID cabled to a switch)
+  std::size_t destinationLids{0};  // LIDs owned by some port
+
+  std::array<PairCounts, kPairKinds> pairs{};  // by PairKind
+  std::array<std::uint64_t, kUnreachableReasons> unreachableByReason{};
+  std::vector<UnreachableExample> unreachableExamples;  // at most kMaxExamples, one per LID
+  std::size_t lidsWithLoops{0};  // destination LIDs whose LFT chains contain a loop
+
+  HopStats hops;
+  LinkLoadStats linkLoad;
+  CreditLoopReport creditLoops;
+
+  // Filled by the caller: the report does no timing and no I/O.
+  double routeSeconds{0};
+  double reportSeconds{0};
+  std::uint64_t peakRssKiB{0};
+
+  static constexpr std::size_t kMaxExamples = 10;
+  static constexpr std::size_t kBusiestLinks = 5;
+
+  std::uint64_t routedPairs() const;
+  std::uint64_t unreachablePairs() const;
+};
+
+// Walks every table of `result` over `fabric` (which must hold the LIDs the
+// tables were built for). Pure: no I/O, no timing.
+RouteReport analyseRoutes(const Fabric& fabric, const RoutingResult& result);
+
+// The report as one JSON object (stable keys, for scripts and CI).
+std::string reportJson(const RouteReport& report);
+// The report as human-readable lines for stdout.
+std::string reportSummary(const RouteReport& report);
+
+}  // namespace ibsm

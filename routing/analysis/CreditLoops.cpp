@@ -1,0 +1,146 @@
+#include "CreditLoops.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <bit>
+#include <numeric>
+
+namespace ibsm::analysis {
+namespace {
+
+constexpr std::uint8_t kDropVl = 15;
+
+}  // namespace
+
+ChannelDependencies::ChannelDependencies(const ForwardingView& view)
+    : view_(view), vls_(view.vlCount()), carried_(view.switches(), 0) {
+  depStart_.resize(view.channelCount() + 1, 0);
+  for (ChannelId c = 0; c < view.channelCount(); ++c) {
+    const SwitchIndex to = view.channel(c).to;
+    depStart_[c + 1] = depStart_[c] + (view.firstChannel(to + 1) - view.firstChannel(to));
+  }
+  depVls_.assign(depStart_.back() * vls_, 0);
+}
+
+void ChannelDependencies::add(const NextHops& hops, std::uint8_t sl) {
+  if (!view_.hasSl2Vl())
+    addSingleVl(hops);
+  else
+    addPerVl(hops, sl);
+}
+
+void ChannelDependencies::addSingleVl(const NextHops& hops) {
+  for (SwitchIndex s = 0; s < view_.switches(); ++s) {
+    const ChannelId c1 = hops.channel(s);
+    if (c1 == kNoChannel) continue;
+    const ChannelId c2 = hops.channel(view_.channel(c1).to);
+    if (c2 != kNoChannel) depVls_[slot(c1, c2)] = 1;
+  }
+}
+
+void ChannelDependencies::addPerVl(const NextHops& hops, std::uint8_t sl) {
+  // The VL a hop uses depends on the port it entered by, so the VLs each
+  // channel carries are pushed along the chains from where traffic starts.
+  for (SwitchIndex s = 0; s < view_.switches(); ++s) {
+    const ChannelId c = hops.channel(s);
+    carried_[s] = c == kNoChannel ? 0 : view_.originVls(s, view_.channel(c).port, sl);
+  }
+  const auto order = hops.order();
+  bool changed = false;
+  do {  // one pass settles a forest; chains through a loop need more
+    changed = false;
+    for (auto it = order.rbegin(); it != order.rend(); ++it) {
+      const ChannelId c1 = hops.channel(*it);
+      if (c1 == kNoChannel) continue;
+      const Channel& in = view_.channel(c1);
+      const ChannelId c2 = hops.channel(in.to);
+      if (c2 == kNoChannel) continue;
+      const std::uint8_t v2 = view_.vl(in.to, in.remotePort, view_.channel(c2).port, sl);
+      if (v2 >= kDropVl) continue;
+      depVls_[slot(c1, c2) * vls_ + v2] |= carried_[*it];
+      const auto grown = static_cast<std::uint16_t>(carried_[in.to] | (1u << v2));
+      changed |= grown != carried_[in.to];
+      carried_[in.to] = grown;
+    }
+  } while (hops.hasLoop() && changed);
+}
+
+std::optional<std::vector<ChannelDependencies::Node>> ChannelDependencies::findCycle(
+    int onlyVl) const {
+  enum : std::uint8_t { kWhite, kGrey, kBlack };
+  const std::size_t nodes = view_.channelCount() * vls_;
+  std::vector<std::uint8_t> colour(nodes, kWhite);
+  struct Frame {
+    Node node;
+    std::uint32_t cursor;  // next (dependency slot, VL) pair to try
+  };
+  std::vector<Frame> stack;
+  for (Node start = 0; start < nodes; ++start) {
+    if (colour[start] != kWhite) continue;
+    if (onlyVl != kAllVls && static_cast<int>(start % vls_) != onlyVl) continue;
+    colour[start] = kGrey;
+    stack.push_back({start, 0});
+    while (!stack.empty()) {
+      Frame& f = stack.back();
+      const ChannelId c1 = f.node / vls_;
+      const std::uint32_t v1 = f.node % vls_;
+      const SwitchIndex to = view_.channel(c1).to;
+      const ChannelId first = view_.firstChannel(to);
+      const std::uint32_t limit = (view_.firstChannel(to + 1) - first) * vls_;
+      bool descended = false;
+      while (f.cursor < limit) {
+        const std::uint32_t k = f.cursor++;
+        const std::uint32_t v2 = k % vls_;
+        if (onlyVl != kAllVls && static_cast<int>(v2) != onlyVl) continue;
+        if (((depVls_[(depStart_[c1] + k / vls_) * vls_ + v2] >> v1) & 1u) == 0) continue;
+        const Node next = (first + k / vls_) * vls_ + v2;
+        if (colour[next] == kGrey) {
+          const auto at = std::ranges::find(stack, next, &Frame::node);
+          std::vector<Node> cycle;
+          for (auto it = at; it != stack.end(); ++it) cycle.push_back(it->node);
+          return cycle;
+        }
+        if (colour[next] == kWhite) {
+          colour[next] = kGrey;
+          stack.push_back({next, 0});
+          descended = true;
+          break;
+        }
+      }
+      if (!descended) {
+        colour[stack.back().node] = kBlack;
+        stack.pop_back();
+      }
+    }
+  }
+  return std::nullopt;
+}
+
+CreditLoopReport ChannelDependencies::report(std::uint8_t vlsNeeded) const {
+  CreditLoopReport r;
+  r.vlsNeeded = vlsNeeded;
+  r.vlsAnalysed = vls_;
+  r.channels = view_.channelCount();
+  r.dependencies = std::transform_reduce(
+      depVls_.begin(), depVls_.end(), std::size_t{0}, std::plus<>{},
+      [](std::uint16_t m) { return static_cast<std::size_t>(std::popcount(m)); });
+  for (std::uint8_t v = 0; v < vls_; ++v) {
+    VlCreditLoops per{v, true, 0};
+    for (std::size_t i = v; i < depVls_.size(); i += vls_)
+      per.dependencies += (depVls_[i] >> v) & 1u;
+    per.acyclic = !findCycle(v).has_value();
+    r.perVl.push_back(per);
+  }
+  if (const auto cycle = findCycle(kAllVls)) {
+    r.acyclic = false;
+    for (const Node n : *cycle) {
+      std::string name = view_.channelName(n / vls_);
+      if (vls_ > 1) name += fmt::format(" VL{}", n % vls_);
+      r.cycle.push_back(std::move(name));
+    }
+  }
+  return r;
+}
+
+}  // namespace ibsm::analysis

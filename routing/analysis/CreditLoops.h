@@ -1,0 +1,55 @@
+// The channel dependency graph of a set of tables (Dally and Seitz): a cycle
+// means the buffers of those channels can fill in a ring and the fabric can
+// deadlock. Dependencies are gathered one destination at a time from the
+// resolved next hops, stored densely (a channel only ever depends on channels
+// leaving the switch it lands on), and searched for a cycle at the end.
+//
+//   ChannelDependencies deps(view);
+//   for (const auto& d : view.destinations()) { hops.resolve(d); deps.add(hops); }
+//   CreditLoopReport r = deps.report(result.vlsUsed);
+#pragma once
+
+#include <ibsm/Report.h>
+
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+#include "ForwardingView.h"
+#include "NextHops.h"
+
+namespace ibsm::analysis {
+
+class ChannelDependencies {
+ public:
+  explicit ChannelDependencies(const ForwardingView& view);
+
+  // Adds the dependencies of one destination's LFT chains for traffic on
+  // service level `sl`. Per-path SLs would call this once per SL in use
+  // toward the destination.
+  void add(const NextHops& hops, std::uint8_t sl = 0);
+
+  CreditLoopReport report(std::uint8_t vlsNeeded) const;
+
+ private:
+  using Node = std::uint32_t;  // channel * vls_ + vl
+  static constexpr int kAllVls = -1;
+
+  // Slot of the dependency c1 -> c2 (c2 leaves the switch c1 lands on).
+  std::size_t slot(ChannelId c1, ChannelId c2) const {
+    return depStart_[c1] + (c2 - view_.firstChannel(view_.channel(c1).to));
+  }
+  void addSingleVl(const NextHops& hops);
+  void addPerVl(const NextHops& hops, std::uint8_t sl);
+  // One cycle among the (channel, VL) nodes, only VL `onlyVl` when >= 0.
+  std::optional<std::vector<Node>> findCycle(int onlyVl) const;
+
+  const ForwardingView& view_;
+  std::uint8_t vls_{1};
+  std::vector<std::size_t> depStart_;  // per channel: first slot of its dependencies
+  // Per (slot, VL of c2): mask of the VLs on c1 whose traffic waits for c2.
+  std::vector<std::uint16_t> depVls_;
+  std::vector<std::uint16_t> carried_;  // scratch: VLs each switch's out channel carries
+};
+
+}  // namespace ibsm::analysis

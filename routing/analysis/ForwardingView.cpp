@@ -1,0 +1,156 @@
+#include "ForwardingView.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+namespace ibsm::analysis {
+namespace {
+
+constexpr std::uint32_t kNoEntry = ~std::uint32_t{0};
+// SL2VL maps an SL to VL 15 to drop the packet; such a hop holds no buffer.
+constexpr std::uint8_t kDropVl = 15;
+
+}  // namespace
+
+ForwardingView::ForwardingView(const Fabric& fabric, const RoutingResult& result)
+    : fabric_(fabric), graph_(fabric) {
+  const std::size_t n = graph_.size();
+  lfts_.resize(n);
+  for (SwitchIndex s = 0; s < n; ++s) {
+    const NodeId id = graph_.nodeId(s);
+    if (id < result.lfts.size()) lfts_[s] = result.lfts[id].port;
+  }
+  indexPorts();
+  indexDestinations();
+  indexSl2Vl(result);
+}
+
+void ForwardingView::indexPorts() {
+  const std::size_t n = graph_.size();
+  numPorts_.resize(n);
+  portStart_.resize(n + 1, 0);
+  channelStart_.resize(n + 1, 0);
+  caSources_.resize(n, 0);
+  switchSource_.resize(n, false);
+  for (SwitchIndex s = 0; s < n; ++s) {
+    const Node& sw = fabric_.node(graph_.nodeId(s));
+    numPorts_[s] = sw.numPorts();
+    portStart_[s] = targets_.size();
+    channelStart_[s] = static_cast<ChannelId>(channels_.size());
+    targets_.push_back(PortTarget{PortTarget::Kind::Self});
+    for (std::size_t p = 1; p < sw.ports.size(); ++p) {
+      const auto& remote = sw.ports[p].remote;
+      if (!remote) {
+        targets_.push_back(PortTarget{});
+      } else if (fabric_.node(remote->node).isSwitch()) {
+        const auto c = static_cast<ChannelId>(channels_.size());
+        const SwitchIndex to = graph_.index(remote->node);
+        channels_.push_back(Channel{s, to, static_cast<std::uint8_t>(p), remote->port});
+        targets_.push_back(PortTarget{PortTarget::Kind::Switch, to, c});
+      } else {
+        targets_.push_back(PortTarget{PortTarget::Kind::Endpoint});
+      }
+    }
+    const auto endpoints = graph_.endpoints(s);
+    switchSource_[s] = endpoints[0].base.value != 0;
+    for (const auto& e : endpoints.subspan(1))
+      if (e.base.value != 0) ++caSources_[s];
+    caPorts_ += caSources_[s];
+  }
+  portStart_[n] = targets_.size();
+  channelStart_[n] = static_cast<ChannelId>(channels_.size());
+}
+
+void ForwardingView::indexDestinations() {
+  for (SwitchIndex s = 0; s < graph_.size(); ++s) {
+    for (const auto& e : graph_.endpoints(s)) {
+      if (e.base.value == 0) continue;
+      const std::uint32_t count = 1u << e.lmc;
+      for (std::uint32_t k = 0; k < count && e.base.value + k <= kMaxUnicastLid; ++k)
+        destinations_.push_back(Destination{Lid{static_cast<std::uint16_t>(e.base.value + k)},
+                                            e.owner, s, e.switchPort, e.switchPort == 0, k == 0});
+    }
+  }
+  // A CA port cabled to another CA holds LIDs no switch can deliver to.
+  for (const NodeId id : fabric_.endNodes()) {
+    const Node& node = fabric_.node(id);
+    for (const std::uint8_t p : node.endpointPorts()) {
+      const Port& port = node.ports[p];
+      if (port.lid.value == 0 || !port.remote || fabric_.node(port.remote->node).isSwitch())
+        continue;
+      const std::uint32_t count = 1u << port.lmc;
+      for (std::uint32_t k = 0; k < count && port.lid.value + k <= kMaxUnicastLid; ++k)
+        destinations_.push_back(Destination{Lid{static_cast<std::uint16_t>(port.lid.value + k)},
+                                            PortRef{id, p}, kNoSwitch, 0, false, k == 0});
+    }
+  }
+}
+
+void ForwardingView::indexSl2Vl(const RoutingResult& result) {
+  if (result.sl2vl.empty()) return;
+  sl2vl_ = result.sl2vl;
+  const std::size_t n = graph_.size();
+  sl2vlStart_.resize(n + 1, 0);
+  for (SwitchIndex s = 0; s < n; ++s) {
+    const std::size_t width = std::size_t{numPorts_[s]} + 1;
+    sl2vlStart_[s + 1] = sl2vlStart_[s] + width * width;
+  }
+  sl2vlIndex_.assign(sl2vlStart_[n], kNoEntry);
+  for (std::uint32_t i = 0; i < sl2vl_.size(); ++i) {
+    const Sl2VlEntry& e = sl2vl_[i];
+    const SwitchIndex s = graph_.index(e.sw);
+    if (s == kNoSwitch || e.inPort > numPorts_[s] || e.outPort > numPorts_[s]) continue;
+    sl2vlIndex_[sl2vlStart_[s] + (std::size_t{numPorts_[s]} + 1) * e.inPort + e.outPort] = i;
+    for (const std::uint8_t v : e.vl)
+      if (v < kDropVl) vlCount_ = std::max<std::uint8_t>(vlCount_, v + 1);
+  }
+
+  // Traffic that starts at a switch enters it through a CA port or port 0;
+  // precomputing those masks keeps the per-destination pass at one lookup.
+  originVls_.resize(portStart_[n] * 16, 0);
+  for (SwitchIndex s = 0; s < n; ++s) {
+    // Port 0 always counts: every switch may originate traffic, so every
+    // LFT chain holds buffers, as in the single-VL analysis.
+    std::vector<std::uint8_t> inPorts{0};
+    for (const auto& e : graph_.endpoints(s).subspan(1))
+      if (e.base.value != 0) inPorts.push_back(e.switchPort);
+    for (std::size_t out = 0; out <= numPorts_[s]; ++out) {
+      for (std::uint8_t sl = 0; sl < 16; ++sl) {
+        std::uint16_t mask = 0;
+        for (const std::uint8_t in : inPorts) {
+          const std::uint8_t v = vl(s, in, static_cast<std::uint8_t>(out), sl);
+          if (v < kDropVl) mask |= static_cast<std::uint16_t>(1u << v);
+        }
+        originVls_[(portStart_[s] + out) * 16 + sl] = mask;
+      }
+    }
+  }
+}
+
+std::uint8_t ForwardingView::vl(SwitchIndex s, std::uint8_t inPort, std::uint8_t outPort,
+                                std::uint8_t sl) const {
+  if (sl2vlIndex_.empty()) return 0;
+  const std::uint32_t i =
+      sl2vlIndex_[sl2vlStart_[s] + (std::size_t{numPorts_[s]} + 1) * inPort + outPort];
+  return i == kNoEntry ? 0 : sl2vl_[i].vl[sl & 0xF];
+}
+
+std::uint16_t ForwardingView::originVls(SwitchIndex s, std::uint8_t outPort,
+                                        std::uint8_t sl) const {
+  if (originVls_.empty()) return 1;  // everything on VL 0
+  return originVls_[(portStart_[s] + outPort) * 16 + (sl & 0xF)];
+}
+
+std::string ForwardingView::switchName(SwitchIndex s) const {
+  const Node& n = fabric_.node(graph_.nodeId(s));
+  return fmt::format("\"{}\" ({})", n.description, n.guid);
+}
+
+std::string ForwardingView::channelName(ChannelId c) const {
+  const Channel& ch = channels_[c];
+  return fmt::format("\"{}\"[{}] -> \"{}\"[{}]", fabric_.node(graph_.nodeId(ch.from)).description,
+                     ch.port, fabric_.node(graph_.nodeId(ch.to)).description, ch.remotePort);
+}
+
+}  // namespace ibsm::analysis

@@ -1,0 +1,123 @@
+// A Fabric and its RoutingResult flattened into arrays indexed by switch
+// index, so that the per-destination passes of the report are plain array
+// lookups: what lies behind each switch port, the directed inter-switch
+// cables ("channels") numbered densely, which endpoints may originate
+// traffic where, each destination LID's delivery point, and SL2VL lookups.
+#pragma once
+
+#include <ibsm/Fabric.h>
+#include <ibsm/Routing.h>
+
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "SwitchGraph.h"
+
+namespace ibsm::analysis {
+
+using routing::kNoSwitch;
+using routing::SwitchIndex;
+
+using ChannelId = std::uint32_t;
+inline constexpr ChannelId kNoChannel = ~ChannelId{0};
+
+// What one switch port leads to.
+struct PortTarget {
+  enum class Kind : std::uint8_t { Missing, Self, Endpoint, Switch };
+  Kind kind{Kind::Missing};
+  SwitchIndex next{kNoSwitch};    // the switch at the other end (Kind::Switch)
+  ChannelId channel{kNoChannel};  // the directed cable through this port (Kind::Switch)
+};
+
+// A directed inter-switch cable.
+struct Channel {
+  SwitchIndex from{kNoSwitch};
+  SwitchIndex to{kNoSwitch};
+  std::uint8_t port{0};        // out port on `from`
+  std::uint8_t remotePort{0};  // in port on `to`
+};
+
+// A LID to deliver, and where a correct table delivers it: out of `port` of
+// switch `sw` (port 0 for the switch's own LID). sw is kNoSwitch when the
+// owning port hangs off no switch, so nothing can deliver it.
+struct Destination {
+  Lid lid;
+  PortRef owner;
+  SwitchIndex sw{kNoSwitch};
+  std::uint8_t port{0};
+  bool ownerIsSwitch{false};
+  bool isBase{false};  // the base LID of the owner's LMC range
+};
+
+class ForwardingView {
+ public:
+  ForwardingView(const Fabric& fabric, const RoutingResult& result);
+
+  const Fabric& fabric() const { return fabric_; }
+  const routing::SwitchGraph& graph() const { return graph_; }
+  std::size_t switches() const { return graph_.size(); }
+
+  std::uint8_t numPorts(SwitchIndex s) const { return numPorts_[s]; }
+  // Port 0..numPorts(s).
+  const PortTarget& target(SwitchIndex s, std::uint8_t port) const {
+    return targets_[portStart_[s] + port];
+  }
+  // The LFT entry of s for lid; kNoRoute when the table has none.
+  std::uint8_t entry(SwitchIndex s, std::uint16_t lid) const {
+    const auto& t = lfts_[s];
+    return lid < t.size() ? t[lid] : kNoRoute;
+  }
+
+  std::size_t channelCount() const { return channels_.size(); }
+  const Channel& channel(ChannelId c) const { return channels_[c]; }
+  // Channels leaving s are numbered firstChannel(s) .. firstChannel(s+1)-1.
+  ChannelId firstChannel(SwitchIndex s) const { return channelStart_[s]; }
+
+  // Endpoints that originate traffic at s: CA ports with a LID, and s itself
+  // when it has a LID.
+  std::uint32_t caSources(SwitchIndex s) const { return caSources_[s]; }
+  bool switchIsSource(SwitchIndex s) const { return switchSource_[s]; }
+  std::size_t caPorts() const { return caPorts_; }
+
+  // Every LID owned by some port, grouped by the switch that delivers it
+  // (undeliverable ones last).
+  std::span<const Destination> destinations() const { return destinations_; }
+
+  // VLs the SL2VL entries map to (1 when the result has none).
+  std::uint8_t vlCount() const { return vlCount_; }
+  bool hasSl2Vl() const { return !sl2vlIndex_.empty(); }
+  std::uint8_t vl(SwitchIndex s, std::uint8_t inPort, std::uint8_t outPort, std::uint8_t sl) const;
+  // VLs on which traffic that originates at s (at its CA ports or port 0)
+  // leaves through outPort, as a bit mask.
+  std::uint16_t originVls(SwitchIndex s, std::uint8_t outPort, std::uint8_t sl) const;
+
+  std::string switchName(SwitchIndex s) const;
+  std::string channelName(ChannelId c) const;
+
+ private:
+  void indexPorts();
+  void indexDestinations();
+  void indexSl2Vl(const RoutingResult& result);
+
+  const Fabric& fabric_;
+  routing::SwitchGraph graph_;
+  std::vector<std::uint8_t> numPorts_;
+  std::vector<std::size_t> portStart_;
+  std::vector<PortTarget> targets_;
+  std::vector<std::span<const std::uint8_t>> lfts_;
+  std::vector<Channel> channels_;
+  std::vector<ChannelId> channelStart_;
+  std::vector<std::uint32_t> caSources_;
+  std::vector<bool> switchSource_;
+  std::size_t caPorts_{0};
+  std::vector<Destination> destinations_;
+
+  std::uint8_t vlCount_{1};
+  std::span<const Sl2VlEntry> sl2vl_;
+  std::vector<std::size_t> sl2vlStart_;    // per switch, into sl2vlIndex_
+  std::vector<std::uint32_t> sl2vlIndex_;  // (in, out) -> entry of sl2vl_, or kNoEntry
+  std::vector<std::uint16_t> originVls_;   // per switch: (out port, SL) -> VL mask
+};
+
+}  // namespace ibsm::analysis

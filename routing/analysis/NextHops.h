@@ -1,0 +1,65 @@
+// The LFT entries toward one destination LID form a next-hop function over
+// switches. Resolving it once per destination tells, for every switch at once,
+// whether its traffic arrives and in how many hops, so the report never walks
+// the (switch count x LID count) pairs one by one: each switch is visited once
+// per destination (a memoised walk; colouring finds loops without hanging).
+#pragma once
+
+#include <ibsm/Report.h>
+
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "ForwardingView.h"
+
+namespace ibsm::analysis {
+
+enum class Outcome : std::uint8_t { Delivered, NoEntry, DeadPort, Loop, WrongPort };
+
+UnreachableReason reasonOf(Outcome outcome);
+
+class NextHops {
+ public:
+  explicit NextHops(const ForwardingView& view);
+
+  void resolve(const Destination& destination);
+
+  Outcome outcome(SwitchIndex s) const { return outcome_[s]; }
+  // Inter-switch hops to delivery (Delivered only).
+  std::uint16_t hops(SwitchIndex s) const { return hops_[s]; }
+  // The channel s forwards the destination on, or kNoChannel when its entry
+  // does not lead to another switch.
+  ChannelId channel(SwitchIndex s) const { return channel_[s]; }
+  // Switches in an order where each comes after the switch it forwards to;
+  // walk it backwards to push counts along the routes. Switches on or
+  // leading into a loop come in no useful order.
+  std::span<const SwitchIndex> order() const { return order_; }
+  bool hasLoop() const { return hasLoop_; }
+
+ private:
+  enum class Colour : std::uint8_t { White, Grey, Black };
+
+  // Classifies the entry of s; returns the next switch, or kNoSwitch when
+  // the walk ends at s (outcome_[s] then says how).
+  SwitchIndex step(SwitchIndex s, const Destination& destination);
+
+  const ForwardingView& view_;
+  std::vector<Outcome> outcome_;
+  std::vector<std::uint16_t> hops_;
+  std::vector<ChannelId> channel_;
+  std::vector<Colour> colour_;
+  std::vector<SwitchIndex> order_;
+  std::vector<SwitchIndex> stack_;
+  bool hasLoop_{false};
+};
+
+// One route walked hop by hop, for the few examples a report shows.
+struct Trace {
+  Outcome outcome{Outcome::NoEntry};
+  std::vector<SwitchIndex> path;    // switches visited, the last one where it ended
+  std::uint8_t lastPort{kNoRoute};  // the entry of the last switch
+};
+Trace traceRoute(const ForwardingView& view, SwitchIndex from, const Destination& destination);
+
+}  // namespace ibsm::analysis

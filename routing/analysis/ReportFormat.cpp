@@ -1,0 +1,198 @@
+// The report as JSON (stable keys for scripts) and as lines for people.
+#include <fmt/format.h>
+#include <ibsm/Report.h>
+
+#include <numeric>
+
+#include "JsonWriter.h"
+
+namespace ibsm {
+namespace {
+
+using analysis::JsonWriter;
+
+constexpr std::array<std::string_view, kPairKinds> kKindKeys{"ca-to-ca", "ca-to-switch",
+                                                             "switch-to-ca", "switch-to-switch"};
+constexpr std::array<std::string_view, kUnreachableReasons> kReasonKeys{"no-entry", "dead-port",
+                                                                        "loop", "wrong-port"};
+
+void writeEndpoint(JsonWriter& w, const EndpointName& e) {
+  w.beginObject()
+      .key("description")
+      .value(e.description)
+      .key("portGuid")
+      .value(fmt::format("{}", e.portGuid))
+      .key("port")
+      .value(e.port)
+      .key("lid")
+      .value(e.lid.value)
+      .endObject();
+}
+
+void writePairs(JsonWriter& w, const RouteReport& r) {
+  w.key("pairs").beginObject();
+  w.key("routed").value(r.routedPairs()).key("unreachable").value(r.unreachablePairs());
+  for (std::size_t k = 0; k < kPairKinds; ++k) {
+    w.key(kKindKeys[k]).beginObject();
+    w.key("routed").value(r.pairs[k].routed).key("unreachable").value(r.pairs[k].unreachable);
+    w.endObject();
+  }
+  w.endObject();
+  w.key("unreachableByReason").beginObject();
+  for (std::size_t k = 0; k < kUnreachableReasons; ++k)
+    w.key(kReasonKeys[k]).value(r.unreachableByReason[k]);
+  w.endObject();
+  w.key("unreachableExamples").beginArray();
+  for (const auto& ex : r.unreachableExamples) {
+    w.beginObject().key("source");
+    writeEndpoint(w, ex.source);
+    w.key("destination");
+    writeEndpoint(w, ex.destination);
+    w.key("reason").value(kReasonKeys[static_cast<std::size_t>(ex.reason)]);
+    w.key("stoppedAt").value(ex.stoppedAt).key("path").value(ex.path);
+    w.endObject();
+  }
+  w.endArray();
+  w.key("lidsWithLoops").value(r.lidsWithLoops);
+}
+
+void writeHopsAndLoads(JsonWriter& w, const RouteReport& r) {
+  const HopStats& h = r.hops;
+  w.key("switchHops").beginObject();
+  w.key("pairs").value(h.pairs).key("max").value(h.max).key("mean").value(h.mean);
+  w.key("maxStretch").value(h.maxStretch).key("meanStretch").value(h.meanStretch);
+  w.key("longerThanShortest").value(h.longerThanShortest);
+  w.endObject();
+
+  const LinkLoadStats& l = r.linkLoad;
+  w.key("linkLoad").beginObject();
+  w.key("links").value(l.links).key("max").value(l.max).key("min").value(l.min);
+  w.key("mean").value(l.mean).key("maxOverMean").value(l.maxOverMean);
+  w.key("busiest").beginArray();
+  for (const auto& b : l.busiest) {
+    w.beginObject().key("link").value(b.name);
+    w.key("fromGuid").value(fmt::format("{}", b.fromGuid)).key("fromPort").value(b.fromPort);
+    w.key("toGuid").value(fmt::format("{}", b.toGuid)).key("toPort").value(b.toPort);
+    w.key("routes").value(b.routes).endObject();
+  }
+  w.endArray().endObject();
+}
+
+void writeCreditLoops(JsonWriter& w, const CreditLoopReport& c) {
+  w.key("creditLoops").beginObject();
+  w.key("acyclic").value(c.acyclic).key("vlsNeeded").value(c.vlsNeeded);
+  w.key("vlsAnalysed").value(c.vlsAnalysed).key("channels").value(c.channels);
+  w.key("dependencies").value(c.dependencies).key("cycle").value(c.cycle);
+  w.key("perVl").beginArray();
+  for (const auto& v : c.perVl) {
+    w.beginObject().key("vl").value(v.vl).key("acyclic").value(v.acyclic);
+    w.key("dependencies").value(v.dependencies).endObject();
+  }
+  w.endArray().endObject();
+}
+
+std::string endpointText(const EndpointName& e) {
+  return fmt::format("\"{}\"[{}] ({}) LID {}", e.description, e.port, e.portGuid, e.lid);
+}
+
+std::string joined(const std::vector<std::string>& parts, std::string_view sep) {
+  return fmt::format("{}", fmt::join(parts, sep));
+}
+
+}  // namespace
+
+std::string_view toString(PairKind kind) {
+  static constexpr std::array<std::string_view, kPairKinds> kText{"CA->CA", "CA->switch",
+                                                                  "switch->CA", "switch->switch"};
+  return kText[static_cast<std::size_t>(kind)];
+}
+
+std::string_view toString(UnreachableReason reason) {
+  static constexpr std::array<std::string_view, kUnreachableReasons> kText{
+      "no LFT entry", "entry into a dead or unconnected port", "forwarding loop",
+      "delivered to the wrong port"};
+  return kText[static_cast<std::size_t>(reason)];
+}
+
+std::uint64_t RouteReport::routedPairs() const {
+  return std::accumulate(pairs.begin(), pairs.end(), std::uint64_t{0},
+                         [](std::uint64_t n, const PairCounts& p) { return n + p.routed; });
+}
+
+std::uint64_t RouteReport::unreachablePairs() const {
+  return std::accumulate(pairs.begin(), pairs.end(), std::uint64_t{0},
+                         [](std::uint64_t n, const PairCounts& p) { return n + p.unreachable; });
+}
+
+std::string reportJson(const RouteReport& r) {
+  JsonWriter w;
+  w.beginObject();
+  w.key("engine").value(r.engine).key("engineNotes").value(r.engineNotes);
+  w.key("fallbacks").value(r.fallbacks);
+  w.key("fabric").beginObject();
+  w.key("switches").value(r.switches).key("caPorts").value(r.caPorts);
+  w.key("destinationLids").value(r.destinationLids).endObject();
+  writePairs(w, r);
+  writeHopsAndLoads(w, r);
+  writeCreditLoops(w, r.creditLoops);
+  w.key("routeSeconds").value(r.routeSeconds).key("reportSeconds").value(r.reportSeconds);
+  w.key("peakRssKiB").value(r.peakRssKiB);
+  w.endObject();
+  return w.take() + "\n";
+}
+
+std::string reportSummary(const RouteReport& r) {
+  std::string out;
+  auto line = [&out](std::string text) {
+    out += text;
+    out += '\n';
+  };
+  line(fmt::format("routing engine: {}", r.engine));
+  for (const auto& f : r.fallbacks) line(fmt::format("  refused first: {}", f));
+  for (const auto& n : r.engineNotes) line(fmt::format("  note: {}", n));
+  line(fmt::format("fabric: {} switches, {} CA ports, {} destination LIDs", r.switches, r.caPorts,
+                   r.destinationLids));
+  line(fmt::format("pairs: {} routed, {} unreachable", r.routedPairs(), r.unreachablePairs()));
+  for (std::size_t k = 0; k < kPairKinds; ++k)
+    line(fmt::format("  {:<15} {} routed, {} unreachable", toString(static_cast<PairKind>(k)),
+                     r.pairs[k].routed, r.pairs[k].unreachable));
+  for (std::size_t k = 0; k < kUnreachableReasons; ++k)
+    if (r.unreachableByReason[k] > 0)
+      line(fmt::format("  unreachable, {}: {} pairs", toString(static_cast<UnreachableReason>(k)),
+                       r.unreachableByReason[k]));
+  for (const auto& ex : r.unreachableExamples) {
+    line(fmt::format("  e.g. {} -> {}: {}: {}", endpointText(ex.source),
+                     endpointText(ex.destination), toString(ex.reason), ex.stoppedAt));
+    line(fmt::format("       path: {}", joined(ex.path, " -> ")));
+  }
+  if (r.lidsWithLoops > 0)
+    line(fmt::format("forwarding loops: toward {} destination LIDs", r.lidsWithLoops));
+
+  const HopStats& h = r.hops;
+  line(fmt::format(
+      "switch hops (CA->CA, {} pairs): max {}, mean {:.2f}; stretch max {}, mean {:.3f}, {} pairs "
+      "longer than shortest",
+      h.pairs, h.max, h.mean, h.maxStretch, h.meanStretch, h.longerThanShortest));
+  const LinkLoadStats& l = r.linkLoad;
+  line(fmt::format(
+      "routes per inter-switch link (CA->CA, {} directed links): max {}, min {}, mean {:.1f}, "
+      "max/mean {:.2f}",
+      l.links, l.max, l.min, l.mean, l.maxOverMean));
+  for (const auto& b : l.busiest) line(fmt::format("  {:>10}  {}", b.routes, b.name));
+
+  const CreditLoopReport& c = r.creditLoops;
+  line(fmt::format("credit loops: {} ({} channels, {} dependencies, {} VLs needed, {} analysed)",
+                   c.acyclic ? "none" : "CYCLE FOUND", c.channels, c.dependencies, c.vlsNeeded,
+                   c.vlsAnalysed));
+  if (c.perVl.size() > 1)
+    for (const auto& v : c.perVl)
+      line(fmt::format("  VL{}: {} ({} dependencies)", v.vl, v.acyclic ? "acyclic" : "CYCLIC",
+                       v.dependencies));
+  if (!c.cycle.empty()) line(fmt::format("  cycle: {}", joined(c.cycle, " => ")));
+  if (r.routeSeconds > 0 || r.reportSeconds > 0 || r.peakRssKiB > 0)
+    line(fmt::format("time: routing {:.3f} s, report {:.3f} s; peak memory {:.1f} MiB",
+                     r.routeSeconds, r.reportSeconds, static_cast<double>(r.peakRssKiB) / 1024.0));
+  return out;
+}
+
+}  // namespace ibsm
