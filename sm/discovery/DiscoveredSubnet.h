@@ -1,0 +1,38 @@
+// What a discovery sweep hands to the rest of the SM: the Fabric as read
+// from the wire, how to reach each node by directed route, and the raw
+// attributes that later Sets must write back (read-modify-write: an SM must
+// not clobber fields it does not manage).
+//
+// Data flows one way: wire -> DiscoveredSubnet -> planSubnet() -> programming.
+#pragma once
+
+#include <ibsm/Fabric.h>
+#include <ibsm/MadAttributes.h>
+#include <ibsm/MadPath.h>
+
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+namespace ibsm::sm {
+
+struct DiscoveredSubnet {
+  // Nodes, ports (with the LIDs, states and link attributes they hold now),
+  // cables, SwitchInfo in Node::switchData. Only ports that answered.
+  Fabric fabric;
+  // Index = NodeId: a directed route from the SM's port to that node.
+  std::vector<DrPath> pathTo;
+  // The SM's own port in `fabric`.
+  PortRef smPort;
+  // PortInfo exactly as read, for every port that answered (switch port 0
+  // included), so programming can modify only the fields it owns.
+  std::unordered_map<PortRef, PortInfo> portInfo;
+  // SwitchInfo exactly as read, by switch NodeId.
+  std::unordered_map<NodeId, SwitchInfo> switchInfo;
+  // Nodes or ports that did not answer, or contradicted what was seen
+  // before, in words an operator can act on (each also logged).
+  std::vector<std::string> problems;
+  std::uint64_t madsSent{0};
+};
+
+}  // namespace ibsm::sm
