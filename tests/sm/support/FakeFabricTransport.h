@@ -7,7 +7,7 @@
 //   FakeFabricTransport wire(fabric, PortRef{sw, 0});
 //   MadEngine engine(wire, {.clock = wire.clock()});
 //   wire.setFaults([](const Smp& req, std::size_t n) {
-//     return FakeFabricTransport::Fate{.drop = n % 3 == 0};    // lose every third SMP
+//     return FakeFabricTransport::Fate::dropped(n % 3 == 0);    // lose every third SMP
 //   });
 //
 // Answers: Get NodeInfo, NodeDescription, PortInfo, SwitchInfo,
@@ -40,6 +40,27 @@ class FakeFabricTransport final : public MadTransport {
     std::chrono::microseconds latency{10};
     unsigned duplicates{0};               // extra copies of the response
     std::optional<std::uint16_t> status;  // answer with this MAD status instead
+
+    static Fate dropped(bool drop = true) {
+      Fate f;
+      f.drop = drop;
+      return f;
+    }
+    static Fate delayed(std::chrono::microseconds latency) {
+      Fate f;
+      f.latency = latency;
+      return f;
+    }
+    static Fate duplicated(unsigned copies) {
+      Fate f;
+      f.duplicates = copies;
+      return f;
+    }
+    static Fate answeredWith(std::uint16_t status) {
+      Fate f;
+      f.status = status;
+      return f;
+    }
   };
   // Called for every request the engine sends; n counts requests from 0.
   using FaultPolicy = std::function<Fate(const Smp& request, std::size_t n)>;
