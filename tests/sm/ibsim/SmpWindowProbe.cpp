@@ -1,0 +1,159 @@
+// Reads every NodeInfo and PortInfo of the simulated fabric through the MAD
+// engine, once per window size, and prints how long each took. This is how
+// the default window (MadEngineOptions::window) was chosen; with --check it
+// is also a test that the engine finds exactly the nodes of the net file.
+//
+//   run-with-ibsim.sh -N 4096 -S 1024 -P 40000 big.net -- SmpWindowProbe --windows 4,16,32,64,128
+#include <ibsm/MadAttributes.h>
+#include <ibsm/Topology.h>
+#include <spdlog/spdlog.h>
+
+#include <charconv>
+#include <set>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "MadEngine.h"
+#include "UmadTransport.h"
+
+namespace ibsm {
+namespace {
+
+struct Sweep {
+  std::set<Guid> nodes;
+  std::size_t portInfos{0};
+  double millis{0};
+  MadCounters counters;
+};
+
+// Breadth first over directed routes: NodeInfo of each node found, then
+// PortInfo of each of its ports, then NodeInfo through each live switch port.
+class Walker {
+ public:
+  explicit Walker(MadEngine& engine) : engine_(engine) {}
+
+  void start() { askNode(DrPath{}); }
+  Sweep& result() { return sweep_; }
+
+ private:
+  void askNode(const DrPath& path) {
+    engine_.submit(SmpRequest::get(AttributeId::NodeInfo, 0, path),
+                   [this](const SmpRequest& q, const SmpReply& r) { onNode(q, r); });
+  }
+
+  void onNode(const SmpRequest& q, const SmpReply& r) {
+    if (!r.ok()) return;
+    const NodeInfo ni = decodeNodeInfo(r.smp->data);
+    if (!sweep_.nodes.insert(ni.nodeGuid).second) return;
+    const DrPath here = std::get<DrPath>(q.to);
+    const bool isSwitch = ni.nodeType == NodeType::Switch;
+    for (unsigned p = isSwitch ? 0 : 1; p <= ni.numPorts; ++p) {
+      const auto port = static_cast<std::uint8_t>(p);
+      engine_.submit(SmpRequest::get(AttributeId::PortInfo, port, here),
+                     [this, here, port, isSwitch, entry = ni.localPortNum](const SmpRequest&,
+                                                                           const SmpReply& pr) {
+                       if (!pr.ok()) return;
+                       ++sweep_.portInfos;
+                       const PortInfo pi = decodePortInfo(pr.smp->data);
+                       // A switch forwards out of any live port but the one
+                       // we came in by; a CA only out of the SM's own port.
+                       const bool live = pi.portState != PortState::Down;
+                       const bool leadsOn =
+                           isSwitch ? port != 0 && live && !(here.hopCount() > 0 && port == entry)
+                                    : here.hopCount() == 0 && port == entry && live;
+                       if (leadsOn) askNode(*here.extended(port));
+                     });
+    }
+  }
+
+  MadEngine& engine_;
+  Sweep sweep_;
+};
+
+std::vector<std::size_t> parseList(std::string_view text) {
+  std::vector<std::size_t> out;
+  while (!text.empty()) {
+    const auto comma = std::min(text.find(','), text.size());
+    std::size_t v = 0;
+    std::from_chars(text.data(), text.data() + comma, v);
+    if (v > 0) out.push_back(v);
+    text.remove_prefix(std::min(comma + 1, text.size()));
+  }
+  return out;
+}
+
+int run(int argc, char** argv) {
+  std::vector<std::size_t> windows{4, 16, 32, 64, 128};
+  std::string check;
+  int rounds = 1;
+  for (int i = 1; i + 1 < argc; i += 2) {
+    const std::string_view opt = argv[i];
+    if (opt == "--windows")
+      windows = parseList(argv[i + 1]);
+    else if (opt == "--check")
+      check = argv[i + 1];
+    else if (opt == "--rounds")
+      rounds = std::atoi(argv[i + 1]);
+    else {
+      fmt::print(stderr, "usage: {} [--windows 4,16,...] [--rounds N] [--check NETFILE]\n",
+                 argv[0]);
+      return 2;
+    }
+  }
+  spdlog::set_level(spdlog::level::warn);
+
+  std::optional<std::set<Guid>> expected;
+  if (!check.empty()) {
+    auto fabric = readTopologyFile(check);
+    if (!fabric) {
+      fmt::print(stderr, "{}\n", fabric.error().message);
+      return 1;
+    }
+    expected.emplace();
+    for (const Node& n : fabric->nodes()) expected->insert(n.guid);
+  }
+
+  auto wire = UmadTransport::open({});
+  if (!wire) {
+    fmt::print(stderr, "{}\n", wire.error().message);
+    return 1;
+  }
+  int failures = 0;
+  for (std::size_t window : windows) {
+    for (int round = 0; round < rounds; ++round) {
+      MadEngineOptions options;
+      options.window = window;
+      MadEngine engine(**wire, options);
+      Walker walker(engine);
+      const auto start = MadClock::now();
+      walker.start();
+      if (auto done = engine.runUntilIdle(); !done) {
+        fmt::print(stderr, "{}\n", done.error().message);
+        return 1;
+      }
+      Sweep& s = walker.result();
+      s.millis = std::chrono::duration<double, std::milli>(MadClock::now() - start).count();
+      s.counters = engine.counters();
+      fmt::print(
+          "window {:4}: {} nodes, {} PortInfos, {} SMPs sent in {:.1f} ms = {:.0f} SMPs/s "
+          "(timeouts {}, retries {}, errors {})\n",
+          window, s.nodes.size(), s.portInfos, s.counters.sent, s.millis,
+          1000.0 * static_cast<double>(s.counters.sent) / s.millis, s.counters.timeouts,
+          s.counters.retries, s.counters.errors);
+      if (expected && s.nodes != *expected) {
+        fmt::print(stderr, "window {}: found {} nodes, the net file has {}\n", window,
+                   s.nodes.size(), expected->size());
+        ++failures;
+      }
+    }
+  }
+  return failures == 0 ? 0 : 1;
+}
+
+}  // namespace
+}  // namespace ibsm
+
+int main(int argc, char** argv) {
+  return ibsm::run(argc, argv);
+}
