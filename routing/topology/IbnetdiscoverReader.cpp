@@ -180,7 +180,8 @@ Result<void> IbndParser::portLine(std::string_view text, std::size_t no) {
 
 Result<void> IbndParser::line(std::string_view text, std::size_t no) {
   text = topology::trimRight(topology::trimLeft(text));
-  if (text.empty() || text.front() == '#') return {};
+  // "ibwarn:" lines are libibmad's warnings, in captures taken with 2>&1.
+  if (text.empty() || text.front() == '#' || text.starts_with("ibwarn:")) return {};
   if (text.front() == '[') return portLine(text, no);
   for (const std::string_view key :
        {"vendid=", "devid=", "sysimgguid=", "switchguid=", "caguid=", "rtguid="})
@@ -214,8 +215,10 @@ Result<void> IbndParser::link(Fabric& fabric, std::size_t i, std::size_t k) cons
         no, fmt::format("port [{}] names {} as a {}, but line {} describes it as a {}", pl.port,
                         pl.remoteGuid, typeName(pl.remoteType), r.line, typeName(r.header.type)));
   if (pl.remotePort > r.header.numPorts)
-    return fail(no, fmt::format("port [{}] leads to port [{}] of {}, which has {} ports (line {})",
-                                pl.port, pl.remotePort, name(r), r.header.numPorts, r.line));
+    return fail(no,
+                fmt::format("port [{}] of {} leads to port [{}] of {}, which has {} ports "
+                            "(line {})",
+                            pl.port, name(s), pl.remotePort, name(r), r.header.numPorts, r.line));
   const int peerIndex = r.byPort[pl.remotePort];
   if (peerIndex < 0)
     return fail(no, fmt::format("port [{}] of {} leads to port [{}] of {}, but that node's "
@@ -231,9 +234,9 @@ Result<void> IbndParser::link(Fabric& fabric, std::size_t i, std::size_t k) cons
   if ((pl.rate.width && peer.rate.width && pl.rate.width != peer.rate.width) ||
       (pl.rate.speedKnown && peer.rate.speedKnown &&
        (pl.rate.speed != peer.rate.speed || pl.rate.extSpeed != peer.rate.extSpeed)))
-    return fail(no, fmt::format("the link from port [{}] of {} has a different width or speed "
-                                "here than at its other end (line {})",
-                                pl.port, name(s), peerNo));
+    return fail(no, fmt::format("the link from port [{}] of {} runs at {} here but at {} at its "
+                                "other end (line {})",
+                                pl.port, name(s), pl.rateText, peer.rateText, peerNo));
   const std::uint16_t remoteLid = r.header.type == NodeType::Switch ? r.header.lid : peer.lid;
   if (pl.remoteLid != remoteLid)
     return fail(no, fmt::format("port [{}] says {} has LID {}, but line {} gives LID {}", pl.port,

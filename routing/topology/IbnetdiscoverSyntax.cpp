@@ -128,6 +128,7 @@ LineResult<void> remoteTail(std::string_view tail, IbndPortLine& out) {
     return Unexpected(
         fmt::format("expected a link width and speed such as 4xQDR or 1xSDR, got '{}'", token));
   out.rate = *rate;
+  out.rateText = token;
   while (c.skipSpace(), !c.atEnd()) {
     const auto extra = c.word();
     Cursor e{extra};

@@ -42,6 +42,7 @@ struct IbndPortLine {
   std::uint16_t lid{0};  // CA and router ports: their own LID and LMC
   std::uint8_t lmc{0};
   LinkRate rate;
+  std::string_view rateText;          // as printed, for messages
   std::optional<std::uint8_t> vlCap;  // "v=" of ibnetdiscover --full
 };
 

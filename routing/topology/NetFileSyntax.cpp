@@ -199,15 +199,16 @@ NetLineResult<NetHeader> parseNetHeader(std::string_view line) {
   const auto count = c.decimal();
   if (!count || *count == 0 || *count > 255)
     return Unexpected(fmt::format("expected a port count from 1 to 255 after '{}'", word));
-  // ibsim reads the count from a fixed offset (6 for Switch, 3 otherwise).
+  // ibsim reads the count from a fixed offset (6 for Switch, 3 otherwise) with
+  // strtoul(.., 0), so "010" is 8 to it.
   std::string_view fromOffset =
       line.substr(std::min<std::size_t>(line.size(), h.type == NodeType::Switch ? 6 : 3));
   while (!fromOffset.empty() && !isDigit(fromOffset.front())) fromOffset.remove_prefix(1);
   if (const auto ibsimCount = cNumber(fromOffset); ibsimCount != *count)
     return Unexpected(
         fmt::format("ibsim reads the port count of this '{}' header as {}, not {} "
-                    "(write it in decimal without leading zeros{})",
-                    word, ibsimCount, *count, word == "Ca" ? ", or use 'Hca'" : ""));
+                    "(write it in decimal without leading zeros)",
+                    word, ibsimCount, *count));
   h.numPorts = static_cast<std::uint8_t>(*count);
   if (!c.skipSpace()) return Unexpected("expected a blank and the node name in quotes");
   const auto name = c.quoted();

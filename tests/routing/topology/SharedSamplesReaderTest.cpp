@@ -137,6 +137,13 @@ TEST(SharedSamples, EverySampleInTheFolderIsCovered) {
   EXPECT_EQ(pairs, 6u) << "a new sample pair: add it to the Topologies instantiation";
 }
 
+TEST(SharedSamples, AnUnreadableFileIsAnErrorNamingIt) {
+  const auto f = readTopologyFile(kSamples / "no-such-fabric.net");
+  ASSERT_FALSE(f);
+  EXPECT_NE(f.error().message.find("no-such-fabric.net: cannot read"), std::string::npos)
+      << f.error().message;
+}
+
 TEST(SharedSamples, TwoSwitchExampleHasIbsimsGuidsAndLids) {
   const Fabric f = read("two-switch-dual-port-hcas.ibnetdiscover");
   const auto sw1 = f.findNode(Guid{0x200000});
