@@ -154,6 +154,8 @@ Result<void> IbndParser::header(std::string_view text, std::size_t no) {
   s.deviceId = pending_.deviceId.value_or(0);
   s.switchPortGuid = pending_.nodeGuid ? pending_.portGuid : h->guid;
   s.byPort.assign(std::size_t{h->numPorts} + 1, -1);
+  s.ports.reserve(h->numPorts);
+  s.portLine.reserve(h->numPorts);
   sections_.push_back(std::move(s));
   pending_ = {};
   inSection_ = true;
@@ -281,7 +283,16 @@ Result<Fabric> IbndParser::build() const {
       node.switchData->enhancedPort0 = h.enhancedPort0;
     } else {
       std::vector<Guid> portGuids(h.numPorts);
-      for (const IbndPortLine& p : s.ports) portGuids[p.port - 1u] = p.portGuid;
+      for (std::size_t k = 0; k < s.ports.size(); ++k) {
+        const IbndPortLine& p = s.ports[k];
+        for (std::size_t j = 0; j < k; ++j)
+          if (s.ports[j].portGuid == p.portGuid)
+            return fail(
+                s.portLine[k],
+                fmt::format("port GUID {} of {} is also the GUID of its port [{}] (line {})",
+                            p.portGuid, name(s), s.ports[j].port, s.portLine[j]));
+        portGuids[p.port - 1u] = p.portGuid;
+      }
       node = Node::makeCa(h.guid, portGuids, std::string(h.description));
       node.type = h.type;
     }

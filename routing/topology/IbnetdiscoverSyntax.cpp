@@ -120,8 +120,10 @@ LineResult<void> remoteTail(std::string_view tail, IbndPortLine& out) {
   Cursor c{tail.substr(close + 6)};
   c.skipSpace();
   const auto rlid = c.decimal();
-  if (!rlid || *rlid > 0xFFFF || !c.skipSpace()) return Unexpected(std::string(kExpected));
+  if (!rlid || *rlid > 0xFFFF || (!c.atEnd() && !c.skipSpace()))
+    return Unexpected(std::string(kExpected));
   out.remoteLid = static_cast<std::uint16_t>(*rlid);
+  if (c.atEnd()) return {};  // captures older than OFED 1.2 print no rate
   const auto token = c.word();
   const auto rate = parseLinkRate(token);
   if (!rate)

@@ -232,6 +232,13 @@ TEST(IbnetdiscoverReader, ToleratesWhatRealCapturesContain) {
   EXPECT_EQ(nodeOf(f, 0x30).ports[1].link.speedActive, 4);
 }
 
+TEST(IbnetdiscoverReader, ReadsOldCapturesThatPrintNoRate) {
+  const Fabric f = parsed(replaced(replaced(kSmall, "\"b\" lid 2 4xQDR", "\"b\" lid 2"),
+                                   "\"a\" lid 1 4xQDR\n\ncaguid", "\"a\" lid 1\n\ncaguid"));
+  EXPECT_TRUE(nodeOf(f, 0x10).ports[1].connected());
+  EXPECT_EQ(nodeOf(f, 0x10).ports[1].state, PortState::Active);
+}
+
 TEST(IbnetdiscoverReader, FormatIsRecognised) {
   EXPECT_EQ(detectTopologyFormat(kCluster), TopologyFormat::Ibnetdiscover);
   EXPECT_EQ(detectTopologyFormat(kSmall), TopologyFormat::Ibnetdiscover);
@@ -315,6 +322,13 @@ TEST(IbnetdiscoverReaderErrors, DuplicatePortGuid) {
   const auto e = errorOf(text);
   EXPECT_THAT(e, StartsWith("cluster.ibnd:11: "));
   EXPECT_THAT(e, HasSubstr("port GUID 0x0000000000000010"));
+}
+
+TEST(IbnetdiscoverReaderErrors, TwoPortsOfOneCaWithTheSameGuid) {
+  const auto e =
+      errorOf(replaced(kCluster, "[2](2c90300000003) \t\"S-", "[2](2c90300000002) \t\"S-"));
+  EXPECT_THAT(e, StartsWith("cluster.ibnd:31: "));
+  EXPECT_THAT(e, HasSubstr("is also the GUID of its port [1] (line 30)"));
 }
 
 TEST(IbnetdiscoverReaderErrors, ALinkToANodeWithNoSection) {
