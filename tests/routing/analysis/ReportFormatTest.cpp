@@ -1,0 +1,97 @@
+// The report's two faces: JSON that a strict parser reads back with the
+// figures in it, and lines that tell an operator what is wrong.
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+#include <ibsm/Report.h>
+
+#include <boost/property_tree/json_parser.hpp>
+#include <boost/property_tree/ptree.hpp>
+#include <sstream>
+
+#include "FabricBuilder.h"
+#include "HandTables.h"
+
+namespace ibsm {
+namespace {
+
+using ::testing::HasSubstr;
+using ::testing::Not;
+
+boost::property_tree::ptree parseJson(const std::string& text) {
+  std::istringstream in(text);
+  boost::property_tree::ptree tree;
+  boost::property_tree::read_json(in, tree);  // throws on malformed JSON
+  return tree;
+}
+
+// Two switches, a host on each, a table that strands one host: a report
+// with something in every section.
+RouteReport brokenReport(std::string hostName) {
+  testing::FabricBuilder b;
+  b.addSwitch("s0");
+  b.addSwitch("s1");
+  b.cable("s0", 2, "s1", 2);
+  b.addHost("h0", "s0", 1);
+  b.addHost(hostName, "s1", 1);
+  const Fabric f = b.build();
+  testing::HandTables t(f);
+  t.deliverLocally().toward("s1", "s0", 2);  // s0 has no way to s1 or its host
+  t.result().engine = "hand";
+  t.result().notes = {"a note"};
+  return analyseRoutes(f, t.result());
+}
+
+TEST(ReportJson, IsValidJsonCarryingTheFigures) {
+  RouteReport r = brokenReport("h1");
+  r.reportSeconds = 0.25;
+  r.peakRssKiB = 2048;
+  const auto tree = parseJson(reportJson(r));
+  EXPECT_EQ(tree.get<std::string>("engine"), "hand");
+  EXPECT_EQ(tree.get<std::uint64_t>("fabric.switches"), 2u);
+  EXPECT_EQ(tree.get<std::uint64_t>("pairs.routed"), r.routedPairs());
+  EXPECT_EQ(tree.get<std::uint64_t>("pairs.unreachable"), r.unreachablePairs());
+  EXPECT_EQ(tree.get<std::uint64_t>("pairs.ca-to-ca.unreachable"), 1u);
+  EXPECT_EQ(tree.get<std::uint64_t>("unreachableByReason.no-entry"), r.unreachablePairs());
+  EXPECT_EQ(tree.get<std::string>("unreachableExamples..reason"), "no-entry");
+  EXPECT_EQ(tree.get<std::uint64_t>("linkLoad.links"), 2u);
+  EXPECT_EQ(tree.get<std::uint64_t>("linkLoad.max"), 1u);
+  EXPECT_EQ(tree.get<std::string>("creditLoops.acyclic"), "true");
+  EXPECT_DOUBLE_EQ(tree.get<double>("reportSeconds"), 0.25);
+  EXPECT_EQ(tree.get<std::uint64_t>("peakRssKiB"), 2048u);
+}
+
+TEST(ReportJson, EscapesNodeDescriptionsThatAreNotPlainText) {
+  const std::string nasty = "rack \"7\" \\ slot\t3\x01";
+  const RouteReport r = brokenReport(nasty);
+  const std::string json = reportJson(r);
+  EXPECT_THAT(json, HasSubstr(R"(rack \"7\" \\ slot\t3\u0001)"));
+  const auto tree = parseJson(json);
+  bool found = false;
+  for (const auto& [key, ex] : tree.get_child("unreachableExamples"))
+    found |= ex.get<std::string>("destination.description") == nasty;
+  EXPECT_TRUE(found);
+}
+
+TEST(ReportSummary, SaysWhatIsUnreachableAndWhy) {
+  const std::string text = reportSummary(brokenReport("h1"));
+  EXPECT_THAT(text, HasSubstr("routing engine: hand"));
+  EXPECT_THAT(text, HasSubstr("note: a note"));
+  EXPECT_THAT(text, HasSubstr("unreachable, no LFT entry:"));
+  EXPECT_THAT(text, HasSubstr("e.g. \"h0\"[1]"));
+  EXPECT_THAT(text, HasSubstr("credit loops: none"));
+  EXPECT_THAT(text, Not(HasSubstr("time:")));  // nobody timed it
+}
+
+TEST(ReportSummary, ShowsTheCycleOfACreditLoop) {
+  RouteReport r;
+  r.creditLoops.acyclic = false;
+  r.creditLoops.cycle = {"\"a\"[1] -> \"b\"[1]", "\"b\"[2] -> \"a\"[2]"};
+  r.reportSeconds = 1.5;
+  const std::string text = reportSummary(r);
+  EXPECT_THAT(text, HasSubstr("CYCLE FOUND"));
+  EXPECT_THAT(text, HasSubstr("\"a\"[1] -> \"b\"[1] => \"b\"[2] -> \"a\"[2]"));
+  EXPECT_THAT(text, HasSubstr("report 1.500 s"));
+}
+
+}  // namespace
+}  // namespace ibsm
