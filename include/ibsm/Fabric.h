@@ -106,7 +106,7 @@ class Fabric {
   std::optional<PortRef> findPort(Guid portGuid) const;
 
   std::vector<NodeId> switches() const;
-  std::vector<NodeId> endNodes() const;  // CAs and routers
+  std::vector<NodeId> endNodes() const;   // CAs and routers
   std::string describe(PortRef p) const;  // "leaf0"[3] (0x...)
 
  private:

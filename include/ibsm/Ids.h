@@ -45,7 +45,9 @@ struct PortRef {
 
 template <>
 struct std::hash<ibsm::Guid> {
-  std::size_t operator()(ibsm::Guid g) const noexcept { return std::hash<std::uint64_t>{}(g.value); }
+  std::size_t operator()(ibsm::Guid g) const noexcept {
+    return std::hash<std::uint64_t>{}(g.value);
+  }
 };
 
 template <>

@@ -45,11 +45,11 @@ struct RoutingOptions {
 };
 
 struct RoutingResult {
-  std::string engine;              // the engine that produced the tables
-  std::vector<Lft> lfts;           // index = NodeId; empty for non-switches
-  std::vector<Sl2VlEntry> sl2vl;   // only where the engine needs more than one VL
+  std::string engine;             // the engine that produced the tables
+  std::vector<Lft> lfts;          // index = NodeId; empty for non-switches
+  std::vector<Sl2VlEntry> sl2vl;  // only where the engine needs more than one VL
   std::uint8_t vlsUsed{1};
-  std::vector<std::string> notes;  // what the engine observed or gave up
+  std::vector<std::string> notes;      // what the engine observed or gave up
   std::vector<std::string> fallbacks;  // engines that refused before this one, with why
 };
 

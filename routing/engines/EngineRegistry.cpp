@@ -27,11 +27,10 @@ Result<RoutingResult> EngineRegistry::route(const Fabric& fabric,
   if (engines.empty()) return fail("no routing engine named");
   std::vector<std::string> refusals;
   for (const auto& wanted : engines) {
-    const auto it = std::ranges::find(factories_, wanted,
-                                      &std::pair<std::string, Factory>::first);
+    const auto it = std::ranges::find(factories_, wanted, &std::pair<std::string, Factory>::first);
     if (it == factories_.end())
-      return fail(fmt::format("unknown routing engine '{}' (known: {})", wanted,
-                              fmt::join(names(), ", ")));
+      return fail(
+          fmt::format("unknown routing engine '{}' (known: {})", wanted, fmt::join(names(), ", ")));
     auto result = it->second()->route(fabric, options);
     if (result) {
       result->fallbacks = std::move(refusals);

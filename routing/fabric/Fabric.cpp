@@ -1,6 +1,5 @@
-#include <ibsm/Fabric.h>
-
 #include <fmt/format.h>
+#include <ibsm/Fabric.h>
 
 namespace ibsm {
 

@@ -112,8 +112,8 @@ Result<LidPlan> planLids(const Fabric& fabric, const Guid2Lid& state, std::uint8
     if (chosen[i]) continue;
     const auto base = space.lowestFree(rangeOf(all[i]));
     if (!base)
-      return fail(fmt::format("out of unicast LIDs: {} ports need LIDs with LMC {}", all.size(),
-                              lmc));
+      return fail(
+          fmt::format("out of unicast LIDs: {} ports need LIDs with LMC {}", all.size(), lmc));
     assign(i, *base, LidAssignment::Source::Fresh);
   }
 

@@ -25,7 +25,7 @@ struct Cable {
 // A LID-bearing port reached through a switch: the switch itself (port 0)
 // or a CA port cabled to one of its ports.
 struct Endpoint {
-  PortRef owner;            // the port that holds the LIDs
+  PortRef owner;  // the port that holds the LIDs
   Lid base;
   std::uint8_t lmc{0};
   std::uint8_t switchPort{0};  // port of the switch it hangs off; 0 = the switch itself
@@ -34,7 +34,7 @@ struct Endpoint {
 class SwitchGraph {
  public:
   using Graph = boost::compressed_sparse_row_graph<boost::directedS, boost::no_property, Cable,
-                                                    boost::no_property, SwitchIndex, std::uint32_t>;
+                                                   boost::no_property, SwitchIndex, std::uint32_t>;
 
   explicit SwitchGraph(const Fabric& fabric);
 

@@ -39,7 +39,8 @@ TEST(LidAssignment, DoesNotDependOnTheOrderNodesWereFound) {
     for (auto& p : n.ports) p.remote.reset();
     ASSERT_TRUE(reversed.addNode(n));
   }
-  for (std::uint8_t i = 0; i < 3; ++i) ASSERT_TRUE(reversed.connect({3, std::uint8_t(i + 1)}, {NodeId(2u - i), 1}));
+  for (std::uint8_t i = 0; i < 3; ++i)
+    ASSERT_TRUE(reversed.connect({3, std::uint8_t(i + 1)}, {NodeId(2u - i), 1}));
   const auto a = planLids(base, {}, 0);
   const auto b = planLids(reversed, {}, 0);
   for (std::uint64_t g : {0x200000u, 0x100001u, 0x100003u, 0x100005u})
@@ -90,7 +91,8 @@ TEST(LidIndex, MapsEveryLidOfARangeToItsPort) {
 }
 
 TEST(Guid2Lid, RoundTripsOpenSmFormat) {
-  const std::string text = "# saved\n0x0000000000100001 0x0002 0x0003\n0x0000000000200000 0x0001 0x0001\n";
+  const std::string text =
+      "# saved\n0x0000000000100001 0x0002 0x0003\n0x0000000000200000 0x0001 0x0001\n";
   const auto parsed = parseGuid2Lid(text, "g2l");
   ASSERT_TRUE(parsed);
   EXPECT_EQ(parsed->at(Guid{0x100001}).last, Lid{3});

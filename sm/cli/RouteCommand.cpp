@@ -1,0 +1,148 @@
+#include "RouteCommand.h"
+
+#include <fmt/format.h>
+#include <ibsm/Dumps.h>
+#include <ibsm/Engines.h>
+#include <ibsm/GuidList.h>
+#include <ibsm/Report.h>
+#include <ibsm/SubnetPlan.h>
+#include <ibsm/Topology.h>
+#include <sys/resource.h>
+
+#include <chrono>
+
+#include "Config.h"
+#include "FileIo.h"
+#include "Progress.h"
+
+namespace ibsm::cli {
+namespace {
+
+constexpr const char* kDefaultConfig = "/etc/ibsm/ibsm.toml";
+
+std::uint64_t peakRssKiB() {
+  rusage usage{};
+  ::getrusage(RUSAGE_SELF, &usage);
+  return static_cast<std::uint64_t>(usage.ru_maxrss);  // KiB on Linux
+}
+
+double secondsSince(std::chrono::steady_clock::time_point t) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
+}
+
+int inputError(const Error& e) {
+  fmt::print(stderr, "ibsm route: {}\n", e.message);
+  return 2;
+}
+
+// Everything the run needs, read and validated before anything is written.
+struct Inputs {
+  Fabric fabric;
+  PlanInputs plan;
+};
+
+Result<Inputs> gatherInputs(const RouteArgs& args, Progress& progress) {
+  auto config = config::loadConfig(args.config.value_or(kDefaultConfig), args.config.has_value());
+  if (!config) return std::unexpected(config.error());
+
+  Inputs in;
+  in.plan.engines = args.engines.empty() ? config->routing.engines : args.engines;
+  in.plan.lmc = config->routing.lmc;
+  if (args.lmc) {
+    if (*args.lmc < 0 || *args.lmc > 7)
+      return fail(fmt::format("--lmc {}: expected 0 to 7", *args.lmc));
+    in.plan.lmc = static_cast<std::uint8_t>(*args.lmc);
+  }
+  const auto rootFile = args.rootGuids ? args.rootGuids : config->routing.rootGuidFile;
+  if (rootFile && !rootFile->empty()) {
+    auto text = readFile(*rootFile);
+    if (!text) return std::unexpected(text.error());
+    auto roots = parseGuidList(*text, rootFile->string());
+    if (!roots) return std::unexpected(roots.error());
+    in.plan.routing.rootGuids = std::move(*roots);
+  }
+  if (args.guid2lid) {
+    auto text = readFile(*args.guid2lid);
+    if (!text) return std::unexpected(text.error());
+    auto state = parseGuid2Lid(*text, args.guid2lid->string());
+    if (!state) return std::unexpected(state.error());
+    in.plan.guid2lid = std::move(*state);
+  }
+  const auto known = defaultRegistry().names();
+  for (const auto& e : in.plan.engines)
+    if (std::ranges::find(known, e) == known.end())
+      return fail(fmt::format("unknown routing engine '{}': expected one of {}", e,
+                              fmt::join(known, ", ")));
+
+  progress.phase(fmt::format("reading {}", args.topology.string()));
+  auto fabric = readTopologyFile(args.topology);
+  if (!fabric) return std::unexpected(fabric.error());
+  in.fabric = std::move(*fabric);
+  return in;
+}
+
+}  // namespace
+
+void addRouteCommand(CLI::App& app, RouteArgs& args) {
+  auto* cmd = app.add_subcommand("route", "Dry run: route a topology file offline and report");
+  cmd->add_option("-t,--topology", args.topology, "ibnetdiscover output or ibsim net file")
+      ->required();
+  cmd->add_option("-R,--engine", args.engines,
+                  "Routing engine(s) to try in order (minhop, updn, ftree, auto); "
+                  "comma-separated or repeated")
+      ->delimiter(',');
+  cmd->add_option("--guid2lid", args.guid2lid, "OpenSM-format guid2lid file of LIDs to keep");
+  cmd->add_option("--lmc", args.lmc, "LID Mask Control (0-7)");
+  cmd->add_option("-a,--root-guids", args.rootGuids, "File of root switch GUIDs (updn, ftree)");
+  cmd->add_option("-o,--out", args.out, "Directory for opensm-lfts.dump, guid2lid, report.json");
+  cmd->add_option("-F,--config", args.config,
+                  "TOML config (default /etc/ibsm/ibsm.toml if present)");
+  cmd->add_flag("--json", args.json, "Print the report as JSON on stdout instead of the summary");
+  cmd->add_flag("--check", args.check,
+                "Exit 1 when a pair is unrouted or the routes have a credit loop");
+}
+
+int runRoute(const RouteArgs& args) {
+  Progress progress;
+  auto inputs = gatherInputs(args, progress);
+  if (!inputs) return inputError(inputs.error());
+
+  progress.phase(fmt::format("assigning LIDs and routing {} nodes", inputs->fabric.size()));
+  const auto routeStart = std::chrono::steady_clock::now();
+  auto plan = planSubnet(std::move(inputs->fabric), inputs->plan, defaultRegistry());
+  const double routeSeconds = secondsSince(routeStart);
+  if (!plan) return inputError(plan.error());
+
+  progress.phase("walking the tables for the report");
+  const auto reportStart = std::chrono::steady_clock::now();
+  RouteReport report = analyseRoutes(plan->fabric, plan->routing);
+  report.routeSeconds = routeSeconds;
+  report.reportSeconds = secondsSince(reportStart);
+
+  progress.phase(fmt::format("writing {}", args.out.string()));
+  std::error_code ec;
+  std::filesystem::create_directories(args.out, ec);
+  if (ec)
+    return inputError(Error{fmt::format("{}: cannot create: {}", args.out.string(), ec.message())});
+  if (auto ok = writeFileAtomically(args.out / "opensm-lfts.dump",
+                                    formatLftDump(plan->fabric, plan->routing));
+      !ok)
+    return inputError(ok.error());
+  if (auto ok = writeFileAtomically(args.out / "guid2lid", formatGuid2Lid(toGuid2Lid(plan->lids)));
+      !ok)
+    return inputError(ok.error());
+
+  report.peakRssKiB = peakRssKiB();
+  const std::string json = reportJson(report);
+  if (auto ok = writeFileAtomically(args.out / "report.json", json); !ok)
+    return inputError(ok.error());
+
+  if (args.json)
+    fmt::print("{}\n", json);
+  else
+    fmt::print("{}", reportSummary(report));
+  if (args.check && (report.unreachablePairs() > 0 || !report.creditLoops.acyclic)) return 1;
+  return 0;
+}
+
+}  // namespace ibsm::cli

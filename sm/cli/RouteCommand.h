@@ -1,0 +1,31 @@
+// `ibsm route`: the offline dry run. Reads a topology file, runs the same
+// LID assignment and routing as the live SM, writes OpenSM-compatible dumps
+// and a quality report computed by walking the tables it produced.
+#pragma once
+
+#include <CLI/CLI.hpp>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace ibsm::cli {
+
+struct RouteArgs {
+  std::filesystem::path topology;
+  std::vector<std::string> engines;  // empty: from the config
+  std::optional<std::filesystem::path> guid2lid;
+  std::optional<int> lmc;
+  std::optional<std::filesystem::path> rootGuids;
+  std::filesystem::path out{"."};
+  std::optional<std::filesystem::path> config;
+  bool json{false};
+  bool check{false};
+};
+
+void addRouteCommand(CLI::App& app, RouteArgs& args);
+// Exit status: 0 done; 1 --check found unrouted pairs or a credit loop;
+// 2 bad input (nothing written).
+int runRoute(const RouteArgs& args);
+
+}  // namespace ibsm::cli

@@ -1,0 +1,83 @@
+#include "TopoCommand.h"
+
+#include <fmt/format.h>
+
+#include "FileIo.h"
+
+namespace ibsm::cli {
+namespace {
+
+void addCommon(CLI::App* cmd, TopoArgs& args) {
+  cmd->add_option("--degrade", args.degrade.links,
+                  "Remove this many random inter-switch cables (never disconnecting the fabric)");
+  cmd->add_option("--seed", args.degrade.seed, "Seed for --degrade (same seed, same cables)");
+  cmd->add_option("-o,--out", args.out, "Write the net file here instead of stdout");
+}
+
+}  // namespace
+
+void addTopoCommand(CLI::App& app, TopoArgs& args) {
+  auto* topo = app.add_subcommand("topo", "Topology tools");
+  auto* gen = topo->add_subcommand("generate", "Write an ibsim net file for a synthetic fabric");
+  gen->require_subcommand(1);
+  topo->require_subcommand(1);
+
+  args.fatTreeCmd = gen->add_subcommand("fat-tree", "2- or 3-level fat tree of radix-k switches");
+  args.fatTreeCmd->add_option("--levels", args.fatTree.levels, "2 or 3")->capture_default_str();
+  args.fatTreeCmd->add_option("--radix", args.fatTree.radix, "Switch radix (even)")
+      ->capture_default_str();
+  args.fatTreeCmd->add_option("--trunk", args.fatTree.trunk, "Parallel cables per switch pair")
+      ->capture_default_str();
+  args.fatTreeCmd
+      ->add_option("--oversubscription", args.fatTree.oversubscription,
+                   "n for n:1 hosts to up-links at the leaves")
+      ->capture_default_str();
+  addCommon(args.fatTreeCmd, args);
+
+  args.dragonflyCmd = gen->add_subcommand("dragonfly", "Dragonfly: fully meshed groups of routers");
+  args.dragonflyCmd->add_option("-a", args.dragonfly.a, "Routers per group")->capture_default_str();
+  args.dragonflyCmd->add_option("-p", args.dragonfly.p, "Hosts per router")->capture_default_str();
+  args.dragonflyCmd->add_option("--global,-H", args.dragonfly.h, "Global links per router")
+      ->capture_default_str();
+  args.dragonflyCmd->add_option("-g", args.dragonfly.g, "Groups (0: a*h+1, the maximum)")
+      ->capture_default_str();
+  addCommon(args.dragonflyCmd, args);
+
+  args.dragonflyPlusCmd = gen->add_subcommand(
+      "dragonfly-plus", "Dragonfly+: leaf/spine groups, global links on spines");
+  auto& dp = args.dragonflyPlus;
+  args.dragonflyPlusCmd->add_option("--groups", dp.groups)->capture_default_str();
+  args.dragonflyPlusCmd->add_option("--leaves", dp.leaves, "Leaves per group")
+      ->capture_default_str();
+  args.dragonflyPlusCmd->add_option("--spines", dp.spines, "Spines per group")
+      ->capture_default_str();
+  args.dragonflyPlusCmd->add_option("--hosts-per-leaf", dp.hostsPerLeaf)->capture_default_str();
+  args.dragonflyPlusCmd->add_option("--global-per-spine", dp.globalPerSpine)->capture_default_str();
+  addCommon(args.dragonflyPlusCmd, args);
+}
+
+int runTopo(const TopoArgs& args) {
+  TopologySpec spec;
+  if (args.fatTreeCmd->parsed())
+    spec = args.fatTree;
+  else if (args.dragonflyCmd->parsed())
+    spec = args.dragonfly;
+  else
+    spec = args.dragonflyPlus;
+  auto net = generateNetFile(spec, args.degrade);
+  if (!net) {
+    fmt::print(stderr, "ibsm topo generate: {}\n", net.error().message);
+    return 2;
+  }
+  if (!args.out) {
+    fmt::print("{}", *net);
+    return 0;
+  }
+  if (auto ok = writeFileAtomically(*args.out, *net); !ok) {
+    fmt::print(stderr, "ibsm topo generate: {}\n", ok.error().message);
+    return 2;
+  }
+  return 0;
+}
+
+}  // namespace ibsm::cli

@@ -1,0 +1,29 @@
+// The ibsm command: builds each module from its inputs and runs the
+// subcommand asked for. Wiring is explicit here; modules never reach for
+// globals (the logger aside).
+#include <spdlog/spdlog.h>
+
+#include <CLI/CLI.hpp>
+
+#include "RouteCommand.h"
+#include "TopoCommand.h"
+
+int main(int argc, char** argv) {
+  CLI::App app{"ibsm: InfiniBand subnet manager"};
+  app.require_subcommand(1);
+  app.set_version_flag("--version", "ibsm 0.1.0");
+
+  ibsm::cli::RouteArgs route;
+  ibsm::cli::addRouteCommand(app, route);
+  ibsm::cli::TopoArgs topo;
+  ibsm::cli::addTopoCommand(app, topo);
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    return app.exit(e);
+  }
+  if (app.got_subcommand("route")) return ibsm::cli::runRoute(route);
+  if (app.got_subcommand("topo")) return ibsm::cli::runTopo(topo);
+  return 2;
+}

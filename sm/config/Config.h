@@ -1,0 +1,50 @@
+// ibsm's configuration: parsed once from TOML into an immutable typed
+// struct. Every key is declared in one option table (name, type, default,
+// doc); conf/ibsm.toml and man/ibsm.toml.5 are tested against that table,
+// so the three cannot drift apart. Unknown keys and ill-typed values are
+// errors naming file, line and what was expected.
+#pragma once
+
+#include <ibsm/Error.h>
+
+#include <filesystem>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace toml {
+inline namespace v3 {
+class node;
+}
+}  // namespace toml
+
+namespace ibsm::config {
+
+struct RoutingConfig {
+  std::vector<std::string> engines{"auto"};  // tried in order until one accepts the fabric
+  std::optional<std::filesystem::path> rootGuidFile;
+  std::uint8_t lmc{0};
+};
+
+struct Config {
+  RoutingConfig routing;
+};
+
+struct OptionSpec {
+  std::string_view key;           // "section.name"
+  std::string_view type;          // as the man page shows it
+  std::string_view defaultValue;  // TOML literal
+  std::string_view doc;
+  // Stores the value into the config; `where` is "file:line" for errors.
+  Result<void> (*apply)(Config& config, const toml::node& value, const std::string& where);
+};
+
+std::span<const OptionSpec> optionTable();
+
+[[nodiscard]] Result<Config> parseConfig(std::string_view text, std::string_view fileName);
+// A missing file is an error only when `required` (an explicit --config).
+[[nodiscard]] Result<Config> loadConfig(const std::filesystem::path& path, bool required);
+
+}  // namespace ibsm::config

@@ -1,0 +1,87 @@
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <sstream>
+
+#include "Config.h"
+
+namespace ibsm::config {
+namespace {
+
+std::string slurp(const std::string& path) {
+  std::ifstream in(path);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+TEST(Config, DefaultsApplyWhenTheFileIsEmpty) {
+  const auto c = parseConfig("", "empty.toml");
+  ASSERT_TRUE(c);
+  EXPECT_EQ(c->routing.engines, std::vector<std::string>{"auto"});
+  EXPECT_EQ(c->routing.lmc, 0);
+  EXPECT_FALSE(c->routing.rootGuidFile);
+}
+
+TEST(Config, ReadsRoutingKeys) {
+  const auto c = parseConfig(
+      "[routing]\nengine = [\"ftree\", \"updn\"]\nlmc = 2\nroot_guid_file = \"/etc/roots\"\n", "a");
+  ASSERT_TRUE(c) << c.error().message;
+  EXPECT_EQ(c->routing.engines, (std::vector<std::string>{"ftree", "updn"}));
+  EXPECT_EQ(c->routing.lmc, 2);
+  EXPECT_EQ(c->routing.rootGuidFile, "/etc/roots");
+}
+
+TEST(Config, AcceptsASingleEngineName) {
+  const auto c = parseConfig("[routing]\nengine = \"minhop\"\n", "a");
+  ASSERT_TRUE(c);
+  EXPECT_EQ(c->routing.engines, std::vector<std::string>{"minhop"});
+}
+
+TEST(Config, RejectsAnUnknownKeyNamingFileAndLine) {
+  const auto c = parseConfig("[routing]\nlmc = 1\nengnie = \"updn\"\n", "/etc/ibsm/ibsm.toml");
+  ASSERT_FALSE(c);
+  EXPECT_EQ(c.error().message,
+            "/etc/ibsm/ibsm.toml:3: unknown key 'routing.engnie' (see man ibsm.toml)");
+}
+
+TEST(Config, RejectsAnOutOfRangeValueNamingTheKey) {
+  const auto c = parseConfig("[routing]\n\nlmc = 9\n", "x.toml");
+  ASSERT_FALSE(c);
+  EXPECT_EQ(c.error().message, "x.toml:3: expected routing.lmc to be an integer from 0 to 7");
+}
+
+TEST(Config, RejectsBadTomlWithItsLine) {
+  const auto c = parseConfig("[routing]\nengine = [\"a\"\n", "x.toml");
+  ASSERT_FALSE(c);
+  EXPECT_EQ(c.error().message.rfind("x.toml:", 0), 0u) << c.error().message;
+}
+
+TEST(Config, MissingFileIsAnErrorOnlyWhenRequired) {
+  EXPECT_TRUE(loadConfig("/nonexistent/ibsm.toml", false));
+  const auto c = loadConfig("/nonexistent/ibsm.toml", true);
+  ASSERT_FALSE(c);
+  EXPECT_NE(c.error().message.find("/nonexistent/ibsm.toml"), std::string::npos);
+}
+
+// The option table is the one source of truth: the shipped example and the
+// man page must mention every key, and the example must parse.
+TEST(Config, ExampleConfigParsesAndListsEveryKey) {
+  const std::string path = IBSM_SOURCE_DIR "/conf/ibsm.toml";
+  const std::string text = slurp(path);
+  ASSERT_TRUE(parseConfig(text, path));
+  for (const auto& opt : optionTable()) {
+    const auto name = std::string(opt.key.substr(opt.key.find('.') + 1));
+    EXPECT_NE(text.find("\n" + name + " = "), std::string::npos) << opt.key;
+  }
+}
+
+TEST(Config, ManPageDocumentsEveryKey) {
+  const std::string text = slurp(IBSM_SOURCE_DIR "/man/ibsm.toml.5");
+  ASSERT_FALSE(text.empty());
+  for (const auto& opt : optionTable())
+    EXPECT_NE(text.find(std::string(opt.key)), std::string::npos) << opt.key;
+}
+
+}  // namespace
+}  // namespace ibsm::config
