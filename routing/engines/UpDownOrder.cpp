@@ -57,30 +57,60 @@ std::string guidList(const Fabric& fabric, const SwitchGraph& graph,
   return fmt::format("{}", fmt::join(names, ", "));
 }
 
-// Least eccentricity toward the CA-bearing switches of one component (toward
-// all its switches when none carries a CA); one root when all tie.
-std::vector<SwitchIndex> detectRoots(const Fabric& fabric, const SwitchGraph& graph,
-                                     std::span<const SwitchIndex> component, Bfs& bfs) {
+// The leaf level: switches carrying hosts, except those with under a quarter
+// of the median host count (the SM's own node on a spine does not make the
+// spine a leaf).
+std::vector<SwitchIndex> leafSwitches(const SwitchGraph& graph,
+                                      std::span<const SwitchIndex> component) {
+  std::vector<std::size_t> counts;
+  for (const SwitchIndex s : component)
+    if (graph.caCount(s) > 0) counts.push_back(graph.caCount(s));
+  if (counts.empty()) return {};
+  std::ranges::nth_element(counts, counts.begin() + counts.size() / 2);
+  const std::size_t median = counts[counts.size() / 2];
   std::vector<SwitchIndex> leaves;
   for (const SwitchIndex s : component)
-    if (graph.caCount(s) > 0) leaves.push_back(s);
-  if (leaves.empty()) leaves.assign(component.begin(), component.end());
+    if (graph.caCount(s) > 0 && graph.caCount(s) * 4 >= median) leaves.push_back(s);
+  return leaves;
+}
 
-  std::vector<std::uint16_t> ecc(component.size(), 0);
-  for (const SwitchIndex leaf : leaves) {
-    bfs.run(std::span(&leaf, 1));
-    for (std::size_t i = 0; i < component.size(); ++i)
-      ecc[i] = std::max(ecc[i], bfs.dist(component[i]));
-  }
-  const auto least = std::ranges::min(ecc);
+struct DetectedRoots {
   std::vector<SwitchIndex> roots;
-  for (std::size_t i = 0; i < component.size(); ++i)
-    if (ecc[i] == least) roots.push_back(component[i]);
+  std::string how;
+};
 
+// The switches farthest from the leaf level; when there is no level to speak
+// of (every switch a leaf, or no hosts at all) one root at the centre.
+DetectedRoots detectRoots(const Fabric& fabric, const SwitchGraph& graph,
+                          std::span<const SwitchIndex> component, Bfs& bfs) {
   const auto guidOf = [&](SwitchIndex s) { return fabric.node(graph.nodeId(s)).guid; };
-  std::ranges::sort(roots, {}, guidOf);
-  if (roots.size() == component.size()) roots.resize(1);
-  return roots;
+  DetectedRoots out;
+  if (const auto leaves = leafSwitches(graph, component); !leaves.empty()) {
+    bfs.run(leaves);
+    std::uint16_t height = 0;
+    for (const SwitchIndex s : component) height = std::max(height, bfs.dist(s));
+    if (height > 0) {
+      for (const SwitchIndex s : component)
+        if (bfs.dist(s) == height) out.roots.push_back(s);
+      std::ranges::sort(out.roots, {}, guidOf);
+      out.how = fmt::format("the switches {} hops above the leaf switches", height);
+      return out;
+    }
+  }
+  SwitchIndex centre = component.front();
+  std::uint16_t least = kUnreachable;
+  for (const SwitchIndex s : component) {
+    bfs.run(std::span(&s, 1));
+    std::uint16_t eccentricity = 0;
+    for (const SwitchIndex t : component) eccentricity = std::max(eccentricity, bfs.dist(t));
+    if (eccentricity < least || (eccentricity == least && guidOf(s) < guidOf(centre))) {
+      centre = s;
+      least = eccentricity;
+    }
+  }
+  out.roots = {centre};
+  out.how = "no leaf level: the centre of the fabric";
+  return out;
 }
 
 // Connected components, each listed in BFS order from its first switch.
@@ -164,10 +194,10 @@ Result<UpDownOrder> upDownOrder(const Fabric& fabric, const SwitchGraph& graph,
     if (hasRoot[c]) continue;
     const auto found = detectRoots(fabric, graph, parts[c], bfs);
     order.notes.push_back(fmt::format(
-        "updn roots detected{} (least eccentricity toward CA-bearing switches): {}",
+        "updn roots detected{} ({}): {}",
         order.roots.empty() ? "" : fmt::format(" for the {} switches without one", parts[c].size()),
-        guidList(fabric, graph, found)));
-    order.roots.insert(order.roots.end(), found.begin(), found.end());
+        found.how, guidList(fabric, graph, found.roots)));
+    order.roots.insert(order.roots.end(), found.roots.begin(), found.roots.end());
   }
   std::ranges::sort(order.roots, {}, guidOf);
 

@@ -5,11 +5,13 @@
 // cycle, so the tables are free of credit loops on one VL.
 //
 // Roots. Named by the operator, or detected per connected component: the
-// switches nearest to every CA-bearing switch (least eccentricity toward
-// them), which on a fat tree or Clos are the top level (cores, spines) even
-// when a host hangs off a spine or links are missing. When every switch ties
-// (rings, tori, dragonflies: no hierarchy) one root is enough: the one with
-// the lowest GUID.
+// switches farthest (in switch hops) from the leaf level, the switches that
+// carry hosts. On a fat tree or Clos those are the top level (cores, spines),
+// also when links are missing; a switch with only a few hosts (under a
+// quarter of the median, say the SM's node on a spine) is not a leaf. When
+// there is no level above the leaves (rings, tori, dragonflies: every switch
+// carries hosts) one root is enough: the centre (least eccentricity, then
+// lowest GUID), as in Autonet.
 //
 // Order. Switches come in rank order (BFS distance from the nearest root),
 // ties by GUID; so a fat tree's levels give the usual up and down.
