@@ -88,6 +88,10 @@ std::expected<SmpData, std::uint16_t> FakeFabricTransport::get(const Smp& reques
       pi.lid = lidPort.lid;
       pi.lmc = lidPort.lmc;
       pi.masterSmLid = smLid({at.node, node.isSwitch() ? std::uint8_t{0} : num});
+      if (auto g = gidPrefixes_.find({at.node, node.isSwitch() ? std::uint8_t{0} : num});
+          g != gidPrefixes_.end()) {
+        pi.gidPrefix = g->second;
+      }
       pi.capabilityMask = port.capabilityMask;
       pi.localPortNum = at.port;
       pi.linkWidthEnabled = port.link.widthEnabled;
@@ -152,6 +156,7 @@ std::expected<void, std::uint16_t> FakeFabricTransport::set(const Smp& request, 
         port.lid = pi.lid;
         port.lmc = pi.lmc;
         smLids_[{at.node, num}] = pi.masterSmLid;
+        gidPrefixes_[{at.node, num}] = pi.gidPrefix;
       }
       if (pi.portState != PortState::NoChange) port.state = pi.portState;
       return {};

@@ -11,7 +11,7 @@
 //   });
 //
 // Answers: Get NodeInfo, NodeDescription, PortInfo, SwitchInfo,
-// LinearForwardingTable; Set PortInfo (LID, LMC, SM LID, port state),
+// LinearForwardingTable; Set PortInfo (LID, LMC, SM LID, GID prefix, port state),
 // SwitchInfo (LinearFDBTop) and LinearForwardingTable, which change the
 // fabric it holds. Anything else gets status "method/attribute unsupported".
 // A cabled port whose Fabric state is Down reads as Init/LinkUp, as a fresh
@@ -119,6 +119,7 @@ class FakeFabricTransport final : public MadTransport {
   std::vector<SentMad> sent_;
   std::map<NodeId, std::vector<std::uint8_t>> lfts_;
   std::map<PortRef, Lid> smLids_;
+  std::map<PortRef, std::uint64_t> gidPrefixes_;  // as Set PortInfo wrote them
 };
 
 }  // namespace ibsm::testing
