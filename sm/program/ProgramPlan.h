@@ -1,0 +1,91 @@
+// The pure half of programming: from what discovery read, what the plan
+// wants and what the switches are known to hold, the SMP Sets that close
+// the gap, grouped in OpenSM's phase order. No I/O; the executor
+// (SubnetProgrammer.h) sends them and records what failed.
+//
+//   auto steps = planProgramming(discovered, plan, cache, options);
+//   for (const ProgramStep& s : steps->phase(Phase::Lfts)) engine.submit(s.request, ...);
+//
+// Which fields are whose: a PortInfo Set writes back the PortInfo as read,
+// changing only LID, LMC, MasterSMLID and GidPrefix (ports that carry a
+// LID: switch port 0, CA ports), NeighborMTU and OperationalVLs (link
+// ports still in Init), ClientReregister (if asked) and PortState (only in
+// the state phases). Enable fields (width, speed, physical and link-down
+// state) are written as 0, "no change", so a Set never retrains a link.
+#pragma once
+
+#include <ibsm/SubnetPlan.h>
+
+#include <array>
+#include <string>
+#include <string_view>
+#include <variant>
+#include <vector>
+
+#include "DiscoveredSubnet.h"
+#include "MadEngine.h"
+#include "ProgramOptions.h"
+#include "SwitchTableCache.h"
+
+namespace ibsm::sm {
+
+// In the order they run; each waits for the one before.
+enum class Phase : std::uint8_t {
+  ReadTables,  // Get LFT blocks of switches the cache does not know yet
+  SmLid,       // the SM's own port: its LID and MasterSMLID
+  Lids,        // PortInfo of every other port
+  Lfts,        // SwitchInfo:LinearFDBTop and LFT blocks
+  Armed,       // Init ports to Armed, both ends of each link
+  Active,      // Armed ports to Active, once the LFTs are in place
+};
+inline constexpr std::size_t kPhaseCount = 6;
+std::string_view phaseName(Phase phase);
+
+// What a step writes, so the executor can tell what failed and update the cache.
+struct PortTarget {
+  PortRef port;
+};
+struct TopTarget {
+  NodeId sw{0};
+  Lid top;
+};
+struct BlockTarget {
+  NodeId sw{0};
+  std::uint16_t block{0};
+  LftBlock contents;  // what a Set writes (unused by reads)
+};
+using StepTarget = std::variant<PortTarget, TopTarget, BlockTarget>;
+
+struct ProgramStep {
+  StepTarget target;
+  SmpRequest request;
+};
+
+struct ProgramPlan {
+  std::array<std::vector<ProgramStep>, kPhaseCount> phases;
+  // Ports or switches left alone, and why (unreachable, table too small...).
+  std::vector<std::string> notes;
+
+  const std::vector<ProgramStep>& phase(Phase p) const {
+    return phases[static_cast<std::size_t>(p)];
+  }
+  std::vector<ProgramStep>& phase(Phase p) { return phases[static_cast<std::size_t>(p)]; }
+};
+
+// Fails only when the plan was not made from this discovery (other nodes)
+// or the SM's port is not part of it. ReadTables is left empty: reads
+// depend on the cache's admit(), which the executor does first.
+[[nodiscard]] Result<ProgramPlan> planProgramming(const DiscoveredSubnet& discovered,
+                                                  const SubnetPlan& plan,
+                                                  const SwitchTableCache& cache,
+                                                  const ProgramOptions& options);
+
+// A directed route that enters the node through `port`: the only way to
+// Set a CA port (a CA accepts Sets of PortInfo only for the port the SMP
+// came in on); any route to a switch does. nullopt when none is known.
+std::optional<DrPath> pathToPort(const DiscoveredSubnet& discovered, PortRef port);
+
+// The 64 LFT entries of block `index` as the plan wants them.
+LftBlock plannedBlock(const Lft& lft, std::uint16_t index);
+
+}  // namespace ibsm::sm

@@ -1,0 +1,27 @@
+#include "ProgramSummary.h"
+
+namespace ibsm::sm {
+
+std::size_t ProgramSummary::requests() const {
+  std::size_t n = 0;
+  for (const PhaseReport& p : phases) n += p.requests;
+  return n;
+}
+
+std::size_t ProgramSummary::failed() const {
+  std::size_t n = 0;
+  // A failed read costs nothing: the block is unknown, so it is written.
+  for (std::size_t i = 0; i < kPhaseCount; ++i) {
+    if (static_cast<Phase>(i) == Phase::ReadTables) continue;
+    n += phases[i].failures + phases[i].deferred;
+  }
+  return n;
+}
+
+std::chrono::microseconds ProgramSummary::duration() const {
+  std::chrono::microseconds total{0};
+  for (const PhaseReport& p : phases) total += p.duration;
+  return total;
+}
+
+}  // namespace ibsm::sm

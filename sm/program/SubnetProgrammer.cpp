@@ -1,0 +1,247 @@
+#include "SubnetProgrammer.h"
+
+#include <fmt/format.h>
+#include <spdlog/spdlog.h>
+
+#include <algorithm>
+#include <set>
+
+namespace ibsm::sm {
+namespace {
+
+std::string describeTarget(const Fabric& fabric, const StepTarget& target) {
+  if (const auto* p = std::get_if<PortTarget>(&target)) {
+    return fmt::format("PortInfo of {}", fabric.describe(p->port));
+  }
+  if (const auto* t = std::get_if<TopTarget>(&target)) {
+    const Node& n = fabric.node(t->sw);
+    return fmt::format("SwitchInfo (LinearFDBTop {}) of switch {} ({})", t->top, n.description,
+                       n.guid);
+  }
+  const auto& b = std::get<BlockTarget>(target);
+  const Node& n = fabric.node(b.sw);
+  return fmt::format("LFT block {} of switch {} ({})", b.block, n.description, n.guid);
+}
+
+std::string describeOutcome(const SmpReply& reply) {
+  switch (reply.outcome) {
+    case SmpOutcome::Ok:
+      return "ok";
+    case SmpOutcome::BadStatus:
+      return fmt::format("answered with status {}", describeMadStatus(reply.status));
+    case SmpOutcome::Timeout:
+      return fmt::format("no response after {} attempts", reply.attempts);
+    case SmpOutcome::SendFailed:
+      return "the transport refused to send it";
+  }
+  return "?";
+}
+
+PortRef targetPort(const ProgramStep& step) {
+  return std::get<PortTarget>(step.target).port;
+}
+
+// Splits `steps` into those to send and the number held back.
+std::pair<std::vector<ProgramStep>, std::size_t> withoutHeld(const std::vector<ProgramStep>& steps,
+                                                             auto&& held) {
+  std::vector<ProgramStep> keep;
+  std::size_t deferred = 0;
+  for (const ProgramStep& s : steps) {
+    if (held(targetPort(s))) {
+      ++deferred;
+    } else {
+      keep.push_back(s);
+    }
+  }
+  return {std::move(keep), deferred};
+}
+
+}  // namespace
+
+SubnetProgrammer::SubnetProgrammer(MadEngine& engine, SwitchTableCache& cache,
+                                   ProgramOptions options, std::shared_ptr<spdlog::logger> logger)
+    : engine_(engine),
+      cache_(cache),
+      options_(options),
+      log_(logger ? std::move(logger) : spdlog::default_logger()) {}
+
+Result<std::vector<SmpReply>> SubnetProgrammer::runPhase(Phase phase,
+                                                         const std::vector<ProgramStep>& steps,
+                                                         std::size_t deferred, const Fabric& fabric,
+                                                         ProgramSummary& summary) {
+  const auto clock = engine_.options().clock;
+  const auto start = clock();
+  const std::uint64_t sentBefore = engine_.counters().sent;
+  std::vector<SmpReply> replies(steps.size());
+  for (std::size_t i = 0; i < steps.size(); ++i) {
+    engine_.submit(steps[i].request,
+                   [&replies, i](const SmpRequest&, const SmpReply& reply) { replies[i] = reply; });
+  }
+  if (auto idle = engine_.runUntilIdle(); !idle) return std::unexpected(idle.error());
+
+  PhaseReport& report = summary.phase(phase);
+  report.ran = true;
+  report.requests = steps.size();
+  report.deferred = deferred;
+  report.transmissions = engine_.counters().sent - sentBefore;
+  report.duration = std::chrono::duration_cast<std::chrono::microseconds>(clock() - start);
+  for (std::size_t i = 0; i < steps.size(); ++i) {
+    if (replies[i].ok()) continue;
+    ++report.failures;
+    const std::string what = describeTarget(fabric, steps[i].target);
+    if (phase == Phase::ReadTables) {
+      // Harmless: a block whose contents are unknown is simply written.
+      log_->warn("PROG-0302 reading {}: {}; it will be written", what, describeOutcome(replies[i]));
+      continue;
+    }
+    std::string line = fmt::format("writing {}: {}", what, describeOutcome(replies[i]));
+    log_->warn("PROG-0302 {}; left dirty for the next sweep", line);
+    summary.failures.push_back(std::move(line));
+  }
+  log_->info("PROG-0301 phase {}: {} SMPs ({} sent), {} failed, {} deferred, {:.3f} ms",
+             phaseName(phase), report.requests, report.transmissions, report.failures,
+             report.deferred, static_cast<double>(report.duration.count()) / 1000.0);
+  return replies;
+}
+
+Result<void> SubnetProgrammer::readTables(const DiscoveredSubnet& discovered,
+                                          ProgramSummary& summary) {
+  std::vector<NodeId> switches;
+  for (const auto& [sw, info] : discovered.switchInfo) switches.push_back(sw);
+  std::ranges::sort(switches);
+  std::vector<ProgramStep> reads;
+  for (const NodeId sw : switches) {
+    const Guid guid = discovered.fabric.node(sw).guid;
+    const auto blocks = cache_.admit(guid, Lid{discovered.switchInfo.at(sw).linearFdbTop});
+    auto path = pathToPort(discovered, PortRef{sw, 0});
+    if (!path) continue;  // the blocks stay unknown, so they are written
+    for (const std::uint16_t b : blocks) {
+      reads.push_back(
+          ProgramStep{BlockTarget{sw, b, {}},
+                      SmpRequest::get(AttributeId::LinearForwardingTable, lftModifier(b), *path)});
+    }
+  }
+  auto replies = runPhase(Phase::ReadTables, reads, 0, discovered.fabric, summary);
+  if (!replies) return std::unexpected(replies.error());
+  for (std::size_t i = 0; i < reads.size(); ++i) {
+    if (!(*replies)[i].ok()) continue;
+    const auto& t = std::get<BlockTarget>(reads[i].target);
+    cache_.learned(discovered.fabric.node(t.sw).guid, t.block,
+                   decodeLftBlock((*replies)[i].smp->data));
+    ++summary.blocksRead;
+  }
+  return {};
+}
+
+Result<ProgramSummary> SubnetProgrammer::program(const DiscoveredSubnet& discovered,
+                                                 const SubnetPlan& plan) {
+  const Fabric& fabric = discovered.fabric;
+  ProgramSummary summary;
+  if (auto read = readTables(discovered, summary); !read) return std::unexpected(read.error());
+
+  auto planned = planProgramming(discovered, plan, cache_, options_);
+  if (!planned) return std::unexpected(planned.error());
+  for (const std::string& note : planned->notes) log_->warn("PROG-0305 {}", note);
+  summary.notes = planned->notes;
+
+  auto smLid = runPhase(Phase::SmLid, planned->phase(Phase::SmLid), 0, fabric, summary);
+  if (!smLid) return std::unexpected(smLid.error());
+  if (std::ranges::any_of(*smLid, [](const SmpReply& r) { return !r.ok(); })) {
+    log_->error(
+        "PROG-0303 could not set the LID of the SM's own port {}; nothing else is "
+        "programmed until it holds one",
+        fabric.describe(discovered.smPort));
+    summary.stoppedAt = Phase::SmLid;
+    return summary;
+  }
+  summary.portsConfigured += smLid->size();
+
+  // What failed so far, to hold back the steps that depend on it.
+  std::set<PortRef> brokenPorts;
+  std::set<NodeId> heldSwitches;
+
+  const auto& lidSteps = planned->phase(Phase::Lids);
+  auto lids = runPhase(Phase::Lids, lidSteps, 0, fabric, summary);
+  if (!lids) return std::unexpected(lids.error());
+  for (std::size_t i = 0; i < lidSteps.size(); ++i) {
+    const PortRef port = targetPort(lidSteps[i]);
+    if ((*lids)[i].ok()) {
+      ++summary.portsConfigured;
+    } else {
+      brokenPorts.insert(port);
+      if (fabric.node(port.node).isSwitch() && port.port == 0) heldSwitches.insert(port.node);
+    }
+  }
+
+  const auto& lftSteps = planned->phase(Phase::Lfts);
+  auto lfts = runPhase(Phase::Lfts, lftSteps, 0, fabric, summary);
+  if (!lfts) return std::unexpected(lfts.error());
+  for (std::size_t i = 0; i < lftSteps.size(); ++i) {
+    const bool ok = (*lfts)[i].ok();
+    if (const auto* t = std::get_if<TopTarget>(&lftSteps[i].target)) {
+      const Guid guid = fabric.node(t->sw).guid;
+      if (ok) {
+        cache_.topWritten(guid, t->top);
+        ++summary.topsWritten;
+      } else {
+        cache_.topUncertain(guid);
+        heldSwitches.insert(t->sw);
+      }
+    } else {
+      const auto& b = std::get<BlockTarget>(lftSteps[i].target);
+      const Guid guid = fabric.node(b.sw).guid;
+      if (ok) {
+        cache_.learned(guid, b.block, b.contents);
+        ++summary.blocksWritten;
+      } else {
+        cache_.forget(guid, b.block);
+        heldSwitches.insert(b.sw);
+      }
+    }
+  }
+  for (const NodeId sw : heldSwitches) {
+    const Node& n = fabric.node(sw);
+    summary.failures.push_back(
+        fmt::format("links of switch {} ({}) held back from Active: its LID or LFT is not in place",
+                    n.description, n.guid));
+  }
+
+  // A link changes state only when both its ends can.
+  auto peer = [&fabric](PortRef p) { return fabric.port(p).remote.value_or(p); };
+  auto broken = [&](PortRef p) { return brokenPorts.contains(p) || brokenPorts.contains(peer(p)); };
+  auto [armSteps, armDeferred] = withoutHeld(planned->phase(Phase::Armed), broken);
+  auto armed = runPhase(Phase::Armed, armSteps, armDeferred, fabric, summary);
+  if (!armed) return std::unexpected(armed.error());
+  for (std::size_t i = 0; i < armSteps.size(); ++i) {
+    if ((*armed)[i].ok()) {
+      ++summary.portsArmed;
+    } else {
+      brokenPorts.insert(targetPort(armSteps[i]));
+    }
+  }
+
+  auto held = [&](PortRef p) {
+    return broken(p) || heldSwitches.contains(p.node) || heldSwitches.contains(peer(p).node);
+  };
+  auto [activeSteps, activeDeferred] = withoutHeld(planned->phase(Phase::Active), held);
+  auto active = runPhase(Phase::Active, activeSteps, activeDeferred, fabric, summary);
+  if (!active) return std::unexpected(active.error());
+  summary.portsActivated = static_cast<std::size_t>(
+      std::ranges::count_if(*active, [](const SmpReply& r) { return r.ok(); }));
+  if (armDeferred + activeDeferred > 0) {
+    log_->warn(
+        "PROG-0304 {} link ports held back from Armed and {} from Active after earlier "
+        "failures; the next sweep retries them",
+        armDeferred, activeDeferred);
+  }
+
+  log_->info(
+      "PROG-0306 programming {}: {} LFT blocks written ({} read), {} ports configured, "
+      "{} activated, {} failed or deferred; {} SMPs in {:.3f} ms",
+      summary.complete() ? "complete" : "incomplete", summary.blocksWritten, summary.blocksRead,
+      summary.portsConfigured, summary.portsActivated, summary.failed(), summary.requests(),
+      static_cast<double>(summary.duration().count()) / 1000.0);
+  return summary;
+}
+
+}  // namespace ibsm::sm
