@@ -12,10 +12,12 @@
 namespace ibsm {
 namespace {
 
-#if defined(__SANITIZE_ADDRESS__)
-constexpr double kBudgetSeconds = 10.0;  // sanitizers slow everything down ~5x
-#else
+// The budget holds for optimised builds; unoptimised or sanitised builds
+// (the CI's ASan job) run 10-30x slower and only check the results.
+#if defined(NDEBUG) && !defined(__SANITIZE_ADDRESS__)
 constexpr double kBudgetSeconds = 1.0;
+#else
+constexpr double kBudgetSeconds = 60.0;
 #endif
 
 // The k-ary 3-level fat tree as an ibsim net file: per pod k/2 edge and k/2
