@@ -8,18 +8,15 @@ namespace ibsm::routing::ftree {
 BalancedRoutes::BalancedRoutes(const FatTreeLayout& layout, const FatTreeReach& reach)
     : layout_(layout), reach_(reach), load_(layout.cables(), 0) {}
 
-// The worst cable a flow entering s would meet on its way to the leaf: along
-// the route where it is fixed, else the best that any shortest climb offers.
-BalancedRoutes::Load BalancedRoutes::rest(SwitchIndex s, SwitchIndex leaf,
+// The worst cable a flow entering s would meet on its way to the leaf. A
+// switch asked for the first time during this destination chooses its next
+// hop then, on the loads as they stand: its pod is being routed, so its
+// choice sees every flow of earlier pods toward this destination.
+BalancedRoutes::Load BalancedRoutes::rest(SwitchIndex s, SwitchIndex leaf, std::size_t sequence,
                                           std::vector<CableId>& next) {
   if (reach_.under(s, leaf)) return bottleneck(s, leaf, next);
-  if (next[s] != kNoCable) return std::max(load_[next[s]], rest(layout_.to[next[s]], leaf, next));
-  Load best = ~Load{0};
-  for (const CableId c : layout_.upCables(s)) {
-    const SwitchIndex p = layout_.to[c];
-    if (dist_[p] + 1 == dist_[s]) best = std::min(best, std::max(load_[c], rest(p, leaf, next)));
-  }
-  return best;
+  const CableId c = hop(s, leaf, sequence, next);
+  return std::max(load_[c], rest(layout_.to[c], leaf, sequence, next));
 }
 
 BalancedRoutes::Load BalancedRoutes::bottleneck(SwitchIndex s, SwitchIndex leaf,
@@ -57,7 +54,7 @@ CableId BalancedRoutes::climb(SwitchIndex s, SwitchIndex leaf, std::size_t seque
     const CableId c = ups[k];
     const SwitchIndex p = layout_.to[c];
     if (dist_[p] + 1 != dist_[s]) continue;
-    const auto key = std::tuple(std::max(load_[c], rest(p, leaf, next)), load_[c],
+    const auto key = std::tuple(std::max(load_[c], rest(p, leaf, sequence, next)), load_[c],
                                 (k + ups.size() - sequence % ups.size()) % ups.size());
     if (best == kNoCable || key < bestKey) {
       best = c;

@@ -37,7 +37,7 @@ class BalancedRoutes {
  private:
   using Load = std::uint64_t;
 
-  Load rest(SwitchIndex s, SwitchIndex leaf, std::vector<CableId>& next);
+  Load rest(SwitchIndex s, SwitchIndex leaf, std::size_t sequence, std::vector<CableId>& next);
   Load bottleneck(SwitchIndex s, SwitchIndex leaf, std::vector<CableId>& next);
   void fixDown(SwitchIndex s, SwitchIndex leaf, std::vector<CableId>& next);
   CableId climb(SwitchIndex s, SwitchIndex leaf, std::size_t sequence, std::vector<CableId>& next);
