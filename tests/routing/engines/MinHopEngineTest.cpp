@@ -154,5 +154,27 @@ TEST(MinHopEngine, SpreadsTheLidsOfAnLmcRangeOverDifferentSpines) {
   expectEveryPairOnAShortestPath(f, r);
 }
 
+TEST(MinHopEngine, SpreadsAnLmcRangeOverSpinesEvenWhenOneIsBusier) {
+  // leaf2 hangs off spine0 only, so leaf0 already sends leaf2's hosts (lower
+  // LIDs) to spine0; leaf1's host still gets one LID through each spine.
+  ShapeBuilder b;
+  for (const char* s : {"spine0", "spine1", "leaf0", "leaf1", "leaf2"}) b.addSwitch(s);
+  b.link("leaf0", "spine0");
+  b.link("leaf0", "spine1");
+  b.link("leaf1", "spine0");
+  b.link("leaf1", "spine1");
+  b.link("leaf2", "spine0");
+  b.hosts("leaf2", 3);
+  b.hosts("leaf1", 1);
+  const Fabric f = b.build(/*lmc=*/1);
+  const auto r = minhop(f);
+  const NodeId leaf0 = nodeNamed(f, "leaf0");
+  const Lid base = f.node(nodeNamed(f, "leaf1-h0")).ports[1].lid;
+  const auto first = r.lfts[leaf0].at(base);
+  const auto second = r.lfts[leaf0].at(Lid{static_cast<std::uint16_t>(base.value + 1)});
+  EXPECT_NE(first, second);
+  expectEveryPairOnAShortestPath(f, r);
+}
+
 }  // namespace
 }  // namespace ibsm::testing

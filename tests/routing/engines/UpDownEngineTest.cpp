@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <functional>
 #include <map>
+#include <ostream>
 #include <ranges>
 #include <set>
 
@@ -40,6 +41,7 @@ void expectCompleteAndDeadlockFree(const Fabric& f, const RoutingResult& r) {
 struct Shape {
   std::string name;
   std::function<Fabric()> build;
+  friend void PrintTo(const Shape& shape, std::ostream* os) { *os << shape.name; }
 };
 
 class UpDownOnAnyTopology : public ::testing::TestWithParam<Shape> {};
@@ -63,11 +65,13 @@ std::vector<Shape> shapes() {
       {"ThreeLevelFatTreeK6", [] { return threeLevelFatTree(6); }},
       {"RingLmc2", [] { return ring(6, 1, 2); }},
   };
-  for (unsigned seed = 1; seed <= 12; ++seed)
-    out.push_back({fmt::format("Random{}", seed), [seed] {
-                     return randomGraph(10 + static_cast<int>(seed) * 2, static_cast<int>(seed) * 2,
-                                        seed);
-                   }});
+  // Irregular graphs from sparse (nearly trees) to dense, 8 to 40 switches.
+  for (unsigned seed = 1; seed <= 40; ++seed) {
+    const int switches = 8 + static_cast<int>(seed % 9) * 4;
+    const int extra = static_cast<int>(seed % 5) * switches / 2 + 1;
+    out.push_back(
+        {fmt::format("Random{}", seed), [=] { return randomGraph(switches, extra, seed); }});
+  }
   return out;
 }
 
