@@ -32,6 +32,11 @@ struct DiscoveredSubnet {
   // Nodes or ports that did not answer, or contradicted what was seen
   // before, in words an operator can act on (each also logged).
   std::vector<std::string> problems;
+  // Ports whose PortInfo says the link is up but whose cable could not be
+  // confirmed from both ends (peer silent, down, or contradicting): not
+  // connected in `fabric`, each also in `problems`. Programming should not
+  // arm them; the next sweep looks again.
+  std::vector<PortRef> unconfirmedLinks;
   std::uint64_t madsSent{0};
 };
 

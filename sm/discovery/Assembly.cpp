@@ -1,0 +1,264 @@
+#include "Assembly.h"
+
+#include <fmt/format.h>
+
+#include <map>
+
+namespace ibsm::sm::discovery {
+namespace {
+
+std::string_view attributeName(AttributeId id) {
+  switch (id) {
+    case AttributeId::NodeDescription:
+      return "NodeDescription";
+    case AttributeId::PortInfo:
+      return "PortInfo";
+    case AttributeId::SwitchInfo:
+      return "SwitchInfo";
+    default:
+      return "NodeInfo";
+  }
+}
+
+std::string_view stateName(PortState s) {
+  switch (s) {
+    case PortState::Down:
+      return "Down";
+    case PortState::Init:
+      return "Init";
+    case PortState::Armed:
+      return "Armed";
+    case PortState::Active:
+      return "Active";
+    default:
+      return "NoChange";
+  }
+}
+
+// Port attributes as the topology readers store them: a switch's LID and
+// LMC live on port 0 only.
+void fillPort(Port& port, const PortInfo& pi, bool holdsLid) {
+  if (holdsLid) {
+    port.lid = pi.lid;
+    port.lmc = pi.lmc;
+  }
+  port.state = pi.portState;
+  port.physState = pi.physState;
+  // LinkSpeedExtActive is reserved unless the port says it has extended speeds.
+  const bool ext = (pi.capabilityMask & capability::kIsExtendedSpeedsSupported) != 0;
+  port.link = LinkAttrs{.widthSupported = pi.linkWidthSupported,
+                        .widthEnabled = pi.linkWidthEnabled,
+                        .widthActive = pi.linkWidthActive,
+                        .speedSupported = pi.linkSpeedSupported,
+                        .speedEnabled = pi.linkSpeedEnabled,
+                        .speedActive = pi.linkSpeedActive,
+                        .extSpeedActive = ext ? pi.linkSpeedExtActive : std::uint8_t{0}};
+  port.mtuCap = pi.mtuCap;
+  port.vlCap = pi.vlCap;
+  port.capabilityMask = pi.capabilityMask;
+}
+
+class Assembler {
+ public:
+  explicit Assembler(const Observations& seen) : seen_(seen) {
+    for (const auto& [from, to] : seen_.probes) landings_[to].push_back(from);
+  }
+
+  DiscoveredSubnet run() {
+    for (const NodeRecord& r : seen_.nodes) addNode(r);
+    out_.smPort = PortRef{0, seen_.nodes.front().info.localPortNum};
+    addCables();
+    reportUnconfirmed();
+    reportReads();
+    return std::move(out_);
+  }
+
+ private:
+  const NodeRecord& record(PortKey k) const { return seen_.nodes[seen_.byGuid.at(k.node)]; }
+  PortRef ref(PortKey k) const {
+    return PortRef{static_cast<NodeId>(seen_.byGuid.at(k.node)), k.port};
+  }
+  std::string name(PortKey k) const {
+    return fmt::format("\"{}\"[{}] ({})", record(k).description.value_or("?"), k.port, k.node);
+  }
+  const PortInfo* portInfo(PortKey k) const {
+    const auto& pi = record(k).ports[k.port];
+    return pi ? &*pi : nullptr;
+  }
+  // Ends that vouch for a cable with a NodeInfo sent out of them: switch
+  // ports, and the SM's own port when the SM sits on a CA.
+  bool probesOut(PortKey k) const {
+    return record(k).info.nodeType == NodeType::Switch || k == smKey();
+  }
+  PortKey smKey() const {
+    const NodeInfo& self = seen_.nodes.front().info;
+    return PortKey{self.nodeGuid, self.localPortNum};
+  }
+  std::size_t landingsOn(PortKey k) const {
+    auto it = landings_.find(k);
+    return it == landings_.end() ? 0 : it->second.size();
+  }
+
+  // Whether `end` agrees that its cable leads to `other`.
+  bool confirms(PortKey end, PortKey other) const {
+    if (probesOut(end)) {
+      auto it = seen_.probes.find(end);
+      return it != seen_.probes.end() && it->second == other;
+    }
+    const PortInfo* pi = portInfo(end);
+    return pi && linkUp(*pi) && landingsOn(end) == 1;
+  }
+
+  void addNode(const NodeRecord& r);
+  void addCables();
+  void reportUnconfirmed();
+  std::string whyUnconfirmed(PortKey k) const;
+  std::string whyFarEndDisagrees(PortKey near, PortKey far) const;
+  void reportReads();
+
+  const Observations& seen_;
+  std::map<PortKey, std::vector<PortKey>> landings_;  // port entered -> ports probed
+  DiscoveredSubnet out_;
+};
+
+void Assembler::addNode(const NodeRecord& r) {
+  const NodeInfo& ni = r.info;
+  const bool isSwitch = ni.nodeType == NodeType::Switch;
+  const std::string description = r.description.value_or("");
+  Node node;
+  if (isSwitch) {
+    node = Node::makeSwitch(ni.nodeGuid, ni.numPorts, description);
+    for (Port& p : node.ports) p.guid = ni.portGuid;  // a switch has one port GUID
+  } else {
+    node = Node::makeCa(ni.nodeGuid, {r.portGuids.begin() + 1, r.portGuids.end()}, description);
+    node.type = ni.nodeType;
+  }
+  node.systemImageGuid = ni.systemImageGuid;
+  node.vendorId = ni.vendorId;
+  node.deviceId = ni.deviceId;
+  node.partitionCap = ni.partitionCap;
+  const auto id = static_cast<NodeId>(out_.fabric.size());
+  for (std::size_t p = 0; p < r.ports.size(); ++p) {
+    if (!r.ports[p]) continue;
+    fillPort(node.ports[p], *r.ports[p], !isSwitch || p == 0);
+    out_.portInfo.emplace(PortRef{id, static_cast<std::uint8_t>(p)}, *r.ports[p]);
+  }
+  if (r.switchInfo) {
+    const SwitchInfo& si = *r.switchInfo;
+    node.switchData = SwitchData{.linearFdbCap = si.linearFdbCap,
+                                 .linearFdbTop = si.linearFdbTop,
+                                 .multicastFdbCap = si.multicastFdbCap,
+                                 .enforcesPartitions = si.partitionEnforcementCap > 0,
+                                 .enhancedPort0 = si.enhancedPort0};
+    out_.switchInfo.emplace(id, si);
+  }
+  // Port GUIDs must be unique in a Fabric; a clash is the hardware's (or a
+  // forger's) fault, and naming the port beats dropping the node.
+  for (const std::uint8_t p : node.endpointPorts()) {
+    Port& port = node.ports[p];
+    if (!port.guid) continue;
+    if (auto other = out_.fabric.findPort(port.guid)) {
+      out_.problems.push_back(fmt::format(
+          "DISC-0305 port GUID {} of \"{}\"[{}] ({}) is already the GUID of {}; recorded without "
+          "a port GUID",
+          port.guid, description, p, ni.nodeGuid, out_.fabric.describe(*other)));
+      port.guid = Guid{};
+    }
+  }
+  // Node GUIDs are unique by construction (the sweep keys nodes by them).
+  out_.fabric.addNode(std::move(node)).value();
+  out_.pathTo.push_back(r.path);
+}
+
+void Assembler::addCables() {
+  for (const auto& [near, far] : seen_.probes) {
+    if (!confirms(far, near)) continue;
+    const PortRef a = ref(near);
+    const PortRef b = ref(far);
+    if (out_.fabric.port(a).remote == b) continue;  // met from its other end already
+    // Each end confirms exactly one peer, so no port can be claimed twice.
+    out_.fabric.connect(a, b).value();
+  }
+}
+
+std::string Assembler::whyFarEndDisagrees(PortKey near, PortKey far) const {
+  if (probesOut(far)) {
+    if (auto back = seen_.probes.find(far); back != seen_.probes.end())
+      return fmt::format("DISC-0301 {} leads to {}, but {} leads to {}", name(near), name(far),
+                         name(far), name(back->second));
+    if (auto failed = seen_.failedProbes.find(far); failed != seen_.failedProbes.end())
+      return fmt::format(
+          "DISC-0302 {} leads to {}, but NodeInfo sent back out of it (DR {}) "
+          "failed: {}",
+          name(near), name(far), failed->second.path, failed->second.why);
+  } else if (landingsOn(far) > 1) {
+    std::string others;
+    for (const PortKey o : landings_.at(far))
+      if (o != near) others += fmt::format("{}{}", others.empty() ? "" : ", ", name(o));
+    return fmt::format("DISC-0301 {} leads to {}, but so does {}", name(near), name(far), others);
+  }
+  if (const PortInfo* pi = portInfo(far))
+    return fmt::format(
+        "DISC-0302 {} leads to {}, which reports its link {} (changed during the "
+        "sweep?)",
+        name(near), name(far), stateName(pi->portState));
+  return fmt::format("DISC-0302 {} leads to {}, whose PortInfo could not be read", name(near),
+                     name(far));
+}
+
+std::string Assembler::whyUnconfirmed(PortKey k) const {
+  if (auto failed = seen_.failedProbes.find(k); failed != seen_.failedProbes.end()) {
+    const Failure& f = failed->second;
+    return fmt::format("{} {} is up, but NodeInfo through it (DR {}) {}", f.id, name(k), f.path,
+                       f.why);
+  }
+  if (auto probe = seen_.probes.find(k); probe != seen_.probes.end())
+    return whyFarEndDisagrees(k, probe->second);
+  if (auto in = landings_.find(k); in != landings_.end() && in->second.size() > 1) {
+    std::string from;
+    for (const PortKey o : in->second)
+      from += fmt::format("{}{}", from.empty() ? "" : ", ", name(o));
+    return fmt::format("DISC-0301 {} is reached from {} at once", name(k), from);
+  }
+  return fmt::format("DISC-0302 {} is up, but no peer confirmed its cable", name(k));
+}
+
+void Assembler::reportUnconfirmed() {
+  for (NodeId id = 0; id < seen_.nodes.size(); ++id) {
+    const NodeRecord& r = seen_.nodes[id];
+    const bool isSwitch = r.info.nodeType == NodeType::Switch;
+    for (std::size_t p = 1; p < r.ports.size(); ++p) {
+      const auto port = static_cast<std::uint8_t>(p);
+      // A CA port not entered was never asked about; only entered ones count.
+      if (!r.ports[p] || !linkUp(*r.ports[p]) || (!isSwitch && !r.entered[p])) continue;
+      if (out_.fabric.port({id, port}).connected()) continue;
+      out_.unconfirmedLinks.push_back(PortRef{id, port});
+      out_.problems.push_back(whyUnconfirmed(PortKey{r.info.nodeGuid, port}) +
+                              "; recorded as not connected");
+    }
+  }
+}
+
+void Assembler::reportReads() {
+  for (const Failure& f : seen_.failedReads) {
+    const std::string what = f.attribute == AttributeId::PortInfo
+                                 ? fmt::format("PortInfo of {}", name(f.at))
+                                 : fmt::format("{} of \"{}\" ({})", attributeName(f.attribute),
+                                               record(f.at).description.value_or("?"), f.at.node);
+    std::string_view consequence = "";
+    if (f.attribute == AttributeId::PortInfo) consequence = "; the port is recorded as down";
+    if (f.attribute == AttributeId::SwitchInfo)
+      consequence = "; its forwarding table sizes are unknown, it cannot be programmed";
+    if (f.attribute == AttributeId::NodeDescription) consequence = "; description left empty";
+    out_.problems.push_back(fmt::format("{} {} (DR {}) could not be read: {}{}", f.id, what, f.path,
+                                        f.why, consequence));
+  }
+}
+
+}  // namespace
+
+DiscoveredSubnet assembleSubnet(const Observations& seen) {
+  return Assembler(seen).run();
+}
+
+}  // namespace ibsm::sm::discovery

@@ -1,0 +1,61 @@
+#include "Discovery.h"
+
+#include <fmt/format.h>
+#include <spdlog/spdlog.h>
+
+#include "Assembly.h"
+#include "Sweep.h"
+
+namespace ibsm::sm {
+
+Discovery::Discovery(MadEngine& engine, DiscoveryOptions options,
+                     std::shared_ptr<spdlog::logger> logger)
+    : engine_(engine),
+      options_(options),
+      log_(logger ? std::move(logger) : spdlog::default_logger()) {}
+
+Result<DiscoveredSubnet> Discovery::run() {
+  const MadCounters before = engine_.counters();
+  const auto& clock = engine_.options().clock;
+  const auto started = clock();
+
+  discovery::Sweep sweep(engine_, options_);
+  sweep.start();
+  if (auto idle = engine_.runUntilIdle(); !idle) {
+    log_->error("DISC-0001 discovery stopped: the SM's port cannot receive: {}",
+                idle.error().message);
+    return std::unexpected(idle.error());
+  }
+  const discovery::Observations seen = sweep.take();
+
+  const MadCounters& after = engine_.counters();
+  counters_ = DiscoveryCounters{
+      .madsSent = after.sent - before.sent,
+      .retries = after.retries - before.retries,
+      .timeouts = after.timeouts - before.timeouts,
+      .badStatus = after.errors - before.errors,
+      .elapsed = std::chrono::duration_cast<std::chrono::microseconds>(clock() - started)};
+
+  if (seen.localFailure) {
+    log_->error("DISC-0001 discovery failed: {}", *seen.localFailure);
+    return fail(fmt::format("discovery: {}", *seen.localFailure));
+  }
+
+  DiscoveredSubnet subnet = discovery::assembleSubnet(seen);
+  subnet.madsSent = counters_.madsSent;
+  counters_.nodes = subnet.fabric.size();
+  for (const Node& n : subnet.fabric.nodes())
+    for (const Port& p : n.ports) counters_.cables += p.connected() ? 1 : 0;
+  counters_.cables /= 2;
+
+  for (const std::string& problem : subnet.problems) log_->warn("{}", problem);
+  log_->info(
+      "DISC-0101 discovered {} nodes ({} switches), {} cables in {:.1f} ms with {} MADs "
+      "({} retries, {} timeouts); {} problems",
+      counters_.nodes, subnet.fabric.switches().size(), counters_.cables,
+      static_cast<double>(counters_.elapsed.count()) / 1000.0, counters_.madsSent,
+      counters_.retries, counters_.timeouts, subnet.problems.size());
+  return subnet;
+}
+
+}  // namespace ibsm::sm

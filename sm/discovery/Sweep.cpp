@@ -1,0 +1,204 @@
+#include "Sweep.h"
+
+#include <fmt/format.h>
+
+namespace ibsm::sm::discovery {
+namespace {
+
+// The port an SMP can enter a node by: a cabled port, never port 0.
+bool validEntry(const NodeInfo& ni) {
+  return ni.localPortNum >= 1 && ni.localPortNum <= ni.numPorts;
+}
+
+std::string_view typeName(NodeType t) {
+  return t == NodeType::Switch ? "switch" : t == NodeType::Router ? "router" : "CA";
+}
+
+}  // namespace
+
+std::string describeFailure(const SmpReply& reply) {
+  switch (reply.outcome) {
+    case SmpOutcome::Ok:
+      return "answered";
+    case SmpOutcome::BadStatus:
+      return fmt::format("answered with status 0x{:04x} ({})", reply.status,
+                         describeMadStatus(reply.status));
+    case SmpOutcome::Timeout:
+      return fmt::format("no response after {} attempts", reply.attempts);
+    case SmpOutcome::SendFailed:
+      return "the transport refused to send it";
+  }
+  return "unknown outcome";
+}
+
+Sweep::Sweep(MadEngine& engine, const DiscoveryOptions& options)
+    : engine_(engine), options_(options) {}
+
+void Sweep::start() {
+  engine_.submit(SmpRequest::get(AttributeId::NodeInfo, 0, DrPath{}),
+                 [this](const SmpRequest&, const SmpReply& reply) { onLocalNode(reply); });
+}
+
+void Sweep::onLocalNode(const SmpReply& reply) {
+  if (!reply.ok()) {
+    seen_.localFailure =
+        fmt::format("NodeInfo of the SM's own node (DR 0): {}", describeFailure(reply));
+    return;
+  }
+  const NodeInfo ni = decodeNodeInfo(reply.smp->data);
+  // The local node is entered by the SM's own port: port 0 of a switch, a
+  // physical port of a CA.
+  const bool isSwitch = ni.nodeType == NodeType::Switch;
+  if (isSwitch ? ni.localPortNum != 0 : !validEntry(ni)) {
+    seen_.localFailure = fmt::format(
+        "NodeInfo of the SM's own node (DR 0) names port {} of a {} with {} ports as the SM's "
+        "port",
+        ni.localPortNum, typeName(ni.nodeType), ni.numPorts);
+    return;
+  }
+  const std::size_t self = addNode(ni, DrPath{});
+  if (isSwitch) {
+    readSwitch(self);
+  } else {
+    readDescription(self);
+    enterCaPort(self, ni.localPortNum, ni.portGuid, DrPath{}, /*follow=*/true);
+  }
+}
+
+std::size_t Sweep::addNode(const NodeInfo& info, const DrPath& path) {
+  const std::size_t index = seen_.nodes.size();
+  NodeRecord r;
+  r.info = info;
+  r.path = path;
+  const std::size_t slots = std::size_t{info.numPorts} + 1;
+  r.ports.resize(slots);
+  r.portGuids.resize(slots);
+  r.entered.resize(slots);
+  seen_.nodes.push_back(std::move(r));
+  seen_.byGuid.emplace(info.nodeGuid, index);
+  return index;
+}
+
+void Sweep::failRead(std::string id, std::size_t node, std::uint8_t port, AttributeId attribute,
+                     const DrPath& path, const SmpReply& reply) {
+  seen_.failedReads.push_back(Failure{.id = std::move(id),
+                                      .at = {seen_.nodes[node].info.nodeGuid, port},
+                                      .attribute = attribute,
+                                      .path = path,
+                                      .why = describeFailure(reply)});
+}
+
+void Sweep::readDescription(std::size_t node) {
+  const DrPath path = seen_.nodes[node].path;
+  engine_.submit(SmpRequest::get(AttributeId::NodeDescription, 0, path),
+                 [this, node, path](const SmpRequest&, const SmpReply& reply) {
+                   if (!reply.ok()) {
+                     failRead("DISC-0202", node, 0, AttributeId::NodeDescription, path, reply);
+                     return;
+                   }
+                   seen_.nodes[node].description = decodeNodeDescription(reply.smp->data).text;
+                 });
+}
+
+void Sweep::readSwitch(std::size_t node) {
+  readDescription(node);
+  const DrPath path = seen_.nodes[node].path;
+  engine_.submit(SmpRequest::get(AttributeId::SwitchInfo, 0, path),
+                 [this, node, path](const SmpRequest&, const SmpReply& reply) {
+                   if (!reply.ok()) {
+                     failRead("DISC-0204", node, 0, AttributeId::SwitchInfo, path, reply);
+                     return;
+                   }
+                   seen_.nodes[node].switchInfo = decodeSwitchInfo(reply.smp->data);
+                 });
+  const std::uint8_t ports = seen_.nodes[node].info.numPorts;
+  for (unsigned p = 0; p <= ports; ++p) {
+    readPortInfo(node, static_cast<std::uint8_t>(p), path, /*follow=*/p != 0);
+  }
+}
+
+void Sweep::enterCaPort(std::size_t node, std::uint8_t port, Guid portGuid, const DrPath& path,
+                        bool follow) {
+  NodeRecord& r = seen_.nodes[node];
+  r.entered[port] = true;
+  r.portGuids[port] = portGuid;
+  readPortInfo(node, port, path, follow);
+}
+
+void Sweep::readPortInfo(std::size_t node, std::uint8_t port, const DrPath& path, bool follow) {
+  // A CA answers PortInfo for the port the SMP entered by, whatever the
+  // modifier says on some implementations; asking for that port is exact on all.
+  engine_.submit(SmpRequest::get(AttributeId::PortInfo, port, path),
+                 [this, node, port, path, follow](const SmpRequest&, const SmpReply& reply) {
+                   if (!reply.ok()) {
+                     failRead("DISC-0203", node, port, AttributeId::PortInfo, path, reply);
+                     return;
+                   }
+                   const PortInfo pi = decodePortInfo(reply.smp->data);
+                   seen_.nodes[node].ports[port] = pi;
+                   if (follow && linkUp(pi)) probe(node, port);
+                 });
+}
+
+void Sweep::probe(std::size_t node, std::uint8_t port) {
+  const NodeRecord& r = seen_.nodes[node];
+  const PortKey from{r.info.nodeGuid, port};
+  auto path = r.path.extended(port);
+  if (!path || path->hopCount() > options_.maxHops) {
+    seen_.failedProbes.emplace(
+        from, Failure{.id = "DISC-0205",
+                      .at = from,
+                      .attribute = AttributeId::NodeInfo,
+                      .path = r.path,
+                      .why = fmt::format("not followed: the route would be {} hops, more than {}",
+                                         r.path.hopCount() + 1, options_.maxHops)});
+    return;
+  }
+  engine_.submit(SmpRequest::get(AttributeId::NodeInfo, 0, *path),
+                 [this, from, to = *path](const SmpRequest&, const SmpReply& reply) {
+                   onProbe(from, to, reply);
+                 });
+}
+
+void Sweep::onProbe(PortKey from, const DrPath& path, const SmpReply& reply) {
+  auto failed = [&](std::string id, std::string why) {
+    seen_.failedProbes.emplace(from, Failure{.id = std::move(id),
+                                             .at = from,
+                                             .attribute = AttributeId::NodeInfo,
+                                             .path = path,
+                                             .why = std::move(why)});
+  };
+  if (!reply.ok()) return failed("DISC-0201", describeFailure(reply));
+  const NodeInfo ni = decodeNodeInfo(reply.smp->data);
+  if (!validEntry(ni)) {
+    return failed("DISC-0304",
+                  fmt::format("{} {} says the SMP entered by port {} of its {}",
+                              typeName(ni.nodeType), ni.nodeGuid, ni.localPortNum, ni.numPorts));
+  }
+  const PortKey to{ni.nodeGuid, ni.localPortNum};
+  if (auto known = seen_.byGuid.find(ni.nodeGuid); known != seen_.byGuid.end()) {
+    NodeRecord& r = seen_.nodes[known->second];
+    if (r.info.nodeType != ni.nodeType || r.info.numPorts != ni.numPorts) {
+      return failed("DISC-0303",
+                    fmt::format("GUID {} answered as a {} with {} ports, but at DR {} as a {} "
+                                "with {} ports (two nodes with one GUID?)",
+                                ni.nodeGuid, typeName(ni.nodeType), ni.numPorts, r.path,
+                                typeName(r.info.nodeType), r.info.numPorts));
+    }
+    seen_.probes.emplace(from, to);
+    if (ni.nodeType != NodeType::Switch && !r.entered[to.port]) {
+      enterCaPort(known->second, to.port, ni.portGuid, path, /*follow=*/false);
+    }
+    return;
+  }
+  seen_.probes.emplace(from, to);
+  const std::size_t node = addNode(ni, path);
+  if (ni.nodeType == NodeType::Switch) {
+    readSwitch(node);
+  } else {
+    readDescription(node);
+    enterCaPort(node, to.port, ni.portGuid, path, /*follow=*/false);
+  }
+}
+
+}  // namespace ibsm::sm::discovery

@@ -1,0 +1,55 @@
+// The breadth-first walk itself: submits SMPs to the engine and, from their
+// callbacks, the SMPs the answers call for, recording every answer in
+// Observations. It decides nothing about cables (see Assembly.h); it only
+// decides where to look next, so one runUntilIdle() drives the whole walk
+// with the engine's window full across BFS levels.
+//
+//   Sweep sweep(engine, options);
+//   sweep.start();
+//   engine.runUntilIdle();
+//   Observations seen = sweep.take();
+#pragma once
+
+#include <cstdint>
+
+#include "Discovery.h"
+#include "MadEngine.h"
+#include "Observations.h"
+
+namespace ibsm::sm::discovery {
+
+class Sweep {
+ public:
+  Sweep(MadEngine& engine, const DiscoveryOptions& options);
+  Sweep(const Sweep&) = delete;
+  Sweep& operator=(const Sweep&) = delete;
+
+  // Queues NodeInfo of the SM's own node; the rest follows from callbacks.
+  void start();
+  Observations take() { return std::move(seen_); }
+
+ private:
+  void onLocalNode(const SmpReply& reply);
+  void onProbe(PortKey from, const DrPath& path, const SmpReply& reply);
+  std::size_t addNode(const NodeInfo& info, const DrPath& path);
+  void readSwitch(std::size_t node);
+  void readDescription(std::size_t node);
+  // PortInfo of a CA port through the route that entered it; `follow` only
+  // for the SM's own CA, the one CA whose port an SMP may leave by.
+  void enterCaPort(std::size_t node, std::uint8_t port, Guid portGuid, const DrPath& path,
+                   bool follow);
+  void readPortInfo(std::size_t node, std::uint8_t port, const DrPath& path, bool follow);
+  // NodeInfo out of `port` of `node`: what is on the other end of the cable.
+  void probe(std::size_t node, std::uint8_t port);
+  void failRead(std::string id, std::size_t node, std::uint8_t port, AttributeId attribute,
+                const DrPath& path, const SmpReply& reply);
+
+  MadEngine& engine_;
+  DiscoveryOptions options_;
+  Observations seen_;
+};
+
+// "no response after 4 attempts", "status 0x001c (invalid field)", ...
+std::string describeFailure(const SmpReply& reply);
+
+}  // namespace ibsm::sm::discovery
