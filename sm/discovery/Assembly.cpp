@@ -85,26 +85,22 @@ class Assembler {
     const auto& pi = record(k).ports[k.port];
     return pi ? &*pi : nullptr;
   }
-  // Ends that vouch for a cable with a NodeInfo sent out of them: switch
-  // ports, and the SM's own port when the SM sits on a CA.
-  bool probesOut(PortKey k) const {
-    return record(k).info.nodeType == NodeType::Switch || k == smKey();
-  }
-  PortKey smKey() const {
-    const NodeInfo& self = seen_.nodes.front().info;
-    return PortKey{self.nodeGuid, self.localPortNum};
-  }
   std::size_t landingsOn(PortKey k) const {
     auto it = landings_.find(k);
     return it == landings_.end() ? 0 : it->second.size();
   }
 
-  // Whether `end` agrees that its cable leads to `other`.
+  // Whether `end` agrees that its cable leads to `other`, which probed it.
+  // An end that sent NodeInfo out of itself (switch ports, the SM's own
+  // port) agrees when that NodeInfo landed on `other`. An end never probed
+  // (a CA port; a port at the hop limit) agrees when its PortInfo, read
+  // through this very cable, says the link is up and nothing else landed
+  // on it.
   bool confirms(PortKey end, PortKey other) const {
-    if (probesOut(end)) {
-      auto it = seen_.probes.find(end);
-      return it != seen_.probes.end() && it->second == other;
-    }
+    if (auto it = seen_.probes.find(end); it != seen_.probes.end()) return it->second == other;
+    if (auto it = seen_.failedProbes.find(end);
+        it != seen_.failedProbes.end() && it->second.id != kNotFollowed)
+      return false;
     const PortInfo* pi = portInfo(end);
     return pi && linkUp(*pi) && landingsOn(end) == 1;
   }
@@ -182,41 +178,32 @@ void Assembler::addCables() {
 }
 
 std::string Assembler::whyFarEndDisagrees(PortKey near, PortKey far) const {
-  if (probesOut(far)) {
-    if (auto back = seen_.probes.find(far); back != seen_.probes.end())
-      return fmt::format("DISC-0301 {} leads to {}, but {} leads to {}", name(near), name(far),
-                         name(far), name(back->second));
-    if (auto failed = seen_.failedProbes.find(far); failed != seen_.failedProbes.end())
-      return fmt::format(
-          "DISC-0302 {} leads to {}, but NodeInfo sent back out of it (DR {}) "
-          "failed: {}",
-          name(near), name(far), failed->second.path, failed->second.why);
-  } else if (landingsOn(far) > 1) {
+  const std::string leads = fmt::format("{} leads to {}", name(near), name(far));
+  if (auto back = seen_.probes.find(far); back != seen_.probes.end())
+    return fmt::format("DISC-0301 {}, but {} leads to {}", leads, name(far), name(back->second));
+  if (auto failed = seen_.failedProbes.find(far);
+      failed != seen_.failedProbes.end() && failed->second.id != kNotFollowed)
+    return fmt::format("DISC-0302 {}, but {}", leads, failed->second.why);
+  if (landingsOn(far) > 1) {
     std::string others;
     for (const PortKey o : landings_.at(far))
       if (o != near) others += fmt::format("{}{}", others.empty() ? "" : ", ", name(o));
-    return fmt::format("DISC-0301 {} leads to {}, but so does {}", name(near), name(far), others);
+    return fmt::format("DISC-0301 {}, but so does {}", leads, others);
   }
   if (const PortInfo* pi = portInfo(far))
-    return fmt::format(
-        "DISC-0302 {} leads to {}, which reports its link {} (changed during the "
-        "sweep?)",
-        name(near), name(far), stateName(pi->portState));
-  return fmt::format("DISC-0302 {} leads to {}, whose PortInfo could not be read", name(near),
-                     name(far));
+    return fmt::format("DISC-0302 {}, which reports its link {} (changed during the sweep?)", leads,
+                       stateName(pi->portState));
+  return fmt::format("DISC-0302 {}, whose PortInfo could not be read", leads);
 }
 
 std::string Assembler::whyUnconfirmed(PortKey k) const {
-  if (auto failed = seen_.failedProbes.find(k); failed != seen_.failedProbes.end()) {
-    const Failure& f = failed->second;
-    return fmt::format("{} {} is up, but NodeInfo through it (DR {}) {}", f.id, name(k), f.path,
-                       f.why);
-  }
+  if (auto failed = seen_.failedProbes.find(k); failed != seen_.failedProbes.end())
+    return fmt::format("{} {} is up, but {}", failed->second.id, name(k), failed->second.why);
   if (auto probe = seen_.probes.find(k); probe != seen_.probes.end())
     return whyFarEndDisagrees(k, probe->second);
-  if (auto in = landings_.find(k); in != landings_.end() && in->second.size() > 1) {
+  if (landingsOn(k) > 1) {
     std::string from;
-    for (const PortKey o : in->second)
+    for (const PortKey o : landings_.at(k))
       from += fmt::format("{}{}", from.empty() ? "" : ", ", name(o));
     return fmt::format("DISC-0301 {} is reached from {} at once", name(k), from);
   }

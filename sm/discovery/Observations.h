@@ -15,6 +15,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <unordered_map>
 #include <vector>
 
@@ -40,6 +41,9 @@ struct NodeRecord {
   std::vector<bool> entered;
 };
 
+// The id of a probe never sent because the route would be too long.
+inline constexpr std::string_view kNotFollowed = "DISC-0205";
+
 // Why a port or attribute could not be read. `id` is the operator-facing
 // log id ("DISC-0201") the problem line will carry.
 struct Failure {
@@ -47,7 +51,7 @@ struct Failure {
   PortKey at;  // the node, and the port for PortInfo and probes
   AttributeId attribute{AttributeId::NodeInfo};
   DrPath path;
-  std::string why;
+  std::string why;  // a clause: "NodeInfo through it (DR 0,1) got no response ..."
 };
 
 struct Observations {

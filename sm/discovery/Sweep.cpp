@@ -21,12 +21,12 @@ std::string describeFailure(const SmpReply& reply) {
     case SmpOutcome::Ok:
       return "answered";
     case SmpOutcome::BadStatus:
-      return fmt::format("answered with status 0x{:04x} ({})", reply.status,
+      return fmt::format("was answered with status 0x{:04x} ({})", reply.status,
                          describeMadStatus(reply.status));
     case SmpOutcome::Timeout:
-      return fmt::format("no response after {} attempts", reply.attempts);
+      return fmt::format("got no response after {} attempts", reply.attempts);
     case SmpOutcome::SendFailed:
-      return "the transport refused to send it";
+      return "could not be sent (transport error)";
   }
   return "unknown outcome";
 }
@@ -42,7 +42,7 @@ void Sweep::start() {
 void Sweep::onLocalNode(const SmpReply& reply) {
   if (!reply.ok()) {
     seen_.localFailure =
-        fmt::format("NodeInfo of the SM's own node (DR 0): {}", describeFailure(reply));
+        fmt::format("NodeInfo of the SM's own node (DR 0) {}", describeFailure(reply));
     return;
   }
   const NodeInfo ni = decodeNodeInfo(reply.smp->data);
@@ -146,11 +146,12 @@ void Sweep::probe(std::size_t node, std::uint8_t port) {
   auto path = r.path.extended(port);
   if (!path || path->hopCount() > options_.maxHops) {
     seen_.failedProbes.emplace(
-        from, Failure{.id = "DISC-0205",
+        from, Failure{.id = std::string(kNotFollowed),
                       .at = from,
                       .attribute = AttributeId::NodeInfo,
                       .path = r.path,
-                      .why = fmt::format("not followed: the route would be {} hops, more than {}",
+                      .why = fmt::format("it is not followed: the route would be {} hops, more "
+                                         "than {}",
                                          r.path.hopCount() + 1, options_.maxHops)});
     return;
   }
@@ -161,18 +162,20 @@ void Sweep::probe(std::size_t node, std::uint8_t port) {
 }
 
 void Sweep::onProbe(PortKey from, const DrPath& path, const SmpReply& reply) {
-  auto failed = [&](std::string id, std::string why) {
-    seen_.failedProbes.emplace(from, Failure{.id = std::move(id),
-                                             .at = from,
-                                             .attribute = AttributeId::NodeInfo,
-                                             .path = path,
-                                             .why = std::move(why)});
+  auto failed = [&](std::string id, std::string what) {
+    seen_.failedProbes.emplace(
+        from, Failure{.id = std::move(id),
+                      .at = from,
+                      .attribute = AttributeId::NodeInfo,
+                      .path = path,
+                      .why = fmt::format("NodeInfo through it (DR {}) {}", path, what)});
   };
   if (!reply.ok()) return failed("DISC-0201", describeFailure(reply));
   const NodeInfo ni = decodeNodeInfo(reply.smp->data);
   if (!validEntry(ni)) {
     return failed("DISC-0304",
-                  fmt::format("{} {} says the SMP entered by port {} of its {}",
+                  fmt::format("was answered by {} {}, which says the SMP entered by port {} of "
+                              "its {}",
                               typeName(ni.nodeType), ni.nodeGuid, ni.localPortNum, ni.numPorts));
   }
   const PortKey to{ni.nodeGuid, ni.localPortNum};
@@ -180,8 +183,9 @@ void Sweep::onProbe(PortKey from, const DrPath& path, const SmpReply& reply) {
     NodeRecord& r = seen_.nodes[known->second];
     if (r.info.nodeType != ni.nodeType || r.info.numPorts != ni.numPorts) {
       return failed("DISC-0303",
-                    fmt::format("GUID {} answered as a {} with {} ports, but at DR {} as a {} "
-                                "with {} ports (two nodes with one GUID?)",
+                    fmt::format("was answered by GUID {} as a {} with {} ports, but that GUID "
+                                "answered at DR {} as a {} with {} ports (two nodes with one "
+                                "GUID?)",
                                 ni.nodeGuid, typeName(ni.nodeType), ni.numPorts, r.path,
                                 typeName(r.info.nodeType), r.info.numPorts));
     }
