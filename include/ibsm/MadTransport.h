@@ -8,6 +8,9 @@
 //   auto port = UmadTransport::open({});                  // first active port
 //   (*port)->send(encodeSmp(smp), MadAddress::directed());
 //   if (auto in = (*port)->receive(MadClock::now() + 100ms); in && *in) use((*in)->mad);
+//
+// Under umad2sim the fd is a fake one that only umad2sim's poll() knows;
+// poll() it, do not hand it to epoll.
 #pragma once
 
 #include <ibsm/Error.h>

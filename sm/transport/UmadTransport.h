@@ -4,7 +4,9 @@
 // directed-route (0x81) SM classes, both registered to receive Get, Set,
 // Trap and TrapRepress requests as well as responses to what we send.
 //
-//   auto port = UmadTransport::open({.portGuid = Guid{0x0002c903000e0b71}});
+//   UmadOptions options;
+//   options.portGuid = Guid{0x0002c903000e0b71};   // or leave unset: first active port
+//   auto port = UmadTransport::open(options);
 //   if (!port) return port.error();        // "no IB port with GUID 0x0002c9..."
 //   spdlog::info("SM port {} lid {}", (*port)->port().portGuid, (*port)->port().lid);
 #pragma once
