@@ -1,0 +1,33 @@
+// DiscoveredSubnets for tests of programming, without sm/discovery: the
+// topology is taken as known, and only what programming diffs against
+// (PortInfo, SwitchInfo, directed routes) is filled in.
+//
+//   Fabric f = unprogrammed(sampleFabric("two-switch-dual-port-hcas.net"));
+//   DiscoveredSubnet pure = snapshotOf(f, sm);            // from the Fabric's fields
+//   DiscoveredSubnet live = readOverWire(engine, f, sm);  // Gets through a fake
+#pragma once
+
+#include <ibsm/Fabric.h>
+
+#include "DiscoveredSubnet.h"
+#include "MadEngine.h"
+
+namespace ibsm::testing {
+
+// A fabric as it comes out of the box: no LIDs, cabled links in Init (the
+// fake reads Down as Init), switch port 0 Active as on ibsim, no tables.
+Fabric unprogrammed(Fabric fabric);
+
+// Directed routes by breadth-first search from the SM's port; only
+// switches (and the SM's own node, out of its port) forward.
+std::vector<DrPath> routesFrom(const Fabric& fabric, PortRef smPort);
+
+// What discovery would report for a fabric in the state its fields record,
+// with PortInfo and SwitchInfo as the fake fabric would answer them.
+sm::DiscoveredSubnet snapshotOf(const Fabric& fabric, PortRef smPort);
+
+// The same, but every PortInfo and SwitchInfo read through `engine` (over
+// a fake fabric cabled as `topology`), so it shows what earlier Sets wrote.
+sm::DiscoveredSubnet readOverWire(MadEngine& engine, const Fabric& topology, PortRef smPort);
+
+}  // namespace ibsm::testing
