@@ -32,10 +32,13 @@ class BalancedRoutes {
 
   // Next hops toward `d` at every switch with a legal path to it; kNoCable
   // elsewhere. `sequence` rotates ties so that equal choices take turns.
+  // A CA's LIDs should come one after the other (layer 0 first): a switch
+  // then climbs toward each on a cable its earlier LIDs do not use, where it
+  // has one, so that the LMC paths differ.
   void column(const Destination& d, std::size_t sequence, std::vector<CableId>& next);
 
  private:
-  using Load = std::uint64_t;
+  using Load = std::uint32_t;  // routes per cable: at most (CA ports)^2
 
   Load rest(SwitchIndex s, SwitchIndex leaf, std::size_t sequence, std::vector<CableId>& next);
   Load bottleneck(SwitchIndex s, SwitchIndex leaf, std::vector<CableId>& next);
@@ -43,10 +46,15 @@ class BalancedRoutes {
   CableId climb(SwitchIndex s, SwitchIndex leaf, std::size_t sequence, std::vector<CableId>& next);
   CableId hop(SwitchIndex s, SwitchIndex leaf, std::size_t sequence, std::vector<CableId>& next);
 
+  bool under(SwitchIndex s) const { return BitRows::test(above_, s); }
+
   const FatTreeLayout& layout_;
   const FatTreeReach& reach_;
-  std::vector<Load> load_;  // per cable: CA->CA routes placed on it
+  std::vector<std::vector<Load>> loads_;  // per LMC layer, per cable: CA->CA routes on it
+  Load* load_{nullptr};                   // the current destination's layer
   std::vector<std::uint16_t> dist_;
+  const std::uint64_t* above_{nullptr};         // the switches above the current destination
+  std::vector<std::vector<CableId>> siblings_;  // columns of the current CA's earlier LIDs
 };
 
 }  // namespace ibsm::routing::ftree

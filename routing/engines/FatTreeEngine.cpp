@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <numeric>
+#include <tuple>
 
 #include "FatTreeBalanced.h"
 #include "FatTreeDestinations.h"
@@ -213,7 +214,13 @@ class FatTreeEngine final : public RoutingEngine {
     BalancedRoutes balanced(layout, reach);
     SwitchIndex shortestFrom = kNoSwitch;
     std::vector<std::uint16_t> shortest;
-    for (std::size_t i = 0; i < destinations.size(); ++i) {
+    // A CA's LIDs one after the other, so that they can climb apart.
+    std::vector<std::size_t> order(destinations.size());
+    std::iota(order.begin(), order.end(), std::size_t{0});
+    std::ranges::stable_sort(order, {}, [&](std::size_t i) {
+      return std::tuple(layout.canon[destinations[i].leaf], destinations[i].port);
+    });
+    for (const std::size_t i : order) {
       const Destination& d = destinations[i];
       balanced.column(d, i, next);
       tally.hubRoutedCa += legaliser.legalise(next, d.leaf);
