@@ -4,6 +4,7 @@
 #include <ibsm/Lids.h>
 
 #include <algorithm>
+#include <span>
 
 namespace ibsm::routing {
 
@@ -29,72 +30,114 @@ std::vector<LidTarget> lidTargets(const Fabric& fabric, const SwitchGraph& graph
 
 namespace {
 
-// The candidate lists of one source switch, asked for once per destination
-// switch and kept while that switch's LIDs are walked.
-class CandidateCache {
+// The engine's routes toward one destination switch, and the order in which
+// switches decide: farthest first.
+class RoutesToward {
  public:
-  CandidateCache(std::size_t switches, const CandidatePorts& candidates)
-      : begin_(switches), end_(switches), candidates_(candidates) {}
-
-  void reset(SwitchIndex s) {
-    source_ = s;
-    std::ranges::fill(begin_, kUnset);
+  void load(const PathChoices& choices, SwitchIndex d, std::size_t switches) {
+    length_.resize(switches);
+    begin_.resize(switches + 1);
     ports_.clear();
+    order_.clear();
+    for (SwitchIndex s = 0; s < switches; ++s) {
+      begin_[s] = static_cast<std::uint32_t>(ports_.size());
+      length_[s] = s == d ? 0 : choices.length(s, d);
+      if (s == d || length_[s] == kUnreachable) continue;
+      choices.candidates(s, d, ports_);
+      order_.push_back(s);
+    }
+    begin_[switches] = static_cast<std::uint32_t>(ports_.size());
+    std::ranges::stable_sort(order_, std::greater{}, [&](SwitchIndex s) { return length_[s]; });
   }
 
-  std::span<const std::uint8_t> of(SwitchIndex d) {
-    if (begin_[d] == kUnset) {
-      begin_[d] = static_cast<std::uint32_t>(ports_.size());
-      candidates_(source_, d, ports_);
-      end_[d] = static_cast<std::uint32_t>(ports_.size());
-    }
-    return std::span(ports_).subspan(begin_[d], end_[d] - begin_[d]);
+  std::span<const std::uint8_t> candidates(SwitchIndex s) const {
+    return std::span(ports_).subspan(begin_[s], begin_[s + 1] - begin_[s]);
   }
+  std::span<const SwitchIndex> order() const { return order_; }
 
  private:
-  static constexpr std::uint32_t kUnset = ~std::uint32_t{0};
-  SwitchIndex source_{0};
-  std::vector<std::uint32_t> begin_;  // per destination switch, into ports_
-  std::vector<std::uint32_t> end_;
+  std::vector<std::uint16_t> length_;
+  std::vector<std::uint32_t> begin_;  // per switch, into ports_
   std::vector<std::uint8_t> ports_;
-  const CandidatePorts& candidates_;
+  std::vector<SwitchIndex> order_;
 };
+
+// Per switch, the switch behind each port (kNoSwitch for none).
+std::vector<std::vector<SwitchIndex>> remotes(const SwitchGraph& graph) {
+  std::vector<std::vector<SwitchIndex>> out(graph.size());
+  for (SwitchIndex s = 0; s < graph.size(); ++s)
+    graph.forEachCable(s, [&](SwitchIndex t, const Cable& cable) {
+      if (cable.port >= out[s].size()) out[s].resize(cable.port + 1u, kNoSwitch);
+      out[s][cable.port] = t;
+    });
+  return out;
+}
+
+constexpr std::size_t kMaxRange = 128;  // LIDs of an LMC 7 range
 
 }  // namespace
 
 BalancedLfts fillBalancedLfts(const Fabric& fabric, const SwitchGraph& graph,
-                              const CandidatePorts& candidates) {
+                              const PathChoices& choices) {
+  const std::size_t n = graph.size();
   const auto targets = lidTargets(fabric, graph);
   BalancedLfts out;
   out.lfts.resize(fabric.size());
-  std::vector<bool> unreachable(targets.size(), false);
-  CandidateCache cache(graph.size(), candidates);
-  std::vector<std::uint8_t> siblings;
+  for (SwitchIndex s = 0; s < n; ++s)
+    out.lfts[graph.nodeId(s)].port.assign(targets.size(), kNoRoute);
 
-  for (SwitchIndex s = 0; s < graph.size(); ++s) {
-    cache.reset(s);
-    auto balancer = PortBalancer::forSwitch(graph, s);
-    auto& lft = out.lfts[graph.nodeId(s)].port;
-    lft.assign(targets.size(), kNoRoute);
-    for (std::size_t lid = 1; lid < targets.size(); ++lid) {
-      const LidTarget& t = targets[lid];
-      if (t.rangeOffset == 0) siblings.clear();
-      if (t.sw == s) {
-        lft[lid] = t.switchPort;
-        continue;
+  std::vector<bool> unreachable(targets.size(), false);
+  std::vector<std::vector<std::uint16_t>> lidsBehind(n);
+  std::vector<SwitchIndex> destinations;
+  for (std::size_t lid = 1; lid < targets.size(); ++lid) {
+    const LidTarget& t = targets[lid];
+    if (t.sw == kNoSwitch) {
+      if (t.owned) {
+        out.unroutedEntries += n;
+        unreachable[lid] = n > 0;
       }
-      const auto ports = t.sw == kNoSwitch ? std::span<const std::uint8_t>{} : cache.of(t.sw);
-      if (ports.empty()) {
-        if (t.owned) {
+      continue;
+    }
+    out.lfts[graph.nodeId(t.sw)].port[lid] = t.switchPort;
+    if (lidsBehind[t.sw].empty()) destinations.push_back(t.sw);
+    lidsBehind[t.sw].push_back(static_cast<std::uint16_t>(lid));
+  }
+
+  std::vector<PortBalancer> balancers;
+  for (SwitchIndex s = 0; s < n; ++s) balancers.push_back(PortBalancer::forSwitch(graph, s));
+  const auto remoteOf = remotes(graph);
+  std::vector<std::uint32_t> traffic(n, 0);  // host ports routing the LID through each switch
+  std::vector<std::uint8_t> rangeChoices(n * kMaxRange);
+  RoutesToward toward;
+
+  for (const SwitchIndex d : destinations) {
+    toward.load(choices, d, n);
+    const std::size_t cut = n - 1 - toward.order().size();
+    for (const std::uint16_t lid : lidsBehind[d]) {
+      const LidTarget& t = targets[lid];
+      if (cut > 0) {
+        out.unroutedEntries += cut;
+        unreachable[lid] = true;
+      }
+      for (const SwitchIndex s : toward.order())
+        traffic[s] = static_cast<std::uint32_t>(graph.caCount(s));
+      traffic[d] = 0;
+      for (const SwitchIndex s : toward.order()) {
+        const auto ports = toward.candidates(s);
+        if (ports.empty()) {  // the engine broke its contract; leave it visible
           ++out.unroutedEntries;
           unreachable[lid] = true;
+          continue;
         }
-        continue;
+        std::uint8_t* range = rangeChoices.data() + std::size_t{s} * kMaxRange;
+        const auto offset = std::min<std::size_t>(t.rangeOffset, kMaxRange - 1);
+        const auto port = balancers[s].pick(ports, std::span(range, offset), t.kind);
+        balancers[s].assign(port, t.kind, traffic[s]);
+        out.lfts[graph.nodeId(s)].port[lid] = port;
+        range[offset] = port;
+        if (port < remoteOf[s].size() && remoteOf[s][port] != kNoSwitch)
+          traffic[remoteOf[s][port]] += traffic[s];
       }
-      const auto port = balancer.pick(ports, siblings, t.kind);
-      balancer.assign(port, t.kind);
-      siblings.push_back(port);
-      lft[lid] = port;
     }
   }
   out.unreachableLids = static_cast<std::size_t>(std::ranges::count(unreachable, true));

@@ -1,15 +1,26 @@
 // The half of an engine that is the same for every engine that decides per
 // destination switch: which LIDs sit behind which switch, and the filling of
-// each switch's LFT in LID order, spreading LIDs over the candidate ports the
-// engine names (see PortBalancer). An engine only answers "which out ports of
-// switch s lead on a path it allows toward switch d", once per (s, d) pair, so
-// its work grows with switches squared, not with switches times LIDs.
+// every switch's LFT, spreading LIDs over the candidate ports the engine names
+// (see PortBalancer). An engine only answers, per (switch s, destination
+// switch d): how many hops its route from s to d takes, and which out ports of
+// s lead one hop nearer on a route it allows. Its work grows with switches
+// squared, not with switches times LIDs.
 //
-//   auto tables = fillBalancedLfts(fabric, graph, [&](SwitchIndex s, SwitchIndex d, auto& out) {
-//     graph.forEachCable(s, [&](SwitchIndex t, const Cable& c) {
-//       if (onShortestPath(t, d)) out.push_back(c.port);
-//     });
-//   });
+//   auto tables = fillBalancedLfts(fabric, graph, PathChoices{
+//       .length = [&](SwitchIndex s, SwitchIndex d) { return hops[d][s]; },
+//       .candidates = [&](SwitchIndex s, SwitchIndex d, std::vector<std::uint8_t>& out) {
+//         graph.forEachCable(s, [&](SwitchIndex t, const Cable& c) {
+//           if (hops[d][t] + 1 == hops[d][s]) out.push_back(c.port);
+//         });
+//       }});
+//
+// Order. Destination switches are taken in the order of their lowest LID,
+// the LIDs behind one switch in LID order; for each LID the switches decide
+// farthest first, so that every switch knows how many host ports route that
+// LID through it (its own, plus those of the switches that chose it) and
+// balances that traffic, not table entries. Without it, switches that see
+// the LIDs in the same order make the same choices and pile the traffic of a
+// whole fat-tree pod onto one core link.
 #pragma once
 
 #include <ibsm/Fabric.h>
@@ -17,7 +28,6 @@
 
 #include <functional>
 #include <optional>
-#include <span>
 #include <string>
 #include <vector>
 
@@ -38,10 +48,15 @@ struct LidTarget {
 // index = LID, sized maxLid + 1.
 std::vector<LidTarget> lidTargets(const Fabric& fabric, const SwitchGraph& graph);
 
-// Appends to `out` the out ports of s that the engine allows toward switch d
-// (s != d); leaves it empty when s cannot reach d.
-using CandidatePorts =
-    std::function<void(SwitchIndex s, SwitchIndex d, std::vector<std::uint8_t>& out)>;
+// What an engine allows. Contract: every candidate port of s toward d leads
+// to a switch whose length toward d is length(s, d) - 1, and a switch with a
+// finite length (other than d) has at least one candidate.
+struct PathChoices {
+  // Switch hops of the route from s to d; kUnreachable when s has none.
+  std::function<std::uint16_t(SwitchIndex s, SwitchIndex d)> length;
+  // Appends the allowed out ports of s toward d (s != d) to `out`.
+  std::function<void(SwitchIndex s, SwitchIndex d, std::vector<std::uint8_t>& out)> candidates;
+};
 
 struct BalancedLfts {
   std::vector<Lft> lfts;           // index = NodeId; empty for non-switches
@@ -50,7 +65,7 @@ struct BalancedLfts {
 };
 
 BalancedLfts fillBalancedLfts(const Fabric& fabric, const SwitchGraph& graph,
-                              const CandidatePorts& candidates);
+                              const PathChoices& choices);
 
 // The note an engine adds to its result when something stayed unrouted.
 std::optional<std::string> unroutedNote(const BalancedLfts& tables);

@@ -25,15 +25,19 @@ class MinHopEngine final : public RoutingEngine {
     for (routing::SwitchIndex d = 0; d < n; ++d)
       std::ranges::copy(graph.hopsFrom(d), hops.begin() + static_cast<std::ptrdiff_t>(d * n));
 
+    const auto toward = [&](routing::SwitchIndex d) { return hops.data() + std::size_t{d} * n; };
     auto tables = routing::fillBalancedLfts(
         fabric, graph,
-        [&](routing::SwitchIndex s, routing::SwitchIndex d, std::vector<std::uint8_t>& out) {
-          const std::uint16_t* toD = hops.data() + std::size_t{d} * n;
-          if (toD[s] == routing::kUnreachable) return;
-          graph.forEachCable(s, [&](routing::SwitchIndex t, const routing::Cable& cable) {
-            if (toD[t] + 1 == toD[s]) out.push_back(cable.port);
-          });
-        });
+        routing::PathChoices{
+            .length = [&](routing::SwitchIndex s, routing::SwitchIndex d) { return toward(d)[s]; },
+            .candidates =
+                [&](routing::SwitchIndex s, routing::SwitchIndex d,
+                    std::vector<std::uint8_t>& out) {
+                  const std::uint16_t* hopsToD = toward(d);
+                  graph.forEachCable(s, [&](routing::SwitchIndex t, const routing::Cable& cable) {
+                    if (hopsToD[t] + 1 == hopsToD[s]) out.push_back(cable.port);
+                  });
+                }});
 
     RoutingResult result;
     result.engine = std::string(name());

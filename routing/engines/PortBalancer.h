@@ -1,24 +1,28 @@
 // Spreads the LIDs a switch forwards over the ports that are equally good for
-// them, the way OpenSM's default routing does: every LID goes to the least
-// used of its candidate ports. One balancer per switch, fed destinations in
-// LID order.
+// them, in the spirit of OpenSM's default routing (every LID goes to the least
+// used of its candidate ports), with "used" measured in traffic: each LID
+// comes with a weight, the number of host ports whose route to it crosses this
+// switch, so that a port is loaded by what will flow through it, not by the
+// number of table entries that name it. One balancer per switch.
 //
 //   PortBalancer balancer = PortBalancer::forSwitch(graph, s);
 //   const auto port = balancer.pick(candidates, portsOfThisLmcRangeSoFar, LidKind::Ca);
-//   balancer.assign(port, LidKind::Ca);
+//   balancer.assign(port, LidKind::Ca, hostsRoutedThroughHere);
 //
 // Ranking of candidates, best first:
 //  1. for the 2nd and later LIDs of an LMC range: a port to a remote switch
 //     none of the range's earlier LIDs uses, then a port none of them uses
 //     (so the range's paths differ from the first hop on);
-//  2. fewest LIDs of the same kind already assigned to the port (CA LIDs and
+//  2. least weight of LIDs of the same kind already on the port (CA LIDs and
 //     switch LIDs are counted apart: hosts carry the data traffic, switch LIDs
 //     only management, so switch LIDs must not skew the data balance);
-//  3. fewest LIDs of that kind sent to the remote switch over all cables to it
-//     (parallel cables of a trunk are then used in turn with the other
-//     remote switches, not back to back);
-//  4. fewest LIDs of the other kind on the port;
-//  5. lowest port number.
+//  3. fewest LIDs of that kind on the port (spreads LIDs nobody routes through
+//     this switch, which carry no weight);
+//  4. least weight, then fewest LIDs, of that kind sent to the remote switch
+//     over all cables to it (parallel cables of a trunk are then used in turn
+//     with the other remote switches, not back to back);
+//  5. fewest LIDs of the other kind on the port;
+//  6. lowest port number.
 #pragma once
 
 #include <array>
@@ -43,25 +47,38 @@ class PortBalancer {
   // `siblings` are the ports already chosen for earlier LIDs of its LMC range.
   std::uint8_t pick(std::span<const std::uint8_t> candidates,
                     std::span<const std::uint8_t> siblings, LidKind kind) const;
-  void assign(std::uint8_t port, LidKind kind);
+  // Weights add up per port saturating at 2^32 - 1 (CA ports x LIDs fits).
+  void assign(std::uint8_t port, LidKind kind, std::uint32_t weight = 1);
 
-  std::uint32_t load(std::uint8_t port, LidKind kind) const {
-    return port < ports_.size() ? ports_[port].load[index(kind)] : 0;
+  // LIDs of `kind` assigned to the port, and their total weight.
+  std::uint32_t count(std::uint8_t port, LidKind kind) const {
+    return static_cast<std::uint32_t>(use(port, kind));
+  }
+  std::uint32_t weight(std::uint8_t port, LidKind kind) const {
+    return static_cast<std::uint32_t>(use(port, kind) >> 32);
   }
 
  private:
   static std::size_t index(LidKind kind) { return static_cast<std::size_t>(kind); }
 
-  struct PortState {
-    std::uint32_t group{kNoGroup};
-    std::array<std::uint32_t, 2> load{};
-  };
+  // weight << 32 | count: compares weight first, then count. Kept per kind
+  // in its own array: on large fabrics every switch's balancer is visited
+  // for every LID, so the hot data must be small and contiguous.
+  using Use = std::uint64_t;
   static constexpr std::uint32_t kNoGroup = ~std::uint32_t{0};
 
-  std::uint32_t groupLoad(std::uint8_t port, LidKind kind) const;
+  Use use(std::uint8_t port, LidKind kind) const {
+    const auto& uses = use_[index(kind)];
+    return port < uses.size() ? uses[port] : 0;
+  }
+  Use groupUse(std::uint8_t port, LidKind kind) const;
+  std::uint32_t groupOf(std::uint8_t port) const {
+    return port < group_.size() ? group_[port] : kNoGroup;
+  }
 
-  std::vector<PortState> ports_;                      // index = port number
-  std::vector<std::array<std::uint32_t, 2>> groups_;  // load per remote switch
+  std::vector<std::uint32_t> group_;          // per port: its remote switch, numbered densely
+  std::array<std::vector<Use>, 2> use_;       // by LidKind, per port
+  std::array<std::vector<Use>, 2> groupUse_;  // by LidKind, per group
 };
 
 }  // namespace ibsm::routing

@@ -56,6 +56,11 @@ class UpDownPlan {
     for (SwitchIndex d = 0; d < n_; ++d) plan(d, level, next, offer);
   }
 
+  std::uint16_t length(SwitchIndex s, SwitchIndex d) const {
+    const std::size_t at = std::size_t{d} * n_ + s;
+    return mode_[at] == Mode::None ? routing::kUnreachable : length_[at];
+  }
+
   void candidates(SwitchIndex s, SwitchIndex d, std::vector<std::uint8_t>& out) const {
     const std::size_t base = std::size_t{d} * n_;
     const Mode mode = mode_[base + s];
@@ -143,9 +148,11 @@ class UpDownEngine final : public RoutingEngine {
     if (!order) return std::unexpected(order.error());
     const UpDownPlan plan(graph, *order);
     auto tables = routing::fillBalancedLfts(
-        fabric, graph, [&](SwitchIndex s, SwitchIndex d, std::vector<std::uint8_t>& out) {
-          plan.candidates(s, d, out);
-        });
+        fabric, graph,
+        routing::PathChoices{
+            .length = [&](SwitchIndex s, SwitchIndex d) { return plan.length(s, d); },
+            .candidates = [&](SwitchIndex s, SwitchIndex d,
+                              std::vector<std::uint8_t>& out) { plan.candidates(s, d, out); }});
 
     RoutingResult result;
     result.engine = std::string(name());

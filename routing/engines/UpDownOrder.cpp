@@ -126,39 +126,58 @@ std::vector<std::vector<SwitchIndex>> components(const SwitchGraph& graph, Bfs& 
   return out;
 }
 
-// Grows T from the first root of each component (roots sorted by GUID) until
-// it holds every root: each round attaches the roots nearest to T along the
-// BFS tree of that round. Returns the depth in T (kUnreachable outside T).
+// Grows T by Prim's rule from the first root of each component (roots sorted
+// by GUID): one at a time, the root nearest to T joins along a shortest path.
+// One at a time matters: a root that lost its cable toward the first bridge
+// then joins through a root that already did (core, aggregation switch,
+// core) instead of opening a second bridge through another leaf. Distances
+// to T only shrink as it grows, so one BFS relaxes from the newcomers only.
+// Returns the depth in T (kUnreachable outside T).
 std::vector<std::uint16_t> joinRoots(const SwitchGraph& graph, std::span<const SwitchIndex> roots,
-                                     std::span<const std::size_t> componentOf, Bfs& bfs) {
+                                     std::span<const std::size_t> componentOf) {
   std::vector<std::uint16_t> depth(graph.size(), kUnreachable);
-  std::vector<SwitchIndex> tree;
+  std::vector<std::uint16_t> dist(graph.size(), kUnreachable);  // to T
+  std::vector<SwitchIndex> parent(graph.size(), kNoSwitch);     // toward T
+  std::vector<SwitchIndex> queue;
+  const auto join = [&](SwitchIndex v, std::uint16_t d) {
+    depth[v] = d;
+    dist[v] = 0;
+    queue.push_back(v);
+  };
+  const auto relax = [&] {
+    for (std::size_t head = 0; head < queue.size(); ++head) {
+      const SwitchIndex u = queue[head];
+      graph.forEachCable(u, [&](SwitchIndex w, const Cable&) {
+        if (dist[u] + 1 >= dist[w]) return;
+        dist[w] = static_cast<std::uint16_t>(dist[u] + 1);
+        parent[w] = u;
+        queue.push_back(w);
+      });
+    }
+    queue.clear();
+  };
+
   std::vector<bool> componentSeeded;
   for (const SwitchIndex r : roots) {
     const std::size_t c = componentOf[r];
     if (c >= componentSeeded.size()) componentSeeded.resize(c + 1, false);
-    if (componentSeeded[c]) continue;
+    if (!componentSeeded[c]) join(r, 0);
     componentSeeded[c] = true;
-    depth[r] = 0;
-    tree.push_back(r);
   }
   std::vector<SwitchIndex> path;
   for (;;) {
-    bfs.run(tree);
-    std::uint16_t nearest = kUnreachable;
+    relax();
+    SwitchIndex nearest = kNoSwitch;
     for (const SwitchIndex r : roots)
-      if (depth[r] == kUnreachable) nearest = std::min(nearest, bfs.dist(r));
-    if (nearest == kUnreachable) return depth;
-    for (const SwitchIndex r : roots) {
-      if (depth[r] != kUnreachable || bfs.dist(r) != nearest) continue;
-      path.clear();
-      SwitchIndex v = r;
-      for (; depth[v] == kUnreachable; v = bfs.parent(v)) path.push_back(v);
-      for (auto it = path.rbegin(); it != path.rend(); ++it) {
-        depth[*it] = static_cast<std::uint16_t>(depth[v] + 1);
-        v = *it;
-        tree.push_back(v);
-      }
+      if (depth[r] == kUnreachable && (nearest == kNoSwitch || dist[r] < dist[nearest]))
+        nearest = r;
+    if (nearest == kNoSwitch) return depth;
+    path.clear();
+    SwitchIndex v = nearest;
+    for (; depth[v] == kUnreachable; v = parent[v]) path.push_back(v);
+    for (auto it = path.rbegin(); it != path.rend(); ++it) {
+      join(*it, static_cast<std::uint16_t>(depth[v] + 1));
+      v = *it;
     }
   }
 }
@@ -204,7 +223,7 @@ Result<UpDownOrder> upDownOrder(const Fabric& fabric, const SwitchGraph& graph,
   bfs.run(order.roots);
   std::vector<std::uint16_t> rank(graph.size());
   for (SwitchIndex s = 0; s < graph.size(); ++s) rank[s] = bfs.dist(s);
-  const auto depth = joinRoots(graph, order.roots, componentOf, bfs);
+  const auto depth = joinRoots(graph, order.roots, componentOf);
   for (SwitchIndex s = 0; s < graph.size(); ++s)
     if (depth[s] != kUnreachable && rank[s] != 0) ++order.joiningSwitches;
   if (order.joiningSwitches > 0)

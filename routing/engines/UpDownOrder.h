@@ -19,13 +19,17 @@
 // Joining the roots. With several roots that order has several minima, and
 // no legal path leads from one minimum's down-cone up to another's: OpenSM's
 // updn leaves core-to-core and some switch-to-switch LIDs unrouted. So the
-// roots are first joined by a tree T grown from the lowest-GUID root along
-// shortest paths (a Steiner tree by nearest-root insertion), and T's switches
-// come first, in their depth in T. Every switch then has an earlier
-// neighbour except that one root, which makes every switch reachable from
-// every switch. On a fat tree T passes one leaf (2 levels) or one edge
-// switch and one pod's aggregation switches (3 levels), and every shortest
-// host-to-host path stays legal: each root is later than only its T parent.
+// roots are first joined by a tree T grown from the lowest-GUID root by
+// Prim's rule (the root nearest to T joins next, along a shortest path), and
+// T's switches come first, by depth in T. Every switch then has an earlier
+// neighbour except that one root, so every switch reaches every switch (climb
+// to the minimum, descend from it). On a fat tree T passes one leaf (2
+// levels), or one edge switch and its pod's aggregation switches (3 levels),
+// and every shortest host-to-host path stays legal: each root comes after
+// only its T parent among its neighbours. Cost: a switch on T that carries
+// hosts may climb only through its neighbours on T, and routes between
+// switches may climb first (a core reaches another group's aggregation switch
+// through the roots); host-to-host routes are not affected on a fat tree.
 #pragma once
 
 #include <ibsm/Error.h>

@@ -1,6 +1,7 @@
 #include <gtest/gtest.h>
 #include <ibsm/Engines.h>
 #include <ibsm/Lids.h>
+#include <ibsm/Report.h>
 
 #include <algorithm>
 #include <map>
@@ -43,6 +44,29 @@ TEST(MinHopEngine, RoutesEverySwitchToEveryLidOnAShortestPath) {
   expectEveryPairOnAShortestPath(mesh, minhop(mesh));
   const Fabric ring5 = ring(5, 2);
   expectEveryPairOnAShortestPath(ring5, minhop(ring5));
+}
+
+TEST(MinHopEngine, RoutesTheSampleFabricsOnShortestPaths) {
+  for (const char* name : {"fat-tree-3level-k8.net", "fat-tree-3level-k8-degraded6.net",
+                           "dragonfly-a4-p2-h2.net", "fat-tree-2level-k12-trunk2-slowlink.net"}) {
+    SCOPED_TRACE(name);
+    const Fabric f = sampleFabric(name);
+    const auto r = minhop(f);
+    expectEveryPairOnAShortestPath(f, r);
+    const auto report = analyseRoutes(f, r);
+    EXPECT_EQ(report.unreachablePairs(), 0u);
+    EXPECT_EQ(report.hops.longerThanShortest, 0u);
+  }
+}
+
+// Switches weigh each LID by the hosts routing it through them. Counting
+// table entries instead, every aggregation switch of a pod would send the
+// LIDs its edge switches hand it (every 4th) to the same core.
+TEST(MinHopEngine, LoadsEveryLinkOfAFullFatTreeAlike) {
+  const Fabric f = sampleFabric("fat-tree-3level-k8.net");
+  const auto report = analyseRoutes(f, minhop(f));
+  EXPECT_LE(report.linkLoad.maxOverMean, 1.1);
+  EXPECT_GT(report.linkLoad.min, 0u);
 }
 
 TEST(MinHopEngine, SendsASwitchsOwnLidToPortZeroAndAHostsLidToItsCable) {

@@ -21,7 +21,21 @@ TEST(PortBalancer, PicksTheCandidateCarryingFewestLidsOfTheSameKind) {
   b.assign(3, LidKind::Ca);
   EXPECT_EQ(b.pick(Ports{1, 3}, {}, LidKind::Ca), 1);
   EXPECT_EQ(b.pick(Ports{3, 5}, {}, LidKind::Ca), 5);
-  EXPECT_EQ(b.load(3, LidKind::Ca), 2u);
+  EXPECT_EQ(b.count(3, LidKind::Ca), 2u);
+  EXPECT_EQ(b.weight(3, LidKind::Ca), 2u);
+}
+
+TEST(PortBalancer, WeighsLidsByTheTrafficTheyBring) {
+  auto b = trunkedSwitch();
+  b.assign(1, LidKind::Ca, 12);  // one LID that 12 hosts send through this switch
+  for (int i = 0; i < 3; ++i) b.assign(5, LidKind::Ca, 1);
+  EXPECT_EQ(b.pick(Ports{1, 5}, {}, LidKind::Ca), 5);
+  // LIDs that bring no traffic are spread by count.
+  b.assign(5, LidKind::Ca, 9);
+  b.assign(3, LidKind::Ca, 0);
+  EXPECT_EQ(b.pick(Ports{1, 3, 5}, {}, LidKind::Ca), 3);
+  EXPECT_EQ(b.weight(5, LidKind::Ca), 12u);
+  EXPECT_EQ(b.count(5, LidKind::Ca), 4u);
 }
 
 TEST(PortBalancer, CountsHostLidsAndSwitchLidsApart) {

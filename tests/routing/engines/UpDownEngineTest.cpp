@@ -1,6 +1,7 @@
 #include <gtest/gtest.h>
 #include <ibsm/Engines.h>
 #include <ibsm/Lids.h>
+#include <ibsm/Report.h>
 
 #include <algorithm>
 #include <functional>
@@ -83,7 +84,22 @@ class UpDownOnSamples : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(UpDownOnSamples, RoutesEverySwitchToEveryLidWithoutCreditLoops) {
   const Fabric f = sampleFabric(GetParam());
-  expectCompleteAndDeadlockFree(f, updn(f));
+  const auto r = updn(f);
+  expectCompleteAndDeadlockFree(f, r);
+  // The analysis module's own walk agrees.
+  const auto report = analyseRoutes(f, r);
+  EXPECT_EQ(report.unreachablePairs(), 0u);
+  EXPECT_TRUE(report.creditLoops.acyclic)
+      << fmt::format("{}", fmt::join(report.creditLoops.cycle, " "));
+}
+
+// Switches weigh each LID by the hosts routing it through them, so that the
+// aggregation switches of a pod do not all send one LID class to one core.
+TEST(UpDownEngine, LoadsEveryLinkOfAFullFatTreeAlike) {
+  const Fabric f = sampleFabric("fat-tree-3level-k8.net");
+  const auto report = analyseRoutes(f, updn(f));
+  EXPECT_LE(report.linkLoad.maxOverMean, 1.1);
+  EXPECT_EQ(report.hops.longerThanShortest, 0u);
 }
 
 INSTANTIATE_TEST_SUITE_P(Samples, UpDownOnSamples,
