@@ -19,14 +19,14 @@ Result<DiscoveredSubnet> Discovery::run() {
   const auto& clock = engine_.options().clock;
   const auto started = clock();
 
-  discovery::Sweep sweep(engine_, options_);
-  sweep.start();
+  auto sweep = std::make_shared<discovery::Sweep>(engine_, options_);
+  sweep->start();
   if (auto idle = engine_.runUntilIdle(); !idle) {
-    log_->error("DISC-0001 discovery stopped: the SM's port cannot receive: {}",
+    log_->error("DISC-0002 discovery stopped: the SM's port cannot receive: {}",
                 idle.error().message);
     return std::unexpected(idle.error());
   }
-  const discovery::Observations seen = sweep.take();
+  const discovery::Observations seen = sweep->take();
 
   const MadCounters& after = engine_.counters();
   counters_ = DiscoveryCounters{

@@ -5,7 +5,7 @@
 //   MadEngine engine(transport, {.window = 32});
 //   Discovery discovery(engine, {}, logger);
 //   Result<DiscoveredSubnet> subnet = discovery.run();
-//   if (!subnet) return subnet.error();      // only: the SM's own node is silent
+//   if (!subnet) return subnet.error();      // the SM's own node is silent, or the port died
 //   for (const auto& p : subnet->problems) ...  // each also logged at warn
 //
 // A breadth-first search over directed routes, kept in the MAD engine's
@@ -34,6 +34,7 @@
 //   DISC-0304 warn   a NodeInfo whose LocalPortNum is not one of its ports
 //   DISC-0305 warn   a port GUID already used by another port
 //   DISC-0001 error  the SM's own node did not answer (run() fails)
+//   DISC-0002 error  the transport stopped receiving (run() fails)
 #pragma once
 
 #include <spdlog/logger.h>

@@ -34,9 +34,18 @@ std::string describeFailure(const SmpReply& reply) {
 Sweep::Sweep(MadEngine& engine, const DiscoveryOptions& options)
     : engine_(engine), options_(options) {}
 
+void Sweep::ask(SmpRequest request, std::function<void(const SmpReply&)> then) {
+  // The engine may outlive this sweep with requests still queued (after a
+  // transport failure): their answers must then go nowhere.
+  engine_.submit(std::move(request), [alive = weak_from_this(), then = std::move(then)](
+                                         const SmpRequest&, const SmpReply& reply) {
+    if (alive.lock()) then(reply);
+  });
+}
+
 void Sweep::start() {
-  engine_.submit(SmpRequest::get(AttributeId::NodeInfo, 0, DrPath{}),
-                 [this](const SmpRequest&, const SmpReply& reply) { onLocalNode(reply); });
+  ask(SmpRequest::get(AttributeId::NodeInfo, 0, DrPath{}),
+      [this](const SmpReply& reply) { onLocalNode(reply); });
 }
 
 void Sweep::onLocalNode(const SmpReply& reply) {
@@ -90,27 +99,26 @@ void Sweep::failRead(std::string id, std::size_t node, std::uint8_t port, Attrib
 
 void Sweep::readDescription(std::size_t node) {
   const DrPath path = seen_.nodes[node].path;
-  engine_.submit(SmpRequest::get(AttributeId::NodeDescription, 0, path),
-                 [this, node, path](const SmpRequest&, const SmpReply& reply) {
-                   if (!reply.ok()) {
-                     failRead("DISC-0202", node, 0, AttributeId::NodeDescription, path, reply);
-                     return;
-                   }
-                   seen_.nodes[node].description = decodeNodeDescription(reply.smp->data).text;
-                 });
+  ask(SmpRequest::get(AttributeId::NodeDescription, 0, path),
+      [this, node, path](const SmpReply& reply) {
+        if (!reply.ok()) {
+          failRead("DISC-0202", node, 0, AttributeId::NodeDescription, path, reply);
+          return;
+        }
+        seen_.nodes[node].description = decodeNodeDescription(reply.smp->data).text;
+      });
 }
 
 void Sweep::readSwitch(std::size_t node) {
   readDescription(node);
   const DrPath path = seen_.nodes[node].path;
-  engine_.submit(SmpRequest::get(AttributeId::SwitchInfo, 0, path),
-                 [this, node, path](const SmpRequest&, const SmpReply& reply) {
-                   if (!reply.ok()) {
-                     failRead("DISC-0204", node, 0, AttributeId::SwitchInfo, path, reply);
-                     return;
-                   }
-                   seen_.nodes[node].switchInfo = decodeSwitchInfo(reply.smp->data);
-                 });
+  ask(SmpRequest::get(AttributeId::SwitchInfo, 0, path), [this, node, path](const SmpReply& reply) {
+    if (!reply.ok()) {
+      failRead("DISC-0204", node, 0, AttributeId::SwitchInfo, path, reply);
+      return;
+    }
+    seen_.nodes[node].switchInfo = decodeSwitchInfo(reply.smp->data);
+  });
   const std::uint8_t ports = seen_.nodes[node].info.numPorts;
   for (unsigned p = 0; p <= ports; ++p) {
     readPortInfo(node, static_cast<std::uint8_t>(p), path, /*follow=*/p != 0);
@@ -128,16 +136,16 @@ void Sweep::enterCaPort(std::size_t node, std::uint8_t port, Guid portGuid, cons
 void Sweep::readPortInfo(std::size_t node, std::uint8_t port, const DrPath& path, bool follow) {
   // A CA answers PortInfo for the port the SMP entered by, whatever the
   // modifier says on some implementations; asking for that port is exact on all.
-  engine_.submit(SmpRequest::get(AttributeId::PortInfo, port, path),
-                 [this, node, port, path, follow](const SmpRequest&, const SmpReply& reply) {
-                   if (!reply.ok()) {
-                     failRead("DISC-0203", node, port, AttributeId::PortInfo, path, reply);
-                     return;
-                   }
-                   const PortInfo pi = decodePortInfo(reply.smp->data);
-                   seen_.nodes[node].ports[port] = pi;
-                   if (follow && linkUp(pi)) probe(node, port);
-                 });
+  ask(SmpRequest::get(AttributeId::PortInfo, port, path),
+      [this, node, port, path, follow](const SmpReply& reply) {
+        if (!reply.ok()) {
+          failRead("DISC-0203", node, port, AttributeId::PortInfo, path, reply);
+          return;
+        }
+        const PortInfo pi = decodePortInfo(reply.smp->data);
+        seen_.nodes[node].ports[port] = pi;
+        if (follow && linkUp(pi)) probe(node, port);
+      });
 }
 
 void Sweep::probe(std::size_t node, std::uint8_t port) {
@@ -155,10 +163,8 @@ void Sweep::probe(std::size_t node, std::uint8_t port) {
                                          r.path.hopCount() + 1, options_.maxHops)});
     return;
   }
-  engine_.submit(SmpRequest::get(AttributeId::NodeInfo, 0, *path),
-                 [this, from, to = *path](const SmpRequest&, const SmpReply& reply) {
-                   onProbe(from, to, reply);
-                 });
+  ask(SmpRequest::get(AttributeId::NodeInfo, 0, *path),
+      [this, from, to = *path](const SmpReply& reply) { onProbe(from, to, reply); });
 }
 
 void Sweep::onProbe(PortKey from, const DrPath& path, const SmpReply& reply) {

@@ -4,13 +4,15 @@
 // decides where to look next, so one runUntilIdle() drives the whole walk
 // with the engine's window full across BFS levels.
 //
-//   Sweep sweep(engine, options);
-//   sweep.start();
+//   auto sweep = std::make_shared<Sweep>(engine, options);
+//   sweep->start();
 //   engine.runUntilIdle();
-//   Observations seen = sweep.take();
+//   Observations seen = sweep->take();
 #pragma once
 
 #include <cstdint>
+#include <functional>
+#include <memory>
 
 #include "Discovery.h"
 #include "MadEngine.h"
@@ -18,17 +20,19 @@
 
 namespace ibsm::sm::discovery {
 
-class Sweep {
+class Sweep : public std::enable_shared_from_this<Sweep> {
  public:
   Sweep(MadEngine& engine, const DiscoveryOptions& options);
   Sweep(const Sweep&) = delete;
   Sweep& operator=(const Sweep&) = delete;
 
   // Queues NodeInfo of the SM's own node; the rest follows from callbacks.
+  // Only on a Sweep owned by a shared_ptr (callbacks hold it weakly).
   void start();
   Observations take() { return std::move(seen_); }
 
  private:
+  void ask(SmpRequest request, std::function<void(const SmpReply&)> then);
   void onLocalNode(const SmpReply& reply);
   void onProbe(PortKey from, const DrPath& path, const SmpReply& reply);
   std::size_t addNode(const NodeInfo& info, const DrPath& path);
