@@ -136,14 +136,13 @@ class Analysis {
       hops_.resolve(d);
       deps_.add(hops_);
       if (hops_.hasLoop()) ++report_.lidsWithLoops;
-      countPairs(d);
-      if (d.ownerIsSwitch || d.sw == kNoSwitch) continue;
-      if (shortestFor != d.sw) {  // destinations come grouped by switch
+      const bool toCa = !d.ownerIsSwitch && d.sw != kNoSwitch;
+      if (toCa && shortestFor != d.sw) {  // destinations come grouped by switch
         shortest_ = view_.graph().hopsFrom(d.sw);
         shortestFor = d.sw;
       }
-      addHops(d);
-      if (d.isBase) pushLoads(d);
+      visitSources(d, toCa);
+      if (toCa && d.isBase) pushLoads();
     }
     finishHops();
     finishLoads();
@@ -152,24 +151,33 @@ class Analysis {
   }
 
  private:
-  // CA sources at s for destination d: the destination port is no source.
-  std::uint64_t caSources(SwitchIndex s, const Destination& d) const {
-    return view_.caSources(s) - (!d.ownerIsSwitch && d.sw == s ? 1u : 0u);
-  }
-  std::uint64_t switchSources(SwitchIndex s, const Destination& d) const {
-    return view_.switchIsSource(s) && !(d.ownerIsSwitch && d.sw == s) ? 1u : 0u;
-  }
-
-  void countPairs(const Destination& d) {
+  // One pass over the source switches of destination d: pair counts,
+  // unreachable reasons and examples, hop figures, and each switch's CA
+  // count for the link loads (routes from CAs attached to it).
+  void visitSources(const Destination& d, bool toCa) {
     auto& fromCa = report_.pairs[static_cast<std::size_t>(kindOf(false, d.ownerIsSwitch))];
     auto& fromSwitch = report_.pairs[static_cast<std::size_t>(kindOf(true, d.ownerIsSwitch))];
     unsigned shown = 0;  // reasons this LID already gave an example for
+    HopStats& h = report_.hops;
     for (SwitchIndex s = 0; s < view_.switches(); ++s) {
-      const std::uint64_t ca = caSources(s, d);
-      const std::uint64_t sw = switchSources(s, d);
+      // The destination port is no source of its own LID.
+      const std::uint64_t ca = view_.caSources(s) - (!d.ownerIsSwitch && d.sw == s ? 1u : 0u);
+      const std::uint64_t sw = view_.switchIsSource(s) && !(d.ownerIsSwitch && d.sw == s);
+      pushed_[s] = 0;
       if (hops_.outcome(s) == Outcome::Delivered) {
         fromCa.routed += ca;
         fromSwitch.routed += sw;
+        if (!toCa || ca == 0) continue;
+        pushed_[s] = ca;
+        const std::uint16_t hops = hops_.hops(s);
+        const std::uint16_t best = shortest_[s];
+        const std::uint32_t stretch = hops > best ? hops - best : 0;
+        sums_.pairs += ca;
+        sums_.hops += ca * hops;
+        sums_.stretch += ca * stretch;
+        h.max = std::max<std::uint32_t>(h.max, hops);
+        h.maxStretch = std::max(h.maxStretch, stretch);
+        if (stretch > 0) h.longerThanShortest += ca;
         continue;
       }
       fromCa.unreachable += ca;
@@ -184,35 +192,17 @@ class Analysis {
     }
   }
 
-  void addHops(const Destination& d) {
-    auto& h = report_.hops;
-    for (SwitchIndex s = 0; s < view_.switches(); ++s) {
-      if (hops_.outcome(s) != Outcome::Delivered) continue;
-      const std::uint64_t ca = caSources(s, d);
-      if (ca == 0) continue;
-      const std::uint16_t hops = hops_.hops(s);
-      const std::uint16_t best = shortest_[s];
-      const std::uint32_t stretch = hops > best ? hops - best : 0;
-      sums_.pairs += ca;
-      sums_.hops += ca * hops;
-      sums_.stretch += ca * stretch;
-      h.max = std::max<std::uint32_t>(h.max, hops);
-      h.maxStretch = std::max(h.maxStretch, stretch);
-      if (stretch > 0) h.longerThanShortest += ca;
-    }
-  }
-
   // Every route toward d follows the tree the next hops form; pushing each
   // switch's source count down it, farthest first, loads each link once.
-  void pushLoads(const Destination& d) {
-    for (SwitchIndex s = 0; s < view_.switches(); ++s) pushed_[s] = caSources(s, d);
+  void pushLoads() {
     const auto order = hops_.order();
     for (auto it = order.rbegin(); it != order.rend(); ++it) {
       const SwitchIndex s = *it;
+      if (pushed_[s] == 0) continue;
       const ChannelId c = hops_.channel(s);
-      if (c == kNoChannel || hops_.outcome(s) != Outcome::Delivered || pushed_[s] == 0) continue;
+      if (c == kNoChannel) continue;  // delivered here
       load_[c] += pushed_[s];
-      pushed_[view_.channel(c).to] += pushed_[s];
+      pushed_[hops_.next(s)] += pushed_[s];
     }
   }
 

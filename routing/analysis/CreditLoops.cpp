@@ -14,28 +14,34 @@ constexpr std::uint8_t kDropVl = 15;
 }  // namespace
 
 ChannelDependencies::ChannelDependencies(const ForwardingView& view)
-    : view_(view), vls_(view.vlCount()), carried_(view.switches(), 0) {
+    : view_(view), perVl_(view.hasSl2Vl()), vls_(view.vlCount()), carried_(view.switches(), 0) {
   depStart_.resize(view.channelCount() + 1, 0);
   for (ChannelId c = 0; c < view.channelCount(); ++c) {
     const SwitchIndex to = view.channel(c).to;
     depStart_[c + 1] = depStart_[c] + (view.firstChannel(to + 1) - view.firstChannel(to));
   }
-  depVls_.assign(depStart_.back() * vls_, 0);
+  if (perVl_)
+    depVls_.assign(std::size_t{depStart_.back()} * vls_, 0);
+  else
+    single_.assign(depStart_.back() / 64 + 1, 0);
 }
 
 void ChannelDependencies::add(const NextHops& hops, std::uint8_t sl) {
-  if (!view_.hasSl2Vl())
-    addSingleVl(hops);
-  else
+  if (perVl_)
     addPerVl(hops, sl);
+  else
+    addSingleVl(hops);
 }
 
 void ChannelDependencies::addSingleVl(const NextHops& hops) {
   for (SwitchIndex s = 0; s < view_.switches(); ++s) {
     const ChannelId c1 = hops.channel(s);
     if (c1 == kNoChannel) continue;
-    const ChannelId c2 = hops.channel(view_.channel(c1).to);
-    if (c2 != kNoChannel) depVls_[slot(c1, c2)] = 1;
+    const SwitchIndex to = hops.next(s);
+    const ChannelId c2 = hops.channel(to);
+    if (c2 == kNoChannel) continue;
+    const std::size_t i = slot(c1, to, c2);
+    single_[i >> 6] |= std::uint64_t{1} << (i & 63);
   }
 }
 
@@ -58,7 +64,7 @@ void ChannelDependencies::addPerVl(const NextHops& hops, std::uint8_t sl) {
       if (c2 == kNoChannel) continue;
       const std::uint8_t v2 = view_.vl(in.to, in.remotePort, view_.channel(c2).port, sl);
       if (v2 >= kDropVl) continue;
-      depVls_[slot(c1, c2) * vls_ + v2] |= carried_[*it];
+      depVls_[slot(c1, in.to, c2) * vls_ + v2] |= carried_[*it];
       const auto grown = static_cast<std::uint16_t>(carried_[in.to] | (1u << v2));
       changed |= grown != carried_[in.to];
       carried_[in.to] = grown;
@@ -93,7 +99,7 @@ std::optional<std::vector<ChannelDependencies::Node>> ChannelDependencies::findC
         const std::uint32_t k = f.cursor++;
         const std::uint32_t v2 = k % vls_;
         if (onlyVl != kAllVls && static_cast<int>(v2) != onlyVl) continue;
-        if (((depVls_[(depStart_[c1] + k / vls_) * vls_ + v2] >> v1) & 1u) == 0) continue;
+        if (((waits(depStart_[c1] + k / vls_, v2) >> v1) & 1u) == 0) continue;
         const Node next = (first + k / vls_) * vls_ + v2;
         if (colour[next] == kGrey) {
           const auto at = std::ranges::find(stack, next, &Frame::node);
@@ -122,16 +128,16 @@ CreditLoopReport ChannelDependencies::report(std::uint8_t vlsNeeded) const {
   r.vlsNeeded = vlsNeeded;
   r.vlsAnalysed = vls_;
   r.channels = view_.channelCount();
-  r.dependencies = std::transform_reduce(
-      depVls_.begin(), depVls_.end(), std::size_t{0}, std::plus<>{},
-      [](std::uint16_t m) { return static_cast<std::size_t>(std::popcount(m)); });
-  for (std::uint8_t v = 0; v < vls_; ++v) {
-    VlCreditLoops per{v, true, 0};
-    for (std::size_t i = v; i < depVls_.size(); i += vls_)
-      per.dependencies += (depVls_[i] >> v) & 1u;
-    per.acyclic = !findCycle(v).has_value();
-    r.perVl.push_back(per);
+  std::vector<std::size_t> within(vls_, 0);  // dependencies that stay on one VL
+  for (std::size_t i = 0; i < depStart_.back(); ++i) {
+    for (std::uint32_t v2 = 0; v2 < vls_; ++v2) {
+      const std::uint16_t mask = waits(i, v2);
+      r.dependencies += static_cast<std::size_t>(std::popcount(mask));
+      if ((mask >> v2) & 1u) ++within[v2];
+    }
   }
+  for (std::uint8_t v = 0; v < vls_; ++v)
+    r.perVl.push_back(VlCreditLoops{v, !findCycle(v).has_value(), within[v]});
   if (const auto cycle = findCycle(kAllVls)) {
     r.acyclic = false;
     for (const Node n : *cycle) {

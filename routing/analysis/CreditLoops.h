@@ -35,9 +35,14 @@ class ChannelDependencies {
   using Node = std::uint32_t;  // channel * vls_ + vl
   static constexpr int kAllVls = -1;
 
-  // Slot of the dependency c1 -> c2 (c2 leaves the switch c1 lands on).
-  std::size_t slot(ChannelId c1, ChannelId c2) const {
-    return depStart_[c1] + (c2 - view_.firstChannel(view_.channel(c1).to));
+  // Slot of the dependency c1 -> c2, where c2 leaves `to`, the switch c1 lands on.
+  std::size_t slot(ChannelId c1, SwitchIndex to, ChannelId c2) const {
+    return depStart_[c1] + (c2 - view_.firstChannel(to));
+  }
+  // The VLs on c1 whose traffic waits for c2 on VL v2, as a mask.
+  std::uint16_t waits(std::size_t slot, std::uint32_t v2) const {
+    if (!perVl_) return static_cast<std::uint16_t>((single_[slot >> 6] >> (slot & 63)) & 1u);
+    return depVls_[slot * vls_ + v2];
   }
   void addSingleVl(const NextHops& hops);
   void addPerVl(const NextHops& hops, std::uint8_t sl);
@@ -45,9 +50,12 @@ class ChannelDependencies {
   std::optional<std::vector<Node>> findCycle(int onlyVl) const;
 
   const ForwardingView& view_;
+  bool perVl_{false};  // the result has SL2VL tables
   std::uint8_t vls_{1};
-  std::vector<std::size_t> depStart_;  // per channel: first slot of its dependencies
-  // Per (slot, VL of c2): mask of the VLs on c1 whose traffic waits for c2.
+  std::vector<std::uint32_t> depStart_;  // per channel: first slot of its dependencies
+  // Without SL2VL everything is VL 0: one bit per slot keeps the set in cache.
+  std::vector<std::uint64_t> single_;
+  // With SL2VL, per (slot, VL of c2): mask of the VLs on c1 whose traffic waits for c2.
   std::vector<std::uint16_t> depVls_;
   std::vector<std::uint16_t> carried_;  // scratch: VLs each switch's out channel carries
 };

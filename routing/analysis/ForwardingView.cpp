@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <tuple>
 
 namespace ibsm::analysis {
 namespace {
@@ -15,28 +16,22 @@ constexpr std::uint8_t kDropVl = 15;
 
 ForwardingView::ForwardingView(const Fabric& fabric, const RoutingResult& result)
     : fabric_(fabric), graph_(fabric) {
-  const std::size_t n = graph_.size();
-  lfts_.resize(n);
-  for (SwitchIndex s = 0; s < n; ++s) {
-    const NodeId id = graph_.nodeId(s);
-    if (id < result.lfts.size()) lfts_[s] = result.lfts[id].port;
-  }
+  rows_.resize(graph_.size());
   indexPorts();
   indexDestinations();
+  transposeTables(result);
   indexSl2Vl(result);
 }
 
 void ForwardingView::indexPorts() {
   const std::size_t n = graph_.size();
-  numPorts_.resize(n);
-  portStart_.resize(n + 1, 0);
   channelStart_.resize(n + 1, 0);
   caSources_.resize(n, 0);
-  switchSource_.resize(n, false);
+  switchSource_.resize(n, 0);
   for (SwitchIndex s = 0; s < n; ++s) {
     const Node& sw = fabric_.node(graph_.nodeId(s));
-    numPorts_[s] = sw.numPorts();
-    portStart_[s] = targets_.size();
+    rows_[s].numPorts = sw.numPorts();
+    rows_[s].firstTarget = static_cast<std::uint32_t>(targets_.size());
     channelStart_[s] = static_cast<ChannelId>(channels_.size());
     targets_.push_back(PortTarget{PortTarget::Kind::Self});
     for (std::size_t p = 1; p < sw.ports.size(); ++p) {
@@ -58,7 +53,6 @@ void ForwardingView::indexPorts() {
       if (e.base.value != 0) ++caSources_[s];
     caPorts_ += caSources_[s];
   }
-  portStart_[n] = targets_.size();
   channelStart_[n] = static_cast<ChannelId>(channels_.size());
 }
 
@@ -85,6 +79,46 @@ void ForwardingView::indexDestinations() {
                                             PortRef{id, p}, kNoSwitch, 0, false, k == 0});
     }
   }
+  orderDestinations();
+}
+
+void ForwardingView::orderDestinations() {
+  // A stable order that does not depend on how the graph numbers switches:
+  // switch LIDs, then CA LIDs grouped by their switch (the report runs one
+  // BFS per group), groups in the order of their lowest LID.
+  std::vector<std::uint16_t> firstLid(graph_.size() + 1, 0xFFFF);
+  const auto group = [](SwitchIndex s) { return s == kNoSwitch ? SwitchIndex{0} : s + 1; };
+  for (const Destination& d : destinations_)
+    if (!d.ownerIsSwitch) firstLid[group(d.sw)] = std::min(firstLid[group(d.sw)], d.lid.value);
+  const auto key = [&](const Destination& d) {
+    // Switch LIDs first, then CA groups, undeliverable LIDs last.
+    const std::uint32_t rank = d.ownerIsSwitch ? 0u : (d.sw == kNoSwitch ? 2u : 1u);
+    const std::uint16_t groupLid = d.ownerIsSwitch ? d.lid.value : firstLid[group(d.sw)];
+    return std::tuple{rank, groupLid, group(d.sw), d.lid.value};
+  };
+  std::ranges::sort(destinations_,
+                    [&](const Destination& a, const Destination& b) { return key(a) < key(b); });
+}
+
+void ForwardingView::transposeTables(const RoutingResult& result) {
+  const std::size_t n = graph_.size();
+  std::size_t lids = 0;
+  for (const Destination& d : destinations_) lids = std::max<std::size_t>(lids, d.lid.value + 1u);
+  byLid_.assign(lids * n, kNoRoute);
+  // A block of switches at a time, so that each written cache line is filled
+  // whole while the block's source rows stream in.
+  constexpr SwitchIndex kBlock = 64;
+  for (SwitchIndex first = 0; first < n; first += kBlock) {
+    const SwitchIndex last = std::min<SwitchIndex>(static_cast<SwitchIndex>(n), first + kBlock);
+    for (std::size_t lid = 0; lid < lids; ++lid) {
+      std::uint8_t* out = byLid_.data() + lid * n;
+      for (SwitchIndex s = first; s < last; ++s) {
+        const NodeId id = graph_.nodeId(s);
+        if (id < result.lfts.size())
+          out[s] = result.lfts[id].at(Lid{static_cast<std::uint16_t>(lid)});
+      }
+    }
+  }
 }
 
 void ForwardingView::indexSl2Vl(const RoutingResult& result) {
@@ -93,36 +127,36 @@ void ForwardingView::indexSl2Vl(const RoutingResult& result) {
   const std::size_t n = graph_.size();
   sl2vlStart_.resize(n + 1, 0);
   for (SwitchIndex s = 0; s < n; ++s) {
-    const std::size_t width = std::size_t{numPorts_[s]} + 1;
+    const std::size_t width = std::size_t{rows_[s].numPorts} + 1;
     sl2vlStart_[s + 1] = sl2vlStart_[s] + width * width;
   }
   sl2vlIndex_.assign(sl2vlStart_[n], kNoEntry);
   for (std::uint32_t i = 0; i < sl2vl_.size(); ++i) {
     const Sl2VlEntry& e = sl2vl_[i];
     const SwitchIndex s = graph_.index(e.sw);
-    if (s == kNoSwitch || e.inPort > numPorts_[s] || e.outPort > numPorts_[s]) continue;
-    sl2vlIndex_[sl2vlStart_[s] + (std::size_t{numPorts_[s]} + 1) * e.inPort + e.outPort] = i;
+    if (s == kNoSwitch || e.inPort > rows_[s].numPorts || e.outPort > rows_[s].numPorts) continue;
+    sl2vlIndex_[sl2vlStart_[s] + (std::size_t{rows_[s].numPorts} + 1) * e.inPort + e.outPort] = i;
     for (const std::uint8_t v : e.vl)
       if (v < kDropVl) vlCount_ = std::max<std::uint8_t>(vlCount_, v + 1);
   }
 
   // Traffic that starts at a switch enters it through a CA port or port 0;
   // precomputing those masks keeps the per-destination pass at one lookup.
-  originVls_.resize(portStart_[n] * 16, 0);
+  originVls_.resize(targets_.size() * 16, 0);
   for (SwitchIndex s = 0; s < n; ++s) {
     // Port 0 always counts: every switch may originate traffic, so every
     // LFT chain holds buffers, as in the single-VL analysis.
     std::vector<std::uint8_t> inPorts{0};
     for (const auto& e : graph_.endpoints(s).subspan(1))
       if (e.base.value != 0) inPorts.push_back(e.switchPort);
-    for (std::size_t out = 0; out <= numPorts_[s]; ++out) {
+    for (std::size_t out = 0; out <= rows_[s].numPorts; ++out) {
       for (std::uint8_t sl = 0; sl < 16; ++sl) {
         std::uint16_t mask = 0;
         for (const std::uint8_t in : inPorts) {
           const std::uint8_t v = vl(s, in, static_cast<std::uint8_t>(out), sl);
           if (v < kDropVl) mask |= static_cast<std::uint16_t>(1u << v);
         }
-        originVls_[(portStart_[s] + out) * 16 + sl] = mask;
+        originVls_[(rows_[s].firstTarget + out) * 16 + sl] = mask;
       }
     }
   }
@@ -132,14 +166,14 @@ std::uint8_t ForwardingView::vl(SwitchIndex s, std::uint8_t inPort, std::uint8_t
                                 std::uint8_t sl) const {
   if (sl2vlIndex_.empty()) return 0;
   const std::uint32_t i =
-      sl2vlIndex_[sl2vlStart_[s] + (std::size_t{numPorts_[s]} + 1) * inPort + outPort];
+      sl2vlIndex_[sl2vlStart_[s] + (std::size_t{rows_[s].numPorts} + 1) * inPort + outPort];
   return i == kNoEntry ? 0 : sl2vl_[i].vl[sl & 0xF];
 }
 
 std::uint16_t ForwardingView::originVls(SwitchIndex s, std::uint8_t outPort,
                                         std::uint8_t sl) const {
   if (originVls_.empty()) return 1;  // everything on VL 0
-  return originVls_[(portStart_[s] + outPort) * 16 + (sl & 0xF)];
+  return originVls_[(rows_[s].firstTarget + outPort) * 16 + (sl & 0xF)];
 }
 
 std::string ForwardingView::switchName(SwitchIndex s) const {

@@ -58,15 +58,25 @@ class ForwardingView {
   const routing::SwitchGraph& graph() const { return graph_; }
   std::size_t switches() const { return graph_.size(); }
 
-  std::uint8_t numPorts(SwitchIndex s) const { return numPorts_[s]; }
+  // What the per-destination passes read of a switch, in one place.
+  struct Row {
+    std::uint32_t firstTarget{0};  // its port 0 in targets_
+    std::uint8_t numPorts{0};
+  };
+  const Row& row(SwitchIndex s) const { return rows_[s]; }
+
+  std::uint8_t numPorts(SwitchIndex s) const { return rows_[s].numPorts; }
   // Port 0..numPorts(s).
   const PortTarget& target(SwitchIndex s, std::uint8_t port) const {
-    return targets_[portStart_[s] + port];
+    return targets_[rows_[s].firstTarget + port];
   }
-  // The LFT entry of s for lid; kNoRoute when the table has none.
-  std::uint8_t entry(SwitchIndex s, std::uint16_t lid) const {
-    const auto& t = lfts_[s];
-    return lid < t.size() ? t[lid] : kNoRoute;
+  // Every switch's LFT entry for a destination LID, index = switch index.
+  std::span<const std::uint8_t> entries(Lid lid) const {
+    return {byLid_.data() + std::size_t{lid.value} * switches(), switches()};
+  }
+  // The LFT entry of s for a destination LID; kNoRoute when the table has none.
+  std::uint8_t entry(SwitchIndex s, Lid lid) const {
+    return byLid_[std::size_t{lid.value} * switches() + s];
   }
 
   std::size_t channelCount() const { return channels_.size(); }
@@ -77,11 +87,11 @@ class ForwardingView {
   // Endpoints that originate traffic at s: CA ports with a LID, and s itself
   // when it has a LID.
   std::uint32_t caSources(SwitchIndex s) const { return caSources_[s]; }
-  bool switchIsSource(SwitchIndex s) const { return switchSource_[s]; }
+  bool switchIsSource(SwitchIndex s) const { return switchSource_[s] != 0; }
   std::size_t caPorts() const { return caPorts_; }
 
-  // Every LID owned by some port, grouped by the switch that delivers it
-  // (undeliverable ones last).
+  // Every LID owned by some port: switch LIDs, then CA LIDs grouped by the
+  // switch that delivers them, then LIDs no switch can deliver.
   std::span<const Destination> destinations() const { return destinations_; }
 
   // VLs the SL2VL entries map to (1 when the result has none).
@@ -98,18 +108,22 @@ class ForwardingView {
  private:
   void indexPorts();
   void indexDestinations();
+  void orderDestinations();
+  void transposeTables(const RoutingResult& result);
   void indexSl2Vl(const RoutingResult& result);
 
   const Fabric& fabric_;
   routing::SwitchGraph graph_;
-  std::vector<std::uint8_t> numPorts_;
-  std::vector<std::size_t> portStart_;
+  std::vector<Row> rows_;
+  // The LFTs transposed, LID-major, for destination LIDs only: a
+  // destination's pass then reads one contiguous run instead of touching a
+  // cache line and a page of every switch's table.
+  std::vector<std::uint8_t> byLid_;
   std::vector<PortTarget> targets_;
-  std::vector<std::span<const std::uint8_t>> lfts_;
   std::vector<Channel> channels_;
   std::vector<ChannelId> channelStart_;
   std::vector<std::uint32_t> caSources_;
-  std::vector<bool> switchSource_;
+  std::vector<std::uint8_t> switchSource_;
   std::size_t caPorts_{0};
   std::vector<Destination> destinations_;
 

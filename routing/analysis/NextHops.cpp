@@ -12,10 +12,12 @@ struct Step {
   std::uint8_t port{kNoRoute};
 };
 
-Step classify(const ForwardingView& view, SwitchIndex s, const Destination& d) {
-  const std::uint8_t port = view.entry(s, d.lid.value);
-  if (port == kNoRoute) return {kNoSwitch, Outcome::NoEntry, kNoChannel, port};
-  if (port > view.numPorts(s)) return {kNoSwitch, Outcome::DeadPort, kNoChannel, port};
+// Called once per (switch, destination): the report's inner loop.
+[[gnu::always_inline]] inline Step classify(const ForwardingView& view, SwitchIndex s,
+                                            const Destination& d, std::uint8_t port) {
+  const ForwardingView::Row& row = view.row(s);
+  if (port > row.numPorts)
+    return {kNoSwitch, port == kNoRoute ? Outcome::NoEntry : Outcome::DeadPort, kNoChannel, port};
   if (s == d.sw && port == d.port) return {kNoSwitch, Outcome::Delivered, kNoChannel, port};
   const PortTarget& t = view.target(s, port);
   switch (t.kind) {
@@ -52,13 +54,15 @@ NextHops::NextHops(const ForwardingView& view)
       outcome_(view.switches(), Outcome::NoEntry),
       hops_(view.switches(), 0),
       channel_(view.switches(), kNoChannel),
+      next_(view.switches(), kNoSwitch),
       colour_(view.switches(), Colour::White) {
   order_.reserve(view.switches());
 }
 
 SwitchIndex NextHops::step(SwitchIndex s, const Destination& destination) {
-  const Step st = classify(view_, s, destination);
+  const Step st = classify(view_, s, destination, entries_[s]);
   channel_[s] = st.channel;
+  next_[s] = st.next;
   if (st.next == kNoSwitch) {
     outcome_[s] = st.outcome;
     hops_[s] = 0;
@@ -67,6 +71,7 @@ SwitchIndex NextHops::step(SwitchIndex s, const Destination& destination) {
 }
 
 void NextHops::resolve(const Destination& destination) {
+  entries_ = view_.entries(destination.lid);
   std::ranges::fill(colour_, Colour::White);
   order_.clear();
   hasLoop_ = false;
@@ -118,7 +123,7 @@ Trace traceRoute(const ForwardingView& view, SwitchIndex from, const Destination
       return trace;
     }
     seen[x] = true;
-    const Step st = classify(view, x, destination);
+    const Step st = classify(view, x, destination, view.entry(x, destination.lid));
     trace.lastPort = st.port;
     if (st.next == kNoSwitch) {
       trace.outcome = st.outcome;

@@ -31,6 +31,8 @@ class NextHops {
   // The channel s forwards the destination on, or kNoChannel when its entry
   // does not lead to another switch.
   ChannelId channel(SwitchIndex s) const { return channel_[s]; }
+  // The switch at the other end of channel(s), or kNoSwitch.
+  SwitchIndex next(SwitchIndex s) const { return next_[s]; }
   // Switches in an order where each comes after the switch it forwards to;
   // walk it backwards to push counts along the routes. Switches on or
   // leading into a loop come in no useful order.
@@ -42,16 +44,18 @@ class NextHops {
 
   // Classifies the entry of s; returns the next switch, or kNoSwitch when
   // the walk ends at s (outcome_[s] then says how).
-  SwitchIndex step(SwitchIndex s, const Destination& destination);
+  inline SwitchIndex step(SwitchIndex s, const Destination& destination);
 
   const ForwardingView& view_;
   std::vector<Outcome> outcome_;
   std::vector<std::uint16_t> hops_;
   std::vector<ChannelId> channel_;
+  std::vector<SwitchIndex> next_;
   std::vector<Colour> colour_;
   std::vector<SwitchIndex> order_;
   std::vector<SwitchIndex> stack_;
   bool hasLoop_{false};
+  std::span<const std::uint8_t> entries_;  // the LFT entries toward the current destination
 };
 
 // One route walked hop by hop, for the few examples a report shows.
