@@ -1,0 +1,364 @@
+// The programming step end to end against the in-memory fake fabric:
+// read the subnet, plan it with a real routing engine, program it, and
+// check what the fake's ports and switches hold afterwards.
+#include <gtest/gtest.h>
+#include <ibsm/Engines.h>
+#include <spdlog/sinks/ostream_sink.h>
+
+#include <functional>
+#include <sstream>
+
+#include "FabricFixtures.h"
+#include "FakeFabricTransport.h"
+#include "SubnetProgrammer.h"
+#include "SubnetSnapshot.h"
+
+namespace ibsm::sm {
+namespace {
+
+using namespace std::chrono_literals;
+using ibsm::testing::FakeFabricTransport;
+using Fate = FakeFabricTransport::Fate;
+
+bool isSet(const Smp& smp, AttributeId id) {
+  return smp.header.method == Method::Set && smp.header.attributeId == id;
+}
+bool setsState(const Smp& smp, PortState state) {
+  return isSet(smp, AttributeId::PortInfo) && decodePortInfo(smp.data).portState == state;
+}
+
+// One SM in front of one fake fabric, kept across sweeps like the real SM.
+class Bench {
+ public:
+  Bench(Fabric fabric, PortRef smPort, std::string engine)
+      : wire_(ibsm::testing::unprogrammed(std::move(fabric)), smPort),
+        engine_(wire_, engineOptions()),
+        smPort_(smPort),
+        routingEngine_(std::move(engine)) {
+    // On real hardware (and ibsim) the transport's issm device sets this.
+    wire_.fabric().port(smPort).capabilityMask |= capability::kIsSm;
+  }
+
+  // Discovery stand-in, planSubnet, then programming; `edit` changes the
+  // plan before it is programmed. Returns the summary; what programming
+  // sent is in programSmps().
+  ProgramSummary sweep(const std::function<void(SubnetPlan&)>& edit = {}) {
+    discovered_ = ibsm::testing::readOverWire(engine_, wire_.fabric(), smPort_);
+    PlanInputs inputs;
+    inputs.engines = {routingEngine_};
+    auto plan = planSubnet(discovered_.fabric, inputs, defaultRegistry());
+    if (!plan) throw std::runtime_error(plan.error().message);
+    plan_ = std::move(*plan);
+    if (edit) edit(plan_);
+    mark_ = wire_.sent().size();
+    SubnetProgrammer programmer(engine_, cache_, options, logger_);
+    auto summary = programmer.program(discovered_, plan_);
+    if (!summary) throw std::runtime_error(summary.error().message);
+    return *summary;
+  }
+
+  // The requests programming sent in the last sweep, in order.
+  std::vector<FakeFabricTransport::SentMad> programSmps() const {
+    return {wire_.sent().begin() + static_cast<std::ptrdiff_t>(mark_), wire_.sent().end()};
+  }
+  std::size_t count(const std::function<bool(const Smp&)>& pred) const {
+    std::size_t n = 0;
+    for (const auto& s : programSmps()) n += pred(s.smp) ? 1 : 0;
+    return n;
+  }
+
+  // Every cabled port holds its planned LID, the SM's LID and is Active;
+  // every switch forwards as the plan says.
+  void expectHoldsThePlan() const {
+    const Fabric& now = wire_.fabric();
+    const Lid smLid = plan_.fabric.port(smPort_).lid;
+    for (NodeId n = 0; n < now.size(); ++n) {
+      const Node& node = now.node(n);
+      for (std::uint8_t p = node.isSwitch() ? 0 : 1; p <= node.numPorts(); ++p) {
+        const PortRef ref{n, p};
+        const bool carriesLid = !node.isSwitch() || p == 0;
+        if (!node.ports[p].connected() && !(node.isSwitch() && p == 0)) continue;
+        EXPECT_EQ(now.port(ref).state, PortState::Active) << now.describe(ref);
+        if (!carriesLid) continue;
+        EXPECT_EQ(now.port(ref).lid, plan_.fabric.port(ref).lid) << now.describe(ref);
+        EXPECT_EQ(wire_.smLid(ref), smLid) << now.describe(ref);
+      }
+      if (!node.isSwitch()) continue;
+      const Lft& lft = plan_.routing.lfts[n];
+      EXPECT_EQ(node.switchData->linearFdbTop, lft.top().value) << node.description;
+      const auto& held = wire_.lft(n);
+      for (std::uint16_t lid = 1; lid <= lft.top().value; ++lid) {
+        const std::uint8_t got = lid < held.size() ? held[lid] : kNoRoute;
+        ASSERT_EQ(got, lft.at(Lid{lid})) << node.description << " LID " << lid;
+      }
+    }
+  }
+
+  FakeFabricTransport& wire() { return wire_; }
+  SwitchTableCache& cache() { return cache_; }
+  const SubnetPlan& plan() const { return plan_; }
+  PortRef smPort() const { return smPort_; }
+  std::string log() const { return logText_.str(); }
+  void forgetEverything() { cache_ = SwitchTableCache{}; }
+
+  ProgramOptions options;
+
+ private:
+  MadEngineOptions engineOptions() {
+    MadEngineOptions o;
+    o.window = 16;
+    o.timeout = 200ms;
+    o.retries = 2;
+    o.clock = wire_.clock();
+    o.logger = logger_;
+    return o;
+  }
+
+  std::ostringstream logText_;
+  std::shared_ptr<spdlog::logger> logger_ = std::make_shared<spdlog::logger>(
+      "program", std::make_shared<spdlog::sinks::ostream_sink_st>(logText_));
+  FakeFabricTransport wire_;
+  MadEngine engine_;
+  SwitchTableCache cache_;
+  PortRef smPort_;
+  std::string routingEngine_;
+  DiscoveredSubnet discovered_;
+  SubnetPlan plan_;
+  std::size_t mark_{0};
+};
+
+struct Scenario {
+  std::string name;
+  std::function<Fabric()> fabric;
+  std::string engine;
+};
+
+void PrintTo(const Scenario& s, std::ostream* os) {
+  *os << s.name;
+}
+
+// Where ibsim attaches the SM: the first port of its net file.
+PortRef smPortOf(const Fabric& f) {
+  const NodeId first = 0;
+  return f.node(first).isSwitch() ? PortRef{first, 0} : PortRef{first, 1};
+}
+
+std::vector<Scenario> scenarios() {
+  return {
+      {"TwoSwitchesUpdn",
+       [] { return ibsm::testing::sampleFabric("two-switch-dual-port-hcas.net"); }, "updn"},
+      {"FatTree2Ftree",
+       [] {
+         FatTreeSpec spec;
+         spec.levels = 2;
+         spec.radix = 8;
+         return ibsm::testing::generatedFabric(spec);
+       },
+       "ftree"},
+      {"FatTree3Ftree", [] { return ibsm::testing::sampleFabric("fat-tree-3level-k8.net"); },
+       "ftree"},
+      {"DragonflyUpdn", [] { return ibsm::testing::sampleFabric("dragonfly-a4-p2-h2.net"); },
+       "updn"},
+  };
+}
+
+class ProgramOnFakeFabric : public ::testing::TestWithParam<Scenario> {
+ protected:
+  ProgramOnFakeFabric() {
+    Fabric f = GetParam().fabric();
+    const PortRef sm = smPortOf(f);
+    bench = std::make_unique<Bench>(std::move(f), sm, GetParam().engine);
+  }
+  std::unique_ptr<Bench> bench;
+};
+
+TEST_P(ProgramOnFakeFabric, EveryPortEndsActiveWithItsPlannedLidAndEverySwitchWithItsPlannedLft) {
+  const ProgramSummary s = bench->sweep();
+  EXPECT_TRUE(s.complete()) << ::testing::PrintToString(s.failures);
+  EXPECT_EQ(s.blocksRead, 0U) << "a fresh fabric's tables are empty: nothing to read";
+  EXPECT_GT(s.blocksWritten, 0U);
+  EXPECT_GT(s.portsActivated, 0U);
+  bench->expectHoldsThePlan();
+}
+
+TEST_P(ProgramOnFakeFabric, ASecondSweepWithNothingChangedSendsNothing) {
+  ASSERT_TRUE(bench->sweep().complete());
+  const ProgramSummary again = bench->sweep();
+  EXPECT_TRUE(again.complete());
+  EXPECT_EQ(bench->count([](const Smp& m) { return isSet(m, AttributeId::LinearForwardingTable); }),
+            0U);
+  EXPECT_EQ(again.requests(), 0U) << "no PortInfo, SwitchInfo or LFT Set, and no read";
+  bench->expectHoldsThePlan();
+}
+
+TEST_P(ProgramOnFakeFabric, NoPortGoesActiveBeforeTheLftPhaseHasCompleted) {
+  // Slow LFT answers: the Active phase must still wait for the last one.
+  constexpr auto kLftLatency = 30ms;
+  bench->wire().setFaults([&](const Smp& req, std::size_t) {
+    return isSet(req, AttributeId::LinearForwardingTable) ? Fate::delayed(kLftLatency) : Fate{};
+  });
+  ASSERT_TRUE(bench->sweep().complete());
+  const auto smps = bench->programSmps();
+  std::optional<MadClock::time_point> lastLftAnswer;
+  std::optional<std::size_t> lastLft, lastArmed, firstActive;
+  for (std::size_t i = 0; i < smps.size(); ++i) {
+    const Smp& m = smps[i].smp;
+    if (isSet(m, AttributeId::LinearForwardingTable) || isSet(m, AttributeId::SwitchInfo)) {
+      lastLft = i;
+      lastLftAnswer = smps[i].at + kLftLatency;
+    }
+    if (setsState(m, PortState::Armed)) lastArmed = i;
+    if (setsState(m, PortState::Active) && !firstActive) firstActive = i;
+  }
+  ASSERT_TRUE(lastLft && lastArmed && firstActive);
+  EXPECT_LT(*lastLft, *firstActive);
+  EXPECT_LT(*lastArmed, *firstActive) << "both ends are Armed before either goes Active";
+  EXPECT_GE(smps[*firstActive].at, *lastLftAnswer)
+      << "the first Active Set left before the last LFT Set was acknowledged";
+}
+
+INSTANTIATE_TEST_SUITE_P(Fabrics, ProgramOnFakeFabric, ::testing::ValuesIn(scenarios()),
+                         [](const auto& info) { return info.param.name; });
+
+// ibsim's two-switch example, for the tests that look at single SMPs.
+class ProgramTest : public ::testing::Test {
+ protected:
+  ProgramTest() {
+    Fabric f = ibsm::testing::sampleFabric("two-switch-dual-port-hcas.net");
+    const PortRef sm = smPortOf(f);
+    bench = std::make_unique<Bench>(std::move(f), sm, "updn");
+  }
+  std::unique_ptr<Bench> bench;
+};
+
+TEST_F(ProgramTest, ChangingTheRouteOfOneLidSendsExactlyTheBlocksHoldingIt) {
+  ASSERT_TRUE(bench->sweep().complete());
+  // Route the highest CA LID out of another port on every switch.
+  Lid moved;
+  const ProgramSummary s = bench->sweep([&moved](SubnetPlan& plan) {
+    for (const LidAssignment& a : plan.lids.assignments) {
+      if (!plan.fabric.node(a.port.node).isSwitch()) moved = std::max(moved, a.base);
+    }
+    for (Lft& lft : plan.routing.lfts) {
+      if (lft.port.size() > moved.value) lft.port[moved.value] = lft.port[moved.value] == 3 ? 5 : 3;
+    }
+  });
+  EXPECT_TRUE(s.complete());
+  const auto smps = bench->programSmps();
+  std::size_t lftSets = 0;
+  for (const auto& m : smps) {
+    if (!isSet(m.smp, AttributeId::LinearForwardingTable)) continue;
+    ++lftSets;
+    EXPECT_EQ(m.smp.header.attributeModifier, moved.value / 64U);
+  }
+  EXPECT_EQ(lftSets, bench->wire().fabric().switches().size()) << "one block per switch";
+  EXPECT_EQ(s.requests(), lftSets) << "nothing but those blocks";
+  bench->expectHoldsThePlan();
+}
+
+TEST_F(ProgramTest, ADroppedLftSetLeavesItsBlockDirtyAndTheNextSweepResendsIt) {
+  // Switch2's block 0 is lost on every attempt.
+  const NodeId sw2 = ibsm::testing::nodeNamed(bench->wire().fabric(), "Switch2");
+  const Guid sw2Guid = bench->wire().fabric().node(sw2).guid;
+  const DrPath path = ibsm::testing::routesFrom(bench->wire().fabric(), bench->smPort())[sw2];
+  auto toSw2 = [path](const Smp& m) {
+    return isSet(m, AttributeId::LinearForwardingTable) && m.initialPath == path.initialPath() &&
+           m.header.hopCount == path.hopCount();
+  };
+  bench->wire().setFaults(
+      [&](const Smp& req, std::size_t) { return toSw2(req) ? Fate::dropped() : Fate{}; });
+  const ProgramSummary failed = bench->sweep();
+  EXPECT_FALSE(failed.complete());
+  EXPECT_EQ(failed.phase(Phase::Lfts).failures, 1U);
+  EXPECT_EQ(bench->cache().block(sw2Guid, 0), std::nullopt) << "unknown, not taken as done";
+  ASSERT_EQ(failed.failures.size(), 2U) << ::testing::PrintToString(failed.failures);
+  EXPECT_NE(failed.failures[0].find("LFT block 0 of switch Switch2"), std::string::npos);
+  // Switch2's links stay Armed: its table is not in place.
+  EXPECT_GT(failed.phase(Phase::Active).deferred, 0U);
+  EXPECT_EQ(bench->wire().fabric().port({sw2, 1}).state, PortState::Armed);
+  EXPECT_NE(bench->log().find("PROG-0302"), std::string::npos);
+
+  bench->wire().setFaults({});
+  const ProgramSummary next = bench->sweep();
+  EXPECT_TRUE(next.complete()) << ::testing::PrintToString(next.failures);
+  EXPECT_EQ(
+      bench->count([&](const Smp& m) { return isSet(m, AttributeId::LinearForwardingTable); }), 1U);
+  EXPECT_EQ(bench->count(toSw2), 1U);
+  EXPECT_EQ(next.portsActivated, failed.phase(Phase::Active).deferred);
+  bench->expectHoldsThePlan();
+}
+
+TEST_F(ProgramTest, ARestartedSmOnARunningFabricReadsTheTablesAndRewritesNothing) {
+  ASSERT_TRUE(bench->sweep().complete());
+  bench->forgetEverything();
+  const ProgramSummary s = bench->sweep();
+  EXPECT_TRUE(s.complete());
+  EXPECT_GT(s.blocksRead, 0U);
+  EXPECT_EQ(s.requests(), s.blocksRead) << "reads only: every block already holds the plan";
+  EXPECT_EQ(bench->count([](const Smp& m) { return m.header.method == Method::Set; }), 0U);
+}
+
+TEST_F(ProgramTest, ASwitchThatLostItsTableIsRewrittenWhole) {
+  ASSERT_TRUE(bench->sweep().complete());
+  const NodeId sw1 = ibsm::testing::nodeNamed(bench->wire().fabric(), "Switch1");
+  bench->wire().fabric().node(sw1).switchData->linearFdbTop = 0;  // as after a reboot
+  const ProgramSummary s = bench->sweep();
+  EXPECT_TRUE(s.complete());
+  EXPECT_EQ(s.topsWritten, 1U);
+  EXPECT_EQ(s.blocksWritten, bench->plan().routing.lfts[sw1].top().value / 64U + 1U);
+}
+
+TEST_F(ProgramTest, WhenTheSmLidCannotBeSetNothingElseIsProgrammed) {
+  bench->wire().setFaults([](const Smp& req, std::size_t) {
+    return isSet(req, AttributeId::PortInfo) && req.header.hopCount == 0 ? Fate::dropped() : Fate{};
+  });
+  const ProgramSummary s = bench->sweep();
+  EXPECT_EQ(s.stoppedAt, Phase::SmLid);
+  EXPECT_FALSE(s.complete());
+  EXPECT_EQ(bench->count([](const Smp& m) { return m.header.method == Method::Set; }),
+            s.phase(Phase::SmLid).transmissions)
+      << "only the SM port's Set (and its retries) went out";
+  EXPECT_NE(bench->log().find("PROG-0303"), std::string::npos);
+
+  bench->wire().setFaults({});
+  EXPECT_TRUE(bench->sweep().complete());
+  bench->expectHoldsThePlan();
+}
+
+TEST_F(ProgramTest, APortWhoseLidSetFailedIsNotArmedNorIsItsPeer) {
+  const NodeId hca2 = ibsm::testing::nodeNamed(bench->wire().fabric(), "Hca2");
+  const PortRef victim{hca2, 2};
+  const DrPath path =
+      *pathToPort(ibsm::testing::snapshotOf(bench->wire().fabric(), bench->smPort()), victim);
+  bench->wire().setFaults([path](const Smp& req, std::size_t) {
+    const bool hit = isSet(req, AttributeId::PortInfo) && req.header.attributeModifier == 2 &&
+                     req.initialPath == path.initialPath() &&
+                     req.header.hopCount == path.hopCount();
+    return hit ? Fate::answeredWith(madstatus::kInvalidField) : Fate{};
+  });
+  const ProgramSummary s = bench->sweep();
+  EXPECT_EQ(s.phase(Phase::Lids).failures, 1U);
+  EXPECT_NE(s.failures.front().find("answered with status"), std::string::npos);
+  const PortRef peer = *bench->wire().fabric().port(victim).remote;
+  EXPECT_EQ(bench->wire().fabric().port(victim).state, PortState::Down) << "still Init";
+  EXPECT_EQ(bench->wire().fabric().port(peer).state, PortState::Down) << "still Init";
+  EXPECT_EQ(bench->wire().fabric().port({hca2, 1}).state, PortState::Active);
+  EXPECT_EQ(s.phase(Phase::Armed).deferred, 2U);
+  EXPECT_EQ(s.phase(Phase::Active).deferred, 2U);
+
+  bench->wire().setFaults({});
+  EXPECT_TRUE(bench->sweep().complete());
+  bench->expectHoldsThePlan();
+}
+
+TEST_F(ProgramTest, EachPhaseLogsOneLineWithItsSmpCountAndDuration) {
+  ASSERT_TRUE(bench->sweep().complete());
+  const std::string log = bench->log();
+  for (const char* phase : {"read-tables", "sm-lid", "lids", "lfts", "armed", "active"}) {
+    EXPECT_NE(log.find(fmt::format("PROG-0301 phase {}:", phase)), std::string::npos) << phase;
+  }
+  EXPECT_NE(log.find("PROG-0306 programming complete"), std::string::npos) << log;
+}
+
+}  // namespace
+}  // namespace ibsm::sm
