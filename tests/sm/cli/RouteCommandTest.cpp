@@ -1,0 +1,153 @@
+// `ibsm route` and `ibsm topo generate` as an operator runs them: exit
+// codes, files written or not, and the words of the error messages.
+#include <fmt/format.h>
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+namespace {
+
+namespace fs = std::filesystem;
+using ::testing::HasSubstr;
+
+struct Outcome {
+  int status{-1};
+  std::string out;  // stdout and stderr together
+};
+
+Outcome ibsm(const std::string& args) {
+  const std::string cmd = fmt::format("{} {} 2>&1", IBSM_BINARY, args);
+  Outcome r;
+  FILE* p = ::popen(cmd.c_str(), "r");
+  if (!p) return r;
+  char buf[4096];
+  while (std::size_t n = std::fread(buf, 1, sizeof buf, p)) r.out.append(buf, n);
+  const int st = ::pclose(p);
+  r.status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+  return r;
+}
+
+std::string slurp(const fs::path& p) {
+  std::ifstream in(p);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+class RouteCommand : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() /
+           fmt::format("ibsm-cli-{}-{}", ::getpid(),
+                       ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::remove_all(dir_);
+    fs::create_directories(dir_);
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+  fs::path write(const std::string& name, const std::string& text) {
+    std::ofstream(dir_ / name) << text;
+    return dir_ / name;
+  }
+  fs::path dir_;
+};
+
+TEST_F(RouteCommand, RoutesASampleCaptureAndWritesTheDumps) {
+  const auto out = dir_ / "out";
+  const Outcome r =
+      ibsm(fmt::format("route --topology {}/fat-tree-3level-k8.ibnetdiscover --out {}",
+                       IBSM_SHARED_TOPOLOGIES, out.string()));
+  ASSERT_EQ(r.status, 0) << r.out;
+  EXPECT_THAT(r.out, HasSubstr("routing engine: ftree"));
+  EXPECT_THAT(r.out, HasSubstr("0 unreachable"));
+  EXPECT_THAT(slurp(out / "opensm-lfts.dump"), HasSubstr("Unicast lids"));
+  EXPECT_THAT(slurp(out / "guid2lid"), HasSubstr("0x0000000000200000 "));
+  EXPECT_THAT(slurp(out / "report.json"), HasSubstr("\"engine\""));
+}
+
+TEST_F(RouteCommand, AGeneratedNetFileRoutesEndToEnd) {
+  const auto net = dir_ / "ft.net";
+  ASSERT_EQ(
+      ibsm(fmt::format("topo generate fat-tree --levels 3 --radix 8 --degrade 4 --seed 7 -o {}",
+                       net.string()))
+          .status,
+      0);
+  const Outcome r = ibsm(fmt::format("route --topology {} --engine ftree --check --out {}",
+                                     net.string(), (dir_ / "out").string()));
+  EXPECT_EQ(r.status, 0) << r.out;
+}
+
+TEST_F(RouteCommand, AMalformedTopologyNamesFileAndLineAndWritesNothing) {
+  const auto bad =
+      write("bad.net", "Switch 4 \"s0\"\n[1] \"h0\"[1]\n\nBanana 1 \"h0\"\n[1] \"s0\"[1]\n");
+  const auto out = dir_ / "out";
+  const Outcome r = ibsm(fmt::format("route --topology {} --out {}", bad.string(), out.string()));
+  EXPECT_EQ(r.status, 2) << r.out;
+  EXPECT_THAT(r.out, HasSubstr(bad.string() + ":4:"));
+  EXPECT_FALSE(fs::exists(out));
+}
+
+TEST_F(RouteCommand, AnUnknownEngineIsRefusedByName) {
+  const Outcome r =
+      ibsm(fmt::format("route --topology {}/two-switch-dual-port-hcas.net --engine warp --out {}",
+                       IBSM_SHARED_TOPOLOGIES, dir_.string()));
+  EXPECT_EQ(r.status, 2);
+  EXPECT_THAT(r.out, HasSubstr("unknown routing engine 'warp'"));
+}
+
+TEST_F(RouteCommand, AnUnknownConfigKeyNamesTheKeyAndLine) {
+  const auto conf = write("ibsm.toml", "[routing]\nengines = [\"updn\"]\n");
+  const Outcome r =
+      ibsm(fmt::format("route --topology {}/two-switch-dual-port-hcas.net --config {} --out {}",
+                       IBSM_SHARED_TOPOLOGIES, conf.string(), dir_.string()));
+  EXPECT_EQ(r.status, 2);
+  EXPECT_THAT(r.out, HasSubstr(conf.string() + ":2: unknown key 'routing.engines'"));
+}
+
+TEST_F(RouteCommand, TheConfigChoosesTheEngineAndTheFlagOverridesIt) {
+  const auto conf = write("ibsm.toml", "[routing]\nengine = \"minhop\"\n");
+  const auto topo = fmt::format("{}/two-switch-dual-port-hcas.net", IBSM_SHARED_TOPOLOGIES);
+  EXPECT_THAT(ibsm(fmt::format("route -t {} -F {} -o {}", topo, conf.string(), dir_.string())).out,
+              HasSubstr("routing engine: minhop"));
+  EXPECT_THAT(
+      ibsm(fmt::format("route -t {} -F {} -R updn -o {}", topo, conf.string(), dir_.string())).out,
+      HasSubstr("routing engine: updn"));
+}
+
+// minhop on a ring of switches has a credit loop; --check turns that into
+// a failing exit status for scripts.
+TEST_F(RouteCommand, CheckFailsOnACreditLoop) {
+  std::string net;
+  for (int i = 0; i < 4; ++i)
+    net += fmt::format("Switch 4 \"s{}\"\n[1] \"h{}\"[1]\n[2] \"s{}\"[3]\n[3] \"s{}\"[2]\n\n", i, i,
+                       (i + 1) % 4, (i + 3) % 4);
+  for (int i = 0; i < 4; ++i) net += fmt::format("Hca 1 \"h{}\"\n[1] \"s{}\"[1]\n\n", i, i);
+  const auto ring = write("ring.net", net);
+  const Outcome minhop =
+      ibsm(fmt::format("route -t {} -R minhop --check -o {}", ring.string(), dir_.string()));
+  EXPECT_EQ(minhop.status, 1) << minhop.out;
+  const Outcome updn =
+      ibsm(fmt::format("route -t {} -R updn --check -o {}", ring.string(), dir_.string()));
+  EXPECT_EQ(updn.status, 0) << updn.out;
+}
+
+TEST_F(RouteCommand, GuidToLidStateIsHonoured) {
+  const auto state = write("g2l", "0x0000000000100001 0x0040 0x0040\n");
+  const Outcome r =
+      ibsm(fmt::format("route -t {}/two-switch-dual-port-hcas.net --guid2lid {} -o {}",
+                       IBSM_SHARED_TOPOLOGIES, state.string(), dir_.string()));
+  ASSERT_EQ(r.status, 0) << r.out;
+  EXPECT_THAT(slurp(dir_ / "guid2lid"), HasSubstr("0x0000000000100001 0x0040 0x0040"));
+}
+
+TEST(TopoCommand, ABadSpecNamesTheParameter) {
+  const Outcome r = ibsm("topo generate fat-tree --levels 3 --radix 7");
+  EXPECT_EQ(r.status, 2);
+  EXPECT_THAT(r.out, HasSubstr("radix"));
+}
+
+}  // namespace
