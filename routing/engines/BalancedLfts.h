@@ -50,7 +50,9 @@ std::vector<LidTarget> lidTargets(const Fabric& fabric, const SwitchGraph& graph
 
 // What an engine allows. Contract: every candidate port of s toward d leads
 // to a switch whose length toward d is length(s, d) - 1, and a switch with a
-// finite length (other than d) has at least one candidate.
+// finite length (other than d) has at least one candidate. The questions come
+// destination by destination (every s for one d, then the next d), so an
+// engine may work out one destination at a time and keep only that.
 struct PathChoices {
   // Switch hops of the route from s to d; kUnreachable when s has none.
   std::function<std::uint16_t(SwitchIndex s, SwitchIndex d)> length;

@@ -18,14 +18,15 @@ class MinHopEngine final : public RoutingEngine {
 
   Result<RoutingResult> route(const Fabric& fabric, const RoutingOptions&) const override {
     const routing::SwitchGraph graph(fabric);
-    const std::size_t n = graph.size();
-    // hops[d * n + s]: switch hops from s to d (cables run both ways, so one
-    // BFS from d serves every source).
-    std::vector<std::uint16_t> hops(n * n);
-    for (routing::SwitchIndex d = 0; d < n; ++d)
-      std::ranges::copy(graph.hopsFrom(d), hops.begin() + static_cast<std::ptrdiff_t>(d * n));
-
-    const auto toward = [&](routing::SwitchIndex d) { return hops.data() + std::size_t{d} * n; };
+    // Switch hops to one destination switch at a time (cables run both ways,
+    // so one BFS from d serves every source); fillBalancedLfts asks
+    // destination by destination.
+    routing::SwitchIndex current = routing::kNoSwitch;
+    std::vector<std::uint16_t> hops;
+    const auto toward = [&](routing::SwitchIndex d) -> const std::vector<std::uint16_t>& {
+      if (d != current) hops = graph.hopsFrom(current = d);
+      return hops;
+    };
     auto tables = routing::fillBalancedLfts(
         fabric, graph,
         routing::PathChoices{
@@ -33,7 +34,7 @@ class MinHopEngine final : public RoutingEngine {
             .candidates =
                 [&](routing::SwitchIndex s, routing::SwitchIndex d,
                     std::vector<std::uint8_t>& out) {
-                  const std::uint16_t* hopsToD = toward(d);
+                  const auto& hopsToD = toward(d);
                   graph.forEachCable(s, [&](routing::SwitchIndex t, const routing::Cable& cable) {
                     if (hopsToD[t] + 1 == hopsToD[s]) out.push_back(cable.port);
                   });

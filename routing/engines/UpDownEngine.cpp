@@ -14,9 +14,10 @@
 // * at equal length a down route wins, since it also serves switches above.
 //
 // Each switch so takes the shortest route that the choices of the switches
-// nearer to d leave open, which is its shortest legal path on fat trees and
-// Clos fabrics; on rings and meshes some switches take a longer one where
-// the shortest would pass a switch that forwards up. Every switch that can
+// nearer to d leave open. On fat trees and Clos fabrics every route from a
+// switch with hosts to a host is then a shortest path; on rings and meshes
+// some switches take a longer one where the shortest would pass a switch
+// that forwards up. Every switch that can
 // reach d gets a route: the order's one minimum per component reaches d going
 // down only, and every switch climbs to the minimum.
 //
@@ -25,6 +26,8 @@
 // no down switch hands packets to on a down hop ("uncommitted") may also use
 // its up hops of the same length: nothing enters it going down.
 #include <ibsm/Engines.h>
+
+#include <algorithm>
 
 #include "BalancedLfts.h"
 #include "SwitchGraph.h"
@@ -44,33 +47,34 @@ enum class Mode : std::uint8_t {
   Either  // down-routing, but no packet enters going down: up hops of equal length too
 };
 
-// Route length and mode of every switch toward each destination switch,
-// stored destination-major: [d * n + s].
+// Route length and mode of every switch toward one destination switch at a
+// time (fillBalancedLfts asks destination by destination), so memory stays
+// linear in the switches.
 class UpDownPlan {
  public:
   UpDownPlan(const SwitchGraph& graph, const routing::UpDownOrder& order)
-      : graph_(graph), order_(order), n_(graph.size()), length_(n_ * n_), mode_(n_ * n_) {
-    std::vector<SwitchIndex> level;
-    std::vector<SwitchIndex> next;
-    std::vector<std::uint8_t> offer(n_, 0);  // bit 1: a down route, bit 2: an up route
-    for (SwitchIndex d = 0; d < n_; ++d) plan(d, level, next, offer);
+      : graph_(graph),
+        order_(order),
+        length_(graph.size()),
+        mode_(graph.size()),
+        offer_(graph.size(), 0),
+        committed_(graph.size()) {}
+
+  std::uint16_t length(SwitchIndex s, SwitchIndex d) {
+    toward(d);
+    return mode_[s] == Mode::None ? routing::kUnreachable : length_[s];
   }
 
-  std::uint16_t length(SwitchIndex s, SwitchIndex d) const {
-    const std::size_t at = std::size_t{d} * n_ + s;
-    return mode_[at] == Mode::None ? routing::kUnreachable : length_[at];
-  }
-
-  void candidates(SwitchIndex s, SwitchIndex d, std::vector<std::uint8_t>& out) const {
-    const std::size_t base = std::size_t{d} * n_;
-    const Mode mode = mode_[base + s];
+  void candidates(SwitchIndex s, SwitchIndex d, std::vector<std::uint8_t>& out) {
+    toward(d);
+    const Mode mode = mode_[s];
     if (mode == Mode::None) return;
-    const auto nearer = static_cast<std::uint16_t>(length_[base + s] - 1);
+    const auto nearer = static_cast<std::uint16_t>(length_[s] - 1);
     const bool down = mode == Mode::Down || mode == Mode::Either;
     const bool up = mode == Mode::Up || mode == Mode::Either;
     graph_.forEachCable(s, [&](SwitchIndex t, const Cable& cable) {
-      const Mode next = mode_[base + t];
-      if (t == s || next == Mode::None || length_[base + t] != nearer) return;
+      const Mode next = mode_[t];
+      if (t == s || next == Mode::None || length_[t] != nearer) return;
       // A down hop must land on a switch that forwards down in turn.
       const bool allowed = order_.isUp(s, t) ? up : (down && next == Mode::Down);
       if (allowed) out.push_back(cable.port);
@@ -78,64 +82,64 @@ class UpDownPlan {
   }
 
  private:
-  void plan(SwitchIndex d, std::vector<SwitchIndex>& level, std::vector<SwitchIndex>& next,
-            std::vector<std::uint8_t>& offer) {
-    const std::size_t base = std::size_t{d} * n_;
-    Mode* mode = mode_.data() + base;
-    std::uint16_t* length = length_.data() + base;
-    mode[d] = Mode::Down;
-    level.assign(1, d);
-    for (std::uint16_t len = 1; !level.empty(); ++len) {
-      next.clear();
-      for (const SwitchIndex u : level) {
+  void toward(SwitchIndex d) {
+    if (d == current_) return;
+    current_ = d;
+    std::ranges::fill(mode_, Mode::None);
+    std::ranges::fill(length_, 0);
+    mode_[d] = Mode::Down;
+    level_.assign(1, d);
+    for (std::uint16_t len = 1; !level_.empty(); ++len) {
+      next_.clear();
+      for (const SwitchIndex u : level_) {
         graph_.forEachCable(u, [&](SwitchIndex x, const Cable&) {
-          if (x == u || mode[x] != Mode::None || x == d) return;
+          if (x == u || mode_[x] != Mode::None) return;
           // From x the hop to u goes up when u comes first in the order.
-          const std::uint8_t bit = order_.isUp(x, u) ? 2 : (mode[u] == Mode::Down ? 1 : 0);
+          const std::uint8_t bit = order_.isUp(x, u) ? 2 : (mode_[u] == Mode::Down ? 1 : 0);
           if (bit == 0) return;
-          if (offer[x] == 0) next.push_back(x);
-          offer[x] |= bit;
+          if (offer_[x] == 0) next_.push_back(x);
+          offer_[x] |= bit;
         });
       }
-      for (const SwitchIndex x : next) {
-        mode[x] = (offer[x] & 1) ? Mode::Down : Mode::Up;
-        length[x] = len;
-        offer[x] = 0;
+      for (const SwitchIndex x : next_) {
+        mode_[x] = (offer_[x] & 1) ? Mode::Down : Mode::Up;
+        length_[x] = len;
+        offer_[x] = 0;
       }
-      level.swap(next);
+      level_.swap(next_);
     }
     relaxUncommitted(d);
   }
 
   // A down switch that no down switch feeds on a down hop may also climb.
   void relaxUncommitted(SwitchIndex d) {
-    const std::size_t base = std::size_t{d} * n_;
-    Mode* mode = mode_.data() + base;
-    const std::uint16_t* length = length_.data() + base;
-    committed_.assign(n_, false);
-    for (SwitchIndex s = 0; s < n_; ++s) {
-      if (mode[s] != Mode::Down || s == d) continue;
+    committed_.assign(committed_.size(), false);
+    for (SwitchIndex s = 0; s < mode_.size(); ++s) {
+      if (mode_[s] != Mode::Down || s == d) continue;
       graph_.forEachCable(s, [&](SwitchIndex t, const Cable&) {
-        if (!order_.isUp(s, t) && t != s && mode[t] == Mode::Down && length[t] + 1 == length[s])
+        if (!order_.isUp(s, t) && t != s && mode_[t] == Mode::Down && length_[t] + 1 == length_[s])
           committed_[t] = true;
       });
     }
-    for (SwitchIndex s = 0; s < n_; ++s) {
-      if (mode[s] != Mode::Down || s == d || committed_[s]) continue;
+    for (SwitchIndex s = 0; s < mode_.size(); ++s) {
+      if (mode_[s] != Mode::Down || s == d || committed_[s]) continue;
       bool climbs = false;
       graph_.forEachCable(s, [&](SwitchIndex t, const Cable&) {
-        climbs = climbs || (order_.isUp(s, t) && length[t] + 1 == length[s]);
+        climbs = climbs || (order_.isUp(s, t) && length_[t] + 1 == length_[s]);
       });
-      if (climbs) mode[s] = Mode::Either;
+      if (climbs) mode_[s] = Mode::Either;
     }
   }
 
   const SwitchGraph& graph_;
   const routing::UpDownOrder& order_;
-  std::size_t n_;
+  SwitchIndex current_{routing::kNoSwitch};
   std::vector<std::uint16_t> length_;
   std::vector<Mode> mode_;
+  std::vector<std::uint8_t> offer_;  // bit 1: a down route offered, bit 2: an up route
   std::vector<bool> committed_;
+  std::vector<SwitchIndex> level_;
+  std::vector<SwitchIndex> next_;
 };
 
 class UpDownEngine final : public RoutingEngine {
@@ -146,7 +150,7 @@ class UpDownEngine final : public RoutingEngine {
     const SwitchGraph graph(fabric);
     auto order = routing::upDownOrder(fabric, graph, options.rootGuids);
     if (!order) return std::unexpected(order.error());
-    const UpDownPlan plan(graph, *order);
+    UpDownPlan plan(graph, *order);
     auto tables = routing::fillBalancedLfts(
         fabric, graph,
         routing::PathChoices{
