@@ -56,6 +56,36 @@ std::pair<std::vector<ProgramStep>, std::size_t> withoutHeld(const std::vector<P
   return {std::move(keep), deferred};
 }
 
+// Updates the cache from the LFT phase's outcomes; a switch with any
+// failure is held (its links stay out of Active).
+void recordLfts(const Fabric& fabric, const std::vector<ProgramStep>& steps,
+                const std::vector<SmpReply>& replies, SwitchTableCache& cache,
+                ProgramSummary& summary, std::set<NodeId>& heldSwitches) {
+  for (std::size_t i = 0; i < steps.size(); ++i) {
+    const bool ok = replies[i].ok();
+    if (const auto* t = std::get_if<TopTarget>(&steps[i].target)) {
+      const Guid guid = fabric.node(t->sw).guid;
+      if (ok) {
+        cache.topWritten(guid, t->top);
+        ++summary.topsWritten;
+      } else {
+        cache.topUncertain(guid);
+        heldSwitches.insert(t->sw);
+      }
+      continue;
+    }
+    const auto& b = std::get<BlockTarget>(steps[i].target);
+    const Guid guid = fabric.node(b.sw).guid;
+    if (ok) {
+      cache.learned(guid, b.block, b.contents);
+      ++summary.blocksWritten;
+    } else {
+      cache.forget(guid, b.block);
+      heldSwitches.insert(b.sw);
+    }
+  }
+}
+
 }  // namespace
 
 SubnetProgrammer::SubnetProgrammer(MadEngine& engine, SwitchTableCache& cache,
@@ -72,12 +102,15 @@ Result<std::vector<SmpReply>> SubnetProgrammer::runPhase(Phase phase,
   const auto clock = engine_.options().clock;
   const auto start = clock();
   const std::uint64_t sentBefore = engine_.counters().sent;
-  std::vector<SmpReply> replies(steps.size());
+  // Shared with the callbacks: if the transport dies, the engine may keep
+  // them past this call, and they must not write into a dead frame.
+  auto shared = std::make_shared<std::vector<SmpReply>>(steps.size());
   for (std::size_t i = 0; i < steps.size(); ++i) {
     engine_.submit(steps[i].request,
-                   [&replies, i](const SmpRequest&, const SmpReply& reply) { replies[i] = reply; });
+                   [shared, i](const SmpRequest&, const SmpReply& reply) { (*shared)[i] = reply; });
   }
   if (auto idle = engine_.runUntilIdle(); !idle) return std::unexpected(idle.error());
+  std::vector<SmpReply> replies = *shared;
 
   PhaseReport& report = summary.phase(phase);
   report.ran = true;
@@ -176,29 +209,7 @@ Result<ProgramSummary> SubnetProgrammer::program(const DiscoveredSubnet& discove
   const auto& lftSteps = planned->phase(Phase::Lfts);
   auto lfts = runPhase(Phase::Lfts, lftSteps, 0, fabric, summary);
   if (!lfts) return std::unexpected(lfts.error());
-  for (std::size_t i = 0; i < lftSteps.size(); ++i) {
-    const bool ok = (*lfts)[i].ok();
-    if (const auto* t = std::get_if<TopTarget>(&lftSteps[i].target)) {
-      const Guid guid = fabric.node(t->sw).guid;
-      if (ok) {
-        cache_.topWritten(guid, t->top);
-        ++summary.topsWritten;
-      } else {
-        cache_.topUncertain(guid);
-        heldSwitches.insert(t->sw);
-      }
-    } else {
-      const auto& b = std::get<BlockTarget>(lftSteps[i].target);
-      const Guid guid = fabric.node(b.sw).guid;
-      if (ok) {
-        cache_.learned(guid, b.block, b.contents);
-        ++summary.blocksWritten;
-      } else {
-        cache_.forget(guid, b.block);
-        heldSwitches.insert(b.sw);
-      }
-    }
-  }
+  recordLfts(fabric, lftSteps, *lfts, cache_, summary, heldSwitches);
   for (const NodeId sw : heldSwitches) {
     const Node& n = fabric.node(sw);
     summary.failures.push_back(
