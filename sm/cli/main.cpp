@@ -6,6 +6,7 @@
 #include <CLI/CLI.hpp>
 
 #include "RouteCommand.h"
+#include "RunCommand.h"
 #include "TopoCommand.h"
 
 int main(int argc, char** argv) {
@@ -15,6 +16,8 @@ int main(int argc, char** argv) {
 
   ibsm::cli::RouteArgs route;
   ibsm::cli::addRouteCommand(app, route);
+  ibsm::cli::RunArgs run;
+  ibsm::cli::addRunCommand(app, run);
   ibsm::cli::TopoArgs topo;
   ibsm::cli::addTopoCommand(app, topo);
 
@@ -24,6 +27,7 @@ int main(int argc, char** argv) {
     return app.exit(e);
   }
   if (app.got_subcommand("route")) return ibsm::cli::runRoute(route);
+  if (app.got_subcommand("run")) return ibsm::cli::runRun(run);
   if (app.got_subcommand("topo")) return ibsm::cli::runTopo(topo);
   return 2;
 }

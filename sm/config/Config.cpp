@@ -4,6 +4,7 @@
 #include <toml++/toml.h>
 
 #include <algorithm>
+#include <charconv>
 #include <fstream>
 #include <sstream>
 
@@ -50,6 +51,111 @@ Result<void> applyLmc(Config& c, const toml::node& v, const std::string& where) 
   return {};
 }
 
+// An integer key within [lo, hi], stored through `store`.
+template <auto Lo, auto Hi, typename Store>
+Result<void> applyInt(Config& c, const toml::node& v, const std::string& where,
+                      std::string_view key, Store store) {
+  auto n = v.value<std::int64_t>();
+  if (!n || *n < static_cast<std::int64_t>(Lo) || *n > static_cast<std::int64_t>(Hi))
+    return expected(where, fmt::format("{} to be an integer from {} to {}", key, Lo, Hi));
+  store(c, *n);
+  return {};
+}
+
+std::optional<std::uint64_t> parseHex64(std::string_view s) {
+  if (s.starts_with("0x") || s.starts_with("0X")) s.remove_prefix(2);
+  std::uint64_t v = 0;
+  auto [ptr, ec] = std::from_chars(s.data(), s.data() + s.size(), v, 16);
+  if (s.empty() || ec != std::errc{} || ptr != s.data() + s.size()) return std::nullopt;
+  return v;
+}
+
+Result<void> applyPortGuid(Config& c, const toml::node& v, const std::string& where) {
+  auto s = v.value<std::string>();
+  if (!s) return expected(where, "sm.port_guid to be a GUID string such as \"0x0002c90300a1b2c3\"");
+  if (s->empty()) {
+    c.sm.portGuid.reset();
+    return {};
+  }
+  auto g = parseHex64(*s);
+  if (!g || *g == 0)
+    return expected(where, fmt::format("sm.port_guid to be a GUID such as \"0x0002c90300a1b2c3\", "
+                                       "found \"{}\"",
+                                       *s));
+  c.sm.portGuid = Guid{*g};
+  return {};
+}
+
+Result<void> applyPriority(Config& c, const toml::node& v, const std::string& w) {
+  return applyInt<0, 15>(c, v, w, "sm.priority", [](Config& cc, std::int64_t n) {
+    cc.sm.priority = static_cast<std::uint8_t>(n);
+  });
+}
+
+Result<void> applyStateDir(Config& c, const toml::node& v, const std::string& where) {
+  auto s = v.value<std::string>();
+  if (!s || s->empty()) return expected(where, "sm.state_dir to be a directory path (string)");
+  c.sm.stateDir = *s;
+  return {};
+}
+
+Result<void> applySubnetPrefix(Config& c, const toml::node& v, const std::string& where) {
+  auto s = v.value<std::string>();
+  auto p = s ? parseHex64(*s) : std::nullopt;
+  if (!p)
+    return expected(where,
+                    "sm.subnet_prefix to be a 64-bit hex string such as \"0xfe80000000000000\"");
+  c.sm.subnetPrefix = *p;
+  return {};
+}
+
+Result<void> applySweepInterval(Config& c, const toml::node& v, const std::string& w) {
+  return applyInt<0, 86400>(c, v, w, "sm.sweep_interval", [](Config& cc, std::int64_t n) {
+    cc.sm.sweepIntervalSeconds = static_cast<std::uint32_t>(n);
+  });
+}
+
+Result<void> applyMaxSweepsOnce(Config& c, const toml::node& v, const std::string& w) {
+  return applyInt<1, 100>(c, v, w, "sm.max_sweeps_once", [](Config& cc, std::int64_t n) {
+    cc.sm.maxSweepsOnce = static_cast<std::uint32_t>(n);
+  });
+}
+
+Result<void> applyWindow(Config& c, const toml::node& v, const std::string& w) {
+  return applyInt<1, 1024>(c, v, w, "mad.window", [](Config& cc, std::int64_t n) {
+    cc.mad.window = static_cast<std::uint32_t>(n);
+  });
+}
+
+Result<void> applyTimeout(Config& c, const toml::node& v, const std::string& w) {
+  return applyInt<1, 60000>(c, v, w, "mad.timeout_ms", [](Config& cc, std::int64_t n) {
+    cc.mad.timeoutMs = static_cast<std::uint32_t>(n);
+  });
+}
+
+Result<void> applyRetries(Config& c, const toml::node& v, const std::string& w) {
+  return applyInt<0, 20>(c, v, w, "mad.retries", [](Config& cc, std::int64_t n) {
+    cc.mad.retries = static_cast<std::uint32_t>(n);
+  });
+}
+
+Result<void> applyLogFile(Config& c, const toml::node& v, const std::string& where) {
+  auto s = v.value<std::string>();
+  if (!s) return expected(where, "log.file to be a path (string; empty for stderr)");
+  c.log.file = *s;
+  return {};
+}
+
+Result<void> applyLogLevel(Config& c, const toml::node& v, const std::string& where) {
+  auto s = v.value<std::string>();
+  constexpr std::string_view kLevels[] = {"trace", "debug",    "info", "warn",
+                                          "error", "critical", "off"};
+  if (!s || std::ranges::find(kLevels, *s) == std::end(kLevels))
+    return expected(where, "log.level to be one of trace, debug, info, warn, error, critical, off");
+  c.log.level = *s;
+  return {};
+}
+
 constexpr OptionSpec kOptions[] = {
     {"routing.engine", "string or list of strings", R"(["auto"])",
      "Routing engines to try in order: minhop, updn, ftree, auto. The first that accepts the "
@@ -61,6 +167,30 @@ constexpr OptionSpec kOptions[] = {
     {"routing.lmc", "integer 0-7", "0",
      "LID Mask Control: each CA port gets 2^lmc LIDs, each routed on its own path where possible.",
      applyLmc},
+    {"sm.port_guid", "GUID string", R"("")",
+     "Port GUID the SM runs on. Empty: the first active InfiniBand port, as OpenSM chooses.",
+     applyPortGuid},
+    {"sm.priority", "integer 0-15", "0",
+     "SMInfo priority: the SM with the highest priority (then the lowest GUID) becomes master.",
+     applyPriority},
+    {"sm.state_dir", "path", R"("/var/lib/ibsm")",
+     "Directory for state kept across restarts (guid2lid), written atomically.", applyStateDir},
+    {"sm.subnet_prefix", "64-bit hex string", R"("0xfe80000000000000")",
+     "PortInfo:GidPrefix written to every port that carries a LID.", applySubnetPrefix},
+    {"sm.sweep_interval", "seconds 0-86400", "10",
+     "Seconds between sweeps of a running master; 0 sweeps only when asked.", applySweepInterval},
+    {"sm.max_sweeps_once", "integer 1-100", "5",
+     "With --once: sweeps to try before giving up on bringing every reachable port up.",
+     applyMaxSweepsOnce},
+    {"mad.window", "integer 1-1024", "32",
+     "SMPs outstanding at once (measured on ibsim: no gain past 16-32).", applyWindow},
+    {"mad.timeout_ms", "milliseconds 1-60000", "200",
+     "Time to wait for an SMP's response before sending it again.", applyTimeout},
+    {"mad.retries", "integer 0-20", "3",
+     "Times an unanswered SMP is sent again before it counts as lost.", applyRetries},
+    {"log.file", "path", R"("")", "Log file; empty logs to stderr.", applyLogFile},
+    {"log.level", "string", R"("info")",
+     "Log level: trace, debug, info, warn, error, critical or off.", applyLogLevel},
 };
 
 }  // namespace

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <ibsm/Error.h>
+#include <ibsm/Ids.h>
 
 #include <filesystem>
 #include <optional>
@@ -28,8 +29,31 @@ struct RoutingConfig {
   std::uint8_t lmc{0};
 };
 
+struct SmConfig {
+  std::optional<Guid> portGuid;  // unset: the first active IB port
+  std::uint8_t priority{0};      // SMInfo priority 0-15
+  std::filesystem::path stateDir{"/var/lib/ibsm"};
+  std::uint64_t subnetPrefix{0xfe80000000000000ULL};
+  std::uint32_t sweepIntervalSeconds{10};  // 0: sweep only when asked
+  std::uint32_t maxSweepsOnce{5};          // --once gives up after this many sweeps
+};
+
+struct MadConfig {
+  std::uint32_t window{32};  // measured on ibsim: no gain past 16-32
+  std::uint32_t timeoutMs{200};
+  std::uint32_t retries{3};
+};
+
+struct LogConfig {
+  std::filesystem::path file;  // empty: stderr
+  std::string level{"info"};
+};
+
 struct Config {
   RoutingConfig routing;
+  SmConfig sm;
+  MadConfig mad;
+  LogConfig log;
 };
 
 struct OptionSpec {

@@ -1,0 +1,225 @@
+#include "RunCommand.h"
+
+#include <fmt/format.h>
+#include <ibsm/Engines.h>
+#include <ibsm/GuidList.h>
+#include <spdlog/sinks/basic_file_sink.h>
+#include <spdlog/sinks/stdout_color_sinks.h>
+#include <spdlog/spdlog.h>
+
+#include <charconv>
+#include <csignal>
+#include <thread>
+
+#include "Config.h"
+#include "FileIo.h"
+#include "MasterSweep.h"
+#include "SignalWatch.h"
+#include "SmInfoAgent.h"
+#include "StateStore.h"
+#include "UmadTransport.h"
+
+namespace ibsm::cli {
+namespace {
+
+constexpr const char* kDefaultConfig = "/etc/ibsm/ibsm.toml";
+
+struct Setup {
+  config::Config config;
+  sm::SweepSettings sweep;
+  std::shared_ptr<spdlog::logger> logger;
+};
+
+Result<Guid> parseGuidArg(const std::string& text) {
+  std::string_view s = text;
+  if (s.starts_with("0x") || s.starts_with("0X")) s.remove_prefix(2);
+  std::uint64_t v = 0;
+  const auto [ptr, ec] = std::from_chars(s.data(), s.data() + s.size(), v, 16);
+  if (s.empty() || ec != std::errc{} || ptr != s.data() + s.size() || v == 0)
+    return fail(fmt::format("--guid {}: expected a port GUID such as 0x0002c90300a1b2c3", text));
+  return Guid{v};
+}
+
+Result<std::shared_ptr<spdlog::logger>> makeLogger(const config::LogConfig& log) {
+  try {
+    std::shared_ptr<spdlog::logger> logger;
+    if (log.file.empty())
+      logger = spdlog::stderr_color_mt("ibsm");
+    else
+      logger = spdlog::basic_logger_mt("ibsm", log.file.string());
+    logger->set_level(spdlog::level::from_str(log.level));
+    logger->flush_on(spdlog::level::info);
+    spdlog::set_default_logger(logger);
+    return logger;
+  } catch (const spdlog::spdlog_ex& e) {
+    return fail(fmt::format("log.file {}: {}", log.file.string(), e.what()));
+  }
+}
+
+// Reads and checks everything; sends nothing.
+Result<Setup> prepare(const RunArgs& args) {
+  auto config = config::loadConfig(args.config.value_or(kDefaultConfig), args.config.has_value());
+  if (!config) return std::unexpected(config.error());
+  Setup s;
+  s.config = *config;
+  auto& c = s.config;
+  if (args.guid) {
+    auto g = parseGuidArg(*args.guid);
+    if (!g) return std::unexpected(g.error());
+    c.sm.portGuid = *g;
+  }
+  if (args.priority) {
+    if (*args.priority < 0 || *args.priority > 15)
+      return fail(fmt::format("--priority {}: expected 0 to 15", *args.priority));
+    c.sm.priority = static_cast<std::uint8_t>(*args.priority);
+  }
+  if (!args.engines.empty()) c.routing.engines = args.engines;
+  if (args.lmc) {
+    if (*args.lmc < 0 || *args.lmc > 7)
+      return fail(fmt::format("--lmc {}: expected 0 to 7", *args.lmc));
+    c.routing.lmc = static_cast<std::uint8_t>(*args.lmc);
+  }
+  if (args.stateDir) c.sm.stateDir = *args.stateDir;
+  if (args.logFile) c.log.file = *args.logFile;
+  if (args.logLevel) c.log.level = *args.logLevel;
+  if (spdlog::level::from_str(c.log.level) == spdlog::level::off && c.log.level != "off")
+    return fail(fmt::format(
+        "--log-level {}: expected trace, debug, info, warn, error, critical or off", c.log.level));
+
+  const auto known = defaultRegistry().names();
+  for (const auto& e : c.routing.engines)
+    if (std::ranges::find(known, e) == known.end())
+      return fail(fmt::format("unknown routing engine '{}': expected one of {}", e,
+                              fmt::join(known, ", ")));
+  s.sweep.plan.engines = c.routing.engines;
+  s.sweep.plan.lmc = c.routing.lmc;
+  if (c.routing.rootGuidFile && !c.routing.rootGuidFile->empty()) {
+    auto text = readFile(*c.routing.rootGuidFile);
+    if (!text) return std::unexpected(text.error());
+    auto roots = parseGuidList(*text, c.routing.rootGuidFile->string());
+    if (!roots) return std::unexpected(roots.error());
+    s.sweep.plan.routing.rootGuids = *roots;
+  }
+  s.sweep.program.subnetPrefix = c.sm.subnetPrefix;
+  // A state file that does not parse would lose LIDs: refuse before sending.
+  if (auto saved = sm::StateStore(c.sm.stateDir).loadGuid2Lid(); !saved)
+    return std::unexpected(saved.error());
+
+  auto logger = makeLogger(c.log);
+  if (!logger) return std::unexpected(logger.error());
+  s.logger = *logger;
+  return s;
+}
+
+void logSweep(spdlog::logger& log, const sm::SweepResult& r) {
+  log.info(
+      "SM-0406 sweep: {} switches, {} CA ports, {} MADs in {} ms (discovery {} ms, plan {} ms, "
+      "programming {} ms)",
+      r.switches, r.caPorts, r.mads, r.elapsed.count() / 1000, r.discovery.elapsed.count() / 1000,
+      r.planTime.count() / 1000, r.program.duration().count() / 1000);
+}
+
+void logUp(spdlog::logger& log, const sm::SweepResult& r, double seconds, std::uint64_t mads) {
+  log.info(
+      "SM-0001 subnet up: {} switches, {} CA ports, {} pairs routed by {}, {} ports active; "
+      "{} MADs, {:.2f} s since start",
+      r.switches, r.caPorts, r.routedPairs, r.engine, r.program.portsActivated, mads, seconds);
+}
+
+}  // namespace
+
+void addRunCommand(CLI::App& app, RunArgs& args) {
+  auto* cmd = app.add_subcommand("run", "Run as the master subnet manager on a port");
+  cmd->add_option("-F,--config", args.config,
+                  "TOML config (default /etc/ibsm/ibsm.toml if present)");
+  cmd->add_option("-g,--guid", args.guid, "Port GUID to run on (default: first active port)");
+  cmd->add_option("-p,--priority", args.priority, "SMInfo priority 0-15");
+  cmd->add_option("-R,--engine", args.engines, "Routing engine(s) to try in order")->delimiter(',');
+  cmd->add_option("--lmc", args.lmc, "LID Mask Control (0-7)");
+  cmd->add_flag(
+      "-o,--once", args.once,
+      "Sweep until the subnet is up, then exit (0: every reachable port ACTIVE and routed)");
+  cmd->add_option("--state-dir", args.stateDir, "Directory for guid2lid (default /var/lib/ibsm)");
+  cmd->add_option("-f,--log-file", args.logFile, "Log to this file instead of stderr");
+  cmd->add_option("--log-level", args.logLevel, "trace, debug, info, warn, error, critical, off");
+}
+
+int runRun(const RunArgs& args) {
+  const auto start = std::chrono::steady_clock::now();
+  auto setup = prepare(args);
+  if (!setup) {
+    fmt::print(stderr, "ibsm run: {}\n", setup.error().message);
+    return 2;
+  }
+  auto& log = *setup->logger;
+  const auto& c = setup->config;
+
+  UmadOptions portOptions;
+  portOptions.portGuid = c.sm.portGuid;
+  auto transport = UmadTransport::open(portOptions);
+  if (!transport) {
+    fmt::print(stderr, "ibsm run: {}\n", transport.error().message);
+    return 2;
+  }
+  const UmadPort port = (*transport)->port();
+  log.info("SM-0002 ibsm starting on {} port {} (GUID {}), priority {}", port.caName,
+           port.portNumber, port.portGuid, c.sm.priority);
+
+  MadEngineOptions engineOptions;
+  engineOptions.window = c.mad.window;
+  engineOptions.timeout = std::chrono::milliseconds(c.mad.timeoutMs);
+  engineOptions.retries = c.mad.retries;
+  engineOptions.logger = setup->logger;
+  MadEngine engine(**transport, engineOptions);
+
+  SmInfo self;
+  self.guid = port.portGuid;
+  self.priority = c.sm.priority;
+  self.smState = SmState::Discovering;
+  sm::SmInfoAgent agent(engine, self, setup->logger);
+  sm::StateStore store(c.sm.stateDir);
+  sm::MasterSweep sweep(engine, store, setup->sweep, setup->logger);
+  sm::SignalWatch signals;
+  const auto secondsSinceStart = [&] {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  };
+
+  for (std::uint32_t n = 1;; ++n) {
+    auto result = sweep.run();
+    if (!result) {
+      log.error("SM-0003 sweep failed: {}", result.error().message);
+      if (args.once) return 1;
+    } else {
+      agent.setState(SmState::Master);
+      agent.countActivity(static_cast<std::uint32_t>(result->mads));
+      logSweep(log, *result);
+      if (result->up) {
+        logUp(log, *result, secondsSinceStart(), engine.counters().sent);
+        if (args.once) return 0;
+      } else if (args.once && n >= c.sm.maxSweepsOnce) {
+        log.error("SM-0004 subnet not up after {} sweeps: {}", n, fmt::join(result->reasons, "; "));
+        return 1;
+      }
+    }
+    if (args.once) continue;  // sweep again at once until up or out of tries
+
+    // Between sweeps: answer SMInfo queries and traps; a trap, SIGHUP or the
+    // interval starts the next sweep, SIGTERM/SIGINT end the run.
+    const auto next =
+        std::chrono::steady_clock::now() +
+        std::chrono::seconds(c.sm.sweepIntervalSeconds ? c.sm.sweepIntervalSeconds : 24 * 3600);
+    while (std::chrono::steady_clock::now() < next && !agent.takeSweepRequest()) {
+      if (auto sig = signals.poll()) {
+        if (*sig == SIGHUP) break;
+        log.info("SM-0005 signal {}: stopping", *sig);
+        return 0;
+      }
+      if (auto ok = engine.runUntil(MadClock::now() + std::chrono::milliseconds(100)); !ok) {
+        log.error("SM-0006 port failed: {}", ok.error().message);
+        return 1;
+      }
+    }
+  }
+}
+
+}  // namespace ibsm::cli

@@ -1,0 +1,31 @@
+// `ibsm run`: the live master SM. Everything the run needs (config, state,
+// port) is read and checked before the first SMP goes out, so bad input
+// changes nothing on the fabric.
+#pragma once
+
+#include <CLI/CLI.hpp>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace ibsm::cli {
+
+struct RunArgs {
+  std::optional<std::filesystem::path> config;
+  std::optional<std::string> guid;
+  std::optional<int> priority;
+  std::vector<std::string> engines;
+  std::optional<int> lmc;
+  bool once{false};
+  std::optional<std::filesystem::path> stateDir;
+  std::optional<std::filesystem::path> logFile;
+  std::optional<std::string> logLevel;
+};
+
+void addRunCommand(CLI::App& app, RunArgs& args);
+// Exit status: 0 subnet up (--once) or clean stop; 1 the subnet could not be
+// brought up; 2 bad input, nothing sent.
+int runRun(const RunArgs& args);
+
+}  // namespace ibsm::cli

@@ -1,0 +1,87 @@
+#include "MasterSweep.h"
+
+#include <fmt/format.h>
+#include <ibsm/Engines.h>
+#include <spdlog/spdlog.h>
+
+#include "FabricChanges.h"
+#include "SubnetProgrammer.h"
+
+namespace ibsm::sm {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+std::chrono::microseconds since(Clock::time_point t) {
+  return std::chrono::duration_cast<std::chrono::microseconds>(Clock::now() - t);
+}
+
+}  // namespace
+
+MasterSweep::MasterSweep(MadEngine& engine, const StateStore& store, SweepSettings settings,
+                         std::shared_ptr<spdlog::logger> logger)
+    : engine_(engine),
+      store_(store),
+      settings_(std::move(settings)),
+      log_(logger ? std::move(logger) : spdlog::default_logger()) {}
+
+Result<SweepResult> MasterSweep::run() {
+  const auto start = Clock::now();
+  const auto sentBefore = engine_.counters().sent;
+  SweepResult result;
+
+  Discovery discovery(engine_, {}, log_);
+  auto discovered = discovery.run();
+  if (!discovered) return std::unexpected(discovered.error());
+  result.discovery = discovery.counters();
+  for (const auto& p : discovered->problems) result.reasons.push_back("discovery: " + p);
+
+  auto saved = store_.loadGuid2Lid();
+  if (!saved) return std::unexpected(saved.error());
+  PlanInputs inputs = settings_.plan;
+  inputs.guid2lid = *saved;
+  const auto planStart = Clock::now();
+  auto plan = planSubnet(discovered->fabric, inputs, defaultRegistry());
+  if (!plan) return std::unexpected(plan.error());
+  result.planTime = since(planStart);
+  result.engine = plan->routing.engine;
+  for (const auto& f : plan->routing.fallbacks) log_->warn("SM-0404 engine refused: {}", f);
+  log_->info("SM-0401 plan: engine {}, {} LIDs (max {}), routed in {} ms", plan->routing.engine,
+             plan->lids.assignments.size(), plan->lids.maxLid.value,
+             result.planTime.count() / 1000);
+
+  // The verdict on the tables comes from walking them, as the dry run does.
+  const RouteReport report = analyseRoutes(plan->fabric, plan->routing);
+  result.switches = report.switches;
+  result.caPorts = report.caPorts;
+  result.routedPairs = report.routedPairs();
+  result.unreachablePairs = report.unreachablePairs();
+  if (result.unreachablePairs > 0)
+    result.reasons.push_back(fmt::format("{} pairs unrouted", result.unreachablePairs));
+  if (!report.creditLoops.acyclic) result.reasons.push_back("the routes have a credit loop");
+
+  SubnetProgrammer programmer(engine_, cache_, settings_.program, log_);
+  auto summary = programmer.program(*discovered, *plan);
+  if (!summary) return std::unexpected(summary.error());
+  result.program = *summary;
+  for (const auto& f : summary->failures) result.reasons.push_back("programming: " + f);
+  if (summary->stoppedAt) result.reasons.push_back("programming stopped early");
+
+  if (auto ok = store_.saveGuid2Lid(*saved, plan->lids); !ok)
+    log_->error("SM-0405 could not save LIDs: {}", ok.error().message);
+
+  if (last_) {
+    result.changes = describeChanges(*last_, plan->fabric);
+    for (const auto& c : result.changes) log_->info("SM-0402 {}", c);
+  }
+  last_ = std::move(plan->fabric);
+
+  result.up = result.reasons.empty();
+  result.mads = engine_.counters().sent - sentBefore;
+  result.elapsed = since(start);
+  if (!result.up)
+    for (const auto& r : result.reasons) log_->warn("SM-0403 not up yet: {}", r);
+  return result;
+}
+
+}  // namespace ibsm::sm

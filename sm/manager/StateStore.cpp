@@ -1,0 +1,36 @@
+#include "StateStore.h"
+
+#include <fmt/format.h>
+
+#include "FileIo.h"
+
+namespace ibsm::sm {
+
+Result<Guid2Lid> StateStore::loadGuid2Lid() const {
+  std::error_code ec;
+  if (!std::filesystem::exists(guid2lidPath(), ec)) return Guid2Lid{};
+  auto text = cli::readFile(guid2lidPath());
+  if (!text) return std::unexpected(text.error());
+  return parseGuid2Lid(*text, guid2lidPath().string());
+}
+
+Result<void> StateStore::saveGuid2Lid(const Guid2Lid& saved, const LidPlan& current) const {
+  Guid2Lid merged = saved;
+  const Guid2Lid now = toGuid2Lid(current);
+  // A LID handed to a present port is no longer another (absent) port's.
+  std::erase_if(merged, [&](const auto& entry) {
+    const auto& [guid, range] = entry;
+    if (now.contains(guid)) return true;
+    for (const auto& [g, r] : now)
+      if (range.first <= r.last && r.first <= range.last) return true;
+    return false;
+  });
+  merged.insert(now.begin(), now.end());
+  std::error_code ec;
+  std::filesystem::create_directories(dir_, ec);
+  if (ec)
+    return fail(fmt::format("{}: cannot create state directory: {}", dir_.string(), ec.message()));
+  return cli::writeFileAtomically(guid2lidPath(), formatGuid2Lid(merged));
+}
+
+}  // namespace ibsm::sm
