@@ -27,9 +27,11 @@
 //   pair of distinct CA ports (two ports of one HCA count) and its destination
 //   is the base LID. Min, mean and max are over every directed inter-switch
 //   cable that exists, unused ones included, so max/mean compares with
-//   OpenSM's figure for the same fabric.
+//   OpenSM's figure for the same fabric. Undelivered routes load nothing.
+//   (OpenSM 3.3 minhop on the generated radix-12 3-level tree less 6
+//   cables: max 2316, mean 413.9 by this count.)
 // * Credit loops: channels are the directed inter-switch cables (per VL when
-//   the result uses more than one). A dependency c1 -> c2 exists when, for
+//   the result has SL2VL entries). A dependency c1 -> c2 exists when, for
 //   some destination LID (switch LIDs and every LMC LID included), the LFT
 //   chain leaves a switch on c1 and the next switch forwards it on c2. Every
 //   switch may originate traffic, so every chain counts, delivered or not.
@@ -38,7 +40,12 @@
 //   traffic starts at its source's port (port 0 for a switch). Paths use SL 0
 //   today; the analysis keeps the SL as a parameter of its per-destination
 //   pass so that per-path SLs can be added by running it per SL. A missing
-//   SL2VL entry maps to VL 0.
+//   SL2VL entry maps to VL 0; VL 15 drops the packet, so it holds no buffer.
+//
+// Cost: one pass over the switches per destination LID, one BFS per switch
+// with CAs, and a LID-major copy of the tables (switches x LIDs bytes): a
+// radix-36 3-level fat tree (1620 switches, 13284 LIDs) takes about 0.6 s of
+// one core and 21 MB.
 #pragma once
 
 #include <ibsm/Fabric.h>
@@ -114,19 +121,24 @@ struct LinkLoadStats {
   std::vector<LinkLoad> busiest;  // the few busiest, busiest first
 };
 
+// The dependencies that stay on one VL: a cycle among them deadlocks that VL
+// alone. A cycle through dependencies that change VL shows only in
+// CreditLoopReport::acyclic.
 struct VlCreditLoops {
   std::uint8_t vl{0};
   bool acyclic{true};
-  std::size_t dependencies{0};
+  std::size_t dependencies{0};  // (channel, vl) -> (channel, vl)
 };
 
 struct CreditLoopReport {
-  bool acyclic{true};              // over all VLs together, dependencies that change VL included
-  std::uint8_t vlsNeeded{1};       // RoutingResult::vlsUsed
-  std::uint8_t vlsAnalysed{1};     // VLs that SL2VL entries map traffic to
-  std::size_t channels{0};         // directed inter-switch cables
-  std::size_t dependencies{0};     // distinct (channel, VL) -> (channel, VL) pairs
-  std::vector<std::string> cycle;  // one cycle, channel by channel, when not acyclic
+  bool acyclic{true};           // over all VLs together, dependencies that change VL included
+  std::uint8_t vlsNeeded{1};    // RoutingResult::vlsUsed
+  std::uint8_t vlsAnalysed{1};  // VLs that SL2VL entries map traffic to
+  std::size_t channels{0};      // directed inter-switch cables
+  std::size_t dependencies{0};  // distinct (channel, VL) -> (channel, VL) pairs
+  // One cycle when not acyclic: each channel ("sw"[out] -> "peer"[in], with
+  // " VLn" when VLs are analysed) waits for the next, the last for the first.
+  std::vector<std::string> cycle;
   std::vector<VlCreditLoops> perVl;
 };
 
