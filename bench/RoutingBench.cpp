@@ -1,0 +1,90 @@
+// Routing time of the engines on generated 3-level fat trees (k pods of k/2
+// edge and k/2 aggregation switches, (k/2)^2 cores, k^3/4 CAs). The fabric is
+// built and given LIDs outside the timed loop; one iteration routes it once.
+// scripts/bench-routing.sh runs one case per process to read its peak RSS.
+//
+//   routing_bench --benchmark_filter='ftree/radix:24$'
+#include <benchmark/benchmark.h>
+#include <ibsm/Engines.h>
+#include <ibsm/Lids.h>
+#include <ibsm/Topology.h>
+#include <ibsm/TopologyGenerator.h>
+#include <sys/resource.h>
+
+#include <stdexcept>
+#include <string>
+
+namespace {
+
+using namespace ibsm;
+
+Fabric fatTree(int radix, int cablesCut) {
+  const auto net =
+      generateNetFile(FatTreeSpec{.levels = 3, .radix = radix}, Degradation{cablesCut, 1});
+  if (!net) throw std::runtime_error(net.error().message);
+  auto fabric = parseNetFile(*net, "generated");
+  if (!fabric) throw std::runtime_error(fabric.error().message);
+  const auto plan = planLids(*fabric, {}, 0);
+  if (!plan) throw std::runtime_error(plan.error().message);
+  applyLids(*fabric, *plan);
+  return std::move(*fabric);
+}
+
+double peakRssMiB() {
+  rusage usage{};
+  getrusage(RUSAGE_SELF, &usage);
+  return double(usage.ru_maxrss) / 1024.0;  // Linux reports KiB
+}
+
+void route(benchmark::State& state, const std::string& engineName, int cablesCut) {
+  const Fabric fabric = fatTree(static_cast<int>(state.range(0)), cablesCut);
+  const EngineRegistry registry = defaultRegistry();
+  std::size_t entries = 0;
+  for (auto _ : state) {
+    auto result = registry.route(fabric, {engineName}, {});
+    if (!result) {
+      state.SkipWithError(result.error().message.c_str());
+      break;
+    }
+    entries = 0;
+    for (const Lft& lft : result->lfts) entries += lft.port.size();
+    benchmark::DoNotOptimize(result->lfts.data());
+  }
+  state.counters["switches"] = double(fabric.switches().size());
+  state.counters["CAs"] = double(fabric.endNodes().size());
+  state.counters["lft_entries"] = double(entries);
+  state.counters["peak_rss_MiB"] = peakRssMiB();
+}
+
+BENCHMARK_CAPTURE(route, ftree, std::string("ftree"), 0)
+    ->ArgName("radix")
+    ->Arg(8)
+    ->Arg(12)
+    ->Arg(16)
+    ->Arg(24)
+    ->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(route, ftree, std::string("ftree"), 0)
+    ->ArgName("radix")
+    ->Arg(36)
+    ->Iterations(3)
+    ->Unit(benchmark::kMillisecond);
+// The usual state of a cluster: a few cables missing, balanced routing.
+BENCHMARK_CAPTURE(route, ftree_cut8, std::string("ftree"), 8)
+    ->ArgName("radix")
+    ->Arg(24)
+    ->Iterations(3)
+    ->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(route, updn, std::string("updn"), 0)
+    ->ArgName("radix")
+    ->Arg(24)
+    ->Iterations(3)
+    ->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(route, minhop, std::string("minhop"), 0)
+    ->ArgName("radix")
+    ->Arg(24)
+    ->Iterations(3)
+    ->Unit(benchmark::kMillisecond);
+
+}  // namespace
+
+BENCHMARK_MAIN();
