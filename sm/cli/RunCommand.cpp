@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 #include <ibsm/Engines.h>
 #include <ibsm/GuidList.h>
+#include <ibsm/Report.h>
 #include <spdlog/sinks/basic_file_sink.h>
 #include <spdlog/sinks/stdout_color_sinks.h>
 #include <spdlog/spdlog.h>
@@ -195,7 +196,11 @@ int runRun(const RunArgs& args) {
       logSweep(log, *result);
       if (result->up) {
         logUp(log, *result, secondsSinceStart(), engine.counters().sent);
-        if (args.once) return 0;
+        if (args.once) {
+          // The verdict for the operator (or the script) that ran --once.
+          fmt::print("{}", reportSummary(result->report));
+          return 0;
+        }
       } else if (args.once && n >= c.sm.maxSweepsOnce) {
         log.error("SM-0004 subnet not up after {} sweeps: {}", n, fmt::join(result->reasons, "; "));
         return 1;

@@ -51,7 +51,8 @@ Result<SweepResult> MasterSweep::run() {
              result.planTime.count() / 1000);
 
   // The verdict on the tables comes from walking them, as the dry run does.
-  const RouteReport report = analyseRoutes(plan->fabric, plan->routing);
+  result.report = analyseRoutes(plan->fabric, plan->routing);
+  const RouteReport& report = result.report;
   result.switches = report.switches;
   result.caPorts = report.caPorts;
   result.routedPairs = report.routedPairs();

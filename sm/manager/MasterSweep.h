@@ -44,6 +44,7 @@ struct SweepResult {
   DiscoveryCounters discovery;
   ProgramSummary program;
   std::uint64_t mads{0};  // transmissions in this sweep, retries included
+  RouteReport report;     // the planned tables, walked
   std::chrono::microseconds planTime{0};
   std::chrono::microseconds elapsed{0};
 };
