@@ -2,16 +2,16 @@
 // usual state of a large cluster) so that no cable carries much more than
 // its share, while every route still climbs then descends in the tree.
 //
-// One destination LID at a time, the flows toward it are placed switch by
-// switch from the leaves up: a switch that is not above the destination
-// takes, among the up cables on a shortest legal path, the one whose route
-// onward has the least loaded cable (the cable itself, then the worst cable
-// of the down path it joins or the best estimate above it), and adds its
-// flow, the CA ports below it that send there, to every cable it commits.
-// The first flow that reaches a switch above the destination fixes that
-// switch's way down the same way. So one destination's flows spread over
-// several tops when that relieves a down cable, which a single down path per
-// destination cannot do around a missing cable.
+// One destination LID at a time, the flow of each source leaf (its CA ports)
+// is routed all the way before the next leaf's, so every choice sees where
+// this destination's earlier flows went. A switch first asked during this
+// destination picks its next hop then, on the loads as they stand: climbing,
+// among the up cables on a shortest legal path, the one whose route onward
+// has the least loaded worst cable; above the destination, the down cable
+// whose path down has. So one destination's flows spread over several tops
+// where that relieves a down cable, which one down path per destination
+// cannot do around a missing cable. Loads are kept per LMC layer, so that
+// base LIDs are balanced as if there were no others.
 //
 //   BalancedRoutes balanced(layout, reach);
 //   for (i ...) balanced.column(destinations[i], i, next);

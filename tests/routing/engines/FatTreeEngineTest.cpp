@@ -1,7 +1,7 @@
-// ftree, specified by what its tables do. Every check walks the produced
-// LFTs (through analyseRoutes or the small walker below); the engine's own
-// bookkeeping is trusted for nothing but the destination order it documents
-// (recogniseFatTree's caOrder).
+// ftree, specified by what its tables do on complete, degraded and sample
+// fat trees. Every check walks the produced LFTs (analyseRoutes, or the
+// walker of FatTreeChecks.h); of the engine's own bookkeeping only the
+// destination order it documents (recogniseFatTree's caOrder) is used.
 #include <gtest/gtest.h>
 #include <ibsm/Engines.h>
 #include <ibsm/FatTree.h>
@@ -15,94 +15,21 @@
 #include <string>
 #include <vector>
 
-#include "FabricBuilder.h"
 #include "FabricFixtures.h"
+#include "FatTreeChecks.h"
 
 namespace ibsm {
 namespace {
 
+using testing::expectRoutedAndLoopFree;
 using testing::generatedFabric;
-using testing::nodeNamed;
+using testing::Hop;
+using testing::interSwitchHops;
+using testing::leafFloor;
+using testing::levelsOf;
+using testing::routeFtree;
 using testing::sampleFabric;
-
-RoutingResult routeFtree(const Fabric& fabric, const RoutingOptions& options = {}) {
-  const auto result = makeFatTreeEngine()->route(fabric, options);
-  if (!result) ADD_FAILURE() << "ftree refused: " << result.error().message;
-  return result ? *result : RoutingResult{};
-}
-
-// Level of every switch (0 = leaves), from the shape ftree reads.
-std::map<NodeId, std::size_t> levelsOf(const Fabric& fabric) {
-  std::map<NodeId, std::size_t> out;
-  const auto shape = recogniseFatTree(fabric);
-  if (!shape) ADD_FAILURE() << shape.error().message;
-  for (std::size_t l = 0; shape && l < shape->levels.size(); ++l)
-    for (const NodeId id : shape->levels[l]) out[id] = l;
-  return out;
-}
-
-std::vector<std::uint8_t> upPorts(const Fabric& fabric, NodeId sw,
-                                  const std::map<NodeId, std::size_t>& level) {
-  std::vector<std::uint8_t> out;
-  const Node& n = fabric.node(sw);
-  for (std::uint8_t p = 1; p <= n.numPorts(); ++p) {
-    const auto& remote = n.ports[p].remote;
-    if (remote && fabric.node(remote->node).isSwitch() && level.at(remote->node) > level.at(sw))
-      out.push_back(p);
-  }
-  return out;
-}
-
-struct Hop {
-  NodeId sw;
-  std::uint8_t port;
-  auto operator<=>(const Hop&) const = default;
-};
-
-// The inter-switch hops from the switch CA port `from` is cabled to, toward
-// `lid`; empty when the walk does not arrive at a non-switch port.
-std::vector<Hop> interSwitchHops(const Fabric& fabric, const RoutingResult& r, PortRef from,
-                                 Lid lid) {
-  std::vector<Hop> hops;
-  NodeId at = fabric.port(from).remote->node;
-  for (std::size_t guard = 0; guard < fabric.size(); ++guard) {
-    const std::uint8_t port = r.lfts.at(at).at(lid);
-    if (port == kNoRoute || port == 0 || port > fabric.node(at).numPorts()) return {};
-    const auto& remote = fabric.node(at).ports[port].remote;
-    if (!remote) return {};
-    if (!fabric.node(remote->node).isSwitch()) return hops;
-    hops.push_back({at, port});
-    at = remote->node;
-  }
-  return {};
-}
-
-// Busiest-link floor a damaged leaf forces: all traffic between its CA
-// ports and the rest has to share its remaining inter-switch cables.
-double leafFloor(const Fabric& fabric) {
-  std::size_t caPorts = 0;
-  for (const NodeId id : fabric.endNodes())
-    for (const Port& p : fabric.node(id).ports) caPorts += p.connected() && p.lid.value != 0;
-  double floor = 0;
-  for (const NodeId sw : fabric.switches()) {
-    std::size_t cas = 0, cables = 0;
-    for (const Port& p : fabric.node(sw).ports) {
-      if (!p.remote) continue;
-      (fabric.node(p.remote->node).isSwitch() ? cables : cas) += 1;
-    }
-    if (cas > 0 && cables > 0)
-      floor = std::max(floor, double(cas) * double(caPorts - cas) / double(cables));
-  }
-  return floor;
-}
-
-void expectRoutedAndLoopFree(const RouteReport& report) {
-  EXPECT_EQ(report.unreachablePairs(), 0u)
-      << (report.unreachableExamples.empty() ? "" : report.unreachableExamples[0].stoppedAt);
-  EXPECT_TRUE(report.creditLoops.acyclic)
-      << "cycle: " << (report.creditLoops.cycle.empty() ? "" : report.creditLoops.cycle[0]);
-  EXPECT_EQ(report.creditLoops.vlsNeeded, 1);
-}
+using testing::upPorts;
 
 // ---------------------------------------------------------------- full trees
 
@@ -325,143 +252,6 @@ TEST(FatTreeEngine, SendsTheLmcLidsOfACaUpDifferentPorts) {
         }
     }
   }
-}
-
-// ----------------------------------------------------------------- refusals
-
-Fabric ringOfFour() {
-  testing::FabricBuilder b;
-  for (int i = 0; i < 4; ++i) b.addSwitch("r" + std::to_string(i), 8);
-  for (int i = 0; i < 4; ++i)
-    b.cable("r" + std::to_string(i), 1, "r" + std::to_string((i + 1) % 4), 2);
-  for (int i = 0; i < 4; ++i) b.addHost("h" + std::to_string(i), "r" + std::to_string(i), 3);
-  return b.build();
-}
-
-// Two leaves under two spines, and a host on spine0.
-Fabric hostOnSpine() {
-  testing::FabricBuilder b;
-  for (const char* s : {"spine0", "spine1", "leaf0", "leaf1"}) b.addSwitch(s, 8);
-  b.cable("leaf0", 1, "spine0", 1).cable("leaf0", 2, "spine1", 1);
-  b.cable("leaf1", 1, "spine0", 2).cable("leaf1", 2, "spine1", 2);
-  b.addHost("h0", "leaf0", 3);
-  b.addHost("h1", "leaf1", 3);
-  b.addHost("mgmt", "spine0", 8);
-  return b.build();
-}
-
-TEST(FatTreeEngine, RefusesFabricsThatAreNotFatTreesSayingWhy) {
-  const auto refusal = [](const Fabric& f) {
-    const auto r = makeFatTreeEngine()->route(f, {});
-    return r ? std::string("routed") : r.error().message;
-  };
-  {
-    const auto why = refusal(ringOfFour());
-    EXPECT_NE(why.find("both have CAs and are cabled to each other"), std::string::npos) << why;
-  }
-  {
-    const auto why = refusal(hostOnSpine());
-    EXPECT_NE(why.find("\"spine0\""), std::string::npos) << why;
-    EXPECT_NE(why.find("both have CAs"), std::string::npos) << why;
-  }
-  {
-    const auto why = refusal(sampleFabric("dragonfly-a4-p2-h2.net"));
-    EXPECT_NE(why.find("cabled to each other"), std::string::npos) << why;
-  }
-  {
-    const auto why = refusal(sampleFabric("dragonfly-plus-5groups.net"));
-    EXPECT_NE(why.find("cabled to each other"), std::string::npos) << why;
-  }
-  {
-    const auto why = refusal(sampleFabric("two-switch-dual-port-hcas.net"));
-    EXPECT_NE(why.find("both have CAs"), std::string::npos) << why;
-  }
-}
-
-TEST(FatTreeEngine, RefusesARootGuidThatIsNotASwitchNamingIt) {
-  const Fabric f = generatedFabric(FatTreeSpec{.levels = 2, .radix = 4});
-  const Guid host = f.node(nodeNamed(f, "h0_0")).guid;
-  const auto r = makeFatTreeEngine()->route(f, {.rootGuids = {host}});
-  ASSERT_FALSE(r);
-  EXPECT_NE(r.error().message.find(fmt::format("{}", host)), std::string::npos)
-      << r.error().message;
-  const auto unknown = makeFatTreeEngine()->route(f, {.rootGuids = {Guid{0xdead}}});
-  ASSERT_FALSE(unknown);
-  EXPECT_NE(unknown.error().message.find("0x000000000000dead"), std::string::npos);
-}
-
-TEST(FatTreeEngine, RefusesRootsUnderWhichCasHangOffUpperSwitches) {
-  // One core of a 3-level tree as the only root puts the edges mid-way.
-  const Fabric f = generatedFabric(FatTreeSpec{.levels = 3, .radix = 4});
-  const auto r = makeFatTreeEngine()->route(f, {.rootGuids = {f.node(nodeNamed(f, "core0")).guid}});
-  ASSERT_FALSE(r);
-  EXPECT_NE(r.error().message.find("CAs must hang off leaf switches only"), std::string::npos)
-      << r.error().message;
-}
-
-// --------------------------------------------------------------- root GUIDs
-
-// A 2-level tree with a spare switch cabled to both spines and no hosts:
-// counted up from the leaves it is the only top; named roots say otherwise.
-Fabric treeWithSpareSwitch() {
-  testing::FabricBuilder b;
-  for (const char* s : {"spine0", "spine1", "leaf0", "leaf1", "leaf2", "spare"}) b.addSwitch(s, 8);
-  for (int l = 0; l < 3; ++l) {
-    const std::string leaf = "leaf" + std::to_string(l);
-    b.cable(leaf, 1, "spine0", std::uint8_t(l + 1)).cable(leaf, 2, "spine1", std::uint8_t(l + 1));
-    b.addHost("h" + std::to_string(l) + "a", leaf, 3);
-    b.addHost("h" + std::to_string(l) + "b", leaf, 4);
-  }
-  b.cable("spare", 1, "spine0", 8).cable("spare", 2, "spine1", 8);
-  return b.build();
-}
-
-TEST(FatTreeEngine, HonoursRootGuidsAsTheTopLevel) {
-  const Fabric f = treeWithSpareSwitch();
-  const NodeId spine0 = nodeNamed(f, "spine0"), spine1 = nodeNamed(f, "spine1");
-  const auto fromLeaves = recogniseFatTree(f);
-  ASSERT_TRUE(fromLeaves);
-  EXPECT_EQ(fromLeaves->levels.back(), std::vector<NodeId>{nodeNamed(f, "spare")});
-
-  const std::vector<Guid> roots{f.node(spine0).guid, f.node(spine1).guid};
-  const auto fromRoots = recogniseFatTree(f, roots);
-  ASSERT_TRUE(fromRoots);
-  EXPECT_TRUE(fromRoots->rankedFromRoots);
-  ASSERT_EQ(fromRoots->levels.size(), 2u);
-  EXPECT_EQ(std::set<NodeId>(fromRoots->levels[1].begin(), fromRoots->levels[1].end()),
-            (std::set<NodeId>{spine0, spine1}));
-
-  const auto r = routeFtree(f, {.rootGuids = roots});
-  expectRoutedAndLoopFree(analyseRoutes(f, r));
-  // Hosts on different leaves meet at a spine, never climbing to the spare.
-  const auto hops = interSwitchHops(f, r, *f.findPort(f.node(nodeNamed(f, "h0a")).ports[1].guid),
-                                    f.node(nodeNamed(f, "h2b")).ports[1].lid);
-  EXPECT_EQ(hops.size(), 2u);
-}
-
-// ------------------------------------------------------------ recognition
-
-TEST(RecogniseFatTree, OrdersCaPortsLeafByLeafInPortOrder) {
-  const Fabric f = generatedFabric(FatTreeSpec{.levels = 3, .radix = 4});
-  const auto shape = recogniseFatTree(f);
-  ASSERT_TRUE(shape);
-  EXPECT_TRUE(shape->completeAndRegular);
-  ASSERT_EQ(shape->levels.size(), 3u);
-  std::vector<PortRef> expected;
-  for (const NodeId leaf : shape->levels[0])
-    for (const Port& p : f.node(leaf).ports)
-      if (p.remote && !f.node(p.remote->node).isSwitch()) expected.push_back(*p.remote);
-  EXPECT_EQ(shape->caOrder, expected);
-  // Leaves of one pod are contiguous.
-  for (std::size_t i = 0; i < shape->levels[0].size(); ++i)
-    EXPECT_EQ(f.node(shape->levels[0][i]).description, fmt::format("edge{}_{}", i / 2, i % 2));
-}
-
-TEST(RecogniseFatTree, SaysADegradedTreeIsNotComplete) {
-  const auto shape =
-      recogniseFatTree(generatedFabric(FatTreeSpec{.levels = 3, .radix = 8}, {3, 1}));
-  ASSERT_TRUE(shape);
-  EXPECT_FALSE(shape->completeAndRegular);
 }
 
 }  // namespace
