@@ -47,7 +47,7 @@ class SwitchLidRoutes {
         if (dist_[layout_.to[c]] + 1 != dist_[s]) continue;
         if (next[s] == kNoCable || used_[c] < used_[next[s]]) next[s] = c;
       }
-      ++used_[next[s]];
+      if (next[s] != kNoCable) ++used_[next[s]];
     }
   }
 
@@ -243,8 +243,9 @@ class FatTreeEngine final : public RoutingEngine {
     if (tally.hubRoutedCa + tally.hubRoutedSwitch > 0)
       result.notes.push_back(fmt::format(
           "{} switch entries toward CA LIDs and {} toward switch LIDs have no climb-then-descend "
-          "path in the tree's levels (no common ancestor) and were routed Up*/Down* in the order "
-          "grown from hub leaf {}, which keeps every route free of credit loops on one VL",
+          "path in the tree's levels (mostly: no common ancestor) and were routed Up*/Down* in "
+          "the switch order grown from hub leaf {}, the order every route of these tables "
+          "follows, which keeps them free of credit loops on one VL",
           tally.hubRoutedCa, tally.hubRoutedSwitch,
           routing::ftree::switchName(fabric, graph, hub.hub)));
     if (tally.unrouted > 0)
