@@ -371,5 +371,46 @@ TEST_F(DiscoveryFaultTest, KeepsTheEngineWindowFullAcrossBfsLevelsAndNeverOverIt
   EXPECT_LT(trips, static_cast<std::int64_t>(counting.atSend.size() / 8 + 20));
 }
 
+// A port that stops receiving once, at its `failAt`-th receive.
+class BrokenOnce final : public MadTransport {
+ public:
+  BrokenOnce(MadTransport& inner, std::size_t failAt) : inner_(inner), failAt_(failAt) {}
+  Result<void> send(const MadBuffer& mad, MadAddress to) override { return inner_.send(mad, to); }
+  Result<std::optional<ReceivedMad>> receive(MadClock::time_point deadline) override {
+    if (++receives_ == failAt_) return fail("port went away");
+    return inner_.receive(deadline);
+  }
+  int pollFd() const override { return inner_.pollFd(); }
+
+ private:
+  MadTransport& inner_;
+  std::size_t failAt_;
+  std::size_t receives_{0};
+};
+
+TEST_F(DiscoveryFaultTest, ASweepCutShortByTheTransportLeavesTheNextSweepWhole) {
+  useFabric(testing::generatedFabric(FatTreeSpec{.levels = 2, .radix = 8}));
+  BrokenOnce port(wire(), 50);
+  MadEngineOptions o;
+  o.window = 8;
+  o.clock = wire().clock();
+  o.logger = logger_;
+  MadEngine engine(port, o);
+  {
+    Discovery first(engine, {}, logger_);
+    auto cut = first.run();
+    ASSERT_FALSE(cut);
+    EXPECT_THAT(cut.error().message, HasSubstr("port went away"));
+    EXPECT_THAT(logText(), HasSubstr("DISC-0002"));
+  }
+  // The engine still holds the first sweep's requests; their answers must
+  // reach nothing, and the second sweep must see the fabric as it is.
+  Discovery second(engine, {}, logger_);
+  auto subnet = second.run();
+  ASSERT_TRUE(subnet);
+  EXPECT_THAT(testing::compareFabrics(truth(), subnet->fabric, Compare::Everything), IsEmpty());
+  EXPECT_THAT(subnet->problems, IsEmpty());
+}
+
 }  // namespace
 }  // namespace ibsm::sm
