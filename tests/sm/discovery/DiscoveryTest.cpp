@@ -3,6 +3,7 @@
 // and hands programming a working route to every node.
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
+#include <spdlog/sinks/null_sink.h>
 
 #include <filesystem>
 #include <set>
@@ -31,7 +32,9 @@ Swept discover(const Fabric& fabric, PortRef smPort) {
   options.window = 16;
   options.clock = wire.clock();
   MadEngine engine(wire, options);
-  Discovery discovery(engine, {}, nullptr);
+  Discovery discovery(engine, {},
+                      std::make_shared<spdlog::logger>(
+                          "discovery", std::make_shared<spdlog::sinks::null_sink_st>()));
   auto subnet = discovery.run();
   return {std::move(subnet), discovery.counters()};
 }
@@ -93,6 +96,7 @@ INSTANTIATE_TEST_SUITE_P(
                       Shape{"fatTreeTrunk3", FatTreeSpec{.levels = 2, .radix = 12, .trunk = 3}},
                       Shape{"oversubscribed",
                             FatTreeSpec{.levels = 2, .radix = 12, .oversubscription = 3}},
+                      Shape{"fatTree3LevelRadix24", FatTreeSpec{.levels = 3, .radix = 24}},
                       Shape{"dragonfly", DragonflySpec{.a = 4, .p = 2, .h = 2}},
                       Shape{"dragonflyPlus", DragonflyPlusSpec{}}),
     [](const auto& info) { return info.param.name; });
