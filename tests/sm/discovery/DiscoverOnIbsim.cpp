@@ -8,14 +8,19 @@
 //       DiscoverOnIbsim --windows 16,32,64 --rounds 3 ft3-k24.net
 //
 // Without a NETFILE argument it takes IBSIM_NETFILE (set by the harness).
+// --unlink NODE PORT first cuts that cable through ibsim's console
+// (IBSIM_CONSOLE) and expects the net file without it.
 #include <ibsm/Topology.h>
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
 #include <charconv>
 #include <cstdlib>
+#include <fstream>
 #include <map>
+#include <optional>
 #include <string_view>
+#include <thread>
 #include <vector>
 
 #include "Discovery.h"
@@ -36,6 +41,22 @@ std::vector<std::size_t> parseList(std::string_view text) {
     text.remove_prefix(std::min(comma + 1, text.size()));
   }
   return out;
+}
+
+// Unlinks NODE[PORT] in the simulator and in `expected`.
+Result<void> cutCable(Fabric& expected, const std::string& node, int port) {
+  const char* console = std::getenv("IBSIM_CONSOLE");
+  if (!console) return fail("--unlink needs IBSIM_CONSOLE (run under run-with-ibsim.sh)");
+  std::optional<NodeId> id;
+  for (NodeId n = 0; n < expected.size(); ++n)
+    if (expected.node(n).description == node) id = n;
+  if (!id || port < 1 || port > expected.node(*id).numPorts())
+    return fail(fmt::format("no port {} of \"{}\" in the net file", port, node));
+  std::ofstream(console) << fmt::format("Unlink \"{}\"[{}]\n", node, port) << std::flush;
+  // ibsim reads its console between MADs; give it time to act.
+  std::this_thread::sleep_for(std::chrono::milliseconds(500));
+  expected.disconnect({*id, static_cast<std::uint8_t>(port)});
+  return {};
 }
 
 // One sweep with `window`; prints its figures; returns whether it matched.
@@ -68,6 +89,7 @@ int run(int argc, char** argv) {
   std::vector<std::size_t> windows{32};
   int rounds = 1;
   std::string netFile;
+  std::optional<std::pair<std::string, int>> unlink;
   if (const char* env = std::getenv("IBSIM_NETFILE")) netFile = env;
   for (int i = 1; i < argc; ++i) {
     const std::string_view arg = argv[i];
@@ -75,10 +97,15 @@ int run(int argc, char** argv) {
       windows = parseList(argv[++i]);
     } else if (arg == "--rounds" && i + 1 < argc) {
       rounds = std::max(1, std::atoi(argv[++i]));
+    } else if (arg == "--unlink" && i + 2 < argc) {
+      unlink.emplace(argv[i + 1], std::atoi(argv[i + 2]));
+      i += 2;
     } else if (!arg.starts_with("--")) {
       netFile = arg;
     } else {
-      fmt::print(stderr, "usage: {} [--windows 16,32,...] [--rounds N] [NETFILE]\n", argv[0]);
+      fmt::print(stderr,
+                 "usage: {} [--windows 16,32,...] [--rounds N] [--unlink NODE PORT] [NETFILE]\n",
+                 argv[0]);
       return 2;
     }
   }
@@ -91,6 +118,12 @@ int run(int argc, char** argv) {
   if (!expected) {
     fmt::print(stderr, "{}\n", expected.error().message);
     return 1;
+  }
+  if (unlink) {
+    if (auto cut = cutCable(*expected, unlink->first, unlink->second); !cut) {
+      fmt::print(stderr, "{}\n", cut.error().message);
+      return 1;
+    }
   }
   auto wire = UmadTransport::open({});
   if (!wire) {
