@@ -1,0 +1,317 @@
+#include "SmStateMachine.h"
+
+#include <algorithm>
+
+#include "Election.h"
+
+namespace ibsm::sm::fsm {
+namespace {
+
+using Actions = std::vector<Action>;
+using Handler = Transition (*)(const SmContext&, const State&, const Event&);
+
+Action action(ActionKind kind, Guid peer = {}, SmState smState = SmState::NotActive) {
+  return {.kind = kind, .peer = peer, .smState = smState};
+}
+Action answerSet(bool accepted) {
+  return {.kind = ActionKind::AnswerSet, .accepted = accepted};
+}
+
+// Every change of phase goes through here, so SetSmState appears exactly
+// when the state others see changes, between the replies to the sender
+// (`first`) and the work of the new phase (`then`).
+Transition moveTo(const State& from, State to, Actions first, const Actions& then) {
+  if (smStateOf(from.phase) != smStateOf(to.phase))
+    first.push_back(action(ActionKind::SetSmState, {}, smStateOf(to.phase)));
+  first.insert(first.end(), then.begin(), then.end());
+  return {to, std::move(first)};
+}
+
+Transition stay(const State& s, Actions actions = {}) {
+  return {s, std::move(actions)};
+}
+
+Transition enterDiscovering(const State& from, Actions first = {}) {
+  return moveTo(from, State{.phase = Phase::Discovering}, std::move(first),
+                {action(ActionKind::Discover)});
+}
+
+Transition enterStandby(const State& from, Guid master, Actions first = {}) {
+  return moveTo(from, State{.phase = Phase::Standby, .master = master}, std::move(first), {});
+}
+
+Transition becomeMaster(const State& from, Actions first = {}) {
+  return moveTo(from, State{.phase = Phase::MasterHeavySweep, .takeoverDue = true},
+                std::move(first), {action(ActionKind::TakeOver)});
+}
+
+// Master phases: start the due sweep now, or remember it for when free.
+Transition startSweep(const State& from, bool heavy, Actions first = {}) {
+  State to = from;
+  to.sweepDue = false;
+  heavy = heavy || from.heavyDue || from.takeoverDue;
+  if (heavy) to.heavyDue = false;
+  to.phase = heavy ? Phase::MasterHeavySweep : Phase::MasterLightSweep;
+  const auto kind = from.takeoverDue ? ActionKind::TakeOver
+                    : heavy          ? ActionKind::HeavySweep
+                                     : ActionKind::LightSweep;
+  return moveTo(from, to, std::move(first), {action(kind)});
+}
+
+State queueSweep(State s, bool heavy) {
+  s.sweepDue = true;
+  s.heavyDue = s.heavyDue || heavy;
+  return s;
+}
+
+// A master sweep or handover attempt ended: run what came in meanwhile.
+Transition whenFree(State s) {
+  if (s.sweepDue) return startSweep(s, false);
+  s.phase = Phase::MasterIdle;
+  return stay(s);
+}
+
+Transition missedPoll(const SmContext& ctx, State s) {
+  if (++s.missedPolls >= std::max(ctx.pollingRetries, 1U)) return enterDiscovering(s);
+  return stay(s);
+}
+
+// ---- handlers: one per cell of the table below ----
+
+Transition ignore(const SmContext&, const State& s, const Event&) {
+  return stay(s);
+}
+
+Transition reload(const SmContext&, const State& s, const Event&) {
+  return stay(s, {action(ActionKind::ReloadConfig)});
+}
+
+Transition stop(const SmContext&, const State& s, const Event&) {
+  return moveTo(s, State{.phase = Phase::Stopped}, {}, {action(ActionKind::Stop)});
+}
+
+Transition retryDiscovery(const SmContext&, const State& s, const Event&) {
+  return enterDiscovering(s);
+}
+
+Transition discoveryDone(const SmContext& ctx, const State& s, const Event& e) {
+  if (!e.ok) return stay(State{.phase = Phase::DiscoveryFailed});
+  const Election election = electMaster(ctx.self, e.sms);
+  if (election.selfWins) return becomeMaster(s);
+  auto t = enterStandby(s, election.winner.guid);
+  // We outrank the master: ask it now rather than at the first poll.
+  if (election.winner.smState == SmState::Master && outranks(ctx.self, election.winner))
+    t.actions.push_back(action(ActionKind::NotifyMaster, election.winner.guid));
+  return t;
+}
+
+Transition standbyPoll(const SmContext&, const State& s, const Event&) {
+  return stay(s, {action(ActionKind::PollMaster, s.master)});
+}
+
+Transition standbyAnswered(const SmContext& ctx, const State& s, const Event& e) {
+  if (!pollShowsAlive(ctx.self, s.master, e.peer)) return missedPoll(ctx, s);
+  State alive = s;
+  alive.missedPolls = 0;
+  if (e.peer.smState == SmState::Master && outranks(ctx.self, e.peer))
+    return stay(alive, {action(ActionKind::NotifyMaster, s.master)});
+  return stay(alive);
+}
+
+Transition standbySilent(const SmContext& ctx, const State& s, const Event&) {
+  return missedPoll(ctx, s);
+}
+
+Transition idleSweepTimer(const SmContext&, const State& s, const Event&) {
+  return startSweep(s, false);
+}
+
+Transition idleRequest(const SmContext&, const State& s, const Event& e) {
+  return startSweep(s, e.heavy);
+}
+
+Transition busyRequest(const SmContext&, const State& s, const Event& e) {
+  return stay(queueSweep(s, e.heavy));
+}
+
+// New settings may change routing or LIDs: a heavy sweep applies them.
+Transition masterReload(const SmContext&, const State& s, const Event&) {
+  if (s.phase == Phase::MasterIdle) return startSweep(s, true, {action(ActionKind::ReloadConfig)});
+  return stay(queueSweep(s, true), {action(ActionKind::ReloadConfig)});
+}
+
+Transition heavyDone(const SmContext& ctx, const State& s, const Event& e) {
+  State after = s;
+  if (!e.ok) {
+    after.heavyDue = true;  // and a pending TakeOver stays pending
+    return whenFree(after);
+  }
+  after.takeoverDue = false;
+  after.heavyDue = !e.up;
+  if (auto target = handoverTarget(ctx.self, e.sms)) {
+    after.phase = Phase::MasterHandover;
+    after.master = target->guid;
+    return stay(after, {action(ActionKind::SendHandover, target->guid, SmState::Master)});
+  }
+  return whenFree(after);
+}
+
+Transition lightDone(const SmContext&, const State& s, const Event& e) {
+  State after = s;
+  if (!e.ok) {
+    after.heavyDue = true;
+    return whenFree(after);
+  }
+  if (e.changed) return startSweep(after, true);
+  return whenFree(after);
+}
+
+Transition handoverAnswered(const SmContext&, const State& s, const Event& e) {
+  if (e.ok) return enterStandby(s, s.master);
+  State after = s;  // refused or lost: re-read the SMs before trying again
+  after.master = Guid{};
+  after.heavyDue = true;
+  return whenFree(after);
+}
+
+Transition onHandover(const State& s, const SmInfo& sender) {
+  const Actions reply = {answerSet(true),
+                         action(ActionKind::SendAcknowledge, sender.guid, smStateOf(s.phase))};
+  switch (s.phase) {
+    case Phase::Discovering:
+    case Phase::DiscoveryFailed:
+    case Phase::Standby:
+      return becomeMaster(s, reply);
+    case Phase::MasterIdle:
+      return startSweep(s, true, reply);
+    case Phase::MasterHeavySweep:
+    case Phase::MasterLightSweep:
+      return stay(queueSweep(s, true), reply);
+    default:  // handing over ourselves, or told to keep quiet
+      return stay(s, {answerSet(false)});
+  }
+}
+
+Transition onAcknowledge(const State& s, const SmInfo& sender) {
+  const bool fromTarget = sender.guid == s.master &&
+                          (sender.smState == SmState::Standby || sender.smState == SmState::Master);
+  if (fromTarget && s.phase == Phase::MasterHandover)
+    return enterStandby(s, s.master, {answerSet(true)});
+  if (fromTarget && s.phase == Phase::Standby) return stay(s, {answerSet(true)});
+  return stay(s, {answerSet(false)});
+}
+
+Transition onDiscover(const State& s) {
+  if (s.phase == Phase::NotActive) return stay(s, {answerSet(false)});
+  if (s.phase == Phase::Discovering) return stay(s, {answerSet(true)});
+  return enterDiscovering(s, {answerSet(true)});
+}
+
+Transition smInfoSet(const SmContext& ctx, const State& s, const Event& e) {
+  // IBA: a control packet without our SM_Key is not answered at all.
+  if (!trusts(ctx.self.smKey, e.peer.smKey)) return stay(s);
+  if (e.modifier == control::kAcknowledge) return onAcknowledge(s, e.peer);
+  // Every other control packet is a master's command.
+  if (e.peer.smState != SmState::Master) return stay(s, {answerSet(false)});
+  switch (e.modifier) {
+    case control::kHandover:
+      return onHandover(s, e.peer);
+    case control::kDisable:
+      if (s.phase == Phase::Standby)
+        return moveTo(s, State{.phase = Phase::NotActive}, {answerSet(true)}, {});
+      break;
+    case control::kStandby:
+      if (s.phase == Phase::NotActive || s.phase == Phase::Standby)
+        return enterStandby(s, e.peer.guid, {answerSet(true)});
+      break;
+    case control::kDiscover:
+      return onDiscover(s);
+    default:
+      break;
+  }
+  return stay(s, {answerSet(false)});
+}
+
+// Rows: phases in enum order. Columns: events in enum order.
+constexpr std::size_t kCols = kEventKindCount;
+using Row = std::array<Handler, kCols>;
+// clang-format off
+//                  SweepTimer      PollTimer       Trap         OperatorSweep   Reload        Stop  DiscoveryDone  HeavySweepDone LightSweepDone MasterAnswered   MasterSilent   HandoverAnswered  SmInfoSet
+constexpr std::array<Row, kPhaseCount> kTable = {{
+  /* Discovering */ {ignore,         ignore,         ignore,      ignore,         reload,       stop, discoveryDone, ignore,        ignore,        ignore,          ignore,        ignore,           smInfoSet},
+  /* DiscFailed  */ {retryDiscovery, retryDiscovery, ignore,      retryDiscovery, reload,       stop, ignore,        ignore,        ignore,        ignore,          ignore,        ignore,           smInfoSet},
+  /* Standby     */ {ignore,         standbyPoll,    ignore,      ignore,         reload,       stop, ignore,        ignore,        ignore,        standbyAnswered, standbySilent, ignore,           smInfoSet},
+  /* NotActive   */ {ignore,         ignore,         ignore,      ignore,         reload,       stop, ignore,        ignore,        ignore,        ignore,          ignore,        ignore,           smInfoSet},
+  /* MasterIdle  */ {idleSweepTimer, ignore,         idleRequest, idleRequest,    masterReload, stop, ignore,        ignore,        ignore,        ignore,          ignore,        ignore,           smInfoSet},
+  /* MasterHeavy */ {ignore,         ignore,         busyRequest, busyRequest,    masterReload, stop, ignore,        heavyDone,     ignore,        ignore,          ignore,        ignore,           smInfoSet},
+  /* MasterLight */ {ignore,         ignore,         busyRequest, busyRequest,    masterReload, stop, ignore,        ignore,        lightDone,     ignore,          ignore,        ignore,           smInfoSet},
+  /* MasterHandov*/ {ignore,         ignore,         busyRequest, busyRequest,    masterReload, stop, ignore,        ignore,        ignore,        ignore,          ignore,        handoverAnswered, smInfoSet},
+  /* Stopped     */ {ignore,         ignore,         ignore,      ignore,         ignore,       ignore, ignore,      ignore,        ignore,        ignore,          ignore,        ignore,           ignore},
+}};
+// clang-format on
+
+}  // namespace
+
+SmState smStateOf(Phase phase) {
+  switch (phase) {
+    case Phase::Discovering:
+    case Phase::DiscoveryFailed:
+      return SmState::Discovering;
+    case Phase::Standby:
+      return SmState::Standby;
+    case Phase::NotActive:
+    case Phase::Stopped:
+      return SmState::NotActive;
+    case Phase::MasterIdle:
+    case Phase::MasterHeavySweep:
+    case Phase::MasterLightSweep:
+    case Phase::MasterHandover:
+      return SmState::Master;
+  }
+  return SmState::NotActive;
+}
+
+Transition start() {
+  return {State{.phase = Phase::Discovering},
+          {action(ActionKind::SetSmState, {}, SmState::Discovering), action(ActionKind::Discover)}};
+}
+
+Transition next(const SmContext& ctx, const State& state, const Event& event) {
+  const Handler handler =
+      kTable.at(static_cast<std::size_t>(state.phase)).at(static_cast<std::size_t>(event.kind));
+  return handler(ctx, state, event);
+}
+
+std::string_view name(Phase phase) {
+  static constexpr std::array<std::string_view, kPhaseCount> kNames = {"DISCOVERING",
+                                                                       "DISCOVERING (retry)",
+                                                                       "STANDBY",
+                                                                       "NOTACTIVE",
+                                                                       "MASTER (idle)",
+                                                                       "MASTER (heavy sweep)",
+                                                                       "MASTER (light sweep)",
+                                                                       "MASTER (handover)",
+                                                                       "stopped"};
+  return kNames.at(static_cast<std::size_t>(phase));
+}
+
+std::string_view name(EventKind kind) {
+  static constexpr std::array<std::string_view, kEventKindCount> kNames = {
+      "sweep timer",     "polling timer",    "trap",
+      "sweep request",   "SIGHUP",           "stop",
+      "discovery done",  "heavy sweep done", "light sweep done",
+      "master answered", "master silent",    "handover answered",
+      "Set(SMInfo)"};
+  return kNames.at(static_cast<std::size_t>(kind));
+}
+
+std::string_view name(ActionKind kind) {
+  static constexpr std::array<std::string_view, 12> kNames = {
+      "answer Set(SMInfo)", "send ACKNOWLEDGE", "set SMInfo state",
+      "discover",           "take over",        "heavy sweep",
+      "light sweep",        "poll master",      "notify master (trap 144)",
+      "send HANDOVER",      "reload config",    "stop"};
+  return kNames.at(static_cast<std::size_t>(kind));
+}
+
+}  // namespace ibsm::sm::fsm

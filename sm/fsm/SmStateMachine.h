@@ -1,0 +1,199 @@
+// The SM's life as a pure transition function: which IBA state it is in
+// (IBA 14.4: DISCOVERING, STANDBY, NOTACTIVE, MASTER), what it does next when
+// a timer fires, a trap or an SMInfo control packet arrives or a sweep ends.
+// It decides and never does: actions come back as values for the caller to
+// perform, so every rule is a unit test, and the caller (sm/cli's loop) owns
+// all waiting, sending and logging.
+//
+//   SmContext ctx{.self = {.guid = portGuid, .priority = 10}};
+//   auto t = start();                       // DISCOVERING, [SetSmState, Discover]
+//   State s = t.state;  run(t.actions);     // ... later, when discovery ends:
+//   t = next(ctx, s, Event::discoveryDone(true, smsSeen));
+//
+// Why each part exists:
+// - Phases split MASTER into idle / heavy sweep / light sweep / handing over,
+//   so "a sweep is running" is state, not a flag the caller keeps: a trap
+//   arriving mid-sweep is remembered (sweepDue) and swept after, never run
+//   concurrently. DiscoveryFailed is DISCOVERING waiting for the next tick
+//   to try again, so a dead port does not spin.
+// - A newly elected master's first sweep is a TakeOver: it adopts the LIDs
+//   and LFT entries the fabric holds (a standby's picture of the switches is
+//   stale; traffic keeps flowing), then programs only what is wrong.
+// - Set(SMInfo) control packets are checked as OpenSM checks them, so the
+//   two interoperate: the sender must present our SM_Key (if one is set;
+//   else the packet is ignored unanswered, IBA's treatment of a wrong key);
+//   HANDOVER, DISABLE, STANDBY, DISCOVER must come from a MASTER and
+//   ACKNOWLEDGE from the SM we handed to; one not legal in our phase is
+//   answered with an error status.
+// - Handover: the master sends HANDOVER to a better SM found by a heavy
+//   sweep; the new master answers the Set (that answer is enough -- OpenSM
+//   sends no ACKNOWLEDGE) and may send ACKNOWLEDGE; either moves us to
+//   STANDBY polling it. Receiving HANDOVER we answer, send ACKNOWLEDGE with
+//   our SMInfo still saying STANDBY (OpenSM refuses one that says MASTER),
+//   then become master.
+// - A standby polls the master every polling timeout; `pollingRetries`
+//   misses in a row (OpenSM's polling_retry_number, 4) and it rediscovers.
+//   A poll answered by a master we outrank gets a Trap 144 (NotifyMaster),
+//   which makes the master sweep, find us and hand over.
+// - ActCount is not used for liveness: an SMInfo answer comes from the SM
+//   process itself, which is what liveness means (OpenSM does the same).
+#pragma once
+
+#include <ibsm/MadAttributes.h>
+
+#include <array>
+#include <chrono>
+#include <cstdint>
+#include <string_view>
+#include <vector>
+
+namespace ibsm::sm::fsm {
+
+// OpenSM's defaults (sminfo_polling_timeout, polling_retry_number).
+inline constexpr std::chrono::milliseconds kDefaultPollingTimeout{10000};
+inline constexpr std::uint32_t kDefaultPollingRetries = 4;
+
+// What the SM is, fixed between config reloads.
+struct SmContext {
+  SmInfo self;  // GUID, priority, SM_Key (0: none); smState and actCount unused
+  std::uint32_t pollingRetries{kDefaultPollingRetries};  // 0 behaves as 1
+};
+
+enum class Phase : std::uint8_t {
+  Discovering,       // discovery running: is there a master, or a better SM?
+  DiscoveryFailed,   // DISCOVERING; the last discovery could not run; retry on a tick
+  Standby,           // polling `master`
+  NotActive,         // told DISABLE: sends nothing, answers SMInfo, awaits STANDBY
+  MasterIdle,        // between sweeps
+  MasterHeavySweep,  // discover, plan, program
+  MasterLightSweep,  // SwitchInfo of every switch (LightSweep.h)
+  MasterHandover,    // HANDOVER sent to `master`; no sweeps until it answers
+  Stopped,           // SIGTERM: absorbs every event
+};
+inline constexpr std::size_t kPhaseCount = 9;
+inline constexpr std::array<Phase, kPhaseCount> kAllPhases = {
+    Phase::Discovering,      Phase::DiscoveryFailed, Phase::Standby,
+    Phase::NotActive,        Phase::MasterIdle,      Phase::MasterHeavySweep,
+    Phase::MasterLightSweep, Phase::MasterHandover,  Phase::Stopped};
+
+// The SMInfo:SMState the SM shows others in this phase (Stopped: NOTACTIVE,
+// so pollers count us gone at once).
+SmState smStateOf(Phase phase);
+
+struct State {
+  Phase phase{Phase::Discovering};
+  Guid master{};                 // Standby: the SM polled; MasterHandover: the SM handed to
+  std::uint32_t missedPolls{0};  // Standby: polls in a row not showing the master alive
+  bool sweepDue{false};          // a trap/request came while busy: sweep when free
+  bool heavyDue{false};          // the next master sweep must be heavy (not up, trap 144, ...)
+  bool takeoverDue{false};       // the next heavy sweep is the first as master: TakeOver
+  auto operator<=>(const State&) const = default;
+};
+
+enum class EventKind : std::uint8_t {
+  SweepTimer,        // the sweep interval elapsed (light sweep as master)
+  PollTimer,         // the SMInfo polling timeout elapsed (poll as standby)
+  Trap,              // a trap arrived; `heavy` for Trap 144 (an SM or capability changed)
+  OperatorSweep,     // `ibsm sweep [--heavy]`
+  Reload,            // SIGHUP
+  Stop,              // SIGTERM / SIGINT
+  DiscoveryDone,     // `ok`, `sms`
+  HeavySweepDone,    // `ok`, `up`, `sms`
+  LightSweepDone,    // `ok`, `changed`
+  MasterAnswered,    // the poll's answer, in `peer`
+  MasterSilent,      // the poll got no answer (after the engine's retries)
+  HandoverAnswered,  // the answer to our Set(SMInfo, HANDOVER): `ok` false if refused/lost
+  SmInfoSet,         // a Set(SMInfo) control packet: `modifier`, sender's SMInfo in `peer`
+};
+inline constexpr std::size_t kEventKindCount = 13;
+
+// SMInfo attribute modifiers of a Set (IBA 14.2.5.13, "control packets").
+namespace control {
+inline constexpr std::uint32_t kHandover = 1;
+inline constexpr std::uint32_t kAcknowledge = 2;
+inline constexpr std::uint32_t kDisable = 3;
+inline constexpr std::uint32_t kStandby = 4;
+inline constexpr std::uint32_t kDiscover = 5;
+}  // namespace control
+
+struct Event {
+  EventKind kind{EventKind::SweepTimer};
+  bool ok{true};              // *Done, HandoverAnswered: false = could not be done at all
+  bool up{false};             // HeavySweepDone: every reachable port ACTIVE, every pair routed
+  bool changed{false};        // LightSweepDone: something differs from the last fabric
+  bool heavy{false};          // Trap, OperatorSweep
+  std::vector<SmInfo> sms{};  // DiscoveryDone, HeavySweepDone: SMInfo of the other SMs seen
+  SmInfo peer{};              // MasterAnswered: the answer; SmInfoSet: the Set's payload
+  std::uint32_t modifier{0};  // SmInfoSet
+
+  static Event sweepTimer() { return {.kind = EventKind::SweepTimer}; }
+  static Event pollTimer() { return {.kind = EventKind::PollTimer}; }
+  static Event trap(bool heavy) { return {.kind = EventKind::Trap, .heavy = heavy}; }
+  static Event operatorSweep(bool heavy) {
+    return {.kind = EventKind::OperatorSweep, .heavy = heavy};
+  }
+  static Event reload() { return {.kind = EventKind::Reload}; }
+  static Event stop() { return {.kind = EventKind::Stop}; }
+  static Event discoveryDone(bool ok, std::vector<SmInfo> sms) {
+    return {.kind = EventKind::DiscoveryDone, .ok = ok, .sms = std::move(sms)};
+  }
+  static Event heavySweepDone(bool ok, bool up, std::vector<SmInfo> sms) {
+    return {.kind = EventKind::HeavySweepDone, .ok = ok, .up = up, .sms = std::move(sms)};
+  }
+  static Event lightSweepDone(bool ok, bool changed) {
+    return {.kind = EventKind::LightSweepDone, .ok = ok, .changed = changed};
+  }
+  static Event masterAnswered(SmInfo answer) {
+    return {.kind = EventKind::MasterAnswered, .peer = answer};
+  }
+  static Event masterSilent() { return {.kind = EventKind::MasterSilent}; }
+  static Event handoverAnswered(bool ok) { return {.kind = EventKind::HandoverAnswered, .ok = ok}; }
+  static Event smInfoSet(std::uint32_t modifier, SmInfo sender) {
+    return {.kind = EventKind::SmInfoSet, .peer = sender, .modifier = modifier};
+  }
+};
+
+enum class ActionKind : std::uint8_t {
+  AnswerSet,        // GetResp to the Set(SMInfo) being handled; `accepted` false: error status
+  SendAcknowledge,  // Set(SMInfo, ACKNOWLEDGE) to `peer`, our SMInfo saying `smState`
+  SetSmState,       // from now on SMInfo answers say `smState`
+  Discover,         // read the fabric and the SMInfo of every SM port; program nothing
+  TakeOver,         // heavy sweep adopting the LIDs/LFT entries the fabric holds
+  HeavySweep,       // discover, plan, program the difference
+  LightSweep,       // SwitchInfo of every switch, then only what changed (LightSweep.h)
+  PollMaster,       // SubnGet(SMInfo) to `peer`, presenting our SM_Key
+  NotifyMaster,     // Trap 144 (SM priority changed) to master `peer`: we outrank it
+  SendHandover,     // Set(SMInfo, HANDOVER) to `peer`, our SMInfo saying `smState`
+  ReloadConfig,     // re-read the config file (the caller rebuilds SmContext)
+  Stop,             // leave the loop
+};
+
+struct Action {
+  ActionKind kind{ActionKind::Stop};
+  Guid peer{};
+  SmState smState{SmState::NotActive};
+  bool accepted{false};
+  auto operator<=>(const Action&) const = default;
+};
+
+// Actions are in the order to perform them: AnswerSet first (the caller
+// answers inside the MAD callback; the rest may wait for the loop), then
+// SendAcknowledge, then SetSmState, then at most one sweep or poll.
+struct Transition {
+  State state;
+  std::vector<Action> actions;
+};
+
+// The first transition: DISCOVERING, [SetSmState(Discovering), Discover].
+Transition start();
+
+// Every (phase, event) pair has an outcome; an event that means nothing in
+// a phase (a late result of a sweep abandoned by a state change, a timer a
+// phase does not use) leaves the state as it is with no actions.
+Transition next(const SmContext& ctx, const State& state, const Event& event);
+
+std::string_view name(Phase phase);
+std::string_view name(EventKind kind);
+std::string_view name(ActionKind kind);
+
+}  // namespace ibsm::sm::fsm
