@@ -118,14 +118,15 @@ TEST_F(RouteCommand, TheConfigChoosesTheEngineAndTheFlagOverridesIt) {
       HasSubstr("routing engine: updn"));
 }
 
-// minhop on a ring of switches has a credit loop; --check turns that into
-// a failing exit status for scripts.
+// minhop on a ring of five switches has a credit loop (every two-hop route
+// is the unique shortest one, so each direction's channels chain all the way
+// round); --check turns that into a failing exit status for scripts.
 TEST_F(RouteCommand, CheckFailsOnACreditLoop) {
   std::string net;
-  for (int i = 0; i < 4; ++i)
+  for (int i = 0; i < 5; ++i)
     net += fmt::format("Switch 4 \"s{}\"\n[1] \"h{}\"[1]\n[2] \"s{}\"[3]\n[3] \"s{}\"[2]\n\n", i, i,
-                       (i + 1) % 4, (i + 3) % 4);
-  for (int i = 0; i < 4; ++i) net += fmt::format("Hca 1 \"h{}\"\n[1] \"s{}\"[1]\n\n", i, i);
+                       (i + 1) % 5, (i + 4) % 5);
+  for (int i = 0; i < 5; ++i) net += fmt::format("Hca 1 \"h{}\"\n[1] \"s{}\"[1]\n\n", i, i);
   const auto ring = write("ring.net", net);
   const Outcome minhop =
       ibsm(fmt::format("route -t {} -R minhop --check -o {}", ring.string(), dir_.string()));
