@@ -35,6 +35,7 @@
 #include <ibsm/Routing.h>
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -51,6 +52,11 @@ struct DumpedLft {
 
 // opensm-lfts.dump for these tables, byte for byte as OpenSM writes it.
 std::string formatLftDump(const Fabric& fabric, const RoutingResult& result);
+
+// The same text handed to `sink` one switch at a time: on a radix-36 fat
+// tree the dump is 1.4 GB, too much to build in memory before writing.
+using DumpSink = std::function<void(std::string_view chunk)>;
+void writeLftDump(const Fabric& fabric, const RoutingResult& result, const DumpSink& sink);
 
 // Reads opensm-lfts.dump, or dump_fts / ibroute output (either is told by its
 // lines). A line that is none of header, column titles, entry or trailer, an

@@ -23,7 +23,7 @@ std::string_view nodeTypeText(NodeType type) {
 
 }  // namespace
 
-std::string formatLftDump(const Fabric& fabric, const RoutingResult& result) {
+void writeLftDump(const Fabric& fabric, const RoutingResult& result, const DumpSink& sink) {
   const LidIndex lids(fabric);
   const unsigned maxLid = lids.maxLid().value;
 
@@ -32,21 +32,26 @@ std::string formatLftDump(const Fabric& fabric, const RoutingResult& result) {
   std::ranges::sort(switches, {},
                     [&](NodeId id) { return std::byteswap(fabric.node(id).guid.value); });
 
-  // Each destination's comment is the same for every switch: build it once.
-  std::vector<std::string> destination(maxLid + 1);
+  // Each LID's line is the same on every switch but for its three port
+  // digits: build it once and patch the digits (21 million lines on a
+  // radix-36 fat tree, so no formatting per line).
+  constexpr std::size_t kPortAt = 7;  // "0xLLLL " then "PPP"
+  std::vector<std::string> line(maxLid + 1);
   for (unsigned lid = 0; lid <= maxLid; ++lid) {
     const auto owner = lids.owner(Lid{static_cast<std::uint16_t>(lid)});
     if (!owner) {
-      destination[lid] = "unknown node and type";
+      line[lid] = fmt::format("0x{:04x} 000 # unknown node and type\n", lid);
       continue;
     }
     const Node& node = fabric.node(owner->node);
-    destination[lid] = fmt::format("{} portguid 0x{:016x}: '{}'", nodeTypeText(node.type),
-                                   node.ports[owner->port].guid.value, node.description);
+    line[lid] =
+        fmt::format("0x{:04x} 000 # {} portguid 0x{:016x}: '{}'\n", lid, nodeTypeText(node.type),
+                    node.ports[owner->port].guid.value, node.description);
   }
 
-  std::string out;
+  fmt::memory_buffer out;
   for (const NodeId id : switches) {
+    out.clear();
     const Node& sw = fabric.node(id);
     fmt::format_to(std::back_inserter(out),
                    "Unicast lids [0-{}] of switch Lid {} guid 0x{:016x} ('{}'):\n", maxLid,
@@ -55,10 +60,20 @@ std::string formatLftDump(const Fabric& fabric, const RoutingResult& result) {
     for (unsigned lid = 0; lft && lid <= maxLid; ++lid) {
       const std::uint8_t port = lft->at(Lid{static_cast<std::uint16_t>(lid)});
       if (port > sw.numPorts()) continue;  // kNoRoute, or no such port
-      fmt::format_to(std::back_inserter(out), "0x{:04x} {:03} # {}\n", lid, port, destination[lid]);
+      const std::size_t at = out.size() + kPortAt;
+      out.append(line[lid]);
+      out[at] = static_cast<char>('0' + port / 100);
+      out[at + 1] = static_cast<char>('0' + port / 10 % 10);
+      out[at + 2] = static_cast<char>('0' + port % 10);
     }
     fmt::format_to(std::back_inserter(out), "{} lids dumped\n", maxLid);
+    sink(std::string_view(out.data(), out.size()));
   }
+}
+
+std::string formatLftDump(const Fabric& fabric, const RoutingResult& result) {
+  std::string out;
+  writeLftDump(fabric, result, [&](std::string_view chunk) { out += chunk; });
   return out;
 }
 

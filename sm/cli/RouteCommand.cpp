@@ -124,8 +124,9 @@ int runRoute(const RouteArgs& args) {
   std::filesystem::create_directories(args.out, ec);
   if (ec)
     return inputError(Error{fmt::format("{}: cannot create: {}", args.out.string(), ec.message())});
-  if (auto ok = writeFileAtomically(args.out / "opensm-lfts.dump",
-                                    formatLftDump(plan->fabric, plan->routing));
+  if (auto ok = writeFileAtomically(
+          args.out / "opensm-lfts.dump",
+          [&](const ChunkWriter& write) { writeLftDump(plan->fabric, plan->routing, write); });
       !ok)
     return inputError(ok.error());
   if (auto ok = writeFileAtomically(args.out / "guid2lid", formatGuid2Lid(toGuid2Lid(plan->lids)));

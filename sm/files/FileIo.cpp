@@ -19,11 +19,18 @@ Result<std::string> readFile(const std::filesystem::path& path) {
 }
 
 Result<void> writeFileAtomically(const std::filesystem::path& path, std::string_view content) {
+  return writeFileAtomically(path, [&](const ChunkWriter& write) { write(content); });
+}
+
+Result<void> writeFileAtomically(const std::filesystem::path& path,
+                                 const std::function<void(const ChunkWriter&)>& produce) {
   const auto tmp = path.string() + fmt::format(".tmp{}", ::getpid());
   {
     std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
     if (!out) return fail(fmt::format("{}: cannot write: {}", tmp, std::strerror(errno)));
-    out.write(content.data(), static_cast<std::streamsize>(content.size()));
+    produce([&](std::string_view chunk) {
+      out.write(chunk.data(), static_cast<std::streamsize>(chunk.size()));
+    });
     out.flush();
     if (!out) return fail(fmt::format("{}: write failed: {}", tmp, std::strerror(errno)));
   }

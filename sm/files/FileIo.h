@@ -4,6 +4,7 @@
 #include <ibsm/Error.h>
 
 #include <filesystem>
+#include <functional>
 #include <string>
 #include <string_view>
 
@@ -14,5 +15,9 @@ namespace ibsm::cli {
 // crash) never sees half a file.
 [[nodiscard]] Result<void> writeFileAtomically(const std::filesystem::path& path,
                                                std::string_view content);
+// The same for content too large to hold: `produce` hands it over in chunks.
+using ChunkWriter = std::function<void(std::string_view chunk)>;
+[[nodiscard]] Result<void> writeFileAtomically(
+    const std::filesystem::path& path, const std::function<void(const ChunkWriter&)>& produce);
 
 }  // namespace ibsm::cli
