@@ -44,14 +44,23 @@ std::optional<SmInfo> handoverTarget(const SmInfo& self, std::span<const SmInfo>
   return best;
 }
 
+std::optional<SmInfo> rivalMaster(const SmInfo& self, std::span<const SmInfo> others) {
+  std::optional<SmInfo> best;
+  for (const auto& o : others)
+    if (eligible(self, o) && o.smState == SmState::Master && outranks(self, o) &&
+        (!best || outranks(o, *best)))
+      best = o;
+  return best;
+}
+
 bool pollShowsAlive(const SmInfo& self, Guid polled, const SmInfo& answer) {
   if (answer.guid != polled || !trusts(self.smKey, answer.smKey)) return false;
   switch (answer.smState) {
     case SmState::Master:
       return true;
-    case SmState::Standby:
     case SmState::Discovering:
       return outranks(answer, self);
+    case SmState::Standby:
     case SmState::NotActive:
       return false;
   }

@@ -48,10 +48,17 @@ Election electMaster(const SmInfo& self, std::span<const SmInfo> others);
 // go STANDBY and ask for the subnet, and then the next sweep hands over.
 std::optional<SmInfo> handoverTarget(const SmInfo& self, std::span<const SmInfo> others);
 
+// For the master after a heavy sweep with no handover target: a second
+// master that we outrank (the best-ranked if several), which should hand
+// the subnet over to us. Trusted SMs only.
+std::optional<SmInfo> rivalMaster(const SmInfo& self, std::span<const SmInfo> others);
+
 // A standby's verdict on one poll of `polled`: alive when the answer comes
-// from that SM, presents a trusted key, and says MASTER -- or says STANDBY
-// or DISCOVERING from an SM that outranks us (one we defer to that is on
-// its way to mastership). Anything else counts as a missed poll.
+// from that SM, presents a trusted key, and says MASTER -- or DISCOVERING
+// from an SM that outranks us (the one we defer to, on its way to
+// mastership). Anything else counts as a missed poll, STANDBY included: an
+// SM that handed the subnet over is alive but no longer the one to watch,
+// and the misses lead us to rediscover and poll the master itself.
 bool pollShowsAlive(const SmInfo& self, Guid polled, const SmInfo& answer);
 
 }  // namespace ibsm::sm::fsm

@@ -41,20 +41,26 @@ Transition enterStandby(const State& from, Guid master, Actions first = {}) {
 }
 
 Transition becomeMaster(const State& from, Actions first = {}) {
-  return moveTo(from, State{.phase = Phase::MasterHeavySweep, .takeoverDue = true},
-                std::move(first), {action(ActionKind::TakeOver)});
+  return moveTo(from, State{.phase = Phase::MasterTakeOver}, std::move(first),
+                {action(ActionKind::TakeOver)});
 }
 
-// Master phases: start the due sweep now, or remember it for when free.
+// Master phases: start the due sweep now (the strongest one due).
 Transition startSweep(const State& from, bool heavy, Actions first = {}) {
   State to = from;
+  to.master = Guid{};
+  to.missedPolls = 0;
   to.sweepDue = false;
-  heavy = heavy || from.heavyDue || from.takeoverDue;
+  const bool takeover = from.takeoverDue;
+  heavy = heavy || from.heavyDue || takeover;
   if (heavy) to.heavyDue = false;
-  to.phase = heavy ? Phase::MasterHeavySweep : Phase::MasterLightSweep;
-  const auto kind = from.takeoverDue ? ActionKind::TakeOver
-                    : heavy          ? ActionKind::HeavySweep
-                                     : ActionKind::LightSweep;
+  to.takeoverDue = false;
+  to.phase = takeover ? Phase::MasterTakeOver
+             : heavy  ? Phase::MasterHeavySweep
+                      : Phase::MasterLightSweep;
+  const auto kind = takeover ? ActionKind::TakeOver
+                    : heavy  ? ActionKind::HeavySweep
+                             : ActionKind::LightSweep;
   return moveTo(from, to, std::move(first), {action(kind)});
 }
 
@@ -140,18 +146,30 @@ Transition masterReload(const SmContext&, const State& s, const Event&) {
   return stay(queueSweep(s, true), {action(ActionKind::ReloadConfig)});
 }
 
+// Ends a TakeOver or a heavy sweep; the SMs it saw decide what comes next.
 Transition heavyDone(const SmContext& ctx, const State& s, const Event& e) {
   State after = s;
   if (!e.ok) {
-    after.heavyDue = true;  // and a pending TakeOver stays pending
+    after.heavyDue = true;
+    after.takeoverDue = s.takeoverDue || s.phase == Phase::MasterTakeOver;
     return whenFree(after);
   }
-  after.takeoverDue = false;
-  after.heavyDue = !e.up;
+  after.heavyDue = s.heavyDue || !e.up;  // requests made during the sweep still count
   if (auto target = handoverTarget(ctx.self, e.sms)) {
     after.phase = Phase::MasterHandover;
     after.master = target->guid;
     return stay(after, {action(ActionKind::SendHandover, target->guid, SmState::Master)});
+  }
+  // The SM that handed us the subnet may still say MASTER to a sweep that
+  // started at once: that is the handover in flight, not a second master.
+  std::vector<SmInfo> others = e.sms;
+  if (s.phase == Phase::MasterTakeOver && s.master)
+    std::erase_if(others, [&](const SmInfo& o) { return o.guid == s.master; });
+  if (auto rival = rivalMaster(ctx.self, others)) {
+    after.phase = Phase::MasterWaiting;
+    after.master = rival->guid;
+    after.missedPolls = 0;
+    return stay(after, {action(ActionKind::NotifyMaster, rival->guid)});
   }
   return whenFree(after);
 }
@@ -164,6 +182,34 @@ Transition lightDone(const SmContext&, const State& s, const Event& e) {
   }
   if (e.changed) return startSweep(after, true);
   return whenFree(after);
+}
+
+// MasterWaiting: the worse master has gone or yielded; whatever it left in
+// the fabric is taken over by a sweep.
+Transition endWait(State s, Actions first = {}) {
+  s.takeoverDue = true;
+  return startSweep(s, true, std::move(first));
+}
+
+Transition waitingPoll(const SmContext&, const State& s, const Event&) {
+  return stay(s, {action(ActionKind::PollMaster, s.master)});
+}
+
+Transition waitingSilent(const SmContext& ctx, const State& s, const Event&) {
+  State after = s;
+  if (++after.missedPolls >= std::max(ctx.pollingRetries, 1U)) return endWait(after);
+  return stay(after);
+}
+
+Transition waitingAnswered(const SmContext& ctx, const State& s, const Event& e) {
+  const SmInfo& a = e.peer;
+  if (a.guid != s.master || !trusts(ctx.self.smKey, a.smKey)) return waitingSilent(ctx, s, e);
+  if (a.smState == SmState::Master && outranks(ctx.self, a)) {
+    State alive = s;  // still master: remind it (a trap can be lost), as OpenSM does
+    alive.missedPolls = 0;
+    return stay(alive, {action(ActionKind::NotifyMaster, s.master)});
+  }
+  return endWait(s);  // it yielded, or now outranks us: a sweep sorts it out
 }
 
 Transition handoverAnswered(const SmContext&, const State& s, const Event& e) {
@@ -180,16 +226,30 @@ Transition onHandover(const State& s, const SmInfo& sender) {
   switch (s.phase) {
     case Phase::Discovering:
     case Phase::DiscoveryFailed:
-    case Phase::Standby:
-      return becomeMaster(s, reply);
+    case Phase::Standby: {
+      auto t = becomeMaster(s, reply);
+      t.state.master = sender.guid;  // see heavyDone
+      return t;
+    }
     case Phase::MasterIdle:
-      return startSweep(s, true, reply);
+    case Phase::MasterWaiting: {
+      auto t = endWait(s, reply);  // the sender was programming the fabric too
+      t.state.master = sender.guid;
+      return t;
+    }
+    case Phase::MasterTakeOver:
     case Phase::MasterHeavySweep:
-    case Phase::MasterLightSweep:
-      return stay(queueSweep(s, true), reply);
-    default:  // handing over ourselves, or told to keep quiet
-      return stay(s, {answerSet(false)});
+    case Phase::MasterLightSweep: {
+      State after = queueSweep(s, true);
+      after.takeoverDue = true;
+      return stay(after, reply);
+    }
+    case Phase::MasterHandover:  // handing over ourselves
+    case Phase::NotActive:       // told to keep quiet
+    case Phase::Stopped:
+      break;
   }
+  return stay(s, {answerSet(false)});
 }
 
 Transition onAcknowledge(const State& s, const SmInfo& sender) {
@@ -236,17 +296,19 @@ Transition smInfoSet(const SmContext& ctx, const State& s, const Event& e) {
 constexpr std::size_t kCols = kEventKindCount;
 using Row = std::array<Handler, kCols>;
 // clang-format off
-//                  SweepTimer      PollTimer       Trap         OperatorSweep   Reload        Stop  DiscoveryDone  HeavySweepDone LightSweepDone MasterAnswered   MasterSilent   HandoverAnswered  SmInfoSet
+//                  SweepTimer      PollTimer       Trap         OperatorSweep   Reload        Stop    DiscoveryDone  HeavySweepDone LightSweepDone MasterAnswered   MasterSilent   HandoverAnswered  SmInfoSet
 constexpr std::array<Row, kPhaseCount> kTable = {{
-  /* Discovering */ {ignore,         ignore,         ignore,      ignore,         reload,       stop, discoveryDone, ignore,        ignore,        ignore,          ignore,        ignore,           smInfoSet},
-  /* DiscFailed  */ {retryDiscovery, retryDiscovery, ignore,      retryDiscovery, reload,       stop, ignore,        ignore,        ignore,        ignore,          ignore,        ignore,           smInfoSet},
-  /* Standby     */ {ignore,         standbyPoll,    ignore,      ignore,         reload,       stop, ignore,        ignore,        ignore,        standbyAnswered, standbySilent, ignore,           smInfoSet},
-  /* NotActive   */ {ignore,         ignore,         ignore,      ignore,         reload,       stop, ignore,        ignore,        ignore,        ignore,          ignore,        ignore,           smInfoSet},
-  /* MasterIdle  */ {idleSweepTimer, ignore,         idleRequest, idleRequest,    masterReload, stop, ignore,        ignore,        ignore,        ignore,          ignore,        ignore,           smInfoSet},
-  /* MasterHeavy */ {ignore,         ignore,         busyRequest, busyRequest,    masterReload, stop, ignore,        heavyDone,     ignore,        ignore,          ignore,        ignore,           smInfoSet},
-  /* MasterLight */ {ignore,         ignore,         busyRequest, busyRequest,    masterReload, stop, ignore,        ignore,        lightDone,     ignore,          ignore,        ignore,           smInfoSet},
-  /* MasterHandov*/ {ignore,         ignore,         busyRequest, busyRequest,    masterReload, stop, ignore,        ignore,        ignore,        ignore,          ignore,        handoverAnswered, smInfoSet},
-  /* Stopped     */ {ignore,         ignore,         ignore,      ignore,         ignore,       ignore, ignore,      ignore,        ignore,        ignore,          ignore,        ignore,           ignore},
+  /* Discovering */ {ignore,         ignore,         ignore,      ignore,         reload,       stop,   discoveryDone, ignore,        ignore,        ignore,          ignore,        ignore,           smInfoSet},
+  /* DiscFailed  */ {retryDiscovery, retryDiscovery, ignore,      retryDiscovery, reload,       stop,   ignore,        ignore,        ignore,        ignore,          ignore,        ignore,           smInfoSet},
+  /* Standby     */ {ignore,         standbyPoll,    ignore,      ignore,         reload,       stop,   ignore,        ignore,        ignore,        standbyAnswered, standbySilent, ignore,           smInfoSet},
+  /* NotActive   */ {ignore,         ignore,         ignore,      ignore,         reload,       stop,   ignore,        ignore,        ignore,        ignore,          ignore,        ignore,           smInfoSet},
+  /* MasterIdle  */ {idleSweepTimer, ignore,         idleRequest, idleRequest,    masterReload, stop,   ignore,        ignore,        ignore,        ignore,          ignore,        ignore,           smInfoSet},
+  /* MasterTakeOv*/ {ignore,         ignore,         busyRequest, busyRequest,    masterReload, stop,   ignore,        heavyDone,     ignore,        ignore,          ignore,        ignore,           smInfoSet},
+  /* MasterHeavy */ {ignore,         ignore,         busyRequest, busyRequest,    masterReload, stop,   ignore,        heavyDone,     ignore,        ignore,          ignore,        ignore,           smInfoSet},
+  /* MasterLight */ {ignore,         ignore,         busyRequest, busyRequest,    masterReload, stop,   ignore,        ignore,        lightDone,     ignore,          ignore,        ignore,           smInfoSet},
+  /* MasterHandov*/ {ignore,         ignore,         busyRequest, busyRequest,    masterReload, stop,   ignore,        ignore,        ignore,        ignore,          ignore,        handoverAnswered, smInfoSet},
+  /* MasterWaitin*/ {ignore,         waitingPoll,    busyRequest, busyRequest,    masterReload, stop,   ignore,        ignore,        ignore,        waitingAnswered, waitingSilent, ignore,           smInfoSet},
+  /* Stopped     */ {ignore,         ignore,         ignore,      ignore,         ignore,       ignore, ignore,        ignore,        ignore,        ignore,          ignore,        ignore,           ignore},
 }};
 // clang-format on
 
@@ -263,9 +325,11 @@ SmState smStateOf(Phase phase) {
     case Phase::Stopped:
       return SmState::NotActive;
     case Phase::MasterIdle:
+    case Phase::MasterTakeOver:
     case Phase::MasterHeavySweep:
     case Phase::MasterLightSweep:
     case Phase::MasterHandover:
+    case Phase::MasterWaiting:
       return SmState::Master;
   }
   return SmState::NotActive;
@@ -280,38 +344,6 @@ Transition next(const SmContext& ctx, const State& state, const Event& event) {
   const Handler handler =
       kTable.at(static_cast<std::size_t>(state.phase)).at(static_cast<std::size_t>(event.kind));
   return handler(ctx, state, event);
-}
-
-std::string_view name(Phase phase) {
-  static constexpr std::array<std::string_view, kPhaseCount> kNames = {"DISCOVERING",
-                                                                       "DISCOVERING (retry)",
-                                                                       "STANDBY",
-                                                                       "NOTACTIVE",
-                                                                       "MASTER (idle)",
-                                                                       "MASTER (heavy sweep)",
-                                                                       "MASTER (light sweep)",
-                                                                       "MASTER (handover)",
-                                                                       "stopped"};
-  return kNames.at(static_cast<std::size_t>(phase));
-}
-
-std::string_view name(EventKind kind) {
-  static constexpr std::array<std::string_view, kEventKindCount> kNames = {
-      "sweep timer",     "polling timer",    "trap",
-      "sweep request",   "SIGHUP",           "stop",
-      "discovery done",  "heavy sweep done", "light sweep done",
-      "master answered", "master silent",    "handover answered",
-      "Set(SMInfo)"};
-  return kNames.at(static_cast<std::size_t>(kind));
-}
-
-std::string_view name(ActionKind kind) {
-  static constexpr std::array<std::string_view, 12> kNames = {
-      "answer Set(SMInfo)", "send ACKNOWLEDGE", "set SMInfo state",
-      "discover",           "take over",        "heavy sweep",
-      "light sweep",        "poll master",      "notify master (trap 144)",
-      "send HANDOVER",      "reload config",    "stop"};
-  return kNames.at(static_cast<std::size_t>(kind));
 }
 
 }  // namespace ibsm::sm::fsm

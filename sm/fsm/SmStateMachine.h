@@ -11,14 +11,16 @@
 //   t = next(ctx, s, Event::discoveryDone(true, smsSeen));
 //
 // Why each part exists:
-// - Phases split MASTER into idle / heavy sweep / light sweep / handing over,
-//   so "a sweep is running" is state, not a flag the caller keeps: a trap
-//   arriving mid-sweep is remembered (sweepDue) and swept after, never run
-//   concurrently. DiscoveryFailed is DISCOVERING waiting for the next tick
-//   to try again, so a dead port does not spin.
-// - A newly elected master's first sweep is a TakeOver: it adopts the LIDs
-//   and LFT entries the fabric holds (a standby's picture of the switches is
-//   stale; traffic keeps flowing), then programs only what is wrong.
+// - Phases split MASTER into idle / take-over / heavy / light sweep /
+//   handing over / waiting, so "a sweep is running" is state, not a flag the
+//   caller keeps: a trap arriving mid-sweep is remembered (sweepDue) and
+//   swept after, never run concurrently. DiscoveryFailed is DISCOVERING
+//   waiting for the next tick to try again, so a dead port does not spin.
+// - Whenever another SM may have programmed the fabric since our last sweep
+//   (we just became master, or were handed it), the sweep is a TakeOver: it
+//   adopts the LIDs and LFT entries the fabric holds (traffic keeps
+//   flowing; our own picture of the switches is stale), then programs only
+//   what is wrong.
 // - Set(SMInfo) control packets are checked as OpenSM checks them, so the
 //   two interoperate: the sender must present our SM_Key (if one is set;
 //   else the packet is ignored unanswered, IBA's treatment of a wrong key);
@@ -31,6 +33,12 @@
 //   STANDBY polling it. Receiving HANDOVER we answer, send ACKNOWLEDGE with
 //   our SMInfo still saying STANDBY (OpenSM refuses one that says MASTER),
 //   then become master.
+// - Two masters (SMs that started together, subnets joined by a cable):
+//   the worse one hands over when its heavy sweep sees the better; the
+//   better one, seeing the worse, tells it with Trap 144 and waits polling
+//   it without sweeping (MasterWaiting), so the two never program the
+//   switches against each other for more than one sweep; if the worse one
+//   dies or yields instead, the better takes the fabric over.
 // - A standby polls the master every polling timeout; `pollingRetries`
 //   misses in a row (OpenSM's polling_retry_number, 4) and it rediscovers.
 //   A poll answered by a master we outrank gets a Trap 144 (NotifyMaster),
@@ -65,16 +73,19 @@ enum class Phase : std::uint8_t {
   Standby,           // polling `master`
   NotActive,         // told DISABLE: sends nothing, answers SMInfo, awaits STANDBY
   MasterIdle,        // between sweeps
+  MasterTakeOver,    // heavy sweep adopting what another SM left in the fabric
   MasterHeavySweep,  // discover, plan, program
   MasterLightSweep,  // SwitchInfo of every switch (LightSweep.h)
   MasterHandover,    // HANDOVER sent to `master`; no sweeps until it answers
+  MasterWaiting,     // `master` is a second, worse master: told it (Trap 144), polling
+                     // it, not sweeping, until it hands over or is gone
   Stopped,           // SIGTERM: absorbs every event
 };
-inline constexpr std::size_t kPhaseCount = 9;
+inline constexpr std::size_t kPhaseCount = 11;
 inline constexpr std::array<Phase, kPhaseCount> kAllPhases = {
-    Phase::Discovering,      Phase::DiscoveryFailed, Phase::Standby,
-    Phase::NotActive,        Phase::MasterIdle,      Phase::MasterHeavySweep,
-    Phase::MasterLightSweep, Phase::MasterHandover,  Phase::Stopped};
+    Phase::Discovering,    Phase::DiscoveryFailed, Phase::Standby,          Phase::NotActive,
+    Phase::MasterIdle,     Phase::MasterTakeOver,  Phase::MasterHeavySweep, Phase::MasterLightSweep,
+    Phase::MasterHandover, Phase::MasterWaiting,   Phase::Stopped};
 
 // The SMInfo:SMState the SM shows others in this phase (Stopped: NOTACTIVE,
 // so pollers count us gone at once).
@@ -82,11 +93,12 @@ SmState smStateOf(Phase phase);
 
 struct State {
   Phase phase{Phase::Discovering};
-  Guid master{};                 // Standby: the SM polled; MasterHandover: the SM handed to
+  Guid master{};                 // Standby, MasterWaiting: the SM polled; MasterHandover: the
+                                 // SM handed to; MasterTakeOver: the SM that handed to us
   std::uint32_t missedPolls{0};  // Standby: polls in a row not showing the master alive
   bool sweepDue{false};          // a trap/request came while busy: sweep when free
   bool heavyDue{false};          // the next master sweep must be heavy (not up, trap 144, ...)
-  bool takeoverDue{false};       // the next heavy sweep is the first as master: TakeOver
+  bool takeoverDue{false};       // another SM programmed the fabric: next sweep is a TakeOver
   auto operator<=>(const State&) const = default;
 };
 
@@ -161,7 +173,8 @@ enum class ActionKind : std::uint8_t {
   TakeOver,         // heavy sweep adopting the LIDs/LFT entries the fabric holds
   HeavySweep,       // discover, plan, program the difference
   LightSweep,       // SwitchInfo of every switch, then only what changed (LightSweep.h)
-  PollMaster,       // SubnGet(SMInfo) to `peer`, presenting our SM_Key
+  PollMaster,       // SubnGet(SMInfo) to `peer`, presenting our SM_Key; the answer (or
+                    // its absence) comes back as MasterAnswered / MasterSilent
   NotifyMaster,     // Trap 144 (SM priority changed) to master `peer`: we outrank it
   SendHandover,     // Set(SMInfo, HANDOVER) to `peer`, our SMInfo saying `smState`
   ReloadConfig,     // re-read the config file (the caller rebuilds SmContext)
