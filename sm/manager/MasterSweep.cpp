@@ -4,6 +4,8 @@
 #include <ibsm/Engines.h>
 #include <spdlog/spdlog.h>
 
+#include <future>
+
 #include "FabricChanges.h"
 #include "SubnetProgrammer.h"
 
@@ -50,8 +52,26 @@ Result<SweepResult> MasterSweep::run() {
              plan->lids.assignments.size(), plan->lids.maxLid.value,
              result.planTime.count() / 1000);
 
-  // The verdict on the tables comes from walking them, as the dry run does.
-  result.report = analyseRoutes(plan->fabric, plan->routing);
+  // The verdict walk and the LID file need only the plan, so they run on a
+  // second thread while programming waits on the wire (radix-24 fat tree:
+  // ~80-170 ms walk and ~15 ms save no longer delay "subnet up").
+  struct Judgement {
+    RouteReport report;
+    Result<void> saved;
+  };
+  auto judging = std::async(std::launch::async, [&plan, &saved, this] {
+    // As the dry run does: the verdict on the tables comes from walking them.
+    return Judgement{analyseRoutes(plan->fabric, plan->routing),
+                     store_.saveGuid2Lid(*saved, plan->lids)};
+  });
+
+  SubnetProgrammer programmer(engine_, cache_, settings_.program, log_);
+  auto summary = programmer.program(*discovered, *plan);
+  Judgement judged = judging.get();
+  if (!judged.saved) log_->error("SM-0405 could not save LIDs: {}", judged.saved.error().message);
+  if (!summary) return std::unexpected(summary.error());
+
+  result.report = std::move(judged.report);
   const RouteReport& report = result.report;
   result.switches = report.switches;
   result.caPorts = report.caPorts;
@@ -61,15 +81,9 @@ Result<SweepResult> MasterSweep::run() {
     result.reasons.push_back(fmt::format("{} pairs unrouted", result.unreachablePairs));
   if (!report.creditLoops.acyclic) result.reasons.push_back("the routes have a credit loop");
 
-  SubnetProgrammer programmer(engine_, cache_, settings_.program, log_);
-  auto summary = programmer.program(*discovered, *plan);
-  if (!summary) return std::unexpected(summary.error());
   result.program = *summary;
   for (const auto& f : summary->failures) result.reasons.push_back("programming: " + f);
   if (summary->stoppedAt) result.reasons.push_back("programming stopped early");
-
-  if (auto ok = store_.saveGuid2Lid(*saved, plan->lids); !ok)
-    log_->error("SM-0405 could not save LIDs: {}", ok.error().message);
 
   if (last_) {
     result.changes = describeChanges(*last_, plan->fabric);
