@@ -26,13 +26,14 @@ LightSweepPlan planLightSweep(const Fabric& last, std::span<const SwitchReply> r
   for (const NodeId sw : last.switches()) {
     ++plan.switches;
     const auto it = byNode.find(sw);
-    if (it == byNode.end() || !it->second->info) {
+    const SwitchReply* reply = it == byNode.end() ? nullptr : it->second;
+    if (reply == nullptr || !reply->info.has_value()) {
       plan.silent.push_back(sw);
       continue;
     }
-    const SwitchReply& reply = *it->second;
-    if (reply.info->portStateChange) plan.reread.push_back(sw);
-    if (reply.programmedFdbTop && reply.info->linearFdbTop != *reply.programmedFdbTop)
+    const SwitchInfo& info = reply->info.value();
+    if (info.portStateChange) plan.reread.push_back(sw);
+    if (reply->programmedFdbTop.has_value() && info.linearFdbTop != reply->programmedFdbTop.value())
       plan.lostTables.push_back(sw);
   }
   return plan;

@@ -95,7 +95,7 @@ struct State {
   Phase phase{Phase::Discovering};
   Guid master{};                 // Standby, MasterWaiting: the SM polled; MasterHandover: the
                                  // SM handed to; MasterTakeOver: the SM that handed to us
-  std::uint32_t missedPolls{0};  // Standby: polls in a row not showing the master alive
+  std::uint32_t missedPolls{0};  // Standby, MasterWaiting: polls in a row showing no master
   bool sweepDue{false};          // a trap/request came while busy: sweep when free
   bool heavyDue{false};          // the next master sweep must be heavy (not up, trap 144, ...)
   bool takeoverDue{false};       // another SM programmed the fabric: next sweep is a TakeOver
@@ -119,7 +119,7 @@ enum class EventKind : std::uint8_t {
 };
 inline constexpr std::size_t kEventKindCount = 13;
 
-// SMInfo attribute modifiers of a Set (IBA 14.2.5.13, "control packets").
+// SMInfo attribute modifiers of a Set: IBA's SM control packets.
 namespace control {
 inline constexpr std::uint32_t kHandover = 1;
 inline constexpr std::uint32_t kAcknowledge = 2;
@@ -190,8 +190,10 @@ struct Action {
 };
 
 // Actions are in the order to perform them: AnswerSet first (the caller
-// answers inside the MAD callback; the rest may wait for the loop), then
-// SendAcknowledge, then SetSmState, then at most one sweep or poll.
+// answers inside the MAD callback; the rest may wait for the loop, see
+// SmMachine.h), then SendAcknowledge or ReloadConfig, then SetSmState, then
+// what the new phase does: at most one piece of work (Discover, TakeOver,
+// HeavySweep, LightSweep, PollMaster, SendHandover), a NotifyMaster, or Stop.
 struct Transition {
   State state;
   std::vector<Action> actions;

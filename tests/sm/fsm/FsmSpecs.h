@@ -19,6 +19,7 @@ inline SmInfo smInfo(std::uint64_t guid, std::uint8_t priority, SmState state,
 
 inline std::vector<ActionKind> kinds(const std::vector<Action>& actions) {
   std::vector<ActionKind> out;
+  out.reserve(actions.size());
   for (const auto& a : actions) out.push_back(a.kind);
   return out;
 }

@@ -50,7 +50,7 @@ TEST(LightSweepPlan, OnlySwitchesReportingAPortStateChangeAreReadAgain) {
   SmallFabric f;
   auto replies = f.quietReplies();
   for (auto& r : replies)
-    if (r.node == f.leaf1) r.info->portStateChange = true;
+    if (r.node == f.leaf1) r.info = SwitchInfo{.linearFdbTop = 12, .portStateChange = true};
   const auto plan = planLightSweep(f.fabric, replies);
   EXPECT_FALSE(plan.quiet());
   EXPECT_FALSE(plan.needsHeavy());  // the ports decide
@@ -82,7 +82,7 @@ TEST(LightSweepPlan, ASwitchThatForgotItsTablesNeedsAHeavySweep) {
   SmallFabric f;
   auto replies = f.quietReplies();
   for (auto& r : replies)
-    if (r.node == f.spine) r.info->linearFdbTop = 0;  // rebooted: LFT empty
+    if (r.node == f.spine) r.info = SwitchInfo{.linearFdbTop = 0};  // rebooted: LFT empty
   const auto plan = planLightSweep(f.fabric, replies);
   EXPECT_TRUE(plan.needsHeavy());
   EXPECT_EQ(plan.lostTables, std::vector<NodeId>{f.spine});
@@ -93,7 +93,7 @@ TEST(LightSweepPlan, UnknownProgrammedTopIsNotChecked) {
   auto replies = f.quietReplies();
   for (auto& r : replies) {
     r.programmedFdbTop.reset();
-    r.info->linearFdbTop = 999;
+    r.info = SwitchInfo{.linearFdbTop = 999};
   }
   EXPECT_TRUE(planLightSweep(f.fabric, replies).quiet());
 }

@@ -65,18 +65,20 @@ class Subnet {
 
   // The IBA outcome: one master, the best live SM; the others standing by for it.
   void expectSettled() const {
-    std::optional<std::size_t> best;
+    std::size_t master = sms_.size();  // none yet
     for (std::size_t i = 0; i < sms_.size(); ++i)
-      if (sms_[i].alive && (!best || outranks(sms_[i].ctx.self, sms_[*best].ctx.self))) best = i;
-    ASSERT_TRUE(best);
+      if (sms_[i].alive &&
+          (master == sms_.size() || outranks(sms_[i].ctx.self, sms_[master].ctx.self)))
+        master = i;
+    ASSERT_LT(master, sms_.size()) << "no SM alive";
     for (std::size_t i = 0; i < sms_.size(); ++i) {
       if (!sms_[i].alive) continue;
       SCOPED_TRACE(fmt::format("SM {} in {}", sms_[i].ctx.self.guid, name(sms_[i].state.phase)));
-      if (i == *best) {
+      if (i == master) {
         EXPECT_EQ(shown(i), SmState::Master);
       } else {
         EXPECT_EQ(sms_[i].state.phase, Phase::Standby);
-        EXPECT_EQ(sms_[i].state.master, sms_[*best].ctx.self.guid);
+        EXPECT_EQ(sms_[i].state.master, sms_[master].ctx.self.guid);
       }
     }
   }
@@ -267,6 +269,7 @@ TEST(Convergence, RandomSubnetsAlwaysSettleOnTheBestLiveSm) {
     Subnet net;
     const int n = 2 + static_cast<int>(rng() % 4);
     std::vector<std::size_t> order;
+    order.reserve(static_cast<std::size_t>(n));
     for (int i = 0; i < n; ++i)
       order.push_back(net.add(0x100 + 0x10 * i + rng() % 16, static_cast<std::uint8_t>(rng() % 4)));
     std::shuffle(order.begin(), order.end(), rng);

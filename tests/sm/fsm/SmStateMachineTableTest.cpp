@@ -158,7 +158,7 @@ std::vector<State> stateVariants() {
         s.sweepDue = flags & 1;
         s.heavyDue = flags & 2;
         s.takeoverDue = flags & 4;
-        s.missedPolls = p == P::Standby ? missed : 0;
+        s.missedPolls = (p == P::Standby || p == P::MasterWaiting) ? missed : 0;
         out.push_back(s);
       }
   return out;
@@ -166,6 +166,7 @@ std::vector<State> stateVariants() {
 
 std::vector<Event> eventVariants() {
   std::vector<Event> out;
+  out.reserve(128);
   for (std::size_t k = 0; k < kEventKindCount; ++k) out.push_back(canonical(EventKind(k)));
   out.push_back(Event::trap(true));
   out.push_back(Event::operatorSweep(true));
