@@ -1,0 +1,272 @@
+#!/usr/bin/env bash
+# Bring-up benchmark: time from start to "subnet up" of `ibsm run --once`
+# and of `opensm -o`, side by side, each on a freshly started ibsim with an
+# empty state directory, on 3-level fat trees of the given radices.
+#
+#   scripts/bench-bringup.sh [--radix N...] [--repeat R] [--ibsm-config FILE] [--keep DIR]
+#
+#   --radix N...        fat-tree radices (default: 8 16 24); the last is the headline
+#   --repeat R          runs of each SM per radix, alternating (default 3); medians shown
+#   --ibsm-config FILE  TOML for ibsm (default: none, i.e. built-in defaults)
+#   --keep DIR          keep logs and net files in DIR (default: a temporary directory)
+#
+# Time to up is read from each SM's own log: the time stamp of ibsm's
+# SM-0001 line, of OpenSM's "SUBNET UP" line, less the wall clock taken just
+# before the SM was started. MADs are counted by one LD_PRELOAD wrapper of
+# umad_send() (bench/bringup/MadCount.cpp) for both SMs, so both are
+# counted the same way; ibsm's own count from its log is shown beside it.
+# CPU seconds (the SM's user + system time, plus the simulator's while the
+# SM ran) are printed too: on a shared machine wall time moves with the
+# load (2x between runs is common), CPU time much less.
+# OpenSM gets `max_wire_smps 64` and `max_wire_smps2 64` (its default of 4
+# is ~2.5x slower) and its default routing engine (minhop).
+#
+# Builds ibsm (Release) in BUILD_DIR (default build-bench/) first.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+build=${BUILD_DIR:-$root/build-bench}
+harness=$root/tests/sm/ibsim/run-with-ibsim.sh
+runner=$root/bench/bringup/run-sm.sh
+
+radices=()
+repeat=3
+ibsm_config=""
+keep=""
+while [[ $# -gt 0 ]]; do
+  case $1 in
+    --radix)
+      shift
+      while [[ $# -gt 0 && $1 != --* ]]; do
+        IFS=, read -ra more <<<"$1"
+        radices+=("${more[@]}")
+        shift
+      done
+      ;;
+    --repeat) repeat=$2; shift 2 ;;
+    --ibsm-config) ibsm_config=$(realpath "$2"); shift 2 ;;
+    --keep) keep=$2; shift 2 ;;
+    -h | --help) sed -n '2,25p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    *) echo "$0: unknown argument $1 (see --help)" >&2; exit 2 ;;
+  esac
+done
+[[ ${#radices[@]} -gt 0 ]] || radices=(8 16 24)
+for r in "${radices[@]}"; do
+  [[ $r =~ ^[0-9]+$ && $((r % 2)) -eq 0 && $r -ge 4 ]] || {
+    echo "$0: --radix $r: expected an even number >= 4" >&2
+    exit 2
+  }
+done
+[[ $repeat =~ ^[1-9][0-9]*$ ]] || { echo "$0: --repeat $repeat: expected >= 1" >&2; exit 2; }
+command -v opensm >/dev/null || { echo "$0: opensm is not installed" >&2; exit 2; }
+
+# --- build ---------------------------------------------------------------
+echo "== building ibsm (Release) in $build" >&2
+cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DIBSM_BENCH=OFF >/dev/null
+ninja -C "$build" -j"$(nproc)" ibsm >&2
+ibsm=$build/sm/cli/ibsm
+madcount=$build/bench-bringup/madcount.so
+mkdir -p "$(dirname "$madcount")"
+if [[ ! $madcount -nt $root/bench/bringup/MadCount.cpp ]]; then
+  g++ -std=c++20 -O2 -fPIC -shared -Wall -Wextra -Werror \
+    "$root/bench/bringup/MadCount.cpp" -o "$madcount" -ldl -libumad
+fi
+
+if [[ -n $keep ]]; then
+  mkdir -p "$keep"
+  work=$(realpath "$keep")
+else
+  work=$(mktemp -d "${TMPDIR:-/tmp}/bench-bringup.XXXXXX")
+  trap 'rm -rf "$work"' EXIT
+fi
+
+# --- helpers -------------------------------------------------------------
+# Epoch nanoseconds of a log time stamp.
+ibsm_stamp_ns() { # "[2026-12-02 17:44:40.549] ..." -> ns
+  local s=${1#[}
+  s=${s%%]*}
+  echo $(($(date -d "${s%.*}" +%s) * 1000000000 + 10#${s##*.} * 1000000))
+}
+opensm_stamp_ns() { # "Dec 02 17:46:17 304010 [..] ..." -> ns
+  local mon day hms usec
+  read -r mon day hms usec _ <<<"$1"
+  echo $(($(date -d "$mon $day $hms" +%s) * 1000000000 + 10#$usec * 1000))
+}
+ms_between() { echo $((($2 - $1) / 1000000)); } # start_ns end_ns -> ms
+median() { tr ' ' '\n' | grep -v '^$' | sort -g | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
+field() { awk -v k="$2" '$0 ~ "^" k " " {print $NF}' "$1"; } # madcount file, key -> count
+secs() { awk -v m="$1" 'BEGIN {printf "%.2f", m / 1000}'; }
+
+# Runs one SM on a fresh simulator; sets run_ms (start to up) and run_mads.
+run_one() { # kind radix index
+  local kind=$1 radix=$2 i=$3 net=$work/ft3-k$2.net
+  local d=$work/k$radix-$kind-$i
+  rm -rf "$d"
+  mkdir -p "$d/state"
+  local limits
+  limits=$(awk '/^(Switch|Hca|Ca|Rt)[ \t]/ {n++; p+=$2; if ($1=="Switch") {s++; p++}}
+                END {printf "-N %d -S %d -P %d", n*2+64, s*2+64, p*2+256}' "$net")
+  local cmd
+  if [[ $kind == ibsm ]]; then
+    cmd=("$ibsm" run --once --state-dir "$d/state" -f "$d/log")
+    [[ -z $ibsm_config ]] || cmd+=(-F "$ibsm_config")
+  else
+    printf 'max_wire_smps 64\nmax_wire_smps2 64\n' >"$d/opensm.conf"
+    cmd=(env OSM_TMP_DIR="$d/state" OSM_CACHE_DIR="$d/state"
+      opensm -F "$d/opensm.conf" -f "$d/log" -o)
+  fi
+  # shellcheck disable=SC2086
+  if ! "$harness" $limits "$net" -- "$runner" "$d" "$madcount" "${cmd[@]}" \
+    >"$d/harness.out" 2>&1; then
+    echo "$0: $kind on radix $radix failed; see $d (use --keep)" >&2
+    tail -5 "$d/log" "$d/stderr" "$d/harness.out" >&2 2>/dev/null || true
+    return 1
+  fi
+  local start up
+  start=$(cat "$d/start_ns")
+  if [[ $kind == ibsm ]]; then
+    up=$(grep -m1 'SM-0001 subnet up' "$d/log") || { echo "$0: no SM-0001 in $d/log" >&2; return 1; }
+    run_ms=$(ms_between "$start" "$(ibsm_stamp_ns "$up")")
+  else
+    up=$(grep -m1 -- '-> SUBNET UP' "$d/log") || { echo "$0: no SUBNET UP in $d/log" >&2; return 1; }
+    run_ms=$(ms_between "$start" "$(opensm_stamp_ns "$up")")
+  fi
+  run_mads=$(field "$d/mads" requests)
+  run_cpu=$(awk '{printf "%.2f", $2 + $3}' "$d/times")
+  run_sim=$(awk '{printf "%.2f", $1 + $2}' "$d/sim_cpu")
+  last_dir=$d
+}
+
+# ibsm's per-phase lines of one run (its first sweep), as "what ms MADs" rows.
+# Phases come from the log: DISC-0101, SM-0401 and PROG-0301 carry their own
+# durations; the rest are gaps between log time stamps (1 ms resolution).
+ibsm_phases() { # dir
+  local d=$1 log=$1/log
+  local start t0 t_disc t_plan t_read t_smlid t_prog t_up disc_ms smlid_ms sweeps
+  start=$(cat "$d/start_ns")
+  t0=$(ibsm_stamp_ns "$(grep -m1 'SM-0002' "$log")")
+  t_disc=$(ibsm_stamp_ns "$(grep -m1 'DISC-0101' "$log")")
+  t_plan=$(ibsm_stamp_ns "$(grep -m1 'SM-0401' "$log")")
+  t_read=$(ibsm_stamp_ns "$(grep -m1 'phase read-tables' "$log")")
+  t_smlid=$(ibsm_stamp_ns "$(grep -m1 'phase sm-lid' "$log")")
+  t_prog=$(ibsm_stamp_ns "$(grep -m1 'PROG-0306' "$log")")
+  t_up=$(ibsm_stamp_ns "$(grep -m1 'SM-0001' "$log")")
+  disc_ms=$(grep -m1 'DISC-0101' "$log" | sed -E 's/.* in ([0-9.]+) ms with.*/\1/')
+  smlid_ms=$(grep -m1 'phase sm-lid' "$log" | sed -E 's/.* ([0-9.]+) ms$/\1/')
+  sweeps=$(grep -c 'DISC-0101' "$log")
+  row() { printf '  %-40s %8.0f %8s\n' "$1" "$2" "$3"; }
+  printf '  %-40s %8s %8s\n' "phase" "ms" "MADs"
+  row "start-up (exec to SM-0002)" "$(ms_between "$start" "$t0")" -
+  row "discovery: SMPs (DISC-0101)" "$disc_ms" \
+    "$(grep -m1 'DISC-0101' "$log" | sed -E 's/.* with ([0-9]+) MADs.*/\1/')"
+  row "discovery: assembly (to DISC-0101 line)" \
+    "$(awk -v g="$(ms_between "$t0" "$t_disc")" -v m="$disc_ms" 'BEGIN {print g - m}')" -
+  row "plan: LIDs + routing (SM-0401)" \
+    "$(grep -m1 'SM-0401' "$log" | sed -E 's/.*routed in ([0-9]+) ms.*/\1/')" -
+  row "plan: log to SM-0401 line, cache admit" \
+    "$(awk -v g="$(ms_between "$t_disc" "$t_read")" \
+      -v r="$(grep -m1 'SM-0401' "$log" | sed -E 's/.*routed in ([0-9]+) ms.*/\1/')" \
+      'BEGIN {print g - r}')" -
+  row "program planning (to sm-lid phase)" \
+    "$(awk -v g="$(ms_between "$t_read" "$t_smlid")" -v s="$smlid_ms" 'BEGIN {print g - s}')" -
+  grep 'PROG-0301' "$log" | head -6 |
+    sed -E 's/.*phase ([a-z-]+): ([0-9]+) SMPs \(([0-9]+) sent\).* ([0-9.]+) ms$/\1 \4 \3/' |
+    while read -r name ms sent; do row "programming: $name" "$ms" "$sent"; done
+  row "after programming (verdict, to SM-0001)" "$(ms_between "$t_prog" "$t_up")" -
+  printf '  %-40s %8d %8s   (%d sweep%s; the route walk runs beside programming)\n' \
+    "total (start to SM-0001)" "$(ms_between "$start" "$t_up")" "$(field "$d/mads" requests)" \
+    "$sweeps" "$([[ $sweeps == 1 ]] || echo s)"
+}
+
+opensm_phases() { # dir
+  local d=$1 log=$1/log start
+  start=$(cat "$d/start_ns")
+  local line
+  for what in 'Entering DISCOVERING' 'Entering MASTER' 'tables configured on all switches' \
+    'SUBNET UP'; do
+    line=$(grep -m1 -- "$what" "$log") || continue
+    printf '  %-34s %8d\n' "$what" "$(ms_between "$start" "$(opensm_stamp_ns "$line")")"
+  done
+}
+
+# --- runs ----------------------------------------------------------------
+# Per SM and radix: median wall ms, SM CPU s, simulator CPU s; last MAD count.
+declare -A wall cpu sim mads runs nodes_of last logmads
+for radix in "${radices[@]}"; do
+  net=$work/ft3-k$radix.net
+  "$ibsm" topo generate fat-tree --levels 3 --radix "$radix" -o "$net" >/dev/null
+  nodes_of[$radix]=$(grep -cE '^(Switch|Hca|Ca)[[:space:]]' "$net")
+  declare -A ms_list=() cpu_list=() sim_list=()
+  for ((i = 1; i <= repeat; i++)); do
+    for sm in ibsm opensm; do # alternating, so both see the same load
+      echo "== radix $radix run $i/$repeat: $sm" >&2
+      run_one "$sm" "$radix" "$i"
+      ms_list[$sm]+="$run_ms "
+      cpu_list[$sm]+="$run_cpu "
+      sim_list[$sm]+="$run_sim "
+      mads[$sm,$radix]=$run_mads
+      last[$sm,$radix]=$last_dir
+      echo "   ${run_ms} ms to up, SM CPU ${run_cpu} s, simulator CPU ${run_sim} s, $run_mads MADs" >&2
+    done
+  done
+  for sm in ibsm opensm; do
+    wall[$sm,$radix]=$(echo "${ms_list[$sm]}" | median)
+    cpu[$sm,$radix]=$(echo "${cpu_list[$sm]}" | median)
+    sim[$sm,$radix]=$(echo "${sim_list[$sm]}" | median)
+    runs[$sm,$radix]=${ms_list[$sm]% }
+  done
+  logmads[$radix]=$(grep -m1 'SM-0001' "${last[ibsm,$radix]}/log" | sed -E 's/.*; ([0-9]+) MADs.*/\1/')
+done
+
+# --- report --------------------------------------------------------------
+head=${radices[-1]}
+echo
+echo "Bring-up, 3-level fat tree radix $head (${nodes_of[$head]} nodes), fresh ibsim per run,"
+echo "median of $repeat alternating runs (load average $(cut -d' ' -f1-3 /proc/loadavg), $(nproc) CPUs):"
+printf '  %-16s %9s %8s %9s %8s   %s\n' "" "to up (s)" "SM CPU" "sim CPU" "MADs" "runs (ms)"
+for sm in ibsm opensm; do
+  label=$([[ $sm == ibsm ]] && echo "ibsm run --once" || echo "opensm -o")
+  printf '  %-16s %9s %8s %9s %8s   %s\n' "$label" "$(secs "${wall[$sm,$head]}")" \
+    "${cpu[$sm,$head]}" "${sim[$sm,$head]}" "${mads[$sm,$head]}" "${runs[$sm,$head]}"
+done
+echo "  (ibsm's own count in its SM-0001 line: ${logmads[$head]} MADs)"
+awk -v a="${wall[ibsm,$head]}" -v b="${wall[opensm,$head]}" \
+  -v ca="${cpu[ibsm,$head]}" -v sa="${sim[ibsm,$head]}" \
+  -v cb="${cpu[opensm,$head]}" -v sb="${sim[opensm,$head]}" 'BEGIN {
+    printf "  ratio ibsm/OpenSM, time to up: %.2f (target <= 0.50: %s)\n", a / b,
+      a <= b / 2 ? "met" : "NOT met"
+    printf "  ratio ibsm/OpenSM, CPU of SM + simulator: %.2f (%.2f s vs %.2f s)\n",
+      (ca + sa) / (cb + sb), ca + sa, cb + sb
+  }'
+
+echo
+echo "All sizes (medians; time from start to subnet up; MADs the SM sent, retries included):"
+printf '  %5s %6s | %8s %7s %7s | %8s %7s %7s | %6s %6s\n' radix nodes "ibsm ms" "CPU s" MADs \
+  "OpenSM" "CPU s" MADs "time" "CPU"
+for radix in "${radices[@]}"; do
+  awk -v r="$radix" -v n="${nodes_of[$radix]}" \
+    -v a="${wall[ibsm,$radix]}" -v ac="${cpu[ibsm,$radix]}" -v as="${sim[ibsm,$radix]}" \
+    -v am="${mads[ibsm,$radix]}" \
+    -v b="${wall[opensm,$radix]}" -v bc="${cpu[opensm,$radix]}" -v bs="${sim[opensm,$radix]}" \
+    -v bm="${mads[opensm,$radix]}" 'BEGIN {
+      printf "  %5d %6d | %8d %7.2f %7d | %8d %7.2f %7d | %6.2f %6.2f\n",
+        r, n, a, ac + as, am, b, bc + bs, bm, a / b, (ac + as) / (bc + bs)
+    }'
+done
+echo "  (CPU s: the SM's user + system time plus the simulator's while the SM ran)"
+
+echo
+echo "ibsm per phase, radix $head (last run):"
+ibsm_phases "${last[ibsm,$head]}"
+echo
+echo "OpenSM landmarks, radix $head (last run, ms since start):"
+opensm_phases "${last[opensm,$head]}"
+echo
+echo "SMPs by attribute, radix $head (last run):"
+join -a1 -a2 -e0 -o 0,1.2,2.2 \
+  <(grep -vE '^(requests|responses|received) ' "${last[ibsm,$head]}/mads" |
+    awk '{print $1 "_" $2, $3}' | sort) \
+  <(grep -vE '^(requests|responses|received) ' "${last[opensm,$head]}/mads" |
+    awk '{print $1 "_" $2, $3}' | sort) |
+  awk 'BEGIN {printf "  %-30s %8s %8s\n", "method attribute", "ibsm", "OpenSM"}
+       {sub("_", " ", $1); printf "  %-30s %8d %8d\n", $1, $2, $3}'
+[[ -z $keep ]] || echo "logs kept in $work"
