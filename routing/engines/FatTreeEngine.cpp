@@ -162,13 +162,18 @@ class FatTreeEngine final : public RoutingEngine {
           "around missing cables)",
           tally.longer, tally.caRoutes));
     }
+    // Targets in canonical order, not NodeId order: the cable counters carry
+    // over from one target to the next, and the tables must not depend on the
+    // order in which discovery met the switches (the dry run reads a file).
     SwitchLidRoutes switchRoutes(*layout, reach);
-    for (SwitchIndex s = 0; s < layout->switches(); ++s) {
-      const Lid lid = graph.endpoints(s).front().base;
-      if (lid.value == 0) continue;
-      switchRoutes.column(s, next);
-      tally.hubRoutedSwitch += legaliser.legalise(next, s);
-      writer.write(lid, 0, next, tally);
+    for (const auto& level : layout->byHeight) {
+      for (const SwitchIndex s : level) {
+        const Lid lid = graph.endpoints(s).front().base;
+        if (lid.value == 0) continue;
+        switchRoutes.column(s, next);
+        tally.hubRoutedSwitch += legaliser.legalise(next, s);
+        writer.write(lid, 0, next, tally);
+      }
     }
     writer.flush();
     addOrderNotes(fabric, graph, hub, tally, result);
