@@ -3,11 +3,13 @@
 # and of `opensm -o`, side by side, each on a freshly started ibsim with an
 # empty state directory, on 3-level fat trees of the given radices.
 #
-#   scripts/bench-bringup.sh [--radix N...] [--repeat R] [--ibsm-config FILE] [--keep DIR]
+#   scripts/bench-bringup.sh [--radix N...] [--repeat R] [--ibsm-config FILE] [--ibsm BINARY]
+#                            [--keep DIR]
 #
 #   --radix N...        fat-tree radices (default: 8 16 24); the last is the headline
 #   --repeat R          runs of each SM per radix, alternating (default 3); medians shown
 #   --ibsm-config FILE  TOML for ibsm (default: none, i.e. built-in defaults)
+#   --ibsm BINARY       measure this ibsm instead of building one (e.g. a branch's build)
 #   --keep DIR          keep logs and net files in DIR (default: a temporary directory)
 #
 # Time to up is read from each SM's own log: the time stamp of ibsm's
@@ -31,6 +33,7 @@ runner=$root/bench/bringup/run-sm.sh
 radices=()
 repeat=3
 ibsm_config=""
+ibsm=""
 keep=""
 while [[ $# -gt 0 ]]; do
   case $1 in
@@ -44,8 +47,9 @@ while [[ $# -gt 0 ]]; do
       ;;
     --repeat) repeat=$2; shift 2 ;;
     --ibsm-config) ibsm_config=$(realpath "$2"); shift 2 ;;
+    --ibsm) ibsm=$(realpath "$2"); shift 2 ;;
     --keep) keep=$2; shift 2 ;;
-    -h | --help) sed -n '2,25p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h | --help) awk 'NR > 1 && /^#/ {sub(/^# ?/, ""); print; next} NR > 1 {exit}' "$0"; exit 0 ;;
     *) echo "$0: unknown argument $1 (see --help)" >&2; exit 2 ;;
   esac
 done
@@ -60,10 +64,13 @@ done
 command -v opensm >/dev/null || { echo "$0: opensm is not installed" >&2; exit 2; }
 
 # --- build ---------------------------------------------------------------
-echo "== building ibsm (Release) in $build" >&2
-cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DIBSM_BENCH=OFF >/dev/null
-ninja -C "$build" -j"$(nproc)" ibsm >&2
-ibsm=$build/sm/cli/ibsm
+if [[ -z $ibsm ]]; then
+  echo "== building ibsm (Release) in $build" >&2
+  cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DIBSM_BENCH=OFF >/dev/null
+  ninja -C "$build" -j"$(nproc)" ibsm >&2
+  ibsm=$build/sm/cli/ibsm
+fi
+[[ -x $ibsm ]] || { echo "$0: $ibsm is not an executable" >&2; exit 2; }
 madcount=$build/bench-bringup/madcount.so
 mkdir -p "$(dirname "$madcount")"
 if [[ ! $madcount -nt $root/bench/bringup/MadCount.cpp ]]; then
