@@ -17,6 +17,10 @@ namespace ibsm::mad {
 inline std::uint64_t getBits(std::span<const std::uint8_t> buf, unsigned bit, unsigned width) {
   assert(width >= 1 && width <= 64 && (bit + width) <= buf.size() * 8);
   std::uint64_t value = 0;
+  if (bit % 8 == 0 && width % 8 == 0) {  // most fields: whole bytes, big-endian
+    for (unsigned b = bit / 8; b < (bit + width) / 8; ++b) value = (value << 8) | buf[b];
+    return value;
+  }
   for (unsigned i = bit; i < bit + width; ++i) {
     value = (value << 1) | ((buf[i / 8] >> (7 - i % 8)) & 1U);
   }
@@ -26,6 +30,11 @@ inline std::uint64_t getBits(std::span<const std::uint8_t> buf, unsigned bit, un
 inline void setBits(std::span<std::uint8_t> buf, unsigned bit, unsigned width,
                     std::uint64_t value) {
   assert(width >= 1 && width <= 64 && (bit + width) <= buf.size() * 8);
+  if (bit % 8 == 0 && width % 8 == 0) {
+    for (unsigned b = (bit + width) / 8; b-- > bit / 8; value >>= 8)
+      buf[b] = static_cast<std::uint8_t>(value & 0xFFU);
+    return;
+  }
   for (unsigned i = bit + width; i-- > bit; value >>= 1) {
     const auto mask = static_cast<std::uint8_t>(0x80U >> (i % 8));
     buf[i / 8] =
