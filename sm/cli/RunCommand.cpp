@@ -10,6 +10,7 @@
 
 #include <charconv>
 #include <csignal>
+#include <optional>
 #include <thread>
 
 #include "Config.h"
@@ -155,6 +156,13 @@ int runRun(const RunArgs& args) {
   auto& log = *setup->logger;
   const auto& c = setup->config;
 
+  // Before the port opens: a signal mask is per thread, and a thread started
+  // without it (umad2sim's receiver is one) would take SIGTERM's default
+  // action and kill the SM instead of letting it stop cleanly. --once keeps
+  // the default actions, so that Ctrl-C stops it even in the middle of a sweep.
+  std::optional<sm::SignalWatch> signals;
+  if (!args.once) signals.emplace();
+
   UmadOptions portOptions;
   portOptions.portGuid = c.sm.portGuid;
   auto transport = UmadTransport::open(portOptions);
@@ -180,7 +188,6 @@ int runRun(const RunArgs& args) {
   sm::SmInfoAgent agent(engine, self, setup->logger);
   sm::StateStore store(c.sm.stateDir);
   sm::MasterSweep sweep(engine, store, setup->sweep, setup->logger);
-  sm::SignalWatch signals;
   const auto secondsSinceStart = [&] {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   };
@@ -214,7 +221,7 @@ int runRun(const RunArgs& args) {
         std::chrono::steady_clock::now() +
         std::chrono::seconds(c.sm.sweepIntervalSeconds ? c.sm.sweepIntervalSeconds : 24 * 3600);
     while (std::chrono::steady_clock::now() < next && !agent.takeSweepRequest()) {
-      if (auto sig = signals.poll()) {
+      if (auto sig = signals->poll()) {
         if (*sig == SIGHUP) break;
         log.info("SM-0005 signal {}: stopping", *sig);
         return 0;
