@@ -24,7 +24,9 @@ int main(int argc, char** argv) {
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
-    return app.exit(e);
+    // --help and --version end here with 0; any other command-line mistake is
+    // bad input, exit 2 as for bad files (CLI11's own codes run past 100).
+    return app.exit(e) == 0 ? 0 : 2;
   }
   if (app.got_subcommand("route")) return ibsm::cli::runRoute(route);
   if (app.got_subcommand("run")) return ibsm::cli::runRun(run);
