@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# `ibsm run` as a daemon: once its log says "SM-0001 subnet up", `sminfo`
+# asked from another node (through the LFTs ibsm wrote) names ibsm's port
+# GUID and LID as the master, in state SMINFO_MASTER; SIGTERM then ends ibsm
+# with exit 0 within a few seconds, and it logs why.
+#
+#   run-with-ibsim.sh NETFILE -- daemon-is-master.sh path/to/ibsm
+set -u
+IBSM=${1:?usage: $0 path/to/ibsm}
+source "$(dirname "$0")/run-checks.sh"
+net=$IBSIM_NETFILE
+start=$SECONDS
+
+# The SM runs on the net file's first node (umad2sim's default); sminfo asks
+# from its last node.
+mapfile -t nodes < <(net_nodes "$net")
+asker=${nodes[-1]}
+
+"$IBSM" run --state-dir state --log-file ibsm.log 2>stderr.txt &
+pid=$!
+if wait_for_line ibsm.log 'SM-0001 subnet up' 60; then
+  sm_guid=$(quiet smpquery nodeinfo -D 0 | sed -n 's/^PortGuid:\.*//p')
+  sm_lid=$(quiet smpquery portinfo -D 0 | sed -n 's/^Lid:\.*//p')
+  answer=$(SIM_HOST=$asker quiet sminfo)
+  echo "sminfo from \"$asker\": $answer"
+  # sminfo: sm lid 1 sm guid 0x..., activity count 5 priority 0 state 3 SMINFO_MASTER
+  [[ $answer =~ sm\ lid\ ([0-9]+)\ sm\ guid\ (0x[0-9a-f]+),.*state\ 3\ SMINFO_MASTER ]] ||
+    fail "sminfo does not name a master: '$answer'"
+  [[ -n ${BASH_REMATCH[2]:-} && $((BASH_REMATCH[2])) -eq $((sm_guid)) ]] ||
+    fail "sminfo names GUID ${BASH_REMATCH[2]:-?}, ibsm runs on port $sm_guid"
+  [[ ${BASH_REMATCH[1]:-} == "$sm_lid" && $sm_lid != 0 ]] ||
+    fail "sminfo names LID ${BASH_REMATCH[1]:-?}, ibsm's port has LID $sm_lid"
+  grep -q "GUID $sm_guid" ibsm.log || fail "ibsm's log does not name its port GUID $sm_guid"
+else
+  fail "no SM-0001 subnet up within 60 s"
+fi
+
+kill -TERM "$pid"
+stopped=$SECONDS
+for _ in $(seq 1 100); do
+  kill -0 "$pid" 2>/dev/null || break
+  sleep 0.05
+done
+if kill -0 "$pid" 2>/dev/null; then
+  fail "ibsm still runs 5 s after SIGTERM"
+  kill -KILL "$pid"
+fi
+wait "$pid"
+rc=$?
+echo "ibsm exited $rc, $((SECONDS - stopped)) s after SIGTERM"
+[[ $rc -eq 0 ]] || fail "ibsm exited $rc after SIGTERM:"$'\n'"$(cat stderr.txt)"
+grep -q 'SM-0005 signal 15' ibsm.log || fail "ibsm's log does not say it stopped on SIGTERM"
+
+finish "$(basename "$net" .net): daemon, sminfo, SIGTERM, $((SECONDS - start)) s" ibsm.log

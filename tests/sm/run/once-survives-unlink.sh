@@ -1,0 +1,86 @@
+#!/usr/bin/env bash
+# A cable pulled while `ibsm run --once` programs the fabric (ibsim's console
+# `Unlink "NODE"[PORT]`, sent as soon as the log shows discovery finished).
+#
+# The right outcome is exit 0 with the fabric as it is now: the fabric stays
+# connected without that cable, so --once must not give up; the sweep that
+# met the dead cable cannot bring its ports up, so ibsm sweeps again, sees the
+# cable gone and says so ("SM-0402 cable lost"), and routes around it. Judged
+# by infiniband-diags:
+#   - exit 0, the log ends with SM-0001 and names the lost cable;
+#   - iblinkinfo: every remaining cabled port Active, two link ends fewer;
+#   - ibnetdiscover: every port still has the LID it was given;
+#   - dump_fts: no entry leads into either end of the dead cable, and the
+#     tables are those of the dry run of the net file without that cable
+#     (with the live LIDs), entry by entry; every switch forwards every LID;
+#   - ibtracert walks CA->CA and CA->switch routes to their end;
+#   - a second `ibsm run --once` is clean: exit 0 in one sweep, no warning,
+#     0 LFT blocks written.
+# The run uses one SMP in flight (mad.window = 1) so that programming lasts
+# long enough (~0.25 s on the 3-level radix-12 tree) for the unlink to land in
+# it even on a loaded machine; the cable should not be on the SMPs' directed
+# routes (an edge switch's last up-link is not), or every SMP behind it waits
+# out its timeouts one at a time.
+#
+#   run-with-ibsim.sh NETFILE -- once-survives-unlink.sh path/to/ibsm NODE PORT
+set -u
+IBSM=${1:?usage: $0 path/to/ibsm NODE PORT}
+node=${2:?NODE}
+port=${3:?PORT}
+source "$(dirname "$0")/run-checks.sh"
+net=$IBSIM_NETFILE
+start=$SECONDS
+
+net_without_cable "$net" "$node" "$port" >cut.net
+[[ $(net_link_ends cut.net) -eq $(($(net_link_ends "$net") - 2)) ]] ||
+  { fail "\"$node\"[$port] is not a cable of $net"; finish "unlink"; exit; }
+printf '[mad]\nwindow = 1\n' >slow.toml
+
+"$IBSM" run --once --config slow.toml --state-dir state --log-file ibsm.log >verdict.txt 2>stderr.txt &
+pid=$!
+wait_for_line ibsm.log 'DISC-0101' 60 || fail "discovery did not finish"
+console "Unlink \"$node\"[$port]"
+unlinked=$(date +%H:%M:%S.%3N)
+wait "$pid"
+rc=$?
+echo "unlinked \"$node\"[$port] at $unlinked; ibsm exited $rc after $(grep -c 'SM-0406' ibsm.log) sweeps"
+[[ $rc -eq 0 ]] || fail "ibsm run --once exited $rc:"$'\n'"$(cat stderr.txt)"
+tail -n 1 ibsm.log | grep -q 'SM-0001 subnet up' || fail "the log does not end with SM-0001 subnet up"
+lost=$(grep -o "SM-0402 cable lost: .*" ibsm.log)
+echo "ibsm: $lost"
+grep -qE "\"$node\" \(0x[0-9a-f]+\)\[$port\]" <<<"$lost" ||
+  fail "the log does not report the cable \"$node\"[$port] lost (did the unlink come after the last SMP?)"
+
+check_links_active "$net" 2
+dead=$(quiet iblinkinfo | grep -A64 "Switch: .* $node:" | grep -E "^ +[0-9]+ +$port\[" | head -n 1)
+grep -q 'Down/' <<<"$dead" || fail "\"$node\"[$port] is not Down: $dead"
+
+check_lids_as_planned state/guid2lid
+route_dry_run cut.net dry --guid2lid state/guid2lid
+check_lfts_as_planned dry
+check_every_lid_routed state/guid2lid
+# No entry into the dead cable, at either end (the far end read from cut.net's source).
+far=$(awk -v n="$node" -v p="$port" '/^(Switch|Hca)/ { split($0, q, "\""); cur = q[2] }
+  /^\[/ { split($0, q, "\""); lp = $1; gsub(/[^0-9]/, "", lp); if (cur == n && lp == p) {
+    rp = q[3]; sub(/^[^[]*\[/, "", rp); sub(/\].*/, "", rp); print q[2], rp } }' "$net")
+read -r far_node far_port <<<"$far"
+for end in "$node $port" "$far_node $far_port"; do
+  read -r n p <<<"$end"
+  table=$(awk -v n="$n" '/^Unicast lids/ { here = index($0, "(" n "):") > 0; next }
+    here && /^0x[0-9a-f]+ [0-9]+ /' dump_fts.txt)
+  [[ -n $table ]] || fail "dump_fts shows no table for \"$n\""
+  into=$(awk -v p="$p" '$2 + 0 == p' <<<"$table")
+  [[ -z $into ]] || fail "\"$n\" still forwards into its dead port $p:"$'\n'"$(head -5 <<<"$into")"
+done
+check_traces
+
+"$IBSM" run --once --state-dir state --log-file again.log >/dev/null 2>again.err
+rc=$?
+[[ $rc -eq 0 ]] || fail "the second run exited $rc:"$'\n'"$(cat again.err)"
+echo "second run: $(grep -o 'PROG-0306 .*' again.log)"
+grep -E '\[(warning|error)\]' again.log && fail "the second run was not clean"
+[[ $(grep -c 'PROG-0306' again.log) -eq 1 ]] || fail "the second run needed more than one sweep"
+grep -q 'PROG-0306 programming complete: 0 LFT blocks written' again.log ||
+  fail "the second run wrote LFT blocks"
+
+finish "$(basename "$net" .net): unlink \"$node\"[$port] mid-sweep, $((SECONDS - start)) s" ibsm.log again.log

@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# A restarted SM that lost its state directory keeps the fabric as it is. The
+# first `ibsm run --once` is given a guid2lid with the LIDs of a fresh
+# assignment (the dry run's) in reverse, so that an SM assigning afresh could
+# not land on them by chance; it must use them. A second run with a fresh
+# --state-dir must read them back from the ports and the tables back from the
+# switches: ibnetdiscover shows the same LID on every port before and after,
+# dump_fts the same tables, its guid2lid equals the first run's, and it writes
+# nothing (PROG-0306: "0 LFT blocks written", no port configured or activated).
+#
+#   run-with-ibsim.sh NETFILE -- restart-keeps-lids.sh path/to/ibsm
+set -u
+IBSM=${1:?usage: $0 path/to/ibsm}
+source "$(dirname "$0")/run-checks.sh"
+net=$IBSIM_NETFILE
+start=$SECONDS
+
+route_dry_run "$net" dry
+mkdir -p first
+max=$(awk '{ print $2 }' dry/guid2lid | sort | tail -n 1)
+while read -r guid base _; do
+  printf '%s 0x%04x 0x%04x\n' "$guid" $((max + 1 - base)) $((max + 1 - base))
+done <dry/guid2lid >first/guid2lid
+cp first/guid2lid seeded.guid2lid
+cmp -s dry/guid2lid seeded.guid2lid && fail "reversing the LIDs changed nothing: the test proves nothing"
+
+"$IBSM" run --once --state-dir first --log-file first.log >/dev/null 2>first.err ||
+  fail "the first run failed:"$'\n'"$(cat first.err)"
+quiet ibnetdiscover | ibnetdiscover_lids >before.lids
+quiet dump_fts | lft_entries >before.lft
+diff <(guid2lid_lids seeded.guid2lid) <(cut -d' ' -f1,2 before.lids) >/dev/null ||
+  fail "the first run did not give the LIDs of its guid2lid:"$'\n'"$(diff <(guid2lid_lids seeded.guid2lid) <(cut -d' ' -f1,2 before.lids) | head)"
+
+"$IBSM" run --once --state-dir second --log-file second.log >/dev/null 2>second.err ||
+  fail "the restarted run failed:"$'\n'"$(cat second.err)"
+quiet ibnetdiscover | ibnetdiscover_lids >after.lids
+quiet dump_fts | lft_entries >after.lft
+
+[[ $(wc -l <before.lids) -gt 0 ]] || fail "ibnetdiscover shows no ports"
+diff -q before.lids after.lids >/dev/null ||
+  fail "LIDs changed across the restart:"$'\n'"$(diff before.lids after.lids | head)"
+diff -q before.lft after.lft >/dev/null ||
+  fail "LFTs changed across the restart:"$'\n'"$(diff before.lft after.lft | head)"
+cmp -s first/guid2lid second/guid2lid ||
+  fail "the restarted SM's guid2lid differs:"$'\n'"$(diff first/guid2lid second/guid2lid | head)"
+summary=$(grep -o 'PROG-0306 .*' second.log)
+echo "restart: $summary"
+grep -qE 'PROG-0306 programming complete: 0 LFT blocks written \([1-9][0-9]* read\), 0 ports configured, 0 activated' <<<"$summary" ||
+  fail "the restarted SM wrote something: $summary"
+[[ $(grep -c 'PROG-0306' second.log) -eq 1 ]] || fail "the restarted SM needed more than one sweep"
+echo "kept $(wc -l <after.lids) LIDs and $(wc -l <after.lft) LFT entries"
+
+finish "$(basename "$net" .net): restart keeps LIDs, $((SECONDS - start)) s" first.log second.log

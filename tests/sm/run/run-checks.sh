@@ -1,0 +1,198 @@
+# Checks shared by the `ibsm run` tests: each reads the fabric back with
+# infiniband-diags (never trusting ibsm's own word) and compares it with the
+# dry run (`ibsm route`) of the same net file. Sourced, not run:
+#
+#   source run-checks.sh                  # sets `failures`, defines the checks
+#   route_dry_run "$IBSIM_NETFILE" dry    # dry/opensm-lfts.dump, dry/guid2lid
+#   check_lids_as_planned dry/guid2lid    # ibnetdiscover: every port, that LID
+#   check_lfts_as_planned dry             # dump_fts == the dry run, entry by entry
+#   finish "what was checked"             # exit status: 0 when nothing failed
+#
+# Needs $IBSM (the ibsm binary) and the environment run-with-ibsim.sh gives
+# (LD_PRELOAD, IBSIM_SOCKNAME, IBSIM_CONSOLE, IBSIM_NETFILE, the scratch
+# directory with ibsim.log as the current directory).
+
+failures=0
+fail() {
+  echo "FAIL: $*" >&2
+  failures=$((failures + 1))
+}
+
+# Prints the count of failures, and the ibsm logs named, when any check failed.
+finish() {
+  local what=$1
+  shift
+  if [[ $failures -ne 0 ]]; then
+    local log
+    for log in "$@"; do
+      [[ -r $log ]] && { echo "--- $log ---" >&2; tail -n 40 "$log" >&2; }
+    done
+  fi
+  echo "$what: $failures failures"
+  [[ $failures -eq 0 ]]
+}
+
+# The diags print "ibwarn: sim_connect: attached..." from umad2sim on stderr.
+quiet() { "$@" 2>/dev/null; }
+
+# Sends one line to ibsim's console.
+console() { printf '%s\n' "$1" >"$IBSIM_CONSOLE"; }
+
+# Waits until FILE has a line matching the extended regex PATTERN, or SECONDS
+# pass (then returns 1). It looks every 10 ms, so it returns within a few
+# milliseconds of the line: the unlink test depends on that.
+wait_for_line() {
+  local file=$1 pattern=$2 seconds=$3
+  local deadline=$((SECONDS + seconds))
+  until grep -qE "$pattern" "$file" 2>/dev/null; do
+    ((SECONDS < deadline)) || return 1
+    sleep 0.01
+  done
+}
+
+# Node names of a net file ("Switch 8 "name"", "Hca 2 "name"" headers).
+net_nodes() { sed -n 's/^\(Switch\|Hca\|Ca\)[[:space:]]\+[0-9]\+[[:space:]]\+"\([^"]*\)".*/\2/p' "$1"; }
+
+# Link ends of a net file: each cable once per end, whether the file lists it
+# from one end or both.
+net_link_ends() {
+  awk '/^(Switch|Hca|Ca|Rt)[ \t]/ { split($0, q, "\""); node = q[2]; next }
+       /^\[[0-9]+\]/ { split($0, q, "\""); lp = $1; gsub(/[^0-9]/, "", lp);
+                       rp = q[3]; sub(/^[^[]*\[/, "", rp); sub(/\].*/, "", rp);
+                       a = node "[" lp "]"; b = q[2] "[" rp "]";
+                       seen[a < b ? a " " b : b " " a] = 1 }
+       END { n = 0; for (k in seen) n++; print 2 * n }' "$1"
+}
+
+# The net file without the cable NODE[PORT] (both of its lines).
+net_without_cable() {
+  local file=$1 node=$2 port=$3
+  awk -v node="$node" -v port="$port" '
+    /^(Switch|Hca|Ca|Rt)[ \t]/ { split($0, q, "\""); cur = q[2] }
+    /^\[[0-9]+\]/ { split($0, q, "\""); lp = $1; gsub(/[^0-9]/, "", lp);
+                    rp = q[3]; sub(/^[^[]*\[/, "", rp); sub(/\].*/, "", rp);
+                    if ((cur == node && lp == port) || (q[2] == node && rp == port)) next }
+    { print }' "$file"
+}
+
+# `ibsm route` of a net file into DIR; fails the test when it does not route
+# every pair (--check).
+route_dry_run() {
+  local net=$1 dir=$2
+  shift 2
+  mkdir -p "$dir"
+  "$IBSM" route --topology "$net" --out "$dir" --check "$@" >"$dir/summary" 2>&1 ||
+    fail "dry run of $net failed or left pairs unrouted:"$'\n'"$(cat "$dir/summary")"
+}
+
+# ibnetdiscover on stdin -> "0xPORTGUID16 0xLID4 TYPE" (TYPE sw or ca) for
+# every port that carries a LID (switch port 0, every CA port), sorted. A port
+# without a LID comes out as LID "none".
+ibnetdiscover_lids() {
+  awk 'function g16(g) { g = tolower(g); return "0x" substr("0000000000000000", 1, 16 - length(g)) g }
+       /^switchguid=0x/ { sw = $0; sub(/^switchguid=0x/, "", sw); sub(/\(.*/, "", sw); next }
+       /^Switch/ && sw != "" { n = "none";
+         if (match($0, /base port 0 lid [0-9]+/)) { s = substr($0, RSTART, RLENGTH); sub(/.* /, "", s); n = sprintf("0x%04x", s) }
+         print g16(sw), n, "sw"; sw = ""; next }
+       /^\[[0-9]+\]\([0-9a-fA-F]+\)/ { g = $0; sub(/^\[[0-9]+\]\(/, "", g); sub(/\).*/, "", g); n = "none";
+         if (match($0, /# lid [0-9]+/)) { s = substr($0, RSTART, RLENGTH); sub(/.* /, "", s); n = sprintf("0x%04x", s) }
+         print g16(g), n, "ca" }' | sort
+}
+
+# guid2lid (OpenSM's format: "0xGUID 0xBASELID 0xTOPLID") -> "0xGUID16 0xLID4", sorted.
+guid2lid_lids() { awk 'NF >= 2 { print tolower($1), tolower($2) }' "$1" | sort; }
+
+# Every port ibnetdiscover shows has the LID of GUID2LID, and no other port
+# exists. Leaves the ibnetdiscover capture in ./ibnetdiscover.lids.
+check_lids_as_planned() {
+  local guid2lid=$1
+  quiet ibnetdiscover | ibnetdiscover_lids >ibnetdiscover.lids
+  [[ -s ibnetdiscover.lids ]] || { fail "ibnetdiscover shows no ports"; return; }
+  grep -q ' none ' ibnetdiscover.lids &&
+    fail "ports without a LID:"$'\n'"$(grep ' none ' ibnetdiscover.lids | head)"
+  local diff
+  diff=$(diff <(guid2lid_lids "$guid2lid") <(cut -d' ' -f1,2 ibnetdiscover.lids)) ||
+    fail "LIDs on the fabric (>) differ from $guid2lid (<):"$'\n'"$(head -20 <<<"$diff")"
+}
+
+# Every cabled port is Active per iblinkinfo, and there are as many of them
+# as the net file NET has link ends (minus MISSING ends of cables cut since).
+check_links_active() {
+  local net=$1 missing=${2:-0}
+  local links expected
+  links=$(quiet iblinkinfo | grep '==(' | grep -v 'Down/ *Polling')
+  expected=$(($(net_link_ends "$net") - missing))
+  local active
+  active=$(grep -c 'Active/ *LinkUp' <<<"$links")
+  [[ $active -eq $expected ]] ||
+    fail "iblinkinfo shows $active Active link ends, the fabric has $expected:"$'\n'"$(grep -v 'Active/' <<<"$links" | head)"
+}
+
+# dump_fts / opensm-lfts.dump on stdin -> "0xSWITCHGUID16 0xLID4 PORT", sorted.
+lft_entries() {
+  awk '/^Unicast lids/ { match($0, /guid 0x[0-9a-fA-F]+/); sw = tolower(substr($0, RSTART + 5, RLENGTH - 5)); next }
+       /^0x[0-9a-fA-F]+ [0-9]+ / { print sw, tolower($1), $2 + 0 }' | sort
+}
+
+# LFT entry LID of the switch with LID SWLID, read with smpdump (the tools do
+# not print the entry at LinearFDBTop on some versions).
+lft_entry() {
+  local swlid=$1 lid=$2
+  local block=$((lid / 64)) index=$((lid % 64))
+  quiet smpdump "$swlid" 0x19 "$block" | grep -E '^[0-9a-f]{4}( [0-9a-f]{4})+$' | tr -d ' \n' |
+    cut -c $((2 * index + 1))-$((2 * index + 2))
+}
+
+# The LFTs on the switches (dump_fts) are those of the dry run in DRY,
+# entry by entry. Leaves the dump in ./dump_fts.txt.
+check_lfts_as_planned() {
+  local dry=$1
+  quiet dump_fts >dump_fts.txt
+  lft_entries <dump_fts.txt >live.lft
+  lft_entries <"$dry/opensm-lfts.dump" >dry.lft
+  [[ -s live.lft ]] || { fail "dump_fts shows no LFT entries"; return; }
+  local extra
+  extra=$(comm -13 dry.lft live.lft)
+  [[ -z $extra ]] && extra=$(comm -23 dry.lft live.lft | while read -r sw lid out; do
+    # An entry dump_fts did not print: read it from the switch itself.
+    local swlid
+    swlid=$(awk -v g="$sw" 'tolower($1) == g { print $2 }' "$dry/guid2lid")
+    local held
+    held=$(lft_entry "$((swlid))" "$((lid))")
+    [[ -n $held && $((16#$held)) -eq $out ]] || echo "$sw $lid $out (switch holds ${held:-?})"
+  done)
+  [[ -z $extra ]] || {
+    fail "LFTs on the switches differ from the dry run:"$'\n'"$(diff dry.lft live.lft | head -20)"
+    return
+  }
+  echo "LFTs match the dry run: $(wc -l <dry.lft) entries on $(cut -d' ' -f1 dry.lft | sort -u | wc -l) switches"
+}
+
+# Every switch forwards every LID of GUID2LID somewhere (per dump_fts.txt,
+# left by check_lfts_as_planned).
+check_every_lid_routed() {
+  local guid2lid=$1
+  local lids short
+  lids=$(guid2lid_lids "$guid2lid" | wc -l)
+  short=$(lft_entries <dump_fts.txt | cut -d' ' -f1 | uniq -c | awk -v n="$lids" '$1 != n')
+  [[ -z $short ]] || fail "switches forwarding fewer than the $lids LIDs (count, GUID):"$'\n'"$short"
+}
+
+# ibtracert walks a few CA->CA and CA->switch routes through the LFTs
+# (needs ./ibnetdiscover.lids from check_lids_as_planned).
+check_traces() {
+  local cas switches
+  mapfile -t cas < <(awk '$3 == "ca" { print $2 }' ibnetdiscover.lids | sort)
+  mapfile -t switches < <(awk '$3 == "sw" { print $2 }' ibnetdiscover.lids | sort)
+  local n=${#cas[@]} m=${#switches[@]}
+  [[ $n -ge 2 && $m -ge 1 ]] || { fail "too few LIDs to trace ($n CA, $m switch)"; return; }
+  local pairs=("${cas[0]} ${cas[n - 1]}" "${cas[n - 1]} ${cas[0]}" "${cas[n / 2]} ${cas[1]}"
+    "${cas[0]} ${switches[m - 1]}" "${cas[n - 1]} ${switches[0]}" "${cas[n / 3]} ${switches[m / 2]}")
+  local pair from to out
+  for pair in "${pairs[@]}"; do
+    read -r from to <<<"$pair"
+    from=$((from)) to=$((to))
+    out=$(quiet ibtracert "$from" "$to")
+    grep -qE "^To (ca|switch) .* lid $to-" <<<"$out" || fail "ibtracert $from $to does not arrive:"$'\n'"$out"
+  done
+}
