@@ -1,12 +1,18 @@
 #!/usr/bin/env bash
 # `ibsm run` as a daemon: once its log says "SM-0001 subnet up", `sminfo`
 # asked from another node (through the LFTs ibsm wrote) names ibsm's port
-# GUID and LID as the master, in state SMINFO_MASTER; SIGTERM then ends ibsm
-# with exit 0 within a few seconds, and it logs why.
+# GUID and LID as the master, in state SMINFO_MASTER. Then the cable at
+# SWITCH[PORT] is pulled: the switches' Trap 128 must bring a new sweep at
+# once (well before the 10 s sweep interval), which reports "SM-0402 cable
+# lost" and reprograms the tables as the dry run of the fabric without that
+# cable plans them, nothing forwarding into the dead ports. SIGTERM then ends
+# ibsm with exit 0 within a few seconds, and it logs why.
 #
-#   run-with-ibsim.sh NETFILE -- daemon-is-master.sh path/to/ibsm
+#   run-with-ibsim.sh NETFILE -- daemon-is-master.sh path/to/ibsm SWITCH PORT
 set -u
-IBSM=${1:?usage: $0 path/to/ibsm}
+IBSM=${1:?usage: $0 path/to/ibsm SWITCH PORT}
+node=${2:?SWITCH}
+port=${3:?PORT}
 source "$(dirname "$0")/run-checks.sh"
 net=$IBSIM_NETFILE
 start=$SECONDS
@@ -33,6 +39,25 @@ if wait_for_line ibsm.log 'SM-0001 subnet up' 60; then
   grep -q "GUID $sm_guid" ibsm.log || fail "ibsm's log does not name its port GUID $sm_guid"
 else
   fail "no SM-0001 subnet up within 60 s"
+fi
+
+net_without_cable "$net" "$node" "$port" >cut.net
+read -r far_node far_port < <(net_far_end "$net" "$node" "$port")
+pulled=$SECONDS
+console "Unlink \"$node\"[$port]"
+up_after_loss() { awk '/SM-0402 cable lost/ { lost = 1 } lost && /SM-0001 subnet up/ { up = 1 } END { exit !up }' ibsm.log; }
+if wait_for_line ibsm.log 'SM-0402 cable lost' 3 && wait_until 10 up_after_loss; then
+  echo "after the unlink, within $((SECONDS - pulled)) s: $(grep -o 'SM-0402 .*' ibsm.log)"
+  grep -qE "\"$node\" \(0x[0-9a-f]+\)\[$port\]" <(grep 'SM-0402' ibsm.log) ||
+    fail "SM-0402 does not name \"$node\"[$port]"
+  check_links_active "$net" 2
+  route_dry_run cut.net dry --guid2lid state/guid2lid
+  check_lfts_as_planned dry
+  check_every_lid_routed state/guid2lid
+  check_nothing_forwards_into "$node" "$port"
+  check_nothing_forwards_into "$far_node" "$far_port"
+else
+  fail "no new sweep reported the cable lost within 3 s of the unlink (traps not acted on?)"
 fi
 
 kill -TERM "$pid"

@@ -59,19 +59,9 @@ check_lids_as_planned state/guid2lid
 route_dry_run cut.net dry --guid2lid state/guid2lid
 check_lfts_as_planned dry
 check_every_lid_routed state/guid2lid
-# No entry into the dead cable, at either end (the far end read from cut.net's source).
-far=$(awk -v n="$node" -v p="$port" '/^(Switch|Hca)/ { split($0, q, "\""); cur = q[2] }
-  /^\[/ { split($0, q, "\""); lp = $1; gsub(/[^0-9]/, "", lp); if (cur == n && lp == p) {
-    rp = q[3]; sub(/^[^[]*\[/, "", rp); sub(/\].*/, "", rp); print q[2], rp } }' "$net")
-read -r far_node far_port <<<"$far"
-for end in "$node $port" "$far_node $far_port"; do
-  read -r n p <<<"$end"
-  table=$(awk -v n="$n" '/^Unicast lids/ { here = index($0, "(" n "):") > 0; next }
-    here && /^0x[0-9a-f]+ [0-9]+ /' dump_fts.txt)
-  [[ -n $table ]] || fail "dump_fts shows no table for \"$n\""
-  into=$(awk -v p="$p" '$2 + 0 == p' <<<"$table")
-  [[ -z $into ]] || fail "\"$n\" still forwards into its dead port $p:"$'\n'"$(head -5 <<<"$into")"
-done
+read -r far_node far_port < <(net_far_end "$net" "$node" "$port")
+check_nothing_forwards_into "$node" "$port"
+check_nothing_forwards_into "$far_node" "$far_port"
 check_traces
 
 "$IBSM" run --once --state-dir state --log-file again.log >/dev/null 2>again.err

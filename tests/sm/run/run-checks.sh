@@ -43,8 +43,14 @@ console() { printf '%s\n' "$1" >"$IBSIM_CONSOLE"; }
 # milliseconds of the line: the unlink test depends on that.
 wait_for_line() {
   local file=$1 pattern=$2 seconds=$3
-  local deadline=$((SECONDS + seconds))
-  until grep -qE "$pattern" "$file" 2>/dev/null; do
+  wait_until "$seconds" grep -qE "$pattern" "$file"
+}
+
+# Runs COMMAND every 10 ms until it succeeds (returns 0) or SECONDS pass (1).
+wait_until() {
+  local deadline=$((SECONDS + $1))
+  shift
+  until "$@" 2>/dev/null; do
     ((SECONDS < deadline)) || return 1
     sleep 0.01
   done
@@ -73,6 +79,13 @@ net_without_cable() {
                     rp = q[3]; sub(/^[^[]*\[/, "", rp); sub(/\].*/, "", rp);
                     if ((cur == node && lp == port) || (q[2] == node && rp == port)) next }
     { print }' "$file"
+}
+
+# "NODE PORT" at the far end of the cable NODE[PORT] in a net file.
+net_far_end() {
+  awk -v n="$2" -v p="$3" '/^(Switch|Hca|Ca|Rt)[ \t]/ { split($0, q, "\""); cur = q[2] }
+    /^\[[0-9]+\]/ { split($0, q, "\""); lp = $1; gsub(/[^0-9]/, "", lp);
+                    if (cur == n && lp == p) { rp = q[3]; sub(/^[^[]*\[/, "", rp); sub(/\].*/, "", rp); print q[2], rp } }' "$1"
 }
 
 # `ibsm route` of a net file into DIR; fails the test when it does not route
@@ -176,6 +189,18 @@ check_every_lid_routed() {
   lids=$(guid2lid_lids "$guid2lid" | wc -l)
   short=$(lft_entries <dump_fts.txt | cut -d' ' -f1 | uniq -c | awk -v n="$lids" '$1 != n')
   [[ -z $short ]] || fail "switches forwarding fewer than the $lids LIDs (count, GUID):"$'\n'"$short"
+}
+
+# No switch table in ./dump_fts.txt (left by check_lfts_as_planned) sends
+# anything into SWITCH[PORT], a port whose cable is gone.
+check_nothing_forwards_into() {
+  local sw=$1 port=$2
+  local table into
+  table=$(awk -v n="$sw" '/^Unicast lids/ { here = index($0, "(" n "):") > 0; next }
+    here && /^0x[0-9a-f]+ [0-9]+ /' dump_fts.txt)
+  [[ -n $table ]] || { fail "dump_fts shows no table for \"$sw\""; return; }
+  into=$(awk -v p="$port" '$2 + 0 == p' <<<"$table")
+  [[ -z $into ]] || fail "\"$sw\" still forwards into its dead port $port:"$'\n'"$(head -5 <<<"$into")"
 }
 
 # ibtracert walks a few CA->CA and CA->switch routes through the LFTs
