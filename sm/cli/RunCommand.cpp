@@ -201,7 +201,11 @@ int runRun(const RunArgs& args) {
       agent.setState(SmState::Master);
       agent.countActivity(static_cast<std::uint32_t>(result->mads));
       logSweep(log, *result);
-      if (result->up) {
+      // With --once, a link that changed while the sweep ran (Trap 128)
+      // means the tables just written may point into a dead port: sweep again.
+      const bool stale = args.once && agent.takeLinkChange();
+      if (stale) log.warn("SM-0407 a link changed during the sweep (Trap 128): sweeping again");
+      if (result->up && !stale) {
         logUp(log, *result, secondsSinceStart(), engine.counters().sent);
         if (args.once) {
           // The verdict for the operator (or the script) that ran --once.
@@ -209,6 +213,7 @@ int runRun(const RunArgs& args) {
           return 0;
         }
       } else if (args.once && n >= c.sm.maxSweepsOnce) {
+        if (stale) result->reasons.push_back("links kept changing during every sweep");
         log.error("SM-0004 subnet not up after {} sweeps: {}", n, fmt::join(result->reasons, "; "));
         return 1;
       }

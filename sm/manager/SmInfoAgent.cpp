@@ -15,6 +15,7 @@ void SmInfoAgent::handle(const IncomingSmp& in) {
     log_->info("SM-0501 trap from LID {} (attribute modifier {:#x}); sweep requested",
                in.from.lid.value, h.attributeModifier);
     sweepRequested_ = true;
+    if (decodeNotice(in.smp.data).trapNumber == 128) linkChanged_ = true;
     if (auto ok = engine_.repress(in); !ok) log_->warn("SM-0502 {}", ok.error().message);
     return;
   }

@@ -25,6 +25,10 @@ class SmInfoAgent {
 
   // True once since the last call when a trap arrived (a port changed state).
   bool takeSweepRequest() { return std::exchange(sweepRequested_, false); }
+  // True once since the last call when a Trap 128 (link state change)
+  // arrived: a sweep that was under way may have programmed a fabric that no
+  // longer exists. Trap 144 (an SM's capabilities changed) does not count.
+  bool takeLinkChange() { return std::exchange(linkChanged_, false); }
 
  private:
   void handle(const IncomingSmp& in);
@@ -33,6 +37,7 @@ class SmInfoAgent {
   SmInfo self_;
   std::shared_ptr<spdlog::logger> log_;
   bool sweepRequested_{false};
+  bool linkChanged_{false};
 };
 
 }  // namespace ibsm::sm
