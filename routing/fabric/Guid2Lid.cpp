@@ -1,25 +1,13 @@
 // OpenSM's guid2lid format, so state moves between OpenSM and ibsm:
 //   0x0002c90300001234 0x0001 0x0001
 #include <fmt/format.h>
+#include <ibsm/GuidList.h>
 #include <ibsm/Lids.h>
 
 #include <charconv>
 #include <sstream>
 
 namespace ibsm {
-namespace {
-
-std::optional<std::uint64_t> parseHex(std::string_view tok) {
-  if (tok.starts_with("0x") || tok.starts_with("0X")) tok.remove_prefix(2);
-  if (tok.empty()) return std::nullopt;
-  std::uint64_t v = 0;
-  auto [ptr, ec] = std::from_chars(tok.data(), tok.data() + tok.size(), v, 16);
-  if (ec != std::errc{} || ptr != tok.data() + tok.size()) return std::nullopt;
-  return v;
-}
-
-}  // namespace
-
 Result<Guid2Lid> parseGuid2Lid(std::string_view text, std::string_view fileName) {
   Guid2Lid out;
   std::size_t lineNo = 0;
@@ -34,9 +22,9 @@ Result<Guid2Lid> parseGuid2Lid(std::string_view text, std::string_view fileName)
     if (!(words >> lo >> hi) || (words >> extra))
       return std::unexpected(
           Error::at(fileName, lineNo, "expected '<port GUID> <first LID> <last LID>'"));
-    const auto guid = parseHex(g);
-    const auto first = parseHex(lo);
-    const auto last = parseHex(hi);
+    const auto guid = parseHex64(g);
+    const auto first = parseHex64(lo);
+    const auto last = parseHex64(hi);
     if (!guid || *guid == 0)
       return std::unexpected(Error::at(fileName, lineNo, fmt::format("bad port GUID '{}'", g)));
     if (!first || !last || *first == 0 || *first > *last || *last > kMaxUnicastLid)

@@ -5,6 +5,15 @@
 
 namespace ibsm {
 
+std::optional<std::uint64_t> parseHex64(std::string_view text) {
+  if (text.starts_with("0x") || text.starts_with("0X")) text.remove_prefix(2);
+  if (text.empty()) return std::nullopt;
+  std::uint64_t v = 0;
+  const auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), v, 16);
+  if (ec != std::errc{} || ptr != text.data() + text.size()) return std::nullopt;
+  return v;
+}
+
 Result<std::vector<Guid>> parseGuidList(std::string_view text, std::string_view fileName) {
   std::vector<Guid> out;
   std::size_t lineNo = 0;
@@ -20,15 +29,12 @@ Result<std::vector<Guid>> parseGuidList(std::string_view text, std::string_view 
     while (!line.empty() && std::isspace(static_cast<unsigned char>(line.back())))
       line.remove_suffix(1);
     if (line.empty()) continue;
-    std::string_view digits = line;
-    if (digits.starts_with("0x") || digits.starts_with("0X")) digits.remove_prefix(2);
-    std::uint64_t v = 0;
-    const auto [ptr, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), v, 16);
-    if (digits.empty() || ec != std::errc{} || ptr != digits.data() + digits.size() || v == 0)
+    const auto v = parseHex64(line);
+    if (!v || *v == 0)
       return std::unexpected(
           Error::at(fileName, lineNo,
                     fmt::format("expected one GUID (e.g. 0x0002c90300a1b2c3), found '{}'", line)));
-    out.emplace_back(v);
+    out.emplace_back(*v);
   }
   return out;
 }

@@ -33,13 +33,10 @@ struct Setup {
 };
 
 Result<Guid> parseGuidArg(const std::string& text) {
-  std::string_view s = text;
-  if (s.starts_with("0x") || s.starts_with("0X")) s.remove_prefix(2);
-  std::uint64_t v = 0;
-  const auto [ptr, ec] = std::from_chars(s.data(), s.data() + s.size(), v, 16);
-  if (s.empty() || ec != std::errc{} || ptr != s.data() + s.size() || v == 0)
+  const auto v = parseHex64(text);
+  if (!v || *v == 0)
     return fail(fmt::format("--guid {}: expected a port GUID such as 0x0002c90300a1b2c3", text));
-  return Guid{v};
+  return Guid{*v};
 }
 
 Result<std::shared_ptr<spdlog::logger>> makeLogger(const config::LogConfig& log) {

@@ -1,6 +1,7 @@
 #include "Config.h"
 
 #include <fmt/format.h>
+#include <ibsm/GuidList.h>
 #include <toml++/toml.h>
 
 #include <algorithm>
@@ -60,14 +61,6 @@ Result<void> applyInt(Config& c, const toml::node& v, const std::string& where,
     return expected(where, fmt::format("{} to be an integer from {} to {}", key, Lo, Hi));
   store(c, *n);
   return {};
-}
-
-std::optional<std::uint64_t> parseHex64(std::string_view s) {
-  if (s.starts_with("0x") || s.starts_with("0X")) s.remove_prefix(2);
-  std::uint64_t v = 0;
-  auto [ptr, ec] = std::from_chars(s.data(), s.data() + s.size(), v, 16);
-  if (s.empty() || ec != std::errc{} || ptr != s.data() + s.size()) return std::nullopt;
-  return v;
 }
 
 Result<void> applyPortGuid(Config& c, const toml::node& v, const std::string& where) {
