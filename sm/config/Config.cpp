@@ -114,6 +114,44 @@ Result<void> applyMaxSweepsOnce(Config& c, const toml::node& v, const std::strin
   });
 }
 
+Result<void> applyPollingTimeout(Config& c, const toml::node& v, const std::string& w) {
+  return applyInt<100, 3600000>(c, v, w, "sm.polling_timeout_ms", [](Config& cc, std::int64_t n) {
+    cc.sm.pollingTimeoutMs = static_cast<std::uint32_t>(n);
+  });
+}
+
+Result<void> applyPollingRetries(Config& c, const toml::node& v, const std::string& w) {
+  return applyInt<1, 100>(c, v, w, "sm.polling_retries", [](Config& cc, std::int64_t n) {
+    cc.sm.pollingRetries = static_cast<std::uint32_t>(n);
+  });
+}
+
+// A 64-bit key: a hex string like the GUID keys, or a plain (non-negative)
+// integer, since TOML integers stop at 2^63-1 and operators write both.
+Result<void> applySmKey(Config& c, const toml::node& v, const std::string& where) {
+  constexpr std::string_view kWhat =
+      "sm.sm_key to be a 64-bit hex string such as \"0x0000000000000001\" or an integer >= 0";
+  if (auto n = v.value_exact<std::int64_t>()) {
+    if (*n < 0) return expected(where, kWhat);
+    c.sm.smKey = static_cast<std::uint64_t>(*n);
+    return {};
+  }
+  auto s = v.value_exact<std::string>();
+  auto k = s ? parseHex64(*s) : std::nullopt;
+  if (!k) return expected(where, kWhat);
+  c.sm.smKey = *k;
+  return {};
+}
+
+Result<void> applyControlSocket(Config& c, const toml::node& v, const std::string& where) {
+  auto s = v.value_exact<std::string>();
+  if (!s || s->empty()) return expected(where, "sm.control_socket to be a socket path (string)");
+  // sockaddr_un holds 108 bytes including the terminating NUL.
+  if (s->size() > 107) return expected(where, "sm.control_socket to be at most 107 bytes long");
+  c.sm.controlSocket = *s;
+  return {};
+}
+
 Result<void> applyWindow(Config& c, const toml::node& v, const std::string& w) {
   return applyInt<1, 1024>(c, v, w, "mad.window", [](Config& cc, std::int64_t n) {
     cc.mad.window = static_cast<std::uint32_t>(n);
@@ -175,6 +213,21 @@ constexpr OptionSpec kOptions[] = {
     {"sm.max_sweeps_once", "integer 1-100", "5",
      "With --once: sweeps to try before giving up on bringing every reachable port up.",
      applyMaxSweepsOnce},
+    {"sm.polling_timeout_ms", "milliseconds 100-3600000", "10000",
+     "A standby SM polls the master's SMInfo this often (OpenSM's sminfo_polling_timeout).",
+     applyPollingTimeout},
+    {"sm.polling_retries", "integer 1-100", "4",
+     "Polls the master may leave unanswered in a row before the standby takes over "
+     "(OpenSM's polling_retry_number).",
+     applyPollingRetries},
+    {"sm.sm_key", "64-bit hex string or integer", "0",
+     "SMInfo SM_Key. 0: none. With a key set, SMInfo from other SMs is answered with the key "
+     "only when they present it.",
+     applySmKey},
+    {"sm.control_socket", "path", R"("/run/ibsm/ibsm.sock")",
+     "Unix socket the daemon listens on for `ibsm status` and `ibsm sweep`; its directory is "
+     "created if missing.",
+     applyControlSocket},
     {"mad.window", "integer 1-1024", "32",
      "SMPs outstanding at once (measured on ibsim: no gain past 16-32).", applyWindow},
     {"mad.timeout_ms", "milliseconds 1-60000", "200",

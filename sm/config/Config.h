@@ -36,6 +36,10 @@ struct SmConfig {
   std::uint64_t subnetPrefix{0xfe80000000000000ULL};
   std::uint32_t sweepIntervalSeconds{10};  // 0: sweep only when asked
   std::uint32_t maxSweepsOnce{5};          // --once gives up after this many sweeps
+  std::uint32_t pollingTimeoutMs{10000};   // a standby polls the master this often
+  std::uint32_t pollingRetries{4};         // unanswered polls before the master counts as gone
+  std::uint64_t smKey{0};                  // SMInfo SM_Key; 0: none
+  std::filesystem::path controlSocket{"/run/ibsm/ibsm.sock"};  // `ibsm status` / `ibsm sweep`
 };
 
 struct MadConfig {

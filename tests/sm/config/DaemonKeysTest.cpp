@@ -1,0 +1,70 @@
+// The daemon's keys (issue 4): failover polling, SM_Key and the control
+// socket, their defaults and the file:line errors an operator sees.
+#include <gtest/gtest.h>
+
+#include "Config.h"
+
+namespace ibsm::config {
+namespace {
+
+TEST(DaemonKeys, DefaultsMatchOpenSmsPollingAndTheRunDirectory) {
+  const auto c = parseConfig("", "empty.toml");
+  ASSERT_TRUE(c);
+  EXPECT_EQ(c->sm.pollingTimeoutMs, 10000u);
+  EXPECT_EQ(c->sm.pollingRetries, 4u);
+  EXPECT_EQ(c->sm.smKey, 0u);
+  EXPECT_EQ(c->sm.controlSocket, "/run/ibsm/ibsm.sock");
+}
+
+TEST(DaemonKeys, ReadsEveryKey) {
+  const auto c = parseConfig(
+      "[sm]\npolling_timeout_ms = 500\npolling_retries = 2\nsm_key = \"0xFFEE000000000001\"\n"
+      "control_socket = \"/tmp/x/ibsm.sock\"\n",
+      "a.toml");
+  ASSERT_TRUE(c) << c.error().message;
+  EXPECT_EQ(c->sm.pollingTimeoutMs, 500u);
+  EXPECT_EQ(c->sm.pollingRetries, 2u);
+  EXPECT_EQ(c->sm.smKey, 0xFFEE000000000001ULL);
+  EXPECT_EQ(c->sm.controlSocket, "/tmp/x/ibsm.sock");
+}
+
+TEST(DaemonKeys, SmKeyMayBeAPlainInteger) {
+  const auto c = parseConfig("[sm]\nsm_key = 4660\n", "a.toml");
+  ASSERT_TRUE(c) << c.error().message;
+  EXPECT_EQ(c->sm.smKey, 4660u);
+}
+
+TEST(DaemonKeys, BadSmKeyNamesFileLineAndTheExpectedForm) {
+  for (const char* bad : {"\"0xZZ\"", "-1", "true", "\"0x1ffffffffffffffff\""}) {
+    const auto c = parseConfig(std::string("[sm]\n\nsm_key = ") + bad + "\n", "k.toml");
+    ASSERT_FALSE(c) << bad;
+    EXPECT_EQ(c.error().message.rfind("k.toml:3: expected sm.sm_key to be a 64-bit hex string", 0),
+              0u)
+        << c.error().message;
+  }
+}
+
+TEST(DaemonKeys, OutOfRangePollingIsRefusedWithItsRange) {
+  auto c = parseConfig("[sm]\npolling_timeout_ms = 0\n", "p.toml");
+  ASSERT_FALSE(c);
+  EXPECT_EQ(c.error().message,
+            "p.toml:2: expected sm.polling_timeout_ms to be an integer from 100 to 3600000");
+  c = parseConfig("[sm]\npolling_retries = 0\n", "p.toml");
+  ASSERT_FALSE(c);
+  EXPECT_EQ(c.error().message,
+            "p.toml:2: expected sm.polling_retries to be an integer from 1 to 100");
+}
+
+TEST(DaemonKeys, ControlSocketMustBeANonEmptyPathThatFitsSockaddrUn) {
+  auto c = parseConfig("[sm]\ncontrol_socket = \"\"\n", "s.toml");
+  ASSERT_FALSE(c);
+  EXPECT_EQ(c.error().message, "s.toml:2: expected sm.control_socket to be a socket path (string)");
+  c = parseConfig("[sm]\ncontrol_socket = 3\n", "s.toml");
+  ASSERT_FALSE(c);
+  c = parseConfig("[sm]\ncontrol_socket = \"/" + std::string(120, 'x') + "\"\n", "s.toml");
+  ASSERT_FALSE(c);
+  EXPECT_EQ(c.error().message, "s.toml:2: expected sm.control_socket to be at most 107 bytes long");
+}
+
+}  // namespace
+}  // namespace ibsm::config
