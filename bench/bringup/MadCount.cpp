@@ -12,16 +12,26 @@
 // which both SMs use). Responses the SM sends (GetResp to SMInfo queries,
 // TrapRepress) are counted apart from requests.
 //
+// With MADCOUNT_TRACE=FILE it also appends one line per MAD sent,
+// "EPOCH_NS METHOD ATTRIBUTE" in hex ("1764745200123456789 0x02 0x0019"), so
+// a benchmark can count the MADs of any time window of a long-running SM
+// (a light-sweep interval, the reroute after a link loss: scripts/bench-sm.sh).
+// Each line is one write(2) to an O_APPEND file, not buffered: a master killed
+// with SIGKILL to test failover has written every line it sent.
+//
 // The counters are process-wide by nature (an interposed C function has no
 // object to hang them on), hence the file-level state.
 #include <dlfcn.h>
+#include <fcntl.h>
 #include <infiniband/umad.h>
+#include <unistd.h>
 
 #include <array>
 #include <atomic>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <ctime>
 
 namespace {
 
@@ -85,11 +95,33 @@ const char* attributeName(std::size_t id) {
   }
 }
 
+// The MADCOUNT_TRACE file, opened on first use; -1 when not asked for.
+int traceFd() {
+  static const int fd = [] {
+    const char* path = std::getenv("MADCOUNT_TRACE");
+    return path == nullptr ? -1 : open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+  }();
+  return fd;
+}
+
+void trace(std::uint8_t method, std::size_t attr) {
+  const int fd = traceFd();
+  if (fd < 0) return;
+  timespec now{};
+  clock_gettime(CLOCK_REALTIME, &now);
+  char line[64];
+  const int n = std::snprintf(line, sizeof line, "%lld%09ld 0x%02x 0x%04zx\n",
+                              static_cast<long long>(now.tv_sec), now.tv_nsec, method, attr);
+  // A line that cannot be written is lost; the SM under test must not notice.
+  if (n > 0 && write(fd, line, static_cast<std::size_t>(n)) < 0) return;
+}
+
 void record(const void* umad) {
   const auto* mad = static_cast<const std::uint8_t*>(umad_get_mad(const_cast<void*>(umad)));
   const std::size_t attr = (std::size_t{mad[16]} << 8) | mad[17];
   counters().sent[slotOf(mad[3])][attr < kAttributes ? attr : kOtherAttribute].fetch_add(
       1, std::memory_order_relaxed);
+  trace(mad[3], attr);
 }
 
 template <typename Fn>

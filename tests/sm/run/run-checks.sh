@@ -221,3 +221,177 @@ check_traces() {
     grep -qE "^To (ca|switch) .* lid $to-" <<<"$out" || fail "ibtracert $from $to does not arrive:"$'\n'"$out"
   done
 }
+
+# --- Two SMs on one fabric (failover-*, handover-*, light-sweep-* tests) ---
+
+# Port GUID (0x...) of the CA port the node NODE's clients use.
+node_port_guid() { SIM_HOST=$1 quiet smpquery nodeinfo -D 0 | sed -n 's/^PortGuid:\.*//p'; }
+
+# "GUID LID STATE" of the master as sminfo asked from node ASKER names it
+# ("0x1000ff 208 SMINFO_MASTER"); nothing when no SM answers.
+sminfo_from() {
+  SIM_HOST=$1 quiet sminfo |
+    sed -nE 's/^sminfo: sm lid ([0-9]+) sm guid (0x[0-9a-f]+),.* state [0-9]+ (SMINFO_[A-Z]+).*/\2 \1 \3/p'
+}
+
+# Waits until sminfo from ASKER names GUID as SMINFO_MASTER, or SECONDS pass.
+wait_sminfo_master() {
+  local asker=$1 guid=$2 seconds=$3
+  sminfo_is() { local g _ s; read -r g _ s < <(sminfo_from "$1"); [[ -n $g && $((g)) -eq $(($2)) && $s == SMINFO_MASTER ]]; }
+  wait_until "$seconds" sminfo_is "$asker" "$guid"
+}
+
+# An OpenSM config in FILE: SM-to-SM polling every POLL_MS with RETRIES
+# retries, light sweeps every SWEEP seconds, its log flushed line by line (it
+# is read while OpenSM runs) and the wide SMP window of the benchmarks.
+opensm_conf() {
+  local file=$1 poll_ms=${2:-1000} retries=${3:-2} sweep=${4:-10}
+  printf '%s\n' "sminfo_polling_timeout $poll_ms" "polling_retry_number $retries" \
+    "sweep_interval $sweep" 'force_log_flush TRUE' 'max_wire_smps 64' 'max_wire_smps2 64' >"$file"
+}
+
+# An ibsm daemon config in FILE with the same meanings, and its own control
+# socket (DIR/control.sock) so that tests running side by side never meet.
+ibsm_conf() {
+  local file=$1 dir=$2 poll_ms=${3:-1000} retries=${4:-2} sweep=${5:-10}
+  printf '%s\n' '[sm]' "sweep_interval = $sweep" "polling_timeout_ms = $poll_ms" \
+    "polling_retries = $retries" "control_socket = \"$dir/control.sock\"" >"$file"
+}
+
+# Starts OpenSM on node NODE with priority PRIO in the fresh directory DIR
+# (config DIR/opensm.conf, which opensm_conf may have written; log DIR/log).
+# Sets opensm_pid.
+start_opensm() {
+  local dir=$1 node=$2 prio=$3
+  mkdir -p "$dir"
+  [[ -r $dir/opensm.conf ]] || opensm_conf "$dir/opensm.conf"
+  SIM_HOST=$node OSM_TMP_DIR=$dir OSM_CACHE_DIR=$dir \
+    opensm -F "$dir/opensm.conf" -f "$dir/log" -p "$prio" >"$dir/stdout" 2>&1 &
+  opensm_pid=$!
+}
+
+# Starts `ibsm run` on node NODE with priority PRIO in DIR (config
+# DIR/ibsm.toml, which ibsm_conf may have written; log DIR/ibsm.log, state in
+# DIR/state). Sets ibsm_pid.
+start_ibsm() {
+  local dir=$1 node=$2 prio=$3
+  mkdir -p "$dir"
+  [[ -r $dir/ibsm.toml ]] || ibsm_conf "$dir/ibsm.toml" "$(cd "$dir" && pwd)"
+  SIM_HOST=$node "$IBSM" run -F "$dir/ibsm.toml" --priority "$prio" --state-dir "$dir/state" \
+    --log-file "$dir/ibsm.log" >"$dir/stdout" 2>"$dir/stderr" &
+  ibsm_pid=$!
+}
+
+# Sends SIGNAL to PID and waits up to SECONDS for it to exit; returns its
+# exit status (or 124 after a SIGKILL when it would not stop).
+stop_pid() {
+  local pid=$1 signal=${2:-TERM} seconds=${3:-5}
+  kill -"$signal" "$pid" 2>/dev/null
+  if ! wait_until "$seconds" eval "! kill -0 $pid"; then
+    kill -KILL "$pid" 2>/dev/null
+    wait "$pid" 2>/dev/null
+    return 124
+  fi
+  wait "$pid" 2>/dev/null
+}
+
+# Counts the lines of FILE matching the extended regex PATTERN.
+count_lines() { grep -cE "$2" "$1" 2>/dev/null || true; }
+
+# ibnetdiscover.lids (from check_lids_as_planned or ibnetdiscover_lids) as a
+# guid2lid file, for fabrics an SM other than ibsm has numbered.
+lids_as_guid2lid() { awk '$2 != "none" { print $1, $2, $2 }' "$1"; }
+
+# Every switch reaches every LID: walks the tables of dump_fts from every
+# switch to every LID the fabric (ibnetdiscover) carries, port by port along
+# the cables, and fails on a missing entry, a dead end, a loop or a wrong
+# arrival. A CA's routes start at its switch, so this covers every pair.
+# Leaves ./walk.fabric, ./walk.fts and ./walk.out behind.
+check_all_pairs_walk() {
+  quiet ibnetdiscover >walk.fabric
+  quiet dump_fts >walk.fts
+  # dump_fts stops one short of LinearFDBTop: read that entry from each switch.
+  local extra=walk.top guid swlid top port
+  : >"$extra"
+  awk 'function g16(x) { x = tolower(x); return "0x" substr("0000000000000000", 1, 16 - length(x)) x }
+       /^switchguid=0x/ { s = $0; sub(/^switchguid=0x/, "", s); sub(/\(.*/, "", s); s = g16(s) }
+       /^Switch/ && match($0, /base port 0 lid [0-9]+/) { l = substr($0, RSTART, RLENGTH); sub(/.* /, "", l); print s, l }' \
+    walk.fabric | sort >walk.swlids
+  awk '/^Unicast lids/ { match($0, /guid 0x[0-9a-fA-F]+/); g = tolower(substr($0, RSTART + 5, RLENGTH - 5));
+                         match($0, /-0x[0-9a-fA-F]+\]/); print g, substr($0, RSTART + 1, RLENGTH - 2) }' walk.fts |
+    sort >walk.tops
+  while read -r guid swlid top; do
+    port=$(lft_entry "$swlid" "$((top))")
+    [[ -n $port ]] && echo "$guid $((top)) $((16#$port))" >>"$extra"
+  done < <(join walk.swlids walk.tops)
+  awk -v extra="$extra" '
+    function hex(x,  i, n) { x = tolower(x); sub(/^0x/, "", x); for (i = 1; i <= length(x); i++) n = n * 16 + index("0123456789abcdef", substr(x, i, 1)) - 1; return n + 0 }
+    function g16(x) { x = tolower(x); sub(/^0x/, "", x); return "0x" substr("0000000000000000", 1, 16 - length(x)) x }
+    BEGIN { while ((getline line < extra) > 0) { split(line, f, " "); lft[f[1], f[2] + 0] = f[3] + 0 } }
+    FNR == 1 { file++ }
+    file == 1 && /^switchguid=0x/ { s = $0; sub(/^switchguid=0x/, "", s); sub(/\(.*/, "", s); cur = g16(s); next }
+    file == 1 && /^Switch/ { if (match($0, /base port 0 lid [0-9]+/)) { l = substr($0, RSTART, RLENGTH); sub(/.* /, "", l); swlid[cur] = l + 0; lids[l + 0] = 1 }; next }
+    file == 1 && /^(Ca|Hca)/ { cur = ""; next }
+    file == 1 && cur != "" && /^\[[0-9]+\]/ {
+      p = $1; gsub(/[^0-9]/, "", p); split($0, q, "\""); r = q[2];
+      if (r ~ /^S-/) { link[cur, p + 0] = g16(substr(r, 3)) }
+      else if (match($0, /# "[^"]*" lid [0-9]+/)) { l = substr($0, RSTART, RLENGTH); sub(/.* /, "", l); link[cur, p + 0] = "ca " l; lids[l + 0] = 1 }
+      next }
+    file == 2 && /^Unicast lids/ { match($0, /guid 0x[0-9a-fA-F]+/); sw = g16(substr($0, RSTART + 5, RLENGTH - 5)); tables[sw] = 1; next }
+    file == 2 && /^0x[0-9a-fA-F]+ [0-9]+ / { lft[sw, hex($1)] = $2 + 0; next }
+    END {
+      for (s in swlid) {
+        if (!(s in tables)) { bad++; if (bad <= 10) print "no table for switch " s; continue }
+        for (d in lids) {
+          walks++; cur = s; ok = 0
+          for (h = 0; h < 64; h++) {
+            if (swlid[cur] == d + 0) { ok = 1; break }
+            if (!((cur, d + 0) in lft)) { why = "no entry at " cur; break }
+            p = lft[cur, d + 0]
+            if (p == 0 || !((cur, p) in link)) { why = "port " p " of " cur " leads nowhere"; break }
+            nx = link[cur, p]
+            if (nx ~ /^ca /) { ok = (substr(nx, 4) + 0 == d + 0); why = "arrives at CA LID " substr(nx, 4); break }
+            cur = nx; why = "loop"
+          }
+          if (!ok) { bad++; if (bad <= 10) printf "switch %s to LID %d: %s\n", s, d, why }
+        }
+      }
+      printf "walked %d switch-to-LID routes, %d broken\n", walks, bad + 0
+    }' walk.fabric walk.fts >walk.out
+  tail -n 1 walk.out
+  grep -q ' 0 broken$' walk.out && ! grep -q '^walked 0 ' walk.out ||
+    fail "routes broken:"$'\n'"$(head -10 walk.out)"
+}
+
+# dump_fts on stdin -> "0xSWITCHGUID16 BLOCK HASH" per 64-entry LFT block, to
+# count the blocks two dumps differ in (changed_blocks).
+lft_blocks() {
+  lft_entries | awk 'function hex(x,  i, n) { x = tolower(x); sub(/^0x/, "", x); for (i = 1; i <= length(x); i++) n = n * 16 + index("0123456789abcdef", substr(x, i, 1)) - 1; return n + 0 }
+                     { b = int(hex($2) / 64); k = $1 " " b; v[k] = v[k] " " $2 ":" $3 }
+                     END { for (k in v) print k, v[k] }' | sort
+}
+
+# Number of 64-entry blocks in which the block lists A and B (lft_blocks) differ.
+changed_blocks() { comm -3 "$1" "$2" | awk '{ print $1, $2 }' | sort -u | wc -l; }
+
+# The lines of FILE after its first MARK lines (MARK: a `wc -l` taken earlier).
+log_since() { tail -n +$(($2 + 1)) "$1" 2>/dev/null; }
+
+# Waits until a line after the first MARK lines of FILE matches PATTERN.
+wait_for_line_since() {
+  local file=$1 mark=$2 pattern=$3 seconds=$4
+  has_line_since() { log_since "$1" "$2" | grep -qE "$3"; }
+  wait_until "$seconds" has_line_since "$file" "$mark" "$pattern"
+}
+
+# Sum of the "N LFT blocks written" of ibsm's PROG-0306 lines after MARK.
+lft_blocks_written_since() {
+  log_since "$1" "$2" | sed -nE 's/.*PROG-0306 .*: ([0-9]+) LFT blocks written.*/\1/p' |
+    awk '{ n += $1 } END { print n + 0 }'
+}
+
+# "state: X" of a running ibsm, asked over its control socket SOCKET.
+ibsm_state() { "$IBSM" status --socket "$1" 2>/dev/null | sed -n 's/^state: *//p' | head -n 1; }
+
+# CA node names of a net file, in file order (the nodes an SM or a diag can run on).
+net_cas() { sed -n 's/^\(Hca\|Ca\)[[:space:]]\+[0-9]\+[[:space:]]\+"\([^"]*\)".*/\2/p' "$1"; }

@@ -1,0 +1,78 @@
+#!/usr/bin/env bash
+# OpenSM master, ibsm standby, then OpenSM dies and ibsm takes over without
+# disturbing the fabric. OpenSM (priority 10) brings the fabric up from the
+# net file's first CA; ibsm (priority 5, polling every second, 2 retries)
+# starts on the last CA and must settle in STANDBY: `ibsm status` says so,
+# its log names OpenSM's port as the master (SM-0102), sminfo (asked from a
+# third CA) names OpenSM, and nothing on the fabric changes. OpenSM is then
+# killed (SIGKILL, by PID: a dead host); ibsm must log the master silent
+# (SM-0103), take over (SM-0105), become MASTER (SM-0101) and say subnet up
+# (SM-0001) within 20 s, with every LID as OpenSM gave it (ibnetdiscover
+# before and after), every link Active, every switch reaching every LID (a
+# walk through dump_fts) and ibtracert arriving. SIGTERM ends ibsm with 0.
+#
+#   run-with-ibsim.sh NETFILE -- failover-opensm-master.sh path/to/ibsm
+set -u
+IBSM=${1:?usage: $0 path/to/ibsm}
+source "$(dirname "$0")/run-checks.sh"
+net=$IBSIM_NETFILE
+start=$SECONDS
+mapfile -t cas < <(net_cas "$net")
+node_a=${cas[0]} node_b=${cas[-1]} asker=${cas[${#cas[@]} / 2]}
+guid_a=$(node_port_guid "$node_a")
+guid_b=$(node_port_guid "$node_b")
+
+mkdir -p osm b
+opensm_conf osm/opensm.conf 1000 2 10
+ibsm_conf b/ibsm.toml "$PWD/b" 1000 2 10
+start_opensm osm "$node_a" 10
+wait_for_line osm/log 'SUBNET UP' 30 || fail "OpenSM: no SUBNET UP within 30 s"
+quiet ibnetdiscover | ibnetdiscover_lids >before.lids
+quiet dump_fts | lft_entries >before.lft
+
+start_ibsm b "$node_b" 5
+if wait_for_line b/ibsm.log 'SM-0101 state STANDBY' 30; then
+  sleep 3 # a few polls of the master
+  state=$(ibsm_state b/control.sock)
+  echo "ibsm standby: status says '$state'; $(grep -o 'SM-0102 .*' b/ibsm.log | tail -n 1)"
+  [[ $state == STANDBY* ]] || fail "ibsm status says '$state', expected STANDBY"
+  grep -qE "SM-0102 master is (0x)?0*${guid_a#0x} " b/ibsm.log ||
+    fail "ibsm does not name OpenSM's port $guid_a as the master:"$'\n'"$(grep SM-010 b/ibsm.log | head)"
+  grep -q 'SM-0101 state MASTER' b/ibsm.log && fail "ibsm was MASTER while OpenSM ran"
+else
+  fail "ibsm did not log SM-0101 state STANDBY within 30 s"
+fi
+read -r g l s < <(sminfo_from "$asker")
+[[ -n ${g:-} && $((g)) -eq $((guid_a)) && $s == SMINFO_MASTER ]] ||
+  fail "sminfo from \"$asker\" does not name OpenSM ($guid_a) master: ${g:-nothing} ${s:-}"
+quiet ibnetdiscover | ibnetdiscover_lids >standby.lids
+quiet dump_fts | lft_entries >standby.lft
+diff -q before.lids standby.lids >/dev/null || fail "LIDs changed with ibsm standby:"$'\n'"$(diff before.lids standby.lids | head)"
+diff -q before.lft standby.lft >/dev/null || fail "LFTs changed with ibsm standby:"$'\n'"$(diff before.lft standby.lft | head)"
+
+mark=$(wc -l <b/ibsm.log)
+killed=$SECONDS
+stop_pid "$opensm_pid" KILL 5
+if wait_for_line_since b/ibsm.log "$mark" 'SM-0001 subnet up' 20; then
+  echo "ibsm up as master $((SECONDS - killed)) s after OpenSM was killed:"
+  log_since b/ibsm.log "$mark" | grep -oE 'SM-010[0-9] .*|SM-0001 .*' | sed 's/^/  /'
+  for id in 'SM-0103 master .* silent' 'SM-0105 taking over' 'SM-0101 state MASTER'; do
+    log_since b/ibsm.log "$mark" | grep -qE "$id" || fail "ibsm's log does not say '$id' after OpenSM died"
+  done
+  wait_sminfo_master "$asker" "$guid_b" 5 || fail "sminfo does not name ibsm ($guid_b): $(sminfo_from "$asker")"
+  quiet ibnetdiscover | ibnetdiscover_lids >after.lids
+  diff -q before.lids after.lids >/dev/null ||
+    fail "LIDs changed in the take-over:"$'\n'"$(diff before.lids after.lids | head)"
+  cp after.lids ibnetdiscover.lids
+  check_links_active "$net"
+  check_all_pairs_walk
+  check_traces
+  [[ $(ibsm_state b/control.sock) == MASTER* ]] || fail "ibsm status does not say MASTER: $(ibsm_state b/control.sock)"
+else
+  fail "ibsm did not take over (no SM-0001 subnet up) within 20 s of OpenSM's death"
+fi
+stop_pid "$ibsm_pid" TERM 5
+rc=$?
+[[ $rc -eq 0 ]] || fail "ibsm exited $rc after SIGTERM"
+
+finish "$(basename "$net" .net): OpenSM master, ibsm standby, take-over, $((SECONDS - start)) s" b/ibsm.log osm/log
