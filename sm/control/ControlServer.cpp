@@ -1,0 +1,163 @@
+#include "ControlServer.h"
+
+#include <fcntl.h>
+#include <spdlog/spdlog.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+
+#include "SocketUtil.h"
+
+namespace ibsm::control {
+namespace {
+
+std::string trim(std::string_view s) {
+  while (!s.empty() && (s.back() == '\r' || s.back() == ' ' || s.back() == '\t'))
+    s.remove_suffix(1);
+  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
+  return std::string(s);
+}
+
+std::string answer(const std::string& request, const std::function<DaemonStatus()>& status,
+                   const std::function<void(bool heavy)>& sweep) {
+  if (request == "status") return formatStatus(status());
+  if (request == "status json") return formatStatusJson(status());
+  if (request == "sweep" || request == "sweep heavy") {
+    const bool heavy = request == "sweep heavy";
+    sweep(heavy);
+    return heavy ? "ok: heavy sweep requested\n" : "ok: light sweep requested\n";
+  }
+  return fmt::format(
+      "error: unknown request '{}' (expected status, status json, sweep or sweep heavy)\n",
+      request.substr(0, 64));
+}
+
+void sendAll(int fd, std::string_view text) {
+  // Answers are a few KiB and the socket buffer holds far more, so one
+  // non-blocking send normally takes it all; a client too slow to take the
+  // rest loses it rather than stall the SM.
+  while (!text.empty()) {
+    const ssize_t n = ::send(fd, text.data(), text.size(), MSG_NOSIGNAL | MSG_DONTWAIT);
+    if (n <= 0) return;
+    text.remove_prefix(static_cast<std::size_t>(n));
+  }
+}
+
+}  // namespace
+
+Result<std::unique_ptr<ControlServer>> ControlServer::listen(const std::filesystem::path& path) {
+  auto addr = unixAddress(path);
+  if (!addr) return std::unexpected(addr.error());
+  std::error_code ec;
+  if (path.has_parent_path()) {
+    std::filesystem::create_directories(path.parent_path(), ec);
+    if (ec)
+      return fail(fmt::format("{}: cannot create directory {}: {}", path.string(),
+                              path.parent_path().string(), ec.message()));
+  }
+  const auto st = std::filesystem::symlink_status(path, ec);
+  if (std::filesystem::exists(st)) {
+    if (!std::filesystem::is_socket(st))
+      return fail(fmt::format("{}: exists and is not a socket; not replacing it", path.string()));
+    FileDescriptor probe(::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0));
+    if (probe.get() >= 0 &&
+        ::connect(probe.get(), reinterpret_cast<const sockaddr*>(&*addr), sizeof(*addr)) == 0)
+      return fail(fmt::format("{}: another ibsm daemon is listening there", path.string()));
+    // Nobody answers: a socket file left by a daemon that died.
+    if (::unlink(path.c_str()) != 0 && errno != ENOENT)
+      return fail(
+          fmt::format("{}: cannot remove stale socket: {}", path.string(), std::strerror(errno)));
+    spdlog::info("SM-0801 control: replaced stale socket {}", path.string());
+  }
+  FileDescriptor fd(::socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0));
+  if (fd.get() < 0)
+    return fail(fmt::format("{}: cannot create socket: {}", path.string(), std::strerror(errno)));
+  if (::bind(fd.get(), reinterpret_cast<const sockaddr*>(&*addr), sizeof(*addr)) != 0)
+    return fail(fmt::format("{}: cannot bind: {}", path.string(), std::strerror(errno)));
+  // `ibsm sweep` reprograms the fabric: only the daemon's user may connect.
+  ::chmod(path.c_str(), 0600);
+  if (::listen(fd.get(), static_cast<int>(kMaxPendingClients)) != 0) {
+    const std::string why = std::strerror(errno);
+    ::unlink(path.c_str());
+    return fail(fmt::format("{}: cannot listen: {}", path.string(), why));
+  }
+  return std::unique_ptr<ControlServer>(new ControlServer(fd.release(), path));
+}
+
+ControlServer::~ControlServer() {
+  for (const auto& c : clients_) ::close(c.fd);
+  ::close(fd_);
+  ::unlink(path_.c_str());
+}
+
+void ControlServer::acceptPending() {
+  for (;;) {
+    const int c = ::accept4(fd_, nullptr, nullptr, SOCK_NONBLOCK | SOCK_CLOEXEC);
+    if (c < 0) return;  // EAGAIN: nothing more pending (other errors: try next call)
+    if (clients_.size() >= kMaxPendingClients) {
+      sendAll(c, "error: busy, try again\n");
+      ::close(c);
+      continue;
+    }
+    clients_.push_back({c, {}, std::chrono::steady_clock::now() + kRequestDeadline});
+  }
+}
+
+bool ControlServer::progress(Client& client, const std::function<DaemonStatus()>& status,
+                             const std::function<void(bool heavy)>& sweep) {
+  char buf[128];
+  bool eof = false;
+  for (;;) {
+    const ssize_t n = ::recv(client.fd, buf, sizeof buf, MSG_DONTWAIT);
+    if (n > 0) {
+      client.line.append(buf, static_cast<std::size_t>(n));
+      if (client.line.find('\n') != std::string::npos || client.line.size() > kMaxRequestBytes)
+        break;
+      continue;
+    }
+    if (n == 0)
+      eof = true;
+    else if (errno == EINTR)
+      continue;
+    else if (errno != EAGAIN && errno != EWOULDBLOCK)
+      return true;  // reset: drop it
+    break;
+  }
+  const auto nl = client.line.find('\n');
+  if (nl == std::string::npos && client.line.size() > kMaxRequestBytes) {
+    sendAll(client.fd, fmt::format("error: request longer than {} bytes\n", kMaxRequestBytes));
+    // Closing with input unread resets the connection, which can discard
+    // the answer on its way; take what is already queued (bounded) first.
+    for (int i = 0; i < 64 && ::recv(client.fd, buf, sizeof buf, MSG_DONTWAIT) > 0; ++i) {
+    }
+    return true;
+  }
+  if (nl == std::string::npos && !eof) {
+    if (std::chrono::steady_clock::now() < client.deadline) return false;
+    spdlog::debug("SM-0802 control: dropped a client that sent no request within {} ms",
+                  kRequestDeadline.count());
+    return true;
+  }
+  const std::string request = trim(std::string_view(client.line).substr(0, nl));
+  if (request.empty()) return true;
+  if (request.starts_with("sweep"))
+    spdlog::info("SM-0803 control: '{}' asked on {}", request, path_.string());
+  sendAll(client.fd, answer(request, status, sweep));
+  return true;
+}
+
+void ControlServer::serve(const std::function<DaemonStatus()>& status,
+                          const std::function<void(bool heavy)>& sweep) {
+  acceptPending();
+  std::erase_if(clients_, [&](Client& c) {
+    if (!progress(c, status, sweep)) return false;
+    ::close(c.fd);
+    return true;
+  });
+}
+
+}  // namespace ibsm::control

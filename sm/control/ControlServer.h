@@ -1,0 +1,72 @@
+// The daemon's control socket: `ibsm status` and `ibsm sweep` talk to a
+// running SM through a unix stream socket, one request line per connection,
+// one answer, then the server closes. The SM is single-threaded, so serving
+// never blocks: each connection keeps its partial line and a deadline, and a
+// client that connects and stays silent is dropped when the deadline passes.
+//
+//   auto server = ControlServer::listen(config.sm.controlSocket);   // once
+//   server.value()->serve(statusFn, sweepFn);                       // every ~100 ms
+#pragma once
+
+#include <ibsm/Error.h>
+
+#include <chrono>
+#include <filesystem>
+#include <functional>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "ControlClient.h"
+#include "StatusFormat.h"
+
+namespace ibsm::control {
+
+class ControlServer {
+ public:
+  // A request must arrive whole within this time after connecting.
+  static constexpr std::chrono::milliseconds kRequestDeadline{1000};
+  static constexpr std::size_t kMaxRequestBytes = 256;
+  static constexpr std::size_t kMaxPendingClients = 16;
+
+  // Creates the parent directory if needed; refuses when a live daemon
+  // answers on `path`; replaces a stale socket file; the destructor unlinks
+  // it. Errors name the path.
+  [[nodiscard]] static Result<std::unique_ptr<ControlServer>> listen(
+      const std::filesystem::path& path);
+
+  ControlServer(const ControlServer&) = delete;
+  ControlServer& operator=(const ControlServer&) = delete;
+  ~ControlServer();
+
+  // Accepts and answers what is pending without blocking:
+  //   "status" / "status json" -> the formatted status()
+  //   "sweep" / "sweep heavy"  -> sweep(heavy), then "ok: ... sweep requested"
+  // anything else -> "error: ...".
+  void serve(const std::function<DaemonStatus()>& status,
+             const std::function<void(bool heavy)>& sweep);
+
+  // Readable when a client connects, for a daemon that polls its fds.
+  int fd() const { return fd_; }
+  const std::filesystem::path& path() const { return path_; }
+
+ private:
+  struct Client {
+    int fd;
+    std::string line;
+    std::chrono::steady_clock::time_point deadline;
+  };
+
+  ControlServer(int fd, std::filesystem::path path) : fd_(fd), path_(std::move(path)) {}
+  void acceptPending();
+  // True when the client is finished (answered or dropped).
+  bool progress(Client& client, const std::function<DaemonStatus()>& status,
+                const std::function<void(bool heavy)>& sweep);
+
+  int fd_;
+  std::filesystem::path path_;
+  std::vector<Client> clients_;
+};
+
+}  // namespace ibsm::control

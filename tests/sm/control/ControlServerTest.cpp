@@ -1,0 +1,218 @@
+// The control socket, server and client for real on a temporary path: what
+// `ibsm status` and `ibsm sweep` rely on, and what must never stall the SM.
+#include <gtest/gtest.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <cstring>
+#include <fstream>
+#include <future>
+#include <thread>
+
+#include "ControlServer.h"
+
+namespace ibsm::control {
+namespace {
+
+using namespace std::chrono_literals;
+namespace fs = std::filesystem;
+
+class ControlSocket : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    char tmpl[] = "/tmp/ibsm-control-XXXXXX";
+    ASSERT_NE(::mkdtemp(tmpl), nullptr);
+    dir_ = tmpl;
+    path_ = dir_ / "run" / "ibsm.sock";  // "run" does not exist yet
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+
+  DaemonStatus sample() const {
+    DaemonStatus s;
+    s.state = "MASTER";
+    s.phase = "MasterIdle";
+    s.portGuid = Guid{0x0002c90300a1b2c3};
+    s.lid = Lid{1};
+    s.priority = 7;
+    s.master = s.portGuid;
+    s.sweeps = 3;
+    s.engine = "ftree";
+    s.switches = 80;
+    s.caPorts = 128;
+    return s;
+  }
+
+  // Runs serve() on this thread (as the daemon does) while `ask` runs on
+  // another, until `ask` is done.
+  template <typename F>
+  auto serveWhile(ControlServer& server, F ask) {
+    auto answer = std::async(std::launch::async, ask);
+    while (answer.wait_for(5ms) != std::future_status::ready)
+      server.serve([&] { return sample(); }, [&](bool heavy) { sweeps_.push_back(heavy); });
+    return answer.get();
+  }
+
+  int connectRaw() const {
+    const int fd = ::socket(AF_UNIX, SOCK_STREAM, 0);
+    sockaddr_un a{};
+    a.sun_family = AF_UNIX;
+    std::strncpy(a.sun_path, path_.c_str(), sizeof(a.sun_path) - 1);
+    EXPECT_EQ(::connect(fd, reinterpret_cast<sockaddr*>(&a), sizeof a), 0);
+    return fd;
+  }
+
+  fs::path dir_, path_;
+  std::vector<bool> sweeps_;
+};
+
+TEST_F(ControlSocket, StatusAnswersTheFormattedText) {
+  auto server = ControlServer::listen(path_);
+  ASSERT_TRUE(server) << server.error().message;
+  EXPECT_TRUE(fs::is_socket(path_));
+  const auto answer = serveWhile(**server, [&] { return request(path_, "status"); });
+  ASSERT_TRUE(answer) << answer.error().message;
+  EXPECT_EQ(*answer, formatStatus(sample()));
+  EXPECT_NE(answer->find("state: MASTER\n"), std::string::npos);
+  EXPECT_TRUE(sweeps_.empty());
+}
+
+TEST_F(ControlSocket, StatusJsonAnswersTheJson) {
+  auto server = ControlServer::listen(path_);
+  ASSERT_TRUE(server);
+  const auto answer = serveWhile(**server, [&] { return request(path_, "status json"); });
+  ASSERT_TRUE(answer) << answer.error().message;
+  EXPECT_EQ(*answer, formatStatusJson(sample()));
+}
+
+TEST_F(ControlSocket, SweepDeliversTheHeavyFlag) {
+  auto server = ControlServer::listen(path_);
+  ASSERT_TRUE(server);
+  const auto heavy = serveWhile(**server, [&] { return request(path_, "sweep heavy"); });
+  const auto light = serveWhile(**server, [&] { return request(path_, "sweep"); });
+  ASSERT_TRUE(heavy && light);
+  EXPECT_EQ(*heavy, "ok: heavy sweep requested\n");
+  EXPECT_EQ(*light, "ok: light sweep requested\n");
+  EXPECT_EQ(sweeps_, (std::vector<bool>{true, false}));
+}
+
+TEST_F(ControlSocket, UnknownRequestIsAnsweredWithAnError) {
+  auto server = ControlServer::listen(path_);
+  ASSERT_TRUE(server);
+  const auto answer = serveWhile(**server, [&] { return request(path_, "reboot"); });
+  ASSERT_TRUE(answer);
+  EXPECT_EQ(answer->rfind("error: unknown request 'reboot'", 0), 0u) << *answer;
+  EXPECT_TRUE(sweeps_.empty());
+}
+
+TEST_F(ControlSocket, AnOverlongRequestIsRefusedNotBuffered) {
+  auto server = ControlServer::listen(path_);
+  ASSERT_TRUE(server);
+  const std::string junk(ControlServer::kMaxRequestBytes * 4, 'x');
+  const auto answer = serveWhile(**server, [&] { return request(path_, junk); });
+  ASSERT_TRUE(answer);
+  EXPECT_EQ(answer->rfind("error: request longer than", 0), 0u) << *answer;
+}
+
+TEST_F(ControlSocket, AStaleSocketFileIsReplaced) {
+  {
+    auto first = ControlServer::listen(path_);
+    ASSERT_TRUE(first);
+  }
+  // A daemon killed by SIGKILL leaves its socket file behind: bind one
+  // without listening on it, as nobody will answer there.
+  const int fd = ::socket(AF_UNIX, SOCK_STREAM, 0);
+  sockaddr_un a{};
+  a.sun_family = AF_UNIX;
+  std::strncpy(a.sun_path, path_.c_str(), sizeof(a.sun_path) - 1);
+  ASSERT_EQ(::bind(fd, reinterpret_cast<sockaddr*>(&a), sizeof a), 0);
+  ::close(fd);
+  ASSERT_TRUE(fs::is_socket(path_));
+
+  auto server = ControlServer::listen(path_);
+  ASSERT_TRUE(server) << server.error().message;
+  const auto answer = serveWhile(**server, [&] { return request(path_, "status"); });
+  EXPECT_TRUE(answer);
+}
+
+TEST_F(ControlSocket, ASecondServerOnALivePathIsRefused) {
+  auto first = ControlServer::listen(path_);
+  ASSERT_TRUE(first);
+  const auto second = ControlServer::listen(path_);
+  ASSERT_FALSE(second);
+  EXPECT_EQ(second.error().message, path_.string() + ": another ibsm daemon is listening there");
+  // The refused one must leave the live daemon's socket in place.
+  const auto answer = serveWhile(**first, [&] { return request(path_, "status"); });
+  EXPECT_TRUE(answer);
+}
+
+TEST_F(ControlSocket, ARegularFileInTheWayIsNotDeleted) {
+  fs::create_directories(path_.parent_path());
+  std::ofstream(path_) << "operator data\n";
+  const auto server = ControlServer::listen(path_);
+  ASSERT_FALSE(server);
+  EXPECT_NE(server.error().message.find("is not a socket"), std::string::npos);
+  EXPECT_TRUE(fs::is_regular_file(path_));
+}
+
+TEST_F(ControlSocket, TheSocketFileGoesWithTheServer) {
+  {
+    auto server = ControlServer::listen(path_);
+    ASSERT_TRUE(server);
+  }
+  EXPECT_FALSE(fs::exists(path_));
+}
+
+TEST_F(ControlSocket, ASilentClientNeitherBlocksServeNorOthersAndIsDroppedAtItsDeadline) {
+  auto server = ControlServer::listen(path_);
+  ASSERT_TRUE(server);
+  const int silent = connectRaw();
+
+  const auto start = std::chrono::steady_clock::now();
+  (*server)->serve([&] { return sample(); }, [](bool) {});
+  EXPECT_LT(std::chrono::steady_clock::now() - start, 50ms);
+
+  // Another operator is answered while the silent one holds its connection.
+  const auto answer = serveWhile(**server, [&] { return request(path_, "status"); });
+  EXPECT_TRUE(answer);
+
+  // Past the deadline the server closes the silent connection: it reads EOF.
+  std::this_thread::sleep_for(ControlServer::kRequestDeadline + 50ms);
+  (*server)->serve([&] { return sample(); }, [](bool) {});
+  char c;
+  EXPECT_EQ(::recv(silent, &c, 1, MSG_DONTWAIT), 0);
+  ::close(silent);
+}
+
+TEST_F(ControlSocket, NoDaemonIsAClearError) {
+  const auto answer = request(path_, "status", 200ms);
+  ASSERT_FALSE(answer);
+  EXPECT_EQ(answer.error().message,
+            "no ibsm daemon listening on " + path_.string() + ": no such file or directory");
+
+  { auto gone = ControlServer::listen(path_); }  // leaves nothing behind
+  const int fd = ::socket(AF_UNIX, SOCK_STREAM, 0);
+  sockaddr_un a{};
+  a.sun_family = AF_UNIX;
+  std::strncpy(a.sun_path, path_.c_str(), sizeof(a.sun_path) - 1);
+  ASSERT_EQ(::bind(fd, reinterpret_cast<sockaddr*>(&a), sizeof a), 0);  // stale file
+  const auto refused = request(path_, "status", 200ms);
+  ::close(fd);
+  ASSERT_FALSE(refused);
+  EXPECT_EQ(refused.error().message,
+            "no ibsm daemon listening on " + path_.string() + ": connection refused");
+}
+
+TEST_F(ControlSocket, ADaemonThatNeverAnswersTimesOut) {
+  auto server = ControlServer::listen(path_);  // nobody calls serve()
+  ASSERT_TRUE(server);
+  const auto start = std::chrono::steady_clock::now();
+  const auto answer = request(path_, "status", 150ms);
+  ASSERT_FALSE(answer);
+  EXPECT_GE(std::chrono::steady_clock::now() - start, 150ms);
+  EXPECT_NE(answer.error().message.find("did not answer within 150 ms"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace ibsm::control
