@@ -340,20 +340,28 @@ check_all_pairs_walk() {
     file == 2 && /^Unicast lids/ { match($0, /guid 0x[0-9a-fA-F]+/); sw = g16(substr($0, RSTART + 5, RLENGTH - 5)); tables[sw] = 1; next }
     file == 2 && /^0x[0-9a-fA-F]+ [0-9]+ / { lft[sw, hex($1)] = $2 + 0; next }
     END {
-      for (s in swlid) {
-        if (!(s in tables)) { bad++; if (bad <= 10) print "no table for switch " s; continue }
-        for (d in lids) {
-          walks++; cur = s; ok = 0
-          for (h = 0; h < 64; h++) {
-            if (swlid[cur] == d + 0) { ok = 1; break }
-            if (!((cur, d + 0) in lft)) { why = "no entry at " cur; break }
-            p = lft[cur, d + 0]
-            if (p == 0 || !((cur, p) in link)) { why = "port " p " of " cur " leads nowhere"; break }
+      # Per destination, a switch once walked is known good or bad: later
+      # walks stop there (a radix-24 tree has 3M switch-to-LID routes).
+      for (d in lids) {
+        d += 0
+        delete known
+        for (s in swlid) {
+          if (!(s in tables)) { if (!(s in untabled)) { untabled[s] = 1; bad++; print "no table for switch " s }; continue }
+          walks++; cur = s; n = 0; res = 0
+          for (h = 0; h < 64 && res == 0; h++) {
+            if (cur in known) { res = known[cur]; break }
+            path[n++] = cur
+            if (swlid[cur] == d) { res = 1; break }
+            if (!((cur, d) in lft)) { res = -1; why = "no entry at " cur; break }
+            p = lft[cur, d]
+            if (p == 0 || !((cur, p) in link)) { res = -1; why = "port " p " of " cur " leads nowhere"; break }
             nx = link[cur, p]
-            if (nx ~ /^ca /) { ok = (substr(nx, 4) + 0 == d + 0); why = "arrives at CA LID " substr(nx, 4); break }
-            cur = nx; why = "loop"
+            if (nx ~ /^ca /) { res = substr(nx, 4) + 0 == d ? 1 : -1; why = "arrives at CA LID " substr(nx, 4); break }
+            cur = nx
           }
-          if (!ok) { bad++; if (bad <= 10) printf "switch %s to LID %d: %s\n", s, d, why }
+          if (res == 0) { res = -1; why = "loop" }
+          for (i = 0; i < n; i++) known[path[i]] = res
+          if (res != 1) { bad++; if (bad <= 10) printf "switch %s to LID %d: %s\n", s, d, why }
         }
       }
       printf "walked %d switch-to-LID routes, %d broken\n", walks, bad + 0
