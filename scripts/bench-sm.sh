@@ -80,7 +80,7 @@ net=$work/ft3-k$radix.net
 read -r switches cas < <(awk '/^Switch/ { s++ } /^(Hca|Ca)[ \t]/ { c++ } END { print s, c }' "$net")
 # ibsim's default limits hold 256 switches; raise them with room to spare.
 read -r -a limits < <(awk '/^(Switch|Hca|Ca|Rt)[ \t]/ {n++; p+=$2; if ($1=="Switch") {s++; p++}}
-                           END {printf "-N %d -S %d -P %d", n*2+64, s*2+64, p*2+256}' "$net")
+                           END {printf "-N %d -S %d -P %d\n", n*2+64, s*2+64, p*2+256}' "$net")
 spine=core0 port=1 # a core-to-aggregation cable
 
 sms=(ibsm opensm)
@@ -116,7 +116,7 @@ row "    SMPs sent in between" reroute_mads ratio
 row "    of which LFT blocks written" reroute_lft_blocks
 row "    routes verified (walk, nothing into dead ports)" reroute_verified
 row "(c) failover: detection to the new master's up line, ms" failover_up_ms ratio
-row "    detection to sminfo naming it (diag latency incl.), ms" failover_sminfo_ms ratio
+row "    detection to sminfo naming it (tool latency in), ms" failover_sminfo_ms ratio
 row "    SMPs sent in between" failover_mads ratio
 row "    (master killed to detection, ms)" failover_detect_ms
 row "    links Active, routes verified" failover_verified
