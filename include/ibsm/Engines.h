@@ -1,5 +1,6 @@
 // The routing engines ibsm ships, and the registry that picks one by name.
-// Names: "minhop", "updn", "ftree", "auto" (ftree on a fat tree, else updn).
+// Names: "minhop", "updn", "ftree", "dragonfly", "auto" (dragonfly on a
+// recognised dragonfly or dragonfly+, ftree on a fat tree, else updn).
 #pragma once
 
 #include <ibsm/Routing.h>
@@ -11,6 +12,7 @@ namespace ibsm {
 std::unique_ptr<RoutingEngine> makeMinHopEngine();
 std::unique_ptr<RoutingEngine> makeUpDownEngine();
 std::unique_ptr<RoutingEngine> makeFatTreeEngine();
+std::unique_ptr<RoutingEngine> makeDragonflyEngine();
 std::unique_ptr<RoutingEngine> makeAutoEngine();
 
 EngineRegistry defaultRegistry();

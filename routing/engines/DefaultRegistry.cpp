@@ -7,6 +7,7 @@ EngineRegistry defaultRegistry() {
   r.add("minhop", makeMinHopEngine);
   r.add("updn", makeUpDownEngine);
   r.add("ftree", makeFatTreeEngine);
+  r.add("dragonfly", makeDragonflyEngine);
   r.add("auto", makeAutoEngine);
   return r;
 }
