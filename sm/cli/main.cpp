@@ -5,6 +5,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include "ControlCommands.h"
 #include "RouteCommand.h"
 #include "RunCommand.h"
 #include "TopoCommand.h"
@@ -20,6 +21,10 @@ int main(int argc, char** argv) {
   ibsm::cli::addRunCommand(app, run);
   ibsm::cli::TopoArgs topo;
   ibsm::cli::addTopoCommand(app, topo);
+  ibsm::cli::ControlArgs status;
+  ibsm::cli::addStatusCommand(app, status);
+  ibsm::cli::ControlArgs sweep;
+  ibsm::cli::addSweepCommand(app, sweep);
 
   try {
     app.parse(argc, argv);
@@ -31,5 +36,7 @@ int main(int argc, char** argv) {
   if (app.got_subcommand("route")) return ibsm::cli::runRoute(route);
   if (app.got_subcommand("run")) return ibsm::cli::runRun(run);
   if (app.got_subcommand("topo")) return ibsm::cli::runTopo(topo);
+  if (app.got_subcommand("status")) return ibsm::cli::runStatus(status);
+  if (app.got_subcommand("sweep")) return ibsm::cli::runSweep(sweep);
   return 2;
 }

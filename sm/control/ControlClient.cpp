@@ -5,6 +5,7 @@
 
 #include <cerrno>
 #include <cstring>
+#include <thread>
 
 #include "SocketUtil.h"
 
@@ -22,20 +23,32 @@ Result<std::string> request(const std::filesystem::path& socket, std::string_vie
                             std::chrono::milliseconds timeout) {
   auto addr = unixAddress(socket);
   if (!addr) return std::unexpected(addr.error());
-  FileDescriptor fd(::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0));
+  FileDescriptor fd(::socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0));
   if (fd.get() < 0)
     return fail(fmt::format("cannot create a socket: {}", lowerFirst(std::strerror(errno))));
-  // A unix connect either succeeds at once or fails; a full backlog blocks,
-  // which the daemon never leaves full for long (it serves every ~100 ms).
-  if (::connect(fd.get(), reinterpret_cast<const sockaddr*>(&*addr), sizeof(*addr)) != 0)
+  const auto deadline = std::chrono::steady_clock::now() + timeout;
+  // A unix connect succeeds or fails at once, except that a full backlog
+  // answers EAGAIN: the daemon serves every ~100 ms, so try again until the
+  // deadline.
+  while (::connect(fd.get(), reinterpret_cast<const sockaddr*>(&*addr), sizeof(*addr)) != 0) {
+    if (errno == EINTR) continue;
+    if (errno == EAGAIN && std::chrono::steady_clock::now() < deadline) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+      continue;
+    }
+    if (errno == EACCES)
+      return fail(
+          fmt::format("cannot connect to the ibsm daemon on {}: permission denied "
+                      "(the socket is for the daemon's user only)",
+                      socket.string()));
     return fail(fmt::format("no ibsm daemon listening on {}: {}", socket.string(),
                             lowerFirst(std::strerror(errno))));
+  }
   const std::string out = std::string(line) + "\n";
   if (::send(fd.get(), out.data(), out.size(), MSG_NOSIGNAL) != static_cast<ssize_t>(out.size()))
     return fail(fmt::format("{}: cannot send the request: {}", socket.string(),
                             lowerFirst(std::strerror(errno))));
 
-  const auto deadline = std::chrono::steady_clock::now() + timeout;
   std::string answer;
   char buf[4096];
   for (;;) {

@@ -63,9 +63,12 @@ Result<std::unique_ptr<ControlServer>> ControlServer::listen(const std::filesyst
   if (std::filesystem::exists(st)) {
     if (!std::filesystem::is_socket(st))
       return fail(fmt::format("{}: exists and is not a socket; not replacing it", path.string()));
-    FileDescriptor probe(::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0));
+    // Non-blocking, so a live daemon with a full backlog (EAGAIN) counts as
+    // live instead of stalling this start.
+    FileDescriptor probe(::socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0));
     if (probe.get() >= 0 &&
-        ::connect(probe.get(), reinterpret_cast<const sockaddr*>(&*addr), sizeof(*addr)) == 0)
+        (::connect(probe.get(), reinterpret_cast<const sockaddr*>(&*addr), sizeof(*addr)) == 0 ||
+         errno == EAGAIN))
       return fail(fmt::format("{}: another ibsm daemon is listening there", path.string()));
     // Nobody answers: a socket file left by a daemon that died.
     if (::unlink(path.c_str()) != 0 && errno != ENOENT)

@@ -1,0 +1,72 @@
+#include "ControlCommands.h"
+
+#include <fmt/format.h>
+
+#include "Config.h"
+#include "ControlClient.h"
+
+namespace ibsm::cli {
+namespace {
+
+constexpr const char* kDefaultConfig = "/etc/ibsm/ibsm.toml";
+
+// --socket wins; else the socket the daemon was configured with, read from
+// the same config file (so a non-default path needs no flag); else the default.
+Result<std::filesystem::path> socketPath(const ControlArgs& args) {
+  if (args.socket) return *args.socket;
+  auto config = config::loadConfig(args.config.value_or(kDefaultConfig), args.config.has_value());
+  if (!config) return std::unexpected(config.error());
+  return config->sm.controlSocket;
+}
+
+int ask(std::string_view command, const ControlArgs& args, std::string_view line) {
+  auto socket = socketPath(args);
+  if (!socket) {
+    fmt::print(stderr, "ibsm {}: {}\n", command, socket.error().message);
+    return 2;
+  }
+  auto answer = control::request(*socket, line);
+  if (!answer) {
+    fmt::print(stderr, "ibsm {}: {}\n", command, answer.error().message);
+    return 2;
+  }
+  if (answer->starts_with("error:")) {
+    fmt::print(stderr, "ibsm {}: {}", command, *answer);
+    return 1;
+  }
+  fmt::print("{}", *answer);
+  return 0;
+}
+
+void addCommon(CLI::App* cmd, ControlArgs& args) {
+  cmd->add_option("--socket", args.socket,
+                  "Daemon's control socket (default: sm.control_socket of the config)");
+  cmd->add_option("-F,--config", args.config,
+                  "TOML config to read sm.control_socket from (default /etc/ibsm/ibsm.toml if "
+                  "present)");
+}
+
+}  // namespace
+
+void addStatusCommand(CLI::App& app, ControlArgs& args) {
+  auto* cmd = app.add_subcommand("status", "Show the running daemon's state and last sweeps");
+  addCommon(cmd, args);
+  cmd->add_flag("--json", args.json, "Print one JSON object instead of key: value lines");
+}
+
+void addSweepCommand(CLI::App& app, ControlArgs& args) {
+  auto* cmd = app.add_subcommand("sweep", "Ask the running daemon to sweep now");
+  addCommon(cmd, args);
+  cmd->add_flag("--heavy", args.heavy,
+                "Rediscover the whole fabric and reroute (default: a light sweep)");
+}
+
+int runStatus(const ControlArgs& args) {
+  return ask("status", args, args.json ? "status json" : "status");
+}
+
+int runSweep(const ControlArgs& args) {
+  return ask("sweep", args, args.heavy ? "sweep heavy" : "sweep");
+}
+
+}  // namespace ibsm::cli

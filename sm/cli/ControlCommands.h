@@ -1,0 +1,26 @@
+// `ibsm status` and `ibsm sweep`: what an operator types to ask a running
+// daemon how the subnet is and to make it sweep now. Both talk to the
+// daemon's control socket (sm/control), never to the fabric.
+#pragma once
+
+#include <CLI/CLI.hpp>
+#include <filesystem>
+#include <optional>
+
+namespace ibsm::cli {
+
+struct ControlArgs {
+  std::optional<std::filesystem::path> socket;  // else the config's sm.control_socket
+  std::optional<std::filesystem::path> config;
+  bool json{false};   // status --json
+  bool heavy{false};  // sweep --heavy
+};
+
+void addStatusCommand(CLI::App& app, ControlArgs& args);
+void addSweepCommand(CLI::App& app, ControlArgs& args);
+// Exit status: 0 answered; 1 the daemon answered with an error; 2 no daemon
+// (nothing listens on the socket, or it did not answer) or bad input.
+int runStatus(const ControlArgs& args);
+int runSweep(const ControlArgs& args);
+
+}  // namespace ibsm::cli
