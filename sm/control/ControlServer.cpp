@@ -98,14 +98,12 @@ ControlServer::~ControlServer() {
 }
 
 void ControlServer::acceptPending() {
-  for (;;) {
+  // Past the limit, connections wait in the kernel's backlog for a later
+  // call rather than being refused: a burst of operators is slowed, not
+  // failed, and silent clients cannot take more than kMaxPendingClients fds.
+  while (clients_.size() < kMaxPendingClients) {
     const int c = ::accept4(fd_, nullptr, nullptr, SOCK_NONBLOCK | SOCK_CLOEXEC);
     if (c < 0) return;  // EAGAIN: nothing more pending (other errors: try next call)
-    if (clients_.size() >= kMaxPendingClients) {
-      sendAll(c, "error: busy, try again\n");
-      ::close(c);
-      continue;
-    }
     clients_.push_back({c, {}, std::chrono::steady_clock::now() + kRequestDeadline});
   }
 }

@@ -28,6 +28,7 @@ class ControlServer {
   // A request must arrive whole within this time after connecting.
   static constexpr std::chrono::milliseconds kRequestDeadline{1000};
   static constexpr std::size_t kMaxRequestBytes = 256;
+  // Connections held at once; more wait in the listen backlog.
   static constexpr std::size_t kMaxPendingClients = 16;
 
   // Creates the parent directory if needed; refuses when a live daemon

@@ -121,7 +121,7 @@ TEST_F(ControlCommands, ABadConfigExitsTwoWithFileAndLine) {
 }
 
 TEST_F(ControlCommands, ADaemonErrorAnswerExitsOne) {
-  // A daemon that answers "error: ..." (here: its client slots are full).
+  // A daemon that refuses the request (one of another ibsm version, say).
   const int fd = ::socket(AF_UNIX, SOCK_STREAM, 0);
   sockaddr_un a{};
   a.sun_family = AF_UNIX;
@@ -132,7 +132,7 @@ TEST_F(ControlCommands, ADaemonErrorAnswerExitsOne) {
     const int c = ::accept(fd, nullptr, nullptr);
     char buf[64];
     (void)::recv(c, buf, sizeof buf, 0);
-    const std::string_view answer = "error: busy, try again\n";
+    const std::string_view answer = "error: unknown request 'sweep'\n";
     (void)::send(c, answer.data(), answer.size(), MSG_NOSIGNAL);
     ::close(c);
   });
@@ -140,7 +140,7 @@ TEST_F(ControlCommands, ADaemonErrorAnswerExitsOne) {
   daemon.join();
   ::close(fd);
   EXPECT_EQ(r.status, 1);
-  EXPECT_EQ(r.out, "ibsm sweep: error: busy, try again\n");
+  EXPECT_EQ(r.out, "ibsm sweep: error: unknown request 'sweep'\n");
 }
 
 TEST_F(ControlCommands, UnknownOptionIsBadInput) {

@@ -185,6 +185,23 @@ TEST_F(ControlSocket, ASilentClientNeitherBlocksServeNorOthersAndIsDroppedAtItsD
   ::close(silent);
 }
 
+TEST_F(ControlSocket, ABurstOfClientsBeyondTheLimitIsAnsweredNotRefused) {
+  auto server = ControlServer::listen(path_);
+  ASSERT_TRUE(server);
+  const auto answers = serveWhile(**server, [&] {
+    std::vector<std::future<Result<std::string>>> asks;
+    for (std::size_t i = 0; i < 3 * ControlServer::kMaxPendingClients; ++i)
+      asks.push_back(std::async(std::launch::async, [&] { return request(path_, "status"); }));
+    std::vector<Result<std::string>> out;
+    for (auto& a : asks) out.push_back(a.get());
+    return out;
+  });
+  for (const auto& a : answers) {
+    ASSERT_TRUE(a) << a.error().message;
+    EXPECT_EQ(*a, formatStatus(sample()));
+  }
+}
+
 TEST_F(ControlSocket, NoDaemonIsAClearError) {
   const auto answer = request(path_, "status", 200ms);
   ASSERT_FALSE(answer);
