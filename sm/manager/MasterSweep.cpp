@@ -7,6 +7,8 @@
 #include <future>
 
 #include "FabricChanges.h"
+#include "LightSweeper.h"
+#include "SubnetEdit.h"
 #include "SubnetProgrammer.h"
 
 namespace ibsm::sm {
@@ -38,12 +40,25 @@ Result<SweepResult> MasterSweep::run() {
   result.discovery = discovery.counters();
   for (const auto& p : discovered->problems) result.reasons.push_back("discovery: " + p);
 
+  auto done = planAndProgram(std::move(*discovered), std::move(result));
+  if (!done) return done;
+  done->mads = engine_.counters().sent - sentBefore;
+  done->elapsed = since(start);
+  return done;
+}
+
+void MasterSweep::forgetSwitchTables() {
+  cache_ = SwitchTableCache{};
+  discovered_.reset();
+}
+
+Result<SweepResult> MasterSweep::planAndProgram(DiscoveredSubnet discovered, SweepResult result) {
   auto saved = store_.loadGuid2Lid();
   if (!saved) return std::unexpected(saved.error());
   PlanInputs inputs = settings_.plan;
   inputs.guid2lid = *saved;
   const auto planStart = Clock::now();
-  auto plan = planSubnet(discovered->fabric, inputs, defaultRegistry());
+  auto plan = planSubnet(discovered.fabric, inputs, defaultRegistry());
   if (!plan) return std::unexpected(plan.error());
   result.planTime = since(planStart);
   result.engine = plan->routing.engine;
@@ -66,7 +81,7 @@ Result<SweepResult> MasterSweep::run() {
   });
 
   SubnetProgrammer programmer(engine_, cache_, settings_.program, log_);
-  auto summary = programmer.program(*discovered, *plan);
+  auto summary = programmer.program(discovered, *plan);
   Judgement judged = judging.get();
   if (!judged.saved) log_->error("SM-0405 could not save LIDs: {}", judged.saved.error().message);
   if (!summary) return std::unexpected(summary.error());
@@ -89,14 +104,64 @@ Result<SweepResult> MasterSweep::run() {
     result.changes = describeChanges(*last_, plan->fabric);
     for (const auto& c : result.changes) log_->info("SM-0402 {}", c);
   }
+  // Only a complete run leaves the subnet as the plan says; otherwise the
+  // next reroute starts from what was read and sends what is still missing.
+  discovered_ = summary->complete() ? settled(std::move(discovered), *plan, settings_.program)
+                                    : std::move(discovered);
   last_ = std::move(plan->fabric);
 
   result.up = result.reasons.empty();
-  result.mads = engine_.counters().sent - sentBefore;
-  result.elapsed = since(start);
   if (!result.up)
     for (const auto& r : result.reasons) log_->warn("SM-0403 not up yet: {}", r);
   return result;
+}
+
+Result<LightResult> MasterSweep::lightSweep() {
+  const auto start = Clock::now();
+  const auto sentBefore = engine_.counters().sent;
+  LightResult out;
+  auto finish = [&] {
+    out.mads = engine_.counters().sent - sentBefore;
+    out.elapsed = since(start);
+    return out;
+  };
+  if (!discovered_) {
+    out.ok = false;
+    out.needsHeavy = true;
+    return finish();
+  }
+
+  LightSweeper sweeper(engine_, log_);
+  auto seen = sweeper.look(*discovered_);
+  if (!seen) return std::unexpected(seen.error());
+  out.changes = seen->changes;
+  if (seen->quiet()) return finish();
+  if (!seen->onlyLinksLost()) {
+    out.changed = out.needsHeavy = true;
+    log_->info("SM-0407 light sweep: {} change(s) need a heavy sweep", out.changes.size());
+    return finish();
+  }
+  // PortStateChange set but every port as before (a link that bounced
+  // back): nothing to reroute.
+  if (seen->lostPorts.empty()) return finish();
+
+  out.changed = true;
+  auto edited = withoutLinks(*discovered_, seen->lostPorts);
+  if (!edited) {
+    log_->warn("SM-0407 light sweep: cannot reroute incrementally ({}), heavy sweep",
+               edited.error().message);
+    out.needsHeavy = true;
+    return finish();
+  }
+  log_->info("SM-0407 light sweep: {} cable(s) lost, rerouting without rediscovery",
+             seen->lostPorts.size());
+  auto rerouted = planAndProgram(std::move(*edited), SweepResult{});
+  if (!rerouted) return std::unexpected(rerouted.error());
+  out.reroute = std::move(*rerouted);
+  finish();
+  out.reroute->mads = out.mads;
+  out.reroute->elapsed = out.elapsed;
+  return out;
 }
 
 }  // namespace ibsm::sm

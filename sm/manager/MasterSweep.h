@@ -7,8 +7,14 @@
 //   auto result = sweep.run();
 //   if (result && result->up) log("subnet up");
 //
+// Between heavy sweeps, lightSweep() asks every switch whether a port
+// changed (one SMP per switch when nothing did) and, when only cables went
+// down, reroutes from the last discovery without a NodeInfo sweep: the same
+// plan-and-program step as run(), so only LFT blocks that change are sent.
+//
 // Log message ids: SM-0401 plan, SM-0402 changes since the last sweep,
-// SM-0403 why the subnet is not up yet, SM-0001 subnet up.
+// SM-0403 why the subnet is not up yet, SM-0407 light sweep decision,
+// SM-0001 subnet up.
 #pragma once
 
 #include <ibsm/Report.h>
@@ -49,6 +55,17 @@ struct SweepResult {
   std::chrono::microseconds elapsed{0};
 };
 
+struct LightResult {
+  bool ok{true};           // false: could not run (nothing swept yet, or tables forgotten)
+  bool needsHeavy{false};  // a change the incremental path cannot handle: new link (Init),
+                           // switch silent or lost its tables, port silent, node gone...
+  bool changed{false};     // the fabric differs from the last sweep (rerouted or needs heavy)
+  std::optional<SweepResult> reroute;  // set when links were lost and rerouted incrementally
+  std::uint64_t mads{0};               // every MAD of this light sweep incl. the reroute
+  std::chrono::microseconds elapsed{0};
+  std::vector<std::string> changes;  // e.g. "cable lost: \"s1\"[5] (0x..) - \"s2\"[7] (0x..)"
+};
+
 class MasterSweep {
  public:
   MasterSweep(MadEngine& engine, const StateStore& store, SweepSettings settings,
@@ -58,16 +75,32 @@ class MasterSweep {
   // gone, the state file corrupt); anything less is in the result.
   [[nodiscard]] Result<SweepResult> run();
 
+  // Stage 1 and 2 of a light sweep, then an incremental reroute when
+  // only cables were lost. Fails only when the transport does.
+  [[nodiscard]] Result<LightResult> lightSweep();
+
   // The fabric of the last sweep, with the LIDs it was given.
   const std::optional<Fabric>& lastFabric() const { return last_; }
+  // The last discovery (or reroute), as the subnet holds it after a
+  // complete programming run: LIDs, links Active, LinearFDBTop written.
+  const std::optional<DiscoveredSubnet>& lastDiscovered() const { return discovered_; }
+  // Takeover: another SM programmed the switches, so what the cache holds
+  // is stale; the next run() reads the tables back. lightSweep() refuses
+  // (ok=false) until then.
+  void forgetSwitchTables();
 
  private:
+  // Plan and program `discovered` as it is, judge, and remember it: the
+  // second half of run() and the whole of a reroute.
+  [[nodiscard]] Result<SweepResult> planAndProgram(DiscoveredSubnet discovered, SweepResult result);
+
   MadEngine& engine_;
   const StateStore& store_;
   SweepSettings settings_;
   std::shared_ptr<spdlog::logger> log_;
   SwitchTableCache cache_;
   std::optional<Fabric> last_;
+  std::optional<DiscoveredSubnet> discovered_;
 };
 
 }  // namespace ibsm::sm

@@ -1,0 +1,54 @@
+// The wire side of a light sweep: SwitchInfo from every switch of the last
+// discovery, and for the switches that flag a port change, a second look
+// at their ports. Decides with sm/fsm/LightSweep.h's planner; what to do
+// about it (reroute or heavy sweep) is MasterSweep::lightSweep()'s call.
+//
+//   LightSweeper sweeper(engine, logger);
+//   auto seen = sweeper.look(*sweep.lastDiscovered());
+//   if (seen && seen->quiet()) ...              // one SMP per switch, done
+//   else if (seen && seen->onlyLinksLost()) ... // withoutLinks(last, seen->lostPorts)
+//
+// Log message ids: SM-0409 a switch flagged a change (debug), SM-0410 a
+// port change found by the light sweep (info).
+#pragma once
+
+#include <spdlog/logger.h>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "DiscoveredSubnet.h"
+#include "LightSweep.h"
+#include "MadEngine.h"
+
+namespace ibsm::sm {
+
+struct LightLook {
+  fsm::LightSweepPlan plan;
+  std::vector<fsm::PortDelta> deltas;  // stage 2, every switch in plan.reread
+  std::vector<PortRef> lostPorts;      // one end of each lost cable, no duplicates
+  std::vector<std::string> changes;    // for operators, e.g. "cable lost: ... - ..."
+  // A switch in plan.reread whose PortStateChange could not be cleared or
+  // whose ports could not all be read: not trusted to be unchanged.
+  bool incomplete{false};
+
+  bool quiet() const { return plan.quiet(); }
+  // Only cables went down, seen completely: the incremental path handles it.
+  bool onlyLinksLost() const;
+};
+
+class LightSweeper {
+ public:
+  LightSweeper(MadEngine& engine, std::shared_ptr<spdlog::logger> logger);
+
+  // `last` must be what the switches were programmed from (settled()), so
+  // LinearFDBTop and port states compare with what they should hold.
+  [[nodiscard]] Result<LightLook> look(const DiscoveredSubnet& last);
+
+ private:
+  MadEngine& engine_;
+  std::shared_ptr<spdlog::logger> log_;
+};
+
+}  // namespace ibsm::sm

@@ -1,0 +1,141 @@
+#include "SubnetEdit.h"
+
+#include <fmt/format.h>
+
+#include <deque>
+#include <unordered_set>
+
+#include "PortSettings.h"
+
+namespace ibsm::sm {
+namespace {
+
+// The node a directed route ends at in `fabric`, or nullopt when one of its
+// hops leaves through a port without a cable.
+std::optional<NodeId> walk(const Fabric& fabric, PortRef smPort, const DrPath& path) {
+  NodeId at = smPort.node;
+  for (const std::uint8_t exit : path.ports()) {
+    const Node& node = fabric.node(at);
+    if (exit > node.numPorts()) return std::nullopt;
+    const auto& remote = node.ports[exit].remote;
+    if (!remote) return std::nullopt;
+    at = remote->node;
+  }
+  return at;
+}
+
+// Directed routes by breadth-first search from the SM's port. Only
+// switches forward SMPs; the SM's own CA sends out of its port alone.
+Result<std::vector<std::optional<DrPath>>> reachable(const Fabric& fabric, PortRef smPort) {
+  std::vector<std::optional<DrPath>> path(fabric.size());
+  path[smPort.node] = DrPath{};
+  std::deque<NodeId> queue{smPort.node};
+  while (!queue.empty()) {
+    const NodeId at = queue.front();
+    queue.pop_front();
+    const Node& node = fabric.node(at);
+    if (!node.isSwitch() && at != smPort.node) continue;
+    for (std::uint8_t p = 1; p <= node.numPorts(); ++p) {
+      if (!node.isSwitch() && p != smPort.port) continue;
+      const auto& remote = node.ports[p].remote;
+      if (!remote || path[remote->node]) continue;
+      auto next = path[at]->extended(p);
+      if (!next) return std::unexpected(next.error());
+      path[remote->node] = *next;
+      queue.push_back(remote->node);
+    }
+  }
+  return path;
+}
+
+}  // namespace
+
+DiscoveredSubnet settled(DiscoveredSubnet discovered, const SubnetPlan& plan,
+                         const ProgramOptions& options) {
+  const DiscoveredSubnet before = discovered;
+  const Lid smLid = plan.fabric.port(discovered.smPort).lid;
+  discovered.fabric = plan.fabric;
+  for (auto& [ref, held] : discovered.portInfo) {
+    const PortSetting setting = portSetting(before, plan, ref, held, smLid, options);
+    const PortInfo& want = setting.desired;
+    held.lid = want.lid;
+    held.lmc = want.lmc;
+    held.masterSmLid = want.masterSmLid;
+    held.gidPrefix = want.gidPrefix;
+    held.neighborMtu = want.neighborMtu;
+    held.operationalVls = want.operationalVls;
+    if (linkSteps(before, ref, before.portInfo.at(ref)).activate) {
+      held.portState = PortState::Active;
+      discovered.fabric.port(ref).state = PortState::Active;
+    }
+  }
+  for (auto& [sw, info] : discovered.switchInfo) {
+    if (sw < plan.routing.lfts.size()) info.linearFdbTop = plan.routing.lfts[sw].top().value;
+    if (options.switchLifeTime) info.lifeTimeValue = *options.switchLifeTime;
+  }
+  return discovered;
+}
+
+Result<DiscoveredSubnet> withoutLinks(const DiscoveredSubnet& last, std::span<const PortRef> lost) {
+  Fabric cut = last.fabric;
+  std::unordered_map<PortRef, PortInfo> portInfo = last.portInfo;
+  auto down = [&](PortRef p) {
+    cut.port(p).state = PortState::Down;
+    if (auto it = portInfo.find(p); it != portInfo.end()) it->second.portState = PortState::Down;
+  };
+  for (const PortRef p : lost) {
+    if (p.node >= cut.size() || p.port > cut.node(p.node).numPorts()) continue;
+    const auto remote = cut.port(p).remote;
+    if (!remote) continue;
+    cut.disconnect(p);
+    down(p);
+    down(*remote);
+  }
+
+  auto fresh = reachable(cut, last.smPort);
+  if (!fresh) return std::unexpected(fresh.error());
+  // Old NodeId -> new NodeId for the nodes still reachable, in the old order.
+  std::vector<std::optional<NodeId>> renumber(cut.size());
+  Fabric kept;
+  for (NodeId n = 0; n < cut.size(); ++n) {
+    if (!(*fresh)[n]) continue;
+    Node node = cut.node(n);
+    for (Port& port : node.ports) port.remote.reset();
+    auto id = kept.addNode(std::move(node));
+    if (!id) return std::unexpected(id.error());
+    renumber[n] = *id;
+  }
+  if (!renumber[last.smPort.node]) return fail("the SM's own node is not reachable from its port");
+  for (NodeId n = 0; n < cut.size(); ++n) {
+    if (!renumber[n]) continue;
+    const Node& node = cut.node(n);
+    for (std::uint8_t p = 0; p < node.ports.size(); ++p) {
+      const auto& remote = node.ports[p].remote;
+      if (!remote || !renumber[remote->node] || PortRef{n, p} > *remote) continue;
+      auto ok =
+          kept.connect(PortRef{*renumber[n], p}, PortRef{*renumber[remote->node], remote->port});
+      if (!ok) return std::unexpected(ok.error());
+    }
+  }
+
+  DiscoveredSubnet out;
+  out.fabric = std::move(kept);
+  out.smPort = PortRef{*renumber[last.smPort.node], last.smPort.port};
+  out.problems = last.problems;
+  out.pathTo.resize(out.fabric.size());
+  for (NodeId n = 0; n < cut.size(); ++n) {
+    if (!renumber[n]) continue;
+    // A route that still reaches its node is kept, so SMPs keep their paths.
+    const bool stillGood = n < last.pathTo.size() && walk(cut, last.smPort, last.pathTo[n]) == n;
+    out.pathTo[*renumber[n]] = stillGood ? last.pathTo[n] : *(*fresh)[n];
+  }
+  for (const auto& [ref, info] : portInfo)
+    if (renumber[ref.node]) out.portInfo.emplace(PortRef{*renumber[ref.node], ref.port}, info);
+  for (const auto& [sw, info] : last.switchInfo)
+    if (renumber[sw]) out.switchInfo.emplace(*renumber[sw], info);
+  for (const PortRef p : last.unconfirmedLinks)
+    if (renumber[p.node]) out.unconfirmedLinks.push_back(PortRef{*renumber[p.node], p.port});
+  return out;
+}
+
+}  // namespace ibsm::sm
