@@ -63,8 +63,10 @@ constexpr auto kTrap144Fields = std::tuple{
     Field{&Trap144Details::lid, 16, 16},
     Field{&Trap144Details::otherLocalChanges, 47, 1},
     Field{&Trap144Details::capabilityMask, 48, 32},
-    Field{&Trap144Details::changeFlags, 96, 16},
-    Field{&Trap144Details::capabilityMask2, 112, 16},
+    // ChangeFlags right after CapabilityMask (details bytes 10-11), where
+    // OpenSM's and Linux's packed ntc_144 layouts read them.
+    Field{&Trap144Details::changeFlags, 80, 16},
+    Field{&Trap144Details::capabilityMask2, 96, 16},
 };
 
 template <typename T, typename Table>

@@ -140,6 +140,12 @@ void MadEngine::handleIncoming(const ReceivedMad& in) {
     log_->warn("MAD-0106 dropped a MAD from LID {}: {}", in.from.lid, smp.error().message);
     return;
   }
+  if (smp->header.method == Method::TrapRepress) {
+    // Answers a trap we sent; there is nothing to match or to answer.
+    ++counters_.represses;
+    log_->debug("MAD-0109 TrapRepress TID 0x{:x} from LID {}", smp->header.tid, in.from.lid);
+    return;
+  }
   if (!isResponse(smp->header.method)) {
     ++counters_.unsolicited;
     if (unsolicited_) {
@@ -231,6 +237,20 @@ Result<void> MadEngine::repress(const IncomingSmp& trap) {
   response.header.status = 0;
   response.header.direction = trap.smp.isDirected();
   return sendResponse(trap, response);
+}
+
+Result<void> MadEngine::sendTrap(Lid to, const SmpData& notice) {
+  Smp trap = Smp::lidRouted(Method::Trap, AttributeId::Notice, 0);
+  trap.header.tid = nextTid();
+  trap.data = notice;
+  if (auto sent = transport_.send(encodeSmp(trap), MadAddress::toLid(to)); !sent) {
+    ++counters_.sendFailures;
+    log_->error("MAD-0110 cannot send a trap to LID {}: {}", to, sent.error().message);
+    return sent;
+  }
+  ++counters_.sent;
+  ++counters_.traps;
+  return {};
 }
 
 }  // namespace ibsm

@@ -29,6 +29,8 @@
 //   MAD-0106 warn   undecodable MAD received
 //   MAD-0107 debug  request timed out, retrying
 //   MAD-0108 error  the transport refused to send a response
+//   MAD-0109 debug  TrapRepress received (a master acknowledging our trap)
+//   MAD-0110 error  the transport refused to send a trap
 #pragma once
 
 #include <ibsm/Mad.h>
@@ -107,6 +109,8 @@ struct MadCounters {
   std::uint64_t unmatched{0};  // responses to no outstanding request
   std::uint64_t unsolicited{0};
   std::uint64_t malformed{0};
+  std::uint64_t traps{0};      // traps we sent (sendTrap)
+  std::uint64_t represses{0};  // TrapRepress received: acknowledgements, not requests
 };
 
 class MadEngine {
@@ -134,6 +138,11 @@ class MadEngine {
                                      std::uint16_t status = 0);
   // Acknowledges a trap so its sender stops repeating it.
   [[nodiscard]] Result<void> repress(const IncomingSmp& trap);
+  // Sends a LID-routed SubnTrap(Notice) at once: no window, no wait, no
+  // retry (a standby's trap 144 is repeated by its next poll if it matters).
+  // The TrapRepress that comes back is counted and dropped, never handed to
+  // the unsolicited handler.
+  [[nodiscard]] Result<void> sendTrap(Lid to, const SmpData& notice);
 
   const MadCounters& counters() const { return counters_; }
   std::size_t outstanding() const { return pending_.size(); }

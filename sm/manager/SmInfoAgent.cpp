@@ -9,16 +9,41 @@ SmInfoAgent::SmInfoAgent(MadEngine& engine, SmInfo self, std::shared_ptr<spdlog:
   engine_.onUnsolicited([this](const IncomingSmp& in) { handle(in); });
 }
 
-void SmInfoAgent::handle(const IncomingSmp& in) {
-  const auto& h = in.smp.header;
-  if (h.method == Method::Trap) {
-    log_->info("SM-0501 trap from LID {} (attribute modifier {:#x}); sweep requested",
-               in.from.lid.value, h.attributeModifier);
-    sweepRequested_ = true;
-    if (decodeNotice(in.smp.data).trapNumber == 128) linkChanged_ = true;
-    if (auto ok = engine_.repress(in); !ok) log_->warn("SM-0502 {}", ok.error().message);
+void SmInfoAgent::handleTrap(const IncomingSmp& in) {
+  const Notice notice = decodeNotice(in.smp.data);
+  log_->info("SM-0501 trap {} from LID {} (attribute modifier {:#x}); sweep requested",
+             notice.trapNumber, in.from.lid.value, in.smp.header.attributeModifier);
+  sweepRequested_ = true;
+  if (notice.trapNumber == 128) linkChanged_ = true;
+  if (auto ok = engine_.repress(in); !ok) log_->warn("SM-0502 {}", ok.error().message);
+  // The issuer may be a switch reporting for one of its ports; the source
+  // LID of the MAD is only a fallback for producers that leave it empty.
+  const Lid from = notice.issuerLid.isUnicast() ? notice.issuerLid : in.from.lid;
+  if (trap_) trap_(notice.trapNumber, from);
+}
+
+void SmInfoAgent::handleSet(const IncomingSmp& in) {
+  const SmInfo sender = decodeSmInfo(in.smp.data);
+  const std::uint32_t modifier = in.smp.header.attributeModifier;
+  if (sender.smKey != self_.smKey) {
+    // Silence, not an error status: an answer would tell a stranger that a
+    // key guards this SM.
+    log_->warn("SM-0506 ignored Set(SMInfo) control {} from {} (LID {}): wrong SM_Key", modifier,
+               sender.guid, in.from.lid.value);
     return;
   }
+  const std::optional<bool> verdict = smInfoSet_(modifier, sender);
+  log_->info("SM-0505 Set(SMInfo) control {} from {} (LID {}): {}", modifier, sender.guid,
+             in.from.lid.value, !verdict ? "not answered" : (*verdict ? "accepted" : "refused"));
+  if (!verdict) return;
+  auto ok = *verdict ? engine_.respond(in, encode(self_))
+                     : engine_.respond(in, encode(self_), madstatus::kInvalidField);
+  if (!ok) log_->warn("SM-0503 could not answer Set(SMInfo): {}", ok.error().message);
+}
+
+void SmInfoAgent::handle(const IncomingSmp& in) {
+  const auto& h = in.smp.header;
+  if (h.method == Method::Trap) return handleTrap(in);
   if (h.attributeId == AttributeId::SmInfo && h.method == Method::Get) {
     SmInfo answer = self_;
     // IBA: the SM_Key is only revealed to a requester that presents it.
@@ -27,8 +52,10 @@ void SmInfoAgent::handle(const IncomingSmp& in) {
       log_->warn("SM-0503 could not answer SMInfo: {}", ok.error().message);
     return;
   }
-  // Anything else addressed to the SM (Set SMInfo handovers come with
-  // failover support) is refused rather than ignored, so the sender knows.
+  if (h.attributeId == AttributeId::SmInfo && h.method == Method::Set && smInfoSet_)
+    return handleSet(in);
+  // Anything else addressed to the SM is refused rather than ignored, so
+  // the sender knows.
   if (h.method == Method::Get || h.method == Method::Set) {
     log_->debug("SM-0504 unsupported {} of attribute {:#x} from LID {}",
                 h.method == Method::Get ? "Get" : "Set", static_cast<unsigned>(h.attributeId),

@@ -1,16 +1,32 @@
 // The SM's answers to other SMs and to tools: SubnGet(SMInfo) (so `sminfo`
-// names this SM as master) and traps, which are repressed so their senders
-// stop repeating them, and which ask for a sweep.
+// names this SM as master), SubnSet(SMInfo) control packets (handover,
+// acknowledge, ... decided by the daemon's handler) and traps, which are
+// repressed so their senders stop repeating them, and which ask for a sweep.
+//
+// Log ids: SM-0501 trap, SM-0502/0503 could not answer, SM-0504 refused,
+// SM-0505 Set(SMInfo) handled, SM-0506 Set(SMInfo) with a wrong SM_Key.
 #pragma once
 
 #include <ibsm/MadAttributes.h>
 #include <spdlog/logger.h>
 
+#include <cstdint>
+#include <functional>
 #include <memory>
+#include <optional>
 
 #include "MadEngine.h"
 
 namespace ibsm::sm {
+
+// A Set(SMInfo) control packet: true -> GetResp status 0 with our SMInfo (as
+// it is after the handler ran); false -> GetResp "invalid field"; nullopt ->
+// no answer at all.
+using SmInfoSetHandler =
+    std::function<std::optional<bool>(std::uint32_t modifier, const SmInfo& sender)>;
+// A trap that asks for a sweep: its number (128 link state, 144 local
+// changes, ...) and the LID of the port that issued it.
+using TrapHandler = std::function<void(std::uint16_t trapNumber, Lid from)>;
 
 class SmInfoAgent {
  public:
@@ -22,6 +38,16 @@ class SmInfoAgent {
   // ActCount: IBA has a master count its SMP activity so standbys can see it is alive.
   void countActivity(std::uint32_t smps) { self_.actCount += smps; }
   const SmInfo& self() const { return self_; }
+  // Config reload.
+  void setSmKey(std::uint64_t key) { self_.smKey = key; }
+  void setPriority(std::uint8_t p) { self_.priority = p & 0x0FU; }
+
+  // Without a handler, Set(SMInfo) is refused with "unsupported" (--once).
+  // A Set whose SMInfo carries another SM_Key never reaches the handler and
+  // gets no answer (IBA: an SM ignores SM control with the wrong key).
+  void onSmInfoSet(SmInfoSetHandler h) { smInfoSet_ = std::move(h); }
+  // Called after the trap is repressed and the sweep flags are set.
+  void onTrap(TrapHandler h) { trap_ = std::move(h); }
 
   // True once since the last call when a trap arrived (a port changed state).
   bool takeSweepRequest() { return std::exchange(sweepRequested_, false); }
@@ -32,12 +58,16 @@ class SmInfoAgent {
 
  private:
   void handle(const IncomingSmp& in);
+  void handleTrap(const IncomingSmp& in);
+  void handleSet(const IncomingSmp& in);
 
   MadEngine& engine_;
   SmInfo self_;
   std::shared_ptr<spdlog::logger> log_;
   bool sweepRequested_{false};
   bool linkChanged_{false};
+  SmInfoSetHandler smInfoSet_;
+  TrapHandler trap_;
 };
 
 }  // namespace ibsm::sm

@@ -1,0 +1,146 @@
+#include "PeerSms.h"
+
+#include <fmt/format.h>
+#include <spdlog/spdlog.h>
+
+#include <memory>
+
+namespace ibsm::sm {
+
+namespace {
+
+std::shared_ptr<spdlog::logger> logOf(const MadEngine& engine) {
+  return engine.options().logger ? engine.options().logger : spdlog::default_logger();
+}
+
+std::string describe(const PeerSm& p) {
+  if (const auto* path = std::get_if<DrPath>(&p.address))
+    return fmt::format("{} (DR {})", p.portGuid, *path);
+  return fmt::format("{} (LID {})", p.portGuid, std::get<Lid>(p.address));
+}
+
+// The route to `port`: through the cable at its far end when that end is a
+// switch (or our own port, back to back), else the node's own route.
+std::optional<DrPath> routeTo(const DiscoveredSubnet& s, PortRef port) {
+  const Fabric& f = s.fabric;
+  const Node& node = f.node(port.node);
+  if (node.isSwitch() || port.port == 0) return s.pathTo.at(port.node);
+  const Port& p = f.port(port);
+  if (p.remote) {
+    const Node& far = f.node(p.remote->node);
+    if (far.isSwitch() || *p.remote == s.smPort) {
+      auto path = s.pathTo.at(p.remote->node).extended(p.remote->port);
+      if (path) return *path;
+    }
+  }
+  return s.pathTo.at(port.node);
+}
+
+}  // namespace
+
+std::vector<PeerSm> findPeerSms(const DiscoveredSubnet& subnet) {
+  std::vector<PeerSm> peers;
+  const Fabric& f = subnet.fabric;
+  for (NodeId n = 0; n < f.size(); ++n) {
+    const Node& node = f.node(n);
+    for (std::uint8_t i = 0; i < node.ports.size(); ++i) {
+      const PortRef ref{n, i};
+      if (ref == subnet.smPort || (i == 0 && !node.isSwitch())) continue;
+      const Port& port = node.ports[i];
+      if ((port.capabilityMask & capability::kIsSm) == 0) continue;
+      if (n >= subnet.pathTo.size()) continue;
+      auto route = routeTo(subnet, ref);
+      if (!route) continue;
+      peers.push_back(PeerSm{.portGuid = port.guid, .address = *route, .lid = port.lid});
+      spdlog::debug("SM-0601 SM port {} at {}", f.describe(ref), *route);
+    }
+  }
+  return peers;
+}
+
+Result<std::vector<PeerSmInfo>> readPeerSmInfos(MadEngine& engine, std::span<const PeerSm> peers,
+                                                const SmInfo& self) {
+  // Slot per peer so answers keep the order of `peers` whatever their timing.
+  std::vector<std::optional<SmInfo>> answers(peers.size());
+  const SmpData query = encode(self);
+  for (std::size_t i = 0; i < peers.size(); ++i) {
+    engine.submit(
+        SmpRequest{.method = Method::Get,
+                   .attributeId = AttributeId::SmInfo,
+                   .to = peers[i].address,
+                   .data = query},
+        [&answers, &peers, i, log = logOf(engine)](const SmpRequest&, const SmpReply& reply) {
+          if (reply.ok() && reply.smp) {
+            answers[i] = decodeSmInfo(reply.smp->data);
+          } else {
+            log->info("SM-0603 SM port {} did not answer SMInfo", describe(peers[i]));
+          }
+        });
+  }
+  if (auto ran = engine.runUntilIdle(); !ran) return std::unexpected(ran.error());
+  std::vector<PeerSmInfo> out;
+  for (std::size_t i = 0; i < peers.size(); ++i) {
+    if (!answers[i]) continue;
+    logOf(engine)->debug("SM-0602 SM port {}: {} priority {} state {}", describe(peers[i]),
+                         answers[i]->guid, answers[i]->priority,
+                         static_cast<unsigned>(answers[i]->smState));
+    out.push_back(PeerSmInfo{.peer = peers[i], .info = *answers[i]});
+  }
+  return out;
+}
+
+Result<std::optional<SmInfo>> pollSmInfo(MadEngine& engine, const PeerSm& peer,
+                                         const SmInfo& self) {
+  auto infos = readPeerSmInfos(engine, std::span(&peer, 1), self);
+  if (!infos) return std::unexpected(infos.error());
+  if (infos->empty()) return std::optional<SmInfo>{};
+  return std::optional<SmInfo>{infos->front().info};
+}
+
+Result<bool> sendSmControl(MadEngine& engine, const PeerSm& peer, std::uint32_t control,
+                           const SmInfo& self) {
+  std::optional<SmpReply> answer;
+  engine.submit(SmpRequest{.method = Method::Set,
+                           .attributeId = AttributeId::SmInfo,
+                           .attributeModifier = control,
+                           .to = peer.address,
+                           .data = encode(self)},
+                [&answer](const SmpRequest&, const SmpReply& reply) { answer = reply; });
+  if (auto ran = engine.runUntilIdle(); !ran) return std::unexpected(ran.error());
+  const bool ok = answer && answer->ok();
+  logOf(engine)->info("SM-0604 SMInfo control {} (as {}) to SM port {}: {}", control,
+                      static_cast<unsigned>(self.smState), describe(peer),
+                      ok ? "accepted" : (answer && answer->smp ? "refused" : "no answer"));
+  return ok;
+}
+
+Notice smPriorityNotice(Lid ourLid, std::uint32_t capabilityMask, NodeType producer) {
+  Notice n;
+  n.isGeneric = true;
+  n.type = 4;  // informational
+  n.producerType = static_cast<std::uint32_t>(producer);
+  n.trapNumber = 144;
+  n.issuerLid = ourLid;
+  n.dataDetails = encodeDetails(Trap144Details{
+      .lid = ourLid, .capabilityMask = capabilityMask, .changeFlags = trap144::kSmPriorityChange});
+  return n;
+}
+
+Result<void> notifyMaster(MadEngine& engine, const PeerSm& master, Lid ourLid, const SmInfo& self,
+                          std::uint32_t capabilityMask, NodeType producer) {
+  const Lid to =
+      std::holds_alternative<Lid>(master.address) ? std::get<Lid>(master.address) : master.lid;
+  if (!to.isUnicast())
+    return fail(
+        fmt::format("trap 144 to SM port {}: it has no LID to route the trap to", master.portGuid));
+  if (!ourLid.isUnicast())
+    return fail(fmt::format("trap 144 to SM port {}: our port has no LID to send it from",
+                            master.portGuid));
+  auto sent = engine.sendTrap(to, encode(smPriorityNotice(ourLid, capabilityMask, producer)));
+  if (!sent) return sent;
+  logOf(engine)->info("SM-0605 trap 144 (SM priority {}) sent to SM port {} at LID {}",
+                      self.priority, master.portGuid, to);
+  return {};
+}
+
+}  // namespace ibsm::sm

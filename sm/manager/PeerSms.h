@@ -1,0 +1,92 @@
+// The MADs one SM sends another (IBA 14.4): find the other SMs discovery
+// saw, read their SMInfo, poll the master, hand over / acknowledge with
+// Set(SMInfo) control packets, and tell a master we outrank it (trap 144).
+// Each call runs the engine until its own MADs are done; the daemon loop
+// decides when to call which:
+//
+//   for (const PeerSmInfo& p : *readPeerSmInfos(engine, findPeerSms(subnet), agent.self()))
+//     election.add(p.info);
+//   if (auto answer = pollSmInfo(engine, master, agent.self()); answer && !*answer) ...
+//
+// Log ids: SM-0601 peer SM found, SM-0602 peer SMInfo read, SM-0603 peer
+// did not answer, SM-0604 control packet sent, SM-0605 trap 144 sent.
+#pragma once
+
+#include <ibsm/MadAttributes.h>
+#include <ibsm/MadPath.h>
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <variant>
+#include <vector>
+
+#include "DiscoveredSubnet.h"
+#include "MadEngine.h"
+
+namespace ibsm::sm {
+
+// How to reach another SM's port. findPeerSms always gives a directed
+// route: it needs no LID and no programmed tables, so it also reaches an SM
+// on a subnet that is being (re)programmed or whose LIDs are being
+// reassigned. `lid` is the port's LID as discovered (0 when it has none):
+// what traps need, since they are LID-routed.
+struct PeerSm {
+  Guid portGuid;
+  std::variant<DrPath, Lid> address;
+  Lid lid;
+};
+
+// Ports of `subnet` other than subnet.smPort whose CapabilityMask has IsSM,
+// i.e. SMs (ibsm or OpenSM) that discovery saw, in fabric order. The route
+// to a CA port is the route to the switch it is cabled to plus that switch
+// port, so each port of a multi-port HCA is reached through its own cable
+// (pathTo[node] reaches the node through whichever port discovery used).
+std::vector<PeerSm> findPeerSms(const DiscoveredSubnet& subnet);
+
+// SubnGet(SMInfo) to each peer presenting self.smKey (a peer reveals its
+// key only to a requester that presents it), all in the engine's window at
+// once. Only peers that answered with status 0 are returned, in `peers`
+// order. Fails only when the transport fails.
+struct PeerSmInfo {
+  PeerSm peer;
+  SmInfo info;
+};
+[[nodiscard]] Result<std::vector<PeerSmInfo>> readPeerSmInfos(MadEngine& engine,
+                                                              std::span<const PeerSm> peers,
+                                                              const SmInfo& self);
+
+// One poll (standby -> master): nullopt when no answer after the engine's
+// retries, or an error status (a port that no longer runs an SM).
+[[nodiscard]] Result<std::optional<SmInfo>> pollSmInfo(MadEngine& engine, const PeerSm& peer,
+                                                       const SmInfo& self);
+
+// SubnSet(SMInfo) with attribute modifier `control` (fsm::control::kHandover,
+// kAcknowledge, ...) and `self` as payload. True when answered with status 0.
+[[nodiscard]] Result<bool> sendSmControl(MadEngine& engine, const PeerSm& peer,
+                                         std::uint32_t control, const SmInfo& self);
+
+// Trap 144 flags (IBA 14.2.5.1, Notice DataDetails ChangeFlags).
+namespace trap144 {
+inline constexpr std::uint16_t kNodeDescriptionChange = 0x0001;
+inline constexpr std::uint16_t kLinkWidthEnabledChange = 0x0002;
+inline constexpr std::uint16_t kLinkSpeedEnabledChange = 0x0004;
+inline constexpr std::uint16_t kSmPriorityChange = 0x0008;
+}  // namespace trap144
+
+// The Notice of a trap 144 "SM priority changed" from our port: generic,
+// informational (type 4), issued by ourLid, details carrying our LID and
+// CapabilityMask. Exposed so tests can hold it against libibmad.
+Notice smPriorityNotice(Lid ourLid, std::uint32_t capabilityMask, NodeType producer);
+
+// Trap 144 (SM priority changed) from our port to `master`, as a standby
+// that outranks the master sends it: the master then sweeps, reads our
+// SMInfo and hands over. LID-routed to master.lid (or the address when it is
+// a LID); fails when neither is a unicast LID. Fire and forget: the
+// TrapRepress is swallowed by the engine.
+[[nodiscard]] Result<void> notifyMaster(MadEngine& engine, const PeerSm& master, Lid ourLid,
+                                        const SmInfo& self,
+                                        std::uint32_t capabilityMask = capability::kIsSm,
+                                        NodeType producer = NodeType::Ca);
+
+}  // namespace ibsm::sm
