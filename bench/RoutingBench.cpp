@@ -1,5 +1,7 @@
 // Routing time of the engines on generated 3-level fat trees (k pods of k/2
-// edge and k/2 aggregation switches, (k/2)^2 cores, k^3/4 CAs). The fabric is
+// edge and k/2 aggregation switches, (k/2)^2 cores, k^3/4 CAs) and on
+// maximal dragonflies (a = 2p = 2h routers per group, a*h+1 groups; the
+// issue's a=16 p=8 h=8 is 129 groups, 2064 switches, 16512 CAs). The fabric is
 // built and given LIDs outside the timed loop; one iteration routes it once.
 // scripts/bench-routing.sh runs one case per process to read its peak RSS.
 //
@@ -18,9 +20,8 @@ namespace {
 
 using namespace ibsm;
 
-Fabric fatTree(int radix, int cablesCut) {
-  const auto net =
-      generateNetFile(FatTreeSpec{.levels = 3, .radix = radix}, Degradation{cablesCut, 1});
+Fabric withLids(const TopologySpec& spec, int cablesCut) {
+  const auto net = generateNetFile(spec, Degradation{cablesCut, 1});
   if (!net) throw std::runtime_error(net.error().message);
   auto fabric = parseNetFile(*net, "generated");
   if (!fabric) throw std::runtime_error(fabric.error().message);
@@ -28,6 +29,10 @@ Fabric fatTree(int radix, int cablesCut) {
   if (!plan) throw std::runtime_error(plan.error().message);
   applyLids(*fabric, *plan);
   return std::move(*fabric);
+}
+
+Fabric fatTree(int radix, int cablesCut) {
+  return withLids(FatTreeSpec{.levels = 3, .radix = radix}, cablesCut);
 }
 
 double peakRssMiB() {
@@ -55,6 +60,46 @@ void route(benchmark::State& state, const std::string& engineName, int cablesCut
   state.counters["lft_entries"] = double(entries);
   state.counters["peak_rss_MiB"] = peakRssMiB();
 }
+
+// Dragonfly a = 2p = 2h on the VLs a port declares by default (VL0-7).
+void routeDragonfly(benchmark::State& state, int cablesCut) {
+  const int a = static_cast<int>(state.range(0));
+  const Fabric fabric = withLids(DragonflySpec{.a = a, .p = a / 2, .h = a / 2}, cablesCut);
+  const EngineRegistry registry = defaultRegistry();
+  RoutingOptions options;
+  options.maxVls = 8;
+  std::size_t entries = 0, sl2vl = 0;
+  for (auto _ : state) {
+    auto result = registry.route(fabric, {"dragonfly"}, options);
+    if (!result || result->engine != "dragonfly") {
+      state.SkipWithError(result ? "dragonfly fell back" : result.error().message.c_str());
+      break;
+    }
+    entries = 0;
+    for (const Lft& lft : result->lfts) entries += lft.port.size();
+    sl2vl = result->sl2vl.size();
+    benchmark::DoNotOptimize(result->lfts.data());
+  }
+  state.counters["switches"] = double(fabric.switches().size());
+  state.counters["CAs"] = double(fabric.endNodes().size());
+  state.counters["lft_entries"] = double(entries);
+  state.counters["sl2vl_entries"] = double(sl2vl);
+  state.counters["peak_rss_MiB"] = peakRssMiB();
+}
+
+BENCHMARK_CAPTURE(routeDragonfly, dragonfly, 0)
+    ->ArgName("a")
+    ->Arg(4)
+    ->Arg(8)
+    ->Arg(12)
+    ->Arg(16)
+    ->Iterations(3)
+    ->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(routeDragonfly, dragonfly_cut16, 16)
+    ->ArgName("a")
+    ->Arg(16)
+    ->Iterations(3)
+    ->Unit(benchmark::kMillisecond);
 
 BENCHMARK_CAPTURE(route, ftree, std::string("ftree"), 0)
     ->ArgName("radix")

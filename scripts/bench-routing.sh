@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Routing benchmark: builds Release in build-bench (or BUILD_DIR), runs every
-# case of bench/routing_bench in its own process under /usr/bin/time -v, and
+# case of bench/routing_bench (fat trees and dragonflies) in its own process under /usr/bin/time -v, and
 # prints time per fabric size, peak RSS and how time scales with the size of
 # the tables (switches x LIDs). Extra args go to the benchmark, e.g.
 #   scripts/bench-routing.sh --benchmark_filter=ftree
@@ -40,5 +40,13 @@ awk '$1 ~ /^route\/ftree\/radix:/ {
        if (prev) printf "  radix %s -> %s: tables x%.1f, CPU time x%.1f\n", prevRadix, radix,
                         $4 / prevEntries, $6 / prevCpu
        prev = 1; prevRadix = radix; prevEntries = $4; prevCpu = $6
+     }' "$work/table.txt"
+echo
+echo "scaling of dragonfly (a = 2p = 2h, a*h+1 groups; CPU time against table size):"
+awk '$1 ~ /^routeDragonfly\/dragonfly\/a:/ {
+       split($1, p, /a:/); split(p[2], r, "/"); a = r[1]
+       if (prev) printf "  a %s -> %s: switches %d -> %d, tables x%.1f, CPU time x%.1f\n", prevA, a,
+                        prevSw, $2, $4 / prevEntries, $6 / prevCpu
+       prev = 1; prevA = a; prevSw = $2; prevEntries = $4; prevCpu = $6
      }' "$work/table.txt"
 echo "time = wall clock per route (the machine may be shared); CPU = the routing thread's CPU time"

@@ -28,12 +28,21 @@
 // two column-title lines, ending "N valid lids dumped " (N = lines). With -a
 // they also list port 255 (no route). On ibsim (infiniband-diags 44) they list
 // the entry at LinearFDBTop too.
+//
+// sl2vl.dump holds the SL2VL tables an engine needs (dragonfly), one line per
+// switch and (in port, out port) pair, switches in NodeId order:
+//
+//   switch 0xGUID16 in_port N out_port M : v0 v1 ... v15
+//
+// where vK is the VL of service level K (0-15); lines starting with '#' and
+// blank lines are comments. An engine that needs one VL writes no lines.
 #pragma once
 
 #include <ibsm/Error.h>
 #include <ibsm/Fabric.h>
 #include <ibsm/Routing.h>
 
+#include <array>
 #include <cstdint>
 #include <functional>
 #include <string>
@@ -83,5 +92,26 @@ struct LftDifference {
 // by NodeId; a missing table counts as all kNoRoute.
 std::vector<LftDifference> diffLfts(const std::vector<Lft>& expected,
                                     const std::vector<Lft>& actual, Lid maxLid);
+
+// sl2vl.dump for these tables, handed to `sink` one switch at a time.
+void writeSl2VlDump(const Fabric& fabric, const RoutingResult& result, const DumpSink& sink);
+std::string formatSl2VlDump(const Fabric& fabric, const RoutingResult& result);
+
+struct DumpedSl2Vl {
+  Guid switchGuid;
+  std::uint8_t inPort{0};
+  std::uint8_t outPort{0};
+  std::array<std::uint8_t, 16> vl{};
+};
+
+// Reads sl2vl.dump. A line of another form, a VL above 15, or a (switch, in,
+// out) pair listed twice is an error naming file and line.
+[[nodiscard]] Result<std::vector<DumpedSl2Vl>> parseSl2VlDump(std::string_view text,
+                                                              std::string_view fileName);
+
+// The dumped entries as RoutingResult::sl2vl of `fabric`. Fails on a GUID that
+// is not a switch of the fabric or a port it does not have.
+[[nodiscard]] Result<std::vector<Sl2VlEntry>> sl2vlByNode(const Fabric& fabric,
+                                                          const std::vector<DumpedSl2Vl>& dumped);
 
 }  // namespace ibsm

@@ -250,6 +250,8 @@ class Router {
     std::fill(len, len + n, kNoLen);
     len[d] = 0;
     measure(d, out, len);
+    // On a full fabric every switch is routed: no search.
+    if (std::find(len, len + n, kNoLen) == len + n) return;
     std::vector<std::vector<SwitchIndex>>& buckets = buckets_;
     for (auto& b : buckets) b.clear();
     for (SwitchIndex s = 0; s < n; ++s)

@@ -90,10 +90,16 @@ VlPlan planVls(const SwitchGraph& graph, const PortMap& ports, const DragonflyTa
     changed = false;
     ++passes;
     same.clear();
+    const std::uint8_t* previous = nullptr;
     for (std::size_t lid = 1; lid < tables.targets.size(); ++lid) {
       if (tables.targets[lid].sw == kNoSwitch) continue;
       const std::uint8_t* out = tables.out.data() + lid * n;
       const std::uint8_t* len = tables.len.data() + lid * n;
+      // The LIDs of one host port or switch often share every entry; a tree
+      // just walked already meets its constraints, so walking it again in
+      // the same pass cannot change a level.
+      if (previous && std::equal(out, out + n, previous)) continue;
+      previous = out;
       farthestFirst(len, n, order, count);
       std::ranges::fill(arrive, 0);
       std::ranges::fill(carried, 1);  // traffic that starts at a switch is on level 0

@@ -48,6 +48,9 @@ Result<Inputs> gatherInputs(const RouteArgs& args, Progress& progress) {
   Inputs in;
   in.plan.engines = args.engines.empty() ? config->routing.engines : args.engines;
   in.plan.lmc = config->routing.lmc;
+  // Engines that need VLs (dragonfly) may use what the ports declare
+  // (PortInfo:VLCap); they take the lower of this and VLCap.
+  in.plan.routing.maxVls = 15;
   if (args.lmc) {
     if (*args.lmc < 0 || *args.lmc > 7)
       return fail(fmt::format("--lmc {}: expected 0 to 7", *args.lmc));
@@ -88,13 +91,14 @@ void addRouteCommand(CLI::App& app, RouteArgs& args) {
   cmd->add_option("-t,--topology", args.topology, "ibnetdiscover output or ibsim net file")
       ->required();
   cmd->add_option("-R,--engine", args.engines,
-                  "Routing engine(s) to try in order (minhop, updn, ftree, auto); "
+                  "Routing engine(s) to try in order (minhop, updn, ftree, dragonfly, auto); "
                   "comma-separated or repeated")
       ->delimiter(',');
   cmd->add_option("--guid2lid", args.guid2lid, "OpenSM-format guid2lid file of LIDs to keep");
   cmd->add_option("--lmc", args.lmc, "LID Mask Control (0-7)");
   cmd->add_option("-a,--root-guids", args.rootGuids, "File of root switch GUIDs (updn, ftree)");
-  cmd->add_option("-o,--out", args.out, "Directory for opensm-lfts.dump, guid2lid, report.json");
+  cmd->add_option("-o,--out", args.out,
+                  "Directory for opensm-lfts.dump, sl2vl.dump (dragonfly), guid2lid, report.json");
   cmd->add_option("-F,--config", args.config,
                   "TOML config (default /etc/ibsm/ibsm.toml if present)");
   cmd->add_flag("--json", args.json, "Print the report as JSON on stdout instead of the summary");
@@ -129,6 +133,13 @@ int runRoute(const RouteArgs& args) {
           [&](const ChunkWriter& write) { writeLftDump(plan->fabric, plan->routing, write); });
       !ok)
     return inputError(ok.error());
+  if (!plan->routing.sl2vl.empty()) {
+    if (auto ok = writeFileAtomically(
+            args.out / "sl2vl.dump",
+            [&](const ChunkWriter& write) { writeSl2VlDump(plan->fabric, plan->routing, write); });
+        !ok)
+      return inputError(ok.error());
+  }
   if (auto ok = writeFileAtomically(args.out / "guid2lid", formatGuid2Lid(toGuid2Lid(plan->lids)));
       !ok)
     return inputError(ok.error());
