@@ -234,6 +234,29 @@ TEST_F(LightSweepTest, ALostCableIsRoutedAroundWritingOnlyTheBlocksThatChange) {
   EXPECT_EQ(quiet->mads, fabric().switches().size());
 }
 
+TEST_F(LightSweepTest, AHostWhoseOnlyCableIsLostIsDroppedAndTheRestStaysRouted) {
+  auto heavy = sweep_->run();
+  ASSERT_TRUE(heavy);
+  const NodeId host = fabric().endNodes().back();
+  ASSERT_NE(host, smPort_.node);
+  const PortRef hostPort{host, 1};
+  const PortRef edge = *fabric().port(hostPort).remote;
+  fabric().disconnect(hostPort);
+  wire_->flag(edge.node);
+
+  auto light = sweep_->lightSweep();
+  ASSERT_TRUE(light);
+  EXPECT_FALSE(light->needsHeavy);
+  ASSERT_TRUE(light->reroute);
+  EXPECT_TRUE(light->reroute->up) << ::testing::PrintToString(light->reroute->reasons);
+  EXPECT_EQ(light->reroute->caPorts, heavy->caPorts - 1);
+  EXPECT_EQ(light->reroute->unreachablePairs, 0u);
+  ASSERT_TRUE(sweep_->lastDiscovered());
+  EXPECT_FALSE(sweep_->lastDiscovered()->fabric.findNode(fabric().node(host).guid));
+  const auto& table = wire_->fake().lft(edge.node);
+  EXPECT_EQ(std::count(table.begin(), table.end(), edge.port), 0);
+}
+
 TEST_F(LightSweepTest, ANewLinkNeedsAHeavySweep) {
   const auto [a, b] = spineCable();
   fabric().disconnect(a);
