@@ -173,12 +173,15 @@ Result<DragonflyShape> summarise(const Fabric& f, const SwitchGraph& g,
   shape.globalsPerGroupPair = span(perPair);
 
   // Missing local links: pairs a full group would cable and this one does not.
-  for (SwitchIndex s = 0; s < g.size(); ++s)
-    for (SwitchIndex t = s + 1; t < g.size(); ++t) {
-      if (group[t] != group[s]) continue;
-      const bool wanted = kind == DragonflyKind::Dragonfly || role[s] != role[t];
-      if (wanted && !adjacent(nb, s, t)) ++shape.missingLocalLinks;
-    }
+  std::vector<std::vector<SwitchIndex>> byGroup(groups);
+  for (SwitchIndex s = 0; s < g.size(); ++s) byGroup[group[s]].push_back(s);
+  for (const auto& members : byGroup)
+    for (std::size_t i = 0; i < members.size(); ++i)
+      for (std::size_t j = i + 1; j < members.size(); ++j) {
+        const SwitchIndex s = members[i], t = members[j];
+        const bool wanted = kind == DragonflyKind::Dragonfly || role[s] != role[t];
+        if (wanted && !adjacent(nb, s, t)) ++shape.missingLocalLinks;
+      }
   return shape;
 }
 

@@ -74,6 +74,19 @@ TEST(DragonflyShape, CountsTheCablesADegradedDragonflyLacks) {
   EXPECT_EQ(shape->missingLocalLinks + shape->unlinkedGroupPairs, 5u);
 }
 
+TEST(DragonflyShape, RecognisesTheSharedCapturesAsDiscovered) {
+  // ibnetdiscover output carries no group names: the cabling alone tells.
+  const auto df = recogniseDragonfly(testing::sampleFabric("dragonfly-a4-p2-h2.ibnetdiscover"));
+  ASSERT_TRUE(df) << df.error().message;
+  EXPECT_EQ(df->kind, DragonflyKind::Dragonfly);
+  EXPECT_EQ(df->groups, 9u);
+  const auto plus =
+      recogniseDragonfly(testing::sampleFabric("dragonfly-plus-5groups.ibnetdiscover"));
+  ASSERT_TRUE(plus) << plus.error().message;
+  EXPECT_EQ(plus->kind, DragonflyKind::DragonflyPlus);
+  EXPECT_EQ(plus->groups, 5u);
+}
+
 TEST(DragonflyShape, RefusesFatTreesAndSaysWhy) {
   for (const int levels : {2, 3}) {
     const auto shape =
@@ -123,8 +136,9 @@ TEST_P(DragonflyRoutes, RouteEveryPairOnAcyclicVls) {
 
 // Per ordered group pair, the (source switch, destination CA LID) routes that
 // leave the source group on each of its global cables to the destination group.
-TEST_P(DragonflyRoutes, SpreadRoutesEvenlyOverParallelGlobalLinks) {
-  if (GetParam().cut.links != 0) GTEST_SKIP() << "balance is promised on full fabrics";
+class DragonflyBalance : public ::testing::TestWithParam<Case> {};
+
+TEST_P(DragonflyBalance, SpreadRoutesEvenlyOverParallelGlobalLinks) {
   const Fabric f = generatedFabric(GetParam().spec);
   const RoutingResult r = routeDragonfly(f);
   const auto shape = recogniseDragonfly(f);
@@ -182,6 +196,19 @@ INSTANTIATE_TEST_SUITE_P(
         Case{"dfplus_4g_3l2s_parallel", DragonflyPlusSpec{4, 3, 2, 2, 3}, {}},
         Case{"dfplus_5g_2l2s_cut2", DragonflyPlusSpec{5, 2, 2, 2, 2}, {.links = 2, .seed = 4}},
         Case{"dfplus_9g_4l4s_cut6", DragonflyPlusSpec{9, 4, 4, 2, 2}, {.links = 6, .seed = 5}}),
+    caseName);
+
+// Balance is promised on full fabrics only.
+INSTANTIATE_TEST_SUITE_P(
+    FullFabrics, DragonflyBalance,
+    ::testing::Values(
+        Case{"df_a4p2h2", DragonflySpec{.a = 4, .p = 2, .h = 2}, {}},
+        Case{"df_a4p2h2_g5_parallel", DragonflySpec{.a = 4, .p = 2, .h = 2, .g = 5}, {}},
+        Case{"df_a6p3h3", DragonflySpec{.a = 6, .p = 3, .h = 3}, {}},
+        Case{"df_a8p2h2_g6_parallel", DragonflySpec{.a = 8, .p = 2, .h = 2, .g = 6}, {}},
+        Case{"dfplus_5g_2l2s", DragonflyPlusSpec{5, 2, 2, 2, 2}, {}},
+        Case{"dfplus_9g_4l4s", DragonflyPlusSpec{9, 4, 4, 2, 2}, {}},
+        Case{"dfplus_4g_3l2s_parallel", DragonflyPlusSpec{4, 3, 2, 2, 3}, {}}),
     caseName);
 
 TEST(DragonflyEngine, FallsBackToUpDownOnOneVlAndSaysWhatItCosts) {
