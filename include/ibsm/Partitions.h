@@ -1,0 +1,130 @@
+// Partitions: OpenSM's partitions.conf and ibsm.toml's [[partition]] tables
+// read into one model, and the pure planner that turns the model and a
+// Fabric into the PKey table of every managed port.
+//
+//   auto file = partition::readPartitionsFile("/etc/ibsm/partitions.conf");
+//   auto toml = partition::loadTomlPartitions("/etc/ibsm/ibsm.toml");
+//   auto config = partition::mergeSources(*file, *toml);   // same PKey twice: error
+//   auto plan = partition::planPartitions(fabric, *config, smPortGuid);
+//   for (const auto& w : plan->warnings) log(w);           // GUIDs not in the fabric
+//   program(plan->tables);                                 // sm/program writes what differs
+//
+// Every error names file:line and what was expected.
+#pragma once
+
+#include <ibsm/Error.h>
+#include <ibsm/Fabric.h>
+#include <ibsm/PKeyTables.h>
+
+#include <array>
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace ibsm::partition {
+
+inline constexpr std::uint16_t kDefaultPKey = 0x7fff;
+inline constexpr std::uint16_t kFullMember = 0x8000;
+inline constexpr std::size_t kPKeyBlockEntries = 32;
+
+// "both" puts the full and the limited PKey in the table (OpenSM's
+// allow_both_pkeys); merging requests for one port: both > full > limited.
+enum class Membership : std::uint8_t { Limited, Full, Both };
+
+struct MemberSpec {
+  enum class Kind : std::uint8_t { Guid, All, AllCas, AllSwitches, AllRouters, Self };
+  Kind kind{Kind::Guid};
+  Guid guid;  // Kind::Guid only: a port GUID
+  Membership membership{Membership::Limited};
+  std::string where;  // "file:line"
+  bool operator==(const MemberSpec& o) const {
+    return kind == o.kind && guid == o.guid && membership == o.membership;
+  }
+};
+
+struct PartitionDef {
+  std::string name;
+  std::uint16_t pkey{0};  // low 15 bits; the membership bit is per port
+  bool ipoib{false};
+  bool indx0{false};                 // this PKey goes to block 0 index 0
+  std::optional<std::uint8_t> mtu;   // IBTA code 1-5
+  std::optional<std::uint8_t> rate;  // IBTA code 2-22
+  std::optional<std::uint8_t> sl;
+  std::vector<std::uint8_t> scopes;  // multicast scopes for the IPoIB groups
+  std::optional<std::uint32_t> qkey;
+  std::optional<std::uint8_t> tclass;
+  std::optional<std::uint32_t> flowLabel;
+  std::vector<MemberSpec> members;
+  std::string where;  // "file:line" of the (first) definition
+
+  // Same partition, wherever written.
+  bool sameAs(const PartitionDef& o) const;
+};
+
+// One definition per PKey, in the order first written.
+struct PartitionConfig {
+  std::vector<PartitionDef> partitions;
+  const PartitionDef* find(std::uint16_t pkey) const;
+};
+
+// OpenSM's syntax, `Name=PKey [, flag ...] : member [, member ...] ;`. A PKey
+// written twice under the same name is one partition split over several
+// definitions (OpenSM merges them); under another name it is an error, as
+// is a name reused for another PKey.
+[[nodiscard]] Result<PartitionConfig> parsePartitionsFile(std::string_view text,
+                                                          std::string_view fileName);
+[[nodiscard]] Result<PartitionConfig> readPartitionsFile(const std::filesystem::path& path);
+
+// The [[partition]] tables of an ibsm.toml; the file's other keys are the
+// config parser's business and ignored here.
+[[nodiscard]] Result<PartitionConfig> parseTomlPartitions(std::string_view text,
+                                                          std::string_view fileName);
+[[nodiscard]] Result<PartitionConfig> loadTomlPartitions(const std::filesystem::path& path);
+
+// Both sources together; a PKey (or name) both define differently is an
+// error naming both places.
+[[nodiscard]] Result<PartitionConfig> mergeSources(const PartitionConfig& a,
+                                                   const PartitionConfig& b);
+
+// Flag values: IBTA codes as OpenSM takes them, or what people mean
+// (mtu=4096; rate=100 or rate=10G in Gb/s). nullopt when neither.
+std::optional<std::uint8_t> parseMtu(std::string_view text);
+std::optional<std::uint8_t> parseRate(std::string_view text);
+std::string_view membershipName(Membership m);
+
+struct ResolvedMember {
+  PortRef port;
+  Guid guid;
+  Membership membership{Membership::Limited};
+};
+
+struct PlannedPartition {
+  std::string name;
+  std::uint16_t pkey{0};
+  std::vector<ResolvedMember> members;  // by port
+};
+
+struct PartitionPlan {
+  std::vector<PlannedPartition> partitions;  // by PKey, default first
+  // CA and router ports, switch port 0, and switch external ports facing a
+  // member (their peer's table, enforce = true); sorted by port.
+  PKeyTables tables;
+  std::vector<std::string> warnings;  // GUIDs not in the fabric, SELF with no SM port
+};
+
+// Pure. The default partition 0x7fff always exists (ALL=limited, SELF=full
+// when the config does not define it) and the SM port is always a full
+// member. Fails when a port needs more PKeys than its PartitionCap.
+[[nodiscard]] Result<PartitionPlan> planPartitions(const Fabric& fabric,
+                                                   const PartitionConfig& config,
+                                                   std::optional<Guid> smPortGuid);
+
+// A table as the 32-entry blocks PKeyTable SMPs carry; the last block is
+// padded with 0 (an empty entry).
+std::vector<std::array<std::uint16_t, kPKeyBlockEntries>> toBlocks(
+    const std::vector<std::uint16_t>& pkeys);
+
+}  // namespace ibsm::partition

@@ -1,0 +1,48 @@
+// What the partitions.conf parser and the [[partition]] TOML reader share,
+// so one flag or member means the same in both sources. Private to
+// partition/.
+#pragma once
+
+#include <ibsm/Partitions.h>
+
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace ibsm::partition::detail {
+
+std::string_view trim(std::string_view s);
+// "0x..." hex or decimal, the whole text; OpenSM takes both.
+std::optional<std::uint64_t> parseNumber(std::string_view text);
+
+// "full" / "limited" / "both".
+std::optional<Membership> parseMembership(std::string_view text);
+
+// A PKey value: 1..0xffff with nonzero low 15 bits; returns the low 15 bits.
+[[nodiscard]] Result<std::uint16_t> parsePKey(std::string_view text, const std::string& where);
+
+// One partition flag, `key` with `value` (empty for ipoib, indx0). Sets
+// `defmember` for defmember=; the rest land in `def`.
+[[nodiscard]] Result<void> applyFlag(PartitionDef& def, Membership& defmember, std::string_view key,
+                                     std::string_view value, const std::string& where);
+
+// `ALL_CAS=limited`, `0x0002c903000a1b2c=full`, `SELF`: the membership
+// defaults to `defmember`.
+[[nodiscard]] Result<MemberSpec> parseMember(std::string_view text, Membership defmember,
+                                             const std::string& where);
+
+// Collects definitions in order, merging a PKey split over several
+// definitions of the same name and refusing a PKey or name reused.
+class ConfigBuilder {
+ public:
+  [[nodiscard]] Result<void> add(PartitionDef def);
+  PartitionConfig take() { return std::move(config_); }
+
+ private:
+  PartitionConfig config_;
+  std::map<std::uint16_t, std::size_t> byPKey_;
+  std::map<std::string, std::pair<std::uint16_t, std::string>> byName_;  // pkey, where
+};
+
+}  // namespace ibsm::partition::detail
