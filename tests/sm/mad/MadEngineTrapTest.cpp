@@ -94,7 +94,7 @@ TEST_F(MadEngineTrapTest, TwoTrapsCarryDifferentTids) {
   EXPECT_NE(wire.sent()[0].smp.header.tid, wire.sent()[1].smp.header.tid);
 }
 
-TEST_F(MadEngineTrapTest, ATrapReprressIsCountedNotHandedOnAsARequest) {
+TEST_F(MadEngineTrapTest, ATrapRepressIsCountedNotHandedOnAsARequest) {
   MadEngine engine = makeEngine();
   int handed = 0;
   engine.onUnsolicited([&](const IncomingSmp&) { ++handed; });
