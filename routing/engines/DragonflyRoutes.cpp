@@ -91,9 +91,12 @@ class Router {
 
   // Fills out/len (n each) for a LID delivered by switch d at port q; marks
   // detour[s] for switches routed by the breadth-first extension.
-  void route(SwitchIndex d, std::uint8_t q, bool caLid, std::uint32_t salt, std::uint8_t* out,
-             std::uint8_t* len, std::vector<std::uint8_t>& detour) {
+  // `alternate`: a CA's second or later LID (LMC), routed through a third
+  // group where a switch can (see towardGroup).
+  void route(SwitchIndex d, std::uint8_t q, bool caLid, bool alternate, std::uint32_t salt,
+             std::uint8_t* out, std::uint8_t* len, std::vector<std::uint8_t>& detour) {
     countingLoad_ = caLid;
+    alternate_ = alternate;
     const std::size_t n = graph_.size();
     std::fill(out, out + n, kNoRoute);
     std::fill(detour.begin(), detour.end(), 0);
@@ -164,6 +167,7 @@ class Router {
       count(c.from, out[c.from], c.from);
       holderPick_[c.from] = 0;
     }
+    if (alternate_) throughThirdGroups(gs, gd, salt, out);
     // The others feed the holder whose chosen global cable carries least.
     for (const SwitchIndex s : gi_.members[gs]) {
       if (out[s] != kNoRoute || !isLeafOrRouter_[s]) continue;
@@ -199,6 +203,55 @@ class Router {
         count(s, port, s);
       }
     }
+  }
+
+  // The non-minimal routes of an LMC range's later LIDs: a switch without a
+  // global link to gd takes one to a third group, landing on a switch that
+  // holds one to gd (which forwards there: holders always take their own);
+  // leaves and routers without such a link go one local hop to a member that
+  // has one. Local, global, global, local: the global-to-global turn is one
+  // VL up, the destination group one more.
+  void throughThirdGroups(std::uint32_t gs, std::uint32_t gd, std::uint32_t salt,
+                          std::uint8_t* out) {
+    std::vector<SwitchIndex> valiant;
+    for (const SwitchIndex s : gi_.members[gs]) {
+      if (out[s] != kNoRoute) continue;
+      std::uint8_t best = 0;
+      std::uint32_t bestLoad = std::numeric_limits<std::uint32_t>::max();
+      for (std::size_t i = 1; i < ports_.stride; ++i) {
+        const auto p = static_cast<std::uint8_t>(1 + (i - 1 + salt) % (ports_.stride - 1));
+        const std::size_t at = ports_.at(s, p);
+        const SwitchIndex w = ports_.peer[at];
+        if (w == kNoSwitch || !ports_.global[at] || gi_.group[w] == gd || !holdsTo(w, gd)) continue;
+        if (load(s, p) < bestLoad) bestLoad = load(s, p), best = p;
+      }
+      if (!best) continue;
+      out[s] = best;
+      count(s, best, s);
+      valiant.push_back(s);
+    }
+    for (const SwitchIndex s : gi_.members[gs]) {
+      if (out[s] != kNoRoute || !isLeafOrRouter_[s]) continue;
+      SwitchIndex best = kNoSwitch;
+      std::uint8_t bestPort = 0;
+      std::uint64_t bestKey = std::numeric_limits<std::uint64_t>::max();
+      for (const SwitchIndex r : valiant) {
+        const std::uint8_t p = gi_.local(s, r);
+        if (!p) continue;
+        const std::uint64_t key = (std::uint64_t{load(r, out[r])} << 32) | load(s, p);
+        if (key < bestKey) bestKey = key, best = r, bestPort = p;
+      }
+      if (best == kNoSwitch) continue;
+      out[s] = bestPort;
+      count(s, bestPort, s);
+      count(best, out[best], s);
+    }
+  }
+
+  bool holdsTo(SwitchIndex w, std::uint32_t gd) const {
+    for (const auto& c : gi_.between(gi_.group[w], gd))
+      if (c.from == w) return true;
+    return false;
   }
 
   // One local hop to a member t that forwards to a holder h, never through
@@ -298,6 +351,7 @@ class Router {
   const PortMap& ports_;
   bool plus_;
   bool countingLoad_{true};
+  bool alternate_{false};
   GroupIndex gi_;
   std::vector<std::uint32_t> load_;
   std::vector<std::uint32_t> weight_;
@@ -344,7 +398,8 @@ DragonflyTables routeDragonfly(const Fabric& fabric, const SwitchGraph& graph,
     if (target.sw == kNoSwitch) continue;
     std::uint8_t* out = t.out.data() + lid * n;
     std::uint8_t* len = t.len.data() + lid * n;
-    router.route(target.sw, target.switchPort, target.kind == LidKind::Ca,
+    const bool ca = target.kind == LidKind::Ca;
+    router.route(target.sw, target.switchPort, ca, ca && target.rangeOffset > 0,
                  static_cast<std::uint32_t>(lid), out, len, detour);
     if (target.kind != LidKind::Ca) continue;
     t.caRoutes += caSources;

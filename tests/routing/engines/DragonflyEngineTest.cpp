@@ -211,6 +211,50 @@ INSTANTIATE_TEST_SUITE_P(
         Case{"dfplus_4g_3l2s_parallel", DragonflyPlusSpec{4, 3, 2, 2, 3}, {}}),
     caseName);
 
+// With LMC 1 a CA's second LID is reached through a third group (local,
+// global, global, local) wherever a switch can get there, the base LID
+// minimally; both on at most 3 VLs without a credit loop.
+TEST(DragonflyEngine, RoutesTheSecondLidOfAnLmcRangeThroughAThirdGroup) {
+  for (const TopologySpec& spec : {TopologySpec{DragonflySpec{.a = 4, .p = 2, .h = 2}},
+                                   TopologySpec{DragonflySpec{.a = 6, .p = 2, .h = 3}},
+                                   TopologySpec{DragonflyPlusSpec{5, 2, 2, 2, 2}}}) {
+    const Fabric f = generatedFabric(spec, {}, /*lmc=*/1);
+    const RoutingResult r = routeDragonfly(f);
+    ASSERT_EQ(r.engine, "dragonfly") << fmt::format("{}", fmt::join(r.notes, "\n"));
+    EXPECT_LE(r.vlsUsed, 3);
+    const RouteReport report = analyseRoutes(f, r);
+    EXPECT_EQ(report.unreachablePairs(), 0u);
+    EXPECT_TRUE(report.creditLoops.acyclic);
+    const auto shape = recogniseDragonfly(f);
+    ASSERT_TRUE(shape);
+    std::map<int, std::uint64_t> byGlobals[2];  // [LID offset][global hops] -> routes
+    for (const NodeId s : f.switches()) {
+      if (shape->roleOf[s] == DragonflyRole::Spine) continue;
+      for (const NodeId ca : f.endNodes()) {
+        const Port& port = f.node(ca).ports[1];
+        if (shape->groupOf[port.remote->node] == shape->groupOf[s]) continue;
+        for (const int offset : {0, 1}) {
+          const Lid lid{static_cast<std::uint16_t>(port.lid.value + offset)};
+          int globals = 0;
+          NodeId at = s;
+          for (int hop = 0; hop < 8 && at != port.remote->node; ++hop) {
+            const std::uint8_t out = r.lfts[at].at(lid);
+            ASSERT_NE(out, kNoRoute);
+            const NodeId next = f.node(at).ports[out].remote->node;
+            globals += shape->groupOf[next] != shape->groupOf[at];
+            at = next;
+          }
+          ++byGlobals[offset][globals];
+        }
+      }
+    }
+    EXPECT_EQ(byGlobals[0].size(), 1u);  // base LIDs: one global link, always
+    EXPECT_EQ(byGlobals[0].begin()->first, 1);
+    EXPECT_GT(byGlobals[1][2], 0u);  // second LIDs: through a third group
+    EXPECT_EQ(byGlobals[1].rbegin()->first, 2);
+  }
+}
+
 TEST(DragonflyEngine, FallsBackToUpDownOnOneVlAndSaysWhatItCosts) {
   const Fabric f = generatedFabric(DragonflySpec{.a = 4, .p = 2, .h = 2});
   const RoutingResult r = routeDragonfly(f, withVls(1));
