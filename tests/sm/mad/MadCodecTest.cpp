@@ -353,10 +353,11 @@ TEST(NoticeLayout, Trap144CarriesLidAndCapabilityMaskWhereLibibmadPutsThem) {
       .set(IB_NOTICE_DATA_144_LID_F, 7)
       .set(IB_NOTICE_DATA_144_CAPMASK_F, 0x02510868);
   // The flags libibmad has no enum for: OtherLocalChanges is the low bit of
-  // details byte 5, the change flags and CapabilityMask2 details bytes 12-15.
+  // details byte 5; ChangeFlags follow CapabilityMask in details bytes 10-11
+  // and CapabilityMask2 in 12-13 (where OpenSM and the kernel read them).
   ref.bytes[10 + 5] = 0x01;
-  ref.bytes[10 + 13] = 0x07;
-  ref.bytes[10 + 15] = 0x10;
+  ref.bytes[10 + 11] = 0x07;
+  ref.bytes[10 + 13] = 0x10;
 
   EXPECT_EQ(encode(v), ref.bytes);
   EXPECT_EQ(decodeTrap144(decodeNotice(ref.bytes)), details);
