@@ -56,33 +56,43 @@ Result<LightLook> LightSweeper::look(const DiscoveredSubnet& last) {
       r.programmedFdbTop = held->second.linearFdbTop;
     replies.push_back(r);
   }
-  std::vector<std::size_t> ask(switches.size());
-  for (std::size_t i = 0; i < ask.size(); ++i) ask[i] = i;
+  auto hops = [&](std::size_t i) { return paths[switches[i]].ports().size(); };
+  std::vector<std::size_t> pending(switches.size());
+  for (std::size_t i = 0; i < pending.size(); ++i) pending[i] = i;
+  std::vector<unsigned> asked(switches.size(), 0);
 
   LightLook out;
   std::map<NodeId, std::vector<fsm::PortReading>> readings;
-  std::vector<PortRef> lostSeen;  // both ends of every lost cable
-  // A switch whose directed route crossed a lost cable is silent in stage
-  // 1; once the lost cables are known it is asked again by a route around
-  // them (it flags the change too when it was the far end).
-  for (int round = 0; round < 4 && !ask.empty(); ++round) {
-    // Stage 1: SwitchInfo, the whole window at once.
-    for (const std::size_t i : ask) {
+  std::size_t lostKnown = 0;
+  // Stage 1 goes out one hop count at a time, nearest switches first: a
+  // lost cable is then found (stage 2) before the switches behind it are
+  // asked, and those are asked by a route around it instead of timing out
+  // on the old one. A quiet subnet still costs one SMP per switch.
+  while (!pending.empty()) {
+    const std::size_t level = hops(*std::ranges::min_element(
+        pending, [&](std::size_t a, std::size_t b) { return hops(a) < hops(b); }));
+    std::vector<std::size_t> batch;
+    std::erase_if(pending, [&](std::size_t i) {
+      if (hops(i) != level) return false;
+      batch.push_back(i);
+      return true;
+    });
+    for (const std::size_t i : batch) {
+      ++asked[i];
       engine_.submit(SmpRequest::get(AttributeId::SwitchInfo, 0, paths[switches[i]]),
                      [&replies, i](const SmpRequest&, const SmpReply& reply) {
                        if (reply.ok()) replies[i].info = decodeSwitchInfo(reply.smp->data);
                      });
     }
     if (auto done = engine_.runUntilIdle(); !done) return std::unexpected(done.error());
-    out.plan = fsm::planLightSweep(fabric, replies);
 
     // Stage 2: clear PortStateChange first (a change after the read sets
     // it again), then read every port of the switches that flagged one.
-    for (const NodeId sw : out.plan.reread) {
-      if (readings.contains(sw)) continue;
+    for (const std::size_t i : batch) {
+      const NodeId sw = switches[i];
+      if (!replies[i].info || !replies[i].info->portStateChange || readings.contains(sw)) continue;
       log_->debug("SM-0409 {} flags a port state change", fabric.node(sw).description);
-      auto it = std::ranges::find(switches, sw);
-      SwitchInfo clear = *replies[static_cast<std::size_t>(it - switches.begin())].info;
+      SwitchInfo clear = *replies[i].info;
       clear.portStateChange = true;  // write 1 to clear
       const DrPath path = paths[sw];
       const std::uint8_t ports = fabric.node(sw).numPorts();
@@ -111,18 +121,24 @@ Result<LightLook> LightSweeper::look(const DiscoveredSubnet& last) {
     for (const auto& [sw, mine] : readings)
       for (const auto& d : fsm::comparePorts(fabric, sw, mine))
         if (d.change == fsm::PortChange::LinkLost) lost.push_back(d.port);
-    ask.clear();
-    if (out.plan.silent.empty() || lost.size() == lostSeen.size()) break;
-    lostSeen = lost;
+    if (lost.size() == lostKnown) continue;
+    lostKnown = lost.size();
     auto around = withoutLinks(last, lost);
-    if (!around) break;
-    for (const NodeId sw : out.plan.silent) {
+    if (!around) continue;
+    // New routes for the switches not asked yet, and another try for the
+    // ones that stayed silent on a route through a lost cable.
+    for (std::size_t i = 0; i < switches.size(); ++i) {
+      const NodeId sw = switches[i];
+      const bool waiting = std::ranges::find(pending, i) != pending.end();
+      const bool retry = asked[i] > 0 && !replies[i].info && asked[i] < 3;
+      if (!waiting && !retry) continue;
       auto now = around->fabric.findNode(fabric.node(sw).guid);
       if (!now || std::ranges::equal(around->pathTo[*now].ports(), paths[sw].ports())) continue;
       paths[sw] = around->pathTo[*now];
-      ask.push_back(static_cast<std::size_t>(std::ranges::find(switches, sw) - switches.begin()));
+      if (retry) pending.push_back(i);
     }
   }
+  out.plan = fsm::planLightSweep(fabric, replies);
 
   for (const NodeId sw : out.plan.silent)
     out.changes.push_back(fmt::format("switch silent: {}", fabric.node(sw).description));
