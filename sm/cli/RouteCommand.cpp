@@ -133,7 +133,10 @@ int runRoute(const RouteArgs& args) {
           [&](const ChunkWriter& write) { writeLftDump(plan->fabric, plan->routing, write); });
       !ok)
     return inputError(ok.error());
-  if (!plan->routing.sl2vl.empty()) {
+  if (plan->routing.sl2vl.empty()) {
+    // A dump from an earlier run with another engine would be mistaken for this one's.
+    std::filesystem::remove(args.out / "sl2vl.dump", ec);
+  } else {
     if (auto ok = writeFileAtomically(
             args.out / "sl2vl.dump",
             [&](const ChunkWriter& write) { writeSl2VlDump(plan->fabric, plan->routing, write); });
