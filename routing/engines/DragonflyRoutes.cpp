@@ -154,7 +154,12 @@ class Router {
 
   void towardGroup(std::uint32_t gs, std::uint32_t gd, std::uint32_t salt, std::uint8_t* out) {
     const auto cables = gi_.between(gs, gd);
-    if (cables.empty()) return;  // no global link: the extension finds a way
+    if (cables.empty()) {
+      // No global link between the groups (cut): through a third group, as
+      // an LMC range's later LIDs go; the extension finds the rest.
+      throughThirdGroups(gs, gd, salt, out);
+      return;
+    }
     // Holders first: each takes the least loaded of its own global cables.
     for (std::size_t i = 0; i < cables.size(); ++i) {
       const auto& c = cables[(i + salt) % cables.size()];
