@@ -80,6 +80,7 @@ VlPlan planVls(const SwitchGraph& graph, const PortMap& ports, const DragonflyTa
   const std::size_t stride = ports.stride;
   plan.turn.assign(n * stride * stride, 0);
   std::vector<std::uint8_t> arrive(n);
+  std::vector<std::uint8_t> read(plan.turn.size(), 0);  // turns some tree went through
   std::vector<std::uint16_t> carried(n);
   std::vector<SwitchIndex> order;
   std::vector<std::uint32_t> count;
@@ -108,12 +109,16 @@ VlPlan planVls(const SwitchGraph& graph, const PortMap& ports, const DragonflyTa
         const SwitchIndex p = ports.peer[c1];
         const std::uint8_t in = ports.peerPort[c1];
         const std::uint8_t onward = out[p];
-        std::uint8_t& level = plan.turn[(std::size_t{p} * stride + in) * stride + onward];
+        const std::size_t turn = (std::size_t{p} * stride + in) * stride + onward;
+        std::uint8_t& level = plan.turn[turn];
         const auto need = static_cast<std::uint8_t>(arrive[s] + ports.global[c1]);
         if (level < need) {
           level = std::min(need, static_cast<std::uint8_t>(kMaxLevel + 1));
-          changed = true;
+          // Only a turn some earlier tree already went through needs that
+          // tree walked again: the next pass.
+          changed |= read[turn] != 0;
         }
+        read[turn] = 1;
         arrive[p] = std::max(arrive[p], level);
         carried[p] |= static_cast<std::uint16_t>(1u << std::min<int>(level, 15));
         const std::size_t c2 = ports.at(p, onward);
