@@ -3,9 +3,9 @@
 // level of the traffic arriving on its in port, plus one when that traffic
 // crossed a global link. Levels settle by repeated passes over the LIDs (they
 // only grow; a pass that raises no turn an earlier tree went through ends
-// it). Then every dependency along a
-// global link climbs a level, so a credit loop could only stay on one level
-// among local links: the turn graph of those is searched for a cycle. That
+// it). Then every dependency along a global link climbs a level, so a credit
+// loop could only stay on one level among local links: the dependencies among
+// those are searched for a cycle. That
 // is the proof, by construction plus one search, that the VL-extended channel
 // dependency graph is acyclic; the route report re-derives it from the tables.
 //
