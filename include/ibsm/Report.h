@@ -41,6 +41,8 @@
 //   today; the analysis keeps the SL as a parameter of its per-destination
 //   pass so that per-path SLs can be added by running it per SL. A missing
 //   SL2VL entry maps to VL 0; VL 15 drops the packet, so it holds no buffer.
+//   The dragonfly engine maps every SL of a turn to the same VL, so its
+//   tables are judged exactly whatever SL a transport picks.
 //
 // Cost: one pass over the switches per destination LID, one BFS per switch
 // with CAs, and a LID-major copy of the tables (switches x LIDs bytes): a
