@@ -94,7 +94,10 @@ for sm in "${sms[@]}"; do
   grep -E '^  [a-z_]+ ' "$work/$sm/scenario.err" >&2 || true
 done
 
-get() { awk -v k="$2" '$1 == k { print $2 }' "$work/$1/results" 2>/dev/null | head -n 1; }
+get() { # SM key -> value ("" when that SM did not run)
+  [[ -r $work/$1/results ]] || return 0
+  awk -v k="$2" '$1 == k { print $2; exit }' "$work/$1/results"
+}
 row() { # label key [ratio]
   local a b
   a=$(get ibsm "$2") b=$(get opensm "$2")
