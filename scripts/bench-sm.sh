@@ -87,7 +87,7 @@ sms=(ibsm opensm)
 [[ -z $only ]] || sms=("$only")
 for sm in "${sms[@]}"; do
   echo "== $sm on radix $radix (results as they come):" >&2
-  mkdir -p "$work/$sm"
+  rm -rf "${work:?}/$sm" && mkdir -p "$work/$sm" # OpenSM appends to an old log
   "$harness" "${limits[@]}" "$net" -- "$scenario" "$work/$sm" "$sm" "$madcount" "$ibsm" \
     "$interval" "$poll_ms" "$retries" "$spine" "$port" 2>"$work/$sm/scenario.err" ||
     { echo "$0: the $sm scenario failed; see $work/$sm (use --keep)" >&2; tail -20 "$work/$sm/scenario.err" >&2; }
@@ -116,11 +116,13 @@ row "bring-up of the master, ms" bringup_ms
 row "(a) light sweep, no change: MADs per interval" quiet_per_interval ratio
 row "(b) Unlink $spine[$port] to up line, ms" reroute_ms ratio
 row "    SMPs sent in between" reroute_mads ratio
+row "    CPU s of the SM and the simulator" reroute_cpu_s ratio
 row "    of which LFT blocks written" reroute_lft_blocks
 row "    routes verified (walk, nothing into dead ports)" reroute_verified
 row "(c) failover: detection to the new master's up line, ms" failover_up_ms ratio
 row "    detection to sminfo naming it (tool latency in), ms" failover_sminfo_ms ratio
 row "    SMPs sent in between" failover_mads ratio
+row "    CPU s of the SM and the simulator (from the kill)" failover_cpu_s ratio
 row "    (master killed to detection, ms)" failover_detect_ms
 row "    links Active, routes verified" failover_verified
 echo

@@ -15,7 +15,8 @@
 #             detection of the loss) to its "up" line and to sminfo naming it
 # and judges each with infiniband-diags (the walk of run-checks.sh). Writes
 # OUTDIR/results as "key value" lines; times in ms, MADs are requests
-# (responses to the other SM's polls left out).
+# (responses to the other SM's polls left out), CPU seconds are the SM's and
+# the simulator's from the event to the SM's "up" line (seen within ~10 ms).
 set -u
 out=$1 kind=$2 madcount=$3 IBSM=$4 interval=$5 poll_ms=$6 retries=$7 spine=$8 port=$9
 source "$(dirname "$0")/../../tests/sm/run/run-checks.sh"
@@ -41,6 +42,20 @@ stamp_ns() {
     echo $(($(date -d "$mon $day $hms" +%s) * 1000000000 + 10#$usec * 1000))
   fi
 }
+# CPU clock ticks (user + system) of the processes PID...; wall time on a
+# shared machine moves with the load, CPU time much less.
+sim_pid=$(pgrep -P "$PPID" -x ibsim | head -n 1)
+cpu_ticks() {
+  local pid n=0 u st
+  for pid in "$@"; do
+    [[ -r /proc/$pid/stat ]] || continue
+    read -r u st < <(sed 's/^.*) //' "/proc/$pid/stat" | awk '{ print $12, $13 }')
+    n=$((n + u + st))
+  done
+  echo "$n"
+}
+cpu_s() { awk -v t="$1" -v hz="$(getconf CLK_TCK)" 'BEGIN { printf "%.2f", t / hz }'; }
+
 # Requests (not responses) in a trace between two epoch ns, as "total attr=n ...".
 requests_between() {
   awk -v a="$2" -v b="$3" '$1 >= a && $1 < b && $2 != "0x81" && $2 != "0x07" {
@@ -97,11 +112,14 @@ result quiet_detail "${detail// /,}"
 
 # (b) reroute
 mark=$(wc -l <"$(log_of master)")
+c0=$(cpu_ticks "$master_pid" "$sim_pid")
 t0=$(now_ns)
 console "Unlink \"$spine\"[$port]"
 if wait_for_line_since "$(log_of master)" "$mark" "$up_re" 120; then
+  c1=$(cpu_ticks "$master_pid" "$sim_pid")
   line=$(log_since "$(log_of master)" "$mark" | grep -m1 -E "$up_re")
   t1=$(stamp_ns "$line")
+  result reroute_cpu_s "$(cpu_s $((c1 - c0)))"
   sleep 1
   read -r n detail < <(requests_between master/trace "$t0" "$((t1 + 1000000))")
   result reroute_ms $(((t1 - t0) / 1000000))
@@ -121,11 +139,14 @@ fi
 
 # (c) failover
 mark=$(wc -l <"$(log_of standby)")
+c0=$(cpu_ticks "$standby_pid" "$sim_pid")
 t_kill=$(now_ns)
 kill -KILL "$master_pid"
 wait "$master_pid" 2>/dev/null
 if wait_for_line_since "$(log_of standby)" "$mark" "$up_re" 300; then
   t_up=$(stamp_ns "$(log_since "$(log_of standby)" "$mark" | grep -m1 -E "$up_re")")
+  c1=$(cpu_ticks "$standby_pid" "$sim_pid")
+  result failover_cpu_s "$(cpu_s $((c1 - c0)))"
   wait_sminfo_master "$asker" "$guid_b" 60
   t_sminfo=$(now_ns)
   # Detection: the standby leaves STANDBY; for ibsm, failing that, its last
