@@ -6,6 +6,7 @@
 #include <CLI/CLI.hpp>
 
 #include "ControlCommands.h"
+#include "PartitionsCommand.h"
 #include "RouteCommand.h"
 #include "RunCommand.h"
 #include "TopoCommand.h"
@@ -21,6 +22,8 @@ int main(int argc, char** argv) {
   ibsm::cli::addRunCommand(app, run);
   ibsm::cli::TopoArgs topo;
   ibsm::cli::addTopoCommand(app, topo);
+  ibsm::cli::PartitionsArgs partitions;
+  ibsm::cli::addPartitionsCommand(app, partitions);
   ibsm::cli::ControlArgs status;
   ibsm::cli::addStatusCommand(app, status);
   ibsm::cli::ControlArgs sweep;
@@ -36,6 +39,7 @@ int main(int argc, char** argv) {
   if (app.got_subcommand("route")) return ibsm::cli::runRoute(route);
   if (app.got_subcommand("run")) return ibsm::cli::runRun(run);
   if (app.got_subcommand("topo")) return ibsm::cli::runTopo(topo);
+  if (app.got_subcommand("partitions")) return ibsm::cli::runPartitions(partitions);
   if (app.got_subcommand("status")) return ibsm::cli::runStatus(status);
   if (app.got_subcommand("sweep")) return ibsm::cli::runSweep(sweep);
   return 2;

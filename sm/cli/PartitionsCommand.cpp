@@ -1,0 +1,108 @@
+#include "PartitionsCommand.h"
+
+#include <fmt/format.h>
+#include <ibsm/GuidList.h>
+#include <ibsm/Partitions.h>
+#include <ibsm/Topology.h>
+
+namespace ibsm::cli {
+namespace {
+
+using partition::Membership;
+
+int inputError(const Error& e) {
+  fmt::print(stderr, "ibsm partitions: {}\n", e.message);
+  return 2;
+}
+
+Result<partition::PartitionConfig> readConfig(const PartitionsArgs& args) {
+  partition::PartitionConfig config;
+  if (args.partitions) {
+    auto file = partition::readPartitionsFile(*args.partitions);
+    if (!file) return file;
+    config = std::move(*file);
+  }
+  if (args.config) {
+    auto toml = partition::loadTomlPartitions(*args.config);
+    if (!toml) return toml;
+    return partition::mergeSources(config, *toml);
+  }
+  return config;
+}
+
+std::string pkeyList(const std::vector<std::uint16_t>& pkeys) {
+  if (pkeys.empty()) return "(empty)";
+  std::string out;
+  for (std::uint16_t k : pkeys) out += fmt::format("{}0x{:04x}", out.empty() ? "" : " ", k);
+  return out;
+}
+
+void printPlan(const Fabric& fabric, const partition::PartitionPlan& plan) {
+  std::size_t enforcing = 0;
+  for (const PortPKeys& p : plan.tables.ports) enforcing += p.enforce ? 1 : 0;
+  fmt::print(
+      "partitions: {}; ports with a PKey table: {} ({} end ports, {} enforcing switch "
+      "ports); warnings: {}\n",
+      plan.partitions.size(), plan.tables.ports.size(), plan.tables.ports.size() - enforcing,
+      enforcing, plan.warnings.size());
+  for (const std::string& w : plan.warnings) fmt::print("warning: {}\n", w);
+  for (const auto& part : plan.partitions) {
+    fmt::print("\npartition '{}' 0x{:04x}: {} members\n", part.name, part.pkey,
+               part.members.size());
+    for (const auto& m : part.members) {
+      fmt::print("  {:<7} {} port GUID {}\n", partition::membershipName(m.membership),
+                 fabric.describe(m.port), m.guid);
+    }
+  }
+  fmt::print("\nPKey tables (32-entry blocks; 0x8000 = full member):\n");
+  for (const PortPKeys& p : plan.tables.ports) {
+    const auto blocks = partition::toBlocks(p.pkeys);
+    fmt::print("  {}{}: {}\n", fabric.describe(p.port), p.enforce ? " enforce" : "",
+               blocks.size() > 1
+                   ? fmt::format("{} entries in {} blocks", p.pkeys.size(), blocks.size())
+                   : pkeyList(p.pkeys));
+    if (blocks.size() > 1) {
+      for (std::size_t b = 0; b < blocks.size(); ++b) {
+        const std::size_t from = b * partition::kPKeyBlockEntries;
+        const std::size_t to = std::min(p.pkeys.size(), from + partition::kPKeyBlockEntries);
+        fmt::print("    block {}: {}\n", b,
+                   pkeyList({p.pkeys.begin() + static_cast<std::ptrdiff_t>(from),
+                             p.pkeys.begin() + static_cast<std::ptrdiff_t>(to)}));
+      }
+    }
+  }
+}
+
+}  // namespace
+
+void addPartitionsCommand(CLI::App& app, PartitionsArgs& args) {
+  auto* cmd = app.add_subcommand(
+      "partitions", "Plan the partitions of a fabric offline and print every port's PKey table");
+  cmd->add_option("-t,--topology", args.topology, "ibnetdiscover output or ibsim net file")
+      ->required();
+  cmd->add_option("-P,--partitions", args.partitions, "OpenSM partitions.conf");
+  cmd->add_option("-c,--config", args.config, "ibsm.toml with [[partition]] tables");
+  cmd->add_option("--sm-guid", args.smGuid, "Port GUID of the SM (SELF; a full member of 0x7fff)");
+}
+
+int runPartitions(const PartitionsArgs& args) {
+  std::optional<Guid> sm;
+  if (args.smGuid) {
+    auto g = parseHex64(*args.smGuid);
+    if (!g || *g == 0) {
+      return inputError(Error{fmt::format(
+          "--sm-guid {}: expected a port GUID such as 0x0002c90300a1b2c3", *args.smGuid)});
+    }
+    sm = Guid{*g};
+  }
+  auto fabric = readTopologyFile(args.topology);
+  if (!fabric) return inputError(fabric.error());
+  auto config = readConfig(args);
+  if (!config) return inputError(config.error());
+  auto plan = partition::planPartitions(*fabric, *config, sm);
+  if (!plan) return inputError(plan.error());
+  printPlan(*fabric, *plan);
+  return 0;
+}
+
+}  // namespace ibsm::cli

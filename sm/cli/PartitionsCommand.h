@@ -1,0 +1,26 @@
+// `ibsm partitions`: the partition plan offline. Reads a topology file and
+// the partitions (partitions.conf and/or ibsm.toml's [[partition]] tables),
+// runs the planner the live SM uses and prints, per partition, its members
+// and, per port, the PKey table it would program.
+#pragma once
+
+#include <CLI/CLI.hpp>
+#include <filesystem>
+#include <optional>
+#include <string>
+
+namespace ibsm::cli {
+
+struct PartitionsArgs {
+  std::filesystem::path topology;
+  std::optional<std::filesystem::path> partitions;
+  std::optional<std::filesystem::path> config;
+  std::optional<std::string> smGuid;  // the SM's port GUID: SELF, full in 0x7fff
+};
+
+void addPartitionsCommand(CLI::App& app, PartitionsArgs& args);
+// Exit status: 0 the plan fits; 2 bad input or a plan that does not fit
+// (a port beyond its PartitionCap), with file:line where there is one.
+int runPartitions(const PartitionsArgs& args);
+
+}  // namespace ibsm::cli
