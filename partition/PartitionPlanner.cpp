@@ -167,14 +167,26 @@ Result<PartitionPlan> planPartitions(const Fabric& fabric, const PartitionConfig
   for (const auto& [port, pkeys] : tables) {
     const Node& n = fabric.node(port.node);
     if (pkeys.size() > n.partitionCap) {
-      overflows.push_back(fmt::format("port {} needs {} PKeys but its PartitionCap is {}",
-                                      fabric.describe(port), pkeys.size(), n.partitionCap));
+      // Name the rules that put it there, so the operator knows what to edit.
+      std::string why;
+      for (std::uint16_t k : pkeys) {
+        if ((k & kFullMember) == 0 && std::ranges::count(pkeys, k | kFullMember) > 0) continue;
+        const auto* d =
+            &*std::ranges::find(defs, static_cast<std::uint16_t>(k & 0x7fff), &PartitionDef::pkey);
+        why += fmt::format("{}'{}' at {}", why.empty() ? "" : ", ", d->name, d->where);
+      }
+      overflows.push_back(fmt::format("port {} needs {} PKeys but its PartitionCap is {} ({})",
+                                      fabric.describe(port), pkeys.size(), n.partitionCap, why));
     }
     plan.tables.ports.push_back(PortPKeys{port, pkeys, false});
   }
   if (!overflows.empty()) {
     std::string msg = "partitions do not fit the PKey tables:";
-    for (const std::string& o : overflows) msg += "\n  " + o;
+    constexpr std::size_t kShown = 10;
+    for (std::size_t i = 0; i < overflows.size() && i < kShown; ++i) msg += "\n  " + overflows[i];
+    if (overflows.size() > kShown) {
+      msg += fmt::format("\n  and {} more ports", overflows.size() - kShown);
+    }
     return fail(std::move(msg));
   }
 

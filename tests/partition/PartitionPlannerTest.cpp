@@ -155,7 +155,8 @@ TEST(PartitionPlanner, APortBeyondItsPartitionCapIsAnError) {
   ASSERT_FALSE(p);
   EXPECT_EQ(p.error().message,
             fmt::format("partitions do not fit the PKey tables:\n  port {} needs 3 PKeys but its "
-                        "PartitionCap is 2",
+                        "PartitionCap is 2 ('Default' at (built-in default partition), 'a' at "
+                        "p.conf:1, 'b' at p.conf:2)",
                         f.describe(small)));
 }
 
