@@ -184,6 +184,15 @@ TEST(PartitionsFile, BrokenStructureIsAnError) {
             std::string::npos);
 }
 
+TEST(PartitionsFile, TheShippedExampleReads) {
+  auto c = readPartitionsFile(std::string(IBSM_SOURCE_DIR) + "/conf/partitions.conf");
+  ASSERT_TRUE(c) << c.error().message;
+  ASSERT_EQ(c->partitions.size(), 3u);
+  EXPECT_EQ(c->partitions[1].name, "storage");
+  EXPECT_EQ(c->partitions[1].members.size(), 3u);
+  EXPECT_EQ(c->partitions[2].members.at(2).membership, Membership::Full);
+}
+
 TEST(PartitionsFile, UnreadableFileIsNamed) {
   auto c = readPartitionsFile("/nonexistent/partitions.conf");
   ASSERT_FALSE(c);
