@@ -9,14 +9,13 @@
 #include <spdlog/spdlog.h>
 
 #include <charconv>
-#include <csignal>
 #include <optional>
-#include <thread>
 
 #include "Config.h"
 #include "FileIo.h"
 #include "MasterSweep.h"
 #include "SignalWatch.h"
+#include "SmDaemon.h"
 #include "SmInfoAgent.h"
 #include "StateStore.h"
 #include "UmadTransport.h"
@@ -29,7 +28,6 @@ constexpr const char* kDefaultConfig = "/etc/ibsm/ibsm.toml";
 struct Setup {
   config::Config config;
   sm::SweepSettings sweep;
-  std::shared_ptr<spdlog::logger> logger;
 };
 
 Result<Guid> parseGuidArg(const std::string& text) {
@@ -55,7 +53,8 @@ Result<std::shared_ptr<spdlog::logger>> makeLogger(const config::LogConfig& log)
   }
 }
 
-// Reads and checks everything; sends nothing.
+// Reads and checks everything; sends nothing. Called again on SIGHUP, so it
+// must not create anything that exists once per process (the logger).
 Result<Setup> prepare(const RunArgs& args) {
   auto config = config::loadConfig(args.config.value_or(kDefaultConfig), args.config.has_value());
   if (!config) return std::unexpected(config.error());
@@ -103,11 +102,20 @@ Result<Setup> prepare(const RunArgs& args) {
   // A state file that does not parse would lose LIDs: refuse before sending.
   if (auto saved = sm::StateStore(c.sm.stateDir).loadGuid2Lid(); !saved)
     return std::unexpected(saved.error());
-
-  auto logger = makeLogger(c.log);
-  if (!logger) return std::unexpected(logger.error());
-  s.logger = *logger;
   return s;
+}
+
+sm::DaemonSettings daemonSettings(const Setup& s) {
+  const auto& c = s.config;
+  sm::DaemonSettings d;
+  d.sweep = s.sweep;
+  d.sweepInterval = std::chrono::seconds(c.sm.sweepIntervalSeconds);
+  d.pollingTimeout = std::chrono::milliseconds(c.sm.pollingTimeoutMs);
+  d.pollingRetries = c.sm.pollingRetries;
+  d.priority = c.sm.priority;
+  d.smKey = c.sm.smKey;
+  d.controlSocket = c.sm.controlSocket;
+  return d;
 }
 
 void logSweep(spdlog::logger& log, const sm::SweepResult& r) {
@@ -150,8 +158,13 @@ int runRun(const RunArgs& args) {
     fmt::print(stderr, "ibsm run: {}\n", setup.error().message);
     return 2;
   }
-  auto& log = *setup->logger;
   const auto& c = setup->config;
+  auto logger = makeLogger(c.log);
+  if (!logger) {
+    fmt::print(stderr, "ibsm run: {}\n", logger.error().message);
+    return 2;
+  }
+  auto& log = **logger;
 
   // Before the port opens: a signal mask is per thread, and a thread started
   // without it (umad2sim's receiver is one) would take SIGTERM's default
@@ -175,63 +188,55 @@ int runRun(const RunArgs& args) {
   engineOptions.window = c.mad.window;
   engineOptions.timeout = std::chrono::milliseconds(c.mad.timeoutMs);
   engineOptions.retries = c.mad.retries;
-  engineOptions.logger = setup->logger;
+  engineOptions.logger = *logger;
   MadEngine engine(**transport, engineOptions);
+
+  sm::StateStore store(c.sm.stateDir);
+  if (!args.once) {
+    // The daemon: the IBA state machine decides when to sweep, poll or hand over.
+    const auto reload = [&args]() -> Result<sm::DaemonSettings> {
+      auto fresh = prepare(args);
+      if (!fresh) return std::unexpected(fresh.error());
+      return daemonSettings(*fresh);
+    };
+    sm::SmDaemon daemon(engine, store, port.portGuid, daemonSettings(*setup), reload, *logger);
+    return daemon.run([&signals] { return signals->poll(); });
+  }
 
   SmInfo self;
   self.guid = port.portGuid;
   self.priority = c.sm.priority;
   self.smState = SmState::Discovering;
-  sm::SmInfoAgent agent(engine, self, setup->logger);
-  sm::StateStore store(c.sm.stateDir);
-  sm::MasterSweep sweep(engine, store, setup->sweep, setup->logger);
+  sm::SmInfoAgent agent(engine, self, *logger);
+  sm::MasterSweep sweep(engine, store, setup->sweep, *logger);
   const auto secondsSinceStart = [&] {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   };
 
+  // --once: sweep at once until the subnet is up or out of tries.
   for (std::uint32_t n = 1;; ++n) {
     auto result = sweep.run();
     if (!result) {
       log.error("SM-0003 sweep failed: {}", result.error().message);
-      if (args.once) return 1;
-    } else {
-      agent.setState(SmState::Master);
-      agent.countActivity(static_cast<std::uint32_t>(result->mads));
-      logSweep(log, *result);
-      // With --once, a link that changed while the sweep ran (Trap 128)
-      // means the tables just written may point into a dead port: sweep again.
-      const bool stale = args.once && agent.takeLinkChange();
-      if (stale) log.warn("SM-0407 a link changed during the sweep (Trap 128): sweeping again");
-      if (result->up && !stale) {
-        logUp(log, *result, secondsSinceStart(), engine.counters().sent);
-        if (args.once) {
-          // The verdict for the operator (or the script) that ran --once.
-          fmt::print("{}", reportSummary(result->report));
-          return 0;
-        }
-      } else if (args.once && n >= c.sm.maxSweepsOnce) {
-        if (stale) result->reasons.push_back("links kept changing during every sweep");
-        log.error("SM-0004 subnet not up after {} sweeps: {}", n, fmt::join(result->reasons, "; "));
-        return 1;
-      }
+      return 1;
     }
-    if (args.once) continue;  // sweep again at once until up or out of tries
-
-    // Between sweeps: answer SMInfo queries and traps; a trap, SIGHUP or the
-    // interval starts the next sweep, SIGTERM/SIGINT end the run.
-    const auto next =
-        std::chrono::steady_clock::now() +
-        std::chrono::seconds(c.sm.sweepIntervalSeconds ? c.sm.sweepIntervalSeconds : 24 * 3600);
-    while (std::chrono::steady_clock::now() < next && !agent.takeSweepRequest()) {
-      if (auto sig = signals->poll()) {
-        if (*sig == SIGHUP) break;
-        log.info("SM-0005 signal {}: stopping", *sig);
-        return 0;
-      }
-      if (auto ok = engine.runUntil(MadClock::now() + std::chrono::milliseconds(100)); !ok) {
-        log.error("SM-0006 port failed: {}", ok.error().message);
-        return 1;
-      }
+    agent.setState(SmState::Master);
+    agent.countActivity(static_cast<std::uint32_t>(result->mads));
+    logSweep(log, *result);
+    // A link that changed while the sweep ran (Trap 128) means the tables
+    // just written may point into a dead port: sweep again.
+    const bool stale = agent.takeLinkChange();
+    if (stale) log.warn("SM-0407 a link changed during the sweep (Trap 128): sweeping again");
+    if (result->up && !stale) {
+      logUp(log, *result, secondsSinceStart(), engine.counters().sent);
+      // The verdict for the operator (or the script) that ran --once.
+      fmt::print("{}", reportSummary(result->report));
+      return 0;
+    }
+    if (n >= c.sm.maxSweepsOnce) {
+      if (stale) result->reasons.push_back("links kept changing during every sweep");
+      log.error("SM-0004 subnet not up after {} sweeps: {}", n, fmt::join(result->reasons, "; "));
+      return 1;
     }
   }
 }

@@ -88,6 +88,9 @@ class MasterSweep {
   // is stale; the next run() reads the tables back. lightSweep() refuses
   // (ok=false) until then.
   void forgetSwitchTables();
+  // SIGHUP: routing and programming options for the next sweep; what the
+  // switches hold and the last fabric stay known.
+  void setSettings(SweepSettings settings) { settings_ = std::move(settings); }
 
  private:
   // Plan and program `discovered` as it is, judge, and remember it: the
