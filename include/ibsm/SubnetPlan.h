@@ -7,8 +7,10 @@
 #pragma once
 
 #include <ibsm/Lids.h>
+#include <ibsm/PKeyTables.h>
 #include <ibsm/Routing.h>
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -25,6 +27,12 @@ struct SubnetPlan {
   Fabric fabric;  // the input with the planned LIDs applied
   LidPlan lids;
   RoutingResult routing;
+  // PKey tables and switch-edge enforcement to program; nullopt: the SM
+  // does not manage partitions and programming leaves every table alone.
+  // planSubnet() leaves it unset: the partition planner fills it, which
+  // lets a partition change be programmed without routing again.
+  std::optional<PKeyTables>
+      pkeys{};  // {}: aggregate inits that stop at `routing` stay warning-free
 };
 
 [[nodiscard]] Result<SubnetPlan> planSubnet(Fabric fabric, const PlanInputs& inputs,

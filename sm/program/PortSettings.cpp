@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "PKeyPlan.h"
+
 namespace ibsm::sm {
 namespace {
 
@@ -59,6 +61,15 @@ PortSetting portSetting(const DiscoveredSubnet& discovered, const SubnetPlan& pl
       update(want.neighborMtu, std::min(held.mtuCap, peer->mtuCap));
       // IBA: OperationalVLs must not exceed VLCap, at either end.
       update(want.operationalVls, std::min(held.vlCap, peer->vlCap));
+    }
+  }
+  // Enforcement is the partition plan's: a listed switch external port
+  // filters exactly when the plan says so and the switch can.
+  if (plan.pkeys && node.isSwitch() && port.port != 0) {
+    if (const PortPKeys* entry = findPort(*plan.pkeys, port)) {
+      const bool enforce = entry->enforce && enforcesPartitions(discovered, port.node);
+      update(want.partitionEnforcementInbound, enforce);
+      update(want.partitionEnforcementOutbound, enforce);
     }
   }
   if (options.clientReregister && !node.isSwitch() &&

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "PKeyPlan.h"
 #include "PortSettings.h"
 
 namespace ibsm::sm {
@@ -12,6 +13,8 @@ std::string_view phaseName(Phase phase) {
   switch (phase) {
     case Phase::ReadTables:
       return "read-tables";
+    case Phase::PKeys:
+      return "pkeys";
     case Phase::SmLid:
       return "sm-lid";
     case Phase::Lids:
@@ -71,7 +74,22 @@ Result<void> checkPlanMatches(const DiscoveredSubnet& discovered, const SubnetPl
                               plan.fabric.node(n).guid, seen.node(n).guid));
     }
   }
+  if (plan.pkeys) return checkPKeyTables(seen, *plan.pkeys);
   return {};
+}
+
+// PKeyTable blocks that differ from what the cache knows (unknown ones too).
+void planPKeys(const DiscoveredSubnet& discovered, const PKeyTables& tables, const PKeyCache& cache,
+               ProgramPlan& out) {
+  for (const PKeyPort& port : pkeyPorts(discovered, tables, out.notes)) {
+    for (std::uint16_t b = 0; b < port.blocks; ++b) {
+      const PKeyBlock want = plannedPKeyBlock(port.entry->pkeys, b);
+      if (cache.block(port.key, b) == want) continue;
+      out.phase(Phase::PKeys)
+          .push_back(
+              ProgramStep{PKeyTarget{port.entry->port, b, want}, setPKeyBlock(port, b, want)});
+    }
+  }
 }
 
 SmpRequest setPortInfo(PortRef port, const DrPath& path, const PortInfo& info) {
@@ -181,6 +199,7 @@ Result<ProgramPlan> planProgramming(const DiscoveredSubnet& discovered, const Su
   out.phase(Phase::Active) = std::move(activate);
 
   for (const NodeId sw : fabric.switches()) planSwitch(discovered, plan, sw, cache, options, out);
+  if (plan.pkeys) planPKeys(discovered, *plan.pkeys, cache.pkeys(), out);
   return out;
 }
 

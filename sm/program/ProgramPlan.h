@@ -9,8 +9,10 @@
 // Which fields are whose: a PortInfo Set writes back the PortInfo as read,
 // changing only LID, LMC, MasterSMLID and GidPrefix (ports that carry a
 // LID: switch port 0, CA ports), NeighborMTU and OperationalVLs (link
-// ports still in Init), ClientReregister (if asked) and PortState (only in
-// the state phases). Enable fields (width, speed, physical and link-down
+// ports still in Init), ClientReregister (if asked),
+// PartitionEnforcementInbound/Outbound (switch external ports listed in
+// plan.pkeys: on where `enforce` and the switch can, off otherwise) and
+// PortState (only in the state phases). Enable fields (width, speed, physical and link-down
 // state) are written as 0, "no change", so a Set never retrains a link.
 #pragma once
 
@@ -31,14 +33,15 @@ namespace ibsm::sm {
 
 // In the order they run; each waits for the one before.
 enum class Phase : std::uint8_t {
-  ReadTables,  // Get LFT blocks of switches the cache does not know yet
+  ReadTables,  // Get LFT and PKey blocks the cache does not know yet
+  PKeys,       // PKeyTable blocks that differ (before LIDs, as OpenSM)
   SmLid,       // the SM's own port: its LID and MasterSMLID
   Lids,        // PortInfo of every other port
   Lfts,        // SwitchInfo:LinearFDBTop and LFT blocks
   Armed,       // Init ports to Armed, both ends of each link
   Active,      // Armed ports to Active, once the LFTs are in place
 };
-inline constexpr std::size_t kPhaseCount = 6;
+inline constexpr std::size_t kPhaseCount = 7;
 std::string_view phaseName(Phase phase);
 
 // What a step writes, so the executor can tell what failed and update the cache.
@@ -54,7 +57,12 @@ struct BlockTarget {
   std::uint16_t block{0};
   LftBlock contents;  // what a Set writes (unused by reads)
 };
-using StepTarget = std::variant<PortTarget, TopTarget, BlockTarget>;
+struct PKeyTarget {
+  PortRef port;
+  std::uint16_t block{0};
+  PKeyBlock contents;  // what a Set writes (unused by reads)
+};
+using StepTarget = std::variant<PortTarget, TopTarget, BlockTarget, PKeyTarget>;
 
 struct ProgramStep {
   StepTarget target;
@@ -72,9 +80,10 @@ struct ProgramPlan {
   std::vector<ProgramStep>& phase(Phase p) { return phases[static_cast<std::size_t>(p)]; }
 };
 
-// Fails only when the plan was not made from this discovery (other nodes)
-// or the SM's port is not part of it. ReadTables is left empty: reads
-// depend on the cache's admit(), which the executor does first.
+// Fails only when the plan was not made from this discovery (other nodes,
+// PKey tables naming ports it lacks) or the SM's port is not part of it.
+// ReadTables is left empty: reads depend on the caches' admit(), which the
+// executor does first. With plan.pkeys nullopt no PKey table is touched.
 [[nodiscard]] Result<ProgramPlan> planProgramming(const DiscoveredSubnet& discovered,
                                                   const SubnetPlan& plan,
                                                   const SwitchTableCache& cache,

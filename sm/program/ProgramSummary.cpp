@@ -8,6 +8,12 @@ std::size_t ProgramSummary::requests() const {
   return n;
 }
 
+std::size_t ProgramSummary::pkeyRequests() const {
+  std::size_t n = 0;
+  for (const PhaseReport& p : phases) n += p.pkeyRequests;
+  return n;
+}
+
 std::size_t ProgramSummary::failed() const {
   std::size_t n = 0;
   // A failed read costs nothing: the block is unknown, so it is written.

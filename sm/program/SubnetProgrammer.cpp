@@ -6,6 +6,8 @@
 #include <algorithm>
 #include <set>
 
+#include "PKeyPlan.h"
+
 namespace ibsm::sm {
 namespace {
 
@@ -18,9 +20,16 @@ std::string describeTarget(const Fabric& fabric, const StepTarget& target) {
     return fmt::format("SwitchInfo (LinearFDBTop {}) of switch {} ({})", t->top, n.description,
                        n.guid);
   }
+  if (const auto* k = std::get_if<PKeyTarget>(&target)) {
+    return fmt::format("PKey block {} of {}", k->block, fabric.describe(k->port));
+  }
   const auto& b = std::get<BlockTarget>(target);
   const Node& n = fabric.node(b.sw);
   return fmt::format("LFT block {} of switch {} ({})", b.block, n.description, n.guid);
+}
+
+PKeyPortKey pkeyKey(const Fabric& fabric, const PKeyTarget& t) {
+  return PKeyPortKey{fabric.node(t.port.node).guid, t.port.port};
 }
 
 std::string describeOutcome(const SmpReply& reply) {
@@ -118,6 +127,8 @@ Result<std::vector<SmpReply>> SubnetProgrammer::runPhase(Phase phase,
   report.deferred = deferred;
   report.transmissions = engine_.counters().sent - sentBefore;
   report.duration = std::chrono::duration_cast<std::chrono::microseconds>(clock() - start);
+  report.pkeyRequests = static_cast<std::size_t>(std::ranges::count_if(
+      steps, [](const ProgramStep& s) { return std::holds_alternative<PKeyTarget>(s.target); }));
   for (std::size_t i = 0; i < steps.size(); ++i) {
     if (replies[i].ok()) continue;
     ++report.failures;
@@ -131,14 +142,15 @@ Result<std::vector<SmpReply>> SubnetProgrammer::runPhase(Phase phase,
     log_->warn("PROG-0302 {}; left dirty for the next sweep", line);
     summary.failures.push_back(std::move(line));
   }
-  log_->info("PROG-0301 phase {}: {} SMPs ({} sent), {} failed, {} deferred, {:.3f} ms",
-             phaseName(phase), report.requests, report.transmissions, report.failures,
-             report.deferred, static_cast<double>(report.duration.count()) / 1000.0);
+  log_->info("PROG-0301 phase {}: {} SMPs ({} PKey, {} sent), {} failed, {} deferred, {:.3f} ms",
+             phaseName(phase), report.requests, report.pkeyRequests, report.transmissions,
+             report.failures, report.deferred,
+             static_cast<double>(report.duration.count()) / 1000.0);
   return replies;
 }
 
 Result<void> SubnetProgrammer::readTables(const DiscoveredSubnet& discovered,
-                                          ProgramSummary& summary) {
+                                          const SubnetPlan& plan, ProgramSummary& summary) {
   std::vector<NodeId> switches;
   for (const auto& [sw, info] : discovered.switchInfo) switches.push_back(sw);
   std::ranges::sort(switches);
@@ -154,10 +166,25 @@ Result<void> SubnetProgrammer::readTables(const DiscoveredSubnet& discovered,
                       SmpRequest::get(AttributeId::LinearForwardingTable, lftModifier(b), *path)});
     }
   }
+  if (plan.pkeys) {
+    // Notes on ports left alone come again, once, from the planner.
+    std::vector<std::string> ignored;
+    for (const PKeyPort& port : pkeyPorts(discovered, *plan.pkeys, ignored)) {
+      for (const std::uint16_t b : cache_.pkeys().admit(port.key, port.blocks, port.reset)) {
+        reads.push_back(ProgramStep{PKeyTarget{port.entry->port, b, {}}, getPKeyBlock(port, b)});
+      }
+    }
+  }
   auto replies = runPhase(Phase::ReadTables, reads, 0, discovered.fabric, summary);
   if (!replies) return std::unexpected(replies.error());
   for (std::size_t i = 0; i < reads.size(); ++i) {
     if (!(*replies)[i].ok()) continue;
+    if (const auto* k = std::get_if<PKeyTarget>(&reads[i].target)) {
+      cache_.pkeys().learned(pkeyKey(discovered.fabric, *k), k->block,
+                             decodePKeyBlock((*replies)[i].smp->data));
+      ++summary.pkeyBlocksRead;
+      continue;
+    }
     const auto& t = std::get<BlockTarget>(reads[i].target);
     cache_.learned(discovered.fabric.node(t.sw).guid, t.block,
                    decodeLftBlock((*replies)[i].smp->data));
@@ -170,12 +197,32 @@ Result<ProgramSummary> SubnetProgrammer::program(const DiscoveredSubnet& discove
                                                  const SubnetPlan& plan) {
   const Fabric& fabric = discovered.fabric;
   ProgramSummary summary;
-  if (auto read = readTables(discovered, summary); !read) return std::unexpected(read.error());
+  if (plan.pkeys) {
+    if (auto ok = checkPKeyTables(fabric, *plan.pkeys); !ok) return std::unexpected(ok.error());
+  }
+  if (auto read = readTables(discovered, plan, summary); !read) {
+    return std::unexpected(read.error());
+  }
 
   auto planned = planProgramming(discovered, plan, cache_, options_);
   if (!planned) return std::unexpected(planned.error());
   for (const std::string& note : planned->notes) log_->warn("PROG-0305 {}", note);
   summary.notes = planned->notes;
+
+  // PKeys first, as OpenSM: a port gets its partitions before it is
+  // reachable by LID. A failed block is unknown, so the next run sends it.
+  const auto& pkeySteps = planned->phase(Phase::PKeys);
+  auto pkeys = runPhase(Phase::PKeys, pkeySteps, 0, fabric, summary);
+  if (!pkeys) return std::unexpected(pkeys.error());
+  for (std::size_t i = 0; i < pkeySteps.size(); ++i) {
+    const auto& k = std::get<PKeyTarget>(pkeySteps[i].target);
+    if ((*pkeys)[i].ok()) {
+      cache_.pkeys().learned(pkeyKey(fabric, k), k.block, k.contents);
+      ++summary.pkeyBlocksWritten;
+    } else {
+      cache_.pkeys().forget(pkeyKey(fabric, k), k.block);
+    }
+  }
 
   auto smLid = runPhase(Phase::SmLid, planned->phase(Phase::SmLid), 0, fabric, summary);
   if (!smLid) return std::unexpected(smLid.error());
@@ -247,10 +294,11 @@ Result<ProgramSummary> SubnetProgrammer::program(const DiscoveredSubnet& discove
   }
 
   log_->info(
-      "PROG-0306 programming {}: {} LFT blocks written ({} read), {} ports configured, "
-      "{} activated, {} failed or deferred; {} SMPs in {:.3f} ms",
+      "PROG-0306 programming {}: {} LFT blocks written ({} read), {} PKey blocks written ({} "
+      "read), {} ports configured, {} activated, {} failed or deferred; {} SMPs in {:.3f} ms",
       summary.complete() ? "complete" : "incomplete", summary.blocksWritten, summary.blocksRead,
-      summary.portsConfigured, summary.portsActivated, summary.failed(), summary.requests(),
+      summary.pkeyBlocksWritten, summary.pkeyBlocksRead, summary.portsConfigured,
+      summary.portsActivated, summary.failed(), summary.requests(),
       static_cast<double>(summary.duration().count()) / 1000.0);
   return summary;
 }

@@ -1,15 +1,15 @@
 // The programming step of a sweep: after discovery and planSubnet(), sends
-// what differs, phase by phase in OpenSM's order (SM LID, LIDs, LFTs, then
-// links Armed, then Active), each phase waiting for the one before and
+// what differs, phase by phase in OpenSM's order (PKey tables, SM LID,
+// LIDs, LFTs, then links Armed, then Active), each phase waiting for the one before and
 // keeping the MAD engine's window full within itself.
 //
-//   SwitchTableCache cache;                        // kept across sweeps
+//   SwitchTableCache cache;                        // kept across sweeps (LFTs and PKeys)
 //   SubnetProgrammer programmer(engine, cache, options);
 //   auto summary = programmer.program(discovered, plan);
 //   if (!summary) ...                              // the transport died, or the plan is stale
 //   else if (!summary->complete()) ...             // some objects stay dirty: sweep again
 //
-// Nothing that failed is taken as done: an LFT block whose Set failed is
+// Nothing that failed is taken as done: an LFT or PKey block whose Set failed is
 // unknown in the cache and is sent again by the next run; a port whose
 // PortInfo Set failed is not armed; a switch whose table or LID is not in
 // place keeps its links out of Active (the next run finds them still
@@ -17,7 +17,7 @@
 // stops there, since every other port would name a LID nobody holds.
 //
 // Log message ids (spdlog):
-//   PROG-0301 info   one line per phase: SMPs, failures, deferred, duration
+//   PROG-0301 info   one line per phase: SMPs (PKey SMPs among them), failures, deferred, duration
 //   PROG-0302 warn   one object could not be written (it stays dirty)
 //   PROG-0303 error  the SM's own port LID could not be set: run stopped
 //   PROG-0304 warn   links held back from Armed/Active because of an earlier failure
@@ -54,7 +54,7 @@ class SubnetProgrammer {
                                                        const std::vector<ProgramStep>& steps,
                                                        std::size_t deferred, const Fabric& fabric,
                                                        ProgramSummary& summary);
-  [[nodiscard]] Result<void> readTables(const DiscoveredSubnet& discovered,
+  [[nodiscard]] Result<void> readTables(const DiscoveredSubnet& discovered, const SubnetPlan& plan,
                                         ProgramSummary& summary);
 
   MadEngine& engine_;

@@ -18,6 +18,8 @@
 #include <unordered_map>
 #include <vector>
 
+#include "PKeyCache.h"
+
 namespace ibsm::sm {
 
 inline constexpr std::size_t kLftBlockSize = 64;
@@ -48,6 +50,11 @@ class SwitchTableCache {
   void topWritten(Guid sw, Lid top);
   void topUncertain(Guid sw);
 
+  // The ports' PKey tables live here too, so that the one cache a sweep
+  // loop keeps (and drops when it loses mastership) covers both.
+  PKeyCache& pkeys() { return pkeys_; }
+  const PKeyCache& pkeys() const { return pkeys_; }
+
  private:
   struct Entry {
     std::optional<Lid> top;
@@ -57,6 +64,7 @@ class SwitchTableCache {
   std::optional<LftBlock>& slot(Guid sw, std::uint16_t index);
 
   std::unordered_map<Guid, Entry> switches_;
+  PKeyCache pkeys_;
 };
 
 }  // namespace ibsm::sm

@@ -5,12 +5,27 @@
 
 #include <algorithm>
 #include <expected>
+#include <tuple>
 
 namespace ibsm::testing {
 namespace {
 
 constexpr std::uint8_t kPhysLinkUp = 5;
 constexpr std::uint8_t kPhysPolling = 2;
+constexpr std::size_t kPKeyBlock = 32;
+
+// Entries of a port's PKey table (see the header).
+std::size_t pkeyEntries(const Node& node, std::uint8_t port) {
+  if (!node.isSwitch() || port == 0) return node.partitionCap;
+  return node.switchData && node.switchData->enforcesPartitions ? 32 : 0;
+}
+
+// The table a PKeyTable SMP means: a CA answers for the port it came in
+// on; a switch for the port in modifier bits 16..23.
+PortRef pkeyPort(const Node& node, PortRef at, std::uint32_t mod) {
+  if (!node.isSwitch()) return at;
+  return PortRef{at.node, static_cast<std::uint8_t>((mod >> 16) & 0xFF)};
+}
 
 }  // namespace
 
@@ -32,6 +47,23 @@ const std::vector<std::uint8_t>& FakeFabricTransport::lft(NodeId sw) const {
 Lid FakeFabricTransport::smLid(PortRef port) const {
   auto it = smLids_.find(port);
   return it == smLids_.end() ? Lid{} : it->second;
+}
+
+std::vector<std::uint16_t> FakeFabricTransport::pkeys(PortRef port) const {
+  if (auto it = pkeys_.find(port); it != pkeys_.end()) return it->second;
+  std::vector<std::uint16_t> table(pkeyEntries(fabric_.node(port.node), port.port), 0);
+  if (!table.empty()) table[0] = 0xFFFF;
+  return table;
+}
+
+void FakeFabricTransport::setPKeys(PortRef port, std::vector<std::uint16_t> table) {
+  table.resize(pkeyEntries(fabric_.node(port.node), port.port), 0);
+  pkeys_[port] = std::move(table);
+}
+
+std::pair<bool, bool> FakeFabricTransport::enforcement(PortRef port) const {
+  auto it = enforcement_.find(port);
+  return it == enforcement_.end() ? std::pair{false, false} : it->second;
 }
 
 void FakeFabricTransport::deliver(const ReceivedMad& mad, MadClock::time_point due) {
@@ -109,6 +141,8 @@ std::expected<SmpData, std::uint16_t> FakeFabricTransport::get(const Smp& reques
       pi.neighborMtu = port.mtuCap;
       pi.vlCap = port.vlCap;
       pi.operationalVls = port.vlCap;
+      std::tie(pi.partitionEnforcementInbound, pi.partitionEnforcementOutbound) =
+          enforcement({at.node, num});
       return encode(pi);
     }
     case AttributeId::SwitchInfo: {
@@ -120,6 +154,8 @@ std::expected<SmpData, std::uint16_t> FakeFabricTransport::get(const Smp& reques
       si.linearFdbTop = sd.linearFdbTop;
       si.lifeTimeValue = 18;
       si.partitionEnforcementCap = sd.enforcesPartitions ? 32 : 0;
+      si.inboundEnforcementCap = sd.enforcesPartitions;
+      si.outboundEnforcementCap = sd.enforcesPartitions;
       si.enhancedPort0 = sd.enhancedPort0;
       return encode(si);
     }
@@ -133,6 +169,19 @@ std::expected<SmpData, std::uint16_t> FakeFabricTransport::get(const Smp& reques
       const auto& table = lft(at.node);
       for (std::size_t i = 0; i < 64 && mod * 64 + i < table.size(); ++i) {
         block.ports[i] = table[mod * 64 + i];
+      }
+      return encode(block);
+    }
+    case AttributeId::PKeyTable: {
+      const PortRef port = pkeyPort(node, at, mod);
+      const std::size_t first = (mod & 0xFFFF) * kPKeyBlock;
+      if (port.port > node.numPorts() || first >= pkeyEntries(node, port.port)) {
+        return std::unexpected(madstatus::kInvalidField);
+      }
+      const auto table = pkeys(port);
+      PKeyBlock block;
+      for (std::size_t i = 0; i < kPKeyBlock && first + i < table.size(); ++i) {
+        block.pkeys[i] = table[first + i];
       }
       return encode(block);
     }
@@ -159,6 +208,10 @@ std::expected<void, std::uint16_t> FakeFabricTransport::set(const Smp& request, 
         gidPrefixes_[{at.node, num}] = pi.gidPrefix;
       }
       if (pi.portState != PortState::NoChange) port.state = pi.portState;
+      if (node.isSwitch() && num != 0 && pkeyEntries(node, num) > 0) {
+        enforcement_[{at.node, num}] = {pi.partitionEnforcementInbound,
+                                        pi.partitionEnforcementOutbound};
+      }
       return {};
     }
     case AttributeId::SwitchInfo:
@@ -174,6 +227,20 @@ std::expected<void, std::uint16_t> FakeFabricTransport::set(const Smp& request, 
       table.resize(std::max<std::size_t>(table.size(), (mod + 1) * 64), 0xFF);
       const LftBlock block = decodeLftBlock(request.data);
       std::ranges::copy(block.ports, table.begin() + mod * 64);
+      return {};
+    }
+    case AttributeId::PKeyTable: {
+      const PortRef port = pkeyPort(node, at, mod);
+      const std::size_t first = (mod & 0xFFFF) * kPKeyBlock;
+      if (port.port > node.numPorts() || first >= pkeyEntries(node, port.port)) {
+        return std::unexpected(madstatus::kInvalidField);
+      }
+      auto table = pkeys(port);
+      const PKeyBlock block = decodePKeyBlock(request.data);
+      for (std::size_t i = 0; i < kPKeyBlock && first + i < table.size(); ++i) {
+        table[first + i] = block.pkeys[i];
+      }
+      pkeys_[port] = std::move(table);
       return {};
     }
     default:

@@ -11,11 +11,15 @@
 //   });
 //
 // Answers: Get NodeInfo, NodeDescription, PortInfo, SwitchInfo,
-// LinearForwardingTable; Set PortInfo (LID, LMC, SM LID, GID prefix, port state),
-// SwitchInfo (LinearFDBTop) and LinearForwardingTable, which change the
-// fabric it holds. Anything else gets status "method/attribute unsupported".
-// A cabled port whose Fabric state is Down reads as Init/LinkUp, as a fresh
-// fabric does before an SM has run.
+// LinearForwardingTable, PKeyTable; Set PortInfo (LID, LMC, SM LID, GID
+// prefix, port state, partition enforcement on switch external ports),
+// SwitchInfo (LinearFDBTop), LinearForwardingTable and PKeyTable, which
+// change the fabric it holds. PKey tables start as a fresh port's: 0xffff
+// first, the rest 0; CA ports and switch port 0 have Node::partitionCap
+// entries, switch external ports 32 if the switch enforces partitions
+// (SwitchData::enforcesPartitions), else none. Anything else gets status "method/attribute
+// unsupported". A cabled port whose Fabric state is Down reads as Init/LinkUp, as a fresh fabric
+// does before an SM has run.
 #pragma once
 
 #include <ibsm/Fabric.h>
@@ -28,6 +32,7 @@
 #include <functional>
 #include <map>
 #include <optional>
+#include <utility>
 #include <vector>
 
 namespace ibsm::testing {
@@ -92,6 +97,11 @@ class FakeFabricTransport final : public MadTransport {
   // What Set(LinearForwardingTable) wrote; empty for a switch never set.
   const std::vector<std::uint8_t>& lft(NodeId sw) const;
   Lid smLid(PortRef port) const;
+  // The whole PKey table of a port (CA port, switch port 0 or external port).
+  std::vector<std::uint16_t> pkeys(PortRef port) const;
+  void setPKeys(PortRef port, std::vector<std::uint16_t> table);
+  // PortInfo:PartitionEnforcementInbound and Outbound as last Set.
+  std::pair<bool, bool> enforcement(PortRef port) const;
 
  private:
   struct InFlight {
@@ -119,7 +129,9 @@ class FakeFabricTransport final : public MadTransport {
   std::vector<SentMad> sent_;
   std::map<NodeId, std::vector<std::uint8_t>> lfts_;
   std::map<PortRef, Lid> smLids_;
-  std::map<PortRef, std::uint64_t> gidPrefixes_;  // as Set PortInfo wrote them
+  std::map<PortRef, std::uint64_t> gidPrefixes_;         // as Set PortInfo wrote them
+  std::map<PortRef, std::vector<std::uint16_t>> pkeys_;  // ports whose table was Set
+  std::map<PortRef, std::pair<bool, bool>> enforcement_;
 };
 
 }  // namespace ibsm::testing
