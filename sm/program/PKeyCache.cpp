@@ -3,6 +3,7 @@
 namespace ibsm::sm {
 
 std::vector<std::uint16_t> PKeyCache::admit(PKeyPortKey port, std::uint16_t blocks, bool reset) {
+  if (reset) ignoresEnforcement_.erase(port);
   auto it = ports_.find(port);
   if (it != ports_.end() && !reset && it->second.size() == blocks) return {};
   // Taken afresh. A block forgotten after a failed Set is not read again

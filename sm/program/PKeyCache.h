@@ -19,6 +19,7 @@
 #include <cstdint>
 #include <map>
 #include <optional>
+#include <set>
 #include <vector>
 
 namespace ibsm::sm {
@@ -52,8 +53,15 @@ class PKeyCache {
   void forget(PKeyPortKey port, std::uint16_t index);
   std::size_t size() const { return ports_.size(); }
 
+  // A switch port acknowledged a PortInfo Set but kept its old
+  // PartitionEnforcement bits (ibsim does): asking again every sweep would
+  // only cost SMPs, so planning stops asking until the node is reset.
+  void enforcementIgnored(PKeyPortKey port) { ignoresEnforcement_.insert(port); }
+  bool ignoresEnforcement(PKeyPortKey port) const { return ignoresEnforcement_.contains(port); }
+
  private:
   std::map<PKeyPortKey, std::vector<std::optional<PKeyBlock>>> ports_;
+  std::set<PKeyPortKey> ignoresEnforcement_;
 };
 
 }  // namespace ibsm::sm

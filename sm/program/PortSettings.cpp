@@ -63,20 +63,25 @@ PortSetting portSetting(const DiscoveredSubnet& discovered, const SubnetPlan& pl
       update(want.operationalVls, std::min(held.vlCap, peer->vlCap));
     }
   }
+  bool enforcementChanged = false;
   // Enforcement is the partition plan's: a listed switch external port
   // filters exactly when the plan says so and the switch can.
   if (plan.pkeys && node.isSwitch() && port.port != 0) {
     if (const PortPKeys* entry = findPort(*plan.pkeys, port)) {
       const bool enforce = entry->enforce && enforcesPartitions(discovered, port.node);
-      update(want.partitionEnforcementInbound, enforce);
-      update(want.partitionEnforcementOutbound, enforce);
+      enforcementChanged = want.partitionEnforcementInbound != enforce ||
+                           want.partitionEnforcementOutbound != enforce;
+      want.partitionEnforcementInbound = enforce;
+      want.partitionEnforcementOutbound = enforce;
     }
   }
   if (options.clientReregister && !node.isSwitch() &&
       (held.capabilityMask & capability::kIsClientReregistrationSupported) != 0) {
     update(want.clientReregister, true);
   }
-  return PortSetting{want, changed};
+  return PortSetting{.desired = want,
+                     .changed = changed || enforcementChanged,
+                     .onlyEnforcement = !changed && enforcementChanged};
 }
 
 LinkSteps linkSteps(const DiscoveredSubnet& discovered, PortRef port, const PortInfo& held) {

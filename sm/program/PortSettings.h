@@ -14,6 +14,9 @@ namespace ibsm::sm {
 struct PortSetting {
   PortInfo desired;  // PortState NoChange; enable fields "no change"
   bool changed{false};
+  // Partition enforcement is all that changed (a port whose switch is
+  // known to ignore it then needs no Set).
+  bool onlyEnforcement{false};
 };
 
 PortSetting portSetting(const DiscoveredSubnet& discovered, const SubnetPlan& plan, PortRef port,

@@ -171,7 +171,13 @@ Result<ProgramPlan> planProgramming(const DiscoveredSubnet& discovered, const Su
   std::vector<ProgramStep> activate;
   for (const PortRef ref : ports) {
     const PortInfo& held = discovered.portInfo.at(ref);
-    const PortSetting setting = portSetting(discovered, plan, ref, held, smLid, options);
+    PortSetting setting = portSetting(discovered, plan, ref, held, smLid, options);
+    if (setting.changed &&
+        cache.pkeys().ignoresEnforcement({fabric.node(ref.node).guid, ref.port})) {
+      setting.desired.partitionEnforcementInbound = held.partitionEnforcementInbound;
+      setting.desired.partitionEnforcementOutbound = held.partitionEnforcementOutbound;
+      if (setting.onlyEnforcement) setting.changed = false;
+    }
     const LinkSteps link = linkSteps(discovered, ref, held);
     if (!setting.changed && !link.arm && !link.activate) continue;
     auto path = pathToPort(discovered, ref);

@@ -149,6 +149,24 @@ Result<std::vector<SmpReply>> SubnetProgrammer::runPhase(Phase phase,
   return replies;
 }
 
+void SubnetProgrammer::noteIgnoredEnforcement(const Fabric& fabric, PortRef port,
+                                              const ProgramStep& step, const SmpReply& reply) {
+  if (!fabric.node(port.node).isSwitch() || port.port == 0 || !reply.smp) return;
+  // The answer to a Set holds the attribute as the port now has it.
+  const PortInfo asked = decodePortInfo(step.request.data);
+  const PortInfo now = decodePortInfo(reply.smp->data);
+  if (asked.partitionEnforcementInbound == now.partitionEnforcementInbound &&
+      asked.partitionEnforcementOutbound == now.partitionEnforcementOutbound) {
+    return;
+  }
+  cache_.pkeys().enforcementIgnored({fabric.node(port.node).guid, port.port});
+  log_->warn(
+      "PROG-0307 {} kept partition enforcement inbound {} outbound {} after a Set asking for "
+      "{}/{}; not asked again until the switch is reset",
+      fabric.describe(port), now.partitionEnforcementInbound, now.partitionEnforcementOutbound,
+      asked.partitionEnforcementInbound, asked.partitionEnforcementOutbound);
+}
+
 Result<void> SubnetProgrammer::readTables(const DiscoveredSubnet& discovered,
                                           const SubnetPlan& plan, ProgramSummary& summary) {
   std::vector<NodeId> switches;
@@ -247,6 +265,7 @@ Result<ProgramSummary> SubnetProgrammer::program(const DiscoveredSubnet& discove
     const PortRef port = targetPort(lidSteps[i]);
     if ((*lids)[i].ok()) {
       ++summary.portsConfigured;
+      noteIgnoredEnforcement(fabric, port, lidSteps[i], (*lids)[i]);
     } else {
       brokenPorts.insert(port);
       if (fabric.node(port.node).isSwitch() && port.port == 0) heldSwitches.insert(port.node);

@@ -23,6 +23,7 @@
 //   PROG-0304 warn   links held back from Armed/Active because of an earlier failure
 //   PROG-0305 warn   something the planner left alone, and why
 //   PROG-0306 info   end of run: blocks written, ports activated, totals
+//   PROG-0307 warn   a switch port acknowledged but ignored partition enforcement
 #pragma once
 
 #include <ibsm/SubnetPlan.h>
@@ -54,6 +55,8 @@ class SubnetProgrammer {
                                                        const std::vector<ProgramStep>& steps,
                                                        std::size_t deferred, const Fabric& fabric,
                                                        ProgramSummary& summary);
+  void noteIgnoredEnforcement(const Fabric& fabric, PortRef port, const ProgramStep& step,
+                              const SmpReply& reply);
   [[nodiscard]] Result<void> readTables(const DiscoveredSubnet& discovered, const SubnetPlan& plan,
                                         ProgramSummary& summary);
 

@@ -173,6 +173,8 @@ TEST(PKeyProgramOnIbsim, ASweepWithTheSamePartitionsSendsNoPKeySmp) {
   const Sweep s = sweep(/*withRed=*/true);
   EXPECT_TRUE(s.summary.complete());
   EXPECT_EQ(s.summary.pkeyRequests(), 0U);
+  // Nor any other: ibsim ignored the enforcement bits once (PROG-0307).
+  EXPECT_EQ(s.summary.requests(), 0U);
 }
 
 TEST(PKeyProgramOnIbsim, ARemovedPartitionCostsOneSetPerChangedBlockAndNoRead) {
@@ -182,6 +184,7 @@ TEST(PKeyProgramOnIbsim, ARemovedPartitionCostsOneSetPerChangedBlockAndNoRead) {
   EXPECT_EQ(s.summary.phase(sm::Phase::ReadTables).pkeyRequests, 0U);
   EXPECT_EQ(s.summary.pkeyBlocksWritten, redMembers) << "block 0 of each port Red was in";
   EXPECT_EQ(s.summary.pkeyRequests(), redMembers);
+  EXPECT_EQ(s.summary.requests(), redMembers) << "PKey Sets and nothing else";
   expectTablesOnTheWire(s);
 }
 

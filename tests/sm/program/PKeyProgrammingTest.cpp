@@ -231,6 +231,15 @@ TEST_F(PKeyProgramming, EnforcementIsTurnedOnWhereThePlanAsksAndTheSwitchCan) {
   EXPECT_EQ(bench->count(isPKeySet), 0U) << "only the PortInfo changed";
 }
 
+TEST_F(PKeyProgramming, ASwitchThatIgnoresEnforcementIsNotAskedAgainEverySweep) {
+  bench->wire().ignoreEnforcementSets();
+  ASSERT_TRUE(sweep(tables(false)).complete());
+  EXPECT_EQ(bench->wire().enforcement({sw1, 1}), std::pair(false, false));
+  EXPECT_NE(bench->log().find("PROG-0307"), std::string::npos);
+  const ProgramSummary again = sweep(tables(false));
+  EXPECT_EQ(again.requests(), 0U) << "no PortInfo Set to ask for enforcement again";
+}
+
 TEST_F(PKeyProgramming, WithoutPartitionsManagedNoPKeySmpIsSent) {
   ASSERT_TRUE(sweep(std::nullopt).complete());
   EXPECT_EQ(bench->count(isPKeyGet) + bench->count(isPKeySet), 0U);

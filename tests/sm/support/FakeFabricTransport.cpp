@@ -208,7 +208,7 @@ std::expected<void, std::uint16_t> FakeFabricTransport::set(const Smp& request, 
         gidPrefixes_[{at.node, num}] = pi.gidPrefix;
       }
       if (pi.portState != PortState::NoChange) port.state = pi.portState;
-      if (node.isSwitch() && num != 0 && pkeyEntries(node, num) > 0) {
+      if (node.isSwitch() && num != 0 && pkeyEntries(node, num) > 0 && !ignoreEnforcement_) {
         enforcement_[{at.node, num}] = {pi.partitionEnforcementInbound,
                                         pi.partitionEnforcementOutbound};
       }

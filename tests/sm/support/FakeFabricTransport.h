@@ -102,6 +102,8 @@ class FakeFabricTransport final : public MadTransport {
   void setPKeys(PortRef port, std::vector<std::uint16_t> table);
   // PortInfo:PartitionEnforcementInbound and Outbound as last Set.
   std::pair<bool, bool> enforcement(PortRef port) const;
+  // Acknowledge PortInfo Sets but keep the enforcement bits, as ibsim does.
+  void ignoreEnforcementSets(bool ignore = true) { ignoreEnforcement_ = ignore; }
 
  private:
   struct InFlight {
@@ -132,6 +134,7 @@ class FakeFabricTransport final : public MadTransport {
   std::map<PortRef, std::uint64_t> gidPrefixes_;         // as Set PortInfo wrote them
   std::map<PortRef, std::vector<std::uint16_t>> pkeys_;  // ports whose table was Set
   std::map<PortRef, std::pair<bool, bool>> enforcement_;
+  bool ignoreEnforcement_{false};
 };
 
 }  // namespace ibsm::testing
