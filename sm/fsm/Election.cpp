@@ -20,6 +20,11 @@ bool trusts(std::uint64_t ourKey, std::uint64_t presentedKey) {
   return ourKey == 0 || presentedKey == ourKey;
 }
 
+bool trustsControl(std::uint64_t ourKey, std::uint32_t modifier, std::uint64_t presentedKey) {
+  constexpr std::uint32_t kHandover = 1;  // control::kHandover (SmStateMachine.h)
+  return trusts(ourKey, presentedKey) || (modifier == kHandover && presentedKey == 0);
+}
+
 Election electMaster(const SmInfo& self, std::span<const SmInfo> others) {
   const SmInfo* bestMaster = nullptr;
   for (const auto& o : others)

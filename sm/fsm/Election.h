@@ -29,6 +29,13 @@ bool outranks(const SmInfo& a, const SmInfo& b);
 // (0) every SM is trusted. Also decides whether a SubnSet(SMInfo) counts.
 bool trusts(std::uint64_t ourKey, std::uint64_t presentedKey);
 
+// Whether a Set(SMInfo) control packet counts: it must present our key (or
+// none is configured) -- except a HANDOVER, which may carry 0. OpenSM shows
+// its SM_Key only to an SM it knows as MASTER, so its HANDOVER to a standby
+// carries 0; and a HANDOVER can only give us the subnet, never silence us
+// (DISABLE, STANDBY and DISCOVER keep needing the key).
+bool trustsControl(std::uint64_t ourKey, std::uint32_t modifier, std::uint64_t presentedKey);
+
 struct Election {
   SmInfo winner;  // self when selfWins
   bool selfWins{false};

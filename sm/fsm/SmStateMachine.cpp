@@ -269,7 +269,7 @@ Transition onDiscover(const State& s) {
 
 Transition smInfoSet(const SmContext& ctx, const State& s, const Event& e) {
   // IBA: a control packet without our SM_Key is not answered at all.
-  if (!trusts(ctx.self.smKey, e.peer.smKey)) return stay(s);
+  if (!trustsControl(ctx.self.smKey, e.modifier, e.peer.smKey)) return stay(s);
   if (e.modifier == control::kAcknowledge) return onAcknowledge(s, e.peer);
   // Every other control packet is a master's command.
   if (e.peer.smState != SmState::Master) return stay(s, {answerSet(false)});

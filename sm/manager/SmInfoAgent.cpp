@@ -2,6 +2,8 @@
 
 #include <spdlog/spdlog.h>
 
+#include "Election.h"
+
 namespace ibsm::sm {
 
 SmInfoAgent::SmInfoAgent(MadEngine& engine, SmInfo self, std::shared_ptr<spdlog::logger> logger)
@@ -25,7 +27,7 @@ void SmInfoAgent::handleTrap(const IncomingSmp& in) {
 void SmInfoAgent::handleSet(const IncomingSmp& in) {
   const SmInfo sender = decodeSmInfo(in.smp.data);
   const std::uint32_t modifier = in.smp.header.attributeModifier;
-  if (sender.smKey != self_.smKey) {
+  if (!fsm::trustsControl(self_.smKey, modifier, sender.smKey)) {
     // Silence, not an error status: an answer would tell a stranger that a
     // key guards this SM.
     log_->warn("SM-0506 ignored Set(SMInfo) control {} from {} (LID {}): wrong SM_Key", modifier,
@@ -46,8 +48,11 @@ void SmInfoAgent::handle(const IncomingSmp& in) {
   if (h.method == Method::Trap) return handleTrap(in);
   if (h.attributeId == AttributeId::SmInfo && h.method == Method::Get) {
     SmInfo answer = self_;
-    // IBA: the SM_Key is only revealed to a requester that presents it.
-    if (decodeSmInfo(in.smp.data).smKey != self_.smKey) answer.smKey = 0;
+    // IBA 14.4.5, as OpenSM applies it: the SM_Key is shown unless the
+    // request fails M_Key authentication. An SM that hid it from an SM
+    // that does not present it would look to OpenSM like an SM of another
+    // domain (ERR 2F18), and both would become master.
+    if (portMKey_ != 0 && in.smp.header.mKey != portMKey_) answer.smKey = 0;
     if (auto ok = engine_.respond(in, encode(answer)); !ok)
       log_->warn("SM-0503 could not answer SMInfo: {}", ok.error().message);
     return;

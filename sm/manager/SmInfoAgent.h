@@ -40,6 +40,9 @@ class SmInfoAgent {
   const SmInfo& self() const { return self_; }
   // Config reload.
   void setSmKey(std::uint64_t key) { self_.smKey = key; }
+  // The M_Key our port holds (0: none, ibsm does not manage M_Keys): a
+  // Get(SMInfo) that does not present it is answered with SM_Key 0.
+  void setPortMKey(std::uint64_t key) { portMKey_ = key; }
   void setPriority(std::uint8_t p) { self_.priority = p & 0x0FU; }
 
   // Without a handler, Set(SMInfo) is refused with "unsupported" (--once).
@@ -63,6 +66,7 @@ class SmInfoAgent {
 
   MadEngine& engine_;
   SmInfo self_;
+  std::uint64_t portMKey_{0};
   std::shared_ptr<spdlog::logger> log_;
   bool sweepRequested_{false};
   bool linkChanged_{false};

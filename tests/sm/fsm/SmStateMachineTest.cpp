@@ -370,10 +370,22 @@ TEST(ControlPackets, AnAcknowledgeFromAnSmWeDidNotHandToIsRefused) {
 TEST(SmKey, ControlPacketsWithoutOurKeyAreIgnoredUnanswered) {
   Sm sm = standby(ctx(0xc0ffee));
   EXPECT_TRUE(
-      sm.feed(Event::smInfoSet(control::kHandover, smInfo(0x70, 9, SmState::Master, 0))).empty());
+      sm.feed(Event::smInfoSet(control::kDisable, smInfo(0x70, 9, SmState::Master, 0))).empty());
+  EXPECT_TRUE(sm.feed(Event::smInfoSet(control::kHandover, smInfo(0x70, 9, SmState::Master, 0xbad)))
+                  .empty());
   EXPECT_EQ(sm.state.phase, P::Standby);
   const auto a =
       sm.feed(Event::smInfoSet(control::kHandover, smInfo(0x70, 9, SmState::Master, 0xc0ffee)));
+  EXPECT_TRUE(a.at(0).accepted);
+  EXPECT_EQ(sm.state.phase, P::MasterTakeOver);
+}
+
+// OpenSM shows its SM_Key only to SMs it knows as MASTER: its HANDOVER to a
+// standby carries 0, and must still hand the subnet over.
+TEST(SmKey, AHandoverWithoutAnyKeyIsTakenAsOpenSmSendsIt) {
+  Sm sm = standby(ctx(0xc0ffee));
+  const auto a = sm.feed(Event::smInfoSet(control::kHandover, smInfo(0x70, 9, SmState::Master, 0)));
+  ASSERT_FALSE(a.empty());
   EXPECT_TRUE(a.at(0).accepted);
   EXPECT_EQ(sm.state.phase, P::MasterTakeOver);
 }

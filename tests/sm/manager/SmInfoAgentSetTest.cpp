@@ -174,3 +174,38 @@ TEST_F(SmInfoAgentSetTest, Trap144AsksForASweepButIsNoLinkChange) {
 
 }  // namespace
 }  // namespace ibsm::sm
+
+namespace ibsm::sm {
+namespace {
+
+// OpenSM takes an SM whose SMInfo shows another SM_Key for one of another
+// domain (ERR 2F18): the key is shown to every requester that passes M_Key
+// authentication, and with no M_Key on our port that is every requester.
+TEST_F(SmInfoAgentSetTest, AGetShowsTheSmKeyUnlessMKeyAuthenticationFails) {
+  Smp get = Smp::lidRouted(Method::Get, AttributeId::SmInfo, 0);
+  get.data = encode(SmInfo{});  // presents no key, as OpenSM's Get does
+  wire.inject(get, MadAddress::toLid(Lid{3}));
+  ASSERT_TRUE(engine->runUntil(wire.now() + 1ms));
+  ASSERT_EQ(wire.sent().size(), 1U);
+  EXPECT_EQ(decodeSmInfo(wire.sent()[0].smp.data).smKey, kKey);
+
+  agent->setPortMKey(0x1234);
+  wire.inject(get, MadAddress::toLid(Lid{3}));
+  ASSERT_TRUE(engine->runUntil(wire.now() + 1ms));
+  ASSERT_EQ(wire.sent().size(), 2U);
+  EXPECT_EQ(decodeSmInfo(wire.sent()[1].smp.data).smKey, 0U);
+}
+
+TEST_F(SmInfoAgentSetTest, AHandoverWithoutAnyKeyReachesTheHandlerButADisableDoesNot) {
+  std::vector<std::uint32_t> seen;
+  agent->onSmInfoSet([&](std::uint32_t modifier, const SmInfo&) -> std::optional<bool> {
+    seen.push_back(modifier);
+    return true;
+  });
+  receiveSet(3, 0);  // DISABLE without the key: silence
+  receiveSet(1, 0);  // HANDOVER as OpenSM sends it to a standby
+  EXPECT_EQ(seen, std::vector<std::uint32_t>{1});
+}
+
+}  // namespace
+}  // namespace ibsm::sm
