@@ -143,6 +143,21 @@ Result<void> applySmKey(Config& c, const toml::node& v, const std::string& where
   return {};
 }
 
+Result<void> applyMaxVls(Config& c, const toml::node& v, const std::string& where) {
+  auto n = v.value<std::int64_t>();
+  if (!n || *n < 1 || *n > 15)
+    return expected(where, "routing.max_vls to be an integer from 1 to 15");
+  c.routing.maxVls = static_cast<std::uint8_t>(*n);
+  return {};
+}
+
+Result<void> applyPartitionsFile(Config& c, const toml::node& v, const std::string& where) {
+  auto s = v.value_exact<std::string>();
+  if (!s) return expected(where, "sm.partitions_file to be a path (string)");
+  c.sm.partitionsFile = *s;
+  return {};
+}
+
 Result<void> applyControlSocket(Config& c, const toml::node& v, const std::string& where) {
   auto s = v.value_exact<std::string>();
   if (!s || s->empty()) return expected(where, "sm.control_socket to be a socket path (string)");
@@ -198,6 +213,10 @@ constexpr OptionSpec kOptions[] = {
     {"routing.lmc", "integer 0-7", "0",
      "LID Mask Control: each CA port gets 2^lmc LIDs, each routed on its own path where possible.",
      applyLmc},
+    {"routing.max_vls", "integer 1-15", "1",
+     "Data VLs a routing engine may use to avoid credit loops (dragonfly: 2-3); the ports' VLCap "
+     "lowers it. 1: every route on VL 0 and no SL2VL tables.",
+     applyMaxVls},
     {"sm.port_guid", "GUID string", R"("")",
      "Port GUID the SM runs on. Empty: the first active InfiniBand port, as OpenSM chooses.",
      applyPortGuid},
@@ -221,13 +240,17 @@ constexpr OptionSpec kOptions[] = {
      "(OpenSM's polling_retry_number).",
      applyPollingRetries},
     {"sm.sm_key", "64-bit hex string or integer", "0",
-     "SMInfo SM_Key. 0: none. With a key set, SMInfo from other SMs is answered with the key "
-     "only when they present it.",
+     "SMInfo SM_Key. 0: none. With a key set, only SMs showing the same key take part in the "
+     "election and control packets (but HANDOVER) must carry it.",
      applySmKey},
     {"sm.control_socket", "path", R"("/run/ibsm/ibsm.sock")",
      "Unix socket the daemon listens on for `ibsm status` and `ibsm sweep`; its directory is "
      "created if missing.",
      applyControlSocket},
+    {"sm.partitions_file", "path", R"("")",
+     "OpenSM-style partitions.conf (man ibsm-partitions.conf). Empty: PKey tables are managed only "
+     "if this file has [[partition]] tables.",
+     applyPartitionsFile},
     {"mad.window", "integer 1-1024", "32",
      "SMPs outstanding at once (measured on ibsim: no gain past 16-32).", applyWindow},
     {"mad.timeout_ms", "milliseconds 1-60000", "200",
@@ -255,6 +278,8 @@ Result<Config> parseConfig(std::string_view text, std::string_view fileName) {
   }
   Config config;
   for (const auto& [section, sectionNode] : root) {
+    // [[partition]] tables belong to the partition manager (partition/).
+    if (section.str() == "partition" && sectionNode.is_array_of_tables()) continue;
     const auto* table = sectionNode.as_table();
     if (!table)
       return fail(fmt::format("{}: expected a [section] table, found key '{}'",

@@ -27,6 +27,9 @@ struct RoutingConfig {
   std::vector<std::string> engines{"auto"};  // tried in order until one accepts the fabric
   std::optional<std::filesystem::path> rootGuidFile;
   std::uint8_t lmc{0};
+  // Data VLs an engine may use against credit loops (dragonfly); the ports'
+  // VLCap lowers it further. 1: one VL, no SL2VL tables to program.
+  std::uint8_t maxVls{1};
 };
 
 struct SmConfig {
@@ -39,7 +42,10 @@ struct SmConfig {
   std::uint32_t pollingTimeoutMs{10000};   // a standby polls the master this often
   std::uint32_t pollingRetries{4};         // unanswered polls before the master counts as gone
   std::uint64_t smKey{0};                  // SMInfo SM_Key; 0: none
-  std::filesystem::path controlSocket{"/run/ibsm/ibsm.sock"};  // `ibsm status` / `ibsm sweep`
+  std::filesystem::path controlSocket{"/run/ibsm/ibsm.sock"};
+  // OpenSM-style partitions.conf; empty: PKey tables are managed only when
+  // the config file has [[partition]] tables, else left as they are.
+  std::filesystem::path partitionsFile;  // `ibsm status` / `ibsm sweep`
 };
 
 struct MadConfig {

@@ -32,6 +32,28 @@ TEST(Config, ReadsRoutingKeys) {
   EXPECT_EQ(c->routing.rootGuidFile, "/etc/roots");
 }
 
+TEST(Config, ReadsMaxVlsAndThePartitionsFile) {
+  const auto c = parseConfig(
+      "[routing]\nmax_vls = 3\n[sm]\npartitions_file = \"/etc/ibsm/partitions.conf\"\n", "a");
+  ASSERT_TRUE(c) << c.error().message;
+  EXPECT_EQ(c->routing.maxVls, 3);
+  EXPECT_EQ(c->sm.partitionsFile, "/etc/ibsm/partitions.conf");
+  const auto bad = parseConfig("[routing]\nmax_vls = 16\n", "ibsm.toml");
+  ASSERT_FALSE(bad);
+  EXPECT_EQ(bad.error().message,
+            "ibsm.toml:2: expected routing.max_vls to be an integer from 1 to 15");
+}
+
+// [[partition]] tables are read by the partition manager from the same file;
+// the config parser leaves them alone, but only under that name.
+TEST(Config, LeavesPartitionTablesToThePartitionManager) {
+  const auto c = parseConfig(
+      "[sm]\npriority = 3\n[[partition]]\nname = \"storage\"\npkey = \"0x8001\"\n", "a");
+  ASSERT_TRUE(c) << c.error().message;
+  EXPECT_EQ(c->sm.priority, 3);
+  EXPECT_FALSE(parseConfig("[[partitions]]\nname = \"x\"\n", "a"));
+}
+
 TEST(Config, AcceptsASingleEngineName) {
   const auto c = parseConfig("[routing]\nengine = \"minhop\"\n", "a");
   ASSERT_TRUE(c);
