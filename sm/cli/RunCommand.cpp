@@ -91,6 +91,7 @@ Result<Setup> prepare(const RunArgs& args) {
                               fmt::join(known, ", ")));
   s.sweep.plan.engines = c.routing.engines;
   s.sweep.plan.lmc = c.routing.lmc;
+  s.sweep.plan.routing.maxVls = c.routing.maxVls;
   if (c.routing.rootGuidFile && !c.routing.rootGuidFile->empty()) {
     auto text = readFile(*c.routing.rootGuidFile);
     if (!text) return std::unexpected(text.error());
