@@ -1,5 +1,5 @@
-// auto: ftree on a fat tree, updn on anything else, and a note that says
-// which one ran and why.
+// auto: dragonfly on a dragonfly, ftree on a fat tree, updn on anything
+// else, and a note that says which one ran and why.
 #include <gtest/gtest.h>
 #include <ibsm/Engines.h>
 #include <ibsm/Report.h>
@@ -38,18 +38,36 @@ TEST(AutoEngine, RunsFtreeOnAFatTreeAndSaysSo) {
 }
 
 TEST(AutoEngine, RunsUpDownOnAnythingElseWithFtreesReason) {
-  for (const char* file :
-       {"dragonfly-a4-p2-h2.net", "dragonfly-plus-5groups.net", "two-switch-dual-port-hcas.net"}) {
-    SCOPED_TRACE(file);
-    const Fabric f = sampleFabric(file);
-    const auto r = routeAuto(f);
-    EXPECT_EQ(r.engine, "updn");
-    const auto refusal = makeFatTreeEngine()->route(f, {});
-    ASSERT_FALSE(refusal);
-    ASSERT_FALSE(r.notes.empty());
-    EXPECT_EQ(r.notes.front(), "auto chose updn: not a fat tree: " + refusal.error().message);
-    expectUsable(f, r);
-  }
+  const Fabric f = sampleFabric("two-switch-dual-port-hcas.net");
+  const auto r = routeAuto(f);
+  EXPECT_EQ(r.engine, "updn");
+  const auto refusal = makeFatTreeEngine()->route(f, {});
+  ASSERT_FALSE(refusal);
+  ASSERT_FALSE(r.notes.empty());
+  EXPECT_EQ(r.notes.front(), "auto chose updn: not a fat tree: " + refusal.error().message);
+  expectUsable(f, r);
+}
+
+TEST(AutoEngine, ChoosesDragonflyOnADragonflyWithTheVlsItNeeds) {
+  const Fabric f = sampleFabric("dragonfly-a4-p2-h2.net");
+  const auto r = routeAuto(f, {.rootGuids = {}, .maxVls = 2});
+  EXPECT_EQ(r.engine, "dragonfly");
+  ASSERT_FALSE(r.notes.empty());
+  EXPECT_EQ(r.notes.front(), "auto chose dragonfly: the fabric is a dragonfly");
+  EXPECT_EQ(r.vlsUsed, 2);
+  EXPECT_FALSE(r.sl2vl.empty());
+  expectUsable(f, r);
+}
+
+TEST(AutoEngine, ChoosesDragonflyEvenOnOneVlWhereDragonflyFallsBackToUpDown) {
+  const Fabric f = sampleFabric("dragonfly-a4-p2-h2.net");
+  const auto r = routeAuto(f, {.rootGuids = {}, .maxVls = 1});
+  EXPECT_EQ(r.engine, "updn");
+  ASSERT_GE(r.notes.size(), 3U);
+  EXPECT_EQ(r.notes.front(), "auto chose dragonfly: the fabric is a dragonfly");
+  EXPECT_TRUE(r.notes[2].starts_with("dragonfly fell back to updn on 1 VL")) << r.notes[2];
+  EXPECT_TRUE(r.sl2vl.empty());
+  expectUsable(f, r);
 }
 
 TEST(AutoEngine, PassesRootGuidsOnAndFailsOnlyWhenBothEnginesDo) {
