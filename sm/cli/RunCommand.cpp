@@ -3,12 +3,14 @@
 #include <fmt/format.h>
 #include <ibsm/Engines.h>
 #include <ibsm/GuidList.h>
+#include <ibsm/Partitions.h>
 #include <ibsm/Report.h>
 #include <spdlog/sinks/basic_file_sink.h>
 #include <spdlog/sinks/stdout_color_sinks.h>
 #include <spdlog/spdlog.h>
 
 #include <charconv>
+#include <filesystem>
 #include <optional>
 
 #include "Config.h"
@@ -37,6 +39,35 @@ Result<Guid> parseGuidArg(const std::string& text) {
   return Guid{*v};
 }
 
+// partitions.conf and the config file's [[partition]] tables, merged; nullopt
+// when neither names a partition (PKey tables are then not managed). Read
+// in full before the first SMP, so a bad file refuses start-up and, on
+// SIGHUP, keeps the running partitions.
+Result<std::optional<partition::PartitionConfig>> readPartitions(
+    const std::filesystem::path& configPath, const std::filesystem::path& partitionsFile) {
+  partition::PartitionConfig merged;
+  bool managed = false;
+  if (!partitionsFile.empty()) {
+    auto file = partition::readPartitionsFile(partitionsFile);
+    if (!file) return std::unexpected(file.error());
+    merged = std::move(*file);
+    managed = true;
+  }
+  std::error_code ec;
+  if (std::filesystem::exists(configPath, ec)) {
+    auto toml = partition::loadTomlPartitions(configPath);
+    if (!toml) return std::unexpected(toml.error());
+    if (!toml->partitions.empty()) {
+      auto both = partition::mergeSources(merged, *toml);
+      if (!both) return std::unexpected(both.error());
+      merged = std::move(*both);
+      managed = true;
+    }
+  }
+  if (!managed) return std::nullopt;
+  return merged;
+}
+
 Result<std::shared_ptr<spdlog::logger>> makeLogger(const config::LogConfig& log) {
   try {
     std::shared_ptr<spdlog::logger> logger;
@@ -56,7 +87,8 @@ Result<std::shared_ptr<spdlog::logger>> makeLogger(const config::LogConfig& log)
 // Reads and checks everything; sends nothing. Called again on SIGHUP, so it
 // must not create anything that exists once per process (the logger).
 Result<Setup> prepare(const RunArgs& args) {
-  auto config = config::loadConfig(args.config.value_or(kDefaultConfig), args.config.has_value());
+  const std::filesystem::path configPath = args.config.value_or(kDefaultConfig);
+  auto config = config::loadConfig(configPath, args.config.has_value());
   if (!config) return std::unexpected(config.error());
   Setup s;
   s.config = *config;
@@ -100,6 +132,14 @@ Result<Setup> prepare(const RunArgs& args) {
     s.sweep.plan.routing.rootGuids = *roots;
   }
   s.sweep.program.subnetPrefix = c.sm.subnetPrefix;
+  if (args.partitions) c.sm.partitionsFile = *args.partitions;
+  auto partitions = readPartitions(configPath, c.sm.partitionsFile);
+  if (!partitions) return std::unexpected(partitions.error());
+  if (*partitions) {
+    s.sweep.partitions = [config = std::move(**partitions)](const Fabric& fabric, Guid smPort) {
+      return partition::planPartitions(fabric, config, smPort);
+    };
+  }
   // A state file that does not parse would lose LIDs: refuse before sending.
   if (auto saved = sm::StateStore(c.sm.stateDir).loadGuid2Lid(); !saved)
     return std::unexpected(saved.error());
@@ -140,6 +180,8 @@ void addRunCommand(CLI::App& app, RunArgs& args) {
   auto* cmd = app.add_subcommand("run", "Run as the master subnet manager on a port");
   cmd->add_option("-F,--config", args.config,
                   "TOML config (default /etc/ibsm/ibsm.toml if present)");
+  cmd->add_option("-P,--partitions", args.partitions,
+                  "OpenSM-style partitions.conf (overrides sm.partitions_file)");
   cmd->add_option("-g,--guid", args.guid, "Port GUID to run on (default: first active port)");
   cmd->add_option("-p,--priority", args.priority, "SMInfo priority 0-15");
   cmd->add_option("-R,--engine", args.engines, "Routing engine(s) to try in order")->delimiter(',');

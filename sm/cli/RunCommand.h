@@ -13,6 +13,7 @@ namespace ibsm::cli {
 
 struct RunArgs {
   std::optional<std::filesystem::path> config;
+  std::optional<std::filesystem::path> partitions;  // overrides sm.partitions_file
   std::optional<std::string> guid;
   std::optional<int> priority;
   std::vector<std::string> engines;

@@ -52,6 +52,22 @@ void MasterSweep::forgetSwitchTables() {
   discovered_.reset();
 }
 
+void MasterSweep::planPKeys(const DiscoveredSubnet& discovered, SubnetPlan& plan) const {
+  if (!settings_.partitions) return;
+  const Guid smGuid = plan.fabric.port(discovered.smPort).guid;
+  auto partitions = settings_.partitions(plan.fabric, smGuid);
+  if (!partitions) {
+    // Half a plan could cut members off: better the tables of the last one.
+    log_->error("SM-0420 partitions not programmed this sweep, PKey tables left as they are: {}",
+                partitions.error().message);
+    return;
+  }
+  if (!partitions->warnings.empty())
+    log_->warn("SM-0421 partitions: {}", fmt::join(partitions->warnings, "; "));
+  sortByPort(partitions->tables);
+  plan.pkeys = std::move(partitions->tables);
+}
+
 Result<SweepResult> MasterSweep::planAndProgram(DiscoveredSubnet discovered, SweepResult result) {
   auto saved = store_.loadGuid2Lid();
   if (!saved) return std::unexpected(saved.error());
@@ -60,6 +76,7 @@ Result<SweepResult> MasterSweep::planAndProgram(DiscoveredSubnet discovered, Swe
   const auto planStart = Clock::now();
   auto plan = planSubnet(discovered.fabric, inputs, defaultRegistry());
   if (!plan) return std::unexpected(plan.error());
+  planPKeys(discovered, *plan);
   result.planTime = since(planStart);
   result.engine = plan->routing.engine;
   for (const auto& f : plan->routing.fallbacks) log_->warn("SM-0404 engine refused: {}", f);
@@ -106,8 +123,9 @@ Result<SweepResult> MasterSweep::planAndProgram(DiscoveredSubnet discovered, Swe
   }
   // Only a complete run leaves the subnet as the plan says; otherwise the
   // next reroute starts from what was read and sends what is still missing.
-  discovered_ = summary->complete() ? settled(std::move(discovered), *plan, settings_.program)
-                                    : std::move(discovered);
+  discovered_ = summary->complete()
+                    ? settled(std::move(discovered), *plan, settings_.program, cache_.pkeys())
+                    : std::move(discovered);
   last_ = std::move(plan->fabric);
 
   result.up = result.reasons.empty();

@@ -12,16 +12,23 @@
 // down, reroutes from the last discovery without a NodeInfo sweep: the same
 // plan-and-program step as run(), so only LFT blocks that change are sent.
 //
+// Partitions: when the settings carry a partition planner, every plan
+// (heavy sweep and reroute alike) gets its PKey tables from it, so the
+// tables follow the fabric and the config without a separate pass.
+//
 // Log message ids: SM-0401 plan, SM-0402 changes since the last sweep,
 // SM-0403 why the subnet is not up yet, SM-0407 light sweep decision,
-// SM-0001 subnet up.
+// SM-0420 partition plan refused (PKeys left as they are), SM-0421
+// partition members not in the fabric, SM-0001 subnet up.
 #pragma once
 
+#include <ibsm/Partitions.h>
 #include <ibsm/Report.h>
 #include <ibsm/SubnetPlan.h>
 #include <spdlog/logger.h>
 
 #include <chrono>
+#include <functional>
 #include <memory>
 #include <optional>
 
@@ -33,9 +40,16 @@
 
 namespace ibsm::sm {
 
+// The partition plan of a fabric, given the SM's port GUID. A function
+// rather than the config, so that the manager does not care where the
+// partitions come from (`ibsm run` binds the files it read).
+using PartitionPlanner =
+    std::function<Result<partition::PartitionPlan>(const Fabric&, Guid smPortGuid)>;
+
 struct SweepSettings {
   PlanInputs plan;  // guid2lid is taken from the state store at every sweep
   ProgramOptions program;
+  PartitionPlanner partitions;  // empty: PKey tables are not managed
 };
 
 struct SweepResult {
@@ -96,6 +110,9 @@ class MasterSweep {
   // Plan and program `discovered` as it is, judge, and remember it: the
   // second half of run() and the whole of a reroute.
   [[nodiscard]] Result<SweepResult> planAndProgram(DiscoveredSubnet discovered, SweepResult result);
+  // plan.pkeys from the partition planner; left unset (PKeys as they are)
+  // when there is none or it refuses the fabric.
+  void planPKeys(const DiscoveredSubnet& discovered, SubnetPlan& plan) const;
 
   MadEngine& engine_;
   const StateStore& store_;

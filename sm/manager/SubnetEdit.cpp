@@ -51,7 +51,7 @@ Result<std::vector<std::optional<DrPath>>> reachable(const Fabric& fabric, PortR
 }  // namespace
 
 DiscoveredSubnet settled(DiscoveredSubnet discovered, const SubnetPlan& plan,
-                         const ProgramOptions& options) {
+                         const ProgramOptions& options, const PKeyCache& pkeys) {
   const DiscoveredSubnet before = discovered;
   const Lid smLid = plan.fabric.port(discovered.smPort).lid;
   discovered.fabric = plan.fabric;
@@ -64,6 +64,13 @@ DiscoveredSubnet settled(DiscoveredSubnet discovered, const SubnetPlan& plan,
     held.gidPrefix = want.gidPrefix;
     held.neighborMtu = want.neighborMtu;
     held.operationalVls = want.operationalVls;
+    // A switch that acknowledged the enforcement bits but kept its own
+    // (ibsim) still holds those: settling on the plan's would make every
+    // reroute send that PortInfo again.
+    if (!pkeys.ignoresEnforcement({before.fabric.node(ref.node).guid, ref.port})) {
+      held.partitionEnforcementInbound = want.partitionEnforcementInbound;
+      held.partitionEnforcementOutbound = want.partitionEnforcementOutbound;
+    }
     if (linkSteps(before, ref, before.portInfo.at(ref)).activate) {
       held.portState = PortState::Active;
       discovered.fabric.port(ref).state = PortState::Active;
