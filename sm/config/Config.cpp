@@ -204,7 +204,7 @@ Result<void> applyLogLevel(Config& c, const toml::node& v, const std::string& wh
 
 constexpr OptionSpec kOptions[] = {
     {"routing.engine", "string or list of strings", R"(["auto"])",
-     "Routing engines to try in order: minhop, updn, ftree, auto. The first that accepts the "
+     "Routing engines to try in order: minhop, updn, ftree, dragonfly, auto. The first that accepts the "
      "fabric routes it; the report names it and why the ones before it refused.",
      applyEngines},
     {"routing.root_guid_file", "path", R"("")",
