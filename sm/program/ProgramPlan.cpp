@@ -6,6 +6,7 @@
 
 #include "PKeyPlan.h"
 #include "PortSettings.h"
+#include "Sl2VlPlan.h"
 
 namespace ibsm::sm {
 
@@ -21,6 +22,8 @@ std::string_view phaseName(Phase phase) {
       return "lids";
     case Phase::Lfts:
       return "lfts";
+    case Phase::Sl2Vl:
+      return "sl2vl";
     case Phase::Armed:
       return "armed";
     case Phase::Active:
@@ -74,8 +77,41 @@ Result<void> checkPlanMatches(const DiscoveredSubnet& discovered, const SubnetPl
                               plan.fabric.node(n).guid, seen.node(n).guid));
     }
   }
-  if (plan.pkeys) return checkPKeyTables(seen, *plan.pkeys);
-  return {};
+  if (plan.pkeys) {
+    if (auto ok = checkPKeyTables(seen, *plan.pkeys); !ok) return ok;
+  }
+  return checkSl2VlEntries(seen, plan.routing.sl2vl);
+}
+
+// SLtoVLMappingTables that differ from what the cache knows (unknown ones too).
+void planSl2Vl(const DiscoveredSubnet& discovered, const RoutingResult& routing,
+               const Sl2VlCache& cache, ProgramPlan& out) {
+  for (const Sl2VlTableRef& t : sl2vlTables(discovered, routing, out.notes)) {
+    const SlToVlTable want = plannedSl2Vl(*t.entry);
+    if (cache.table(t.key) == want) continue;
+    out.phase(Phase::Sl2Vl)
+        .push_back(
+            ProgramStep{Sl2VlTarget{t.entry->sw, t.key.in, t.key.out, want}, setSl2Vl(t, want)});
+  }
+}
+
+// One note for the link ports whose OperationalVLs (as they will hold it)
+// is below what their SL2VL tables send: packets on the missing VLs drop.
+void noteShortVls(const Fabric& fabric,
+                  const std::vector<std::pair<PortRef, std::uint8_t>>& shortPorts,
+                  const std::unordered_map<PortRef, std::uint8_t>& needed, ProgramPlan& out) {
+  if (shortPorts.empty()) return;
+  std::vector<std::string> examples;
+  for (std::size_t i = 0; i < shortPorts.size() && i < 5; ++i) {
+    const auto& [port, runs] = shortPorts[i];
+    examples.push_back(
+        fmt::format("{} runs {} of {}", fabric.describe(port), runs, needed.at(port)));
+  }
+  out.notes.push_back(fmt::format(
+      "{} link ports run fewer data VLs (PortInfo:OperationalVLs) than their SL2VL tables send "
+      "on, e.g. {}; packets on the missing VLs are dropped. OperationalVLs changes only while a "
+      "link is in Init: take such links down and up, or lower routing.max_vls",
+      shortPorts.size(), fmt::join(examples, ", ")));
 }
 
 // PKeyTable blocks that differ from what the cache knows (unknown ones too).
@@ -169,9 +205,15 @@ Result<ProgramPlan> planProgramming(const DiscoveredSubnet& discovered, const Su
 
   std::vector<ProgramStep> arm;
   std::vector<ProgramStep> activate;
+  const auto vlsWanted = vlsNeeded(fabric, plan.routing.sl2vl);
+  std::vector<std::pair<PortRef, std::uint8_t>> shortVls;
   for (const PortRef ref : ports) {
     const PortInfo& held = discovered.portInfo.at(ref);
     PortSetting setting = portSetting(discovered, plan, ref, held, smLid, options);
+    if (auto need = vlsWanted.find(ref); need != vlsWanted.end()) {
+      const std::uint8_t runs = dataVls(setting.desired.operationalVls);
+      if (runs < need->second) shortVls.emplace_back(ref, runs);
+    }
     if (setting.changed &&
         cache.pkeys().ignoresEnforcement({fabric.node(ref.node).guid, ref.port})) {
       setting.desired.partitionEnforcementInbound = held.partitionEnforcementInbound;
@@ -204,8 +246,11 @@ Result<ProgramPlan> planProgramming(const DiscoveredSubnet& discovered, const Su
   out.phase(Phase::Armed) = std::move(arm);
   out.phase(Phase::Active) = std::move(activate);
 
+  noteShortVls(fabric, shortVls, vlsWanted, out);
+
   for (const NodeId sw : fabric.switches()) planSwitch(discovered, plan, sw, cache, options, out);
   if (plan.pkeys) planPKeys(discovered, *plan.pkeys, cache.pkeys(), out);
+  if (!plan.routing.sl2vl.empty()) planSl2Vl(discovered, plan.routing, cache.sl2vl(), out);
   return out;
 }
 

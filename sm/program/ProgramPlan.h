@@ -33,15 +33,16 @@ namespace ibsm::sm {
 
 // In the order they run; each waits for the one before.
 enum class Phase : std::uint8_t {
-  ReadTables,  // Get LFT and PKey blocks the cache does not know yet
+  ReadTables,  // Get LFT and PKey blocks and SL2VL tables the cache does not know yet
   PKeys,       // PKeyTable blocks that differ (before LIDs, as OpenSM)
   SmLid,       // the SM's own port: its LID and MasterSMLID
   Lids,        // PortInfo of every other port
   Lfts,        // SwitchInfo:LinearFDBTop and LFT blocks
+  Sl2Vl,       // SLtoVLMappingTables that differ (engines that need VLs)
   Armed,       // Init ports to Armed, both ends of each link
   Active,      // Armed ports to Active, once the LFTs are in place
 };
-inline constexpr std::size_t kPhaseCount = 7;
+inline constexpr std::size_t kPhaseCount = 8;
 std::string_view phaseName(Phase phase);
 
 // What a step writes, so the executor can tell what failed and update the cache.
@@ -62,7 +63,13 @@ struct PKeyTarget {
   std::uint16_t block{0};
   PKeyBlock contents;  // what a Set writes (unused by reads)
 };
-using StepTarget = std::variant<PortTarget, TopTarget, BlockTarget, PKeyTarget>;
+struct Sl2VlTarget {
+  NodeId node{0};
+  std::uint8_t in{0};    // 0 on a CA
+  std::uint8_t out{0};   // the CA's port on a CA
+  SlToVlTable contents;  // what a Set writes (unused by reads)
+};
+using StepTarget = std::variant<PortTarget, TopTarget, BlockTarget, PKeyTarget, Sl2VlTarget>;
 
 struct ProgramStep {
   StepTarget target;
@@ -81,9 +88,12 @@ struct ProgramPlan {
 };
 
 // Fails only when the plan was not made from this discovery (other nodes,
-// PKey tables naming ports it lacks) or the SM's port is not part of it.
-// ReadTables is left empty: reads depend on the caches' admit(), which the
-// executor does first. With plan.pkeys nullopt no PKey table is touched.
+// PKey or SL2VL tables naming ports it lacks) or the SM's port is not part
+// of it. ReadTables is left empty: reads depend on the caches' admit(),
+// which the executor does first. With plan.pkeys nullopt no PKey table is
+// touched; with plan.routing.sl2vl empty no SL2VL table is. A link port
+// that runs fewer VLs than its SL2VL tables send on is noted (OperationalVLs
+// changes only in Init, so an Active link keeps what it has).
 [[nodiscard]] Result<ProgramPlan> planProgramming(const DiscoveredSubnet& discovered,
                                                   const SubnetPlan& plan,
                                                   const SwitchTableCache& cache,

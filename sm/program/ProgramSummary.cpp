@@ -14,6 +14,12 @@ std::size_t ProgramSummary::pkeyRequests() const {
   return n;
 }
 
+std::size_t ProgramSummary::sl2vlRequests() const {
+  std::size_t n = 0;
+  for (const PhaseReport& p : phases) n += p.sl2vlRequests;
+  return n;
+}
+
 std::size_t ProgramSummary::failed() const {
   std::size_t n = 0;
   // A failed read costs nothing: the block is unknown, so it is written.

@@ -7,6 +7,7 @@
 #include <set>
 
 #include "PKeyPlan.h"
+#include "Sl2VlPlan.h"
 
 namespace ibsm::sm {
 namespace {
@@ -23,6 +24,12 @@ std::string describeTarget(const Fabric& fabric, const StepTarget& target) {
   if (const auto* k = std::get_if<PKeyTarget>(&target)) {
     return fmt::format("PKey block {} of {}", k->block, fabric.describe(k->port));
   }
+  if (const auto* v = std::get_if<Sl2VlTarget>(&target)) {
+    const Node& n = fabric.node(v->node);
+    if (!n.isSwitch()) return fmt::format("SL2VL table of {}", fabric.describe({v->node, v->out}));
+    return fmt::format("SL2VL table in port {} out port {} of switch {} ({})", v->in, v->out,
+                       n.description, n.guid);
+  }
   const auto& b = std::get<BlockTarget>(target);
   const Node& n = fabric.node(b.sw);
   return fmt::format("LFT block {} of switch {} ({})", b.block, n.description, n.guid);
@@ -30,6 +37,16 @@ std::string describeTarget(const Fabric& fabric, const StepTarget& target) {
 
 PKeyPortKey pkeyKey(const Fabric& fabric, const PKeyTarget& t) {
   return PKeyPortKey{fabric.node(t.port.node).guid, t.port.port};
+}
+
+Sl2VlKey sl2vlKey(const Fabric& fabric, const Sl2VlTarget& t) {
+  return Sl2VlKey{fabric.node(t.node).guid, t.in, t.out};
+}
+
+template <typename Target>
+std::size_t countTargets(const std::vector<ProgramStep>& steps) {
+  return static_cast<std::size_t>(std::ranges::count_if(
+      steps, [](const ProgramStep& s) { return std::holds_alternative<Target>(s.target); }));
 }
 
 std::string describeOutcome(const SmpReply& reply) {
@@ -127,8 +144,8 @@ Result<std::vector<SmpReply>> SubnetProgrammer::runPhase(Phase phase,
   report.deferred = deferred;
   report.transmissions = engine_.counters().sent - sentBefore;
   report.duration = std::chrono::duration_cast<std::chrono::microseconds>(clock() - start);
-  report.pkeyRequests = static_cast<std::size_t>(std::ranges::count_if(
-      steps, [](const ProgramStep& s) { return std::holds_alternative<PKeyTarget>(s.target); }));
+  report.pkeyRequests = countTargets<PKeyTarget>(steps);
+  report.sl2vlRequests = countTargets<Sl2VlTarget>(steps);
   for (std::size_t i = 0; i < steps.size(); ++i) {
     if (replies[i].ok()) continue;
     ++report.failures;
@@ -142,10 +159,11 @@ Result<std::vector<SmpReply>> SubnetProgrammer::runPhase(Phase phase,
     log_->warn("PROG-0302 {}; left dirty for the next sweep", line);
     summary.failures.push_back(std::move(line));
   }
-  log_->info("PROG-0301 phase {}: {} SMPs ({} PKey, {} sent), {} failed, {} deferred, {:.3f} ms",
-             phaseName(phase), report.requests, report.pkeyRequests, report.transmissions,
-             report.failures, report.deferred,
-             static_cast<double>(report.duration.count()) / 1000.0);
+  log_->info(
+      "PROG-0301 phase {}: {} SMPs ({} PKey, {} SL2VL, {} sent), {} failed, {} deferred, {:.3f} ms",
+      phaseName(phase), report.requests, report.pkeyRequests, report.sl2vlRequests,
+      report.transmissions, report.failures, report.deferred,
+      static_cast<double>(report.duration.count()) / 1000.0);
   return replies;
 }
 
@@ -193,10 +211,25 @@ Result<void> SubnetProgrammer::readTables(const DiscoveredSubnet& discovered,
       }
     }
   }
+  if (!plan.routing.sl2vl.empty()) {
+    std::vector<std::string> ignored;  // the planner notes them
+    std::set<Guid> reset;
+    for (const Sl2VlTableRef& t : sl2vlTables(discovered, plan.routing, ignored)) {
+      if (t.reset && reset.insert(t.key.node).second) cache_.sl2vl().reset(t.key.node);
+      if (!cache_.sl2vl().admit(t.key)) continue;
+      reads.push_back(ProgramStep{Sl2VlTarget{t.entry->sw, t.key.in, t.key.out, {}}, getSl2Vl(t)});
+    }
+  }
   auto replies = runPhase(Phase::ReadTables, reads, 0, discovered.fabric, summary);
   if (!replies) return std::unexpected(replies.error());
   for (std::size_t i = 0; i < reads.size(); ++i) {
     if (!(*replies)[i].ok()) continue;
+    if (const auto* v = std::get_if<Sl2VlTarget>(&reads[i].target)) {
+      cache_.sl2vl().learned(sl2vlKey(discovered.fabric, *v),
+                             decodeSlToVlTable((*replies)[i].smp->data));
+      ++summary.sl2vlTablesRead;
+      continue;
+    }
     if (const auto* k = std::get_if<PKeyTarget>(&reads[i].target)) {
       cache_.pkeys().learned(pkeyKey(discovered.fabric, *k), k->block,
                              decodePKeyBlock((*replies)[i].smp->data));
@@ -217,6 +250,10 @@ Result<ProgramSummary> SubnetProgrammer::program(const DiscoveredSubnet& discove
   ProgramSummary summary;
   if (plan.pkeys) {
     if (auto ok = checkPKeyTables(fabric, *plan.pkeys); !ok) return std::unexpected(ok.error());
+  }
+  // Before any read: the reads look the tables' nodes and ports up.
+  if (auto ok = checkSl2VlEntries(fabric, plan.routing.sl2vl); !ok) {
+    return std::unexpected(ok.error());
   }
   if (auto read = readTables(discovered, plan, summary); !read) {
     return std::unexpected(read.error());
@@ -276,11 +313,27 @@ Result<ProgramSummary> SubnetProgrammer::program(const DiscoveredSubnet& discove
   auto lfts = runPhase(Phase::Lfts, lftSteps, 0, fabric, summary);
   if (!lfts) return std::unexpected(lfts.error());
   recordLfts(fabric, lftSteps, *lfts, cache_, summary, heldSwitches);
+
+  // SL2VL after the LFTs and before any link goes Armed: a link carries
+  // data only once every turn it serves maps to the VL the routes assume.
+  const auto& sl2vlSteps = planned->phase(Phase::Sl2Vl);
+  auto sl2vl = runPhase(Phase::Sl2Vl, sl2vlSteps, 0, fabric, summary);
+  if (!sl2vl) return std::unexpected(sl2vl.error());
+  for (std::size_t i = 0; i < sl2vlSteps.size(); ++i) {
+    const auto& v = std::get<Sl2VlTarget>(sl2vlSteps[i].target);
+    if ((*sl2vl)[i].ok()) {
+      cache_.sl2vl().learned(sl2vlKey(fabric, v), v.contents);
+      ++summary.sl2vlTablesWritten;
+    } else {
+      cache_.sl2vl().forget(sl2vlKey(fabric, v));
+      heldSwitches.insert(v.node);  // a CA's too: its link waits like a switch's
+    }
+  }
   for (const NodeId sw : heldSwitches) {
     const Node& n = fabric.node(sw);
-    summary.failures.push_back(
-        fmt::format("links of switch {} ({}) held back from Active: its LID or LFT is not in place",
-                    n.description, n.guid));
+    summary.failures.push_back(fmt::format(
+        "links of {} {} ({}) held back from Active: its LID, LFT or SL2VL tables are not in place",
+        n.isSwitch() ? "switch" : "node", n.description, n.guid));
   }
 
   // A link changes state only when both its ends can.
@@ -314,11 +367,12 @@ Result<ProgramSummary> SubnetProgrammer::program(const DiscoveredSubnet& discove
 
   log_->info(
       "PROG-0306 programming {}: {} LFT blocks written ({} read), {} PKey blocks written ({} "
-      "read), {} ports configured, {} activated, {} failed or deferred; {} SMPs in {:.3f} ms",
+      "read), {} SL2VL tables written ({} read), {} ports configured, {} activated, {} failed or "
+      "deferred; {} SMPs in {:.3f} ms",
       summary.complete() ? "complete" : "incomplete", summary.blocksWritten, summary.blocksRead,
-      summary.pkeyBlocksWritten, summary.pkeyBlocksRead, summary.portsConfigured,
-      summary.portsActivated, summary.failed(), summary.requests(),
-      static_cast<double>(summary.duration().count()) / 1000.0);
+      summary.pkeyBlocksWritten, summary.pkeyBlocksRead, summary.sl2vlTablesWritten,
+      summary.sl2vlTablesRead, summary.portsConfigured, summary.portsActivated, summary.failed(),
+      summary.requests(), static_cast<double>(summary.duration().count()) / 1000.0);
   return summary;
 }
 

@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "PKeyCache.h"
+#include "Sl2VlCache.h"
 
 namespace ibsm::sm {
 
@@ -54,6 +55,9 @@ class SwitchTableCache {
   // loop keeps (and drops when it loses mastership) covers both.
   PKeyCache& pkeys() { return pkeys_; }
   const PKeyCache& pkeys() const { return pkeys_; }
+  // And the switches' SL2VL tables (routing engines that need VLs).
+  Sl2VlCache& sl2vl() { return sl2vl_; }
+  const Sl2VlCache& sl2vl() const { return sl2vl_; }
 
  private:
   struct Entry {
@@ -65,6 +69,7 @@ class SwitchTableCache {
 
   std::unordered_map<Guid, Entry> switches_;
   PKeyCache pkeys_;
+  Sl2VlCache sl2vl_;
 };
 
 }  // namespace ibsm::sm

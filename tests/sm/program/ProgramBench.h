@@ -3,6 +3,7 @@
 // SubnetProgrammer, with the caches kept across sweeps like the real SM.
 //
 //   ProgramBench bench(sampleFabric("two-switch-dual-port-hcas.net"), PortRef{0, 1}, "updn");
+//   bench.maxVls = 2;                                // data VLs the engine may use
 //   ProgramSummary s = bench.sweep([](SubnetPlan& plan) { plan.pkeys = ...; });
 //   bench.count([](const Smp& m) { return isSet(m, AttributeId::PKeyTable); });
 #pragma once
@@ -50,6 +51,7 @@ class ProgramBench {
     discovered_ = ibsm::testing::readOverWire(engine_, wire_.fabric(), smPort_);
     PlanInputs inputs;
     inputs.engines = {routingEngine_};
+    inputs.routing.maxVls = maxVls;
     auto plan = planSubnet(discovered_.fabric, inputs, defaultRegistry());
     if (!plan) throw std::runtime_error(plan.error().message);
     plan_ = std::move(*plan);
@@ -107,6 +109,7 @@ class ProgramBench {
   void forgetEverything() { cache_ = SwitchTableCache{}; }
 
   ProgramOptions options;
+  std::uint8_t maxVls{1};  // RoutingOptions::maxVls of the plan
 
  private:
   MadEngineOptions engineOptions() {

@@ -20,6 +20,18 @@ std::size_t pkeyEntries(const Node& node, std::uint8_t port) {
   return node.switchData && node.switchData->enforcesPartitions ? 32 : 0;
 }
 
+// The SL2VL table an SMP means: a CA's is the port it came in on; a
+// switch's the (in, out) pair of modifier bits 15..8 and 7..0.
+std::optional<std::tuple<NodeId, std::uint8_t, std::uint8_t>> sl2vlTable(const Node& node,
+                                                                         PortRef at,
+                                                                         std::uint32_t mod) {
+  if (!node.isSwitch()) return std::tuple{at.node, std::uint8_t{0}, at.port};
+  const auto in = static_cast<std::uint8_t>((mod >> 8) & 0xFF);
+  const auto out = static_cast<std::uint8_t>(mod & 0xFF);
+  if (in > node.numPorts() || out > node.numPorts() || (mod >> 16) != 0) return std::nullopt;
+  return std::tuple{at.node, in, out};
+}
+
 // The table a PKeyTable SMP means: a CA answers for the port it came in
 // on; a switch for the port in modifier bits 16..23.
 PortRef pkeyPort(const Node& node, PortRef at, std::uint32_t mod) {
@@ -64,6 +76,23 @@ void FakeFabricTransport::setPKeys(PortRef port, std::vector<std::uint16_t> tabl
 std::pair<bool, bool> FakeFabricTransport::enforcement(PortRef port) const {
   auto it = enforcement_.find(port);
   return it == enforcement_.end() ? std::pair{false, false} : it->second;
+}
+
+std::uint8_t FakeFabricTransport::operationalVls(PortRef port) const {
+  auto it = operVls_.find(port);
+  return it == operVls_.end() ? fabric_.port(port).vlCap : it->second;
+}
+
+SlToVlTable FakeFabricTransport::sl2vl(NodeId node, std::uint8_t in, std::uint8_t out) const {
+  if (auto it = sl2vl_.find({node, in, out}); it != sl2vl_.end()) return it->second;
+  SlToVlTable ibsimDefault;
+  for (std::uint8_t sl = 0; sl < 16; ++sl) ibsimDefault.vl[sl] = sl == 15 ? 7 : sl;
+  return ibsimDefault;
+}
+
+void FakeFabricTransport::setSl2Vl(NodeId node, std::uint8_t in, std::uint8_t out,
+                                   const SlToVlTable& table) {
+  sl2vl_[{node, in, out}] = table;
 }
 
 void FakeFabricTransport::deliver(const ReceivedMad& mad, MadClock::time_point due) {
@@ -140,7 +169,7 @@ std::expected<SmpData, std::uint16_t> FakeFabricTransport::get(const Smp& reques
       pi.mtuCap = port.mtuCap;
       pi.neighborMtu = port.mtuCap;
       pi.vlCap = port.vlCap;
-      pi.operationalVls = port.vlCap;
+      pi.operationalVls = operationalVls({at.node, num});
       std::tie(pi.partitionEnforcementInbound, pi.partitionEnforcementOutbound) =
           enforcement({at.node, num});
       return encode(pi);
@@ -172,6 +201,11 @@ std::expected<SmpData, std::uint16_t> FakeFabricTransport::get(const Smp& reques
       }
       return encode(block);
     }
+    case AttributeId::SlToVlTable: {
+      const auto table = sl2vlTable(node, at, mod);
+      if (!table) return std::unexpected(madstatus::kInvalidField);
+      return encode(std::apply([this](auto... k) { return sl2vl(k...); }, *table));
+    }
     case AttributeId::PKeyTable: {
       const PortRef port = pkeyPort(node, at, mod);
       const std::size_t first = (mod & 0xFFFF) * kPKeyBlock;
@@ -201,6 +235,9 @@ std::expected<void, std::uint16_t> FakeFabricTransport::set(const Smp& request, 
       if (num > node.numPorts()) return std::unexpected(madstatus::kInvalidField);
       const PortInfo pi = decodePortInfo(request.data);
       Port& port = node.ports[num];
+      // As ibsim: more VLs than the port can run is refused outright.
+      if (pi.operationalVls > port.vlCap) return std::unexpected(madstatus::kInvalidField);
+      if (pi.operationalVls != 0) operVls_[{at.node, num}] = pi.operationalVls;
       if (!node.isSwitch() || num == 0) {
         port.lid = pi.lid;
         port.lmc = pi.lmc;
@@ -227,6 +264,12 @@ std::expected<void, std::uint16_t> FakeFabricTransport::set(const Smp& request, 
       table.resize(std::max<std::size_t>(table.size(), (mod + 1) * 64), 0xFF);
       const LftBlock block = decodeLftBlock(request.data);
       std::ranges::copy(block.ports, table.begin() + mod * 64);
+      return {};
+    }
+    case AttributeId::SlToVlTable: {
+      const auto table = sl2vlTable(node, at, mod);
+      if (!table) return std::unexpected(madstatus::kInvalidField);
+      sl2vl_[*table] = decodeSlToVlTable(request.data);
       return {};
     }
     case AttributeId::PKeyTable: {

@@ -11,10 +11,15 @@
 //   });
 //
 // Answers: Get NodeInfo, NodeDescription, PortInfo, SwitchInfo,
-// LinearForwardingTable, PKeyTable; Set PortInfo (LID, LMC, SM LID, GID
-// prefix, port state, partition enforcement on switch external ports),
-// SwitchInfo (LinearFDBTop), LinearForwardingTable and PKeyTable, which
-// change the fabric it holds. PKey tables start as a fresh port's: 0xffff
+// LinearForwardingTable, PKeyTable, SLtoVLMappingTable; Set PortInfo (LID,
+// LMC, SM LID, GID prefix, port state, OperationalVLs up to VLCap,
+// partition enforcement on switch external ports), SwitchInfo
+// (LinearFDBTop), LinearForwardingTable, PKeyTable and SLtoVLMappingTable,
+// which change the fabric it holds. A port runs VLCap VLs until an
+// OperationalVLs Set (or setOperationalVls) says otherwise. SL2VL tables
+// are per (in, out) port pair on a switch (modifier bits 15..8 and 7..0,
+// each at most NumPorts) and one per CA port (the port the SMP entered);
+// they start as ibsim's: SL n -> VL n, SL 15 -> VL 7. PKey tables start as a fresh port's: 0xffff
 // first, the rest 0; CA ports and switch port 0 have Node::partitionCap
 // entries, switch external ports 32 if the switch enforces partitions
 // (SwitchData::enforcesPartitions), else none. Anything else gets status "method/attribute
@@ -24,6 +29,7 @@
 
 #include <ibsm/Fabric.h>
 #include <ibsm/Mad.h>
+#include <ibsm/MadAttributes.h>
 #include <ibsm/MadTransport.h>
 
 #include <chrono>
@@ -32,6 +38,7 @@
 #include <functional>
 #include <map>
 #include <optional>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -104,6 +111,12 @@ class FakeFabricTransport final : public MadTransport {
   std::pair<bool, bool> enforcement(PortRef port) const;
   // Acknowledge PortInfo Sets but keep the enforcement bits, as ibsim does.
   void ignoreEnforcementSets(bool ignore = true) { ignoreEnforcement_ = ignore; }
+  // PortInfo:OperationalVLs (IBA code) a port holds.
+  std::uint8_t operationalVls(PortRef port) const;
+  void setOperationalVls(PortRef port, std::uint8_t code) { operVls_[port] = code; }
+  // A switch's table for (in, out), or a CA port's (in 0, out = the port).
+  SlToVlTable sl2vl(NodeId node, std::uint8_t in, std::uint8_t out) const;
+  void setSl2Vl(NodeId node, std::uint8_t in, std::uint8_t out, const SlToVlTable& table);
 
  private:
   struct InFlight {
@@ -134,6 +147,8 @@ class FakeFabricTransport final : public MadTransport {
   std::map<PortRef, std::uint64_t> gidPrefixes_;         // as Set PortInfo wrote them
   std::map<PortRef, std::vector<std::uint16_t>> pkeys_;  // ports whose table was Set
   std::map<PortRef, std::pair<bool, bool>> enforcement_;
+  std::map<PortRef, std::uint8_t> operVls_;  // ports whose OperationalVLs was Set
+  std::map<std::tuple<NodeId, std::uint8_t, std::uint8_t>, SlToVlTable> sl2vl_;  // tables Set
   bool ignoreEnforcement_{false};
 };
 

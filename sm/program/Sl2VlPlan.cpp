@@ -1,0 +1,117 @@
+#include "Sl2VlPlan.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <set>
+
+#include "ProgramPlan.h"
+
+namespace ibsm::sm {
+namespace {
+
+std::uint8_t portOf(const Node& node, const Sl2VlEntry& e) {
+  return node.isSwitch() ? e.inPort : std::uint8_t{0};
+}
+
+}  // namespace
+
+Result<void> checkSl2VlEntries(const Fabric& fabric, const std::vector<Sl2VlEntry>& entries) {
+  std::set<std::tuple<NodeId, std::uint8_t, std::uint8_t>> seen;
+  for (const Sl2VlEntry& e : entries) {
+    if (e.sw >= fabric.size()) {
+      return fail(
+          fmt::format("the SL2VL tables name node {}, which the fabric lacks: route again", e.sw));
+    }
+    const Node& node = fabric.node(e.sw);
+    const std::size_t ports = node.ports.size();
+    if (e.inPort >= ports || e.outPort >= ports || (!node.isSwitch() && e.outPort == 0)) {
+      return fail(fmt::format(
+          "the SL2VL tables name {} in port {} out port {}, which it lacks: route again",
+          node.description, e.inPort, e.outPort));
+    }
+    if (!seen.emplace(e.sw, portOf(node, e), e.outPort).second) {
+      return fail(fmt::format("the SL2VL tables list {} in port {} out port {} twice",
+                              node.description, e.inPort, e.outPort));
+    }
+    if (std::ranges::any_of(e.vl, [](std::uint8_t vl) { return vl > 15; })) {
+      return fail(fmt::format("the SL2VL table of {} in port {} out port {} has a VL above 15",
+                              node.description, e.inPort, e.outPort));
+    }
+  }
+  return {};
+}
+
+std::vector<Sl2VlTableRef> sl2vlTables(const DiscoveredSubnet& discovered,
+                                       const RoutingResult& routing,
+                                       std::vector<std::string>& notes) {
+  const Fabric& fabric = discovered.fabric;
+  std::set<NodeId> unreachable;  // one note per node, not per table
+  std::vector<Sl2VlTableRef> out;
+  out.reserve(routing.sl2vl.size());
+  for (const Sl2VlEntry& e : routing.sl2vl) {
+    const Node& node = fabric.node(e.sw);
+    const bool isSwitch = node.isSwitch();
+    // A switch takes the SMP on any route; a CA only for the port it came in on.
+    const PortRef target{e.sw, isSwitch ? std::uint8_t{0} : e.outPort};
+    auto path = pathToPort(discovered, target);
+    if (!path) {
+      if (unreachable.insert(e.sw).second) {
+        notes.push_back(
+            fmt::format("{}: no directed route reaches it; its SL2VL tables are left alone",
+                        fabric.describe(target)));
+      }
+      continue;
+    }
+    // A node that lost its LID was reset (or never configured): its tables
+    // are back to the vendor's defaults, whatever the cache remembers.
+    auto held = discovered.portInfo.find(target);
+    const bool reset = held == discovered.portInfo.end() || held->second.lid.value == 0;
+    out.push_back(Sl2VlTableRef{.entry = &e,
+                                .key = Sl2VlKey{node.guid, portOf(node, e), e.outPort},
+                                .path = *path,
+                                .modifier = isSwitch ? slToVlModifier(e.inPort, e.outPort) : 0,
+                                .reset = reset});
+  }
+  return out;
+}
+
+SlToVlTable plannedSl2Vl(const Sl2VlEntry& entry) {
+  return SlToVlTable{entry.vl};
+}
+
+SmpRequest getSl2Vl(const Sl2VlTableRef& table) {
+  return SmpRequest::get(AttributeId::SlToVlTable, table.modifier, table.path);
+}
+
+SmpRequest setSl2Vl(const Sl2VlTableRef& table, const SlToVlTable& contents) {
+  return SmpRequest::set(AttributeId::SlToVlTable, table.modifier, table.path, encode(contents));
+}
+
+std::uint8_t dataVls(std::uint8_t code) {
+  static constexpr std::uint8_t kByCode[] = {0, 1, 2, 4, 8, 15};
+  return code < std::size(kByCode) ? kByCode[code] : 0;
+}
+
+std::unordered_map<PortRef, std::uint8_t> vlsNeeded(const Fabric& fabric,
+                                                    const std::vector<Sl2VlEntry>& entries) {
+  std::unordered_map<PortRef, std::uint8_t> need;
+  auto raise = [&need](PortRef p, std::uint8_t vls) {
+    auto& n = need[p];
+    n = std::max(n, vls);
+  };
+  for (const Sl2VlEntry& e : entries) {
+    const PortRef out{e.sw, e.outPort};
+    // VL 15 in an SL2VL table drops the packet: it needs no data VL.
+    std::uint8_t vls = 0;
+    for (const std::uint8_t vl : e.vl) {
+      if (vl < 15) vls = std::max(vls, static_cast<std::uint8_t>(vl + 1));
+    }
+    if (vls == 0) continue;
+    raise(out, vls);
+    if (const auto& remote = fabric.port(out).remote) raise(*remote, vls);
+  }
+  return need;
+}
+
+}  // namespace ibsm::sm

@@ -1,0 +1,231 @@
+// SL2VL programming against the in-memory fake fabric: a dragonfly routed
+// on two VLs gets every SLtoVLMappingTable the engine lists and enough
+// OperationalVLs on its links before any of them goes Active; the tables
+// are read once, written only where they differ, retried when a Set fails,
+// and left alone when the engine needs one VL.
+#include <gtest/gtest.h>
+
+#include "FabricFixtures.h"
+#include "ProgramBench.h"
+#include "Sl2VlPlan.h"
+
+namespace ibsm::sm {
+namespace {
+
+using ibsm::testing::FakeFabricTransport;
+using Fate = FakeFabricTransport::Fate;
+
+bool isSl2Vl(const Smp& m) {
+  return m.header.attributeId == AttributeId::SlToVlTable;
+}
+
+// dragonfly-a4-p2-h2 as ibsim serves it: the SM on the first CA.
+std::unique_ptr<ProgramBench> dragonflyBench(std::uint8_t maxVls) {
+  Fabric f = ibsm::testing::sampleFabric("dragonfly-a4-p2-h2.net");
+  auto bench = std::make_unique<ProgramBench>(std::move(f), PortRef{0, 1}, "dragonfly");
+  bench->maxVls = maxVls;
+  return bench;
+}
+
+// Every cabled port starts running VL0 only, so the run must raise it.
+void startOnOneVl(FakeFabricTransport& wire) {
+  const Fabric& f = wire.fabric();
+  for (NodeId n = 0; n < f.size(); ++n) {
+    for (std::uint8_t p = 1; p <= f.node(n).numPorts(); ++p) {
+      if (f.node(n).ports[p].connected()) wire.setOperationalVls({n, p}, 1);
+    }
+  }
+}
+
+class Sl2VlOnDragonfly : public ::testing::Test {
+ protected:
+  std::unique_ptr<ProgramBench> bench = dragonflyBench(2);
+};
+
+TEST_F(Sl2VlOnDragonfly, ProgramsEveryListedPairAndTwoOperationalVlsBeforeAnyLinkIsActive) {
+  startOnOneVl(bench->wire());
+  const ProgramSummary s = bench->sweep();
+  ASSERT_TRUE(s.complete()) << ::testing::PrintToString(s.failures);
+  const auto& entries = bench->plan().routing.sl2vl;
+  ASSERT_EQ(bench->plan().routing.engine, "dragonfly");
+  ASSERT_EQ(bench->plan().routing.vlsUsed, 2);
+  ASSERT_FALSE(entries.empty());
+
+  for (const Sl2VlEntry& e : entries) {
+    EXPECT_EQ(bench->wire().sl2vl(e.sw, e.inPort, e.outPort).vl, e.vl)
+        << bench->wire().fabric().node(e.sw).description << " in " << int{e.inPort} << " out "
+        << int{e.outPort};
+  }
+  // ibsim's default tables (SL n -> VL n) differ from every planned one.
+  EXPECT_EQ(s.sl2vlTablesRead, entries.size());
+  EXPECT_EQ(s.sl2vlTablesWritten, entries.size());
+  EXPECT_EQ(s.phase(Phase::Sl2Vl).sl2vlRequests, entries.size());
+  EXPECT_EQ(s.sl2vlRequests(), 2 * entries.size());
+
+  const Fabric& f = bench->wire().fabric();
+  for (NodeId n = 0; n < f.size(); ++n) {
+    for (std::uint8_t p = 1; p <= f.node(n).numPorts(); ++p) {
+      if (!f.node(n).ports[p].connected()) continue;
+      EXPECT_GE(dataVls(bench->wire().operationalVls({n, p})), 2) << f.describe({n, p});
+    }
+  }
+
+  // Order on the wire: OperationalVLs and every SL2VL Set before the first Armed.
+  const auto smps = bench->programSmps();
+  std::optional<std::size_t> lastVls, lastSl2Vl, firstArmed;
+  for (std::size_t i = 0; i < smps.size(); ++i) {
+    const Smp& m = smps[i].smp;
+    if (isSet(m, AttributeId::PortInfo) && decodePortInfo(m.data).operationalVls == 4 &&
+        decodePortInfo(m.data).portState == PortState::NoChange) {
+      lastVls = i;
+    }
+    if (isSet(m, AttributeId::SlToVlTable)) lastSl2Vl = i;
+    if (setsState(m, PortState::Armed) && !firstArmed) firstArmed = i;
+  }
+  ASSERT_TRUE(lastVls && lastSl2Vl && firstArmed);
+  EXPECT_LT(*lastVls, *firstArmed);
+  EXPECT_LT(*lastSl2Vl, *firstArmed);
+  bench->expectHoldsThePlan();
+}
+
+TEST_F(Sl2VlOnDragonfly, ASecondSweepSendsNoSl2VlSmp) {
+  ASSERT_TRUE(bench->sweep().complete());
+  const ProgramSummary again = bench->sweep();
+  EXPECT_TRUE(again.complete());
+  EXPECT_EQ(bench->count(isSl2Vl), 0U);
+  EXPECT_EQ(again.requests(), 0U) << "nothing at all: no read, no Set";
+}
+
+TEST_F(Sl2VlOnDragonfly, WritesOnlyTheTablesThatDiffer) {
+  // Plan once to learn the tables, then give a fresh fabric all but two of them.
+  auto probe = dragonflyBench(2);
+  ASSERT_TRUE(probe->sweep().complete());
+  const auto& entries = probe->plan().routing.sl2vl;
+  ASSERT_GT(entries.size(), 2U);
+  for (std::size_t i = 2; i < entries.size(); ++i) {
+    const Sl2VlEntry& e = entries[i];
+    bench->wire().setSl2Vl(e.sw, e.inPort, e.outPort, SlToVlTable{e.vl});
+  }
+  const ProgramSummary s = bench->sweep();
+  EXPECT_TRUE(s.complete());
+  EXPECT_EQ(s.sl2vlTablesRead, entries.size());
+  ASSERT_EQ(s.sl2vlTablesWritten, 2U);
+  std::vector<std::uint32_t> written;
+  for (const auto& m : bench->programSmps()) {
+    if (isSet(m.smp, AttributeId::SlToVlTable)) written.push_back(m.smp.header.attributeModifier);
+  }
+  EXPECT_EQ(written,
+            (std::vector<std::uint32_t>{slToVlModifier(entries[0].inPort, entries[0].outPort),
+                                        slToVlModifier(entries[1].inPort, entries[1].outPort)}));
+}
+
+TEST_F(Sl2VlOnDragonfly, AFailedSetHoldsItsSwitchBackAndIsSentAgainWithoutARead) {
+  // The switch refuses the first table the plan lists, once.
+  auto probe = dragonflyBench(2);
+  ASSERT_TRUE(probe->sweep().complete());
+  const Sl2VlEntry victim = probe->plan().routing.sl2vl.front();
+  const std::uint32_t modifier = slToVlModifier(victim.inPort, victim.outPort);
+  const DrPath path = ibsm::testing::routesFrom(bench->wire().fabric(), bench->smPort())[victim.sw];
+  auto isVictim = [&](const Smp& m) {
+    return isSet(m, AttributeId::SlToVlTable) && m.header.attributeModifier == modifier &&
+           m.initialPath == path.initialPath() && m.header.hopCount == path.hopCount();
+  };
+  bench->wire().setFaults([&](const Smp& req, std::size_t) {
+    return isVictim(req) ? Fate::answeredWith(madstatus::kInvalidField) : Fate{};
+  });
+  const ProgramSummary failed = bench->sweep();
+  EXPECT_FALSE(failed.complete());
+  EXPECT_EQ(failed.phase(Phase::Sl2Vl).failures, 1U);
+  const Guid guid = bench->wire().fabric().node(victim.sw).guid;
+  EXPECT_EQ(bench->cache().sl2vl().table({guid, victim.inPort, victim.outPort}), std::nullopt);
+  ASSERT_FALSE(failed.failures.empty());
+  EXPECT_NE(failed.failures.front().find(fmt::format("SL2VL table in port {} out port {} of switch",
+                                                     victim.inPort, victim.outPort)),
+            std::string::npos)
+      << failed.failures.front();
+  EXPECT_GT(failed.phase(Phase::Active).deferred, 0U) << "its switch's links wait";
+  EXPECT_EQ(bench->wire().fabric().port({victim.sw, victim.outPort}).state, PortState::Armed);
+
+  bench->wire().setFaults({});
+  const ProgramSummary next = bench->sweep();
+  EXPECT_TRUE(next.complete()) << ::testing::PrintToString(next.failures);
+  EXPECT_EQ(bench->count(isSl2Vl), 1U) << "the one table, written and not read";
+  EXPECT_EQ(bench->count(isVictim), 1U);
+  EXPECT_EQ(bench->wire().sl2vl(victim.sw, victim.inPort, victim.outPort).vl, victim.vl);
+  bench->expectHoldsThePlan();
+}
+
+TEST_F(Sl2VlOnDragonfly, ARestartedSmReadsEveryTableOnceAndWritesNone) {
+  ASSERT_TRUE(bench->sweep().complete());
+  bench->forgetEverything();
+  const ProgramSummary s = bench->sweep();
+  EXPECT_TRUE(s.complete());
+  EXPECT_EQ(s.sl2vlTablesRead, bench->plan().routing.sl2vl.size());
+  EXPECT_EQ(s.sl2vlTablesWritten, 0U);
+  EXPECT_EQ(bench->count([](const Smp& m) { return m.header.method == Method::Set; }), 0U);
+}
+
+TEST_F(Sl2VlOnDragonfly, ASwitchThatLostItsLidHasItsTablesReadAgain) {
+  ASSERT_TRUE(bench->sweep().complete());
+  const NodeId sw = ibsm::testing::nodeNamed(bench->wire().fabric(), "g3r1");
+  bench->wire().fabric().port({sw, 0}).lid = Lid{};  // as after a reboot
+  std::size_t tables = 0;
+  for (const Sl2VlEntry& e : bench->plan().routing.sl2vl) tables += e.sw == sw ? 1 : 0;
+  ASSERT_GT(tables, 0U);
+  const ProgramSummary s = bench->sweep();
+  EXPECT_TRUE(s.complete());
+  EXPECT_EQ(s.sl2vlTablesRead, tables);
+  EXPECT_EQ(s.sl2vlTablesWritten, 0U) << "the fake kept them: nothing differs";
+}
+
+TEST_F(Sl2VlOnDragonfly, AnActiveLinkRunningTooFewVlsIsNotedNotSet) {
+  ASSERT_TRUE(bench->sweep().complete());
+  const NodeId sw = ibsm::testing::nodeNamed(bench->wire().fabric(), "g0r0");
+  // A local link, Active: routes arriving over a global link climb to VL1
+  // on it. (A global link itself carries VL0 only on a full dragonfly.)
+  bench->wire().setOperationalVls({sw, 3}, 1);
+  const ProgramSummary s = bench->sweep();
+  EXPECT_TRUE(s.complete());
+  EXPECT_EQ(s.requests(), 0U) << "OperationalVLs of an Active port is not changed";
+  ASSERT_EQ(s.notes.size(), 1U);
+  EXPECT_NE(s.notes.front().find("1 link ports run fewer data VLs"), std::string::npos)
+      << s.notes.front();
+  EXPECT_NE(s.notes.front().find("\"g0r0\"[3]"), std::string::npos) << s.notes.front();
+  EXPECT_NE(bench->log().find("PROG-0305"), std::string::npos);
+}
+
+TEST(Sl2VlOnOneVl, NothingSl2VlIsSentWhenTheEngineNeedsOneVl) {
+  auto bench = dragonflyBench(1);
+  const ProgramSummary s = bench->sweep();
+  EXPECT_TRUE(s.complete()) << ::testing::PrintToString(s.failures);
+  EXPECT_TRUE(bench->plan().routing.sl2vl.empty());
+  EXPECT_EQ(bench->plan().routing.vlsUsed, 1);
+  EXPECT_EQ(bench->count(isSl2Vl), 0U);
+  EXPECT_EQ(s.sl2vlRequests(), 0U);
+}
+
+TEST(Sl2VlOnCa, ACaEntryIsWrittenThroughItsOwnPortWithModifierZero) {
+  auto bench = dragonflyBench(1);
+  const NodeId hca = ibsm::testing::nodeNamed(bench->wire().fabric(), "h1_0_0");
+  Sl2VlEntry wanted{hca, 0, 1, {}};
+  wanted.vl.fill(1);
+  const ProgramSummary s = bench->sweep([&](SubnetPlan& plan) { plan.routing.sl2vl = {wanted}; });
+  EXPECT_TRUE(s.complete()) << ::testing::PrintToString(s.failures);
+  EXPECT_EQ(bench->wire().sl2vl(hca, 0, 1).vl, wanted.vl);
+  EXPECT_EQ(
+      bench->count([](const Smp& m) { return isSl2Vl(m) && m.header.attributeModifier == 0; }), 2U)
+      << "one Get, one Set";
+}
+
+TEST(Sl2VlPlanCheck, AnEntryNamingAPortTheSwitchLacksIsAStalePlan) {
+  auto bench = dragonflyBench(2);
+  const NodeId sw = ibsm::testing::nodeNamed(bench->wire().fabric(), "g0r0");
+  EXPECT_THROW(bench->sweep([&](SubnetPlan& plan) {
+    plan.routing.sl2vl.push_back(Sl2VlEntry{sw, 1, 9, {}});
+  }),
+               std::runtime_error);
+  EXPECT_EQ(bench->count(isSl2Vl), 0U);
+}
+
+}  // namespace
+}  // namespace ibsm::sm

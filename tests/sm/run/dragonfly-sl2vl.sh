@@ -1,0 +1,108 @@
+#!/usr/bin/env bash
+# `ibsm run --once` with the dragonfly engine on up to 4 VLs (a config file
+# written here: [routing] engine = "dragonfly", max_vls = 4) on a fresh ibsim
+# dragonfly, judged by infiniband-diags against the dry run (`ibsm route -R
+# dragonfly`, which lets the engine use what VLCap allows: the same 2 VLs):
+#   - ibsim's ports declare VLCap of at least 2 VLs (else the test is void);
+#   - it exits 0 with "SM-0001 subnet up", the LIDs and LFTs (dump_fts) are
+#     the dry run's and every cabled port is Active;
+#   - `smpquery sl2vl LID OUT` (all input ports of one output port) on every
+#     switch and output port shows each table of the dry run's sl2vl.dump;
+#   - OperVLs of every switch port that carries SL2VL traffic covers the VLs
+#     the tables use;
+#   - it read each table once and wrote exactly the ones that differed
+#     (ibsim starts with SL n -> VL n, so all of them), and a second
+#     `ibsm run --once` (a fresh cache) reads them all and writes none.
+# Prints the SL2VL SMP counts of both runs.
+#
+#   run-with-ibsim.sh NETFILE -- dragonfly-sl2vl.sh path/to/ibsm
+set -u
+IBSM=${1:?usage: $0 path/to/ibsm}
+source "$(dirname "$0")/run-checks.sh"
+net=$IBSIM_NETFILE
+start=$SECONDS
+here=$(pwd)
+
+cat >ibsm.toml <<EOF
+[routing]
+engine = "dragonfly"
+max_vls = 4
+[sm]
+state_dir = "$here/state"
+control_socket = "$here/control.sock"
+EOF
+
+# The first switch port on the SM's CA's cable, by directed route, before any LID exists.
+vlcap=$(quiet smpquery -D portinfo 0,1 1 | sed -nE 's/^VLCap:\.*VL0-([0-9]+)$/\1/p')
+[[ -n $vlcap && $vlcap -ge 1 ]] || fail "ibsim's switch port declares VLCap VL0-${vlcap:-?}: fewer than 2 VLs"
+
+route_dry_run "$net" dry --engine dragonfly
+[[ -s dry/sl2vl.dump ]] || fail "the dry run wrote no sl2vl.dump:"$'\n'"$(cat dry/summary)"
+tables=$(wc -l <dry/sl2vl.dump)
+
+"$IBSM" run --once -F ibsm.toml --log-file ibsm.log >verdict.txt 2>stderr.txt
+rc=$?
+[[ $rc -eq 0 ]] || fail "ibsm run --once exited $rc:"$'\n'"$(cat stderr.txt)"
+tail -n 1 ibsm.log | grep -q 'SM-0001 subnet up' || fail "the log does not end with SM-0001 subnet up"
+grep -q 'SM-0401 plan: engine dragonfly' ibsm.log || fail "the live SM did not route with dragonfly"
+echo "ibsm: $(grep -o 'SM-0001 .*' ibsm.log)"
+
+cmp -s dry/guid2lid state/guid2lid ||
+  fail "ibsm's guid2lid differs from the dry run's:"$'\n'"$(diff dry/guid2lid state/guid2lid | head)"
+check_lids_as_planned dry/guid2lid
+check_links_active "$net"
+check_lfts_as_planned dry
+
+# smpquery sl2vl on every switch and output port of the dump -> dump lines.
+: >live.sl2vl
+while read -r guid out; do
+  lid=$(awk -v g="$guid" 'tolower($1) == g { print $2 }' dry/guid2lid)
+  [[ -n $lid ]] || { fail "switch $guid of sl2vl.dump has no LID in guid2lid"; continue; }
+  quiet smpquery sl2vl "$((lid))" "$out" |
+    sed -nE 's/^ports: in +([0-9]+), out +([0-9]+): \|(.*)\|$/\1 \2 \3/p' | tr '|' ' ' |
+    awk -v g="$guid" '{ printf "switch %s in_port %d out_port %d :", g, $1, $2;
+                        for (i = 3; i <= NF; i++) printf " %d", $i; print "" }' >>live.sl2vl
+done < <(awk '{ print tolower($2), $6 }' dry/sl2vl.dump | sort -u)
+sort dry/sl2vl.dump >dry.sl2vl
+sort -o live.sl2vl live.sl2vl
+missing=$(comm -23 dry.sl2vl live.sl2vl)
+if [[ -n $missing ]]; then
+  fail "$(wc -l <<<"$missing") of $tables SL2VL tables on the switches differ from sl2vl.dump:"$'\n'"$(head -5 <<<"$missing")"$'\n'"switches hold e.g.:"$'\n'"$(grep -F "$(head -1 <<<"$missing" | cut -d: -f1)" live.sl2vl)"
+else
+  echo "smpquery sl2vl shows all $tables tables of sl2vl.dump on $(cut -d' ' -f2 dry.sl2vl | sort -u | wc -l) switches"
+fi
+
+# OperVLs covers the VLs each output port's tables send on (VL n needs VL0-n or more).
+short=0
+while read -r guid out top; do
+  lid=$(awk -v g="$guid" 'tolower($1) == g { print $2 }' dry/guid2lid)
+  oper=$(quiet smpquery portinfo "$((lid))" "$out" | sed -nE 's/^OperVLs:\.*VL0-([0-9]+)$/\1/p')
+  [[ -n $oper && $oper -ge $top ]] || { short=$((short + 1)); fail "switch $guid port $out runs VL0-${oper:-?}, its tables send on VL$top"; }
+done < <(awk '{ m = 0; for (i = 8; i <= NF; i++) if ($i != 15 && $i > m) m = $i; k = tolower($2) " " $6
+                if (!(k in top) || m > top[k]) top[k] = m }
+              END { for (k in top) print k, top[k] }' dry/sl2vl.dump | sort)
+[[ $short -eq 0 ]] && echo "OperVLs covers the tables' VLs on every output port they name"
+
+# SL2VL SMPs of a run, from its PROG-0301 and PROG-0306 lines: "SMPs written read".
+sl2vl_counts() {
+  local log=$1
+  local smps written read
+  smps=$(sed -nE 's/.*PROG-0301 phase .*, ([0-9]+) SL2VL, .*/\1/p' "$log" | awk '{ n += $1 } END { print n + 0 }')
+  written=$(sed -nE 's/.*PROG-0306 .* ([0-9]+) SL2VL tables written .*/\1/p' "$log" | awk '{ n += $1 } END { print n + 0 }')
+  read=$(sed -nE 's/.*PROG-0306 .* SL2VL tables written \(([0-9]+) read\).*/\1/p' "$log" | awk '{ n += $1 } END { print n + 0 }')
+  echo "$smps $written $read"
+}
+read -r smps written reread < <(sl2vl_counts ibsm.log)
+echo "first run: $smps SL2VL SMPs, $written tables written, $reread read ($tables in the plan)"
+[[ $written -eq $tables && $reread -eq $tables && $smps -eq $((2 * tables)) ]] ||
+  fail "the first run should read and write each of the $tables tables once (ibsim's defaults all differ)"
+
+# A restarted SM knows nothing: it reads every table and writes none.
+"$IBSM" run --once -F ibsm.toml --log-file ibsm2.log >verdict2.txt 2>stderr2.txt ||
+  fail "the second ibsm run --once failed:"$'\n'"$(cat stderr2.txt)"
+read -r smps written reread < <(sl2vl_counts ibsm2.log)
+echo "second run: $smps SL2VL SMPs, $written tables written, $reread read"
+[[ $written -eq 0 && $reread -eq $tables && $smps -eq $tables ]] ||
+  fail "the second run should read the $tables tables and write none"
+
+finish "$(basename "$net" .net) with SL2VL, $((SECONDS - start)) s" ibsm.log ibsm2.log
