@@ -157,5 +157,49 @@ TEST_F(MasterSweepPartitions, APlannerThatRefusesLaterKeepsTheLastTables) {
   EXPECT_EQ(held({tenant, 1}), (std::vector<std::uint16_t>{0x7fff, kTenant}));
 }
 
+// CA ports in 0x7fff and the switch ports facing them enforcing it.
+partition::PartitionPlan enforcingPlan(const Fabric& fabric) {
+  partition::PartitionPlan plan;
+  for (const NodeId ca : fabric.endNodes()) {
+    const PortRef port{ca, 1};
+    plan.tables.ports.push_back({.port = port, .pkeys = {0xffff}});
+    if (const auto& sw = fabric.port(port).remote)
+      plan.tables.ports.push_back({.port = *sw, .pkeys = {0xffff}, .enforce = true});
+  }
+  return plan;
+}
+
+// What the sweep remembers as held (the base of the next reroute) must be
+// what the ports hold: enforcement on where the switch took it, off where
+// it acknowledged the Set but kept its bits (ibsim). Otherwise every
+// reroute would send those PortInfo Sets again.
+TEST_F(MasterSweepPartitions, TheSettledSubnetHoldsTheEnforcementThePortsTook) {
+  for (const bool ignored : {false, true}) {
+    SCOPED_TRACE(ignored ? "switches keep their bits" : "switches take the Set");
+    SetUp();
+    for (const NodeId sw : wire_->fabric().switches())
+      wire_->fabric().node(sw).switchData->enforcesPartitions = true;
+    wire_->ignoreEnforcementSets(ignored);
+    auto& sweep = sweepWith(
+        [](const Fabric& f, Guid) -> Result<partition::PartitionPlan> { return enforcingPlan(f); });
+    auto result = sweep.run();
+    ASSERT_TRUE(result) << result.error().message;
+    ASSERT_TRUE(sweep.lastDiscovered());
+    const DiscoveredSubnet& settled = *sweep.lastDiscovered();
+    std::size_t enforcing = 0;
+    std::size_t facingCas = 0;
+    for (const NodeId ca : settled.fabric.endNodes()) {
+      const auto sw = settled.fabric.port({ca, 1}).remote;
+      if (!sw) continue;
+      ++facingCas;
+      const PortInfo& held = settled.portInfo.at(*sw);
+      enforcing += held.partitionEnforcementInbound && held.partitionEnforcementOutbound;
+    }
+    ASSERT_GT(facingCas, 0u);
+    EXPECT_EQ(enforcing, ignored ? 0u : facingCas);
+    TearDown();
+  }
+}
+
 }  // namespace
 }  // namespace ibsm::sm
