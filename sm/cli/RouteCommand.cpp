@@ -50,7 +50,10 @@ Result<Inputs> gatherInputs(const RouteArgs& args, Progress& progress) {
   in.plan.lmc = config->routing.lmc;
   // Engines that need VLs (dragonfly) may use what the ports declare
   // (PortInfo:VLCap); they take the lower of this and VLCap.
-  in.plan.routing.maxVls = 15;
+
+  // The same VL budget as the live SM (routing.max_vls), so the dry run
+  // predicts what it will program.
+  in.plan.routing.maxVls = config->routing.maxVls;
   if (args.lmc) {
     if (*args.lmc < 0 || *args.lmc > 7)
       return fail(fmt::format("--lmc {}: expected 0 to 7", *args.lmc));

@@ -204,7 +204,8 @@ Result<void> applyLogLevel(Config& c, const toml::node& v, const std::string& wh
 
 constexpr OptionSpec kOptions[] = {
     {"routing.engine", "string or list of strings", R"(["auto"])",
-     "Routing engines to try in order: minhop, updn, ftree, dragonfly, auto. The first that accepts the "
+     "Routing engines to try in order: minhop, updn, ftree, dragonfly, auto. The first that "
+     "accepts the "
      "fabric routes it; the report names it and why the ones before it refused.",
      applyEngines},
     {"routing.root_guid_file", "path", R"("")",
@@ -213,9 +214,9 @@ constexpr OptionSpec kOptions[] = {
     {"routing.lmc", "integer 0-7", "0",
      "LID Mask Control: each CA port gets 2^lmc LIDs, each routed on its own path where possible.",
      applyLmc},
-    {"routing.max_vls", "integer 1-15", "1",
+    {"routing.max_vls", "integer 1-15", "15",
      "Data VLs a routing engine may use to avoid credit loops (dragonfly: 2-3); the ports' VLCap "
-     "lowers it. 1: every route on VL 0 and no SL2VL tables.",
+     "lowers it (default: as many as the ports have). 1: every route on VL 0, no SL2VL tables.",
      applyMaxVls},
     {"sm.port_guid", "GUID string", R"("")",
      "Port GUID the SM runs on. Empty: the first active InfiniBand port, as OpenSM chooses.",

@@ -29,7 +29,7 @@ struct RoutingConfig {
   std::uint8_t lmc{0};
   // Data VLs an engine may use against credit loops (dragonfly); the ports'
   // VLCap lowers it further. 1: one VL, no SL2VL tables to program.
-  std::uint8_t maxVls{1};
+  std::uint8_t maxVls{15};
 };
 
 struct SmConfig {

@@ -140,10 +140,13 @@ Transition busyRequest(const SmContext&, const State& s, const Event& e) {
   return stay(queueSweep(s, e.heavy));
 }
 
-// New settings may change routing or LIDs: a heavy sweep applies them.
+// New settings change the plan (routing, LMC, partitions), never the
+// fabric: the caller re-plans from the last discovery when it performs
+// ReloadConfig and programs the difference, so what follows is only a light
+// sweep -- a partitions.conf edit costs its PKey blocks, not a rediscovery.
 Transition masterReload(const SmContext&, const State& s, const Event&) {
-  if (s.phase == Phase::MasterIdle) return startSweep(s, true, {action(ActionKind::ReloadConfig)});
-  return stay(queueSweep(s, true), {action(ActionKind::ReloadConfig)});
+  if (s.phase == Phase::MasterIdle) return startSweep(s, false, {action(ActionKind::ReloadConfig)});
+  return stay(queueSweep(s, false), {action(ActionKind::ReloadConfig)});
 }
 
 // Ends a TakeOver or a heavy sweep; the SMs it saw decide what comes next.

@@ -177,7 +177,8 @@ enum class ActionKind : std::uint8_t {
                     // its absence) comes back as MasterAnswered / MasterSilent
   NotifyMaster,     // Trap 144 (SM priority changed) to master `peer`: we outrank it
   SendHandover,     // Set(SMInfo, HANDOVER) to `peer`, our SMInfo saying `smState`
-  ReloadConfig,     // re-read the config file (the caller rebuilds SmContext)
+  ReloadConfig,     // re-read the config file (the caller rebuilds SmContext) and, as
+                    // master, re-plan from the last discovery and program the difference
   Stop,             // leave the loop
 };
 

@@ -47,6 +47,17 @@ Result<SweepResult> MasterSweep::run() {
   return done;
 }
 
+Result<SweepResult> MasterSweep::replan() {
+  if (!discovered_) return fail("no sweep to plan again from");
+  const auto start = Clock::now();
+  const auto sentBefore = engine_.counters().sent;
+  auto done = planAndProgram(*discovered_, SweepResult{});
+  if (!done) return done;
+  done->mads = engine_.counters().sent - sentBefore;
+  done->elapsed = since(start);
+  return done;
+}
+
 void MasterSweep::forgetSwitchTables() {
   cache_ = SwitchTableCache{};
   discovered_.reset();

@@ -92,6 +92,10 @@ class MasterSweep {
   // Stage 1 and 2 of a light sweep, then an incremental reroute when
   // only cables were lost. Fails only when the transport does.
   [[nodiscard]] Result<LightResult> lightSweep();
+  // New settings (SIGHUP) on the fabric of the last sweep: plan again and
+  // program what differs (PKey blocks for a partitions edit), no discovery.
+  // Fails when nothing was swept yet or after forgetSwitchTables().
+  [[nodiscard]] Result<SweepResult> replan();
 
   // The fabric of the last sweep, with the LIDs it was given.
   const std::optional<Fabric>& lastFabric() const { return last_; }

@@ -448,6 +448,24 @@ void SmDaemon::Impl::applyReload() {
   sweep.setSettings(settings.sweep);
   log->info("SM-0107 configuration reloaded: priority {}, sweep interval {} s", settings.priority,
             settings.sweepInterval.count());
+  if (agent.self().smState != SmState::Master) return;
+  // The fabric did not change, the plan may have: program the difference
+  // now; the machine follows with a light sweep.
+  const auto t0 = now();
+  auto result = sweep.replan();
+  if (!result) {
+    log->warn("SM-0114 could not re-plan from the last sweep ({}): sweeping heavy",
+              result.error().message);
+    machine.feed(Event::operatorSweep(true));
+    return;
+  }
+  log->info(
+      "SM-0114 re-planned with the new configuration: {} MADs, {} PKey blocks and {} LFT "
+      "blocks written",
+      result->mads, result->program.pkeyBlocksWritten, result->program.blocksWritten);
+  up = result->up;
+  recordSweep(sweepInfo("replan", since(t0), result->mads, result->changes, up), &*result);
+  if (!up) machine.feed(Event::operatorSweep(true));
 }
 
 void SmDaemon::Impl::recordSweep(const control::SweepInfo& info, const SweepResult* result) {

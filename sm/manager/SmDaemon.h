@@ -21,6 +21,7 @@
 //   SM-0106 info   Trap 144 sent to a master we outrank
 //   SM-0107 info   config reloaded (SIGHUP) / SM-0108 error: reload refused, old config kept
 //   SM-0109 warn   discovery failed; retried on the next tick
+//   SM-0114 info   SIGHUP as master: re-planned on the last fabric, what it wrote
 //   SM-0408 info   light sweep: quiet (debug) or what changed and what it cost
 //   SM-0001 info   subnet up (each time a sweep brings it up)
 #pragma once

@@ -41,7 +41,7 @@ TEST(SmMachine, OnlyASetGetsAVerdictAndAnUntrustedSetNone) {
   drain(m);
   EXPECT_FALSE(m.feed(Event::pollTimer()).has_value());
   EXPECT_FALSE(
-      m.feed(Event::smInfoSet(control::kHandover, smInfo(0x70, 9, SmState::Master))).has_value());
+      m.feed(Event::smInfoSet(control::kDisable, smInfo(0x70, 9, SmState::Master))).has_value());
   EXPECT_EQ(m.feed(Event::smInfoSet(control::kAcknowledge, smInfo(0x70, 9, SmState::Master, 0x42))),
             false);
 }

@@ -153,11 +153,13 @@ TEST(MasterSweeps, AHeavyRequestDuringALightSweepMakesTheNextOneHeavy) {
   EXPECT_EQ(sm.feedKinds(Event::lightSweepDone(true, false)), std::vector{HeavySweep});
 }
 
-TEST(MasterSweeps, SighupReloadsAndSweepsHeavy) {
+// A reload changes the plan, not the fabric: the caller re-plans from the
+// last discovery in ReloadConfig; no rediscovery follows, only a light sweep.
+TEST(MasterSweeps, SighupReloadsAndSweepsLight) {
   Sm sm = master();
-  EXPECT_EQ(sm.feedKinds(Event::reload()), (std::vector{ReloadConfig, HeavySweep}));
+  EXPECT_EQ(sm.feedKinds(Event::reload()), (std::vector{ReloadConfig, LightSweep}));
   EXPECT_EQ(sm.feedKinds(Event::reload()), std::vector{ReloadConfig});  // busy: queued
-  EXPECT_EQ(sm.feedKinds(Event::heavySweepDone(true, true, {})), std::vector{HeavySweep});
+  EXPECT_EQ(sm.feedKinds(Event::lightSweepDone(true, false)), std::vector{LightSweep});
 }
 
 TEST(MasterSweeps, TimersDoNotPileUpWhileASweepRuns) {
