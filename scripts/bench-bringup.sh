@@ -175,8 +175,9 @@ ibsm_phases() { # dir
       'BEGIN {print g - r}')" -
   row "program planning (to sm-lid phase)" \
     "$(awk -v g="$(ms_between "$t_read" "$t_smlid")" -v s="$smlid_ms" 'BEGIN {print g - s}')" -
-  grep 'PROG-0301' "$log" | head -6 |
-    sed -E 's/.*phase ([a-z-]+): ([0-9]+) SMPs \(([0-9]+) sent\).* ([0-9.]+) ms$/\1 \4 \3/' |
+  # One line per programming phase of the first sweep (8 phases).
+  grep 'PROG-0301' "$log" | head -8 |
+    sed -E 's/.*phase ([a-z0-9-]+): ([0-9]+) SMPs \(.*, ([0-9]+) sent\).* ([0-9.]+) ms$/\1 \4 \3/' |
     while read -r name ms sent; do row "programming: $name" "$ms" "$sent"; done
   row "after programming (verdict, to SM-0001)" "$(ms_between "$t_prog" "$t_up")" -
   printf '  %-40s %8d %8s   (%d sweep%s; the route walk runs beside programming)\n' \
