@@ -1,16 +1,21 @@
 #include "SwitchGraph.h"
 
+#include <algorithm>
 #include <boost/graph/breadth_first_search.hpp>
 #include <boost/graph/visitors.hpp>
 
 namespace ibsm::routing {
 
 SwitchGraph::SwitchGraph(const Fabric& fabric) : indexOf_(fabric.size(), kNoSwitch) {
-  for (NodeId id = 0; id < fabric.size(); ++id) {
-    if (!fabric.node(id).isSwitch()) continue;
-    indexOf_[id] = static_cast<SwitchIndex>(static_cast<SwitchIndex>(nodeIds_.size()));
-    nodeIds_.push_back(id);
-  }
+  for (NodeId id = 0; id < fabric.size(); ++id)
+    if (fabric.node(id).isSwitch()) nodeIds_.push_back(id);
+  // Switches in node GUID order, not in the order they were read: a fabric
+  // discovered on the wire and the same fabric read from a file then give
+  // every engine the same indices, so ties break alike and the dry run
+  // predicts the live tables.
+  std::ranges::sort(nodeIds_, {}, [&](NodeId id) { return fabric.node(id).guid; });
+  for (std::size_t i = 0; i < nodeIds_.size(); ++i)
+    indexOf_[nodeIds_[i]] = static_cast<SwitchIndex>(i);
 
   std::vector<std::pair<SwitchIndex, SwitchIndex>> edges;
   std::vector<Cable> cables;

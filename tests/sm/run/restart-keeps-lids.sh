@@ -45,7 +45,7 @@ cmp -s first/guid2lid second/guid2lid ||
   fail "the restarted SM's guid2lid differs:"$'\n'"$(diff first/guid2lid second/guid2lid | head)"
 summary=$(grep -o 'PROG-0306 .*' second.log)
 echo "restart: $summary"
-grep -qE 'PROG-0306 programming complete: 0 LFT blocks written \([1-9][0-9]* read\), 0 ports configured, 0 activated' <<<"$summary" ||
+grep -qE 'PROG-0306 programming complete: 0 LFT blocks written \([1-9][0-9]* read\), 0 PKey blocks written \([0-9]+ read\), 0 SL2VL tables written \([0-9]+ read\), 0 ports configured, 0 activated' <<<"$summary" ||
   fail "the restarted SM wrote something: $summary"
 [[ $(grep -c 'PROG-0306' second.log) -eq 1 ]] || fail "the restarted SM needed more than one sweep"
 echo "kept $(wc -l <after.lids) LIDs and $(wc -l <after.lft) LFT entries"
