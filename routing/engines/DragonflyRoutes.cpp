@@ -174,23 +174,9 @@ class Router {
     }
     if (alternate_) throughThirdGroups(gs, gd, salt, out);
     // The others feed the holder whose chosen global cable carries least.
-    for (const SwitchIndex s : gi_.members[gs]) {
-      if (out[s] != kNoRoute || !isLeafOrRouter_[s]) continue;
-      SwitchIndex best = kNoSwitch;
-      std::uint8_t bestPort = 0;
-      std::uint64_t bestKey = std::numeric_limits<std::uint64_t>::max();
-      for (std::size_t i = 0; i < cables.size(); ++i) {
-        const SwitchIndex r = cables[(i + salt + s) % cables.size()].from;
-        const std::uint8_t p = gi_.local(s, r);
-        if (!p) continue;
-        const std::uint64_t key = (std::uint64_t{load(r, out[r])} << 32) | load(s, p);
-        if (key < bestKey) bestKey = key, best = r, bestPort = p;
-      }
-      if (best == kNoSwitch) continue;
-      out[s] = bestPort;
-      count(s, bestPort, s);
-      count(best, out[best], s);
-    }
+    feedLeastLoaded(gs, out, cables.size(), [&](SwitchIndex s, std::size_t i) {
+      return cables[(i + salt + s) % cables.size()].from;
+    });
     // Switches cabled to no holder (dragonfly+ spines without this group's
     // global links, routers whose cables to the holders are cut) carry only
     // their own traffic toward gd. A spine first tries a global link to a
@@ -235,12 +221,23 @@ class Router {
       count(s, best, s);
       valiant.push_back(s);
     }
+    feedLeastLoaded(gs, out, valiant.size(),
+                    [&](SwitchIndex, std::size_t i) { return valiant[i]; });
+  }
+
+  // Every leaf or router of group gs without a route yet goes one local hop
+  // to the feeder (a member that has one) whose chosen link, then the local
+  // cable to it, carries least; feeder(s, i) is s's i-th candidate of n, in
+  // the order ties go to.
+  template <typename Feeder>
+  void feedLeastLoaded(std::uint32_t gs, std::uint8_t* out, std::size_t n, Feeder feeder) {
     for (const SwitchIndex s : gi_.members[gs]) {
       if (out[s] != kNoRoute || !isLeafOrRouter_[s]) continue;
       SwitchIndex best = kNoSwitch;
       std::uint8_t bestPort = 0;
       std::uint64_t bestKey = std::numeric_limits<std::uint64_t>::max();
-      for (const SwitchIndex r : valiant) {
+      for (std::size_t i = 0; i < n; ++i) {
+        const SwitchIndex r = feeder(s, i);
         const std::uint8_t p = gi_.local(s, r);
         if (!p) continue;
         const std::uint64_t key = (std::uint64_t{load(r, out[r])} << 32) | load(s, p);
