@@ -159,14 +159,6 @@ sm::DaemonSettings daemonSettings(const Setup& s) {
   return d;
 }
 
-void logSweep(spdlog::logger& log, const sm::SweepResult& r) {
-  log.info(
-      "SM-0406 sweep: {} switches, {} CA ports, {} MADs in {} ms (discovery {} ms, plan {} ms, "
-      "programming {} ms)",
-      r.switches, r.caPorts, r.mads, r.elapsed.count() / 1000, r.discovery.elapsed.count() / 1000,
-      r.planTime.count() / 1000, r.program.duration().count() / 1000);
-}
-
 void logUp(spdlog::logger& log, const sm::SweepResult& r, double seconds, std::uint64_t mads) {
   log.info(
       "SM-0001 subnet up: {} switches, {} CA ports, {} pairs routed by {}, {} ports active; "
@@ -265,7 +257,7 @@ int runRun(const RunArgs& args) {
     }
     agent.setState(SmState::Master);
     agent.countActivity(static_cast<std::uint32_t>(result->mads));
-    logSweep(log, *result);
+    sm::logSweep(log, *result);
     // A link that changed while the sweep ran (Trap 128) means the tables
     // just written may point into a dead port: sweep again.
     const bool stale = agent.takeLinkChange();

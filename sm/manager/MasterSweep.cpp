@@ -29,6 +29,14 @@ MasterSweep::MasterSweep(MadEngine& engine, const StateStore& store, SweepSettin
       settings_(std::move(settings)),
       log_(logger ? std::move(logger) : spdlog::default_logger()) {}
 
+void logSweep(spdlog::logger& log, const SweepResult& r) {
+  log.info(
+      "SM-0406 sweep: {} switches, {} CA ports, {} MADs in {} ms (discovery {} ms, plan {} ms, "
+      "programming {} ms)",
+      r.switches, r.caPorts, r.mads, r.elapsed.count() / 1000, r.discovery.elapsed.count() / 1000,
+      r.planTime.count() / 1000, r.program.duration().count() / 1000);
+}
+
 Result<SweepResult> MasterSweep::run() {
   const auto start = Clock::now();
   const auto sentBefore = engine_.counters().sent;

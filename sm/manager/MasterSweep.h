@@ -80,6 +80,9 @@ struct LightResult {
   std::vector<std::string> changes;  // e.g. "cable lost: \"s1\"[5] (0x..) - \"s2\"[7] (0x..)"
 };
 
+// The SM-0406 line: what one sweep found and cost, by phase.
+void logSweep(spdlog::logger& log, const SweepResult& result);
+
 class MasterSweep {
  public:
   MasterSweep(MadEngine& engine, const StateStore& store, SweepSettings settings,

@@ -300,12 +300,7 @@ void SmDaemon::Impl::heavy(bool takeover) {
     return;
   }
   agent.countActivity(static_cast<std::uint32_t>(result->mads));
-  log->info(
-      "SM-0406 sweep: {} switches, {} CA ports, {} MADs in {} ms (discovery {} ms, plan {} ms, "
-      "programming {} ms)",
-      result->switches, result->caPorts, result->mads, result->elapsed.count() / 1000,
-      result->discovery.elapsed.count() / 1000, result->planTime.count() / 1000,
-      result->program.duration().count() / 1000);
+  logSweep(*log, *result);
   if (const auto& d = sweep.lastDiscovered()) learnPeers(*d);
   // Our LID as just planned (discovery saw the one before programming).
   if (const auto& f = sweep.lastFabric())
@@ -356,14 +351,10 @@ void SmDaemon::Impl::light() {
     }
     up = r.up;
   }
-  const auto kind = result->reroute ? "reroute" : "light";
-  control::SweepInfo info{
-      .kind = kind,
-      .when = std::chrono::system_clock::now(),
-      .duration = std::chrono::duration_cast<std::chrono::milliseconds>(result->elapsed),
-      .mads = result->mads,
-      .changes = result->changes,
-      .up = up};
+  const auto info =
+      sweepInfo(result->reroute ? "reroute" : "light",
+                std::chrono::duration_cast<std::chrono::milliseconds>(result->elapsed),
+                result->mads, result->changes, up);
   recordSweep(info, result->reroute ? &*result->reroute : nullptr);
   machine.feed(Event::lightSweepDone(result->ok, needsHeavy));
 }
