@@ -2,7 +2,7 @@
 # Installs the Debian 12 packages ibsm builds and tests with, only those missing.
 set -euo pipefail
 packages=(
-  build-essential cmake ninja-build pkg-config clang-format clang-tidy-19
+  build-essential cmake ninja-build ccache pkg-config clang-format clang-tidy-19
   libibumad-dev libibmad-dev libboost-graph-dev libtomlplusplus-dev libspdlog-dev libfmt-dev
   googletest libgtest-dev libgmock-dev libbenchmark-dev libcli11-dev
   ibsim-utils infiniband-diags opensm time procps

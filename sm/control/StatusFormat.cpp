@@ -52,7 +52,12 @@ std::string jsonString(std::string_view s) {
 std::string jsonSweep(const std::optional<SweepInfo>& s) {
   if (!s) return "null";
   std::string changes;
-  for (const auto& c : s->changes) changes += (changes.empty() ? "" : ",") + jsonString(c);
+  for (const auto& c : s->changes) {
+    // Appended piece by piece: GCC 12's -O3 takes `"," + std::string` for an
+    // overlapping copy (-Wrestrict, a false positive).
+    if (!changes.empty()) changes += ',';
+    changes += jsonString(c);
+  }
   return fmt::format(R"({{"kind":{},"when":{},"duration_ms":{},"mads":{},"changes":[{}],"up":{}}})",
                      jsonString(s->kind), jsonString(isoTime(s->when)), s->duration.count(),
                      s->mads, changes, s->up);
