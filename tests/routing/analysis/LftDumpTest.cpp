@@ -23,7 +23,8 @@ using ::testing::HasSubstr;
 using ::testing::StartsWith;
 
 std::string readData(std::string_view name) {
-  const auto path = std::filesystem::path(__FILE__).parent_path() / "data" / name;
+  // Not __FILE__: ccache's base_dir makes it relative to the build directory.
+  const auto path = std::filesystem::path(IBSM_SOURCE_DIR) / "tests/routing/analysis/data" / name;
   std::ifstream in(path);
   if (!in) throw std::runtime_error("cannot read " + path.string());
   std::stringstream text;
