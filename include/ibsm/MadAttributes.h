@@ -134,6 +134,11 @@ struct SwitchInfo {
 
 enum class SmState : std::uint8_t { NotActive = 0, Discovering = 1, Standby = 2, Master = 3 };
 
+// The SM_Key an SM has unless configured otherwise: OpenSM's
+// (OSM_DEFAULT_SM_KEY), so that ibsm and OpenSM left at their defaults see
+// each other as one management domain and elect one master between them.
+inline constexpr std::uint64_t kDefaultSmKey = 1;
+
 struct SmInfo {
   Guid guid;
   std::uint64_t smKey{0};

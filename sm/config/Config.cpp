@@ -240,9 +240,9 @@ constexpr OptionSpec kOptions[] = {
      "Polls the master may leave unanswered in a row before the standby takes over "
      "(OpenSM's polling_retry_number).",
      applyPollingRetries},
-    {"sm.sm_key", "64-bit hex string or integer", "0",
-     "SMInfo SM_Key. 0: none. With a key set, only SMs showing the same key take part in the "
-     "election and control packets (but HANDOVER) must carry it.",
+    {"sm.sm_key", "64-bit hex string or integer", R"("0x0000000000000001")",
+     "SMInfo SM_Key, OpenSM's default. Only SMs showing the same key take part in the election; "
+     "control packets (but HANDOVER) must carry it; an SM showing another key is reported.",
      applySmKey},
     {"sm.control_socket", "path", R"("/run/ibsm/ibsm.sock")",
      "Unix socket the daemon listens on for `ibsm status` and `ibsm sweep`; its directory is "

@@ -7,6 +7,7 @@
 
 #include <ibsm/Error.h>
 #include <ibsm/Ids.h>
+#include <ibsm/MadAttributes.h>
 
 #include <filesystem>
 #include <optional>
@@ -41,7 +42,7 @@ struct SmConfig {
   std::uint32_t maxSweepsOnce{5};          // --once gives up after this many sweeps
   std::uint32_t pollingTimeoutMs{10000};   // a standby polls the master this often
   std::uint32_t pollingRetries{4};         // unanswered polls before the master counts as gone
-  std::uint64_t smKey{0};                  // SMInfo SM_Key; 0: none
+  std::uint64_t smKey{kDefaultSmKey};      // SMInfo SM_Key (OpenSM's default)
   std::filesystem::path controlSocket{"/run/ibsm/ibsm.sock"};
   // OpenSM-style partitions.conf; empty: PKey tables are managed only when
   // the config file has [[partition]] tables, else left as they are.

@@ -49,6 +49,18 @@ std::string jsonString(std::string_view s) {
   return out + "\"";
 }
 
+std::string jsonForeignSms(const std::vector<ForeignSm>& sms) {
+  std::string out = "[";
+  for (const ForeignSm& f : sms) {
+    if (out.size() > 1) out += ',';
+    out +=
+        fmt::format(R"({{"guid":{},"state":{},"priority":{},"sm_key":{},"port":{},"lid":{}}})",
+                    jsonString(fmt::format("{}", f.guid)), jsonString(f.state), f.priority,
+                    jsonString(fmt::format("0x{:016x}", f.smKey)), jsonString(f.port), f.lid.value);
+  }
+  return out + "]";
+}
+
 std::string jsonSweep(const std::optional<SweepInfo>& s) {
   if (!s) return "null";
   std::string changes;
@@ -70,7 +82,8 @@ std::string formatStatus(const DaemonStatus& s) {
   auto o = std::back_inserter(out);
   fmt::format_to(o, "state: {}\nphase: {}\n", s.state, s.phase);
   fmt::format_to(o, "port_guid: {}\nlid: {}\npriority: {}\nsm_key: {}\nmaster: {}\n", s.portGuid,
-                 s.lid.value, s.priority, s.smKeySet ? "set" : "none", guidOrNone(s.master));
+                 s.lid.value, s.priority, s.smKeyIsDefault ? "default" : "configured",
+                 guidOrNone(s.master));
   fmt::format_to(o, "uptime: {} s\nsweeps: {}\n", s.uptime.count(), s.sweeps);
   appendSweep(out, "last_sweep", s.lastSweep);
   appendSweep(out, "last_heavy", s.lastHeavy);
@@ -78,21 +91,26 @@ std::string formatStatus(const DaemonStatus& s) {
                  s.switches, s.caPorts, s.routedPairs, s.unreachablePairs);
   fmt::format_to(o, "engine: {}\nmads_sent: {}\ntraps_received: {}\n",
                  s.engine.empty() ? "none" : s.engine, s.madsSent, s.trapsReceived);
+  fmt::format_to(o, "foreign_sms: {}\n", s.foreignSms.size());
+  for (const ForeignSm& f : s.foreignSms)
+    fmt::format_to(o, "foreign_sm: {} {} priority {} sm_key 0x{:016x} at {} lid {}\n", f.guid,
+                   f.state, f.priority, f.smKey, f.port, f.lid.value);
   return out;
 }
 
 std::string formatStatusJson(const DaemonStatus& s) {
   return fmt::format(
-      R"({{"state":{},"phase":{},"port_guid":{},"lid":{},"priority":{},"sm_key_set":{},)"
+      R"({{"state":{},"phase":{},"port_guid":{},"lid":{},"priority":{},"sm_key_default":{},)"
       R"("master":{},"uptime_s":{},"sweeps":{},"last_sweep":{},"last_heavy":{},"switches":{},)"
       R"("ca_ports":{},"routed_pairs":{},"unreachable_pairs":{},"engine":{},"mads_sent":{},)"
-      R"("traps_received":{}}})"
+      R"("traps_received":{},"foreign_sms":{}}})"
       "\n",
       jsonString(s.state), jsonString(s.phase), jsonString(fmt::format("{}", s.portGuid)),
-      s.lid.value, s.priority, s.smKeySet,
+      s.lid.value, s.priority, s.smKeyIsDefault,
       s.master ? jsonString(fmt::format("{}", *s.master)) : "null", s.uptime.count(), s.sweeps,
       jsonSweep(s.lastSweep), jsonSweep(s.lastHeavy), s.switches, s.caPorts, s.routedPairs,
-      s.unreachablePairs, jsonString(s.engine), s.madsSent, s.trapsReceived);
+      s.unreachablePairs, jsonString(s.engine), s.madsSent, s.trapsReceived,
+      jsonForeignSms(s.foreignSms));
 }
 
 }  // namespace ibsm::control

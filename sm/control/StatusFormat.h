@@ -23,13 +23,26 @@ struct SweepInfo {
   bool up{false};                    // every reachable port ACTIVE and every pair routed
 };
 
+// Another SM whose SMInfo shows an SM_Key other than ours: another
+// management domain, or a different sm_key in its configuration. It takes
+// no part in our elections, and it ignores us as we ignore it, so both of
+// us may be MASTER -- the worst state a subnet can be in, hence shown.
+struct ForeignSm {
+  Guid guid;
+  std::string port;   // how we reach it, e.g. "DR 0,1,3"
+  Lid lid{};          // its port's LID as discovered (0: none yet)
+  std::string state;  // the state it shows: "MASTER", "STANDBY", ...
+  std::uint8_t priority{0};
+  std::uint64_t smKey{0};  // the key it shows
+};
+
 struct DaemonStatus {
   std::string state;  // "MASTER", "STANDBY", "DISCOVERING", "NOTACTIVE"
   std::string phase;  // fsm phase name, e.g. "MasterIdle"
   Guid portGuid{};
   Lid lid{};
   std::uint8_t priority{0};
-  bool smKeySet{false};
+  bool smKeyIsDefault{true};   // OpenSM's default key, kDefaultSmKey
   std::optional<Guid> master;  // the master we poll (standby) / ourselves
   std::uint64_t sweeps{0};
   std::optional<SweepInfo> lastSweep;
@@ -40,6 +53,7 @@ struct DaemonStatus {
   std::chrono::seconds uptime{0};
   std::uint64_t madsSent{0};
   std::uint64_t trapsReceived{0};
+  std::vector<ForeignSm> foreignSms;  // as of the last read of the other SMs
 };
 
 // Lines such as "state: MASTER", "last_sweep: light 2026-12-03T07:00:00Z 12 ms

@@ -17,7 +17,7 @@ bool outranks(const SmInfo& a, const SmInfo& b) {
 }
 
 bool trusts(std::uint64_t ourKey, std::uint64_t presentedKey) {
-  return ourKey == 0 || presentedKey == ourKey;
+  return presentedKey == ourKey;
 }
 
 bool trustsControl(std::uint64_t ourKey, std::uint32_t modifier, std::uint64_t presentedKey) {

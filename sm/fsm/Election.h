@@ -22,15 +22,18 @@ namespace ibsm::sm::fsm {
 // the lower GUID. Total on distinct GUIDs, so every SM ranks the set alike.
 bool outranks(const SmInfo& a, const SmInfo& b);
 
-// With an SM_Key configured, only SMs that present it take part: an SM
-// answers SubnGet(SMInfo) with its real key only to a requester presenting
-// the same key (else 0), so an SM of another management domain shows up
-// with a different key and is ignored, as OpenSM ignores it. Without a key
-// (0) every SM is trusted. Also decides whether a SubnSet(SMInfo) counts.
+// One rule wherever another SM's SMInfo is weighed -- electing, polling the
+// master, choosing whom to hand over to, spotting a rival master: the key it
+// shows must equal ours. 0 is a key like any other, not "no key": were we to
+// trust an SM that shows another key, we would follow it while it ignores us
+// (OpenSM drops SMInfo with a key not its own, ERR 2F18), and an SM of ours
+// that outranks it would become a second master. Our default key is OpenSM's (1), so the two
+// agree without configuration; an SM that shows another key is reported
+// (ForeignSms.h), never obeyed.
 bool trusts(std::uint64_t ourKey, std::uint64_t presentedKey);
 
-// Whether a Set(SMInfo) control packet counts: it must present our key (or
-// none is configured) -- except a HANDOVER, which may carry 0. OpenSM shows
+// Whether a Set(SMInfo) control packet counts: it must present our key --
+// except a HANDOVER, which may carry 0. OpenSM shows
 // its SM_Key only to an SM it knows as MASTER, so its HANDOVER to a standby
 // carries 0; and a HANDOVER can only give us the subnet, never silence us
 // (DISABLE, STANDBY and DISCOVER keep needing the key).

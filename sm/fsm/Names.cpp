@@ -5,6 +5,20 @@
 namespace ibsm::sm::fsm {
 
 // Switches, not arrays, so -Wswitch names a kind added without a name.
+std::string_view name(SmState state) {
+  switch (state) {
+    case SmState::NotActive:
+      return "NOTACTIVE";
+    case SmState::Discovering:
+      return "DISCOVERING";
+    case SmState::Standby:
+      return "STANDBY";
+    case SmState::Master:
+      return "MASTER";
+  }
+  return "?";
+}
+
 std::string_view name(Phase phase) {
   switch (phase) {
     case Phase::Discovering:

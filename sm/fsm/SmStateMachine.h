@@ -22,8 +22,8 @@
 //   flowing; our own picture of the switches is stale), then programs only
 //   what is wrong.
 // - Set(SMInfo) control packets are checked as OpenSM checks them, so the
-//   two interoperate: the sender must present our SM_Key (if one is set;
-//   else the packet is ignored unanswered, IBA's treatment of a wrong key);
+//   two interoperate: the sender must present our SM_Key (else the packet is
+//   ignored unanswered, IBA's treatment of a wrong key);
 //   HANDOVER, DISABLE, STANDBY, DISCOVER must come from a MASTER and
 //   ACKNOWLEDGE from the SM we handed to; one not legal in our phase is
 //   answered with an error status.
@@ -208,6 +208,7 @@ Transition start();
 // phase does not use) leaves the state as it is with no actions.
 Transition next(const SmContext& ctx, const State& state, const Event& event);
 
+std::string_view name(SmState state);  // as IBA spells it: "MASTER", "STANDBY", ...
 std::string_view name(Phase phase);
 std::string_view name(EventKind kind);
 std::string_view name(ActionKind kind);

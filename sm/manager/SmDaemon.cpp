@@ -10,6 +10,7 @@
 
 #include "ControlServer.h"
 #include "Discovery.h"
+#include "ForeignSms.h"
 #include "PeerSms.h"
 #include "SmInfoAgent.h"
 #include "SmMachine.h"
@@ -22,20 +23,6 @@ using Clock = std::chrono::steady_clock;
 using fsm::Action;
 using fsm::ActionKind;
 using fsm::Event;
-
-std::string_view stateName(SmState s) {
-  switch (s) {
-    case SmState::NotActive:
-      return "NOTACTIVE";
-    case SmState::Discovering:
-      return "DISCOVERING";
-    case SmState::Standby:
-      return "STANDBY";
-    case SmState::Master:
-      return "MASTER";
-  }
-  return "?";
-}
 
 fsm::SmContext contextOf(Guid portGuid, const DaemonSettings& s) {
   fsm::SmContext ctx;
@@ -116,6 +103,7 @@ struct SmDaemon::Impl {
 
   // How to reach every SM port the last discovery saw, by port GUID.
   std::unordered_map<Guid, PeerSm> peers;
+  ForeignSms foreign;
   Lid ownLid{};
   bool up{false};
   Guid lastMasterLogged{};
@@ -210,7 +198,7 @@ void SmDaemon::Impl::perform(const Action& a) {
       return;
     case ActionKind::SetSmState:
       if (agent.self().smState != a.smState)
-        log->info("SM-0101 state {} ({})", stateName(a.smState), fsm::name(machine.state().phase));
+        log->info("SM-0101 state {} ({})", fsm::name(a.smState), fsm::name(machine.state().phase));
       agent.setState(a.smState);
       if (a.smState != SmState::Master) up = false;
       return;
@@ -253,6 +241,9 @@ std::vector<SmInfo> SmDaemon::Impl::readPeers() {
     return sms;
   }
   for (const auto& i : *infos) sms.push_back(i.info);
+  const bool weAreMaster = agent.self().smState == SmState::Master;
+  for (const auto& f : foreign.update(*infos, settings.smKey, weAreMaster))
+    log->warn("SM-0115 {}", describeForeignSm(f, weAreMaster));
   return sms;
 }
 
@@ -274,7 +265,7 @@ void SmDaemon::Impl::discover() {
   learnPeers(*found);
   auto sms = readPeers();
   for (const auto& s : sms)
-    log->info("SM-0113 SM {} priority {} in state {}", s.guid, s.priority, stateName(s.smState));
+    log->info("SM-0113 SM {} priority {} in state {}", s.guid, s.priority, fsm::name(s.smState));
   recordSweep(sweepInfo("discovery", since(t0), engine.counters().sent - sent, {}, false), nullptr);
   machine.feed(Event::discoveryDone(true, sms));
   const auto& st = machine.state();
@@ -469,12 +460,12 @@ void SmDaemon::Impl::recordSweep(const control::SweepInfo& info, const SweepResu
 control::DaemonStatus SmDaemon::Impl::status() const {
   control::DaemonStatus s;
   const auto& st = machine.state();
-  s.state = std::string(stateName(agent.self().smState));
+  s.state = std::string(fsm::name(agent.self().smState));
   s.phase = std::string(fsm::name(st.phase));
   s.portGuid = portGuid;
   s.lid = ownLid;
   s.priority = settings.priority;
-  s.smKeySet = settings.smKey != 0;
+  s.smKeyIsDefault = settings.smKey == kDefaultSmKey;
   if (agent.self().smState == SmState::Master)
     s.master = portGuid;
   else if (st.master)
@@ -492,6 +483,7 @@ control::DaemonStatus SmDaemon::Impl::status() const {
   s.uptime = std::chrono::duration_cast<std::chrono::seconds>(now() - started);
   s.madsSent = engine.counters().sent;
   s.trapsReceived = traps;
+  s.foreignSms = foreign.current();
   return s;
 }
 

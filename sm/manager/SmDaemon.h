@@ -22,6 +22,7 @@
 //   SM-0107 info   config reloaded (SIGHUP) / SM-0108 error: reload refused, old config kept
 //   SM-0109 warn   discovery failed; retried on the next tick
 //   SM-0114 info   SIGHUP as master: re-planned on the last fabric, what it wrote
+//   SM-0115 warn   an SM showing another SM_Key: ignored (ForeignSms.h), once per SM
 //   SM-0408 info   light sweep: quiet (debug) or what changed and what it cost
 //   SM-0001 info   subnet up (each time a sweep brings it up)
 #pragma once
@@ -47,7 +48,7 @@ struct DaemonSettings {
   std::chrono::milliseconds pollingTimeout{10000};
   std::uint32_t pollingRetries{4};
   std::uint8_t priority{0};
-  std::uint64_t smKey{0};
+  std::uint64_t smKey{kDefaultSmKey};
   std::filesystem::path controlSocket;  // empty: no control socket
 };
 

@@ -7,12 +7,12 @@
 namespace ibsm::config {
 namespace {
 
-TEST(DaemonKeys, DefaultsMatchOpenSmsPollingAndTheRunDirectory) {
+TEST(DaemonKeys, DefaultsMatchOpenSmsPollingAndSmKeyAndTheRunDirectory) {
   const auto c = parseConfig("", "empty.toml");
   ASSERT_TRUE(c);
   EXPECT_EQ(c->sm.pollingTimeoutMs, 10000u);
   EXPECT_EQ(c->sm.pollingRetries, 4u);
-  EXPECT_EQ(c->sm.smKey, 0u);
+  EXPECT_EQ(c->sm.smKey, 0x0000000000000001u);  // OpenSM's OSM_DEFAULT_SM_KEY
   EXPECT_EQ(c->sm.controlSocket, "/run/ibsm/ibsm.sock");
 }
 

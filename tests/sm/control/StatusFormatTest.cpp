@@ -16,7 +16,7 @@ DaemonStatus standby() {
   s.portGuid = Guid{0x0002c90300000002};
   s.lid = Lid{5};
   s.priority = 3;
-  s.smKeySet = true;
+  s.smKeyIsDefault = false;
   s.master = Guid{0x0002c90300000001};
   s.uptime = 3723s;
   s.madsSent = 40;
@@ -42,7 +42,7 @@ TEST(StatusText, IsOneKeyValueLinePerField) {
             "port_guid: 0x0002c90300000002\n"
             "lid: 5\n"
             "priority: 3\n"
-            "sm_key: set\n"
+            "sm_key: configured\n"
             "master: 0x0002c90300000001\n"
             "uptime: 3723 s\n"
             "sweeps: 0\n"
@@ -54,7 +54,8 @@ TEST(StatusText, IsOneKeyValueLinePerField) {
             "unreachable_pairs: 0\n"
             "engine: none\n"
             "mads_sent: 40\n"
-            "traps_received: 0\n");
+            "traps_received: 0\n"
+            "foreign_sms: 0\n");
 }
 
 TEST(StatusText, ASweepShowsKindTimeDurationMadsVerdictAndEachChange) {
@@ -74,10 +75,32 @@ TEST(StatusText, ASweepShowsKindTimeDurationMadsVerdictAndEachChange) {
 TEST(StatusText, WithoutAMasterSaysNone) {
   DaemonStatus s = standby();
   s.master.reset();
-  s.smKeySet = false;
+  s.smKeyIsDefault = true;
   const auto text = formatStatus(s);
   EXPECT_NE(text.find("\nmaster: none\n"), std::string::npos);
-  EXPECT_NE(text.find("\nsm_key: none\n"), std::string::npos);
+  EXPECT_NE(text.find("\nsm_key: default\n"), std::string::npos);
+}
+
+ForeignSm foreignMaster() {
+  return ForeignSm{.guid = Guid{0x0002c90300000009},
+                   .port = "DR 0,1,3",
+                   .lid = Lid{7},
+                   .state = "MASTER",
+                   .priority = 5,
+                   .smKey = 0x2};
+}
+
+// Two masters in one subnet is the worst state an operator can be in: an SM
+// showing another key is listed, one line each, with what identifies it.
+TEST(StatusText, ListsEverySmOfAnotherKey) {
+  DaemonStatus s = standby();
+  s.foreignSms = {foreignMaster()};
+  const auto text = formatStatus(s);
+  EXPECT_NE(text.find("\nforeign_sms: 1\n"
+                      "foreign_sm: 0x0002c90300000009 MASTER priority 5 sm_key 0x0000000000000002 "
+                      "at DR 0,1,3 lid 7\n"),
+            std::string::npos)
+      << text;
 }
 
 TEST(StatusJson, CarriesTheSameFieldsWithNullsAndEscapes) {
@@ -87,12 +110,23 @@ TEST(StatusJson, CarriesTheSameFieldsWithNullsAndEscapes) {
   EXPECT_EQ(
       formatStatusJson(s),
       R"({"state":"STANDBY","phase":"StandbyPolling","port_guid":"0x0002c90300000002","lid":5,)"
-      R"("priority":3,"sm_key_set":true,"master":"0x0002c90300000001","uptime_s":3723,"sweeps":0,)"
+      R"("priority":3,"sm_key_default":false,"master":"0x0002c90300000001","uptime_s":3723,"sweeps":0,)"
       R"("last_sweep":null,"last_heavy":{"kind":"heavy","when":"2026-12-03T07:01:02Z",)"
       R"("duration_ms":812,"mads":2410,"changes":["port 0x0002c90300000007/1 down",)"
       R"("3 LFT blocks \"changed\""],"up":true},"switches":0,"ca_ports":0,"routed_pairs":0,)"
-      R"("unreachable_pairs":0,"engine":"ftree","mads_sent":40,"traps_received":0})"
+      R"("unreachable_pairs":0,"engine":"ftree","mads_sent":40,"traps_received":0,)"
+      R"("foreign_sms":[]})"
       "\n");
+}
+
+TEST(StatusJson, ListsEverySmOfAnotherKey) {
+  DaemonStatus s = standby();
+  s.foreignSms = {foreignMaster()};
+  const auto json = formatStatusJson(s);
+  EXPECT_NE(json.find(R"("foreign_sms":[{"guid":"0x0002c90300000009","state":"MASTER",)"
+                      R"("priority":5,"sm_key":"0x0000000000000002","port":"DR 0,1,3","lid":7}])"),
+            std::string::npos)
+      << json;
 }
 
 }  // namespace

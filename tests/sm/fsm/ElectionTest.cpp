@@ -48,15 +48,29 @@ TEST(Rank, IsATotalOrderSoEverySmAgrees) {
     }
 }
 
-TEST(Trust, WithoutAKeyEverySmIsTrusted) {
-  EXPECT_TRUE(trusts(0, 0));
-  EXPECT_TRUE(trusts(0, 0x1234));
-}
-
-TEST(Trust, WithAKeyOnlyThoseWhoPresentIt) {
+TEST(Trust, OnlyThoseWhoShowOurKey) {
   EXPECT_TRUE(trusts(0xabc, 0xabc));
   EXPECT_FALSE(trusts(0xabc, 0));  // an SM of another key answers with 0
   EXPECT_FALSE(trusts(0xabc, 0xdef));
+}
+
+// Key 0 is compared like any other: an SM keyed 0 that trusted OpenSM's
+// default key 1 would follow an OpenSM that ignores it (ERR 2F18).
+TEST(Trust, ZeroIsAKeyLikeAnyOtherNotATrustEveryone) {
+  EXPECT_TRUE(trusts(0, 0));
+  EXPECT_FALSE(trusts(0, kDefaultSmKey));
+  EXPECT_FALSE(trusts(kDefaultSmKey, 0));
+}
+
+TEST(Trust, TheDefaultKeyIsOpenSmsDefault) {
+  EXPECT_EQ(kDefaultSmKey, 1u);
+}
+
+TEST(Trust, ControlPacketsNeedOurKeyButAHandoverMayComeUnkeyed) {
+  EXPECT_TRUE(trustsControl(0x5, control::kHandover, 0));
+  EXPECT_TRUE(trustsControl(0x5, control::kDisable, 0x5));
+  EXPECT_FALSE(trustsControl(0x5, control::kDisable, 0));
+  EXPECT_FALSE(trustsControl(0, control::kStandby, 0x5));
 }
 
 TEST(Elect, AloneWeWin) {

@@ -243,8 +243,9 @@ wait_sminfo_master() {
 
 # The SM_Key every SM of a two-SM test is given. It must be the same for all:
 # OpenSM ignores the SMInfo of an SM whose key differs from its own (ERR 2F18,
-# "non-matching sm_key") and becomes a second master; and the defaults differ
-# (OpenSM 0x1, ibsm 0).
+# "non-matching sm_key") and becomes a second master. The defaults agree
+# (0x1 for both; interop-opensm-defaults.sh); a key of our own shows that a
+# configured key works both ways.
 two_sm_key=0x0000000000c0ffee
 
 # An OpenSM config in FILE: SM-to-SM polling every POLL_MS with RETRIES
