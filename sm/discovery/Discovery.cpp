@@ -19,14 +19,19 @@ Result<DiscoveredSubnet> Discovery::run() {
   const auto& clock = engine_.options().clock;
   const auto started = clock();
 
-  auto sweep = std::make_shared<discovery::Sweep>(engine_, options_);
-  sweep->start();
+  // On the stack: runUntilIdle() returns only once every callback of the
+  // walk has run, even when the port fails or the work is cancelled.
+  discovery::Sweep sweep(engine_, options_);
+  sweep.start();
   if (auto idle = engine_.runUntilIdle(); !idle) {
-    log_->error("DISC-0002 discovery stopped: the SM's port cannot receive: {}",
-                idle.error().message);
+    if (engine_.cancelled())
+      log_->info("DISC-0003 discovery cancelled: {}", idle.error().message);
+    else
+      log_->error("DISC-0002 discovery stopped: the SM's port cannot receive: {}",
+                  idle.error().message);
     return std::unexpected(idle.error());
   }
-  const discovery::Observations seen = sweep->take();
+  const discovery::Observations seen = sweep.take();
 
   const MadCounters& after = engine_.counters();
   counters_ = DiscoveryCounters{

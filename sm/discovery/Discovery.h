@@ -35,6 +35,7 @@
 //   DISC-0305 warn   a port GUID already used by another port
 //   DISC-0001 error  the SM's own node did not answer (run() fails)
 //   DISC-0002 error  the transport stopped receiving (run() fails)
+//   DISC-0003 info   the MAD engine was cancelled (the SM is stopping; run() fails)
 #pragma once
 
 #include <spdlog/logger.h>

@@ -16,31 +16,13 @@ std::string_view typeName(NodeType t) {
 
 }  // namespace
 
-std::string describeFailure(const SmpReply& reply) {
-  switch (reply.outcome) {
-    case SmpOutcome::Ok:
-      return "answered";
-    case SmpOutcome::BadStatus:
-      return fmt::format("was answered with status 0x{:04x} ({})", reply.status,
-                         describeMadStatus(reply.status));
-    case SmpOutcome::Timeout:
-      return fmt::format("got no response after {} attempts", reply.attempts);
-    case SmpOutcome::SendFailed:
-      return "could not be sent (transport error)";
-  }
-  return "unknown outcome";
-}
-
 Sweep::Sweep(MadEngine& engine, const DiscoveryOptions& options)
     : engine_(engine), options_(options) {}
 
 void Sweep::ask(SmpRequest request, std::function<void(const SmpReply&)> then) {
-  // The engine may outlive this sweep with requests still queued (after a
-  // transport failure): their answers must then go nowhere.
-  engine_.submit(std::move(request), [alive = weak_from_this(), then = std::move(then)](
-                                         const SmpRequest&, const SmpReply& reply) {
-    if (alive.lock()) then(reply);
-  });
+  engine_.submit(
+      std::move(request),
+      [then = std::move(then)](const SmpRequest&, const SmpReply& reply) { then(reply); });
 }
 
 void Sweep::start() {

@@ -4,15 +4,14 @@
 // decides where to look next, so one runUntilIdle() drives the whole walk
 // with the engine's window full across BFS levels.
 //
-//   auto sweep = std::make_shared<Sweep>(engine, options);
-//   sweep->start();
-//   engine.runUntilIdle();
-//   Observations seen = sweep->take();
+//   Sweep sweep(engine, options);
+//   sweep.start();
+//   engine.runUntilIdle();          // every callback has run when it returns,
+//   Observations seen = sweep.take();  // failed or not (MadEngine.h's lifetime rule)
 #pragma once
 
 #include <cstdint>
 #include <functional>
-#include <memory>
 
 #include "Discovery.h"
 #include "MadEngine.h"
@@ -20,14 +19,14 @@
 
 namespace ibsm::sm::discovery {
 
-class Sweep : public std::enable_shared_from_this<Sweep> {
+class Sweep {
  public:
   Sweep(MadEngine& engine, const DiscoveryOptions& options);
   Sweep(const Sweep&) = delete;
   Sweep& operator=(const Sweep&) = delete;
 
-  // Queues NodeInfo of the SM's own node; the rest follows from callbacks.
-  // Only on a Sweep owned by a shared_ptr (callbacks hold it weakly).
+  // Queues NodeInfo of the SM's own node; the rest follows from callbacks,
+  // which hold `this`: run the engine until idle before the Sweep goes.
   void start();
   Observations take() { return std::move(seen_); }
 
@@ -52,8 +51,5 @@ class Sweep : public std::enable_shared_from_this<Sweep> {
   DiscoveryOptions options_;
   Observations seen_;
 };
-
-// "no response after 4 attempts", "status 0x001c (invalid field)", ...
-std::string describeFailure(const SmpReply& reply);
 
 }  // namespace ibsm::sm::discovery

@@ -27,6 +27,25 @@ std::string SmpRequest::destination() const {
   return fmt::format("LID {}", std::get<Lid>(to));
 }
 
+std::string describeFailure(const SmpReply& reply) {
+  switch (reply.outcome) {
+    case SmpOutcome::Ok:
+      return "answered";
+    case SmpOutcome::BadStatus:
+      return fmt::format("was answered with status 0x{:04x} ({})", reply.status,
+                         describeMadStatus(reply.status));
+    case SmpOutcome::Timeout:
+      return fmt::format("got no response after {} attempts", reply.attempts);
+    case SmpOutcome::SendFailed:
+      return "could not be sent (transport error)";
+    case SmpOutcome::TransportFailed:
+      return "was pending when the transport failed";
+    case SmpOutcome::Cancelled:
+      return "was cancelled";
+  }
+  return "unknown outcome";
+}
+
 namespace {
 
 SmpReply outcomeOnly(SmpOutcome outcome) {
@@ -177,33 +196,94 @@ void MadEngine::handleIncoming(const ReceivedMad& in) {
                          .status = status});
 }
 
+Error MadEngine::cancelError() {
+  return Error{"cancelled: the work was stopped (cancel())"};
+}
+
+Result<std::optional<ReceivedMad>> MadEngine::receive(MadClock::time_point deadline) {
+  if (options_.waiter) return options_.waiter->receive(transport_, deadline);
+  return transport_.receive(deadline);
+}
+
 Result<void> MadEngine::step(MadClock::time_point until) {
   auto deadline = until;
   for (const auto& [tid, p] : pending_) deadline = std::min(deadline, p.deadline);
-  auto in = transport_.receive(deadline);
-  if (!in) return std::unexpected(in.error());
+  auto in = receive(deadline);
+  if (!in) return failAll(SmpOutcome::TransportFailed, in.error());
   if (*in) handleIncoming(**in);
+  // A handler (the waiter's, or one run for the MAD just read) may have
+  // cancelled the work; nothing more goes out then.
+  if (cancelled_) return failAll(SmpOutcome::Cancelled, cancelError());
   expireTimeouts();
   fillWindow();
   return {};
 }
 
+Result<void> MadEngine::failAll(SmpOutcome outcome, Error why) {
+  std::size_t completed = 0;
+  // Callbacks may submit again (a BFS does on success only, but any caller
+  // may): loop until nothing is left, so no callback outlives this run.
+  while (!pending_.empty() || !queue_.empty()) {
+    std::vector<std::uint32_t> tids;
+    for (const auto& [tid, p] : pending_) tids.push_back(tid);
+    std::ranges::sort(tids);  // deterministic order: outstanding by TID, then the queue
+    for (std::uint32_t tid : tids) {
+      ++completed;
+      complete(tid, outcomeOnly(outcome));
+    }
+    while (!queue_.empty()) {
+      Queued q = std::move(queue_.front());
+      queue_.pop_front();
+      ++completed;
+      q.done(q.request, outcomeOnly(outcome));
+    }
+  }
+  if (outcome == SmpOutcome::Cancelled) {
+    counters_.cancelled += completed;
+    if (completed > 0) log_->info("MAD-0112 cancelled {} pending request(s)", completed);
+  } else {
+    counters_.transportFailed += completed;
+    if (completed > 0)
+      log_->warn("MAD-0111 {} pending request(s) completed unanswered: the transport failed ({})",
+                 completed, why.message);
+  }
+  return std::unexpected(std::move(why));
+}
+
 Result<void> MadEngine::runUntilIdle() {
+  if (cancelled_) return failAll(SmpOutcome::Cancelled, cancelError());
   fillWindow();
   // fillWindow leaves either an empty queue or a full window, so nothing
   // outstanding means nothing left to do.
   while (!pending_.empty()) {
     if (auto ok = step(MadClock::time_point::max()); !ok) return ok;
   }
+  return cancelledAtEnd();
+}
+
+Result<void> MadEngine::runUntil(MadClock::time_point deadline, const std::function<bool()>& stop) {
+  if (cancelled_) return failAll(SmpOutcome::Cancelled, cancelError());
+  fillWindow();
+  while (now() < deadline && !(stop && stop())) {
+    if (auto ok = step(deadline); !ok) return ok;
+  }
+  return cancelledAtEnd();
+}
+
+Result<void> MadEngine::cancelledAtEnd() {
+  // cancel() from the callback that completed the last request: the run
+  // still reports it, so the caller stops here rather than at its next run.
+  if (cancelled_) return failAll(SmpOutcome::Cancelled, cancelError());
   return {};
 }
 
-Result<void> MadEngine::runUntil(MadClock::time_point deadline) {
-  fillWindow();
-  while (now() < deadline) {
-    if (auto ok = step(deadline); !ok) return ok;
-  }
-  return {};
+Result<std::vector<SmpReply>> MadEngine::sendAll(const std::vector<SmpRequest>& requests) {
+  std::vector<SmpReply> replies(requests.size());
+  for (std::size_t i = 0; i < requests.size(); ++i)
+    submit(requests[i], [&replies, i](const SmpRequest&, const SmpReply& r) { replies[i] = r; });
+  // Safe to capture `replies`: runUntilIdle returns only once every callback ran.
+  if (auto ran = runUntilIdle(); !ran) return std::unexpected(ran.error());
+  return replies;
 }
 
 Result<void> MadEngine::sendResponse(const IncomingSmp& request, Smp response) {

@@ -13,12 +13,31 @@
 //                 });
 //   if (auto done = engine.runUntilIdle(); !done) fail(done.error());
 //
+//   auto replies = engine.sendAll(requests);   // no callback: replies in request order
+//
 // The engine owns TIDs (lower 32 bits, unique while outstanding), the window,
 // per-MAD timeouts and retries (a retry resends the same TID, so a late first
 // answer still counts; duplicates after completion are ignored). Requests
 // that arrive unasked (SubnGet(SMInfo) from another SM or `sminfo`, traps)
 // go to the unsolicited handler, also while a sweep is running; answer them
 // with respond() or repress().
+//
+// The lifetime rule: every callback given to submit() runs exactly once,
+// from inside a runUntilIdle() or runUntil() call, and before the call that
+// is running when its request completes returns. A request completes with
+// an answer, a timeout, a refused send, or -- all at once, before the run
+// returns its error -- when the transport fails (TransportFailed) or the
+// work is cancelled (Cancelled). runUntilIdle() returns, with or without an
+// error, only once nothing is queued or outstanding, so a caller that
+// submits and then runs until idle may capture its own frame: no callback
+// outlives the call. (runUntil() may return at its deadline with requests
+// still outstanding; they complete in a later run. A request submitted but
+// never run is dropped, unrun, with the engine.)
+//
+// Waiting: without MadEngineOptions::waiter the engine blocks in
+// transport.receive(); with one (sm/loop/EventLoop.h) its waits also serve
+// the program's other fds and timers, whose handlers run on this thread
+// between MADs and may call cancel().
 //
 // Log message ids (spdlog):
 //   MAD-0101 warn   request failed after all retries (timeout), with its path
@@ -31,6 +50,8 @@
 //   MAD-0108 error  the transport refused to send a response
 //   MAD-0109 debug  TrapRepress received (a master acknowledging our trap)
 //   MAD-0110 error  the transport refused to send a trap
+//   MAD-0111 error  the transport failed: every pending request completed as TransportFailed
+//   MAD-0112 info   cancelled: every pending request completed as Cancelled
 #pragma once
 
 #include <ibsm/Mad.h>
@@ -47,6 +68,7 @@
 #include <string>
 #include <unordered_map>
 #include <variant>
+#include <vector>
 
 namespace ibsm {
 
@@ -66,10 +88,12 @@ struct SmpRequest {
 };
 
 enum class SmpOutcome : std::uint8_t {
-  Ok,          // a GetResp with status 0
-  BadStatus,   // a GetResp with a non-zero status (busy, unsupported, invalid field)
-  Timeout,     // no response after 1 + retries attempts
-  SendFailed,  // the transport refused the request
+  Ok,               // a GetResp with status 0
+  BadStatus,        // a GetResp with a non-zero status (busy, unsupported, invalid field)
+  Timeout,          // no response after 1 + retries attempts
+  SendFailed,       // the transport refused the request
+  TransportFailed,  // the transport stopped receiving while the request was pending
+  Cancelled,        // cancel() ended the work before an answer came
 };
 
 struct SmpReply {
@@ -79,6 +103,10 @@ struct SmpReply {
   unsigned attempts{0};
   bool ok() const { return outcome == SmpOutcome::Ok; }
 };
+
+// What happened to a request, for log lines: "was answered with status
+// 0x001c (invalid field)", "got no response after 4 attempts", ...
+std::string describeFailure(const SmpReply& reply);
 
 using SmpCallback = std::function<void(const SmpRequest&, const SmpReply&)>;
 
@@ -94,8 +122,12 @@ struct MadEngineOptions {
   std::size_t window{32};
   std::chrono::milliseconds timeout{200};
   unsigned retries{3};
-  // Time as the engine sees it; tests give a fake transport's clock.
+  // Time as the engine sees it; tests give a fake transport's clock. The
+  // one clock of the SM: the daemon and its sweeps time themselves with it.
   std::function<MadClock::time_point()> clock;
+  // Waits for the wire while serving other fds (sm/loop/EventLoop.h); not
+  // owned, outlives the engine. Null: block in transport.receive().
+  MadWaiter* waiter{nullptr};
   std::shared_ptr<spdlog::logger> logger;  // default: spdlog's default logger
 };
 
@@ -109,8 +141,10 @@ struct MadCounters {
   std::uint64_t unmatched{0};  // responses to no outstanding request
   std::uint64_t unsolicited{0};
   std::uint64_t malformed{0};
-  std::uint64_t traps{0};      // traps we sent (sendTrap)
-  std::uint64_t represses{0};  // TrapRepress received: acknowledgements, not requests
+  std::uint64_t traps{0};            // traps we sent (sendTrap)
+  std::uint64_t represses{0};        // TrapRepress received: acknowledgements, not requests
+  std::uint64_t transportFailed{0};  // requests completed as TransportFailed
+  std::uint64_t cancelled{0};        // requests completed as Cancelled
 };
 
 class MadEngine {
@@ -120,17 +154,33 @@ class MadEngine {
   MadEngine& operator=(const MadEngine&) = delete;
 
   // Queues a request; it goes on the wire from runUntilIdle()/runUntil().
-  // The callback runs exactly once, from inside those calls; it may submit,
-  // respond and repress, but not run the engine itself.
+  // The callback runs exactly once, from inside those calls (the lifetime
+  // rule above); it may submit, respond, repress and cancel, but not run
+  // the engine itself.
   void submit(SmpRequest request, SmpCallback done);
 
-  // Runs until nothing is queued or outstanding. Fails only if the
-  // transport cannot receive any more; outstanding requests are then dropped
-  // without their callbacks.
+  // Runs until nothing is queued or outstanding. Fails when the transport
+  // cannot receive any more or after cancel(); every pending request has
+  // then completed (TransportFailed, Cancelled) before the error returns.
   [[nodiscard]] Result<void> runUntilIdle();
-  // Runs until the deadline even when idle: how the SM waits between
-  // sweeps while still answering SMInfo queries and traps.
-  [[nodiscard]] Result<void> runUntil(MadClock::time_point deadline);
+  // Runs until the deadline even when idle, or until `stop()` (asked after
+  // every MAD and every handler of the waiter) says to return: how the SM
+  // waits between sweeps while answering SMInfo queries and traps. Fails
+  // as runUntilIdle() does.
+  [[nodiscard]] Result<void> runUntil(MadClock::time_point deadline,
+                                      const std::function<bool()>& stop = {});
+  // Submits `requests`, runs until idle, and returns their replies in the
+  // same order: for callers that need every answer before going on.
+  [[nodiscard]] Result<std::vector<SmpReply>> sendAll(const std::vector<SmpRequest>& requests);
+
+  // Ends the work at once (SIGTERM mid-sweep): the running (or next) run
+  // completes every queued and outstanding request as Cancelled and returns
+  // an error saying so. Final: from then on every run does the same without
+  // sending, so whatever the caller tries next ends quickly. respond(),
+  // repress() and sendTrap() still send. Safe to call from any handler the
+  // engine runs (callbacks, the unsolicited handler, the waiter's handlers).
+  void cancel() { cancelled_ = true; }
+  bool cancelled() const { return cancelled_; }
 
   void onUnsolicited(UnsolicitedHandler handler) { unsolicited_ = std::move(handler); }
   // Answers a Get or Set with a GetResp carrying `data` and `status`.
@@ -147,6 +197,7 @@ class MadEngine {
   const MadCounters& counters() const { return counters_; }
   std::size_t outstanding() const { return pending_.size(); }
   std::size_t queued() const { return queue_.size(); }
+  bool idle() const { return pending_.empty() && queue_.empty(); }
   const MadEngineOptions& options() const { return options_; }
 
  private:
@@ -168,6 +219,12 @@ class MadEngine {
   void handleIncoming(const ReceivedMad& in);
   void expireTimeouts();
   [[nodiscard]] Result<void> step(MadClock::time_point until);
+  // Completes everything queued or outstanding with `outcome` (callbacks may
+  // queue more: those complete too), then returns `why` as the error.
+  [[nodiscard]] Result<void> failAll(SmpOutcome outcome, Error why);
+  [[nodiscard]] Result<std::optional<ReceivedMad>> receive(MadClock::time_point deadline);
+  [[nodiscard]] Result<void> cancelledAtEnd();
+  static Error cancelError();
   std::uint32_t nextTid();
   MadClock::time_point now() const { return options_.clock(); }
   [[nodiscard]] Result<void> sendResponse(const IncomingSmp& request, Smp response);
@@ -180,6 +237,7 @@ class MadEngine {
   std::uint32_t lastTid_{0};
   UnsolicitedHandler unsolicited_;
   MadCounters counters_;
+  bool cancelled_{false};
 };
 
 }  // namespace ibsm

@@ -60,31 +60,26 @@ std::vector<PeerSm> findPeerSms(const DiscoveredSubnet& subnet) {
 
 Result<std::vector<PeerSmInfo>> readPeerSmInfos(MadEngine& engine, std::span<const PeerSm> peers,
                                                 const SmInfo& self) {
-  // Slot per peer so answers keep the order of `peers` whatever their timing.
-  std::vector<std::optional<SmInfo>> answers(peers.size());
   const SmpData query = encode(self);
-  for (std::size_t i = 0; i < peers.size(); ++i) {
-    engine.submit(
-        SmpRequest{.method = Method::Get,
-                   .attributeId = AttributeId::SmInfo,
-                   .to = peers[i].address,
-                   .data = query},
-        [&answers, &peers, i, log = logOf(engine)](const SmpRequest&, const SmpReply& reply) {
-          if (reply.ok() && reply.smp) {
-            answers[i] = decodeSmInfo(reply.smp->data);
-          } else {
-            log->info("SM-0603 SM port {} did not answer SMInfo", describe(peers[i]));
-          }
-        });
-  }
-  if (auto ran = engine.runUntilIdle(); !ran) return std::unexpected(ran.error());
+  std::vector<SmpRequest> requests;
+  for (const PeerSm& p : peers)
+    requests.push_back(SmpRequest{
+        .method = Method::Get, .attributeId = AttributeId::SmInfo, .to = p.address, .data = query});
+  // All in the engine's window at once; the replies come back in `peers` order.
+  auto replies = engine.sendAll(requests);
+  if (!replies) return std::unexpected(replies.error());
+  const auto log = logOf(engine);
   std::vector<PeerSmInfo> out;
   for (std::size_t i = 0; i < peers.size(); ++i) {
-    if (!answers[i]) continue;
-    logOf(engine)->debug("SM-0602 SM port {}: {} priority {} state {}", describe(peers[i]),
-                         answers[i]->guid, answers[i]->priority,
-                         static_cast<unsigned>(answers[i]->smState));
-    out.push_back(PeerSmInfo{.peer = peers[i], .info = *answers[i]});
+    const SmpReply& reply = (*replies)[i];
+    if (!reply.ok() || !reply.smp) {
+      log->info("SM-0603 SM port {} did not answer SMInfo", describe(peers[i]));
+      continue;
+    }
+    const SmInfo info = decodeSmInfo(reply.smp->data);
+    log->debug("SM-0602 SM port {}: {} priority {} state {}", describe(peers[i]), info.guid,
+               info.priority, static_cast<unsigned>(info.smState));
+    out.push_back(PeerSmInfo{.peer = peers[i], .info = info});
   }
   return out;
 }
@@ -99,19 +94,17 @@ Result<std::optional<SmInfo>> pollSmInfo(MadEngine& engine, const PeerSm& peer,
 
 Result<bool> sendSmControl(MadEngine& engine, const PeerSm& peer, std::uint32_t control,
                            const SmInfo& self) {
-  std::optional<SmpReply> answer;
-  engine.submit(SmpRequest{.method = Method::Set,
-                           .attributeId = AttributeId::SmInfo,
-                           .attributeModifier = control,
-                           .to = peer.address,
-                           .data = encode(self)},
-                [&answer](const SmpRequest&, const SmpReply& reply) { answer = reply; });
-  if (auto ran = engine.runUntilIdle(); !ran) return std::unexpected(ran.error());
-  const bool ok = answer && answer->ok();
+  auto replies = engine.sendAll({SmpRequest{.method = Method::Set,
+                                            .attributeId = AttributeId::SmInfo,
+                                            .attributeModifier = control,
+                                            .to = peer.address,
+                                            .data = encode(self)}});
+  if (!replies) return std::unexpected(replies.error());
+  const SmpReply& answer = replies->front();
   logOf(engine)->info("SM-0604 SMInfo control {} (as {}) to SM port {}: {}", control,
                       static_cast<unsigned>(self.smState), describe(peer),
-                      ok ? "accepted" : (answer && answer->smp ? "refused" : "no answer"));
-  return ok;
+                      answer.ok() ? "accepted" : (answer.smp ? "refused" : "no answer"));
+  return answer.ok();
 }
 
 Notice smPriorityNotice(Lid ourLid, std::uint32_t capabilityMask, NodeType producer) {

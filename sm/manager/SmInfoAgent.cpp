@@ -11,6 +11,10 @@ SmInfoAgent::SmInfoAgent(MadEngine& engine, SmInfo self, std::shared_ptr<spdlog:
   engine_.onUnsolicited([this](const IncomingSmp& in) { handle(in); });
 }
 
+SmInfoAgent::~SmInfoAgent() {
+  engine_.onUnsolicited({});
+}
+
 void SmInfoAgent::handleTrap(const IncomingSmp& in) {
   const Notice notice = decodeNotice(in.smp.data);
   log_->info("SM-0501 trap {} from LID {} (attribute modifier {:#x}); sweep requested",

@@ -30,7 +30,10 @@ using TrapHandler = std::function<void(std::uint16_t trapNumber, Lid from)>;
 
 class SmInfoAgent {
  public:
+  // Installs itself as the engine's unsolicited handler, and removes itself
+  // when destroyed, so the engine never calls into a dead agent.
   SmInfoAgent(MadEngine& engine, SmInfo self, std::shared_ptr<spdlog::logger> logger);
+  ~SmInfoAgent();
   SmInfoAgent(const SmInfoAgent&) = delete;
   SmInfoAgent& operator=(const SmInfoAgent&) = delete;
 

@@ -59,6 +59,9 @@ std::string describeOutcome(const SmpReply& reply) {
       return fmt::format("no response after {} attempts", reply.attempts);
     case SmpOutcome::SendFailed:
       return "the transport refused to send it";
+    case SmpOutcome::TransportFailed:
+    case SmpOutcome::Cancelled:
+      return describeFailure(reply);
   }
   return "?";
 }

@@ -403,8 +403,9 @@ TEST_F(DiscoveryFaultTest, ASweepCutShortByTheTransportLeavesTheNextSweepWhole) 
     EXPECT_THAT(cut.error().message, HasSubstr("port went away"));
     EXPECT_THAT(logText(), HasSubstr("DISC-0002"));
   }
-  // The engine still holds the first sweep's requests; their answers must
-  // reach nothing, and the second sweep must see the fabric as it is.
+  // The first sweep's requests all completed (TransportFailed) before its
+  // run() returned; their answers, still on the wire, must reach nothing,
+  // and the second sweep must see the fabric as it is.
   Discovery second(engine, {}, logger_);
   auto subnet = second.run();
   ASSERT_TRUE(subnet);
