@@ -7,6 +7,7 @@
 #include <sys/un.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 
@@ -92,6 +93,13 @@ Result<std::unique_ptr<ControlServer>> ControlServer::listen(const std::filesyst
 }
 
 ControlServer::~ControlServer() {
+  if (loop_) {
+    loop_->unwatch(fd_);
+    for (const auto& c : clients_) {
+      loop_->unwatch(c.fd);
+      loop_->cancel(c.timer);
+    }
+  }
   for (const auto& c : clients_) ::close(c.fd);
   ::close(fd_);
   ::unlink(path_.c_str());
@@ -104,7 +112,7 @@ void ControlServer::acceptPending() {
   while (clients_.size() < kMaxPendingClients) {
     const int c = ::accept4(fd_, nullptr, nullptr, SOCK_NONBLOCK | SOCK_CLOEXEC);
     if (c < 0) return;  // EAGAIN: nothing more pending (other errors: try next call)
-    clients_.push_back({c, {}, std::chrono::steady_clock::now() + kRequestDeadline});
+    clients_.push_back({c, {}, clock_() + kRequestDeadline});
   }
 }
 
@@ -138,7 +146,7 @@ bool ControlServer::progress(Client& client, const std::function<DaemonStatus()>
     return true;
   }
   if (nl == std::string::npos && !eof) {
-    if (std::chrono::steady_clock::now() < client.deadline) return false;
+    if (clock_() < client.deadline) return false;
     spdlog::debug("SM-0802 control: dropped a client that sent no request within {} ms",
                   kRequestDeadline.count());
     return true;
@@ -159,6 +167,42 @@ void ControlServer::serve(const std::function<DaemonStatus()>& status,
     ::close(c.fd);
     return true;
   });
+}
+
+}  // namespace ibsm::control
+
+namespace ibsm::control {
+
+void ControlServer::attach(loop::EventLoop& loop, std::function<DaemonStatus()> status,
+                           std::function<void(bool heavy)> sweep) {
+  loop_ = &loop;
+  clock_ = loop.clock();
+  status_ = std::move(status);
+  sweep_ = std::move(sweep);
+  loop.watch(fd_, [this] { onListening(); });
+}
+
+void ControlServer::onListening() {
+  const std::size_t before = clients_.size();
+  acceptPending();
+  for (std::size_t i = before; i < clients_.size(); ++i) {
+    const int fd = clients_[i].fd;
+    loop_->watch(fd, [this, fd] { onClient(fd); });
+    clients_[i].timer = loop_->at(clients_[i].deadline, [this, fd] { onClient(fd); });
+  }
+  // Full: more connections wait in the backlog, and the listening socket
+  // stays readable -- watched, it would wake the loop for nothing.
+  if (clients_.size() >= kMaxPendingClients) loop_->unwatch(fd_);
+}
+
+void ControlServer::onClient(int fd) {
+  auto it = std::ranges::find_if(clients_, [fd](const Client& c) { return c.fd == fd; });
+  if (it == clients_.end() || !progress(*it, status_, sweep_)) return;
+  loop_->unwatch(fd);
+  loop_->cancel(it->timer);
+  ::close(fd);
+  clients_.erase(it);
+  loop_->watch(fd_, [this] { onListening(); });
 }
 
 }  // namespace ibsm::control

@@ -5,7 +5,12 @@
 // client that connects and stays silent is dropped when the deadline passes.
 //
 //   auto server = ControlServer::listen(config.sm.controlSocket);   // once
-//   server.value()->serve(statusFn, sweepFn);                       // every ~100 ms
+//   server.value()->attach(loop, statusFn, sweepFn);  // served from the loop's waits
+//   server.value()->serve(statusFn, sweepFn);         // or: serve what is pending now
+//
+// Attached to the SM's event loop (sm/loop/EventLoop.h), a request is
+// answered as soon as its line is whole -- also in the middle of a sweep,
+// since the MAD engine waits through the loop.
 #pragma once
 
 #include <ibsm/Error.h>
@@ -19,6 +24,7 @@
 #include <vector>
 
 #include "ControlClient.h"
+#include "EventLoop.h"
 #include "StatusFormat.h"
 
 namespace ibsm::control {
@@ -47,6 +53,12 @@ class ControlServer {
   // anything else -> "error: ...".
   void serve(const std::function<DaemonStatus()>& status,
              const std::function<void(bool heavy)>& sweep);
+  // Serves from `loop`'s waits from now on, timing clients on its clock:
+  // the listening socket and every client are watched, and each client has
+  // a timer at its deadline. Detaches itself when destroyed; the loop must
+  // outlive the server. Not mixed with serve().
+  void attach(loop::EventLoop& loop, std::function<DaemonStatus()> status,
+              std::function<void(bool heavy)> sweep);
 
   // Readable when a client connects, for a daemon that polls its fds.
   int fd() const { return fd_; }
@@ -56,7 +68,8 @@ class ControlServer {
   struct Client {
     int fd;
     std::string line;
-    std::chrono::steady_clock::time_point deadline;
+    MadClock::time_point deadline;
+    loop::EventLoop::TimerId timer{0};  // attached: the deadline's timer
   };
 
   ControlServer(int fd, std::filesystem::path path) : fd_(fd), path_(std::move(path)) {}
@@ -64,10 +77,17 @@ class ControlServer {
   // True when the client is finished (answered or dropped).
   bool progress(Client& client, const std::function<DaemonStatus()>& status,
                 const std::function<void(bool heavy)>& sweep);
+  // Attached: the listening socket is readable / a client is readable or due.
+  void onListening();
+  void onClient(int fd);
 
   int fd_;
   std::filesystem::path path_;
   std::vector<Client> clients_;
+  loop::EventLoop::Clock clock_{[] { return MadClock::now(); }};
+  loop::EventLoop* loop_{nullptr};  // attached to; not owned
+  std::function<DaemonStatus()> status_;
+  std::function<void(bool heavy)> sweep_;
 };
 
 }  // namespace ibsm::control

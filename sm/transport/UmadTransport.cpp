@@ -143,7 +143,12 @@ UmadTransport::UmadTransport(UmadPort port, std::unique_ptr<Handles> handles,
                              const UmadOptions& options)
     : port_(std::move(port)),
       handles_(std::move(handles)),
-      responseTimeout_(options.responseTimeout) {}
+      responseTimeout_(options.responseTimeout) {
+  // umad2sim (LD_PRELOAD) hands out fds from 1024 up that the kernel never
+  // opened; it intercepts open, read, write, ioctl and poll, but not fcntl,
+  // so the kernel's answer tells a real umad device from the simulator.
+  kernelFd_ = ::fcntl(pollFd(), F_GETFD) != -1;
+}
 
 UmadTransport::~UmadTransport() = default;
 

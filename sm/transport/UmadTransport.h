@@ -55,6 +55,9 @@ class UmadTransport final : public MadTransport {
   [[nodiscard]] Result<void> send(const MadBuffer& mad, MadAddress to) override;
   [[nodiscard]] Result<std::optional<ReceivedMad>> receive(MadClock::time_point deadline) override;
   int pollFd() const override;
+  // False under umad2sim (ibsim), whose fd is not a kernel fd and whose
+  // poll() ignores every other fd it is given with it.
+  bool pollsWithOtherFds() const override { return kernelFd_; }
 
   // The port as it was when opened.
   const UmadPort& port() const { return port_; }
@@ -69,6 +72,7 @@ class UmadTransport final : public MadTransport {
   UmadPort port_;
   std::unique_ptr<Handles> handles_;
   std::chrono::milliseconds responseTimeout_;
+  bool kernelFd_{true};
 };
 
 }  // namespace ibsm
