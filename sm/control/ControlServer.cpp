@@ -185,14 +185,19 @@ void ControlServer::attach(loop::EventLoop& loop, std::function<DaemonStatus()> 
 void ControlServer::onListening() {
   const std::size_t before = clients_.size();
   acceptPending();
+  std::vector<int> accepted;
   for (std::size_t i = before; i < clients_.size(); ++i) {
     const int fd = clients_[i].fd;
+    accepted.push_back(fd);
     loop_->watch(fd, [this, fd] { onClient(fd); });
     clients_[i].timer = loop_->at(clients_[i].deadline, [this, fd] { onClient(fd); });
   }
   // Full: more connections wait in the backlog, and the listening socket
   // stays readable -- watched, it would wake the loop for nothing.
   if (clients_.size() >= kMaxPendingClients) loop_->unwatch(fd_);
+  // A client usually writes its line right after connecting: answer it now
+  // rather than at the loop's next look.
+  for (int fd : accepted) onClient(fd);
 }
 
 void ControlServer::onClient(int fd) {

@@ -12,6 +12,7 @@
 #include <thread>
 
 #include "ControlServer.h"
+#include "PipeTransport.h"
 
 namespace ibsm::control {
 namespace {
@@ -229,6 +230,44 @@ TEST_F(ControlSocket, ADaemonThatNeverAnswersTimesOut) {
   ASSERT_FALSE(answer);
   EXPECT_GE(std::chrono::steady_clock::now() - start, 150ms);
   EXPECT_NE(answer.error().message.find("did not answer within 150 ms"), std::string::npos);
+}
+
+// Attached to the SM's event loop, the server is served from the loop's
+// waits -- the daemon's MAD engine waiting for the wire -- and times its
+// clients with the loop's timers.
+TEST_F(ControlSocket, AttachedToTheLoopItAnswersFromItsWaitsAndDropsASilentClientOnTime) {
+  ibsm::testing::PipeTransport wire;
+  loop::EventLoop loop;  // outlives the server, which detaches from it
+  auto server = ControlServer::listen(path_);
+  ASSERT_TRUE(server);
+  (*server)->attach(
+      loop, [&] { return sample(); }, [&](bool heavy) { sweeps_.push_back(heavy); });
+  const auto waitWhile = [&](auto& pending) {
+    const auto giveUp = MadClock::now() + 5s;
+    while (pending.wait_for(0ms) != std::future_status::ready && MadClock::now() < giveUp)
+      ASSERT_TRUE(loop.receive(wire, MadClock::now() + 50ms));
+  };
+
+  const int silent = connectRaw();
+  auto status = std::async(std::launch::async, [&] { return request(path_, "status"); });
+  waitWhile(status);
+  const auto answer = status.get();
+  ASSERT_TRUE(answer) << answer.error().message;
+  EXPECT_EQ(*answer, formatStatus(sample()));
+  auto sweep = std::async(std::launch::async, [&] { return request(path_, "sweep heavy"); });
+  waitWhile(sweep);
+  EXPECT_EQ(sweep.get().value_or(""), "ok: heavy sweep requested\n");
+  EXPECT_EQ(sweeps_, std::vector<bool>{true});
+
+  // The silent client is dropped by its timer, with no other event to wake the loop.
+  const auto connected = MadClock::now();
+  char c;
+  while (::recv(silent, &c, 1, MSG_DONTWAIT) != 0 &&
+         MadClock::now() - connected < ControlServer::kRequestDeadline + 2s)
+    ASSERT_TRUE(loop.receive(wire, MadClock::now() + 2s));
+  EXPECT_EQ(::recv(silent, &c, 1, MSG_DONTWAIT), 0);
+  EXPECT_LT(MadClock::now() - connected, ControlServer::kRequestDeadline + 200ms);
+  ::close(silent);
 }
 
 }  // namespace
