@@ -150,7 +150,17 @@ UmadTransport::UmadTransport(UmadPort port, std::unique_ptr<Handles> handles,
   kernelFd_ = ::fcntl(pollFd(), F_GETFD) != -1;
 }
 
-UmadTransport::~UmadTransport() = default;
+UmadTransport::~UmadTransport() {
+  if (!kernelFd_ && requestsSent_ > responsesReceived_) settle();
+}
+
+void UmadTransport::settle() {
+  const auto giveUp = MadClock::now() + kSettleMax;
+  while (MadClock::now() < giveUp) {
+    auto in = receive(std::min(giveUp, MadClock::now() + kSettleQuiet));
+    if (!in || !*in) return;  // quiet (or broken): nothing more is coming
+  }
+}
 
 Result<UmadPort> UmadTransport::queryPort() const {
   return readPort(port_.caName, port_.portNumber);
@@ -178,6 +188,7 @@ Result<void> UmadTransport::send(const MadBuffer& mad, MadAddress to) {
   const int rc =
       umad_send(handles_->portId, agent, buf.data(), static_cast<int>(kMadSize), timeoutMs, 0);
   if (rc < 0) return fail(fmt::format("umad_send failed: {}", errnoText(rc)));
+  if (expectsResponse) ++requestsSent_;
   return {};
 }
 
@@ -201,6 +212,7 @@ Result<std::optional<ReceivedMad>> UmadTransport::receive(MadClock::time_point d
 
     ReceivedMad in;
     std::memcpy(in.mad.data(), umad_get_mad(buf.data()), kMadSize);
+    if (isResponse(static_cast<Method>(in.mad[3]))) ++responsesReceived_;
     in.from = MadAddress::toLid(Lid{ntohs(umad_get_mad_addr(buf.data())->lid)});
     return std::optional<ReceivedMad>{in};
   }

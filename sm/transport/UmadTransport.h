@@ -48,6 +48,8 @@ struct UmadOptions {
 class UmadTransport final : public MadTransport {
  public:
   [[nodiscard]] static Result<std::unique_ptr<UmadTransport>> open(const UmadOptions& options);
+  // Under umad2sim, first reads and drops what is still on its way to us
+  // (see settle()).
   ~UmadTransport() override;
   UmadTransport(const UmadTransport&) = delete;
   UmadTransport& operator=(const UmadTransport&) = delete;
@@ -68,11 +70,23 @@ class UmadTransport final : public MadTransport {
  private:
   struct Handles;
   UmadTransport(UmadPort port, std::unique_ptr<Handles> handles, const UmadOptions& options);
+  // umad2sim's receiver thread dereferences a null pointer when an answer
+  // arrives for an agent that is unregistered or closed, killing the
+  // process -- which is what answers to requests still in flight would do
+  // after the SM stopped in the middle of a sweep (a cancelled engine does
+  // not wait for them). So, when requests may still be unanswered, read and
+  // drop MADs until none came for kSettleQuiet (at most kSettleMax). A
+  // real kernel drops such answers itself; nothing is waited for there.
+  void settle();
+  static constexpr std::chrono::milliseconds kSettleQuiet{20};
+  static constexpr std::chrono::milliseconds kSettleMax{200};
 
   UmadPort port_;
   std::unique_ptr<Handles> handles_;
   std::chrono::milliseconds responseTimeout_;
   bool kernelFd_{true};
+  std::uint64_t requestsSent_{0};       // Get/Set: answers expected
+  std::uint64_t responsesReceived_{0};  // answers read
 };
 
 }  // namespace ibsm
