@@ -14,11 +14,10 @@
 #include <optional>
 
 #include "Config.h"
+#include "EventLoop.h"
 #include "FileIo.h"
-#include "MasterSweep.h"
 #include "SignalWatch.h"
 #include "SmDaemon.h"
-#include "SmInfoAgent.h"
 #include "StateStore.h"
 #include "UmadTransport.h"
 
@@ -159,13 +158,6 @@ sm::DaemonSettings daemonSettings(const Setup& s) {
   return d;
 }
 
-void logUp(spdlog::logger& log, const sm::SweepResult& r, double seconds, std::uint64_t mads) {
-  log.info(
-      "SM-0001 subnet up: {} switches, {} CA ports, {} pairs routed by {}, {} ports active; "
-      "{} MADs, {:.2f} s since start",
-      r.switches, r.caPorts, r.routedPairs, r.engine, r.program.portsActivated, mads, seconds);
-}
-
 }  // namespace
 
 void addRunCommand(CLI::App& app, RunArgs& args) {
@@ -180,14 +172,14 @@ void addRunCommand(CLI::App& app, RunArgs& args) {
   cmd->add_option("--lmc", args.lmc, "LID Mask Control (0-7)");
   cmd->add_flag(
       "-o,--once", args.once,
-      "Sweep until the subnet is up, then exit (0: every reachable port ACTIVE and routed)");
+      "Sweep until the subnet is up, then exit (0: every reachable port ACTIVE and routed; 1: "
+      "not up after sm.max_sweeps_once sweeps, another SM has the subnet, or stopped)");
   cmd->add_option("--state-dir", args.stateDir, "Directory for guid2lid (default /var/lib/ibsm)");
   cmd->add_option("-f,--log-file", args.logFile, "Log to this file instead of stderr");
   cmd->add_option("--log-level", args.logLevel, "trace, debug, info, warn, error, critical, off");
 }
 
 int runRun(const RunArgs& args) {
-  const auto start = std::chrono::steady_clock::now();
   auto setup = prepare(args);
   if (!setup) {
     fmt::print(stderr, "ibsm run: {}\n", setup.error().message);
@@ -203,10 +195,11 @@ int runRun(const RunArgs& args) {
 
   // Before the port opens: a signal mask is per thread, and a thread started
   // without it (umad2sim's receiver is one) would take SIGTERM's default
-  // action and kill the SM instead of letting it stop cleanly. --once keeps
-  // the default actions, so that Ctrl-C stops it even in the middle of a sweep.
-  std::optional<sm::SignalWatch> signals;
-  if (!args.once) signals.emplace();
+  // action and kill the SM instead of letting it stop cleanly. The signals
+  // are then read from the signalfd by the event loop, also in the middle
+  // of a sweep, so SIGTERM and Ctrl-C stop the daemon and --once alike
+  // within milliseconds.
+  sm::SignalWatch signals;
 
   UmadOptions portOptions;
   portOptions.portGuid = c.sm.portGuid;
@@ -219,61 +212,44 @@ int runRun(const RunArgs& args) {
   log.info("SM-0002 ibsm starting on {} port {} (GUID {}), priority {}", port.caName,
            port.portNumber, port.portGuid, c.sm.priority);
 
+  // The one loop and the one clock: the engine waits through the loop, so
+  // its waits serve the signal fd and the control socket too (SmDaemon.h).
+  loop::EventLoop loop;
   MadEngineOptions engineOptions;
   engineOptions.window = c.mad.window;
   engineOptions.timeout = std::chrono::milliseconds(c.mad.timeoutMs);
   engineOptions.retries = c.mad.retries;
+  engineOptions.clock = loop.clock();
+  engineOptions.waiter = &loop;
   engineOptions.logger = *logger;
   MadEngine engine(**transport, engineOptions);
 
-  sm::StateStore store(c.sm.stateDir);
-  if (!args.once) {
-    // The daemon: the IBA state machine decides when to sweep, poll or hand over.
-    const auto reload = [&args]() -> Result<sm::DaemonSettings> {
-      auto fresh = prepare(args);
-      if (!fresh) return std::unexpected(fresh.error());
-      return daemonSettings(*fresh);
-    };
-    sm::SmDaemon daemon(engine, store, port.portGuid, daemonSettings(*setup), reload, *logger);
-    return daemon.run([&signals] { return signals->poll(); });
+  // --once is the daemon's state machine with an end (SmDaemon.h): it stops
+  // when the subnet is up or after sm.max_sweeps_once heavy sweeps, and
+  // opens no control socket (it needs no writable /run/ibsm).
+  sm::DaemonSettings settings = daemonSettings(*setup);
+  if (args.once) {
+    settings.onceMaxSweeps = c.sm.maxSweepsOnce;
+    settings.controlSocket.clear();
   }
-
-  SmInfo self;
-  self.guid = port.portGuid;
-  self.priority = c.sm.priority;
-  self.smState = SmState::Discovering;
-  sm::SmInfoAgent agent(engine, self, *logger);
-  sm::MasterSweep sweep(engine, store, setup->sweep, *logger);
-  const auto secondsSinceStart = [&] {
-    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  const auto reload = [&args]() -> Result<sm::DaemonSettings> {
+    auto fresh = prepare(args);
+    if (!fresh) return std::unexpected(fresh.error());
+    return daemonSettings(*fresh);
   };
-
-  // --once: sweep at once until the subnet is up or out of tries.
-  for (std::uint32_t n = 1;; ++n) {
-    auto result = sweep.run();
-    if (!result) {
-      log.error("SM-0003 sweep failed: {}", result.error().message);
-      return 1;
-    }
-    agent.setState(SmState::Master);
-    agent.countActivity(static_cast<std::uint32_t>(result->mads));
-    sm::logSweep(log, *result);
-    // A link that changed while the sweep ran (Trap 128) means the tables
-    // just written may point into a dead port: sweep again.
-    const bool stale = agent.takeLinkChange();
-    if (stale) log.warn("SM-0407 a link changed during the sweep (Trap 128): sweeping again");
-    if (result->up && !stale) {
-      logUp(log, *result, secondsSinceStart(), engine.counters().sent);
-      // The verdict for the operator (or the script) that ran --once.
-      fmt::print("{}", reportSummary(result->report));
-      return 0;
-    }
-    if (n >= c.sm.maxSweepsOnce) {
-      if (stale) result->reasons.push_back("links kept changing during every sweep");
-      log.error("SM-0004 subnet not up after {} sweeps: {}", n, fmt::join(result->reasons, "; "));
-      return 1;
-    }
-  }
+  sm::StateStore store(c.sm.stateDir);
+  sm::SmDaemon daemon(engine, loop, store, port.portGuid, std::move(settings), reload, *logger);
+  if (signals.fd() >= 0)
+    loop.watch(signals.fd(), [&] {
+      while (auto sig = signals.poll()) daemon.signal(*sig);
+    });
+  const int status = daemon.run();
+  loop.unwatch(signals.fd());
+  // The verdict for the operator (or the script) that ran --once.
+  if (args.once && status == 0)
+    if (const sm::SweepResult* last = daemon.lastResult())
+      fmt::print("{}", reportSummary(last->report));
+  return status;
 }
 
 }  // namespace ibsm::cli

@@ -25,8 +25,10 @@ struct RunArgs {
 };
 
 void addRunCommand(CLI::App& app, RunArgs& args);
-// Exit status: 0 subnet up (--once) or clean stop; 1 the subnet could not be
-// brought up; 2 bad input, nothing sent.
+// Exit status: 0 subnet up (--once) or clean stop (daemon); 1 the subnet
+// could not be brought up (--once: also another SM has it, or a signal
+// stopped it first); 2 bad input, nothing sent. Daemon and --once run the
+// same SmDaemon (sm/manager/SmDaemon.h says how it is wired).
 int runRun(const RunArgs& args);
 
 }  // namespace ibsm::cli

@@ -55,6 +55,20 @@ Result<SweepResult> MasterSweep::run() {
   return done;
 }
 
+Result<SweepResult> MasterSweep::run(DiscoveredSubnet discovered,
+                                     const DiscoveryCounters& counters) {
+  const auto start = Clock::now();
+  const auto sentBefore = engine_.counters().sent;
+  SweepResult result;
+  result.discovery = counters;
+  for (const auto& p : discovered.problems) result.reasons.push_back("discovery: " + p);
+  auto done = planAndProgram(std::move(discovered), std::move(result));
+  if (!done) return done;
+  done->mads = counters.madsSent + (engine_.counters().sent - sentBefore);
+  done->elapsed = counters.elapsed + since(start);
+  return done;
+}
+
 Result<SweepResult> MasterSweep::replan() {
   if (!discovered_) return fail("no sweep to plan again from");
   const auto start = Clock::now();

@@ -91,6 +91,11 @@ class MasterSweep {
   // Fails when the SM cannot work at all (its own node silent, the port
   // gone, the state file corrupt); anything less is in the result.
   [[nodiscard]] Result<SweepResult> run();
+  // The same on a discovery the caller has just made (the daemon's
+  // DISCOVERING read the fabric a moment ago): plan and program it without
+  // reading the fabric again. Its MADs and time count in the result.
+  [[nodiscard]] Result<SweepResult> run(DiscoveredSubnet discovered,
+                                        const DiscoveryCounters& counters);
 
   // Stage 1 and 2 of a light sweep, then an incremental reroute when
   // only cables were lost. Fails only when the transport does.

@@ -1,25 +1,15 @@
-#include "SmDaemon.h"
-
+// SmDaemon's loop: take the machine's actions and perform them; between
+// them wait, in the MAD engine, on everything at once (SmDaemon.h).
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
 #include <csignal>
-#include <optional>
-#include <unordered_map>
 
-#include "ControlServer.h"
-#include "Discovery.h"
-#include "ForeignSms.h"
-#include "PeerSms.h"
-#include "SmInfoAgent.h"
-#include "SmMachine.h"
-#include "StatusFormat.h"
+#include "DaemonImpl.h"
 
 namespace ibsm::sm {
-namespace {
 
-using Clock = std::chrono::steady_clock;
 using fsm::Action;
 using fsm::ActionKind;
 using fsm::Event;
@@ -35,6 +25,7 @@ fsm::SmContext contextOf(Guid portGuid, const DaemonSettings& s) {
 
 control::SweepInfo sweepInfo(std::string kind, std::chrono::milliseconds duration,
                              std::uint64_t mads, std::vector<std::string> changes, bool up) {
+  // `when` is for the operator's eyes: wall-clock time, not the engine's.
   return {.kind = std::move(kind),
           .when = std::chrono::system_clock::now(),
           .duration = duration,
@@ -43,91 +34,50 @@ control::SweepInfo sweepInfo(std::string kind, std::chrono::milliseconds duratio
           .up = up};
 }
 
-}  // namespace
+SmDaemon::Impl::Impl(MadEngine& e, loop::EventLoop& l, const StateStore& st, Guid guid,
+                     DaemonSettings s, ReloadSettings r, std::shared_ptr<spdlog::logger> logger)
+    : engine(e),
+      loop(l),
+      store(st),
+      portGuid(guid),
+      settings(std::move(s)),
+      reload(std::move(r)),
+      log(logger ? std::move(logger) : spdlog::default_logger()),
+      machine(contextOf(portGuid, settings)),
+      agent(engine, selfInfo(), log),
+      sweep(engine, store, settings.sweep, log),
+      started(now()) {}
 
-struct SmDaemon::Impl {
-  Impl(MadEngine& e, const StateStore& st, Guid guid, DaemonSettings s, ReloadSettings r,
-       std::shared_ptr<spdlog::logger> l)
-      : engine(e),
-        store(st),
-        portGuid(guid),
-        settings(std::move(s)),
-        reload(std::move(r)),
-        log(l ? std::move(l) : spdlog::default_logger()),
-        machine(contextOf(portGuid, settings)),
-        agent(engine, selfInfo(), log),
-        sweep(engine, store, settings.sweep, log),
-        started(now()) {}
+SmInfo SmDaemon::Impl::selfInfo() const {
+  SmInfo self;
+  self.guid = portGuid;
+  self.priority = settings.priority;
+  self.smKey = settings.smKey;
+  self.smState = SmState::Discovering;
+  return self;
+}
 
-  // The engine's clock: real time in the daemon, a fake transport's in tests.
-  Clock::time_point now() const { return engine.options().clock(); }
-  std::chrono::milliseconds since(Clock::time_point t) const {
-    return std::chrono::duration_cast<std::chrono::milliseconds>(now() - t);
-  }
-
-  SmInfo selfInfo() const {
-    SmInfo self;
-    self.guid = portGuid;
-    self.priority = settings.priority;
-    self.smKey = settings.smKey;
-    self.smState = SmState::Discovering;
-    return self;
-  }
-
-  int run(const SmDaemon::SignalSource& signals);
-  void perform(const Action& a);
-  void discover();
-  void heavy(bool takeover);
-  void light();
-  void poll(Guid master);
-  void notify(Guid master);
-  void handover(Guid to);
-  void acknowledge(Guid to, SmState as);
-  void applyReload();
-  void learnPeers(const DiscoveredSubnet& subnet);
-  std::vector<SmInfo> readPeers();
-  const PeerSm* peer(Guid guid) const;
-  void recordSweep(const control::SweepInfo& info, const SweepResult* result);
-  control::DaemonStatus status() const;
-
-  MadEngine& engine;
-  const StateStore& store;
-  Guid portGuid;
-  DaemonSettings settings;
-  ReloadSettings reload;
-  std::shared_ptr<spdlog::logger> log;
-  fsm::SmMachine machine;
-  SmInfoAgent agent;
-  MasterSweep sweep;
-  std::unique_ptr<control::ControlServer> controlServer;
-
-  // How to reach every SM port the last discovery saw, by port GUID.
-  std::unordered_map<Guid, PeerSm> peers;
-  ForeignSms foreign;
-  Lid ownLid{};
-  bool up{false};
-  Guid lastMasterLogged{};
-  Clock::time_point started;
-  std::uint64_t sweeps{0};
-  std::uint64_t traps{0};
-  std::optional<control::SweepInfo> lastSweep;
-  std::optional<control::SweepInfo> lastHeavy;
-  std::optional<SweepResult> lastResult;
-};
-
-SmDaemon::SmDaemon(MadEngine& engine, const StateStore& store, Guid portGuid,
+SmDaemon::SmDaemon(MadEngine& engine, loop::EventLoop& loop, const StateStore& store, Guid portGuid,
                    DaemonSettings settings, ReloadSettings reload,
                    std::shared_ptr<spdlog::logger> logger)
-    : impl_(std::make_unique<Impl>(engine, store, portGuid, std::move(settings), std::move(reload),
-                                   std::move(logger))) {}
+    : impl_(std::make_unique<Impl>(engine, loop, store, portGuid, std::move(settings),
+                                   std::move(reload), std::move(logger))) {}
 
 SmDaemon::~SmDaemon() = default;
 
-int SmDaemon::run(const SignalSource& signals) {
-  return impl_->run(signals);
+int SmDaemon::run() {
+  return impl_->run();
 }
 
-int SmDaemon::Impl::run(const SmDaemon::SignalSource& signals) {
+void SmDaemon::signal(int signo) {
+  impl_->signal(signo);
+}
+
+const SweepResult* SmDaemon::lastResult() const {
+  return impl_->lastResult ? &*impl_->lastResult : nullptr;
+}
+
+int SmDaemon::Impl::run() {
   if (!settings.controlSocket.empty()) {
     auto server = control::ControlServer::listen(settings.controlSocket);
     if (!server) {
@@ -135,6 +85,12 @@ int SmDaemon::Impl::run(const SmDaemon::SignalSource& signals) {
       return 1;
     }
     controlServer = std::move(*server);
+    controlServer->attach(
+        loop, [this] { return status(); },
+        [this](bool heavySweep) {
+          log->info("SM-0111 sweep requested by the operator{}", heavySweep ? " (heavy)" : "");
+          machine.feed(Event::operatorSweep(heavySweep));
+        });
   }
   // Set(SMInfo) must be answered from inside the engine's callback; traps
   // only queue a sweep behind whatever runs now.
@@ -150,11 +106,16 @@ int SmDaemon::Impl::run(const SmDaemon::SignalSource& signals) {
   auto pollAt = now() + settings.pollingTimeout;
   for (;;) {
     while (auto a = machine.take()) {
-      if (a->kind == ActionKind::Stop) return 0;
+      if (a->kind == ActionKind::Stop) return once() ? 1 : 0;  // --once: stopped before up
       perform(*a);
+      if (auto code = onceEnd()) return *code;
     }
+    if (auto code = onceEnd()) return *code;
+    if (!machine.idle()) continue;
+    // --once sweeps heavy until it ends: no timed light sweeps.
+    const bool timedSweeps = !once() && settings.sweepInterval.count() > 0;
     const auto t = now();
-    if (settings.sweepInterval.count() > 0 && t >= sweepAt) {
+    if (timedSweeps && t >= sweepAt) {
       sweepAt = t + settings.sweepInterval;
       machine.feed(Event::sweepTimer());
       continue;
@@ -164,266 +125,126 @@ int SmDaemon::Impl::run(const SmDaemon::SignalSource& signals) {
       machine.feed(Event::pollTimer());
       continue;
     }
-    // Wait in short slices so signals and the control socket are served
-    // while the engine keeps answering SMInfo queries and traps.
-    auto until = std::min(t + std::chrono::milliseconds(100), pollAt);
-    if (settings.sweepInterval.count() > 0) until = std::min(until, sweepAt);
-    if (auto ok = engine.runUntil(until); !ok) {
+    // The one wait: the engine answers SMInfo queries and traps while the
+    // loop serves signals and the control socket; back to the machine at
+    // the next timer or as soon as a handler gave it work.
+    const auto until = timedSweeps ? std::min(pollAt, sweepAt) : pollAt;
+    if (auto ok = engine.runUntil(until, [this] { return !machine.idle(); }); !ok) {
+      if (stopping) continue;  // the machine holds Stop
       log->error("SM-0006 port failed: {}", ok.error().message);
       return 1;
     }
-    if (auto sig = signals()) {
-      if (*sig == SIGHUP) {
-        log->info("SM-0107 SIGHUP: re-reading the configuration");
-        machine.feed(Event::reload());
-      } else {
-        log->info("SM-0005 signal {}: stopping", *sig);
-        machine.feed(Event::stop());
-      }
-    }
-    if (controlServer)
-      controlServer->serve([this] { return status(); },
-                           [this](bool heavySweep) {
-                             log->info("SM-0111 sweep requested by the operator{}",
-                                       heavySweep ? " (heavy)" : "");
-                             machine.feed(Event::operatorSweep(heavySweep));
-                           });
   }
 }
 
+void SmDaemon::Impl::signal(int signo) {
+  if (signo == SIGHUP) {
+    log->info("SM-0107 SIGHUP: re-reading the configuration");
+    machine.feed(Event::reload());
+    return;
+  }
+  log->info("SM-0005 signal {}: stopping", signo);
+  if (performing && !engine.cancelled()) {
+    log->info(
+        "SM-0117 stopped during {}: its MADs are cancelled; what it left half-programmed is "
+        "repaired by the next master's heavy sweep",
+        fsm::name(machine.state().phase));
+    engine.cancel();
+  }
+  stopping = true;
+  machine.feed(Event::stop());
+}
+
 void SmDaemon::Impl::perform(const Action& a) {
+  // A discovery is fresh only for the sweep it leads to at once.
+  std::optional<FreshDiscovery> discovery;
+  if (a.kind != ActionKind::SetSmState) discovery = std::exchange(fresh, std::nullopt);
+  if (discovery && discovery->traps != traps) discovery.reset();
+  performing = true;
   switch (a.kind) {
     case ActionKind::AnswerSet:  // answered inside the callback (SmMachine)
     case ActionKind::Stop:
-      return;
+      break;
     case ActionKind::SetSmState:
       if (agent.self().smState != a.smState)
         log->info("SM-0101 state {} ({})", fsm::name(a.smState), fsm::name(machine.state().phase));
       agent.setState(a.smState);
       if (a.smState != SmState::Master) up = false;
-      return;
+      break;
     case ActionKind::Discover:
-      return discover();
+      discover();
+      break;
     case ActionKind::TakeOver:
-      return heavy(true);
     case ActionKind::HeavySweep:
-      return heavy(false);
+      heavy(a.kind == ActionKind::TakeOver, std::move(discovery));
+      break;
     case ActionKind::LightSweep:
-      return light();
+      light();
+      break;
     case ActionKind::PollMaster:
-      return poll(a.peer);
+      poll(a.peer);
+      break;
     case ActionKind::NotifyMaster:
-      return notify(a.peer);
+      notify(a.peer);
+      break;
     case ActionKind::SendHandover:
-      return handover(a.peer);
+      handover(a.peer);
+      break;
     case ActionKind::SendAcknowledge:
-      return acknowledge(a.peer, a.smState);
+      acknowledge(a.peer, a.smState);
+      break;
     case ActionKind::ReloadConfig:
-      return applyReload();
+      applyReload();
+      break;
   }
+  performing = false;
 }
 
-void SmDaemon::Impl::learnPeers(const DiscoveredSubnet& subnet) {
-  peers.clear();
-  for (auto& p : findPeerSms(subnet)) peers.emplace(p.portGuid, p);
-  if (auto it = subnet.portInfo.find(subnet.smPort);
-      it != subnet.portInfo.end() && it->second.lid.isUnicast())
-    ownLid = it->second.lid;
-}
-
-std::vector<SmInfo> SmDaemon::Impl::readPeers() {
-  std::vector<PeerSm> list;
-  for (const auto& [guid, p] : peers) list.push_back(p);
-  auto infos = readPeerSmInfos(engine, list, agent.self());
-  std::vector<SmInfo> sms;
-  if (!infos) {
-    log->warn("SM-0112 could not read other SMs' SMInfo: {}", infos.error().message);
-    return sms;
-  }
-  for (const auto& i : *infos) sms.push_back(i.info);
-  const bool weAreMaster = agent.self().smState == SmState::Master;
-  for (const auto& f : foreign.update(*infos, settings.smKey, weAreMaster))
-    log->warn("SM-0115 {}", describeForeignSm(f, weAreMaster));
-  return sms;
-}
-
-const PeerSm* SmDaemon::Impl::peer(Guid guid) const {
-  auto it = peers.find(guid);
-  return it == peers.end() ? nullptr : &it->second;
-}
-
-void SmDaemon::Impl::discover() {
-  const auto t0 = now();
-  const auto sent = engine.counters().sent;
-  Discovery discovery(engine, {}, log);
-  auto found = discovery.run();
-  if (!found) {
-    log->warn("SM-0109 discovery failed: {}; trying again", found.error().message);
-    machine.feed(Event::discoveryDone(false, {}));
-    return;
-  }
-  learnPeers(*found);
-  auto sms = readPeers();
-  for (const auto& s : sms)
-    log->info("SM-0113 SM {} priority {} in state {}", s.guid, s.priority, fsm::name(s.smState));
-  recordSweep(sweepInfo("discovery", since(t0), engine.counters().sent - sent, {}, false), nullptr);
-  machine.feed(Event::discoveryDone(true, sms));
+std::optional<int> SmDaemon::Impl::onceEnd() {
+  if (exitCode || !once()) return exitCode;
   const auto& st = machine.state();
-  if (st.phase == fsm::Phase::Standby && st.master != lastMasterLogged) {
-    lastMasterLogged = st.master;
-    auto it = std::ranges::find_if(sms, [&](const SmInfo& s) { return s.guid == st.master; });
-    log->info("SM-0102 master is {} (priority {})", st.master,
-              it == sms.end() ? -1 : static_cast<int>(it->priority));
+  const auto who = [&](Guid g) {
+    auto it = std::ranges::find_if(lastSms, [g](const SmInfo& s) { return s.guid == g; });
+    if (it == lastSms.end()) return fmt::format("SM {}", g);
+    return fmt::format("SM {} (priority {}, {})", g, it->priority, fsm::name(it->smState));
+  };
+  std::string owner;
+  switch (st.phase) {
+    case fsm::Phase::Standby:
+      owner = fmt::format("{} is master or outranks this SM", who(st.master));
+      break;
+    case fsm::Phase::MasterWaiting:
+      owner = fmt::format("{} is master too", who(st.master));
+      break;
+    case fsm::Phase::NotActive:
+      owner = "the master told this SM to stand down (SMInfo DISABLE)";
+      break;
+    case fsm::Phase::DiscoveryFailed:  // discover() said why
+      return exitCode = 1;
+    case fsm::Phase::MasterIdle:
+      // Not up yet (onceSwept decides up and out-of-tries): sweep again now.
+      if (machine.idle()) machine.feed(Event::operatorSweep(true));
+      return std::nullopt;
+    default:
+      return std::nullopt;
   }
-}
-
-void SmDaemon::Impl::heavy(bool takeover) {
-  const auto t0 = now();
-  if (takeover) {
-    log->info("SM-0105 taking over{}: adopting the LIDs and tables the fabric holds",
-              machine.state().master ? fmt::format(" from {}", machine.state().master) : "");
-    sweep.forgetSwitchTables();
-  }
-  auto result = sweep.run();
-  if (!result) {
-    log->error("SM-0003 sweep failed: {}", result.error().message);
-    machine.feed(Event::heavySweepDone(false, false, {}));
-    return;
-  }
-  agent.countActivity(static_cast<std::uint32_t>(result->mads));
-  logSweep(*log, *result);
-  if (const auto& d = sweep.lastDiscovered()) learnPeers(*d);
-  // Our LID as just planned (discovery saw the one before programming).
-  if (const auto& f = sweep.lastFabric())
-    if (auto me = f->findPort(portGuid); me && f->port(*me).lid.isUnicast())
-      ownLid = f->port(*me).lid;
-  auto sms = readPeers();
-  const bool wasUp = up;
-  up = result->up;
-  if (up && (!wasUp || !result->changes.empty()))
-    log->info(
-        "SM-0001 subnet up: {} switches, {} CA ports, {} pairs routed by {}, {} ports active; {} "
-        "MADs",
-        result->switches, result->caPorts, result->routedPairs, result->engine,
-        result->program.portsActivated, result->mads);
-  recordSweep(
-      sweepInfo(takeover ? "takeover" : "heavy", since(t0), result->mads, result->changes, up),
-      &*result);
-  machine.feed(Event::heavySweepDone(true, up, std::move(sms)));
-}
-
-void SmDaemon::Impl::light() {
-  auto result = sweep.lightSweep();
-  if (!result) {
-    log->error("SM-0408 light sweep failed: {}", result.error().message);
-    machine.feed(Event::lightSweepDone(false, false));
-    return;
-  }
-  agent.countActivity(static_cast<std::uint32_t>(result->mads));
-  const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(result->elapsed).count();
-  if (!result->changed) {
-    log->debug("SM-0408 light sweep: quiet, {} MADs in {} ms", result->mads, ms);
-  } else {
-    log->info("SM-0408 light sweep: {} change(s){}, {} MADs in {} ms", result->changes.size(),
-              result->needsHeavy ? ", heavy sweep needed" : ", rerouted", result->mads, ms);
-    for (const auto& c : result->changes) log->info("SM-0402 {}", c);
-  }
-  bool needsHeavy = !result->ok || result->needsHeavy;
-  if (result->reroute) {
-    const auto& r = *result->reroute;
-    if (!r.up) {
-      for (const auto& why : r.reasons) log->warn("SM-0403 not up yet: {}", why);
-      needsHeavy = true;
-    } else {
-      log->info(
-          "SM-0001 subnet up: {} switches, {} CA ports, {} pairs routed by {}; rerouted with {} "
-          "MADs in {} ms",
-          r.switches, r.caPorts, r.routedPairs, r.engine, result->mads, ms);
-    }
-    up = r.up;
-  }
-  const auto info =
-      sweepInfo(result->reroute ? "reroute" : "light",
-                std::chrono::duration_cast<std::chrono::milliseconds>(result->elapsed),
-                result->mads, result->changes, up);
-  recordSweep(info, result->reroute ? &*result->reroute : nullptr);
-  machine.feed(Event::lightSweepDone(result->ok, needsHeavy));
-}
-
-void SmDaemon::Impl::poll(Guid master) {
-  const auto* p = peer(master);
-  if (!p) {
-    machine.feed(Event::masterSilent());
-    return;
-  }
-  auto answer = pollSmInfo(engine, *p, agent.self());
-  if (!answer) {
-    log->error("SM-0006 port failed: {}", answer.error().message);
-    machine.feed(Event::masterSilent());
-    return;
-  }
-  const auto missedBefore = machine.state().missedPolls;
-  if (*answer)
-    machine.feed(Event::masterAnswered(**answer));
-  else
-    machine.feed(Event::masterSilent());
-  const auto& st = machine.state();
-  if (st.missedPolls > missedBefore)
-    log->warn("SM-0103 master {} silent ({} of {} polls)", master, st.missedPolls,
-              std::max(settings.pollingRetries, 1U));
-}
-
-void SmDaemon::Impl::notify(Guid master) {
-  const auto* p = peer(master);
-  if (!p || !ownLid.isUnicast()) {
-    log->warn("SM-0106 cannot tell master {} that we outrank it: {}", master,
-              p ? "our port has no LID yet" : "no path to it known");
-    return;
-  }
-  if (auto ok = notifyMaster(engine, *p, ownLid, agent.self()); !ok)
-    log->warn("SM-0106 Trap 144 to {} failed: {}", master, ok.error().message);
-  else
-    log->info("SM-0106 Trap 144 sent to master {}: we outrank it", master);
-}
-
-void SmDaemon::Impl::handover(Guid to) {
-  const auto* p = peer(to);
-  log->info("SM-0104 handing over to {}", to);
-  bool ok = false;
-  if (p) {
-    SmInfo self = agent.self();
-    self.smState = SmState::Master;
-    auto answered = sendSmControl(engine, *p, fsm::control::kHandover, self);
-    ok = answered && *answered;
-  }
-  if (!ok) log->warn("SM-0104 handover to {} not accepted; keeping the subnet", to);
-  machine.feed(Event::handoverAnswered(ok));
-}
-
-void SmDaemon::Impl::acknowledge(Guid to, SmState as) {
-  const auto* p = peer(to);
-  if (!p) {
-    log->warn("SM-0104 cannot acknowledge the handover of {}: no path to it known", to);
-    return;
-  }
-  SmInfo self = agent.self();
-  self.smState = as;
-  if (auto ok = sendSmControl(engine, *p, fsm::control::kAcknowledge, self); !ok || !*ok)
-    log->warn("SM-0104 acknowledge to {} not answered", to);
+  log->error("SM-0116 --once: another SM has the subnet: {}; exiting without sweeping it", owner);
+  return exitCode = 1;
 }
 
 void SmDaemon::Impl::applyReload() {
   if (!reload) return;
-  auto fresh = reload();
-  if (!fresh) {
+  auto next = reload();
+  if (!next) {
     log->error("SM-0108 configuration not reloaded, the running one stays: {}",
-               fresh.error().message);
+               next.error().message);
     return;
   }
-  if (fresh->controlSocket != settings.controlSocket)
+  if (next->controlSocket != settings.controlSocket)
     log->warn("SM-0107 control_socket changes only on restart");
-  fresh->controlSocket = settings.controlSocket;
-  settings = std::move(*fresh);
+  next->controlSocket = settings.controlSocket;
+  next->onceMaxSweeps = settings.onceMaxSweeps;
+  settings = std::move(*next);
   machine.setContext(contextOf(portGuid, settings));
   agent.setPriority(settings.priority);
   agent.setSmKey(settings.smKey);
@@ -436,6 +257,7 @@ void SmDaemon::Impl::applyReload() {
   const auto t0 = now();
   auto result = sweep.replan();
   if (!result) {
+    if (stopping) return;
     log->warn("SM-0114 could not re-plan from the last sweep ({}): sweeping heavy",
               result.error().message);
     machine.feed(Event::operatorSweep(true));

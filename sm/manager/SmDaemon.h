@@ -1,18 +1,57 @@
-// `ibsm run` as a daemon: the loop that feeds the pure state machine
-// (sm/fsm) its events -- timers, traps, SMInfo control packets, signals,
-// operator requests -- and performs the actions it returns with the wire
-// pieces: Discovery, MasterSweep (heavy, light, take-over), PeerSms (SMInfo
-// of other SMs, handover, Trap 144) and the control socket.
+// `ibsm run`, daemon and --once alike: the loop that feeds the pure state
+// machine (sm/fsm) its events -- timers, traps, SMInfo control packets,
+// signals, operator requests -- and performs the actions it returns with the
+// wire pieces: Discovery, MasterSweep (heavy, light, take-over), PeerSms
+// (SMInfo of other SMs, handover, Trap 144) and the control socket.
 //
-//   SmDaemon daemon(engine, store, portGuid, settings, reload, logger);
-//   return daemon.run([&] { return signals.poll(); });  // 0 after SIGTERM/SIGINT
+// The wiring (sm/cli/RunCommand.cpp does exactly this):
 //
-// One thread: actions that take time (a sweep) run the MAD engine, whose
-// callbacks keep answering SMInfo queries and feeding traps and Set(SMInfo)
-// into the machine meanwhile; the machine queues what they ask for behind
-// the running action (SmMachine.h), so no two sweeps ever overlap.
+//   SignalWatch signals;                      // first: blocks the signals for every thread
+//   auto transport = UmadTransport::open({});
+//   loop::EventLoop loop;                     // the one clock and the one wait
+//   MadEngine engine(**transport, {.clock = loop.clock(), .waiter = &loop});
+//   SmDaemon daemon(engine, loop, store, portGuid, settings, reload, logger);
+//   loop.watch(signals.fd(), [&] { while (auto s = signals.poll()) daemon.signal(*s); });
+//   return daemon.run();   // daemon: 0 after SIGTERM/SIGINT; --once: 0 up, 1 not
+//
+// One event loop: every wait of the program is the MAD engine's, and the
+// engine waits through the EventLoop, which polls the transport's fd, the
+// signal fd and the control socket (listening and client fds) together --
+// or, on ibsim, alternates 10 ms waits on the transport with a look at the
+// others (EventLoop.h says why). So SIGTERM and `ibsm status` are served
+// within milliseconds, between sweeps and in the middle of one; between
+// sweeps the daemon waits in engine.runUntil(next timer) and returns to the
+// machine as soon as a handler gave it something to do.
+//
+// Threading: one thread. Handlers (signals, control requests, SMInfo
+// queries, traps, Set(SMInfo)) run on it from inside the engine's waits and
+// only feed the machine, answer, or cancel the engine; the machine queues
+// the work they ask for behind the running action (SmMachine.h), so no two
+// sweeps ever overlap. The one other thread is MasterSweep's route verdict
+// walk (analyseRoutes and the guid2lid save on a std::async while
+// programming waits on the wire; pure work on the plan, joined before the
+// sweep returns).
+//
+// SIGTERM/SIGINT in the middle of an action cancels the engine (every MAD
+// pending completes as Cancelled, MadEngine.h), so the action ends within
+// milliseconds and the daemon exits 0; a fabric left half-programmed is
+// repaired by the heavy sweep of whichever SM is master next.
+//
+// --once (DaemonSettings::onceMaxSweeps) is the same machine with an end: it
+// exits 0 when a heavy sweep leaves the subnet up -- every reachable port
+// ACTIVE, every pair routed, no Trap 128 during the sweep -- and 1 after
+// that many heavy sweeps that did not (SM-0004, with the reasons), when a
+// sweep cannot run at all (SM-0003), when another SM has the subnet
+// (SM-0116: it finds a master, or loses an election, or is told to stand
+// down: it never fights that SM), or when stopped by a signal. It has no
+// timed light sweeps and no control socket unless its settings give one.
 //
 // Log message ids (spdlog):
+//   SM-0001 info   subnet up (each time a sweep brings it up; --once: its last line)
+//   SM-0003 error  a heavy sweep could not run
+//   SM-0004 error  --once: subnet not up after sm.max_sweeps_once sweeps, and why
+//   SM-0005 info   signal received: stopping
+//   SM-0006 error  the port failed
 //   SM-0101 info   SMInfo state changed (MASTER, STANDBY, DISCOVERING, NOTACTIVE)
 //   SM-0102 info   the master a standby polls, and its priority
 //   SM-0103 warn   the polled master stopped answering: rediscovering
@@ -21,10 +60,16 @@
 //   SM-0106 info   Trap 144 sent to a master we outrank
 //   SM-0107 info   config reloaded (SIGHUP) / SM-0108 error: reload refused, old config kept
 //   SM-0109 warn   discovery failed; retried on the next tick
+//   SM-0110 error  the control socket cannot be opened
+//   SM-0111 info   sweep requested by the operator
+//   SM-0112 warn   the other SMs' SMInfo could not be read
+//   SM-0113 info   an SM that discovery found, its priority and state
 //   SM-0114 info   SIGHUP as master: re-planned on the last fabric, what it wrote
 //   SM-0115 warn   an SM showing another SM_Key: ignored (ForeignSms.h), once per SM
+//   SM-0116 error  --once: another SM has the subnet; exiting without sweeping it
+//   SM-0117 info   stopped in the middle of an action: its MADs were cancelled
+//   SM-0118 warn   --once: a link changed during the sweep (Trap 128): sweeping again
 //   SM-0408 info   light sweep: quiet (debug) or what changed and what it cost
-//   SM-0001 info   subnet up (each time a sweep brings it up)
 #pragma once
 
 #include <ibsm/MadAttributes.h>
@@ -36,6 +81,7 @@
 #include <memory>
 #include <optional>
 
+#include "EventLoop.h"
 #include "MadEngine.h"
 #include "MasterSweep.h"
 #include "StateStore.h"
@@ -50,6 +96,9 @@ struct DaemonSettings {
   std::uint8_t priority{0};
   std::uint64_t smKey{kDefaultSmKey};
   std::filesystem::path controlSocket;  // empty: no control socket
+  // --once: stop when the subnet is up, or after this many heavy sweeps
+  // (sm.max_sweeps_once). Unset: run as a daemon.
+  std::optional<std::uint32_t> onceMaxSweeps;
 };
 
 // Re-reads the configuration for SIGHUP; an error keeps the running settings.
@@ -57,18 +106,27 @@ using ReloadSettings = std::function<Result<DaemonSettings>()>;
 
 class SmDaemon {
  public:
-  SmDaemon(MadEngine& engine, const StateStore& store, Guid portGuid, DaemonSettings settings,
-           ReloadSettings reload, std::shared_ptr<spdlog::logger> logger);
+  // `engine` must wait through `loop` (MadEngineOptions::waiter) and run on
+  // its clock; both outlive the daemon.
+  SmDaemon(MadEngine& engine, loop::EventLoop& loop, const StateStore& store, Guid portGuid,
+           DaemonSettings settings, ReloadSettings reload, std::shared_ptr<spdlog::logger> logger);
   ~SmDaemon();
   SmDaemon(const SmDaemon&) = delete;
   SmDaemon& operator=(const SmDaemon&) = delete;
 
-  // The next signal that arrived (SIGHUP, SIGTERM, SIGINT), asked between
-  // waits; SignalWatch::poll in the daemon, a script in tests.
-  using SignalSource = std::function<std::optional<int>()>;
-  // Runs until SIGTERM/SIGINT (returns 0) or until the port or the control
-  // socket cannot be used (returns 1; the reason is logged).
-  int run(const SignalSource& signals);
+  // Daemon: runs until SIGTERM/SIGINT (returns 0) or until the port or the
+  // control socket cannot be used (returns 1; the reason is logged).
+  // --once: 0 when the subnet is up, 1 otherwise (see above).
+  int run();
+
+  // A signal read from the signal fd: SIGHUP reloads, SIGTERM and SIGINT
+  // stop (mid-action: cancelling the engine). Call it from the loop's
+  // handlers (this thread), never from a signal handler.
+  void signal(int signo);
+
+  // The result of the last sweep that planned the fabric (--once prints
+  // its route verdict); null before the first.
+  const SweepResult* lastResult() const;
 
  private:
   struct Impl;

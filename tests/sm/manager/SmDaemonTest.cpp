@@ -3,14 +3,19 @@
 // becomes master and brings the subnet up; a quiet subnet then costs one
 // SwitchInfo Get per switch per sweep interval and nothing else; a trap
 // starts a light sweep at once; SIGHUP re-reads the config, keeping the
-// running one when the new one is bad; SIGTERM ends the loop with 0.
+// running one when the new one is bad; SIGTERM ends the loop with 0, also
+// in the middle of a sweep, whose MADs it cancels. --once is the same loop
+// with an end: 0 when up (one walk of the fabric, "subnet up" last), 1
+// after its sweeps or beside another master, whose subnet it leaves alone.
 #include <gtest/gtest.h>
 #include <spdlog/sinks/ostream_sink.h>
 
+#include <algorithm>
 #include <csignal>
 #include <filesystem>
 #include <sstream>
 
+#include "EventLoop.h"
 #include "FabricFixtures.h"
 #include "FakeFabricTransport.h"
 #include "SmDaemon.h"
@@ -43,7 +48,8 @@ class SmDaemonTest : public ::testing::Test {
         store_(stateDir_) {
     wire_.fabric().port(smPort()).capabilityMask |= capability::kIsSm;
     MadEngineOptions o;
-    o.clock = wire_.clock();
+    o.clock = loop_.clock();
+    o.waiter = &loop_;
     o.logger = logger_;
     engine_.emplace(wire_, o);
     settings_.sweep.plan.engines = {"ftree"};
@@ -61,16 +67,19 @@ class SmDaemonTest : public ::testing::Test {
     return p;
   }
 
+  // The signals arrive as the signal fd's would: from the loop, at their
+  // time on the engine's (fake) clock.
   int run(std::vector<Cue> cues, ReloadSettings reload = {}) {
     const auto start = wire_.now();
-    SmDaemon daemon(*engine_, store_, wire_.fabric().port(smPort()).guid, settings_,
+    SmDaemon daemon(*engine_, loop_, store_, wire_.fabric().port(smPort()).guid, settings_,
                     std::move(reload), logger_);
-    return daemon.run([&]() -> std::optional<int> {
-      if (cues.empty() || wire_.now() - start < cues.front().at) return std::nullopt;
-      const int sig = cues.front().signal;
-      cues.erase(cues.begin());
-      return sig;
-    });
+    std::vector<loop::EventLoop::TimerId> timers;
+    for (const Cue& c : cues)
+      timers.push_back(loop_.at(start + c.at, [&daemon, c] { daemon.signal(c.signal); }));
+    const int status = daemon.run();
+    for (auto t : timers) loop_.cancel(t);  // none may outlive `daemon`
+    if (const SweepResult* r = daemon.lastResult()) lastUp_ = r->up;
+    return status;
   }
 
   std::size_t switches() const { return wire_.fabric().switches().size(); }
@@ -91,6 +100,8 @@ class SmDaemonTest : public ::testing::Test {
   std::ostringstream logText_;
   std::shared_ptr<spdlog::logger> logger_ = std::make_shared<spdlog::logger>(
       "daemon-test", std::make_shared<spdlog::sinks::ostream_sink_st>(logText_));
+  loop::EventLoop loop_{wire_.clock()};
+  std::optional<bool> lastUp_;  // the last sweep result's verdict, after run()
   std::optional<MadEngine> engine_;
   DaemonSettings settings_;
 };
@@ -170,6 +181,85 @@ TEST_F(SmDaemonTest, SighupWithAGoodConfigReplansWithoutRediscovery) {
   for (std::size_t i = afterBringUp(); i < sent.size(); ++i)
     if (isGet(sent[i].smp, AttributeId::NodeInfo)) ++nodeInfoAfter;
   EXPECT_EQ(nodeInfoAfter, 0U);
+}
+
+std::size_t sentAfter(const FakeFabricTransport& wire, MadClock::time_point t) {
+  return static_cast<std::size_t>(
+      std::ranges::count_if(wire.sent(), [t](const auto& s) { return s.at > t; }));
+}
+
+TEST_F(SmDaemonTest, SigtermInTheMiddleOfASweepCancelsItAndExitsZero) {
+  // Every LFT Set is lost: the take-over sweep waits out retries (800 ms).
+  wire_.setFaults([](const Smp& smp, std::size_t) {
+    return FakeFabricTransport::Fate::dropped(smp.header.method == Method::Set &&
+                                              smp.header.attributeId ==
+                                                  AttributeId::LinearForwardingTable);
+  });
+  const auto start = wire_.now();
+  EXPECT_EQ(run({{300ms, SIGTERM}}), 0);
+  EXPECT_NE(log().find("SM-0117 stopped during MASTER (take over)"), std::string::npos) << log();
+  EXPECT_NE(log().find("MAD-0112 cancelled"), std::string::npos) << log();
+  // Stopped at the signal: not a MAD more, no retry waited out.
+  EXPECT_EQ(wire_.now() - start, 300ms);
+  EXPECT_EQ(sentAfter(wire_, start + 300ms), 0U);
+  EXPECT_EQ(log().find("SM-0003"), std::string::npos) << "a cancelled sweep is no failure";
+}
+
+TEST_F(SmDaemonTest, OnceStopsWithZeroWhenUpAfterOneWalkOfTheFabric) {
+  settings_.onceMaxSweeps = 3;
+  EXPECT_EQ(run({}), 0);
+  EXPECT_EQ(lastUp_, true);
+  // The discovery of DISCOVERING is the take-over's: one walk, one DISC-0101.
+  std::size_t walks = 0;
+  for (auto at = log().find("DISC-0101"); at != std::string::npos;
+       at = log().find("DISC-0101", at + 1))
+    ++walks;
+  EXPECT_EQ(walks, 1U) << log();
+  // "subnet up" is the last line, as scripts read it.
+  const std::string text = log();
+  const auto lastLine = text.substr(text.rfind('\n', text.size() - 2) + 1);
+  EXPECT_NE(lastLine.find("SM-0001 subnet up"), std::string::npos) << text;
+  EXPECT_NE(lastLine.find(" s since start"), std::string::npos) << lastLine;
+}
+
+TEST_F(SmDaemonTest, OnceGivesUpAfterItsSweepsWithTheReasons) {
+  settings_.onceMaxSweeps = 2;
+  wire_.setFaults([](const Smp& smp, std::size_t) {
+    const bool lft = smp.header.method == Method::Set &&
+                     smp.header.attributeId == AttributeId::LinearForwardingTable;
+    return lft ? FakeFabricTransport::Fate::answeredWith(madstatus::kInvalidField)
+               : FakeFabricTransport::Fate{};
+  });
+  EXPECT_EQ(run({}), 1);
+  EXPECT_NE(log().find("SM-0004 subnet not up after 2 sweeps: programming:"), std::string::npos)
+      << log();
+  EXPECT_EQ(log().find("SM-0001"), std::string::npos);
+  std::size_t sweepsLogged = 0;
+  for (auto at = log().find("SM-0406"); at != std::string::npos; at = log().find("SM-0406", at + 1))
+    ++sweepsLogged;
+  EXPECT_EQ(sweepsLogged, 2U);
+}
+
+TEST_F(SmDaemonTest, OnceLeavesTheSubnetToAnExistingMaster) {
+  settings_.onceMaxSweeps = 3;
+  // Another SM, master already, on the last CA port of the fabric.
+  PortRef other{};
+  for (NodeId n : wire_.fabric().endNodes()) other = PortRef{n, 1};
+  wire_.fabric().port(other).capabilityMask |= capability::kIsSm;
+  const SmInfo master{.guid = wire_.fabric().port(other).guid,
+                      .smKey = kDefaultSmKey,
+                      .priority = 0,
+                      .smState = SmState::Master};
+  wire_.runSm(other, master);
+  EXPECT_EQ(run({}), 1);
+  EXPECT_NE(log().find(fmt::format("SM-0116 --once: another SM has the subnet: SM {} (priority 0, "
+                                   "MASTER)",
+                                   master.guid)),
+            std::string::npos)
+      << log();
+  // It read the fabric and the SMs, and wrote nothing.
+  EXPECT_TRUE(std::ranges::none_of(
+      wire_.sent(), [](const auto& s) { return s.smp.header.method == Method::Set; }));
 }
 
 }  // namespace

@@ -219,6 +219,9 @@ std::expected<SmpData, std::uint16_t> FakeFabricTransport::get(const Smp& reques
       }
       return encode(block);
     }
+    case AttributeId::SmInfo:
+      if (auto it = smInfos_.find(at); it != smInfos_.end()) return encode(it->second);
+      break;
     default:
       break;
   }

@@ -11,7 +11,8 @@
 //   });
 //
 // Answers: Get NodeInfo, NodeDescription, PortInfo, SwitchInfo,
-// LinearForwardingTable, PKeyTable, SLtoVLMappingTable; Set PortInfo (LID,
+// LinearForwardingTable, PKeyTable, SLtoVLMappingTable, and SMInfo where a
+// test put an SM (runSm); Set PortInfo (LID,
 // LMC, SM LID, GID prefix, port state, OperationalVLs up to VLCap,
 // partition enforcement on switch external ports), SwitchInfo
 // (LinearFDBTop), LinearForwardingTable, PKeyTable and SLtoVLMappingTable,
@@ -117,6 +118,9 @@ class FakeFabricTransport final : public MadTransport {
   // A switch's table for (in, out), or a CA port's (in 0, out = the port).
   SlToVlTable sl2vl(NodeId node, std::uint8_t in, std::uint8_t out) const;
   void setSl2Vl(NodeId node, std::uint8_t in, std::uint8_t out, const SlToVlTable& table);
+  // Another SM on `port`: Get(SMInfo) there answers `info` (set the port's
+  // CapabilityMask IsSM too, so that discovery sees an SM).
+  void runSm(PortRef port, const SmInfo& info) { smInfos_[port] = info; }
 
  private:
   struct InFlight {
@@ -149,6 +153,7 @@ class FakeFabricTransport final : public MadTransport {
   std::map<PortRef, std::pair<bool, bool>> enforcement_;
   std::map<PortRef, std::uint8_t> operVls_;  // ports whose OperationalVLs was Set
   std::map<std::tuple<NodeId, std::uint8_t, std::uint8_t>, SlToVlTable> sl2vl_;  // tables Set
+  std::map<PortRef, SmInfo> smInfos_;  // ports answering Get(SMInfo)
   bool ignoreEnforcement_{false};
 };
 

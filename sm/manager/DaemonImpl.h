@@ -1,0 +1,116 @@
+// The inside of SmDaemon, shared by the files that implement it:
+// SmDaemon.cpp (the loop, signals, --once's end, status), DaemonSweeps.cpp
+// (discovery and the master's sweeps) and DaemonPeers.cpp (the MADs to
+// other SMs). Private to sm/manager.
+#pragma once
+
+#include <spdlog/logger.h>
+
+#include <chrono>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "ControlServer.h"
+#include "ForeignSms.h"
+#include "PeerSms.h"
+#include "SmDaemon.h"
+#include "SmInfoAgent.h"
+#include "SmMachine.h"
+#include "StatusFormat.h"
+
+namespace ibsm::sm {
+
+fsm::SmContext contextOf(Guid portGuid, const DaemonSettings& s);
+// What `ibsm status` shows of a sweep; `when` is wall-clock time.
+control::SweepInfo sweepInfo(std::string kind, std::chrono::milliseconds duration,
+                             std::uint64_t mads, std::vector<std::string> changes, bool up);
+
+struct SmDaemon::Impl {
+  Impl(MadEngine& e, loop::EventLoop& l, const StateStore& st, Guid guid, DaemonSettings s,
+       ReloadSettings r, std::shared_ptr<spdlog::logger> logger);
+
+  // The engine's clock: real time in the daemon, a fake transport's in tests.
+  MadClock::time_point now() const { return engine.options().clock(); }
+  std::chrono::milliseconds since(MadClock::time_point t) const {
+    return std::chrono::duration_cast<std::chrono::milliseconds>(now() - t);
+  }
+  SmInfo selfInfo() const;
+  bool once() const { return settings.onceMaxSweeps.has_value(); }
+
+  // SmDaemon.cpp
+  int run();
+  void signal(int signo);
+  void perform(const fsm::Action& a);
+  // --once: the exit status once it must end, after checking where the
+  // machine stands (another SM's subnet: end; idle as master: sweep again).
+  std::optional<int> onceEnd();
+  void applyReload();
+  void recordSweep(const control::SweepInfo& info, const SweepResult* result);
+  control::DaemonStatus status() const;
+
+  // DaemonSweeps.cpp
+  struct FreshDiscovery;
+  void discover();
+  void heavy(bool takeover, std::optional<FreshDiscovery> discovery);
+  // --once after a heavy sweep that ran: up and done, out of tries, or again.
+  void onceSwept(const SweepResult& result);
+  void light();
+  // SM-0001, the one place the line is written.
+  void logUp(const SweepResult& r, std::string_view how);
+
+  // DaemonPeers.cpp
+  void poll(Guid master);
+  void notify(Guid master);
+  void handover(Guid to);
+  void acknowledge(Guid to, SmState as);
+  void learnPeers(const DiscoveredSubnet& subnet);
+  std::vector<SmInfo> readPeers();
+  const PeerSm* peer(Guid guid) const;
+
+  MadEngine& engine;
+  loop::EventLoop& loop;
+  const StateStore& store;
+  Guid portGuid;
+  DaemonSettings settings;
+  ReloadSettings reload;
+  std::shared_ptr<spdlog::logger> log;
+  fsm::SmMachine machine;
+  SmInfoAgent agent;
+  MasterSweep sweep;
+  std::unique_ptr<control::ControlServer> controlServer;
+
+  // How to reach every SM port the last discovery saw, by port GUID.
+  std::unordered_map<Guid, PeerSm> peers;
+  std::vector<SmInfo> lastSms;  // their SMInfo as last read
+  ForeignSms foreign;
+  Lid ownLid{};
+  bool up{false};
+  Guid lastMasterLogged{};
+  MadClock::time_point started;
+  std::uint64_t sweeps{0};
+  std::uint64_t traps{0};
+  std::optional<control::SweepInfo> lastSweep;
+  std::optional<control::SweepInfo> lastHeavy;
+  std::optional<SweepResult> lastResult;
+
+  // The discovery of the DISCOVERING phase, kept for the heavy sweep that
+  // follows it at once (becoming master): one walk of the fabric, not two.
+  // Dropped by any other action, and unused if a trap came in between.
+  struct FreshDiscovery {
+    DiscoveredSubnet subnet;
+    DiscoveryCounters counters;
+    std::uint64_t traps{0};
+  };
+  std::optional<FreshDiscovery> fresh;
+
+  bool performing{false};       // inside perform(): a signal then cancels the engine
+  bool stopping{false};         // SIGTERM/SIGINT seen
+  std::optional<int> exitCode;  // --once: decided
+  std::uint32_t onceSweeps{0};  // --once: heavy sweeps that ran
+};
+
+}  // namespace ibsm::sm

@@ -1,0 +1,107 @@
+// SmDaemon's MADs to other SMs: who they are, their SMInfo, polling the
+// master, Trap 144, handover and acknowledge (IBA 14.4; PeerSms.h sends them).
+#include <fmt/format.h>
+#include <spdlog/spdlog.h>
+
+#include <algorithm>
+
+#include "DaemonImpl.h"
+
+namespace ibsm::sm {
+
+using fsm::Event;
+
+void SmDaemon::Impl::learnPeers(const DiscoveredSubnet& subnet) {
+  peers.clear();
+  for (auto& p : findPeerSms(subnet)) peers.emplace(p.portGuid, p);
+  if (auto it = subnet.portInfo.find(subnet.smPort);
+      it != subnet.portInfo.end() && it->second.lid.isUnicast())
+    ownLid = it->second.lid;
+}
+
+std::vector<SmInfo> SmDaemon::Impl::readPeers() {
+  std::vector<PeerSm> list;
+  for (const auto& [guid, p] : peers) list.push_back(p);
+  auto infos = readPeerSmInfos(engine, list, agent.self());
+  std::vector<SmInfo> sms;
+  if (!infos) {
+    if (!stopping) log->warn("SM-0112 could not read other SMs' SMInfo: {}", infos.error().message);
+    return sms;
+  }
+  for (const auto& i : *infos) sms.push_back(i.info);
+  lastSms = sms;
+  const bool weAreMaster = agent.self().smState == SmState::Master;
+  for (const auto& f : foreign.update(*infos, settings.smKey, weAreMaster))
+    log->warn("SM-0115 {}", describeForeignSm(f, weAreMaster));
+  return sms;
+}
+
+const PeerSm* SmDaemon::Impl::peer(Guid guid) const {
+  auto it = peers.find(guid);
+  return it == peers.end() ? nullptr : &it->second;
+}
+
+void SmDaemon::Impl::poll(Guid master) {
+  const auto* p = peer(master);
+  if (!p) {
+    machine.feed(Event::masterSilent());
+    return;
+  }
+  auto answer = pollSmInfo(engine, *p, agent.self());
+  if (!answer) {
+    if (stopping) return;
+    log->error("SM-0006 port failed: {}", answer.error().message);
+    machine.feed(Event::masterSilent());
+    return;
+  }
+  const auto missedBefore = machine.state().missedPolls;
+  if (*answer)
+    machine.feed(Event::masterAnswered(**answer));
+  else
+    machine.feed(Event::masterSilent());
+  const auto& st = machine.state();
+  if (st.missedPolls > missedBefore)
+    log->warn("SM-0103 master {} silent ({} of {} polls)", master, st.missedPolls,
+              std::max(settings.pollingRetries, 1U));
+}
+
+void SmDaemon::Impl::notify(Guid master) {
+  const auto* p = peer(master);
+  if (!p || !ownLid.isUnicast()) {
+    log->warn("SM-0106 cannot tell master {} that we outrank it: {}", master,
+              p ? "our port has no LID yet" : "no path to it known");
+    return;
+  }
+  if (auto ok = notifyMaster(engine, *p, ownLid, agent.self()); !ok)
+    log->warn("SM-0106 Trap 144 to {} failed: {}", master, ok.error().message);
+  else
+    log->info("SM-0106 Trap 144 sent to master {}: we outrank it", master);
+}
+
+void SmDaemon::Impl::handover(Guid to) {
+  const auto* p = peer(to);
+  log->info("SM-0104 handing over to {}", to);
+  bool ok = false;
+  if (p) {
+    SmInfo self = agent.self();
+    self.smState = SmState::Master;
+    auto answered = sendSmControl(engine, *p, fsm::control::kHandover, self);
+    ok = answered && *answered;
+  }
+  if (!ok) log->warn("SM-0104 handover to {} not accepted; keeping the subnet", to);
+  machine.feed(Event::handoverAnswered(ok));
+}
+
+void SmDaemon::Impl::acknowledge(Guid to, SmState as) {
+  const auto* p = peer(to);
+  if (!p) {
+    log->warn("SM-0104 cannot acknowledge the handover of {}: no path to it known", to);
+    return;
+  }
+  SmInfo self = agent.self();
+  self.smState = as;
+  if (auto ok = sendSmControl(engine, *p, fsm::control::kAcknowledge, self); !ok || !*ok)
+    log->warn("SM-0104 acknowledge to {} not answered", to);
+}
+
+}  // namespace ibsm::sm

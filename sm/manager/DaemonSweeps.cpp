@@ -1,0 +1,160 @@
+// SmDaemon's work as DISCOVERING and as master: discovery, heavy sweeps
+// (take-over included), light sweeps, and how --once judges a heavy sweep.
+#include <fmt/format.h>
+#include <spdlog/spdlog.h>
+
+#include <algorithm>
+
+#include "DaemonImpl.h"
+
+namespace ibsm::sm {
+
+using fsm::Event;
+
+void SmDaemon::Impl::logUp(const SweepResult& r, std::string_view how) {
+  const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(r.elapsed).count();
+  const auto sinceStart = std::chrono::duration<double>(now() - started).count();
+  log->info(
+      "SM-0001 subnet up: {} switches, {} CA ports, {} pairs routed by {}, {} ports active; {} "
+      "of {} MADs in {} ms; {} MADs, {:.2f} s since start",
+      r.switches, r.caPorts, r.routedPairs, r.engine, r.program.portsActivated, how, r.mads, ms,
+      engine.counters().sent, sinceStart);
+}
+
+void SmDaemon::Impl::discover() {
+  const auto t0 = now();
+  const auto sent = engine.counters().sent;
+  Discovery discovery(engine, {}, log);
+  auto found = discovery.run();
+  if (!found) {
+    if (stopping) return;
+    if (once()) {
+      // --once cannot wait for the next tick: it ends here (onceEnd).
+      log->error("SM-0003 sweep failed: {}", found.error().message);
+    } else {
+      log->warn("SM-0109 discovery failed: {}; trying again", found.error().message);
+    }
+    machine.feed(Event::discoveryDone(false, {}));
+    return;
+  }
+  learnPeers(*found);
+  auto sms = readPeers();
+  for (const auto& s : sms)
+    log->info("SM-0113 SM {} priority {} in state {}", s.guid, s.priority, fsm::name(s.smState));
+  recordSweep(sweepInfo("discovery", since(t0), engine.counters().sent - sent, {}, false), nullptr);
+  fresh = FreshDiscovery{std::move(*found), discovery.counters(), traps};
+  machine.feed(Event::discoveryDone(true, sms));
+  const auto& st = machine.state();
+  if (st.phase == fsm::Phase::Standby && st.master != lastMasterLogged) {
+    lastMasterLogged = st.master;
+    auto it = std::ranges::find_if(sms, [&](const SmInfo& s) { return s.guid == st.master; });
+    log->info("SM-0102 master is {} (priority {})", st.master,
+              it == sms.end() ? -1 : static_cast<int>(it->priority));
+  }
+}
+
+void SmDaemon::Impl::heavy(bool takeover, std::optional<FreshDiscovery> discovery) {
+  const auto t0 = now();
+  if (takeover) {
+    log->info("SM-0105 taking over{}: adopting the LIDs and tables the fabric holds",
+              machine.state().master ? fmt::format(" from {}", machine.state().master) : "");
+    sweep.forgetSwitchTables();
+  }
+  auto result =
+      discovery ? sweep.run(std::move(discovery->subnet), discovery->counters) : sweep.run();
+  if (!result) {
+    if (stopping) return;  // cancelled: the machine holds Stop
+    log->error("SM-0003 sweep failed: {}", result.error().message);
+    if (once()) {
+      exitCode = 1;
+      return;
+    }
+    machine.feed(Event::heavySweepDone(false, false, {}));
+    return;
+  }
+  agent.countActivity(static_cast<std::uint32_t>(result->mads));
+  logSweep(*log, *result);
+  if (const auto& d = sweep.lastDiscovered()) learnPeers(*d);
+  // Our LID as just planned (discovery saw the one before programming).
+  if (const auto& f = sweep.lastFabric())
+    if (auto me = f->findPort(portGuid); me && f->port(*me).lid.isUnicast())
+      ownLid = f->port(*me).lid;
+  const auto info = [&](bool isUp) {
+    return sweepInfo(takeover ? "takeover" : "heavy", since(t0), result->mads, result->changes,
+                     isUp);
+  };
+  if (once()) {
+    onceSwept(*result);
+    recordSweep(info(up), &*result);
+    return;
+  }
+  auto sms = readPeers();
+  const bool wasUp = up;
+  up = result->up;
+  if (up && (!wasUp || !result->changes.empty()))
+    logUp(*result, takeover ? "takeover" : "heavy sweep");
+  recordSweep(info(up), &*result);
+  machine.feed(Event::heavySweepDone(true, up, std::move(sms)));
+}
+
+void SmDaemon::Impl::onceSwept(const SweepResult& result) {
+  ++onceSweeps;
+  // A link that changed while the sweep ran (Trap 128) means the tables
+  // just written may point into a dead port: sweep again.
+  const bool stale = agent.takeLinkChange();
+  up = result.up && !stale;
+  if (up) {
+    logUp(result, "heavy sweep");
+    exitCode = 0;
+    return;
+  }
+  if (onceSweeps >= *settings.onceMaxSweeps) {
+    std::vector<std::string> reasons = result.reasons;
+    if (stale) reasons.push_back("links kept changing during every sweep");
+    log->error("SM-0004 subnet not up after {} sweeps: {}", onceSweeps, fmt::join(reasons, "; "));
+    exitCode = 1;
+    return;
+  }
+  if (stale) log->warn("SM-0118 a link changed during the sweep (Trap 128): sweeping again");
+  // Not up: the machine goes idle with a heavy sweep due, and onceEnd()
+  // asks for it at once -- unless the SMs just read hand the subnet on.
+  machine.feed(Event::heavySweepDone(true, false, readPeers()));
+}
+
+void SmDaemon::Impl::light() {
+  auto result = sweep.lightSweep();
+  if (!result) {
+    if (stopping) return;
+    log->error("SM-0408 light sweep failed: {}", result.error().message);
+    machine.feed(Event::lightSweepDone(false, false));
+    return;
+  }
+  agent.countActivity(static_cast<std::uint32_t>(result->mads));
+  const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(result->elapsed).count();
+  if (!result->changed) {
+    log->debug("SM-0408 light sweep: quiet, {} MADs in {} ms", result->mads, ms);
+  } else {
+    log->info("SM-0408 light sweep: {} change(s){}, {} MADs in {} ms", result->changes.size(),
+              result->needsHeavy ? ", heavy sweep needed" : ", rerouted", result->mads, ms);
+    for (const auto& c : result->changes) log->info("SM-0402 {}", c);
+  }
+  bool needsHeavy = !result->ok || result->needsHeavy;
+  if (result->reroute) {
+    const auto& r = *result->reroute;
+    if (!r.up) {
+      for (const auto& why : r.reasons) log->warn("SM-0403 not up yet: {}", why);
+      needsHeavy = true;
+    } else {
+      logUp(r, "reroute");
+    }
+    up = r.up;
+  }
+  const auto info =
+      sweepInfo(result->reroute ? "reroute" : "light",
+                std::chrono::duration_cast<std::chrono::milliseconds>(result->elapsed),
+                result->mads, result->changes, up);
+  recordSweep(info, result->reroute ? &*result->reroute : nullptr);
+  machine.feed(Event::lightSweepDone(result->ok, needsHeavy));
+}
+
+}  // namespace ibsm::sm
