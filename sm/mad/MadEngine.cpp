@@ -225,6 +225,7 @@ Result<void> MadEngine::failAll(SmpOutcome outcome, Error why) {
   // may): loop until nothing is left, so no callback outlives this run.
   while (!pending_.empty() || !queue_.empty()) {
     std::vector<std::uint32_t> tids;
+    tids.reserve(pending_.size());
     for (const auto& [tid, p] : pending_) tids.push_back(tid);
     std::ranges::sort(tids);  // deterministic order: outstanding by TID, then the queue
     for (std::uint32_t tid : tids) {

@@ -158,7 +158,8 @@ void SmDaemon::Impl::signal(int signo) {
 void SmDaemon::Impl::perform(const Action& a) {
   // A discovery is fresh only for the sweep it leads to at once.
   std::optional<FreshDiscovery> discovery;
-  if (a.kind != ActionKind::SetSmState) discovery = std::exchange(fresh, std::nullopt);
+  if (a.kind != ActionKind::SetSmState && a.kind != ActionKind::AnswerSet)
+    discovery = std::exchange(fresh, std::nullopt);
   if (discovery && discovery->traps != traps) discovery.reset();
   performing = true;
   switch (a.kind) {
