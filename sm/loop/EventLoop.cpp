@@ -57,7 +57,8 @@ int EventLoop::msUntil(MadClock::time_point t) const {
 }
 
 Result<bool> EventLoop::pollAndDispatch(int transportFd, int timeoutMs, bool& transportReady) {
-  std::vector<pollfd> fds;
+  auto& fds = fds_;
+  fds.clear();
   if (transportFd >= 0) fds.push_back({.fd = transportFd, .events = POLLIN, .revents = 0});
   for (const auto& [fd, handler] : watched_)
     fds.push_back({.fd = fd, .events = POLLIN, .revents = 0});
@@ -98,13 +99,15 @@ Result<std::optional<ReceivedMad>> EventLoop::receive(MadTransport& transport,
     if (auto next = nextTimer()) until = std::min(until, *next);
     bool transportReady = false;
     if (alone) {
-      // The others first, without waiting; then the wire by itself.
-      if (!watched_.empty()) {
+      // The others first, without waiting; then the wire by itself. (A
+      // transport without an fd waits on its own clock: look every time.)
+      if (!watched_.empty() && (fd < 0 || now() - lastLook_ >= kAloneLookEvery)) {
+        lastLook_ = now();
         auto ran = pollAndDispatch(-1, 0, transportReady);
         if (!ran) return std::unexpected(ran.error());
         if (*ran) return std::nullopt;
-        if (fd >= 0) until = std::min(until, now() + kAloneSlice);
       }
+      if (fd >= 0 && !watched_.empty()) until = std::min(until, lastLook_ + kAloneSlice);
       auto in = transport.receive(until);
       if (!in || *in) return in;
     } else {

@@ -17,7 +17,8 @@
 //   every watched fd, until the deadline or the next timer;
 // - an fd that must be polled alone (umad2sim: its poll() sees only its fake
 //   fd): a zero-timeout poll() of the watched fds, then transport.receive()
-//   for at most kAloneSlice, in turn, so other fds wait at most that long;
+//   until kAloneSlice after that look, in turn, so other fds wait at most
+//   that long (and are looked at no more often than kAloneLookEvery);
 // - no fd (pollFd() -1, the in-memory fake): the watched fds are polled
 //   without waiting, then transport.receive() waits on the transport's own
 //   clock until the deadline or the next timer -- which is how unit tests
@@ -52,6 +53,10 @@ class EventLoop final : public MadWaiter {
   // late another fd may be seen on ibsim. Well under the 100 ms in which
   // the daemon promises to answer.
   static constexpr std::chrono::milliseconds kAloneSlice{10};
+  // ...and how often at most they are looked at while MADs keep coming: a
+  // sweep reads thousands of MADs a second, and under umad2sim every poll()
+  // takes the lock its receiver thread needs for each MAD.
+  static constexpr std::chrono::milliseconds kAloneLookEvery{1};
 
   // `clock` defaults to MadClock (steady_clock); give the engine the same
   // (clock()), so there is one time in the program.
@@ -92,6 +97,8 @@ class EventLoop final : public MadWaiter {
 
   Clock clock_;
   PollFn poll_;
+  MadClock::time_point lastLook_{};  // alone: when the watched fds were last polled
+  std::vector<pollfd> fds_;          // poll()'s array, kept to spare an allocation per MAD
   std::map<int, Handler> watched_;
   std::multimap<MadClock::time_point, Timer> timers_;
   TimerId lastTimer_{0};
