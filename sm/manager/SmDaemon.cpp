@@ -145,10 +145,14 @@ void SmDaemon::Impl::signal(int signo) {
   }
   log->info("SM-0005 signal {}: stopping", signo);
   if (performing && !engine.cancelled()) {
-    log->info(
-        "SM-0117 stopped during {}: its MADs are cancelled; what it left half-programmed is "
-        "repaired by the next master's heavy sweep",
-        fsm::name(machine.state().phase));
+    const auto phase = machine.state().phase;
+    const bool programming = phase == fsm::Phase::MasterTakeOver ||
+                             phase == fsm::Phase::MasterHeavySweep ||
+                             phase == fsm::Phase::MasterLightSweep;
+    log->info("SM-0117 stopped during {}: its MADs are cancelled{}", fsm::name(phase),
+              programming ? "; what it left half-programmed is repaired by the next master's "
+                            "heavy sweep"
+                          : "");
     engine.cancel();
   }
   stopping = true;
