@@ -282,7 +282,7 @@ void SmDaemon::Impl::heavy(bool takeover) {
   if (takeover) {
     log->info("SM-0105 taking over{}: adopting the LIDs and tables the fabric holds",
               machine.state().master ? fmt::format(" from {}", machine.state().master) : "");
-    sweep.forgetSwitchTables();
+    sweep.forgetHeld();
   }
   auto result = sweep.run();
   if (!result) {
@@ -292,11 +292,8 @@ void SmDaemon::Impl::heavy(bool takeover) {
   }
   agent.countActivity(static_cast<std::uint32_t>(result->mads));
   logSweep(*log, *result);
-  if (const auto& d = sweep.lastDiscovered()) learnPeers(*d);
-  // Our LID as just planned (discovery saw the one before programming).
-  if (const auto& f = sweep.lastFabric())
-    if (auto me = f->findPort(portGuid); me && f->port(*me).lid.isUnicast())
-      ownLid = f->port(*me).lid;
+  // As the subnet now holds it: our port's LID is the one just programmed.
+  if (sweep.held().hasObservation()) learnPeers(sweep.held().observed());
   auto sms = readPeers();
   const bool wasUp = up;
   up = result->up;
@@ -444,7 +441,8 @@ void SmDaemon::Impl::applyReload() {
   log->info(
       "SM-0114 re-planned with the new configuration: {} MADs, {} PKey blocks and {} LFT "
       "blocks written",
-      result->mads, result->program.pkeyBlocksWritten, result->program.blocksWritten);
+      result->mads, result->program.table(TableKind::PKey).written,
+      result->program.table(TableKind::Lft).written);
   up = result->up;
   recordSweep(sweepInfo("replan", since(t0), result->mads, result->changes, up), &*result);
   if (!up) machine.feed(Event::operatorSweep(true));

@@ -1,16 +1,23 @@
-#include "Sl2VlPlan.h"
-
+// diff()'s SL2VL part: the SLtoVLMappingTables the routing result asks for,
+// how to reach each (directed route, attribute modifier), and those not
+// known to hold what the plan wants. A switch's table is per (input port,
+// output port): modifier bits 15..8 name the input port, bits 7..0 the
+// output port (IBA 14.2.5.8; the "all ports" bits 16 and 17 of
+// OptimizedSLtoVLMappingProgramming are not used, ibsim lacks them). A CA
+// port has one table, modifier 0, reached through that port; an Sl2VlEntry
+// for a CA names the port as outPort.
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <set>
 
-#include "ProgramPlan.h"
+#include "Diff.h"
+#include "DiffParts.h"
 
 namespace ibsm::sm {
 namespace {
 
-std::uint8_t portOf(const Node& node, const Sl2VlEntry& e) {
+std::uint8_t inPortOf(const Node& node, const Sl2VlEntry& e) {
   return node.isSwitch() ? e.inPort : std::uint8_t{0};
 }
 
@@ -30,7 +37,7 @@ Result<void> checkSl2VlEntries(const Fabric& fabric, const std::vector<Sl2VlEntr
           "the SL2VL tables name {} in port {} out port {}, which it lacks: route again",
           node.description, e.inPort, e.outPort));
     }
-    if (!seen.emplace(e.sw, portOf(node, e), e.outPort).second) {
+    if (!seen.emplace(e.sw, inPortOf(node, e), e.outPort).second) {
       return fail(fmt::format("the SL2VL tables list {} in port {} out port {} twice",
                               node.description, e.inPort, e.outPort));
     }
@@ -42,50 +49,31 @@ Result<void> checkSl2VlEntries(const Fabric& fabric, const std::vector<Sl2VlEntr
   return {};
 }
 
-std::vector<Sl2VlTableRef> sl2vlTables(const DiscoveredSubnet& discovered,
-                                       const RoutingResult& routing,
-                                       std::vector<std::string>& notes) {
-  const Fabric& fabric = discovered.fabric;
+void diffSl2Vl(const DiffInput& in, ProgramDiff& out) {
+  const Fabric& fabric = in.seen.fabric;
   std::set<NodeId> unreachable;  // one note per node, not per table
-  std::vector<Sl2VlTableRef> out;
-  out.reserve(routing.sl2vl.size());
-  for (const Sl2VlEntry& e : routing.sl2vl) {
+  for (const Sl2VlEntry& e : in.plan.routing.sl2vl) {
     const Node& node = fabric.node(e.sw);
     const bool isSwitch = node.isSwitch();
     // A switch takes the SMP on any route; a CA only for the port it came in on.
     const PortRef target{e.sw, isSwitch ? std::uint8_t{0} : e.outPort};
-    auto path = pathToPort(discovered, target);
+    auto path = pathToPort(in.seen, target);
     if (!path) {
       if (unreachable.insert(e.sw).second) {
-        notes.push_back(
+        out.notes.push_back(
             fmt::format("{}: no directed route reaches it; its SL2VL tables are left alone",
                         fabric.describe(target)));
       }
       continue;
     }
-    // A node that lost its LID was reset (or never configured): its tables
-    // are back to the vendor's defaults, whatever the cache remembers.
-    auto held = discovered.portInfo.find(target);
-    const bool reset = held == discovered.portInfo.end() || held->second.lid.value == 0;
-    out.push_back(Sl2VlTableRef{.entry = &e,
-                                .key = Sl2VlKey{node.guid, portOf(node, e), e.outPort},
-                                .path = *path,
-                                .modifier = isSwitch ? slToVlModifier(e.inPort, e.outPort) : 0,
-                                .reset = reset});
+    const auto modifier = isSwitch ? slToVlModifier(e.inPort, e.outPort) : 0U;
+    const SlToVlTable want{e.vl};
+    diffBlock(in.held,
+              BlockTarget<Sl2VlKind>{.node = e.sw,
+                                     .owner = PortPairKey{node.guid, inPortOf(node, e), e.outPort}},
+              want, ProgramPhase::Sl2Vl, SmpRequest::get(AttributeId::SlToVlTable, modifier, *path),
+              SmpRequest::set(AttributeId::SlToVlTable, modifier, *path, encode(want)), out);
   }
-  return out;
-}
-
-SlToVlTable plannedSl2Vl(const Sl2VlEntry& entry) {
-  return SlToVlTable{entry.vl};
-}
-
-SmpRequest getSl2Vl(const Sl2VlTableRef& table) {
-  return SmpRequest::get(AttributeId::SlToVlTable, table.modifier, table.path);
-}
-
-SmpRequest setSl2Vl(const Sl2VlTableRef& table, const SlToVlTable& contents) {
-  return SmpRequest::set(AttributeId::SlToVlTable, table.modifier, table.path, encode(contents));
 }
 
 std::uint8_t dataVls(std::uint8_t code) {

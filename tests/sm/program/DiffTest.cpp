@@ -1,12 +1,12 @@
-// The pure planner: which Sets a subnet needs, given what discovery read,
-// what the plan wants and what the switches are known to hold.
+// diff(plan, held): which Gets and Sets a subnet needs, given what it is
+// known to hold (the observation and the table blocks) and what the plan wants.
 #include <gtest/gtest.h>
 #include <ibsm/Engines.h>
 
 #include <algorithm>
 #include <set>
 
-#include "ProgramPlan.h"
+#include "Diff.h"
 #include "SubnetSnapshot.h"
 
 namespace ibsm::sm {
@@ -42,9 +42,9 @@ DrPath route(std::initializer_list<std::uint8_t> ports) {
   return *DrPath::fromPorts(std::vector<std::uint8_t>(ports));
 }
 
-class ProgramPlanTest : public ::testing::Test {
+class DiffTest : public ::testing::Test {
  protected:
-  ProgramPlanTest() : discovered(snapshotOf(smallFabric(), kSm)) {
+  DiffTest() : discovered(snapshotOf(smallFabric(), kSm)) {
     discovered.portInfo.at(kSm).capabilityMask |= capability::kIsSm;
   }
 
@@ -55,22 +55,24 @@ class ProgramPlanTest : public ::testing::Test {
     EXPECT_TRUE(plan) << plan.error().message;
     return *plan;
   }
-  ProgramPlan steps(const SubnetPlan& plan) const {
-    auto out = planProgramming(discovered, plan, cache, options);
+  // The held subnet as discovery now shows it, then the diff.
+  ProgramDiff steps(const SubnetPlan& plan) {
+    held.observe(discovered);
+    auto out = diff(plan, held, options);
     EXPECT_TRUE(out) << out.error().message;
     return *out;
   }
   // PortInfo Sets of one phase, by port.
-  static std::map<PortRef, PortInfo> portSets(const ProgramPlan& p, Phase phase) {
+  static std::map<PortRef, PortInfo> portSets(const ProgramDiff& p, ProgramPhase phase) {
     std::map<PortRef, PortInfo> out;
     for (const ProgramStep& s : p.phase(phase)) {
       EXPECT_EQ(s.request.method, Method::Set);
       EXPECT_EQ(s.request.attributeId, AttributeId::PortInfo);
-      out[std::get<PortTarget>(s.target).port] = decodePortInfo(s.request.data);
+      out[std::get<PortInfoTarget>(s.target).port] = decodePortInfo(s.request.data);
     }
     return out;
   }
-  static std::set<PortRef> targets(const ProgramPlan& p, Phase phase) {
+  static std::set<PortRef> targets(const ProgramDiff& p, ProgramPhase phase) {
     std::set<PortRef> out;
     for (const auto& [port, info] : portSets(p, phase)) out.insert(port);
     return out;
@@ -87,28 +89,44 @@ class ProgramPlanTest : public ::testing::Test {
       }
       if (pi.portState == PortState::Init) pi.portState = PortState::Active;
     }
-    for (auto& [sw, si] : discovered.switchInfo) {
+    for (auto& [sw, si] : discovered.switchInfo)
+      si.linearFdbTop = plan.routing.lfts[sw].top().value;
+    // The switches were read back: every block holds what the plan routes.
+    held.observe(discovered);
+    for (const auto& [sw, si] : discovered.switchInfo) {
       const Lft& lft = plan.routing.lfts[sw];
-      si.linearFdbTop = lft.top().value;
       const Guid guid = discovered.fabric.node(sw).guid;
-      cache.admit(guid, lft.top());
-      for (std::uint16_t b = 0; b <= lft.top().value / 64; ++b) {
-        cache.learned(guid, b, plannedBlock(lft, b));
-      }
+      for (std::uint16_t b = 0; b <= lft.top().value / 64; ++b) answerRead(sw, guid, b, lft);
     }
+  }
+  void answerRead(NodeId sw, Guid guid, std::uint16_t b, const Lft& lft) {
+    SmpReply reply;
+    reply.outcome = SmpOutcome::Ok;
+    reply.smp = Smp{};
+    reply.smp->data = encode(lftBlock(lft.port, b, kNoRoute));
+    held.apply(ProgramStep{BlockTarget<LftKind>{sw, guid, b},
+                           SmpRequest::get(AttributeId::LinearForwardingTable, b, DrPath{})},
+               reply);
+  }
+  // A Set of the block that timed out.
+  void failWrite(NodeId sw, std::uint16_t b) {
+    SmpReply timedOut;
+    held.apply(ProgramStep{BlockTarget<LftKind>{sw, discovered.fabric.node(sw).guid, b},
+                           SmpRequest::set(AttributeId::LinearForwardingTable, b, DrPath{}, {})},
+               timedOut);
   }
 
   DiscoveredSubnet discovered;
-  SwitchTableCache cache;
+  HeldSubnet held;
   ProgramOptions options;
 };
 
-TEST_F(ProgramPlanTest, TheSmLidPhaseSetsTheSmsOwnPortWithItselfAsMasterSm) {
+TEST_F(DiffTest, TheSmLidPhaseSetsTheSmsOwnPortWithItselfAsMasterSm) {
   const SubnetPlan plan = makePlan();
-  const ProgramPlan p = steps(plan);
-  ASSERT_EQ(p.phase(Phase::SmLid).size(), 1U);
-  const ProgramStep& step = p.phase(Phase::SmLid).front();
-  EXPECT_EQ(std::get<PortTarget>(step.target).port, kSm);
+  const ProgramDiff p = steps(plan);
+  ASSERT_EQ(p.phase(ProgramPhase::SmLid).size(), 1U);
+  const ProgramStep& step = p.phase(ProgramPhase::SmLid).front();
+  EXPECT_EQ(std::get<PortInfoTarget>(step.target).port, kSm);
   EXPECT_EQ(std::get<DrPath>(step.request.to), DrPath{}) << "the SM's own port is local";
   const PortInfo pi = decodePortInfo(step.request.data);
   const Lid smLid = plan.fabric.port(kSm).lid;
@@ -119,11 +137,11 @@ TEST_F(ProgramPlanTest, TheSmLidPhaseSetsTheSmsOwnPortWithItselfAsMasterSm) {
   EXPECT_EQ(pi.portState, PortState::NoChange);
 }
 
-TEST_F(ProgramPlanTest, EveryOtherLidCarryingPortGetsItsPlannedLidAndTheSmLid) {
+TEST_F(DiffTest, EveryOtherLidCarryingPortGetsItsPlannedLidAndTheSmLid) {
   const SubnetPlan plan = makePlan();
-  const ProgramPlan p = steps(plan);
-  const auto sets = portSets(p, Phase::Lids);
-  EXPECT_EQ(targets(p, Phase::Lids), (std::set<PortRef>{kSw0, kSw1, kCa0Port2, kCa1}))
+  const ProgramDiff p = steps(plan);
+  const auto sets = portSets(p, ProgramPhase::Lids);
+  EXPECT_EQ(targets(p, ProgramPhase::Lids), (std::set<PortRef>{kSw0, kSw1, kCa0Port2, kCa1}))
       << "switch link ports whose link parameters agree need no Set";
   for (const auto& [port, pi] : sets) {
     EXPECT_EQ(pi.lid, plan.fabric.port(port).lid) << discovered.fabric.describe(port);
@@ -134,13 +152,13 @@ TEST_F(ProgramPlanTest, EveryOtherLidCarryingPortGetsItsPlannedLidAndTheSmLid) {
   }
 }
 
-TEST_F(ProgramPlanTest, TheSubnetPrefixComesFromTheOptions) {
+TEST_F(DiffTest, TheSubnetPrefixComesFromTheOptions) {
   options.subnetPrefix = 0xfec0000000000001ULL;
-  const ProgramPlan p = steps(makePlan());
-  EXPECT_EQ(portSets(p, Phase::Lids).at(kCa1).gidPrefix, 0xfec0000000000001ULL);
+  const ProgramDiff p = steps(makePlan());
+  EXPECT_EQ(portSets(p, ProgramPhase::Lids).at(kCa1).gidPrefix, 0xfec0000000000001ULL);
 }
 
-TEST_F(ProgramPlanTest, FieldsTheSmDoesNotManageAreWrittenBackAsRead) {
+TEST_F(DiffTest, FieldsTheSmDoesNotManageAreWrittenBackAsRead) {
   PortInfo& held = discovered.portInfo.at(kCa1);
   held.mKey = 0x1122334455667788ULL;
   held.mKeyLeasePeriod = 30;
@@ -148,8 +166,8 @@ TEST_F(ProgramPlanTest, FieldsTheSmDoesNotManageAreWrittenBackAsRead) {
   held.hoqLife = 7;
   held.subnetTimeout = 18;
   held.masterSmSl = 2;
-  const ProgramPlan p = steps(makePlan());
-  const PortInfo sent = portSets(p, Phase::Lids).at(kCa1);
+  const ProgramDiff p = steps(makePlan());
+  const PortInfo sent = portSets(p, ProgramPhase::Lids).at(kCa1);
   EXPECT_EQ(sent.mKey, held.mKey);
   EXPECT_EQ(sent.mKeyLeasePeriod, 30);
   EXPECT_EQ(sent.capabilityMask, held.capabilityMask);
@@ -164,12 +182,12 @@ TEST_F(ProgramPlanTest, FieldsTheSmDoesNotManageAreWrittenBackAsRead) {
   EXPECT_EQ(sent.linkDownDefaultState, 0);
 }
 
-TEST_F(ProgramPlanTest, LinkParametersAreTheLowerOfTheTwoEndsCaps) {
+TEST_F(DiffTest, LinkParametersAreTheLowerOfTheTwoEndsCaps) {
   PortInfo& ca1 = discovered.portInfo.at(kCa1);
   ca1.mtuCap = 3;  // 1024
   ca1.vlCap = 2;   // VL0-1
-  const ProgramPlan p = steps(makePlan());
-  const auto sets = portSets(p, Phase::Lids);
+  const ProgramDiff p = steps(makePlan());
+  const auto sets = portSets(p, ProgramPhase::Lids);
   for (const PortRef end : {kCa1, PortRef{1, 1}}) {
     ASSERT_TRUE(sets.contains(end)) << discovered.fabric.describe(end);
     EXPECT_EQ(sets.at(end).neighborMtu, 3);
@@ -180,35 +198,35 @@ TEST_F(ProgramPlanTest, LinkParametersAreTheLowerOfTheTwoEndsCaps) {
   EXPECT_FALSE(sets.contains(PortRef{0, 3})) << "the inter-switch link already agrees";
 }
 
-TEST_F(ProgramPlanTest, LinksAlreadyCarryingDataKeepTheirParameters) {
+TEST_F(DiffTest, LinksAlreadyCarryingDataKeepTheirParameters) {
   for (const PortRef end : {kCa1, PortRef{1, 1}}) {
     discovered.portInfo.at(end).portState = PortState::Active;
   }
   discovered.portInfo.at(kCa1).vlCap = 2;
-  const ProgramPlan p = steps(makePlan());
-  const auto sets = portSets(p, Phase::Lids);
+  const ProgramDiff p = steps(makePlan());
+  const auto sets = portSets(p, ProgramPhase::Lids);
   EXPECT_FALSE(sets.contains(PortRef{1, 1}));
   EXPECT_EQ(sets.at(kCa1).operationalVls, discovered.portInfo.at(kCa1).operationalVls);
 }
 
-TEST_F(ProgramPlanTest, EachSwitchGetsItsPlannedTopAndEveryBlockUpToIt) {
+TEST_F(DiffTest, EachSwitchGetsItsPlannedTopAndEveryBlockUpToIt) {
   discovered.switchInfo.at(0).portStateChange = true;
   const SubnetPlan plan = makePlan();
-  for (auto sw : {NodeId{0}, NodeId{1}}) cache.admit(discovered.fabric.node(sw).guid, Lid{0});
-  const ProgramPlan p = steps(plan);
+  const ProgramDiff p = steps(plan);
   std::map<NodeId, SwitchInfo> tops;
   std::map<NodeId, std::set<std::uint16_t>> blocks;
-  for (const ProgramStep& s : p.phase(Phase::Lfts)) {
-    if (const auto* t = std::get_if<TopTarget>(&s.target)) {
+  for (const ProgramStep& s : p.phase(ProgramPhase::Lfts)) {
+    if (const auto* t = std::get_if<SwitchInfoTarget>(&s.target)) {
       EXPECT_EQ(s.request.attributeId, AttributeId::SwitchInfo);
       tops[t->sw] = decodeSwitchInfo(s.request.data);
     } else {
-      const auto& b = std::get<BlockTarget>(s.target);
+      const auto& b = std::get<BlockTarget<LftKind>>(s.target);
       EXPECT_EQ(s.request.attributeId, AttributeId::LinearForwardingTable);
-      EXPECT_EQ(s.request.attributeModifier, b.block);
-      EXPECT_EQ(decodeLftBlock(s.request.data), plannedBlock(plan.routing.lfts[b.sw], b.block));
-      EXPECT_EQ(std::get<DrPath>(s.request.to), discovered.pathTo[b.sw]);
-      blocks[b.sw].insert(b.block);
+      EXPECT_EQ(s.request.attributeModifier, b.index);
+      EXPECT_EQ(decodeLftBlock(s.request.data),
+                lftBlock(plan.routing.lfts[b.node].port, b.index, kNoRoute));
+      EXPECT_EQ(std::get<DrPath>(s.request.to), discovered.pathTo[b.node]);
+      blocks[b.node].insert(b.index);
     }
   }
   for (auto sw : {NodeId{0}, NodeId{1}}) {
@@ -221,71 +239,73 @@ TEST_F(ProgramPlanTest, EachSwitchGetsItsPlannedTopAndEveryBlockUpToIt) {
   }
 }
 
-TEST_F(ProgramPlanTest, BlocksAndTopsTheSwitchesAlreadyHoldAreNotSent) {
+TEST_F(DiffTest, BlocksAndTopsTheSwitchesAlreadyHoldAreNotSent) {
   const SubnetPlan plan = makePlan();
   holdThePlan(plan);
-  EXPECT_TRUE(steps(plan).phase(Phase::Lfts).empty());
+  EXPECT_TRUE(steps(plan).phase(ProgramPhase::Lfts).empty());
 }
 
-TEST_F(ProgramPlanTest, OnlyTheBlockThatDiffersIsSent) {
+TEST_F(DiffTest, OnlyTheBlockThatDiffersIsSent) {
   SubnetPlan plan = makePlan();
   // Route a LID in block 2 as well, so sw0's table spans blocks 0..2.
   plan.routing.lfts[0].port.resize(150, kNoRoute);
   plan.routing.lfts[0].port[149] = 3;
   holdThePlan(plan);
   plan.routing.lfts[0].port[149] = 1;  // the plan changes one LID
-  const ProgramPlan p = steps(plan);
-  ASSERT_EQ(p.phase(Phase::Lfts).size(), 1U);
-  const auto& b = std::get<BlockTarget>(p.phase(Phase::Lfts).front().target);
-  EXPECT_EQ(b.sw, 0U);
-  EXPECT_EQ(b.block, 2U);
-  EXPECT_EQ(b.contents.ports[149 - 128], 1);
+  const ProgramDiff p = steps(plan);
+  ASSERT_EQ(p.phase(ProgramPhase::Lfts).size(), 1U);
+  const ProgramStep& step = p.phase(ProgramPhase::Lfts).front();
+  const auto& b = std::get<BlockTarget<LftKind>>(step.target);
+  EXPECT_EQ(b.node, 0U);
+  EXPECT_EQ(b.index, 2U);
+  EXPECT_EQ(decodeLftBlock(step.request.data).ports[149 - 128], 1);
 }
 
-TEST_F(ProgramPlanTest, UnknownBlocksAreSentEvenIfTheyMightAlreadyHoldThePlan) {
+TEST_F(DiffTest, UnknownBlocksAreSentEvenIfTheyMightAlreadyHoldThePlan) {
   const SubnetPlan plan = makePlan();
   holdThePlan(plan);
-  cache.forget(discovered.fabric.node(1).guid, 0);
-  const ProgramPlan p = steps(plan);
-  ASSERT_EQ(p.phase(Phase::Lfts).size(), 1U);
-  EXPECT_EQ(std::get<BlockTarget>(p.phase(Phase::Lfts).front().target).sw, 1U);
+  failWrite(1, 0);
+  const ProgramDiff p = steps(plan);
+  ASSERT_EQ(p.phase(ProgramPhase::Lfts).size(), 1U);
+  EXPECT_EQ(std::get<BlockTarget<LftKind>>(p.phase(ProgramPhase::Lfts).front().target).node, 1U);
+  EXPECT_TRUE(p.phase(ProgramPhase::ReadTables).empty()) << "a block whose Set failed is not read";
 }
 
-TEST_F(ProgramPlanTest, AConfiguredLifeTimeIsWrittenEvenWhenTheTopAgrees) {
+TEST_F(DiffTest, AConfiguredLifeTimeIsWrittenEvenWhenTheTopAgrees) {
   const SubnetPlan plan = makePlan();
   holdThePlan(plan);
   options.switchLifeTime = 10;
-  const ProgramPlan p = steps(plan);
-  ASSERT_EQ(p.phase(Phase::Lfts).size(), 2U);
-  for (const ProgramStep& s : p.phase(Phase::Lfts)) {
-    const auto& t = std::get<TopTarget>(s.target);
+  const ProgramDiff p = steps(plan);
+  ASSERT_EQ(p.phase(ProgramPhase::Lfts).size(), 2U);
+  for (const ProgramStep& s : p.phase(ProgramPhase::Lfts)) {
+    const auto& t = std::get<SwitchInfoTarget>(s.target);
     const SwitchInfo si = decodeSwitchInfo(s.request.data);
     EXPECT_EQ(si.lifeTimeValue, 10);
     EXPECT_EQ(si.linearFdbTop, plan.routing.lfts[t.sw].top().value);
   }
 }
 
-TEST_F(ProgramPlanTest, ASwitchWhoseTableIsTooSmallIsLeftAloneWithANote) {
+TEST_F(DiffTest, ASwitchWhoseTableIsTooSmallIsLeftAloneWithANote) {
   const SubnetPlan plan = makePlan();
   discovered.switchInfo.at(1).linearFdbCap = 2;
-  const ProgramPlan p = steps(plan);
-  for (const ProgramStep& s : p.phase(Phase::Lfts)) {
-    const auto* block = std::get_if<BlockTarget>(&s.target);
-    EXPECT_EQ(block ? block->sw : std::get<TopTarget>(s.target).sw, 0U);
+  const ProgramDiff p = steps(plan);
+  for (const ProgramStep& s : p.phase(ProgramPhase::Lfts)) {
+    const auto* block = std::get_if<BlockTarget<LftKind>>(&s.target);
+    EXPECT_EQ(block ? block->node : std::get<SwitchInfoTarget>(s.target).sw, 0U);
   }
   ASSERT_EQ(p.notes.size(), 1U);
   EXPECT_NE(p.notes.front().find("sw1"), std::string::npos) << p.notes.front();
 }
 
-TEST_F(ProgramPlanTest, InitLinksAreArmedThenActivatedAtBothEndsAndSwitchPort0NeverIs) {
+TEST_F(DiffTest, InitLinksAreArmedThenActivatedAtBothEndsAndSwitchPort0NeverIs) {
   const SubnetPlan plan = makePlan();
-  const ProgramPlan p = steps(plan);
+  const ProgramDiff p = steps(plan);
   const std::set<PortRef> linkPorts{{0, 1}, {0, 2}, {0, 3}, {1, 1}, {1, 3}, kSm, kCa0Port2, kCa1};
-  EXPECT_EQ(targets(p, Phase::Armed), linkPorts);
-  EXPECT_EQ(targets(p, Phase::Active), linkPorts);
-  for (const auto& [port, pi] : portSets(p, Phase::Armed))
+  EXPECT_EQ(targets(p, ProgramPhase::Armed), linkPorts);
+  EXPECT_EQ(targets(p, ProgramPhase::Active), linkPorts);
+  for (const auto& [port, pi] : portSets(p, ProgramPhase::Armed))
     EXPECT_EQ(pi.portState, PortState::Armed);
-  for (const auto& [port, pi] : portSets(p, Phase::Active)) {
+  for (const auto& [port, pi] : portSets(p, ProgramPhase::Active)) {
     EXPECT_EQ(pi.portState, PortState::Active);
     // A Set writes the whole PortInfo: the state Sets carry the new LID too.
     if (!discovered.fabric.node(port.node).isSwitch()) {
@@ -294,16 +314,16 @@ TEST_F(ProgramPlanTest, InitLinksAreArmedThenActivatedAtBothEndsAndSwitchPort0Ne
   }
 }
 
-TEST_F(ProgramPlanTest, ArmedPortsAreOnlyActivatedAndActivePortsAreLeftAlone) {
+TEST_F(DiffTest, ArmedPortsAreOnlyActivatedAndActivePortsAreLeftAlone) {
   for (const PortRef end : {kCa1, PortRef{1, 1}}) {
     discovered.portInfo.at(end).portState = PortState::Armed;
   }
   for (const PortRef end : {PortRef{0, 3}, PortRef{1, 3}}) {
     discovered.portInfo.at(end).portState = PortState::Active;
   }
-  const ProgramPlan p = steps(makePlan());
-  const auto armed = targets(p, Phase::Armed);
-  const auto active = targets(p, Phase::Active);
+  const ProgramDiff p = steps(makePlan());
+  const auto armed = targets(p, ProgramPhase::Armed);
+  const auto active = targets(p, ProgramPhase::Active);
   EXPECT_FALSE(armed.contains(kCa1));
   EXPECT_TRUE(active.contains(kCa1));
   EXPECT_TRUE(active.contains(PortRef{1, 1}));
@@ -311,26 +331,26 @@ TEST_F(ProgramPlanTest, ArmedPortsAreOnlyActivatedAndActivePortsAreLeftAlone) {
   EXPECT_FALSE(active.contains(PortRef{1, 3}));
 }
 
-TEST_F(ProgramPlanTest, APortWhosePeerDidNotAnswerIsNotArmed) {
+TEST_F(DiffTest, APortWhosePeerDidNotAnswerIsNotArmed) {
   discovered.portInfo.erase(kCa1);
-  const ProgramPlan p = steps(makePlan());
-  EXPECT_FALSE(targets(p, Phase::Armed).contains(PortRef{1, 1}));
-  EXPECT_FALSE(targets(p, Phase::Active).contains(PortRef{1, 1}));
+  const ProgramDiff p = steps(makePlan());
+  EXPECT_FALSE(targets(p, ProgramPhase::Armed).contains(PortRef{1, 1}));
+  EXPECT_FALSE(targets(p, ProgramPhase::Active).contains(PortRef{1, 1}));
 }
 
-TEST_F(ProgramPlanTest, ClientReregisterOnlyWhenAskedAndOnlyOnCaPortsThatSupportIt) {
+TEST_F(DiffTest, ClientReregisterOnlyWhenAskedAndOnlyOnCaPortsThatSupportIt) {
   discovered.portInfo.at(kCa0Port2).capabilityMask |= capability::kIsClientReregistrationSupported;
   discovered.portInfo.at(kSw0).capabilityMask |= capability::kIsClientReregistrationSupported;
   const SubnetPlan plan = makePlan();
-  EXPECT_FALSE(portSets(steps(plan), Phase::Lids).at(kCa0Port2).clientReregister);
+  EXPECT_FALSE(portSets(steps(plan), ProgramPhase::Lids).at(kCa0Port2).clientReregister);
   options.clientReregister = true;
-  const auto sets = portSets(steps(plan), Phase::Lids);
+  const auto sets = portSets(steps(plan), ProgramPhase::Lids);
   EXPECT_TRUE(sets.at(kCa0Port2).clientReregister);
   EXPECT_FALSE(sets.at(kCa1).clientReregister);
   EXPECT_FALSE(sets.at(kSw0).clientReregister);
 }
 
-TEST_F(ProgramPlanTest, AnSmPortWithoutIsSmIsNoted) {
+TEST_F(DiffTest, AnSmPortWithoutIsSmIsNoted) {
   const SubnetPlan plan = makePlan();
   EXPECT_TRUE(steps(plan).notes.empty());
   discovered.portInfo.at(kSm).capabilityMask &= ~capability::kIsSm;
@@ -339,24 +359,59 @@ TEST_F(ProgramPlanTest, AnSmPortWithoutIsSmIsNoted) {
   EXPECT_NE(notes.front().find("IsSM"), std::string::npos);
 }
 
-TEST_F(ProgramPlanTest, ASubnetThatHoldsThePlanNeedsNothing) {
+TEST_F(DiffTest, ASubnetThatHoldsThePlanNeedsNothing) {
   const SubnetPlan plan = makePlan();
   holdThePlan(plan);
-  const ProgramPlan p = steps(plan);
-  for (std::size_t i = 0; i < kPhaseCount; ++i) {
-    EXPECT_TRUE(p.phases[i].empty()) << phaseName(static_cast<Phase>(i));
+  const ProgramDiff p = steps(plan);
+  for (std::size_t i = 0; i < kProgramPhases; ++i) {
+    EXPECT_TRUE(p.phases[i].empty()) << phaseName(static_cast<ProgramPhase>(i));
   }
 }
 
-TEST_F(ProgramPlanTest, APlanMadeForOtherNodesIsRefused) {
+TEST_F(DiffTest, APlanMadeForOtherNodesIsRefused) {
   SubnetPlan plan = makePlan();
   plan.fabric.node(3).guid = Guid{0x999};
-  auto out = planProgramming(discovered, plan, cache, options);
+  held.observe(discovered);
+  auto out = diff(plan, held, options);
   ASSERT_FALSE(out);
   EXPECT_NE(out.error().message.find("plan again"), std::string::npos);
 }
 
-TEST_F(ProgramPlanTest, RoutesEnterCaPortsThroughTheirOwnCable) {
+TEST_F(DiffTest, NothingObservedIsRefused) {
+  auto out = diff(makePlan(), HeldSubnet{}, options);
+  ASSERT_FALSE(out);
+  EXPECT_NE(out.error().message.find("nothing observed"), std::string::npos);
+}
+
+// A switch that already forwards (another SM programmed it): the blocks the
+// plan writes are read first, so that only those that differ are written.
+TEST_F(DiffTest, BlocksOfARunningSwitchAreReadBeforeTheyAreWritten) {
+  const SubnetPlan plan = makePlan();
+  const Lid top = plan.routing.lfts[1].top();
+  discovered.switchInfo.at(1).linearFdbTop = top.value;
+  const ProgramDiff p = steps(plan);
+  std::set<std::uint16_t> reads;
+  for (const ProgramStep& s : p.phase(ProgramPhase::ReadTables)) {
+    EXPECT_EQ(s.request.method, Method::Get);
+    const auto& b = std::get<BlockTarget<LftKind>>(s.target);
+    EXPECT_EQ(b.node, 1U) << "sw0 forwards nothing (top 0): nothing to read";
+    reads.insert(b.index);
+  }
+  EXPECT_EQ(reads.size(), top.value / 64U + 1U);
+  // Once read back and found as planned, nothing is written.
+  for (const std::uint16_t b : reads)
+    answerRead(1, discovered.fabric.node(1).guid, b, plan.routing.lfts[1]);
+  const auto writes = diff(plan, held, options);
+  ASSERT_TRUE(writes);
+  for (const ProgramStep& s : writes->phase(ProgramPhase::Lfts)) {
+    if (const auto* b = std::get_if<BlockTarget<LftKind>>(&s.target)) {
+      EXPECT_NE(b->node, 1U);
+    }
+  }
+  EXPECT_TRUE(writes->phase(ProgramPhase::ReadTables).empty());
+}
+
+TEST_F(DiffTest, RoutesEnterCaPortsThroughTheirOwnCable) {
   EXPECT_EQ(pathToPort(discovered, kSm), DrPath{});
   EXPECT_EQ(pathToPort(discovered, PortRef{0, 5}), route({1}));
   EXPECT_EQ(pathToPort(discovered, PortRef{1, 0}), route({1, 3}));
