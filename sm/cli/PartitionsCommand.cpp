@@ -95,8 +95,10 @@ int runPartitions(const PartitionsArgs& args) {
     }
     sm = Guid{*g};
   }
-  auto fabric = readTopologyFile(args.topology);
-  if (!fabric) return inputError(fabric.error());
+  auto read = readTopologyFile(args.topology);
+  if (!read) return inputError(read.error());
+  for (const auto& w : read->warnings) fmt::print(stderr, "ibsm partitions: warning: {}\n", w);
+  const Fabric& fabric = read->fabric;
   auto config = readPartitions(args);
   if (!config) return inputError(config.error());
   if (!*config) {
@@ -105,9 +107,9 @@ int runPartitions(const PartitionsArgs& args) {
         "leaves every PKey table as the ports hold it\n");
     return 0;
   }
-  auto plan = partition::planPartitions(*fabric, **config, sm);
+  auto plan = partition::planPartitions(fabric, **config, sm);
   if (!plan) return inputError(plan.error());
-  printPlan(*fabric, *plan);
+  printPlan(fabric, *plan);
   return 0;
 }
 

@@ -37,6 +37,7 @@ int inputError(const Error& e) {
 struct Inputs {
   Fabric fabric;
   PlanInputs plan;
+  std::vector<std::string> warnings;  // the topology reader's
 };
 
 Result<Inputs> gatherInputs(const RouteArgs& args, Progress& progress) {
@@ -53,9 +54,11 @@ Result<Inputs> gatherInputs(const RouteArgs& args, Progress& progress) {
   if (!plan) return std::unexpected(plan.error());
 
   progress.phase(fmt::format("reading {}", args.topology.string()));
-  auto fabric = readTopologyFile(args.topology);
-  if (!fabric) return std::unexpected(fabric.error());
-  return Inputs{.fabric = std::move(*fabric), .plan = std::move(*plan)};
+  auto read = readTopologyFile(args.topology);
+  if (!read) return std::unexpected(read.error());
+  return Inputs{.fabric = std::move(read->fabric),
+                .plan = std::move(*plan),
+                .warnings = std::move(read->warnings)};
 }
 
 }  // namespace
@@ -84,6 +87,7 @@ int runRoute(const RouteArgs& args) {
   Progress progress;
   auto inputs = gatherInputs(args, progress);
   if (!inputs) return inputError(inputs.error());
+  for (const auto& w : inputs->warnings) fmt::print(stderr, "ibsm route: warning: {}\n", w);
 
   progress.phase(fmt::format("assigning LIDs and routing {} nodes", inputs->fabric.size()));
   const auto routeStart = std::chrono::steady_clock::now();
