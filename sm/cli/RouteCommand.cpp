@@ -100,6 +100,7 @@ int runRoute(const RouteArgs& args) {
   RouteReport report = analyseRoutes(plan->fabric, plan->routing);
   report.routeSeconds = routeSeconds;
   report.reportSeconds = secondsSince(reportStart);
+  report.inputWarnings = std::move(inputs->warnings);
 
   progress.phase(fmt::format("writing {}", args.out.string()));
   std::error_code ec;
