@@ -100,7 +100,7 @@ class NetParser {
 };
 
 Result<void> NetParser::parse(std::string_view text) {
-  LineReader lines{text};
+  LineReader lines{withoutByteOrderMark(text)};
   std::string_view line;
   while (lines.next(line)) {
     const std::size_t no = lines.number();

@@ -13,9 +13,6 @@ namespace {
 
 using Unexpected = std::unexpected<std::string>;
 
-bool isDigit(char c) {
-  return c >= '0' && c <= '9';
-}
 bool isAlpha(char c) {
   return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
 }

@@ -34,15 +34,16 @@ std::string readData(std::string_view name) {
 
 // The shared ibsim example with the LIDs OpenSM gave it in that run.
 Fabric twoSwitchFabric(std::uint8_t lmc) {
-  auto fabric = readTopologyFile(testing::sharedTopologyPath("two-switch-dual-port-hcas.net"));
-  if (!fabric) throw std::runtime_error(fabric.error().message);
+  auto read = readTopologyFile(testing::sharedTopologyPath("two-switch-dual-port-hcas.net"));
+  if (!read) throw std::runtime_error(read.error().message);
+  Fabric& fabric = read->fabric;
   const auto name = fmt::format("two-switch-lmc{}.guid2lid", lmc);
   const auto state = parseGuid2Lid(readData(name), name);
   if (!state) throw std::runtime_error(state.error().message);
-  const auto plan = planLids(*fabric, *state, lmc);
+  const auto plan = planLids(fabric, *state, lmc);
   if (!plan) throw std::runtime_error(plan.error().message);
-  applyLids(*fabric, *plan);
-  return std::move(*fabric);
+  applyLids(fabric, *plan);
+  return std::move(fabric);
 }
 
 RoutingResult tablesFromDump(const Fabric& fabric, std::string_view text) {

@@ -60,6 +60,19 @@ TEST(ReportJson, IsValidJsonCarryingTheFigures) {
   EXPECT_EQ(tree.get<std::uint64_t>("peakRssKiB"), 2048u);
 }
 
+TEST(ReportJson, CarriesTheTopologyReadersWarnings) {
+  RouteReport r = brokenReport("h1");
+  const auto none = parseJson(reportJson(r)).get_child_optional("warnings");
+  ASSERT_TRUE(none);
+  EXPECT_TRUE(none->empty());
+  r.inputWarnings = {"cap.txt:1: skipped 1 line that is not topology (a shell prompt): \"$ x\""};
+  const auto tree = parseJson(reportJson(r));
+  std::vector<std::string> warnings;
+  for (const auto& [key, w] : tree.get_child("warnings")) warnings.push_back(w.data());
+  EXPECT_EQ(warnings, r.inputWarnings);
+  EXPECT_THAT(reportSummary(r), HasSubstr("input: 1 warning about the topology file"));
+}
+
 TEST(ReportJson, EscapesNodeDescriptionsThatAreNotPlainText) {
   const std::string nasty = "rack \"7\" \\ slot\t3\x01";
   const RouteReport r = brokenReport(nasty);

@@ -27,7 +27,10 @@ std::string slurp(const std::filesystem::path& p) {
 Fabric read(const std::string& file) {
   auto f = readTopologyFile(kSamples / file);
   EXPECT_TRUE(f) << (f ? "" : f.error().message);
-  return f ? std::move(*f) : Fabric{};
+  if (f) {
+    EXPECT_EQ(f->warnings, std::vector<std::string>{}) << file;
+  }
+  return f ? std::move(f->fabric) : Fabric{};
 }
 
 // A cable named by GUIDs, lower end first, so two Fabrics compare; then

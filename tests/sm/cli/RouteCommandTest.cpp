@@ -145,6 +145,57 @@ TEST_F(RouteCommand, GuidToLidStateIsHonoured) {
   EXPECT_THAT(slurp(dir_ / "guid2lid"), HasSubstr("0x0000000000100001 0x0040 0x0040"));
 }
 
+// A capture as an operator pastes it: saved on Windows with a byte-order
+// mark, the prompt copied along, one cable trained down to 1x at one end.
+constexpr std::string_view kPastedCapture =
+    "\xEF\xBB\xBF[root@host ~]# ibnetdiscover\r\n"
+    "switchguid=0x10(10)\r\n"
+    "Switch\t4 \"S-0000000000000010\"\t\t# \"a\" base port 0 lid 1 lmc 0\r\n"
+    "[1]\t\"S-0000000000000020\"[2]\t\t# \"b\" lid 2 4xQDR\r\n"
+    "[3]\t\"H-0000000000000030\"[1](31) \t\t# \"h\" lid 3 4xQDR\r\n"
+    "switchguid=0x20(20)\r\n"
+    "Switch\t4 \"S-0000000000000020\"\t\t# \"b\" base port 0 lid 2 lmc 0\r\n"
+    "[2]\t\"S-0000000000000010\"[1]\t\t# \"a\" lid 1 1xQDR\r\n"
+    "caguid=0x30\r\n"
+    "Ca\t1 \"H-0000000000000030\"\t\t# \"h\"\r\n"
+    "[1](31) \t\"S-0000000000000010\"[3]\t\t# lid 3 lmc 0 \"a\" lid 1 4xQDR";
+
+TEST_F(RouteCommand, APastedCaptureRoutesAndSaysWhatItSkippedAndReconciled) {
+  const auto cap = write("pasted.txt", std::string(kPastedCapture));
+  const auto out = dir_ / "out";
+  const Outcome r = ibsm(fmt::format("route -t {} -o {}", cap.string(), out.string()));
+  ASSERT_EQ(r.status, 0) << r.out;
+  const std::string skipped = cap.string() + ":1: skipped 1 line that is not topology";
+  const std::string rates = cap.string() + ":4: the two ends of a cable report different rates";
+  EXPECT_THAT(r.out, HasSubstr("ibsm route: warning: " + skipped));
+  EXPECT_THAT(r.out, HasSubstr("ibsm route: warning: " + rates));
+  EXPECT_THAT(r.out, HasSubstr("input: 2 warnings about the topology file"));
+  const std::string report = slurp(out / "report.json");
+  EXPECT_THAT(report, HasSubstr("\"warnings\""));
+  EXPECT_THAT(report, HasSubstr(skipped));
+  EXPECT_THAT(report, HasSubstr(rates));
+
+  const Outcome p = ibsm(fmt::format("partitions -t {}", cap.string()));
+  EXPECT_EQ(p.status, 0) << p.out;
+  EXPECT_THAT(p.out, HasSubstr("ibsm partitions: warning: " + skipped));
+}
+
+TEST_F(RouteCommand, APortsReportRoutesWithANoteOnWhatItLacks) {
+  const auto ports = write(
+      "ports.txt",
+      "SW     1  2 0x0000000000000010 4x QDR - SW     2  1 0x0000000000000020 ( 'a' - 'b' )\n"
+      "SW     1  1 0x0000000000000010 4x QDR - CA     3  1 0x0000000000000031 ( 'a' - 'h0' )\n"
+      "SW     2  2 0x0000000000000020 4x QDR - CA     4  1 0x0000000000000041 ( 'b' - 'h1' )\n"
+      "SW     2  1 0x0000000000000020 4x QDR - SW     1  2 0x0000000000000010 ( 'b' - 'a' )\n"
+      "CA     3  1 0x0000000000000031 4x QDR - SW     1  1 0x0000000000000010 ( 'h0' - 'a' )\n"
+      "CA     4  1 0x0000000000000041 4x QDR - SW     2  2 0x0000000000000020 ( 'h1' - 'b' )\n");
+  const Outcome r = ibsm(fmt::format("route -t {} -R updn -o {}", ports.string(), dir_.string()));
+  ASSERT_EQ(r.status, 0) << r.out;
+  EXPECT_THAT(r.out, HasSubstr("0 unreachable"));
+  EXPECT_THAT(r.out, HasSubstr("ibsm route: warning: " + ports.string() +
+                               ":1: an 'ibnetdiscover -p' ports report names ports, not nodes"));
+}
+
 TEST(TopoCommand, ABadSpecNamesTheParameter) {
   const Outcome r = ibsm("topo generate fat-tree --levels 3 --radix 7");
   EXPECT_EQ(r.status, 2);
