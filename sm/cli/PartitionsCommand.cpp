@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 #include <ibsm/GuidList.h>
+#include <ibsm/MadAttributes.h>
 #include <ibsm/Partitions.h>
 #include <ibsm/Topology.h>
 
@@ -52,15 +53,14 @@ void printPlan(const Fabric& fabric, const partition::PartitionPlan& plan) {
   }
   fmt::print("\nPKey tables (32-entry blocks; 0x8000 = full member):\n");
   for (const PortPKeys& p : plan.tables.ports) {
-    const auto blocks = partition::toBlocks(p.pkeys);
+    const std::size_t blocks = pkeyBlockCount(p.pkeys.size());
     fmt::print("  {}{}: {}\n", fabric.describe(p.port), p.enforce ? " enforce" : "",
-               blocks.size() > 1
-                   ? fmt::format("{} entries in {} blocks", p.pkeys.size(), blocks.size())
-                   : pkeyList(p.pkeys));
-    if (blocks.size() > 1) {
-      for (std::size_t b = 0; b < blocks.size(); ++b) {
-        const std::size_t from = b * partition::kPKeyBlockEntries;
-        const std::size_t to = std::min(p.pkeys.size(), from + partition::kPKeyBlockEntries);
+               blocks > 1 ? fmt::format("{} entries in {} blocks", p.pkeys.size(), blocks)
+                          : pkeyList(p.pkeys));
+    if (blocks > 1) {
+      for (std::size_t b = 0; b < blocks; ++b) {
+        const std::size_t from = b * kPKeyBlockSize;
+        const std::size_t to = std::min(p.pkeys.size(), from + kPKeyBlockSize);
         fmt::print("    block {}: {}\n", b,
                    pkeyList({p.pkeys.begin() + static_cast<std::ptrdiff_t>(from),
                              p.pkeys.begin() + static_cast<std::ptrdiff_t>(to)}));
