@@ -4,7 +4,7 @@
 
 #include <numeric>
 
-#include "JsonWriter.h"
+#include "routing/analysis/JsonWriter.h"
 
 namespace ibsm {
 namespace {

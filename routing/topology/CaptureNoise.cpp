@@ -1,10 +1,10 @@
-#include "CaptureNoise.h"
+#include "routing/topology/CaptureNoise.h"
 
 #include <fmt/format.h>
 
 #include <algorithm>
 
-#include "TextScan.h"
+#include "routing/topology/TextScan.h"
 
 namespace ibsm::topology {
 namespace {

@@ -12,7 +12,7 @@
 #include <unordered_map>
 #include <vector>
 
-#include "IbnetdiscoverSyntax.h"
+#include "routing/topology/IbnetdiscoverSyntax.h"
 
 namespace ibsm::topology {
 

@@ -14,8 +14,8 @@
 // gives is an error, not a GUID made up.
 #include <fmt/format.h>
 
-#include "IbnetdiscoverCapture.h"
-#include "TextScan.h"
+#include "routing/topology/IbnetdiscoverCapture.h"
+#include "routing/topology/TextScan.h"
 
 namespace ibsm::topology {
 namespace {

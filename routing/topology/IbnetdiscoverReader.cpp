@@ -7,9 +7,9 @@
 #include <fmt/format.h>
 #include <ibsm/Topology.h>
 
-#include "CaptureNoise.h"
-#include "IbnetdiscoverCapture.h"
-#include "TextScan.h"
+#include "routing/topology/CaptureNoise.h"
+#include "routing/topology/IbnetdiscoverCapture.h"
+#include "routing/topology/TextScan.h"
 
 namespace ibsm {
 namespace {

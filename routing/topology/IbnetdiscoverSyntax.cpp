@@ -1,8 +1,8 @@
-#include "IbnetdiscoverSyntax.h"
+#include "routing/topology/IbnetdiscoverSyntax.h"
 
 #include <fmt/format.h>
 
-#include "TextScan.h"
+#include "routing/topology/TextScan.h"
 
 namespace ibsm::topology {
 namespace {

@@ -16,8 +16,8 @@
 #include <string>
 #include <string_view>
 
-#include "LinkCodes.h"
-#include "TextScan.h"
+#include "routing/topology/LinkCodes.h"
+#include "routing/topology/TextScan.h"
 
 namespace ibsm::topology {
 

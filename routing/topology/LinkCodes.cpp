@@ -1,4 +1,4 @@
-#include "LinkCodes.h"
+#include "routing/topology/LinkCodes.h"
 
 #include <fmt/format.h>
 

@@ -11,9 +11,9 @@
 #include <unordered_map>
 #include <vector>
 
-#include "LinkCodes.h"
-#include "NetFileSyntax.h"
-#include "TextScan.h"
+#include "routing/topology/LinkCodes.h"
+#include "routing/topology/NetFileSyntax.h"
+#include "routing/topology/TextScan.h"
 
 namespace ibsm {
 namespace {

@@ -1,12 +1,12 @@
-#include "NetFileSyntax.h"
+#include "routing/topology/NetFileSyntax.h"
 
 #include <fmt/format.h>
 
 #include <array>
 #include <cctype>
 
-#include "LinkCodes.h"
-#include "TextScan.h"
+#include "routing/topology/LinkCodes.h"
+#include "routing/topology/TextScan.h"
 
 namespace ibsm::topology {
 namespace {

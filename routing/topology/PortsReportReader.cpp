@@ -10,9 +10,9 @@
 #include <unordered_map>
 #include <vector>
 
-#include "CaptureNoise.h"
-#include "PortsReportSyntax.h"
-#include "TextScan.h"
+#include "routing/topology/CaptureNoise.h"
+#include "routing/topology/PortsReportSyntax.h"
+#include "routing/topology/TextScan.h"
 
 namespace ibsm {
 namespace {

@@ -1,8 +1,8 @@
-#include "PortsReportSyntax.h"
+#include "routing/topology/PortsReportSyntax.h"
 
 #include <fmt/format.h>
 
-#include "TextScan.h"
+#include "routing/topology/TextScan.h"
 
 namespace ibsm::topology {
 namespace {

@@ -17,8 +17,8 @@
 #include <optional>
 #include <string_view>
 
-#include "IbnetdiscoverSyntax.h"
-#include "LinkCodes.h"
+#include "routing/topology/IbnetdiscoverSyntax.h"
+#include "routing/topology/LinkCodes.h"
 
 namespace ibsm::topology {
 

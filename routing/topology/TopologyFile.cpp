@@ -8,8 +8,8 @@
 #include <fstream>
 #include <sstream>
 
-#include "PortsReportSyntax.h"
-#include "TextScan.h"
+#include "routing/topology/PortsReportSyntax.h"
+#include "routing/topology/TextScan.h"
 
 namespace ibsm {
 

@@ -5,8 +5,8 @@
 
 #include <algorithm>
 
-#include "Generators.h"
-#include "GlobalLinks.h"
+#include "routing/topology/generate/Generators.h"
+#include "routing/topology/generate/GlobalLinks.h"
 
 namespace ibsm::topogen {
 

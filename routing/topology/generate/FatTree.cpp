@@ -4,7 +4,7 @@
 // lower switch they reach.
 #include <fmt/format.h>
 
-#include "Generators.h"
+#include "routing/topology/generate/Generators.h"
 
 namespace ibsm::topogen {
 

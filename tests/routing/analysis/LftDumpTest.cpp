@@ -13,8 +13,8 @@
 #include <fstream>
 #include <sstream>
 
-#include "FabricFixtures.h"
-#include "HandTables.h"
+#include "tests/routing/analysis/HandTables.h"
+#include "tests/support/FabricFixtures.h"
 
 namespace ibsm {
 namespace {

@@ -8,8 +8,8 @@
 #include <boost/property_tree/ptree.hpp>
 #include <sstream>
 
-#include "FabricBuilder.h"
-#include "HandTables.h"
+#include "tests/routing/analysis/HandTables.h"
+#include "tests/support/FabricBuilder.h"
 
 namespace ibsm {
 namespace {

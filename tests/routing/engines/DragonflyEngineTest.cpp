@@ -15,7 +15,7 @@
 #include <variant>
 #include <vector>
 
-#include "FabricFixtures.h"
+#include "tests/support/FabricFixtures.h"
 
 namespace ibsm {
 namespace {

@@ -15,8 +15,8 @@
 #include <string>
 #include <vector>
 
-#include "FabricFixtures.h"
-#include "FatTreeChecks.h"
+#include "tests/routing/engines/FatTreeChecks.h"
+#include "tests/support/FabricFixtures.h"
 
 namespace ibsm {
 namespace {

@@ -10,9 +10,9 @@
 #include <string>
 #include <vector>
 
-#include "FabricBuilder.h"
-#include "FabricFixtures.h"
-#include "FatTreeChecks.h"
+#include "tests/routing/engines/FatTreeChecks.h"
+#include "tests/support/FabricBuilder.h"
+#include "tests/support/FabricFixtures.h"
 
 namespace ibsm {
 namespace {

@@ -7,7 +7,7 @@
 
 #include <string>
 
-#include "CaptureText.h"
+#include "tests/routing/topology/CaptureText.h"
 
 namespace ibsm {
 namespace {

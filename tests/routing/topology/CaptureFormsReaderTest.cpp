@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "CaptureText.h"
+#include "tests/routing/topology/CaptureText.h"
 
 namespace ibsm {
 namespace {

@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "CaptureText.h"
+#include "tests/routing/topology/CaptureText.h"
 
 namespace ibsm {
 namespace {

@@ -10,8 +10,8 @@
 #include <cstdint>
 #include <vector>
 
-#include "FatTreeLayout.h"
-#include "SwitchGraph.h"
+#include "routing/engines/ftree/FatTreeLayout.h"
+#include "routing/graph/SwitchGraph.h"
 
 namespace ibsm::routing::ftree {
 

@@ -18,9 +18,9 @@
 #include <span>
 #include <vector>
 
-#include "FatTreeDestinations.h"
-#include "FatTreeLayout.h"
-#include "FatTreeReach.h"
+#include "routing/engines/ftree/FatTreeDestinations.h"
+#include "routing/engines/ftree/FatTreeLayout.h"
+#include "routing/engines/ftree/FatTreeReach.h"
 
 namespace ibsm::routing::ftree {
 

@@ -6,8 +6,8 @@
 
 #include <algorithm>
 
-#include "BalancedLfts.h"
-#include "SwitchGraph.h"
+#include "routing/engines/BalancedLfts.h"
+#include "routing/graph/SwitchGraph.h"
 
 namespace ibsm {
 namespace {

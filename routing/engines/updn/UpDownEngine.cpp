@@ -29,9 +29,9 @@
 
 #include <algorithm>
 
-#include "BalancedLfts.h"
-#include "SwitchGraph.h"
-#include "UpDownOrder.h"
+#include "routing/engines/BalancedLfts.h"
+#include "routing/engines/updn/UpDownOrder.h"
+#include "routing/graph/SwitchGraph.h"
 
 namespace ibsm {
 namespace {
@@ -52,7 +52,7 @@ enum class Mode : std::uint8_t {
 // linear in the switches.
 class UpDownPlan {
  public:
-  UpDownPlan(const SwitchGraph& graph, const routing::UpDownOrder& order)
+  UpDownPlan(const SwitchGraph& graph, const routing::updn::UpDownOrder& order)
       : graph_(graph),
         order_(order),
         length_(graph.size()),
@@ -132,7 +132,7 @@ class UpDownPlan {
   }
 
   const SwitchGraph& graph_;
-  const routing::UpDownOrder& order_;
+  const routing::updn::UpDownOrder& order_;
   SwitchIndex current_{routing::kNoSwitch};
   std::vector<std::uint16_t> length_;
   std::vector<Mode> mode_;
@@ -148,7 +148,7 @@ class UpDownEngine final : public RoutingEngine {
 
   Result<RoutingResult> route(const Fabric& fabric, const RoutingOptions& options) const override {
     const SwitchGraph graph(fabric);
-    auto order = routing::upDownOrder(fabric, graph, options.rootGuids);
+    auto order = routing::updn::upDownOrder(fabric, graph, options.rootGuids);
     if (!order) return std::unexpected(order.error());
     UpDownPlan plan(graph, *order);
     auto tables = routing::fillBalancedLfts(

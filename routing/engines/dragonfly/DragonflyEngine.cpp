@@ -10,8 +10,8 @@
 
 #include <algorithm>
 
-#include "DragonflyRoutes.h"
-#include "DragonflyVls.h"
+#include "routing/engines/dragonfly/DragonflyRoutes.h"
+#include "routing/engines/dragonfly/DragonflyVls.h"
 
 namespace ibsm {
 namespace {
@@ -31,7 +31,7 @@ std::uint8_t declaredVls(const Fabric& fabric) {
 }
 
 // Mean switch hops from CA sources to CA LIDs through a set of LFTs.
-double meanCaHops(const routing::SwitchGraph& graph, const routing::PortMap& ports,
+double meanCaHops(const routing::SwitchGraph& graph, const routing::dragonfly::PortMap& ports,
                   const std::vector<Lft>& lfts, const std::vector<routing::LidTarget>& targets) {
   const std::size_t n = graph.size();
   std::vector<std::uint16_t> len(n);
@@ -72,9 +72,9 @@ class DragonflyEngine final : public RoutingEngine {
     auto shape = recogniseDragonfly(fabric);
     if (!shape) return fail(fmt::format("not a dragonfly: {}", shape.error().message));
     const routing::SwitchGraph graph(fabric);
-    const routing::PortMap ports(fabric, graph, shape->groupOf);
-    const auto tables = routing::routeDragonfly(fabric, graph, *shape, ports);
-    const auto vls = routing::planVls(graph, ports, tables);
+    const routing::dragonfly::PortMap ports(fabric, graph, shape->groupOf);
+    const auto tables = routing::dragonfly::routeDragonfly(fabric, graph, *shape, ports);
+    const auto vls = routing::dragonfly::planVls(graph, ports, tables);
 
     RoutingResult result;
     result.engine = std::string(name());
@@ -89,9 +89,9 @@ class DragonflyEngine final : public RoutingEngine {
                                         vls.levels, declaredVls(fabric), options.maxVls);
       return fallBack(fabric, graph, ports, tables, why, *shape);
     }
-    result.lfts = routing::toLfts(fabric, graph, tables);
+    result.lfts = routing::dragonfly::toLfts(fabric, graph, tables);
     result.vlsUsed = vls.levels;
-    if (vls.levels > 1) result.sl2vl = routing::sl2vlEntries(fabric, graph, ports, vls);
+    if (vls.levels > 1) result.sl2vl = routing::dragonfly::sl2vlEntries(fabric, graph, ports, vls);
     result.notes.push_back(fmt::format(
         "{} VLs by (in port, out port): the VL climbs after each global link, levels proven "
         "acyclic",
@@ -110,13 +110,13 @@ class DragonflyEngine final : public RoutingEngine {
 
  private:
   static Result<RoutingResult> fallBack(const Fabric& fabric, const routing::SwitchGraph& graph,
-                                        const routing::PortMap& ports,
-                                        const routing::DragonflyTables& tables,
+                                        const routing::dragonfly::PortMap& ports,
+                                        const routing::dragonfly::DragonflyTables& tables,
                                         const std::string& why, const DragonflyShape& shape) {
     auto updn = makeUpDownEngine()->route(fabric, RoutingOptions{});
     if (!updn) return fail(fmt::format("{}; and updn failed: {}", why, updn.error().message));
     const double minimal =
-        meanCaHops(graph, ports, routing::toLfts(fabric, graph, tables), tables.targets);
+        meanCaHops(graph, ports, routing::dragonfly::toLfts(fabric, graph, tables), tables.targets);
     const double taken = meanCaHops(graph, ports, updn->lfts, tables.targets);
     updn->notes.insert(
         updn->notes.begin(),

@@ -1,4 +1,4 @@
-#include "FatTreeLayout.h"
+#include "routing/engines/ftree/FatTreeLayout.h"
 
 #include <fmt/format.h>
 

@@ -20,8 +20,8 @@
 #include <cstdint>
 #include <vector>
 
-#include "FatTreeLayout.h"
-#include "FatTreeReach.h"
+#include "routing/engines/ftree/FatTreeLayout.h"
+#include "routing/engines/ftree/FatTreeReach.h"
 
 namespace ibsm::routing::ftree {
 

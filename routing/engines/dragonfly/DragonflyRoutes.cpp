@@ -1,10 +1,10 @@
-#include "DragonflyRoutes.h"
+#include "routing/engines/dragonfly/DragonflyRoutes.h"
 
 #include <algorithm>
 #include <limits>
 #include <span>
 
-namespace ibsm::routing {
+namespace ibsm::routing::dragonfly {
 namespace {
 
 constexpr std::uint8_t kNoLen = 0xFF;
@@ -446,4 +446,4 @@ std::vector<Lft> toLfts(const Fabric& fabric, const SwitchGraph& graph,
   return lfts;
 }
 
-}  // namespace ibsm::routing
+}  // namespace ibsm::routing::dragonfly

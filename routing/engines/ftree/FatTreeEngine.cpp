@@ -12,14 +12,14 @@
 #include <numeric>
 #include <tuple>
 
-#include "FatTreeBalanced.h"
-#include "FatTreeDestinations.h"
-#include "FatTreeDmodk.h"
-#include "FatTreeHub.h"
-#include "FatTreeLayout.h"
-#include "FatTreeLegalise.h"
-#include "FatTreeReach.h"
-#include "SwitchGraph.h"
+#include "routing/engines/ftree/FatTreeBalanced.h"
+#include "routing/engines/ftree/FatTreeDestinations.h"
+#include "routing/engines/ftree/FatTreeDmodk.h"
+#include "routing/engines/ftree/FatTreeHub.h"
+#include "routing/engines/ftree/FatTreeLayout.h"
+#include "routing/engines/ftree/FatTreeLegalise.h"
+#include "routing/engines/ftree/FatTreeReach.h"
+#include "routing/graph/SwitchGraph.h"
 
 namespace ibsm {
 namespace {

@@ -1,9 +1,9 @@
 #include <ibsm/FatTree.h>
 
-#include "FatTreeDestinations.h"
-#include "FatTreeLayout.h"
-#include "FatTreeReach.h"
-#include "SwitchGraph.h"
+#include "routing/engines/ftree/FatTreeDestinations.h"
+#include "routing/engines/ftree/FatTreeLayout.h"
+#include "routing/engines/ftree/FatTreeReach.h"
+#include "routing/graph/SwitchGraph.h"
 
 namespace ibsm {
 

@@ -1,4 +1,4 @@
-#include "FatTreeLegalise.h"
+#include "routing/engines/ftree/FatTreeLegalise.h"
 
 #include <algorithm>
 

@@ -1,11 +1,11 @@
-#include "UpDownOrder.h"
+#include "routing/engines/updn/UpDownOrder.h"
 
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <numeric>
 
-namespace ibsm::routing {
+namespace ibsm::routing::updn {
 namespace {
 
 // Breadth-first search from a set of switches over one SwitchGraph, reusing
@@ -244,4 +244,4 @@ Result<UpDownOrder> upDownOrder(const Fabric& fabric, const SwitchGraph& graph,
   return order;
 }
 
-}  // namespace ibsm::routing
+}  // namespace ibsm::routing::updn

@@ -1,10 +1,10 @@
-#include "DragonflyVls.h"
+#include "routing/engines/dragonfly/DragonflyVls.h"
 
 #include <fmt/format.h>
 
 #include <algorithm>
 
-namespace ibsm::routing {
+namespace ibsm::routing::dragonfly {
 namespace {
 
 constexpr std::uint8_t kNoLen = 0xFF;
@@ -175,4 +175,4 @@ std::vector<Sl2VlEntry> sl2vlEntries(const Fabric& fabric, const SwitchGraph& gr
   return out;
 }
 
-}  // namespace ibsm::routing
+}  // namespace ibsm::routing::dragonfly

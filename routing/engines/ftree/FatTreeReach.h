@@ -10,7 +10,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "FatTreeLayout.h"
+#include "routing/engines/ftree/FatTreeLayout.h"
 
 namespace ibsm::routing::ftree {
 

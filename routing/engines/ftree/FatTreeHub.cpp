@@ -1,4 +1,4 @@
-#include "FatTreeHub.h"
+#include "routing/engines/ftree/FatTreeHub.h"
 
 #include <functional>
 #include <queue>

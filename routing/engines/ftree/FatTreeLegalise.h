@@ -13,8 +13,8 @@
 #include <span>
 #include <vector>
 
-#include "FatTreeHub.h"
-#include "FatTreeLayout.h"
+#include "routing/engines/ftree/FatTreeHub.h"
+#include "routing/engines/ftree/FatTreeLayout.h"
 
 namespace ibsm::routing::ftree {
 

@@ -1,4 +1,4 @@
-#include "FatTreeDmodk.h"
+#include "routing/engines/ftree/FatTreeDmodk.h"
 
 #include <ibsm/Routing.h>
 

@@ -39,9 +39,9 @@
 #include <string>
 #include <vector>
 
-#include "SwitchGraph.h"
+#include "routing/graph/SwitchGraph.h"
 
-namespace ibsm::routing {
+namespace ibsm::routing::updn {
 
 struct UpDownOrder {
   std::vector<std::uint32_t> position;  // per switch; a hop to a smaller position is up
@@ -56,4 +56,4 @@ struct UpDownOrder {
 [[nodiscard]] Result<UpDownOrder> upDownOrder(const Fabric& fabric, const SwitchGraph& graph,
                                               const std::vector<Guid>& rootGuids);
 
-}  // namespace ibsm::routing
+}  // namespace ibsm::routing::updn

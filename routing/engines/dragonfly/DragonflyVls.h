@@ -19,9 +19,9 @@
 #include <string>
 #include <vector>
 
-#include "DragonflyRoutes.h"
+#include "routing/engines/dragonfly/DragonflyRoutes.h"
 
-namespace ibsm::routing {
+namespace ibsm::routing::dragonfly {
 
 struct VlPlan {
   std::uint8_t levels{1};              // VLs needed
@@ -36,4 +36,4 @@ VlPlan planVls(const SwitchGraph& graph, const PortMap& ports, const DragonflyTa
 std::vector<Sl2VlEntry> sl2vlEntries(const Fabric& fabric, const SwitchGraph& graph,
                                      const PortMap& ports, const VlPlan& plan);
 
-}  // namespace ibsm::routing
+}  // namespace ibsm::routing::dragonfly

@@ -1,4 +1,4 @@
-#include "FatTreeBalanced.h"
+#include "routing/engines/ftree/FatTreeBalanced.h"
 
 #include <algorithm>
 #include <tuple>

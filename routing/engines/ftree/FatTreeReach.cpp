@@ -1,4 +1,4 @@
-#include "FatTreeReach.h"
+#include "routing/engines/ftree/FatTreeReach.h"
 
 #include <algorithm>
 #include <numeric>

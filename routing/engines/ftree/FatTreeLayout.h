@@ -27,7 +27,7 @@
 #include <string>
 #include <vector>
 
-#include "SwitchGraph.h"
+#include "routing/graph/SwitchGraph.h"
 
 namespace ibsm::routing::ftree {
 

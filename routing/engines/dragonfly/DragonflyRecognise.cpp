@@ -12,7 +12,7 @@
 #include <bit>
 #include <numeric>
 
-#include "SwitchGraph.h"
+#include "routing/graph/SwitchGraph.h"
 
 namespace ibsm {
 namespace {

@@ -1,4 +1,4 @@
-#include "FatTreeDestinations.h"
+#include "routing/engines/ftree/FatTreeDestinations.h"
 
 #include <algorithm>
 

@@ -17,10 +17,10 @@
 #include <cstdint>
 #include <vector>
 
-#include "BalancedLfts.h"
-#include "SwitchGraph.h"
+#include "routing/engines/BalancedLfts.h"
+#include "routing/graph/SwitchGraph.h"
 
-namespace ibsm::routing {
+namespace ibsm::routing::dragonfly {
 
 // Ports of every switch in one table: what each cabled port leads to.
 struct PortMap {
@@ -52,4 +52,4 @@ DragonflyTables routeDragonfly(const Fabric& fabric, const SwitchGraph& graph,
 std::vector<Lft> toLfts(const Fabric& fabric, const SwitchGraph& graph,
                         const DragonflyTables& tables);
 
-}  // namespace ibsm::routing
+}  // namespace ibsm::routing::dragonfly
