@@ -25,7 +25,7 @@ Fabric generatedFabric(const TopologySpec& spec, Degradation degrade, std::uint8
 }
 
 Fabric sampleFabric(std::string_view fileName, std::uint8_t lmc) {
-  auto fabric = readTopologyFile(sharedTopologyPath(fileName));
+  auto fabric = readTopologyFile(testTopologyPath(fileName));
   if (!fabric) fixtureFailed("readTopologyFile", fabric.error());
   assignLids(fabric->fabric, lmc);
   return std::move(fabric->fabric);

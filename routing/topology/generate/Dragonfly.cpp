@@ -1,5 +1,5 @@
-// Dragonfly and dragonfly+ cabled the way the shared samples are: hosts on
-// the low ports, then local links, then global links; global port j of a
+// Dragonfly and dragonfly+ cabled as the sample fabrics of the tests are: hosts
+// on the low ports, then local links, then global links; global port j of a
 // group sits on router j/h (dragonfly) or spine j%spines (dragonfly+).
 #include <fmt/format.h>
 

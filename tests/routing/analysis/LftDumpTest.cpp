@@ -1,7 +1,7 @@
 // ibsm writes opensm-lfts.dump byte for byte as OpenSM does, and reads it
-// (and dump_fts output) back. The expected texts in data/ were written by
-// OpenSM 3.3 and dump_fts on ibsim (see data/README.md); the LIDs come from
-// the guid2lid file of the same run.
+// (and dump_fts output) back. The expected texts in tests/data/dumps were
+// written by OpenSM 3.3 and dump_fts on ibsim (see the README.md there); the
+// LIDs come from the guid2lid file of the same run.
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 #include <ibsm/Dumps.h>
@@ -23,8 +23,7 @@ using ::testing::HasSubstr;
 using ::testing::StartsWith;
 
 std::string readData(std::string_view name) {
-  // Not __FILE__: ccache's base_dir makes it relative to the build directory.
-  const auto path = std::filesystem::path(IBSM_SOURCE_DIR) / "tests/routing/analysis/data" / name;
+  const auto path = std::filesystem::path(IBSM_TEST_DATA) / "dumps" / name;
   std::ifstream in(path);
   if (!in) throw std::runtime_error("cannot read " + path.string());
   std::stringstream text;
@@ -32,9 +31,9 @@ std::string readData(std::string_view name) {
   return text.str();
 }
 
-// The shared ibsim example with the LIDs OpenSM gave it in that run.
+// The two-switch sample fabric with the LIDs OpenSM gave it in that run.
 Fabric twoSwitchFabric(std::uint8_t lmc) {
-  auto read = readTopologyFile(testing::sharedTopologyPath("two-switch-dual-port-hcas.net"));
+  auto read = readTopologyFile(testing::testTopologyPath("two-switch-dual-port-hcas.net"));
   if (!read) throw std::runtime_error(read.error().message);
   Fabric& fabric = read->fabric;
   const auto name = fmt::format("two-switch-lmc{}.guid2lid", lmc);

@@ -79,7 +79,7 @@ std::vector<Shape> shapes() {
 INSTANTIATE_TEST_SUITE_P(Shapes, UpDownOnAnyTopology, ::testing::ValuesIn(shapes()),
                          [](const auto& info) { return info.param.name; });
 
-// Sample fabrics of /work/shared/topologies, net files and captures alike.
+// The sample fabrics of tests/data/topologies, net files and captures alike.
 class UpDownOnSamples : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(UpDownOnSamples, RoutesEverySwitchToEveryLidWithoutCreditLoops) {

@@ -60,7 +60,7 @@ TEST_F(RouteCommand, RoutesASampleCaptureAndWritesTheDumps) {
   const auto out = dir_ / "out";
   const Outcome r =
       ibsm(fmt::format("route --topology {}/fat-tree-3level-k8.ibnetdiscover --out {}",
-                       IBSM_SHARED_TOPOLOGIES, out.string()));
+                       IBSM_TEST_TOPOLOGIES, out.string()));
   ASSERT_EQ(r.status, 0) << r.out;
   EXPECT_THAT(r.out, HasSubstr("routing engine: ftree"));
   EXPECT_THAT(r.out, HasSubstr("0 unreachable"));
@@ -94,7 +94,7 @@ TEST_F(RouteCommand, AMalformedTopologyNamesFileAndLineAndWritesNothing) {
 TEST_F(RouteCommand, AnUnknownEngineIsRefusedByName) {
   const Outcome r =
       ibsm(fmt::format("route --topology {}/two-switch-dual-port-hcas.net --engine warp --out {}",
-                       IBSM_SHARED_TOPOLOGIES, dir_.string()));
+                       IBSM_TEST_TOPOLOGIES, dir_.string()));
   EXPECT_EQ(r.status, 2);
   EXPECT_THAT(r.out, HasSubstr("unknown routing engine 'warp'"));
 }
@@ -103,14 +103,14 @@ TEST_F(RouteCommand, AnUnknownConfigKeyNamesTheKeyAndLine) {
   const auto conf = write("ibsm.toml", "[routing]\nengines = [\"updn\"]\n");
   const Outcome r =
       ibsm(fmt::format("route --topology {}/two-switch-dual-port-hcas.net --config {} --out {}",
-                       IBSM_SHARED_TOPOLOGIES, conf.string(), dir_.string()));
+                       IBSM_TEST_TOPOLOGIES, conf.string(), dir_.string()));
   EXPECT_EQ(r.status, 2);
   EXPECT_THAT(r.out, HasSubstr(conf.string() + ":2: unknown key 'routing.engines'"));
 }
 
 TEST_F(RouteCommand, TheConfigChoosesTheEngineAndTheFlagOverridesIt) {
   const auto conf = write("ibsm.toml", "[routing]\nengine = \"minhop\"\n");
-  const auto topo = fmt::format("{}/two-switch-dual-port-hcas.net", IBSM_SHARED_TOPOLOGIES);
+  const auto topo = fmt::format("{}/two-switch-dual-port-hcas.net", IBSM_TEST_TOPOLOGIES);
   EXPECT_THAT(ibsm(fmt::format("route -t {} -F {} -o {}", topo, conf.string(), dir_.string())).out,
               HasSubstr("routing engine: minhop"));
   EXPECT_THAT(
@@ -140,7 +140,7 @@ TEST_F(RouteCommand, GuidToLidStateIsHonoured) {
   const auto state = write("g2l", "0x0000000000100001 0x0040 0x0040\n");
   const Outcome r =
       ibsm(fmt::format("route -t {}/two-switch-dual-port-hcas.net --guid2lid {} -o {}",
-                       IBSM_SHARED_TOPOLOGIES, state.string(), dir_.string()));
+                       IBSM_TEST_TOPOLOGIES, state.string(), dir_.string()));
   ASSERT_EQ(r.status, 0) << r.out;
   EXPECT_THAT(slurp(dir_ / "guid2lid"), HasSubstr("0x0000000000100001 0x0040 0x0040"));
 }

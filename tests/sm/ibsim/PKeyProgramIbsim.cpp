@@ -121,9 +121,10 @@ std::string run(const std::string& command) {
 
 // `smpquery pkeys LID [PORT]`: every entry, in order.
 std::vector<std::uint16_t> pkeysOnTheWire(Lid lid, std::optional<std::uint8_t> port) {
-  // fmt, not "..." + std::string: GCC 12 -O3 flags that (-Wrestrict, a false positive).
-  const std::string cmd = port ? fmt::format("smpquery pkeys {} {}", lid.value, *port)
-                               : fmt::format("smpquery pkeys {}", lid.value);
+  // fmt::format, not `"..." + std::to_string(...)`: GCC 12 at -O3 takes the
+  // latter for an overlapping copy (-Wrestrict, a false positive).
+  std::string cmd = fmt::format("smpquery pkeys {}", lid.value);
+  if (port) cmd += fmt::format(" {}", *port);
   std::istringstream lines(run(cmd));
   std::vector<std::uint16_t> keys;
   for (std::string line; std::getline(lines, line);) {

@@ -1,6 +1,7 @@
-// The shared sample fabrics: each exists as an ibsim net file and as what
-// ibnetdiscover printed for it on ibsim. Both must read, and read as the
-// same fabric: a dry run of the net file names the ports a live run sees.
+// The sample fabrics of tests/data/topologies: each exists as an ibsim net
+// file and as what ibnetdiscover printed for it on ibsim. Both must read, and
+// read as the same fabric: a dry run of the net file names the ports a live
+// run sees.
 #include <gtest/gtest.h>
 #include <ibsm/Topology.h>
 
@@ -15,7 +16,7 @@
 namespace ibsm {
 namespace {
 
-const std::filesystem::path kSamples{IBSM_SHARED_TOPOLOGIES};
+const std::filesystem::path kSamples{IBSM_TEST_TOPOLOGIES};
 
 std::string slurp(const std::filesystem::path& p) {
   std::ifstream in(p);
@@ -71,9 +72,9 @@ std::map<std::uint64_t, NodeSummary> summary(const Fabric& f) {
   return out;
 }
 
-class SharedSample : public ::testing::TestWithParam<std::string> {};
+class SampleFabric : public ::testing::TestWithParam<std::string> {};
 
-TEST_P(SharedSample, NetFileAndCaptureReadAsTheSameFabric) {
+TEST_P(SampleFabric, NetFileAndCaptureReadAsTheSameFabric) {
   const Fabric net = read(GetParam() + ".net");
   const Fabric capture = read(GetParam() + ".ibnetdiscover");
   ASSERT_GT(net.size(), 0u);
@@ -83,7 +84,7 @@ TEST_P(SharedSample, NetFileAndCaptureReadAsTheSameFabric) {
   EXPECT_FALSE(cables(net).empty());
 }
 
-TEST_P(SharedSample, LinksAgreeOnWidthAndSpeedAndAreActive) {
+TEST_P(SampleFabric, LinksAgreeOnWidthAndSpeedAndAreActive) {
   for (const std::string ext : {".net", ".ibnetdiscover"}) {
     const Fabric f = read(GetParam() + ext);
     for (const Node& n : f.nodes()) {
@@ -99,14 +100,14 @@ TEST_P(SharedSample, LinksAgreeOnWidthAndSpeedAndAreActive) {
   }
 }
 
-TEST_P(SharedSample, FormatIsToldFromTheContent) {
+TEST_P(SampleFabric, FormatIsToldFromTheContent) {
   EXPECT_EQ(detectTopologyFormat(slurp(kSamples / (GetParam() + ".net"))),
             TopologyFormat::IbsimNet);
   EXPECT_EQ(detectTopologyFormat(slurp(kSamples / (GetParam() + ".ibnetdiscover"))),
             TopologyFormat::Ibnetdiscover);
 }
 
-TEST_P(SharedSample, CaptureCarriesTheLidsTheSmGave) {
+TEST_P(SampleFabric, CaptureCarriesTheLidsTheSmGave) {
   const Fabric f = read(GetParam() + ".ibnetdiscover");
   std::set<std::uint16_t> lids;
   for (const Node& n : f.nodes())
@@ -117,7 +118,7 @@ TEST_P(SharedSample, CaptureCarriesTheLidsTheSmGave) {
     }
 }
 
-INSTANTIATE_TEST_SUITE_P(Topologies, SharedSample,
+INSTANTIATE_TEST_SUITE_P(Topologies, SampleFabric,
                          ::testing::Values("dragonfly-a4-p2-h2", "dragonfly-plus-5groups",
                                            "fat-tree-2level-k12-trunk2-slowlink",
                                            "fat-tree-3level-k8-degraded6", "fat-tree-3level-k8",
@@ -128,7 +129,7 @@ INSTANTIATE_TEST_SUITE_P(Topologies, SharedSample,
                            return n;
                          });
 
-TEST(SharedSamples, EverySampleInTheFolderIsCovered) {
+TEST(SampleFabrics, EverySampleInTheFolderIsCovered) {
   std::size_t pairs = 0;
   for (const auto& e : std::filesystem::directory_iterator(kSamples))
     if (e.path().extension() == ".net") {
@@ -140,14 +141,14 @@ TEST(SharedSamples, EverySampleInTheFolderIsCovered) {
   EXPECT_EQ(pairs, 6u) << "a new sample pair: add it to the Topologies instantiation";
 }
 
-TEST(SharedSamples, AnUnreadableFileIsAnErrorNamingIt) {
+TEST(SampleFabrics, AnUnreadableFileIsAnErrorNamingIt) {
   const auto f = readTopologyFile(kSamples / "no-such-fabric.net");
   ASSERT_FALSE(f);
   EXPECT_NE(f.error().message.find("no-such-fabric.net: cannot read"), std::string::npos)
       << f.error().message;
 }
 
-TEST(SharedSamples, TwoSwitchExampleHasIbsimsGuidsAndLids) {
+TEST(SampleFabrics, TwoSwitchExampleHasIbsimsGuidsAndLids) {
   const Fabric f = read("two-switch-dual-port-hcas.ibnetdiscover");
   const auto sw1 = f.findNode(Guid{0x200000});
   const auto hca2 = f.findNode(Guid{0x100003});
@@ -171,7 +172,7 @@ TEST(SharedSamples, TwoSwitchExampleHasIbsimsGuidsAndLids) {
   EXPECT_EQ(f.node(*sw1).ports[4].state, PortState::Down);
 }
 
-TEST(SharedSamples, SlowLinkIsOneLaneWideInBothFormats) {
+TEST(SampleFabrics, SlowLinkIsOneLaneWideInBothFormats) {
   for (const std::string ext : {".net", ".ibnetdiscover"}) {
     const Fabric f = read("fat-tree-2level-k12-trunk2-slowlink" + ext);
     // spine1 (0x200001) port 2 <-> leaf0 (0x200003) port 10 was cabled with w=1.
@@ -193,7 +194,7 @@ TEST(SharedSamples, SlowLinkIsOneLaneWideInBothFormats) {
   }
 }
 
-TEST(SharedSamples, CaptureLidsMatchTheNodesTheyName) {
+TEST(SampleFabrics, CaptureLidsMatchTheNodesTheyName) {
   const Fabric f = read("fat-tree-2level-k12-trunk2-slowlink.ibnetdiscover");
   const auto leaf5 = f.findNode(Guid{0x200008});
   ASSERT_TRUE(leaf5);
