@@ -121,15 +121,4 @@ Result<PartitionConfig> mergeSources(const PartitionConfig& a, const PartitionCo
   return out;
 }
 
-std::vector<std::array<std::uint16_t, kPKeyBlockEntries>> toBlocks(
-    const std::vector<std::uint16_t>& pkeys) {
-  std::vector<std::array<std::uint16_t, kPKeyBlockEntries>> blocks(
-      (pkeys.size() + kPKeyBlockEntries - 1) / kPKeyBlockEntries);
-  for (auto& b : blocks) b.fill(0);
-  for (std::size_t i = 0; i < pkeys.size(); ++i) {
-    blocks[i / kPKeyBlockEntries][i % kPKeyBlockEntries] = pkeys[i];
-  }
-  return blocks;
-}
-
 }  // namespace ibsm::partition

@@ -1,25 +1,60 @@
 #!/usr/bin/env bash
-# The whole test suite, as CI runs it on a clean clone: installs what is
-# missing, checks formatting, builds with -Werror, runs unit and ibsim
-# integration tests, then runs the unit tests again under ASan/UBSan.
+# The whole test suite, as CI runs it (.ci/run): installs what is missing,
+# checks formatting, builds with warnings as errors (IBSM_WERROR, which only
+# the project's own checks turn on), runs the README's first command,
+# scripts/demo.sh, from a fresh clone with nothing beside it, runs the unit
+# and ibsim integration tests, then the unit tests again under ASan/UBSan.
+#
+# The main build is Release, the demo's build type, so that with ccache the
+# clone's demo build is nearly all cache hits. The clone holds the last
+# commit only: uncommitted changes are tested by ctest, not by the demo.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 "$root/scripts/install-deps.sh"
 
-echo "== clang-format"
-files=$(git ls-files '*.cpp' '*.h')
-clang-format --dry-run -Werror $files
+start=$SECONDS
+timings=()
+phase() { # name: closes the previous phase's timing and opens this one
+  local now=$SECONDS
+  [[ ${#timings[@]} -eq 0 ]] || timings[-1]+=" $((now - phase_start)) s"
+  phase_start=$now
+  timings+=("$1:")
+  echo "== $1"
+}
 
-echo "== build (RelWithDebInfo, -Werror)"
-BUILD_DIR="$root/build-test" "$root/scripts/build.sh" -DCMAKE_BUILD_TYPE=RelWithDebInfo
+phase "clang-format"
+mapfile -t files < <(git ls-files '*.cpp' '*.h')
+clang-format --dry-run -Werror "${files[@]}"
 
-echo "== tests"
+phase "build (Release, -Werror)"
+BUILD_DIR="$root/build-test" "$root/scripts/build.sh" -DCMAKE_BUILD_TYPE=Release -DIBSM_WERROR=ON
+
+phase "scripts/demo.sh from a fresh clone"
+[[ -z $(git status --porcelain --untracked-files=no) ]] ||
+  echo "note: the demo runs on the last commit; uncommitted changes are not in the clone"
+clone=$(mktemp -d "${TMPDIR:-/tmp}/ibsm-demo.XXXXXX")
+trap 'rm -rf "$clone"' EXIT
+git clone -q "$root" "$clone/ibsm"
+# The stats log counts this build's compilations only (the machine may run others).
+(cd "$clone/ibsm" && env -u BUILD_DIR CCACHE_STATSLOG="$clone/ccache.log" scripts/demo.sh)
+if command -v ccache >/dev/null && [[ -s $clone/ccache.log ]]; then
+  echo "ccache in the clone's build:"
+  CCACHE_STATSLOG="$clone/ccache.log" ccache --show-log-stats | grep -E 'Hits|Misses' || true
+fi
+rm -rf "$clone"
+
+phase "tests"
 ctest --test-dir "$root/build-test" -j"$(nproc)" --output-on-failure --timeout 900
 
-echo "== build (ASan + UBSan)"
+phase "build (ASan + UBSan)"
 BUILD_DIR="$root/build-asan" "$root/scripts/build.sh" -DCMAKE_BUILD_TYPE=Debug -DIBSM_SANITIZE=ON \
-  -DIBSM_BENCH=OFF
-echo "== tests under ASan + UBSan"
+  -DIBSM_BENCH=OFF -DIBSM_WERROR=ON
+phase "tests under ASan + UBSan"
 ASAN_OPTIONS=detect_leaks=1:verify_asan_link_order=0 UBSAN_OPTIONS=print_stacktrace=1 \
   ctest --test-dir "$root/build-asan" -j"$(nproc)" --output-on-failure --timeout 900 -L unit
+
+phase "done"
+unset 'timings[-1]'
+echo "test.sh passed in $((SECONDS - start)) s:"
+printf '  %s\n' "${timings[@]}"

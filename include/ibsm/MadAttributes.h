@@ -17,7 +17,9 @@
 #include <ibsm/Mad.h>
 
 #include <array>
+#include <cstddef>
 #include <cstdint>
+#include <span>
 #include <string>
 
 namespace ibsm {
@@ -148,20 +150,51 @@ struct SmInfo {
   auto operator<=>(const SmInfo&) const = default;
 };
 
+// Tables are read and written a block at a time; how a whole table is cut
+// into blocks lives here, beside the block types, so that the dry run's
+// dumps, the partition report and programming cut them alike.
+inline constexpr std::size_t kLftBlockSize = 64;
+inline constexpr std::size_t kPKeyBlockSize = 32;
+
 // LinearForwardingTable: exit port for LIDs 64*block .. 64*block+63.
 struct LftBlock {
-  std::array<std::uint8_t, 64> ports{};
+  std::array<std::uint8_t, kLftBlockSize> ports{};
   auto operator<=>(const LftBlock&) const = default;
 };
 inline constexpr std::uint32_t lftModifier(std::uint16_t block) {
   return block;
 }
+// Block `index` of a table of exit ports indexed by LID; LIDs past its end
+// read as `unrouted` (0xFF, what a switch holds for a LID it does not route).
+inline LftBlock lftBlock(std::span<const std::uint8_t> portByLid, std::uint16_t index,
+                         std::uint8_t unrouted = 0xFF) {
+  LftBlock b;
+  b.ports.fill(unrouted);
+  const std::size_t first = std::size_t{index} * kLftBlockSize;
+  for (std::size_t i = 0; i < kLftBlockSize && first + i < portByLid.size(); ++i)
+    b.ports[i] = portByLid[first + i];
+  return b;
+}
 
 // P_KeyTable: 32 entries; bit 15 of each is the full-membership bit.
 struct PKeyBlock {
-  std::array<std::uint16_t, 32> pkeys{};
+  std::array<std::uint16_t, kPKeyBlockSize> pkeys{};
   auto operator<=>(const PKeyBlock&) const = default;
 };
+// Blocks a table of `entries` PKeys takes (NodeInfo:PartitionCap,
+// SwitchInfo:PartitionEnforcementCap).
+constexpr std::uint16_t pkeyBlockCount(std::size_t entries) {
+  return static_cast<std::uint16_t>((entries + kPKeyBlockSize - 1) / kPKeyBlockSize);
+}
+// Block `index` of a PKey table in order: entries past its end are 0, so a
+// shorter table clears what it no longer has.
+inline PKeyBlock pkeyBlock(std::span<const std::uint16_t> pkeys, std::uint16_t index) {
+  PKeyBlock b;
+  const std::size_t first = std::size_t{index} * kPKeyBlockSize;
+  for (std::size_t i = 0; i < kPKeyBlockSize && first + i < pkeys.size(); ++i)
+    b.pkeys[i] = pkeys[first + i];
+  return b;
+}
 // On a switch, port selects the external port's table (0 for port 0 and CAs).
 inline constexpr std::uint32_t pkeyModifier(std::uint16_t block, std::uint8_t port = 0) {
   return (std::uint32_t{port} << 16) | block;

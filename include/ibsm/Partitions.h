@@ -28,7 +28,6 @@ namespace ibsm::partition {
 
 inline constexpr std::uint16_t kDefaultPKey = 0x7fff;
 inline constexpr std::uint16_t kFullMember = 0x8000;
-inline constexpr std::size_t kPKeyBlockEntries = 32;
 
 // "both" puts the full and the limited PKey in the table (OpenSM's
 // allow_both_pkeys); merging requests for one port: both > full > limited.
@@ -121,10 +120,5 @@ struct PartitionPlan {
 [[nodiscard]] Result<PartitionPlan> planPartitions(const Fabric& fabric,
                                                    const PartitionConfig& config,
                                                    std::optional<Guid> smPortGuid);
-
-// A table as the 32-entry blocks PKeyTable SMPs carry; the last block is
-// padded with 0 (an empty entry).
-std::vector<std::array<std::uint16_t, kPKeyBlockEntries>> toBlocks(
-    const std::vector<std::uint16_t>& pkeys);
 
 }  // namespace ibsm::partition

@@ -163,6 +163,7 @@ struct RouteReport {
   CreditLoopReport creditLoops;
 
   // Filled by the caller: the report does no timing and no I/O.
+  std::vector<std::string> inputWarnings;  // the topology reader's, "file:line: ..."
   double routeSeconds{0};
   double reportSeconds{0};
   std::uint64_t peakRssKiB{0};

@@ -59,8 +59,9 @@ struct Degradation {
   std::uint64_t seed{1};
 };
 
-// Node names and order follow /work/shared/topologies: a host first (where
-// ibsim attaches the SM), ports numbered hosts, then local, then up/global.
+// Node names and order are those of the sample fabrics in tests/data/topologies
+// (made with this generator): a host first (where ibsim attaches the SM), ports
+// numbered hosts, then local, then up/global.
 // Fails with a message naming the parameter when the spec cannot be built.
 [[nodiscard]] Result<std::string> generateNetFile(const TopologySpec& spec,
                                                   const Degradation& degrade = {});

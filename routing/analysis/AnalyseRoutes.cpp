@@ -8,9 +8,9 @@
 #include <array>
 #include <numeric>
 
-#include "CreditLoops.h"
-#include "ForwardingView.h"
-#include "NextHops.h"
+#include "routing/analysis/CreditLoops.h"
+#include "routing/analysis/ForwardingView.h"
+#include "routing/analysis/NextHops.h"
 
 namespace ibsm {
 namespace {

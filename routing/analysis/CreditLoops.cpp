@@ -1,4 +1,4 @@
-#include "CreditLoops.h"
+#include "routing/analysis/CreditLoops.h"
 
 #include <fmt/format.h>
 

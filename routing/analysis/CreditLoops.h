@@ -15,8 +15,8 @@
 #include <optional>
 #include <vector>
 
-#include "ForwardingView.h"
-#include "NextHops.h"
+#include "routing/analysis/ForwardingView.h"
+#include "routing/analysis/NextHops.h"
 
 namespace ibsm::analysis {
 

@@ -1,4 +1,4 @@
-#include "ForwardingView.h"
+#include "routing/analysis/ForwardingView.h"
 
 #include <fmt/format.h>
 

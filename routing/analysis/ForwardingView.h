@@ -12,7 +12,7 @@
 #include <span>
 #include <vector>
 
-#include "SwitchGraph.h"
+#include "routing/graph/SwitchGraph.h"
 
 namespace ibsm::analysis {
 

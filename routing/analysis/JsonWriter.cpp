@@ -1,4 +1,4 @@
-#include "JsonWriter.h"
+#include "routing/analysis/JsonWriter.h"
 
 #include <fmt/format.h>
 

@@ -1,4 +1,4 @@
-#include "NextHops.h"
+#include "routing/analysis/NextHops.h"
 
 #include <algorithm>
 

@@ -11,7 +11,7 @@
 #include <span>
 #include <vector>
 
-#include "ForwardingView.h"
+#include "routing/analysis/ForwardingView.h"
 
 namespace ibsm::analysis {
 

@@ -4,7 +4,7 @@
 
 #include <numeric>
 
-#include "JsonWriter.h"
+#include "routing/analysis/JsonWriter.h"
 
 namespace ibsm {
 namespace {
@@ -129,6 +129,7 @@ std::string reportJson(const RouteReport& r) {
   w.beginObject();
   w.key("engine").value(r.engine).key("engineNotes").value(r.engineNotes);
   w.key("fallbacks").value(r.fallbacks);
+  w.key("warnings").value(r.inputWarnings);
   w.key("fabric").beginObject();
   w.key("switches").value(r.switches).key("caPorts").value(r.caPorts);
   w.key("destinationLids").value(r.destinationLids).endObject();
@@ -150,6 +151,9 @@ std::string reportSummary(const RouteReport& r) {
   line(fmt::format("routing engine: {}", r.engine));
   for (const auto& f : r.fallbacks) line(fmt::format("  refused first: {}", f));
   for (const auto& n : r.engineNotes) line(fmt::format("  note: {}", n));
+  if (!r.inputWarnings.empty())
+    line(fmt::format("input: {} warning{} about the topology file (on stderr, in report.json)",
+                     r.inputWarnings.size(), r.inputWarnings.size() == 1 ? "" : "s"));
   line(fmt::format("fabric: {} switches, {} CA ports, {} destination LIDs", r.switches, r.caPorts,
                    r.destinationLids));
   line(fmt::format("pairs: {} routed, {} unreachable", r.routedPairs(), r.unreachablePairs()));

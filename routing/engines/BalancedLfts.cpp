@@ -1,4 +1,4 @@
-#include "BalancedLfts.h"
+#include "routing/engines/BalancedLfts.h"
 
 #include <fmt/format.h>
 #include <ibsm/Lids.h>

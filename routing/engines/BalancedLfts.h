@@ -31,8 +31,8 @@
 #include <string>
 #include <vector>
 
-#include "PortBalancer.h"
-#include "SwitchGraph.h"
+#include "routing/engines/PortBalancer.h"
+#include "routing/graph/SwitchGraph.h"
 
 namespace ibsm::routing {
 

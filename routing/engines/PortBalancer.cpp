@@ -1,4 +1,4 @@
-#include "PortBalancer.h"
+#include "routing/engines/PortBalancer.h"
 
 #include <algorithm>
 #include <tuple>

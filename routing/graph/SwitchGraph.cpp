@@ -1,4 +1,4 @@
-#include "SwitchGraph.h"
+#include "routing/graph/SwitchGraph.h"
 
 #include <algorithm>
 #include <boost/graph/breadth_first_search.hpp>

@@ -1,46 +1,22 @@
-// Reads ibnetdiscover's topology output into a Fabric. Every cable appears
-// twice, once in each end's section, and ibnetdiscover prints a port only
-// when it discovered the node at the other end, so each section must be
-// answered by its peer: a one-sided or dangling link means the file was cut
-// or edited, and is reported rather than guessed at.
+// Reads ibnetdiscover's topology output, line by line, into sections; and
+// parseIbnetdiscover, which hands them to IbnetdiscoverFabric.cpp. Captures
+// come as operators keep them: copied from a terminal with the prompt, with
+// stderr in the same file, saved on Windows, or written by ibdiagnet. What is
+// clearly not topology is skipped with a warning (CaptureNoise.h); a line
+// that starts like a record but is malformed is an error.
 #include <fmt/format.h>
 #include <ibsm/Topology.h>
 
-#include <unordered_map>
-#include <vector>
-
-#include "IbnetdiscoverSyntax.h"
-#include "TextScan.h"
+#include "routing/topology/CaptureNoise.h"
+#include "routing/topology/IbnetdiscoverCapture.h"
+#include "routing/topology/TextScan.h"
 
 namespace ibsm {
 namespace {
 
 using topology::Cursor;
-using topology::IbndHeader;
-using topology::IbndPortLine;
-
-struct Section {
-  IbndHeader header;
-  std::size_t line{0};
-  Guid systemImageGuid;
-  std::uint32_t vendorId{0};
-  std::uint16_t deviceId{0};
-  Guid switchPortGuid;
-  std::vector<IbndPortLine> ports;
-  std::vector<std::size_t> portLine;  // line number of ports[i]
-  std::vector<int> byPort;            // port number -> index into ports, -1 if not listed
-};
-
-// The vendid= ... switchguid= block that precedes a node header.
-struct PendingIds {
-  std::optional<std::uint32_t> vendorId;
-  std::optional<std::uint16_t> deviceId;
-  std::optional<Guid> systemImageGuid;
-  std::optional<Guid> nodeGuid;
-  NodeType nodeType{NodeType::Ca};
-  Guid portGuid;
-  std::size_t guidLine{0};
-};
+using topology::IbndCapture;
+using topology::IbndSection;
 
 std::string_view typeName(NodeType t) {
   switch (t) {
@@ -54,36 +30,69 @@ std::string_view typeName(NodeType t) {
   return "node";
 }
 
-class IbndParser {
+constexpr std::string_view kIdKeys[] = {"vendid",     "devid",  "sysimgguid",
+                                        "switchguid", "caguid", "rtguid"};
+
+enum class LineKind : std::uint8_t { Port, Id, Grouping, Header, Other };
+
+// What a line starts like. Anything that starts like a record is parsed as
+// one, so a malformed record is an error and never skipped as noise.
+LineKind kindOf(std::string_view text) {
+  if (text.size() > 1 && text.front() == '[' && topology::isDigit(text[1])) return LineKind::Port;
+  const auto word = Cursor{text}.letters();
+  for (const std::string_view key : kIdKeys)
+    if (word == key) return LineKind::Id;
+  // The chassis grouping of ibnetdiscover -g carries nothing a Fabric holds.
+  if (text.starts_with("Chassis ") || text.starts_with("Hostname:") || text == "Non-Chassis Nodes")
+    return LineKind::Grouping;
+  const bool typeWord = (word == "Switch" || word == "Ca" || word == "Rt") &&
+                        word.size() < text.size() && topology::isBlank(text[word.size()]);
+  if (typeWord || topology::looksLikeNodeHeader(text)) return LineKind::Header;
+  return LineKind::Other;
+}
+
+// The vendid= ... switchguid= block that precedes a node header.
+struct PendingIds {
+  std::optional<std::uint32_t> vendorId;
+  std::optional<std::uint16_t> deviceId;
+  std::optional<Guid> systemImageGuid;
+  std::optional<Guid> nodeGuid;
+  NodeType nodeType{NodeType::Ca};
+  Guid portGuid;
+  std::size_t guidLine{0};
+};
+
+class IbndScanner {
  public:
-  explicit IbndParser(std::string_view file) : file_(file) {}
+  explicit IbndScanner(std::string_view file) : file_(file), skipped_(file) {}
 
   Result<void> line(std::string_view text, std::size_t no);
-  Result<Fabric> build() const;
-  Result<void> finish(std::size_t lastLine) const {
+  Result<IbndCapture> finish(std::size_t lastLine) {
     if (pending_.nodeGuid || pending_.vendorId || pending_.systemImageGuid)
       return fail(lastLine, "the file ends after GUID lines, before the node header they announce");
-    return {};
+    capture_.warnings = skipped_.takeWarnings();
+    return std::move(capture_);
   }
 
  private:
-  std::unexpected<Error> fail(std::size_t line, std::string what) const {
+  std::unexpected<Error> fail(std::size_t line, std::string_view what) const {
     return std::unexpected(Error::at(file_, line, what));
   }
+  Result<void> record(LineKind kind, std::string_view text, std::size_t no);
   Result<void> idLine(std::string_view text, std::size_t no);
   Result<void> header(std::string_view text, std::size_t no);
   Result<void> portLine(std::string_view text, std::size_t no);
-  std::string name(const Section& s) const {
+  std::string name(const IbndSection& s) const {
     return fmt::format("{} {} \"{}\"", typeName(s.header.type), s.header.guid,
                        s.header.description);
   }
-  Result<void> link(Fabric& fabric, std::size_t i, std::size_t k) const;
 
   std::string_view file_;
-  std::vector<Section> sections_;
+  IbndCapture capture_;
+  topology::SkippedLines skipped_;
   PendingIds pending_;
   bool inSection_{false};
-  std::unordered_map<Guid, std::size_t> byGuid_;
+  bool seenRecord_{false};
 };
 
 template <typename T>
@@ -99,11 +108,15 @@ bool onlyComment(Cursor& c) {
   return c.atEnd() || c.peek() == '#';
 }
 
-Result<void> IbndParser::idLine(std::string_view text, std::size_t no) {
+Result<void> IbndScanner::idLine(std::string_view text, std::size_t no) {
   inSection_ = false;
   Cursor c{text};
   const auto key = c.letters();
   if (!c.consume('=')) return fail(no, fmt::format("expected '=' after '{}'", key));
+  // ibdiagnet pads vendid to eight digits, ibnetdiscover prints it bare.
+  if (key == "vendid" && c.rest().starts_with("0x0") && c.rest().size() > 3 &&
+      !topology::isBlank(c.rest()[3]))
+    capture_.fromIbdiagnet = true;
   const auto value = c.hex();
   if (!value) return fail(no, fmt::format("expected a hex number after '{}='", key));
   bool fresh = true;
@@ -134,19 +147,20 @@ Result<void> IbndParser::idLine(std::string_view text, std::size_t no) {
   return {};
 }
 
-Result<void> IbndParser::header(std::string_view text, std::size_t no) {
+Result<void> IbndScanner::header(std::string_view text, std::size_t no) {
   auto h = topology::parseIbndHeader(text);
   if (!h) return fail(no, h.error());
   if (pending_.nodeGuid && (pending_.nodeType != h->type || *pending_.nodeGuid != h->guid))
     return fail(no, fmt::format("this {} header names {} but line {} announced {} {}",
                                 typeName(h->type), h->guid, pending_.guidLine,
                                 typeName(pending_.nodeType), *pending_.nodeGuid));
-  if (const auto [it, fresh] = byGuid_.emplace(h->guid, sections_.size()); !fresh)
+  auto& sections = capture_.sections;
+  if (const auto [it, fresh] = capture_.byGuid.emplace(h->guid, sections.size()); !fresh)
     return fail(no,
                 fmt::format("node GUID {} appears twice: this {} and the {} at line {}", h->guid,
-                            typeName(h->type), typeName(sections_[it->second].header.type),
-                            sections_[it->second].line));
-  Section s;
+                            typeName(h->type), typeName(sections[it->second].header.type),
+                            sections[it->second].line));
+  IbndSection s;
   s.header = *h;
   s.line = no;
   s.systemImageGuid = pending_.systemImageGuid.value_or(Guid{});
@@ -156,16 +170,16 @@ Result<void> IbndParser::header(std::string_view text, std::size_t no) {
   s.byPort.assign(std::size_t{h->numPorts} + 1, -1);
   s.ports.reserve(h->numPorts);
   s.portLine.reserve(h->numPorts);
-  sections_.push_back(std::move(s));
+  sections.push_back(std::move(s));
   pending_ = {};
   inSection_ = true;
   return {};
 }
 
-Result<void> IbndParser::portLine(std::string_view text, std::size_t no) {
+Result<void> IbndScanner::portLine(std::string_view text, std::size_t no) {
   if (!inSection_)
     return fail(no, "port line outside a node section (expected a Switch, Ca or Rt header first)");
-  Section& s = sections_.back();
+  IbndSection& s = capture_.sections.back();
   auto p = topology::parseIbndPortLine(text, s.header.type);
   if (!p) return fail(no, p.error());
   if (p->port > s.header.numPorts)
@@ -180,143 +194,73 @@ Result<void> IbndParser::portLine(std::string_view text, std::size_t no) {
   return {};
 }
 
-Result<void> IbndParser::line(std::string_view text, std::size_t no) {
+Result<void> IbndScanner::record(LineKind kind, std::string_view text, std::size_t no) {
+  switch (kind) {
+    case LineKind::Port:
+      return portLine(text, no);
+    case LineKind::Id:
+      return idLine(text, no);
+    case LineKind::Header:
+      return header(text, no);
+    case LineKind::Grouping:
+    case LineKind::Other:
+      break;
+  }
+  inSection_ = false;
+  return {};
+}
+
+Result<void> IbndScanner::line(std::string_view text, std::size_t no) {
   text = topology::trimRight(topology::trimLeft(text));
-  // "ibwarn:" lines are libibmad's warnings, in captures taken with 2>&1.
-  if (text.empty() || text.front() == '#' || text.starts_with("ibwarn:")) return {};
-  if (text.front() == '[') return portLine(text, no);
-  for (const std::string_view key :
-       {"vendid=", "devid=", "sysimgguid=", "switchguid=", "caguid=", "rtguid="})
-    if (text.starts_with(key)) return idLine(text, no);
-  // The chassis grouping of ibnetdiscover -g carries nothing a Fabric holds.
-  if (text.starts_with("Chassis ") || text.starts_with("Hostname:") ||
-      text == "Non-Chassis Nodes") {
-    inSection_ = false;
+  if (text.empty()) return {};  // blank lines keep a run of skipped lines open
+  if (text.front() == '#') {
+    if (text.find("automatically generated by IBDIAG") != std::string_view::npos)
+      capture_.fromIbdiagnet = true;
+    skipped_.endRun();
     return {};
   }
-  if (topology::looksLikeNodeHeader(text)) return header(text, no);
+  if (const LineKind kind = kindOf(text); kind != LineKind::Other) {
+    seenRecord_ = true;
+    skipped_.endRun();
+    return record(kind, text, no);
+  }
+  if (const auto noise = topology::noiseKind(text)) {
+    skipped_.skip(no, *noise, text);
+    return {};
+  }
+  if (!seenRecord_) {
+    skipped_.skip(no, topology::NoiseKind::Preamble, text);
+    return {};
+  }
   return fail(no,
               "expected a node header (Switch, Ca, Rt), a port line '[n] ...', a GUID line "
               "such as 'switchguid=0x...' or a '#' comment");
 }
 
-Result<void> IbndParser::link(Fabric& fabric, std::size_t i, std::size_t k) const {
-  const Section& s = sections_[i];
-  const IbndPortLine& pl = s.ports[k];
-  const std::size_t no = s.portLine[k];
-  const auto it = byGuid_.find(pl.remoteGuid);
-  if (it == byGuid_.end())
-    return fail(
-        no, fmt::format("port [{}] of {} leads to {} {} port [{}], which has no section "
-                        "in this file (ibnetdiscover prints every node it links to; is "
-                        "the capture cut short?)",
-                        pl.port, name(s), typeName(pl.remoteType), pl.remoteGuid, pl.remotePort));
-  const Section& r = sections_[it->second];
-  if (r.header.type != pl.remoteType)
-    return fail(
-        no, fmt::format("port [{}] names {} as a {}, but line {} describes it as a {}", pl.port,
-                        pl.remoteGuid, typeName(pl.remoteType), r.line, typeName(r.header.type)));
-  if (pl.remotePort > r.header.numPorts)
-    return fail(no,
-                fmt::format("port [{}] of {} leads to port [{}] of {}, which has {} ports "
-                            "(line {})",
-                            pl.port, name(s), pl.remotePort, name(r), r.header.numPorts, r.line));
-  const int peerIndex = r.byPort[pl.remotePort];
-  if (peerIndex < 0)
-    return fail(no, fmt::format("port [{}] of {} leads to port [{}] of {}, but that node's "
-                                "section (line {}) does not list port [{}]",
-                                pl.port, name(s), pl.remotePort, name(r), r.line, pl.remotePort));
-  const IbndPortLine& peer = r.ports[static_cast<std::size_t>(peerIndex)];
-  const std::size_t peerNo = r.portLine[static_cast<std::size_t>(peerIndex)];
-  if (peer.remoteGuid != s.header.guid || peer.remotePort != pl.port)
-    return fail(no, fmt::format("port [{}] of {} leads to port [{}] of {}, but line {} says that "
-                                "port leads to {} port [{}]",
-                                pl.port, name(s), pl.remotePort, name(r), peerNo, peer.remoteGuid,
-                                peer.remotePort));
-  if ((pl.rate.width && peer.rate.width && pl.rate.width != peer.rate.width) ||
-      (pl.rate.speedKnown && peer.rate.speedKnown &&
-       (pl.rate.speed != peer.rate.speed || pl.rate.extSpeed != peer.rate.extSpeed)))
-    return fail(no, fmt::format("the link from port [{}] of {} runs at {} here but at {} at its "
-                                "other end (line {})",
-                                pl.port, name(s), pl.rateText, peer.rateText, peerNo));
-  const std::uint16_t remoteLid = r.header.type == NodeType::Switch ? r.header.lid : peer.lid;
-  if (pl.remoteLid != remoteLid)
-    return fail(no, fmt::format("port [{}] says {} has LID {}, but line {} gives LID {}", pl.port,
-                                name(r), pl.remoteLid,
-                                r.header.type == NodeType::Switch ? r.line : peerNo, remoteLid));
-  const Guid remotePortGuid = r.header.type == NodeType::Switch ? r.switchPortGuid : peer.portGuid;
-  if (pl.remotePortGuid && pl.remotePortGuid != remotePortGuid)
-    return fail(no, fmt::format("port [{}] says port [{}] of {} has port GUID {}, but line {} "
-                                "gives {}",
-                                pl.port, pl.remotePort, name(r), pl.remotePortGuid, peerNo,
-                                remotePortGuid));
-
-  const PortRef here{static_cast<NodeId>(i), pl.port};
-  const PortRef there{static_cast<NodeId>(it->second), pl.remotePort};
-  if (auto c = fabric.connect(here, there); !c) return fail(no, c.error().message);
-  Port& port = fabric.port(here);
-  port.link = topology::linkAttrsFromRate(pl.rate);
-  port.state = PortState::Active;
-  port.physState = 5;  // LinkUp: ibnetdiscover saw a node behind it
-  if (pl.vlCap) port.vlCap = *pl.vlCap;
-  if (s.header.type != NodeType::Switch) {
-    port.lid = Lid{pl.lid};
-    port.lmc = pl.lmc;
-  }
-  return {};
-}
-
-Result<Fabric> IbndParser::build() const {
-  if (sections_.empty())
-    return std::unexpected(Error{
-        fmt::format("{}: no node sections found (expected Switch, Ca or Rt headers)", file_)});
-  Fabric fabric;
-  for (const Section& s : sections_) {
-    const IbndHeader& h = s.header;
-    Node node;
-    if (h.type == NodeType::Switch) {
-      node = Node::makeSwitch(h.guid, h.numPorts, std::string(h.description));
-      for (Port& p : node.ports) p.guid = s.switchPortGuid;
-      node.ports[0].lid = Lid{h.lid};
-      node.ports[0].lmc = h.lmc;
-      node.ports[0].physState = 5;
-      node.switchData->enhancedPort0 = h.enhancedPort0;
-    } else {
-      std::vector<Guid> portGuids(h.numPorts);
-      for (std::size_t k = 0; k < s.ports.size(); ++k) {
-        const IbndPortLine& p = s.ports[k];
-        for (std::size_t j = 0; j < k; ++j)
-          if (s.ports[j].portGuid == p.portGuid)
-            return fail(
-                s.portLine[k],
-                fmt::format("port GUID {} of {} is also the GUID of its port [{}] (line {})",
-                            p.portGuid, name(s), s.ports[j].port, s.portLine[j]));
-        portGuids[p.port - 1u] = p.portGuid;
-      }
-      node = Node::makeCa(h.guid, portGuids, std::string(h.description));
-      node.type = h.type;
-    }
-    node.systemImageGuid = s.systemImageGuid;
-    node.vendorId = s.vendorId;
-    node.deviceId = s.deviceId;
-    if (auto id = fabric.addNode(std::move(node)); !id) return fail(s.line, id.error().message);
-  }
-  for (std::size_t i = 0; i < sections_.size(); ++i)
-    for (std::size_t k = 0; k < sections_[i].ports.size(); ++k)
-      if (auto r = link(fabric, i, k); !r) return std::unexpected(r.error());
-  return fabric;
-}
-
 }  // namespace
 
-Result<Fabric> parseIbnetdiscover(std::string_view text, std::string_view fileName) {
-  IbndParser parser{fileName};
-  topology::LineReader lines{text};
+namespace topology {
+
+Result<IbndCapture> scanIbnetdiscover(std::string_view text, std::string_view file) {
+  IbndScanner scanner{file};
+  LineReader lines{withoutByteOrderMark(text)};
   std::string_view line;
   while (lines.next(line))
-    if (auto r = parser.line(line, lines.number()); !r) return std::unexpected(r.error());
-  if (auto r = parser.finish(lines.number()); !r) return std::unexpected(r.error());
-  return parser.build();
+    if (auto r = scanner.line(line, lines.number()); !r) return std::unexpected(r.error());
+  return scanner.finish(lines.number());
+}
+
+}  // namespace topology
+
+Result<TopologyRead> parseIbnetdiscover(std::string_view text, std::string_view fileName) {
+  auto capture = topology::scanIbnetdiscover(text, fileName);
+  if (!capture) return std::unexpected(capture.error());
+  TopologyRead read;
+  read.warnings = std::move(capture->warnings);
+  auto fabric = topology::buildIbnetdiscoverFabric(*capture, fileName, read.warnings);
+  if (!fabric) return std::unexpected(fabric.error());
+  read.fabric = std::move(*fabric);
+  return read;
 }
 
 }  // namespace ibsm

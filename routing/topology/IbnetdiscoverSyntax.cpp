@@ -1,8 +1,8 @@
-#include "IbnetdiscoverSyntax.h"
+#include "routing/topology/IbnetdiscoverSyntax.h"
 
 #include <fmt/format.h>
 
-#include "TextScan.h"
+#include "routing/topology/TextScan.h"
 
 namespace ibsm::topology {
 namespace {
@@ -98,16 +98,40 @@ std::optional<Guid> parenGuid(Cursor& c) {
   return Guid{*g};
 }
 
+// "(2c90300000002)" or ibdiagnet's "(1)": the hex digits inside.
+std::optional<std::string_view> parenDigits(Cursor& c) {
+  const std::size_t start = c.position();
+  const std::string_view from = c.rest();
+  if (!c.consume('(')) return std::nullopt;
+  if (!c.hex() || !c.consume(')')) {
+    c.seek(start);
+    return std::nullopt;
+  }
+  return from.substr(1, c.position() - start - 2);
+}
+
+// What follows 'lid ' when it is not a number, for messages.
+std::string found(Cursor& c) {
+  const auto token = Cursor{c.rest()}.word();
+  return token.empty() ? std::string("nothing") : fmt::format("'{}'", token);
+}
+
 // `lid 3 lmc 0`
-bool lidAndLmc(Cursor& c, std::uint16_t& lid, std::uint8_t& lmc) {
-  if (!c.consume("lid") || !c.skipSpace()) return false;
-  const auto l = c.decimal();
-  if (!l || *l > 0xFFFF || !c.skipSpace() || !c.consume("lmc") || !c.skipSpace()) return false;
+LineResult<void> lidAndLmc(Cursor& c, std::uint16_t& lid, std::uint8_t& lmc) {
+  if (!c.consume("lid") || !c.skipSpace()) return Unexpected("expected 'lid <n> lmc <0-7>'");
+  const auto l = parseLid(c);
+  if (!l) return Unexpected(l.error());
+  if (!c.skipSpace() || !c.consume("lmc") || !c.skipSpace())
+    return Unexpected("expected 'lmc <0-7>' after the LID");
+  const std::size_t at = c.position();
   const auto m = c.decimal();
-  if (!m || *m > 7) return false;
-  lid = static_cast<std::uint16_t>(*l);
+  if (!m || *m > 7 || (!c.atEnd() && !isBlank(c.peek()))) {
+    c.seek(at);
+    return Unexpected(fmt::format("expected an LMC from 0 to 7 after 'lmc', got {}", found(c)));
+  }
+  lid = *l;
   lmc = static_cast<std::uint8_t>(*m);
-  return true;
+  return {};
 }
 
 // `"remote description" lid 7 4xQDR [s=4 w=2 v=4] [slot 3 | (scp)]`
@@ -119,10 +143,10 @@ LineResult<void> remoteTail(std::string_view tail, IbndPortLine& out) {
   if (close == std::string_view::npos || close == 0) return Unexpected(std::string(kExpected));
   Cursor c{tail.substr(close + 6)};
   c.skipSpace();
-  const auto rlid = c.decimal();
-  if (!rlid || *rlid > 0xFFFF || (!c.atEnd() && !c.skipSpace()))
-    return Unexpected(std::string(kExpected));
-  out.remoteLid = static_cast<std::uint16_t>(*rlid);
+  const auto rlid = parseLid(c);
+  if (!rlid) return Unexpected(fmt::format("the remote port: {}", rlid.error()));
+  out.remoteLid = *rlid;
+  c.skipSpace();
   if (c.atEnd()) return {};  // captures older than OFED 1.2 print no rate
   const auto token = c.word();
   const auto rate = parseLinkRate(token);
@@ -155,6 +179,21 @@ LineResult<void> remoteTail(std::string_view tail, IbndPortLine& out) {
 }
 
 }  // namespace
+
+LineResult<std::uint16_t> parseLid(Cursor& c) {
+  const std::size_t at = c.position();
+  const auto lid = c.decimal();
+  if (!lid || (!c.atEnd() && !isBlank(c.peek()))) {
+    c.seek(at);
+    return Unexpected(fmt::format("expected a LID from 0 to {}, got {}", kMaxUnicastLid, found(c)));
+  }
+  if (*lid > kMaxUnicastLid)
+    return Unexpected(
+        fmt::format("LID {} is out of range: expected 0 to {} (from {} up, LIDs are "
+                    "multicast)",
+                    *lid, kMaxUnicastLid, kMaxUnicastLid + 1));
+  return static_cast<std::uint16_t>(*lid);
+}
 
 LineResult<IbndHeader> parseIbndHeader(std::string_view line) {
   Cursor c{line};
@@ -211,7 +250,9 @@ LineResult<IbndHeader> parseIbndHeader(std::string_view line) {
     return Unexpected("expected the description in quotes before 'base port 0'");
   h.description = head.substr(1, head.size() - 2);
   Cursor t{rest.substr(at + std::string_view("port 0 ").size())};
-  if (!lidAndLmc(t, h.lid, h.lmc) || (t.skipSpace(), !t.atEnd()))
+  if (auto lid = lidAndLmc(t, h.lid, h.lmc); !lid)
+    return Unexpected(fmt::format("switch port 0: {}", lid.error()));
+  if (t.skipSpace(), !t.atEnd())
     return Unexpected("expected 'port 0 lid <n> lmc <0-7>' at the end of a switch header");
   return h;
 }
@@ -223,13 +264,13 @@ LineResult<IbndPortLine> parseIbndPortLine(std::string_view line, NodeType owner
   if (!port) return Unexpected("expected a port number from 1 to 255 as '[n]'");
   out.port = *port;
   if (!skipExtPort(c)) return Unexpected("expected '[ext <n>]' after the port number");
-  if (owner != NodeType::Switch) {
-    const auto own = parenGuid(c);
-    if (!own)
-      return Unexpected(fmt::format("expected the port GUID as '[{}](<hex>)' on a {} port line",
-                                    out.port, typeWord(owner)));
-    out.portGuid = *own;
-  }
+  // Switch port lines carry no '(...)' in ibnetdiscover's output; whether one
+  // may stand there (ibdiagnet's port number) is the reader's call.
+  const auto own = parenDigits(c);
+  if (!own && owner != NodeType::Switch)
+    return Unexpected(fmt::format("expected the port GUID as '[{}](<hex>)' on a {} port line",
+                                  out.port, typeWord(owner)));
+  if (own) out.portId = *own;
   if (!c.skipSpace()) return Unexpected("expected whitespace and the remote node name");
   const auto remote = parseNodeName(c);
   if (!remote) return Unexpected(remote.error());
@@ -245,8 +286,8 @@ LineResult<IbndPortLine> parseIbndPortLine(std::string_view line, NodeType owner
   if (!c.consume('#')) return Unexpected("expected '#' and the remote description");
   c.skipSpace();
   if (owner != NodeType::Switch) {
-    if (!lidAndLmc(c, out.lid, out.lmc))
-      return Unexpected("expected 'lid <n> lmc <0-7>' of this port after '#'");
+    if (auto lid = lidAndLmc(c, out.lid, out.lmc); !lid)
+      return Unexpected(fmt::format("this port: {}", lid.error()));
     c.skipSpace();
   }
   if (auto tail = remoteTail(c.rest(), out); !tail) return Unexpected(tail.error());

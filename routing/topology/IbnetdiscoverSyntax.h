@@ -16,7 +16,8 @@
 #include <string>
 #include <string_view>
 
-#include "LinkCodes.h"
+#include "routing/topology/LinkCodes.h"
+#include "routing/topology/TextScan.h"
 
 namespace ibsm::topology {
 
@@ -33,7 +34,11 @@ struct IbndHeader {
 
 struct IbndPortLine {
   std::uint8_t port{0};
-  Guid portGuid;  // printed for CA and router ports only
+  // The hex digits in '[n](...)', empty when there are none. ibnetdiscover
+  // prints the port GUID there on CA and router port lines (and nothing on
+  // switch port lines), ibdiagnet the port number; the reader, which knows
+  // which tool wrote the file, says which.
+  std::string_view portId;
   NodeType remoteType{NodeType::Ca};
   Guid remoteGuid;
   std::uint8_t remotePort{0};
@@ -49,6 +54,10 @@ struct IbndPortLine {
 // Failures are the "what was expected" half of a file:line message.
 template <typename T>
 using LineResult = std::expected<T, std::string>;
+
+// The number after "lid ": 0 (no SM has given the port a LID yet) or a
+// unicast LID; the message says what was found instead when it is neither.
+LineResult<std::uint16_t> parseLid(Cursor& c);
 
 LineResult<IbndHeader> parseIbndHeader(std::string_view line);
 LineResult<IbndPortLine> parseIbndPortLine(std::string_view line, NodeType owner);

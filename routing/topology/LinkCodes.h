@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <string_view>
 
 namespace ibsm::topology {
@@ -36,6 +37,33 @@ struct LinkRate {
 // "4xQDR", "1xSDR", "12xEDR", "2xNDR", "4xFDR10", "??SDR", "4x???".
 // FDR10 (a Mellanox extension outside PortInfo) reads as QDR.
 std::optional<LinkRate> parseLinkRate(std::string_view token);
+// The same as two tokens, as `ibnetdiscover -p` prints them: "4x" "QDR".
+std::optional<LinkRate> parseLinkRate(std::string_view width, std::string_view speed);
+
+// "4xQDR", with "??" / "???" for what is not known.
+std::string formatLinkRate(const LinkRate& rate);
+
+// What a cable runs at when its two ends report different rates: the lower
+// width and the lower speed, each on its own (a link trains to what both
+// ends can do). An end that could not read one of them ("??") does not vote.
+LinkRate lowerLinkRate(const LinkRate& a, const LinkRate& b);
+
+// True when both ends know a width and the widths differ, or likewise speeds.
+bool ratesDisagree(const LinkRate& a, const LinkRate& b);
+
+// One end of a cable as a capture line tells it.
+struct CableEnd {
+  std::string name;  // port [3] of switch 0x... "leaf0"
+  std::size_t line{0};
+  LinkRate rate;
+  std::string printed;  // the rate as the line prints it: "4xFDR10"
+};
+
+// The one warning per cable whose ends disagree, from the end read first:
+//   f:3: the two ends of a cable report different rates: port [1] of ... says
+//   4xSDR (f:3), port [2] of ... says 1xSDR (f:8); read as 1xSDR, the lower
+//   width and the lower speed
+std::string cableRateWarning(std::string_view file, const CableEnd& first, const CableEnd& second);
 
 // LinkAttrs for a link seen in a capture: only the active rate is known, so
 // supported and enabled say the same.

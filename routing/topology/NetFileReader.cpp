@@ -11,9 +11,9 @@
 #include <unordered_map>
 #include <vector>
 
-#include "LinkCodes.h"
-#include "NetFileSyntax.h"
-#include "TextScan.h"
+#include "routing/topology/LinkCodes.h"
+#include "routing/topology/NetFileSyntax.h"
+#include "routing/topology/TextScan.h"
 
 namespace ibsm {
 namespace {
@@ -100,7 +100,7 @@ class NetParser {
 };
 
 Result<void> NetParser::parse(std::string_view text) {
-  LineReader lines{text};
+  LineReader lines{withoutByteOrderMark(text)};
   std::string_view line;
   while (lines.next(line)) {
     const std::size_t no = lines.number();

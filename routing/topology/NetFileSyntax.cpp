@@ -1,21 +1,18 @@
-#include "NetFileSyntax.h"
+#include "routing/topology/NetFileSyntax.h"
 
 #include <fmt/format.h>
 
 #include <array>
 #include <cctype>
 
-#include "LinkCodes.h"
-#include "TextScan.h"
+#include "routing/topology/LinkCodes.h"
+#include "routing/topology/TextScan.h"
 
 namespace ibsm::topology {
 namespace {
 
 using Unexpected = std::unexpected<std::string>;
 
-bool isDigit(char c) {
-  return c >= '0' && c <= '9';
-}
 bool isAlpha(char c) {
   return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
 }

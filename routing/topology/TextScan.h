@@ -27,6 +27,16 @@ inline std::string_view trimLeft(std::string_view s) {
   return s;
 }
 
+inline bool isDigit(char c) {
+  return c >= '0' && c <= '9';
+}
+
+// A file saved by a Windows editor may open with a UTF-8 byte-order mark; it
+// is no part of the first line, and line numbers stay what the editor shows.
+inline std::string_view withoutByteOrderMark(std::string_view text) {
+  return text.starts_with("\xEF\xBB\xBF") ? text.substr(3) : text;
+}
+
 // Splits text into lines numbered from 1; a trailing '\r' (a file written on
 // Windows) is not part of the line.
 class LineReader {

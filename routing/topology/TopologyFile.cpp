@@ -1,5 +1,5 @@
 // The one place the topology readers touch the file system: read the whole
-// file, tell its format from the first node header, hand the text on.
+// file, tell its format from its first record, hand the text on.
 #include <fmt/format.h>
 #include <ibsm/Topology.h>
 
@@ -8,16 +8,18 @@
 #include <fstream>
 #include <sstream>
 
-#include "TextScan.h"
+#include "routing/topology/PortsReportSyntax.h"
+#include "routing/topology/TextScan.h"
 
 namespace ibsm {
 
 TopologyFormat detectTopologyFormat(std::string_view text) {
-  topology::LineReader lines{text};
+  topology::LineReader lines{topology::withoutByteOrderMark(text)};
   std::string_view line;
   while (lines.next(line)) {
     line = topology::trimLeft(line);
     if (line.empty() || line.front() == '#') continue;
+    if (topology::looksLikePortsLine(line)) return TopologyFormat::IbnetdiscoverPorts;
     // ibnetdiscover names every node by type and GUID, "S-0002c903004a1b20",
     // and follows the name with '# "description"'; ibsim net files use free
     // names. ibsim reads ibnetdiscover output too, but then the GUIDs in the
@@ -39,7 +41,7 @@ TopologyFormat detectTopologyFormat(std::string_view text) {
   return TopologyFormat::IbsimNet;
 }
 
-Result<Fabric> readTopologyFile(const std::filesystem::path& path) {
+Result<TopologyRead> readTopologyFile(const std::filesystem::path& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in)
     return fail(
@@ -49,9 +51,17 @@ Result<Fabric> readTopologyFile(const std::filesystem::path& path) {
   if (in.bad()) return fail(fmt::format("{}: read error: {}", path.string(), std::strerror(errno)));
   const std::string text = std::move(buffer).str();
   const std::string name = path.string();
-  return detectTopologyFormat(text) == TopologyFormat::Ibnetdiscover
-             ? parseIbnetdiscover(text, name)
-             : parseNetFile(text, name);
+  switch (detectTopologyFormat(text)) {
+    case TopologyFormat::Ibnetdiscover:
+      return parseIbnetdiscover(text, name);
+    case TopologyFormat::IbnetdiscoverPorts:
+      return parseIbnetdiscoverPorts(text, name);
+    case TopologyFormat::IbsimNet:
+      break;
+  }
+  auto fabric = parseNetFile(text, name);
+  if (!fabric) return std::unexpected(fabric.error());
+  return TopologyRead{std::move(*fabric), {}};
 }
 
 }  // namespace ibsm

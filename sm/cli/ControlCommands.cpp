@@ -2,21 +2,19 @@
 
 #include <fmt/format.h>
 
-#include "Config.h"
+#include "ConfigInUse.h"
 #include "ControlClient.h"
 
 namespace ibsm::cli {
 namespace {
 
-constexpr const char* kDefaultConfig = "/etc/ibsm/ibsm.toml";
-
 // --socket wins; else the socket the daemon was configured with, read from
 // the same config file (so a non-default path needs no flag); else the default.
 Result<std::filesystem::path> socketPath(const ControlArgs& args) {
   if (args.socket) return *args.socket;
-  auto config = config::loadConfig(args.config.value_or(kDefaultConfig), args.config.has_value());
-  if (!config) return std::unexpected(config.error());
-  return config->sm.controlSocket;
+  auto loaded = config::loadConfigInUse(args.config);
+  if (!loaded) return std::unexpected(loaded.error());
+  return loaded->config.sm.controlSocket;
 }
 
 int ask(std::string_view command, const ControlArgs& args, std::string_view line) {
@@ -42,8 +40,8 @@ void addCommon(CLI::App* cmd, ControlArgs& args) {
   cmd->add_option("--socket", args.socket,
                   "Daemon's control socket (default: sm.control_socket of the config)");
   cmd->add_option("-F,--config", args.config,
-                  "TOML config to read sm.control_socket from (default /etc/ibsm/ibsm.toml if "
-                  "present)");
+                  fmt::format("TOML config to read sm.control_socket from (default {} if present)",
+                              config::kDefaultConfigPath));
 }
 
 }  // namespace

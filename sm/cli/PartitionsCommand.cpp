@@ -2,8 +2,12 @@
 
 #include <fmt/format.h>
 #include <ibsm/GuidList.h>
+#include <ibsm/MadAttributes.h>
 #include <ibsm/Partitions.h>
 #include <ibsm/Topology.h>
+
+#include "ConfigInUse.h"
+#include "PartitionSources.h"
 
 namespace ibsm::cli {
 namespace {
@@ -15,19 +19,12 @@ int inputError(const Error& e) {
   return 2;
 }
 
-Result<partition::PartitionConfig> readConfig(const PartitionsArgs& args) {
-  partition::PartitionConfig config;
-  if (args.partitions) {
-    auto file = partition::readPartitionsFile(*args.partitions);
-    if (!file) return file;
-    config = std::move(*file);
-  }
-  if (args.config) {
-    auto toml = partition::loadTomlPartitions(*args.config);
-    if (!toml) return toml;
-    return partition::mergeSources(config, *toml);
-  }
-  return config;
+// What `ibsm run` would read from the same --config and --partitions: the
+// same function, so the plan printed is the plan programmed.
+Result<std::optional<partition::PartitionConfig>> readPartitions(const PartitionsArgs& args) {
+  auto loaded = config::loadConfigInUse(args.config);
+  if (!loaded) return std::unexpected(loaded.error());
+  return config::readPartitionSources(*loaded, args.partitions);
 }
 
 std::string pkeyList(const std::vector<std::uint16_t>& pkeys) {
@@ -56,15 +53,14 @@ void printPlan(const Fabric& fabric, const partition::PartitionPlan& plan) {
   }
   fmt::print("\nPKey tables (32-entry blocks; 0x8000 = full member):\n");
   for (const PortPKeys& p : plan.tables.ports) {
-    const auto blocks = partition::toBlocks(p.pkeys);
+    const std::size_t blocks = pkeyBlockCount(p.pkeys.size());
     fmt::print("  {}{}: {}\n", fabric.describe(p.port), p.enforce ? " enforce" : "",
-               blocks.size() > 1
-                   ? fmt::format("{} entries in {} blocks", p.pkeys.size(), blocks.size())
-                   : pkeyList(p.pkeys));
-    if (blocks.size() > 1) {
-      for (std::size_t b = 0; b < blocks.size(); ++b) {
-        const std::size_t from = b * partition::kPKeyBlockEntries;
-        const std::size_t to = std::min(p.pkeys.size(), from + partition::kPKeyBlockEntries);
+               blocks > 1 ? fmt::format("{} entries in {} blocks", p.pkeys.size(), blocks)
+                          : pkeyList(p.pkeys));
+    if (blocks > 1) {
+      for (std::size_t b = 0; b < blocks; ++b) {
+        const std::size_t from = b * kPKeyBlockSize;
+        const std::size_t to = std::min(p.pkeys.size(), from + kPKeyBlockSize);
         fmt::print("    block {}: {}\n", b,
                    pkeyList({p.pkeys.begin() + static_cast<std::ptrdiff_t>(from),
                              p.pkeys.begin() + static_cast<std::ptrdiff_t>(to)}));
@@ -80,8 +76,12 @@ void addPartitionsCommand(CLI::App& app, PartitionsArgs& args) {
       "partitions", "Plan the partitions of a fabric offline and print every port's PKey table");
   cmd->add_option("-t,--topology", args.topology, "ibnetdiscover output or ibsim net file")
       ->required();
-  cmd->add_option("-P,--partitions", args.partitions, "OpenSM partitions.conf");
-  cmd->add_option("-c,--config", args.config, "ibsm.toml with [[partition]] tables");
+  cmd->add_option("-P,--partitions", args.partitions,
+                  "OpenSM partitions.conf (overrides sm.partitions_file)");
+  cmd->add_option("-c,--config", args.config,
+                  fmt::format("ibsm.toml whose sm.partitions_file and [[partition]] tables the SM "
+                              "would read (default {} if present)",
+                              config::kDefaultConfigPath));
   cmd->add_option("--sm-guid", args.smGuid, "Port GUID of the SM (SELF; a full member of 0x7fff)");
 }
 
@@ -95,13 +95,21 @@ int runPartitions(const PartitionsArgs& args) {
     }
     sm = Guid{*g};
   }
-  auto fabric = readTopologyFile(args.topology);
-  if (!fabric) return inputError(fabric.error());
-  auto config = readConfig(args);
+  auto read = readTopologyFile(args.topology);
+  if (!read) return inputError(read.error());
+  for (const auto& w : read->warnings) fmt::print(stderr, "ibsm partitions: warning: {}\n", w);
+  const Fabric& fabric = read->fabric;
+  auto config = readPartitions(args);
   if (!config) return inputError(config.error());
-  auto plan = partition::planPartitions(*fabric, *config, sm);
+  if (!*config) {
+    fmt::print(
+        "partitions: not managed (no partitions file and no [[partition]] table): ibsm run "
+        "leaves every PKey table as the ports hold it\n");
+    return 0;
+  }
+  auto plan = partition::planPartitions(fabric, **config, sm);
   if (!plan) return inputError(plan.error());
-  printPlan(*fabric, *plan);
+  printPlan(fabric, *plan);
   return 0;
 }
 

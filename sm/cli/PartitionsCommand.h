@@ -1,7 +1,8 @@
 // `ibsm partitions`: the partition plan offline. Reads a topology file and
-// the partitions (partitions.conf and/or ibsm.toml's [[partition]] tables),
-// runs the planner the live SM uses and prints, per partition, its members
-// and, per port, the PKey table it would program.
+// the partitions exactly as `ibsm run` would with the same --config and
+// --partitions (config::readPartitionSources), runs the planner the live SM
+// uses and prints, per partition, its members and, per port, the PKey table
+// it would program.
 #pragma once
 
 #include <CLI/CLI.hpp>
@@ -13,9 +14,9 @@ namespace ibsm::cli {
 
 struct PartitionsArgs {
   std::filesystem::path topology;
-  std::optional<std::filesystem::path> partitions;
-  std::optional<std::filesystem::path> config;
-  std::optional<std::string> smGuid;  // the SM's port GUID: SELF, full in 0x7fff
+  std::optional<std::filesystem::path> partitions;  // overrides sm.partitions_file
+  std::optional<std::filesystem::path> config;      // unset: the default path if present
+  std::optional<std::string> smGuid;                // the SM's port GUID: SELF, full in 0x7fff
 };
 
 void addPartitionsCommand(CLI::App& app, PartitionsArgs& args);

@@ -3,7 +3,6 @@
 #include <fmt/format.h>
 #include <ibsm/Dumps.h>
 #include <ibsm/Engines.h>
-#include <ibsm/GuidList.h>
 #include <ibsm/Report.h>
 #include <ibsm/SubnetPlan.h>
 #include <ibsm/Topology.h>
@@ -11,14 +10,13 @@
 
 #include <chrono>
 
-#include "Config.h"
+#include "ConfigInUse.h"
 #include "FileIo.h"
+#include "PlanSettings.h"
 #include "Progress.h"
 
 namespace ibsm::cli {
 namespace {
-
-constexpr const char* kDefaultConfig = "/etc/ibsm/ibsm.toml";
 
 std::uint64_t peakRssKiB() {
   rusage usage{};
@@ -39,52 +37,28 @@ int inputError(const Error& e) {
 struct Inputs {
   Fabric fabric;
   PlanInputs plan;
+  std::vector<std::string> warnings;  // the topology reader's
 };
 
 Result<Inputs> gatherInputs(const RouteArgs& args, Progress& progress) {
-  auto config = config::loadConfig(args.config.value_or(kDefaultConfig), args.config.has_value());
-  if (!config) return std::unexpected(config.error());
-
-  Inputs in;
-  in.plan.engines = args.engines.empty() ? config->routing.engines : args.engines;
-  in.plan.lmc = config->routing.lmc;
-  // Engines that need VLs (dragonfly) may use what the ports declare
-  // (PortInfo:VLCap); they take the lower of this and VLCap.
-
-  // The same VL budget as the live SM (routing.max_vls), so the dry run
-  // predicts what it will program.
-  in.plan.routing.maxVls = config->routing.maxVls;
-  if (args.lmc) {
-    if (*args.lmc < 0 || *args.lmc > 7)
-      return fail(fmt::format("--lmc {}: expected 0 to 7", *args.lmc));
-    in.plan.lmc = static_cast<std::uint8_t>(*args.lmc);
-  }
-  const auto rootFile = args.rootGuids ? args.rootGuids : config->routing.rootGuidFile;
-  if (rootFile && !rootFile->empty()) {
-    auto text = readFile(*rootFile);
-    if (!text) return std::unexpected(text.error());
-    auto roots = parseGuidList(*text, rootFile->string());
-    if (!roots) return std::unexpected(roots.error());
-    in.plan.routing.rootGuids = std::move(*roots);
-  }
-  if (args.guid2lid) {
-    auto text = readFile(*args.guid2lid);
-    if (!text) return std::unexpected(text.error());
-    auto state = parseGuid2Lid(*text, args.guid2lid->string());
-    if (!state) return std::unexpected(state.error());
-    in.plan.guid2lid = std::move(*state);
-  }
-  const auto known = defaultRegistry().names();
-  for (const auto& e : in.plan.engines)
-    if (std::ranges::find(known, e) == known.end())
-      return fail(fmt::format("unknown routing engine '{}': expected one of {}", e,
-                              fmt::join(known, ", ")));
+  auto loaded = config::loadConfigInUse(args.config);
+  if (!loaded) return std::unexpected(loaded.error());
+  // What `ibsm run` plans from the same config and flags, so the dry run
+  // predicts what it programs.
+  auto plan = config::planInputs(loaded->config,
+                                 {.engines = args.engines,
+                                  .lmc = args.lmc,
+                                  .rootGuidFile = args.rootGuids,
+                                  .guid2lid = args.guid2lid},
+                                 defaultRegistry());
+  if (!plan) return std::unexpected(plan.error());
 
   progress.phase(fmt::format("reading {}", args.topology.string()));
-  auto fabric = readTopologyFile(args.topology);
-  if (!fabric) return std::unexpected(fabric.error());
-  in.fabric = std::move(*fabric);
-  return in;
+  auto read = readTopologyFile(args.topology);
+  if (!read) return std::unexpected(read.error());
+  return Inputs{.fabric = std::move(read->fabric),
+                .plan = std::move(*plan),
+                .warnings = std::move(read->warnings)};
 }
 
 }  // namespace
@@ -103,7 +77,7 @@ void addRouteCommand(CLI::App& app, RouteArgs& args) {
   cmd->add_option("-o,--out", args.out,
                   "Directory for opensm-lfts.dump, sl2vl.dump (dragonfly), guid2lid, report.json");
   cmd->add_option("-F,--config", args.config,
-                  "TOML config (default /etc/ibsm/ibsm.toml if present)");
+                  fmt::format("TOML config (default {} if present)", config::kDefaultConfigPath));
   cmd->add_flag("--json", args.json, "Print the report as JSON on stdout instead of the summary");
   cmd->add_flag("--check", args.check,
                 "Exit 1 when a pair is unrouted or the routes have a credit loop");
@@ -113,6 +87,7 @@ int runRoute(const RouteArgs& args) {
   Progress progress;
   auto inputs = gatherInputs(args, progress);
   if (!inputs) return inputError(inputs.error());
+  for (const auto& w : inputs->warnings) fmt::print(stderr, "ibsm route: warning: {}\n", w);
 
   progress.phase(fmt::format("assigning LIDs and routing {} nodes", inputs->fabric.size()));
   const auto routeStart = std::chrono::steady_clock::now();
@@ -125,6 +100,7 @@ int runRoute(const RouteArgs& args) {
   RouteReport report = analyseRoutes(plan->fabric, plan->routing);
   report.routeSeconds = routeSeconds;
   report.reportSeconds = secondsSince(reportStart);
+  report.inputWarnings = std::move(inputs->warnings);
 
   progress.phase(fmt::format("writing {}", args.out.string()));
   std::error_code ec;

@@ -13,9 +13,10 @@
 #include <filesystem>
 #include <optional>
 
-#include "Config.h"
+#include "ConfigInUse.h"
 #include "EventLoop.h"
-#include "FileIo.h"
+#include "PartitionSources.h"
+#include "PlanSettings.h"
 #include "SignalWatch.h"
 #include "SmDaemon.h"
 #include "StateStore.h"
@@ -23,8 +24,6 @@
 
 namespace ibsm::cli {
 namespace {
-
-constexpr const char* kDefaultConfig = "/etc/ibsm/ibsm.toml";
 
 struct Setup {
   config::Config config;
@@ -36,35 +35,6 @@ Result<Guid> parseGuidArg(const std::string& text) {
   if (!v || *v == 0)
     return fail(fmt::format("--guid {}: expected a port GUID such as 0x0002c90300a1b2c3", text));
   return Guid{*v};
-}
-
-// partitions.conf and the config file's [[partition]] tables, merged; nullopt
-// when neither names a partition (PKey tables are then not managed). Read
-// in full before the first SMP, so a bad file refuses start-up and, on
-// SIGHUP, keeps the running partitions.
-Result<std::optional<partition::PartitionConfig>> readPartitions(
-    const std::filesystem::path& configPath, const std::filesystem::path& partitionsFile) {
-  partition::PartitionConfig merged;
-  bool managed = false;
-  if (!partitionsFile.empty()) {
-    auto file = partition::readPartitionsFile(partitionsFile);
-    if (!file) return std::unexpected(file.error());
-    merged = std::move(*file);
-    managed = true;
-  }
-  std::error_code ec;
-  if (std::filesystem::exists(configPath, ec)) {
-    auto toml = partition::loadTomlPartitions(configPath);
-    if (!toml) return std::unexpected(toml.error());
-    if (!toml->partitions.empty()) {
-      auto both = partition::mergeSources(merged, *toml);
-      if (!both) return std::unexpected(both.error());
-      merged = std::move(*both);
-      managed = true;
-    }
-  }
-  if (!managed) return std::nullopt;
-  return merged;
 }
 
 Result<std::shared_ptr<spdlog::logger>> makeLogger(const config::LogConfig& log) {
@@ -86,11 +56,10 @@ Result<std::shared_ptr<spdlog::logger>> makeLogger(const config::LogConfig& log)
 // Reads and checks everything; sends nothing. Called again on SIGHUP, so it
 // must not create anything that exists once per process (the logger).
 Result<Setup> prepare(const RunArgs& args) {
-  const std::filesystem::path configPath = args.config.value_or(kDefaultConfig);
-  auto config = config::loadConfig(configPath, args.config.has_value());
-  if (!config) return std::unexpected(config.error());
+  auto in = config::loadConfigInUse(args.config);
+  if (!in) return std::unexpected(in.error());
   Setup s;
-  s.config = *config;
+  s.config = in->config;
   auto& c = s.config;
   if (args.guid) {
     auto g = parseGuidArg(*args.guid);
@@ -102,38 +71,21 @@ Result<Setup> prepare(const RunArgs& args) {
       return fail(fmt::format("--priority {}: expected 0 to 15", *args.priority));
     c.sm.priority = static_cast<std::uint8_t>(*args.priority);
   }
-  if (!args.engines.empty()) c.routing.engines = args.engines;
-  if (args.lmc) {
-    if (*args.lmc < 0 || *args.lmc > 7)
-      return fail(fmt::format("--lmc {}: expected 0 to 7", *args.lmc));
-    c.routing.lmc = static_cast<std::uint8_t>(*args.lmc);
-  }
+  // What `ibsm route` plans from the same config and flags.
+  auto plan = config::planInputs(c, {.engines = args.engines, .lmc = args.lmc}, defaultRegistry());
+  if (!plan) return std::unexpected(plan.error());
+  s.sweep.plan = std::move(*plan);
   if (args.stateDir) c.sm.stateDir = *args.stateDir;
   if (args.logFile) c.log.file = *args.logFile;
   if (args.logLevel) c.log.level = *args.logLevel;
   if (spdlog::level::from_str(c.log.level) == spdlog::level::off && c.log.level != "off")
     return fail(fmt::format(
         "--log-level {}: expected trace, debug, info, warn, error, critical or off", c.log.level));
-
-  const auto known = defaultRegistry().names();
-  for (const auto& e : c.routing.engines)
-    if (std::ranges::find(known, e) == known.end())
-      return fail(fmt::format("unknown routing engine '{}': expected one of {}", e,
-                              fmt::join(known, ", ")));
-  s.sweep.plan.engines = c.routing.engines;
-  s.sweep.plan.lmc = c.routing.lmc;
-  s.sweep.plan.routing.maxVls = c.routing.maxVls;
-  if (c.routing.rootGuidFile && !c.routing.rootGuidFile->empty()) {
-    auto text = readFile(*c.routing.rootGuidFile);
-    if (!text) return std::unexpected(text.error());
-    auto roots = parseGuidList(*text, c.routing.rootGuidFile->string());
-    if (!roots) return std::unexpected(roots.error());
-    s.sweep.plan.routing.rootGuids = *roots;
-  }
   s.sweep.program.subnetPrefix = c.sm.subnetPrefix;
-  if (args.partitions) c.sm.partitionsFile = *args.partitions;
-  auto partitions = readPartitions(configPath, c.sm.partitionsFile);
+  // What `ibsm partitions` plans from the same config and flags.
+  auto partitions = config::readPartitionSources(*in, args.partitions);
   if (!partitions) return std::unexpected(partitions.error());
+  if (args.partitions) c.sm.partitionsFile = *args.partitions;
   if (*partitions) {
     s.sweep.partitions = [config = std::move(**partitions)](const Fabric& fabric, Guid smPort) {
       return partition::planPartitions(fabric, config, smPort);
@@ -163,7 +115,7 @@ sm::DaemonSettings daemonSettings(const Setup& s) {
 void addRunCommand(CLI::App& app, RunArgs& args) {
   auto* cmd = app.add_subcommand("run", "Run as the master subnet manager on a port");
   cmd->add_option("-F,--config", args.config,
-                  "TOML config (default /etc/ibsm/ibsm.toml if present)");
+                  fmt::format("TOML config (default {} if present)", config::kDefaultConfigPath));
   cmd->add_option("-P,--partitions", args.partitions,
                   "OpenSM-style partitions.conf (overrides sm.partitions_file)");
   cmd->add_option("-g,--guid", args.guid, "Port GUID to run on (default: first active port)");

@@ -35,29 +35,6 @@ std::string_view stateName(PortState s) {
   }
 }
 
-// Port attributes as the topology readers store them: a switch's LID and
-// LMC live on port 0 only.
-void fillPort(Port& port, const PortInfo& pi, bool holdsLid) {
-  if (holdsLid) {
-    port.lid = pi.lid;
-    port.lmc = pi.lmc;
-  }
-  port.state = pi.portState;
-  port.physState = pi.physState;
-  // LinkSpeedExtActive is reserved unless the port says it has extended speeds.
-  const bool ext = (pi.capabilityMask & capability::kIsExtendedSpeedsSupported) != 0;
-  port.link = LinkAttrs{.widthSupported = pi.linkWidthSupported,
-                        .widthEnabled = pi.linkWidthEnabled,
-                        .widthActive = pi.linkWidthActive,
-                        .speedSupported = pi.linkSpeedSupported,
-                        .speedEnabled = pi.linkSpeedEnabled,
-                        .speedActive = pi.linkSpeedActive,
-                        .extSpeedActive = ext ? pi.linkSpeedExtActive : std::uint8_t{0}};
-  port.mtuCap = pi.mtuCap;
-  port.vlCap = pi.vlCap;
-  port.capabilityMask = pi.capabilityMask;
-}
-
 class Assembler {
  public:
   explicit Assembler(const Observations& seen) : seen_(seen) {

@@ -16,6 +16,30 @@
 
 namespace ibsm::sm {
 
+// A PortInfo as the Fabric stores it, as the topology readers do: a switch's
+// LID and LMC live on port 0 only. Discovery reads ports this way, and the
+// held subnet takes in what a Set's reply carries the same way.
+inline void fillPort(Port& port, const PortInfo& pi, bool holdsLid) {
+  if (holdsLid) {
+    port.lid = pi.lid;
+    port.lmc = pi.lmc;
+  }
+  port.state = pi.portState;
+  port.physState = pi.physState;
+  // LinkSpeedExtActive is reserved unless the port says it has extended speeds.
+  const bool ext = (pi.capabilityMask & capability::kIsExtendedSpeedsSupported) != 0;
+  port.link = LinkAttrs{.widthSupported = pi.linkWidthSupported,
+                        .widthEnabled = pi.linkWidthEnabled,
+                        .widthActive = pi.linkWidthActive,
+                        .speedSupported = pi.linkSpeedSupported,
+                        .speedEnabled = pi.linkSpeedEnabled,
+                        .speedActive = pi.linkSpeedActive,
+                        .extSpeedActive = ext ? pi.linkSpeedExtActive : std::uint8_t{0}};
+  port.mtuCap = pi.mtuCap;
+  port.vlCap = pi.vlCap;
+  port.capabilityMask = pi.capabilityMask;
+}
+
 struct DiscoveredSubnet {
   // Nodes, ports (with the LIDs, states and link attributes they hold now),
   // cables, SwitchInfo in Node::switchData. Only ports that answered.

@@ -58,7 +58,7 @@ void SmDaemon::Impl::heavy(bool takeover, std::optional<FreshDiscovery> discover
   if (takeover) {
     log->info("SM-0105 taking over{}: adopting the LIDs and tables the fabric holds",
               machine.state().master ? fmt::format(" from {}", machine.state().master) : "");
-    sweep.forgetSwitchTables();
+    sweep.forgetHeld();
   }
   auto result =
       discovery ? sweep.run(std::move(discovery->subnet), discovery->counters) : sweep.run();
@@ -74,11 +74,8 @@ void SmDaemon::Impl::heavy(bool takeover, std::optional<FreshDiscovery> discover
   }
   agent.countActivity(static_cast<std::uint32_t>(result->mads));
   logSweep(*log, *result);
-  if (const auto& d = sweep.lastDiscovered()) learnPeers(*d);
-  // Our LID as just planned (discovery saw the one before programming).
-  if (const auto& f = sweep.lastFabric())
-    if (auto me = f->findPort(portGuid); me && f->port(*me).lid.isUnicast())
-      ownLid = f->port(*me).lid;
+  // As the subnet now holds it: our port's LID is the one just programmed.
+  if (sweep.held().hasObservation()) learnPeers(sweep.held().observed());
   const auto info = [&](bool isUp) {
     return sweepInfo(takeover ? "takeover" : "heavy", since(t0), result->mads, result->changes,
                      isUp);

@@ -21,10 +21,6 @@ LightSweeper::LightSweeper(MadEngine& engine, std::shared_ptr<spdlog::logger> lo
 
 namespace {
 
-DrPath pathOf(const DiscoveredSubnet& last, NodeId n) {
-  return n < last.pathTo.size() ? last.pathTo[n] : DrPath{};
-}
-
 const char* changeName(fsm::PortChange c) {
   switch (c) {
     case fsm::PortChange::LinkLost:
@@ -39,131 +35,172 @@ const char* changeName(fsm::PortChange c) {
   return "port change";
 }
 
-}  // namespace
-
-Result<LightLook> LightSweeper::look(const DiscoveredSubnet& last) {
-  const Fabric& fabric = last.fabric;
-  const std::vector<NodeId> switches = fabric.switches();
-  std::map<NodeId, DrPath> paths;
-  for (const NodeId sw : switches) paths[sw] = pathOf(last, sw);
-
-  std::vector<fsm::SwitchReply> replies;
-  replies.reserve(switches.size());
-  for (const NodeId sw : switches) {
-    fsm::SwitchReply r;
-    r.node = sw;
-    if (auto held = last.switchInfo.find(sw); held != last.switchInfo.end())
-      r.programmedFdbTop = held->second.linearFdbTop;
-    replies.push_back(r);
+// One light sweep's asking, stage 1 and 2. It lives in LightSweeper::look()'s
+// frame; the engine runs every callback before runUntilIdle() returns, so
+// the callbacks may point into it.
+class Look {
+ public:
+  Look(MadEngine& engine, spdlog::logger& log, const DiscoveredSubnet& last)
+      : engine_(engine), log_(log), last_(last), switches_(last.fabric.switches()) {
+    for (const NodeId sw : switches_) {
+      paths_[sw] = sw < last.pathTo.size() ? last.pathTo[sw] : DrPath{};
+      fsm::SwitchReply r;
+      r.node = sw;
+      if (auto held = last.switchInfo.find(sw); held != last.switchInfo.end())
+        r.programmedFdbTop = held->second.linearFdbTop;
+      replies_.push_back(r);
+    }
+    for (std::size_t i = 0; i < switches_.size(); ++i) pending_.push_back(i);
+    asked_.assign(switches_.size(), 0);
   }
-  auto hops = [&](std::size_t i) { return paths[switches[i]].ports().size(); };
-  std::vector<std::size_t> pending(switches.size());
-  for (std::size_t i = 0; i < pending.size(); ++i) pending[i] = i;
-  std::vector<unsigned> asked(switches.size(), 0);
 
-  LightLook out;
-  std::map<NodeId, std::vector<fsm::PortReading>> readings;
-  std::size_t lostKnown = 0;
   // Stage 1 goes out one hop count at a time, nearest switches first: a
   // lost cable is then found (stage 2) before the switches behind it are
   // asked, and those are asked by a route around it instead of timing out
   // on the old one. A quiet subnet still costs one SMP per switch.
-  while (!pending.empty()) {
+  Result<void> run() {
+    while (!pending_.empty()) {
+      const auto batch = nextLevel();
+      for (const std::size_t i : batch) askSwitchInfo(i);
+      if (auto done = engine_.runUntilIdle(); !done) return done;
+      for (const std::size_t i : batch) readFlaggedPorts(i);
+      if (auto done = engine_.runUntilIdle(); !done) return done;
+      routeAroundLostCables();
+    }
+    return {};
+  }
+
+  LightLook result();
+
+ private:
+  std::size_t hops(std::size_t i) const { return paths_.at(switches_[i]).ports().size(); }
+
+  std::vector<std::size_t> nextLevel() {
     const std::size_t level = hops(*std::ranges::min_element(
-        pending, [&](std::size_t a, std::size_t b) { return hops(a) < hops(b); }));
+        pending_, [&](std::size_t a, std::size_t b) { return hops(a) < hops(b); }));
     std::vector<std::size_t> batch;
-    std::erase_if(pending, [&](std::size_t i) {
+    std::erase_if(pending_, [&](std::size_t i) {
       if (hops(i) != level) return false;
       batch.push_back(i);
       return true;
     });
-    for (const std::size_t i : batch) {
-      ++asked[i];
-      engine_.submit(SmpRequest::get(AttributeId::SwitchInfo, 0, paths[switches[i]]),
-                     [&replies, i](const SmpRequest&, const SmpReply& reply) {
-                       if (reply.ok()) replies[i].info = decodeSwitchInfo(reply.smp->data);
-                     });
-    }
-    if (auto done = engine_.runUntilIdle(); !done) return std::unexpected(done.error());
+    return batch;
+  }
 
-    // Stage 2: clear PortStateChange first (a change after the read sets
-    // it again), then read every port of the switches that flagged one.
-    for (const std::size_t i : batch) {
-      const NodeId sw = switches[i];
-      if (!replies[i].info || !replies[i].info->portStateChange || readings.contains(sw)) continue;
-      log_->debug("SM-0409 {} flags a port state change", fabric.node(sw).description);
-      SwitchInfo clear = *replies[i].info;
-      clear.portStateChange = true;  // write 1 to clear
-      const DrPath path = paths[sw];
-      const std::uint8_t ports = fabric.node(sw).numPorts();
-      auto& mine = readings[sw];
-      engine_.submit(SmpRequest::set(AttributeId::SwitchInfo, 0, path, encode(clear)),
-                     [this, &mine, &out, path, ports](const SmpRequest&, const SmpReply& reply) {
-                       if (!reply.ok()) {
-                         out.incomplete = true;
-                         return;
-                       }
-                       mine.resize(ports);
-                       for (std::uint8_t p = 1; p <= ports; ++p) {
-                         mine[p - 1].port = p;
-                         engine_.submit(SmpRequest::get(AttributeId::PortInfo, p, path),
-                                        [&mine, p](const SmpRequest&, const SmpReply& r) {
-                                          if (r.ok())
-                                            mine[p - 1].state =
-                                                decodePortInfo(r.smp->data).portState;
-                                        });
-                       }
-                     });
-    }
-    if (auto done = engine_.runUntilIdle(); !done) return std::unexpected(done.error());
+  void askSwitchInfo(std::size_t i) {
+    ++asked_[i];
+    engine_.submit(SmpRequest::get(AttributeId::SwitchInfo, 0, paths_[switches_[i]]),
+                   [this, i](const SmpRequest&, const SmpReply& reply) {
+                     if (reply.ok()) replies_[i].info = decodeSwitchInfo(reply.smp->data);
+                   });
+  }
 
-    std::vector<PortRef> lost;
-    for (const auto& [sw, mine] : readings)
-      for (const auto& d : fsm::comparePorts(fabric, sw, mine))
-        if (d.change == fsm::PortChange::LinkLost) lost.push_back(d.port);
-    if (lost.size() == lostKnown) continue;
-    lostKnown = lost.size();
-    auto around = withoutLinks(last, lost);
-    if (!around) continue;
-    // New routes for the switches not asked yet, and another try for the
-    // ones that stayed silent on a route through a lost cable.
-    for (std::size_t i = 0; i < switches.size(); ++i) {
-      const NodeId sw = switches[i];
-      const bool waiting = std::ranges::find(pending, i) != pending.end();
-      const bool retry = asked[i] > 0 && !replies[i].info && asked[i] < 3;
-      if (!waiting && !retry) continue;
-      auto now = around->fabric.findNode(fabric.node(sw).guid);
-      if (!now || std::ranges::equal(around->pathTo[*now].ports(), paths[sw].ports())) continue;
-      paths[sw] = around->pathTo[*now];
-      if (retry) pending.push_back(i);
+  // Stage 2: clear PortStateChange first (a change after the read sets it
+  // again), then read every port of a switch that flagged one.
+  void readFlaggedPorts(std::size_t i) {
+    const NodeId sw = switches_[i];
+    const auto& info = replies_[i].info;
+    if (!info || !info->portStateChange || readings_.contains(sw)) return;
+    log_.debug("SM-0409 {} flags a port state change", last_.fabric.node(sw).description);
+    SwitchInfo clear = *info;
+    clear.portStateChange = true;  // write 1 to clear
+    readings_[sw];
+    engine_.submit(SmpRequest::set(AttributeId::SwitchInfo, 0, paths_[sw], encode(clear)),
+                   [this, sw](const SmpRequest&, const SmpReply& reply) {
+                     if (!reply.ok()) {
+                       incomplete_ = true;
+                       return;
+                     }
+                     readPorts(sw);
+                   });
+  }
+
+  void readPorts(NodeId sw) {
+    const std::uint8_t ports = last_.fabric.node(sw).numPorts();
+    auto& mine = readings_[sw];
+    mine.resize(ports);
+    for (std::uint8_t p = 1; p <= ports; ++p) {
+      mine[p - 1].port = p;
+      engine_.submit(SmpRequest::get(AttributeId::PortInfo, p, paths_[sw]),
+                     [this, sw, p](const SmpRequest&, const SmpReply& r) {
+                       if (r.ok())
+                         readings_[sw][p - 1].state = decodePortInfo(r.smp->data).portState;
+                     });
     }
   }
-  out.plan = fsm::planLightSweep(fabric, replies);
 
+  // New routes for the switches not asked yet, and another try for those
+  // that stayed silent on a route through a lost cable.
+  void routeAroundLostCables() {
+    std::vector<PortRef> lost;
+    for (const auto& [sw, mine] : readings_)
+      for (const auto& d : fsm::comparePorts(last_.fabric, sw, mine))
+        if (d.change == fsm::PortChange::LinkLost) lost.push_back(d.port);
+    if (lost.size() == lostKnown_) return;
+    lostKnown_ = lost.size();
+    auto around = withoutLinks(last_, lost);
+    if (!around) return;
+    for (std::size_t i = 0; i < switches_.size(); ++i) {
+      const NodeId sw = switches_[i];
+      const bool waiting = std::ranges::find(pending_, i) != pending_.end();
+      const bool retry = asked_[i] > 0 && !replies_[i].info && asked_[i] < 3;
+      if (!waiting && !retry) continue;
+      auto now = around->fabric.findNode(last_.fabric.node(sw).guid);
+      if (!now || std::ranges::equal(around->pathTo[*now].ports(), paths_[sw].ports())) continue;
+      paths_[sw] = around->pathTo[*now];
+      if (retry) pending_.push_back(i);
+    }
+  }
+
+  MadEngine& engine_;
+  spdlog::logger& log_;
+  const DiscoveredSubnet& last_;
+  const std::vector<NodeId> switches_;
+  std::map<NodeId, DrPath> paths_;
+  std::vector<fsm::SwitchReply> replies_;
+  std::vector<std::size_t> pending_;
+  std::vector<unsigned> asked_;
+  std::map<NodeId, std::vector<fsm::PortReading>> readings_;
+  std::size_t lostKnown_{0};
+  bool incomplete_{false};
+};
+
+LightLook Look::result() {
+  LightLook out;
+  out.incomplete = incomplete_;
+  out.plan = fsm::planLightSweep(last_.fabric, replies_);
+  const Fabric& fabric = last_.fabric;
   for (const NodeId sw : out.plan.silent)
     out.changes.push_back(fmt::format("switch silent: {}", fabric.node(sw).description));
   for (const NodeId sw : out.plan.lostTables)
     out.changes.push_back(fmt::format("switch lost its tables: {}", fabric.node(sw).description));
-
-  std::vector<PortRef> seen;
-  for (const auto& [sw, mine] : readings) {
+  std::vector<PortRef> told;
+  for (const auto& [sw, mine] : readings_) {
     for (const auto& d : fsm::comparePorts(fabric, sw, mine)) {
       out.deltas.push_back(d);
       if (d.change == fsm::PortChange::Silent) out.incomplete = true;
       const auto& remote = fabric.port(d.port).remote;
       if (d.change == fsm::PortChange::LinkLost && remote) {
-        if (std::ranges::find(seen, *remote) != seen.end()) continue;  // the other end told us
-        seen.push_back(d.port);
+        if (std::ranges::find(told, *remote) != told.end()) continue;  // the other end told us
+        told.push_back(d.port);
         out.lostPorts.push_back(d.port);
         out.changes.push_back(
             fmt::format("cable lost: {} - {}", fabric.describe(d.port), fabric.describe(*remote)));
       } else {
         out.changes.push_back(fmt::format("{}: {}", changeName(d.change), fabric.describe(d.port)));
       }
-      log_->info("SM-0410 {}", out.changes.back());
+      log_.info("SM-0410 {}", out.changes.back());
     }
   }
   return out;
+}
+
+}  // namespace
+
+Result<LightLook> LightSweeper::look(const DiscoveredSubnet& last) {
+  Look asking(engine_, *log_, last);
+  if (auto ran = asking.run(); !ran) return std::unexpected(ran.error());
+  return asking.result();
 }
 
 }  // namespace ibsm::sm

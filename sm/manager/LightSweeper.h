@@ -8,7 +8,7 @@
 // core cable: 8 ms instead of 1.6 s of timeouts on the old routes).
 //
 //   LightSweeper sweeper(engine, logger);
-//   auto seen = sweeper.look(*sweep.lastDiscovered());
+//   auto seen = sweeper.look(sweep.held().observed());
 //   if (seen && seen->quiet()) ...              // one SMP per switch, done
 //   else if (seen && seen->onlyLinksLost()) ... // withoutLinks(last, seen->lostPorts)
 //
@@ -46,8 +46,9 @@ class LightSweeper {
  public:
   LightSweeper(MadEngine& engine, std::shared_ptr<spdlog::logger> logger);
 
-  // `last` must be what the switches were programmed from (settled()), so
-  // LinearFDBTop and port states compare with what they should hold.
+  // `last` must be what the subnet holds as far as the SM knows (the held
+  // observation), so LinearFDBTop and port states compare with what the
+  // switches should hold.
   [[nodiscard]] Result<LightLook> look(const DiscoveredSubnet& last);
 
  private:

@@ -12,15 +12,6 @@
 #include "SubnetProgrammer.h"
 
 namespace ibsm::sm {
-namespace {
-
-using Clock = std::chrono::steady_clock;
-
-std::chrono::microseconds since(Clock::time_point t) {
-  return std::chrono::duration_cast<std::chrono::microseconds>(Clock::now() - t);
-}
-
-}  // namespace
 
 MasterSweep::MasterSweep(MadEngine& engine, const StateStore& store, SweepSettings settings,
                          std::shared_ptr<spdlog::logger> logger)
@@ -38,56 +29,51 @@ void logSweep(spdlog::logger& log, const SweepResult& r) {
 }
 
 Result<SweepResult> MasterSweep::run() {
-  const auto start = Clock::now();
+  const auto start = now();
   const auto sentBefore = engine_.counters().sent;
-  SweepResult result;
-
   Discovery discovery(engine_, {}, log_);
   auto discovered = discovery.run();
   if (!discovered) return std::unexpected(discovered.error());
-  result.discovery = discovery.counters();
-  for (const auto& p : discovered->problems) result.reasons.push_back("discovery: " + p);
-
-  auto done = planAndProgram(std::move(*discovered), std::move(result));
-  if (!done) return done;
-  done->mads = engine_.counters().sent - sentBefore;
-  done->elapsed = since(start);
-  return done;
+  return sweepOn(std::move(*discovered), discovery.counters(), start, sentBefore);
 }
 
 Result<SweepResult> MasterSweep::run(DiscoveredSubnet discovered,
                                      const DiscoveryCounters& counters) {
-  const auto start = Clock::now();
-  const auto sentBefore = engine_.counters().sent;
+  // The discovery's MADs and time count as if this sweep had made it.
+  return sweepOn(std::move(discovered), counters, now() - counters.elapsed,
+                 engine_.counters().sent - counters.madsSent);
+}
+
+Result<SweepResult> MasterSweep::sweepOn(DiscoveredSubnet discovered,
+                                         const DiscoveryCounters& counters,
+                                         MadClock::time_point start, std::uint64_t sentBefore) {
   SweepResult result;
   result.discovery = counters;
   for (const auto& p : discovered.problems) result.reasons.push_back("discovery: " + p);
-  auto done = planAndProgram(std::move(discovered), std::move(result));
-  if (!done) return done;
-  done->mads = counters.madsSent + (engine_.counters().sent - sentBefore);
-  done->elapsed = counters.elapsed + since(start);
-  return done;
-}
 
-Result<SweepResult> MasterSweep::replan() {
-  if (!discovered_) return fail("no sweep to plan again from");
-  const auto start = Clock::now();
-  const auto sentBefore = engine_.counters().sent;
-  auto done = planAndProgram(*discovered_, SweepResult{});
+  const auto before = heldFabric();
+  held_.observe(std::move(discovered));
+  auto done = planAndProgram(before, std::move(result));
   if (!done) return done;
   done->mads = engine_.counters().sent - sentBefore;
   done->elapsed = since(start);
   return done;
 }
 
-void MasterSweep::forgetSwitchTables() {
-  cache_ = SwitchTableCache{};
-  discovered_.reset();
+Result<SweepResult> MasterSweep::replan() {
+  if (!held_.hasObservation()) return fail("no sweep to plan again from");
+  const auto start = now();
+  const auto sentBefore = engine_.counters().sent;
+  auto done = planAndProgram(heldFabric(), SweepResult{});
+  if (!done) return done;
+  done->mads = engine_.counters().sent - sentBefore;
+  done->elapsed = since(start);
+  return done;
 }
 
-void MasterSweep::planPKeys(const DiscoveredSubnet& discovered, SubnetPlan& plan) const {
+void MasterSweep::planPKeys(SubnetPlan& plan) const {
   if (!settings_.partitions) return;
-  const Guid smGuid = plan.fabric.port(discovered.smPort).guid;
+  const Guid smGuid = plan.fabric.port(held_.observed().smPort).guid;
   auto partitions = settings_.partitions(plan.fabric, smGuid);
   if (!partitions) {
     // Half a plan could cut members off: better the tables of the last one.
@@ -101,15 +87,16 @@ void MasterSweep::planPKeys(const DiscoveredSubnet& discovered, SubnetPlan& plan
   plan.pkeys = std::move(partitions->tables);
 }
 
-Result<SweepResult> MasterSweep::planAndProgram(DiscoveredSubnet discovered, SweepResult result) {
+Result<SweepResult> MasterSweep::planAndProgram(const std::optional<Fabric>& before,
+                                                SweepResult result) {
   auto saved = store_.loadGuid2Lid();
   if (!saved) return std::unexpected(saved.error());
   PlanInputs inputs = settings_.plan;
   inputs.guid2lid = *saved;
-  const auto planStart = Clock::now();
-  auto plan = planSubnet(discovered.fabric, inputs, defaultRegistry());
+  const auto planStart = now();
+  auto plan = planSubnet(held_.observed().fabric, inputs, defaultRegistry());
   if (!plan) return std::unexpected(plan.error());
-  planPKeys(discovered, *plan);
+  planPKeys(*plan);
   result.planTime = since(planStart);
   result.engine = plan->routing.engine;
   for (const auto& f : plan->routing.fallbacks) log_->warn("SM-0404 engine refused: {}", f);
@@ -117,9 +104,8 @@ Result<SweepResult> MasterSweep::planAndProgram(DiscoveredSubnet discovered, Swe
              plan->lids.assignments.size(), plan->lids.maxLid.value,
              result.planTime.count() / 1000);
 
-  // The verdict walk and the LID file need only the plan, so they run on a
-  // second thread while programming waits on the wire (radix-24 fat tree:
-  // ~80-170 ms walk and ~15 ms save no longer delay "subnet up").
+  // The second thread of the class comment: the verdict walk and the LID
+  // file need only the plan, which nothing changes until get() below.
   struct Judgement {
     RouteReport report;
     Result<void> saved;
@@ -129,9 +115,8 @@ Result<SweepResult> MasterSweep::planAndProgram(DiscoveredSubnet discovered, Swe
     return Judgement{analyseRoutes(plan->fabric, plan->routing),
                      store_.saveGuid2Lid(*saved, plan->lids)};
   });
-
-  SubnetProgrammer programmer(engine_, cache_, settings_.program, log_);
-  auto summary = programmer.program(discovered, *plan);
+  SubnetProgrammer programmer(engine_, held_, settings_.program, log_);
+  auto summary = programmer.program(*plan);
   Judgement judged = judging.get();
   if (!judged.saved) log_->error("SM-0405 could not save LIDs: {}", judged.saved.error().message);
   if (!summary) return std::unexpected(summary.error());
@@ -150,17 +135,10 @@ Result<SweepResult> MasterSweep::planAndProgram(DiscoveredSubnet discovered, Swe
   for (const auto& f : summary->failures) result.reasons.push_back("programming: " + f);
   if (summary->stoppedAt) result.reasons.push_back("programming stopped early");
 
-  if (last_) {
-    result.changes = describeChanges(*last_, plan->fabric);
+  if (before) {
+    result.changes = describeChanges(*before, plan->fabric);
     for (const auto& c : result.changes) log_->info("SM-0402 {}", c);
   }
-  // Only a complete run leaves the subnet as the plan says; otherwise the
-  // next reroute starts from what was read and sends what is still missing.
-  discovered_ = summary->complete()
-                    ? settled(std::move(discovered), *plan, settings_.program, cache_.pkeys())
-                    : std::move(discovered);
-  last_ = std::move(plan->fabric);
-
   result.up = result.reasons.empty();
   if (!result.up)
     for (const auto& r : result.reasons) log_->warn("SM-0403 not up yet: {}", r);
@@ -168,7 +146,7 @@ Result<SweepResult> MasterSweep::planAndProgram(DiscoveredSubnet discovered, Swe
 }
 
 Result<LightResult> MasterSweep::lightSweep() {
-  const auto start = Clock::now();
+  const auto start = now();
   const auto sentBefore = engine_.counters().sent;
   LightResult out;
   auto finish = [&] {
@@ -176,14 +154,14 @@ Result<LightResult> MasterSweep::lightSweep() {
     out.elapsed = since(start);
     return out;
   };
-  if (!discovered_) {
+  if (!held_.hasObservation()) {
     out.ok = false;
     out.needsHeavy = true;
     return finish();
   }
 
   LightSweeper sweeper(engine_, log_);
-  auto seen = sweeper.look(*discovered_);
+  auto seen = sweeper.look(held_.observed());
   if (!seen) return std::unexpected(seen.error());
   out.changes = seen->changes;
   if (seen->quiet()) return finish();
@@ -197,7 +175,7 @@ Result<LightResult> MasterSweep::lightSweep() {
   if (seen->lostPorts.empty()) return finish();
 
   out.changed = true;
-  auto edited = withoutLinks(*discovered_, seen->lostPorts);
+  auto edited = withoutLinks(held_.observed(), seen->lostPorts);
   if (!edited) {
     log_->warn("SM-0407 light sweep: cannot reroute incrementally ({}), heavy sweep",
                edited.error().message);
@@ -206,7 +184,9 @@ Result<LightResult> MasterSweep::lightSweep() {
   }
   log_->info("SM-0407 light sweep: {} cable(s) lost, rerouting without rediscovery",
              seen->lostPorts.size());
-  auto rerouted = planAndProgram(std::move(*edited), SweepResult{});
+  const auto before = heldFabric();
+  held_.observe(std::move(*edited));
+  auto rerouted = planAndProgram(before, SweepResult{});
   if (!rerouted) return std::unexpected(rerouted.error());
   out.reroute = std::move(*rerouted);
   finish();

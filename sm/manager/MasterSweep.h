@@ -1,7 +1,16 @@
 // One heavy sweep of a master SM: discover, plan (the same planSubnet() the
 // dry run calls), program the difference, and judge the result by walking
-// the planned tables. The switch table cache and the last fabric live here
-// across sweeps, so a second sweep sends only what changed.
+// the planned tables. What the subnet holds (HeldSubnet: the observation as
+// programming changed it, and the tables) lives here across sweeps, so a
+// second sweep sends only what changed.
+//
+// Threads: everything here runs on the caller's thread (the daemon's one
+// thread), except that planAndProgram() walks the planned tables for the
+// verdict and saves guid2lid on a second, short-lived thread while
+// programming waits on the wire; that thread reads only the plan (not
+// changed until it is joined) and writes only the state file, and it is
+// joined before planAndProgram() returns (radix-24 fat tree: the ~80-170 ms
+// walk no longer delays "subnet up").
 //
 //   MasterSweep sweep(engine, store, settings, logger);
 //   auto result = sweep.run();
@@ -33,10 +42,11 @@
 #include <optional>
 
 #include "Discovery.h"
+#include "HeldSubnet.h"
 #include "MadEngine.h"
+#include "ProgramOptions.h"
 #include "ProgramSummary.h"
 #include "StateStore.h"
-#include "SwitchTableCache.h"
 
 namespace ibsm::sm {
 
@@ -105,34 +115,45 @@ class MasterSweep {
   // Fails when nothing was swept yet or after forgetSwitchTables().
   [[nodiscard]] Result<SweepResult> replan();
 
-  // The fabric of the last sweep, with the LIDs it was given.
-  const std::optional<Fabric>& lastFabric() const { return last_; }
-  // The last discovery (or reroute), as the subnet holds it after a
-  // complete programming run: LIDs, links Active, LinearFDBTop written.
-  const std::optional<DiscoveredSubnet>& lastDiscovered() const { return discovered_; }
-  // Takeover: another SM programmed the switches, so what the cache holds
-  // is stale; the next run() reads the tables back. lightSweep() refuses
-  // (ok=false) until then.
-  void forgetSwitchTables();
+  // What the subnet holds as far as this SM knows: the last discovery (or
+  // reroute) as programming changed it, and the tables.
+  const HeldSubnet& held() const { return held_; }
+  // Takeover: another SM programmed the switches, so what is held is
+  // stale; the next run() reads the tables back. lightSweep() and replan()
+  // refuse until then.
+  void forgetHeld() { held_.forget(); }
   // SIGHUP: routing and programming options for the next sweep; what the
   // switches hold and the last fabric stay known.
   void setSettings(SweepSettings settings) { settings_ = std::move(settings); }
 
  private:
-  // Plan and program `discovered` as it is, judge, and remember it: the
-  // second half of run() and the whole of a reroute.
-  [[nodiscard]] Result<SweepResult> planAndProgram(DiscoveredSubnet discovered, SweepResult result);
+  // Both run()s: observe `discovered` (made from `start` on, `sentBefore`
+  // MADs ago), then plan and program.
+  [[nodiscard]] Result<SweepResult> sweepOn(DiscoveredSubnet discovered,
+                                            const DiscoveryCounters& counters,
+                                            MadClock::time_point start, std::uint64_t sentBefore);
+  // Plan and program what is held, judge, and describe what changed since
+  // `before` (the fabric held before this sweep's observation): the second
+  // half of run() and the whole of a reroute or a replan.
+  [[nodiscard]] Result<SweepResult> planAndProgram(const std::optional<Fabric>& before,
+                                                   SweepResult result);
   // plan.pkeys from the partition planner; left unset (PKeys as they are)
   // when there is none or it refuses the fabric.
-  void planPKeys(const DiscoveredSubnet& discovered, SubnetPlan& plan) const;
+  void planPKeys(SubnetPlan& plan) const;
+  // The engine's clock, as every timer of the SM.
+  MadClock::time_point now() const { return engine_.options().clock(); }
+  std::chrono::microseconds since(MadClock::time_point t) const {
+    return std::chrono::duration_cast<std::chrono::microseconds>(now() - t);
+  }
+  std::optional<Fabric> heldFabric() const {
+    return held_.hasObservation() ? std::optional(held_.observed().fabric) : std::nullopt;
+  }
 
   MadEngine& engine_;
   const StateStore& store_;
   SweepSettings settings_;
   std::shared_ptr<spdlog::logger> log_;
-  SwitchTableCache cache_;
-  std::optional<Fabric> last_;
-  std::optional<DiscoveredSubnet> discovered_;
+  HeldSubnet held_;
 };
 
 }  // namespace ibsm::sm

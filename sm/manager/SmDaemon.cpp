@@ -271,7 +271,8 @@ void SmDaemon::Impl::applyReload() {
   log->info(
       "SM-0114 re-planned with the new configuration: {} MADs, {} PKey blocks and {} LFT "
       "blocks written",
-      result->mads, result->program.pkeyBlocksWritten, result->program.blocksWritten);
+      result->mads, result->program.table(TableKind::PKey).written,
+      result->program.table(TableKind::Lft).written);
   up = result->up;
   recordSweep(sweepInfo("replan", since(t0), result->mads, result->changes, up), &*result);
   if (!up) machine.feed(Event::operatorSweep(true));

@@ -5,8 +5,6 @@
 #include <deque>
 #include <unordered_set>
 
-#include "PortSettings.h"
-
 namespace ibsm::sm {
 namespace {
 
@@ -49,39 +47,6 @@ Result<std::vector<std::optional<DrPath>>> reachable(const Fabric& fabric, PortR
 }
 
 }  // namespace
-
-DiscoveredSubnet settled(DiscoveredSubnet discovered, const SubnetPlan& plan,
-                         const ProgramOptions& options, const PKeyCache& pkeys) {
-  const DiscoveredSubnet before = discovered;
-  const Lid smLid = plan.fabric.port(discovered.smPort).lid;
-  discovered.fabric = plan.fabric;
-  for (auto& [ref, held] : discovered.portInfo) {
-    const PortSetting setting = portSetting(before, plan, ref, held, smLid, options);
-    const PortInfo& want = setting.desired;
-    held.lid = want.lid;
-    held.lmc = want.lmc;
-    held.masterSmLid = want.masterSmLid;
-    held.gidPrefix = want.gidPrefix;
-    held.neighborMtu = want.neighborMtu;
-    held.operationalVls = want.operationalVls;
-    // A switch that acknowledged the enforcement bits but kept its own
-    // (ibsim) still holds those: settling on the plan's would make every
-    // reroute send that PortInfo again.
-    if (!pkeys.ignoresEnforcement({before.fabric.node(ref.node).guid, ref.port})) {
-      held.partitionEnforcementInbound = want.partitionEnforcementInbound;
-      held.partitionEnforcementOutbound = want.partitionEnforcementOutbound;
-    }
-    if (linkSteps(before, ref, before.portInfo.at(ref)).activate) {
-      held.portState = PortState::Active;
-      discovered.fabric.port(ref).state = PortState::Active;
-    }
-  }
-  for (auto& [sw, info] : discovered.switchInfo) {
-    if (sw < plan.routing.lfts.size()) info.linearFdbTop = plan.routing.lfts[sw].top().value;
-    if (options.switchLifeTime) info.lifeTimeValue = *options.switchLifeTime;
-  }
-  return discovered;
-}
 
 Result<DiscoveredSubnet> withoutLinks(const DiscoveredSubnet& last, std::span<const PortRef> lost) {
   Fabric cut = last.fabric;

@@ -1,33 +1,20 @@
-// Edits of a DiscoveredSubnet that let a light sweep reroute without a
-// NodeInfo sweep: the last discovery, brought up to date with what
-// programming wrote and with the cables that went down since.
+// An edit of the held observation that lets a light sweep reroute without a
+// NodeInfo sweep: the cables that went down since, taken out.
 //
-//   DiscoveredSubnet now = settled(discovered, plan, options, cache.pkeys());  // after a complete
-//   run auto edited = withoutLinks(now, {PortRef{sw, 5}});           // a cable pulled if (!edited)
-//   ...   // the SM's own port lost: only a heavy sweep helps planSubnet(edited->fabric, ...);
-//   SubnetProgrammer(...).program(*edited, plan);
+//   auto edited = withoutLinks(held.observed(), {PortRef{sw, 5}});  // a cable pulled
+//   if (!edited) ...                                                 // only a heavy sweep helps
+//   held.observe(std::move(*edited));                                // then plan and program
 //
 // Pure: no MADs.
 #pragma once
 
 #include <ibsm/Error.h>
-#include <ibsm/SubnetPlan.h>
 
 #include <span>
 
 #include "DiscoveredSubnet.h"
-#include "PKeyCache.h"
-#include "ProgramOptions.h"
 
 namespace ibsm::sm {
-
-// What the subnet holds once `plan` was programmed completely: the plan's
-// LIDs, the PortInfo fields programming owns (partition enforcement too,
-// except on ports `pkeys` knows to ignore it, as programming does), links
-// Active and each switch's LinearFDBTop. Programming it again then sends
-// nothing, so a reroute from it writes only what the new routes change.
-DiscoveredSubnet settled(DiscoveredSubnet discovered, const SubnetPlan& plan,
-                         const ProgramOptions& options, const PKeyCache& pkeys);
 
 // The subnet without the cables at `lost` (either end named; a port that
 // is not cabled is ignored): both ends Down, nodes no longer reachable

@@ -8,23 +8,17 @@ std::size_t ProgramSummary::requests() const {
   return n;
 }
 
-std::size_t ProgramSummary::pkeyRequests() const {
+std::size_t ProgramSummary::requests(TableKind kind) const {
   std::size_t n = 0;
-  for (const PhaseReport& p : phases) n += p.pkeyRequests;
-  return n;
-}
-
-std::size_t ProgramSummary::sl2vlRequests() const {
-  std::size_t n = 0;
-  for (const PhaseReport& p : phases) n += p.sl2vlRequests;
+  for (const PhaseReport& p : phases) n += p.tableRequests[kind];
   return n;
 }
 
 std::size_t ProgramSummary::failed() const {
   std::size_t n = 0;
-  // A failed read costs nothing: the block is unknown, so it is written.
-  for (std::size_t i = 0; i < kPhaseCount; ++i) {
-    if (static_cast<Phase>(i) == Phase::ReadTables) continue;
+  // A failed read costs nothing: the block is not known, so it is written.
+  for (std::size_t i = 0; i < kProgramPhases; ++i) {
+    if (static_cast<ProgramPhase>(i) == ProgramPhase::ReadTables) continue;
     n += phases[i].failures + phases[i].deferred;
   }
   return n;

@@ -1,30 +1,30 @@
-// The programming step of a sweep: after discovery and planSubnet(), sends
-// what differs, phase by phase in OpenSM's order (PKey tables, SM LID,
-// LIDs, LFTs, SL2VL tables, then links Armed, then Active), each phase
-// waiting for the one before and keeping the MAD engine's window full
-// within itself.
+// The programming step of a sweep: diff(plan, held), send, apply each
+// reply to the held subnet -- phase by phase in OpenSM's order (read the
+// table blocks worth knowing, then PKey tables, SM LID, LIDs, LFTs, SL2VL
+// tables, links Armed, then Active), each phase waiting for the one before
+// and keeping the MAD engine's window full within itself.
 //
-//   SwitchTableCache cache;                        // kept across sweeps (LFTs, PKeys, SL2VL)
-//   SubnetProgrammer programmer(engine, cache, options);
-//   auto summary = programmer.program(discovered, plan);
+//   HeldSubnet held;                               // kept across sweeps
+//   held.observe(discovered);                      // after each discovery
+//   SubnetProgrammer programmer(engine, held, options);
+//   auto summary = programmer.program(plan);
 //   if (!summary) ...                              // the transport died, or the plan is stale
 //   else if (!summary->complete()) ...             // some objects stay dirty: sweep again
 //
-// Nothing that failed is taken as done: an LFT or PKey block or SL2VL table
-// whose Set failed is unknown in the cache and is sent again by the next
-// run; a port whose PortInfo Set failed is not armed; a switch whose LFT,
-// SL2VL tables or LID are not in place keeps its links out of Active (the next run finds them still
-// Armed and activates them). If the SM's own LID cannot be set the run
-// stops there, since every other port would name a LID nobody holds.
+// Nothing that failed is taken as done: a block whose Set failed is Stale in
+// the held subnet and sent again by the next run; a port whose PortInfo Set
+// failed is not armed; a node whose LID, LFT or SL2VL tables are not in
+// place keeps its links out of Active (the next run finds them still Armed
+// and activates them). If the SM's own LID cannot be set the run stops
+// there, since every other port would name a LID nobody holds.
 //
 // Log message ids (spdlog):
-//   PROG-0301 info   one line per phase: SMPs (PKey and SL2VL SMPs among them), failures,
-//                    deferred, duration
-//   PROG-0302 warn   one object could not be written (it stays dirty)
+//   PROG-0301 info   one line per phase: SMPs (per table kind), failures, deferred, duration
+//   PROG-0302 warn   one object could not be read or written (it stays dirty)
 //   PROG-0303 error  the SM's own port LID could not be set: run stopped
 //   PROG-0304 warn   links held back from Armed/Active because of an earlier failure
 //   PROG-0305 warn   something the planner left alone, and why
-//   PROG-0306 info   end of run: blocks and SL2VL tables written, ports activated, totals
+//   PROG-0306 info   end of run: blocks and tables written and read, ports activated, totals
 //   PROG-0307 warn   a switch port acknowledged but ignored partition enforcement
 #pragma once
 
@@ -32,38 +32,44 @@
 #include <spdlog/logger.h>
 
 #include <memory>
+#include <set>
 
-#include "DiscoveredSubnet.h"
+#include "HeldSubnet.h"
 #include "MadEngine.h"
 #include "ProgramOptions.h"
-#include "ProgramPlan.h"
 #include "ProgramSummary.h"
-#include "SwitchTableCache.h"
 
 namespace ibsm::sm {
 
 class SubnetProgrammer {
  public:
-  SubnetProgrammer(MadEngine& engine, SwitchTableCache& cache, ProgramOptions options = {},
+  SubnetProgrammer(MadEngine& engine, HeldSubnet& held, ProgramOptions options = {},
                    std::shared_ptr<spdlog::logger> logger = nullptr);
 
   // Fails when the MAD transport stops working or the plan was not made
-  // from this discovery; SMPs that fail are reported in the summary.
-  [[nodiscard]] Result<ProgramSummary> program(const DiscoveredSubnet& discovered,
-                                               const SubnetPlan& plan);
+  // from the held observation; SMPs that fail are reported in the summary.
+  [[nodiscard]] Result<ProgramSummary> program(const SubnetPlan& plan);
 
  private:
-  [[nodiscard]] Result<std::vector<SmpReply>> runPhase(Phase phase,
+  // What failed so far, to hold back the steps that depend on it.
+  struct Holds {
+    std::set<PortRef> brokenPorts;  // PortInfo not in place: not armed, nor its peer
+    std::set<NodeId> heldNodes;     // tables or LID not in place: links not activated
+  };
+  [[nodiscard]] Result<std::vector<SmpReply>> runPhase(ProgramPhase phase,
                                                        const std::vector<ProgramStep>& steps,
-                                                       std::size_t deferred, const Fabric& fabric,
+                                                       std::size_t deferred,
                                                        ProgramSummary& summary);
-  void noteIgnoredEnforcement(const Fabric& fabric, PortRef port, const ProgramStep& step,
-                              const SmpReply& reply);
-  [[nodiscard]] Result<void> readTables(const DiscoveredSubnet& discovered, const SubnetPlan& plan,
-                                        ProgramSummary& summary);
+  void record(ProgramPhase phase, const ProgramStep& step, const SmpReply& reply,
+              ProgramSummary& summary);
+  [[nodiscard]] Result<void> writeTables(const ProgramDiff& d, ProgramSummary& summary,
+                                         Holds& holds);
+  [[nodiscard]] Result<void> changeLinkStates(const ProgramDiff& d, ProgramSummary& summary,
+                                              Holds& holds);
+  void logTotals(const ProgramSummary& summary);
 
   MadEngine& engine_;
-  SwitchTableCache& cache_;
+  HeldSubnet& held_;
   ProgramOptions options_;
   std::shared_ptr<spdlog::logger> log_;
 };

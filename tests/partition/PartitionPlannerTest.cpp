@@ -160,17 +160,6 @@ TEST(PartitionPlanner, APortBeyondItsPartitionCapIsAnError) {
                         f.describe(small)));
 }
 
-TEST(PartitionPlanner, BlocksHold32EntriesPaddedWithZero) {
-  std::vector<std::uint16_t> keys;
-  for (std::uint16_t k = 1; k <= 33; ++k) keys.push_back(k);
-  const auto blocks = toBlocks(keys);
-  ASSERT_EQ(blocks.size(), 2u);
-  EXPECT_EQ(blocks[0][31], 32);
-  EXPECT_EQ(blocks[1][0], 33);
-  EXPECT_EQ(blocks[1][1], 0);
-  EXPECT_TRUE(toBlocks({}).empty());
-}
-
 // Properties over shapes and sizes.
 class PlannerOnFabrics : public ::testing::TestWithParam<TopologySpec> {};
 

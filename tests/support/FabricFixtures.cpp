@@ -25,10 +25,10 @@ Fabric generatedFabric(const TopologySpec& spec, Degradation degrade, std::uint8
 }
 
 Fabric sampleFabric(std::string_view fileName, std::uint8_t lmc) {
-  auto fabric = readTopologyFile(sharedTopologyPath(fileName));
+  auto fabric = readTopologyFile(testTopologyPath(fileName));
   if (!fabric) fixtureFailed("readTopologyFile", fabric.error());
-  assignLids(*fabric, lmc);
-  return std::move(*fabric);
+  assignLids(fabric->fabric, lmc);
+  return std::move(fabric->fabric);
 }
 
 }  // namespace ibsm::testing

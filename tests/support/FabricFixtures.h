@@ -21,12 +21,13 @@ namespace ibsm::testing {
 // generateNetFile + parseNetFile + fresh LIDs.
 Fabric generatedFabric(const TopologySpec& spec, Degradation degrade = {}, std::uint8_t lmc = 0);
 
-// A file of /work/shared/topologies (net file or ibnetdiscover capture) with
-// fresh LIDs; LIDs a capture already holds are kept, as the SM would.
+// A sample fabric of tests/data/topologies (net file or ibnetdiscover
+// capture) with fresh LIDs; LIDs a capture already holds are kept, as the SM
+// would.
 Fabric sampleFabric(std::string_view fileName, std::uint8_t lmc = 0);
 
-// Full path of a shared sample file.
-std::string sharedTopologyPath(std::string_view fileName);
+// Full path of a sample fabric file in tests/data/topologies.
+std::string testTopologyPath(std::string_view fileName);
 
 // Plans LIDs with no saved guid2lid state and writes them into the fabric.
 void assignLids(Fabric& fabric, std::uint8_t lmc = 0);

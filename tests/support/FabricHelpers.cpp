@@ -9,8 +9,8 @@
 
 namespace ibsm::testing {
 
-std::string sharedTopologyPath(std::string_view fileName) {
-  return fmt::format("{}/{}", IBSM_SHARED_TOPOLOGIES, fileName);
+std::string testTopologyPath(std::string_view fileName) {
+  return fmt::format("{}/{}", IBSM_TEST_TOPOLOGIES, fileName);
 }
 
 void assignLids(Fabric& fabric, std::uint8_t lmc) {

@@ -10,7 +10,7 @@
 #include <unordered_map>
 #include <vector>
 
-#include "Generators.h"
+#include "routing/topology/generate/Generators.h"
 
 namespace ibsm::topogen {
 

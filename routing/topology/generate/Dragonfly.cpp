@@ -1,12 +1,12 @@
-// Dragonfly and dragonfly+ cabled the way the shared samples are: hosts on
-// the low ports, then local links, then global links; global port j of a
+// Dragonfly and dragonfly+ cabled as the sample fabrics of the tests are: hosts
+// on the low ports, then local links, then global links; global port j of a
 // group sits on router j/h (dragonfly) or spine j%spines (dragonfly+).
 #include <fmt/format.h>
 
 #include <algorithm>
 
-#include "Generators.h"
-#include "GlobalLinks.h"
+#include "routing/topology/generate/Generators.h"
+#include "routing/topology/generate/GlobalLinks.h"
 
 namespace ibsm::topogen {
 

@@ -1,10 +1,10 @@
-// Fat trees built the way the shared samples are cabled: hosts on the low
+// Fat trees built the way the tests' sample fabrics are cabled: hosts on the low
 // ports of a leaf, up-links above them grouped per upper switch (a trunk's
 // cables on consecutive ports), and an upper switch's ports ordered by the
 // lower switch they reach.
 #include <fmt/format.h>
 
-#include "Generators.h"
+#include "routing/topology/generate/Generators.h"
 
 namespace ibsm::topogen {
 

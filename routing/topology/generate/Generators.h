@@ -7,7 +7,7 @@
 
 #include <cstdint>
 
-#include "NetBuilder.h"
+#include "routing/topology/generate/NetBuilder.h"
 
 namespace ibsm::topogen {
 

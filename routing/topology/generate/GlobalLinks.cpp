@@ -1,4 +1,4 @@
-#include "GlobalLinks.h"
+#include "routing/topology/generate/GlobalLinks.h"
 
 namespace ibsm::topogen {
 

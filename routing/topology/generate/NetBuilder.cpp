@@ -1,4 +1,4 @@
-#include "NetBuilder.h"
+#include "routing/topology/generate/NetBuilder.h"
 
 #include <fmt/format.h>
 

@@ -2,7 +2,7 @@
 #include <ibsm/Ids.h>
 #include <ibsm/TopologyGenerator.h>
 
-#include "Generators.h"
+#include "routing/topology/generate/Generators.h"
 
 namespace ibsm {
 

@@ -6,8 +6,8 @@
 #include <gtest/gtest.h>
 #include <ibsm/Report.h>
 
-#include "FabricBuilder.h"
-#include "HandTables.h"
+#include "tests/routing/analysis/HandTables.h"
+#include "tests/support/FabricBuilder.h"
 
 namespace ibsm {
 namespace {

@@ -16,8 +16,8 @@
 #include <string_view>
 #include <vector>
 
-#include "FabricFixtures.h"
-#include "SwitchGraph.h"
+#include "routing/graph/SwitchGraph.h"
+#include "tests/support/FabricFixtures.h"
 
 namespace ibsm::testing {
 

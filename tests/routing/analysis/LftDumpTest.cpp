@@ -1,7 +1,7 @@
 // ibsm writes opensm-lfts.dump byte for byte as OpenSM does, and reads it
-// (and dump_fts output) back. The expected texts in data/ were written by
-// OpenSM 3.3 and dump_fts on ibsim (see data/README.md); the LIDs come from
-// the guid2lid file of the same run.
+// (and dump_fts output) back. The expected texts in tests/data/dumps were
+// written by OpenSM 3.3 and dump_fts on ibsim (see the README.md there); the
+// LIDs come from the guid2lid file of the same run.
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 #include <ibsm/Dumps.h>
@@ -13,8 +13,8 @@
 #include <fstream>
 #include <sstream>
 
-#include "FabricFixtures.h"
-#include "HandTables.h"
+#include "tests/routing/analysis/HandTables.h"
+#include "tests/support/FabricFixtures.h"
 
 namespace ibsm {
 namespace {
@@ -23,8 +23,7 @@ using ::testing::HasSubstr;
 using ::testing::StartsWith;
 
 std::string readData(std::string_view name) {
-  // Not __FILE__: ccache's base_dir makes it relative to the build directory.
-  const auto path = std::filesystem::path(IBSM_SOURCE_DIR) / "tests/routing/analysis/data" / name;
+  const auto path = std::filesystem::path(IBSM_TEST_DATA) / "dumps" / name;
   std::ifstream in(path);
   if (!in) throw std::runtime_error("cannot read " + path.string());
   std::stringstream text;
@@ -32,17 +31,18 @@ std::string readData(std::string_view name) {
   return text.str();
 }
 
-// The shared ibsim example with the LIDs OpenSM gave it in that run.
+// The two-switch sample fabric with the LIDs OpenSM gave it in that run.
 Fabric twoSwitchFabric(std::uint8_t lmc) {
-  auto fabric = readTopologyFile(testing::sharedTopologyPath("two-switch-dual-port-hcas.net"));
-  if (!fabric) throw std::runtime_error(fabric.error().message);
+  auto read = readTopologyFile(testing::testTopologyPath("two-switch-dual-port-hcas.net"));
+  if (!read) throw std::runtime_error(read.error().message);
+  Fabric& fabric = read->fabric;
   const auto name = fmt::format("two-switch-lmc{}.guid2lid", lmc);
   const auto state = parseGuid2Lid(readData(name), name);
   if (!state) throw std::runtime_error(state.error().message);
-  const auto plan = planLids(*fabric, *state, lmc);
+  const auto plan = planLids(fabric, *state, lmc);
   if (!plan) throw std::runtime_error(plan.error().message);
-  applyLids(*fabric, *plan);
-  return std::move(*fabric);
+  applyLids(fabric, *plan);
+  return std::move(fabric);
 }
 
 RoutingResult tablesFromDump(const Fabric& fabric, std::string_view text) {

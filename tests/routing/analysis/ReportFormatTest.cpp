@@ -8,8 +8,8 @@
 #include <boost/property_tree/ptree.hpp>
 #include <sstream>
 
-#include "FabricBuilder.h"
-#include "HandTables.h"
+#include "tests/routing/analysis/HandTables.h"
+#include "tests/support/FabricBuilder.h"
 
 namespace ibsm {
 namespace {
@@ -58,6 +58,19 @@ TEST(ReportJson, IsValidJsonCarryingTheFigures) {
   EXPECT_EQ(tree.get<std::string>("creditLoops.acyclic"), "true");
   EXPECT_DOUBLE_EQ(tree.get<double>("reportSeconds"), 0.25);
   EXPECT_EQ(tree.get<std::uint64_t>("peakRssKiB"), 2048u);
+}
+
+TEST(ReportJson, CarriesTheTopologyReadersWarnings) {
+  RouteReport r = brokenReport("h1");
+  const auto none = parseJson(reportJson(r)).get_child_optional("warnings");
+  ASSERT_TRUE(none);
+  EXPECT_TRUE(none->empty());
+  r.inputWarnings = {"cap.txt:1: skipped 1 line that is not topology (a shell prompt): \"$ x\""};
+  const auto tree = parseJson(reportJson(r));
+  std::vector<std::string> warnings;
+  for (const auto& [key, w] : tree.get_child("warnings")) warnings.push_back(w.data());
+  EXPECT_EQ(warnings, r.inputWarnings);
+  EXPECT_THAT(reportSummary(r), HasSubstr("input: 1 warning about the topology file"));
 }
 
 TEST(ReportJson, EscapesNodeDescriptionsThatAreNotPlainText) {

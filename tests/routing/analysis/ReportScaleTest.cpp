@@ -7,8 +7,8 @@
 #include <ctime>
 #include <iostream>
 
-#include "FabricFixtures.h"
-#include "HandTables.h"
+#include "tests/routing/analysis/HandTables.h"
+#include "tests/support/FabricFixtures.h"
 
 namespace ibsm {
 namespace {

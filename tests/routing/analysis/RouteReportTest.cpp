@@ -7,8 +7,8 @@
 
 #include <set>
 
-#include "FabricBuilder.h"
-#include "HandTables.h"
+#include "tests/routing/analysis/HandTables.h"
+#include "tests/support/FabricBuilder.h"
 
 namespace ibsm {
 namespace {

@@ -6,7 +6,7 @@
 
 #include <string>
 
-#include "FabricFixtures.h"
+#include "tests/support/FabricFixtures.h"
 
 namespace ibsm {
 namespace {

@@ -15,7 +15,7 @@
 #include <variant>
 #include <vector>
 
-#include "FabricFixtures.h"
+#include "tests/support/FabricFixtures.h"
 
 namespace ibsm {
 namespace {
@@ -74,7 +74,7 @@ TEST(DragonflyShape, CountsTheCablesADegradedDragonflyLacks) {
   EXPECT_EQ(shape->missingLocalLinks + shape->unlinkedGroupPairs, 5u);
 }
 
-TEST(DragonflyShape, RecognisesTheSharedCapturesAsDiscovered) {
+TEST(DragonflyShape, RecognisesTheSampleCapturesAsDiscovered) {
   // ibnetdiscover output carries no group names: the cabling alone tells.
   const auto df = recogniseDragonfly(testing::sampleFabric("dragonfly-a4-p2-h2.ibnetdiscover"));
   ASSERT_TRUE(df) << df.error().message;

@@ -15,8 +15,8 @@
 #include <string>
 #include <vector>
 
-#include "FabricFixtures.h"
-#include "FatTreeChecks.h"
+#include "tests/routing/engines/FatTreeChecks.h"
+#include "tests/support/FabricFixtures.h"
 
 namespace ibsm {
 namespace {
@@ -208,7 +208,7 @@ TEST(FatTreeEngine, BalancesTheRadix12TreeWithEightCablesCutWithinOnePointSix) {
 
 // ------------------------------------------------------------------ samples
 
-TEST(FatTreeEngine, RoutesTheSharedSamples) {
+TEST(FatTreeEngine, RoutesTheSampleFabrics) {
   for (const char* file :
        {"fat-tree-3level-k8.net", "fat-tree-3level-k8.ibnetdiscover",
         "fat-tree-3level-k8-degraded6.net", "fat-tree-3level-k8-degraded6.ibnetdiscover",

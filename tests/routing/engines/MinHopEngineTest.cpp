@@ -8,9 +8,9 @@
 #include <ranges>
 #include <set>
 
-#include "FabricFixtures.h"
-#include "RouteChecks.h"
-#include "ShapeFabrics.h"
+#include "tests/routing/engines/RouteChecks.h"
+#include "tests/routing/engines/ShapeFabrics.h"
+#include "tests/support/FabricFixtures.h"
 
 namespace ibsm::testing {
 namespace {

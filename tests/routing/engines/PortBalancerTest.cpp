@@ -2,7 +2,7 @@
 
 #include <vector>
 
-#include "PortBalancer.h"
+#include "routing/engines/PortBalancer.h"
 
 namespace ibsm::routing {
 namespace {

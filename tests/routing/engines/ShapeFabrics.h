@@ -12,7 +12,7 @@
 #include <set>
 #include <string>
 
-#include "FabricBuilder.h"
+#include "tests/support/FabricBuilder.h"
 
 namespace ibsm::testing {
 

@@ -10,9 +10,9 @@
 #include <ranges>
 #include <set>
 
-#include "FabricFixtures.h"
-#include "RouteChecks.h"
-#include "ShapeFabrics.h"
+#include "tests/routing/engines/RouteChecks.h"
+#include "tests/routing/engines/ShapeFabrics.h"
+#include "tests/support/FabricFixtures.h"
 
 namespace ibsm::testing {
 namespace {
@@ -79,7 +79,7 @@ std::vector<Shape> shapes() {
 INSTANTIATE_TEST_SUITE_P(Shapes, UpDownOnAnyTopology, ::testing::ValuesIn(shapes()),
                          [](const auto& info) { return info.param.name; });
 
-// Sample fabrics of /work/shared/topologies, net files and captures alike.
+// The sample fabrics of tests/data/topologies, net files and captures alike.
 class UpDownOnSamples : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(UpDownOnSamples, RoutesEverySwitchToEveryLidWithoutCreditLoops) {

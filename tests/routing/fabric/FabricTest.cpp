@@ -1,7 +1,7 @@
 #include <gtest/gtest.h>
 #include <ibsm/Fabric.h>
 
-#include "SwitchGraph.h"
+#include "routing/graph/SwitchGraph.h"
 
 namespace ibsm {
 namespace {

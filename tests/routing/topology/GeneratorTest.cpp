@@ -115,7 +115,7 @@ std::string generated(const TopologySpec& spec, Degradation d = {}) {
 }
 
 std::string sample(const std::string& file) {
-  std::ifstream in(std::string(IBSM_SHARED_TOPOLOGIES) + "/" + file);
+  std::ifstream in(std::string(IBSM_TEST_TOPOLOGIES) + "/" + file);
   EXPECT_TRUE(in) << file;
   std::stringstream s;
   s << in.rdbuf();
@@ -194,7 +194,10 @@ TEST(Generator, KeepsEveryPortWithinTheSwitchRadix) {
   }
 }
 
-// --- The shared samples -----------------------------------------------------
+// --- The sample fabrics (tests/data/topologies) -----------------------------
+
+// scripts/make-test-topologies.sh makes them with `ibsm topo generate`; these
+// tests keep the committed files and the generator in step.
 
 TEST(Generator, ReproducesTheThreeLevelK8SampleByteForByte) {
   EXPECT_EQ(generated(FatTreeSpec{.levels = 3, .radix = 8}), sample("fat-tree-3level-k8.net"));
@@ -208,6 +211,11 @@ TEST(Generator, ReproducesTheDragonflyPlusSampleByteForByte) {
   EXPECT_EQ(generated(DragonflyPlusSpec{
                 .groups = 5, .leaves = 2, .spines = 2, .hostsPerLeaf = 2, .globalPerSpine = 2}),
             sample("dragonfly-plus-5groups.net"));
+}
+
+TEST(Generator, ReproducesTheDegradedSampleByteForByte) {
+  EXPECT_EQ(generated(FatTreeSpec{.levels = 3, .radix = 8}, {.links = 6, .seed = 7}),
+            sample("fat-tree-3level-k8-degraded6.net"));
 }
 
 TEST(Generator, ReproducesTheTwoLevelTrunkSampleExceptItsSlowLink) {

@@ -1,6 +1,7 @@
-// Both readers on a fabric of production size: the radix-36 3-level fat tree
-// (1620 switches, 11664 CAs). It must read in well under a second, and a
-// capture written from what the net file gave must read back the same.
+// The readers on a fabric of production size: the radix-36 3-level fat tree
+// (1620 switches, 11664 CAs). It must read in well under a second in every
+// format, and a capture or ports report written from what the net file gave
+// must read back the same.
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 #include <ibsm/Topology.h>
@@ -108,6 +109,34 @@ auto timed(double& seconds, F&& f) {
   return result;
 }
 
+// What `ibnetdiscover -p` would print for `f`: every switch port, the cabled CA ports.
+std::string asPortsReport(const Fabric& f) {
+  auto lidOf = [&](PortRef p) {
+    return f.node(p.node).isSwitch() ? f.node(p.node).ports[0].lid.value : f.port(p).lid.value;
+  };
+  auto type = [](const Node& n) { return n.isSwitch() ? "SW" : "CA"; };
+  std::string out;
+  auto it = std::back_inserter(out);
+  for (NodeId id = 0; id < f.size(); ++id) {
+    const Node& n = f.node(id);
+    for (std::size_t p = n.numPorts(); p > 0; --p) {
+      const Port& port = n.ports[p];
+      if (!port.remote && !n.isSwitch()) continue;
+      fmt::format_to(it, "{} {:5} {:2} 0x{:016x} 4x SDR", type(n), lidOf({id, port.number}),
+                     port.number, port.guid.value);
+      if (!port.remote) {
+        fmt::format_to(it, "{:36}'{}'\n", "", n.description);
+        continue;
+      }
+      const Node& r = f.node(port.remote->node);
+      fmt::format_to(it, " - {} {:5} {:2} 0x{:016x} ( '{}' - '{}' )\n", type(r),
+                     lidOf(*port.remote), port.remote->port, f.port(*port.remote).guid.value,
+                     n.description, r.description);
+    }
+  }
+  return out;
+}
+
 TEST(LargeFabric, Radix36FatTreeReadsInUnderASecondInBothFormats) {
   const std::string net = fatTreeNet(36);
   double netSeconds = 0;
@@ -129,28 +158,52 @@ TEST(LargeFabric, Radix36FatTreeReadsInUnderASecondInBothFormats) {
   double captureSeconds = 0;
   auto back = timed(captureSeconds, [&] { return parseIbnetdiscover(capture, "radix36.ibnd"); });
   ASSERT_TRUE(back) << back.error().message;
-  ASSERT_EQ(back->size(), fabric->size());
+  EXPECT_EQ(back->warnings, std::vector<std::string>{});
+  const Fabric& read = back->fabric;
+  ASSERT_EQ(read.size(), fabric->size());
   for (const Node& n : fabric->nodes()) {
-    const auto id = back->findNode(n.guid);
+    const auto id = read.findNode(n.guid);
     ASSERT_TRUE(id) << n.description;
-    const Node& m = back->node(*id);
+    const Node& m = read.node(*id);
     EXPECT_EQ(m.description, n.description);
     for (const Port& p : n.ports) {
       ASSERT_EQ(m.ports[p.number].connected(), p.connected()) << n.description;
       if (!p.remote) continue;
-      EXPECT_EQ(back->node(m.ports[p.number].remote->node).guid, fabric->node(p.remote->node).guid);
+      EXPECT_EQ(read.node(m.ports[p.number].remote->node).guid, fabric->node(p.remote->node).guid);
       EXPECT_EQ(m.ports[p.number].remote->port, p.remote->port);
       EXPECT_EQ(m.ports[p.number].lid, n.isSwitch() ? Lid{} : p.lid);
     }
   }
 
+  // The ports report: switches as they are, every CA port a node of its own.
+  const std::string report = asPortsReport(*fabric);
+  double reportSeconds = 0;
+  auto ports =
+      timed(reportSeconds, [&] { return parseIbnetdiscoverPorts(report, "radix36.ports"); });
+  ASSERT_TRUE(ports) << ports.error().message;
+  EXPECT_EQ(ports->warnings.size(), 1u);  // what the report cannot know
+  EXPECT_EQ(ports->fabric.switches().size(), 1620u);
+  EXPECT_EQ(ports->fabric.endNodes().size(), 11664u);
+  for (const Node& n : fabric->nodes()) {
+    if (n.isSwitch()) continue;
+    const auto at = ports->fabric.findPort(n.ports[1].guid);
+    ASSERT_TRUE(at) << n.description;
+    const PortRef peer = *ports->fabric.port(*at).remote;
+    EXPECT_EQ(ports->fabric.node(peer.node).guid, fabric->node(n.ports[1].remote->node).guid);
+  }
+
   const auto lines = [](const std::string& s) { return std::count(s.begin(), s.end(), '\n'); };
-  std::cout << fmt::format("net file: {} lines in {:.1f} ms; capture: {} lines in {:.1f} ms\n",
-                           lines(net), netSeconds * 1e3, lines(capture), captureSeconds * 1e3);
+  std::cout << fmt::format(
+      "net file: {} lines in {:.1f} ms; capture: {} lines in {:.1f} ms; ports report: {} lines "
+      "in {:.1f} ms\n",
+      lines(net), netSeconds * 1e3, lines(capture), captureSeconds * 1e3, lines(report),
+      reportSeconds * 1e3);
   RecordProperty("net_ms", static_cast<int>(netSeconds * 1e3));
   RecordProperty("capture_ms", static_cast<int>(captureSeconds * 1e3));
+  RecordProperty("ports_report_ms", static_cast<int>(reportSeconds * 1e3));
   EXPECT_LT(netSeconds, kBudgetSeconds);
   EXPECT_LT(captureSeconds, kBudgetSeconds);
+  EXPECT_LT(reportSeconds, kBudgetSeconds);
 }
 
 }  // namespace

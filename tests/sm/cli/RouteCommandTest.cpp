@@ -60,7 +60,7 @@ TEST_F(RouteCommand, RoutesASampleCaptureAndWritesTheDumps) {
   const auto out = dir_ / "out";
   const Outcome r =
       ibsm(fmt::format("route --topology {}/fat-tree-3level-k8.ibnetdiscover --out {}",
-                       IBSM_SHARED_TOPOLOGIES, out.string()));
+                       IBSM_TEST_TOPOLOGIES, out.string()));
   ASSERT_EQ(r.status, 0) << r.out;
   EXPECT_THAT(r.out, HasSubstr("routing engine: ftree"));
   EXPECT_THAT(r.out, HasSubstr("0 unreachable"));
@@ -94,7 +94,7 @@ TEST_F(RouteCommand, AMalformedTopologyNamesFileAndLineAndWritesNothing) {
 TEST_F(RouteCommand, AnUnknownEngineIsRefusedByName) {
   const Outcome r =
       ibsm(fmt::format("route --topology {}/two-switch-dual-port-hcas.net --engine warp --out {}",
-                       IBSM_SHARED_TOPOLOGIES, dir_.string()));
+                       IBSM_TEST_TOPOLOGIES, dir_.string()));
   EXPECT_EQ(r.status, 2);
   EXPECT_THAT(r.out, HasSubstr("unknown routing engine 'warp'"));
 }
@@ -103,14 +103,14 @@ TEST_F(RouteCommand, AnUnknownConfigKeyNamesTheKeyAndLine) {
   const auto conf = write("ibsm.toml", "[routing]\nengines = [\"updn\"]\n");
   const Outcome r =
       ibsm(fmt::format("route --topology {}/two-switch-dual-port-hcas.net --config {} --out {}",
-                       IBSM_SHARED_TOPOLOGIES, conf.string(), dir_.string()));
+                       IBSM_TEST_TOPOLOGIES, conf.string(), dir_.string()));
   EXPECT_EQ(r.status, 2);
   EXPECT_THAT(r.out, HasSubstr(conf.string() + ":2: unknown key 'routing.engines'"));
 }
 
 TEST_F(RouteCommand, TheConfigChoosesTheEngineAndTheFlagOverridesIt) {
   const auto conf = write("ibsm.toml", "[routing]\nengine = \"minhop\"\n");
-  const auto topo = fmt::format("{}/two-switch-dual-port-hcas.net", IBSM_SHARED_TOPOLOGIES);
+  const auto topo = fmt::format("{}/two-switch-dual-port-hcas.net", IBSM_TEST_TOPOLOGIES);
   EXPECT_THAT(ibsm(fmt::format("route -t {} -F {} -o {}", topo, conf.string(), dir_.string())).out,
               HasSubstr("routing engine: minhop"));
   EXPECT_THAT(
@@ -140,9 +140,60 @@ TEST_F(RouteCommand, GuidToLidStateIsHonoured) {
   const auto state = write("g2l", "0x0000000000100001 0x0040 0x0040\n");
   const Outcome r =
       ibsm(fmt::format("route -t {}/two-switch-dual-port-hcas.net --guid2lid {} -o {}",
-                       IBSM_SHARED_TOPOLOGIES, state.string(), dir_.string()));
+                       IBSM_TEST_TOPOLOGIES, state.string(), dir_.string()));
   ASSERT_EQ(r.status, 0) << r.out;
   EXPECT_THAT(slurp(dir_ / "guid2lid"), HasSubstr("0x0000000000100001 0x0040 0x0040"));
+}
+
+// A capture as an operator pastes it: saved on Windows with a byte-order
+// mark, the prompt copied along, one cable trained down to 1x at one end.
+constexpr std::string_view kPastedCapture =
+    "\xEF\xBB\xBF[root@host ~]# ibnetdiscover\r\n"
+    "switchguid=0x10(10)\r\n"
+    "Switch\t4 \"S-0000000000000010\"\t\t# \"a\" base port 0 lid 1 lmc 0\r\n"
+    "[1]\t\"S-0000000000000020\"[2]\t\t# \"b\" lid 2 4xQDR\r\n"
+    "[3]\t\"H-0000000000000030\"[1](31) \t\t# \"h\" lid 3 4xQDR\r\n"
+    "switchguid=0x20(20)\r\n"
+    "Switch\t4 \"S-0000000000000020\"\t\t# \"b\" base port 0 lid 2 lmc 0\r\n"
+    "[2]\t\"S-0000000000000010\"[1]\t\t# \"a\" lid 1 1xQDR\r\n"
+    "caguid=0x30\r\n"
+    "Ca\t1 \"H-0000000000000030\"\t\t# \"h\"\r\n"
+    "[1](31) \t\"S-0000000000000010\"[3]\t\t# lid 3 lmc 0 \"a\" lid 1 4xQDR";
+
+TEST_F(RouteCommand, APastedCaptureRoutesAndSaysWhatItSkippedAndReconciled) {
+  const auto cap = write("pasted.txt", std::string(kPastedCapture));
+  const auto out = dir_ / "out";
+  const Outcome r = ibsm(fmt::format("route -t {} -o {}", cap.string(), out.string()));
+  ASSERT_EQ(r.status, 0) << r.out;
+  const std::string skipped = cap.string() + ":1: skipped 1 line that is not topology";
+  const std::string rates = cap.string() + ":4: the two ends of a cable report different rates";
+  EXPECT_THAT(r.out, HasSubstr("ibsm route: warning: " + skipped));
+  EXPECT_THAT(r.out, HasSubstr("ibsm route: warning: " + rates));
+  EXPECT_THAT(r.out, HasSubstr("input: 2 warnings about the topology file"));
+  const std::string report = slurp(out / "report.json");
+  EXPECT_THAT(report, HasSubstr("\"warnings\""));
+  EXPECT_THAT(report, HasSubstr(skipped));
+  EXPECT_THAT(report, HasSubstr(rates));
+
+  const Outcome p = ibsm(fmt::format("partitions -t {}", cap.string()));
+  EXPECT_EQ(p.status, 0) << p.out;
+  EXPECT_THAT(p.out, HasSubstr("ibsm partitions: warning: " + skipped));
+}
+
+TEST_F(RouteCommand, APortsReportRoutesWithANoteOnWhatItLacks) {
+  const auto ports = write(
+      "ports.txt",
+      "SW     1  2 0x0000000000000010 4x QDR - SW     2  1 0x0000000000000020 ( 'a' - 'b' )\n"
+      "SW     1  1 0x0000000000000010 4x QDR - CA     3  1 0x0000000000000031 ( 'a' - 'h0' )\n"
+      "SW     2  2 0x0000000000000020 4x QDR - CA     4  1 0x0000000000000041 ( 'b' - 'h1' )\n"
+      "SW     2  1 0x0000000000000020 4x QDR - SW     1  2 0x0000000000000010 ( 'b' - 'a' )\n"
+      "CA     3  1 0x0000000000000031 4x QDR - SW     1  1 0x0000000000000010 ( 'h0' - 'a' )\n"
+      "CA     4  1 0x0000000000000041 4x QDR - SW     2  2 0x0000000000000020 ( 'h1' - 'b' )\n");
+  const Outcome r = ibsm(fmt::format("route -t {} -R updn -o {}", ports.string(), dir_.string()));
+  ASSERT_EQ(r.status, 0) << r.out;
+  EXPECT_THAT(r.out, HasSubstr("0 unreachable"));
+  EXPECT_THAT(r.out, HasSubstr("ibsm route: warning: " + ports.string() +
+                               ":1: an 'ibnetdiscover -p' ports report names ports, not nodes"));
 }
 
 TEST(TopoCommand, ABadSpecNamesTheParameter) {

@@ -114,13 +114,14 @@ int run(int argc, char** argv) {
     return 2;
   }
   spdlog::set_level(spdlog::level::warn);
-  auto expected = readTopologyFile(netFile);
-  if (!expected) {
-    fmt::print(stderr, "{}\n", expected.error().message);
+  auto read = readTopologyFile(netFile);
+  if (!read) {
+    fmt::print(stderr, "{}\n", read.error().message);
     return 1;
   }
+  Fabric& expected = read->fabric;
   if (unlink) {
-    if (auto cut = cutCable(*expected, unlink->first, unlink->second); !cut) {
+    if (auto cut = cutCable(expected, unlink->first, unlink->second); !cut) {
       fmt::print(stderr, "{}\n", cut.error().message);
       return 1;
     }
@@ -130,14 +131,14 @@ int run(int argc, char** argv) {
     fmt::print(stderr, "{}\n", wire.error().message);
     return 1;
   }
-  fmt::print("{}: {} nodes in the net file\n", netFile, expected->size());
+  fmt::print("{}: {} nodes in the net file\n", netFile, expected.size());
   int failures = 0;
   std::map<std::size_t, std::vector<double>> times;
   // Rounds outside, windows inside: a burst of load on the shared machine
   // then hits every window alike.
   for (int round = 0; round < rounds; ++round)
     for (const std::size_t window : windows)
-      if (!sweepOnce(**wire, window, *expected, times)) ++failures;
+      if (!sweepOnce(**wire, window, expected, times)) ++failures;
   for (auto& [window, ms] : times) {
     std::ranges::sort(ms);
     fmt::print("summary window {:3}: best {:.1f} ms, median {:.1f} ms over {} rounds\n", window,

@@ -78,7 +78,7 @@ TEST(LightSweepIbsim, UnlinkIsReroutedIncrementallyAndReLinkRestoresTheTables) {
   ASSERT_TRUE(heavy->up) << ::testing::PrintToString(heavy->reasons);
   fmt::print("heavy sweep: {} switches, {} CA ports, {} MADs in {:.1f} ms\n", heavy->switches,
              heavy->caPorts, heavy->mads, ms(heavy->elapsed));
-  const Tables original = readTables(engine, *sweep.lastDiscovered());
+  const Tables original = readTables(engine, sweep.held().observed());
 
   // Links trained Down->Init when ibsim started, which set every switch's
   // PortStateChange; the first light sweep clears the bits, reads every
@@ -105,15 +105,15 @@ TEST(LightSweepIbsim, UnlinkIsReroutedIncrementallyAndReLinkRestoresTheTables) {
   ASSERT_TRUE(cut->reroute);
   EXPECT_TRUE(cut->reroute->up) << ::testing::PrintToString(cut->reroute->reasons);
   EXPECT_EQ(cut->reroute->unreachablePairs, 0u);
-  const Tables rerouted = readTables(engine, *sweep.lastDiscovered());
+  const Tables rerouted = readTables(engine, sweep.held().observed());
   const std::size_t differ = blocksThatDiffer(original, rerouted);
   EXPECT_GT(differ, 0u);
-  EXPECT_EQ(cut->reroute->program.blocksWritten, differ);
+  EXPECT_EQ(cut->reroute->program.table(TableKind::Lft).written, differ);
   fmt::print(
       "Unlink core0[1]: light sweep + reroute {} MADs in {:.1f} ms (plan {:.1f} ms), {} pairs "
       "routed, {} unreachable, {} LFT blocks written = {} blocks that differ\n",
       cut->mads, ms(cut->elapsed), ms(cut->reroute->planTime), cut->reroute->routedPairs,
-      cut->reroute->unreachablePairs, cut->reroute->program.blocksWritten, differ);
+      cut->reroute->unreachablePairs, cut->reroute->program.table(TableKind::Lft).written, differ);
 
   console("ReLink \"core0\"[1]");
   auto back = sweep.lightSweep();
@@ -125,11 +125,11 @@ TEST(LightSweepIbsim, UnlinkIsReroutedIncrementallyAndReLinkRestoresTheTables) {
   auto again = sweep.run();
   ASSERT_TRUE(again);
   EXPECT_TRUE(again->up) << ::testing::PrintToString(again->reasons);
-  const Tables balanced = readTables(engine, *sweep.lastDiscovered());
+  const Tables balanced = readTables(engine, sweep.held().observed());
   EXPECT_EQ(blocksThatDiffer(original, balanced), 0u);
-  EXPECT_EQ(again->program.blocksWritten, blocksThatDiffer(rerouted, balanced));
+  EXPECT_EQ(again->program.table(TableKind::Lft).written, blocksThatDiffer(rerouted, balanced));
   fmt::print("heavy sweep after ReLink: {} MADs in {:.1f} ms, {} LFT blocks written\n", again->mads,
-             ms(again->elapsed), again->program.blocksWritten);
+             ms(again->elapsed), again->program.table(TableKind::Lft).written);
 }
 
 }  // namespace

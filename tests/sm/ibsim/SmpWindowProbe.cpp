@@ -124,7 +124,7 @@ int run(int argc, char** argv) {
       return 1;
     }
     expected.emplace();
-    for (const Node& n : fabric->nodes()) expected->insert(n.guid);
+    for (const Node& n : fabric->fabric.nodes()) expected->insert(n.guid);
   }
 
   auto wire = UmadTransport::open({});

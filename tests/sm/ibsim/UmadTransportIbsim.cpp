@@ -32,7 +32,7 @@ const Fabric& netFabric() {
     }
     auto f = readTopologyFile(net);
     if (!f) ADD_FAILURE() << f.error().message;
-    return f ? *f : Fabric{};
+    return f ? f->fabric : Fabric{};
   }();
   return fabric;
 }

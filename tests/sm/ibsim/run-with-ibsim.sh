@@ -59,7 +59,7 @@ IBSIM_SOCKNAME=$sockname ibsim -s "${ibsim_args[@]}" "$netfile" \
 ibsim_pid=$!
 
 for _ in $(seq 1 600); do
-  grep -q "Network simulator ready." "$workdir/ibsim.log" && break
+  grep -qs "Network simulator ready." "$workdir/ibsim.log" && break
   if ! kill -0 "$ibsim_pid" 2>/dev/null; then
     echo "$0: ibsim exited before it was ready:" >&2
     cat "$workdir/ibsim.log" >&2

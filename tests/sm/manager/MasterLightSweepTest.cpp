@@ -222,7 +222,7 @@ TEST_F(MasterLightSweep, ALostCableIsRoutedAroundWritingOnlyTheBlocksThatChange)
   }
   EXPECT_GT(differ, 0u);
   EXPECT_EQ(countSent(sent(), mark, Method::Set, AttributeId::LinearForwardingTable), differ);
-  EXPECT_EQ(light->reroute->program.blocksWritten, differ);
+  EXPECT_EQ(light->reroute->program.table(TableKind::Lft).written, differ);
 
   // The next heavy sweep agrees with the reroute: it writes no block.
   const std::size_t again = sent().size();
@@ -254,8 +254,8 @@ TEST_F(MasterLightSweep, AHostWhoseOnlyCableIsLostIsDroppedAndTheRestStaysRouted
   EXPECT_TRUE(light->reroute->up) << ::testing::PrintToString(light->reroute->reasons);
   EXPECT_EQ(light->reroute->caPorts, heavy->caPorts - 1);
   EXPECT_EQ(light->reroute->unreachablePairs, 0u);
-  ASSERT_TRUE(sweep_->lastDiscovered());
-  EXPECT_FALSE(sweep_->lastDiscovered()->fabric.findNode(fabric().node(host).guid));
+  ASSERT_TRUE(sweep_->held().hasObservation());
+  EXPECT_FALSE(sweep_->held().observed().fabric.findNode(fabric().node(host).guid));
   const auto& table = wire_->fake().lft(edge.node);
   EXPECT_EQ(std::count(table.begin(), table.end(), edge.port), 0);
 }

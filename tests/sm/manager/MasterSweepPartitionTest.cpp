@@ -184,8 +184,8 @@ TEST_F(MasterSweepPartitions, TheSettledSubnetHoldsTheEnforcementThePortsTook) {
         [](const Fabric& f, Guid) -> Result<partition::PartitionPlan> { return enforcingPlan(f); });
     auto result = sweep.run();
     ASSERT_TRUE(result) << result.error().message;
-    ASSERT_TRUE(sweep.lastDiscovered());
-    const DiscoveredSubnet& settled = *sweep.lastDiscovered();
+    ASSERT_TRUE(sweep.held().hasObservation());
+    const DiscoveredSubnet& settled = sweep.held().observed();
     std::size_t enforcing = 0;
     std::size_t facingCas = 0;
     for (const NodeId ca : settled.fabric.endNodes()) {

@@ -81,13 +81,13 @@ TEST_F(PKeyProgramming, FirstRunReadsEveryManagedBlockAndWritesOnlyThoseThatDiff
   const ProgramSummary s = sweep(tables(false));
   EXPECT_TRUE(s.complete()) << ::testing::PrintToString(s.failures);
   // 2 blocks each for Hca1[1], Hca2[1], Hca2[2], Switch1[0]; 1 for Switch1[1].
-  EXPECT_EQ(s.pkeyBlocksRead, 9U);
+  EXPECT_EQ(s.table(TableKind::PKey).read, 9U);
   EXPECT_EQ(bench->count(isPKeyGet), 9U);
   // Block 0 of Hca1[1], Hca2[1] and Switch1[1]; the rest already hold it.
-  EXPECT_EQ(s.pkeyBlocksWritten, 3U);
+  EXPECT_EQ(s.table(TableKind::PKey).written, 3U);
   EXPECT_EQ(bench->count(isPKeySet), 3U);
-  EXPECT_EQ(s.phase(Phase::PKeys).pkeyRequests, 3U);
-  EXPECT_EQ(s.pkeyRequests(), 12U);
+  EXPECT_EQ(s.phase(ProgramPhase::PKeys).tableRequests[TableKind::PKey], 3U);
+  EXPECT_EQ(s.requests(TableKind::PKey), 12U);
 
   const auto& wire = bench->wire();
   EXPECT_EQ(wire.pkeys({hca1, 1}), padded({kDefault, kBlueFull}, 64));
@@ -129,7 +129,7 @@ TEST_F(PKeyProgramming, ASecondRunWithTheSameTablesSendsNoPKeySmpAtAll) {
   EXPECT_TRUE(again.complete());
   EXPECT_EQ(bench->count(isPKeyGet), 0U);
   EXPECT_EQ(bench->count(isPKeySet), 0U);
-  EXPECT_EQ(again.pkeyRequests(), 0U);
+  EXPECT_EQ(again.requests(TableKind::PKey), 0U);
   EXPECT_EQ(again.requests(), 0U) << "nothing else changed either";
 }
 
@@ -140,7 +140,7 @@ TEST_F(PKeyProgramming, ARemovedPartitionDisappearsWithOneSetPerAffectedBlock) {
   EXPECT_TRUE(s.complete());
   EXPECT_EQ(bench->count(isPKeyGet), 0U);
   // Red lived in block 0 of Hca1[1] and of the switch port facing it.
-  EXPECT_EQ(s.pkeyBlocksWritten, 2U);
+  EXPECT_EQ(s.table(TableKind::PKey).written, 2U);
   EXPECT_EQ(bench->count(isPKeySet), 2U);
   EXPECT_EQ(bench->wire().pkeys({hca1, 1}), padded({kDefault, kBlueFull}, 64));
   EXPECT_EQ(bench->wire().pkeys({sw1, 1}), padded({kDefault, kBlueFull}, 32));
@@ -152,11 +152,11 @@ TEST_F(PKeyProgramming, ASetAnsweredWithAnErrorStatusIsNotTakenAsDone) {
     return isPKeySet(req) ? Fate::answeredWith(madstatus::kInvalidField) : Fate{};
   });
   const ProgramSummary first = sweep(tables(false));
-  EXPECT_EQ(first.pkeyBlocksWritten, 0U);
-  EXPECT_EQ(first.phase(Phase::PKeys).failures, 3U);
+  EXPECT_EQ(first.table(TableKind::PKey).written, 0U);
+  EXPECT_EQ(first.phase(ProgramPhase::PKeys).failures, 3U);
   EXPECT_FALSE(first.complete());
   bench->wire().setFaults({});
-  EXPECT_EQ(sweep(tables(false)).pkeyBlocksWritten, 3U);
+  EXPECT_EQ(sweep(tables(false)).table(TableKind::PKey).written, 3U);
 }
 
 TEST_F(PKeyProgramming, ATableShorterThanBeforeHasItsTrailingBlockCleared) {
@@ -170,7 +170,7 @@ TEST_F(PKeyProgramming, ATableShorterThanBeforeHasItsTrailingBlockCleared) {
   PKeyTables small;
   small.ports.push_back({.port = {hca2, 1}, .pkeys = {kDefault}});
   const ProgramSummary s = sweep(small);
-  EXPECT_EQ(s.pkeyBlocksWritten, 2U) << "block 0 changes, block 1 is cleared";
+  EXPECT_EQ(s.table(TableKind::PKey).written, 2U) << "block 0 changes, block 1 is cleared";
   EXPECT_EQ(bench->wire().pkeys({hca2, 1}), padded({kDefault}, 64));
 }
 
@@ -202,7 +202,7 @@ TEST_F(PKeyProgramming, AResetNodeIsReadAgainAndReprogrammed) {
   bench->wire().fabric().port({hca1, 1}).lid = Lid{};
   bench->wire().setPKeys({hca1, 1}, {kDefault});
   const ProgramSummary s = sweep(tables(false));
-  EXPECT_EQ(s.pkeyBlocksRead, 2U);
+  EXPECT_EQ(s.table(TableKind::PKey).read, 2U);
   EXPECT_EQ(bench->count(isPKeySet), 1U);
   EXPECT_EQ(bench->wire().pkeys({hca1, 1}), padded({kDefault, kBlueFull}, 64));
 }

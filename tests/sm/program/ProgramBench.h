@@ -1,6 +1,6 @@
 // One SM in front of one fake fabric for tests of the programming step:
 // discovery stand-in (readOverWire), planSubnet() with a real engine, then
-// SubnetProgrammer, with the caches kept across sweeps like the real SM.
+// SubnetProgrammer, with what is held kept across sweeps like the real SM.
 //
 //   ProgramBench bench(sampleFabric("two-switch-dual-port-hcas.net"), PortRef{0, 1}, "updn");
 //   bench.maxVls = 2;                                // data VLs the engine may use
@@ -57,8 +57,9 @@ class ProgramBench {
     plan_ = std::move(*plan);
     if (edit) edit(plan_);
     mark_ = wire_.sent().size();
-    SubnetProgrammer programmer(engine_, cache_, options, logger_);
-    auto summary = programmer.program(discovered_, plan_);
+    held_.observe(discovered_);
+    SubnetProgrammer programmer(engine_, held_, options, logger_);
+    auto summary = programmer.program(plan_);
     if (!summary) throw std::runtime_error(summary.error().message);
     return *summary;
   }
@@ -101,12 +102,12 @@ class ProgramBench {
   }
 
   ibsm::testing::FakeFabricTransport& wire() { return wire_; }
-  SwitchTableCache& cache() { return cache_; }
+  const HeldSubnet& held() const { return held_; }
   const SubnetPlan& plan() const { return plan_; }
   const DiscoveredSubnet& discovered() const { return discovered_; }
   PortRef smPort() const { return smPort_; }
   std::string log() const { return logText_.str(); }
-  void forgetEverything() { cache_ = SwitchTableCache{}; }
+  void forgetEverything() { held_.forget(); }
 
   ProgramOptions options;
   std::uint8_t maxVls{1};  // RoutingOptions::maxVls of the plan
@@ -127,7 +128,7 @@ class ProgramBench {
       "program", std::make_shared<spdlog::sinks::ostream_sink_st>(logText_));
   ibsm::testing::FakeFabricTransport wire_;
   MadEngine engine_;
-  SwitchTableCache cache_;
+  HeldSubnet held_;
   PortRef smPort_;
   std::string routingEngine_;
   DiscoveredSubnet discovered_;

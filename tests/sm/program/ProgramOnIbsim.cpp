@@ -26,7 +26,7 @@ struct Sweep {
   double discoverMs{0};
 };
 
-Result<Sweep> sweep(MadEngine& engine, sm::SwitchTableCache& cache, const std::string& routing) {
+Result<Sweep> sweep(MadEngine& engine, sm::HeldSubnet& held, const std::string& routing) {
   sm::Discovery discovery(engine, {}, spdlog::default_logger());
   auto subnet = discovery.run();
   if (!subnet) return std::unexpected(subnet.error());
@@ -35,8 +35,9 @@ Result<Sweep> sweep(MadEngine& engine, sm::SwitchTableCache& cache, const std::s
   inputs.engines = {routing};
   auto plan = planSubnet(subnet->fabric, inputs, defaultRegistry());
   if (!plan) return std::unexpected(plan.error());
-  sm::SubnetProgrammer programmer(engine, cache);
-  auto summary = programmer.program(*subnet, *plan);
+  held.observe(std::move(*subnet));
+  sm::SubnetProgrammer programmer(engine, held);
+  auto summary = programmer.program(*plan);
   if (!summary) return std::unexpected(summary.error());
   return Sweep{std::move(*summary),
                static_cast<double>(discovery.counters().elapsed.count()) / 1000.0};
@@ -48,8 +49,8 @@ void print(std::string_view what, const Sweep& s) {
       "{}: discovery {:.1f} ms; programming {} SMPs in {:.1f} ms: {} blocks read, {} written, "
       "{} tops, {} ports configured, {} armed, {} activated, {} failed or deferred\n",
       what, s.discoverMs, p.requests(), static_cast<double>(p.duration().count()) / 1000.0,
-      p.blocksRead, p.blocksWritten, p.topsWritten, p.portsConfigured, p.portsArmed,
-      p.portsActivated, p.failed());
+      p.table(sm::TableKind::Lft).read, p.table(sm::TableKind::Lft).written, p.topsWritten,
+      p.portsConfigured, p.portsArmed, p.portsActivated, p.failed());
   for (const auto& f : p.failures) fmt::print(stderr, "  failure: {}\n", f);
 }
 
@@ -64,15 +65,15 @@ int run(int argc, char** argv) {
     return 2;
   }
   MadEngine engine(**port);
-  sm::SwitchTableCache cache;
+  sm::HeldSubnet held;
 
-  auto first = sweep(engine, cache, routing);
+  auto first = sweep(engine, held, routing);
   if (!first) {
     fmt::print(stderr, "first sweep: {}\n", first.error().message);
     return 1;
   }
   print("first sweep", *first);
-  auto second = sweep(engine, cache, routing);
+  auto second = sweep(engine, held, routing);
   if (!second) {
     fmt::print(stderr, "second sweep: {}\n", second.error().message);
     return 1;

@@ -5,9 +5,9 @@
 // and left alone when the engine needs one VL.
 #include <gtest/gtest.h>
 
+#include "DiffParts.h"
 #include "FabricFixtures.h"
 #include "ProgramBench.h"
-#include "Sl2VlPlan.h"
 
 namespace ibsm::sm {
 namespace {
@@ -57,10 +57,10 @@ TEST_F(Sl2VlOnDragonfly, ProgramsEveryListedPairAndTwoOperationalVlsBeforeAnyLin
         << int{e.outPort};
   }
   // ibsim's default tables (SL n -> VL n) differ from every planned one.
-  EXPECT_EQ(s.sl2vlTablesRead, entries.size());
-  EXPECT_EQ(s.sl2vlTablesWritten, entries.size());
-  EXPECT_EQ(s.phase(Phase::Sl2Vl).sl2vlRequests, entries.size());
-  EXPECT_EQ(s.sl2vlRequests(), 2 * entries.size());
+  EXPECT_EQ(s.table(TableKind::Sl2Vl).read, entries.size());
+  EXPECT_EQ(s.table(TableKind::Sl2Vl).written, entries.size());
+  EXPECT_EQ(s.phase(ProgramPhase::Sl2Vl).tableRequests[TableKind::Sl2Vl], entries.size());
+  EXPECT_EQ(s.requests(TableKind::Sl2Vl), 2 * entries.size());
 
   const Fabric& f = bench->wire().fabric();
   for (NodeId n = 0; n < f.size(); ++n) {
@@ -108,8 +108,8 @@ TEST_F(Sl2VlOnDragonfly, WritesOnlyTheTablesThatDiffer) {
   }
   const ProgramSummary s = bench->sweep();
   EXPECT_TRUE(s.complete());
-  EXPECT_EQ(s.sl2vlTablesRead, entries.size());
-  ASSERT_EQ(s.sl2vlTablesWritten, 2U);
+  EXPECT_EQ(s.table(TableKind::Sl2Vl).read, entries.size());
+  ASSERT_EQ(s.table(TableKind::Sl2Vl).written, 2U);
   std::vector<std::uint32_t> written;
   for (const auto& m : bench->programSmps()) {
     if (isSet(m.smp, AttributeId::SlToVlTable)) written.push_back(m.smp.header.attributeModifier);
@@ -135,15 +135,16 @@ TEST_F(Sl2VlOnDragonfly, AFailedSetHoldsItsSwitchBackAndIsSentAgainWithoutARead)
   });
   const ProgramSummary failed = bench->sweep();
   EXPECT_FALSE(failed.complete());
-  EXPECT_EQ(failed.phase(Phase::Sl2Vl).failures, 1U);
+  EXPECT_EQ(failed.phase(ProgramPhase::Sl2Vl).failures, 1U);
   const Guid guid = bench->wire().fabric().node(victim.sw).guid;
-  EXPECT_EQ(bench->cache().sl2vl().table({guid, victim.inPort, victim.outPort}), std::nullopt);
+  EXPECT_EQ(bench->held().table<Sl2VlKind>().block({guid, victim.inPort, victim.outPort}, 0),
+            std::nullopt);
   ASSERT_FALSE(failed.failures.empty());
   EXPECT_NE(failed.failures.front().find(fmt::format("SL2VL table in port {} out port {} of switch",
                                                      victim.inPort, victim.outPort)),
             std::string::npos)
       << failed.failures.front();
-  EXPECT_GT(failed.phase(Phase::Active).deferred, 0U) << "its switch's links wait";
+  EXPECT_GT(failed.phase(ProgramPhase::Active).deferred, 0U) << "its switch's links wait";
   EXPECT_EQ(bench->wire().fabric().port({victim.sw, victim.outPort}).state, PortState::Armed);
 
   bench->wire().setFaults({});
@@ -160,8 +161,8 @@ TEST_F(Sl2VlOnDragonfly, ARestartedSmReadsEveryTableOnceAndWritesNone) {
   bench->forgetEverything();
   const ProgramSummary s = bench->sweep();
   EXPECT_TRUE(s.complete());
-  EXPECT_EQ(s.sl2vlTablesRead, bench->plan().routing.sl2vl.size());
-  EXPECT_EQ(s.sl2vlTablesWritten, 0U);
+  EXPECT_EQ(s.table(TableKind::Sl2Vl).read, bench->plan().routing.sl2vl.size());
+  EXPECT_EQ(s.table(TableKind::Sl2Vl).written, 0U);
   EXPECT_EQ(bench->count([](const Smp& m) { return m.header.method == Method::Set; }), 0U);
 }
 
@@ -174,8 +175,8 @@ TEST_F(Sl2VlOnDragonfly, ASwitchThatLostItsLidHasItsTablesReadAgain) {
   ASSERT_GT(tables, 0U);
   const ProgramSummary s = bench->sweep();
   EXPECT_TRUE(s.complete());
-  EXPECT_EQ(s.sl2vlTablesRead, tables);
-  EXPECT_EQ(s.sl2vlTablesWritten, 0U) << "the fake kept them: nothing differs";
+  EXPECT_EQ(s.table(TableKind::Sl2Vl).read, tables);
+  EXPECT_EQ(s.table(TableKind::Sl2Vl).written, 0U) << "the fake kept them: nothing differs";
 }
 
 TEST_F(Sl2VlOnDragonfly, AnActiveLinkRunningTooFewVlsIsNotedNotSet) {
@@ -201,7 +202,7 @@ TEST(Sl2VlOnOneVl, NothingSl2VlIsSentWhenTheEngineNeedsOneVl) {
   EXPECT_TRUE(bench->plan().routing.sl2vl.empty());
   EXPECT_EQ(bench->plan().routing.vlsUsed, 1);
   EXPECT_EQ(bench->count(isSl2Vl), 0U);
-  EXPECT_EQ(s.sl2vlRequests(), 0U);
+  EXPECT_EQ(s.requests(TableKind::Sl2Vl), 0U);
 }
 
 TEST(Sl2VlOnCa, ACaEntryIsWrittenThroughItsOwnPortWithModifierZero) {

@@ -8,6 +8,7 @@
 #include <functional>
 #include <sstream>
 
+#include "Diff.h"
 #include "FabricFixtures.h"
 #include "ProgramBench.h"
 
@@ -68,8 +69,9 @@ class ProgramOnFakeFabric : public ::testing::TestWithParam<Scenario> {
 TEST_P(ProgramOnFakeFabric, EveryPortEndsActiveWithItsPlannedLidAndEverySwitchWithItsPlannedLft) {
   const ProgramSummary s = bench->sweep();
   EXPECT_TRUE(s.complete()) << ::testing::PrintToString(s.failures);
-  EXPECT_EQ(s.blocksRead, 0U) << "a fresh fabric's tables are empty: nothing to read";
-  EXPECT_GT(s.blocksWritten, 0U);
+  EXPECT_EQ(s.table(TableKind::Lft).read, 0U)
+      << "a fresh fabric's tables are empty: nothing to read";
+  EXPECT_GT(s.table(TableKind::Lft).written, 0U);
   EXPECT_GT(s.portsActivated, 0U);
   bench->expectHoldsThePlan();
 }
@@ -162,12 +164,13 @@ TEST_F(ProgramTest, ADroppedLftSetLeavesItsBlockDirtyAndTheNextSweepResendsIt) {
       [&](const Smp& req, std::size_t) { return toSw2(req) ? Fate::dropped() : Fate{}; });
   const ProgramSummary failed = bench->sweep();
   EXPECT_FALSE(failed.complete());
-  EXPECT_EQ(failed.phase(Phase::Lfts).failures, 1U);
-  EXPECT_EQ(bench->cache().block(sw2Guid, 0), std::nullopt) << "unknown, not taken as done";
+  EXPECT_EQ(failed.phase(ProgramPhase::Lfts).failures, 1U);
+  EXPECT_EQ(bench->held().table<LftKind>().block(sw2Guid, 0), std::nullopt)
+      << "unknown, not taken as done";
   ASSERT_EQ(failed.failures.size(), 2U) << ::testing::PrintToString(failed.failures);
   EXPECT_NE(failed.failures[0].find("LFT block 0 of switch Switch2"), std::string::npos);
   // Switch2's links stay Armed: its table is not in place.
-  EXPECT_GT(failed.phase(Phase::Active).deferred, 0U);
+  EXPECT_GT(failed.phase(ProgramPhase::Active).deferred, 0U);
   EXPECT_EQ(bench->wire().fabric().port({sw2, 1}).state, PortState::Armed);
   EXPECT_NE(bench->log().find("PROG-0302"), std::string::npos);
 
@@ -177,7 +180,7 @@ TEST_F(ProgramTest, ADroppedLftSetLeavesItsBlockDirtyAndTheNextSweepResendsIt) {
   EXPECT_EQ(
       bench->count([&](const Smp& m) { return isSet(m, AttributeId::LinearForwardingTable); }), 1U);
   EXPECT_EQ(bench->count(toSw2), 1U);
-  EXPECT_EQ(next.portsActivated, failed.phase(Phase::Active).deferred);
+  EXPECT_EQ(next.portsActivated, failed.phase(ProgramPhase::Active).deferred);
   bench->expectHoldsThePlan();
 }
 
@@ -186,8 +189,9 @@ TEST_F(ProgramTest, ARestartedSmOnARunningFabricReadsTheTablesAndRewritesNothing
   bench->forgetEverything();
   const ProgramSummary s = bench->sweep();
   EXPECT_TRUE(s.complete());
-  EXPECT_GT(s.blocksRead, 0U);
-  EXPECT_EQ(s.requests(), s.blocksRead) << "reads only: every block already holds the plan";
+  EXPECT_GT(s.table(TableKind::Lft).read, 0U);
+  EXPECT_EQ(s.requests(), s.table(TableKind::Lft).read)
+      << "reads only: every block already holds the plan";
   EXPECT_EQ(bench->count([](const Smp& m) { return m.header.method == Method::Set; }), 0U);
 }
 
@@ -198,7 +202,8 @@ TEST_F(ProgramTest, ASwitchThatLostItsTableIsRewrittenWhole) {
   const ProgramSummary s = bench->sweep();
   EXPECT_TRUE(s.complete());
   EXPECT_EQ(s.topsWritten, 1U);
-  EXPECT_EQ(s.blocksWritten, bench->plan().routing.lfts[sw1].top().value / 64U + 1U);
+  EXPECT_EQ(s.table(TableKind::Lft).written,
+            bench->plan().routing.lfts[sw1].top().value / 64U + 1U);
 }
 
 TEST_F(ProgramTest, WhenTheSmLidCannotBeSetNothingElseIsProgrammed) {
@@ -206,10 +211,10 @@ TEST_F(ProgramTest, WhenTheSmLidCannotBeSetNothingElseIsProgrammed) {
     return isSet(req, AttributeId::PortInfo) && req.header.hopCount == 0 ? Fate::dropped() : Fate{};
   });
   const ProgramSummary s = bench->sweep();
-  EXPECT_EQ(s.stoppedAt, Phase::SmLid);
+  EXPECT_EQ(s.stoppedAt, ProgramPhase::SmLid);
   EXPECT_FALSE(s.complete());
   EXPECT_EQ(bench->count([](const Smp& m) { return m.header.method == Method::Set; }),
-            s.phase(Phase::SmLid).transmissions)
+            s.phase(ProgramPhase::SmLid).transmissions)
       << "only the SM port's Set (and its retries) went out";
   EXPECT_NE(bench->log().find("PROG-0303"), std::string::npos);
 
@@ -230,14 +235,14 @@ TEST_F(ProgramTest, APortWhoseLidSetFailedIsNotArmedNorIsItsPeer) {
     return hit ? Fate::answeredWith(madstatus::kInvalidField) : Fate{};
   });
   const ProgramSummary s = bench->sweep();
-  EXPECT_EQ(s.phase(Phase::Lids).failures, 1U);
+  EXPECT_EQ(s.phase(ProgramPhase::Lids).failures, 1U);
   EXPECT_NE(s.failures.front().find("answered with status"), std::string::npos);
   const PortRef peer = *bench->wire().fabric().port(victim).remote;
   EXPECT_EQ(bench->wire().fabric().port(victim).state, PortState::Down) << "still Init";
   EXPECT_EQ(bench->wire().fabric().port(peer).state, PortState::Down) << "still Init";
   EXPECT_EQ(bench->wire().fabric().port({hca2, 1}).state, PortState::Active);
-  EXPECT_EQ(s.phase(Phase::Armed).deferred, 2U);
-  EXPECT_EQ(s.phase(Phase::Active).deferred, 2U);
+  EXPECT_EQ(s.phase(ProgramPhase::Armed).deferred, 2U);
+  EXPECT_EQ(s.phase(ProgramPhase::Active).deferred, 2U);
 
   bench->wire().setFaults({});
   EXPECT_TRUE(bench->sweep().complete());

@@ -6,7 +6,7 @@
 #include <optional>
 #include <stdexcept>
 
-#include "ProgramPlan.h"
+#include "Diff.h"
 
 namespace ibsm::testing {
 namespace {

@@ -5,6 +5,7 @@
 #
 #   three_partitions FILE            # full/limited mix, ALL_CAS=limited, by GUID
 #   plan_tables FILE plan.tables     # "NAME PORT PKEYS..." of every planned port
+#   plan_tables_from plan.tables --config ibsm.toml   # the same, sources as given
 #   check_tables_as_planned plan.tables 'h0_0_0 1' 'edge0_0 0' 'edge0_0 3' ...
 #   pkey_blocks_written_since LOG MARK   # PKey blocks PROG-0306 says were written
 
@@ -35,14 +36,20 @@ mgmt=0x0c0c : ${g[4]}, ${g[5]} ;
 CONF
 }
 
-# The offline plan of the live fabric as "NAME PORT PKEY..." lines in OUT.
-plan_tables() {
-  local conf=$1 out=$2
+# The offline plan of the live fabric as "NAME PORT PKEY..." lines in OUT,
+# planned from partitions.conf FILE.
+plan_tables() { plan_tables_from "$2" --partitions "$1"; }
+
+# The same, the partitions read as `ibsm partitions ARGS...` reads them (e.g.
+# --config ibsm.toml); the whole plan is left in plan.txt.
+plan_tables_from() {
+  local out=$1
+  shift
   quiet ibnetdiscover >live.topo
   local sm_guid
   sm_guid=$(node_port_guid "$(net_cas "$IBSIM_NETFILE" | head -n 1)")
-  "$IBSM" partitions --topology live.topo --partitions "$conf" --sm-guid "$sm_guid" >plan.txt ||
-    fail "ibsm partitions refused $conf"
+  "$IBSM" partitions --topology live.topo "$@" --sm-guid "$sm_guid" >plan.txt ||
+    fail "ibsm partitions refused $*"
   sed -nE 's/^  "([^"]+)"\[([0-9]+)\] \([^)]*\)( enforce)?: (0x.*)$/\1 \2 \4/p' plan.txt >"$out"
 }
 

@@ -1,0 +1,135 @@
+// dragonfly: minimal routes on a recognised dragonfly or dragonfly+ (see
+// DragonflyRoutes.h), made free of credit loops by VLs that SL2VL switches
+// per turn (see DragonflyVls.h). When the VLs the ports declare (VLCap) or
+// RoutingOptions::maxVls allow fewer than the routes need, or the levels do
+// not prove the routes deadlock-free, it routes with updn on one VL instead
+// and its notes say why and what that costs in switch hops.
+#include <fmt/format.h>
+#include <ibsm/Dragonfly.h>
+#include <ibsm/Engines.h>
+
+#include <algorithm>
+
+#include "routing/engines/dragonfly/DragonflyRoutes.h"
+#include "routing/engines/dragonfly/DragonflyVls.h"
+
+namespace ibsm {
+namespace {
+
+using routing::SwitchIndex;
+
+// Data VLs every cabled port declares (PortInfo:VLCap), the fewest of them.
+std::uint8_t declaredVls(const Fabric& fabric) {
+  std::uint8_t vls = 15;
+  for (const Node& node : fabric.nodes())
+    for (std::size_t p = 1; p < node.ports.size(); ++p) {
+      if (!node.ports[p].remote) continue;
+      static constexpr std::uint8_t kByCap[] = {1, 1, 2, 4, 8, 15};
+      vls = std::min(vls, kByCap[std::min<std::uint8_t>(node.ports[p].vlCap, 5)]);
+    }
+  return vls;
+}
+
+// Mean switch hops from CA sources to CA LIDs through a set of LFTs.
+double meanCaHops(const routing::SwitchGraph& graph, const routing::dragonfly::PortMap& ports,
+                  const std::vector<Lft>& lfts, const std::vector<routing::LidTarget>& targets) {
+  const std::size_t n = graph.size();
+  std::vector<std::uint16_t> len(n);
+  std::vector<SwitchIndex> chain;
+  double hops = 0, routes = 0;
+  for (std::size_t lid = 1; lid < targets.size(); ++lid) {
+    if (targets[lid].sw == routing::kNoSwitch || targets[lid].kind != routing::LidKind::Ca)
+      continue;
+    std::ranges::fill(len, 0xFFFF);
+    len[targets[lid].sw] = 0;
+    for (SwitchIndex s = 0; s < n; ++s) {
+      chain.clear();
+      SwitchIndex t = s;
+      while (len[t] == 0xFFFF && chain.size() <= n) {
+        chain.push_back(t);
+        const std::uint8_t port = lfts[graph.nodeId(t)].at(Lid{static_cast<std::uint16_t>(lid)});
+        if (port == kNoRoute || port >= ports.stride) break;
+        t = ports.peer[ports.at(t, port)];
+        if (t == routing::kNoSwitch) break;
+      }
+      if (t == routing::kNoSwitch || len[t] == 0xFFFF) continue;
+      std::uint16_t l = len[t];
+      for (auto it = chain.rbegin(); it != chain.rend(); ++it) len[*it] = ++l;
+      if (graph.caCount(s) > 0 && len[s] != 0xFFFF) {
+        hops += double(len[s]) * double(graph.caCount(s));
+        routes += double(graph.caCount(s));
+      }
+    }
+  }
+  return routes > 0 ? hops / routes : 0;
+}
+
+class DragonflyEngine final : public RoutingEngine {
+ public:
+  std::string_view name() const override { return "dragonfly"; }
+
+  Result<RoutingResult> route(const Fabric& fabric, const RoutingOptions& options) const override {
+    auto shape = recogniseDragonfly(fabric);
+    if (!shape) return fail(fmt::format("not a dragonfly: {}", shape.error().message));
+    const routing::SwitchGraph graph(fabric);
+    const routing::dragonfly::PortMap ports(fabric, graph, shape->groupOf);
+    const auto tables = routing::dragonfly::routeDragonfly(fabric, graph, *shape, ports);
+    const auto vls = routing::dragonfly::planVls(graph, ports, tables);
+
+    RoutingResult result;
+    result.engine = std::string(name());
+    result.notes.push_back(describe(*shape));
+    const std::uint8_t allowed = std::min(options.maxVls, declaredVls(fabric));
+    if (vls.problem || vls.levels > allowed) {
+      const std::string why = vls.problem
+                                  ? *vls.problem
+                                  : fmt::format(
+                                        "the routes need {} VLs, the ports declare {} and {} are "
+                                        "allowed (maxVls)",
+                                        vls.levels, declaredVls(fabric), options.maxVls);
+      return fallBack(fabric, graph, ports, tables, why, *shape);
+    }
+    result.lfts = routing::dragonfly::toLfts(fabric, graph, tables);
+    result.vlsUsed = vls.levels;
+    if (vls.levels > 1) result.sl2vl = routing::dragonfly::sl2vlEntries(fabric, graph, ports, vls);
+    result.notes.push_back(fmt::format(
+        "{} VLs by (in port, out port): the VL climbs after each global link, levels proven "
+        "acyclic",
+        vls.levels));
+    if (tables.detourRoutes > 0) {
+      std::vector<std::string> examples;
+      for (const auto& [s, lid] : tables.detourExamples)
+        examples.push_back(
+            fmt::format("\"{}\" -> LID {}", fabric.node(graph.nodeId(s)).description, lid));
+      result.notes.push_back(fmt::format(
+          "{} of {} CA->LID routes detour around missing links (longer than minimal), e.g. {}",
+          tables.detourRoutes, tables.caRoutes, fmt::join(examples, ", ")));
+    }
+    return result;
+  }
+
+ private:
+  static Result<RoutingResult> fallBack(const Fabric& fabric, const routing::SwitchGraph& graph,
+                                        const routing::dragonfly::PortMap& ports,
+                                        const routing::dragonfly::DragonflyTables& tables,
+                                        const std::string& why, const DragonflyShape& shape) {
+    auto updn = makeUpDownEngine()->route(fabric, RoutingOptions{});
+    if (!updn) return fail(fmt::format("{}; and updn failed: {}", why, updn.error().message));
+    const double minimal =
+        meanCaHops(graph, ports, routing::dragonfly::toLfts(fabric, graph, tables), tables.targets);
+    const double taken = meanCaHops(graph, ports, updn->lfts, tables.targets);
+    updn->notes.insert(
+        updn->notes.begin(),
+        {describe(shape), fmt::format("dragonfly fell back to updn on 1 VL: {}", why),
+         fmt::format("cost: mean switch hops {:.2f} instead of {:.2f}", taken, minimal)});
+    return updn;
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<RoutingEngine> makeDragonflyEngine() {
+  return std::make_unique<DragonflyEngine>();
+}
+
+}  // namespace ibsm

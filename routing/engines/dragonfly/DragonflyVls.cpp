@@ -1,0 +1,178 @@
+#include "routing/engines/dragonfly/DragonflyVls.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+namespace ibsm::routing::dragonfly {
+namespace {
+
+constexpr std::uint8_t kNoLen = 0xFF;
+constexpr std::uint8_t kMaxLevel = 14;  // VL 15 is the management lane
+constexpr int kMaxPasses = 16;
+
+// Switches of one LID's routes, farthest first (counting sort on hops).
+void farthestFirst(const std::uint8_t* len, std::size_t n, std::vector<SwitchIndex>& order,
+                   std::vector<std::uint32_t>& count) {
+  count.assign(256, 0);
+  for (std::size_t s = 0; s < n; ++s)
+    if (len[s] != kNoLen && len[s] > 0) ++count[len[s]];
+  std::uint32_t at = 0;
+  for (int l = 254; l >= 1; --l) {
+    const std::uint32_t c = count[static_cast<std::size_t>(l)];
+    count[static_cast<std::size_t>(l)] = at;
+    at += c;
+  }
+  order.resize(at);
+  for (std::size_t s = 0; s < n; ++s)
+    if (len[s] != kNoLen && len[s] > 0) order[count[len[s]]++] = static_cast<SwitchIndex>(s);
+}
+
+// A same-level dependency between two local channels: channel * 16 + level.
+struct Dependency {
+  std::uint32_t from;
+  std::uint32_t to;
+  auto operator<=>(const Dependency&) const = default;
+};
+
+std::optional<std::vector<std::uint32_t>> findCycle(std::vector<Dependency>& deps,
+                                                    std::size_t nodes) {
+  std::ranges::sort(deps);
+  deps.erase(std::unique(deps.begin(), deps.end()), deps.end());
+  std::vector<std::uint32_t> start(nodes + 1, 0);
+  for (const auto& d : deps) ++start[d.from + 1];
+  for (std::size_t i = 0; i < nodes; ++i) start[i + 1] += start[i];
+  enum : std::uint8_t { kWhite, kGrey, kBlack };
+  std::vector<std::uint8_t> colour(nodes, kWhite);
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> stack;  // node, next edge
+  for (const auto& root : deps) {
+    if (colour[root.from] != kWhite) continue;
+    colour[root.from] = kGrey;
+    stack.emplace_back(root.from, start[root.from]);
+    while (!stack.empty()) {
+      auto& [node, edge] = stack.back();
+      if (edge == start[node + 1]) {
+        colour[node] = kBlack;
+        stack.pop_back();
+        continue;
+      }
+      const std::uint32_t next = deps[edge++].to;
+      if (colour[next] == kGrey) {
+        std::vector<std::uint32_t> cycle;
+        auto it = std::ranges::find(stack, next, &std::pair<std::uint32_t, std::uint32_t>::first);
+        for (; it != stack.end(); ++it) cycle.push_back(it->first);
+        return cycle;
+      }
+      if (colour[next] == kWhite) {
+        colour[next] = kGrey;
+        stack.emplace_back(next, start[next]);
+      }
+    }
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+VlPlan planVls(const SwitchGraph& graph, const PortMap& ports, const DragonflyTables& tables) {
+  VlPlan plan;
+  const std::size_t n = graph.size();
+  const std::size_t stride = ports.stride;
+  plan.turn.assign(n * stride * stride, 0);
+  std::vector<std::uint8_t> arrive(n);
+  std::vector<std::uint8_t> read(plan.turn.size(), 0);  // turns some tree went through
+  std::vector<std::uint16_t> carried(n);
+  std::vector<SwitchIndex> order;
+  std::vector<std::uint32_t> count;
+  std::vector<Dependency> same;
+  bool changed = true;
+  int passes = 0;
+  while (changed && passes < kMaxPasses) {
+    changed = false;
+    ++passes;
+    same.clear();
+    const std::uint8_t* previous = nullptr;
+    for (std::size_t lid = 1; lid < tables.targets.size(); ++lid) {
+      if (tables.targets[lid].sw == kNoSwitch) continue;
+      const std::uint8_t* out = tables.out.data() + lid * n;
+      const std::uint8_t* len = tables.len.data() + lid * n;
+      // The LIDs of one host port or switch often share every entry; a tree
+      // just walked already meets its constraints, so walking it again in
+      // the same pass cannot change a level.
+      if (previous && std::equal(out, out + n, previous)) continue;
+      previous = out;
+      farthestFirst(len, n, order, count);
+      std::ranges::fill(arrive, 0);
+      std::ranges::fill(carried, 1);  // traffic that starts at a switch is on level 0
+      for (const SwitchIndex s : order) {
+        const std::size_t c1 = ports.at(s, out[s]);
+        const SwitchIndex p = ports.peer[c1];
+        const std::uint8_t in = ports.peerPort[c1];
+        const std::uint8_t onward = out[p];
+        const std::size_t turn = (std::size_t{p} * stride + in) * stride + onward;
+        std::uint8_t& level = plan.turn[turn];
+        const auto need = static_cast<std::uint8_t>(arrive[s] + ports.global[c1]);
+        if (level < need) {
+          level = std::min(need, static_cast<std::uint8_t>(kMaxLevel + 1));
+          // Only a turn some earlier tree already went through needs that
+          // tree walked again: the next pass.
+          changed |= read[turn] != 0;
+        }
+        read[turn] = 1;
+        arrive[p] = std::max(arrive[p], level);
+        carried[p] |= static_cast<std::uint16_t>(1u << std::min<int>(level, 15));
+        const std::size_t c2 = ports.at(p, onward);
+        if (!ports.global[c1] && onward != 0 && ports.peer[c2] != kNoSwitch && !ports.global[c2] &&
+            ((carried[s] >> level) & 1u))
+          same.push_back({static_cast<std::uint32_t>(c1 * 16 + level),
+                          static_cast<std::uint32_t>(c2 * 16 + level)});
+      }
+      if (same.size() > (std::size_t{1} << 26)) {
+        std::ranges::sort(same);
+        same.erase(std::unique(same.begin(), same.end()), same.end());
+      }
+    }
+  }
+  std::uint8_t top = 0;
+  for (const std::uint8_t l : plan.turn) top = std::max(top, l);
+  plan.levels = static_cast<std::uint8_t>(top + 1);
+  if (changed || top > kMaxLevel) {
+    plan.problem = fmt::format(
+        "VL levels did not settle after {} passes: the routes climb without end, a credit loop "
+        "through global links",
+        passes);
+    return plan;
+  }
+  if (const auto cycle = findCycle(same, n * stride * 16)) {
+    std::vector<std::string> names;
+    for (const std::uint32_t node : *cycle) {
+      const std::size_t c = node / 16;
+      names.push_back(fmt::format("switch {} port {} VL{}", c / stride, c % stride, node % 16));
+    }
+    plan.problem =
+        fmt::format("local links wait for each other on one VL: {}", fmt::join(names, " -> "));
+  }
+  return plan;
+}
+
+std::vector<Sl2VlEntry> sl2vlEntries(const Fabric& fabric, const SwitchGraph& graph,
+                                     const PortMap& ports, const VlPlan& plan) {
+  std::vector<Sl2VlEntry> out;
+  const std::size_t stride = ports.stride;
+  for (SwitchIndex s = 0; s < graph.size(); ++s) {
+    const Node& sw = fabric.node(graph.nodeId(s));
+    for (std::size_t in = 1; in < sw.ports.size(); ++in) {
+      if (!sw.ports[in].remote) continue;
+      for (std::size_t o = 1; o < sw.ports.size(); ++o) {
+        if (o == in || !sw.ports[o].remote) continue;
+        Sl2VlEntry e{
+            graph.nodeId(s), static_cast<std::uint8_t>(in), static_cast<std::uint8_t>(o), {}};
+        e.vl.fill(plan.turn[(std::size_t{s} * stride + in) * stride + o]);
+        out.push_back(e);
+      }
+    }
+  }
+  return out;
+}
+
+}  // namespace ibsm::routing::dragonfly

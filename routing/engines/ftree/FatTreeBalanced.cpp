@@ -1,0 +1,125 @@
+#include "routing/engines/ftree/FatTreeBalanced.h"
+
+#include <algorithm>
+#include <tuple>
+
+namespace ibsm::routing::ftree {
+
+BalancedRoutes::BalancedRoutes(const FatTreeLayout& layout, const FatTreeReach& reach)
+    : layout_(layout), reach_(reach) {}
+
+// The worst cable a flow entering s would meet on its way to the leaf. A
+// switch asked for the first time during this destination chooses its next
+// hop then, on the loads as they stand: its pod is being routed, so its
+// choice sees every flow of earlier pods toward this destination.
+BalancedRoutes::Load BalancedRoutes::rest(SwitchIndex s, SwitchIndex leaf, std::size_t sequence,
+                                          std::vector<CableId>& next) {
+  Load worst = 0;
+  while (!under(s)) {
+    const CableId c = hop(s, leaf, sequence, next);
+    worst = std::max(worst, load_[c]);
+    s = layout_.to[c];
+  }
+  return std::max(worst, bottleneck(s, leaf, next));
+}
+
+BalancedRoutes::Load BalancedRoutes::bottleneck(SwitchIndex s, SwitchIndex leaf,
+                                                std::vector<CableId>& next) {
+  Load worst = 0;
+  while (s != leaf) {
+    if (next[s] == kNoCable) fixDown(s, leaf, next);
+    worst = std::max(worst, load_[next[s]]);
+    s = layout_.to[next[s]];
+  }
+  return worst;
+}
+
+void BalancedRoutes::fixDown(SwitchIndex s, SwitchIndex leaf, std::vector<CableId>& next) {
+  CableId best = kNoCable;
+  Load bestLoad = 0;
+  for (const CableId c : layout_.downCables(s)) {
+    const SwitchIndex child = layout_.to[c];
+    if (!under(child)) continue;
+    const Load l = std::max(load_[c], bottleneck(child, leaf, next));
+    if (best == kNoCable || l < bestLoad) {
+      best = c;
+      bestLoad = l;
+    }
+  }
+  next[s] = best;
+}
+
+// Least used by the CA's earlier LIDs, then the least loaded route onward,
+// then the least loaded cable, then turns by `sequence`.
+CableId BalancedRoutes::climb(SwitchIndex s, SwitchIndex leaf, std::size_t sequence,
+                              std::vector<CableId>& next) {
+  const auto ups = layout_.upCables(s);
+  const std::size_t turn = sequence % ups.size();
+  CableId best = kNoCable;
+  std::size_t bestTaken = 0, bestTurn = 0;
+  Load bestRest = 0;
+  for (std::size_t k = 0; k < ups.size(); ++k) {
+    const CableId c = ups[k];
+    const SwitchIndex p = layout_.to[c];
+    if (dist_[p] + 1 != dist_[s]) continue;
+    std::size_t taken = 0;
+    for (const auto& column : siblings_) taken += column[s] == c;
+    const Load onward = std::max(load_[c], rest(p, leaf, sequence, next));
+    const std::size_t turnOf = k >= turn ? k - turn : k + ups.size() - turn;
+    const bool better =
+        best == kNoCable || std::tie(taken, onward, load_[c], turnOf) <
+                                std::tie(bestTaken, bestRest, load_[best], bestTurn);
+    if (better) {
+      best = c;
+      bestTaken = taken;
+      bestRest = onward;
+      bestTurn = turnOf;
+    }
+  }
+  return best;
+}
+
+// The next hop of s, chosen when the first flow (or none) needs it.
+CableId BalancedRoutes::hop(SwitchIndex s, SwitchIndex leaf, std::size_t sequence,
+                            std::vector<CableId>& next) {
+  if (next[s] == kNoCable) {
+    if (under(s))
+      fixDown(s, leaf, next);
+    else
+      next[s] = climb(s, leaf, sequence, next);
+  }
+  return next[s];
+}
+
+void BalancedRoutes::column(const Destination& d, std::size_t sequence,
+                            std::vector<CableId>& next) {
+  const SwitchIndex leaf = d.leaf;
+  if (d.layer == 0) siblings_.clear();
+  // Each LMC layer balanced on its own: the base LIDs, which most traffic
+  // uses, spread as if there were no others.
+  if (loads_.size() <= d.layer) loads_.resize(d.layer + 1u, std::vector<Load>(layout_.cables(), 0));
+  load_ = loads_[d.layer].data();
+  above_ = reach_.above(leaf);
+  legalDistances(layout_, reach_, leaf, dist_);
+  std::ranges::fill(next, kNoCable);
+  next[leaf] = kDeliver;
+  // Leaf by leaf, each flow all the way, so that every choice sees where
+  // this destination's earlier flows went; the first leaf taken turns.
+  const auto& leaves = layout_.byHeight[0];
+  for (std::size_t k = 0; k < leaves.size(); ++k) {
+    const SwitchIndex source = leaves[(k + sequence) % leaves.size()];
+    const Load flow = layout_.caCount[source];
+    if (source == leaf || flow == 0 || dist_[source] == kFar) continue;
+    for (SwitchIndex s = source; s != leaf;) {
+      const CableId c = hop(s, leaf, sequence, next);
+      load_[c] += flow;
+      s = layout_.to[c];
+    }
+  }
+  for (const auto& level : layout_.byHeight)
+    for (const SwitchIndex s : level)
+      if (dist_[s] != kFar && s != leaf) hop(s, leaf, sequence, next);
+  siblings_.push_back(next);
+}
+
+}  // namespace ibsm::routing::ftree

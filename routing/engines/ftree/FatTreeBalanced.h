@@ -1,0 +1,60 @@
+// Routing a fat tree that is not complete and regular (cables missing, the
+// usual state of a large cluster) so that no cable carries much more than
+// its share, while every route still climbs then descends in the tree.
+//
+// One destination LID at a time, the flow of each source leaf (its CA ports)
+// is routed all the way before the next leaf's, so every choice sees where
+// this destination's earlier flows went. A switch first asked during this
+// destination picks its next hop then, on the loads as they stand: climbing,
+// among the up cables on a shortest legal path, the one whose route onward
+// has the least loaded worst cable; above the destination, the down cable
+// whose path down has. So one destination's flows spread over several tops
+// where that relieves a down cable, which one down path per destination
+// cannot do around a missing cable. Loads are kept per LMC layer, so that
+// base LIDs are balanced as if there were no others.
+//
+//   BalancedRoutes balanced(layout, reach);
+//   for (i ...) balanced.column(destinations[i], i, next);
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "routing/engines/ftree/FatTreeDestinations.h"
+#include "routing/engines/ftree/FatTreeLayout.h"
+#include "routing/engines/ftree/FatTreeReach.h"
+
+namespace ibsm::routing::ftree {
+
+class BalancedRoutes {
+ public:
+  BalancedRoutes(const FatTreeLayout& layout, const FatTreeReach& reach);
+
+  // Next hops toward `d` at every switch with a legal path to it; kNoCable
+  // elsewhere. `sequence` rotates ties so that equal choices take turns.
+  // A CA's LIDs should come one after the other (layer 0 first): a switch
+  // then climbs toward each on a cable its earlier LIDs do not use, where it
+  // has one, so that the LMC paths differ.
+  void column(const Destination& d, std::size_t sequence, std::vector<CableId>& next);
+
+ private:
+  using Load = std::uint32_t;  // routes per cable: at most (CA ports)^2
+
+  Load rest(SwitchIndex s, SwitchIndex leaf, std::size_t sequence, std::vector<CableId>& next);
+  Load bottleneck(SwitchIndex s, SwitchIndex leaf, std::vector<CableId>& next);
+  void fixDown(SwitchIndex s, SwitchIndex leaf, std::vector<CableId>& next);
+  CableId climb(SwitchIndex s, SwitchIndex leaf, std::size_t sequence, std::vector<CableId>& next);
+  CableId hop(SwitchIndex s, SwitchIndex leaf, std::size_t sequence, std::vector<CableId>& next);
+
+  bool under(SwitchIndex s) const { return BitRows::test(above_, s); }
+
+  const FatTreeLayout& layout_;
+  const FatTreeReach& reach_;
+  std::vector<std::vector<Load>> loads_;  // per LMC layer, per cable: CA->CA routes on it
+  Load* load_{nullptr};                   // the current destination's layer
+  std::vector<std::uint16_t> dist_;
+  const std::uint64_t* above_{nullptr};         // the switches above the current destination
+  std::vector<std::vector<CableId>> siblings_;  // columns of the current CA's earlier LIDs
+};
+
+}  // namespace ibsm::routing::ftree

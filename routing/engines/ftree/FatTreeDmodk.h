@@ -1,0 +1,55 @@
+// D-mod-K routing of a complete, regular fat tree (Zahavi et al.): each CA
+// LID gets one down path, chosen climbing from its leaf on the up cable that
+// the fewest down paths use yet (first in canonical order on a tie, the
+// search starting at the LMC layer so that a CA's LIDs climb apart). The
+// index of that cable at each level is the LID's digit; every switch that
+// must climb toward the LID takes its own up cable of that index. With
+// canonical cable orders aligned between switches of a level, all climbs
+// meet the down path at its lowest switch above the source, destinations are
+// dealt evenly over every switch's up cables, and shift permutations over
+// the destination order are contention-free.
+//
+//   const DmodkRoutes dmodk(layout, reach, destinations);
+//   dmodk.column(i, next);    // next hops toward destinations[i], or
+//   dmodk.ports(i, column);   // straight to out ports, one per switch
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "routing/engines/ftree/FatTreeDestinations.h"
+#include "routing/engines/ftree/FatTreeLayout.h"
+#include "routing/engines/ftree/FatTreeReach.h"
+
+namespace ibsm::routing::ftree {
+
+class DmodkRoutes {
+ public:
+  DmodkRoutes(const FatTreeLayout& layout, const FatTreeReach& reach,
+              std::span<const Destination> destinations);
+
+  void column(std::size_t i, std::vector<CableId>& next) const;
+  void ports(std::size_t i, std::uint8_t* out) const;
+
+ private:
+  std::size_t at(std::size_t i, std::size_t h) const { return i * levels_ + h; }
+  // Calls emit(s, cable) for every switch; kDeliver at the leaf.
+  template <typename Emit>
+  void fill(std::size_t i, Emit&& emit) const;
+
+  const FatTreeLayout& layout_;
+  const FatTreeReach& reach_;
+  std::span<const Destination> destinations_;
+  std::size_t levels_;
+  std::vector<SwitchIndex> chain_;   // per (destination, height): switch of the down path
+  std::vector<CableId> downCable_;   // per (destination, height): its cable one level down
+  std::vector<std::uint8_t> digit_;  // per (destination, height): up cable index climbed
+  std::vector<CableId> toward_;      // per (switch, leaf): a down cable toward the leaf
+  // The same as out ports, for ports(): one lookup less per entry.
+  std::vector<std::uint8_t> downPort_;
+  std::vector<std::uint8_t> towardPort_;
+  std::vector<std::uint8_t> upPort_;  // parallel to layout.up
+};
+
+}  // namespace ibsm::routing::ftree

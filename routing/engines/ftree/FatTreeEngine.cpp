@@ -1,0 +1,267 @@
+// ftree: fat-tree routing. The fabric is read as a fat tree (FatTreeLayout,
+// refused with the reason when it is not one); CA LIDs are routed D-mod-K on
+// a complete, regular tree (FatTreeDmodk) and load-balanced otherwise
+// (FatTreeBalanced), switch LIDs by shortest legal paths; every destination
+// then passes the hub-order check (FatTreeLegalise), which also routes the
+// pairs that have no common ancestor. Every LID is routed from every switch
+// and the tables are free of credit loops on one VL.
+#include <fmt/format.h>
+#include <ibsm/Engines.h>
+
+#include <algorithm>
+#include <numeric>
+#include <tuple>
+
+#include "routing/engines/ftree/FatTreeBalanced.h"
+#include "routing/engines/ftree/FatTreeDestinations.h"
+#include "routing/engines/ftree/FatTreeDmodk.h"
+#include "routing/engines/ftree/FatTreeHub.h"
+#include "routing/engines/ftree/FatTreeLayout.h"
+#include "routing/engines/ftree/FatTreeLegalise.h"
+#include "routing/engines/ftree/FatTreeReach.h"
+#include "routing/graph/SwitchGraph.h"
+
+namespace ibsm {
+namespace {
+
+using routing::Endpoint;
+using routing::kNoSwitch;
+using routing::SwitchGraph;
+using routing::SwitchIndex;
+using namespace routing::ftree;
+
+// Switch LIDs carry management traffic only, so they need no balance beyond
+// taking turns: shortest legal path, least used cable among equals.
+class SwitchLidRoutes {
+ public:
+  SwitchLidRoutes(const FatTreeLayout& layout, const FatTreeReach& reach)
+      : layout_(layout), reach_(reach), used_(layout.cables(), 0) {}
+
+  void column(SwitchIndex target, std::vector<CableId>& next) {
+    legalDistances(layout_, reach_, target, dist_);
+    for (SwitchIndex s = 0; s < layout_.switches(); ++s) {
+      next[s] = s == target ? kDeliver : kNoCable;
+      if (s == target || dist_[s] == kFar) continue;
+      const auto cables = reach_.under(s, target) ? layout_.downCables(s) : layout_.upCables(s);
+      for (const CableId c : cables) {
+        if (dist_[layout_.to[c]] + 1 != dist_[s]) continue;
+        if (next[s] == kNoCable || used_[c] < used_[next[s]]) next[s] = c;
+      }
+      if (next[s] != kNoCable) ++used_[next[s]];
+    }
+  }
+
+ private:
+  const FatTreeLayout& layout_;
+  const FatTreeReach& reach_;
+  std::vector<std::uint32_t> used_;
+  std::vector<std::uint16_t> dist_;
+};
+
+struct Tally {
+  std::size_t hubRoutedCa{0};      // (switch, CA LID) entries the hub order routed
+  std::size_t hubRoutedSwitch{0};  // (switch, switch LID) entries
+  std::size_t unrouted{0};
+  std::uint64_t caRoutes{0};  // CA->CA (source port, destination LID) routes
+  std::uint64_t longer{0};    // of those, longer than the fewest switch hops
+};
+
+// Writes one destination's next hops into every switch's table. Columns are
+// gathered 64 at a time and written out switch by switch: one write per
+// switch per LID straight into 1620 tables of 13 KB would miss the cache on
+// nearly every byte.
+class TableWriter {
+ public:
+  TableWriter(const SwitchGraph& graph, const FatTreeLayout& layout, RoutingResult& result)
+      : layout_(layout), rows_(layout.switches()), tile_(kTile * layout.switches()) {
+    for (SwitchIndex s = 0; s < layout.switches(); ++s)
+      rows_[s] = result.lfts[graph.nodeId(s)].port.data();
+  }
+  void write(Lid lid, std::uint8_t deliverPort, const std::vector<CableId>& next, Tally& tally) {
+    std::uint8_t* out = column(lid);
+    for (SwitchIndex s = 0; s < layout_.switches(); ++s) {
+      const CableId c = next[s];
+      out[s] = c == kDeliver ? deliverPort : c == kNoCable ? kNoRoute : layout_.port[c];
+      tally.unrouted += c == kNoCable;
+    }
+  }
+
+  // Room for the out port of every switch toward `lid`, to be filled now.
+  std::uint8_t* column(Lid lid) {
+    if (lids_.size() == kTile) flush();
+    lids_.push_back(lid.value);
+    return tile_.data() + (lids_.size() - 1) * layout_.switches();
+  }
+
+  void flush() {
+    const std::size_t n = layout_.switches();
+    for (SwitchIndex s = 0; s < n; ++s)
+      for (std::size_t j = 0; j < lids_.size(); ++j) rows_[s][lids_[j]] = tile_[j * n + s];
+    lids_.clear();
+  }
+
+ private:
+  static constexpr std::size_t kTile = 64;
+  const FatTreeLayout& layout_;
+  std::vector<std::uint8_t*> rows_;  // per switch: its table
+  std::vector<std::uint8_t> tile_;   // kTile columns of one port per switch
+  std::vector<std::uint16_t> lids_;
+};
+
+std::string levelSummary(const FatTreeLayout& layout) {
+  std::vector<std::string> parts;
+  for (std::size_t h = 0; h < layout.byHeight.size(); ++h) {
+    const auto n = layout.byHeight[h].size();
+    if (h == 0)
+      parts.push_back(fmt::format("{} leaves", n));
+    else if (h == layout.top)
+      parts.push_back(fmt::format("{} tops", n));
+    else
+      parts.push_back(fmt::format("{} at level {}", n, h));
+  }
+  return fmt::format("fat tree of {} levels ranked from {}: {}", layout.top + 1,
+                     layout.fromRoots ? "the root GUIDs down" : "the CA-bearing leaves up",
+                     fmt::join(parts, ", "));
+}
+
+class FatTreeEngine final : public RoutingEngine {
+ public:
+  std::string_view name() const override { return "ftree"; }
+
+  Result<RoutingResult> route(const Fabric& fabric, const RoutingOptions& options) const override {
+    const SwitchGraph graph(fabric);
+    auto layout = layoutFatTree(fabric, graph, options.rootGuids);
+    if (!layout) return std::unexpected(layout.error());
+    const FatTreeReach reach(*layout);
+    const HubOrder hub = hubOrder(*layout, reach);
+    const auto destinations = caDestinations(*layout, graph);
+
+    RoutingResult result;
+    result.engine = "ftree";
+    sizeTables(fabric, graph, result);
+    result.notes.push_back(levelSummary(*layout));
+
+    Legaliser legaliser(*layout, hub);
+    TableWriter writer(graph, *layout, result);
+    Tally tally;
+    std::vector<CableId> next(layout->switches(), kNoCable);
+    if (completeAndRegular(*layout, reach)) {
+      result.notes.push_back(
+          "complete and regular: CA LIDs dealt D-mod-K over the up cables, one down path each "
+          "(destination order: leaves by subtree then GUID, CA ports by leaf port, LMC LIDs "
+          "layer by layer)");
+      const bool nested = nestedLevels(*layout, reach);
+      routeDmodk(*layout, reach, destinations, nested ? nullptr : &legaliser, writer, next, tally);
+    } else {
+      result.notes.push_back(
+          "not complete or not regular (cables missing or uneven): CA LIDs routed by load, each "
+          "switch climbing on the legal up cable whose path onward is least loaded");
+      routeBalanced(graph, *layout, reach, destinations, legaliser, writer, next, tally);
+      result.notes.push_back(fmt::format(
+          "{} of {} CA->CA routes are longer than the fewest switch hops (up*/down* detours "
+          "around missing cables)",
+          tally.longer, tally.caRoutes));
+    }
+    // Targets in canonical order, not NodeId order: the cable counters carry
+    // over from one target to the next, and the tables must not depend on the
+    // order in which discovery met the switches (the dry run reads a file).
+    SwitchLidRoutes switchRoutes(*layout, reach);
+    for (const auto& level : layout->byHeight) {
+      for (const SwitchIndex s : level) {
+        const Lid lid = graph.endpoints(s).front().base;
+        if (lid.value == 0) continue;
+        switchRoutes.column(s, next);
+        tally.hubRoutedSwitch += legaliser.legalise(next, s);
+        writer.write(lid, 0, next, tally);
+      }
+    }
+    writer.flush();
+    addOrderNotes(fabric, graph, hub, tally, result);
+    return result;
+  }
+
+ private:
+  static void sizeTables(const Fabric& fabric, const SwitchGraph& graph, RoutingResult& result) {
+    std::uint32_t maxLid = 0;
+    for (SwitchIndex s = 0; s < graph.size(); ++s)
+      for (const Endpoint& e : graph.endpoints(s))
+        if (e.base.value != 0) maxLid = std::max(maxLid, e.base.value + (1u << e.lmc) - 1u);
+    result.lfts.resize(fabric.size());
+    for (SwitchIndex s = 0; s < graph.size(); ++s)
+      result.lfts[graph.nodeId(s)].port.assign(maxLid + 1u, kNoRoute);
+  }
+
+  // Without a legaliser (nested levels: legal by construction) the ports go
+  // straight into the tables.
+  static void routeDmodk(const FatTreeLayout& layout, const FatTreeReach& reach,
+                         const std::vector<Destination>& destinations, Legaliser* legaliser,
+                         TableWriter& writer, std::vector<CableId>& next, Tally& tally) {
+    const DmodkRoutes dmodk(layout, reach, destinations);
+    // By LID, so that the writes of one tile into a table lie close together.
+    std::vector<std::size_t> byLid(destinations.size());
+    std::iota(byLid.begin(), byLid.end(), std::size_t{0});
+    std::ranges::sort(byLid, {}, [&](std::size_t i) { return destinations[i].lid; });
+    for (const std::size_t i : byLid) {
+      if (!legaliser) {
+        dmodk.ports(i, writer.column(destinations[i].lid));
+        continue;
+      }
+      dmodk.column(i, next);
+      tally.hubRoutedCa += legaliser->legalise(next, destinations[i].leaf);
+      writer.write(destinations[i].lid, destinations[i].port, next, tally);
+    }
+  }
+
+  static void routeBalanced(const SwitchGraph& graph, const FatTreeLayout& layout,
+                            const FatTreeReach& reach, const std::vector<Destination>& destinations,
+                            Legaliser& legaliser, TableWriter& writer, std::vector<CableId>& next,
+                            Tally& tally) {
+    BalancedRoutes balanced(layout, reach);
+    SwitchIndex shortestFrom = kNoSwitch;
+    std::vector<std::uint16_t> shortest;
+    // A CA's LIDs one after the other, so that they can climb apart.
+    std::vector<std::size_t> order(destinations.size());
+    std::iota(order.begin(), order.end(), std::size_t{0});
+    std::ranges::stable_sort(order, {}, [&](std::size_t i) {
+      return std::tuple(layout.canon[destinations[i].leaf], destinations[i].port);
+    });
+    for (const std::size_t i : order) {
+      const Destination& d = destinations[i];
+      balanced.column(d, i, next);
+      tally.hubRoutedCa += legaliser.legalise(next, d.leaf);
+      writer.write(d.lid, d.port, next, tally);
+      if (shortestFrom != d.leaf) {
+        shortest = graph.hopsFrom(d.leaf);
+        shortestFrom = d.leaf;
+      }
+      for (const SwitchIndex leaf : layout.byHeight[0]) {
+        const std::uint64_t sources = layout.caCount[leaf] - (leaf == d.leaf ? 1 : 0);
+        tally.caRoutes += sources;
+        if (next[leaf] != kNoCable && legaliser.hops(leaf) > shortest[leaf])
+          tally.longer += sources;
+      }
+    }
+  }
+
+  static void addOrderNotes(const Fabric& fabric, const SwitchGraph& graph, const HubOrder& hub,
+                            const Tally& tally, RoutingResult& result) {
+    if (tally.hubRoutedCa + tally.hubRoutedSwitch > 0)
+      result.notes.push_back(fmt::format(
+          "{} switch entries toward CA LIDs and {} toward switch LIDs have no climb-then-descend "
+          "path in the tree's levels (mostly: no common ancestor) and were routed Up*/Down* in "
+          "the switch order grown from hub leaf {}, the order every route of these tables "
+          "follows, which keeps them free of credit loops on one VL",
+          tally.hubRoutedCa, tally.hubRoutedSwitch,
+          routing::ftree::switchName(fabric, graph, hub.hub)));
+    if (tally.unrouted > 0)
+      result.notes.push_back(fmt::format("{} switch entries left unrouted", tally.unrouted));
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<RoutingEngine> makeFatTreeEngine() {
+  return std::make_unique<FatTreeEngine>();
+}
+
+}  // namespace ibsm

@@ -1,0 +1,28 @@
+// The partitions an SM manages, read from their sources by one function so
+// that `ibsm partitions` shows exactly what `ibsm run` programs (at start and
+// on SIGHUP). The rule, the daemon's:
+//   - the partitions file is --partitions, else sm.partitions_file of the
+//     config in use;
+//   - the [[partition]] tables of that config are added to it; a PKey (or
+//     name) both define differently is an error naming both places;
+//   - neither names a partition: nullopt, PKey tables are not managed (left
+//     as the ports hold them). A partitions file that defines nothing still
+//     counts: the SM then manages the default partition alone.
+// Read in full before anything is sent, so a bad file refuses start-up and,
+// on SIGHUP, keeps the running partitions.
+#pragma once
+
+#include <ibsm/Error.h>
+#include <ibsm/Partitions.h>
+
+#include <filesystem>
+#include <optional>
+
+#include "ConfigInUse.h"
+
+namespace ibsm::config {
+
+[[nodiscard]] Result<std::optional<partition::PartitionConfig>> readPartitionSources(
+    const ConfigInUse& config, const std::optional<std::filesystem::path>& partitionsFile);
+
+}  // namespace ibsm::config

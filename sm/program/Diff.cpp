@@ -1,0 +1,81 @@
+#include "Diff.h"
+
+#include <fmt/format.h>
+
+#include "DiffParts.h"
+
+namespace ibsm::sm {
+namespace {
+
+Result<void> checkPlanMatches(const DiscoveredSubnet& seen, const SubnetPlan& plan) {
+  const Fabric& f = seen.fabric;
+  if (plan.fabric.size() != f.size()) {
+    return fail(fmt::format("the plan has {} nodes but discovery found {}: plan again",
+                            plan.fabric.size(), f.size()));
+  }
+  for (NodeId n = 0; n < f.size(); ++n) {
+    if (plan.fabric.node(n).guid != f.node(n).guid) {
+      return fail(fmt::format("node {} is {} in the plan but {} in the discovery: plan again", n,
+                              plan.fabric.node(n).guid, f.node(n).guid));
+    }
+  }
+  if (plan.pkeys) {
+    if (auto ok = checkPKeyTables(f, *plan.pkeys); !ok) return ok;
+  }
+  return checkSl2VlEntries(f, plan.routing.sl2vl);
+}
+
+}  // namespace
+
+std::optional<DrPath> pathToPort(const DiscoveredSubnet& seen, PortRef port) {
+  const Fabric& fabric = seen.fabric;
+  if (port == seen.smPort) return DrPath{};
+  auto pathToNode = [&](NodeId n) -> std::optional<DrPath> {
+    if (n == seen.smPort.node) return DrPath{};
+    if (n < seen.pathTo.size()) return seen.pathTo[n];
+    return std::nullopt;
+  };
+  if (fabric.node(port.node).isSwitch()) return pathToNode(port.node);
+  // A CA port: one hop beyond the port at the other end of its cable. Only
+  // switches forward directed routes, or the SM's own node sends out of it.
+  const auto& remote = fabric.port(port).remote;
+  if (!remote) return std::nullopt;
+  if (!fabric.node(remote->node).isSwitch() && remote->node != seen.smPort.node)
+    return std::nullopt;
+  auto base = pathToNode(remote->node);
+  if (!base) return std::nullopt;
+  auto path = base->extended(remote->port);
+  if (!path) return std::nullopt;
+  return *path;
+}
+
+Result<ProgramDiff> diff(const SubnetPlan& plan, const HeldSubnet& held,
+                         const ProgramOptions& options) {
+  if (!held.hasObservation()) return fail("nothing observed yet: discover the subnet first");
+  const DiscoveredSubnet& seen = held.observed();
+  if (auto ok = checkPlanMatches(seen, plan); !ok) return std::unexpected(ok.error());
+  const PortRef smPort = seen.smPort;
+  auto smHeld = seen.portInfo.find(smPort);
+  if (smPort.node >= seen.fabric.size() || smHeld == seen.portInfo.end())
+    return fail("the SM's own port was not read by discovery");
+  const Lid smLid = plan.fabric.port(smPort).lid;
+  if (!smLid.isUnicast())
+    return fail(
+        fmt::format("the plan gives the SM's port {} no LID", seen.fabric.describe(smPort)));
+
+  ProgramDiff out;
+  if ((smHeld->second.capabilityMask & capability::kIsSm) == 0) {
+    out.notes.push_back(fmt::format(
+        "the SM's port {} does not advertise IsSM: traps and other SMs' queries will not reach "
+        "it (the transport opens the issm device for that)",
+        seen.fabric.describe(smPort)));
+  }
+  const DiffInput in{.plan = plan, .held = held, .seen = seen, .options = options, .smLid = smLid};
+  diffPorts(in, out);
+  diffLfts(in, out);
+  if (plan.pkeys) diffPKeys(in, out);
+  if (!plan.routing.sl2vl.empty()) diffSl2Vl(in, out);
+  return out;
+}
+
+}  // namespace ibsm::sm

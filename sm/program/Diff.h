@@ -1,0 +1,45 @@
+// Programming as a pure function: the SMPs that would make the subnet hold
+// the plan, given what it is known to hold (HeldSubnet.h), grouped in
+// OpenSM's phase order (ProgramSteps.h). No I/O; SubnetProgrammer sends them.
+//
+//   auto d = diff(plan, held, options);   // reads of blocks worth knowing, and every write
+//   ... send d->phase(ProgramPhase::ReadTables), held.apply() each reply ...
+//   d = diff(plan, held, options);        // the writes, now against what was read
+//
+// A block is read (ReadTables) when its contents are Unknown, and written
+// when it is not Known to hold what the plan wants; so the second diff,
+// after the reads, writes only what differs. Which PortInfo fields are
+// whose: a PortInfo Set writes back the PortInfo as held, changing only LID,
+// LMC, MasterSMLID and GidPrefix (ports that carry a LID: switch port 0, CA
+// ports), NeighborMTU and OperationalVLs (link ports still in Init),
+// ClientReregister (if asked), PartitionEnforcementInbound/Outbound (switch
+// external ports listed in plan.pkeys: on where `enforce` and the switch
+// can, off otherwise; left as held on ports known to ignore them) and
+// PortState (only in the state phases). Enable fields (width, speed,
+// physical and link-down state) are written as 0, "no change", so a Set
+// never retrains a link.
+#pragma once
+
+#include <ibsm/SubnetPlan.h>
+
+#include <optional>
+
+#include "HeldSubnet.h"
+#include "ProgramOptions.h"
+#include "ProgramSteps.h"
+
+namespace ibsm::sm {
+
+// Fails only when the plan was not made from the held observation (other
+// nodes, PKey or SL2VL tables naming ports it lacks), nothing was observed,
+// or the SM's port is not part of it. With plan.pkeys nullopt no PKey table
+// is touched; with plan.routing.sl2vl empty no SL2VL table is.
+[[nodiscard]] Result<ProgramDiff> diff(const SubnetPlan& plan, const HeldSubnet& held,
+                                       const ProgramOptions& options);
+
+// A directed route that enters the node through `port`: the only way to
+// Set a CA port (a CA accepts Sets of PortInfo only for the port the SMP
+// came in on); any route to a switch does. nullopt when none is known.
+std::optional<DrPath> pathToPort(const DiscoveredSubnet& seen, PortRef port);
+
+}  // namespace ibsm::sm

@@ -1,0 +1,60 @@
+// The parts of diff() (Diff.h), one per kind of object programming writes,
+// and what they share. Private to sm/program; pure.
+#pragma once
+
+#include <ibsm/SubnetPlan.h>
+
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "HeldSubnet.h"
+#include "ProgramOptions.h"
+#include "ProgramSteps.h"
+
+namespace ibsm::sm {
+
+struct DiffInput {
+  const SubnetPlan& plan;
+  const HeldSubnet& held;
+  const DiscoveredSubnet& seen;  // held.observed()
+  const ProgramOptions& options;
+  Lid smLid;  // the SM port's LID in the plan
+};
+
+// PortInfo: LIDs (SM port first), link parameters, enforcement; Armed, Active.
+void diffPorts(const DiffInput& in, ProgramDiff& out);
+// SwitchInfo:LinearFDBTop and LFT blocks.
+void diffLfts(const DiffInput& in, ProgramDiff& out);
+// PKeyTable blocks of the ports plan.pkeys lists.
+void diffPKeys(const DiffInput& in, ProgramDiff& out);
+// SLtoVLMappingTables of plan.routing.sl2vl.
+void diffSl2Vl(const DiffInput& in, ProgramDiff& out);
+
+// Fail when the tables were not made for this fabric.
+[[nodiscard]] Result<void> checkPKeyTables(const Fabric& fabric, const PKeyTables& tables);
+[[nodiscard]] Result<void> checkSl2VlEntries(const Fabric& fabric,
+                                             const std::vector<Sl2VlEntry>& entries);
+
+// Data VLs a PortInfo:OperationalVLs (or VLCap) code stands for:
+// 1 = VL0, 2 = VL0-1, 3 = VL0-3, 4 = VL0-7, 5 = VL0-14.
+std::uint8_t dataVls(std::uint8_t code);
+// Data VLs each link port must run for the SL2VL tables: one more than the
+// highest VL they send out of it, asked of both ends of the cable (the
+// receiver keeps its buffers per VL too). Ports no table sends on are absent.
+std::unordered_map<PortRef, std::uint8_t> vlsNeeded(const Fabric& fabric,
+                                                    const std::vector<Sl2VlEntry>& entries);
+
+// A block as the plan wants it: read first when its contents are Unknown,
+// written unless it is Known to hold `want`.
+template <typename Kind>
+void diffBlock(const HeldSubnet& held, BlockTarget<Kind> target, const typename Kind::Block& want,
+               ProgramPhase phase, const SmpRequest& get, const SmpRequest& set, ProgramDiff& out) {
+  const auto& table = held.table<Kind>();
+  if (table.state(target.owner, target.index) == BlockState::Unknown)
+    out.phase(ProgramPhase::ReadTables).push_back(ProgramStep{target, get});
+  if (table.block(target.owner, target.index) != want)
+    out.phase(phase).push_back(ProgramStep{target, set});
+}
+
+}  // namespace ibsm::sm

@@ -1,0 +1,140 @@
+#include "HeldSubnet.h"
+
+#include <ibsm/Routing.h>
+
+namespace ibsm::sm {
+namespace {
+
+template <typename... F>
+struct Overloaded : F... {
+  using F::operator()...;
+};
+
+// PKey entries a port's table has: NodeInfo:PartitionCap for CA ports and
+// switch port 0, SwitchInfo:PartitionEnforcementCap for switch external
+// ports (0: the switch keeps none there).
+std::uint16_t pkeyEntries(const DiscoveredSubnet& seen, NodeId n, std::uint8_t port) {
+  const Node& node = seen.fabric.node(n);
+  if (!node.isSwitch() || port == 0) return node.partitionCap;
+  auto si = seen.switchInfo.find(n);
+  return si == seen.switchInfo.end() ? 0 : si->second.partitionEnforcementCap;
+}
+
+bool holdsLid(const DiscoveredSubnet& seen, PortRef port) {
+  auto it = seen.portInfo.find(port);
+  return it != seen.portInfo.end() && it->second.lid.value != 0;
+}
+
+}  // namespace
+
+void HeldSubnet::observe(DiscoveredSubnet seen) {
+  admitLfts(seen);
+  dropResetNodes(seen);
+  observed_ = std::move(seen);
+}
+
+void HeldSubnet::forget() {
+  *this = HeldSubnet{};
+}
+
+std::optional<Lid> HeldSubnet::lftTop(Guid sw) const {
+  auto it = lftTops_.find(sw);
+  return it == lftTops_.end() ? std::nullopt : it->second;
+}
+
+void HeldSubnet::admitLfts(const DiscoveredSubnet& seen) {
+  for (const auto& [sw, info] : seen.switchInfo) {
+    const Guid guid = seen.fabric.node(sw).guid;
+    const Lid top{info.linearFdbTop};
+    auto known = lftTops_.find(guid);
+    if (lfts_.has(guid) && known != lftTops_.end() && (!known->second || *known->second == top)) {
+      known->second = top;
+      continue;
+    }
+    lftTops_[guid] = top;
+    if (top.value == 0) {
+      lfts_.reset(guid, 0, BlockState::Known, lftBlock({}, 0, kNoRoute));
+    } else {
+      lfts_.reset(guid, top.value / kLftBlockSize + 1, BlockState::Unknown);
+    }
+  }
+}
+
+void HeldSubnet::dropResetNodes(const DiscoveredSubnet& seen) {
+  const Fabric& f = seen.fabric;
+  for (NodeId n = 0; n < f.size(); ++n) {
+    const Node& node = f.node(n);
+    const Guid guid = node.guid;
+    if (node.isSwitch() && !holdsLid(seen, PortRef{n, 0})) {
+      pkeys_.eraseIf([guid](const PortKey& k) { return k.node == guid; });
+      sl2vl_.eraseIf([guid](const PortPairKey& k) { return k.node == guid; });
+      std::erase_if(ignoresEnforcement_, [guid](const PortKey& k) { return k.node == guid; });
+      continue;
+    }
+    for (std::uint8_t p = node.isSwitch() ? 0 : 1; p <= node.numPorts(); ++p) {
+      const PortKey key{guid, p};
+      if (!node.isSwitch() && !holdsLid(seen, PortRef{n, p})) {
+        pkeys_.erase(key);
+        sl2vl_.erase(PortPairKey{guid, 0, p});
+        continue;
+      }
+      if (pkeys_.has(key) && pkeys_.blocks(key) != pkeyBlockCount(pkeyEntries(seen, n, p)))
+        pkeys_.erase(key);
+    }
+  }
+}
+
+bool HeldSubnet::apply(const ProgramStep& step, const SmpReply& reply) {
+  const Method method = step.request.method;
+  bool quirk = false;
+  std::visit(Overloaded{[&](const PortInfoTarget& t) {
+                          if (method != Method::Set || !reply.ok() || !reply.smp) return;
+                          quirk = applyPortInfo(t.port, decodePortInfo(step.request.data),
+                                                decodePortInfo(reply.smp->data));
+                        },
+                        [&](const SwitchInfoTarget& t) { applySwitchInfo(t.sw, method, reply); },
+                        [&]<typename Kind>(const BlockTarget<Kind>& t) { applyBlock(t, reply); }},
+             step.target);
+  return quirk;
+}
+
+template <typename Kind>
+void HeldSubnet::applyBlock(const BlockTarget<Kind>& t, const SmpReply& reply) {
+  auto& table = mutableTable<Kind>();
+  if (!table.has(t.owner)) table.reset(t.owner, t.count, BlockState::Unknown);
+  if (reply.ok() && reply.smp) {
+    table.learned(t.owner, t.index, Kind::decode(reply.smp->data));
+  } else {
+    // A failed Set may have landed or not; a failed Get leaves it unread.
+    // Either way the block is written next, unread.
+    table.forgotten(t.owner, t.index);
+  }
+}
+
+bool HeldSubnet::applyPortInfo(PortRef port, const PortInfo& asked, const PortInfo& now) {
+  if (!observed_) return false;
+  Node& node = observed_->fabric.node(port.node);
+  bool quirk = false;
+  if (node.isSwitch() && port.port != 0 &&
+      (asked.partitionEnforcementInbound != now.partitionEnforcementInbound ||
+       asked.partitionEnforcementOutbound != now.partitionEnforcementOutbound)) {
+    quirk = ignoresEnforcement_.insert(PortKey{node.guid, port.port}).second;
+  }
+  observed_->portInfo[port] = now;
+  fillPort(node.ports[port.port], now, !node.isSwitch() || port.port == 0);
+  return quirk;
+}
+
+void HeldSubnet::applySwitchInfo(NodeId sw, Method method, const SmpReply& reply) {
+  if (!observed_ || method != Method::Set) return;
+  const Guid guid = observed_->fabric.node(sw).guid;
+  if (!reply.ok() || !reply.smp) {
+    lftTops_[guid].reset();  // it may hold the old top or the new one
+    return;
+  }
+  const SwitchInfo now = decodeSwitchInfo(reply.smp->data);
+  observed_->switchInfo[sw] = now;
+  lftTops_[guid] = Lid{now.linearFdbTop};
+}
+
+}  // namespace ibsm::sm

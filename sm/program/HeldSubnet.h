@@ -1,0 +1,97 @@
+// The one model of what the subnet holds, as far as the SM knows: the last
+// observation (a discovery, or the held one edited by a light sweep) as
+// replies have since changed it, and for each kind of table the blocks
+// known, unknown or stale. Programming is diff(plan, held) (Diff.h), then
+// send, then apply() of each reply -- the one place that records what a
+// reply proves a device now holds. It outlives sweeps (MasterSweep keeps
+// one), so a second sweep sends only what changed.
+//
+//   HeldSubnet held;
+//   held.observe(discovery.run());                // each heavy sweep
+//   auto d = diff(plan, held, options);           // pure
+//   for (step : d->phase(...)) ... held.apply(step, reply);
+//   held.observed().portInfo.at(port).lid        // what the port holds now
+//
+// What an observation changes (observe()):
+// - a switch seen for the first time, or whose LinearFDBTop is not what the
+//   SM last wrote or read (it rebooted, or another SM programmed it), is
+//   taken afresh: with LinearFDBTop 0 it forwards nothing; otherwise its
+//   blocks up to LinearFDBTop are Unknown (read before writing) and those
+//   past it Stale (written outright);
+// - a node that holds no LID (on switch port 0, or on a CA port) was reset:
+//   its PKey and SL2VL tables are back to the vendor's defaults, so what was
+//   known of them is dropped (read again before writing), and so is the
+//   quirk below;
+// - a port whose PKey table now has another number of blocks is dropped too.
+// What a reply proves (apply()): an answered Get or an acknowledged Set
+// means the device holds what the reply carries (a Set's reply carries the
+// attribute as the device now has it), so that is recorded -- not what was
+// asked. A failed Set leaves the block Stale: written again, unread.
+//
+// The one device quirk kept here: a switch port that acknowledges a
+// PortInfo Set but keeps its partition-enforcement bits (ibsim does) is
+// remembered, and diff() stops asking it until the node is reset.
+#pragma once
+
+#include <ibsm/MadAttributes.h>
+
+#include <map>
+#include <optional>
+#include <set>
+#include <type_traits>
+
+#include "BlockTable.h"
+#include "DiscoveredSubnet.h"
+#include "ProgramSteps.h"
+#include "TableKinds.h"
+
+namespace ibsm::sm {
+
+class HeldSubnet {
+ public:
+  // A new observation of the whole subnet; see the header comment.
+  void observe(DiscoveredSubnet seen);
+  // Another SM may have programmed the devices (takeover): the observation
+  // and every table are forgotten; the next observe() starts afresh.
+  void forget();
+
+  bool hasObservation() const { return observed_.has_value(); }
+  // The observation as replies changed it. Only with hasObservation().
+  const DiscoveredSubnet& observed() const { return *observed_; }
+
+  // What `reply` to `step` proves; see the header comment. Returns true when
+  // the reply showed the enforcement quirk for the first time.
+  bool apply(const ProgramStep& step, const SmpReply& reply);
+
+  template <typename Kind>
+  const BlockTable<typename Kind::Owner, typename Kind::Block>& table() const {
+    return const_cast<HeldSubnet*>(this)->mutableTable<Kind>();
+  }
+  // LinearFDBTop as the SM last wrote or read it; nullopt after a failed
+  // SwitchInfo Set (then the next observation's value is taken as it is).
+  std::optional<Lid> lftTop(Guid sw) const;
+  bool ignoresEnforcement(PortKey port) const { return ignoresEnforcement_.contains(port); }
+
+ private:
+  template <typename Kind>
+  BlockTable<typename Kind::Owner, typename Kind::Block>& mutableTable() {
+    if constexpr (std::is_same_v<Kind, LftKind>) return lfts_;
+    if constexpr (std::is_same_v<Kind, PKeyKind>) return pkeys_;
+    if constexpr (std::is_same_v<Kind, Sl2VlKind>) return sl2vl_;
+  }
+  template <typename Kind>
+  void applyBlock(const BlockTarget<Kind>& target, const SmpReply& reply);
+  bool applyPortInfo(PortRef port, const PortInfo& asked, const PortInfo& now);
+  void applySwitchInfo(NodeId sw, Method method, const SmpReply& reply);
+  void admitLfts(const DiscoveredSubnet& seen);
+  void dropResetNodes(const DiscoveredSubnet& seen);
+
+  std::optional<DiscoveredSubnet> observed_;
+  BlockTable<Guid, LftBlock> lfts_;
+  std::map<Guid, std::optional<Lid>> lftTops_;
+  BlockTable<PortKey, PKeyBlock> pkeys_;
+  BlockTable<PortPairKey, SlToVlTable> sl2vl_;
+  std::set<PortKey> ignoresEnforcement_;
+};
+
+}  // namespace ibsm::sm

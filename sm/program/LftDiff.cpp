@@ -1,0 +1,62 @@
+// diff()'s LFT part: per switch, SwitchInfo:LinearFDBTop (and LifeTimeValue
+// when configured) and the 64-entry LFT blocks up to the new top that are
+// not known to hold what the plan routes.
+#include <fmt/format.h>
+#include <ibsm/Routing.h>
+
+#include "Diff.h"
+#include "DiffParts.h"
+
+namespace ibsm::sm {
+namespace {
+
+void diffSwitch(const DiffInput& in, NodeId sw, ProgramDiff& out) {
+  const Node& node = in.seen.fabric.node(sw);
+  auto held = in.seen.switchInfo.find(sw);
+  auto path = pathToPort(in.seen, PortRef{sw, 0});
+  if (held == in.seen.switchInfo.end() || !path) {
+    out.notes.push_back(fmt::format("switch {} ({}): SwitchInfo not read, its LFT is left alone",
+                                    node.description, node.guid));
+    return;
+  }
+  static const Lft kNothingRouted;
+  const auto& lfts = in.plan.routing.lfts;
+  const Lft& lft = sw < lfts.size() ? lfts[sw] : kNothingRouted;
+  const Lid top = lft.top();
+  const SwitchInfo& si = held->second;
+  if (top.value >= si.linearFdbCap) {
+    out.notes.push_back(
+        fmt::format("switch {} ({}): routes LIDs up to {} but its LFT holds only {}; left alone",
+                    node.description, node.guid, top, si.linearFdbCap));
+    return;
+  }
+
+  SwitchInfo want = si;
+  want.linearFdbTop = top.value;
+  want.portStateChange = false;  // writing 1 would clear it under discovery's feet
+  if (in.options.switchLifeTime) want.lifeTimeValue = *in.options.switchLifeTime;
+  if (want.linearFdbTop != si.linearFdbTop || want.lifeTimeValue != si.lifeTimeValue) {
+    out.phase(ProgramPhase::Lfts)
+        .push_back(ProgramStep{SwitchInfoTarget{sw, top},
+                               SmpRequest::set(AttributeId::SwitchInfo, 0, *path, encode(want))});
+  }
+  if (top.value == 0) return;
+  const auto last = static_cast<std::uint16_t>(top.value / kLftBlockSize);
+  for (std::uint16_t b = 0; b <= last; ++b) {
+    const LftBlock contents = lftBlock(lft.port, b, kNoRoute);
+    const auto modifier = lftModifier(b);
+    diffBlock(
+        in.held, BlockTarget<LftKind>{.node = sw, .owner = node.guid, .index = b}, contents,
+        ProgramPhase::Lfts, SmpRequest::get(AttributeId::LinearForwardingTable, modifier, *path),
+        SmpRequest::set(AttributeId::LinearForwardingTable, modifier, *path, encode(contents)),
+        out);
+  }
+}
+
+}  // namespace
+
+void diffLfts(const DiffInput& in, ProgramDiff& out) {
+  for (const NodeId sw : in.seen.fabric.switches()) diffSwitch(in, sw, out);
+}
+
+}  // namespace ibsm::sm

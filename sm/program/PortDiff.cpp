@@ -1,0 +1,181 @@
+// diff()'s PortInfo part: the PortInfo each port should hold under the
+// plan, computed from the one it holds (read-modify-write), and the link
+// state steps (Armed, then Active) of ports whose link is up at both ends.
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "Diff.h"
+#include "DiffParts.h"
+
+namespace ibsm::sm {
+namespace {
+
+bool isLinkPort(const Fabric& fabric, PortRef port) {
+  return !(fabric.node(port.node).isSwitch() && port.port == 0);
+}
+
+// The PortInfo held at the other end of the port's cable, if any.
+const PortInfo* peerInfo(const DiscoveredSubnet& seen, PortRef port) {
+  const auto& remote = seen.fabric.port(port).remote;
+  if (!remote) return nullptr;
+  auto it = seen.portInfo.find(*remote);
+  return it == seen.portInfo.end() ? nullptr : &it->second;
+}
+
+bool isUp(PortState s) {
+  return s == PortState::Init || s == PortState::Armed || s == PortState::Active;
+}
+
+bool enforcesPartitions(const DiscoveredSubnet& seen, NodeId sw) {
+  auto si = seen.switchInfo.find(sw);
+  return si != seen.switchInfo.end() && si->second.partitionEnforcementCap > 0;
+}
+
+struct PortSetting {
+  PortInfo desired;  // PortState NoChange; enable fields "no change"
+  bool changed{false};
+};
+
+PortSetting portSetting(const DiffInput& in, PortRef port, const PortInfo& held) {
+  const Node& node = in.seen.fabric.node(port.node);
+  PortInfo want = held;
+  // Writing 0 leaves these alone; writing back the value read could make
+  // a port renegotiate its link (ibsim even retrains to the enabled speed).
+  want.portState = PortState::NoChange;
+  want.physState = 0;
+  want.linkDownDefaultState = 0;
+  want.linkWidthEnabled = 0;
+  want.linkSpeedEnabled = 0;
+  want.linkSpeedExtEnabled = 0;
+
+  bool changed = false;
+  auto update = [&changed](auto& field, auto value) {
+    if (field != value) changed = true;
+    field = value;
+  };
+  // Only switch port 0 and CA ports carry a LID; on switch link ports
+  // these fields are reserved, and writing them would never read back.
+  if (!node.isSwitch() || port.port == 0) {
+    const Port& planned = in.plan.fabric.port(port);
+    update(want.lid, planned.lid);
+    update(want.lmc, planned.lmc);
+    update(want.masterSmLid, in.smLid);
+    update(want.gidPrefix, in.options.subnetPrefix);
+  }
+  // Link parameters are negotiated per link and may only change before the
+  // link carries data, so an Armed or Active port keeps what it has.
+  if (isLinkPort(in.seen.fabric, port) && held.portState == PortState::Init) {
+    if (const PortInfo* peer = peerInfo(in.seen, port)) {
+      update(want.neighborMtu, std::min(held.mtuCap, peer->mtuCap));
+      // IBA: OperationalVLs must not exceed VLCap, at either end.
+      update(want.operationalVls, std::min(held.vlCap, peer->vlCap));
+    }
+  }
+  // Enforcement is the partition plan's: a listed switch external port
+  // filters exactly when the plan says so and the switch can -- unless the
+  // port is known to keep its own bits whatever it is told.
+  if (in.plan.pkeys && node.isSwitch() && port.port != 0 &&
+      !in.held.ignoresEnforcement(PortKey{node.guid, port.port})) {
+    if (const PortPKeys* entry = findPort(*in.plan.pkeys, port)) {
+      const bool enforce = entry->enforce && enforcesPartitions(in.seen, port.node);
+      update(want.partitionEnforcementInbound, enforce);
+      update(want.partitionEnforcementOutbound, enforce);
+    }
+  }
+  if (in.options.clientReregister && !node.isSwitch() &&
+      (held.capabilityMask & capability::kIsClientReregistrationSupported) != 0) {
+    update(want.clientReregister, true);
+  }
+  return PortSetting{.desired = want, .changed = changed};
+}
+
+// Link ports (not switch port 0) whose both ends answered and are up.
+struct LinkSteps {
+  bool arm{false};       // Init now: Armed first
+  bool activate{false};  // then Active
+};
+LinkSteps linkSteps(const DiscoveredSubnet& seen, PortRef port, const PortInfo& held) {
+  if (!isLinkPort(seen.fabric, port)) return {};
+  const PortInfo* peer = peerInfo(seen, port);
+  if (peer == nullptr || !isUp(peer->portState)) return {};
+  switch (held.portState) {
+    case PortState::Init:
+      return LinkSteps{.arm = true, .activate = true};
+    case PortState::Armed:
+      return LinkSteps{.arm = false, .activate = true};
+    default:
+      return {};
+  }
+}
+
+SmpRequest setPortInfo(PortRef port, const DrPath& path, const PortInfo& info) {
+  return SmpRequest::set(AttributeId::PortInfo, port.port, path, encode(info));
+}
+
+// One note for the link ports whose OperationalVLs (as they will hold it)
+// is below what their SL2VL tables send: packets on the missing VLs drop.
+void noteShortVls(const Fabric& fabric,
+                  const std::vector<std::pair<PortRef, std::uint8_t>>& shortPorts,
+                  const std::unordered_map<PortRef, std::uint8_t>& needed, ProgramDiff& out) {
+  if (shortPorts.empty()) return;
+  std::vector<std::string> examples;
+  for (std::size_t i = 0; i < shortPorts.size() && i < 5; ++i) {
+    const auto& [port, runs] = shortPorts[i];
+    examples.push_back(
+        fmt::format("{} runs {} of {}", fabric.describe(port), runs, needed.at(port)));
+  }
+  out.notes.push_back(fmt::format(
+      "{} link ports run fewer data VLs (PortInfo:OperationalVLs) than their SL2VL tables send "
+      "on, e.g. {}; packets on the missing VLs are dropped. OperationalVLs changes only while a "
+      "link is in Init: take such links down and up, or lower routing.max_vls",
+      shortPorts.size(), fmt::join(examples, ", ")));
+}
+
+}  // namespace
+
+void diffPorts(const DiffInput& in, ProgramDiff& out) {
+  const Fabric& fabric = in.seen.fabric;
+  std::vector<PortRef> ports;
+  ports.reserve(in.seen.portInfo.size());
+  for (const auto& [ref, info] : in.seen.portInfo) ports.push_back(ref);
+  std::ranges::sort(ports);  // a stable order of SMPs, whatever the map's
+
+  const auto vlsWanted = vlsNeeded(fabric, in.plan.routing.sl2vl);
+  std::vector<std::pair<PortRef, std::uint8_t>> shortVls;
+  for (const PortRef ref : ports) {
+    const PortInfo& held = in.seen.portInfo.at(ref);
+    const PortSetting setting = portSetting(in, ref, held);
+    if (auto need = vlsWanted.find(ref); need != vlsWanted.end()) {
+      const std::uint8_t runs = dataVls(setting.desired.operationalVls);
+      if (runs < need->second) shortVls.emplace_back(ref, runs);
+    }
+    const LinkSteps link = linkSteps(in.seen, ref, held);
+    if (!setting.changed && !link.arm && !link.activate) continue;
+    auto path = pathToPort(in.seen, ref);
+    if (!path) {
+      out.notes.push_back(fmt::format("port {}: no directed route enters through it; left alone",
+                                      fabric.describe(ref)));
+      continue;
+    }
+    if (setting.changed) {
+      out.phase(ref == in.seen.smPort ? ProgramPhase::SmLid : ProgramPhase::Lids)
+          .push_back(ProgramStep{PortInfoTarget{ref}, setPortInfo(ref, *path, setting.desired)});
+    }
+    // State Sets carry the new fields too: a Set writes the whole PortInfo.
+    PortInfo next = setting.desired;
+    if (link.arm) {
+      next.portState = PortState::Armed;
+      out.phase(ProgramPhase::Armed)
+          .push_back(ProgramStep{PortInfoTarget{ref}, setPortInfo(ref, *path, next)});
+    }
+    if (link.activate) {
+      next.portState = PortState::Active;
+      out.phase(ProgramPhase::Active)
+          .push_back(ProgramStep{PortInfoTarget{ref}, setPortInfo(ref, *path, next)});
+    }
+  }
+  noteShortVls(fabric, shortVls, vlsWanted, out);
+}
+
+}  // namespace ibsm::sm

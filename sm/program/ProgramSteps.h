@@ -1,0 +1,79 @@
+// What programming sends, as values: the SMPs that close the gap between
+// the plan and what the subnet holds, each with the object it reads or
+// writes, grouped in OpenSM's phase order. diff() (Diff.h) makes them,
+// SubnetProgrammer sends them, HeldSubnet::apply() learns from the replies.
+#pragma once
+
+#include <ibsm/Ids.h>
+
+#include <array>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <variant>
+#include <vector>
+
+#include "MadEngine.h"
+#include "TableKinds.h"
+
+namespace ibsm::sm {
+
+// In the order they run; each waits for the one before.
+enum class ProgramPhase : std::uint8_t {
+  ReadTables,  // Get table blocks worth knowing before writing
+  PKeys,       // PKeyTable blocks that differ (before LIDs, as OpenSM)
+  SmLid,       // the SM's own port: its LID and MasterSMLID
+  Lids,        // PortInfo of every other port
+  Lfts,        // SwitchInfo:LinearFDBTop and LFT blocks
+  Sl2Vl,       // SLtoVLMappingTables that differ (engines that need VLs)
+  Armed,       // Init ports to Armed, both ends of each link
+  Active,      // Armed ports to Active, once the tables are in place
+};
+inline constexpr std::size_t kProgramPhases = 8;
+std::string_view phaseName(ProgramPhase phase);
+
+// The object a step reads or writes, so that the executor can tell what
+// failed and HeldSubnet what a reply proves.
+struct PortInfoTarget {
+  PortRef port;
+};
+struct SwitchInfoTarget {
+  NodeId sw{0};
+  Lid top;  // the LinearFDBTop it writes
+};
+template <typename Kind>
+struct BlockTarget {
+  NodeId node{0};
+  typename Kind::Owner owner;
+  std::uint16_t index{0};
+  std::uint16_t count{1};  // blocks the owner's table has, for a first sight
+};
+using StepTarget = std::variant<PortInfoTarget, SwitchInfoTarget, BlockTarget<LftKind>,
+                                BlockTarget<PKeyKind>, BlockTarget<Sl2VlKind>>;
+
+struct ProgramStep {
+  StepTarget target;
+  SmpRequest request;
+};
+
+// The node whose links a failed write of this step holds out of Active,
+// if any: the owner of a table that forwarding depends on, or the switch
+// whose SwitchInfo (LinearFDBTop) could not be written.
+std::optional<NodeId> nodeHeldOnFailure(const StepTarget& target);
+// The table kind a step reads or writes, if it is a block of one.
+std::optional<TableKind> tableKindOf(const StepTarget& target);
+// "LFT block 3 of switch \"s1\" (0x...)", for log lines and failures.
+std::string describeTarget(const Fabric& fabric, const StepTarget& target);
+
+struct ProgramDiff {
+  std::array<std::vector<ProgramStep>, kProgramPhases> phases;
+  // Objects left alone, and why (unreachable, table too small...).
+  std::vector<std::string> notes;
+
+  const std::vector<ProgramStep>& phase(ProgramPhase p) const {
+    return phases[static_cast<std::size_t>(p)];
+  }
+  std::vector<ProgramStep>& phase(ProgramPhase p) { return phases[static_cast<std::size_t>(p)]; }
+};
+
+}  // namespace ibsm::sm

@@ -1,0 +1,105 @@
+// diff()'s SL2VL part: the SLtoVLMappingTables the routing result asks for,
+// how to reach each (directed route, attribute modifier), and those not
+// known to hold what the plan wants. A switch's table is per (input port,
+// output port): modifier bits 15..8 name the input port, bits 7..0 the
+// output port (IBA 14.2.5.8; the "all ports" bits 16 and 17 of
+// OptimizedSLtoVLMappingProgramming are not used, ibsim lacks them). A CA
+// port has one table, modifier 0, reached through that port; an Sl2VlEntry
+// for a CA names the port as outPort.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <set>
+
+#include "Diff.h"
+#include "DiffParts.h"
+
+namespace ibsm::sm {
+namespace {
+
+std::uint8_t inPortOf(const Node& node, const Sl2VlEntry& e) {
+  return node.isSwitch() ? e.inPort : std::uint8_t{0};
+}
+
+}  // namespace
+
+Result<void> checkSl2VlEntries(const Fabric& fabric, const std::vector<Sl2VlEntry>& entries) {
+  std::set<std::tuple<NodeId, std::uint8_t, std::uint8_t>> seen;
+  for (const Sl2VlEntry& e : entries) {
+    if (e.sw >= fabric.size()) {
+      return fail(
+          fmt::format("the SL2VL tables name node {}, which the fabric lacks: route again", e.sw));
+    }
+    const Node& node = fabric.node(e.sw);
+    const std::size_t ports = node.ports.size();
+    if (e.inPort >= ports || e.outPort >= ports || (!node.isSwitch() && e.outPort == 0)) {
+      return fail(fmt::format(
+          "the SL2VL tables name {} in port {} out port {}, which it lacks: route again",
+          node.description, e.inPort, e.outPort));
+    }
+    if (!seen.emplace(e.sw, inPortOf(node, e), e.outPort).second) {
+      return fail(fmt::format("the SL2VL tables list {} in port {} out port {} twice",
+                              node.description, e.inPort, e.outPort));
+    }
+    if (std::ranges::any_of(e.vl, [](std::uint8_t vl) { return vl > 15; })) {
+      return fail(fmt::format("the SL2VL table of {} in port {} out port {} has a VL above 15",
+                              node.description, e.inPort, e.outPort));
+    }
+  }
+  return {};
+}
+
+void diffSl2Vl(const DiffInput& in, ProgramDiff& out) {
+  const Fabric& fabric = in.seen.fabric;
+  std::set<NodeId> unreachable;  // one note per node, not per table
+  for (const Sl2VlEntry& e : in.plan.routing.sl2vl) {
+    const Node& node = fabric.node(e.sw);
+    const bool isSwitch = node.isSwitch();
+    // A switch takes the SMP on any route; a CA only for the port it came in on.
+    const PortRef target{e.sw, isSwitch ? std::uint8_t{0} : e.outPort};
+    auto path = pathToPort(in.seen, target);
+    if (!path) {
+      if (unreachable.insert(e.sw).second) {
+        out.notes.push_back(
+            fmt::format("{}: no directed route reaches it; its SL2VL tables are left alone",
+                        fabric.describe(target)));
+      }
+      continue;
+    }
+    const auto modifier = isSwitch ? slToVlModifier(e.inPort, e.outPort) : 0U;
+    const SlToVlTable want{e.vl};
+    diffBlock(in.held,
+              BlockTarget<Sl2VlKind>{.node = e.sw,
+                                     .owner = PortPairKey{node.guid, inPortOf(node, e), e.outPort}},
+              want, ProgramPhase::Sl2Vl, SmpRequest::get(AttributeId::SlToVlTable, modifier, *path),
+              SmpRequest::set(AttributeId::SlToVlTable, modifier, *path, encode(want)), out);
+  }
+}
+
+std::uint8_t dataVls(std::uint8_t code) {
+  static constexpr std::uint8_t kByCode[] = {0, 1, 2, 4, 8, 15};
+  return code < std::size(kByCode) ? kByCode[code] : 0;
+}
+
+std::unordered_map<PortRef, std::uint8_t> vlsNeeded(const Fabric& fabric,
+                                                    const std::vector<Sl2VlEntry>& entries) {
+  std::unordered_map<PortRef, std::uint8_t> need;
+  auto raise = [&need](PortRef p, std::uint8_t vls) {
+    auto& n = need[p];
+    n = std::max(n, vls);
+  };
+  for (const Sl2VlEntry& e : entries) {
+    const PortRef out{e.sw, e.outPort};
+    // VL 15 in an SL2VL table drops the packet: it needs no data VL.
+    std::uint8_t vls = 0;
+    for (const std::uint8_t vl : e.vl) {
+      if (vl < 15) vls = std::max(vls, static_cast<std::uint8_t>(vl + 1));
+    }
+    if (vls == 0) continue;
+    raise(out, vls);
+    if (const auto& remote = fabric.port(out).remote) raise(*remote, vls);
+  }
+  return need;
+}
+
+}  // namespace ibsm::sm
