@@ -5,7 +5,7 @@
 #include <charconv>
 #include <map>
 
-#include "PartitionSyntax.h"
+#include "partition/PartitionSyntax.h"
 
 namespace ibsm::partition {
 namespace {

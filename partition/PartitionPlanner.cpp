@@ -7,7 +7,7 @@
 #include <map>
 #include <set>
 
-#include "PartitionSyntax.h"
+#include "partition/PartitionSyntax.h"
 
 namespace ibsm::partition {
 namespace {

@@ -1,4 +1,4 @@
-#include "PartitionSyntax.h"
+#include "partition/PartitionSyntax.h"
 
 #include <fmt/format.h>
 

@@ -6,7 +6,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "PartitionSyntax.h"
+#include "partition/PartitionSyntax.h"
 
 namespace ibsm::partition {
 namespace {

@@ -1,9 +1,9 @@
-#include "ControlCommands.h"
+#include "sm/cli/ControlCommands.h"
 
 #include <fmt/format.h>
 
-#include "ConfigInUse.h"
-#include "ControlClient.h"
+#include "sm/config/ConfigInUse.h"
+#include "sm/control/ControlClient.h"
 
 namespace ibsm::cli {
 namespace {

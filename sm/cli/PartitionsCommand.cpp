@@ -1,4 +1,4 @@
-#include "PartitionsCommand.h"
+#include "sm/cli/PartitionsCommand.h"
 
 #include <fmt/format.h>
 #include <ibsm/GuidList.h>
@@ -6,8 +6,8 @@
 #include <ibsm/Partitions.h>
 #include <ibsm/Topology.h>
 
-#include "ConfigInUse.h"
-#include "PartitionSources.h"
+#include "sm/config/ConfigInUse.h"
+#include "sm/config/PartitionSources.h"
 
 namespace ibsm::cli {
 namespace {

@@ -1,4 +1,4 @@
-#include "RouteCommand.h"
+#include "sm/cli/RouteCommand.h"
 
 #include <fmt/format.h>
 #include <ibsm/Dumps.h>
@@ -10,10 +10,10 @@
 
 #include <chrono>
 
-#include "ConfigInUse.h"
-#include "FileIo.h"
-#include "PlanSettings.h"
-#include "Progress.h"
+#include "sm/cli/Progress.h"
+#include "sm/config/ConfigInUse.h"
+#include "sm/config/PlanSettings.h"
+#include "sm/files/FileIo.h"
 
 namespace ibsm::cli {
 namespace {

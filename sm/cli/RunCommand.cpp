@@ -1,4 +1,4 @@
-#include "RunCommand.h"
+#include "sm/cli/RunCommand.h"
 
 #include <fmt/format.h>
 #include <ibsm/Engines.h>
@@ -13,14 +13,14 @@
 #include <filesystem>
 #include <optional>
 
-#include "ConfigInUse.h"
-#include "EventLoop.h"
-#include "PartitionSources.h"
-#include "PlanSettings.h"
-#include "SignalWatch.h"
-#include "SmDaemon.h"
-#include "StateStore.h"
-#include "UmadTransport.h"
+#include "sm/config/ConfigInUse.h"
+#include "sm/config/PartitionSources.h"
+#include "sm/config/PlanSettings.h"
+#include "sm/loop/EventLoop.h"
+#include "sm/manager/SignalWatch.h"
+#include "sm/manager/SmDaemon.h"
+#include "sm/manager/StateStore.h"
+#include "sm/transport/UmadTransport.h"
 
 namespace ibsm::cli {
 namespace {

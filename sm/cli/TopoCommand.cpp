@@ -1,8 +1,8 @@
-#include "TopoCommand.h"
+#include "sm/cli/TopoCommand.h"
 
 #include <fmt/format.h>
 
-#include "FileIo.h"
+#include "sm/files/FileIo.h"
 
 namespace ibsm::cli {
 namespace {

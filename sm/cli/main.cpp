@@ -5,11 +5,11 @@
 
 #include <CLI/CLI.hpp>
 
-#include "ControlCommands.h"
-#include "PartitionsCommand.h"
-#include "RouteCommand.h"
-#include "RunCommand.h"
-#include "TopoCommand.h"
+#include "sm/cli/ControlCommands.h"
+#include "sm/cli/PartitionsCommand.h"
+#include "sm/cli/RouteCommand.h"
+#include "sm/cli/RunCommand.h"
+#include "sm/cli/TopoCommand.h"
 
 int main(int argc, char** argv) {
   CLI::App app{"ibsm: InfiniBand subnet manager"};

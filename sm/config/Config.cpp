@@ -1,4 +1,4 @@
-#include "Config.h"
+#include "sm/config/Config.h"
 
 #include <fmt/format.h>
 #include <ibsm/GuidList.h>

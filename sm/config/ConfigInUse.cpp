@@ -1,4 +1,4 @@
-#include "ConfigInUse.h"
+#include "sm/config/ConfigInUse.h"
 
 namespace ibsm::config {
 

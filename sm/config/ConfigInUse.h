@@ -13,7 +13,7 @@
 #include <filesystem>
 #include <optional>
 
-#include "Config.h"
+#include "sm/config/Config.h"
 
 namespace ibsm::config {
 

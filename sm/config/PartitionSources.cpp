@@ -1,4 +1,4 @@
-#include "PartitionSources.h"
+#include "sm/config/PartitionSources.h"
 
 namespace ibsm::config {
 

@@ -18,7 +18,7 @@
 #include <filesystem>
 #include <optional>
 
-#include "ConfigInUse.h"
+#include "sm/config/ConfigInUse.h"
 
 namespace ibsm::config {
 

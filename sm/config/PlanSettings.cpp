@@ -1,4 +1,4 @@
-#include "PlanSettings.h"
+#include "sm/config/PlanSettings.h"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -7,7 +7,7 @@
 
 #include <algorithm>
 
-#include "FileIo.h"
+#include "sm/files/FileIo.h"
 
 namespace ibsm::config {
 namespace {

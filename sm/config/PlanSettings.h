@@ -17,7 +17,7 @@
 #include <string>
 #include <vector>
 
-#include "Config.h"
+#include "sm/config/Config.h"
 
 namespace ibsm::config {
 

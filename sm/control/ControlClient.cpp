@@ -1,4 +1,4 @@
-#include "ControlClient.h"
+#include "sm/control/ControlClient.h"
 
 #include <poll.h>
 #include <sys/socket.h>
@@ -7,7 +7,7 @@
 #include <cstring>
 #include <thread>
 
-#include "SocketUtil.h"
+#include "sm/control/SocketUtil.h"
 
 namespace ibsm::control {
 namespace {

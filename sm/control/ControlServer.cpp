@@ -1,4 +1,4 @@
-#include "ControlServer.h"
+#include "sm/control/ControlServer.h"
 
 #include <fcntl.h>
 #include <spdlog/spdlog.h>
@@ -11,7 +11,7 @@
 #include <cerrno>
 #include <cstring>
 
-#include "SocketUtil.h"
+#include "sm/control/SocketUtil.h"
 
 namespace ibsm::control {
 namespace {

@@ -23,9 +23,9 @@
 #include <string_view>
 #include <vector>
 
-#include "ControlClient.h"
-#include "EventLoop.h"
-#include "StatusFormat.h"
+#include "sm/control/ControlClient.h"
+#include "sm/control/StatusFormat.h"
+#include "sm/loop/EventLoop.h"
 
 namespace ibsm::control {
 

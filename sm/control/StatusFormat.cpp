@@ -1,4 +1,4 @@
-#include "StatusFormat.h"
+#include "sm/control/StatusFormat.h"
 
 #include <fmt/chrono.h>
 #include <fmt/format.h>

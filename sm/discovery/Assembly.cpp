@@ -1,4 +1,4 @@
-#include "Assembly.h"
+#include "sm/discovery/Assembly.h"
 
 #include <fmt/format.h>
 

@@ -4,8 +4,8 @@
 // line that Discovery logs.
 #pragma once
 
-#include "DiscoveredSubnet.h"
-#include "Observations.h"
+#include "sm/discovery/DiscoveredSubnet.h"
+#include "sm/discovery/Observations.h"
 
 namespace ibsm::sm::discovery {
 

@@ -1,10 +1,10 @@
-#include "Discovery.h"
+#include "sm/discovery/Discovery.h"
 
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
 
-#include "Assembly.h"
-#include "Sweep.h"
+#include "sm/discovery/Assembly.h"
+#include "sm/discovery/Sweep.h"
 
 namespace ibsm::sm {
 

@@ -44,8 +44,8 @@
 #include <cstdint>
 #include <memory>
 
-#include "DiscoveredSubnet.h"
-#include "MadEngine.h"
+#include "sm/discovery/DiscoveredSubnet.h"
+#include "sm/mad/MadEngine.h"
 
 namespace ibsm::sm {
 

@@ -1,4 +1,4 @@
-#include "Sweep.h"
+#include "sm/discovery/Sweep.h"
 
 #include <fmt/format.h>
 

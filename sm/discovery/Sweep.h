@@ -13,9 +13,9 @@
 #include <cstdint>
 #include <functional>
 
-#include "Discovery.h"
-#include "MadEngine.h"
-#include "Observations.h"
+#include "sm/discovery/Discovery.h"
+#include "sm/discovery/Observations.h"
+#include "sm/mad/MadEngine.h"
 
 namespace ibsm::sm::discovery {
 

@@ -1,4 +1,4 @@
-#include "FileIo.h"
+#include "sm/files/FileIo.h"
 
 #include <fmt/format.h>
 #include <unistd.h>

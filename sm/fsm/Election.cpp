@@ -1,4 +1,4 @@
-#include "Election.h"
+#include "sm/fsm/Election.h"
 
 namespace ibsm::sm::fsm {
 namespace {

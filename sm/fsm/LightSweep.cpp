@@ -1,4 +1,4 @@
-#include "LightSweep.h"
+#include "sm/fsm/LightSweep.h"
 
 #include <unordered_map>
 

@@ -1,6 +1,6 @@
 // Words for the state machine's phases, events and actions, for the log
 // lines of the loop that drives it and for test failures.
-#include "SmStateMachine.h"
+#include "sm/fsm/SmStateMachine.h"
 
 namespace ibsm::sm::fsm {
 

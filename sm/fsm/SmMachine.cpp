@@ -1,4 +1,4 @@
-#include "SmMachine.h"
+#include "sm/fsm/SmMachine.h"
 
 #include <algorithm>
 

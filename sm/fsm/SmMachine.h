@@ -15,7 +15,7 @@
 #include <deque>
 #include <optional>
 
-#include "SmStateMachine.h"
+#include "sm/fsm/SmStateMachine.h"
 
 namespace ibsm::sm::fsm {
 

@@ -1,8 +1,8 @@
-#include "SmStateMachine.h"
+#include "sm/fsm/SmStateMachine.h"
 
 #include <algorithm>
 
-#include "Election.h"
+#include "sm/fsm/Election.h"
 
 namespace ibsm::sm::fsm {
 namespace {

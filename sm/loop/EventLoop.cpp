@@ -1,4 +1,4 @@
-#include "EventLoop.h"
+#include "sm/loop/EventLoop.h"
 
 #include <fmt/format.h>
 

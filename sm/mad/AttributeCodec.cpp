@@ -5,7 +5,7 @@
 #include <cstring>
 #include <tuple>
 
-#include "BitField.h"
+#include "sm/mad/BitField.h"
 
 namespace ibsm {
 namespace {

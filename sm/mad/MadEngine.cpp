@@ -1,4 +1,4 @@
-#include "MadEngine.h"
+#include "sm/mad/MadEngine.h"
 
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>

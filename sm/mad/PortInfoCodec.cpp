@@ -3,7 +3,7 @@
 
 #include <tuple>
 
-#include "BitField.h"
+#include "sm/mad/BitField.h"
 
 namespace ibsm {
 namespace {

@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <tuple>
 
-#include "BitField.h"
+#include "sm/mad/BitField.h"
 
 namespace ibsm {
 namespace {

@@ -14,13 +14,13 @@
 #include <unordered_map>
 #include <vector>
 
-#include "ControlServer.h"
-#include "ForeignSms.h"
-#include "PeerSms.h"
-#include "SmDaemon.h"
-#include "SmInfoAgent.h"
-#include "SmMachine.h"
-#include "StatusFormat.h"
+#include "sm/control/ControlServer.h"
+#include "sm/control/StatusFormat.h"
+#include "sm/fsm/SmMachine.h"
+#include "sm/manager/ForeignSms.h"
+#include "sm/manager/PeerSms.h"
+#include "sm/manager/SmDaemon.h"
+#include "sm/manager/SmInfoAgent.h"
 
 namespace ibsm::sm {
 

@@ -5,7 +5,7 @@
 
 #include <algorithm>
 
-#include "DaemonImpl.h"
+#include "sm/manager/DaemonImpl.h"
 
 namespace ibsm::sm {
 

@@ -1,4 +1,4 @@
-#include "FabricChanges.h"
+#include "sm/manager/FabricChanges.h"
 
 #include <fmt/format.h>
 

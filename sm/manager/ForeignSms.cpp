@@ -1,11 +1,11 @@
-#include "ForeignSms.h"
+#include "sm/manager/ForeignSms.h"
 
 #include <fmt/format.h>
 
 #include <algorithm>
 
-#include "Election.h"
-#include "SmStateMachine.h"
+#include "sm/fsm/Election.h"
+#include "sm/fsm/SmStateMachine.h"
 
 namespace ibsm::sm {
 namespace {

@@ -17,8 +17,8 @@
 #include <string>
 #include <vector>
 
-#include "PeerSms.h"
-#include "StatusFormat.h"
+#include "sm/control/StatusFormat.h"
+#include "sm/manager/PeerSms.h"
 
 namespace ibsm::sm {
 

@@ -1,4 +1,4 @@
-#include "LightSweeper.h"
+#include "sm/manager/LightSweeper.h"
 
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
@@ -6,7 +6,7 @@
 #include <algorithm>
 #include <map>
 
-#include "SubnetEdit.h"
+#include "sm/manager/SubnetEdit.h"
 
 namespace ibsm::sm {
 

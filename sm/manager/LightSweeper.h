@@ -22,9 +22,9 @@
 #include <string>
 #include <vector>
 
-#include "DiscoveredSubnet.h"
-#include "LightSweep.h"
-#include "MadEngine.h"
+#include "sm/discovery/DiscoveredSubnet.h"
+#include "sm/fsm/LightSweep.h"
+#include "sm/mad/MadEngine.h"
 
 namespace ibsm::sm {
 

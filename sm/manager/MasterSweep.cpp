@@ -1,4 +1,4 @@
-#include "MasterSweep.h"
+#include "sm/manager/MasterSweep.h"
 
 #include <fmt/format.h>
 #include <ibsm/Engines.h>
@@ -6,10 +6,10 @@
 
 #include <future>
 
-#include "FabricChanges.h"
-#include "LightSweeper.h"
-#include "SubnetEdit.h"
-#include "SubnetProgrammer.h"
+#include "sm/manager/FabricChanges.h"
+#include "sm/manager/LightSweeper.h"
+#include "sm/manager/SubnetEdit.h"
+#include "sm/program/SubnetProgrammer.h"
 
 namespace ibsm::sm {
 

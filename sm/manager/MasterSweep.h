@@ -41,12 +41,12 @@
 #include <memory>
 #include <optional>
 
-#include "Discovery.h"
-#include "HeldSubnet.h"
-#include "MadEngine.h"
-#include "ProgramOptions.h"
-#include "ProgramSummary.h"
-#include "StateStore.h"
+#include "sm/discovery/Discovery.h"
+#include "sm/mad/MadEngine.h"
+#include "sm/manager/StateStore.h"
+#include "sm/program/HeldSubnet.h"
+#include "sm/program/ProgramOptions.h"
+#include "sm/program/ProgramSummary.h"
 
 namespace ibsm::sm {
 

@@ -1,4 +1,4 @@
-#include "PeerSms.h"
+#include "sm/manager/PeerSms.h"
 
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>

@@ -21,8 +21,8 @@
 #include <variant>
 #include <vector>
 
-#include "DiscoveredSubnet.h"
-#include "MadEngine.h"
+#include "sm/discovery/DiscoveredSubnet.h"
+#include "sm/mad/MadEngine.h"
 
 namespace ibsm::sm {
 

@@ -1,4 +1,4 @@
-#include "SignalWatch.h"
+#include "sm/manager/SignalWatch.h"
 
 #include <sys/signalfd.h>
 #include <unistd.h>

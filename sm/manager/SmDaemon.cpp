@@ -6,7 +6,7 @@
 #include <algorithm>
 #include <csignal>
 
-#include "DaemonImpl.h"
+#include "sm/manager/DaemonImpl.h"
 
 namespace ibsm::sm {
 

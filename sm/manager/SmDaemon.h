@@ -81,10 +81,10 @@
 #include <memory>
 #include <optional>
 
-#include "EventLoop.h"
-#include "MadEngine.h"
-#include "MasterSweep.h"
-#include "StateStore.h"
+#include "sm/loop/EventLoop.h"
+#include "sm/mad/MadEngine.h"
+#include "sm/manager/MasterSweep.h"
+#include "sm/manager/StateStore.h"
 
 namespace ibsm::sm {
 

@@ -1,8 +1,8 @@
-#include "SmInfoAgent.h"
+#include "sm/manager/SmInfoAgent.h"
 
 #include <spdlog/spdlog.h>
 
-#include "Election.h"
+#include "sm/fsm/Election.h"
 
 namespace ibsm::sm {
 

@@ -15,7 +15,7 @@
 #include <memory>
 #include <optional>
 
-#include "MadEngine.h"
+#include "sm/mad/MadEngine.h"
 
 namespace ibsm::sm {
 

@@ -1,8 +1,8 @@
-#include "StateStore.h"
+#include "sm/manager/StateStore.h"
 
 #include <fmt/format.h>
 
-#include "FileIo.h"
+#include "sm/files/FileIo.h"
 
 namespace ibsm::sm {
 

@@ -1,4 +1,4 @@
-#include "SubnetEdit.h"
+#include "sm/manager/SubnetEdit.h"
 
 #include <fmt/format.h>
 

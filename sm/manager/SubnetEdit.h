@@ -12,7 +12,7 @@
 
 #include <span>
 
-#include "DiscoveredSubnet.h"
+#include "sm/discovery/DiscoveredSubnet.h"
 
 namespace ibsm::sm {
 

@@ -1,8 +1,8 @@
-#include "Diff.h"
+#include "sm/program/Diff.h"
 
 #include <fmt/format.h>
 
-#include "DiffParts.h"
+#include "sm/program/DiffParts.h"
 
 namespace ibsm::sm {
 namespace {

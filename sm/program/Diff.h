@@ -24,9 +24,9 @@
 
 #include <optional>
 
-#include "HeldSubnet.h"
-#include "ProgramOptions.h"
-#include "ProgramSteps.h"
+#include "sm/program/HeldSubnet.h"
+#include "sm/program/ProgramOptions.h"
+#include "sm/program/ProgramSteps.h"
 
 namespace ibsm::sm {
 

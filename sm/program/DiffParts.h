@@ -8,9 +8,9 @@
 #include <unordered_map>
 #include <vector>
 
-#include "HeldSubnet.h"
-#include "ProgramOptions.h"
-#include "ProgramSteps.h"
+#include "sm/program/HeldSubnet.h"
+#include "sm/program/ProgramOptions.h"
+#include "sm/program/ProgramSteps.h"
 
 namespace ibsm::sm {
 

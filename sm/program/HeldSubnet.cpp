@@ -1,4 +1,4 @@
-#include "HeldSubnet.h"
+#include "sm/program/HeldSubnet.h"
 
 #include <ibsm/Routing.h>
 

@@ -40,10 +40,10 @@
 #include <set>
 #include <type_traits>
 
-#include "BlockTable.h"
-#include "DiscoveredSubnet.h"
-#include "ProgramSteps.h"
-#include "TableKinds.h"
+#include "sm/discovery/DiscoveredSubnet.h"
+#include "sm/program/BlockTable.h"
+#include "sm/program/ProgramSteps.h"
+#include "sm/program/TableKinds.h"
 
 namespace ibsm::sm {
 

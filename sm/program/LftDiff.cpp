@@ -4,8 +4,8 @@
 #include <fmt/format.h>
 #include <ibsm/Routing.h>
 
-#include "Diff.h"
-#include "DiffParts.h"
+#include "sm/program/Diff.h"
+#include "sm/program/DiffParts.h"
 
 namespace ibsm::sm {
 namespace {

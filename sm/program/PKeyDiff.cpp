@@ -8,8 +8,8 @@
 
 #include <set>
 
-#include "Diff.h"
-#include "DiffParts.h"
+#include "sm/program/Diff.h"
+#include "sm/program/DiffParts.h"
 
 namespace ibsm::sm {
 namespace {

@@ -5,8 +5,8 @@
 
 #include <algorithm>
 
-#include "Diff.h"
-#include "DiffParts.h"
+#include "sm/program/Diff.h"
+#include "sm/program/DiffParts.h"
 
 namespace ibsm::sm {
 namespace {

@@ -1,4 +1,4 @@
-#include "ProgramSteps.h"
+#include "sm/program/ProgramSteps.h"
 
 #include <fmt/format.h>
 

@@ -13,8 +13,8 @@
 #include <variant>
 #include <vector>
 
-#include "MadEngine.h"
-#include "TableKinds.h"
+#include "sm/mad/MadEngine.h"
+#include "sm/program/TableKinds.h"
 
 namespace ibsm::sm {
 

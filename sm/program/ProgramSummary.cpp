@@ -1,4 +1,4 @@
-#include "ProgramSummary.h"
+#include "sm/program/ProgramSummary.h"
 
 namespace ibsm::sm {
 

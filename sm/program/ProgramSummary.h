@@ -11,8 +11,8 @@
 #include <string>
 #include <vector>
 
-#include "ProgramSteps.h"
-#include "TableKinds.h"
+#include "sm/program/ProgramSteps.h"
+#include "sm/program/TableKinds.h"
 
 namespace ibsm::sm {
 

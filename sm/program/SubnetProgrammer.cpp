@@ -1,4 +1,4 @@
-#include "SubnetProgrammer.h"
+#include "sm/program/SubnetProgrammer.h"
 
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
@@ -6,7 +6,7 @@
 #include <algorithm>
 #include <functional>
 
-#include "Diff.h"
+#include "sm/program/Diff.h"
 
 namespace ibsm::sm {
 namespace {

@@ -34,10 +34,10 @@
 #include <memory>
 #include <set>
 
-#include "HeldSubnet.h"
-#include "MadEngine.h"
-#include "ProgramOptions.h"
-#include "ProgramSummary.h"
+#include "sm/mad/MadEngine.h"
+#include "sm/program/HeldSubnet.h"
+#include "sm/program/ProgramOptions.h"
+#include "sm/program/ProgramSummary.h"
 
 namespace ibsm::sm {
 

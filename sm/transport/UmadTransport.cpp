@@ -1,4 +1,4 @@
-#include "UmadTransport.h"
+#include "sm/transport/UmadTransport.h"
 
 #include <fcntl.h>
 #include <fmt/format.h>

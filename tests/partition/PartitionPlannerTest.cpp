@@ -7,7 +7,7 @@
 #include <map>
 #include <set>
 
-#include "FabricFixtures.h"
+#include "tests/support/FabricFixtures.h"
 
 namespace ibsm::partition {
 namespace {

@@ -1,11 +1,11 @@
-#include "FabricBuilder.h"
+#include "tests/support/FabricBuilder.h"
 
 #include <fmt/format.h>
 
 #include <stdexcept>
 #include <vector>
 
-#include "FabricFixtures.h"
+#include "tests/support/FabricFixtures.h"
 
 namespace ibsm::testing {
 

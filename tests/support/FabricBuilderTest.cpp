@@ -2,8 +2,8 @@
 
 #include <stdexcept>
 
-#include "FabricBuilder.h"
-#include "FabricFixtures.h"
+#include "tests/support/FabricBuilder.h"
+#include "tests/support/FabricFixtures.h"
 
 namespace ibsm::testing {
 namespace {

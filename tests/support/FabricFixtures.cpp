@@ -1,4 +1,4 @@
-#include "FabricFixtures.h"
+#include "tests/support/FabricFixtures.h"
 
 #include <fmt/format.h>
 #include <ibsm/Topology.h>

@@ -5,7 +5,7 @@
 
 #include <stdexcept>
 
-#include "FabricFixtures.h"
+#include "tests/support/FabricFixtures.h"
 
 namespace ibsm::testing {
 

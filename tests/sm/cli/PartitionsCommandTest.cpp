@@ -12,7 +12,7 @@
 #include <filesystem>
 #include <fstream>
 
-#include "IbsmProcess.h"
+#include "tests/sm/cli/IbsmProcess.h"
 
 namespace ibsm::cli {
 namespace {

@@ -5,8 +5,8 @@
 #include <fstream>
 #include <sstream>
 
-#include "ConfigInUse.h"
-#include "ScratchFiles.h"
+#include "sm/config/ConfigInUse.h"
+#include "tests/sm/config/ScratchFiles.h"
 
 namespace ibsm::config {
 namespace {

@@ -3,7 +3,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "Config.h"
+#include "sm/config/Config.h"
 
 namespace ibsm::config {
 namespace {

@@ -2,7 +2,7 @@
 // socket, their defaults and the file:line errors an operator sees.
 #include <gtest/gtest.h>
 
-#include "Config.h"
+#include "sm/config/Config.h"
 
 namespace ibsm::config {
 namespace {

@@ -6,8 +6,8 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
-#include "PartitionSources.h"
-#include "ScratchFiles.h"
+#include "sm/config/PartitionSources.h"
+#include "tests/sm/config/ScratchFiles.h"
 
 namespace ibsm::config {
 namespace {

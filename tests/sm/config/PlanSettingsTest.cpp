@@ -5,8 +5,8 @@
 #include <gtest/gtest.h>
 #include <ibsm/Engines.h>
 
-#include "PlanSettings.h"
-#include "ScratchFiles.h"
+#include "sm/config/PlanSettings.h"
+#include "tests/sm/config/ScratchFiles.h"
 
 namespace ibsm::config {
 namespace {

@@ -14,7 +14,7 @@
 #include <future>
 #include <thread>
 
-#include "ControlServer.h"
+#include "sm/control/ControlServer.h"
 
 namespace ibsm::control {
 namespace {

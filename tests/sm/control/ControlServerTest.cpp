@@ -11,8 +11,8 @@
 #include <future>
 #include <thread>
 
-#include "ControlServer.h"
-#include "PipeTransport.h"
+#include "sm/control/ControlServer.h"
+#include "tests/sm/support/PipeTransport.h"
 
 namespace ibsm::control {
 namespace {

@@ -2,7 +2,7 @@
 // JSON with the same fields.
 #include <gtest/gtest.h>
 
-#include "StatusFormat.h"
+#include "sm/control/StatusFormat.h"
 
 namespace ibsm::control {
 namespace {

@@ -23,10 +23,10 @@
 #include <thread>
 #include <vector>
 
-#include "Discovery.h"
-#include "DiscoveryChecks.h"
-#include "MadEngine.h"
-#include "UmadTransport.h"
+#include "sm/discovery/Discovery.h"
+#include "sm/mad/MadEngine.h"
+#include "sm/transport/UmadTransport.h"
+#include "tests/sm/discovery/DiscoveryChecks.h"
 
 namespace ibsm {
 namespace {

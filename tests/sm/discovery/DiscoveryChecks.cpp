@@ -1,4 +1,4 @@
-#include "DiscoveryChecks.h"
+#include "tests/sm/discovery/DiscoveryChecks.h"
 
 #include <fmt/format.h>
 

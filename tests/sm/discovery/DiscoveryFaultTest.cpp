@@ -11,11 +11,11 @@
 #include <random>
 #include <sstream>
 
-#include "Discovery.h"
-#include "DiscoveryChecks.h"
-#include "FabricBuilder.h"
-#include "FabricFixtures.h"
-#include "FakeFabricTransport.h"
+#include "sm/discovery/Discovery.h"
+#include "tests/sm/discovery/DiscoveryChecks.h"
+#include "tests/sm/support/FakeFabricTransport.h"
+#include "tests/support/FabricBuilder.h"
+#include "tests/support/FabricFixtures.h"
 
 namespace ibsm::sm {
 namespace {

@@ -5,8 +5,8 @@
 #include <optional>
 #include <vector>
 
-#include "Election.h"
-#include "FsmSpecs.h"
+#include "sm/fsm/Election.h"
+#include "tests/sm/fsm/FsmSpecs.h"
 
 namespace ibsm::sm::fsm {
 namespace {

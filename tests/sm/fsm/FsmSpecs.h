@@ -8,7 +8,7 @@
 #include <ostream>
 #include <vector>
 
-#include "SmStateMachine.h"
+#include "sm/fsm/SmStateMachine.h"
 
 namespace ibsm::sm::fsm {
 

@@ -4,7 +4,7 @@
 
 #include <vector>
 
-#include "LightSweep.h"
+#include "sm/fsm/LightSweep.h"
 
 namespace ibsm::sm::fsm {
 namespace {

@@ -9,9 +9,9 @@
 #include <random>
 #include <vector>
 
-#include "Election.h"
-#include "FsmSpecs.h"
-#include "SmStateMachine.h"
+#include "sm/fsm/Election.h"
+#include "sm/fsm/SmStateMachine.h"
+#include "tests/sm/fsm/FsmSpecs.h"
 
 namespace ibsm::sm::fsm {
 namespace {

@@ -2,8 +2,8 @@
 // verdicts at once, everything else in order, nothing stale performed.
 #include <gtest/gtest.h>
 
-#include "FsmSpecs.h"
-#include "SmMachine.h"
+#include "sm/fsm/SmMachine.h"
+#include "tests/sm/fsm/FsmSpecs.h"
 
 namespace ibsm::sm::fsm {
 namespace {

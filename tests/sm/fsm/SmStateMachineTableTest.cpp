@@ -10,8 +10,8 @@
 #include <set>
 #include <vector>
 
-#include "FsmSpecs.h"
-#include "SmStateMachine.h"
+#include "sm/fsm/SmStateMachine.h"
+#include "tests/sm/fsm/FsmSpecs.h"
 
 namespace ibsm::sm::fsm {
 namespace {

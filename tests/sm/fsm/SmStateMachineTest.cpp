@@ -3,8 +3,8 @@
 // and SM_Key.
 #include <gtest/gtest.h>
 
-#include "FsmSpecs.h"
-#include "SmStateMachine.h"
+#include "sm/fsm/SmStateMachine.h"
+#include "tests/sm/fsm/FsmSpecs.h"
 
 namespace ibsm::sm::fsm {
 namespace {

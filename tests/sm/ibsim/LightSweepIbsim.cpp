@@ -14,8 +14,8 @@
 #include <map>
 #include <thread>
 
-#include "MasterSweep.h"
-#include "UmadTransport.h"
+#include "sm/manager/MasterSweep.h"
+#include "sm/transport/UmadTransport.h"
 
 namespace ibsm::sm {
 namespace {

@@ -20,10 +20,10 @@
 #include <memory>
 #include <sstream>
 
-#include "Discovery.h"
-#include "MadEngine.h"
-#include "SubnetProgrammer.h"
-#include "UmadTransport.h"
+#include "sm/discovery/Discovery.h"
+#include "sm/mad/MadEngine.h"
+#include "sm/program/SubnetProgrammer.h"
+#include "sm/transport/UmadTransport.h"
 
 namespace ibsm {
 namespace {

@@ -18,10 +18,10 @@
 #include <string>
 #include <vector>
 
-#include "Discovery.h"
-#include "PeerSms.h"
-#include "SmInfoAgent.h"
-#include "UmadTransport.h"
+#include "sm/discovery/Discovery.h"
+#include "sm/manager/PeerSms.h"
+#include "sm/manager/SmInfoAgent.h"
+#include "sm/transport/UmadTransport.h"
 
 extern char** environ;
 

@@ -27,8 +27,8 @@
 #include <unordered_map>
 #include <vector>
 
-#include "MadEngine.h"
-#include "UmadTransport.h"
+#include "sm/mad/MadEngine.h"
+#include "sm/transport/UmadTransport.h"
 
 namespace ibsm {
 namespace {

@@ -13,8 +13,8 @@
 #include <set>
 #include <sstream>
 
-#include "MadEngine.h"
-#include "UmadTransport.h"
+#include "sm/mad/MadEngine.h"
+#include "sm/transport/UmadTransport.h"
 
 extern char** environ;
 

@@ -10,8 +10,8 @@
 #include <array>
 #include <thread>
 
-#include "EventLoop.h"
-#include "PipeTransport.h"
+#include "sm/loop/EventLoop.h"
+#include "tests/sm/support/PipeTransport.h"
 
 namespace ibsm::loop {
 namespace {

@@ -10,9 +10,9 @@
 #include <algorithm>
 #include <sstream>
 
-#include "EventLoop.h"
-#include "FakeFabricTransport.h"
-#include "MadEngine.h"
+#include "sm/loop/EventLoop.h"
+#include "sm/mad/MadEngine.h"
+#include "tests/sm/support/FakeFabricTransport.h"
 
 namespace ibsm {
 namespace {

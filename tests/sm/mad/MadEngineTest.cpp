@@ -9,8 +9,8 @@
 #include <set>
 #include <sstream>
 
-#include "FakeFabricTransport.h"
-#include "MadEngine.h"
+#include "sm/mad/MadEngine.h"
+#include "tests/sm/support/FakeFabricTransport.h"
 
 namespace ibsm {
 namespace {

@@ -7,8 +7,8 @@
 #include <infiniband/mad.h>
 #include <spdlog/sinks/null_sink.h>
 
-#include "FakeFabricTransport.h"
-#include "MadEngine.h"
+#include "sm/mad/MadEngine.h"
+#include "tests/sm/support/FakeFabricTransport.h"
 
 namespace ibsm {
 namespace {

@@ -2,7 +2,7 @@
 // operator once each, and again only when what they show changes.
 #include <gtest/gtest.h>
 
-#include "ForeignSms.h"
+#include "sm/manager/ForeignSms.h"
 
 namespace ibsm::sm {
 namespace {

@@ -10,10 +10,10 @@
 
 #include <filesystem>
 
-#include "FabricFixtures.h"
-#include "FakeFabricTransport.h"
-#include "MasterSweep.h"
-#include "SubnetSnapshot.h"
+#include "sm/manager/MasterSweep.h"
+#include "tests/sm/program/SubnetSnapshot.h"
+#include "tests/sm/support/FakeFabricTransport.h"
+#include "tests/support/FabricFixtures.h"
 
 namespace ibsm::sm {
 namespace {

@@ -7,10 +7,10 @@
 #include <deque>
 #include <map>
 
-#include "Discovery.h"
-#include "FabricFixtures.h"
-#include "FakeFabricTransport.h"
-#include "PeerSms.h"
+#include "sm/discovery/Discovery.h"
+#include "sm/manager/PeerSms.h"
+#include "tests/sm/support/FakeFabricTransport.h"
+#include "tests/support/FabricFixtures.h"
 
 namespace ibsm::sm {
 namespace {

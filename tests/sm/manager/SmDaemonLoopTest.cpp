@@ -14,12 +14,12 @@
 #include <filesystem>
 #include <thread>
 
-#include "ControlClient.h"
-#include "EventLoop.h"
-#include "FabricFixtures.h"
-#include "FakeFabricTransport.h"
-#include "SmDaemon.h"
-#include "SubnetSnapshot.h"
+#include "sm/control/ControlClient.h"
+#include "sm/loop/EventLoop.h"
+#include "sm/manager/SmDaemon.h"
+#include "tests/sm/program/SubnetSnapshot.h"
+#include "tests/sm/support/FakeFabricTransport.h"
+#include "tests/support/FabricFixtures.h"
 
 namespace ibsm::sm {
 namespace {

@@ -4,8 +4,8 @@
 #include <gtest/gtest.h>
 #include <spdlog/sinks/null_sink.h>
 
-#include "FakeFabricTransport.h"
-#include "SmInfoAgent.h"
+#include "sm/manager/SmInfoAgent.h"
+#include "tests/sm/support/FakeFabricTransport.h"
 
 namespace ibsm::sm {
 namespace {

@@ -2,7 +2,7 @@
 // what each block's state is after reads, Sets and failures.
 #include <gtest/gtest.h>
 
-#include "BlockTable.h"
+#include "sm/program/BlockTable.h"
 
 namespace ibsm::sm {
 namespace {

@@ -6,8 +6,8 @@
 #include <algorithm>
 #include <set>
 
-#include "Diff.h"
-#include "SubnetSnapshot.h"
+#include "sm/program/Diff.h"
+#include "tests/sm/program/SubnetSnapshot.h"
 
 namespace ibsm::sm {
 namespace {

@@ -5,9 +5,9 @@
 #include <gtest/gtest.h>
 #include <ibsm/Routing.h>
 
-#include "FabricBuilder.h"
-#include "HeldSubnet.h"
-#include "SubnetSnapshot.h"
+#include "sm/program/HeldSubnet.h"
+#include "tests/sm/program/SubnetSnapshot.h"
+#include "tests/support/FabricBuilder.h"
 
 namespace ibsm::sm {
 namespace {

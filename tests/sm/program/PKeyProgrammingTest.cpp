@@ -8,8 +8,8 @@
 #include <algorithm>
 #include <set>
 
-#include "FabricFixtures.h"
-#include "ProgramBench.h"
+#include "tests/sm/program/ProgramBench.h"
+#include "tests/support/FabricFixtures.h"
 
 namespace ibsm::sm {
 namespace {

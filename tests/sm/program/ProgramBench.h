@@ -17,9 +17,9 @@
 #include <sstream>
 #include <stdexcept>
 
-#include "FakeFabricTransport.h"
-#include "SubnetProgrammer.h"
-#include "SubnetSnapshot.h"
+#include "sm/program/SubnetProgrammer.h"
+#include "tests/sm/program/SubnetSnapshot.h"
+#include "tests/sm/support/FakeFabricTransport.h"
 
 namespace ibsm::sm {
 

@@ -5,9 +5,9 @@
 // and left alone when the engine needs one VL.
 #include <gtest/gtest.h>
 
-#include "DiffParts.h"
-#include "FabricFixtures.h"
-#include "ProgramBench.h"
+#include "sm/program/DiffParts.h"
+#include "tests/sm/program/ProgramBench.h"
+#include "tests/support/FabricFixtures.h"
 
 namespace ibsm::sm {
 namespace {

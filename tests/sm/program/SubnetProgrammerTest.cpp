@@ -8,9 +8,9 @@
 #include <functional>
 #include <sstream>
 
-#include "Diff.h"
-#include "FabricFixtures.h"
-#include "ProgramBench.h"
+#include "sm/program/Diff.h"
+#include "tests/sm/program/ProgramBench.h"
+#include "tests/support/FabricFixtures.h"
 
 namespace ibsm::sm {
 namespace {

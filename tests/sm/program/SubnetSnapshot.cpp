@@ -1,4 +1,4 @@
-#include "SubnetSnapshot.h"
+#include "tests/sm/program/SubnetSnapshot.h"
 
 #include <ibsm/MadAttributes.h>
 
@@ -6,7 +6,7 @@
 #include <optional>
 #include <stdexcept>
 
-#include "Diff.h"
+#include "sm/program/Diff.h"
 
 namespace ibsm::testing {
 namespace {

@@ -9,8 +9,8 @@
 
 #include <ibsm/Fabric.h>
 
-#include "DiscoveredSubnet.h"
-#include "MadEngine.h"
+#include "sm/discovery/DiscoveredSubnet.h"
+#include "sm/mad/MadEngine.h"
 
 namespace ibsm::testing {
 

@@ -1,4 +1,4 @@
-#include "FakeFabricTransport.h"
+#include "tests/sm/support/FakeFabricTransport.h"
 
 #include <fmt/format.h>
 #include <ibsm/MadAttributes.h>
