@@ -41,6 +41,14 @@ struct PortRef {
   constexpr auto operator<=>(const PortRef&) const = default;
 };
 
+// A port named by its node's GUID and its number. Unlike PortRef it names
+// the same port in every Fabric, so it keys what outlives one sweep.
+struct PortKey {
+  Guid node;
+  std::uint8_t port{0};
+  constexpr auto operator<=>(const PortKey&) const = default;
+};
+
 }  // namespace ibsm
 
 template <>

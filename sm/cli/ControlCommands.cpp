@@ -5,7 +5,7 @@
 #include "sm/config/ConfigInUse.h"
 #include "sm/control/ControlClient.h"
 
-namespace ibsm::cli {
+namespace ibsm::sm::cli {
 namespace {
 
 // --socket wins; else the socket the daemon was configured with, read from
@@ -67,4 +67,4 @@ int runSweep(const ControlArgs& args) {
   return ask("sweep", args, args.heavy ? "sweep heavy" : "sweep");
 }
 
-}  // namespace ibsm::cli
+}  // namespace ibsm::sm::cli

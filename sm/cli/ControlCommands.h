@@ -7,7 +7,7 @@
 #include <filesystem>
 #include <optional>
 
-namespace ibsm::cli {
+namespace ibsm::sm::cli {
 
 struct ControlArgs {
   std::optional<std::filesystem::path> socket;  // else the config's sm.control_socket
@@ -23,4 +23,4 @@ void addSweepCommand(CLI::App& app, ControlArgs& args);
 int runStatus(const ControlArgs& args);
 int runSweep(const ControlArgs& args);
 
-}  // namespace ibsm::cli
+}  // namespace ibsm::sm::cli

@@ -9,7 +9,7 @@
 #include "sm/config/ConfigInUse.h"
 #include "sm/config/PartitionSources.h"
 
-namespace ibsm::cli {
+namespace ibsm::sm::cli {
 namespace {
 
 using partition::Membership;
@@ -113,4 +113,4 @@ int runPartitions(const PartitionsArgs& args) {
   return 0;
 }
 
-}  // namespace ibsm::cli
+}  // namespace ibsm::sm::cli

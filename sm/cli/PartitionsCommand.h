@@ -10,7 +10,7 @@
 #include <optional>
 #include <string>
 
-namespace ibsm::cli {
+namespace ibsm::sm::cli {
 
 struct PartitionsArgs {
   std::filesystem::path topology;
@@ -24,4 +24,4 @@ void addPartitionsCommand(CLI::App& app, PartitionsArgs& args);
 // (a port beyond its PartitionCap), with file:line where there is one.
 int runPartitions(const PartitionsArgs& args);
 
-}  // namespace ibsm::cli
+}  // namespace ibsm::sm::cli

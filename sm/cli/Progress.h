@@ -8,7 +8,7 @@
 #include <cstdio>
 #include <string_view>
 
-namespace ibsm::cli {
+namespace ibsm::sm::cli {
 
 class Progress {
  public:
@@ -39,4 +39,4 @@ class Progress {
   bool shown_{false};
 };
 
-}  // namespace ibsm::cli
+}  // namespace ibsm::sm::cli

@@ -15,7 +15,7 @@
 #include "sm/config/PlanSettings.h"
 #include "sm/files/FileIo.h"
 
-namespace ibsm::cli {
+namespace ibsm::sm::cli {
 namespace {
 
 std::uint64_t peakRssKiB() {
@@ -107,28 +107,31 @@ int runRoute(const RouteArgs& args) {
   std::filesystem::create_directories(args.out, ec);
   if (ec)
     return inputError(Error{fmt::format("{}: cannot create: {}", args.out.string(), ec.message())});
-  if (auto ok = writeFileAtomically(
-          args.out / "opensm-lfts.dump",
-          [&](const ChunkWriter& write) { writeLftDump(plan->fabric, plan->routing, write); });
+  if (auto ok = files::writeFileAtomically(args.out / "opensm-lfts.dump",
+                                           [&](const files::ChunkWriter& write) {
+                                             writeLftDump(plan->fabric, plan->routing, write);
+                                           });
       !ok)
     return inputError(ok.error());
   if (plan->routing.sl2vl.empty()) {
     // A dump from an earlier run with another engine would be mistaken for this one's.
     std::filesystem::remove(args.out / "sl2vl.dump", ec);
   } else {
-    if (auto ok = writeFileAtomically(
-            args.out / "sl2vl.dump",
-            [&](const ChunkWriter& write) { writeSl2VlDump(plan->fabric, plan->routing, write); });
+    if (auto ok = files::writeFileAtomically(args.out / "sl2vl.dump",
+                                             [&](const files::ChunkWriter& write) {
+                                               writeSl2VlDump(plan->fabric, plan->routing, write);
+                                             });
         !ok)
       return inputError(ok.error());
   }
-  if (auto ok = writeFileAtomically(args.out / "guid2lid", formatGuid2Lid(toGuid2Lid(plan->lids)));
+  if (auto ok =
+          files::writeFileAtomically(args.out / "guid2lid", formatGuid2Lid(toGuid2Lid(plan->lids)));
       !ok)
     return inputError(ok.error());
 
   report.peakRssKiB = peakRssKiB();
   const std::string json = reportJson(report);
-  if (auto ok = writeFileAtomically(args.out / "report.json", json); !ok)
+  if (auto ok = files::writeFileAtomically(args.out / "report.json", json); !ok)
     return inputError(ok.error());
 
   if (args.json)
@@ -139,4 +142,4 @@ int runRoute(const RouteArgs& args) {
   return 0;
 }
 
-}  // namespace ibsm::cli
+}  // namespace ibsm::sm::cli

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-namespace ibsm::cli {
+namespace ibsm::sm::cli {
 
 struct RouteArgs {
   std::filesystem::path topology;
@@ -28,4 +28,4 @@ void addRouteCommand(CLI::App& app, RouteArgs& args);
 // 2 bad input (nothing written).
 int runRoute(const RouteArgs& args);
 
-}  // namespace ibsm::cli
+}  // namespace ibsm::sm::cli

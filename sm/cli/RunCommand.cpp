@@ -22,12 +22,12 @@
 #include "sm/manager/StateStore.h"
 #include "sm/transport/UmadTransport.h"
 
-namespace ibsm::cli {
+namespace ibsm::sm::cli {
 namespace {
 
 struct Setup {
   config::Config config;
-  sm::SweepSettings sweep;
+  sm::manager::SweepSettings sweep;
 };
 
 Result<Guid> parseGuidArg(const std::string& text) {
@@ -92,14 +92,14 @@ Result<Setup> prepare(const RunArgs& args) {
     };
   }
   // A state file that does not parse would lose LIDs: refuse before sending.
-  if (auto saved = sm::StateStore(c.sm.stateDir).loadGuid2Lid(); !saved)
+  if (auto saved = sm::manager::StateStore(c.sm.stateDir).loadGuid2Lid(); !saved)
     return std::unexpected(saved.error());
   return s;
 }
 
-sm::DaemonSettings daemonSettings(const Setup& s) {
+sm::manager::DaemonSettings daemonSettings(const Setup& s) {
   const auto& c = s.config;
-  sm::DaemonSettings d;
+  sm::manager::DaemonSettings d;
   d.sweep = s.sweep;
   d.sweepInterval = std::chrono::seconds(c.sm.sweepIntervalSeconds);
   d.pollingTimeout = std::chrono::milliseconds(c.sm.pollingTimeoutMs);
@@ -151,16 +151,16 @@ int runRun(const RunArgs& args) {
   // are then read from the signalfd by the event loop, also in the middle
   // of a sweep, so SIGTERM and Ctrl-C stop the daemon and --once alike
   // within milliseconds.
-  sm::SignalWatch signals;
+  sm::manager::SignalWatch signals;
 
-  UmadOptions portOptions;
+  transport::UmadOptions portOptions;
   portOptions.portGuid = c.sm.portGuid;
-  auto transport = UmadTransport::open(portOptions);
+  auto transport = transport::UmadTransport::open(portOptions);
   if (!transport) {
     fmt::print(stderr, "ibsm run: {}\n", transport.error().message);
     return 2;
   }
-  const UmadPort port = (*transport)->port();
+  const transport::UmadPort port = (*transport)->port();
   log.info("SM-0002 ibsm starting on {} port {} (GUID {}), priority {}", port.caName,
            port.portNumber, port.portGuid, c.sm.priority);
 
@@ -179,18 +179,19 @@ int runRun(const RunArgs& args) {
   // --once is the daemon's state machine with an end (SmDaemon.h): it stops
   // when the subnet is up or after sm.max_sweeps_once heavy sweeps, and
   // opens no control socket (it needs no writable /run/ibsm).
-  sm::DaemonSettings settings = daemonSettings(*setup);
+  sm::manager::DaemonSettings settings = daemonSettings(*setup);
   if (args.once) {
     settings.onceMaxSweeps = c.sm.maxSweepsOnce;
     settings.controlSocket.clear();
   }
-  const auto reload = [&args]() -> Result<sm::DaemonSettings> {
+  const auto reload = [&args]() -> Result<sm::manager::DaemonSettings> {
     auto fresh = prepare(args);
     if (!fresh) return std::unexpected(fresh.error());
     return daemonSettings(*fresh);
   };
-  sm::StateStore store(c.sm.stateDir);
-  sm::SmDaemon daemon(engine, loop, store, port.portGuid, std::move(settings), reload, *logger);
+  sm::manager::StateStore store(c.sm.stateDir);
+  sm::manager::SmDaemon daemon(engine, loop, store, port.portGuid, std::move(settings), reload,
+                               *logger);
   if (signals.fd() >= 0)
     loop.watch(signals.fd(), [&] {
       while (auto sig = signals.poll()) daemon.signal(*sig);
@@ -199,9 +200,9 @@ int runRun(const RunArgs& args) {
   loop.unwatch(signals.fd());
   // The verdict for the operator (or the script) that ran --once.
   if (args.once && status == 0)
-    if (const sm::SweepResult* last = daemon.lastResult())
+    if (const sm::manager::SweepResult* last = daemon.lastResult())
       fmt::print("{}", reportSummary(last->report));
   return status;
 }
 
-}  // namespace ibsm::cli
+}  // namespace ibsm::sm::cli

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-namespace ibsm::cli {
+namespace ibsm::sm::cli {
 
 struct RunArgs {
   std::optional<std::filesystem::path> config;
@@ -31,4 +31,4 @@ void addRunCommand(CLI::App& app, RunArgs& args);
 // same SmDaemon (sm/manager/SmDaemon.h says how it is wired).
 int runRun(const RunArgs& args);
 
-}  // namespace ibsm::cli
+}  // namespace ibsm::sm::cli

@@ -4,7 +4,7 @@
 
 #include "sm/files/FileIo.h"
 
-namespace ibsm::cli {
+namespace ibsm::sm::cli {
 namespace {
 
 void addCommon(CLI::App* cmd, TopoArgs& args) {
@@ -73,11 +73,11 @@ int runTopo(const TopoArgs& args) {
     fmt::print("{}", *net);
     return 0;
   }
-  if (auto ok = writeFileAtomically(*args.out, *net); !ok) {
+  if (auto ok = files::writeFileAtomically(*args.out, *net); !ok) {
     fmt::print(stderr, "ibsm topo generate: {}\n", ok.error().message);
     return 2;
   }
   return 0;
 }
 
-}  // namespace ibsm::cli
+}  // namespace ibsm::sm::cli

@@ -8,7 +8,7 @@
 #include <filesystem>
 #include <optional>
 
-namespace ibsm::cli {
+namespace ibsm::sm::cli {
 
 struct TopoArgs {
   FatTreeSpec fatTree;
@@ -24,4 +24,4 @@ struct TopoArgs {
 void addTopoCommand(CLI::App& app, TopoArgs& args);
 int runTopo(const TopoArgs& args);
 
-}  // namespace ibsm::cli
+}  // namespace ibsm::sm::cli

@@ -16,18 +16,18 @@ int main(int argc, char** argv) {
   app.require_subcommand(1);
   app.set_version_flag("--version", "ibsm 0.1.0");
 
-  ibsm::cli::RouteArgs route;
-  ibsm::cli::addRouteCommand(app, route);
-  ibsm::cli::RunArgs run;
-  ibsm::cli::addRunCommand(app, run);
-  ibsm::cli::TopoArgs topo;
-  ibsm::cli::addTopoCommand(app, topo);
-  ibsm::cli::PartitionsArgs partitions;
-  ibsm::cli::addPartitionsCommand(app, partitions);
-  ibsm::cli::ControlArgs status;
-  ibsm::cli::addStatusCommand(app, status);
-  ibsm::cli::ControlArgs sweep;
-  ibsm::cli::addSweepCommand(app, sweep);
+  ibsm::sm::cli::RouteArgs route;
+  ibsm::sm::cli::addRouteCommand(app, route);
+  ibsm::sm::cli::RunArgs run;
+  ibsm::sm::cli::addRunCommand(app, run);
+  ibsm::sm::cli::TopoArgs topo;
+  ibsm::sm::cli::addTopoCommand(app, topo);
+  ibsm::sm::cli::PartitionsArgs partitions;
+  ibsm::sm::cli::addPartitionsCommand(app, partitions);
+  ibsm::sm::cli::ControlArgs status;
+  ibsm::sm::cli::addStatusCommand(app, status);
+  ibsm::sm::cli::ControlArgs sweep;
+  ibsm::sm::cli::addSweepCommand(app, sweep);
 
   try {
     app.parse(argc, argv);
@@ -36,11 +36,11 @@ int main(int argc, char** argv) {
     // bad input, exit 2 as for bad files (CLI11's own codes run past 100).
     return app.exit(e) == 0 ? 0 : 2;
   }
-  if (app.got_subcommand("route")) return ibsm::cli::runRoute(route);
-  if (app.got_subcommand("run")) return ibsm::cli::runRun(run);
-  if (app.got_subcommand("topo")) return ibsm::cli::runTopo(topo);
-  if (app.got_subcommand("partitions")) return ibsm::cli::runPartitions(partitions);
-  if (app.got_subcommand("status")) return ibsm::cli::runStatus(status);
-  if (app.got_subcommand("sweep")) return ibsm::cli::runSweep(sweep);
+  if (app.got_subcommand("route")) return ibsm::sm::cli::runRoute(route);
+  if (app.got_subcommand("run")) return ibsm::sm::cli::runRun(run);
+  if (app.got_subcommand("topo")) return ibsm::sm::cli::runTopo(topo);
+  if (app.got_subcommand("partitions")) return ibsm::sm::cli::runPartitions(partitions);
+  if (app.got_subcommand("status")) return ibsm::sm::cli::runStatus(status);
+  if (app.got_subcommand("sweep")) return ibsm::sm::cli::runSweep(sweep);
   return 2;
 }

@@ -9,7 +9,7 @@
 #include <fstream>
 #include <sstream>
 
-namespace ibsm::config {
+namespace ibsm::sm::config {
 namespace {
 
 std::string lineOf(const toml::node& n, const std::string& file) {
@@ -309,4 +309,4 @@ Result<Config> loadConfig(const std::filesystem::path& path, bool required) {
   return parseConfig(text.str(), path.string());
 }
 
-}  // namespace ibsm::config
+}  // namespace ibsm::sm::config

@@ -22,7 +22,7 @@ class node;
 }
 }  // namespace toml
 
-namespace ibsm::config {
+namespace ibsm::sm::config {
 
 struct RoutingConfig {
   std::vector<std::string> engines{"auto"};  // tried in order until one accepts the fabric
@@ -82,4 +82,4 @@ std::span<const OptionSpec> optionTable();
 // A missing file is an error only when `required` (an explicit --config).
 [[nodiscard]] Result<Config> loadConfig(const std::filesystem::path& path, bool required);
 
-}  // namespace ibsm::config
+}  // namespace ibsm::sm::config

@@ -1,6 +1,6 @@
 #include "sm/config/ConfigInUse.h"
 
-namespace ibsm::config {
+namespace ibsm::sm::config {
 
 Result<ConfigInUse> loadConfigInUse(const std::optional<std::filesystem::path>& explicitPath) {
   const std::filesystem::path path = explicitPath.value_or(kDefaultConfigPath);
@@ -12,4 +12,4 @@ Result<ConfigInUse> loadConfigInUse(const std::optional<std::filesystem::path>& 
   return in;
 }
 
-}  // namespace ibsm::config
+}  // namespace ibsm::sm::config

@@ -15,7 +15,7 @@
 
 #include "sm/config/Config.h"
 
-namespace ibsm::config {
+namespace ibsm::sm::config {
 
 inline constexpr const char* kDefaultConfigPath = "/etc/ibsm/ibsm.toml";
 
@@ -31,4 +31,4 @@ struct ConfigInUse {
 [[nodiscard]] Result<ConfigInUse> loadConfigInUse(
     const std::optional<std::filesystem::path>& explicitPath);
 
-}  // namespace ibsm::config
+}  // namespace ibsm::sm::config

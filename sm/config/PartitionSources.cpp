@@ -1,6 +1,6 @@
 #include "sm/config/PartitionSources.h"
 
-namespace ibsm::config {
+namespace ibsm::sm::config {
 
 Result<std::optional<partition::PartitionConfig>> readPartitionSources(
     const ConfigInUse& config, const std::optional<std::filesystem::path>& partitionsFile) {
@@ -27,4 +27,4 @@ Result<std::optional<partition::PartitionConfig>> readPartitionSources(
   return merged;
 }
 
-}  // namespace ibsm::config
+}  // namespace ibsm::sm::config

@@ -20,9 +20,9 @@
 
 #include "sm/config/ConfigInUse.h"
 
-namespace ibsm::config {
+namespace ibsm::sm::config {
 
 [[nodiscard]] Result<std::optional<partition::PartitionConfig>> readPartitionSources(
     const ConfigInUse& config, const std::optional<std::filesystem::path>& partitionsFile);
 
-}  // namespace ibsm::config
+}  // namespace ibsm::sm::config

@@ -9,7 +9,7 @@
 
 #include "sm/files/FileIo.h"
 
-namespace ibsm::config {
+namespace ibsm::sm::config {
 namespace {
 
 Result<void> checkEngines(const std::vector<std::string>& engines, const EngineRegistry& registry) {
@@ -22,13 +22,13 @@ Result<void> checkEngines(const std::vector<std::string>& engines, const EngineR
 }
 
 Result<std::vector<Guid>> readRootGuids(const std::filesystem::path& file) {
-  auto text = cli::readFile(file);
+  auto text = files::readFile(file);
   if (!text) return std::unexpected(text.error());
   return parseGuidList(*text, file.string());
 }
 
 Result<Guid2Lid> readGuid2Lid(const std::filesystem::path& file) {
-  auto text = cli::readFile(file);
+  auto text = files::readFile(file);
   if (!text) return std::unexpected(text.error());
   return parseGuid2Lid(*text, file.string());
 }
@@ -65,4 +65,4 @@ Result<PlanInputs> planInputs(const Config& config, const PlanOverrides& overrid
   return plan;
 }
 
-}  // namespace ibsm::config
+}  // namespace ibsm::sm::config

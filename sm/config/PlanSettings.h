@@ -19,7 +19,7 @@
 
 #include "sm/config/Config.h"
 
-namespace ibsm::config {
+namespace ibsm::sm::config {
 
 // Flags that override a config value; unset (or empty) leaves the config's.
 // Every member has an initializer so that designated initializers may name
@@ -38,4 +38,4 @@ struct PlanOverrides {
 [[nodiscard]] Result<PlanInputs> planInputs(const Config& config, const PlanOverrides& overrides,
                                             const EngineRegistry& registry);
 
-}  // namespace ibsm::config
+}  // namespace ibsm::sm::config

@@ -9,7 +9,7 @@
 
 #include "sm/control/SocketUtil.h"
 
-namespace ibsm::control {
+namespace ibsm::sm::control {
 namespace {
 
 std::string lowerFirst(std::string s) {
@@ -79,4 +79,4 @@ Result<std::string> request(const std::filesystem::path& socket, std::string_vie
   return answer;
 }
 
-}  // namespace ibsm::control
+}  // namespace ibsm::sm::control

@@ -12,7 +12,7 @@
 #include <string>
 #include <string_view>
 
-namespace ibsm::control {
+namespace ibsm::sm::control {
 
 // A missing socket or a refused connection reads "no ibsm daemon listening
 // on PATH: connection refused"; a daemon that does not answer within
@@ -22,4 +22,4 @@ namespace ibsm::control {
     const std::filesystem::path& socket, std::string_view line,
     std::chrono::milliseconds timeout = std::chrono::seconds(5));
 
-}  // namespace ibsm::control
+}  // namespace ibsm::sm::control

@@ -13,7 +13,7 @@
 
 #include "sm/control/SocketUtil.h"
 
-namespace ibsm::control {
+namespace ibsm::sm::control {
 namespace {
 
 std::string trim(std::string_view s) {
@@ -169,9 +169,9 @@ void ControlServer::serve(const std::function<DaemonStatus()>& status,
   });
 }
 
-}  // namespace ibsm::control
+}  // namespace ibsm::sm::control
 
-namespace ibsm::control {
+namespace ibsm::sm::control {
 
 void ControlServer::attach(loop::EventLoop& loop, std::function<DaemonStatus()> status,
                            std::function<void(bool heavy)> sweep) {
@@ -210,4 +210,4 @@ void ControlServer::onClient(int fd) {
   loop_->watch(fd_, [this] { onListening(); });
 }
 
-}  // namespace ibsm::control
+}  // namespace ibsm::sm::control

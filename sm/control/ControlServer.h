@@ -27,7 +27,7 @@
 #include "sm/control/StatusFormat.h"
 #include "sm/loop/EventLoop.h"
 
-namespace ibsm::control {
+namespace ibsm::sm::control {
 
 class ControlServer {
  public:
@@ -90,4 +90,4 @@ class ControlServer {
   std::function<void(bool heavy)> sweep_;
 };
 
-}  // namespace ibsm::control
+}  // namespace ibsm::sm::control

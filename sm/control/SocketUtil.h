@@ -10,7 +10,7 @@
 #include <filesystem>
 #include <utility>
 
-namespace ibsm::control {
+namespace ibsm::sm::control {
 
 // Closes the descriptor it owns, so early returns cannot leak it.
 class FileDescriptor {
@@ -40,4 +40,4 @@ inline Result<sockaddr_un> unixAddress(const std::filesystem::path& path) {
   return addr;
 }
 
-}  // namespace ibsm::control
+}  // namespace ibsm::sm::control

@@ -5,7 +5,7 @@
 
 #include <iterator>
 
-namespace ibsm::control {
+namespace ibsm::sm::control {
 namespace {
 
 // UTC with whole seconds: what an operator compares against log lines.
@@ -113,4 +113,4 @@ std::string formatStatusJson(const DaemonStatus& s) {
       jsonForeignSms(s.foreignSms));
 }
 
-}  // namespace ibsm::control
+}  // namespace ibsm::sm::control

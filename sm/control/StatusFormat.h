@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-namespace ibsm::control {
+namespace ibsm::sm::control {
 
 struct SweepInfo {
   std::string kind;  // "heavy", "light", "takeover", "reroute"
@@ -62,4 +62,4 @@ std::string formatStatus(const DaemonStatus& status);
 // One JSON object with the same fields (snake_case); ends with a newline.
 std::string formatStatusJson(const DaemonStatus& status);
 
-}  // namespace ibsm::control
+}  // namespace ibsm::sm::control

@@ -14,7 +14,7 @@
 #include <unordered_map>
 #include <vector>
 
-namespace ibsm::sm {
+namespace ibsm::sm::discovery {
 
 // A PortInfo as the Fabric stores it, as the topology readers do: a switch's
 // LID and LMC live on port 0 only. Discovery reads ports this way, and the
@@ -64,4 +64,4 @@ struct DiscoveredSubnet {
   std::uint64_t madsSent{0};
 };
 
-}  // namespace ibsm::sm
+}  // namespace ibsm::sm::discovery

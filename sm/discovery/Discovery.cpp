@@ -6,7 +6,7 @@
 #include "sm/discovery/Assembly.h"
 #include "sm/discovery/Sweep.h"
 
-namespace ibsm::sm {
+namespace ibsm::sm::discovery {
 
 Discovery::Discovery(MadEngine& engine, DiscoveryOptions options,
                      std::shared_ptr<spdlog::logger> logger)
@@ -63,4 +63,4 @@ Result<DiscoveredSubnet> Discovery::run() {
   return subnet;
 }
 
-}  // namespace ibsm::sm
+}  // namespace ibsm::sm::discovery

@@ -38,6 +38,7 @@
 //   DISC-0003 info   the MAD engine was cancelled (the SM is stopping; run() fails)
 #pragma once
 
+#include <ibsm/MadEngine.h>
 #include <spdlog/logger.h>
 
 #include <chrono>
@@ -45,9 +46,8 @@
 #include <memory>
 
 #include "sm/discovery/DiscoveredSubnet.h"
-#include "sm/mad/MadEngine.h"
 
-namespace ibsm::sm {
+namespace ibsm::sm::discovery {
 
 struct DiscoveryOptions {
   // Ports farther than this from the SM are not followed (and reported).
@@ -81,4 +81,4 @@ class Discovery {
   DiscoveryCounters counters_;
 };
 
-}  // namespace ibsm::sm
+}  // namespace ibsm::sm::discovery

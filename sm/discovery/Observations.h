@@ -21,13 +21,6 @@
 
 namespace ibsm::sm::discovery {
 
-// A port of a node known only by its GUID.
-struct PortKey {
-  Guid node;
-  std::uint8_t port{0};
-  auto operator<=>(const PortKey&) const = default;
-};
-
 struct NodeRecord {
   NodeInfo info;  // as first answered
   DrPath path;    // the first route that reached it

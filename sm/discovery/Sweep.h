@@ -10,12 +10,13 @@
 //   Observations seen = sweep.take();  // failed or not (MadEngine.h's lifetime rule)
 #pragma once
 
+#include <ibsm/MadEngine.h>
+
 #include <cstdint>
 #include <functional>
 
 #include "sm/discovery/Discovery.h"
 #include "sm/discovery/Observations.h"
-#include "sm/mad/MadEngine.h"
 
 namespace ibsm::sm::discovery {
 

@@ -8,7 +8,7 @@
 #include <fstream>
 #include <sstream>
 
-namespace ibsm::cli {
+namespace ibsm::sm::files {
 
 Result<std::string> readFile(const std::filesystem::path& path) {
   std::ifstream in(path, std::ios::binary);
@@ -40,4 +40,4 @@ Result<void> writeFileAtomically(const std::filesystem::path& path,
   return {};
 }
 
-}  // namespace ibsm::cli
+}  // namespace ibsm::sm::files

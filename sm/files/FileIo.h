@@ -8,7 +8,7 @@
 #include <string>
 #include <string_view>
 
-namespace ibsm::cli {
+namespace ibsm::sm::files {
 
 [[nodiscard]] Result<std::string> readFile(const std::filesystem::path& path);
 // Writes to a temporary beside the target and renames it, so a reader (or a
@@ -20,4 +20,4 @@ using ChunkWriter = std::function<void(std::string_view chunk)>;
 [[nodiscard]] Result<void> writeFileAtomically(
     const std::filesystem::path& path, const std::function<void(const ChunkWriter&)>& produce);
 
-}  // namespace ibsm::cli
+}  // namespace ibsm::sm::files

@@ -21,7 +21,7 @@ bool trusts(std::uint64_t ourKey, std::uint64_t presentedKey) {
 }
 
 bool trustsControl(std::uint64_t ourKey, std::uint32_t modifier, std::uint64_t presentedKey) {
-  constexpr std::uint32_t kHandover = 1;  // control::kHandover (SmStateMachine.h)
+  constexpr std::uint32_t kHandover = 1;  // sminfo::kHandover (SmStateMachine.h)
   return trusts(ourKey, presentedKey) || (modifier == kHandover && presentedKey == 0);
 }
 

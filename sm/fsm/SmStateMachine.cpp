@@ -273,21 +273,21 @@ Transition onDiscover(const State& s) {
 Transition smInfoSet(const SmContext& ctx, const State& s, const Event& e) {
   // IBA: a control packet without our SM_Key is not answered at all.
   if (!trustsControl(ctx.self.smKey, e.modifier, e.peer.smKey)) return stay(s);
-  if (e.modifier == control::kAcknowledge) return onAcknowledge(s, e.peer);
+  if (e.modifier == sminfo::kAcknowledge) return onAcknowledge(s, e.peer);
   // Every other control packet is a master's command.
   if (e.peer.smState != SmState::Master) return stay(s, {answerSet(false)});
   switch (e.modifier) {
-    case control::kHandover:
+    case sminfo::kHandover:
       return onHandover(s, e.peer);
-    case control::kDisable:
+    case sminfo::kDisable:
       if (s.phase == Phase::Standby)
         return moveTo(s, State{.phase = Phase::NotActive}, {answerSet(true)}, {});
       break;
-    case control::kStandby:
+    case sminfo::kStandby:
       if (s.phase == Phase::NotActive || s.phase == Phase::Standby)
         return enterStandby(s, e.peer.guid, {answerSet(true)});
       break;
-    case control::kDiscover:
+    case sminfo::kDiscover:
       return onDiscover(s);
     default:
       break;

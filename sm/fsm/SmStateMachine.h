@@ -120,13 +120,13 @@ enum class EventKind : std::uint8_t {
 inline constexpr std::size_t kEventKindCount = 13;
 
 // SMInfo attribute modifiers of a Set: IBA's SM control packets.
-namespace control {
+namespace sminfo {
 inline constexpr std::uint32_t kHandover = 1;
 inline constexpr std::uint32_t kAcknowledge = 2;
 inline constexpr std::uint32_t kDisable = 3;
 inline constexpr std::uint32_t kStandby = 4;
 inline constexpr std::uint32_t kDiscover = 5;
-}  // namespace control
+}  // namespace sminfo
 
 struct Event {
   EventKind kind{EventKind::SweepTimer};

@@ -7,7 +7,7 @@
 #include <climits>
 #include <cstring>
 
-namespace ibsm::loop {
+namespace ibsm::sm::loop {
 
 EventLoop::EventLoop(Clock clock, PollFn poll) : clock_(std::move(clock)), poll_(std::move(poll)) {
   if (!clock_) clock_ = [] { return MadClock::now(); };
@@ -123,4 +123,4 @@ Result<std::optional<ReceivedMad>> EventLoop::receive(MadTransport& transport,
   }
 }
 
-}  // namespace ibsm::loop
+}  // namespace ibsm::sm::loop

@@ -39,7 +39,7 @@
 #include <optional>
 #include <vector>
 
-namespace ibsm::loop {
+namespace ibsm::sm::loop {
 
 class EventLoop final : public MadWaiter {
  public:
@@ -104,4 +104,4 @@ class EventLoop final : public MadWaiter {
   TimerId lastTimer_{0};
 };
 
-}  // namespace ibsm::loop
+}  // namespace ibsm::sm::loop

@@ -10,7 +10,7 @@
 namespace ibsm {
 namespace {
 
-using mad::Field;
+using sm::mad::Field;
 
 constexpr auto kNodeInfoFields = std::tuple{
     Field{&NodeInfo::baseVersion, 0, 8},       Field{&NodeInfo::classVersion, 8, 8},
@@ -72,14 +72,14 @@ constexpr auto kTrap144Fields = std::tuple{
 template <typename T, typename Table>
 SmpData encodeWith(const T& v, const Table& table) {
   SmpData out{};
-  mad::encodeFields(v, table, out);
+  sm::mad::encodeFields(v, table, out);
   return out;
 }
 
 template <typename T, typename Table>
 T decodeWith(const SmpData& data, const Table& table) {
   T v;
-  mad::decodeFields(data, table, v);
+  sm::mad::decodeFields(data, table, v);
   return v;
 }
 
@@ -124,14 +124,14 @@ LftBlock decodeLftBlock(const SmpData& d) {
 
 SmpData encode(const PKeyBlock& v) {
   SmpData out{};
-  for (std::size_t i = 0; i < v.pkeys.size(); ++i) mad::setBits(out, i * 16, 16, v.pkeys[i]);
+  for (std::size_t i = 0; i < v.pkeys.size(); ++i) sm::mad::setBits(out, i * 16, 16, v.pkeys[i]);
   return out;
 }
 
 PKeyBlock decodePKeyBlock(const SmpData& d) {
   PKeyBlock v;
   for (std::size_t i = 0; i < v.pkeys.size(); ++i) {
-    v.pkeys[i] = static_cast<std::uint16_t>(mad::getBits(d, i * 16, 16));
+    v.pkeys[i] = static_cast<std::uint16_t>(sm::mad::getBits(d, i * 16, 16));
   }
   return v;
 }
@@ -139,14 +139,14 @@ PKeyBlock decodePKeyBlock(const SmpData& d) {
 // SL0 in the high nibble of byte 0, SL15 in the low nibble of byte 7.
 SmpData encode(const SlToVlTable& v) {
   SmpData out{};
-  for (std::size_t sl = 0; sl < v.vl.size(); ++sl) mad::setBits(out, sl * 4, 4, v.vl[sl]);
+  for (std::size_t sl = 0; sl < v.vl.size(); ++sl) sm::mad::setBits(out, sl * 4, 4, v.vl[sl]);
   return out;
 }
 
 SlToVlTable decodeSlToVlTable(const SmpData& d) {
   SlToVlTable v;
   for (std::size_t sl = 0; sl < v.vl.size(); ++sl) {
-    v.vl[sl] = static_cast<std::uint8_t>(mad::getBits(d, sl * 4, 4));
+    v.vl[sl] = static_cast<std::uint8_t>(sm::mad::getBits(d, sl * 4, 4));
   }
   return v;
 }
@@ -165,25 +165,25 @@ Notice decodeNotice(const SmpData& d) {
 
 std::array<std::uint8_t, 54> encodeDetails(const Trap128Details& v) {
   std::array<std::uint8_t, 54> out{};
-  mad::encodeFields(v, kTrap128Fields, out);
+  sm::mad::encodeFields(v, kTrap128Fields, out);
   return out;
 }
 
 std::array<std::uint8_t, 54> encodeDetails(const Trap144Details& v) {
   std::array<std::uint8_t, 54> out{};
-  mad::encodeFields(v, kTrap144Fields, out);
+  sm::mad::encodeFields(v, kTrap144Fields, out);
   return out;
 }
 
 Trap128Details decodeTrap128(const Notice& notice) {
   Trap128Details v;
-  mad::decodeFields(notice.dataDetails, kTrap128Fields, v);
+  sm::mad::decodeFields(notice.dataDetails, kTrap128Fields, v);
   return v;
 }
 
 Trap144Details decodeTrap144(const Notice& notice) {
   Trap144Details v;
-  mad::decodeFields(notice.dataDetails, kTrap144Fields, v);
+  sm::mad::decodeFields(notice.dataDetails, kTrap144Fields, v);
   return v;
 }
 

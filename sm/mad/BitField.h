@@ -12,7 +12,7 @@
 #include <span>
 #include <type_traits>
 
-namespace ibsm::mad {
+namespace ibsm::sm::mad {
 
 inline std::uint64_t getBits(std::span<const std::uint8_t> buf, unsigned bit, unsigned width) {
   assert(width >= 1 && width <= 64 && (bit + width) <= buf.size() * 8);
@@ -91,4 +91,4 @@ void decodeFields(std::span<const std::uint8_t> in, const Table& table, S& value
       table);
 }
 
-}  // namespace ibsm::mad
+}  // namespace ibsm::sm::mad

@@ -1,6 +1,5 @@
-#include "sm/mad/MadEngine.h"
-
 #include <fmt/format.h>
+#include <ibsm/MadEngine.h>
 #include <spdlog/spdlog.h>
 
 #include <algorithm>

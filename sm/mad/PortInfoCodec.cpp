@@ -8,7 +8,7 @@
 namespace ibsm {
 namespace {
 
-using mad::Field;
+using sm::mad::Field;
 using P = PortInfo;
 
 constexpr auto kPortInfoFields = std::tuple{
@@ -69,13 +69,13 @@ constexpr auto kPortInfoFields = std::tuple{
 
 SmpData encode(const PortInfo& v) {
   SmpData out{};
-  mad::encodeFields(v, kPortInfoFields, out);
+  sm::mad::encodeFields(v, kPortInfoFields, out);
   return out;
 }
 
 PortInfo decodePortInfo(const SmpData& data) {
   PortInfo v;
-  mad::decodeFields(data, kPortInfoFields, v);
+  sm::mad::decodeFields(data, kPortInfoFields, v);
   return v;
 }
 

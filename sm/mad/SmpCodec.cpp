@@ -10,7 +10,7 @@
 namespace ibsm {
 namespace {
 
-using mad::Field;
+using sm::mad::Field;
 
 // Common MAD header, then the SMP-specific words. The status word is split
 // into the D bit and 15 status bits; LID-routed SMPs never set the D bit,
@@ -93,7 +93,7 @@ Smp Smp::lidRouted(Method method, AttributeId id, std::uint32_t modifier) {
 
 MadBuffer encodeSmp(const Smp& smp) {
   MadBuffer out{};
-  mad::encodeFields(smp.header, kHeaderFields, out);
+  sm::mad::encodeFields(smp.header, kHeaderFields, out);
   std::ranges::copy(smp.data, out.begin() + kDataOffset);
   std::ranges::copy(smp.initialPath, out.begin() + kInitialPathOffset);
   std::ranges::copy(smp.returnPath, out.begin() + kReturnPathOffset);
@@ -105,7 +105,7 @@ Result<Smp> decodeSmp(std::span<const std::uint8_t> mad) {
     return fail(fmt::format("MAD of {} bytes: an SMP has {}", mad.size(), kMadSize));
   }
   Smp smp;
-  mad::decodeFields(mad, kHeaderFields, smp.header);
+  sm::mad::decodeFields(mad, kHeaderFields, smp.header);
   if (smp.header.baseVersion != 1) {
     return fail(fmt::format("MAD base version {}: expected 1", smp.header.baseVersion));
   }

@@ -22,7 +22,7 @@
 #include "sm/manager/SmDaemon.h"
 #include "sm/manager/SmInfoAgent.h"
 
-namespace ibsm::sm {
+namespace ibsm::sm::manager {
 
 fsm::SmContext contextOf(Guid portGuid, const DaemonSettings& s);
 // What `ibsm status` shows of a sweep; `when` is wall-clock time.
@@ -67,7 +67,7 @@ struct SmDaemon::Impl {
   void notify(Guid master);
   void handover(Guid to);
   void acknowledge(Guid to, SmState as);
-  void learnPeers(const DiscoveredSubnet& subnet);
+  void learnPeers(const discovery::DiscoveredSubnet& subnet);
   std::vector<SmInfo> readPeers();
   const PeerSm* peer(Guid guid) const;
 
@@ -101,8 +101,8 @@ struct SmDaemon::Impl {
   // follows it at once (becoming master): one walk of the fabric, not two.
   // Dropped by any other action, and unused if a trap came in between.
   struct FreshDiscovery {
-    DiscoveredSubnet subnet;
-    DiscoveryCounters counters;
+    discovery::DiscoveredSubnet subnet;
+    discovery::DiscoveryCounters counters;
     std::uint64_t traps{0};
   };
   std::optional<FreshDiscovery> fresh;
@@ -113,4 +113,4 @@ struct SmDaemon::Impl {
   std::uint32_t onceSweeps{0};  // --once: heavy sweeps that ran
 };
 
-}  // namespace ibsm::sm
+}  // namespace ibsm::sm::manager

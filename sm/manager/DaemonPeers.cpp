@@ -7,11 +7,11 @@
 
 #include "sm/manager/DaemonImpl.h"
 
-namespace ibsm::sm {
+namespace ibsm::sm::manager {
 
 using fsm::Event;
 
-void SmDaemon::Impl::learnPeers(const DiscoveredSubnet& subnet) {
+void SmDaemon::Impl::learnPeers(const discovery::DiscoveredSubnet& subnet) {
   peers.clear();
   for (auto& p : findPeerSms(subnet)) peers.emplace(p.portGuid, p);
   if (auto it = subnet.portInfo.find(subnet.smPort);
@@ -85,7 +85,7 @@ void SmDaemon::Impl::handover(Guid to) {
   if (p) {
     SmInfo self = agent.self();
     self.smState = SmState::Master;
-    auto answered = sendSmControl(engine, *p, fsm::control::kHandover, self);
+    auto answered = sendSmControl(engine, *p, fsm::sminfo::kHandover, self);
     ok = answered && *answered;
   }
   if (!ok) log->warn("SM-0104 handover to {} not accepted; keeping the subnet", to);
@@ -100,8 +100,8 @@ void SmDaemon::Impl::acknowledge(Guid to, SmState as) {
   }
   SmInfo self = agent.self();
   self.smState = as;
-  if (auto ok = sendSmControl(engine, *p, fsm::control::kAcknowledge, self); !ok || !*ok)
+  if (auto ok = sendSmControl(engine, *p, fsm::sminfo::kAcknowledge, self); !ok || !*ok)
     log->warn("SM-0104 acknowledge to {} not answered", to);
 }
 
-}  // namespace ibsm::sm
+}  // namespace ibsm::sm::manager

@@ -7,7 +7,7 @@
 
 #include "sm/manager/DaemonImpl.h"
 
-namespace ibsm::sm {
+namespace ibsm::sm::manager {
 
 using fsm::Event;
 
@@ -24,7 +24,7 @@ void SmDaemon::Impl::logUp(const SweepResult& r, std::string_view how) {
 void SmDaemon::Impl::discover() {
   const auto t0 = now();
   const auto sent = engine.counters().sent;
-  Discovery discovery(engine, {}, log);
+  discovery::Discovery discovery(engine, {}, log);
   auto found = discovery.run();
   if (!found) {
     if (stopping) return;
@@ -154,4 +154,4 @@ void SmDaemon::Impl::light() {
   machine.feed(Event::lightSweepDone(result->ok, needsHeavy));
 }
 
-}  // namespace ibsm::sm
+}  // namespace ibsm::sm::manager

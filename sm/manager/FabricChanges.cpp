@@ -5,7 +5,7 @@
 #include <set>
 #include <tuple>
 
-namespace ibsm::sm {
+namespace ibsm::sm::manager {
 namespace {
 
 // A cable named by GUIDs and ports, the same in any Fabric.
@@ -56,4 +56,4 @@ std::vector<std::string> describeChanges(const Fabric& before, const Fabric& aft
   return out;
 }
 
-}  // namespace ibsm::sm
+}  // namespace ibsm::sm::manager

@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
-namespace ibsm::sm {
+namespace ibsm::sm::manager {
 
 std::vector<std::string> describeChanges(const Fabric& before, const Fabric& after);
 
-}  // namespace ibsm::sm
+}  // namespace ibsm::sm::manager

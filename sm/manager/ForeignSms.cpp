@@ -7,7 +7,7 @@
 #include "sm/fsm/Election.h"
 #include "sm/fsm/SmStateMachine.h"
 
-namespace ibsm::sm {
+namespace ibsm::sm::manager {
 namespace {
 
 std::string where(const PeerSm& p) {
@@ -58,4 +58,4 @@ std::string describeForeignSm(const control::ForeignSm& sm, bool weAreMaster) {
                                           : "");
 }
 
-}  // namespace ibsm::sm
+}  // namespace ibsm::sm::manager

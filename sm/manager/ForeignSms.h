@@ -20,7 +20,7 @@
 #include "sm/control/StatusFormat.h"
 #include "sm/manager/PeerSms.h"
 
-namespace ibsm::sm {
+namespace ibsm::sm::manager {
 
 class ForeignSms {
  public:
@@ -43,4 +43,4 @@ class ForeignSms {
 // cause; `weAreMaster` adds that the subnet may now have two masters.
 std::string describeForeignSm(const control::ForeignSm& sm, bool weAreMaster);
 
-}  // namespace ibsm::sm
+}  // namespace ibsm::sm::manager

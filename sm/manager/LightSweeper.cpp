@@ -8,7 +8,7 @@
 
 #include "sm/manager/SubnetEdit.h"
 
-namespace ibsm::sm {
+namespace ibsm::sm::manager {
 
 bool LightLook::onlyLinksLost() const {
   if (incomplete || plan.needsHeavy()) return false;
@@ -40,7 +40,7 @@ const char* changeName(fsm::PortChange c) {
 // the callbacks may point into it.
 class Look {
  public:
-  Look(MadEngine& engine, spdlog::logger& log, const DiscoveredSubnet& last)
+  Look(MadEngine& engine, spdlog::logger& log, const discovery::DiscoveredSubnet& last)
       : engine_(engine), log_(log), last_(last), switches_(last.fabric.switches()) {
     for (const NodeId sw : switches_) {
       paths_[sw] = sw < last.pathTo.size() ? last.pathTo[sw] : DrPath{};
@@ -154,7 +154,7 @@ class Look {
 
   MadEngine& engine_;
   spdlog::logger& log_;
-  const DiscoveredSubnet& last_;
+  const discovery::DiscoveredSubnet& last_;
   const std::vector<NodeId> switches_;
   std::map<NodeId, DrPath> paths_;
   std::vector<fsm::SwitchReply> replies_;
@@ -197,10 +197,10 @@ LightLook Look::result() {
 
 }  // namespace
 
-Result<LightLook> LightSweeper::look(const DiscoveredSubnet& last) {
+Result<LightLook> LightSweeper::look(const discovery::DiscoveredSubnet& last) {
   Look asking(engine_, *log_, last);
   if (auto ran = asking.run(); !ran) return std::unexpected(ran.error());
   return asking.result();
 }
 
-}  // namespace ibsm::sm
+}  // namespace ibsm::sm::manager

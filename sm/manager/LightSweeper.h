@@ -16,6 +16,7 @@
 // port change found by the light sweep (info).
 #pragma once
 
+#include <ibsm/MadEngine.h>
 #include <spdlog/logger.h>
 
 #include <memory>
@@ -24,9 +25,8 @@
 
 #include "sm/discovery/DiscoveredSubnet.h"
 #include "sm/fsm/LightSweep.h"
-#include "sm/mad/MadEngine.h"
 
-namespace ibsm::sm {
+namespace ibsm::sm::manager {
 
 struct LightLook {
   fsm::LightSweepPlan plan;
@@ -49,11 +49,11 @@ class LightSweeper {
   // `last` must be what the subnet holds as far as the SM knows (the held
   // observation), so LinearFDBTop and port states compare with what the
   // switches should hold.
-  [[nodiscard]] Result<LightLook> look(const DiscoveredSubnet& last);
+  [[nodiscard]] Result<LightLook> look(const discovery::DiscoveredSubnet& last);
 
  private:
   MadEngine& engine_;
   std::shared_ptr<spdlog::logger> log_;
 };
 
-}  // namespace ibsm::sm
+}  // namespace ibsm::sm::manager

@@ -11,7 +11,7 @@
 #include "sm/manager/SubnetEdit.h"
 #include "sm/program/SubnetProgrammer.h"
 
-namespace ibsm::sm {
+namespace ibsm::sm::manager {
 
 MasterSweep::MasterSweep(MadEngine& engine, const StateStore& store, SweepSettings settings,
                          std::shared_ptr<spdlog::logger> logger)
@@ -31,21 +31,21 @@ void logSweep(spdlog::logger& log, const SweepResult& r) {
 Result<SweepResult> MasterSweep::run() {
   const auto start = now();
   const auto sentBefore = engine_.counters().sent;
-  Discovery discovery(engine_, {}, log_);
+  discovery::Discovery discovery(engine_, {}, log_);
   auto discovered = discovery.run();
   if (!discovered) return std::unexpected(discovered.error());
   return sweepOn(std::move(*discovered), discovery.counters(), start, sentBefore);
 }
 
-Result<SweepResult> MasterSweep::run(DiscoveredSubnet discovered,
-                                     const DiscoveryCounters& counters) {
+Result<SweepResult> MasterSweep::run(discovery::DiscoveredSubnet discovered,
+                                     const discovery::DiscoveryCounters& counters) {
   // The discovery's MADs and time count as if this sweep had made it.
   return sweepOn(std::move(discovered), counters, now() - counters.elapsed,
                  engine_.counters().sent - counters.madsSent);
 }
 
-Result<SweepResult> MasterSweep::sweepOn(DiscoveredSubnet discovered,
-                                         const DiscoveryCounters& counters,
+Result<SweepResult> MasterSweep::sweepOn(discovery::DiscoveredSubnet discovered,
+                                         const discovery::DiscoveryCounters& counters,
                                          MadClock::time_point start, std::uint64_t sentBefore) {
   SweepResult result;
   result.discovery = counters;
@@ -115,7 +115,7 @@ Result<SweepResult> MasterSweep::planAndProgram(const std::optional<Fabric>& bef
     return Judgement{analyseRoutes(plan->fabric, plan->routing),
                      store_.saveGuid2Lid(*saved, plan->lids)};
   });
-  SubnetProgrammer programmer(engine_, held_, settings_.program, log_);
+  program::SubnetProgrammer programmer(engine_, held_, settings_.program, log_);
   auto summary = programmer.program(*plan);
   Judgement judged = judging.get();
   if (!judged.saved) log_->error("SM-0405 could not save LIDs: {}", judged.saved.error().message);
@@ -195,4 +195,4 @@ Result<LightResult> MasterSweep::lightSweep() {
   return out;
 }
 
-}  // namespace ibsm::sm
+}  // namespace ibsm::sm::manager

@@ -31,6 +31,7 @@
 // partition members not in the fabric, SM-0001 subnet up.
 #pragma once
 
+#include <ibsm/MadEngine.h>
 #include <ibsm/Partitions.h>
 #include <ibsm/Report.h>
 #include <ibsm/SubnetPlan.h>
@@ -42,13 +43,12 @@
 #include <optional>
 
 #include "sm/discovery/Discovery.h"
-#include "sm/mad/MadEngine.h"
 #include "sm/manager/StateStore.h"
 #include "sm/program/HeldSubnet.h"
 #include "sm/program/ProgramOptions.h"
 #include "sm/program/ProgramSummary.h"
 
-namespace ibsm::sm {
+namespace ibsm::sm::manager {
 
 // The partition plan of a fabric, given the SM's port GUID. A function
 // rather than the config, so that the manager does not care where the
@@ -58,7 +58,7 @@ using PartitionPlanner =
 
 struct SweepSettings {
   PlanInputs plan;  // guid2lid is taken from the state store at every sweep
-  ProgramOptions program;
+  program::ProgramOptions program;
   PartitionPlanner partitions;  // empty: PKey tables are not managed
 };
 
@@ -71,8 +71,8 @@ struct SweepResult {
   std::size_t caPorts{0};
   std::uint64_t routedPairs{0};
   std::uint64_t unreachablePairs{0};
-  DiscoveryCounters discovery;
-  ProgramSummary program;
+  discovery::DiscoveryCounters discovery;
+  program::ProgramSummary program;
   std::uint64_t mads{0};  // transmissions in this sweep, retries included
   RouteReport report;     // the planned tables, walked
   std::chrono::microseconds planTime{0};
@@ -104,8 +104,8 @@ class MasterSweep {
   // The same on a discovery the caller has just made (the daemon's
   // DISCOVERING read the fabric a moment ago): plan and program it without
   // reading the fabric again. Its MADs and time count in the result.
-  [[nodiscard]] Result<SweepResult> run(DiscoveredSubnet discovered,
-                                        const DiscoveryCounters& counters);
+  [[nodiscard]] Result<SweepResult> run(discovery::DiscoveredSubnet discovered,
+                                        const discovery::DiscoveryCounters& counters);
 
   // Stage 1 and 2 of a light sweep, then an incremental reroute when
   // only cables were lost. Fails only when the transport does.
@@ -117,7 +117,7 @@ class MasterSweep {
 
   // What the subnet holds as far as this SM knows: the last discovery (or
   // reroute) as programming changed it, and the tables.
-  const HeldSubnet& held() const { return held_; }
+  const program::HeldSubnet& held() const { return held_; }
   // Takeover: another SM programmed the switches, so what is held is
   // stale; the next run() reads the tables back. lightSweep() and replan()
   // refuse until then.
@@ -129,8 +129,8 @@ class MasterSweep {
  private:
   // Both run()s: observe `discovered` (made from `start` on, `sentBefore`
   // MADs ago), then plan and program.
-  [[nodiscard]] Result<SweepResult> sweepOn(DiscoveredSubnet discovered,
-                                            const DiscoveryCounters& counters,
+  [[nodiscard]] Result<SweepResult> sweepOn(discovery::DiscoveredSubnet discovered,
+                                            const discovery::DiscoveryCounters& counters,
                                             MadClock::time_point start, std::uint64_t sentBefore);
   // Plan and program what is held, judge, and describe what changed since
   // `before` (the fabric held before this sweep's observation): the second
@@ -153,7 +153,7 @@ class MasterSweep {
   const StateStore& store_;
   SweepSettings settings_;
   std::shared_ptr<spdlog::logger> log_;
-  HeldSubnet held_;
+  program::HeldSubnet held_;
 };
 
-}  // namespace ibsm::sm
+}  // namespace ibsm::sm::manager

@@ -5,7 +5,7 @@
 
 #include <memory>
 
-namespace ibsm::sm {
+namespace ibsm::sm::manager {
 
 namespace {
 
@@ -21,7 +21,7 @@ std::string describe(const PeerSm& p) {
 
 // The route to `port`: through the cable at its far end when that end is a
 // switch (or our own port, back to back), else the node's own route.
-std::optional<DrPath> routeTo(const DiscoveredSubnet& s, PortRef port) {
+std::optional<DrPath> routeTo(const discovery::DiscoveredSubnet& s, PortRef port) {
   const Fabric& f = s.fabric;
   const Node& node = f.node(port.node);
   if (node.isSwitch() || port.port == 0) return s.pathTo.at(port.node);
@@ -38,7 +38,7 @@ std::optional<DrPath> routeTo(const DiscoveredSubnet& s, PortRef port) {
 
 }  // namespace
 
-std::vector<PeerSm> findPeerSms(const DiscoveredSubnet& subnet) {
+std::vector<PeerSm> findPeerSms(const discovery::DiscoveredSubnet& subnet) {
   std::vector<PeerSm> peers;
   const Fabric& f = subnet.fabric;
   for (NodeId n = 0; n < f.size(); ++n) {
@@ -136,4 +136,4 @@ Result<void> notifyMaster(MadEngine& engine, const PeerSm& master, Lid ourLid, c
   return {};
 }
 
-}  // namespace ibsm::sm
+}  // namespace ibsm::sm::manager

@@ -13,6 +13,7 @@
 #pragma once
 
 #include <ibsm/MadAttributes.h>
+#include <ibsm/MadEngine.h>
 #include <ibsm/MadPath.h>
 
 #include <cstdint>
@@ -22,9 +23,8 @@
 #include <vector>
 
 #include "sm/discovery/DiscoveredSubnet.h"
-#include "sm/mad/MadEngine.h"
 
-namespace ibsm::sm {
+namespace ibsm::sm::manager {
 
 // How to reach another SM's port. findPeerSms always gives a directed
 // route: it needs no LID and no programmed tables, so it also reaches an SM
@@ -42,7 +42,7 @@ struct PeerSm {
 // to a CA port is the route to the switch it is cabled to plus that switch
 // port, so each port of a multi-port HCA is reached through its own cable
 // (pathTo[node] reaches the node through whichever port discovery used).
-std::vector<PeerSm> findPeerSms(const DiscoveredSubnet& subnet);
+std::vector<PeerSm> findPeerSms(const discovery::DiscoveredSubnet& subnet);
 
 // SubnGet(SMInfo) to each peer presenting self.smKey (a peer reveals its
 // key only to a requester that presents it), all in the engine's window at
@@ -61,7 +61,7 @@ struct PeerSmInfo {
 [[nodiscard]] Result<std::optional<SmInfo>> pollSmInfo(MadEngine& engine, const PeerSm& peer,
                                                        const SmInfo& self);
 
-// SubnSet(SMInfo) with attribute modifier `control` (fsm::control::kHandover,
+// SubnSet(SMInfo) with attribute modifier `control` (fsm::sminfo::kHandover,
 // kAcknowledge, ...) and `self` as payload. True when answered with status 0.
 [[nodiscard]] Result<bool> sendSmControl(MadEngine& engine, const PeerSm& peer,
                                          std::uint32_t control, const SmInfo& self);
@@ -89,4 +89,4 @@ Notice smPriorityNotice(Lid ourLid, std::uint32_t capabilityMask, NodeType produ
                                         std::uint32_t capabilityMask = capability::kIsSm,
                                         NodeType producer = NodeType::Ca);
 
-}  // namespace ibsm::sm
+}  // namespace ibsm::sm::manager

@@ -5,7 +5,7 @@
 
 #include <csignal>
 
-namespace ibsm::sm {
+namespace ibsm::sm::manager {
 
 SignalWatch::SignalWatch() {
   sigset_t set;
@@ -28,4 +28,4 @@ std::optional<int> SignalWatch::poll() {
   return static_cast<int>(info.ssi_signo);
 }
 
-}  // namespace ibsm::sm
+}  // namespace ibsm::sm::manager

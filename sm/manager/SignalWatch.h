@@ -7,7 +7,7 @@
 
 #include <optional>
 
-namespace ibsm::sm {
+namespace ibsm::sm::manager {
 
 class SignalWatch {
  public:
@@ -25,4 +25,4 @@ class SignalWatch {
   int fd_{-1};
 };
 
-}  // namespace ibsm::sm
+}  // namespace ibsm::sm::manager

@@ -8,7 +8,7 @@
 
 #include "sm/manager/DaemonImpl.h"
 
-namespace ibsm::sm {
+namespace ibsm::sm::manager {
 
 using fsm::Action;
 using fsm::ActionKind;
@@ -271,8 +271,8 @@ void SmDaemon::Impl::applyReload() {
   log->info(
       "SM-0114 re-planned with the new configuration: {} MADs, {} PKey blocks and {} LFT "
       "blocks written",
-      result->mads, result->program.table(TableKind::PKey).written,
-      result->program.table(TableKind::Lft).written);
+      result->mads, result->program.table(program::TableKind::PKey).written,
+      result->program.table(program::TableKind::Lft).written);
   up = result->up;
   recordSweep(sweepInfo("replan", since(t0), result->mads, result->changes, up), &*result);
   if (!up) machine.feed(Event::operatorSweep(true));
@@ -315,4 +315,4 @@ control::DaemonStatus SmDaemon::Impl::status() const {
   return s;
 }
 
-}  // namespace ibsm::sm
+}  // namespace ibsm::sm::manager

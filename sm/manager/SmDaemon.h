@@ -73,6 +73,7 @@
 #pragma once
 
 #include <ibsm/MadAttributes.h>
+#include <ibsm/MadEngine.h>
 #include <spdlog/logger.h>
 
 #include <chrono>
@@ -82,11 +83,10 @@
 #include <optional>
 
 #include "sm/loop/EventLoop.h"
-#include "sm/mad/MadEngine.h"
 #include "sm/manager/MasterSweep.h"
 #include "sm/manager/StateStore.h"
 
-namespace ibsm::sm {
+namespace ibsm::sm::manager {
 
 struct DaemonSettings {
   SweepSettings sweep;
@@ -133,4 +133,4 @@ class SmDaemon {
   std::unique_ptr<Impl> impl_;
 };
 
-}  // namespace ibsm::sm
+}  // namespace ibsm::sm::manager

@@ -4,7 +4,7 @@
 
 #include "sm/fsm/Election.h"
 
-namespace ibsm::sm {
+namespace ibsm::sm::manager {
 
 SmInfoAgent::SmInfoAgent(MadEngine& engine, SmInfo self, std::shared_ptr<spdlog::logger> logger)
     : engine_(engine), self_(self), log_(logger ? std::move(logger) : spdlog::default_logger()) {
@@ -74,4 +74,4 @@ void SmInfoAgent::handle(const IncomingSmp& in) {
   }
 }
 
-}  // namespace ibsm::sm
+}  // namespace ibsm::sm::manager

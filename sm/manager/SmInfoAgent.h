@@ -8,6 +8,7 @@
 #pragma once
 
 #include <ibsm/MadAttributes.h>
+#include <ibsm/MadEngine.h>
 #include <spdlog/logger.h>
 
 #include <cstdint>
@@ -15,9 +16,7 @@
 #include <memory>
 #include <optional>
 
-#include "sm/mad/MadEngine.h"
-
-namespace ibsm::sm {
+namespace ibsm::sm::manager {
 
 // A Set(SMInfo) control packet: true -> GetResp status 0 with our SMInfo (as
 // it is after the handler ran); false -> GetResp "invalid field"; nullopt ->
@@ -77,4 +76,4 @@ class SmInfoAgent {
   TrapHandler trap_;
 };
 
-}  // namespace ibsm::sm
+}  // namespace ibsm::sm::manager

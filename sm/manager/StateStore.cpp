@@ -4,12 +4,12 @@
 
 #include "sm/files/FileIo.h"
 
-namespace ibsm::sm {
+namespace ibsm::sm::manager {
 
 Result<Guid2Lid> StateStore::loadGuid2Lid() const {
   std::error_code ec;
   if (!std::filesystem::exists(guid2lidPath(), ec)) return Guid2Lid{};
-  auto text = cli::readFile(guid2lidPath());
+  auto text = files::readFile(guid2lidPath());
   if (!text) return std::unexpected(text.error());
   return parseGuid2Lid(*text, guid2lidPath().string());
 }
@@ -30,7 +30,7 @@ Result<void> StateStore::saveGuid2Lid(const Guid2Lid& saved, const LidPlan& curr
   std::filesystem::create_directories(dir_, ec);
   if (ec)
     return fail(fmt::format("{}: cannot create state directory: {}", dir_.string(), ec.message()));
-  return cli::writeFileAtomically(guid2lidPath(), formatGuid2Lid(merged));
+  return files::writeFileAtomically(guid2lidPath(), formatGuid2Lid(merged));
 }
 
-}  // namespace ibsm::sm
+}  // namespace ibsm::sm::manager

@@ -7,7 +7,7 @@
 
 #include <filesystem>
 
-namespace ibsm::sm {
+namespace ibsm::sm::manager {
 
 class StateStore {
  public:
@@ -24,4 +24,4 @@ class StateStore {
   std::filesystem::path dir_;
 };
 
-}  // namespace ibsm::sm
+}  // namespace ibsm::sm::manager

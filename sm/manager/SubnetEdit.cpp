@@ -5,7 +5,7 @@
 #include <deque>
 #include <unordered_set>
 
-namespace ibsm::sm {
+namespace ibsm::sm::manager {
 namespace {
 
 // The node a directed route ends at in `fabric`, or nullopt when one of its
@@ -48,7 +48,8 @@ Result<std::vector<std::optional<DrPath>>> reachable(const Fabric& fabric, PortR
 
 }  // namespace
 
-Result<DiscoveredSubnet> withoutLinks(const DiscoveredSubnet& last, std::span<const PortRef> lost) {
+Result<discovery::DiscoveredSubnet> withoutLinks(const discovery::DiscoveredSubnet& last,
+                                                 std::span<const PortRef> lost) {
   Fabric cut = last.fabric;
   std::unordered_map<PortRef, PortInfo> portInfo = last.portInfo;
   auto down = [&](PortRef p) {
@@ -90,7 +91,7 @@ Result<DiscoveredSubnet> withoutLinks(const DiscoveredSubnet& last, std::span<co
     }
   }
 
-  DiscoveredSubnet out;
+  discovery::DiscoveredSubnet out;
   out.fabric = std::move(kept);
   out.smPort = PortRef{*renumber[last.smPort.node], last.smPort.port};
   out.problems = last.problems;
@@ -110,4 +111,4 @@ Result<DiscoveredSubnet> withoutLinks(const DiscoveredSubnet& last, std::span<co
   return out;
 }
 
-}  // namespace ibsm::sm
+}  // namespace ibsm::sm::manager

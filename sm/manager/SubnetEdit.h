@@ -14,7 +14,7 @@
 
 #include "sm/discovery/DiscoveredSubnet.h"
 
-namespace ibsm::sm {
+namespace ibsm::sm::manager {
 
 // The subnet without the cables at `lost` (either end named; a port that
 // is not cabled is ignored): both ends Down, nodes no longer reachable
@@ -22,7 +22,7 @@ namespace ibsm::sm {
 // new directed route for every node whose old one crossed a lost cable.
 // Fails when the SM's own node would be dropped, which cannot happen, or
 // a route would exceed 63 hops.
-[[nodiscard]] Result<DiscoveredSubnet> withoutLinks(const DiscoveredSubnet& last,
-                                                    std::span<const PortRef> lost);
+[[nodiscard]] Result<discovery::DiscoveredSubnet> withoutLinks(
+    const discovery::DiscoveredSubnet& last, std::span<const PortRef> lost);
 
-}  // namespace ibsm::sm
+}  // namespace ibsm::sm::manager

@@ -21,7 +21,7 @@
 #include <optional>
 #include <vector>
 
-namespace ibsm::sm {
+namespace ibsm::sm::program {
 
 enum class BlockState : std::uint8_t {
   Unknown,  // contents not known; worth reading before writing (the device may hold the plan)
@@ -103,4 +103,4 @@ class BlockTable {
   std::map<Owner, Entry> owners_;
 };
 
-}  // namespace ibsm::sm
+}  // namespace ibsm::sm::program

@@ -4,10 +4,10 @@
 
 #include "sm/program/DiffParts.h"
 
-namespace ibsm::sm {
+namespace ibsm::sm::program {
 namespace {
 
-Result<void> checkPlanMatches(const DiscoveredSubnet& seen, const SubnetPlan& plan) {
+Result<void> checkPlanMatches(const discovery::DiscoveredSubnet& seen, const SubnetPlan& plan) {
   const Fabric& f = seen.fabric;
   if (plan.fabric.size() != f.size()) {
     return fail(fmt::format("the plan has {} nodes but discovery found {}: plan again",
@@ -27,7 +27,7 @@ Result<void> checkPlanMatches(const DiscoveredSubnet& seen, const SubnetPlan& pl
 
 }  // namespace
 
-std::optional<DrPath> pathToPort(const DiscoveredSubnet& seen, PortRef port) {
+std::optional<DrPath> pathToPort(const discovery::DiscoveredSubnet& seen, PortRef port) {
   const Fabric& fabric = seen.fabric;
   if (port == seen.smPort) return DrPath{};
   auto pathToNode = [&](NodeId n) -> std::optional<DrPath> {
@@ -52,7 +52,7 @@ std::optional<DrPath> pathToPort(const DiscoveredSubnet& seen, PortRef port) {
 Result<ProgramDiff> diff(const SubnetPlan& plan, const HeldSubnet& held,
                          const ProgramOptions& options) {
   if (!held.hasObservation()) return fail("nothing observed yet: discover the subnet first");
-  const DiscoveredSubnet& seen = held.observed();
+  const discovery::DiscoveredSubnet& seen = held.observed();
   if (auto ok = checkPlanMatches(seen, plan); !ok) return std::unexpected(ok.error());
   const PortRef smPort = seen.smPort;
   auto smHeld = seen.portInfo.find(smPort);
@@ -78,4 +78,4 @@ Result<ProgramDiff> diff(const SubnetPlan& plan, const HeldSubnet& held,
   return out;
 }
 
-}  // namespace ibsm::sm
+}  // namespace ibsm::sm::program

@@ -28,7 +28,7 @@
 #include "sm/program/ProgramOptions.h"
 #include "sm/program/ProgramSteps.h"
 
-namespace ibsm::sm {
+namespace ibsm::sm::program {
 
 // Fails only when the plan was not made from the held observation (other
 // nodes, PKey or SL2VL tables naming ports it lacks), nothing was observed,
@@ -40,6 +40,6 @@ namespace ibsm::sm {
 // A directed route that enters the node through `port`: the only way to
 // Set a CA port (a CA accepts Sets of PortInfo only for the port the SMP
 // came in on); any route to a switch does. nullopt when none is known.
-std::optional<DrPath> pathToPort(const DiscoveredSubnet& seen, PortRef port);
+std::optional<DrPath> pathToPort(const discovery::DiscoveredSubnet& seen, PortRef port);
 
-}  // namespace ibsm::sm
+}  // namespace ibsm::sm::program

@@ -12,12 +12,12 @@
 #include "sm/program/ProgramOptions.h"
 #include "sm/program/ProgramSteps.h"
 
-namespace ibsm::sm {
+namespace ibsm::sm::program {
 
 struct DiffInput {
   const SubnetPlan& plan;
   const HeldSubnet& held;
-  const DiscoveredSubnet& seen;  // held.observed()
+  const discovery::DiscoveredSubnet& seen;  // held.observed()
   const ProgramOptions& options;
   Lid smLid;  // the SM port's LID in the plan
 };
@@ -57,4 +57,4 @@ void diffBlock(const HeldSubnet& held, BlockTarget<Kind> target, const typename 
     out.phase(phase).push_back(ProgramStep{target, set});
 }
 
-}  // namespace ibsm::sm
+}  // namespace ibsm::sm::program

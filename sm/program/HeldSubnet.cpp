@@ -2,7 +2,7 @@
 
 #include <ibsm/Routing.h>
 
-namespace ibsm::sm {
+namespace ibsm::sm::program {
 namespace {
 
 template <typename... F>
@@ -13,21 +13,21 @@ struct Overloaded : F... {
 // PKey entries a port's table has: NodeInfo:PartitionCap for CA ports and
 // switch port 0, SwitchInfo:PartitionEnforcementCap for switch external
 // ports (0: the switch keeps none there).
-std::uint16_t pkeyEntries(const DiscoveredSubnet& seen, NodeId n, std::uint8_t port) {
+std::uint16_t pkeyEntries(const discovery::DiscoveredSubnet& seen, NodeId n, std::uint8_t port) {
   const Node& node = seen.fabric.node(n);
   if (!node.isSwitch() || port == 0) return node.partitionCap;
   auto si = seen.switchInfo.find(n);
   return si == seen.switchInfo.end() ? 0 : si->second.partitionEnforcementCap;
 }
 
-bool holdsLid(const DiscoveredSubnet& seen, PortRef port) {
+bool holdsLid(const discovery::DiscoveredSubnet& seen, PortRef port) {
   auto it = seen.portInfo.find(port);
   return it != seen.portInfo.end() && it->second.lid.value != 0;
 }
 
 }  // namespace
 
-void HeldSubnet::observe(DiscoveredSubnet seen) {
+void HeldSubnet::observe(discovery::DiscoveredSubnet seen) {
   admitLfts(seen);
   dropResetNodes(seen);
   observed_ = std::move(seen);
@@ -42,7 +42,7 @@ std::optional<Lid> HeldSubnet::lftTop(Guid sw) const {
   return it == lftTops_.end() ? std::nullopt : it->second;
 }
 
-void HeldSubnet::admitLfts(const DiscoveredSubnet& seen) {
+void HeldSubnet::admitLfts(const discovery::DiscoveredSubnet& seen) {
   for (const auto& [sw, info] : seen.switchInfo) {
     const Guid guid = seen.fabric.node(sw).guid;
     const Lid top{info.linearFdbTop};
@@ -60,7 +60,7 @@ void HeldSubnet::admitLfts(const DiscoveredSubnet& seen) {
   }
 }
 
-void HeldSubnet::dropResetNodes(const DiscoveredSubnet& seen) {
+void HeldSubnet::dropResetNodes(const discovery::DiscoveredSubnet& seen) {
   const Fabric& f = seen.fabric;
   for (NodeId n = 0; n < f.size(); ++n) {
     const Node& node = f.node(n);
@@ -121,7 +121,7 @@ bool HeldSubnet::applyPortInfo(PortRef port, const PortInfo& asked, const PortIn
     quirk = ignoresEnforcement_.insert(PortKey{node.guid, port.port}).second;
   }
   observed_->portInfo[port] = now;
-  fillPort(node.ports[port.port], now, !node.isSwitch() || port.port == 0);
+  discovery::fillPort(node.ports[port.port], now, !node.isSwitch() || port.port == 0);
   return quirk;
 }
 
@@ -137,4 +137,4 @@ void HeldSubnet::applySwitchInfo(NodeId sw, Method method, const SmpReply& reply
   lftTops_[guid] = Lid{now.linearFdbTop};
 }
 
-}  // namespace ibsm::sm
+}  // namespace ibsm::sm::program

@@ -45,19 +45,19 @@
 #include "sm/program/ProgramSteps.h"
 #include "sm/program/TableKinds.h"
 
-namespace ibsm::sm {
+namespace ibsm::sm::program {
 
 class HeldSubnet {
  public:
   // A new observation of the whole subnet; see the header comment.
-  void observe(DiscoveredSubnet seen);
+  void observe(discovery::DiscoveredSubnet seen);
   // Another SM may have programmed the devices (takeover): the observation
   // and every table are forgotten; the next observe() starts afresh.
   void forget();
 
   bool hasObservation() const { return observed_.has_value(); }
   // The observation as replies changed it. Only with hasObservation().
-  const DiscoveredSubnet& observed() const { return *observed_; }
+  const discovery::DiscoveredSubnet& observed() const { return *observed_; }
 
   // What `reply` to `step` proves; see the header comment. Returns true when
   // the reply showed the enforcement quirk for the first time.
@@ -83,10 +83,10 @@ class HeldSubnet {
   void applyBlock(const BlockTarget<Kind>& target, const SmpReply& reply);
   bool applyPortInfo(PortRef port, const PortInfo& asked, const PortInfo& now);
   void applySwitchInfo(NodeId sw, Method method, const SmpReply& reply);
-  void admitLfts(const DiscoveredSubnet& seen);
-  void dropResetNodes(const DiscoveredSubnet& seen);
+  void admitLfts(const discovery::DiscoveredSubnet& seen);
+  void dropResetNodes(const discovery::DiscoveredSubnet& seen);
 
-  std::optional<DiscoveredSubnet> observed_;
+  std::optional<discovery::DiscoveredSubnet> observed_;
   BlockTable<Guid, LftBlock> lfts_;
   std::map<Guid, std::optional<Lid>> lftTops_;
   BlockTable<PortKey, PKeyBlock> pkeys_;
@@ -94,4 +94,4 @@ class HeldSubnet {
   std::set<PortKey> ignoresEnforcement_;
 };
 
-}  // namespace ibsm::sm
+}  // namespace ibsm::sm::program

@@ -7,7 +7,7 @@
 #include "sm/program/Diff.h"
 #include "sm/program/DiffParts.h"
 
-namespace ibsm::sm {
+namespace ibsm::sm::program {
 namespace {
 
 void diffSwitch(const DiffInput& in, NodeId sw, ProgramDiff& out) {
@@ -59,4 +59,4 @@ void diffLfts(const DiffInput& in, ProgramDiff& out) {
   for (const NodeId sw : in.seen.fabric.switches()) diffSwitch(in, sw, out);
 }
 
-}  // namespace ibsm::sm
+}  // namespace ibsm::sm::program

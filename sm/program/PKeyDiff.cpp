@@ -11,7 +11,7 @@
 #include "sm/program/Diff.h"
 #include "sm/program/DiffParts.h"
 
-namespace ibsm::sm {
+namespace ibsm::sm::program {
 namespace {
 
 struct PKeyPort {
@@ -22,8 +22,8 @@ struct PKeyPort {
 };
 
 // Entries the port's table has, or 0 with a note when it has none we may use.
-std::uint16_t tableEntries(const DiscoveredSubnet& seen, PortRef ref, std::set<NodeId>& unenforced,
-                           std::vector<std::string>& notes) {
+std::uint16_t tableEntries(const discovery::DiscoveredSubnet& seen, PortRef ref,
+                           std::set<NodeId>& unenforced, std::vector<std::string>& notes) {
   const Node& node = seen.fabric.node(ref.node);
   if (!node.isSwitch() || ref.port == 0) return node.partitionCap;
   auto si = seen.switchInfo.find(ref.node);
@@ -39,7 +39,7 @@ std::uint16_t tableEntries(const DiscoveredSubnet& seen, PortRef ref, std::set<N
 
 // The listed ports programming can reach, in the tables' order; the rest
 // are explained in `notes` (one line per switch for enforcement it lacks).
-std::vector<PKeyPort> pkeyPorts(const DiscoveredSubnet& seen, const PKeyTables& tables,
+std::vector<PKeyPort> pkeyPorts(const discovery::DiscoveredSubnet& seen, const PKeyTables& tables,
                                 std::vector<std::string>& notes) {
   const Fabric& fabric = seen.fabric;
   std::set<NodeId> unenforced;
@@ -108,4 +108,4 @@ void diffPKeys(const DiffInput& in, ProgramDiff& out) {
   }
 }
 
-}  // namespace ibsm::sm
+}  // namespace ibsm::sm::program

@@ -8,7 +8,7 @@
 #include "sm/program/Diff.h"
 #include "sm/program/DiffParts.h"
 
-namespace ibsm::sm {
+namespace ibsm::sm::program {
 namespace {
 
 bool isLinkPort(const Fabric& fabric, PortRef port) {
@@ -16,7 +16,7 @@ bool isLinkPort(const Fabric& fabric, PortRef port) {
 }
 
 // The PortInfo held at the other end of the port's cable, if any.
-const PortInfo* peerInfo(const DiscoveredSubnet& seen, PortRef port) {
+const PortInfo* peerInfo(const discovery::DiscoveredSubnet& seen, PortRef port) {
   const auto& remote = seen.fabric.port(port).remote;
   if (!remote) return nullptr;
   auto it = seen.portInfo.find(*remote);
@@ -27,7 +27,7 @@ bool isUp(PortState s) {
   return s == PortState::Init || s == PortState::Armed || s == PortState::Active;
 }
 
-bool enforcesPartitions(const DiscoveredSubnet& seen, NodeId sw) {
+bool enforcesPartitions(const discovery::DiscoveredSubnet& seen, NodeId sw) {
   auto si = seen.switchInfo.find(sw);
   return si != seen.switchInfo.end() && si->second.partitionEnforcementCap > 0;
 }
@@ -95,7 +95,7 @@ struct LinkSteps {
   bool arm{false};       // Init now: Armed first
   bool activate{false};  // then Active
 };
-LinkSteps linkSteps(const DiscoveredSubnet& seen, PortRef port, const PortInfo& held) {
+LinkSteps linkSteps(const discovery::DiscoveredSubnet& seen, PortRef port, const PortInfo& held) {
   if (!isLinkPort(seen.fabric, port)) return {};
   const PortInfo* peer = peerInfo(seen, port);
   if (peer == nullptr || !isUp(peer->portState)) return {};
@@ -178,4 +178,4 @@ void diffPorts(const DiffInput& in, ProgramDiff& out) {
   noteShortVls(fabric, shortVls, vlsWanted, out);
 }
 
-}  // namespace ibsm::sm
+}  // namespace ibsm::sm::program

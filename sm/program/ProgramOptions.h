@@ -5,7 +5,7 @@
 #include <cstdint>
 #include <optional>
 
-namespace ibsm::sm {
+namespace ibsm::sm::program {
 
 struct ProgramOptions {
   // PortInfo:GidPrefix of every LID-carrying port; IBA's default link-local
@@ -20,4 +20,4 @@ struct ProgramOptions {
   bool clientReregister{false};
 };
 
-}  // namespace ibsm::sm
+}  // namespace ibsm::sm::program

@@ -2,7 +2,7 @@
 
 #include <fmt/format.h>
 
-namespace ibsm::sm {
+namespace ibsm::sm::program {
 namespace {
 
 template <typename... F>
@@ -99,4 +99,4 @@ std::string describeTarget(const Fabric& fabric, const StepTarget& target) {
                     target);
 }
 
-}  // namespace ibsm::sm
+}  // namespace ibsm::sm::program

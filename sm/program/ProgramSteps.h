@@ -5,6 +5,7 @@
 #pragma once
 
 #include <ibsm/Ids.h>
+#include <ibsm/MadEngine.h>
 
 #include <array>
 #include <optional>
@@ -13,10 +14,9 @@
 #include <variant>
 #include <vector>
 
-#include "sm/mad/MadEngine.h"
 #include "sm/program/TableKinds.h"
 
-namespace ibsm::sm {
+namespace ibsm::sm::program {
 
 // In the order they run; each waits for the one before.
 enum class ProgramPhase : std::uint8_t {
@@ -76,4 +76,4 @@ struct ProgramDiff {
   std::vector<ProgramStep>& phase(ProgramPhase p) { return phases[static_cast<std::size_t>(p)]; }
 };
 
-}  // namespace ibsm::sm
+}  // namespace ibsm::sm::program

@@ -1,6 +1,6 @@
 #include "sm/program/ProgramSummary.h"
 
-namespace ibsm::sm {
+namespace ibsm::sm::program {
 
 std::size_t ProgramSummary::requests() const {
   std::size_t n = 0;
@@ -30,4 +30,4 @@ std::chrono::microseconds ProgramSummary::duration() const {
   return total;
 }
 
-}  // namespace ibsm::sm
+}  // namespace ibsm::sm::program

@@ -14,7 +14,7 @@
 #include "sm/program/ProgramSteps.h"
 #include "sm/program/TableKinds.h"
 
-namespace ibsm::sm {
+namespace ibsm::sm::program {
 
 struct PhaseReport {
   bool ran{false};
@@ -56,4 +56,4 @@ struct ProgramSummary {
   bool complete() const { return !stoppedAt && failed() == 0; }
 };
 
-}  // namespace ibsm::sm
+}  // namespace ibsm::sm::program

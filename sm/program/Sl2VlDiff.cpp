@@ -14,7 +14,7 @@
 #include "sm/program/Diff.h"
 #include "sm/program/DiffParts.h"
 
-namespace ibsm::sm {
+namespace ibsm::sm::program {
 namespace {
 
 std::uint8_t inPortOf(const Node& node, const Sl2VlEntry& e) {
@@ -102,4 +102,4 @@ std::unordered_map<PortRef, std::uint8_t> vlsNeeded(const Fabric& fabric,
   return need;
 }
 
-}  // namespace ibsm::sm
+}  // namespace ibsm::sm::program

@@ -8,7 +8,7 @@
 
 #include "sm/program/Diff.h"
 
-namespace ibsm::sm {
+namespace ibsm::sm::program {
 namespace {
 
 std::string describeOutcome(const SmpReply& reply) {
@@ -240,4 +240,4 @@ void SubnetProgrammer::logTotals(const ProgramSummary& s) {
       static_cast<double>(s.duration().count()) / 1000.0);
 }
 
-}  // namespace ibsm::sm
+}  // namespace ibsm::sm::program

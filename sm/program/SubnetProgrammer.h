@@ -28,18 +28,18 @@
 //   PROG-0307 warn   a switch port acknowledged but ignored partition enforcement
 #pragma once
 
+#include <ibsm/MadEngine.h>
 #include <ibsm/SubnetPlan.h>
 #include <spdlog/logger.h>
 
 #include <memory>
 #include <set>
 
-#include "sm/mad/MadEngine.h"
 #include "sm/program/HeldSubnet.h"
 #include "sm/program/ProgramOptions.h"
 #include "sm/program/ProgramSummary.h"
 
-namespace ibsm::sm {
+namespace ibsm::sm::program {
 
 class SubnetProgrammer {
  public:
@@ -74,4 +74,4 @@ class SubnetProgrammer {
   std::shared_ptr<spdlog::logger> log_;
 };
 
-}  // namespace ibsm::sm
+}  // namespace ibsm::sm::program

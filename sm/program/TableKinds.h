@@ -21,14 +21,7 @@
 #include <string>
 #include <string_view>
 
-namespace ibsm::sm {
-
-// A port's table (PKey): node GUID and port number.
-struct PortKey {
-  Guid node;
-  std::uint8_t port{0};
-  auto operator<=>(const PortKey&) const = default;
-};
+namespace ibsm::sm::program {
 
 // A port pair's table (SL2VL): on a switch, input and output port; on a CA,
 // in = 0 and out = the CA's port.
@@ -75,4 +68,4 @@ struct PerKind {
   const T& operator[](TableKind k) const { return values[static_cast<std::size_t>(k)]; }
 };
 
-}  // namespace ibsm::sm
+}  // namespace ibsm::sm::program

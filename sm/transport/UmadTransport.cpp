@@ -10,7 +10,7 @@
 #include <cstring>
 #include <vector>
 
-namespace ibsm {
+namespace ibsm::sm::transport {
 namespace {
 
 constexpr int kSmClassVersion = 1;
@@ -218,4 +218,4 @@ Result<std::optional<ReceivedMad>> UmadTransport::receive(MadClock::time_point d
   }
 }
 
-}  // namespace ibsm
+}  // namespace ibsm::sm::transport

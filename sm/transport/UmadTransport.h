@@ -19,7 +19,7 @@
 #include <optional>
 #include <string>
 
-namespace ibsm {
+namespace ibsm::sm::transport {
 
 struct UmadPort {
   std::string caName;  // "mlx5_0", or ibsim's "ibsim0"
@@ -89,4 +89,4 @@ class UmadTransport final : public MadTransport {
   std::uint64_t responsesReceived_{0};  // answers read
 };
 
-}  // namespace ibsm
+}  // namespace ibsm::sm::transport

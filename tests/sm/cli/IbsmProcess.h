@@ -9,7 +9,7 @@
 #include <cstdio>
 #include <string>
 
-namespace ibsm::cli::testing {
+namespace ibsm::sm::cli::testing {
 
 struct Outcome {
   int status{-1};
@@ -28,4 +28,4 @@ inline Outcome runIbsm(const std::string& args) {
   return r;
 }
 
-}  // namespace ibsm::cli::testing
+}  // namespace ibsm::sm::cli::testing

@@ -14,7 +14,7 @@
 
 #include "tests/sm/cli/IbsmProcess.h"
 
-namespace ibsm::cli {
+namespace ibsm::sm::cli {
 namespace {
 
 namespace fs = std::filesystem;
@@ -124,4 +124,4 @@ TEST_F(PartitionsCommand, RunAndPartitionsBothReadTheConfigsPartitionsFile) {
 }
 
 }  // namespace
-}  // namespace ibsm::cli
+}  // namespace ibsm::sm::cli

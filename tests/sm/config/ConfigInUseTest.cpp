@@ -8,7 +8,7 @@
 #include "sm/config/ConfigInUse.h"
 #include "tests/sm/config/ScratchFiles.h"
 
-namespace ibsm::config {
+namespace ibsm::sm::config {
 namespace {
 
 using ::testing::HasSubstr;
@@ -47,4 +47,4 @@ TEST(DefaultConfigPath, IsTheOneTheManPageNames) {
 }
 
 }  // namespace
-}  // namespace ibsm::config
+}  // namespace ibsm::sm::config

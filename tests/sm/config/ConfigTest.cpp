@@ -5,7 +5,7 @@
 
 #include "sm/config/Config.h"
 
-namespace ibsm::config {
+namespace ibsm::sm::config {
 namespace {
 
 std::string slurp(const std::string& path) {
@@ -106,4 +106,4 @@ TEST(Config, ManPageDocumentsEveryKey) {
 }
 
 }  // namespace
-}  // namespace ibsm::config
+}  // namespace ibsm::sm::config

@@ -4,7 +4,7 @@
 
 #include "sm/config/Config.h"
 
-namespace ibsm::config {
+namespace ibsm::sm::config {
 namespace {
 
 TEST(DaemonKeys, DefaultsMatchOpenSmsPollingAndSmKeyAndTheRunDirectory) {
@@ -67,4 +67,4 @@ TEST(DaemonKeys, ControlSocketMustBeANonEmptyPathThatFitsSockaddrUn) {
 }
 
 }  // namespace
-}  // namespace ibsm::config
+}  // namespace ibsm::sm::config

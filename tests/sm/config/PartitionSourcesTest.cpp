@@ -9,7 +9,7 @@
 #include "sm/config/PartitionSources.h"
 #include "tests/sm/config/ScratchFiles.h"
 
-namespace ibsm::config {
+namespace ibsm::sm::config {
 namespace {
 
 using ::testing::HasSubstr;
@@ -110,4 +110,4 @@ TEST_F(PartitionSources, ABadOrMissingPartitionsFileIsNamed) {
 }
 
 }  // namespace
-}  // namespace ibsm::config
+}  // namespace ibsm::sm::config

@@ -8,7 +8,7 @@
 #include "sm/config/PlanSettings.h"
 #include "tests/sm/config/ScratchFiles.h"
 
-namespace ibsm::config {
+namespace ibsm::sm::config {
 namespace {
 
 using ::testing::HasSubstr;
@@ -114,4 +114,4 @@ TEST_F(PlanSettings, AMissingFileIsNamed) {
 }
 
 }  // namespace
-}  // namespace ibsm::config
+}  // namespace ibsm::sm::config

@@ -10,7 +10,7 @@
 #include <fstream>
 #include <string>
 
-namespace ibsm::config::testing {
+namespace ibsm::sm::config::testing {
 
 class ScratchFiles : public ::testing::Test {
  protected:
@@ -34,4 +34,4 @@ class ScratchFiles : public ::testing::Test {
   std::filesystem::path dir_;
 };
 
-}  // namespace ibsm::config::testing
+}  // namespace ibsm::sm::config::testing

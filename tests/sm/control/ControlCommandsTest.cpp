@@ -16,7 +16,7 @@
 
 #include "sm/control/ControlServer.h"
 
-namespace ibsm::control {
+namespace ibsm::sm::control {
 namespace {
 
 using namespace std::chrono_literals;
@@ -148,4 +148,4 @@ TEST_F(ControlCommands, UnknownOptionIsBadInput) {
 }
 
 }  // namespace
-}  // namespace ibsm::control
+}  // namespace ibsm::sm::control

@@ -14,7 +14,7 @@
 #include "sm/control/ControlServer.h"
 #include "tests/sm/support/PipeTransport.h"
 
-namespace ibsm::control {
+namespace ibsm::sm::control {
 namespace {
 
 using namespace std::chrono_literals;
@@ -271,4 +271,4 @@ TEST_F(ControlSocket, AttachedToTheLoopItAnswersFromItsWaitsAndDropsASilentClien
 }
 
 }  // namespace
-}  // namespace ibsm::control
+}  // namespace ibsm::sm::control

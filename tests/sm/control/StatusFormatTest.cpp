@@ -4,7 +4,7 @@
 
 #include "sm/control/StatusFormat.h"
 
-namespace ibsm::control {
+namespace ibsm::sm::control {
 namespace {
 
 using namespace std::chrono_literals;
@@ -130,4 +130,4 @@ TEST(StatusJson, ListsEverySmOfAnotherKey) {
 }
 
 }  // namespace
-}  // namespace ibsm::control
+}  // namespace ibsm::sm::control

@@ -10,6 +10,7 @@
 // Without a NETFILE argument it takes IBSIM_NETFILE (set by the harness).
 // --unlink NODE PORT first cuts that cable through ibsim's console
 // (IBSIM_CONSOLE) and expects the net file without it.
+#include <ibsm/MadEngine.h>
 #include <ibsm/Topology.h>
 #include <spdlog/spdlog.h>
 
@@ -24,7 +25,6 @@
 #include <vector>
 
 #include "sm/discovery/Discovery.h"
-#include "sm/mad/MadEngine.h"
 #include "sm/transport/UmadTransport.h"
 #include "tests/sm/discovery/DiscoveryChecks.h"
 
@@ -65,13 +65,13 @@ bool sweepOnce(MadTransport& wire, std::size_t window, const Fabric& expected,
   MadEngineOptions options;
   options.window = window;
   MadEngine engine(wire, options);
-  sm::Discovery discovery(engine, {}, spdlog::default_logger());
+  sm::discovery::Discovery discovery(engine, {}, spdlog::default_logger());
   auto subnet = discovery.run();
   if (!subnet) {
     fmt::print(stderr, "window {}: {}\n", window, subnet.error().message);
     return false;
   }
-  const sm::DiscoveryCounters& c = discovery.counters();
+  const sm::discovery::DiscoveryCounters& c = discovery.counters();
   const double ms = static_cast<double>(c.elapsed.count()) / 1000.0;
   times[window].push_back(ms);
   fmt::print(
@@ -126,7 +126,7 @@ int run(int argc, char** argv) {
       return 1;
     }
   }
-  auto wire = UmadTransport::open({});
+  auto wire = sm::transport::UmadTransport::open({});
   if (!wire) {
     fmt::print(stderr, "{}\n", wire.error().message);
     return 1;

@@ -17,7 +17,7 @@
 #include "tests/support/FabricBuilder.h"
 #include "tests/support/FabricFixtures.h"
 
-namespace ibsm::sm {
+namespace ibsm::sm::discovery {
 namespace {
 
 using namespace std::chrono_literals;
@@ -414,4 +414,4 @@ TEST_F(DiscoveryFaultTest, ASweepCutShortByTheTransportLeavesTheNextSweepWhole) 
 }
 
 }  // namespace
-}  // namespace ibsm::sm
+}  // namespace ibsm::sm::discovery

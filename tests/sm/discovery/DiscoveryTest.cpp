@@ -14,7 +14,7 @@
 #include "tests/support/FabricBuilder.h"
 #include "tests/support/FabricFixtures.h"
 
-namespace ibsm::sm {
+namespace ibsm::sm::discovery {
 namespace {
 
 using testing::Compare;
@@ -198,4 +198,4 @@ TEST(DiscoveryTest, CountsItsMadsAndTime) {
 }
 
 }  // namespace
-}  // namespace ibsm::sm
+}  // namespace ibsm::sm::discovery

@@ -67,10 +67,10 @@ TEST(Trust, TheDefaultKeyIsOpenSmsDefault) {
 }
 
 TEST(Trust, ControlPacketsNeedOurKeyButAHandoverMayComeUnkeyed) {
-  EXPECT_TRUE(trustsControl(0x5, control::kHandover, 0));
-  EXPECT_TRUE(trustsControl(0x5, control::kDisable, 0x5));
-  EXPECT_FALSE(trustsControl(0x5, control::kDisable, 0));
-  EXPECT_FALSE(trustsControl(0, control::kStandby, 0x5));
+  EXPECT_TRUE(trustsControl(0x5, sminfo::kHandover, 0));
+  EXPECT_TRUE(trustsControl(0x5, sminfo::kDisable, 0x5));
+  EXPECT_FALSE(trustsControl(0x5, sminfo::kDisable, 0));
+  EXPECT_FALSE(trustsControl(0, sminfo::kStandby, 0x5));
 }
 
 TEST(Elect, AloneWeWin) {

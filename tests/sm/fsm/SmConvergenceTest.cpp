@@ -169,10 +169,10 @@ class Subnet {
           if (auto j = find(a.peer)) post(*j, Event::trap(true));
           break;
         case ActionKind::SendHandover:
-          control(i, a.peer, control::kHandover, a.smState, i);
+          control(i, a.peer, sminfo::kHandover, a.smState, i);
           break;
         case ActionKind::SendAcknowledge:
-          control(i, a.peer, control::kAcknowledge, a.smState, std::nullopt);
+          control(i, a.peer, sminfo::kAcknowledge, a.smState, std::nullopt);
           break;
         default:  // AnswerSet is the delivery's result; state, reload, stop need no wire
           break;

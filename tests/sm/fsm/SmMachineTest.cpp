@@ -30,7 +30,7 @@ TEST(SmMachine, ASetIsAnsweredAtOnceAndTheRestWaitsItsTurn) {
   ASSERT_EQ(m.take().value_or(Action{}).kind, SetSmState);
   ASSERT_EQ(m.take().value_or(Action{}).kind,
             Discover);  // the discovery now runs; a master hands over meanwhile
-  EXPECT_EQ(m.feed(Event::smInfoSet(control::kHandover, smInfo(0x70, 9, SmState::Master))), true);
+  EXPECT_EQ(m.feed(Event::smInfoSet(sminfo::kHandover, smInfo(0x70, 9, SmState::Master))), true);
   EXPECT_EQ(drain(m), (std::vector{SendAcknowledge, SetSmState, TakeOver}));
 }
 
@@ -41,8 +41,8 @@ TEST(SmMachine, OnlyASetGetsAVerdictAndAnUntrustedSetNone) {
   drain(m);
   EXPECT_FALSE(m.feed(Event::pollTimer()).has_value());
   EXPECT_FALSE(
-      m.feed(Event::smInfoSet(control::kDisable, smInfo(0x70, 9, SmState::Master))).has_value());
-  EXPECT_EQ(m.feed(Event::smInfoSet(control::kAcknowledge, smInfo(0x70, 9, SmState::Master, 0x42))),
+      m.feed(Event::smInfoSet(sminfo::kDisable, smInfo(0x70, 9, SmState::Master))).has_value());
+  EXPECT_EQ(m.feed(Event::smInfoSet(sminfo::kAcknowledge, smInfo(0x70, 9, SmState::Master, 0x42))),
             false);
 }
 
@@ -51,7 +51,7 @@ TEST(SmMachine, WorkNotYetStartedIsReplacedByNewerWork) {
   drain(m);
   m.feed(Event::discoveryDone(true, {}));  // master: TakeOver queued
   // Before the loop gets to it, a master's DISCOVER sends us back to discovering.
-  m.feed(Event::smInfoSet(control::kDiscover, smInfo(0x70, 9, SmState::Master)));
+  m.feed(Event::smInfoSet(sminfo::kDiscover, smInfo(0x70, 9, SmState::Master)));
   const auto left = drain(m);
   EXPECT_EQ(left, (std::vector{SetSmState, SetSmState, Discover}));
   EXPECT_EQ(m.state().phase, Phase::Discovering);

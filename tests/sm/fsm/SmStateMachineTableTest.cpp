@@ -60,7 +60,7 @@ Event canonical(EventKind k) {
     case E::HandoverAnswered:
       return Event::handoverAnswered(true);
     case E::SmInfoSet:
-      return Event::smInfoSet(control::kHandover, kBetterMaster);
+      return Event::smInfoSet(sminfo::kHandover, kBetterMaster);
   }
   return {};
 }
@@ -303,7 +303,7 @@ TEST(SmStateMachineRules, OnlyAnAcceptedHandoverIsAcknowledgedWithOurStateBefore
     for (const auto& a : t.actions) {
       if (a.kind != SendAcknowledge) continue;
       EXPECT_EQ(e.kind, E::SmInfoSet);
-      EXPECT_EQ(e.modifier, control::kHandover);
+      EXPECT_EQ(e.modifier, sminfo::kHandover);
       EXPECT_TRUE(t.actions.front().accepted);
       EXPECT_EQ(a.peer, e.peer.guid);
       EXPECT_EQ(a.smState, smStateOf(s.phase));
@@ -318,7 +318,7 @@ TEST(SmStateMachineRules, ANewMasterAlwaysStartsByTakingOver) {
   forEveryTransition(kCtx, [](const State& s, const Event& e, const Transition& t) {
     const bool becameMaster =
         smStateOf(s.phase) != SmState::Master && smStateOf(t.state.phase) == SmState::Master;
-    const bool handedOver = e.kind == E::SmInfoSet && e.modifier == control::kHandover &&
+    const bool handedOver = e.kind == E::SmInfoSet && e.modifier == sminfo::kHandover &&
                             !t.actions.empty() && t.actions.front().accepted;
     const bool takeOver = std::ranges::count(kinds(t.actions), TakeOver) > 0;
     if (becameMaster) {
@@ -342,7 +342,7 @@ TEST(SmStateMachineRules, WithAnSmKeySetsWithoutItAreIgnoredUnanswered) {
   SmContext keyed = kCtx;
   keyed.self.smKey = 0x5eed;
   forEveryTransition(keyed, [](const State& s, const Event& e, const Transition& t) {
-    if (e.kind != E::SmInfoSet || e.modifier == control::kHandover) return;
+    if (e.kind != E::SmInfoSet || e.modifier == sminfo::kHandover) return;
     EXPECT_EQ(t.state, s);
     EXPECT_TRUE(t.actions.empty());
   });

@@ -233,8 +233,7 @@ TEST(HandoverOut, AnAcknowledgeFromTheNewMasterAlsoCompletesIt) {
   Sm sm = master();
   sm.feed(Event::trap(true));
   sm.feed(Event::heavySweepDone(true, true, {smInfo(0x70, 9, SmState::Standby)}));
-  const auto a =
-      sm.feed(Event::smInfoSet(control::kAcknowledge, smInfo(0x70, 9, SmState::Standby)));
+  const auto a = sm.feed(Event::smInfoSet(sminfo::kAcknowledge, smInfo(0x70, 9, SmState::Standby)));
   ASSERT_EQ(kinds(a), (std::vector{AnswerSet, SetSmState}));
   EXPECT_TRUE(a[0].accepted);
   EXPECT_EQ(sm.state.phase, P::Standby);
@@ -254,7 +253,7 @@ TEST(HandoverOut, ARefusedHandoverLeavesUsMasterToLookAgainWithAHeavySweep) {
 
 TEST(HandoverIn, AStandbyToldHandoverAnswersAcknowledgesAndTakesOver) {
   Sm sm = standby();
-  const auto a = sm.feed(Event::smInfoSet(control::kHandover, smInfo(0x70, 9, SmState::Master)));
+  const auto a = sm.feed(Event::smInfoSet(sminfo::kHandover, smInfo(0x70, 9, SmState::Master)));
   ASSERT_EQ(kinds(a), (std::vector{AnswerSet, SendAcknowledge, SetSmState, TakeOver}));
   EXPECT_TRUE(a[0].accepted);
   EXPECT_EQ(a[1].peer, Guid{0x70});
@@ -264,7 +263,7 @@ TEST(HandoverIn, AStandbyToldHandoverAnswersAcknowledgesAndTakesOver) {
 
 TEST(HandoverIn, OnlyAMasterMayHandOver) {
   Sm sm = standby();
-  const auto a = sm.feed(Event::smInfoSet(control::kHandover, smInfo(0x71, 9, SmState::Standby)));
+  const auto a = sm.feed(Event::smInfoSet(sminfo::kHandover, smInfo(0x71, 9, SmState::Standby)));
   ASSERT_EQ(kinds(a), std::vector{AnswerSet});
   EXPECT_FALSE(a[0].accepted);
   EXPECT_EQ(sm.state.phase, P::Standby);
@@ -272,7 +271,7 @@ TEST(HandoverIn, OnlyAMasterMayHandOver) {
 
 TEST(HandoverIn, AMasterHandedTheSubnetByAnotherMasterTakesOverWhatThatOneProgrammed) {
   Sm sm = master();
-  const auto a = sm.feed(Event::smInfoSet(control::kHandover, smInfo(0x90, 1, SmState::Master)));
+  const auto a = sm.feed(Event::smInfoSet(sminfo::kHandover, smInfo(0x90, 1, SmState::Master)));
   EXPECT_EQ(kinds(a), (std::vector{AnswerSet, SendAcknowledge, TakeOver}));
   EXPECT_EQ(a[1].smState, SmState::Master);
 }
@@ -280,7 +279,7 @@ TEST(HandoverIn, AMasterHandedTheSubnetByAnotherMasterTakesOverWhatThatOneProgra
 TEST(HandoverIn, AHandoverDuringASweepMakesTheNextSweepATakeOver) {
   Sm sm = master();
   sm.feed(Event::sweepTimer());
-  EXPECT_EQ(sm.feedKinds(Event::smInfoSet(control::kHandover, smInfo(0x90, 1, SmState::Master))),
+  EXPECT_EQ(sm.feedKinds(Event::smInfoSet(sminfo::kHandover, smInfo(0x90, 1, SmState::Master))),
             (std::vector{AnswerSet, SendAcknowledge}));
   EXPECT_EQ(sm.feedKinds(Event::lightSweepDone(true, false)), std::vector{TakeOver});
 }
@@ -307,7 +306,7 @@ TEST(TwoMasters, TheBetterOneTellsTheWorseAndWaitsWithoutSweeping) {
   EXPECT_EQ(sm.feedKinds(Event::masterAnswered(smInfo(0x70, 1, SmState::Master))),
             std::vector{NotifyMaster});
   // Its HANDOVER ends the wait; what it programmed meanwhile is taken over.
-  EXPECT_EQ(sm.feedKinds(Event::smInfoSet(control::kHandover, smInfo(0x70, 1, SmState::Master))),
+  EXPECT_EQ(sm.feedKinds(Event::smInfoSet(sminfo::kHandover, smInfo(0x70, 1, SmState::Master))),
             (std::vector{AnswerSet, SendAcknowledge, TakeOver}));
   EXPECT_EQ(sm.state.phase, P::MasterTakeOver);
 }
@@ -332,12 +331,12 @@ TEST(TwoMasters, TheWorseOneYieldingEndsTheWaitWithATakeOver) {
 TEST(ControlPackets, DisableSilencesAStandbyAndStandbyWakesItToPollTheSender) {
   Sm sm = standby();
   const SmInfo boss = smInfo(0x80, 9, SmState::Master);
-  EXPECT_EQ(sm.feedKinds(Event::smInfoSet(control::kDisable, boss)),
+  EXPECT_EQ(sm.feedKinds(Event::smInfoSet(sminfo::kDisable, boss)),
             (std::vector{AnswerSet, SetSmState}));
   EXPECT_EQ(sm.state.phase, P::NotActive);
   EXPECT_TRUE(sm.feed(Event::pollTimer()).empty());  // polls nobody
   EXPECT_TRUE(sm.feed(Event::sweepTimer()).empty());
-  EXPECT_EQ(sm.feedKinds(Event::smInfoSet(control::kStandby, boss)),
+  EXPECT_EQ(sm.feedKinds(Event::smInfoSet(sminfo::kStandby, boss)),
             (std::vector{AnswerSet, SetSmState}));
   EXPECT_EQ(sm.state.phase, P::Standby);
   EXPECT_EQ(sm.state.master, Guid{0x80});
@@ -345,7 +344,7 @@ TEST(ControlPackets, DisableSilencesAStandbyAndStandbyWakesItToPollTheSender) {
 
 TEST(ControlPackets, DiscoverSendsAStandbyBackToDiscovering) {
   Sm sm = standby();
-  EXPECT_EQ(sm.feedKinds(Event::smInfoSet(control::kDiscover, smInfo(0x70, 9, SmState::Master))),
+  EXPECT_EQ(sm.feedKinds(Event::smInfoSet(sminfo::kDiscover, smInfo(0x70, 9, SmState::Master))),
             (std::vector{AnswerSet, SetSmState, Discover}));
   EXPECT_EQ(sm.state.phase, P::Discovering);
 }
@@ -353,7 +352,7 @@ TEST(ControlPackets, DiscoverSendsAStandbyBackToDiscovering) {
 TEST(ControlPackets, CommandsThatMakeNoSenseHereAreRefused) {
   const SmInfo boss = smInfo(0x70, 9, SmState::Master);
   Sm m = master();
-  for (auto mod : {control::kDisable, control::kStandby, control::kAcknowledge, 0U, 6U}) {
+  for (auto mod : {sminfo::kDisable, sminfo::kStandby, sminfo::kAcknowledge, 0U, 6U}) {
     const auto a = m.feed(Event::smInfoSet(mod, boss));
     ASSERT_EQ(kinds(a), std::vector{AnswerSet}) << mod;
     EXPECT_FALSE(a[0].accepted) << mod;
@@ -363,8 +362,7 @@ TEST(ControlPackets, CommandsThatMakeNoSenseHereAreRefused) {
 
 TEST(ControlPackets, AnAcknowledgeFromAnSmWeDidNotHandToIsRefused) {
   Sm sm = standby();
-  const auto a =
-      sm.feed(Event::smInfoSet(control::kAcknowledge, smInfo(0x71, 9, SmState::Standby)));
+  const auto a = sm.feed(Event::smInfoSet(sminfo::kAcknowledge, smInfo(0x71, 9, SmState::Standby)));
   ASSERT_EQ(kinds(a), std::vector{AnswerSet});
   EXPECT_FALSE(a[0].accepted);
 }
@@ -372,12 +370,12 @@ TEST(ControlPackets, AnAcknowledgeFromAnSmWeDidNotHandToIsRefused) {
 TEST(SmKey, ControlPacketsWithoutOurKeyAreIgnoredUnanswered) {
   Sm sm = standby(ctx(0xc0ffee));
   EXPECT_TRUE(
-      sm.feed(Event::smInfoSet(control::kDisable, smInfo(0x70, 9, SmState::Master, 0))).empty());
-  EXPECT_TRUE(sm.feed(Event::smInfoSet(control::kHandover, smInfo(0x70, 9, SmState::Master, 0xbad)))
+      sm.feed(Event::smInfoSet(sminfo::kDisable, smInfo(0x70, 9, SmState::Master, 0))).empty());
+  EXPECT_TRUE(sm.feed(Event::smInfoSet(sminfo::kHandover, smInfo(0x70, 9, SmState::Master, 0xbad)))
                   .empty());
   EXPECT_EQ(sm.state.phase, P::Standby);
   const auto a =
-      sm.feed(Event::smInfoSet(control::kHandover, smInfo(0x70, 9, SmState::Master, 0xc0ffee)));
+      sm.feed(Event::smInfoSet(sminfo::kHandover, smInfo(0x70, 9, SmState::Master, 0xc0ffee)));
   EXPECT_TRUE(a.at(0).accepted);
   EXPECT_EQ(sm.state.phase, P::MasterTakeOver);
 }
@@ -386,7 +384,7 @@ TEST(SmKey, ControlPacketsWithoutOurKeyAreIgnoredUnanswered) {
 // standby carries 0, and must still hand the subnet over.
 TEST(SmKey, AHandoverWithoutAnyKeyIsTakenAsOpenSmSendsIt) {
   Sm sm = standby(ctx(0xc0ffee));
-  const auto a = sm.feed(Event::smInfoSet(control::kHandover, smInfo(0x70, 9, SmState::Master, 0)));
+  const auto a = sm.feed(Event::smInfoSet(sminfo::kHandover, smInfo(0x70, 9, SmState::Master, 0)));
   ASSERT_FALSE(a.empty());
   EXPECT_TRUE(a.at(0).accepted);
   EXPECT_EQ(sm.state.phase, P::MasterTakeOver);
@@ -412,7 +410,7 @@ TEST(LateResults, ResultsOfWorkAbandonedByAStateChangeAreIgnored) {
   // A DISCOVER during a heavy sweep: the sweep's result lands in DISCOVERING.
   Sm sm = master();
   sm.feed(Event::operatorSweep(true));
-  sm.feed(Event::smInfoSet(control::kDiscover, smInfo(0x70, 9, SmState::Master)));
+  sm.feed(Event::smInfoSet(sminfo::kDiscover, smInfo(0x70, 9, SmState::Master)));
   EXPECT_EQ(sm.state.phase, P::Discovering);
   EXPECT_TRUE(sm.feed(Event::heavySweepDone(true, true, {})).empty());
   EXPECT_EQ(sm.state.phase, P::Discovering);

@@ -23,7 +23,7 @@ namespace {
 using Tables = std::map<Guid, std::vector<LftBlock>>;
 
 // What every switch's LFT holds now, block by block up to LinearFDBTop.
-Tables readTables(MadEngine& engine, const DiscoveredSubnet& subnet) {
+Tables readTables(MadEngine& engine, const discovery::DiscoveredSubnet& subnet) {
   Tables out;
   for (const NodeId sw : subnet.fabric.switches()) {
     const Guid guid = subnet.fabric.node(sw).guid;
@@ -65,13 +65,13 @@ double ms(std::chrono::microseconds t) {
 }
 
 TEST(LightSweepIbsim, UnlinkIsReroutedIncrementallyAndReLinkRestoresTheTables) {
-  auto wire = UmadTransport::open({});
+  auto wire = transport::UmadTransport::open({});
   ASSERT_TRUE(wire) << wire.error().message;
   MadEngine engine(**wire, {});
   const auto dir = std::filesystem::current_path() / "light-state";
   std::filesystem::create_directories(dir);
-  StateStore store(dir);
-  MasterSweep sweep(engine, store, SweepSettings{}, spdlog::default_logger());
+  manager::StateStore store(dir);
+  manager::MasterSweep sweep(engine, store, manager::SweepSettings{}, spdlog::default_logger());
 
   auto heavy = sweep.run();
   ASSERT_TRUE(heavy) << heavy.error().message;
@@ -108,12 +108,13 @@ TEST(LightSweepIbsim, UnlinkIsReroutedIncrementallyAndReLinkRestoresTheTables) {
   const Tables rerouted = readTables(engine, sweep.held().observed());
   const std::size_t differ = blocksThatDiffer(original, rerouted);
   EXPECT_GT(differ, 0u);
-  EXPECT_EQ(cut->reroute->program.table(TableKind::Lft).written, differ);
+  EXPECT_EQ(cut->reroute->program.table(program::TableKind::Lft).written, differ);
   fmt::print(
       "Unlink core0[1]: light sweep + reroute {} MADs in {:.1f} ms (plan {:.1f} ms), {} pairs "
       "routed, {} unreachable, {} LFT blocks written = {} blocks that differ\n",
       cut->mads, ms(cut->elapsed), ms(cut->reroute->planTime), cut->reroute->routedPairs,
-      cut->reroute->unreachablePairs, cut->reroute->program.table(TableKind::Lft).written, differ);
+      cut->reroute->unreachablePairs, cut->reroute->program.table(program::TableKind::Lft).written,
+      differ);
 
   console("ReLink \"core0\"[1]");
   auto back = sweep.lightSweep();
@@ -127,9 +128,10 @@ TEST(LightSweepIbsim, UnlinkIsReroutedIncrementallyAndReLinkRestoresTheTables) {
   EXPECT_TRUE(again->up) << ::testing::PrintToString(again->reasons);
   const Tables balanced = readTables(engine, sweep.held().observed());
   EXPECT_EQ(blocksThatDiffer(original, balanced), 0u);
-  EXPECT_EQ(again->program.table(TableKind::Lft).written, blocksThatDiffer(rerouted, balanced));
+  EXPECT_EQ(again->program.table(program::TableKind::Lft).written,
+            blocksThatDiffer(rerouted, balanced));
   fmt::print("heavy sweep after ReLink: {} MADs in {:.1f} ms, {} LFT blocks written\n", again->mads,
-             ms(again->elapsed), again->program.table(TableKind::Lft).written);
+             ms(again->elapsed), again->program.table(program::TableKind::Lft).written);
 }
 
 }  // namespace

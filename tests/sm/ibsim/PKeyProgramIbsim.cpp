@@ -14,6 +14,7 @@
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 #include <ibsm/Engines.h>
+#include <ibsm/MadEngine.h>
 #include <spdlog/spdlog.h>
 
 #include <cstdio>
@@ -21,7 +22,6 @@
 #include <sstream>
 
 #include "sm/discovery/Discovery.h"
-#include "sm/mad/MadEngine.h"
 #include "sm/program/SubnetProgrammer.h"
 #include "sm/transport/UmadTransport.h"
 
@@ -34,22 +34,22 @@ constexpr std::uint16_t kRed = 0x0002;
 constexpr std::uint16_t kFull = 0x8000;
 
 struct Sweep {
-  sm::DiscoveredSubnet discovered;
+  sm::discovery::DiscoveredSubnet discovered;
   SubnetPlan plan;
-  sm::ProgramSummary summary;
+  sm::program::ProgramSummary summary;
 };
 
 // The SM, kept across the tests like a running daemon keeps it.
 struct Sm {
-  std::unique_ptr<UmadTransport> port;
+  std::unique_ptr<sm::transport::UmadTransport> port;
   std::unique_ptr<MadEngine> engine;
-  sm::HeldSubnet held;
+  sm::program::HeldSubnet held;
 };
 
 Sm& sm() {
   static Sm s = [] {
     Sm out;
-    auto port = UmadTransport::open({});
+    auto port = sm::transport::UmadTransport::open({});
     if (!port) throw std::runtime_error(port.error().message);
     out.port = std::move(*port);
     out.engine = std::make_unique<MadEngine>(*out.port);
@@ -87,7 +87,7 @@ PKeyTables partitions(const Fabric& f, bool withRed) {
 
 Sweep sweep(bool withRed) {
   Sm& s = sm();
-  sm::Discovery discovery(*s.engine, {}, spdlog::default_logger());
+  sm::discovery::Discovery discovery(*s.engine, {}, spdlog::default_logger());
   auto subnet = discovery.run();
   if (!subnet) throw std::runtime_error(subnet.error().message);
   PlanInputs inputs;
@@ -96,16 +96,17 @@ Sweep sweep(bool withRed) {
   if (!plan) throw std::runtime_error(plan.error().message);
   plan->pkeys = partitions(plan->fabric, withRed);
   s.held.observe(*subnet);
-  sm::SubnetProgrammer programmer(*s.engine, s.held);
+  sm::program::SubnetProgrammer programmer(*s.engine, s.held);
   auto summary = programmer.program(*plan);
   if (!summary) throw std::runtime_error(summary.error().message);
   const auto& p = *summary;
-  std::printf("PKey SMPs: %zu (%zu Gets, %zu Sets); blocks read %zu, written %zu; all SMPs %zu\n",
-              p.requests(sm::TableKind::PKey),
-              p.phase(sm::ProgramPhase::ReadTables).tableRequests[sm::TableKind::PKey],
-              p.phase(sm::ProgramPhase::PKeys).tableRequests[sm::TableKind::PKey],
-              p.table(sm::TableKind::PKey).read, p.table(sm::TableKind::PKey).written,
-              p.requests());
+  std::printf(
+      "PKey SMPs: %zu (%zu Gets, %zu Sets); blocks read %zu, written %zu; all SMPs %zu\n",
+      p.requests(sm::program::TableKind::PKey),
+      p.phase(sm::program::ProgramPhase::ReadTables).tableRequests[sm::program::TableKind::PKey],
+      p.phase(sm::program::ProgramPhase::PKeys).tableRequests[sm::program::TableKind::PKey],
+      p.table(sm::program::TableKind::PKey).read, p.table(sm::program::TableKind::PKey).written,
+      p.requests());
   return Sweep{std::move(*subnet), std::move(*plan), std::move(*summary)};
 }
 
@@ -170,16 +171,17 @@ TEST(PKeyProgramOnIbsim, BringUpWritesOnlyTheBlocksThatDifferAndTheWireHoldsTheP
   const Sweep s = sweep(/*withRed=*/true);
   EXPECT_TRUE(s.summary.complete()) << ::testing::PrintToString(s.summary.failures);
   // Every table that holds more than the default: block 0, once.
-  EXPECT_EQ(s.summary.table(sm::TableKind::PKey).written, members(*s.plan.pkeys, kBlue));
-  EXPECT_EQ(s.summary.phase(sm::ProgramPhase::PKeys).tableRequests[sm::TableKind::PKey],
-            members(*s.plan.pkeys, kBlue));
+  EXPECT_EQ(s.summary.table(sm::program::TableKind::PKey).written, members(*s.plan.pkeys, kBlue));
+  EXPECT_EQ(
+      s.summary.phase(sm::program::ProgramPhase::PKeys).tableRequests[sm::program::TableKind::PKey],
+      members(*s.plan.pkeys, kBlue));
   expectTablesOnTheWire(s);
 }
 
 TEST(PKeyProgramOnIbsim, ASweepWithTheSamePartitionsSendsNoPKeySmp) {
   const Sweep s = sweep(/*withRed=*/true);
   EXPECT_TRUE(s.summary.complete());
-  EXPECT_EQ(s.summary.requests(sm::TableKind::PKey), 0U);
+  EXPECT_EQ(s.summary.requests(sm::program::TableKind::PKey), 0U);
   // Nor any other: ibsim ignored the enforcement bits once (PROG-0307).
   EXPECT_EQ(s.summary.requests(), 0U);
 }
@@ -188,10 +190,12 @@ TEST(PKeyProgramOnIbsim, ARemovedPartitionCostsOneSetPerChangedBlockAndNoRead) {
   const std::size_t redMembers = members(partitions(sweep(true).plan.fabric, true), kRed);
   const Sweep s = sweep(/*withRed=*/false);
   EXPECT_TRUE(s.summary.complete());
-  EXPECT_EQ(s.summary.phase(sm::ProgramPhase::ReadTables).tableRequests[sm::TableKind::PKey], 0U);
-  EXPECT_EQ(s.summary.table(sm::TableKind::PKey).written, redMembers)
+  EXPECT_EQ(s.summary.phase(sm::program::ProgramPhase::ReadTables)
+                .tableRequests[sm::program::TableKind::PKey],
+            0U);
+  EXPECT_EQ(s.summary.table(sm::program::TableKind::PKey).written, redMembers)
       << "block 0 of each port Red was in";
-  EXPECT_EQ(s.summary.requests(sm::TableKind::PKey), redMembers);
+  EXPECT_EQ(s.summary.requests(sm::program::TableKind::PKey), redMembers);
   EXPECT_EQ(s.summary.requests(), redMembers) << "PKey Sets and nothing else";
   expectTablesOnTheWire(s);
 }

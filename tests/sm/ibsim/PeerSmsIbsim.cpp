@@ -42,16 +42,16 @@ std::shared_ptr<spdlog::logger> quiet() {
 TEST(PeerSmChild, AnswersAsAStandby) {
   const char* seconds = std::getenv("PEERSMS_CHILD");
   if (seconds == nullptr) GTEST_SKIP() << "runs only as the child of PeerSmsOnIbsim";
-  auto wire = UmadTransport::open({});
+  auto wire = transport::UmadTransport::open({});
   ASSERT_TRUE(wire) << wire.error().message;
   MadEngine engine(**wire);
-  SmInfoAgent agent(engine,
-                    SmInfo{.guid = (*wire)->port().portGuid,
-                           .smKey = 0,
-                           .actCount = kChildActCount,
-                           .priority = kChildPriority,
-                           .smState = SmState::Standby},
-                    quiet());
+  manager::SmInfoAgent agent(engine,
+                             SmInfo{.guid = (*wire)->port().portGuid,
+                                    .smKey = 0,
+                                    .actCount = kChildActCount,
+                                    .priority = kChildPriority,
+                                    .smState = SmState::Standby},
+                             quiet());
   std::ofstream sets("child.sets");
   agent.onSmInfoSet([&](std::uint32_t modifier, const SmInfo&) -> std::optional<bool> {
     sets << modifier << std::endl;
@@ -93,7 +93,7 @@ TEST(PeerSmsOnIbsim, FindsReadsAndControlsASecondSmProcess) {
                                 {self, "--gtest_filter=PeerSmChild.*"}, "child.out");
   ASSERT_GT(child, 0);
 
-  auto wire = UmadTransport::open({});
+  auto wire = transport::UmadTransport::open({});
   ASSERT_TRUE(wire) << wire.error().message;
   MadEngineOptions options;
   options.logger = quiet();
@@ -105,14 +105,14 @@ TEST(PeerSmsOnIbsim, FindsReadsAndControlsASecondSmProcess) {
             .smState = SmState::Discovering};
 
   // The child claims IsSM when it opens its port; look until it has.
-  std::vector<PeerSm> peers;
-  DiscoveredSubnet subnet;
+  std::vector<manager::PeerSm> peers;
+  discovery::DiscoveredSubnet subnet;
   for (auto giveUp = MadClock::now() + 15s; peers.empty() && MadClock::now() < giveUp;) {
-    Discovery discovery(engine, {}, quiet());
+    discovery::Discovery discovery(engine, {}, quiet());
     auto found = discovery.run();
     ASSERT_TRUE(found) << found.error().message;
     subnet = std::move(*found);
-    peers = findPeerSms(subnet);
+    peers = manager::findPeerSms(subnet);
     if (peers.empty()) ::usleep(200'000);
   }
   ASSERT_EQ(peers.size(), 1U) << "the child's port never showed IsSM";
@@ -134,7 +134,7 @@ TEST(PeerSmsOnIbsim, FindsReadsAndControlsASecondSmProcess) {
   ::waitpid(own, &status, 0);
   EXPECT_NE(slurp("own-portinfo.out").find("IsSM"), std::string::npos) << slurp("own-portinfo.out");
 
-  auto infos = readPeerSmInfos(engine, peers, me);
+  auto infos = manager::readPeerSmInfos(engine, peers, me);
   ASSERT_TRUE(infos) << infos.error().message;
   ASSERT_EQ(infos->size(), 1U);
   EXPECT_EQ((*infos)[0].info.guid, peers[0].portGuid);
@@ -142,12 +142,12 @@ TEST(PeerSmsOnIbsim, FindsReadsAndControlsASecondSmProcess) {
   EXPECT_EQ((*infos)[0].info.smState, SmState::Standby);
   EXPECT_EQ((*infos)[0].info.actCount, kChildActCount);
 
-  auto polled = pollSmInfo(engine, peers[0], me);
+  auto polled = manager::pollSmInfo(engine, peers[0], me);
   ASSERT_TRUE(polled);
   EXPECT_TRUE(polled->has_value());
 
   me.smState = SmState::Master;
-  auto handed = sendSmControl(engine, peers[0], 2, me);  // kAcknowledge
+  auto handed = manager::sendSmControl(engine, peers[0], 2, me);  // kAcknowledge
   ASSERT_TRUE(handed);
   EXPECT_TRUE(*handed);
 

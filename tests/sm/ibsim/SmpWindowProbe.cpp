@@ -16,6 +16,7 @@
 // ibsim answers one SMP at a time, so past 16-32 outstanding SMPs there is
 // nothing left to overlap; 32 is the default, and no window lost an SMP.
 #include <ibsm/MadAttributes.h>
+#include <ibsm/MadEngine.h>
 #include <ibsm/Topology.h>
 #include <spdlog/spdlog.h>
 
@@ -27,7 +28,6 @@
 #include <unordered_map>
 #include <vector>
 
-#include "sm/mad/MadEngine.h"
 #include "sm/transport/UmadTransport.h"
 
 namespace ibsm {
@@ -127,7 +127,7 @@ int run(int argc, char** argv) {
     for (const Node& n : fabric->fabric.nodes()) expected->insert(n.guid);
   }
 
-  auto wire = UmadTransport::open({});
+  auto wire = sm::transport::UmadTransport::open({});
   if (!wire) {
     fmt::print(stderr, "{}\n", wire.error().message);
     return 1;

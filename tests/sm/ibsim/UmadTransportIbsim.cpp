@@ -4,6 +4,7 @@
 #include <fcntl.h>
 #include <gtest/gtest.h>
 #include <ibsm/MadAttributes.h>
+#include <ibsm/MadEngine.h>
 #include <ibsm/Topology.h>
 #include <spawn.h>
 #include <sys/wait.h>
@@ -13,7 +14,6 @@
 #include <set>
 #include <sstream>
 
-#include "sm/mad/MadEngine.h"
 #include "sm/transport/UmadTransport.h"
 
 extern char** environ;
@@ -53,8 +53,8 @@ std::optional<PortRef> walk(const Fabric& f, const DrPath& path) {
   return at;
 }
 
-std::unique_ptr<UmadTransport> openDefault() {
-  auto port = UmadTransport::open({});
+std::unique_ptr<sm::transport::UmadTransport> openDefault() {
+  auto port = sm::transport::UmadTransport::open({});
   EXPECT_TRUE(port) << port.error().message;
   return port ? std::move(*port) : nullptr;
 }
@@ -99,17 +99,17 @@ TEST(UmadTransport, OpensTheFirstPortByDefaultAndReportsIt) {
 
 TEST(UmadTransport, OpensAPortByItsGuid) {
   const Guid guid = netFabric().node(smNode()).guid;
-  UmadOptions options;
+  sm::transport::UmadOptions options;
   options.portGuid = guid;
-  auto wire = UmadTransport::open(options);
+  auto wire = sm::transport::UmadTransport::open(options);
   ASSERT_TRUE(wire) << wire.error().message;
   EXPECT_EQ((*wire)->port().portGuid, guid);
 }
 
 TEST(UmadTransport, RefusesAGuidNoPortHasAndNamesIt) {
-  UmadOptions options;
+  sm::transport::UmadOptions options;
   options.portGuid = Guid{0xdeadbeef};
-  auto wire = UmadTransport::open(options);
+  auto wire = sm::transport::UmadTransport::open(options);
   ASSERT_FALSE(wire);
   EXPECT_NE(wire.error().message.find("0x00000000deadbeef"), std::string::npos)
       << wire.error().message;

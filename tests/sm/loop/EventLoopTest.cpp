@@ -13,7 +13,7 @@
 #include "sm/loop/EventLoop.h"
 #include "tests/sm/support/PipeTransport.h"
 
-namespace ibsm::loop {
+namespace ibsm::sm::loop {
 namespace {
 
 using namespace std::chrono_literals;
@@ -219,4 +219,4 @@ TEST(EventLoop, OnePollOverAllFdsMissesTheOthersUnderUmad2sim) {
 }
 
 }  // namespace
-}  // namespace ibsm::loop
+}  // namespace ibsm::sm::loop

@@ -5,13 +5,13 @@
 // on it to capture their own frame; these tests fail if one callback is
 // dropped, run twice, or left behind for a later run.
 #include <gtest/gtest.h>
+#include <ibsm/MadEngine.h>
 #include <spdlog/sinks/ostream_sink.h>
 
 #include <algorithm>
 #include <sstream>
 
 #include "sm/loop/EventLoop.h"
-#include "sm/mad/MadEngine.h"
 #include "tests/sm/support/FakeFabricTransport.h"
 
 namespace ibsm {
@@ -171,7 +171,7 @@ TEST_F(MadEngineLifetimeTest, CancelInTheLastCallbackStillFailsThatRun) {
 // loop (as the daemon's signal fd would) cancels a run that would otherwise
 // wait out every retry.
 TEST_F(MadEngineLifetimeTest, ATimerOfTheWaiterCancelsARunningSweep) {
-  loop::EventLoop loop(wire.clock());
+  sm::loop::EventLoop loop(wire.clock());
   auto o = options(4);
   o.waiter = &loop;
   MadEngine engine(wire, o);

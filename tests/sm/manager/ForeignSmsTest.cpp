@@ -4,7 +4,7 @@
 
 #include "sm/manager/ForeignSms.h"
 
-namespace ibsm::sm {
+namespace ibsm::sm::manager {
 namespace {
 
 constexpr std::uint64_t kOurs = kDefaultSmKey;
@@ -83,4 +83,4 @@ TEST(ForeignSms, TheLogLineNamesTheSmItsPortStateAndTheLikelyCauseButNotOurKey) 
 }
 
 }  // namespace
-}  // namespace ibsm::sm
+}  // namespace ibsm::sm::manager

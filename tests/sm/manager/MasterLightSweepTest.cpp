@@ -15,7 +15,7 @@
 #include "tests/sm/support/FakeFabricTransport.h"
 #include "tests/support/FabricFixtures.h"
 
-namespace ibsm::sm {
+namespace ibsm::sm::manager {
 namespace {
 
 using ibsm::testing::FakeFabricTransport;
@@ -222,7 +222,7 @@ TEST_F(MasterLightSweep, ALostCableIsRoutedAroundWritingOnlyTheBlocksThatChange)
   }
   EXPECT_GT(differ, 0u);
   EXPECT_EQ(countSent(sent(), mark, Method::Set, AttributeId::LinearForwardingTable), differ);
-  EXPECT_EQ(light->reroute->program.table(TableKind::Lft).written, differ);
+  EXPECT_EQ(light->reroute->program.table(program::TableKind::Lft).written, differ);
 
   // The next heavy sweep agrees with the reroute: it writes no block.
   const std::size_t again = sent().size();
@@ -279,4 +279,4 @@ TEST_F(MasterLightSweep, ANewLinkNeedsAHeavySweep) {
 }
 
 }  // namespace
-}  // namespace ibsm::sm
+}  // namespace ibsm::sm::manager

@@ -15,7 +15,7 @@
 #include "tests/sm/support/FakeFabricTransport.h"
 #include "tests/support/FabricFixtures.h"
 
-namespace ibsm::sm {
+namespace ibsm::sm::manager {
 namespace {
 
 using ibsm::testing::FakeFabricTransport;
@@ -185,7 +185,7 @@ TEST_F(MasterSweepPartitions, TheSettledSubnetHoldsTheEnforcementThePortsTook) {
     auto result = sweep.run();
     ASSERT_TRUE(result) << result.error().message;
     ASSERT_TRUE(sweep.held().hasObservation());
-    const DiscoveredSubnet& settled = sweep.held().observed();
+    const discovery::DiscoveredSubnet& settled = sweep.held().observed();
     std::size_t enforcing = 0;
     std::size_t facingCas = 0;
     for (const NodeId ca : settled.fabric.endNodes()) {
@@ -202,4 +202,4 @@ TEST_F(MasterSweepPartitions, TheSettledSubnetHoldsTheEnforcementThePortsTook) {
 }
 
 }  // namespace
-}  // namespace ibsm::sm
+}  // namespace ibsm::sm::manager

@@ -12,7 +12,7 @@
 #include "tests/sm/support/FakeFabricTransport.h"
 #include "tests/support/FabricFixtures.h"
 
-namespace ibsm::sm {
+namespace ibsm::sm::manager {
 namespace {
 
 using namespace std::chrono_literals;
@@ -41,9 +41,9 @@ struct TwoOtherSms {
   }
 };
 
-DiscoveredSubnet discover(FakeFabricTransport& wire) {
+discovery::DiscoveredSubnet discover(FakeFabricTransport& wire) {
   MadEngine engine(wire, optionsFor(wire.clock()));
-  Discovery discovery(engine, {}, quiet());
+  discovery::Discovery discovery(engine, {}, quiet());
   auto subnet = discovery.run();
   EXPECT_TRUE(subnet) << subnet.error().message;
   return std::move(*subnet);
@@ -52,7 +52,7 @@ DiscoveredSubnet discover(FakeFabricTransport& wire) {
 TEST(FindPeerSms, FindsEverySmPortButOurOwnAndRoutesToThatVeryPort) {
   TwoOtherSms f;
   FakeFabricTransport wire(f.truth, PortRef{f.hca2, 2});
-  const DiscoveredSubnet subnet = discover(wire);
+  const discovery::DiscoveredSubnet subnet = discover(wire);
 
   const std::vector<PeerSm> peers = findPeerSms(subnet);
   ASSERT_EQ(peers.size(), 2U);
@@ -281,4 +281,4 @@ TEST(NotifyMaster, NeedsALidAtBothEnds) {
 }
 
 }  // namespace
-}  // namespace ibsm::sm
+}  // namespace ibsm::sm::manager

@@ -21,7 +21,7 @@
 #include "tests/sm/support/FakeFabricTransport.h"
 #include "tests/support/FabricFixtures.h"
 
-namespace ibsm::sm {
+namespace ibsm::sm::manager {
 namespace {
 
 using namespace std::chrono_literals;
@@ -123,4 +123,4 @@ TEST(SmDaemonLoop, StatusAndSigtermAreServedInTheMiddleOfASweep) {
 }
 
 }  // namespace
-}  // namespace ibsm::sm
+}  // namespace ibsm::sm::manager

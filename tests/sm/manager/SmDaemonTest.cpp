@@ -21,7 +21,7 @@
 #include "tests/sm/support/FakeFabricTransport.h"
 #include "tests/support/FabricFixtures.h"
 
-namespace ibsm::sm {
+namespace ibsm::sm::manager {
 namespace {
 
 using namespace std::chrono_literals;
@@ -263,4 +263,4 @@ TEST_F(SmDaemonTest, OnceLeavesTheSubnetToAnExistingMaster) {
 }
 
 }  // namespace
-}  // namespace ibsm::sm
+}  // namespace ibsm::sm::manager

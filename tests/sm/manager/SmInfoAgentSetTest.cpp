@@ -7,7 +7,7 @@
 #include "sm/manager/SmInfoAgent.h"
 #include "tests/sm/support/FakeFabricTransport.h"
 
-namespace ibsm::sm {
+namespace ibsm::sm::manager {
 namespace {
 
 using namespace std::chrono_literals;
@@ -173,9 +173,9 @@ TEST_F(SmInfoAgentSetTest, Trap144AsksForASweepButIsNoLinkChange) {
 }
 
 }  // namespace
-}  // namespace ibsm::sm
+}  // namespace ibsm::sm::manager
 
-namespace ibsm::sm {
+namespace ibsm::sm::manager {
 namespace {
 
 // OpenSM takes an SM whose SMInfo shows another SM_Key for one of another
@@ -208,4 +208,4 @@ TEST_F(SmInfoAgentSetTest, AHandoverWithoutAnyKeyReachesTheHandlerButADisableDoe
 }
 
 }  // namespace
-}  // namespace ibsm::sm
+}  // namespace ibsm::sm::manager

@@ -4,7 +4,7 @@
 
 #include "sm/program/BlockTable.h"
 
-namespace ibsm::sm {
+namespace ibsm::sm::program {
 namespace {
 
 using Table = BlockTable<int, char>;
@@ -81,4 +81,4 @@ TEST(BlockTable, OwnersAreKeptApartAndCanBeDroppedAlone) {
 }
 
 }  // namespace
-}  // namespace ibsm::sm
+}  // namespace ibsm::sm::program

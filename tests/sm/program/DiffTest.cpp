@@ -9,7 +9,7 @@
 #include "sm/program/Diff.h"
 #include "tests/sm/program/SubnetSnapshot.h"
 
-namespace ibsm::sm {
+namespace ibsm::sm::program {
 namespace {
 
 using testing::snapshotOf;
@@ -116,7 +116,7 @@ class DiffTest : public ::testing::Test {
                timedOut);
   }
 
-  DiscoveredSubnet discovered;
+  discovery::DiscoveredSubnet discovered;
   HeldSubnet held;
   ProgramOptions options;
 };
@@ -423,4 +423,4 @@ TEST_F(DiffTest, RoutesEnterCaPortsThroughTheirOwnCable) {
 }
 
 }  // namespace
-}  // namespace ibsm::sm
+}  // namespace ibsm::sm::program

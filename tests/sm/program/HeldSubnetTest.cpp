@@ -9,7 +9,7 @@
 #include "tests/sm/program/SubnetSnapshot.h"
 #include "tests/support/FabricBuilder.h"
 
-namespace ibsm::sm {
+namespace ibsm::sm::program {
 namespace {
 
 using enum BlockState;
@@ -29,7 +29,7 @@ struct Subnet {
   void top(NodeId sw, std::uint16_t value) { seen.switchInfo.at(sw).linearFdbTop = value; }
 
   NodeId sw0{}, sw1{}, h0{}, h1{};
-  DiscoveredSubnet seen;
+  discovery::DiscoveredSubnet seen;
 };
 
 LftBlock lftOf(std::uint8_t port) {
@@ -290,4 +290,4 @@ TEST(HeldSubnet, ForgettingDropsTheObservationAndEveryTable) {
 }
 
 }  // namespace
-}  // namespace ibsm::sm
+}  // namespace ibsm::sm::program

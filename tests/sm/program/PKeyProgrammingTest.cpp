@@ -11,7 +11,7 @@
 #include "tests/sm/program/ProgramBench.h"
 #include "tests/support/FabricFixtures.h"
 
-namespace ibsm::sm {
+namespace ibsm::sm::program {
 namespace {
 
 using Fate = ibsm::testing::FakeFabricTransport::Fate;
@@ -254,4 +254,4 @@ TEST_F(PKeyProgramming, TablesNotSortedByPortAreRefused) {
 }
 
 }  // namespace
-}  // namespace ibsm::sm
+}  // namespace ibsm::sm::program

@@ -21,7 +21,7 @@
 #include "tests/sm/program/SubnetSnapshot.h"
 #include "tests/sm/support/FakeFabricTransport.h"
 
-namespace ibsm::sm {
+namespace ibsm::sm::program {
 
 inline bool isSet(const Smp& smp, AttributeId id) {
   return smp.header.method == Method::Set && smp.header.attributeId == id;
@@ -104,7 +104,7 @@ class ProgramBench {
   ibsm::testing::FakeFabricTransport& wire() { return wire_; }
   const HeldSubnet& held() const { return held_; }
   const SubnetPlan& plan() const { return plan_; }
-  const DiscoveredSubnet& discovered() const { return discovered_; }
+  const discovery::DiscoveredSubnet& discovered() const { return discovered_; }
   PortRef smPort() const { return smPort_; }
   std::string log() const { return logText_.str(); }
   void forgetEverything() { held_.forget(); }
@@ -131,9 +131,9 @@ class ProgramBench {
   HeldSubnet held_;
   PortRef smPort_;
   std::string routingEngine_;
-  DiscoveredSubnet discovered_;
+  discovery::DiscoveredSubnet discovered_;
   SubnetPlan plan_;
   std::size_t mark_{0};
 };
 
-}  // namespace ibsm::sm
+}  // namespace ibsm::sm::program

@@ -8,13 +8,13 @@
 // Prints one line per sweep (and the PROG-* log lines); exit status 0 when
 // the first sweep completed and the second wrote nothing.
 #include <ibsm/Engines.h>
+#include <ibsm/MadEngine.h>
 #include <spdlog/spdlog.h>
 
 #include <cstdlib>
 #include <string_view>
 
 #include "sm/discovery/Discovery.h"
-#include "sm/mad/MadEngine.h"
 #include "sm/program/SubnetProgrammer.h"
 #include "sm/transport/UmadTransport.h"
 
@@ -22,12 +22,12 @@ namespace ibsm {
 namespace {
 
 struct Sweep {
-  sm::ProgramSummary summary;
+  sm::program::ProgramSummary summary;
   double discoverMs{0};
 };
 
-Result<Sweep> sweep(MadEngine& engine, sm::HeldSubnet& held, const std::string& routing) {
-  sm::Discovery discovery(engine, {}, spdlog::default_logger());
+Result<Sweep> sweep(MadEngine& engine, sm::program::HeldSubnet& held, const std::string& routing) {
+  sm::discovery::Discovery discovery(engine, {}, spdlog::default_logger());
   auto subnet = discovery.run();
   if (!subnet) return std::unexpected(subnet.error());
   for (const auto& p : subnet->problems) fmt::print(stderr, "  discovery problem: {}\n", p);
@@ -36,7 +36,7 @@ Result<Sweep> sweep(MadEngine& engine, sm::HeldSubnet& held, const std::string& 
   auto plan = planSubnet(subnet->fabric, inputs, defaultRegistry());
   if (!plan) return std::unexpected(plan.error());
   held.observe(std::move(*subnet));
-  sm::SubnetProgrammer programmer(engine, held);
+  sm::program::SubnetProgrammer programmer(engine, held);
   auto summary = programmer.program(*plan);
   if (!summary) return std::unexpected(summary.error());
   return Sweep{std::move(*summary),
@@ -44,13 +44,13 @@ Result<Sweep> sweep(MadEngine& engine, sm::HeldSubnet& held, const std::string& 
 }
 
 void print(std::string_view what, const Sweep& s) {
-  const sm::ProgramSummary& p = s.summary;
+  const sm::program::ProgramSummary& p = s.summary;
   fmt::print(
       "{}: discovery {:.1f} ms; programming {} SMPs in {:.1f} ms: {} blocks read, {} written, "
       "{} tops, {} ports configured, {} armed, {} activated, {} failed or deferred\n",
       what, s.discoverMs, p.requests(), static_cast<double>(p.duration().count()) / 1000.0,
-      p.table(sm::TableKind::Lft).read, p.table(sm::TableKind::Lft).written, p.topsWritten,
-      p.portsConfigured, p.portsArmed, p.portsActivated, p.failed());
+      p.table(sm::program::TableKind::Lft).read, p.table(sm::program::TableKind::Lft).written,
+      p.topsWritten, p.portsConfigured, p.portsArmed, p.portsActivated, p.failed());
   for (const auto& f : p.failures) fmt::print(stderr, "  failure: {}\n", f);
 }
 
@@ -59,13 +59,13 @@ int run(int argc, char** argv) {
   for (int i = 1; i + 1 < argc; ++i) {
     if (std::string_view(argv[i]) == "--engine") routing = argv[++i];
   }
-  auto port = UmadTransport::open({});
+  auto port = sm::transport::UmadTransport::open({});
   if (!port) {
     fmt::print(stderr, "{}\n", port.error().message);
     return 2;
   }
   MadEngine engine(**port);
-  sm::HeldSubnet held;
+  sm::program::HeldSubnet held;
 
   auto first = sweep(engine, held, routing);
   if (!first) {

@@ -9,7 +9,7 @@
 #include "tests/sm/program/ProgramBench.h"
 #include "tests/support/FabricFixtures.h"
 
-namespace ibsm::sm {
+namespace ibsm::sm::program {
 namespace {
 
 using ibsm::testing::FakeFabricTransport;
@@ -229,4 +229,4 @@ TEST(Sl2VlPlanCheck, AnEntryNamingAPortTheSwitchLacksIsAStalePlan) {
 }
 
 }  // namespace
-}  // namespace ibsm::sm
+}  // namespace ibsm::sm::program

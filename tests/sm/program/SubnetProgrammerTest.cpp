@@ -12,7 +12,7 @@
 #include "tests/sm/program/ProgramBench.h"
 #include "tests/support/FabricFixtures.h"
 
-namespace ibsm::sm {
+namespace ibsm::sm::program {
 namespace {
 
 using namespace std::chrono_literals;
@@ -259,4 +259,4 @@ TEST_F(ProgramTest, EachPhaseLogsOneLineWithItsSmpCountAndDuration) {
 }
 
 }  // namespace
-}  // namespace ibsm::sm
+}  // namespace ibsm::sm::program

@@ -60,7 +60,7 @@ SwitchInfo switchInfoOf(const SwitchData& sd) {
 }
 
 // Writes what was read back into the fabric, as discovery reports it.
-void applyRead(sm::DiscoveredSubnet& subnet) {
+void applyRead(sm::discovery::DiscoveredSubnet& subnet) {
   for (const auto& [ref, pi] : subnet.portInfo) {
     Node& node = subnet.fabric.node(ref.node);
     Port& port = node.ports[ref.port];
@@ -117,8 +117,8 @@ std::vector<DrPath> routesFrom(const Fabric& fabric, PortRef smPort) {
   return out;
 }
 
-sm::DiscoveredSubnet snapshotOf(const Fabric& fabric, PortRef smPort) {
-  sm::DiscoveredSubnet s;
+sm::discovery::DiscoveredSubnet snapshotOf(const Fabric& fabric, PortRef smPort) {
+  sm::discovery::DiscoveredSubnet s;
   s.fabric = fabric;
   s.smPort = smPort;
   s.pathTo = routesFrom(fabric, smPort);
@@ -131,15 +131,16 @@ sm::DiscoveredSubnet snapshotOf(const Fabric& fabric, PortRef smPort) {
   return s;
 }
 
-sm::DiscoveredSubnet readOverWire(MadEngine& engine, const Fabric& topology, PortRef smPort) {
-  sm::DiscoveredSubnet s;
+sm::discovery::DiscoveredSubnet readOverWire(MadEngine& engine, const Fabric& topology,
+                                             PortRef smPort) {
+  sm::discovery::DiscoveredSubnet s;
   s.fabric = topology;
   s.smPort = smPort;
   s.pathTo = routesFrom(topology, smPort);
   for (NodeId n = 0; n < topology.size(); ++n) {
     const Node& node = topology.node(n);
     for (const std::uint8_t p : readablePorts(node)) {
-      auto path = sm::pathToPort(s, PortRef{n, p});
+      auto path = sm::program::pathToPort(s, PortRef{n, p});
       if (!path) throw std::runtime_error("readOverWire: a port without a route");
       engine.submit(SmpRequest::get(AttributeId::PortInfo, p, *path),
                     [&s, n, p](const SmpRequest&, const SmpReply& reply) {

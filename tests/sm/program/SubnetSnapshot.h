@@ -8,9 +8,9 @@
 #pragma once
 
 #include <ibsm/Fabric.h>
+#include <ibsm/MadEngine.h>
 
 #include "sm/discovery/DiscoveredSubnet.h"
-#include "sm/mad/MadEngine.h"
 
 namespace ibsm::testing {
 
@@ -24,10 +24,11 @@ std::vector<DrPath> routesFrom(const Fabric& fabric, PortRef smPort);
 
 // What discovery would report for a fabric in the state its fields record,
 // with PortInfo and SwitchInfo as the fake fabric would answer them.
-sm::DiscoveredSubnet snapshotOf(const Fabric& fabric, PortRef smPort);
+sm::discovery::DiscoveredSubnet snapshotOf(const Fabric& fabric, PortRef smPort);
 
 // The same, but every PortInfo and SwitchInfo read through `engine` (over
 // a fake fabric cabled as `topology`), so it shows what earlier Sets wrote.
-sm::DiscoveredSubnet readOverWire(MadEngine& engine, const Fabric& topology, PortRef smPort);
+sm::discovery::DiscoveredSubnet readOverWire(MadEngine& engine, const Fabric& topology,
+                                             PortRef smPort);
 
 }  // namespace ibsm::testing
