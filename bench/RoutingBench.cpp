@@ -87,6 +87,26 @@ void routeDragonfly(benchmark::State& state, int cablesCut) {
   state.counters["peak_rss_MiB"] = peakRssMiB();
 }
 
+// Writing the net file of a radix-36 three-level tree (11664 CAs): what
+// `ibsm topo generate` and every generated test fabric wait on.
+void generateFatTree(benchmark::State& state) {
+  const int radix = static_cast<int>(state.range(0));
+  std::size_t bytes = 0;
+  for (auto _ : state) {
+    auto text = generateNetFile(FatTreeSpec{.levels = 3, .radix = radix});
+    if (!text) {
+      state.SkipWithError(text.error().message.c_str());
+      break;
+    }
+    bytes = text->size();
+    benchmark::DoNotOptimize(text->data());
+  }
+  state.counters["net_file_MiB"] = double(bytes) / (1024.0 * 1024.0);
+  state.counters["peak_rss_MiB"] = peakRssMiB();
+}
+
+BENCHMARK(generateFatTree)->ArgName("radix")->Arg(36)->Iterations(3)->Unit(benchmark::kMillisecond);
+
 BENCHMARK_CAPTURE(routeDragonfly, dragonfly, 0)
     ->ArgName("a")
     ->Arg(4)

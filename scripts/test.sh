@@ -13,6 +13,7 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 "$root/scripts/install-deps.sh"
 
+# Each phase's wall time, printed at the end whether the run passed or not.
 start=$SECONDS
 timings=()
 phase() { # name: closes the previous phase's timing and opens this one
@@ -20,8 +21,18 @@ phase() { # name: closes the previous phase's timing and opens this one
   [[ ${#timings[@]} -eq 0 ]] || timings[-1]+=" $((now - phase_start)) s"
   phase_start=$now
   timings+=("$1:")
-  echo "== $1"
+  [[ -z $1 ]] || echo "== $1"
 }
+clone=""
+finish() {
+  local status=$?
+  [[ -z $clone ]] || rm -rf "$clone"
+  phase ""
+  unset 'timings[-1]'
+  echo "test.sh $( ((status == 0)) && echo passed || echo FAILED) after $((SECONDS - start)) s:"
+  printf '  %s\n' "${timings[@]}"
+}
+trap finish EXIT
 
 phase "clang-format"
 mapfile -t files < <(git ls-files '*.cpp' '*.h')
@@ -34,7 +45,6 @@ phase "scripts/demo.sh from a fresh clone"
 [[ -z $(git status --porcelain --untracked-files=no) ]] ||
   echo "note: the demo runs on the last commit; uncommitted changes are not in the clone"
 clone=$(mktemp -d "${TMPDIR:-/tmp}/ibsm-demo.XXXXXX")
-trap 'rm -rf "$clone"' EXIT
 git clone -q "$root" "$clone/ibsm"
 # The stats log counts this build's compilations only (the machine may run others).
 (cd "$clone/ibsm" && env -u BUILD_DIR CCACHE_STATSLOG="$clone/ccache.log" scripts/demo.sh)
@@ -43,6 +53,7 @@ if command -v ccache >/dev/null && [[ -s $clone/ccache.log ]]; then
   CCACHE_STATSLOG="$clone/ccache.log" ccache --show-log-stats | grep -E 'Hits|Misses' || true
 fi
 rm -rf "$clone"
+clone=""
 
 phase "tests"
 ctest --test-dir "$root/build-test" -j"$(nproc)" --output-on-failure --timeout 900
@@ -53,8 +64,3 @@ BUILD_DIR="$root/build-asan" "$root/scripts/build.sh" -DCMAKE_BUILD_TYPE=Debug -
 phase "tests under ASan + UBSan"
 ASAN_OPTIONS=detect_leaks=1:verify_asan_link_order=0 UBSAN_OPTIONS=print_stacktrace=1 \
   ctest --test-dir "$root/build-asan" -j"$(nproc)" --output-on-failure --timeout 900 -L unit
-
-phase "done"
-unset 'timings[-1]'
-echo "test.sh passed in $((SECONDS - start)) s:"
-printf '  %s\n' "${timings[@]}"

@@ -3,7 +3,6 @@
 #include <gtest/gtest.h>
 #include <ibsm/TopologyGenerator.h>
 
-#include <chrono>
 #include <cstdio>
 #include <fstream>
 #include <map>
@@ -360,16 +359,6 @@ INSTANTIATE_TEST_SUITE_P(
         BadSpec{"PlusNoSpines", DragonflyPlusSpec{.spines = 0}, {}, "spines=0"},
         BadSpec{"NegativeDegradation", FatTreeSpec{}, {.links = -1}, "links=-1"}),
     [](const auto& info) { return std::string(info.param.what); });
-
-// --- Speed ------------------------------------------------------------------
-
-TEST(Generator, WritesTheRadix36ThreeLevelTreeWellUnderASecond) {
-  const auto start = std::chrono::steady_clock::now();
-  const auto text = generateNetFile(FatTreeSpec{.levels = 3, .radix = 36});
-  const auto elapsed = std::chrono::steady_clock::now() - start;
-  ASSERT_TRUE(text);
-  EXPECT_LT(elapsed, std::chrono::milliseconds(500));
-}
 
 }  // namespace
 }  // namespace ibsm
