@@ -15,6 +15,7 @@
 
 #include "ConfigInUse.h"
 #include "EventLoop.h"
+#include "FileIo.h"
 #include "PartitionSources.h"
 #include "PlanSettings.h"
 #include "SignalWatch.h"
@@ -129,6 +130,9 @@ void addRunCommand(CLI::App& app, RunArgs& args) {
   cmd->add_option("--state-dir", args.stateDir, "Directory for guid2lid (default /var/lib/ibsm)");
   cmd->add_option("-f,--log-file", args.logFile, "Log to this file instead of stderr");
   cmd->add_option("--log-level", args.logLevel, "trace, debug, info, warn, error, critical, off");
+  cmd->add_option("--stats", args.stats,
+                  "When the run ends, write its status and counters here as JSON (as ibsm status "
+                  "--json prints them, with how it ended)");
 }
 
 int runRun(const RunArgs& args) {
@@ -197,6 +201,13 @@ int runRun(const RunArgs& args) {
     });
   const int status = daemon.run();
   loop.unwatch(signals.fd());
+  if (args.stats) {
+    if (auto saved = writeFileAtomically(*args.stats, control::formatStatusJson(daemon.status()));
+        !saved) {
+      fmt::print(stderr, "ibsm run: --stats: {}\n", saved.error().message);
+      return status == 0 ? 1 : status;
+    }
+  }
   // The verdict for the operator (or the script) that ran --once.
   if (args.once && status == 0)
     if (const sm::SweepResult* last = daemon.lastResult())

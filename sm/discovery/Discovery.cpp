@@ -52,6 +52,7 @@ Result<DiscoveredSubnet> Discovery::run() {
   for (const Node& n : subnet.fabric.nodes())
     for (const Port& p : n.ports) counters_.cables += p.connected() ? 1 : 0;
   counters_.cables /= 2;
+  counters_.problems = subnet.problems.size();
 
   for (const std::string& problem : subnet.problems) log_->warn("{}", problem);
   log_->info(
