@@ -86,6 +86,12 @@ struct OtherSm {
   std::string state;
 };
 
+// A change of the SMInfo state, when it happened (wall clock).
+struct StateChange {
+  std::string state;
+  std::chrono::system_clock::time_point at;
+};
+
 // How `ibsm run` ended (the --stats file only: a running daemon has none).
 struct DaemonExit {
   int code{0};
@@ -132,6 +138,9 @@ struct DaemonStatus {
   std::uint64_t routedPairs{0}, unreachablePairs{0};
   std::string engine;
   std::chrono::seconds uptime{0};
+  // Wall-clock start, for the operator and for benchmarks that set process
+  // timing against first_up (which, like uptime, is on the SM's own clock).
+  std::chrono::system_clock::time_point started;
   std::uint64_t madsSent{0};
   std::uint64_t madRetries{0};   // retransmissions
   std::uint64_t madTimeouts{0};  // requests that failed after all retries
@@ -139,9 +148,14 @@ struct DaemonStatus {
   // a script can take the difference across an event.
   TableCounters lftTotal, pkeyTotal, sl2vlTotal;
   std::uint64_t trapsReceived{0};
-  std::uint64_t stateChanges{0};  // SMInfo state changes (MASTER, STANDBY, ...)
-  std::uint64_t timesMaster{0};   // of those, to MASTER
-  std::uint64_t missedPolls{0};   // as standby: polls of the master not answered
+  std::uint64_t stateChanges{0};          // SMInfo state changes (MASTER, STANDBY, ...)
+  std::uint64_t timesMaster{0};           // of those, to MASTER
+  std::vector<StateChange> recentStates;  // the last few state changes, oldest first
+  // "Subnet up" reports (SM-0001: a sweep brought the subnet up, or changed
+  // it while up) and the wall-clock time of the last one.
+  std::uint64_t upReports{0};
+  std::optional<std::chrono::system_clock::time_point> lastUpReport;
+  std::uint64_t missedPolls{0};  // as standby: polls of the master not answered
   std::uint64_t handoversSent{0};
   std::uint64_t handoversAccepted{0};  // of those, acknowledged by the other SM
   std::uint64_t reloads{0};            // SIGHUP configurations taken

@@ -13,6 +13,10 @@ namespace {
 
 using Json = nlohmann::ordered_json;
 
+std::int64_t unixMs(std::chrono::system_clock::time_point t) {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(t.time_since_epoch()).count();
+}
+
 std::string text(Guid g) {
   return fmt::format("{}", g);
 }
@@ -59,6 +63,7 @@ Json sweepJson(const std::optional<SweepInfo>& s) {
   if (!s) return nullptr;
   return {{"kind", s->kind},
           {"when", utcTime(s->when)},
+          {"when_unix_ms", unixMs(s->when)},
           {"duration_ms", s->duration.count()},
           {"mads", s->mads},
           {"changes", s->changes},
@@ -95,6 +100,13 @@ Json foreignJson(const std::vector<ForeignSm>& sms) {
   return out;
 }
 
+Json statesJson(const std::vector<StateChange>& changes) {
+  Json out = Json::array();
+  for (const StateChange& c : changes)
+    out.push_back({{"state", c.state}, {"at_unix_ms", unixMs(c.at)}});
+  return out;
+}
+
 Json exitJson(const std::optional<DaemonExit>& e) {
   if (!e) return nullptr;
   return {{"code", e->code},
@@ -115,6 +127,7 @@ std::string formatStatusJson(const DaemonStatus& s) {
             {"sm_key_default", s.smKeyIsDefault},
             {"master", s.master ? Json(text(*s.master)) : Json(nullptr)},
             {"uptime_s", s.uptime.count()},
+            {"started_unix_ms", unixMs(s.started)},
             {"up", s.up},
             {"first_up_ms", s.firstUp ? Json(s.firstUp->count()) : Json(nullptr)},
             {"sweeps", s.sweeps},
@@ -140,6 +153,9 @@ std::string formatStatusJson(const DaemonStatus& s) {
             {"traps_received", s.trapsReceived},
             {"state_changes", s.stateChanges},
             {"times_master", s.timesMaster},
+            {"recent_states", statesJson(s.recentStates)},
+            {"up_reports", s.upReports},
+            {"last_up_unix_ms", s.lastUpReport ? Json(unixMs(*s.lastUpReport)) : Json(nullptr)},
             {"missed_polls", s.missedPolls},
             {"handovers_sent", s.handoversSent},
             {"handovers_accepted", s.handoversAccepted},

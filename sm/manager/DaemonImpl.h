@@ -7,6 +7,7 @@
 #include <spdlog/logger.h>
 
 #include <chrono>
+#include <deque>
 #include <memory>
 #include <optional>
 #include <string>
@@ -99,6 +100,7 @@ struct SmDaemon::Impl {
   bool up{false};
   Guid lastMasterLogged{};
   MadClock::time_point started;
+  std::chrono::system_clock::time_point startedWall{std::chrono::system_clock::now()};
   std::uint64_t sweeps{0};
   std::uint64_t traps{0};
   // What `ibsm status` counts (DaemonStatus says what each means).
@@ -106,6 +108,9 @@ struct SmDaemon::Impl {
   std::uint64_t fabricWalks{0};
   std::uint64_t stateChanges{0};
   std::uint64_t timesMaster{0};
+  std::deque<control::StateChange> recentStates;  // the last 16
+  std::uint64_t upReports{0};
+  std::optional<std::chrono::system_clock::time_point> lastUpReport;
   std::uint64_t missedPolls{0};
   std::uint64_t foreignReports{0};
   std::uint64_t handoversSent{0};

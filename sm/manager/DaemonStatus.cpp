@@ -130,6 +130,7 @@ control::DaemonStatus SmDaemon::Impl::status() const {
     s.engine = lastResult->engine;
   }
   s.uptime = std::chrono::duration_cast<std::chrono::seconds>(now() - started);
+  s.started = startedWall;
   s.madsSent = engine.counters().sent;
   s.madRetries = engine.counters().retries;
   s.madTimeouts = engine.counters().timeouts;
@@ -139,6 +140,9 @@ control::DaemonStatus SmDaemon::Impl::status() const {
   s.trapsReceived = traps;
   s.stateChanges = stateChanges;
   s.timesMaster = timesMaster;
+  s.recentStates.assign(recentStates.begin(), recentStates.end());
+  s.upReports = upReports;
+  s.lastUpReport = lastUpReport;
   s.missedPolls = missedPolls;
   s.handoversSent = handoversSent;
   s.handoversAccepted = handoversAccepted;

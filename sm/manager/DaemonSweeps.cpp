@@ -19,6 +19,8 @@ void SmDaemon::Impl::logUp(const SweepResult& r, std::string_view how) {
       "of {} MADs in {} ms; {} MADs, {:.2f} s since start",
       r.switches, r.caPorts, r.routedPairs, r.engine, r.program.portsActivated, how, r.mads, ms,
       engine.counters().sent, sinceStart);
+  ++upReports;
+  lastUpReport = std::chrono::system_clock::now();
 }
 
 void SmDaemon::Impl::discover() {

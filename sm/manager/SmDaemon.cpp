@@ -184,6 +184,9 @@ void SmDaemon::Impl::perform(const Action& a) {
         log->info("SM-0101 state {} ({})", fsm::name(a.smState), fsm::name(machine.state().phase));
         ++stateChanges;
         if (a.smState == SmState::Master) ++timesMaster;
+        recentStates.push_back(
+            {std::string(fsm::name(a.smState)), std::chrono::system_clock::now()});
+        if (recentStates.size() > 16) recentStates.pop_front();
       }
       agent.setState(a.smState);
       if (a.smState != SmState::Master) up = false;

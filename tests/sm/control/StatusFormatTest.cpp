@@ -150,7 +150,8 @@ TEST(StatusJson, CarriesTheSameFieldsWithNullsAndEscapes) {
   EXPECT_TRUE(j["last_sweep"].is_null());
   EXPECT_EQ(j["last_heavy"],
             nlohmann::json::parse(
-                R"({"kind":"heavy","when":"2026-12-03T07:01:02Z","duration_ms":812,"mads":2410,)"
+                R"({"kind":"heavy","when":"2026-12-03T07:01:02Z","when_unix_ms":1796281262300,)"
+                R"("duration_ms":812,"mads":2410,)"
                 R"("changes":["port 0x0002c90300000007/1 down","3 LFT blocks \"changed\""],)"
                 R"("up":true,"counters":null})"));
   EXPECT_EQ(j["switches"], 0);
@@ -253,6 +254,7 @@ TEST(StatusJson, CarriesEveryCounterOfASweepAndHowTheRunEnded) {
   EXPECT_EQ(j["handovers_sent"], 1);
   EXPECT_EQ(j["sms"][0]["state"], "STANDBY");
   EXPECT_EQ(j["tables_total"]["lft"]["written"], 0);
+  EXPECT_EQ(j["last_sweep"]["when_unix_ms"], 1796281262300LL);  // 2026-12-03T07:01:02.300Z
   EXPECT_EQ(j["exit"]["reason"], "stopped");
   EXPECT_EQ(j["exit"]["signal"], 15);
   EXPECT_EQ(j["exit"]["stopped_during"], "MASTER (heavy sweep)");
