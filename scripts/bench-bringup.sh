@@ -12,11 +12,13 @@
 #   --ibsm BINARY       measure this ibsm instead of building one (e.g. a branch's build)
 #   --keep DIR          keep logs and net files in DIR (default: a temporary directory)
 #
-# Time to up is read from each SM's own log: the time stamp of ibsm's
-# SM-0001 line, of OpenSM's "SUBNET UP" line, less the wall clock taken just
-# before the SM was started. MADs are counted by one LD_PRELOAD wrapper of
+# Time to up, less the wall clock taken just before the SM was started: for
+# ibsm from its --stats file (the wall clock it started at plus first_up_ms,
+# the time from its start to the subnet up), for OpenSM from the time stamp
+# of its "SUBNET UP" log line. MADs are counted by one LD_PRELOAD wrapper of
 # umad_send() (bench/bringup/MadCount.cpp) for both SMs, so both are
-# counted the same way; ibsm's own count from its log is shown beside it.
+# counted the same way; ibsm's own count (mads_sent) is shown beside it.
+# ibsm's per-phase table comes from the counters of its last heavy sweep.
 # CPU seconds (the SM's user + system time, plus the simulator's while the
 # SM ran) are printed too: on a shared machine wall time moves with the
 # load (2x between runs is common), CPU time much less.
@@ -87,12 +89,7 @@ else
 fi
 
 # --- helpers -------------------------------------------------------------
-# Epoch nanoseconds of a log time stamp.
-ibsm_stamp_ns() { # "[2026-12-02 17:44:40.549] ..." -> ns
-  local s=${1#[}
-  s=${s%%]*}
-  echo $(($(date -d "${s%.*}" +%s) * 1000000000 + 10#${s##*.} * 1000000))
-}
+stats() { jq -r "$2" "$1"; } # --stats file, jq filter -> value
 opensm_stamp_ns() { # "Dec 02 17:46:17 304010 [..] ..." -> ns
   local mon day hms usec
   read -r mon day hms usec _ <<<"$1"
@@ -114,7 +111,7 @@ run_one() { # kind radix index
                 END {printf "-N %d -S %d -P %d", n*2+64, s*2+64, p*2+256}' "$net")
   local cmd
   if [[ $kind == ibsm ]]; then
-    cmd=("$ibsm" run --once --state-dir "$d/state" -f "$d/log")
+    cmd=("$ibsm" run --once --state-dir "$d/state" -f "$d/log" --stats "$d/stats.json")
     [[ -z $ibsm_config ]] || cmd+=(-F "$ibsm_config")
   else
     printf 'max_wire_smps 64\nmax_wire_smps2 64\n' >"$d/opensm.conf"
@@ -131,8 +128,9 @@ run_one() { # kind radix index
   local start up
   start=$(cat "$d/start_ns")
   if [[ $kind == ibsm ]]; then
-    up=$(grep -m1 'SM-0001 subnet up' "$d/log") || { echo "$0: no SM-0001 in $d/log" >&2; return 1; }
-    run_ms=$(ms_between "$start" "$(ibsm_stamp_ns "$up")")
+    up=$(stats "$d/stats.json" 'select(.up) | .started_unix_ms + .first_up_ms') &&
+      [[ -n $up ]] || { echo "$0: ibsm did not come up ($d/stats.json)" >&2; return 1; }
+    run_ms=$(ms_between "$start" $((up * 1000000)))
   else
     up=$(grep -m1 -- '-> SUBNET UP' "$d/log") || { echo "$0: no SUBNET UP in $d/log" >&2; return 1; }
     run_ms=$(ms_between "$start" "$(opensm_stamp_ns "$up")")
@@ -143,45 +141,33 @@ run_one() { # kind radix index
   last_dir=$d
 }
 
-# ibsm's per-phase lines of one run (its first sweep), as "what ms MADs" rows.
-# Phases come from the log: DISC-0101, SM-0401 and PROG-0301 carry their own
-# durations; the rest are gaps between log time stamps (1 ms resolution).
+# ibsm's phases of one run, as "what ms MADs" rows, from the counters of its
+# last heavy sweep (on a fresh fabric the only one): discovery, plan and each
+# programming phase time themselves; start-up is from exec to the daemon's
+# start, and the rest (assembly, the other SMs' SMInfo, the verdict) is what
+# is left of the time to up.
 ibsm_phases() { # dir
-  local d=$1 log=$1/log
-  local start t0 t_disc t_plan t_read t_smlid t_prog t_up disc_ms smlid_ms sweeps
+  local d=$1 s=$1/stats.json
+  local start t0 up_ms startup total rest sweeps
   start=$(cat "$d/start_ns")
-  t0=$(ibsm_stamp_ns "$(grep -m1 'SM-0002' "$log")")
-  t_disc=$(ibsm_stamp_ns "$(grep -m1 'DISC-0101' "$log")")
-  t_plan=$(ibsm_stamp_ns "$(grep -m1 'SM-0401' "$log")")
-  t_read=$(ibsm_stamp_ns "$(grep -m1 'phase read-tables' "$log")")
-  t_smlid=$(ibsm_stamp_ns "$(grep -m1 'phase sm-lid' "$log")")
-  t_prog=$(ibsm_stamp_ns "$(grep -m1 'PROG-0306' "$log")")
-  t_up=$(ibsm_stamp_ns "$(grep -m1 'SM-0001' "$log")")
-  disc_ms=$(grep -m1 'DISC-0101' "$log" | sed -E 's/.* in ([0-9.]+) ms with.*/\1/')
-  smlid_ms=$(grep -m1 'phase sm-lid' "$log" | sed -E 's/.* ([0-9.]+) ms$/\1/')
-  sweeps=$(grep -c 'DISC-0101' "$log")
+  t0=$(($(stats "$s" .started_unix_ms) * 1000000))
+  startup=$(ms_between "$start" "$t0")
+  up_ms=$(stats "$s" .first_up_ms)
+  total=$((startup + up_ms))
+  sweeps=$(stats "$s" '.sweeps_by_kind.heavy + .sweeps_by_kind.takeover')
   row() { printf '  %-40s %8.0f %8s\n' "$1" "$2" "$3"; }
   printf '  %-40s %8s %8s\n' "phase" "ms" "MADs"
-  row "start-up (exec to SM-0002)" "$(ms_between "$start" "$t0")" -
-  row "discovery: SMPs (DISC-0101)" "$disc_ms" \
-    "$(grep -m1 'DISC-0101' "$log" | sed -E 's/.* with ([0-9]+) MADs.*/\1/')"
-  row "discovery: assembly (to DISC-0101 line)" \
-    "$(awk -v g="$(ms_between "$t0" "$t_disc")" -v m="$disc_ms" 'BEGIN {print g - m}')" -
-  row "plan: LIDs + routing (SM-0401)" \
-    "$(grep -m1 'SM-0401' "$log" | sed -E 's/.*routed in ([0-9]+) ms.*/\1/')" -
-  row "plan: log to SM-0401 line, cache admit" \
-    "$(awk -v g="$(ms_between "$t_disc" "$t_read")" \
-      -v r="$(grep -m1 'SM-0401' "$log" | sed -E 's/.*routed in ([0-9]+) ms.*/\1/')" \
-      'BEGIN {print g - r}')" -
-  row "program planning (to sm-lid phase)" \
-    "$(awk -v g="$(ms_between "$t_read" "$t_smlid")" -v s="$smlid_ms" 'BEGIN {print g - s}')" -
-  # One line per programming phase of the first sweep (8 phases).
-  grep 'PROG-0301' "$log" | head -8 |
-    sed -E 's/.*phase ([a-z0-9-]+): ([0-9]+) SMPs \(.*, ([0-9]+) sent\).* ([0-9.]+) ms$/\1 \4 \3/' |
+  row "start-up (exec to the daemon's start)" "$startup" -
+  row "discovery: SMPs" "$(stats "$s" '.last_heavy.counters.discovery.duration_us / 1000')" \
+    "$(stats "$s" .last_heavy.counters.discovery.mads)"
+  row "plan: LIDs + routing" "$(stats "$s" '.last_heavy.counters.plan_us / 1000')" -
+  # One line per programming phase, in programming order.
+  stats "$s" '.last_heavy.counters.phases | to_entries[] | "\(.key) \(.value.duration_us / 1000) \(.value.sent)"' |
     while read -r name ms sent; do row "programming: $name" "$ms" "$sent"; done
-  row "after programming (verdict, to SM-0001)" "$(ms_between "$t_prog" "$t_up")" -
+  rest=$(stats "$s" "$up_ms - (.last_heavy.counters | (.discovery.duration_us + .plan_us + .program_us) / 1000)")
+  row "rest (assembly, SMInfo, verdict)" "$rest" -
   printf '  %-40s %8d %8s   (%d sweep%s; the route walk runs beside programming)\n' \
-    "total (start to SM-0001)" "$(ms_between "$start" "$t_up")" "$(field "$d/mads" requests)" \
+    "total (start to subnet up)" "$total" "$(field "$d/mads" requests)" \
     "$sweeps" "$([[ $sweeps == 1 ]] || echo s)"
 }
 
@@ -222,7 +208,7 @@ for radix in "${radices[@]}"; do
     sim[$sm,$radix]=$(echo "${sim_list[$sm]}" | median)
     runs[$sm,$radix]=${ms_list[$sm]% }
   done
-  logmads[$radix]=$(grep -m1 'SM-0001' "${last[ibsm,$radix]}/log" | sed -E 's/.*; ([0-9]+) MADs.*/\1/')
+  logmads[$radix]=$(stats "${last[ibsm,$radix]}/stats.json" .mads_sent)
 done
 
 # --- report --------------------------------------------------------------
@@ -236,7 +222,7 @@ for sm in ibsm opensm; do
   printf '  %-16s %9s %8s %9s %8s   %s\n' "$label" "$(secs "${wall[$sm,$head]}")" \
     "${cpu[$sm,$head]}" "${sim[$sm,$head]}" "${mads[$sm,$head]}" "${runs[$sm,$head]}"
 done
-echo "  (ibsm's own count in its SM-0001 line: ${logmads[$head]} MADs)"
+echo "  (ibsm's own count, mads_sent of its --stats: ${logmads[$head]} MADs)"
 awk -v a="${wall[ibsm,$head]}" -v b="${wall[opensm,$head]}" \
   -v ca="${cpu[ibsm,$head]}" -v sa="${sim[ibsm,$head]}" \
   -v cb="${cpu[opensm,$head]}" -v sb="${sim[opensm,$head]}" 'BEGIN {

@@ -20,6 +20,7 @@
 # block each here.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
+self=$(realpath "$0") # the harness runs it again from another directory
 harness=$root/tests/sm/ibsim/run-with-ibsim.sh
 
 # --- inside the simulator: one SM, one scenario ----------------------------
@@ -46,16 +47,16 @@ CONF
     printf '[sm]\nsweep_interval = 0\ncontrol_socket = "%s/control.sock"\n' "$d" >ibsm.toml
     SIM_HOST=${cas[0]} LD_PRELOAD="$madcount:$LD_PRELOAD" "$IBSM" run -F ibsm.toml \
       --partitions parts.conf --state-dir state -f log >stdout 2>stderr &
-    up='SM-0001 subnet up'
   else
     printf 'max_wire_smps 64\nmax_wire_smps2 64\nsweep_interval 0\nforce_log_flush TRUE\n' >opensm.conf
     SIM_HOST=${cas[0]} OSM_TMP_DIR=$d/state OSM_CACHE_DIR=$d/state LD_PRELOAD="$madcount:$LD_PRELOAD" \
       opensm -F opensm.conf -f log -P parts.conf >stdout 2>&1 &
-    up='SUBNET UP'
   fi
   pid=$!
   mkdir -p state
-  wait_for_line log "$up" 600 || { echo "$kind: not up within 600 s" >&2; kill "$pid"; exit 1; }
+  # ibsm: its status says up; OpenSM: its log's SUBNET UP.
+  is_up() { if [[ $kind == ibsm ]]; then status_holds "$d/control.sock" .up; else grep -q 'SUBNET UP' log; fi; }
+  wait_until 600 is_up || { echo "$kind: not up within 600 s" >&2; kill "$pid"; exit 1; }
   # Quiet: no MAD for 3 s (OpenSM keeps configuring after SUBNET UP).
   settle() {
     local n=-1 m
@@ -125,7 +126,7 @@ for kind in ibsm opensm; do
   mkdir -p "$d"
   echo "== $kind on the radix-$radix fat tree" >&2
   # shellcheck disable=SC2086
-  "$harness" $limits "$net" -- "$0" --inner "$kind" "$d" "$madcount" "$ibsm" >"$d/harness.out" 2>&1 ||
+  "$harness" $limits "$net" -- "$self" --inner "$kind" "$d" "$madcount" "$ibsm" >"$d/harness.out" 2>&1 ||
     { echo "$0: $kind failed; see $d (use --keep)" >&2; tail -5 "$d/harness.out" >&2; exit 1; }
 done
 

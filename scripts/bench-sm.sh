@@ -4,12 +4,12 @@
 # through the same scenario (bench/bringup/sm-scenario.sh):
 #   (a) light sweeps with nothing changed: the master's MADs per interval
 #   (b) one spine cable pulled (Unlink): time from the Unlink to the master's
-#       "up" log line (ibsm SM-0001, OpenSM SUBNET UP) and the SMPs sent in
-#       between, then the tables checked (every switch reaches every LID, no
-#       entry into the dead ports)
+#       "up" (ibsm: its status's last_up_unix_ms; OpenSM: its SUBNET UP log
+#       line) and the SMPs sent in between, then the tables checked (every
+#       switch reaches every LID, no entry into the dead ports)
 #   (c) the master killed (SIGKILL): time from the standby's detection (its
-#       leaving STANDBY) to its "up" line and to sminfo naming it, then links
-#       Active and every route checked
+#       leaving STANDBY: ibsm's status recent_states, OpenSM's log) to its
+#       "up" and to sminfo naming it, then links Active and every route checked
 # MADs are counted for both SMs by one umad_send() wrapper (MadCount.cpp,
 # with its per-MAD time-stamped trace). OpenSM gets max_wire_smps 64.
 #

@@ -5,7 +5,7 @@ packages=(
   build-essential cmake ninja-build ccache pkg-config clang-format clang-tidy-19
   libibumad-dev libibmad-dev libboost-graph-dev libtomlplusplus-dev libspdlog-dev libfmt-dev
   googletest libgtest-dev libgmock-dev libbenchmark-dev libcli11-dev
-  ibsim-utils infiniband-diags opensm time procps
+  nlohmann-json3-dev ibsim-utils infiniband-diags opensm time procps jq
 )
 missing=()
 for p in "${packages[@]}"; do

@@ -5,7 +5,7 @@
 #   run-sm.sh OUTDIR MADCOUNT_SO COMMAND [ARGS...]
 #
 # Writes into OUTDIR: start_ns (wall clock just before the SM starts, to
-# set against the time stamp of its "subnet up" log line), times (the SM's
+# set against the time it reports the subnet up), times (the SM's
 # wall, user and system seconds), sim_cpu (user and system seconds the
 # simulator spent while the SM ran), mads (MadCount.cpp's histogram),
 # stdout, stderr. Exits with the SM's status.

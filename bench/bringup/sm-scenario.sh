@@ -10,13 +10,16 @@
 # retries, each with MadCount.cpp's per-MAD trace (OUTDIR/{master,standby}/trace).
 # Then, in order:
 #   quiet     3 intervals with no change: the master's requests per interval
-#   reroute   `Unlink SPINE[PORT]`, to the master's next "up" log line
+#   reroute   `Unlink SPINE[PORT]`, to the master's next "up"
 #   failover  SIGKILL to the master; from the standby leaving STANDBY (its
-#             detection of the loss) to its "up" line and to sminfo naming it
+#             detection of the loss) to its "up" and to sminfo naming it
 # and judges each with infiniband-diags (the walk of run-checks.sh). Writes
 # OUTDIR/results as "key value" lines; times in ms, MADs are requests
 # (responses to the other SM's polls left out), CPU seconds are the SM's and
-# the simulator's from the event to the SM's "up" line (seen within ~10 ms).
+# the simulator's from the event to the SM's "up" (seen within ~10 ms).
+# "Up" and its time: for ibsm from `ibsm status --json` (up_reports counts
+# its "subnet up" reports, last_up_unix_ms times the last; recent_states
+# times its state changes), for OpenSM from its log (SUBNET UP, Entering ...).
 set -u
 out=$1 kind=$2 madcount=$3 IBSM=$4 interval=$5 poll_ms=$6 retries=$7 spine=$8 port=$9
 source "$(dirname "$0")/../../tests/sm/run/run-checks.sh"
@@ -29,18 +32,11 @@ mapfile -t cas < <(net_cas "$net")
 node_a=${cas[0]} node_b=${cas[-1]} asker=${cas[${#cas[@]} / 2]}
 guid_b=$(node_port_guid "$node_b")
 
-# Epoch ns of a log line's time stamp, either SM's format.
+# Epoch ns of an OpenSM log line's time stamp ("Dec 02 17:46:17 304010 [..] ...").
 stamp_ns() {
-  local line=$1
-  if [[ $line == \[* ]]; then # ibsm: "[2026-12-02 17:44:40.549] ..."
-    local s=${line#[}
-    s=${s%%]*}
-    echo $(($(date -d "${s%.*}" +%s) * 1000000000 + 10#${s##*.} * 1000000))
-  else # OpenSM: "Dec 02 17:46:17 304010 [..] ..."
-    local mon day hms usec
-    read -r mon day hms usec _ <<<"$line"
-    echo $(($(date -d "$mon $day $hms" +%s) * 1000000000 + 10#$usec * 1000))
-  fi
+  local mon day hms usec
+  read -r mon day hms usec _ <<<"$1"
+  echo $(($(date -d "$mon $day $hms" +%s) * 1000000000 + 10#$usec * 1000))
 }
 # CPU clock ticks (user + system) of the processes PID...; wall time on a
 # shared machine moves with the load, CPU time much less.
@@ -63,9 +59,24 @@ requests_between() {
     END { printf "%d", n; for (x in k) printf " %s=%d", x, k[x]; print "" }' "$1"
 }
 
+# What each kind says, behind one interface:
+#   mark DIR            a mark of "now" for the two below
+#   wait_up DIR MARK S  waits up to S s for an "up" after MARK
+#   up_ns DIR MARK      epoch ns of the first "up" after MARK
+#   wait_standby DIR S  waits up to S s for STANDBY
+#   lost_ns DIR MARK    epoch ns of leaving STANDBY after MARK (empty: not seen)
 if [[ $kind == ibsm ]]; then
-  up_re='SM-0001 subnet up' standby_re='SM-0101 state STANDBY' lost_re='SM-0101 state DISCOVERING'
-  log_of() { echo "$1/ibsm.log"; }
+  sock_of() { echo "$1/control.sock"; }
+  mark() { ibsm_status "$(sock_of "$1")" .up_reports; }
+  wait_up() { wait_for_status "$(sock_of "$1")" ".up_reports > $2" "$3"; }
+  up_ns() { echo $(($(ibsm_status "$(sock_of "$1")" .last_up_unix_ms) * 1000000)); }
+  wait_standby() { wait_for_status "$(sock_of "$1")" '.state == "STANDBY"' "$2"; }
+  # The first change to DISCOVERING after the time MARK_NS.
+  lost_ns() {
+    local ms
+    ms=$(ibsm_status "$(sock_of "$1")" "[.recent_states[] | select(.state == \"DISCOVERING\" and .at_unix_ms * 1000000 >= $3)][0].at_unix_ms // empty")
+    [[ -z $ms ]] || echo $((ms * 1000000))
+  }
   start_sm() { # dir node prio
     mkdir -p "$1"
     ibsm_conf "$1/ibsm.toml" "$PWD/$1" "$poll_ms" "$retries" "$interval"
@@ -73,8 +84,15 @@ if [[ $kind == ibsm ]]; then
     sm_pid=$ibsm_pid
   }
 else
-  up_re='SUBNET UP' standby_re='Entering STANDBY' lost_re='Entering DISCOVERING'
-  log_of() { echo "$1/log"; }
+  mark() { wc -l <"$1/log"; }
+  wait_up() { wait_for_line_since "$1/log" "$2" 'SUBNET UP' "$3"; }
+  up_ns() { stamp_ns "$(log_since "$1/log" "$2" | grep -m1 'SUBNET UP')"; }
+  wait_standby() { wait_for_line "$1/log" 'Entering STANDBY' "$2"; }
+  lost_ns() {
+    local line
+    line=$(log_since "$1/log" "$2" | grep -m1 'Entering DISCOVERING') || return 0
+    stamp_ns "$line"
+  }
   start_sm() {
     mkdir -p "$1"
     opensm_conf "$1/opensm.conf" "$poll_ms" "$retries" "$interval"
@@ -94,11 +112,11 @@ with_madcount() {
 t=$(now_ns)
 with_madcount start_sm master "$node_a" 10
 master_pid=$sm_pid
-wait_for_line "$(log_of master)" "$up_re" 900 || { echo "master never up" >&2; exit 1; }
-result bringup_ms $((($(stamp_ns "$(grep -m1 -E "$up_re" "$(log_of master)")") - t) / 1000000))
+wait_up master 0 900 || { echo "master never up" >&2; exit 1; }
+result bringup_ms $((($(up_ns master 0) - t) / 1000000))
 with_madcount start_sm standby "$node_b" 5
 standby_pid=$sm_pid
-wait_for_line "$(log_of standby)" "$standby_re" 300 || { echo "standby never STANDBY" >&2; kill "$master_pid" "$standby_pid"; exit 1; }
+wait_standby standby 300 || { echo "standby never STANDBY" >&2; kill "$master_pid" "$standby_pid"; exit 1; }
 # Let the master absorb the newcomer (OpenSM re-sweeps on its Trap 144).
 sleep $((interval + 2))
 
@@ -111,14 +129,13 @@ result quiet_per_interval "$(awk -v n="$n" 'BEGIN { printf "%.1f", n / 3 }')"
 result quiet_detail "${detail// /,}"
 
 # (b) reroute
-mark=$(wc -l <"$(log_of master)")
+m=$(mark master)
 c0=$(cpu_ticks "$master_pid" "$sim_pid")
 t0=$(now_ns)
 console "Unlink \"$spine\"[$port]"
-if wait_for_line_since "$(log_of master)" "$mark" "$up_re" 120; then
+if wait_up master "$m" 120; then
   c1=$(cpu_ticks "$master_pid" "$sim_pid")
-  line=$(log_since "$(log_of master)" "$mark" | grep -m1 -E "$up_re")
-  t1=$(stamp_ns "$line")
+  t1=$(up_ns master "$m")
   result reroute_cpu_s "$(cpu_s $((c1 - c0)))"
   sleep 1
   read -r n detail < <(requests_between master/trace "$t0" "$((t1 + 1000000))")
@@ -138,25 +155,21 @@ else
 fi
 
 # (c) failover
-mark=$(wc -l <"$(log_of standby)")
+m=$(mark standby)
 c0=$(cpu_ticks "$standby_pid" "$sim_pid")
 t_kill=$(now_ns)
 kill -KILL "$master_pid"
 wait "$master_pid" 2>/dev/null
-if wait_for_line_since "$(log_of standby)" "$mark" "$up_re" 300; then
-  t_up=$(stamp_ns "$(log_since "$(log_of standby)" "$mark" | grep -m1 -E "$up_re")")
+if wait_up standby "$m" 300; then
+  t_up=$(up_ns standby "$m")
   c1=$(cpu_ticks "$standby_pid" "$sim_pid")
   result failover_cpu_s "$(cpu_s $((c1 - c0)))"
   wait_sminfo_master "$asker" "$guid_b" 60
   t_sminfo=$(now_ns)
-  # Detection: the standby leaves STANDBY; for ibsm, failing that, its last
-  # "master silent" line before the up line.
-  lost=$(log_since "$(log_of standby)" "$mark" | grep -m1 -E "$lost_re" ||
-    log_since "$(log_of standby)" "$mark" | sed "/$up_re/q" | grep 'SM-0103' | tail -n 1)
-  if [[ -n $lost ]]; then
-    t_detect=$(stamp_ns "$lost")
-  else
-    echo "the standby's log shows no detection; timing from the kill" >&2
+  # Detection: the standby leaves STANDBY.
+  t_detect=$(lost_ns standby "$m" "$t_kill")
+  if [[ -z $t_detect ]]; then
+    echo "the standby shows no detection; timing from the kill" >&2
     t_detect=$t_kill
   fi
   ((t_sminfo > t_up)) && t_ver=$t_sminfo || t_ver=$t_up

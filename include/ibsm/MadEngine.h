@@ -39,19 +39,7 @@
 // the program's other fds and timers, whose handlers run on this thread
 // between MADs and may call cancel().
 //
-// Log message ids (spdlog):
-//   MAD-0101 warn   request failed after all retries (timeout), with its path
-//   MAD-0102 warn   response with a non-zero MAD status
-//   MAD-0103 error  the transport refused to send a request
-//   MAD-0104 debug  response matching no outstanding TID (late duplicate)
-//   MAD-0105 debug  unsolicited MAD with no handler installed
-//   MAD-0106 warn   undecodable MAD received
-//   MAD-0107 debug  request timed out, retrying
-//   MAD-0108 error  the transport refused to send a response
-//   MAD-0109 debug  TrapRepress received (a master acknowledging our trap)
-//   MAD-0110 error  the transport refused to send a trap
-//   MAD-0111 error  the transport failed: every pending request completed as TransportFailed
-//   MAD-0112 info   cancelled: every pending request completed as Cancelled
+// Log ids: see LOG MESSAGES in ibsm(8).
 #pragma once
 
 #include <ibsm/Mad.h>
@@ -140,6 +128,7 @@ struct MadCounters {
   std::uint64_t sendFailures{0};
   std::uint64_t unmatched{0};  // responses to no outstanding request
   std::uint64_t unsolicited{0};
+  std::uint64_t unhandled{0};  // unsolicited MADs dropped: no handler installed
   std::uint64_t malformed{0};
   std::uint64_t traps{0};            // traps we sent (sendTrap)
   std::uint64_t represses{0};        // TrapRepress received: acknowledgements, not requests

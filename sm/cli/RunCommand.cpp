@@ -16,6 +16,7 @@
 #include "sm/config/ConfigInUse.h"
 #include "sm/config/PartitionSources.h"
 #include "sm/config/PlanSettings.h"
+#include "sm/files/FileIo.h"
 #include "sm/loop/EventLoop.h"
 #include "sm/manager/SignalWatch.h"
 #include "sm/manager/SmDaemon.h"
@@ -129,7 +130,43 @@ void addRunCommand(CLI::App& app, RunArgs& args) {
   cmd->add_option("--state-dir", args.stateDir, "Directory for guid2lid (default /var/lib/ibsm)");
   cmd->add_option("-f,--log-file", args.logFile, "Log to this file instead of stderr");
   cmd->add_option("--log-level", args.logLevel, "trace, debug, info, warn, error, critical, off");
+  cmd->add_option("--stats", args.stats,
+                  "When the run ends, write its status and counters here as JSON (as ibsm status "
+                  "--json prints them, with how it ended)");
 }
+
+namespace {
+
+MadEngineOptions engineOptions(const config::Config& c, loop::EventLoop& loop,
+                               std::shared_ptr<spdlog::logger> logger) {
+  MadEngineOptions o;
+  o.window = c.mad.window;
+  o.timeout = std::chrono::milliseconds(c.mad.timeoutMs);
+  o.retries = c.mad.retries;
+  o.clock = loop.clock();
+  o.waiter = &loop;
+  o.logger = std::move(logger);
+  return o;
+}
+
+// What the run leaves behind once the daemon returned: the --stats file and,
+// for the operator (or the script) that ran --once, the route verdict.
+int afterRun(const RunArgs& args, const sm::manager::SmDaemon& daemon, int status) {
+  if (args.stats) {
+    if (auto saved =
+            files::writeFileAtomically(*args.stats, control::formatStatusJson(daemon.status()));
+        !saved) {
+      fmt::print(stderr, "ibsm run: --stats: {}\n", saved.error().message);
+      return status == 0 ? 1 : status;
+    }
+  }
+  if (args.once && status == 0)
+    if (const sm::manager::SweepResult* last = daemon.lastResult())
+      fmt::print("{}", reportSummary(last->report));
+  return status;
+}
+
+}  // namespace
 
 int runRun(const RunArgs& args) {
   auto setup = prepare(args);
@@ -167,14 +204,7 @@ int runRun(const RunArgs& args) {
   // The one loop and the one clock: the engine waits through the loop, so
   // its waits serve the signal fd and the control socket too (SmDaemon.h).
   loop::EventLoop loop;
-  MadEngineOptions engineOptions;
-  engineOptions.window = c.mad.window;
-  engineOptions.timeout = std::chrono::milliseconds(c.mad.timeoutMs);
-  engineOptions.retries = c.mad.retries;
-  engineOptions.clock = loop.clock();
-  engineOptions.waiter = &loop;
-  engineOptions.logger = *logger;
-  MadEngine engine(**transport, engineOptions);
+  MadEngine engine(**transport, engineOptions(c, loop, *logger));
 
   // --once is the daemon's state machine with an end (SmDaemon.h): it stops
   // when the subnet is up or after sm.max_sweeps_once heavy sweeps, and
@@ -198,11 +228,7 @@ int runRun(const RunArgs& args) {
     });
   const int status = daemon.run();
   loop.unwatch(signals.fd());
-  // The verdict for the operator (or the script) that ran --once.
-  if (args.once && status == 0)
-    if (const sm::manager::SweepResult* last = daemon.lastResult())
-      fmt::print("{}", reportSummary(last->report));
-  return status;
+  return afterRun(args, daemon, status);
 }
 
 }  // namespace ibsm::sm::cli

@@ -22,6 +22,9 @@ struct RunArgs {
   std::optional<std::filesystem::path> stateDir;
   std::optional<std::filesystem::path> logFile;
   std::optional<std::string> logLevel;
+  // Where to write the final status (StatusFormat's JSON, with `exit`) when
+  // the run ends: --once has no control socket to ask.
+  std::optional<std::filesystem::path> stats;
 };
 
 void addRunCommand(CLI::App& app, RunArgs& args);

@@ -1,3 +1,4 @@
+// The text form of `ibsm status`: stable "key: value" lines.
 #include "sm/control/StatusFormat.h"
 
 #include <fmt/chrono.h>
@@ -7,11 +8,6 @@
 
 namespace ibsm::sm::control {
 namespace {
-
-// UTC with whole seconds: what an operator compares against log lines.
-std::string isoTime(std::chrono::system_clock::time_point t) {
-  return fmt::format("{:%Y-%m-%dT%H:%M:%SZ}", std::chrono::floor<std::chrono::seconds>(t));
-}
 
 std::string guidOrNone(const std::optional<Guid>& g) {
   return g ? fmt::format("{}", *g) : "none";
@@ -23,59 +19,52 @@ void appendSweep(std::string& out, std::string_view key, const std::optional<Swe
     fmt::format_to(o, "{}: none\n", key);
     return;
   }
-  fmt::format_to(o, "{}: {} {} {} ms {} mads {}\n", key, s->kind, isoTime(s->when),
+  fmt::format_to(o, "{}: {} {} {} ms {} mads {}\n", key, s->kind, utcTime(s->when),
                  s->duration.count(), s->mads, s->up ? "up" : "not-up");
   fmt::format_to(o, "{}_changes: {}\n", key, s->changes.size());
   for (const auto& c : s->changes) fmt::format_to(o, "{}_change: {}\n", key, c);
+  if (!s->counters) return;
+  const SweepCounters& n = *s->counters;
+  const auto ms = [](std::chrono::microseconds us) { return us.count() / 1000; };
+  fmt::format_to(o, "{}_time: discovery {} ms, plan {} ms, programming {} ms\n", key,
+                 ms(n.discoveryTime), ms(n.planTime), ms(n.programTime));
+  fmt::format_to(
+      o, "{}_blocks: lft {} written {} read, pkey {} written {} read, sl2vl {} written {} read\n",
+      key, n.lft.written, n.lft.read, n.pkey.written, n.pkey.read, n.sl2vl.written, n.sl2vl.read);
+  fmt::format_to(o, "{}_ports: {} configured, {} armed, {} activated, {} failed\n", key,
+                 n.portsConfigured, n.portsArmed, n.portsActivated, n.failed);
+  for (const auto& r : n.reasons) fmt::format_to(o, "{}_not_up: {}\n", key, r);
 }
 
-std::string jsonString(std::string_view s) {
-  std::string out = "\"";
-  for (char ch : s) {
-    const auto c = static_cast<unsigned char>(ch);
-    if (ch == '"' || ch == '\\') {
-      out += '\\';
-      out += ch;
-    } else if (ch == '\n') {
-      out += "\\n";
-    } else if (ch == '\t') {
-      out += "\\t";
-    } else if (c < 0x20) {
-      out += fmt::format("\\u{:04x}", c);
-    } else {
-      out += ch;
-    }
-  }
-  return out + "\"";
+void appendCounts(std::string& out, const DaemonStatus& s) {
+  auto o = std::back_inserter(out);
+  const SweepCounts& k = s.sweepsByKind;
+  fmt::format_to(o, "sweeps_heavy: {}\nsweeps_takeover: {}\nsweeps_light_quiet: {}\n", k.heavy,
+                 k.takeover, k.lightQuiet);
+  fmt::format_to(o, "sweeps_light_changed: {}\nsweeps_reroute: {}\nsweeps_replan: {}\n",
+                 k.lightChanged, k.reroute, k.replan);
+  fmt::format_to(o, "sweeps_discovery: {}\nsweeps_failed: {}\nfabric_walks: {}\n", k.discovery,
+                 s.failedSweeps, s.fabricWalks);
 }
 
-std::string jsonForeignSms(const std::vector<ForeignSm>& sms) {
-  std::string out = "[";
-  for (const ForeignSm& f : sms) {
-    if (out.size() > 1) out += ',';
-    out +=
-        fmt::format(R"({{"guid":{},"state":{},"priority":{},"sm_key":{},"port":{},"lid":{}}})",
-                    jsonString(fmt::format("{}", f.guid)), jsonString(f.state), f.priority,
-                    jsonString(fmt::format("0x{:016x}", f.smKey)), jsonString(f.port), f.lid.value);
-  }
-  return out + "]";
-}
-
-std::string jsonSweep(const std::optional<SweepInfo>& s) {
-  if (!s) return "null";
-  std::string changes;
-  for (const auto& c : s->changes) {
-    // Appended piece by piece: GCC 12's -O3 takes `"," + std::string` for an
-    // overlapping copy (-Wrestrict, a false positive).
-    if (!changes.empty()) changes += ',';
-    changes += jsonString(c);
-  }
-  return fmt::format(R"({{"kind":{},"when":{},"duration_ms":{},"mads":{},"changes":[{}],"up":{}}})",
-                     jsonString(s->kind), jsonString(isoTime(s->when)), s->duration.count(),
-                     s->mads, changes, s->up);
+void appendPeers(std::string& out, const DaemonStatus& s) {
+  auto o = std::back_inserter(out);
+  fmt::format_to(o, "state_changes: {}\ntimes_master: {}\nmissed_polls: {}\n", s.stateChanges,
+                 s.timesMaster, s.missedPolls);
+  fmt::format_to(o, "handovers_sent: {}\nhandovers_accepted: {}\n", s.handoversSent,
+                 s.handoversAccepted);
+  fmt::format_to(o, "reloads: {}\nreloads_refused: {}\n", s.reloads, s.reloadsRefused);
+  if (!s.reloadError.empty()) fmt::format_to(o, "reload_error: {}\n", s.reloadError);
+  fmt::format_to(o, "sms: {}\n", s.sms.size());
+  for (const OtherSm& m : s.sms)
+    fmt::format_to(o, "sm: {} {} priority {}\n", m.guid, m.state, m.priority);
 }
 
 }  // namespace
+
+std::string utcTime(std::chrono::system_clock::time_point t) {
+  return fmt::format("{:%Y-%m-%dT%H:%M:%SZ}", std::chrono::floor<std::chrono::seconds>(t));
+}
 
 std::string formatStatus(const DaemonStatus& s) {
   std::string out;
@@ -84,33 +73,31 @@ std::string formatStatus(const DaemonStatus& s) {
   fmt::format_to(o, "port_guid: {}\nlid: {}\npriority: {}\nsm_key: {}\nmaster: {}\n", s.portGuid,
                  s.lid.value, s.priority, s.smKeyIsDefault ? "default" : "configured",
                  guidOrNone(s.master));
-  fmt::format_to(o, "uptime: {} s\nsweeps: {}\n", s.uptime.count(), s.sweeps);
+  fmt::format_to(o, "uptime: {} s\nup: {}\nfirst_up: {}\n", s.uptime.count(), s.up ? "yes" : "no",
+                 s.firstUp ? fmt::format("{} ms", s.firstUp->count()) : std::string("none"));
+  fmt::format_to(o, "sweeps: {}\n", s.sweeps);
+  appendCounts(out, s);
   appendSweep(out, "last_sweep", s.lastSweep);
   appendSweep(out, "last_heavy", s.lastHeavy);
+  appendSweep(out, "last_change", s.lastChange);
+  appendSweep(out, "last_replan", s.lastReplan);
   fmt::format_to(o, "switches: {}\nca_ports: {}\nrouted_pairs: {}\nunreachable_pairs: {}\n",
                  s.switches, s.caPorts, s.routedPairs, s.unreachablePairs);
-  fmt::format_to(o, "engine: {}\nmads_sent: {}\ntraps_received: {}\n",
-                 s.engine.empty() ? "none" : s.engine, s.madsSent, s.trapsReceived);
-  fmt::format_to(o, "foreign_sms: {}\n", s.foreignSms.size());
+  fmt::format_to(o, "engine: {}\nmads_sent: {}\nmad_retries: {}\nmad_timeouts: {}\n",
+                 s.engine.empty() ? "none" : s.engine, s.madsSent, s.madRetries, s.madTimeouts);
+  fmt::format_to(
+      o,
+      "blocks_total: lft {} written {} read, pkey {} written {} read, sl2vl {} written {} read\n",
+      s.lftTotal.written, s.lftTotal.read, s.pkeyTotal.written, s.pkeyTotal.read,
+      s.sl2vlTotal.written, s.sl2vlTotal.read);
+  fmt::format_to(o, "traps_received: {}\n", s.trapsReceived);
+  appendPeers(out, s);
+  fmt::format_to(o, "foreign_sms: {}\nforeign_sm_reports: {}\n", s.foreignSms.size(),
+                 s.foreignReports);
   for (const ForeignSm& f : s.foreignSms)
     fmt::format_to(o, "foreign_sm: {} {} priority {} sm_key 0x{:016x} at {} lid {}\n", f.guid,
                    f.state, f.priority, f.smKey, f.port, f.lid.value);
   return out;
-}
-
-std::string formatStatusJson(const DaemonStatus& s) {
-  return fmt::format(
-      R"({{"state":{},"phase":{},"port_guid":{},"lid":{},"priority":{},"sm_key_default":{},)"
-      R"("master":{},"uptime_s":{},"sweeps":{},"last_sweep":{},"last_heavy":{},"switches":{},)"
-      R"("ca_ports":{},"routed_pairs":{},"unreachable_pairs":{},"engine":{},"mads_sent":{},)"
-      R"("traps_received":{},"foreign_sms":{}}})"
-      "\n",
-      jsonString(s.state), jsonString(s.phase), jsonString(fmt::format("{}", s.portGuid)),
-      s.lid.value, s.priority, s.smKeyIsDefault,
-      s.master ? jsonString(fmt::format("{}", *s.master)) : "null", s.uptime.count(), s.sweeps,
-      jsonSweep(s.lastSweep), jsonSweep(s.lastHeavy), s.switches, s.caPorts, s.routedPairs,
-      s.unreachablePairs, jsonString(s.engine), s.madsSent, s.trapsReceived,
-      jsonForeignSms(s.foreignSms));
 }
 
 }  // namespace ibsm::sm::control

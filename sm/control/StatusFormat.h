@@ -1,7 +1,10 @@
 // What `ibsm status` shows: the daemon fills a DaemonStatus, the control
 // socket sends it formatted. Text is one "key: value" per line so operators
 // and scripts can grep it (`ibsm status | grep '^state:'`); --json carries
-// the same fields for tools.
+// the same fields and every counter (per-phase SMPs and times of the last
+// sweeps) for tools, tests and benchmarks, which read these typed counters
+// instead of log lines. `ibsm run --stats FILE` writes the same JSON when it
+// ends, with how it ended (`exit`), for --once, which has no socket.
 #pragma once
 
 #include <ibsm/Ids.h>
@@ -14,13 +17,90 @@
 
 namespace ibsm::sm::control {
 
+// One programming phase of a sweep (sm/program's PhaseReport).
+struct PhaseCounters {
+  std::string name;       // "read_tables", "pkeys", "sm_lid", "lids", "lfts", "sl2vl", ...
+  std::uint64_t smps{0};  // requests the phase sent, one per object
+  std::uint64_t sent{0};  // transmissions, retries included
+  std::uint64_t failed{0};
+  std::uint64_t deferred{0};  // held back because an earlier step failed
+  std::chrono::microseconds duration{0};
+};
+
+// Blocks of one table kind (SL2VL: whole tables) read and written, and the
+// SMPs of that kind sent for them (reads and writes, failed ones included).
+struct TableCounters {
+  std::uint64_t read{0};
+  std::uint64_t written{0};
+  std::uint64_t smps{0};
+};
+
+// What a sweep that planned and programmed (heavy, takeover, reroute,
+// replan) found and cost.
+struct SweepCounters {
+  std::uint64_t discoveryMads{0};  // 0 when it rerouted or replanned without discovery
+  std::uint64_t discoveryRetries{0};
+  std::uint64_t discoveryTimeouts{0};
+  std::uint64_t nodes{0};
+  std::uint64_t cables{0};
+  std::uint64_t discoveryProblems{0};
+  std::chrono::microseconds discoveryTime{0};
+  std::chrono::microseconds planTime{0};  // LIDs and routing
+  std::chrono::microseconds programTime{0};
+  std::vector<PhaseCounters> phases;  // in programming order, those that ran
+  TableCounters lft, pkey, sl2vl;
+  std::uint64_t portsConfigured{0};  // PortInfo Sets of the SM-LID and LID phases
+  std::uint64_t portsArmed{0};
+  std::uint64_t portsActivated{0};
+  std::uint64_t failed{0};           // objects whose write failed or was deferred
+  bool complete{false};              // everything the plan asked for is in place
+  std::vector<std::string> reasons;  // why the subnet is not up after it
+};
+
 struct SweepInfo {
-  std::string kind;  // "heavy", "light", "takeover", "reroute"
+  std::string kind;  // "discovery", "heavy", "takeover", "light", "reroute", "replan"
   std::chrono::system_clock::time_point when;
   std::chrono::milliseconds duration{0};
   std::uint64_t mads{0};
-  std::vector<std::string> changes;  // one line each, e.g. "port 0x... down"
-  bool up{false};                    // every reachable port ACTIVE and every pair routed
+  std::vector<std::string> changes;       // one line each, e.g. "port 0x... down"
+  bool up{false};                         // every reachable port ACTIVE and every pair routed
+  std::optional<SweepCounters> counters;  // sweeps that programmed
+};
+
+// Sweeps since start, by kind. A light sweep is quiet when it found no
+// change; a reroute is a light sweep that rerouted lost cables in place.
+struct SweepCounts {
+  std::uint64_t discovery{0};  // DISCOVERING's look at the fabric and the SMs
+  std::uint64_t heavy{0};
+  std::uint64_t takeover{0};
+  std::uint64_t lightQuiet{0};
+  std::uint64_t lightChanged{0};
+  std::uint64_t reroute{0};
+  std::uint64_t replan{0};  // SIGHUP as master
+};
+
+// Another SM as last read (its SMInfo).
+struct OtherSm {
+  Guid guid;
+  std::uint8_t priority{0};
+  std::string state;
+};
+
+// A change of the SMInfo state, when it happened (wall clock).
+struct StateChange {
+  std::string state;
+  std::chrono::system_clock::time_point at;
+};
+
+// How `ibsm run` ended (the --stats file only: a running daemon has none).
+struct DaemonExit {
+  int code{0};
+  // "up", "not up", "another SM has the subnet", "sweep failed",
+  // "discovery failed", "stopped", "port failed", "control socket"
+  std::string reason;
+  std::vector<std::string> details;  // the reasons, the other SM, the error
+  int signal{0};                     // "stopped": the signal
+  std::string stoppedDuring;         // "stopped" mid-action: the phase it cut short
 };
 
 // Another SM whose SMInfo shows an SM_Key other than ours: another
@@ -42,24 +122,59 @@ struct DaemonStatus {
   Guid portGuid{};
   Lid lid{};
   std::uint8_t priority{0};
-  bool smKeyIsDefault{true};   // OpenSM's default key, kDefaultSmKey
-  std::optional<Guid> master;  // the master we poll (standby) / ourselves
+  bool smKeyIsDefault{true};                         // OpenSM's default key, kDefaultSmKey
+  std::optional<Guid> master;                        // the master we poll (standby) / ourselves
+  bool up{false};                                    // as of the last sweep, as master
+  std::optional<std::chrono::milliseconds> firstUp;  // from start to the subnet first up
   std::uint64_t sweeps{0};
+  SweepCounts sweepsByKind;
+  std::uint64_t fabricWalks{0};  // full discoveries (a takeover reuses DISCOVERING's)
   std::optional<SweepInfo> lastSweep;
-  std::optional<SweepInfo> lastHeavy;
+  std::optional<SweepInfo> lastHeavy;   // heavy or takeover
+  std::optional<SweepInfo> lastChange;  // the last sweep that found a change
+  std::optional<SweepInfo> lastReplan;  // what the last SIGHUP wrote, as master
+  std::uint64_t failedSweeps{0};        // sweeps or discoveries that could not run
   std::size_t switches{0}, caPorts{0};
   std::uint64_t routedPairs{0}, unreachablePairs{0};
   std::string engine;
   std::chrono::seconds uptime{0};
+  // Wall-clock start, for the operator and for benchmarks that set process
+  // timing against first_up (which, like uptime, is on the SM's own clock).
+  std::chrono::system_clock::time_point started;
   std::uint64_t madsSent{0};
+  std::uint64_t madRetries{0};   // retransmissions
+  std::uint64_t madTimeouts{0};  // requests that failed after all retries
+  // Blocks read and written by every sweep since start (SL2VL: tables), so
+  // a script can take the difference across an event.
+  TableCounters lftTotal, pkeyTotal, sl2vlTotal;
   std::uint64_t trapsReceived{0};
+  std::uint64_t stateChanges{0};          // SMInfo state changes (MASTER, STANDBY, ...)
+  std::uint64_t timesMaster{0};           // of those, to MASTER
+  std::vector<StateChange> recentStates;  // the last few state changes, oldest first
+  // "Subnet up" reports (SM-0001: a sweep brought the subnet up, or changed
+  // it while up) and the wall-clock time of the last one.
+  std::uint64_t upReports{0};
+  std::optional<std::chrono::system_clock::time_point> lastUpReport;
+  std::uint64_t missedPolls{0};  // as standby: polls of the master not answered
+  std::uint64_t handoversSent{0};
+  std::uint64_t handoversAccepted{0};  // of those, acknowledged by the other SM
+  std::uint64_t reloads{0};            // SIGHUP configurations taken
+  std::uint64_t reloadsRefused{0};
+  std::string reloadError;            // why the last SIGHUP was refused; empty after a good one
+  std::vector<OtherSm> sms;           // the other SMs as last read
   std::vector<ForeignSm> foreignSms;  // as of the last read of the other SMs
+  std::uint64_t foreignReports{0};    // times one was reported (SM-0115: new, or changed)
+  std::optional<DaemonExit> exit;
 };
 
+// UTC with whole seconds ("2026-12-03T07:01:02Z"): what an operator
+// compares against log lines.
+std::string utcTime(std::chrono::system_clock::time_point t);
 // Lines such as "state: MASTER", "last_sweep: light 2026-12-03T07:00:00Z 12 ms
 // 40 mads up"; ends with a newline.
 std::string formatStatus(const DaemonStatus& status);
-// One JSON object with the same fields (snake_case); ends with a newline.
+// One JSON object with the same fields and every counter (snake_case keys,
+// durations in the unit their key names: _ms, _us, _s); ends with a newline.
 std::string formatStatusJson(const DaemonStatus& status);
 
 }  // namespace ibsm::sm::control

@@ -138,7 +138,7 @@ void Assembler::addNode(const NodeRecord& r) {
       port.guid = Guid{};
     }
   }
-  // Node GUIDs are unique by construction (the sweep keys nodes by them).
+  // Node GUIDs are unique by construction (the walk keys nodes by them).
   out_.fabric.addNode(std::move(node)).value();
   out_.pathTo.push_back(r.path);
 }
@@ -160,17 +160,17 @@ std::string Assembler::whyFarEndDisagrees(PortKey near, PortKey far) const {
     return fmt::format("DISC-0301 {}, but {} leads to {}", leads, name(far), name(back->second));
   if (auto failed = seen_.failedProbes.find(far);
       failed != seen_.failedProbes.end() && failed->second.id != kNotFollowed)
-    return fmt::format("DISC-0302 {}, but {}", leads, failed->second.why);
+    return fmt::format("DISC-0308 {}, but {}", leads, failed->second.why);
   if (landingsOn(far) > 1) {
     std::string others;
     for (const PortKey o : landings_.at(far))
       if (o != near) others += fmt::format("{}{}", others.empty() ? "" : ", ", name(o));
-    return fmt::format("DISC-0301 {}, but so does {}", leads, others);
+    return fmt::format("DISC-0306 {}, but so does {}", leads, others);
   }
   if (const PortInfo* pi = portInfo(far))
     return fmt::format("DISC-0302 {}, which reports its link {} (changed during the sweep?)", leads,
                        stateName(pi->portState));
-  return fmt::format("DISC-0302 {}, whose PortInfo could not be read", leads);
+  return fmt::format("DISC-0309 {}, whose PortInfo could not be read", leads);
 }
 
 std::string Assembler::whyUnconfirmed(PortKey k) const {
@@ -182,9 +182,9 @@ std::string Assembler::whyUnconfirmed(PortKey k) const {
     std::string from;
     for (const PortKey o : landings_.at(k))
       from += fmt::format("{}{}", from.empty() ? "" : ", ", name(o));
-    return fmt::format("DISC-0301 {} is reached from {} at once", name(k), from);
+    return fmt::format("DISC-0307 {} is reached from {} at once", name(k), from);
   }
-  return fmt::format("DISC-0302 {} is up, but no peer confirmed its cable", name(k));
+  return fmt::format("DISC-0310 {} is up, but no peer confirmed its cable", name(k));
 }
 
 void Assembler::reportUnconfirmed() {

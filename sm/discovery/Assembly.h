@@ -1,4 +1,4 @@
-// From what a sweep saw to what the SM believes: nodes and ports filled the
+// From what a walk saw to what the SM believes: nodes and ports filled the
 // way the topology readers fill them, and a cable only where both of its
 // ends confirm it. Pure: no I/O, no logging; every doubt becomes a problem
 // line that Discovery logs.

@@ -4,7 +4,7 @@
 #include <spdlog/spdlog.h>
 
 #include "sm/discovery/Assembly.h"
-#include "sm/discovery/Sweep.h"
+#include "sm/discovery/Walk.h"
 
 namespace ibsm::sm::discovery {
 
@@ -21,8 +21,8 @@ Result<DiscoveredSubnet> Discovery::run() {
 
   // On the stack: runUntilIdle() returns only once every callback of the
   // walk has run, even when the port fails or the work is cancelled.
-  discovery::Sweep sweep(engine_, options_);
-  sweep.start();
+  discovery::Walk walk(engine_, options_);
+  walk.start();
   if (auto idle = engine_.runUntilIdle(); !idle) {
     if (engine_.cancelled())
       log_->info("DISC-0003 discovery cancelled: {}", idle.error().message);
@@ -31,7 +31,7 @@ Result<DiscoveredSubnet> Discovery::run() {
                   idle.error().message);
     return std::unexpected(idle.error());
   }
-  const discovery::Observations seen = sweep.take();
+  const discovery::Observations seen = walk.take();
 
   const MadCounters& after = engine_.counters();
   counters_ = DiscoveryCounters{
@@ -52,6 +52,7 @@ Result<DiscoveredSubnet> Discovery::run() {
   for (const Node& n : subnet.fabric.nodes())
     for (const Port& p : n.ports) counters_.cables += p.connected() ? 1 : 0;
   counters_.cables /= 2;
+  counters_.problems = subnet.problems.size();
 
   for (const std::string& problem : subnet.problems) log_->warn("{}", problem);
   log_->info(

@@ -21,21 +21,7 @@
 // `problems` and `unconfirmedLinks`, so a link that changes during the
 // sweep never leaves half a cable behind.
 //
-// Log message ids (spdlog):
-//   DISC-0101 info   sweep finished: nodes, cables, MADs, time
-//   DISC-0201 warn   no answer through an up port (timeout, bad status)
-//   DISC-0202 warn   NodeDescription could not be read
-//   DISC-0203 warn   PortInfo could not be read
-//   DISC-0204 warn   SwitchInfo could not be read
-//   DISC-0205 warn   port not followed: the route would exceed 63 hops
-//   DISC-0301 warn   the two ends of a cable disagree
-//   DISC-0302 warn   a cable seen from one end only (the other end is down)
-//   DISC-0303 warn   a GUID answered with two different NodeInfos
-//   DISC-0304 warn   a NodeInfo whose LocalPortNum is not one of its ports
-//   DISC-0305 warn   a port GUID already used by another port
-//   DISC-0001 error  the SM's own node did not answer (run() fails)
-//   DISC-0002 error  the transport stopped receiving (run() fails)
-//   DISC-0003 info   the MAD engine was cancelled (the SM is stopping; run() fails)
+// Log ids: see LOG MESSAGES in ibsm(8).
 #pragma once
 
 #include <ibsm/MadEngine.h>
@@ -62,6 +48,7 @@ struct DiscoveryCounters {
   std::uint64_t badStatus{0};  // responses with a non-zero MAD status
   std::size_t nodes{0};
   std::size_t cables{0};
+  std::size_t problems{0};  // lines in DiscoveredSubnet::problems
   std::chrono::microseconds elapsed{0};
 };
 
@@ -69,7 +56,7 @@ class Discovery {
  public:
   Discovery(MadEngine& engine, DiscoveryOptions options, std::shared_ptr<spdlog::logger> logger);
 
-  // One full sweep. The engine must not be inside runUntilIdle() already.
+  // One full walk of the subnet. The engine must not be inside runUntilIdle() already.
   [[nodiscard]] Result<DiscoveredSubnet> run();
 
   const DiscoveryCounters& counters() const { return counters_; }

@@ -1,6 +1,6 @@
-// What a sweep saw on the wire, before anything is believed: every answer
+// What a walk saw on the wire, before anything is believed: every answer
 // kept as it came, keyed by node GUID because NodeIds do not exist yet. The
-// sweep (Sweep.h) only records; deciding which cables are real and what to
+// walk (Walk.h) only records; deciding which cables are real and what to
 // tell the operator is assembleSubnet()'s job (Assembly.h), done once all
 // answers are in, so a half-seen link can never leak into the Fabric.
 #pragma once

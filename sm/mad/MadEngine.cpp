@@ -169,6 +169,7 @@ void MadEngine::handleIncoming(const ReceivedMad& in) {
     if (unsolicited_) {
       unsolicited_(IncomingSmp{*smp, in.from});
     } else {
+      ++counters_.unhandled;
       log_->debug("MAD-0105 no handler for method 0x{:02x} attribute 0x{:04x} from LID {}",
                   static_cast<unsigned>(smp->header.method),
                   static_cast<unsigned>(smp->header.attributeId), in.from.lid);

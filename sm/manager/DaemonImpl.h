@@ -1,12 +1,13 @@
 // The inside of SmDaemon, shared by the files that implement it:
-// SmDaemon.cpp (the loop, signals, --once's end, status), DaemonSweeps.cpp
-// (discovery and the master's sweeps) and DaemonPeers.cpp (the MADs to
-// other SMs). Private to sm/manager.
+// SmDaemon.cpp (the loop, signals, --once's end), DaemonSweeps.cpp
+// (discovery and the master's sweeps), DaemonPeers.cpp (the MADs to other
+// SMs) and DaemonStatus.cpp (what it counts and shows). Private to sm/manager.
 #pragma once
 
 #include <spdlog/logger.h>
 
 #include <chrono>
+#include <deque>
 #include <memory>
 #include <optional>
 #include <string>
@@ -25,9 +26,11 @@
 namespace ibsm::sm::manager {
 
 fsm::SmContext contextOf(Guid portGuid, const DaemonSettings& s);
-// What `ibsm status` shows of a sweep; `when` is wall-clock time.
+// What `ibsm status` shows of a sweep; `when` is wall-clock time. `result`:
+// the sweep planned and programmed, and these are its counters.
 control::SweepInfo sweepInfo(std::string kind, std::chrono::milliseconds duration,
-                             std::uint64_t mads, std::vector<std::string> changes, bool up);
+                             std::uint64_t mads, std::vector<std::string> changes, bool up,
+                             const SweepResult* result = nullptr);
 
 struct SmDaemon::Impl {
   Impl(MadEngine& e, loop::EventLoop& l, const StateStore& st, Guid guid, DaemonSettings s,
@@ -49,7 +52,13 @@ struct SmDaemon::Impl {
   // machine stands (another SM's subnet: end; idle as master: sweep again).
   std::optional<int> onceEnd();
   void applyReload();
+  // How run() ends (the status's `exit`); returns `code`.
+  int end(int code, std::string reason, std::vector<std::string> details = {});
+
+  // DaemonStatus.cpp
   void recordSweep(const control::SweepInfo& info, const SweepResult* result);
+  // The subnet is up (or not) after a sweep as master; the first up is timed.
+  void setUp(bool isUp);
   control::DaemonStatus status() const;
 
   // DaemonSweeps.cpp
@@ -91,10 +100,31 @@ struct SmDaemon::Impl {
   bool up{false};
   Guid lastMasterLogged{};
   MadClock::time_point started;
+  std::chrono::system_clock::time_point startedWall{std::chrono::system_clock::now()};
   std::uint64_t sweeps{0};
   std::uint64_t traps{0};
+  // What `ibsm status` counts (DaemonStatus says what each means).
+  control::SweepCounts sweepsByKind;
+  std::uint64_t fabricWalks{0};
+  std::uint64_t stateChanges{0};
+  std::uint64_t timesMaster{0};
+  std::deque<control::StateChange> recentStates;  // the last 16
+  std::uint64_t upReports{0};
+  std::optional<std::chrono::system_clock::time_point> lastUpReport;
+  std::uint64_t missedPolls{0};
+  std::uint64_t foreignReports{0};
+  std::uint64_t handoversSent{0};
+  std::uint64_t handoversAccepted{0};
+  std::uint64_t reloads{0};
+  std::uint64_t reloadsRefused{0};
+  std::string reloadError;
+  std::optional<std::chrono::milliseconds> firstUp;
   std::optional<control::SweepInfo> lastSweep;
   std::optional<control::SweepInfo> lastHeavy;
+  std::optional<control::SweepInfo> lastChange;
+  std::optional<control::SweepInfo> lastReplan;
+  std::uint64_t failedSweeps{0};
+  program::PerKind<control::TableCounters> tablesTotal{};  // every sweep's, added up
   std::optional<SweepResult> lastResult;
 
   // The discovery of the DISCOVERING phase, kept for the heavy sweep that
@@ -107,10 +137,12 @@ struct SmDaemon::Impl {
   };
   std::optional<FreshDiscovery> fresh;
 
-  bool performing{false};       // inside perform(): a signal then cancels the engine
-  bool stopping{false};         // SIGTERM/SIGINT seen
-  std::optional<int> exitCode;  // --once: decided
-  std::uint32_t onceSweeps{0};  // --once: heavy sweeps that ran
+  bool performing{false};  // inside perform(): a signal then cancels the engine
+  bool stopping{false};    // SIGTERM/SIGINT seen
+  int stopSignal{0};
+  std::string stoppedDuring;                 // the action a stop cut short
+  std::optional<control::DaemonExit> ended;  // decided: run() returns ended->code
+  std::uint32_t onceSweeps{0};               // --once: heavy sweeps that ran
 };
 
 }  // namespace ibsm::sm::manager

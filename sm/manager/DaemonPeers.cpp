@@ -31,8 +31,10 @@ std::vector<SmInfo> SmDaemon::Impl::readPeers() {
   for (const auto& i : *infos) sms.push_back(i.info);
   lastSms = sms;
   const bool weAreMaster = agent.self().smState == SmState::Master;
-  for (const auto& f : foreign.update(*infos, settings.smKey, weAreMaster))
+  for (const auto& f : foreign.update(*infos, settings.smKey, weAreMaster)) {
     log->warn("SM-0115 {}", describeForeignSm(f, weAreMaster));
+    ++foreignReports;
+  }
   return sms;
 }
 
@@ -50,7 +52,7 @@ void SmDaemon::Impl::poll(Guid master) {
   auto answer = pollSmInfo(engine, *p, agent.self());
   if (!answer) {
     if (stopping) return;
-    log->error("SM-0006 port failed: {}", answer.error().message);
+    log->error("SM-0119 could not poll master {}: {}", master, answer.error().message);
     machine.feed(Event::masterSilent());
     return;
   }
@@ -60,6 +62,7 @@ void SmDaemon::Impl::poll(Guid master) {
   else
     machine.feed(Event::masterSilent());
   const auto& st = machine.state();
+  if (st.missedPolls > missedBefore) ++missedPolls;
   if (st.missedPolls > missedBefore)
     log->warn("SM-0103 master {} silent ({} of {} polls)", master, st.missedPolls,
               std::max(settings.pollingRetries, 1U));
@@ -68,12 +71,12 @@ void SmDaemon::Impl::poll(Guid master) {
 void SmDaemon::Impl::notify(Guid master) {
   const auto* p = peer(master);
   if (!p || !ownLid.isUnicast()) {
-    log->warn("SM-0106 cannot tell master {} that we outrank it: {}", master,
+    log->warn("SM-0124 cannot tell master {} that we outrank it: {}", master,
               p ? "our port has no LID yet" : "no path to it known");
     return;
   }
   if (auto ok = notifyMaster(engine, *p, ownLid, agent.self()); !ok)
-    log->warn("SM-0106 Trap 144 to {} failed: {}", master, ok.error().message);
+    log->warn("SM-0123 Trap 144 to {} failed: {}", master, ok.error().message);
   else
     log->info("SM-0106 Trap 144 sent to master {}: we outrank it", master);
 }
@@ -81,6 +84,7 @@ void SmDaemon::Impl::notify(Guid master) {
 void SmDaemon::Impl::handover(Guid to) {
   const auto* p = peer(to);
   log->info("SM-0104 handing over to {}", to);
+  ++handoversSent;
   bool ok = false;
   if (p) {
     SmInfo self = agent.self();
@@ -88,20 +92,21 @@ void SmDaemon::Impl::handover(Guid to) {
     auto answered = sendSmControl(engine, *p, fsm::sminfo::kHandover, self);
     ok = answered && *answered;
   }
-  if (!ok) log->warn("SM-0104 handover to {} not accepted; keeping the subnet", to);
+  if (ok) ++handoversAccepted;
+  if (!ok) log->warn("SM-0120 handover to {} not accepted; keeping the subnet", to);
   machine.feed(Event::handoverAnswered(ok));
 }
 
 void SmDaemon::Impl::acknowledge(Guid to, SmState as) {
   const auto* p = peer(to);
   if (!p) {
-    log->warn("SM-0104 cannot acknowledge the handover of {}: no path to it known", to);
+    log->warn("SM-0121 cannot acknowledge the handover of {}: no path to it known", to);
     return;
   }
   SmInfo self = agent.self();
   self.smState = as;
   if (auto ok = sendSmControl(engine, *p, fsm::sminfo::kAcknowledge, self); !ok || !*ok)
-    log->warn("SM-0104 acknowledge to {} not answered", to);
+    log->warn("SM-0122 acknowledge to {} not answered", to);
 }
 
 }  // namespace ibsm::sm::manager

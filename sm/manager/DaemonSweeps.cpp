@@ -19,18 +19,23 @@ void SmDaemon::Impl::logUp(const SweepResult& r, std::string_view how) {
       "of {} MADs in {} ms; {} MADs, {:.2f} s since start",
       r.switches, r.caPorts, r.routedPairs, r.engine, r.program.portsActivated, how, r.mads, ms,
       engine.counters().sent, sinceStart);
+  ++upReports;
+  lastUpReport = std::chrono::system_clock::now();
 }
 
 void SmDaemon::Impl::discover() {
   const auto t0 = now();
   const auto sent = engine.counters().sent;
   discovery::Discovery discovery(engine, {}, log);
+  ++fabricWalks;
   auto found = discovery.run();
   if (!found) {
     if (stopping) return;
+    ++failedSweeps;
     if (once()) {
       // --once cannot wait for the next tick: it ends here (onceEnd).
-      log->error("SM-0003 sweep failed: {}", found.error().message);
+      log->error("SM-0007 discovery failed, --once ends: {}", found.error().message);
+      end(1, "discovery failed", {found.error().message});
     } else {
       log->warn("SM-0109 discovery failed: {}; trying again", found.error().message);
     }
@@ -60,13 +65,15 @@ void SmDaemon::Impl::heavy(bool takeover, std::optional<FreshDiscovery> discover
               machine.state().master ? fmt::format(" from {}", machine.state().master) : "");
     sweep.forgetHeld();
   }
+  if (!discovery) ++fabricWalks;
   auto result =
       discovery ? sweep.run(std::move(discovery->subnet), discovery->counters) : sweep.run();
   if (!result) {
     if (stopping) return;  // cancelled: the machine holds Stop
     log->error("SM-0003 sweep failed: {}", result.error().message);
+    ++failedSweeps;
     if (once()) {
-      exitCode = 1;
+      end(1, "sweep failed", {result.error().message});
       return;
     }
     machine.feed(Event::heavySweepDone(false, false, {}));
@@ -78,7 +85,7 @@ void SmDaemon::Impl::heavy(bool takeover, std::optional<FreshDiscovery> discover
   if (sweep.held().hasObservation()) learnPeers(sweep.held().observed());
   const auto info = [&](bool isUp) {
     return sweepInfo(takeover ? "takeover" : "heavy", since(t0), result->mads, result->changes,
-                     isUp);
+                     isUp, &*result);
   };
   if (once()) {
     onceSwept(*result);
@@ -87,7 +94,7 @@ void SmDaemon::Impl::heavy(bool takeover, std::optional<FreshDiscovery> discover
   }
   auto sms = readPeers();
   const bool wasUp = up;
-  up = result->up;
+  setUp(result->up);
   if (up && (!wasUp || !result->changes.empty()))
     logUp(*result, takeover ? "takeover" : "heavy sweep");
   recordSweep(info(up), &*result);
@@ -99,17 +106,17 @@ void SmDaemon::Impl::onceSwept(const SweepResult& result) {
   // A link that changed while the sweep ran (Trap 128) means the tables
   // just written may point into a dead port: sweep again.
   const bool stale = agent.takeLinkChange();
-  up = result.up && !stale;
+  setUp(result.up && !stale);
   if (up) {
     logUp(result, "heavy sweep");
-    exitCode = 0;
+    end(0, "up");
     return;
   }
   if (onceSweeps >= *settings.onceMaxSweeps) {
     std::vector<std::string> reasons = result.reasons;
     if (stale) reasons.push_back("links kept changing during every sweep");
     log->error("SM-0004 subnet not up after {} sweeps: {}", onceSweeps, fmt::join(reasons, "; "));
-    exitCode = 1;
+    end(1, fmt::format("not up after {} sweeps", onceSweeps), std::move(reasons));
     return;
   }
   if (stale) log->warn("SM-0118 a link changed during the sweep (Trap 128): sweeping again");
@@ -122,34 +129,32 @@ void SmDaemon::Impl::light() {
   auto result = sweep.lightSweep();
   if (!result) {
     if (stopping) return;
-    log->error("SM-0408 light sweep failed: {}", result.error().message);
+    log->error("SM-0414 light sweep failed: {}", result.error().message);
+    ++failedSweeps;
     machine.feed(Event::lightSweepDone(false, false));
     return;
   }
   agent.countActivity(static_cast<std::uint32_t>(result->mads));
   const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(result->elapsed).count();
   if (!result->changed) {
-    log->debug("SM-0408 light sweep: quiet, {} MADs in {} ms", result->mads, ms);
+    log->debug("SM-0415 light sweep: quiet, {} MADs in {} ms", result->mads, ms);
   } else {
     log->info("SM-0408 light sweep: {} change(s){}, {} MADs in {} ms", result->changes.size(),
               result->needsHeavy ? ", heavy sweep needed" : ", rerouted", result->mads, ms);
-    for (const auto& c : result->changes) log->info("SM-0402 {}", c);
   }
   bool needsHeavy = !result->ok || result->needsHeavy;
   if (result->reroute) {
     const auto& r = *result->reroute;
-    if (!r.up) {
-      for (const auto& why : r.reasons) log->warn("SM-0403 not up yet: {}", why);
-      needsHeavy = true;
-    } else {
-      logUp(r, "reroute");
-    }
-    up = r.up;
+    needsHeavy = needsHeavy || !r.up;
+    if (r.up) logUp(r, "reroute");
+    setUp(r.up);
   }
+  // A reroute's changes are the fabric's, as a heavy sweep words them.
   const auto info =
       sweepInfo(result->reroute ? "reroute" : "light",
                 std::chrono::duration_cast<std::chrono::milliseconds>(result->elapsed),
-                result->mads, result->changes, up);
+                result->mads, result->reroute ? result->reroute->changes : result->changes, up,
+                result->reroute ? &*result->reroute : nullptr);
   recordSweep(info, result->reroute ? &*result->reroute : nullptr);
   machine.feed(Event::lightSweepDone(result->ok, needsHeavy));
 }

@@ -12,8 +12,7 @@
 //   if (seen && seen->quiet()) ...              // one SMP per switch, done
 //   else if (seen && seen->onlyLinksLost()) ... // withoutLinks(last, seen->lostPorts)
 //
-// Log message ids: SM-0409 a switch flagged a change (debug), SM-0410 a
-// port change found by the light sweep (info).
+// Log ids: see LOG MESSAGES in ibsm(8).
 #pragma once
 
 #include <ibsm/MadEngine.h>

@@ -177,12 +177,12 @@ Result<LightResult> MasterSweep::lightSweep() {
   out.changed = true;
   auto edited = withoutLinks(held_.observed(), seen->lostPorts);
   if (!edited) {
-    log_->warn("SM-0407 light sweep: cannot reroute incrementally ({}), heavy sweep",
+    log_->warn("SM-0412 light sweep: cannot reroute incrementally ({}), heavy sweep",
                edited.error().message);
     out.needsHeavy = true;
     return finish();
   }
-  log_->info("SM-0407 light sweep: {} cable(s) lost, rerouting without rediscovery",
+  log_->info("SM-0413 light sweep: {} cable(s) lost, rerouting without rediscovery",
              seen->lostPorts.size());
   const auto before = heldFabric();
   held_.observe(std::move(*edited));

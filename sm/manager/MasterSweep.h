@@ -25,10 +25,7 @@
 // (heavy sweep and reroute alike) gets its PKey tables from it, so the
 // tables follow the fabric and the config without a separate pass.
 //
-// Log message ids: SM-0401 plan, SM-0402 changes since the last sweep,
-// SM-0403 why the subnet is not up yet, SM-0407 light sweep decision,
-// SM-0420 partition plan refused (PKeys left as they are), SM-0421
-// partition members not in the fabric, SM-0001 subnet up.
+// Log ids: see LOG MESSAGES in ibsm(8).
 #pragma once
 
 #include <ibsm/MadEngine.h>

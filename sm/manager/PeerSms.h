@@ -8,8 +8,7 @@
 //     election.add(p.info);
 //   if (auto answer = pollSmInfo(engine, master, agent.self()); answer && !*answer) ...
 //
-// Log ids: SM-0601 peer SM found, SM-0602 peer SMInfo read, SM-0603 peer
-// did not answer, SM-0604 control packet sent, SM-0605 trap 144 sent.
+// Log ids: see LOG MESSAGES in ibsm(8).
 #pragma once
 
 #include <ibsm/MadAttributes.h>

@@ -23,17 +23,6 @@ fsm::SmContext contextOf(Guid portGuid, const DaemonSettings& s) {
   return ctx;
 }
 
-control::SweepInfo sweepInfo(std::string kind, std::chrono::milliseconds duration,
-                             std::uint64_t mads, std::vector<std::string> changes, bool up) {
-  // `when` is for the operator's eyes: wall-clock time, not the engine's.
-  return {.kind = std::move(kind),
-          .when = std::chrono::system_clock::now(),
-          .duration = duration,
-          .mads = mads,
-          .changes = std::move(changes),
-          .up = up};
-}
-
 SmDaemon::Impl::Impl(MadEngine& e, loop::EventLoop& l, const StateStore& st, Guid guid,
                      DaemonSettings s, ReloadSettings r, std::shared_ptr<spdlog::logger> logger)
     : engine(e),
@@ -77,12 +66,25 @@ const SweepResult* SmDaemon::lastResult() const {
   return impl_->lastResult ? &*impl_->lastResult : nullptr;
 }
 
+control::DaemonStatus SmDaemon::status() const {
+  return impl_->status();
+}
+
+int SmDaemon::Impl::end(int code, std::string reason, std::vector<std::string> details) {
+  ended = control::DaemonExit{.code = code,
+                              .reason = std::move(reason),
+                              .details = std::move(details),
+                              .signal = 0,
+                              .stoppedDuring = {}};
+  return code;
+}
+
 int SmDaemon::Impl::run() {
   if (!settings.controlSocket.empty()) {
     auto server = control::ControlServer::listen(settings.controlSocket);
     if (!server) {
       log->error("SM-0110 control socket: {}", server.error().message);
-      return 1;
+      return end(1, "control socket", {server.error().message});
     }
     controlServer = std::move(*server);
     controlServer->attach(
@@ -106,7 +108,12 @@ int SmDaemon::Impl::run() {
   auto pollAt = now() + settings.pollingTimeout;
   for (;;) {
     while (auto a = machine.take()) {
-      if (a->kind == ActionKind::Stop) return once() ? 1 : 0;  // --once: stopped before up
+      if (a->kind == ActionKind::Stop) {  // --once: stopped before up
+        end(once() ? 1 : 0, "stopped");
+        ended->signal = stopSignal;
+        ended->stoppedDuring = stoppedDuring;
+        return ended->code;
+      }
       perform(*a);
       if (auto code = onceEnd()) return *code;
     }
@@ -132,18 +139,19 @@ int SmDaemon::Impl::run() {
     if (auto ok = engine.runUntil(until, [this] { return !machine.idle(); }); !ok) {
       if (stopping) continue;  // the machine holds Stop
       log->error("SM-0006 port failed: {}", ok.error().message);
-      return 1;
+      return end(1, "port failed", {ok.error().message});
     }
   }
 }
 
 void SmDaemon::Impl::signal(int signo) {
   if (signo == SIGHUP) {
-    log->info("SM-0107 SIGHUP: re-reading the configuration");
+    log->info("SM-0125 SIGHUP: re-reading the configuration");
     machine.feed(Event::reload());
     return;
   }
   log->info("SM-0005 signal {}: stopping", signo);
+  if (stopSignal == 0) stopSignal = signo;
   if (performing && !engine.cancelled()) {
     const auto phase = machine.state().phase;
     const bool programming = phase == fsm::Phase::MasterTakeOver ||
@@ -153,6 +161,7 @@ void SmDaemon::Impl::signal(int signo) {
               programming ? "; what it left half-programmed is repaired by the next master's "
                             "heavy sweep"
                           : "");
+    stoppedDuring = std::string(fsm::name(phase));
     engine.cancel();
   }
   stopping = true;
@@ -171,8 +180,14 @@ void SmDaemon::Impl::perform(const Action& a) {
     case ActionKind::Stop:
       break;
     case ActionKind::SetSmState:
-      if (agent.self().smState != a.smState)
+      if (agent.self().smState != a.smState) {
         log->info("SM-0101 state {} ({})", fsm::name(a.smState), fsm::name(machine.state().phase));
+        ++stateChanges;
+        if (a.smState == SmState::Master) ++timesMaster;
+        recentStates.push_back(
+            {std::string(fsm::name(a.smState)), std::chrono::system_clock::now()});
+        if (recentStates.size() > 16) recentStates.pop_front();
+      }
       agent.setState(a.smState);
       if (a.smState != SmState::Master) up = false;
       break;
@@ -206,7 +221,7 @@ void SmDaemon::Impl::perform(const Action& a) {
 }
 
 std::optional<int> SmDaemon::Impl::onceEnd() {
-  if (exitCode || !once()) return exitCode;
+  if (ended || !once()) return ended ? std::optional(ended->code) : std::nullopt;
   const auto& st = machine.state();
   const auto who = [&](Guid g) {
     auto it = std::ranges::find_if(lastSms, [g](const SmInfo& s) { return s.guid == g; });
@@ -225,7 +240,7 @@ std::optional<int> SmDaemon::Impl::onceEnd() {
       owner = "the master told this SM to stand down (SMInfo DISABLE)";
       break;
     case fsm::Phase::DiscoveryFailed:  // discover() said why
-      return exitCode = 1;
+      return ended ? ended->code : end(1, "discovery failed");
     case fsm::Phase::MasterIdle:
       // Not up yet (onceSwept decides up and out-of-tries): sweep again now.
       if (machine.idle()) machine.feed(Event::operatorSweep(true));
@@ -234,7 +249,7 @@ std::optional<int> SmDaemon::Impl::onceEnd() {
       return std::nullopt;
   }
   log->error("SM-0116 --once: another SM has the subnet: {}; exiting without sweeping it", owner);
-  return exitCode = 1;
+  return end(1, "another SM has the subnet", {owner});
 }
 
 void SmDaemon::Impl::applyReload() {
@@ -243,10 +258,12 @@ void SmDaemon::Impl::applyReload() {
   if (!next) {
     log->error("SM-0108 configuration not reloaded, the running one stays: {}",
                next.error().message);
+    ++reloadsRefused;
+    reloadError = next.error().message;
     return;
   }
   if (next->controlSocket != settings.controlSocket)
-    log->warn("SM-0107 control_socket changes only on restart");
+    log->warn("SM-0126 control_socket changes only on restart");
   next->controlSocket = settings.controlSocket;
   next->onceMaxSweeps = settings.onceMaxSweeps;
   settings = std::move(*next);
@@ -254,6 +271,8 @@ void SmDaemon::Impl::applyReload() {
   agent.setPriority(settings.priority);
   agent.setSmKey(settings.smKey);
   sweep.setSettings(settings.sweep);
+  ++reloads;
+  reloadError.clear();
   log->info("SM-0107 configuration reloaded: priority {}, sweep interval {} s", settings.priority,
             settings.sweepInterval.count());
   if (agent.self().smState != SmState::Master) return;
@@ -263,7 +282,7 @@ void SmDaemon::Impl::applyReload() {
   auto result = sweep.replan();
   if (!result) {
     if (stopping) return;
-    log->warn("SM-0114 could not re-plan from the last sweep ({}): sweeping heavy",
+    log->warn("SM-0127 could not re-plan from the last sweep ({}): sweeping heavy",
               result.error().message);
     machine.feed(Event::operatorSweep(true));
     return;
@@ -273,46 +292,10 @@ void SmDaemon::Impl::applyReload() {
       "blocks written",
       result->mads, result->program.table(program::TableKind::PKey).written,
       result->program.table(program::TableKind::Lft).written);
-  up = result->up;
-  recordSweep(sweepInfo("replan", since(t0), result->mads, result->changes, up), &*result);
+  setUp(result->up);
+  recordSweep(sweepInfo("replan", since(t0), result->mads, result->changes, up, &*result),
+              &*result);
   if (!up) machine.feed(Event::operatorSweep(true));
-}
-
-void SmDaemon::Impl::recordSweep(const control::SweepInfo& info, const SweepResult* result) {
-  ++sweeps;
-  lastSweep = info;
-  if (info.kind == "heavy" || info.kind == "takeover") lastHeavy = info;
-  if (result) lastResult = *result;
-}
-
-control::DaemonStatus SmDaemon::Impl::status() const {
-  control::DaemonStatus s;
-  const auto& st = machine.state();
-  s.state = std::string(fsm::name(agent.self().smState));
-  s.phase = std::string(fsm::name(st.phase));
-  s.portGuid = portGuid;
-  s.lid = ownLid;
-  s.priority = settings.priority;
-  s.smKeyIsDefault = settings.smKey == kDefaultSmKey;
-  if (agent.self().smState == SmState::Master)
-    s.master = portGuid;
-  else if (st.master)
-    s.master = st.master;
-  s.sweeps = sweeps;
-  s.lastSweep = lastSweep;
-  s.lastHeavy = lastHeavy;
-  if (lastResult) {
-    s.switches = lastResult->switches;
-    s.caPorts = lastResult->caPorts;
-    s.routedPairs = lastResult->routedPairs;
-    s.unreachablePairs = lastResult->unreachablePairs;
-    s.engine = lastResult->engine;
-  }
-  s.uptime = std::chrono::duration_cast<std::chrono::seconds>(now() - started);
-  s.madsSent = engine.counters().sent;
-  s.trapsReceived = traps;
-  s.foreignSms = foreign.current();
-  return s;
 }
 
 }  // namespace ibsm::sm::manager

@@ -41,35 +41,13 @@
 // exits 0 when a heavy sweep leaves the subnet up -- every reachable port
 // ACTIVE, every pair routed, no Trap 128 during the sweep -- and 1 after
 // that many heavy sweeps that did not (SM-0004, with the reasons), when a
-// sweep cannot run at all (SM-0003), when another SM has the subnet
-// (SM-0116: it finds a master, or loses an election, or is told to stand
-// down: it never fights that SM), or when stopped by a signal. It has no
+// sweep or its discovery cannot run at all (SM-0003, SM-0007), when another
+// SM has the subnet (SM-0116: it finds a master, or loses an election, or is
+// told to stand down: it never fights that SM), or when stopped by a
+// signal. How it ended is in the status (DaemonStatus::exit). It has no
 // timed light sweeps and no control socket unless its settings give one.
 //
-// Log message ids (spdlog):
-//   SM-0001 info   subnet up (each time a sweep brings it up; --once: its last line)
-//   SM-0003 error  a heavy sweep could not run
-//   SM-0004 error  --once: subnet not up after sm.max_sweeps_once sweeps, and why
-//   SM-0005 info   signal received: stopping
-//   SM-0006 error  the port failed
-//   SM-0101 info   SMInfo state changed (MASTER, STANDBY, DISCOVERING, NOTACTIVE)
-//   SM-0102 info   the master a standby polls, and its priority
-//   SM-0103 warn   the polled master stopped answering: rediscovering
-//   SM-0104 info   handing the subnet over to a better SM
-//   SM-0105 info   taking the subnet over (adopting the LIDs and tables it holds)
-//   SM-0106 info   Trap 144 sent to a master we outrank
-//   SM-0107 info   config reloaded (SIGHUP) / SM-0108 error: reload refused, old config kept
-//   SM-0109 warn   discovery failed; retried on the next tick
-//   SM-0110 error  the control socket cannot be opened
-//   SM-0111 info   sweep requested by the operator
-//   SM-0112 warn   the other SMs' SMInfo could not be read
-//   SM-0113 info   an SM that discovery found, its priority and state
-//   SM-0114 info   SIGHUP as master: re-planned on the last fabric, what it wrote
-//   SM-0115 warn   an SM showing another SM_Key: ignored (ForeignSms.h), once per SM
-//   SM-0116 error  --once: another SM has the subnet; exiting without sweeping it
-//   SM-0117 info   stopped in the middle of an action: its MADs were cancelled
-//   SM-0118 warn   --once: a link changed during the sweep (Trap 128): sweeping again
-//   SM-0408 info   light sweep: quiet (debug) or what changed and what it cost
+// Log ids: see LOG MESSAGES in ibsm(8).
 #pragma once
 
 #include <ibsm/MadAttributes.h>
@@ -82,6 +60,7 @@
 #include <memory>
 #include <optional>
 
+#include "sm/control/StatusFormat.h"
 #include "sm/loop/EventLoop.h"
 #include "sm/manager/MasterSweep.h"
 #include "sm/manager/StateStore.h"
@@ -127,6 +106,9 @@ class SmDaemon {
   // The result of the last sweep that planned the fabric (--once prints
   // its route verdict); null before the first.
   const SweepResult* lastResult() const;
+  // What `ibsm status` shows; after run(), with how it ended (`exit`):
+  // what --stats writes, and what tests read instead of the log.
+  control::DaemonStatus status() const;
 
  private:
   struct Impl;

@@ -21,7 +21,8 @@ void SmInfoAgent::handleTrap(const IncomingSmp& in) {
              notice.trapNumber, in.from.lid.value, in.smp.header.attributeModifier);
   sweepRequested_ = true;
   if (notice.trapNumber == 128) linkChanged_ = true;
-  if (auto ok = engine_.repress(in); !ok) log_->warn("SM-0502 {}", ok.error().message);
+  if (auto ok = engine_.repress(in); !ok)
+    log_->warn("SM-0502 could not repress the trap: {}", ok.error().message);
   // The issuer may be a switch reporting for one of its ports; the source
   // LID of the MAD is only a fallback for producers that leave it empty.
   const Lid from = notice.issuerLid.isUnicast() ? notice.issuerLid : in.from.lid;
@@ -44,7 +45,7 @@ void SmInfoAgent::handleSet(const IncomingSmp& in) {
   if (!verdict) return;
   auto ok = *verdict ? engine_.respond(in, encode(self_))
                      : engine_.respond(in, encode(self_), madstatus::kInvalidField);
-  if (!ok) log_->warn("SM-0503 could not answer Set(SMInfo): {}", ok.error().message);
+  if (!ok) log_->warn("SM-0507 could not answer Set(SMInfo): {}", ok.error().message);
 }
 
 void SmInfoAgent::handle(const IncomingSmp& in) {
@@ -70,7 +71,7 @@ void SmInfoAgent::handle(const IncomingSmp& in) {
                 h.method == Method::Get ? "Get" : "Set", static_cast<unsigned>(h.attributeId),
                 in.from.lid.value);
     if (auto ok = engine_.respond(in, in.smp.data, madstatus::kMethodAttrUnsupported); !ok)
-      log_->warn("SM-0503 could not answer: {}", ok.error().message);
+      log_->warn("SM-0508 could not refuse an unsupported request: {}", ok.error().message);
   }
 }
 

@@ -3,8 +3,7 @@
 // acknowledge, ... decided by the daemon's handler) and traps, which are
 // repressed so their senders stop repeating them, and which ask for a sweep.
 //
-// Log ids: SM-0501 trap, SM-0502/0503 could not answer, SM-0504 refused,
-// SM-0505 Set(SMInfo) handled, SM-0506 Set(SMInfo) with a wrong SM_Key.
+// Log ids: see LOG MESSAGES in ibsm(8).
 #pragma once
 
 #include <ibsm/MadAttributes.h>

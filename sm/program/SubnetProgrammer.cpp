@@ -119,7 +119,7 @@ Result<std::vector<SmpReply>> SubnetProgrammer::runPhase(ProgramPhase phase,
     const std::string what = describeTarget(fabric, steps[i].target);
     if (phase == ProgramPhase::ReadTables) {
       // Harmless: a block whose contents are not known is simply written.
-      log_->warn("PROG-0302 reading {}: {}; it will be written", what, describeOutcome(replies[i]));
+      log_->warn("PROG-0308 reading {}: {}; it will be written", what, describeOutcome(replies[i]));
       continue;
     }
     std::string line = fmt::format("writing {}: {}", what, describeOutcome(replies[i]));

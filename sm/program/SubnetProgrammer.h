@@ -18,14 +18,7 @@
 // and activates them). If the SM's own LID cannot be set the run stops
 // there, since every other port would name a LID nobody holds.
 //
-// Log message ids (spdlog):
-//   PROG-0301 info   one line per phase: SMPs (per table kind), failures, deferred, duration
-//   PROG-0302 warn   one object could not be read or written (it stays dirty)
-//   PROG-0303 error  the SM's own port LID could not be set: run stopped
-//   PROG-0304 warn   links held back from Armed/Active because of an earlier failure
-//   PROG-0305 warn   something the planner left alone, and why
-//   PROG-0306 info   end of run: blocks and tables written and read, ports activated, totals
-//   PROG-0307 warn   a switch port acknowledged but ignored partition enforcement
+// Log ids: see LOG MESSAGES in ibsm(8).
 #pragma once
 
 #include <ibsm/MadEngine.h>

@@ -1,6 +1,8 @@
 // What `ibsm status` prints: stable "key: value" lines operators grep, and
-// JSON with the same fields.
+// JSON with the same fields and the counters tests and benchmarks read.
 #include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
 
 #include "sm/control/StatusFormat.h"
 
@@ -45,17 +47,42 @@ TEST(StatusText, IsOneKeyValueLinePerField) {
             "sm_key: configured\n"
             "master: 0x0002c90300000001\n"
             "uptime: 3723 s\n"
+            "up: no\n"
+            "first_up: none\n"
             "sweeps: 0\n"
+            "sweeps_heavy: 0\n"
+            "sweeps_takeover: 0\n"
+            "sweeps_light_quiet: 0\n"
+            "sweeps_light_changed: 0\n"
+            "sweeps_reroute: 0\n"
+            "sweeps_replan: 0\n"
+            "sweeps_discovery: 0\n"
+            "sweeps_failed: 0\n"
+            "fabric_walks: 0\n"
             "last_sweep: none\n"
             "last_heavy: none\n"
+            "last_change: none\n"
+            "last_replan: none\n"
             "switches: 0\n"
             "ca_ports: 0\n"
             "routed_pairs: 0\n"
             "unreachable_pairs: 0\n"
             "engine: none\n"
             "mads_sent: 40\n"
+            "mad_retries: 0\n"
+            "mad_timeouts: 0\n"
+            "blocks_total: lft 0 written 0 read, pkey 0 written 0 read, sl2vl 0 written 0 read\n"
             "traps_received: 0\n"
-            "foreign_sms: 0\n");
+            "state_changes: 0\n"
+            "times_master: 0\n"
+            "missed_polls: 0\n"
+            "handovers_sent: 0\n"
+            "handovers_accepted: 0\n"
+            "reloads: 0\n"
+            "reloads_refused: 0\n"
+            "sms: 0\n"
+            "foreign_sms: 0\n"
+            "foreign_sm_reports: 0\n");
 }
 
 TEST(StatusText, ASweepShowsKindTimeDurationMadsVerdictAndEachChange) {
@@ -96,7 +123,7 @@ TEST(StatusText, ListsEverySmOfAnotherKey) {
   DaemonStatus s = standby();
   s.foreignSms = {foreignMaster()};
   const auto text = formatStatus(s);
-  EXPECT_NE(text.find("\nforeign_sms: 1\n"
+  EXPECT_NE(text.find("\nforeign_sms: 1\nforeign_sm_reports: 0\n"
                       "foreign_sm: 0x0002c90300000009 MASTER priority 5 sm_key 0x0000000000000002 "
                       "at DR 0,1,3 lid 7\n"),
             std::string::npos)
@@ -107,25 +134,139 @@ TEST(StatusJson, CarriesTheSameFieldsWithNullsAndEscapes) {
   DaemonStatus s = standby();
   s.lastHeavy = heavySweep();
   s.engine = "ftree";
-  EXPECT_EQ(
-      formatStatusJson(s),
-      R"({"state":"STANDBY","phase":"StandbyPolling","port_guid":"0x0002c90300000002","lid":5,)"
-      R"("priority":3,"sm_key_default":false,"master":"0x0002c90300000001","uptime_s":3723,"sweeps":0,)"
-      R"("last_sweep":null,"last_heavy":{"kind":"heavy","when":"2026-12-03T07:01:02Z",)"
-      R"("duration_ms":812,"mads":2410,"changes":["port 0x0002c90300000007/1 down",)"
-      R"("3 LFT blocks \"changed\""],"up":true},"switches":0,"ca_ports":0,"routed_pairs":0,)"
-      R"("unreachable_pairs":0,"engine":"ftree","mads_sent":40,"traps_received":0,)"
-      R"("foreign_sms":[]})"
-      "\n");
+  const std::string text = formatStatusJson(s);
+  ASSERT_TRUE(text.ends_with("}\n")) << text;
+  EXPECT_EQ(text.find('\n'), text.size() - 1) << "one line";
+  const auto j = nlohmann::json::parse(text);
+  EXPECT_EQ(j["state"], "STANDBY");
+  EXPECT_EQ(j["phase"], "StandbyPolling");
+  EXPECT_EQ(j["port_guid"], "0x0002c90300000002");
+  EXPECT_EQ(j["lid"], 5);
+  EXPECT_EQ(j["priority"], 3);
+  EXPECT_EQ(j["sm_key_default"], false);
+  EXPECT_EQ(j["master"], "0x0002c90300000001");
+  EXPECT_EQ(j["uptime_s"], 3723);
+  EXPECT_EQ(j["sweeps"], 0);
+  EXPECT_TRUE(j["last_sweep"].is_null());
+  EXPECT_EQ(j["last_heavy"],
+            nlohmann::json::parse(
+                R"({"kind":"heavy","when":"2026-12-03T07:01:02Z","when_unix_ms":1796281262300,)"
+                R"("duration_ms":812,"mads":2410,)"
+                R"("changes":["port 0x0002c90300000007/1 down","3 LFT blocks \"changed\""],)"
+                R"("up":true,"counters":null})"));
+  EXPECT_EQ(j["switches"], 0);
+  EXPECT_EQ(j["ca_ports"], 0);
+  EXPECT_EQ(j["routed_pairs"], 0);
+  EXPECT_EQ(j["unreachable_pairs"], 0);
+  EXPECT_EQ(j["engine"], "ftree");
+  EXPECT_EQ(j["mads_sent"], 40);
+  EXPECT_EQ(j["traps_received"], 0);
+  EXPECT_EQ(j["foreign_sms"], nlohmann::json::array());
+  EXPECT_TRUE(j["exit"].is_null());
+  EXPECT_TRUE(j["first_up_ms"].is_null());
+}
+
+SweepCounters programmed() {
+  SweepCounters c;
+  c.discoveryMads = 900;
+  c.nodes = 64;
+  c.discoveryTime = 120ms;
+  c.planTime = 15ms;
+  c.programTime = 300ms;
+  c.phases.resize(2);
+  c.phases[0].name = "lids";
+  c.phases[0].smps = 60;
+  c.phases[0].sent = 61;
+  c.phases[0].failed = 1;
+  c.phases[0].duration = 40ms;
+  c.phases[1].name = "lfts";
+  c.phases[1].smps = 100;
+  c.phases[1].sent = 100;
+  c.phases[1].duration = 70ms;
+  c.lft = TableCounters{.read = 0, .written = 96, .smps = 96};
+  c.pkey = TableCounters{.read = 32, .written = 2, .smps = 34};
+  c.portsConfigured = 59;
+  c.portsArmed = 80;
+  c.portsActivated = 80;
+  c.failed = 1;
+  c.reasons = {"programming: writing PortInfo of \"h1\"[1]: busy"};
+  return c;
+}
+
+TEST(StatusText, ASweepThatProgrammedShowsItsTimesBlocksAndPorts) {
+  DaemonStatus s = standby();
+  s.lastHeavy = heavySweep();
+  s.lastHeavy->counters = programmed();
+  s.sweepsByKind.heavy = 1;
+  s.up = true;
+  s.firstUp = 1500ms;
+  const auto text = formatStatus(s);
+  EXPECT_NE(text.find("last_heavy_time: discovery 120 ms, plan 15 ms, programming 300 ms\n"
+                      "last_heavy_blocks: lft 96 written 0 read, pkey 2 written 32 read, sl2vl 0 "
+                      "written 0 read\n"
+                      "last_heavy_ports: 59 configured, 80 armed, 80 activated, 1 failed\n"
+                      "last_heavy_not_up: programming: writing PortInfo of \"h1\"[1]: busy\n"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("\nup: yes\nfirst_up: 1500 ms\n"), std::string::npos) << text;
+  EXPECT_NE(text.find("\nsweeps_heavy: 1\n"), std::string::npos) << text;
+}
+
+TEST(StatusJson, CarriesEveryCounterOfASweepAndHowTheRunEnded) {
+  DaemonStatus s = standby();
+  s.lastSweep = heavySweep();
+  s.lastSweep->counters = programmed();
+  s.lastChange = s.lastSweep;
+  s.sweepsByKind.discovery = 1;
+  s.sweepsByKind.heavy = 2;
+  s.sweepsByKind.lightQuiet = 7;
+  s.sweepsByKind.reroute = 1;
+  s.handoversSent = 1;
+  s.sms = {OtherSm{.guid = Guid{0x0002c90300000009}, .priority = 4, .state = "STANDBY"}};
+  s.exit = DaemonExit{};
+  s.exit->code = 1;
+  s.exit->reason = "stopped";
+  s.exit->signal = 15;
+  s.exit->stoppedDuring = "MASTER (heavy sweep)";
+  const auto j = nlohmann::json::parse(formatStatusJson(s));
+  const auto& c = j["last_sweep"]["counters"];
+  EXPECT_EQ(c["discovery"]["mads"], 900);
+  EXPECT_EQ(c["discovery"]["nodes"], 64);
+  EXPECT_EQ(c["discovery"]["duration_us"], 120000);
+  EXPECT_EQ(c["plan_us"], 15000);
+  EXPECT_EQ(c["program_us"], 300000);
+  EXPECT_EQ(c["phases"]["lids"]["smps"], 60);
+  EXPECT_EQ(c["phases"]["lids"]["sent"], 61);
+  EXPECT_EQ(c["phases"]["lids"]["failed"], 1);
+  EXPECT_EQ(c["phases"]["lfts"]["duration_us"], 70000);
+  EXPECT_FALSE(c["phases"].contains("pkeys")) << "only the phases that ran";
+  EXPECT_EQ(c["tables"]["lft"]["written"], 96);
+  EXPECT_EQ(c["tables"]["pkey"]["read"], 32);
+  EXPECT_EQ(c["tables"]["pkey"]["smps"], 34);
+  EXPECT_EQ(c["tables"]["sl2vl"]["written"], 0);
+  EXPECT_EQ(c["ports"]["activated"], 80);
+  EXPECT_EQ(c["failed"], 1);
+  EXPECT_EQ(c["not_up"].size(), 1U);
+  EXPECT_EQ(j["last_change"]["changes"].size(), 2U);
+  EXPECT_EQ(j["sweeps_by_kind"]["heavy"], 2);
+  EXPECT_EQ(j["sweeps_by_kind"]["light_quiet"], 7);
+  EXPECT_EQ(j["sweeps_by_kind"]["reroute"], 1);
+  EXPECT_EQ(j["handovers_sent"], 1);
+  EXPECT_EQ(j["sms"][0]["state"], "STANDBY");
+  EXPECT_EQ(j["tables_total"]["lft"]["written"], 0);
+  EXPECT_EQ(j["last_sweep"]["when_unix_ms"], 1796281262300LL);  // 2026-12-03T07:01:02.300Z
+  EXPECT_EQ(j["exit"]["reason"], "stopped");
+  EXPECT_EQ(j["exit"]["signal"], 15);
+  EXPECT_EQ(j["exit"]["stopped_during"], "MASTER (heavy sweep)");
 }
 
 TEST(StatusJson, ListsEverySmOfAnotherKey) {
   DaemonStatus s = standby();
   s.foreignSms = {foreignMaster()};
   const auto json = formatStatusJson(s);
-  EXPECT_NE(json.find(R"("foreign_sms":[{"guid":"0x0002c90300000009","state":"MASTER",)"
-                      R"("priority":5,"sm_key":"0x0000000000000002","port":"DR 0,1,3","lid":7}])"),
-            std::string::npos)
+  EXPECT_EQ(nlohmann::json::parse(json)["foreign_sms"],
+            nlohmann::json::parse(R"([{"guid":"0x0002c90300000009","state":"MASTER","priority":5,)"
+                                  R"("sm_key":"0x0000000000000002","port":"DR 0,1,3","lid":7}])"))
       << json;
 }
 

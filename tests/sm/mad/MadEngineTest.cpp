@@ -54,7 +54,6 @@ class MadEngineTest : public ::testing::Test {
     o.logger = logger;
     return MadEngine(wire, o);
   }
-  std::string logText() const { return logStream.str(); }
 
   FakeFabricTransport wire{twoSwitches(), PortRef{0, 0}};
   std::ostringstream logStream;
@@ -169,15 +168,18 @@ TEST_F(MadEngineTest, RetriesADroppedRequestWithTheSameTid) {
   ASSERT_EQ(wire.sent().size(), 3U);
   EXPECT_EQ(wire.sent()[0].smp.header.tid, wire.sent()[2].smp.header.tid);
   EXPECT_GE(wire.now() - start, 400ms);  // two timeouts passed
-  EXPECT_NE(logText().find("MAD-0107"), std::string::npos);
 }
 
 TEST_F(MadEngineTest, GivesUpAfterTheRetriesAndSaysWhereItWasGoing) {
   MadEngine engine = makeEngine(4, 2);
   wire.setFaults([](const Smp&, std::size_t) { return Fate::dropped(true); });
   std::optional<SmpReply> reply;
+  std::string where;  // what MAD-0101 and the callers' lines name
   engine.submit(SmpRequest::get(AttributeId::NodeInfo, 0, path({3, 5})),
-                [&](const SmpRequest&, const SmpReply& r) { reply = r; });
+                [&](const SmpRequest& q, const SmpReply& r) {
+                  reply = r;
+                  where = q.destination();
+                });
   const auto start = wire.now();
   ASSERT_TRUE(engine.runUntilIdle());
 
@@ -187,8 +189,7 @@ TEST_F(MadEngineTest, GivesUpAfterTheRetriesAndSaysWhereItWasGoing) {
   EXPECT_EQ(reply->attempts, 3U);
   EXPECT_EQ(wire.now() - start, 600ms);
   EXPECT_EQ(engine.counters().timeouts, 1U);
-  EXPECT_NE(logText().find("MAD-0101"), std::string::npos);
-  EXPECT_NE(logText().find("DR 0,3,5"), std::string::npos);
+  EXPECT_EQ(where, "DR 0,3,5");
 }
 
 TEST_F(MadEngineTest, MatchesReorderedResponsesToTheirRequestsByTid) {
@@ -260,7 +261,7 @@ TEST_F(MadEngineTest, GivesEachRequestItsOwnTid) {
   EXPECT_EQ(tids.size(), 50U);
 }
 
-TEST_F(MadEngineTest, SurfacesANonZeroStatusToTheCallbackAndTheLog) {
+TEST_F(MadEngineTest, SurfacesANonZeroStatusToTheCallbackAndCountsIt) {
   MadEngine engine = makeEngine();
   wire.setFaults([](const Smp&, std::size_t n) {
     return n == 0 ? Fate::answeredWith(madstatus::kBusy) : Fate{};
@@ -279,10 +280,8 @@ TEST_F(MadEngineTest, SurfacesANonZeroStatusToTheCallbackAndTheLog) {
   EXPECT_EQ(replies[1].status, madstatus::kMethodAttrUnsupported);
   EXPECT_EQ(replies[2].status, madstatus::kInvalidField);
   EXPECT_EQ(engine.counters().errors, 3U);
-  EXPECT_EQ(engine.counters().retries, 0U);  // an answer is an answer
-  EXPECT_NE(logText().find("MAD-0102 SubnGet(0x0011, mod 0x0) to DR 0,3 answered with status busy"),
-            std::string::npos)
-      << logText();
+  EXPECT_EQ(engine.counters().retries, 0U);                               // an answer is an answer
+  EXPECT_TRUE(describeMadStatus(replies[0].status).starts_with("busy"));  // as MAD-0102 says it
 }
 
 TEST_F(MadEngineTest, ASendFailureFailsThatRequestOnly) {
@@ -297,7 +296,6 @@ TEST_F(MadEngineTest, ASendFailureFailsThatRequestOnly) {
   EXPECT_EQ(outcomes,
             (std::vector<SmpOutcome>{SmpOutcome::SendFailed, SmpOutcome::Ok, SmpOutcome::Ok}));
   EXPECT_EQ(engine.counters().sendFailures, 1U);
-  EXPECT_NE(logText().find("MAD-0103"), std::string::npos);
 }
 
 TEST_F(MadEngineTest, SetsGoOutWithTheirDataAndChangeTheFabric) {
@@ -379,7 +377,7 @@ TEST_F(MadEngineTest, RepressesATrapAndDropsUnsolicitedMadsWithoutAHandler) {
   wire.inject(trap, MadAddress::toLid(Lid{3}));
   ASSERT_TRUE(engine.runUntil(wire.now() + 1ms));
   EXPECT_TRUE(wire.sent().empty());
-  EXPECT_NE(logText().find("MAD-0105"), std::string::npos);
+  EXPECT_EQ(engine.counters().unhandled, 1U);
 
   std::vector<Trap128Details> traps;
   engine.onUnsolicited([&](const IncomingSmp& in) {
@@ -402,7 +400,6 @@ TEST_F(MadEngineTest, DropsAMalformedMadAndCountsIt) {
   wire.inject(odd, MadAddress::toLid(Lid{4}));
   ASSERT_TRUE(engine.runUntil(wire.now() + 1ms));
   EXPECT_EQ(engine.counters().malformed, 1U);
-  EXPECT_NE(logText().find("MAD-0106"), std::string::npos);
 }
 
 }  // namespace

@@ -5,8 +5,9 @@
 // starts a light sweep at once; SIGHUP re-reads the config, keeping the
 // running one when the new one is bad; SIGTERM ends the loop with 0, also
 // in the middle of a sweep, whose MADs it cancels. --once is the same loop
-// with an end: 0 when up (one walk of the fabric, "subnet up" last), 1
-// after its sweeps or beside another master, whose subnet it leaves alone.
+// with an end: 0 when up (one walk of the fabric), 1 after its sweeps or
+// beside another master, whose subnet it leaves alone. The tests read the
+// daemon's status (what `ibsm status` and --stats show), not its log.
 #include <gtest/gtest.h>
 #include <spdlog/sinks/ostream_sink.h>
 
@@ -69,16 +70,21 @@ class SmDaemonTest : public ::testing::Test {
 
   // The signals arrive as the signal fd's would: from the loop, at their
   // time on the engine's (fake) clock.
-  int run(std::vector<Cue> cues, ReloadSettings reload = {}) {
+  // `look`: when to take status_ of the running daemon (`ibsm status`);
+  // without it, status_ is the one after run() (--stats).
+  int run(std::vector<Cue> cues, ReloadSettings reload = {},
+          std::optional<std::chrono::milliseconds> look = std::nullopt) {
     const auto start = wire_.now();
     SmDaemon daemon(*engine_, loop_, store_, wire_.fabric().port(smPort()).guid, settings_,
                     std::move(reload), logger_);
     std::vector<loop::EventLoop::TimerId> timers;
     for (const Cue& c : cues)
       timers.push_back(loop_.at(start + c.at, [&daemon, c] { daemon.signal(c.signal); }));
+    if (look) timers.push_back(loop_.at(start + *look, [&] { running_ = daemon.status(); }));
     const int status = daemon.run();
     for (auto t : timers) loop_.cancel(t);  // none may outlive `daemon`
     if (const SweepResult* r = daemon.lastResult()) lastUp_ = r->up;
+    status_ = daemon.status();
     return status;
   }
 
@@ -101,15 +107,22 @@ class SmDaemonTest : public ::testing::Test {
   std::shared_ptr<spdlog::logger> logger_ = std::make_shared<spdlog::logger>(
       "daemon-test", std::make_shared<spdlog::sinks::ostream_sink_st>(logText_));
   loop::EventLoop loop_{wire_.clock()};
-  std::optional<bool> lastUp_;  // the last sweep result's verdict, after run()
+  std::optional<bool> lastUp_;     // the last sweep result's verdict, after run()
+  control::DaemonStatus status_;   // what --stats would write, after run()
+  control::DaemonStatus running_;  // what `ibsm status` said at run()'s `look`
   std::optional<MadEngine> engine_;
   DaemonSettings settings_;
 };
 
 TEST_F(SmDaemonTest, ALoneSmBecomesMasterAndBringsTheSubnetUp) {
-  EXPECT_EQ(run({{15s, SIGTERM}}), 0);
-  EXPECT_NE(log().find("SM-0101 state MASTER"), std::string::npos) << log();
-  EXPECT_NE(log().find("SM-0001 subnet up"), std::string::npos) << log();
+  EXPECT_EQ(run({{15s, SIGTERM}}, {}, 14s), 0);
+  EXPECT_EQ(running_.state, "MASTER") << log();
+  EXPECT_GE(running_.stateChanges, 1U);
+  EXPECT_TRUE(running_.up) << log();
+  EXPECT_TRUE(running_.firstUp);
+  ASSERT_TRUE(status_.exit);
+  EXPECT_EQ(status_.exit->reason, "stopped");
+  EXPECT_EQ(status_.exit->signal, SIGTERM);
   for (const auto& node : wire_.fabric().nodes())
     for (const auto& port : node.ports) {
       if (port.number != 0 && port.connected()) {
@@ -155,12 +168,14 @@ TEST_F(SmDaemonTest, SighupWithABadConfigKeepsTheRunningOne) {
     ++reloads;
     return fail("ibsm.toml:3: expected an integer for sm.priority");
   };
-  EXPECT_EQ(run({{12s, SIGHUP}, {25s, SIGTERM}}, bad), 0);
+  EXPECT_EQ(run({{12s, SIGHUP}, {25s, SIGTERM}}, bad, 24s), 0);
   EXPECT_EQ(reloads, 1);
-  EXPECT_NE(log().find("SM-0108"), std::string::npos) << log();
-  EXPECT_NE(log().find("ibsm.toml:3"), std::string::npos);
-  // Still master and still sweeping after the failed reload.
-  EXPECT_NE(log().find("SM-0101 state MASTER"), std::string::npos);
+  EXPECT_EQ(status_.reloadsRefused, 1U) << log();
+  EXPECT_EQ(status_.reloads, 0U);
+  EXPECT_NE(status_.reloadError.find("ibsm.toml:3"), std::string::npos) << status_.reloadError;
+  // Still master and still sweeping after the failed reload (at 20 s).
+  EXPECT_EQ(running_.state, "MASTER");
+  EXPECT_GE(running_.sweepsByKind.lightQuiet, 2U);  // at 10 s, and 20 s
 }
 
 // New settings change the plan, not the fabric: the daemon re-plans on the
@@ -172,9 +187,11 @@ TEST_F(SmDaemonTest, SighupWithAGoodConfigReplansWithoutRediscovery) {
     return s;
   };
   EXPECT_EQ(run({{12s, SIGHUP}, {15s, SIGTERM}}, good), 0);
-  EXPECT_NE(log().find("SM-0107 configuration reloaded: priority 7"), std::string::npos) << log();
-  EXPECT_NE(log().find("SM-0114 re-planned with the new configuration: 0 MADs"), std::string::npos)
-      << log();
+  EXPECT_EQ(status_.reloads, 1U) << log();
+  EXPECT_EQ(status_.priority, 7);
+  EXPECT_EQ(status_.sweepsByKind.replan, 1U);
+  ASSERT_TRUE(status_.lastReplan) << log();
+  EXPECT_EQ(status_.lastReplan->mads, 0U);
   // Bring-up reads NodeInfo; after the reload nothing does.
   const auto& sent = wire_.sent();
   std::size_t nodeInfoAfter = 0;
@@ -197,29 +214,28 @@ TEST_F(SmDaemonTest, SigtermInTheMiddleOfASweepCancelsItAndExitsZero) {
   });
   const auto start = wire_.now();
   EXPECT_EQ(run({{300ms, SIGTERM}}), 0);
-  EXPECT_NE(log().find("SM-0117 stopped during MASTER (take over)"), std::string::npos) << log();
-  EXPECT_NE(log().find("MAD-0112 cancelled"), std::string::npos) << log();
+  ASSERT_TRUE(status_.exit) << log();
+  EXPECT_EQ(status_.exit->reason, "stopped");
+  EXPECT_EQ(status_.exit->stoppedDuring, "MASTER (take over)") << log();
+  EXPECT_GT(engine_->counters().cancelled, 0U) << log();
   // Stopped at the signal: not a MAD more, no retry waited out.
   EXPECT_EQ(wire_.now() - start, 300ms);
   EXPECT_EQ(sentAfter(wire_, start + 300ms), 0U);
-  EXPECT_EQ(log().find("SM-0003"), std::string::npos) << "a cancelled sweep is no failure";
+  EXPECT_EQ(status_.failedSweeps, 0U) << "a cancelled sweep is no failure";
 }
 
 TEST_F(SmDaemonTest, OnceStopsWithZeroWhenUpAfterOneWalkOfTheFabric) {
   settings_.onceMaxSweeps = 3;
   EXPECT_EQ(run({}), 0);
   EXPECT_EQ(lastUp_, true);
-  // The discovery of DISCOVERING is the take-over's: one walk, one DISC-0101.
-  std::size_t walks = 0;
-  for (auto at = log().find("DISC-0101"); at != std::string::npos;
-       at = log().find("DISC-0101", at + 1))
-    ++walks;
-  EXPECT_EQ(walks, 1U) << log();
-  // "subnet up" is the last line, as scripts read it.
-  const std::string text = log();
-  const auto lastLine = text.substr(text.rfind('\n', text.size() - 2) + 1);
-  EXPECT_NE(lastLine.find("SM-0001 subnet up"), std::string::npos) << text;
-  EXPECT_NE(lastLine.find(" s since start"), std::string::npos) << lastLine;
+  // The discovery of DISCOVERING is the take-over's: one walk.
+  EXPECT_EQ(status_.fabricWalks, 1U) << log();
+  // Up is how it ended, as scripts read it (--stats), timed from the start.
+  ASSERT_TRUE(status_.exit);
+  EXPECT_EQ(status_.exit->code, 0);
+  EXPECT_EQ(status_.exit->reason, "up");
+  EXPECT_TRUE(status_.up);
+  EXPECT_TRUE(status_.firstUp);
 }
 
 TEST_F(SmDaemonTest, OnceGivesUpAfterItsSweepsWithTheReasons) {
@@ -231,13 +247,14 @@ TEST_F(SmDaemonTest, OnceGivesUpAfterItsSweepsWithTheReasons) {
                : FakeFabricTransport::Fate{};
   });
   EXPECT_EQ(run({}), 1);
-  EXPECT_NE(log().find("SM-0004 subnet not up after 2 sweeps: programming:"), std::string::npos)
-      << log();
-  EXPECT_EQ(log().find("SM-0001"), std::string::npos);
-  std::size_t sweepsLogged = 0;
-  for (auto at = log().find("SM-0406"); at != std::string::npos; at = log().find("SM-0406", at + 1))
-    ++sweepsLogged;
-  EXPECT_EQ(sweepsLogged, 2U);
+  ASSERT_TRUE(status_.exit) << log();
+  EXPECT_EQ(status_.exit->reason, "not up after 2 sweeps");
+  ASSERT_FALSE(status_.exit->details.empty());
+  EXPECT_TRUE(status_.exit->details.front().starts_with("programming:"))
+      << status_.exit->details.front();
+  EXPECT_FALSE(status_.up);
+  EXPECT_FALSE(status_.firstUp) << "never up";
+  EXPECT_EQ(status_.sweepsByKind.takeover + status_.sweepsByKind.heavy, 2U);
 }
 
 TEST_F(SmDaemonTest, OnceLeavesTheSubnetToAnExistingMaster) {
@@ -252,11 +269,12 @@ TEST_F(SmDaemonTest, OnceLeavesTheSubnetToAnExistingMaster) {
                       .smState = SmState::Master};
   wire_.runSm(other, master);
   EXPECT_EQ(run({}), 1);
-  EXPECT_NE(log().find(fmt::format("SM-0116 --once: another SM has the subnet: SM {} (priority 0, "
-                                   "MASTER)",
-                                   master.guid)),
-            std::string::npos)
-      << log();
+  ASSERT_TRUE(status_.exit) << log();
+  EXPECT_EQ(status_.exit->reason, "another SM has the subnet");
+  ASSERT_EQ(status_.exit->details.size(), 1U);
+  EXPECT_TRUE(status_.exit->details.front().starts_with(
+      fmt::format("SM {} (priority 0, MASTER)", master.guid)))
+      << status_.exit->details.front();
   // It read the fabric and the SMs, and wrote nothing.
   EXPECT_TRUE(std::ranges::none_of(
       wire_.sent(), [](const auto& s) { return s.smp.header.method == Method::Set; }));

@@ -14,8 +14,8 @@
 #     daemon itself sees the signal within its 10 ms slice and cancels the
 #     sweep's MADs (SM-0117), the rest is process exit -- closing the umad
 #     port through umad2sim and ibsim, and umad2sim removing the fake sysfs
-#     tree it wrote at start -- hence the slack over 100 ms. It exits 0 and
-#     logs SM-0005.
+#     tree it wrote at start -- hence the slack over 100 ms. It exits 0, and
+#     its --stats file says SIGTERM stopped it during the heavy sweep.
 # The figures are printed: the slowest status answer and the SIGTERM time.
 #
 #   run-with-ibsim.sh NETFILE -- daemon-answers-mid-sweep.sh path/to/ibsm [DROP]
@@ -29,13 +29,14 @@ start=$SECONDS
 # The control commands are no ibsim clients: without umad2sim they start
 # faster and take none of ibsim's ten client slots.
 control() { env -u LD_PRELOAD "$IBSM" "$@" --socket "$PWD/sm/control.sock"; }
+sock=sm/control.sock
 now_ns() { date +%s%N; }
 
 mkdir -p sm
 ibsm_conf sm/ibsm.toml "$PWD/sm" 1000 2 0 # no timed sweeps: only the one asked for
 start_ibsm sm "$(net_cas "$net" | head -n 1)" 10
 pid=$ibsm_pid
-wait_for_line sm/ibsm.log 'SM-0001 subnet up' 60 || fail "no SM-0001 subnet up within 60 s"
+wait_for_status $sock .up 60 || fail "the subnet is not up within 60 s"
 
 mapfile -t nodes < <(net_nodes "$net")
 for node in "${nodes[@]}"; do console "Error \"$node\" $drop 21"; done
@@ -68,9 +69,10 @@ stop_ms=$((($(now_ns) - t0) / 1000000))
 echo "SIGTERM in the middle of the heavy sweep: exited $rc after $stop_ms ms"
 [[ $rc -eq 0 ]] || fail "ibsm exited $rc after SIGTERM:"$'\n'"$(cat sm/stderr)"
 ((stop_ms < 300)) || fail "ibsm took $stop_ms ms to end after SIGTERM"
-grep -q 'SM-0005 signal 15' sm/ibsm.log || fail "the log does not say it stopped on SIGTERM"
-grep -q 'SM-0117 stopped during MASTER (heavy sweep)' sm/ibsm.log ||
-  fail "the log does not say the heavy sweep was cut short (SM-0117)"
+stats_hold sm/stats.json '.exit.reason == "stopped" and .exit.signal == 15' ||
+  fail "--stats does not say it stopped on SIGTERM: $(stats sm/stats.json .exit)"
+stats_hold sm/stats.json '.exit.stopped_during == "MASTER (heavy sweep)"' ||
+  fail "--stats does not say the heavy sweep was cut short: $(stats sm/stats.json .exit)"
 
 for node in "${nodes[@]}"; do console "Error \"$node\" 0"; done
 finish "$(basename "$net" .net) with $drop% PortInfo drops: status ${slowest} ms, SIGTERM ${stop_ms} ms, $((SECONDS - start)) s" sm/ibsm.log

@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
-# `ibsm run` as a daemon: once its log says "SM-0001 subnet up", `sminfo`
+# `ibsm run` as a daemon: once `ibsm status` says the subnet is up, `sminfo`
 # asked from another node (through the LFTs ibsm wrote) names ibsm's port
 # GUID and LID as the master, in state SMINFO_MASTER. Then the cable at
 # SWITCH[PORT] is pulled: the switches' Trap 128 must bring a new sweep at
-# once (well before the 10 s sweep interval), which reports "SM-0402 cable
-# lost" and reprograms the tables as the dry run of the fabric without that
-# cable plans them, nothing forwarding into the dead ports. SIGTERM then ends
-# ibsm with exit 0 within a few seconds, and it logs why.
+# once (well before the 10 s sweep interval), which reports the cable lost
+# (its status's last change) and reprograms the tables as the dry run of the
+# fabric without that cable plans them, nothing forwarding into the dead
+# ports. SIGTERM then ends ibsm with exit 0 within a few seconds, and its
+# --stats file says why.
 #
 #   run-with-ibsim.sh NETFILE -- daemon-is-master.sh path/to/ibsm SWITCH PORT
 set -u
@@ -22,9 +23,12 @@ start=$SECONDS
 mapfile -t nodes < <(net_nodes "$net")
 asker=${nodes[-1]}
 
-"$IBSM" run --state-dir state --log-file ibsm.log 2>stderr.txt &
+# Default settings but for a control socket of its own.
+printf '[sm]\ncontrol_socket = "%s"\n' "$PWD/control.sock" >ibsm.toml
+sock=control.sock
+"$IBSM" run -F ibsm.toml --state-dir state --log-file ibsm.log --stats stats.json 2>stderr.txt &
 pid=$!
-if wait_for_line ibsm.log 'SM-0001 subnet up' 60; then
+if wait_for_status $sock .up 60; then
   sm_guid=$(quiet smpquery nodeinfo -D 0 | sed -n 's/^PortGuid:\.*//p')
   sm_lid=$(quiet smpquery portinfo -D 0 | sed -n 's/^Lid:\.*//p')
   answer=$(SIM_HOST=$asker quiet sminfo)
@@ -36,20 +40,22 @@ if wait_for_line ibsm.log 'SM-0001 subnet up' 60; then
     fail "sminfo names GUID ${BASH_REMATCH[2]:-?}, ibsm runs on port $sm_guid"
   [[ ${BASH_REMATCH[1]:-} == "$sm_lid" && $sm_lid != 0 ]] ||
     fail "sminfo names LID ${BASH_REMATCH[1]:-?}, ibsm's port has LID $sm_lid"
-  grep -q "GUID $sm_guid" ibsm.log || fail "ibsm's log does not name its port GUID $sm_guid"
+  [[ $(($(ibsm_status $sock .port_guid))) -eq $((sm_guid)) ]] ||
+    fail "ibsm's status does not name its port GUID $sm_guid: $(ibsm_status $sock .port_guid)"
 else
-  fail "no SM-0001 subnet up within 60 s"
+  fail "the subnet is not up within 60 s"
 fi
 
 net_without_cable "$net" "$node" "$port" >cut.net
 read -r far_node far_port < <(net_far_end "$net" "$node" "$port")
 pulled=$SECONDS
 console "Unlink \"$node\"[$port]"
-up_after_loss() { awk '/SM-0402 cable lost/ { lost = 1 } lost && /SM-0001 subnet up/ { up = 1 } END { exit !up }' ibsm.log; }
-if wait_for_line ibsm.log 'SM-0402 cable lost' 3 && wait_until 10 up_after_loss; then
-  echo "after the unlink, within $((SECONDS - pulled)) s: $(grep -o 'SM-0402 .*' ibsm.log)"
-  grep -qE "\"$node\" \(0x[0-9a-f]+\)\[$port\]" <(grep 'SM-0402' ibsm.log) ||
-    fail "SM-0402 does not name \"$node\"[$port]"
+lost='.last_change.changes | any(startswith("cable lost"))'
+if wait_for_status $sock "$lost" 3 && wait_for_status $sock "($lost) and .up" 10; then
+  changes=$(ibsm_status $sock '.last_change.changes[]')
+  echo "after the unlink, within $((SECONDS - pulled)) s: $changes"
+  grep -qE "\"$node\" \(0x[0-9a-f]+\)\[$port\]" <<<"$changes" ||
+    fail "the lost cable reported is not \"$node\"[$port]"
   check_links_active "$net" 2
   route_dry_run cut.net dry --guid2lid state/guid2lid
   check_lfts_as_planned dry
@@ -74,6 +80,7 @@ wait "$pid"
 rc=$?
 echo "ibsm exited $rc, $((SECONDS - stopped)) s after SIGTERM"
 [[ $rc -eq 0 ]] || fail "ibsm exited $rc after SIGTERM:"$'\n'"$(cat stderr.txt)"
-grep -q 'SM-0005 signal 15' ibsm.log || fail "ibsm's log does not say it stopped on SIGTERM"
+stats_hold stats.json '.exit.reason == "stopped" and .exit.signal == 15' ||
+  fail "ibsm's --stats does not say it stopped on SIGTERM: $(stats stats.json .exit)"
 
 finish "$(basename "$net" .net): daemon, sminfo, SIGTERM, $((SECONDS - start)) s" ibsm.log

@@ -4,7 +4,7 @@
 # dragonfly, judged by infiniband-diags against the dry run (`ibsm route -R
 # dragonfly`, which lets the engine use what VLCap allows: the same 2 VLs):
 #   - ibsim's ports declare VLCap of at least 2 VLs (else the test is void);
-#   - it exits 0 with "SM-0001 subnet up", the LIDs and LFTs (dump_fts) are
+#   - it exits 0 with the subnet up, routed by dragonfly (its --stats), the LIDs and LFTs (dump_fts) are
 #     the dry run's and every cabled port is Active;
 #   - `smpquery sl2vl LID OUT` (all input ports of one output port) on every
 #     switch and output port shows each table of the dry run's sl2vl.dump;
@@ -40,12 +40,12 @@ route_dry_run "$net" dry --engine dragonfly
 [[ -s dry/sl2vl.dump ]] || fail "the dry run wrote no sl2vl.dump:"$'\n'"$(cat dry/summary)"
 tables=$(wc -l <dry/sl2vl.dump)
 
-"$IBSM" run --once -F ibsm.toml --log-file ibsm.log >verdict.txt 2>stderr.txt
+"$IBSM" run --once -F ibsm.toml --log-file ibsm.log --stats stats.json >verdict.txt 2>stderr.txt
 rc=$?
 [[ $rc -eq 0 ]] || fail "ibsm run --once exited $rc:"$'\n'"$(cat stderr.txt)"
-tail -n 1 ibsm.log | grep -q 'SM-0001 subnet up' || fail "the log does not end with SM-0001 subnet up"
-grep -q 'SM-0401 plan: engine dragonfly' ibsm.log || fail "the live SM did not route with dragonfly"
-echo "ibsm: $(grep -o 'SM-0001 .*' ibsm.log)"
+stats_hold stats.json '.exit.reason == "up" and .up' || fail "ibsm did not end with the subnet up: $(stats stats.json .exit)"
+stats_hold stats.json '.engine == "dragonfly"' || fail "the live SM did not route with dragonfly: $(stats stats.json .engine)"
+echo "ibsm: $(stats_summary <stats.json)"
 
 cmp -s dry/guid2lid state/guid2lid ||
   fail "ibsm's guid2lid differs from the dry run's:"$'\n'"$(diff dry/guid2lid state/guid2lid | head)"
@@ -83,24 +83,17 @@ done < <(awk '{ m = 0; for (i = 8; i <= NF; i++) if ($i != 15 && $i > m) m = $i;
               END { for (k in top) print k, top[k] }' dry/sl2vl.dump | sort)
 [[ $short -eq 0 ]] && echo "OperVLs covers the tables' VLs on every output port they name"
 
-# SL2VL SMPs of a run, from its PROG-0301 and PROG-0306 lines: "SMPs written read".
-sl2vl_counts() {
-  local log=$1
-  local smps written read
-  smps=$(sed -nE 's/.*PROG-0301 phase .*, ([0-9]+) SL2VL, .*/\1/p' "$log" | awk '{ n += $1 } END { print n + 0 }')
-  written=$(sed -nE 's/.*PROG-0306 .* ([0-9]+) SL2VL tables written .*/\1/p' "$log" | awk '{ n += $1 } END { print n + 0 }')
-  read=$(sed -nE 's/.*PROG-0306 .* SL2VL tables written \(([0-9]+) read\).*/\1/p' "$log" | awk '{ n += $1 } END { print n + 0 }')
-  echo "$smps $written $read"
-}
-read -r smps written reread < <(sl2vl_counts ibsm.log)
+# SL2VL SMPs of a run, tables written and read, every sweep's, from its --stats.
+sl2vl_counts() { stats "$1" '.tables_total.sl2vl | "\(.smps) \(.written) \(.read)"'; }
+read -r smps written reread < <(sl2vl_counts stats.json)
 echo "first run: $smps SL2VL SMPs, $written tables written, $reread read ($tables in the plan)"
 [[ $written -eq $tables && $reread -eq $tables && $smps -eq $((2 * tables)) ]] ||
   fail "the first run should read and write each of the $tables tables once (ibsim's defaults all differ)"
 
 # A restarted SM knows nothing: it reads every table and writes none.
-"$IBSM" run --once -F ibsm.toml --log-file ibsm2.log >verdict2.txt 2>stderr2.txt ||
+"$IBSM" run --once -F ibsm.toml --log-file ibsm2.log --stats stats2.json >verdict2.txt 2>stderr2.txt ||
   fail "the second ibsm run --once failed:"$'\n'"$(cat stderr2.txt)"
-read -r smps written reread < <(sl2vl_counts ibsm2.log)
+read -r smps written reread < <(sl2vl_counts stats2.json)
 echo "second run: $smps SL2VL SMPs, $written tables written, $reread read"
 [[ $written -eq 0 && $reread -eq $tables && $smps -eq $tables ]] ||
   fail "the second run should read the $tables tables and write none"

@@ -25,7 +25,7 @@ ibsm_conf a/ibsm.toml "$PWD/a" 1000 2 10
 opensm_conf osm/opensm.conf 1000 2 10
 start_ibsm a "$node_a" 10
 ibsm_pid_a=$ibsm_pid
-wait_for_line a/ibsm.log 'SM-0001 subnet up' 60 || fail "ibsm: no SM-0001 subnet up within 60 s"
+wait_for_status a/control.sock .up 60 || fail "ibsm: the subnet is not up within 60 s"
 wait_sminfo_master "$asker" "$guid_a" 5 || fail "sminfo does not name ibsm ($guid_a): $(sminfo_from "$asker")"
 quiet ibnetdiscover | ibnetdiscover_lids >before.lids
 quiet dump_fts | lft_entries >before.lft
@@ -38,7 +38,8 @@ echo "with OpenSM standby, sminfo from \"$asker\": $g lid $l $s"
 [[ -n ${g:-} && $((g)) -eq $((guid_a)) && $s == SMINFO_MASTER ]] ||
   fail "sminfo no longer names ibsm ($guid_a) master: ${g:-nothing} $s"
 grep -qE 'Entering MASTER|SUBNET UP' osm/log && fail "the standby OpenSM acted as master:"$'\n'"$(grep -E 'Entering|SUBNET' osm/log)"
-grep -q 'SM-0113.*STANDBY' a/ibsm.log && echo "ibsm saw it: $(grep -o 'SM-0113 .*STANDBY.*' a/ibsm.log | tail -n 1)"
+seen=$(ibsm_status a/control.sock '.sms[] | select(.state == "STANDBY") | "\(.guid) priority \(.priority) \(.state)"')
+[[ -n $seen ]] && echo "ibsm saw it: $seen"
 quiet ibnetdiscover | ibnetdiscover_lids >standby.lids
 quiet dump_fts | lft_entries >standby.lft
 diff -q before.lids standby.lids >/dev/null || fail "LIDs changed with OpenSM standby:"$'\n'"$(diff before.lids standby.lids | head)"

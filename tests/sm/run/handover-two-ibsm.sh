@@ -2,11 +2,11 @@
 # Two ibsm instances: a better one started later takes the fabric over by
 # handover, without moving a LID. ibsm A (priority 5, first CA of the net
 # file) brings the fabric up as master; ibsm B (priority 10, last CA) starts
-# after. Within 30 s: A logs the handover to B's port (SM-0104) and turns
-# STANDBY (SM-0101), B logs MASTER (SM-0101) and subnet up; `ibsm status`
-# agrees for both, sminfo (asked from a third CA) names B, every LID is as
-# A gave it, every link Active and every switch reaches every LID. Both stop
-# with exit 0 on SIGTERM.
+# after. Within 30 s: A hands over (its status counts a handover sent and
+# accepted, and names B's port as master) and turns STANDBY, B turns MASTER
+# and says the subnet is up (`ibsm status` of each), sminfo (asked from a
+# third CA) names B, every LID is as A gave it, every link Active and every
+# switch reaches every LID. Both stop with exit 0 on SIGTERM.
 #
 #   run-with-ibsim.sh NETFILE -- handover-two-ibsm.sh path/to/ibsm
 set -u
@@ -24,23 +24,25 @@ ibsm_conf a/ibsm.toml "$PWD/a" 1000 2 10
 ibsm_conf b/ibsm.toml "$PWD/b" 1000 2 10
 start_ibsm a "$node_a" 5
 pid_a=$ibsm_pid
-wait_for_line a/ibsm.log 'SM-0001 subnet up' 60 || fail "ibsm A: no SM-0001 subnet up within 60 s"
+wait_for_status a/control.sock .up 60 || fail "ibsm A: the subnet is not up within 60 s"
 wait_sminfo_master "$asker" "$guid_a" 5 || fail "sminfo does not name A ($guid_a): $(sminfo_from "$asker")"
 quiet ibnetdiscover | ibnetdiscover_lids >before.lids
 
-mark_a=$(wc -l <a/ibsm.log)
 started_b=$SECONDS
 start_ibsm b "$node_b" 10
 pid_b=$ibsm_pid
 if wait_sminfo_master "$asker" "$guid_b" 30 &&
-  wait_for_line_since a/ibsm.log "$mark_a" 'SM-0101 state STANDBY' 10; then
+  wait_for_status a/control.sock '.state == "STANDBY"' 10; then
   echo "handed over $((SECONDS - started_b)) s after B started:"
-  { log_since a/ibsm.log "$mark_a" | grep -oE 'SM-010[0-9] .*' | sed 's/^/  A: /'
-    grep -oE 'SM-010[0-9] .*|SM-0001 .*' b/ibsm.log | sed 's/^/  B: /'; } | head -20
-  log_since a/ibsm.log "$mark_a" | grep -qE "SM-0104 handing over to (0x)?0*${guid_b#0x}" ||
-    fail "A's log does not say SM-0104 handing over to $guid_b"
-  grep -q 'SM-0101 state MASTER' b/ibsm.log || fail "B's log does not say SM-0101 state MASTER"
-  wait_for_line b/ibsm.log 'SM-0001 subnet up' 20 || fail "B: no SM-0001 subnet up after the handover"
+  peers='"\(.state), master \(.master), handovers sent \(.handovers_sent) accepted \(.handovers_accepted), times master \(.times_master), up \(.up)"'
+  echo "  A: $(ibsm_status a/control.sock "$peers")"
+  echo "  B: $(ibsm_status b/control.sock "$peers")"
+  status_holds a/control.sock '.handovers_sent >= 1 and .handovers_accepted >= 1' ||
+    fail "A's status counts no handover accepted"
+  [[ $(($(ibsm_status a/control.sock .master))) -eq $((guid_b)) ]] ||
+    fail "A did not hand over to $guid_b: it polls $(ibsm_status a/control.sock .master)"
+  status_holds b/control.sock '.times_master >= 1' || fail "B was never MASTER"
+  wait_for_status b/control.sock .up 20 || fail "B: the subnet is not up after the handover"
   [[ $(ibsm_state b/control.sock) == MASTER* ]] || fail "B's status: '$(ibsm_state b/control.sock)', expected MASTER"
   [[ $(ibsm_state a/control.sock) == STANDBY* ]] || fail "A's status: '$(ibsm_state a/control.sock)', expected STANDBY"
   quiet ibnetdiscover | ibnetdiscover_lids >after.lids

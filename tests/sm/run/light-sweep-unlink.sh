@@ -4,14 +4,15 @@
 # only the LFT blocks that change, and return to the original tables when
 # the cable comes back.
 #
-# After "subnet up" the tables are those of the dry run of the net file.
-# `Unlink SWITCH[PORT]`: within 2 + 10 s ibsm says subnet up again; the
-# tables are then those of the dry run without that cable (same guid2lid),
-# nothing forwards into either dead port, every switch reaches every LID
-# (a walk through dump_fts), and the LFT blocks its PROG-0306 lines say were
-# written since the unlink are exactly the 64-entry blocks in which dump_fts
-# before and after differ -- which is also how many differ between the two
-# dry runs. `ReLink`: the same, back to the original tables.
+# After "subnet up" (`ibsm status`) the tables are those of the dry run of
+# the net file. `Unlink SWITCH[PORT]`: within 2 + 10 s a sweep that reroutes
+# or sweeps heavy brings the subnet up again; the tables are then those of
+# the dry run without that cable (same guid2lid), nothing forwards into
+# either dead port, every switch reaches every LID (a walk through
+# dump_fts), and the LFT blocks its status counts as written since the
+# unlink are exactly the 64-entry blocks in which dump_fts before and after
+# differ -- which is also how many differ between the two dry runs.
+# `ReLink`: the same, back to the original tables.
 #
 #   run-with-ibsim.sh NETFILE -- light-sweep-unlink.sh path/to/ibsm SWITCH PORT
 set -u
@@ -26,7 +27,8 @@ interval=2
 mkdir -p sm
 ibsm_conf sm/ibsm.toml "$PWD/sm" 1000 2 "$interval"
 start_ibsm sm "$(net_cas "$net" | head -n 1)" 10
-wait_for_line sm/ibsm.log 'SM-0001 subnet up' 60 || fail "no SM-0001 subnet up within 60 s"
+sock=sm/control.sock
+wait_for_status $sock .up 60 || fail "the subnet is not up within 60 s"
 route_dry_run "$net" dry --guid2lid sm/state/guid2lid
 check_lfts_as_planned dry
 quiet dump_fts | lft_blocks >original.blocks
@@ -41,25 +43,28 @@ read -r far_node far_port < <(net_far_end "$net" "$node" "$port")
 # Pulls or restores the cable, then checks the reroute against the dry run DRY.
 change() {
   local command=$1 dry=$2 missing=$3
-  local mark before=blocks.$RANDOM
+  local before=blocks.$RANDOM
   quiet dump_fts | lft_blocks >"$before"
   sleep 1 # a light sweep or two with nothing to find
-  mark=$(wc -l <sm/ibsm.log)
+  local swept='.sweeps_by_kind | .reroute + .heavy + .takeover'
+  local sweeps0 written0
+  sweeps0=$(ibsm_status $sock "$swept")
+  written0=$(lft_blocks_written $sock)
   local t0=$SECONDS
   console "$command \"$node\"[$port]"
-  if ! wait_for_line_since sm/ibsm.log "$mark" 'SM-0001 subnet up' $((interval + 10)); then
-    fail "$command: no SM-0001 subnet up within $((interval + 10)) s"
+  if ! wait_for_status $sock "($swept) > $sweeps0 and .up" $((interval + 10)); then
+    fail "$command: not up again after a new sweep within $((interval + 10)) s"
     return
   fi
   echo "$command \"$node\"[$port]: up again within $((SECONDS - t0)) s"
-  log_since sm/ibsm.log "$mark" | grep -oE '(SM-0001|SM-0402|SM-0406|SM-0408|PROG-0306) .*' | sed 's/^/  /'
+  ibsm_status $sock '.last_change | "  \(.kind): \(.changes | join("; ")), \(.mads) MADs, up \(.up)"'
   check_lfts_as_planned "$dry"
   check_all_pairs_walk
   check_links_active "$net" "$missing"
   lft_blocks <dump_fts.txt >after.blocks
   local changed written
   changed=$(changed_blocks "$before" after.blocks)
-  written=$(lft_blocks_written_since sm/ibsm.log "$mark")
+  written=$(($(lft_blocks_written $sock) - written0))
   echo "  LFT blocks: $written written, $changed changed on the switches, $planned between the dry runs"
   [[ $written -eq $changed ]] || fail "$command: $written LFT blocks written, $changed changed"
   [[ $changed -eq $planned ]] || fail "$command: $changed LFT blocks changed, the dry runs differ in $planned"

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # `ibsm run --once` on a fresh ibsim fabric, judged by infiniband-diags:
-#   - it exits 0 and its last log line is "SM-0001 subnet up";
+#   - it exits 0, and its --stats file says it ended with the subnet up;
 #   - it kept the LIDs the dry run (`ibsm route`) of the same net file gives,
 #     and ibnetdiscover shows every port with exactly that LID;
 #   - iblinkinfo shows every cabled port Active;
@@ -41,11 +41,11 @@ if [[ $drop -ne 0 ]]; then
   log_start=$(wc -l <ibsim.log)
 fi
 
-"$IBSM" run --once --state-dir state --log-file ibsm.log >verdict.txt 2>stderr.txt
+"$IBSM" run --once --state-dir state --log-file ibsm.log --stats stats.json >verdict.txt 2>stderr.txt
 rc=$?
 [[ $rc -eq 0 ]] || fail "ibsm run --once exited $rc:"$'\n'"$(cat stderr.txt)"
-tail -n 1 ibsm.log | grep -q 'SM-0001 subnet up' || fail "the log does not end with SM-0001 subnet up"
-echo "ibsm: $(grep -o 'SM-0001 .*' ibsm.log)"
+stats_hold stats.json '.exit.reason == "up" and .up' || fail "ibsm did not end with the subnet up: $(stats stats.json .exit)"
+echo "ibsm: $(stats_summary <stats.json)"
 
 if [[ $drop -ne 0 ]]; then
   for node in "${nodes[@]}"; do console "Error \"$node\" 0"; done
@@ -53,8 +53,8 @@ if [[ $drop -ne 0 ]]; then
   wait_for_line ibsim.log 'simulator verbose level is 0' 20 || fail "ibsim did not lift the drops"
   reached=$(tail -n +"$log_start" ibsim.log | grep -c 'packet (attr 0x15 .* reached host')
   dropped=$(tail -n +"$log_start" ibsim.log | grep -c 'drop pkt due error rate')
-  echo "ibsim dropped $dropped of $reached PortInfo SMPs; ibsm: $(grep -c 'SM-0406' ibsm.log) sweeps," \
-    "$(grep -c 'MAD-0101' ibsm.log) SMPs lost after all retries"
+  echo "ibsim dropped $dropped of $reached PortInfo SMPs; ibsm: $(stats stats.json ".sweeps_by_kind.heavy + .sweeps_by_kind.takeover") sweeps," \
+    "$(stats stats.json .mad_timeouts) SMPs lost after all retries"
   # Binomial: 10% of a few thousand stays well inside half to one and a half times.
   [[ $((dropped * 200)) -ge $((reached * drop)) && $((dropped * 200)) -le $((reached * drop * 3)) ]] ||
     fail "ibsim dropped $dropped of $reached PortInfo SMPs, not about $drop%"

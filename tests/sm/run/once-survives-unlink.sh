@@ -1,21 +1,23 @@
 #!/usr/bin/env bash
 # A cable pulled while `ibsm run --once` programs the fabric (ibsim's console
-# `Unlink "NODE"[PORT]`, sent as soon as the log shows discovery finished).
+# `Unlink "NODE"[PORT]`, sent as soon as the state directory holds guid2lid:
+# ibsm writes it once discovery and the plan are done, while it programs).
 #
 # The right outcome is exit 0 with the fabric as it is now: the fabric stays
 # connected without that cable, so --once must not give up; the sweep that
 # met the dead cable cannot bring its ports up, so ibsm sweeps again, sees the
-# cable gone and says so ("SM-0402 cable lost"), and routes around it. Judged
-# by infiniband-diags:
-#   - exit 0, the log ends with SM-0001 and names the lost cable;
+# cable gone and says so ("cable lost" among its changes, SM-0402 in the
+# log), and routes around it. Judged by infiniband-diags and its --stats:
+#   - exit 0, ended up, and the last sweep that changed something names the
+#     lost cable;
 #   - iblinkinfo: every remaining cabled port Active, two link ends fewer;
 #   - ibnetdiscover: every port still has the LID it was given;
 #   - dump_fts: no entry leads into either end of the dead cable, and the
 #     tables are those of the dry run of the net file without that cable
 #     (with the live LIDs), entry by entry; every switch forwards every LID;
 #   - ibtracert walks CA->CA and CA->switch routes to their end;
-#   - a second `ibsm run --once` is clean: exit 0 in one sweep, no warning,
-#     0 LFT blocks written.
+#   - a second `ibsm run --once` is clean: exit 0 in one sweep, no warning
+#     in its log, 0 LFT blocks written.
 # The run uses one SMP in flight (mad.window = 1) so that programming lasts
 # long enough (~0.25 s on the 3-level radix-12 tree) for the unlink to land in
 # it even on a loaded machine; the cable should not be on the SMPs' directed
@@ -36,20 +38,22 @@ net_without_cable "$net" "$node" "$port" >cut.net
   { fail "\"$node\"[$port] is not a cable of $net"; finish "unlink"; exit; }
 printf '[mad]\nwindow = 1\n' >slow.toml
 
-"$IBSM" run --once --config slow.toml --state-dir state --log-file ibsm.log >verdict.txt 2>stderr.txt &
+"$IBSM" run --once --config slow.toml --state-dir state --log-file ibsm.log --stats stats.json \
+  >verdict.txt 2>stderr.txt &
 pid=$!
-wait_for_line ibsm.log 'DISC-0101' 60 || fail "discovery did not finish"
+wait_until 60 test -s state/guid2lid || fail "discovery and plan did not finish"
 console "Unlink \"$node\"[$port]"
 unlinked=$(date +%H:%M:%S.%3N)
 wait "$pid"
 rc=$?
-echo "unlinked \"$node\"[$port] at $unlinked; ibsm exited $rc after $(grep -c 'SM-0406' ibsm.log) sweeps"
+sweeps='.sweeps_by_kind.heavy + .sweeps_by_kind.takeover'
+echo "unlinked \"$node\"[$port] at $unlinked; ibsm exited $rc after $(stats stats.json "$sweeps") sweeps"
 [[ $rc -eq 0 ]] || fail "ibsm run --once exited $rc:"$'\n'"$(cat stderr.txt)"
-tail -n 1 ibsm.log | grep -q 'SM-0001 subnet up' || fail "the log does not end with SM-0001 subnet up"
-lost=$(grep -o "SM-0402 cable lost: .*" ibsm.log)
+stats_hold stats.json '.exit.reason == "up" and .up' || fail "ibsm did not end with the subnet up: $(stats stats.json .exit)"
+lost=$(stats stats.json '.last_change.changes[]? | select(startswith("cable lost: "))')
 echo "ibsm: $lost"
 grep -qE "\"$node\" \(0x[0-9a-f]+\)\[$port\]" <<<"$lost" ||
-  fail "the log does not report the cable \"$node\"[$port] lost (did the unlink come after the last SMP?)"
+  fail "ibsm does not report the cable \"$node\"[$port] lost (did the unlink come after the last SMP?)"
 
 check_links_active "$net" 2
 dead=$(quiet iblinkinfo | grep -A64 "Switch: .* $node:" | grep -E "^ +[0-9]+ +$port\[" | head -n 1)
@@ -64,13 +68,13 @@ check_nothing_forwards_into "$node" "$port"
 check_nothing_forwards_into "$far_node" "$far_port"
 check_traces
 
-"$IBSM" run --once --state-dir state --log-file again.log >/dev/null 2>again.err
+"$IBSM" run --once --state-dir state --log-file again.log --stats again.json >/dev/null 2>again.err
 rc=$?
 [[ $rc -eq 0 ]] || fail "the second run exited $rc:"$'\n'"$(cat again.err)"
-echo "second run: $(grep -o 'PROG-0306 .*' again.log)"
+echo "second run: $(stats again.json '.last_heavy.counters | "\(.tables.lft.written) LFT blocks written (\(.tables.lft.read) read), \(.failed) failed"')"
 grep -E '\[(warning|error)\]' again.log && fail "the second run was not clean"
-[[ $(grep -c 'PROG-0306' again.log) -eq 1 ]] || fail "the second run needed more than one sweep"
-grep -q 'PROG-0306 programming complete: 0 LFT blocks written' again.log ||
-  fail "the second run wrote LFT blocks"
+[[ $(stats again.json "$sweeps") -eq 1 ]] || fail "the second run needed more than one sweep"
+stats_hold again.json '.last_heavy.counters | .tables.lft.written == 0 and .failed == 0' ||
+  fail "the second run wrote LFT blocks or did not complete"
 
 finish "$(basename "$net" .net): unlink \"$node\"[$port] mid-sweep, $((SECONDS - start)) s" ibsm.log again.log

@@ -7,7 +7,7 @@
 #   plan_tables FILE plan.tables     # "NAME PORT PKEYS..." of every planned port
 #   plan_tables_from plan.tables --config ibsm.toml   # the same, sources as given
 #   check_tables_as_planned plan.tables 'h0_0_0 1' 'edge0_0 0' 'edge0_0 3' ...
-#   pkey_blocks_written_since LOG MARK   # PKey blocks PROG-0306 says were written
+#   pkey_blocks_written SOCKET           # PKey blocks the daemon wrote since start
 
 # "sw NAME LID" and "ca NAME PORT LID" for every node of an ibnetdiscover capture.
 topo_lids() {
@@ -78,8 +78,5 @@ check_tables_as_planned() {
   done
 }
 
-# Sum of the "N PKey blocks written" of ibsm's PROG-0306 lines after MARK.
-pkey_blocks_written_since() {
-  log_since "$1" "$2" | sed -nE 's/.*PROG-0306 .* ([0-9]+) PKey blocks written.*/\1/p' |
-    awk '{ n += $1 } END { print n + 0 }'
-}
+# PKey blocks the daemon on SOCKET has written since it started (its status).
+pkey_blocks_written() { ibsm_status "$1" .tables_total.pkey.written; }

@@ -25,8 +25,9 @@ with_lid=$(quiet ibnetdiscover | ibnetdiscover_lids | awk '$2 != "0x0000" && $2 
 [[ -z $with_lid ]] || fail "ports got LIDs although start-up was refused"
 
 SIM_HOST=$sm_node "$IBSM" run --once --partitions parts.conf --state-dir state \
-  --log-file ibsm.log >/dev/null 2>&1 || fail "ibsm run --once --partitions exited $?"
-grep -q 'PROG-0301 phase pkeys' ibsm.log || fail "no PKey phase in the log"
+  --log-file ibsm.log --stats stats.json >/dev/null 2>&1 || fail "ibsm run --once --partitions exited $?"
+stats_hold stats.json '.tables_total.pkey.written > 0' ||
+  fail "no PKey block written: $(stats stats.json .tables_total)"
 plan_tables parts.conf plan.tables
 mapfile -t cas < <(net_cas "$net")
 samples=("${cas[0]} 1" "${cas[1]} 1" "${cas[2]} 1" "${cas[9]} 1" "${cas[33]} 1" "${cas[100]} 1")

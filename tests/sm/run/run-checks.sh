@@ -11,6 +11,11 @@
 # Needs $IBSM (the ibsm binary) and the environment run-with-ibsim.sh gives
 # (LD_PRELOAD, IBSIM_SOCKNAME, IBSIM_CONSOLE, IBSIM_NETFILE, the scratch
 # directory with ibsim.log as the current directory).
+#
+# What ibsm did is read from its typed counters, never from its log: a
+# daemon's `ibsm status --json` (ibsm_status, wait_for_status) and the JSON
+# that `ibsm run --stats FILE` writes when it ends (stats, stats_hold), with
+# jq. Logs are only shown to a human when a check fails.
 
 failures=0
 fail() {
@@ -281,13 +286,13 @@ start_opensm() {
 
 # Starts `ibsm run` on node NODE with priority PRIO in DIR (config
 # DIR/ibsm.toml, which ibsm_conf may have written; log DIR/ibsm.log, state in
-# DIR/state). Sets ibsm_pid.
+# DIR/state, its final status in DIR/stats.json). Sets ibsm_pid.
 start_ibsm() {
   local dir=$1 node=$2 prio=$3
   mkdir -p "$dir"
   [[ -r $dir/ibsm.toml ]] || ibsm_conf "$dir/ibsm.toml" "$(cd "$dir" && pwd)"
   SIM_HOST=$node "$IBSM" run -F "$dir/ibsm.toml" --priority "$prio" --state-dir "$dir/state" \
-    --log-file "$dir/ibsm.log" >"$dir/stdout" 2>"$dir/stderr" &
+    --log-file "$dir/ibsm.log" --stats "$dir/stats.json" >"$dir/stdout" 2>"$dir/stderr" &
   ibsm_pid=$!
 }
 
@@ -401,14 +406,32 @@ wait_for_line_since() {
   wait_until "$seconds" has_line_since "$file" "$mark" "$pattern"
 }
 
-# Sum of the "N LFT blocks written" of ibsm's PROG-0306 lines after MARK.
-lft_blocks_written_since() {
-  log_since "$1" "$2" | sed -nE 's/.*PROG-0306 .*: ([0-9]+) LFT blocks written.*/\1/p' |
-    awk '{ n += $1 } END { print n + 0 }'
-}
-
 # "state: X" of a running ibsm, asked over its control socket SOCKET.
 ibsm_state() { "$IBSM" status --socket "$1" 2>/dev/null | sed -n 's/^state: *//p' | head -n 1; }
+
+# `ibsm status --json` of the daemon on SOCKET. The control command is no
+# ibsim client: without umad2sim it starts faster and takes none of ibsim's
+# ten client slots.
+ibsm_status_json() { env -u LD_PRELOAD "$IBSM" status --json --socket "$1" 2>/dev/null; }
+# The jq FILTER of that status, raw: `ibsm_status sm/control.sock .state`.
+ibsm_status() { ibsm_status_json "$1" | jq -r "$2"; }
+# Whether the jq FILTER of that status holds (is true). No answer (no
+# daemon yet) is false: jq 1.6 -e says true on empty input.
+status_holds() {
+  local json
+  json=$(ibsm_status_json "$1") && [[ -n $json ]] && jq -e "$2" >/dev/null 2>&1 <<<"$json"
+}
+# Waits until the jq FILTER of the status of SOCKET holds, or SECONDS pass.
+wait_for_status() { wait_until "$3" status_holds "$1" "$2"; }
+# The jq FILTER of a --stats FILE, raw; stats_hold: whether it holds.
+stats() { jq -r "$2" "$1"; }
+stats_hold() { [[ -s $1 ]] && jq -e "$2" "$1" >/dev/null 2>&1; }
+# LFT blocks the daemon on SOCKET has written since it started (every sweep).
+lft_blocks_written() { ibsm_status "$1" .tables_total.lft.written; }
+# One line of what a --stats file or a status says: how it ended, sweeps, MADs.
+stats_summary() {
+  jq -r '"\(.exit.reason // .state): up \(.up), \(.sweeps) sweeps (\(.sweeps_by_kind.heavy) heavy, \(.sweeps_by_kind.takeover) takeover, \(.sweeps_by_kind.reroute) reroute), \(.switches) switches, \(.ca_ports) CA ports, \(.routed_pairs) pairs routed by \(.engine), \(.mads_sent) MADs"'
+}
 
 # CA node names of a net file, in file order (the nodes an SM or a diag can run on).
 net_cas() { sed -n 's/^\(Hca\|Ca\)[[:space:]]\+[0-9]\+[[:space:]]\+"\([^"]*\)".*/\2/p' "$1"; }

@@ -1,4 +1,4 @@
-#include "sm/discovery/Sweep.h"
+#include "sm/discovery/Walk.h"
 
 #include <fmt/format.h>
 
@@ -16,21 +16,21 @@ std::string_view typeName(NodeType t) {
 
 }  // namespace
 
-Sweep::Sweep(MadEngine& engine, const DiscoveryOptions& options)
+Walk::Walk(MadEngine& engine, const DiscoveryOptions& options)
     : engine_(engine), options_(options) {}
 
-void Sweep::ask(SmpRequest request, std::function<void(const SmpReply&)> then) {
+void Walk::ask(SmpRequest request, std::function<void(const SmpReply&)> then) {
   engine_.submit(
       std::move(request),
       [then = std::move(then)](const SmpRequest&, const SmpReply& reply) { then(reply); });
 }
 
-void Sweep::start() {
+void Walk::start() {
   ask(SmpRequest::get(AttributeId::NodeInfo, 0, DrPath{}),
       [this](const SmpReply& reply) { onLocalNode(reply); });
 }
 
-void Sweep::onLocalNode(const SmpReply& reply) {
+void Walk::onLocalNode(const SmpReply& reply) {
   if (!reply.ok()) {
     seen_.localFailure =
         fmt::format("NodeInfo of the SM's own node (DR 0) {}", describeFailure(reply));
@@ -56,7 +56,7 @@ void Sweep::onLocalNode(const SmpReply& reply) {
   }
 }
 
-std::size_t Sweep::addNode(const NodeInfo& info, const DrPath& path) {
+std::size_t Walk::addNode(const NodeInfo& info, const DrPath& path) {
   const std::size_t index = seen_.nodes.size();
   NodeRecord r;
   r.info = info;
@@ -70,8 +70,8 @@ std::size_t Sweep::addNode(const NodeInfo& info, const DrPath& path) {
   return index;
 }
 
-void Sweep::failRead(std::string id, std::size_t node, std::uint8_t port, AttributeId attribute,
-                     const DrPath& path, const SmpReply& reply) {
+void Walk::failRead(std::string id, std::size_t node, std::uint8_t port, AttributeId attribute,
+                    const DrPath& path, const SmpReply& reply) {
   seen_.failedReads.push_back(Failure{.id = std::move(id),
                                       .at = {seen_.nodes[node].info.nodeGuid, port},
                                       .attribute = attribute,
@@ -79,7 +79,7 @@ void Sweep::failRead(std::string id, std::size_t node, std::uint8_t port, Attrib
                                       .why = describeFailure(reply)});
 }
 
-void Sweep::readDescription(std::size_t node) {
+void Walk::readDescription(std::size_t node) {
   const DrPath path = seen_.nodes[node].path;
   ask(SmpRequest::get(AttributeId::NodeDescription, 0, path),
       [this, node, path](const SmpReply& reply) {
@@ -91,7 +91,7 @@ void Sweep::readDescription(std::size_t node) {
       });
 }
 
-void Sweep::readSwitch(std::size_t node) {
+void Walk::readSwitch(std::size_t node) {
   readDescription(node);
   const DrPath path = seen_.nodes[node].path;
   ask(SmpRequest::get(AttributeId::SwitchInfo, 0, path), [this, node, path](const SmpReply& reply) {
@@ -107,15 +107,15 @@ void Sweep::readSwitch(std::size_t node) {
   }
 }
 
-void Sweep::enterCaPort(std::size_t node, std::uint8_t port, Guid portGuid, const DrPath& path,
-                        bool follow) {
+void Walk::enterCaPort(std::size_t node, std::uint8_t port, Guid portGuid, const DrPath& path,
+                       bool follow) {
   NodeRecord& r = seen_.nodes[node];
   r.entered[port] = true;
   r.portGuids[port] = portGuid;
   readPortInfo(node, port, path, follow);
 }
 
-void Sweep::readPortInfo(std::size_t node, std::uint8_t port, const DrPath& path, bool follow) {
+void Walk::readPortInfo(std::size_t node, std::uint8_t port, const DrPath& path, bool follow) {
   // A CA answers PortInfo for the port the SMP entered by, whatever the
   // modifier says on some implementations; asking for that port is exact on all.
   ask(SmpRequest::get(AttributeId::PortInfo, port, path),
@@ -130,7 +130,7 @@ void Sweep::readPortInfo(std::size_t node, std::uint8_t port, const DrPath& path
       });
 }
 
-void Sweep::probe(std::size_t node, std::uint8_t port) {
+void Walk::probe(std::size_t node, std::uint8_t port) {
   const NodeRecord& r = seen_.nodes[node];
   const PortKey from{r.info.nodeGuid, port};
   auto path = r.path.extended(port);
@@ -149,7 +149,7 @@ void Sweep::probe(std::size_t node, std::uint8_t port) {
       [this, from, to = *path](const SmpReply& reply) { onProbe(from, to, reply); });
 }
 
-void Sweep::onProbe(PortKey from, const DrPath& path, const SmpReply& reply) {
+void Walk::onProbe(PortKey from, const DrPath& path, const SmpReply& reply) {
   auto failed = [&](std::string id, std::string what) {
     seen_.failedProbes.emplace(
         from, Failure{.id = std::move(id),

@@ -4,10 +4,10 @@
 // decides where to look next, so one runUntilIdle() drives the whole walk
 // with the engine's window full across BFS levels.
 //
-//   Sweep sweep(engine, options);
-//   sweep.start();
+//   Walk walk(engine, options);
+//   walk.start();
 //   engine.runUntilIdle();          // every callback has run when it returns,
-//   Observations seen = sweep.take();  // failed or not (MadEngine.h's lifetime rule)
+//   Observations seen = walk.take();  // failed or not (MadEngine.h's lifetime rule)
 #pragma once
 
 #include <ibsm/MadEngine.h>
@@ -20,14 +20,14 @@
 
 namespace ibsm::sm::discovery {
 
-class Sweep {
+class Walk {
  public:
-  Sweep(MadEngine& engine, const DiscoveryOptions& options);
-  Sweep(const Sweep&) = delete;
-  Sweep& operator=(const Sweep&) = delete;
+  Walk(MadEngine& engine, const DiscoveryOptions& options);
+  Walk(const Walk&) = delete;
+  Walk& operator=(const Walk&) = delete;
 
   // Queues NodeInfo of the SM's own node; the rest follows from callbacks,
-  // which hold `this`: run the engine until idle before the Sweep goes.
+  // which hold `this`: run the engine until idle before the Walk goes.
   void start();
   Observations take() { return std::move(seen_); }
 

@@ -1,0 +1,175 @@
+// The JSON form of `ibsm status` and of the --stats file: every field and
+// counter of DaemonStatus, nested where the text flattens (phases, tables,
+// sweeps by kind), so a script reads `.last_heavy.counters.tables.lft.written`
+// with jq instead of parsing a log line.
+#include <fmt/format.h>
+
+#include <nlohmann/json.hpp>
+
+#include "sm/control/StatusFormat.h"
+
+namespace ibsm::sm::control {
+namespace {
+
+using Json = nlohmann::ordered_json;
+
+std::int64_t unixMs(std::chrono::system_clock::time_point t) {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(t.time_since_epoch()).count();
+}
+
+std::string text(Guid g) {
+  return fmt::format("{}", g);
+}
+
+Json phasesJson(const std::vector<PhaseCounters>& phases) {
+  Json out = Json::object();
+  for (const PhaseCounters& p : phases)
+    out[p.name] = {{"smps", p.smps},
+                   {"sent", p.sent},
+                   {"failed", p.failed},
+                   {"deferred", p.deferred},
+                   {"duration_us", p.duration.count()}};
+  return out;
+}
+
+Json tableJson(const TableCounters& t) {
+  return {{"read", t.read}, {"written", t.written}, {"smps", t.smps}};
+}
+
+Json countersJson(const SweepCounters& c) {
+  return {{"discovery",
+           {{"mads", c.discoveryMads},
+            {"retries", c.discoveryRetries},
+            {"timeouts", c.discoveryTimeouts},
+            {"nodes", c.nodes},
+            {"cables", c.cables},
+            {"problems", c.discoveryProblems},
+            {"duration_us", c.discoveryTime.count()}}},
+          {"plan_us", c.planTime.count()},
+          {"program_us", c.programTime.count()},
+          {"phases", phasesJson(c.phases)},
+          {"tables",
+           {{"lft", tableJson(c.lft)}, {"pkey", tableJson(c.pkey)}, {"sl2vl", tableJson(c.sl2vl)}}},
+          {"ports",
+           {{"configured", c.portsConfigured},
+            {"armed", c.portsArmed},
+            {"activated", c.portsActivated}}},
+          {"failed", c.failed},
+          {"complete", c.complete},
+          {"not_up", c.reasons}};
+}
+
+Json sweepJson(const std::optional<SweepInfo>& s) {
+  if (!s) return nullptr;
+  return {{"kind", s->kind},
+          {"when", utcTime(s->when)},
+          {"when_unix_ms", unixMs(s->when)},
+          {"duration_ms", s->duration.count()},
+          {"mads", s->mads},
+          {"changes", s->changes},
+          {"up", s->up},
+          {"counters", s->counters ? countersJson(*s->counters) : Json(nullptr)}};
+}
+
+Json countsJson(const SweepCounts& k) {
+  return {{"discovery", k.discovery},
+          {"heavy", k.heavy},
+          {"takeover", k.takeover},
+          {"light_quiet", k.lightQuiet},
+          {"light_changed", k.lightChanged},
+          {"reroute", k.reroute},
+          {"replan", k.replan}};
+}
+
+Json smsJson(const DaemonStatus& s) {
+  Json out = Json::array();
+  for (const OtherSm& m : s.sms)
+    out.push_back({{"guid", text(m.guid)}, {"priority", m.priority}, {"state", m.state}});
+  return out;
+}
+
+Json foreignJson(const std::vector<ForeignSm>& sms) {
+  Json out = Json::array();
+  for (const ForeignSm& f : sms)
+    out.push_back({{"guid", text(f.guid)},
+                   {"state", f.state},
+                   {"priority", f.priority},
+                   {"sm_key", fmt::format("0x{:016x}", f.smKey)},
+                   {"port", f.port},
+                   {"lid", f.lid.value}});
+  return out;
+}
+
+Json statesJson(const std::vector<StateChange>& changes) {
+  Json out = Json::array();
+  for (const StateChange& c : changes)
+    out.push_back({{"state", c.state}, {"at_unix_ms", unixMs(c.at)}});
+  return out;
+}
+
+Json exitJson(const std::optional<DaemonExit>& e) {
+  if (!e) return nullptr;
+  return {{"code", e->code},
+          {"reason", e->reason},
+          {"details", e->details},
+          {"signal", e->signal},
+          {"stopped_during", e->stoppedDuring}};
+}
+
+}  // namespace
+
+std::string formatStatusJson(const DaemonStatus& s) {
+  Json j = {{"state", s.state},
+            {"phase", s.phase},
+            {"port_guid", text(s.portGuid)},
+            {"lid", s.lid.value},
+            {"priority", s.priority},
+            {"sm_key_default", s.smKeyIsDefault},
+            {"master", s.master ? Json(text(*s.master)) : Json(nullptr)},
+            {"uptime_s", s.uptime.count()},
+            {"started_unix_ms", unixMs(s.started)},
+            {"up", s.up},
+            {"first_up_ms", s.firstUp ? Json(s.firstUp->count()) : Json(nullptr)},
+            {"sweeps", s.sweeps},
+            {"sweeps_by_kind", countsJson(s.sweepsByKind)},
+            {"sweeps_failed", s.failedSweeps},
+            {"fabric_walks", s.fabricWalks},
+            {"last_sweep", sweepJson(s.lastSweep)},
+            {"last_heavy", sweepJson(s.lastHeavy)},
+            {"last_change", sweepJson(s.lastChange)},
+            {"last_replan", sweepJson(s.lastReplan)},
+            {"switches", s.switches},
+            {"ca_ports", s.caPorts},
+            {"routed_pairs", s.routedPairs},
+            {"unreachable_pairs", s.unreachablePairs},
+            {"engine", s.engine},
+            {"mads_sent", s.madsSent},
+            {"mad_retries", s.madRetries},
+            {"mad_timeouts", s.madTimeouts},
+            {"tables_total",
+             {{"lft", tableJson(s.lftTotal)},
+              {"pkey", tableJson(s.pkeyTotal)},
+              {"sl2vl", tableJson(s.sl2vlTotal)}}},
+            {"traps_received", s.trapsReceived},
+            {"state_changes", s.stateChanges},
+            {"times_master", s.timesMaster},
+            {"recent_states", statesJson(s.recentStates)},
+            {"up_reports", s.upReports},
+            {"last_up_unix_ms", s.lastUpReport ? Json(unixMs(*s.lastUpReport)) : Json(nullptr)},
+            {"missed_polls", s.missedPolls},
+            {"handovers_sent", s.handoversSent},
+            {"handovers_accepted", s.handoversAccepted},
+            {"reloads", s.reloads},
+            {"reloads_refused", s.reloadsRefused},
+            {"reload_error", s.reloadError},
+            {"sms", smsJson(s)},
+            {"foreign_sms", foreignJson(s.foreignSms)},
+            {"foreign_sm_reports", s.foreignReports},
+            {"exit", exitJson(s.exit)}};
+  // Invalid UTF-8 in a node description is replaced, not a reason to fail.
+  std::string out = j.dump(-1, ' ', false, Json::error_handler_t::replace);
+  out += '\n';
+  return out;
+}
+
+}  // namespace ibsm::sm::control

@@ -1,0 +1,162 @@
+// What the daemon counts and shows (`ibsm status`, the --stats file): each
+// sweep as the status records it, with the typed counters of the sweeps
+// that programmed, and the counts tests and benchmarks read instead of log
+// lines.
+#include <string>
+
+#include "sm/manager/DaemonImpl.h"
+
+namespace ibsm::sm::manager {
+namespace {
+
+std::string phaseKey(program::ProgramPhase p) {
+  std::string key(phaseName(p));
+  for (char& c : key)
+    if (c == '-') c = '_';
+  return key;
+}
+
+control::TableCounters tableCounters(const program::TableCounts& t, std::size_t smps) {
+  return {.read = t.read, .written = t.written, .smps = smps};
+}
+
+control::SweepCounters sweepCounters(const SweepResult& r) {
+  const program::ProgramSummary& p = r.program;
+  control::SweepCounters c;
+  c.discoveryMads = r.discovery.madsSent;
+  c.discoveryRetries = r.discovery.retries;
+  c.discoveryTimeouts = r.discovery.timeouts;
+  c.nodes = r.discovery.nodes;
+  c.cables = r.discovery.cables;
+  c.discoveryProblems = r.discovery.problems;
+  c.discoveryTime = r.discovery.elapsed;
+  c.planTime = r.planTime;
+  c.programTime = p.duration();
+  c.lft = tableCounters(p.table(program::TableKind::Lft), p.requests(program::TableKind::Lft));
+  c.pkey = tableCounters(p.table(program::TableKind::PKey), p.requests(program::TableKind::PKey));
+  c.sl2vl =
+      tableCounters(p.table(program::TableKind::Sl2Vl), p.requests(program::TableKind::Sl2Vl));
+  c.portsConfigured = p.portsConfigured;
+  c.portsArmed = p.portsArmed;
+  c.portsActivated = p.portsActivated;
+  c.failed = p.failed();
+  c.complete = p.complete();
+  c.reasons = r.reasons;
+  for (std::size_t i = 0; i < program::kProgramPhases; ++i) {
+    const program::PhaseReport& ph = p.phases[i];
+    if (!ph.ran) continue;
+    c.phases.push_back({.name = phaseKey(static_cast<program::ProgramPhase>(i)),
+                        .smps = ph.requests,
+                        .sent = ph.transmissions,
+                        .failed = ph.failures,
+                        .deferred = ph.deferred,
+                        .duration = ph.duration});
+  }
+  return c;
+}
+
+}  // namespace
+
+control::SweepInfo sweepInfo(std::string kind, std::chrono::milliseconds duration,
+                             std::uint64_t mads, std::vector<std::string> changes, bool up,
+                             const SweepResult* result) {
+  // `when` is for the operator's eyes: wall-clock time, not the engine's.
+  control::SweepInfo info{.kind = std::move(kind),
+                          .when = std::chrono::system_clock::now(),
+                          .duration = duration,
+                          .mads = mads,
+                          .changes = std::move(changes),
+                          .up = up,
+                          .counters = std::nullopt};
+  if (result) info.counters = sweepCounters(*result);
+  return info;
+}
+
+void SmDaemon::Impl::recordSweep(const control::SweepInfo& info, const SweepResult* result) {
+  ++sweeps;
+  auto& k = sweepsByKind;
+  if (info.kind == "discovery") ++k.discovery;
+  if (info.kind == "heavy") ++k.heavy;
+  if (info.kind == "takeover") ++k.takeover;
+  if (info.kind == "reroute") ++k.reroute;
+  if (info.kind == "replan") ++k.replan;
+  if (info.kind == "light") ++(info.changes.empty() ? k.lightQuiet : k.lightChanged);
+  lastSweep = info;
+  if (info.kind == "heavy" || info.kind == "takeover") lastHeavy = info;
+  if (!info.changes.empty()) lastChange = info;
+  if (info.kind == "replan") lastReplan = info;
+  if (!result) return;
+  lastResult = *result;
+  for (std::size_t k = 0; k < program::kTableKinds; ++k) {
+    const auto kind = static_cast<program::TableKind>(k);
+    tablesTotal[kind].read += result->program.table(kind).read;
+    tablesTotal[kind].written += result->program.table(kind).written;
+    tablesTotal[kind].smps += result->program.requests(kind);
+  }
+}
+
+void SmDaemon::Impl::setUp(bool isUp) {
+  up = isUp;
+  if (up && !firstUp) firstUp = since(started);
+}
+
+control::DaemonStatus SmDaemon::Impl::status() const {
+  control::DaemonStatus s;
+  const auto& st = machine.state();
+  s.state = std::string(fsm::name(agent.self().smState));
+  s.phase = std::string(fsm::name(st.phase));
+  s.portGuid = portGuid;
+  s.lid = ownLid;
+  s.priority = settings.priority;
+  s.smKeyIsDefault = settings.smKey == kDefaultSmKey;
+  if (agent.self().smState == SmState::Master)
+    s.master = portGuid;
+  else if (st.master)
+    s.master = st.master;
+  s.up = up;
+  s.firstUp = firstUp;
+  s.sweeps = sweeps;
+  s.sweepsByKind = sweepsByKind;
+  s.fabricWalks = fabricWalks;
+  s.lastSweep = lastSweep;
+  s.lastHeavy = lastHeavy;
+  s.lastChange = lastChange;
+  s.lastReplan = lastReplan;
+  s.failedSweeps = failedSweeps;
+  if (lastResult) {
+    s.switches = lastResult->switches;
+    s.caPorts = lastResult->caPorts;
+    s.routedPairs = lastResult->routedPairs;
+    s.unreachablePairs = lastResult->unreachablePairs;
+    s.engine = lastResult->engine;
+  }
+  s.uptime = std::chrono::duration_cast<std::chrono::seconds>(now() - started);
+  s.started = startedWall;
+  s.madsSent = engine.counters().sent;
+  s.madRetries = engine.counters().retries;
+  s.madTimeouts = engine.counters().timeouts;
+  s.lftTotal = tablesTotal[program::TableKind::Lft];
+  s.pkeyTotal = tablesTotal[program::TableKind::PKey];
+  s.sl2vlTotal = tablesTotal[program::TableKind::Sl2Vl];
+  s.trapsReceived = traps;
+  s.stateChanges = stateChanges;
+  s.timesMaster = timesMaster;
+  s.recentStates.assign(recentStates.begin(), recentStates.end());
+  s.upReports = upReports;
+  s.lastUpReport = lastUpReport;
+  s.missedPolls = missedPolls;
+  s.handoversSent = handoversSent;
+  s.handoversAccepted = handoversAccepted;
+  s.reloads = reloads;
+  s.reloadsRefused = reloadsRefused;
+  s.reloadError = reloadError;
+  for (const SmInfo& m : lastSms)
+    s.sms.push_back(
+        {.guid = m.guid, .priority = m.priority, .state = std::string(fsm::name(m.smState))});
+  s.foreignSms = foreign.current();
+  s.foreignReports = foreignReports;
+  s.exit = ended;
+  return s;
+}
+
+}  // namespace ibsm::sm::manager
