@@ -13,6 +13,7 @@
 
 #include "sm/discovery/Discovery.h"
 #include "tests/sm/discovery/DiscoveryChecks.h"
+#include "tests/sm/support/DyingPort.h"
 #include "tests/sm/support/FakeFabricTransport.h"
 #include "tests/support/FabricBuilder.h"
 #include "tests/support/FabricFixtures.h"
@@ -368,26 +369,9 @@ TEST_F(DiscoveryFaultTest, KeepsTheEngineWindowFullAcrossBfsLevelsAndNeverOverIt
   EXPECT_LT(trips, static_cast<std::int64_t>(counting.atSend.size() / 8 + 20));
 }
 
-// A port that stops receiving once, at its `failAt`-th receive.
-class BrokenOnce final : public MadTransport {
- public:
-  BrokenOnce(MadTransport& inner, std::size_t failAt) : inner_(inner), failAt_(failAt) {}
-  Result<void> send(const MadBuffer& mad, MadAddress to) override { return inner_.send(mad, to); }
-  Result<std::optional<ReceivedMad>> receive(MadClock::time_point deadline) override {
-    if (++receives_ == failAt_) return fail("port went away");
-    return inner_.receive(deadline);
-  }
-  int pollFd() const override { return inner_.pollFd(); }
-
- private:
-  MadTransport& inner_;
-  std::size_t failAt_;
-  std::size_t receives_{0};
-};
-
 TEST_F(DiscoveryFaultTest, ASweepCutShortByTheTransportLeavesTheNextSweepWhole) {
   useFabric(testing::generatedFabric(FatTreeSpec{.levels = 2, .radix = 8}));
-  BrokenOnce port(wire(), 50);
+  testing::DyingPort port(wire(), 50);
   MadEngineOptions o;
   o.window = 8;
   o.clock = wire().clock();

@@ -12,6 +12,7 @@
 #include <sstream>
 
 #include "sm/loop/EventLoop.h"
+#include "tests/sm/support/DyingPort.h"
 #include "tests/sm/support/FakeFabricTransport.h"
 
 namespace ibsm {
@@ -29,23 +30,6 @@ Fabric twoSwitches() {
   EXPECT_TRUE(f.connect({s0, 3}, {s1, 3}));
   return f;
 }
-
-// A port that stops receiving at its `failAt`-th receive (1 = the first).
-class DyingPort final : public MadTransport {
- public:
-  DyingPort(MadTransport& inner, std::size_t failAt) : inner_(inner), failAt_(failAt) {}
-  Result<void> send(const MadBuffer& mad, MadAddress to) override { return inner_.send(mad, to); }
-  Result<std::optional<ReceivedMad>> receive(MadClock::time_point deadline) override {
-    if (++receives_ == failAt_) return fail("port went away");
-    return inner_.receive(deadline);
-  }
-  int pollFd() const override { return inner_.pollFd(); }
-
- private:
-  MadTransport& inner_;
-  std::size_t failAt_;
-  std::size_t receives_{0};
-};
 
 struct Done {
   int tag;
@@ -84,7 +68,7 @@ class MadEngineLifetimeTest : public ::testing::Test {
 };
 
 TEST_F(MadEngineLifetimeTest, ATransportFailureCompletesEveryPendingRequestBeforeTheError) {
-  DyingPort port(wire, 1);
+  testing::DyingPort port(wire, 1);
   MadEngine engine(port, options(2));
   for (int tag = 0; tag < 5; ++tag) ask(engine, tag);
   // A callback that submits while the failure drains: its request completes too.
@@ -111,7 +95,7 @@ TEST_F(MadEngineLifetimeTest, ATransportFailureCompletesEveryPendingRequestBefor
 }
 
 TEST_F(MadEngineLifetimeTest, AfterAFailedRunLateAnswersReachNoCallback) {
-  DyingPort port(wire, 1);
+  testing::DyingPort port(wire, 1);
   MadEngine engine(port, options(4));
   for (int tag = 0; tag < 4; ++tag) ask(engine, tag);
   ASSERT_FALSE(engine.runUntilIdle());
