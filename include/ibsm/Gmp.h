@@ -1,0 +1,68 @@
+// General MADs (GMPs): the management datagrams other than SMPs, which go
+// LID-routed on QP1 (Subnet Administration, class 0x03, is the one ibsm
+// serves). Unlike an SMP a GMP answer may be longer than one 256-byte MAD:
+// an SA GetTable carries many records, which RMPP splits into segments on
+// the wire. This contract keeps that below it: a responder sees one whole
+// request and returns one whole answer (MAD header, RMPP header, SA header
+// and the full payload, any length); the transport segments it (on a real
+// port the kernel does, for an agent registered with RMPP) or, where it
+// cannot (ibsim's umad2sim has no RMPP), cuts it to one MAD.
+//
+// Who is who: the transport (sm/transport) receives GMPs of the classes it
+// registered and gives each to the daemon with its GmpAddress; the daemon
+// hands it to its GmpResponder while it is MASTER and drops it (counted)
+// otherwise; the SA (sm/sa) is the responder, answering from the SM's last
+// consistent model and never sending anything itself while answering.
+#pragma once
+
+#include <ibsm/Ids.h>
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <vector>
+
+namespace ibsm {
+
+// Management classes and their versions, as the MAD header carries them.
+inline constexpr std::uint8_t kSaClass = 0x03;
+inline constexpr std::uint8_t kSaClassVersion = 2;
+
+// QP1's well-known Q_Key (IBA 13.5.3.1).
+inline constexpr std::uint32_t kQp1QKey = 0x80010000;
+
+// A 128-bit GID (subnet prefix, then interface id, network byte order).
+using Gid = std::array<std::uint8_t, 16>;
+
+// Where a GMP came from, and where its answer goes: the sender's LID, QP
+// and Q_Key, the SL and P_Key index it used, and its GRH's source GID when
+// it sent one (an answer then carries a GRH back).
+struct GmpAddress {
+  Lid lid{};
+  std::uint32_t qpn{1};
+  std::uint32_t qkey{kQp1QKey};
+  std::uint8_t sl{0};
+  std::uint16_t pkeyIndex{0};
+  std::optional<Gid> gid;
+  auto operator<=>(const GmpAddress&) const = default;
+};
+
+struct ReceivedGmp {
+  std::vector<std::uint8_t> mad;  // the whole GMP as received (RMPP reassembled)
+  GmpAddress from;
+};
+
+class GmpResponder {
+ public:
+  virtual ~GmpResponder() = default;
+
+  // The whole answer to `request` (a response method, TID echoed), or
+  // nullopt when nothing is to be sent back (a response or a ReportResp
+  // that completes something the responder sent, a MAD it must drop).
+  // Never blocks and never sends: it answers from what it already holds.
+  [[nodiscard]] virtual std::optional<std::vector<std::uint8_t>> answer(
+      std::span<const std::uint8_t> request, const GmpAddress& from) = 0;
+};
+
+}  // namespace ibsm
