@@ -92,6 +92,18 @@ void SkippedLines::skip(std::size_t line, NoiseKind kind, std::string_view text)
   ++counts_[static_cast<std::size_t>(kind)];
 }
 
+bool SkippedLines::passOver(std::size_t line, std::string_view text, bool beforeFirstRecord) {
+  if (const auto noise = noiseKind(text)) {
+    skip(line, *noise, text);
+    return true;
+  }
+  if (beforeFirstRecord) {
+    skip(line, NoiseKind::Preamble, text);
+    return true;
+  }
+  return false;
+}
+
 void SkippedLines::endRun() {
   if (first_ == 0) return;
   std::size_t lines = 0;

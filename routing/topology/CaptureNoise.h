@@ -41,6 +41,9 @@ class SkippedLines {
   explicit SkippedLines(std::string_view file) : file_(file) {}
 
   void skip(std::size_t line, NoiseKind kind, std::string_view text);
+  // Skips `text` when it is noise: a prompt or a stderr message anywhere, any
+  // other line only before the first record. False: the reader must read it.
+  bool passOver(std::size_t line, std::string_view text, bool beforeFirstRecord);
   // A topology line or a comment ends the run; blank lines do not.
   void endRun();
   // Ends the run and hands over the warnings, in file order.

@@ -15,22 +15,11 @@
 #include <fmt/format.h>
 
 #include "routing/topology/IbnetdiscoverCapture.h"
+#include "routing/topology/LinkCodes.h"
 #include "routing/topology/TextScan.h"
 
 namespace ibsm::topology {
 namespace {
-
-std::string_view typeName(NodeType t) {
-  switch (t) {
-    case NodeType::Switch:
-      return "switch";
-    case NodeType::Ca:
-      return "CA";
-    case NodeType::Router:
-      return "router";
-  }
-  return "node";
-}
 
 // A port id read as a number in either base, for ibdiagnet's "(port number)".
 bool namesPort(std::string_view id, std::uint8_t port) {

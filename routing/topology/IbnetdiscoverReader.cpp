@@ -9,6 +9,7 @@
 
 #include "routing/topology/CaptureNoise.h"
 #include "routing/topology/IbnetdiscoverCapture.h"
+#include "routing/topology/LinkCodes.h"
 #include "routing/topology/TextScan.h"
 
 namespace ibsm {
@@ -17,18 +18,7 @@ namespace {
 using topology::Cursor;
 using topology::IbndCapture;
 using topology::IbndSection;
-
-std::string_view typeName(NodeType t) {
-  switch (t) {
-    case NodeType::Switch:
-      return "switch";
-    case NodeType::Ca:
-      return "CA";
-    case NodeType::Router:
-      return "router";
-  }
-  return "node";
-}
+using topology::typeName;
 
 constexpr std::string_view kIdKeys[] = {"vendid",     "devid",  "sysimgguid",
                                         "switchguid", "caguid", "rtguid"};
@@ -224,14 +214,7 @@ Result<void> IbndScanner::line(std::string_view text, std::size_t no) {
     skipped_.endRun();
     return record(kind, text, no);
   }
-  if (const auto noise = topology::noiseKind(text)) {
-    skipped_.skip(no, *noise, text);
-    return {};
-  }
-  if (!seenRecord_) {
-    skipped_.skip(no, topology::NoiseKind::Preamble, text);
-    return {};
-  }
+  if (skipped_.passOver(no, text, !seenRecord_)) return {};
   return fail(no,
               "expected a node header (Switch, Ca, Rt), a port line '[n] ...', a GUID line "
               "such as 'switchguid=0x...' or a '#' comment");

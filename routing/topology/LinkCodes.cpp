@@ -150,4 +150,16 @@ std::uint8_t commonExtSpeed(std::uint8_t a, std::uint8_t b) {
   return highestOf(a & b, {kExtNdr, kExtHdr, kExtEdr, kExtFdr});
 }
 
+std::string_view typeName(NodeType t) {
+  switch (t) {
+    case NodeType::Switch:
+      return "switch";
+    case NodeType::Ca:
+      return "CA";
+    case NodeType::Router:
+      return "router";
+  }
+  return "node";
+}
+
 }  // namespace ibsm::topology

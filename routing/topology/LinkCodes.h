@@ -65,6 +65,9 @@ struct CableEnd {
 //   width and the lower speed
 std::string cableRateWarning(std::string_view file, const CableEnd& first, const CableEnd& second);
 
+// The word the readers' messages use for a node type: "switch", "CA", "router".
+std::string_view typeName(NodeType t);
+
 // LinkAttrs for a link seen in a capture: only the active rate is known, so
 // supported and enabled say the same.
 LinkAttrs linkAttrsFromRate(const LinkRate& rate);

@@ -47,10 +47,6 @@ std::size_t typeIndex(NodeType t) {
   return t == NodeType::Switch ? 0 : t == NodeType::Ca ? 1 : 2;
 }
 
-std::string_view typeName(NodeType t) {
-  return t == NodeType::Switch ? "switch" : t == NodeType::Ca ? "CA" : "router";
-}
-
 // Settings that apply to the nodes after them, as in ibsim's parse_netconf.
 struct Defaults {
   std::array<std::uint64_t, 3> guidBase{0x200000, 0x100000, 0};  // switch, CA, router

@@ -127,14 +127,7 @@ Result<void> PortsReader::line(std::string_view text, std::size_t no) {
     if (!p) return fail(no, p.error());
     return add(*p, no);
   }
-  if (const auto noise = topology::noiseKind(text)) {
-    skipped_.skip(no, *noise, text);
-    return {};
-  }
-  if (!seenRecord_) {
-    skipped_.skip(no, topology::NoiseKind::Preamble, text);
-    return {};
-  }
+  if (skipped_.passOver(no, text, !seenRecord_)) return {};
   return fail(no,
               "expected a port line of 'ibnetdiscover -p' such as \"CA 8 1 0x0002c9030001a1b2 4x "
               "QDR - SW 2 12 0x0002c90300a1b2c3 ( 'host HCA-1' - 'switch' )\"");
