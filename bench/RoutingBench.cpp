@@ -9,6 +9,7 @@
 #include <benchmark/benchmark.h>
 #include <ibsm/Engines.h>
 #include <ibsm/Lids.h>
+#include <ibsm/Report.h>
 #include <ibsm/Topology.h>
 #include <ibsm/TopologyGenerator.h>
 #include <sys/resource.h>
@@ -106,6 +107,45 @@ void generateFatTree(benchmark::State& state) {
 }
 
 BENCHMARK(generateFatTree)->ArgName("radix")->Arg(36)->Iterations(3)->Unit(benchmark::kMillisecond);
+
+// Reading that net file back (what `ibsm route --topology` does first).
+void readFatTree(benchmark::State& state) {
+  const auto net =
+      generateNetFile(FatTreeSpec{.levels = 3, .radix = static_cast<int>(state.range(0))});
+  if (!net) throw std::runtime_error(net.error().message);
+  std::size_t nodes = 0;
+  for (auto _ : state) {
+    auto fabric = parseNetFile(*net, "generated");
+    if (!fabric) {
+      state.SkipWithError(fabric.error().message.c_str());
+      break;
+    }
+    nodes = fabric->size();
+    benchmark::DoNotOptimize(nodes);
+  }
+  state.counters["nodes"] = double(nodes);
+  state.counters["peak_rss_MiB"] = peakRssMiB();
+}
+
+BENCHMARK(readFatTree)->ArgName("radix")->Arg(36)->Iterations(3)->Unit(benchmark::kMillisecond);
+
+// The dry run's route report (every pair walked, link loads, credit loops)
+// on the tables ftree gives the same tree.
+void reportFatTree(benchmark::State& state) {
+  const Fabric fabric = fatTree(static_cast<int>(state.range(0)), 0);
+  const auto tables = defaultRegistry().route(fabric, {"ftree"}, {});
+  if (!tables) throw std::runtime_error(tables.error().message);
+  std::uint64_t pairs = 0;
+  for (auto _ : state) {
+    const RouteReport report = analyseRoutes(fabric, *tables);
+    pairs = report.routedPairs();
+    benchmark::DoNotOptimize(pairs);
+  }
+  state.counters["routed_pairs"] = double(pairs);
+  state.counters["peak_rss_MiB"] = peakRssMiB();
+}
+
+BENCHMARK(reportFatTree)->ArgName("radix")->Arg(36)->Iterations(1)->Unit(benchmark::kMillisecond);
 
 BENCHMARK_CAPTURE(routeDragonfly, dragonfly, 0)
     ->ArgName("a")

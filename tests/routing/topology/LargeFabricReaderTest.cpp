@@ -1,7 +1,8 @@
 // The readers on a fabric of production size: the radix-36 3-level fat tree
-// (1620 switches, 11664 CAs). It must read in well under a second in every
-// format, and a capture or ports report written from what the net file gave
-// must read back the same.
+// (1620 switches, 11664 CAs): a capture or ports report written from what
+// the net file gave must read back the same. The times are printed for the
+// curious; the speed target is RoutingBench's readFatTree (a benchmark, not
+// a timed unit test, so a busy machine cannot fail it).
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 #include <ibsm/Topology.h>
@@ -12,14 +13,6 @@
 
 namespace ibsm {
 namespace {
-
-// The budget holds for optimised builds; unoptimised or sanitised builds
-// (the CI's ASan job) run 10-30x slower and only check the results.
-#if defined(NDEBUG) && !defined(__SANITIZE_ADDRESS__)
-constexpr double kBudgetSeconds = 1.0;
-#else
-constexpr double kBudgetSeconds = 60.0;
-#endif
 
 // The k-ary 3-level fat tree as an ibsim net file: per pod k/2 edge and k/2
 // aggregation switches, (k/2)^2 cores, k/2 hosts per edge switch.
@@ -137,7 +130,7 @@ std::string asPortsReport(const Fabric& f) {
   return out;
 }
 
-TEST(LargeFabric, Radix36FatTreeReadsInUnderASecondInBothFormats) {
+TEST(LargeFabric, Radix36FatTreeReadsBackTheSameInEveryFormat) {
   const std::string net = fatTreeNet(36);
   double netSeconds = 0;
   auto fabric = timed(netSeconds, [&] { return parseNetFile(net, "radix36.net"); });
@@ -201,9 +194,6 @@ TEST(LargeFabric, Radix36FatTreeReadsInUnderASecondInBothFormats) {
   RecordProperty("net_ms", static_cast<int>(netSeconds * 1e3));
   RecordProperty("capture_ms", static_cast<int>(captureSeconds * 1e3));
   RecordProperty("ports_report_ms", static_cast<int>(reportSeconds * 1e3));
-  EXPECT_LT(netSeconds, kBudgetSeconds);
-  EXPECT_LT(captureSeconds, kBudgetSeconds);
-  EXPECT_LT(reportSeconds, kBudgetSeconds);
 }
 
 }  // namespace
