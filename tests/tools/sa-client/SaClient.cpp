@@ -10,8 +10,6 @@
 //
 // Exit status: 0 done; 1 the SA answered with an error status, or nothing
 // (timeout), or no Report came; 2 bad arguments.
-#include "SaPort.h"
-
 #include <infiniband/mad.h>
 
 #include <algorithm>
@@ -25,6 +23,8 @@
 #include <string>
 #include <unordered_map>
 #include <vector>
+
+#include "SaPort.h"
 
 namespace {
 
@@ -49,8 +49,12 @@ struct Args {
 };
 
 std::uint32_t tidCounter = 0x5a000000;
-std::uint64_t nextTid() { return ++tidCounter; }
-bool sameTid(std::uint64_t a, std::uint64_t b) { return (a & 0xffffffff) == (b & 0xffffffff); }
+std::uint64_t nextTid() {
+  return ++tidCounter;
+}
+bool sameTid(std::uint64_t a, std::uint64_t b) {
+  return (a & 0xffffffff) == (b & 0xffffffff);
+}
 
 // One request, one answer (the same TID, low 32 bits: ibsim rewrites the top).
 std::optional<SaMad> ask(SaPort& port, SaMad& mad, int timeoutMs) {
@@ -58,7 +62,8 @@ std::optional<SaMad> ask(SaPort& port, SaMad& mad, int timeoutMs) {
   port.send(mad, timeoutMs);
   const auto deadline = Clock::now() + std::chrono::milliseconds(timeoutMs);
   while (Clock::now() < deadline) {
-    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now());
+    const auto left =
+        std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now());
     auto answer = port.receive(static_cast<int>(std::max<long>(1, left.count())));
     if (answer && sameTid(answer->tid(), tid) && (answer->method() & 0x80)) return answer;
   }
@@ -91,9 +96,12 @@ int service(SaPort& port, const std::string& verb, const Args& args) {
   const int timeoutMs = static_cast<int>(args.number("timeout-ms", 1000));
   std::uint8_t method = kGet;
   std::uint64_t mask = kSrId | kSrGid;
-  if (verb == "register") method = kSet, mask |= kSrPkey | kSrLease | kSrName;
-  else if (verb == "delete") method = kDelete, mask |= kSrPkey | kSrName;
-  else if (verb != "get") throw std::invalid_argument("service register|get|delete");
+  if (verb == "register")
+    method = kSet, mask |= kSrPkey | kSrLease | kSrName;
+  else if (verb == "delete")
+    method = kDelete, mask |= kSrPkey | kSrName;
+  else if (verb != "get")
+    throw std::invalid_argument("service register|get|delete");
   SaMad mad = SaMad::request(method, kServiceRecord, mask, nextTid());
   Bytes r = mad.data();
   r.put64(0, id);
@@ -109,7 +117,8 @@ int service(SaPort& port, const std::string& verb, const Args& args) {
     std::printf("service_id 0x%016llx\n", static_cast<unsigned long long>(a.get64(0)));
     printGid("service_gid", a, 8);
     std::printf("service_pkey 0x%04x\nservice_lease %u\n", a.get16(24), a.get32(28));
-    std::printf("service_name %.64s\n", reinterpret_cast<const char*>(&answer->bytes[kSaHeader + 48]));
+    std::printf("service_name %.64s\n",
+                reinterpret_cast<const char*>(&answer->bytes[kSaHeader + 48]));
   }
   return rc;
 }
@@ -122,15 +131,15 @@ int inform(SaPort& port, const std::string& verb, const Args& args) {
   const int waitS = static_cast<int>(args.number("wait", 30));
   SaMad mad = SaMad::request(kSet, kInformInfo, 0, nextTid());
   Bytes i = mad.data();
-  i.put16(16, 0xffff); // every LID
-  i.put8(22, 1);       // generic
-  i.put8(23, 1);       // subscribe
-  i.put16(24, 0xffff); // any type
+  i.put16(16, 0xffff);  // every LID
+  i.put8(22, 1);        // generic
+  i.put8(23, 1);        // subscribe
+  i.put16(24, 0xffff);  // any type
   i.put16(26, trap);
-  i.put32(28, 1u << 8 | 18); // QP1, RespTimeValue 18
-  i.put32(32, 0xffffff);     // any producer
-  const int rc = report(ask(port, mad, static_cast<int>(args.number("timeout-ms", 1000))),
-                        "inform subscribe");
+  i.put32(28, 1u << 8 | 18);  // QP1, RespTimeValue 18
+  i.put32(32, 0xffffff);      // any producer
+  const int rc =
+      report(ask(port, mad, static_cast<int>(args.number("timeout-ms", 1000))), "inform subscribe");
   std::fflush(stdout);
   if (rc != 0) return rc;
   const auto deadline = Clock::now() + std::chrono::seconds(waitS);
@@ -145,8 +154,9 @@ int inform(SaPort& port, const std::string& verb, const Args& args) {
     port.send(resp, 0, got->sourceLid, got->sourceQp);
     std::uint8_t* notice = got->bytes.data() + kSaHeader;
     const unsigned number = mad_get_field(notice, 0, IB_NOTICE_TRAP_NUMBER_F);
-    std::printf("report trap %u issuer_lid %u\n", number, mad_get_field(notice, 0, IB_NOTICE_ISSUER_LID_F));
-    if (number == 64 || number == 65) printGid("report_gid", Bytes{notice}, 16); // DataDetails + 6
+    std::printf("report trap %u issuer_lid %u\n", number,
+                mad_get_field(notice, 0, IB_NOTICE_ISSUER_LID_F));
+    if (number == 64 || number == 65) printGid("report_gid", Bytes{notice}, 16);  // DataDetails + 6
     std::fflush(stdout);
     ++reports;
     if (number == trap) return 0;
@@ -162,7 +172,8 @@ int pathload(SaPort& port, const Args& args) {
   std::ifstream in(args.get("targets"));
   std::vector<std::uint64_t> guids;
   for (std::string word; in >> word;) guids.push_back(std::stoull(word, nullptr, 0));
-  if (guids.empty()) throw std::invalid_argument("pathload: --targets FILE of port GUIDs is required");
+  if (guids.empty())
+    throw std::invalid_argument("pathload: --targets FILE of port GUIDs is required");
   const std::size_t window = args.number("window", 16), count = args.number("count", 10000);
   const int timeoutMs = static_cast<int>(args.number("timeout-ms", 1000));
   std::mt19937_64 random(args.number("seed", 1));
@@ -207,8 +218,9 @@ int pathload(SaPort& port, const Args& args) {
   const double seconds = std::chrono::duration<double>(Clock::now() - start).count();
   std::sort(latencyUs.begin(), latencyUs.end());
   auto percentile = [&](double p) {
-    return latencyUs.empty() ? 0.0 : latencyUs[std::min(latencyUs.size() - 1,
-                                                         static_cast<std::size_t>(p * latencyUs.size()))];
+    return latencyUs.empty() ? 0.0
+                             : latencyUs[std::min(latencyUs.size() - 1,
+                                                  static_cast<std::size_t>(p * latencyUs.size()))];
   };
   std::printf("targets %zu\nwindow %zu\nsent %zu\nanswers %zu\nerrors %zu\ntimeouts %zu\n",
               guids.size(), window, sent, latencyUs.size(), errors, timeouts);
@@ -217,7 +229,7 @@ int pathload(SaPort& port, const Args& args) {
   return latencyUs.empty() ? 1 : 0;
 }
 
-} // namespace
+}  // namespace
 
 int main(int argc, char** argv) {
   std::vector<std::string> words;
@@ -226,21 +238,26 @@ int main(int argc, char** argv) {
     std::string a = argv[i];
     if (a.rfind("--", 0) == 0) {
       const std::string key = a.substr(2);
-      if (key == "issm") args.values.emplace(key, "1");
-      else if (i + 1 < argc) args.values[key] = argv[++i];
-      else return std::fprintf(stderr, "sa-client: %s needs a value\n", a.c_str()), 2;
+      if (key == "issm")
+        args.values.emplace(key, "1");
+      else if (i + 1 < argc)
+        args.values[key] = argv[++i];
+      else
+        return std::fprintf(stderr, "sa-client: %s needs a value\n", a.c_str()), 2;
     } else {
       words.push_back(a);
     }
   }
   if (words.empty()) {
-    std::fprintf(stderr, "usage: sa-client service register|get|delete --id ID [--name N] [--lease S]\n"
-                         "       sa-client inform subscribe --trap 64|65 --wait SECONDS [--issm]\n"
-                         "       sa-client pathload --targets FILE --window W --count N [--seed S]\n");
+    std::fprintf(stderr,
+                 "usage: sa-client service register|get|delete --id ID [--name N] [--lease S]\n"
+                 "       sa-client inform subscribe --trap 64|65 --wait SECONDS [--issm]\n"
+                 "       sa-client pathload --targets FILE --window W --count N [--seed S]\n");
     return 2;
   }
   try {
-    SaPort port(SaPort::Options{args.get("ca"), static_cast<int>(args.number("port", 0)), args.has("issm")});
+    SaPort port(SaPort::Options{args.get("ca"), static_cast<int>(args.number("port", 0)),
+                                args.has("issm")});
     std::printf("port lid %u sm_lid %u\n", port.lid(), port.smLid());
     if (words[0] == "service" && words.size() == 2) return service(port, words[1], args);
     if (words[0] == "inform" && words.size() == 2) return inform(port, words[1], args);

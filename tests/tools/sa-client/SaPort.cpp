@@ -1,9 +1,8 @@
 #include "SaPort.h"
 
-#include <infiniband/umad.h>
-
 #include <endian.h>
 #include <fcntl.h>
+#include <infiniband/umad.h>
 #include <unistd.h>
 
 #include <cstring>
@@ -38,9 +37,9 @@ SaMad SaMad::request(std::uint8_t method, std::uint16_t attribute, std::uint64_t
                      std::uint64_t tid) {
   SaMad mad;
   Bytes h = mad.header();
-  h.put8(0, 1);    // BaseVersion
-  h.put8(1, 0x03); // MgmtClass: SA
-  h.put8(2, 2);    // ClassVersion
+  h.put8(0, 1);     // BaseVersion
+  h.put8(1, 0x03);  // MgmtClass: SA
+  h.put8(2, 2);     // ClassVersion
   h.put8(3, method);
   h.put64(8, tid);
   h.put16(16, attribute);
@@ -48,24 +47,39 @@ SaMad SaMad::request(std::uint8_t method, std::uint16_t attribute, std::uint64_t
   return mad;
 }
 
-std::uint16_t SaMad::status() const { return Bytes{const_cast<std::uint8_t*>(bytes.data())}.get16(4); }
-std::uint64_t SaMad::tid() const { return Bytes{const_cast<std::uint8_t*>(bytes.data())}.get64(8); }
+std::uint16_t SaMad::status() const {
+  return Bytes{const_cast<std::uint8_t*>(bytes.data())}.get16(4);
+}
+std::uint64_t SaMad::tid() const {
+  return Bytes{const_cast<std::uint8_t*>(bytes.data())}.get64(8);
+}
 std::uint16_t SaMad::attribute() const {
   return Bytes{const_cast<std::uint8_t*>(bytes.data())}.get16(16);
 }
 
 std::string statusName(std::uint16_t status) {
   if (status == 0) return "OK";
-  static const char* const kSa[] = {"",          "NO_RESOURCES", "REQ_INVALID", "NO_RECORDS",
-                                    "TOO_MANY_RECORDS", "INVALID_GID", "INSUF_COMPS", "REQ_DENIED"};
+  static const char* const kSa[] = {"",
+                                    "NO_RESOURCES",
+                                    "REQ_INVALID",
+                                    "NO_RECORDS",
+                                    "TOO_MANY_RECORDS",
+                                    "INVALID_GID",
+                                    "INSUF_COMPS",
+                                    "REQ_DENIED"};
   const unsigned sa = (status >> 8) & 0xff;
   if (sa >= 1 && sa <= 7) return kSa[sa];
   switch ((status >> 2) & 0x7) {
-  case 1: return "BAD_VERSION";
-  case 2: return "METHOD_NOT_SUPPORTED";
-  case 3: return "ATTRIBUTE_NOT_SUPPORTED";
-  case 7: return "INVALID_FIELD";
-  default: return "STATUS_" + std::to_string(status);
+    case 1:
+      return "BAD_VERSION";
+    case 2:
+      return "METHOD_NOT_SUPPORTED";
+    case 3:
+      return "ATTRIBUTE_NOT_SUPPORTED";
+    case 7:
+      return "INVALID_FIELD";
+    default:
+      return "STATUS_" + std::to_string(status);
   }
 }
 
@@ -100,7 +114,8 @@ SaPort::SaPort(const Options& options) {
     // SMInfo to an SM port: read and dropped (see the header).
     smpAgent_ = umad_register(fd_, 0x01, 1, 0, nullptr);
     drSmpAgent_ = umad_register(fd_, 0x81, 1, 0, nullptr);
-    if (smpAgent_ < 0 || drSmpAgent_ < 0) throw std::runtime_error("umad_register of the SMP classes failed");
+    if (smpAgent_ < 0 || drSmpAgent_ < 0)
+      throw std::runtime_error("umad_register of the SMP classes failed");
   }
 }
 
@@ -124,7 +139,7 @@ std::optional<SaMad> SaPort::receive(int timeoutMs) {
   for (;;) {
     int length = kMadSize;
     if (umad_recv(fd_, umad.data(), &length, timeoutMs) < 0) return std::nullopt;
-    if (umad_status(umad.data()) != 0) continue; // a send of ours that timed out
+    if (umad_status(umad.data()) != 0) continue;  // a send of ours that timed out
     SaMad mad;
     std::memcpy(mad.bytes.data(), umad_get_mad(umad.data()),
                 std::min<std::size_t>(kMadSize, static_cast<std::size_t>(length)));
@@ -144,16 +159,16 @@ std::optional<SaMad> SaPort::receive(int timeoutMs) {
 void SaPort::answerSmInfo(SaMad& smp, std::uint16_t slid) {
   if (smp.method() != 0x01 || smp.attribute() != 0x0020) return;
   SaMad resp = smp;
-  resp.bytes[3] = 0x81; // GetResp
+  resp.bytes[3] = 0x81;  // GetResp
   const bool directed = smp.mgmtClass() == 0x81;
-  if (directed) resp.bytes[4] |= 0x80; // D: returning
+  if (directed) resp.bytes[4] |= 0x80;  // D: returning
   Bytes info{resp.bytes.data() + 64};
   std::memset(info.p, 0, 64);
-  info.put64(0, portGuid_); // SM_Key 0, ActCount 0, priority 0, SMState 0 (NOTACTIVE)
+  info.put64(0, portGuid_);  // SM_Key 0, ActCount 0, priority 0, SMState 0 (NOTACTIVE)
   std::vector<std::uint8_t> umad(umad_size() + kMadSize);
   std::memcpy(umad_get_mad(umad.data()), resp.bytes.data(), kMadSize);
   umad_set_addr(umad.data(), directed ? 0xffff : slid, 0, 0, 0);
   umad_send(fd_, directed ? drSmpAgent_ : smpAgent_, umad.data(), kMadSize, 0, 0);
 }
 
-} // namespace ibsm::test::sa
+}  // namespace ibsm::test::sa

@@ -23,7 +23,7 @@
 namespace ibsm::test::sa {
 
 inline constexpr std::size_t kMadSize = 256;
-inline constexpr std::size_t kSaHeader = 56; // common MAD header + RMPP + SA header
+inline constexpr std::size_t kSaHeader = 56;  // common MAD header + RMPP + SA header
 inline constexpr std::uint32_t kQkey = 0x80010000;
 
 // Big-endian fields of a MAD (or of a record inside one).
@@ -62,27 +62,27 @@ struct SaMad {
 std::string statusName(std::uint16_t status);
 
 class SaPort {
-public:
+ public:
   struct Options {
-    std::string ca;   // empty: the first active port
-    int port = 0;     // 0: the first active port of ca
+    std::string ca;  // empty: the first active port
+    int port = 0;    // 0: the first active port of ca
     bool issm = false;
   };
-  explicit SaPort(const Options& options); // throws std::runtime_error
+  explicit SaPort(const Options& options);  // throws std::runtime_error
   ~SaPort();
   SaPort(const SaPort&) = delete;
   SaPort& operator=(const SaPort&) = delete;
 
   // To dlid (0: the SM LID) on QP dqp; timeoutMs 0 for an answer of ours.
   void send(SaMad& mad, int timeoutMs, std::uint16_t dlid = 0, std::uint32_t dqp = 1);
-  [[nodiscard]] std::optional<SaMad> receive(int timeoutMs); // SA MADs only
+  [[nodiscard]] std::optional<SaMad> receive(int timeoutMs);  // SA MADs only
 
   [[nodiscard]] std::uint16_t lid() const { return lid_; }
   [[nodiscard]] std::uint16_t smLid() const { return smLid_; }
   [[nodiscard]] std::uint64_t gidPrefix() const { return gidPrefix_; }
   [[nodiscard]] std::uint64_t portGuid() const { return portGuid_; }
 
-private:
+ private:
   void answerSmInfo(SaMad& smp, std::uint16_t slid);
 
   int fd_ = -1;
@@ -93,4 +93,4 @@ private:
   std::uint64_t gidPrefix_ = 0, portGuid_ = 0;
 };
 
-} // namespace ibsm::test::sa
+}  // namespace ibsm::test::sa
