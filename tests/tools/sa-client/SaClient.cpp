@@ -4,7 +4,7 @@
 //
 //   sa-client service register --id ID --name NAME [--lease S] [--pkey P]
 //   sa-client service get --id ID
-//   sa-client service delete --id ID --name NAME
+//   sa-client service delete --id ID --name NAME [--service-guid G]
 //   sa-client inform subscribe --trap 64|65 --wait SECONDS [--issm]
 //   sa-client pathload --targets FILE --window W --count N [--seed S] [--timeout-ms T]
 //
@@ -106,7 +106,7 @@ int service(SaPort& port, const std::string& verb, const Args& args) {
   Bytes r = mad.data();
   r.put64(0, id);
   r.put64(8, port.gidPrefix());
-  r.put64(16, port.portGuid());
+  r.put64(16, args.number("service-guid", port.portGuid()));  // another's record: --service-guid
   r.put16(24, static_cast<std::uint16_t>(args.number("pkey", 0xffff)));
   r.put32(28, static_cast<std::uint32_t>(args.number("lease", 60)));
   std::memcpy(&mad.bytes[kSaHeader + 48], name.data(), std::min<std::size_t>(name.size(), 63));
