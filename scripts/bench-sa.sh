@@ -4,7 +4,8 @@
 # PathRecord Gets to random CA port GIDs with the same window of outstanding
 # queries to each (bench/sa/sa-scenario.sh). Prints answers per second and
 # p50/p99 latency of both and the ratios, and the SM's peak resident memory
-# (VmHWM) before and after the load. An SM that does not answer (ibsm before
+# (VmHWM) before and after the load: the growth is what answering cost (the
+# whole process, routing tables included, is the "before"). An SM that does not answer (ibsm before
 # its SA lands) is shown as not answering: no figure is made up for it.
 #
 #   scripts/bench-sa.sh [--radix N] [--window W] [--count N] [--seed S]
@@ -118,6 +119,7 @@ row "  timeouts" timeouts
 row "  errors" errors
 row "SM VmHWM before the load, KiB" hwm_before_kib
 row "SM VmHWM after the load, KiB" hwm_after_kib
+row "  growth during the load (the SA's), KiB" hwm_growth_kib
 if [[ $(get ibsm answers) == none ]]; then
   echo "ibsm does not answer PathRecord queries (ibsm has no SA yet; after the probe it $(get ibsm sm_after_probe))."
 fi

@@ -46,7 +46,8 @@ fi
 result up_s $((SECONDS - started))
 awk '$3 == "ca" { print $1 }' ibnetdiscover.lids >targets
 result targets "$(wc -l <targets)"
-result hwm_before_kib "$(vm "$pid" VmHWM)"
+hwm_before=$(vm "$pid" VmHWM)
+result hwm_before_kib "$hwm_before"
 SIM_HOST=$asker "$client" pathload --targets targets --window 1 --count 1 --timeout-ms 2000 \
   >probe 2>probe.err
 if [[ $(awk '$1 == "answers" { print $2 }' probe) != 1 ]]; then
@@ -60,6 +61,8 @@ SIM_HOST=$asker "$client" pathload --targets targets --window "$window" --count 
 for k in answers timeouts errors seconds answers_per_s p50_us p99_us; do
   result "$k" "$(awk -v k="$k" '$1 == k { print $2 }' load)"
 done
-result hwm_after_kib "$(vm "$pid" VmHWM)"
+hwm_after=$(vm "$pid" VmHWM)
+result hwm_after_kib "$hwm_after"
+[[ -n $hwm_before && -n $hwm_after ]] && result hwm_growth_kib $((hwm_after - hwm_before))
 result rss_after_kib "$(vm "$pid" VmRSS)"
 stop_pid "$pid" TERM 10
