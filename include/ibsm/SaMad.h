@@ -26,6 +26,9 @@ namespace ibsm {
 
 inline constexpr std::size_t kSaHeaderSize = 56;  // MAD + RMPP + SA headers
 inline constexpr std::size_t kSaDataSize = 200;   // record bytes in one 256-byte MAD
+// The SA header alone (SM_Key to ComponentMask): what RMPP's PayloadLength
+// counts before the records.
+inline constexpr std::size_t kSaClassHeaderSize = 20;
 
 // The method byte as the MAD carries it; answers carry the R bit (0x80).
 namespace saMethod {

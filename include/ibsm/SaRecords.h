@@ -45,7 +45,7 @@ struct ClassPortInfo {
   std::uint8_t redirectTc{0};
   std::uint8_t redirectSl{0};   // 4 bits
   std::uint32_t redirectFl{0};  // 20 bits
-  Lid redirectLid;
+  Lid redirectLid{};
   std::uint16_t redirectPKey{0};
   std::uint32_t redirectQp{0};  // 24 bits
   std::uint32_t redirectQKey{0};
@@ -53,7 +53,7 @@ struct ClassPortInfo {
   std::uint8_t trapTc{0};
   std::uint8_t trapSl{0};   // 4 bits
   std::uint32_t trapFl{0};  // 20 bits
-  Lid trapLid;
+  Lid trapLid{};
   std::uint16_t trapPKey{0};
   std::uint8_t trapHopLimit{0};
   std::uint32_t trapQp{0};  // 24 bits
@@ -64,73 +64,73 @@ struct ClassPortInfo {
 struct NodeRecord {
   static constexpr std::uint16_t kAttributeId = saAttr::kNodeRecord;
   static constexpr std::size_t kSize = 112;  // 108 bytes, padded
-  Lid lid;
-  NodeInfo nodeInfo;
-  NodeDescription nodeDescription;
+  Lid lid{};
+  NodeInfo nodeInfo{};
+  NodeDescription nodeDescription{};
   auto operator<=>(const NodeRecord&) const = default;
 };
 
 struct PortInfoRecord {
   static constexpr std::uint16_t kAttributeId = saAttr::kPortInfoRecord;
   static constexpr std::size_t kSize = 72;  // 68 bytes, padded
-  Lid endPortLid;
+  Lid endPortLid{};
   std::uint8_t portNum{0};
   std::uint8_t options{0};  // IBA 1.3: bit 0 asks CapabilityMask to match as a subset
-  PortInfo portInfo;
+  PortInfo portInfo{};
   auto operator<=>(const PortInfoRecord&) const = default;
 };
 
 struct LinkRecord {
   static constexpr std::uint16_t kAttributeId = saAttr::kLinkRecord;
   static constexpr std::size_t kSize = 8;
-  Lid fromLid;
+  Lid fromLid{};
   std::uint8_t fromPort{0};
   std::uint8_t toPort{0};
-  Lid toLid;
+  Lid toLid{};
   auto operator<=>(const LinkRecord&) const = default;
 };
 
 struct SwitchInfoRecord {
   static constexpr std::uint16_t kAttributeId = saAttr::kSwitchInfoRecord;
   static constexpr std::size_t kSize = 24;
-  Lid lid;
-  SwitchInfo switchInfo;
+  Lid lid{};
+  SwitchInfo switchInfo{};
   auto operator<=>(const SwitchInfoRecord&) const = default;
 };
 
 struct LftRecord {
   static constexpr std::uint16_t kAttributeId = saAttr::kLftRecord;
   static constexpr std::size_t kSize = 72;  // 68 bytes, padded
-  Lid lid;
+  Lid lid{};
   std::uint16_t block{0};
-  LftBlock lft;
+  LftBlock lft{};
   auto operator<=>(const LftRecord&) const = default;
 };
 
 struct Sl2VlTableRecord {
   static constexpr std::uint16_t kAttributeId = saAttr::kSl2VlTableRecord;
   static constexpr std::size_t kSize = 16;
-  Lid lid;
+  Lid lid{};
   std::uint8_t inPort{0};
   std::uint8_t outPort{0};
-  SlToVlTable table;
+  SlToVlTable table{};
   auto operator<=>(const Sl2VlTableRecord&) const = default;
 };
 
 struct PKeyTableRecord {
   static constexpr std::uint16_t kAttributeId = saAttr::kPKeyTableRecord;
   static constexpr std::size_t kSize = 72;
-  Lid lid;
+  Lid lid{};
   std::uint16_t block{0};
   std::uint8_t port{0};
-  PKeyBlock table;
+  PKeyBlock table{};
   auto operator<=>(const PKeyTableRecord&) const = default;
 };
 
 struct GuidInfoRecord {
   static constexpr std::uint16_t kAttributeId = saAttr::kGuidInfoRecord;
   static constexpr std::size_t kSize = 72;
-  Lid lid;
+  Lid lid{};
   std::uint8_t block{0};
   std::array<Guid, 8> guids{};
   auto operator<=>(const GuidInfoRecord&) const = default;
@@ -139,8 +139,8 @@ struct GuidInfoRecord {
 struct SmInfoRecord {
   static constexpr std::uint16_t kAttributeId = saAttr::kSmInfoRecord;
   static constexpr std::size_t kSize = 32;  // 25 bytes, padded
-  Lid lid;
-  SmInfo smInfo;
+  Lid lid{};
+  SmInfo smInfo{};
   auto operator<=>(const SmInfoRecord&) const = default;
 };
 
@@ -158,8 +158,8 @@ struct PathRecord {
   std::uint64_t serviceId{0};
   Gid dgid{};
   Gid sgid{};
-  Lid dlid;
-  Lid slid;
+  Lid dlid{};
+  Lid slid{};
   bool rawTraffic{false};
   std::uint32_t flowLabel{0};  // 20 bits
   std::uint8_t hopLimit{0};
