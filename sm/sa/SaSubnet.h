@@ -46,11 +46,11 @@ struct SaSource {
   const SubnetPlan* plan{nullptr};
   const std::unordered_map<PortRef, PortInfo>* portInfo{nullptr};
   const std::unordered_map<NodeId, SwitchInfo>* switchInfo{nullptr};
-  PortRef smPort;
-  SmInfo smInfo;
+  PortRef smPort{};
+  SmInfo smInfo{};
   // The partitions' `sl` flag, by PKey (low 15 bits): a path in that
   // partition uses it.
-  std::map<std::uint16_t, std::uint8_t> slByPKey;
+  std::map<std::uint16_t, std::uint8_t> slByPKey{};
 };
 
 // Encoded records of one attribute, sorted by LID (their first 16 bits),
