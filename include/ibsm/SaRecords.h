@@ -21,6 +21,7 @@
 #include <array>
 #include <cstdint>
 #include <span>
+#include <string>
 #include <vector>
 
 namespace ibsm {
@@ -179,6 +180,26 @@ struct PathRecord {
   auto operator<=>(const PathRecord&) const = default;
 };
 
+// A service a port registers with the SA (Set), finds (Get, GetTable) and
+// withdraws (Delete); it lives for ServiceLease seconds (0xFFFFFFFF: for
+// ever) unless registered again.
+struct ServiceRecord {
+  static constexpr std::uint16_t kAttributeId = saAttr::kServiceRecord;
+  static constexpr std::size_t kSize = 176;
+  static constexpr std::uint32_t kInfiniteLease = 0xFFFFFFFF;
+  std::uint64_t serviceId{0};
+  Gid serviceGid{};
+  std::uint16_t servicePKey{0};
+  std::uint32_t serviceLease{0};
+  std::array<std::uint8_t, 16> serviceKey{};
+  std::string serviceName{};  // at most 64 bytes on the wire; NUL padding is dropped
+  std::array<std::uint8_t, 16> data8{};
+  std::array<std::uint16_t, 8> data16{};
+  std::array<std::uint32_t, 4> data32{};
+  std::array<std::uint64_t, 2> data64{};
+  auto operator<=>(const ServiceRecord&) const = default;
+};
+
 std::vector<std::uint8_t> encodeRecord(const ClassPortInfo& r);
 std::vector<std::uint8_t> encodeRecord(const NodeRecord& r);
 std::vector<std::uint8_t> encodeRecord(const PortInfoRecord& r);
@@ -190,6 +211,7 @@ std::vector<std::uint8_t> encodeRecord(const PKeyTableRecord& r);
 std::vector<std::uint8_t> encodeRecord(const GuidInfoRecord& r);
 std::vector<std::uint8_t> encodeRecord(const SmInfoRecord& r);
 std::vector<std::uint8_t> encodeRecord(const PathRecord& r);
+std::vector<std::uint8_t> encodeRecord(const ServiceRecord& r);
 
 // Fails on fewer bytes than the record's fields take (its padding may be
 // missing: the last record of a payload cut to its own length).

@@ -63,6 +63,21 @@ constexpr std::array kPathRecord{
     C{432, 2},  C{434, 6}, C{440, 2},  C{442, 6},   C{448, 2},  C{450, 6},  C{456, 8},
 };
 
+// ServiceID, ServiceGID, ServicePKey, reserved, ServiceLease, ServiceKey,
+// ServiceName, then each of Data8[16], Data16[8], Data32[4], Data64[2].
+constexpr auto kServiceRecord = [] {
+  std::array<C, 37> t{C{0, 64},   C{64, 128},  C{192, 16}, C{208, 16},
+                      C{224, 32}, C{256, 128}, C{384, 512}};
+  std::size_t i = 7;
+  std::uint16_t bit = 896;
+  for (const std::uint16_t width : {8, 16, 32, 64}) {
+    for (int n = 0; n < 128 / width; ++n, bit = static_cast<std::uint16_t>(bit + width)) {
+      t[i++] = C{bit, width};
+    }
+  }
+  return t;
+}();
+
 bool equalIn(std::span<const std::uint8_t> a, std::span<const std::uint8_t> b, const C& c) {
   if (!c.subset && c.bit % 8 == 0 && c.width % 8 == 0) {
     const auto first = static_cast<std::ptrdiff_t>(c.bit / 8);
@@ -98,6 +113,8 @@ std::span<const Component> componentsOf(std::uint16_t attributeId) {
       return kSmInfoRecord;
     case saAttr::kPathRecord:
       return kPathRecord;
+    case saAttr::kServiceRecord:
+      return kServiceRecord;
     default:
       return {};
   }
@@ -127,6 +144,8 @@ std::size_t recordSizeOf(std::uint16_t attributeId) {
       return SmInfoRecord::kSize;
     case saAttr::kPathRecord:
       return PathRecord::kSize;
+    case saAttr::kServiceRecord:
+      return ServiceRecord::kSize;
     default:
       return 0;
   }

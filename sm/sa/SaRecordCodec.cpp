@@ -110,6 +110,33 @@ constexpr auto kPathRecordFields = std::tuple{
 constexpr std::size_t kDgidByte = 8;
 constexpr std::size_t kSgidByte = 24;
 
+using SR = ServiceRecord;
+constexpr auto kServiceRecordFields =
+    std::tuple{Field{&SR::serviceId, 0, 64}, Field{&SR::servicePKey, 192, 16},
+               Field{&SR::serviceLease, 224, 32}};
+constexpr std::size_t kServiceGidByte = 8;
+constexpr std::size_t kServiceKeyByte = 32;
+constexpr std::size_t kServiceNameByte = 48;
+constexpr std::size_t kServiceNameBytes = 64;
+constexpr unsigned kData8Bit = 112 * 8;
+constexpr unsigned kData16Bit = 128 * 8;
+constexpr unsigned kData32Bit = 144 * 8;
+constexpr unsigned kData64Bit = 160 * 8;
+
+// An array of same-width fields, one after the other from `bit`.
+template <typename T, std::size_t N>
+void putArray(std::span<std::uint8_t> out, unsigned bit, const std::array<T, N>& values) {
+  for (std::size_t i = 0; i < N; ++i)
+    sm::mad::setBits(out, static_cast<unsigned>(bit + i * sizeof(T) * 8), sizeof(T) * 8, values[i]);
+}
+template <typename T, std::size_t N>
+void getArray(std::span<const std::uint8_t> in, unsigned bit, std::array<T, N>& values) {
+  for (std::size_t i = 0; i < N; ++i) {
+    values[i] = static_cast<T>(
+        sm::mad::getBits(in, static_cast<unsigned>(bit + i * sizeof(T) * 8), sizeof(T) * 8));
+  }
+}
+
 // An SMP attribute's first `length` bytes pasted at `at`, or cut from there.
 void paste(std::vector<std::uint8_t>& out, std::size_t at, const SmpData& attr,
            std::size_t length = kSmpDataSize) {
@@ -216,6 +243,20 @@ PathRecord decodePadded(std::span<const std::uint8_t> in) {
   return r;
 }
 
+template <>
+ServiceRecord decodePadded(std::span<const std::uint8_t> in) {
+  auto r = decodeWith<ServiceRecord>(in, kServiceRecordFields);
+  r.serviceGid = cutGid(in, kServiceGidByte);
+  std::copy_n(in.begin() + kServiceKeyByte, r.serviceKey.size(), r.serviceKey.begin());
+  const auto name = in.subspan(kServiceNameByte, kServiceNameBytes);
+  r.serviceName.assign(name.begin(), std::ranges::find(name, std::uint8_t{0}));
+  getArray(in, kData8Bit, r.data8);
+  getArray(in, kData16Bit, r.data16);
+  getArray(in, kData32Bit, r.data32);
+  getArray(in, kData64Bit, r.data64);
+  return r;
+}
+
 }  // namespace
 
 Gid makeGid(std::uint64_t prefix, Guid guid) {
@@ -290,6 +331,19 @@ std::vector<std::uint8_t> encodeRecord(const PathRecord& r) {
   return out;
 }
 
+std::vector<std::uint8_t> encodeRecord(const ServiceRecord& r) {
+  auto out = encodeWith(r, kServiceRecordFields);
+  pasteGid(out, kServiceGidByte, r.serviceGid);
+  std::ranges::copy(r.serviceKey, out.begin() + kServiceKeyByte);
+  std::copy_n(r.serviceName.begin(), std::min(r.serviceName.size(), kServiceNameBytes),
+              out.begin() + kServiceNameByte);
+  putArray(out, kData8Bit, r.data8);
+  putArray(out, kData16Bit, r.data16);
+  putArray(out, kData32Bit, r.data32);
+  putArray(out, kData64Bit, r.data64);
+  return out;
+}
+
 template <typename R>
 Result<R> decodeRecord(std::span<const std::uint8_t> bytes) {
   if (bytes.size() < kFieldBytes<R>) {
@@ -312,5 +366,6 @@ template Result<PKeyTableRecord> decodeRecord(std::span<const std::uint8_t>);
 template Result<GuidInfoRecord> decodeRecord(std::span<const std::uint8_t>);
 template Result<SmInfoRecord> decodeRecord(std::span<const std::uint8_t>);
 template Result<PathRecord> decodeRecord(std::span<const std::uint8_t>);
+template Result<ServiceRecord> decodeRecord(std::span<const std::uint8_t>);
 
 }  // namespace ibsm

@@ -32,7 +32,9 @@ bool isTableRecord(std::uint16_t attributeId) {
 
 }  // namespace
 
-SaResponder::SaResponder(std::shared_ptr<const SaSubnet> subnet) : subnet_(std::move(subnet)) {}
+SaResponder::SaResponder(std::shared_ptr<const SaSubnet> subnet,
+                         std::function<Clock::time_point()> clock)
+    : subnet_(std::move(subnet)), clock_(std::move(clock)) {}
 
 void SaResponder::setSubnet(std::shared_ptr<const SaSubnet> subnet) {
   subnet_.store(std::move(subnet));
@@ -67,6 +69,7 @@ std::vector<std::uint8_t> SaResponder::serve(const SaSubnet& subnet, const SaMad
     const auto cpi = encodeRecord(subnet.classPortInfo());
     return respond(request, ClassPortInfo::kSize, cpi, 1);
   }
+  if (h.attributeId == saAttr::kServiceRecord) return serveServices(subnet, request, from);
   if (!(get || getTable) || (!isTableRecord(h.attributeId) && h.attributeId != saAttr::kPathRecord))
     return refuse(h, request.data, saStatus::kMethodAttrUnsupported);
   if (!maskFits(h.componentMask, componentsOf(h.attributeId)))
@@ -130,6 +133,52 @@ std::vector<std::uint8_t> SaResponder::servePaths(const SaSubnet& subnet, const 
   return respond(request, PathRecord::kSize, records, paths->size());
 }
 
+std::vector<std::uint8_t> SaResponder::serveServices(const SaSubnet& subnet, const SaMad& request,
+                                                     const GmpAddress& from) {
+  const SaHeader& h = request.header;
+  if (!maskFits(h.componentMask, componentsOf(h.attributeId)) ||
+      request.data.size() < ServiceRecord::kSize)
+    return refuse(h, request.data, saStatus::kReqInvalid);
+  const std::span<const std::uint8_t> query(request.data.data(), ServiceRecord::kSize);
+  const auto requester = subnet.portOfLid(from.lid);
+  const Guid owner = requester ? subnet.fabric().port(*requester).guid : Guid{};
+  constexpr std::uint64_t kIdAndGid = 0x3;
+  if (h.method == saMethod::kGet || h.method == saMethod::kGetTable) {
+    const auto found = services_.find(query, h.componentMask, clock_());
+    if (h.method == saMethod::kGet && found.size() != 1) {
+      return refuse(h, request.data,
+                    found.empty() ? saStatus::kNoRecords : saStatus::kTooManyRecords);
+    }
+    std::vector<std::uint8_t> records;
+    for (const auto& r : found) records.insert(records.end(), r.begin(), r.end());
+    return respond(request, ServiceRecord::kSize, records, found.size());
+  }
+  if (h.method != saMethod::kSet && h.method != saMethod::kDelete)
+    return refuse(h, request.data, saStatus::kMethodAttrUnsupported);
+  if ((h.componentMask & kIdAndGid) != kIdAndGid)
+    return refuse(h, request.data, saStatus::kReqInsufficientComponents);
+  if (!requester) return refuse(h, request.data, saStatus::kReqInvalid);  // a port we do not know
+  if (h.method == saMethod::kSet) return registerService(subnet, request, owner);
+  const auto removed = services_.remove(query, h.componentMask, owner, clock_());
+  if (!removed) return refuse(h, request.data, removed.error());
+  return respond(request, ServiceRecord::kSize, removed->front(), 1);
+}
+
+// Set(ServiceRecord): the service's GID must be a port of this subnet.
+std::vector<std::uint8_t> SaResponder::registerService(const SaSubnet& subnet, const SaMad& request,
+                                                       Guid requester) {
+  const SaHeader& h = request.header;
+  auto record = decodeRecord<ServiceRecord>(request.data);
+  if (gidPrefix(record->serviceGid) != subnet.settings().subnetPrefix ||
+      !subnet.portOfGuid(gidGuid(record->serviceGid)))
+    return refuse(h, request.data, saStatus::kReqInvalidGid);
+  constexpr std::uint64_t kPKeyComponent = 1ULL << 2;
+  if ((h.componentMask & kPKeyComponent) == 0) record->servicePKey = 0xFFFF;  // as OpenSM
+  const auto stored = services_.set(*record, requester, clock_());
+  if (!stored) return refuse(h, request.data, stored.error());
+  return respond(request, ServiceRecord::kSize, encodeRecord(*stored), 1);
+}
+
 // A GetResp or GetTableResp of `count` records: TID and attribute echoed,
 // SM_Key 0 (C15-0.1.5), AttributeOffset the record size in 8-byte units,
 // RMPP active on a table so that the transport may segment it.
@@ -138,7 +187,9 @@ std::vector<std::uint8_t> SaResponder::respond(const SaMad& request, std::uint16
                                                std::size_t count) {
   SaMad reply;
   reply.header = request.header;
-  reply.header.method = request.header.method | saMethod::kResponse;
+  reply.header.method = request.header.method == saMethod::kSet
+                            ? saMethod::kGetResp
+                            : request.header.method | saMethod::kResponse;
   reply.header.status = saStatus::kOk;
   reply.header.smKey = 0;
   reply.header.attributeOffset = static_cast<std::uint16_t>(recordSize / 8);

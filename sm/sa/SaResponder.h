@@ -8,6 +8,10 @@
 //   if (auto reply = sa.answer(mad, from)) transport.send(*reply, from);
 //   sa.counters().byAttribute.at(saAttr::kPathRecord);
 //
+// ServiceRecords are the one record clients write: Set registers (the
+// requester owns it), Get/GetTable find, Delete withdraws the requester's
+// own; they outlive snapshots.
+//
 // Answers follow OpenSM where the IBA leaves room: an empty GetTable is a
 // GetTableResp of no records; a Get that matches several records is
 // TOO_MANY_RECORDS; PKeyTableRecords go only to a requester presenting the
@@ -19,10 +23,12 @@
 
 #include <atomic>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 
 #include "sm/sa/SaSubnet.h"
+#include "sm/sa/ServiceRegistry.h"
 
 namespace ibsm::sm::sa {
 
@@ -40,7 +46,10 @@ struct SaCounters {
 
 class SaResponder final : public GmpResponder {
  public:
-  explicit SaResponder(std::shared_ptr<const SaSubnet> subnet = nullptr);
+  using Clock = ServiceRegistry::Clock;
+  // `clock` times service leases (tests pass a fake one).
+  explicit SaResponder(std::shared_ptr<const SaSubnet> subnet = nullptr,
+                       std::function<Clock::time_point()> clock = Clock::now);
 
   // The snapshot later queries answer from; safe beside a running answer()
   // on another thread (that one finishes on the snapshot it started with).
@@ -52,6 +61,8 @@ class SaResponder final : public GmpResponder {
 
   // Counted by answer(), so read them on its thread.
   const SaCounters& counters() const { return counters_; }
+  // ServiceRecords registered and not expired at the last query.
+  std::size_t serviceRecords() const { return services_.size(); }
 
  private:
   std::vector<std::uint8_t> refuse(const SaHeader& request,
@@ -63,8 +74,14 @@ class SaResponder final : public GmpResponder {
   std::vector<std::uint8_t> serveTable(const SaSubnet& subnet, const SaMad& request);
   std::vector<std::uint8_t> servePaths(const SaSubnet& subnet, const SaMad& request,
                                        const GmpAddress& from);
+  std::vector<std::uint8_t> serveServices(const SaSubnet& subnet, const SaMad& request,
+                                          const GmpAddress& from);
+  std::vector<std::uint8_t> registerService(const SaSubnet& subnet, const SaMad& request,
+                                            Guid requester);
 
   std::atomic<std::shared_ptr<const SaSubnet>> subnet_;
+  std::function<Clock::time_point()> clock_;
+  ServiceRegistry services_;
   SaCounters counters_;
 };
 

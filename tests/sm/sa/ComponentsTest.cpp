@@ -40,7 +40,8 @@ INSTANTIATE_TEST_SUITE_P(Records, ComponentTable,
                                            Expected{saAttr::kPKeyTableRecord, 5, 576},
                                            Expected{saAttr::kGuidInfoRecord, 12, 576},
                                            Expected{saAttr::kSmInfoRecord, 7, 200},
-                                           Expected{saAttr::kPathRecord, 23, 464}));
+                                           Expected{saAttr::kPathRecord, 23, 464},
+                                           Expected{saAttr::kServiceRecord, 37, 1408}));
 
 // The value of component `i` of an encoded record.
 std::uint64_t component(std::uint16_t attribute, const std::vector<std::uint8_t>& bytes,

@@ -384,6 +384,40 @@ TEST(SmInfoRecordLayout, IsLidThenSmInfo) {
   EXPECT_EQ(slice(r, 4, 21), head(encode(r.smInfo), 21));
 }
 
+TEST(ServiceRecordLayout, MatchesLibibmadWhereItNamesTheFieldsAndTheSpecForTheData) {
+  ServiceRecord r;
+  r.serviceId = 0x1000000000000ABC;
+  r.serviceGid = gidOf(0xFE80000000000000, 0x0002c90300000042);
+  r.servicePKey = 0x8001;
+  r.serviceLease = 0xFFFFFFFF;
+  for (std::uint8_t i = 0; i < 16; ++i) r.serviceKey[i] = static_cast<std::uint8_t>(0xA0 + i);
+  r.serviceName = "ibsm-test-service";
+  r.data8[0] = 0x11;
+  r.data16[7] = 0x2233;
+  r.data32[1] = 0x44556677;
+  r.data64[1] = 0x8899AABBCCDDEEFF;
+
+  char name[64] = "ibsm-test-service";
+  Reference ref(ServiceRecord::kSize);
+  ref.set64(IB_SA_SR_ID_F, 0x1000000000000ABC)
+      .array(IB_SA_SR_GID_F, r.serviceGid.data())
+      .set(IB_SA_SR_PKEY_F, 0x8001)
+      .set(IB_SA_SR_LEASE_F, 0xFFFFFFFF)
+      .array(IB_SA_SR_KEY_F, r.serviceKey.data())
+      .array(IB_SA_SR_NAME_F, name);
+  ref.bytes[112] = 0x11;                         // Data8[0]
+  ref.bytes[142] = 0x22, ref.bytes[143] = 0x33;  // Data16[7]
+  ref.bytes[148] = 0x44, ref.bytes[151] = 0x77;  // Data32[1]
+  ref.bytes[150] = 0x66, ref.bytes[149] = 0x55;
+  for (int i = 0; i < 8; ++i)
+    ref.bytes[168 + static_cast<std::size_t>(i)] =
+        static_cast<std::uint8_t>(0x88 + 0x11 * i);  // Data64[1]
+  EXPECT_EQ(encodeRecord(r), ref.bytes);
+  auto back = decodeRecord<ServiceRecord>(ref.bytes);
+  ASSERT_TRUE(back);
+  EXPECT_EQ(*back, r);
+}
+
 TEST(DecodeRecord, RefusesFewerBytesThanTheFieldsTakeButNotAMissingPadding) {
   const std::vector<std::uint8_t> nodeRecordUnpadded(108, 0);
   EXPECT_TRUE(decodeRecord<NodeRecord>(nodeRecordUnpadded));
