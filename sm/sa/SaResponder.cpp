@@ -220,6 +220,10 @@ std::vector<std::uint8_t> SaResponder::refuse(const SaHeader& request,
   reply.header.method =
       request.method == saMethod::kSet ? saMethod::kGetResp : request.method | saMethod::kResponse;
   reply.header.status = status;
+  // A bad version is answered in the versions the SA speaks (IBA 13.4.4).
+  reply.header.baseVersion = 1;
+  reply.header.mgmtClass = kSaClass;
+  reply.header.classVersion = kSaClassVersion;
   reply.header.smKey = 0;
   reply.header.attributeOffset = 0;
   reply.header.rmpp = {};

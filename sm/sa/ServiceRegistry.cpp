@@ -31,6 +31,9 @@ std::expected<ServiceRecord, std::uint16_t> ServiceRegistry::set(const ServiceRe
   const auto it =
       std::ranges::find_if(entries_, [&](const Entry& e) { return sameName(e.record, record); });
   if (it != entries_.end() && it->owner != owner) return std::unexpected(saStatus::kReqDenied);
+  if (it == entries_.end() && entries_.size() >= max_) {
+    return std::unexpected(saStatus::kNoResources);
+  }
   Entry entry{record, encodeRecord(record), owner, expiry(record.serviceLease, now)};
   if (it != entries_.end()) {
     *it = std::move(entry);

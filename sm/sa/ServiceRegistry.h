@@ -20,9 +20,14 @@ namespace ibsm::sm::sa {
 class ServiceRegistry {
  public:
   using Clock = std::chrono::steady_clock;
+  // Ports may register at will: past `maxRecords` a new registration is
+  // NO_RESOURCES, so a client cannot grow the SM without bound.
+  static constexpr std::size_t kDefaultMaxRecords = 16384;
+  explicit ServiceRegistry(std::size_t maxRecords = kDefaultMaxRecords) : max_(maxRecords) {}
 
   // Registers `record` for `owner` (the requester's port GUID): a new one,
-  // or a renewal of its own. kReqDenied when another port owns that name.
+  // or a renewal of its own. kReqDenied when another port owns that name,
+  // kNoResources when the registry is full.
   [[nodiscard]] std::expected<ServiceRecord, std::uint16_t> set(const ServiceRecord& record,
                                                                 Guid owner, Clock::time_point now);
   // The live records matching `query` (an encoded ServiceRecord) under `mask`.
@@ -45,6 +50,7 @@ class ServiceRegistry {
   };
   void expire(Clock::time_point now);
 
+  std::size_t max_;
   std::vector<Entry> entries_;
 };
 

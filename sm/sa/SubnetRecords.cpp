@@ -12,6 +12,15 @@
 namespace ibsm::sm::sa {
 namespace {
 
+// LinearFDBTop of a planned table: Lft::top() says the same, but lives with
+// the routing engines, which the SA (and its fuzz target) need not link.
+Lid topOf(const Lft& lft) {
+  for (std::size_t l = lft.port.size(); l-- > 1;) {
+    if (lft.port[l] != kNoRoute) return Lid{static_cast<std::uint16_t>(l)};
+  }
+  return Lid{};
+}
+
 // Lid of the LID-carrying side of `port` (port 0 of a switch, a CA port).
 Lid lidOf(const Fabric& fabric, PortRef port) {
   return fabric.port(SaSubnet::lidPort(fabric, port)).lid;
@@ -76,7 +85,7 @@ SwitchInfo switchInfoOf(const SaSource& source, const SaSubnet& subnet, NodeId i
     si.enhancedPort0 = node.switchData->enhancedPort0;
   }
   // What the plan programmed, whatever was read before programming.
-  if (const Lft* lft = subnet.lft(id)) si.linearFdbTop = lft->top().value;
+  if (const Lft* lft = subnet.lft(id)) si.linearFdbTop = topOf(*lft).value;
   return si;
 }
 
@@ -108,9 +117,8 @@ void addNodeAndPorts(const SaSource& source, const SaSubnet& subnet,
       t[saAttr::kLinkRecord].add(encodeRecord(LinkRecord{
           .fromLid = lid, .fromPort = p, .toPort = remote->port, .toLid = lidOf(fabric, *remote)}));
     }
-    const bool tableOfItsOwn = !node.isSwitch() || p == 0 || subnet.pkeys(ref).size() > 1 ||
-                               subnet.pkeys(ref)[0] != 0xFFFF;
-    if (!tableOfItsOwn) continue;
+    // Every port has a table, a switch's external ports included (OpenSM
+    // lists them all); the default partition's where none is planned.
     const auto pkeys = subnet.pkeys(ref);
     for (std::uint16_t b = 0; b < pkeyBlockCount(pkeys.size()); ++b) {
       t[saAttr::kPKeyTableRecord].add(encodeRecord(
@@ -127,7 +135,7 @@ void addSwitchTables(const SaSource& source, const SaSubnet& subnet,
       encodeRecord(SwitchInfoRecord{.lid = lid, .switchInfo = switchInfoOf(source, subnet, id)}));
   const Lft* lft = subnet.lft(id);
   if (!lft) return;
-  const auto blocks = static_cast<std::uint16_t>(lft->top().value / kLftBlockSize + 1);
+  const auto blocks = static_cast<std::uint16_t>(topOf(*lft).value / kLftBlockSize + 1);
   for (std::uint16_t b = 0; b < blocks; ++b) {
     t[saAttr::kLftRecord].add(
         encodeRecord(LftRecord{.lid = lid, .block = b, .lft = lftBlock(lft->port, b)}));

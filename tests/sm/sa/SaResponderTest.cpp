@@ -105,6 +105,7 @@ TEST_F(SaResponderTest, AWrongClassVersionIsBadVersionWithTheTidEchoed) {
   EXPECT_EQ((*reply)[3], saMethod::kGetResp);
   EXPECT_EQ(((*reply)[4] << 8) | (*reply)[5], saStatus::kBadVersion);
   EXPECT_EQ((*reply)[15], 0x01);  // last byte of the TID
+  EXPECT_EQ((*reply)[2], kSaClassVersion) << "answered in the version the SA speaks";
 }
 
 TEST_F(SaResponderTest, ResponsesAndUnreadableMadsAreDroppedAndCounted) {
@@ -128,6 +129,15 @@ TEST_F(SaResponderTest, PKeyTableRecordsGoOnlyToARequesterPresentingTheSaKey) {
   const auto records = SaFixture::records<PKeyTableRecord>(reply);
   ASSERT_EQ(records.size(), 1U);
   EXPECT_EQ(records[0].table.pkeys[0], 0xFFFF);
+}
+
+TEST_F(SaResponderTest, EverySwitchPortHasAPKeyTableRecord) {
+  const NodeId sw = sa.plan.fabric.switches().front();
+  const PKeyTableRecord query{.lid = sa.plan.fabric.node(sw).ports[0].lid};
+  const auto records = SaFixture::records<PKeyTableRecord>(
+      sa.ask(saMethod::kGetTable, query, kLidComponent, kDefaultSmKey));
+  ASSERT_EQ(records.size(), sa.plan.fabric.node(sw).ports.size());
+  for (std::size_t p = 0; p < records.size(); ++p) EXPECT_EQ(records[p].port, p);
 }
 
 TEST_F(SaResponderTest, PortInfoCapabilityMaskMatchesAsASubsetAsSrpDaemonAsks) {
