@@ -200,6 +200,34 @@ struct ServiceRecord {
   auto operator<=>(const ServiceRecord&) const = default;
 };
 
+// InformInfo (IBA 13.4.8.3): a port's subscription to the notices (traps)
+// the SA forwards as Reports; Set with Subscribe 1 subscribes, 0 withdraws.
+struct InformInfo {
+  static constexpr std::uint16_t kAttributeId = saAttr::kInformInfo;
+  static constexpr std::size_t kSize = 40;           // 36 bytes, padded
+  static constexpr std::uint16_t kAllLids = 0xFFFF;  // LIDRangeBegin: every LID
+  Gid gid{};                                         // a port's GID, or 0: by LID range
+  Lid lidRangeBegin{};
+  Lid lidRangeEnd{};
+  bool isGeneric{true};
+  bool subscribe{true};
+  std::uint16_t type{0xFFFF};        // 0xFFFF: every type
+  std::uint16_t trapNumber{0xFFFF};  // DeviceID when !isGeneric; 0xFFFF: every trap
+  std::uint32_t qpn{0};              // 24 bits: where Reports go
+  std::uint8_t respTimeValue{0};     // 5 bits
+  std::uint32_t producerType{0};     // 24 bits; VendorID when !isGeneric
+  auto operator<=>(const InformInfo&) const = default;
+};
+
+struct InformInfoRecord {
+  static constexpr std::uint16_t kAttributeId = saAttr::kInformInfoRecord;
+  static constexpr std::size_t kSize = 64;  // 60 bytes, padded
+  Gid subscriberGid{};
+  std::uint16_t enumeration{0};  // tells apart one subscriber's subscriptions
+  InformInfo informInfo{};
+  auto operator<=>(const InformInfoRecord&) const = default;
+};
+
 std::vector<std::uint8_t> encodeRecord(const ClassPortInfo& r);
 std::vector<std::uint8_t> encodeRecord(const NodeRecord& r);
 std::vector<std::uint8_t> encodeRecord(const PortInfoRecord& r);
@@ -212,6 +240,8 @@ std::vector<std::uint8_t> encodeRecord(const GuidInfoRecord& r);
 std::vector<std::uint8_t> encodeRecord(const SmInfoRecord& r);
 std::vector<std::uint8_t> encodeRecord(const PathRecord& r);
 std::vector<std::uint8_t> encodeRecord(const ServiceRecord& r);
+std::vector<std::uint8_t> encodeRecord(const InformInfo& r);
+std::vector<std::uint8_t> encodeRecord(const InformInfoRecord& r);
 
 // Fails on fewer bytes than the record's fields take (its padding may be
 // missing: the last record of a payload cut to its own length).

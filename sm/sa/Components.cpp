@@ -78,6 +78,13 @@ constexpr auto kServiceRecord = [] {
   return t;
 }();
 
+// SubscriberGID, Enum, reserved, then InformInfo's fields (reserved ones
+// included) 192 bits on.
+constexpr std::array kInformInfoRecord{
+    C{0, 128}, C{128, 16}, C{144, 48}, C{192, 128}, C{320, 16}, C{336, 16}, C{352, 16}, C{368, 8},
+    C{376, 8}, C{384, 16}, C{400, 16}, C{416, 24},  C{440, 3},  C{443, 5},  C{448, 8},  C{456, 24},
+};
+
 bool equalIn(std::span<const std::uint8_t> a, std::span<const std::uint8_t> b, const C& c) {
   if (!c.subset && c.bit % 8 == 0 && c.width % 8 == 0) {
     const auto first = static_cast<std::ptrdiff_t>(c.bit / 8);
@@ -115,6 +122,8 @@ std::span<const Component> componentsOf(std::uint16_t attributeId) {
       return kPathRecord;
     case saAttr::kServiceRecord:
       return kServiceRecord;
+    case saAttr::kInformInfoRecord:
+      return kInformInfoRecord;
     default:
       return {};
   }
@@ -146,6 +155,10 @@ std::size_t recordSizeOf(std::uint16_t attributeId) {
       return PathRecord::kSize;
     case saAttr::kServiceRecord:
       return ServiceRecord::kSize;
+    case saAttr::kInformInfo:
+      return InformInfo::kSize;
+    case saAttr::kInformInfoRecord:
+      return InformInfoRecord::kSize;
     default:
       return 0;
   }

@@ -26,6 +26,10 @@ template <>
 constexpr std::size_t kFieldBytes<LftRecord> = 68;
 template <>
 constexpr std::size_t kFieldBytes<SmInfoRecord> = 25;
+template <>
+constexpr std::size_t kFieldBytes<InformInfo> = 36;
+template <>
+constexpr std::size_t kFieldBytes<InformInfoRecord> = 60;
 
 using C = ClassPortInfo;
 constexpr auto kClassPortInfoFields = std::tuple{
@@ -122,6 +126,18 @@ constexpr unsigned kData8Bit = 112 * 8;
 constexpr unsigned kData16Bit = 128 * 8;
 constexpr unsigned kData32Bit = 144 * 8;
 constexpr unsigned kData64Bit = 160 * 8;
+
+using II = InformInfo;
+constexpr auto kInformInfoFields = std::tuple{
+    Field{&II::lidRangeBegin, 128, 16}, Field{&II::lidRangeEnd, 144, 16},
+    Field{&II::isGeneric, 176, 8},      Field{&II::subscribe, 184, 8},
+    Field{&II::type, 192, 16},          Field{&II::trapNumber, 208, 16},
+    Field{&II::qpn, 224, 24},           Field{&II::respTimeValue, 251, 5},
+    Field{&II::producerType, 264, 24},
+};
+constexpr std::size_t kInformInfoBytes = 36;
+constexpr auto kInformInfoRecordFields = std::tuple{Field{&InformInfoRecord::enumeration, 128, 16}};
+constexpr std::size_t kInformInfoInRecordByte = 24;
 
 // An array of same-width fields, one after the other from `bit`.
 template <typename T, std::size_t N>
@@ -257,6 +273,20 @@ ServiceRecord decodePadded(std::span<const std::uint8_t> in) {
   return r;
 }
 
+template <>
+InformInfo decodePadded(std::span<const std::uint8_t> in) {
+  auto r = decodeWith<InformInfo>(in, kInformInfoFields);
+  r.gid = cutGid(in, 0);
+  return r;
+}
+template <>
+InformInfoRecord decodePadded(std::span<const std::uint8_t> in) {
+  auto r = decodeWith<InformInfoRecord>(in, kInformInfoRecordFields);
+  r.subscriberGid = cutGid(in, 0);
+  r.informInfo = decodePadded<InformInfo>(in.subspan(kInformInfoInRecordByte, InformInfo::kSize));
+  return r;
+}
+
 }  // namespace
 
 Gid makeGid(std::uint64_t prefix, Guid guid) {
@@ -344,6 +374,19 @@ std::vector<std::uint8_t> encodeRecord(const ServiceRecord& r) {
   return out;
 }
 
+std::vector<std::uint8_t> encodeRecord(const InformInfo& r) {
+  auto out = encodeWith(r, kInformInfoFields);
+  pasteGid(out, 0, r.gid);
+  return out;
+}
+std::vector<std::uint8_t> encodeRecord(const InformInfoRecord& r) {
+  auto out = encodeWith(r, kInformInfoRecordFields);
+  pasteGid(out, 0, r.subscriberGid);
+  const auto info = encodeRecord(r.informInfo);
+  std::copy_n(info.begin(), kInformInfoBytes, out.begin() + kInformInfoInRecordByte);
+  return out;
+}
+
 template <typename R>
 Result<R> decodeRecord(std::span<const std::uint8_t> bytes) {
   if (bytes.size() < kFieldBytes<R>) {
@@ -367,5 +410,7 @@ template Result<GuidInfoRecord> decodeRecord(std::span<const std::uint8_t>);
 template Result<SmInfoRecord> decodeRecord(std::span<const std::uint8_t>);
 template Result<PathRecord> decodeRecord(std::span<const std::uint8_t>);
 template Result<ServiceRecord> decodeRecord(std::span<const std::uint8_t>);
+template Result<InformInfo> decodeRecord(std::span<const std::uint8_t>);
+template Result<InformInfoRecord> decodeRecord(std::span<const std::uint8_t>);
 
 }  // namespace ibsm

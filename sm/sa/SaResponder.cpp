@@ -70,6 +70,8 @@ std::vector<std::uint8_t> SaResponder::serve(const SaSubnet& subnet, const SaMad
     return respond(request, ClassPortInfo::kSize, cpi, 1);
   }
   if (h.attributeId == saAttr::kServiceRecord) return serveServices(subnet, request, from);
+  if (h.attributeId == saAttr::kInformInfo || h.attributeId == saAttr::kInformInfoRecord)
+    return serveInformInfo(subnet, request, from);
   if (!(get || getTable) || (!isTableRecord(h.attributeId) && h.attributeId != saAttr::kPathRecord))
     return refuse(h, request.data, saStatus::kMethodAttrUnsupported);
   if (!maskFits(h.componentMask, componentsOf(h.attributeId)))
@@ -162,6 +164,36 @@ std::vector<std::uint8_t> SaResponder::serveServices(const SaSubnet& subnet, con
   const auto removed = services_.remove(query, h.componentMask, owner, clock_());
   if (!removed) return refuse(h, request.data, removed.error());
   return respond(request, ServiceRecord::kSize, removed->front(), 1);
+}
+
+// Set(InformInfo) from a known port; Get/GetTable(InformInfoRecord).
+std::vector<std::uint8_t> SaResponder::serveInformInfo(const SaSubnet& subnet, const SaMad& request,
+                                                       const GmpAddress& from) {
+  const SaHeader& h = request.header;
+  const bool get = h.method == saMethod::kGet || h.method == saMethod::kGetTable;
+  if (h.attributeId == saAttr::kInformInfoRecord && get) {
+    if (!maskFits(h.componentMask, componentsOf(h.attributeId)))
+      return refuse(h, request.data, saStatus::kReqInvalid);
+    const auto found = subscriptions_.records(
+        std::span(request.data.data(), InformInfoRecord::kSize), h.componentMask);
+    if (h.method == saMethod::kGet && found.size() != 1) {
+      return refuse(h, request.data,
+                    found.empty() ? saStatus::kNoRecords : saStatus::kTooManyRecords);
+    }
+    std::vector<std::uint8_t> records;
+    for (const auto& r : found) records.insert(records.end(), r.begin(), r.end());
+    return respond(request, InformInfoRecord::kSize, records, found.size());
+  }
+  if (h.attributeId != saAttr::kInformInfo || h.method != saMethod::kSet)
+    return refuse(h, request.data, saStatus::kMethodAttrUnsupported);
+  const auto requester = subnet.portOfLid(from.lid);
+  if (!requester) return refuse(h, request.data, saStatus::kReqInvalid);
+  const auto info = decodeRecord<InformInfo>(request.data);
+  const Gid subscriber =
+      makeGid(subnet.settings().subnetPrefix, subnet.fabric().port(*requester).guid);
+  const auto stored = subscriptions_.set(*info, subscriber, from.lid);
+  if (!stored) return refuse(h, request.data, stored.error());
+  return respond(request, InformInfo::kSize, encodeRecord(*stored), 1);
 }
 
 // Set(ServiceRecord): the service's GID must be a port of this subnet.

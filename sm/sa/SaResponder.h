@@ -10,7 +10,8 @@
 //
 // ServiceRecords are the one record clients write: Set registers (the
 // requester owns it), Get/GetTable find, Delete withdraws the requester's
-// own; they outlive snapshots.
+// own; they outlive snapshots. Set(InformInfo) subscribes a port to notices
+// (subscriptions()) and InformInfoRecords list the subscriptions.
 //
 // Answers follow OpenSM where the IBA leaves room: an empty GetTable is a
 // GetTableResp of no records; a Get that matches several records is
@@ -29,6 +30,7 @@
 
 #include "sm/sa/SaSubnet.h"
 #include "sm/sa/ServiceRegistry.h"
+#include "sm/sa/Subscriptions.h"
 
 namespace ibsm::sm::sa {
 
@@ -63,6 +65,8 @@ class SaResponder final : public GmpResponder {
   const SaCounters& counters() const { return counters_; }
   // ServiceRecords registered and not expired at the last query.
   std::size_t serviceRecords() const { return services_.size(); }
+  // Who asked for notices (Set(InformInfo)): the daemon sends them Reports.
+  const std::vector<Subscription>& subscriptions() const { return subscriptions_.all(); }
 
  private:
   std::vector<std::uint8_t> refuse(const SaHeader& request,
@@ -76,12 +80,15 @@ class SaResponder final : public GmpResponder {
                                        const GmpAddress& from);
   std::vector<std::uint8_t> serveServices(const SaSubnet& subnet, const SaMad& request,
                                           const GmpAddress& from);
+  std::vector<std::uint8_t> serveInformInfo(const SaSubnet& subnet, const SaMad& request,
+                                            const GmpAddress& from);
   std::vector<std::uint8_t> registerService(const SaSubnet& subnet, const SaMad& request,
                                             Guid requester);
 
   std::atomic<std::shared_ptr<const SaSubnet>> subnet_;
   std::function<Clock::time_point()> clock_;
   ServiceRegistry services_;
+  Subscriptions subscriptions_;
   SaCounters counters_;
 };
 

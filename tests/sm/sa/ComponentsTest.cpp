@@ -30,18 +30,15 @@ TEST_P(ComponentTable, ListsTheFieldsInOrderEndToEnd) {
   EXPECT_LE(fieldBits, recordSizeOf(attribute) * 8);
 }
 
-INSTANTIATE_TEST_SUITE_P(Records, ComponentTable,
-                         ::testing::Values(Expected{saAttr::kNodeRecord, 15, 864},
-                                           Expected{saAttr::kPortInfoRecord, 58, 544},
-                                           Expected{saAttr::kLinkRecord, 4, 48},
-                                           Expected{saAttr::kSwitchInfoRecord, 21, 192},
-                                           Expected{saAttr::kLftRecord, 3, 544},
-                                           Expected{saAttr::kSl2VlTableRecord, 5, 128},
-                                           Expected{saAttr::kPKeyTableRecord, 5, 576},
-                                           Expected{saAttr::kGuidInfoRecord, 12, 576},
-                                           Expected{saAttr::kSmInfoRecord, 7, 200},
-                                           Expected{saAttr::kPathRecord, 23, 464},
-                                           Expected{saAttr::kServiceRecord, 37, 1408}));
+INSTANTIATE_TEST_SUITE_P(
+    Records, ComponentTable,
+    ::testing::Values(
+        Expected{saAttr::kNodeRecord, 15, 864}, Expected{saAttr::kPortInfoRecord, 58, 544},
+        Expected{saAttr::kLinkRecord, 4, 48}, Expected{saAttr::kSwitchInfoRecord, 21, 192},
+        Expected{saAttr::kLftRecord, 3, 544}, Expected{saAttr::kSl2VlTableRecord, 5, 128},
+        Expected{saAttr::kPKeyTableRecord, 5, 576}, Expected{saAttr::kGuidInfoRecord, 12, 576},
+        Expected{saAttr::kSmInfoRecord, 7, 200}, Expected{saAttr::kPathRecord, 23, 464},
+        Expected{saAttr::kServiceRecord, 37, 1408}, Expected{saAttr::kInformInfoRecord, 16, 480}));
 
 // The value of component `i` of an encoded record.
 std::uint64_t component(std::uint16_t attribute, const std::vector<std::uint8_t>& bytes,
