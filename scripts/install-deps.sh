@@ -3,6 +3,7 @@
 set -euo pipefail
 packages=(
   build-essential cmake ninja-build ccache pkg-config clang-format clang-tidy-19
+  clang-19 libclang-rt-19-dev
   libibumad-dev libibmad-dev libboost-graph-dev libtomlplusplus-dev libspdlog-dev libfmt-dev
   googletest libgtest-dev libgmock-dev libbenchmark-dev libcli11-dev
   nlohmann-json3-dev ibsim-utils infiniband-diags opensm time procps jq

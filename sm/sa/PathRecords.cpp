@@ -1,0 +1,315 @@
+#include "sm/sa/PathRecords.h"
+
+#include <algorithm>
+#include <array>
+#include <optional>
+#include <utility>
+
+namespace ibsm::sm::sa {
+namespace {
+
+// (rate code, Gb/s x 2), IBA 14.2.5.6 Table 145 / 15.2.5.16 Rate.
+constexpr std::array<std::pair<std::uint8_t, unsigned>, 23> kRates{{
+    {2, 5},    {5, 10},   {3, 20},   {11, 28},  {6, 40},    {15, 50},   {19, 56},   {4, 60},
+    {7, 80},   {20, 100}, {12, 112}, {8, 120},  {9, 160},   {16, 200},  {13, 224},  {10, 240},
+    {14, 336}, {17, 400}, {18, 600}, {21, 800}, {22, 1200}, {23, 1600}, {24, 2400},
+}};
+
+// The facts of one route: the lowest MTU and rate along its links.
+struct Route {
+  std::uint8_t mtu{0xFF};
+  unsigned rate{~0U};  // Gb/s x 2
+  bool anyLink{false};
+};
+
+void account(Route& r, const Fabric& f, PortRef a, PortRef b) {
+  r.mtu = std::min({r.mtu, f.port(a).mtuCap, f.port(b).mtuCap});
+  r.rate = std::min(r.rate, rateHalfGbps(rateCode(f.port(a).link)));
+  r.anyLink = true;
+}
+
+// Follows the LFTs from `from` (a CA port or switch port 0) towards `dlid`;
+// the route when it ends at `dest`, nullopt when it is cut, loops or ends
+// elsewhere.
+std::optional<Route> walk(const SaSubnet& subnet, PortRef from, Lid dlid, PortRef dest) {
+  const Fabric& f = subnet.fabric();
+  Route route;
+  NodeId at = from.node;
+  if (!f.node(from.node).isSwitch()) {
+    if (from == dest) return route;
+    const auto& remote = f.port(from).remote;
+    if (!remote) return std::nullopt;
+    account(route, f, from, *remote);
+    if (!f.node(remote->node).isSwitch())
+      return *remote == dest ? std::optional(route) : std::nullopt;
+    at = remote->node;
+  }
+  for (int hop = 0; hop < 64; ++hop) {
+    const Lft* lft = subnet.lft(at);
+    const std::uint8_t out = lft ? lft->at(dlid) : kNoRoute;
+    if (out == kNoRoute || out >= f.node(at).ports.size()) return std::nullopt;
+    if (out == 0) return PortRef{at, 0} == dest ? std::optional(route) : std::nullopt;
+    const PortRef exit{at, out};
+    const auto& remote = f.port(exit).remote;
+    if (!remote) return std::nullopt;
+    account(route, f, exit, *remote);
+    if (!f.node(remote->node).isSwitch())
+      return *remote == dest ? std::optional(route) : std::nullopt;
+    at = remote->node;
+  }
+  return std::nullopt;
+}
+
+// A selector (IBA: 0 greater, 1 less, 2 exactly, 3 best) applied to what
+// the path offers, on values ordered by `rank`; `below` gives the next
+// lower value. False when the path cannot satisfy it.
+template <typename Rank, typename Below>
+bool select(std::uint8_t sel, std::uint8_t wanted, std::uint8_t& offered, Rank rank, Below below) {
+  switch (sel) {
+    case selector::kGreater:
+      return rank(offered) > rank(wanted);
+    case selector::kLess:
+      if (rank(offered) < rank(wanted)) return true;
+      if (auto lower = below(wanted)) return offered = *lower, true;
+      return false;
+    case selector::kExactly:
+      if (rank(offered) < rank(wanted)) return false;
+      offered = wanted;
+      return true;
+    default:
+      return true;
+  }
+}
+
+std::optional<std::uint8_t> rateBelow(std::uint8_t code) {
+  std::optional<std::uint8_t> best;
+  for (const auto& [c, v] : kRates) {
+    if (v < rateHalfGbps(code) && (!best || v > rateHalfGbps(*best))) best = c;
+  }
+  return best;
+}
+
+std::optional<std::uint8_t> minusOne(std::uint8_t v, std::uint8_t floor) {
+  return v > floor ? std::optional<std::uint8_t>(v - 1) : std::nullopt;
+}
+
+bool applySelectors(const PathQuery& q, PathRecord& pr) {
+  const auto has = [&](std::uint64_t bits) { return (q.mask & bits) == bits; };
+  const auto id = [](std::uint8_t v) { return unsigned{v}; };
+  if (has(prMask::kMtuSelector | prMask::kMtu) &&
+      !select(q.query.mtuSelector, q.query.mtu, pr.mtu, id,
+              [](std::uint8_t v) { return minusOne(v, 1); }))
+    return false;
+  if (has(prMask::kRateSelector | prMask::kRate) &&
+      !select(q.query.rateSelector, q.query.rate, pr.rate, rateHalfGbps, rateBelow))
+    return false;
+  if (has(prMask::kPacketLifeSelector | prMask::kPacketLife)) {
+    // A longer life is the safe side: "exactly" accepts a path whose life
+    // is at most the one asked, and reports the one asked.
+    const std::uint8_t sel = q.query.packetLifeTimeSelector;
+    const std::uint8_t wanted = q.query.packetLifeTime;
+    if (sel == selector::kGreater && pr.packetLifeTime <= wanted) return false;
+    if (sel == selector::kLess && pr.packetLifeTime >= wanted) {
+      if (wanted == 0) return false;
+      pr.packetLifeTime = static_cast<std::uint8_t>(wanted - 1);
+    }
+    if (sel == selector::kExactly) {
+      if (pr.packetLifeTime > wanted) return false;
+      pr.packetLifeTime = wanted;
+    }
+  }
+  return true;
+}
+
+// A PKey both ports hold, not both as limited members (IBA 10.9.3), the
+// one asked for when given; the source's entry, as the source uses it.
+std::optional<std::uint16_t> sharedPKey(const SaSubnet& subnet, PortRef src, PortRef dst,
+                                        std::optional<std::uint16_t> wanted) {
+  for (const std::uint16_t mine : subnet.pkeys(src)) {
+    if ((mine & 0x7FFF) == 0 || (wanted && (*wanted & 0x7FFF) != (mine & 0x7FFF))) continue;
+    for (const std::uint16_t theirs : subnet.pkeys(dst)) {
+      if ((theirs & 0x7FFF) == (mine & 0x7FFF) && ((mine | theirs) & 0x8000) != 0) return mine;
+    }
+  }
+  return std::nullopt;
+}
+
+struct Ends {
+  std::vector<PortRef> sources;
+  std::vector<PortRef> dests;
+};
+
+// One end named by GID and/or LID: its port (`found` false when the two
+// name different ports or the LID none), an SA status when the GID is bad.
+struct End {
+  PortRef port{};
+  bool found{false};
+};
+std::expected<End, std::uint16_t> endOf(const SaSubnet& subnet, bool byGid, const Gid& gid,
+                                        bool byLid, Lid lid) {
+  End end;
+  if (byGid) {
+    if (gidPrefix(gid) != subnet.settings().subnetPrefix) {
+      return std::unexpected(saStatus::kReqInvalidGid);
+    }
+    const auto port = subnet.portOfGuid(gidGuid(gid));
+    if (!port) return std::unexpected(saStatus::kReqInvalidGid);
+    end = {SaSubnet::lidPort(subnet.fabric(), *port), true};
+  }
+  if (byLid) {
+    const auto owner = subnet.portOfLid(lid);
+    if (!owner || (end.found && *owner != end.port)) return End{};
+    end = {*owner, true};
+  }
+  return end;
+}
+
+std::expected<Ends, std::uint16_t> endsOf(const SaSubnet& subnet, const PathQuery& q) {
+  const bool sgid = q.mask & prMask::kSgid, slid = q.mask & prMask::kSlid;
+  const bool dgid = q.mask & prMask::kDgid, dlid = q.mask & prMask::kDlid;
+  Ends ends;
+  auto src = endOf(subnet, sgid, q.query.sgid, slid || (!sgid), slid ? q.query.slid : q.requester);
+  if (!src) return std::unexpected(src.error());
+  if (!src->found && !sgid && !slid) return std::unexpected(saStatus::kReqInvalid);
+  if (src->found) ends.sources.push_back(src->port);
+  if (!dgid && !dlid) {
+    if (q.single) return std::unexpected(saStatus::kReqInsufficientComponents);
+    ends.dests = subnet.endPorts();
+    return ends;
+  }
+  auto dst = endOf(subnet, dgid, q.query.dgid, dlid, q.query.dlid);
+  if (!dst) return std::unexpected(dst.error());
+  if (dst->found) ends.dests.push_back(dst->port);
+  return ends;
+}
+
+// The LIDs of `port` the query allows: the one it names, or all 2^LMC.
+std::vector<Lid> lidsOf(const SaSubnet& subnet, PortRef port, bool named, Lid lid) {
+  if (named) return {lid};
+  const Port& p = subnet.fabric().port(port);
+  std::vector<Lid> out;
+  for (unsigned i = 0; i < (1U << p.lmc); ++i)
+    out.push_back(Lid{static_cast<std::uint16_t>(p.lid.value + i)});
+  return out;
+}
+
+// LID pairs in the order paths are offered: the i-th source LID with the
+// i-th destination LID first (preference 0: distinct routes with LMC), the
+// other combinations after (preference 1).
+std::vector<std::pair<Lid, Lid>> lidPairs(const std::vector<Lid>& s, const std::vector<Lid>& d) {
+  std::vector<std::pair<Lid, Lid>> out;
+  for (std::size_t i = 0; i < std::min(s.size(), d.size()); ++i) out.emplace_back(s[i], d[i]);
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    for (std::size_t j = 0; j < d.size(); ++j) {
+      if (i != j || i >= std::min(s.size(), d.size())) out.emplace_back(s[i], d[j]);
+    }
+  }
+  return out;
+}
+
+// The record for one LID pair, nullopt when no path satisfies the query.
+std::optional<PathRecord> pathFor(const SaSubnet& subnet, const PathQuery& q, PortRef src,
+                                  PortRef dst, std::pair<Lid, Lid> lids, std::uint16_t pkey) {
+  const auto route = walk(subnet, src, lids.second, dst);
+  if (!route) return std::nullopt;
+  const bool reversible = walk(subnet, dst, lids.first, src).has_value();
+  if ((q.mask & prMask::kReversible) && q.query.reversible && !reversible) return std::nullopt;
+  const Fabric& f = subnet.fabric();
+  const auto& settings = subnet.settings();
+  PathRecord pr;
+  const auto echo = [&](std::uint64_t bit, auto member) {
+    if (q.mask & bit) pr.*member = q.query.*member;
+  };
+  echo(prMask::kServiceId, &PathRecord::serviceId);
+  echo(prMask::kFlowLabel, &PathRecord::flowLabel);
+  echo(prMask::kHopLimit, &PathRecord::hopLimit);
+  echo(prMask::kTClass, &PathRecord::tClass);
+  echo(prMask::kQosClass, &PathRecord::qosClass);
+  pr.sgid = makeGid(settings.subnetPrefix, f.port(src).guid);
+  pr.dgid = makeGid(settings.subnetPrefix, f.port(dst).guid);
+  pr.slid = lids.first;
+  pr.dlid = lids.second;
+  pr.reversible = reversible;
+  pr.numbPath = 1;
+  pr.pkey = pkey;
+  const auto partitionSl = subnet.slOfPKey(pkey);
+  if (q.mask & prMask::kSl) {
+    if (partitionSl && *partitionSl != q.query.sl) return std::nullopt;
+    pr.sl = q.query.sl;
+  } else {
+    pr.sl = partitionSl.value_or(0);
+  }
+  const Port& own = f.port(src);
+  pr.mtu = route->anyLink ? route->mtu : own.mtuCap;
+  pr.rate = route->anyLink ? rateOfHalfGbps(route->rate) : rateCode(own.link);
+  pr.packetLifeTime = src == dst ? 0 : settings.packetLifeTime;  // IBA: 0 on a loopback path
+  pr.mtuSelector = pr.rateSelector = pr.packetLifeTimeSelector = selector::kExactly;
+  if (!applySelectors(q, pr)) return std::nullopt;
+  return pr;
+}
+
+}  // namespace
+
+std::uint8_t rateCode(const LinkAttrs& link) {
+  static constexpr std::array<std::pair<std::uint8_t, unsigned>, 5> kLanes{
+      {{1, 1}, {2, 4}, {4, 8}, {8, 12}, {16, 2}}};
+  unsigned lanes = 1;
+  for (const auto& [bit, n] : kLanes) {
+    if (link.widthActive == bit) lanes = n;
+  }
+  unsigned lane = 5;  // SDR, Gb/s x 2
+  if (link.speedActive == 2) lane = 10;
+  if (link.speedActive == 4) lane = 20;
+  if (link.extSpeedActive == 1) lane = 28;
+  if (link.extSpeedActive == 2) lane = 50;
+  if (link.extSpeedActive == 4) lane = 100;
+  if (link.extSpeedActive == 8) lane = 200;
+  return rateOfHalfGbps(lanes * lane);
+}
+
+unsigned rateHalfGbps(std::uint8_t code) {
+  for (const auto& [c, v] : kRates) {
+    if (c == code) return v;
+  }
+  return 0;
+}
+
+std::uint8_t rateOfHalfGbps(unsigned halfGbps) {
+  std::uint8_t best = 2;
+  unsigned bestValue = 0;
+  for (const auto& [c, v] : kRates) {
+    if (v <= halfGbps && v >= bestValue) best = c, bestValue = v;
+  }
+  return best;
+}
+
+std::expected<std::vector<PathRecord>, std::uint16_t> findPaths(const SaSubnet& subnet,
+                                                                const PathQuery& q) {
+  const auto ends = endsOf(subnet, q);
+  if (!ends) return std::unexpected(ends.error());
+  std::optional<std::uint16_t> wantedPKey;
+  if (q.mask & prMask::kPKey) wantedPKey = q.query.pkey;
+  std::size_t perPair = q.single ? 1 : 127;
+  if ((q.mask & prMask::kNumbPath) && q.query.numbPath > 0) perPair = q.query.numbPath;
+  std::vector<PathRecord> out;
+  for (const PortRef src : ends->sources) {
+    const auto slids = lidsOf(subnet, src, q.mask & prMask::kSlid, q.query.slid);
+    for (const PortRef dst : ends->dests) {
+      const auto pkey = sharedPKey(subnet, src, dst, wantedPKey);
+      if (!pkey) continue;
+      const auto dlids = lidsOf(subnet, dst, q.mask & prMask::kDlid, q.query.dlid);
+      const auto pairs = lidPairs(slids, dlids);
+      std::size_t found = 0;
+      for (std::size_t i = 0; i < pairs.size() && found < perPair; ++i) {
+        auto pr = pathFor(subnet, q, src, dst, pairs[i], *pkey);
+        if (!pr) continue;
+        pr->preference = i < std::min(slids.size(), dlids.size()) ? 0 : 1;
+        out.push_back(*pr);
+        ++found;
+      }
+    }
+  }
+  return out;
+}
+
+}  // namespace ibsm::sm::sa

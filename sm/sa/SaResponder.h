@@ -1,0 +1,95 @@
+// The SA: the GmpResponder the daemon hands each SA MAD to while it is
+// MASTER. It decodes the request, checks versions, method and attribute,
+// picks the records the component mask selects from the current snapshot
+// and returns the whole answer; it never blocks and never sends.
+//
+//   SaResponder sa;                                   // answers NO_RESOURCES until...
+//   sa.setSubnet(SaSubnet::build(source, settings));  // ...each sweep, atomically
+//   if (auto reply = sa.answer(mad, from)) transport.send(*reply, from);
+//   sa.counters().byAttribute.at(saAttr::kPathRecord);
+//
+// ServiceRecords are the one record clients write: Set registers (the
+// requester owns it), Get/GetTable find, Delete withdraws the requester's
+// own; they outlive snapshots. Set(InformInfo) subscribes a port to notices
+// (subscriptions()) and InformInfoRecords list the subscriptions.
+//
+// Answers follow OpenSM where the IBA leaves room: an empty GetTable is a
+// GetTableResp of no records; a Get that matches several records is
+// TOO_MANY_RECORDS; PKeyTableRecords go only to a requester presenting the
+// SA key (else REQ_INVALID); an error answer echoes the request's data.
+#pragma once
+
+#include <ibsm/Gmp.h>
+#include <ibsm/SaMad.h>
+
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+
+#include "sm/sa/SaSubnet.h"
+#include "sm/sa/ServiceRegistry.h"
+#include "sm/sa/Subscriptions.h"
+
+namespace ibsm::sm::sa {
+
+// What the SA did, for `ibsm status`: queries by attribute and by method
+// (the request's), errors by the status answered.
+struct SaCounters {
+  std::uint64_t received{0};
+  std::uint64_t answered{0};
+  std::uint64_t dropped{0};  // responses, and MADs too short to answer
+  std::uint64_t recordsSent{0};
+  std::map<std::uint16_t, std::uint64_t> byAttribute;
+  std::map<std::uint8_t, std::uint64_t> byMethod;
+  std::map<std::uint16_t, std::uint64_t> errorsByStatus;
+};
+
+class SaResponder final : public GmpResponder {
+ public:
+  using Clock = ServiceRegistry::Clock;
+  // `clock` times service leases (tests pass a fake one).
+  explicit SaResponder(std::shared_ptr<const SaSubnet> subnet = nullptr,
+                       std::function<Clock::time_point()> clock = Clock::now);
+
+  // The snapshot later queries answer from; safe beside a running answer()
+  // on another thread (that one finishes on the snapshot it started with).
+  void setSubnet(std::shared_ptr<const SaSubnet> subnet);
+  std::shared_ptr<const SaSubnet> subnet() const { return subnet_.load(); }
+
+  [[nodiscard]] std::optional<std::vector<std::uint8_t>> answer(
+      std::span<const std::uint8_t> request, const GmpAddress& from) override;
+
+  // Counted by answer(), so read them on its thread.
+  const SaCounters& counters() const { return counters_; }
+  // ServiceRecords registered and not expired at the last query.
+  std::size_t serviceRecords() const { return services_.size(); }
+  // Who asked for notices (Set(InformInfo)): the daemon sends them Reports.
+  const std::vector<Subscription>& subscriptions() const { return subscriptions_.all(); }
+
+ private:
+  std::vector<std::uint8_t> refuse(const SaHeader& request,
+                                   std::span<const std::uint8_t> requestData, std::uint16_t status);
+  std::vector<std::uint8_t> respond(const SaMad& request, std::uint16_t recordSize,
+                                    const std::vector<std::uint8_t>& records, std::size_t count);
+  std::vector<std::uint8_t> serve(const SaSubnet& subnet, const SaMad& request,
+                                  const GmpAddress& from);
+  std::vector<std::uint8_t> serveTable(const SaSubnet& subnet, const SaMad& request);
+  std::vector<std::uint8_t> servePaths(const SaSubnet& subnet, const SaMad& request,
+                                       const GmpAddress& from);
+  std::vector<std::uint8_t> serveServices(const SaSubnet& subnet, const SaMad& request,
+                                          const GmpAddress& from);
+  std::vector<std::uint8_t> serveInformInfo(const SaSubnet& subnet, const SaMad& request,
+                                            const GmpAddress& from);
+  std::vector<std::uint8_t> registerService(const SaSubnet& subnet, const SaMad& request,
+                                            Guid requester);
+
+  std::atomic<std::shared_ptr<const SaSubnet>> subnet_;
+  std::function<Clock::time_point()> clock_;
+  ServiceRegistry services_;
+  Subscriptions subscriptions_;
+  SaCounters counters_;
+};
+
+}  // namespace ibsm::sm::sa

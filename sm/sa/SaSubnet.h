@@ -1,0 +1,127 @@
+// What the SA answers from: an immutable snapshot of the subnet as the SM
+// knows it after a sweep -- the fabric with its LIDs, the tables the plan
+// programmed (LFTs, PKeys, SL2VL) and the SM's own SMInfo -- with every
+// record the SA serves already encoded and sorted by LID. The daemon builds
+// one after each sweep that programmed the subnet and hands it to the
+// responder (SaResponder::setSubnet), which swaps it in atomically: a query
+// sees one whole snapshot, never half of two, and answering sends nothing.
+//
+//   SaSource source{.plan = &plan, .portInfo = &held.observed().portInfo,
+//                   .switchInfo = &held.observed().switchInfo,
+//                   .smPort = held.observed().smPort, .smInfo = mySmInfo};
+//   responder.setSubnet(SaSubnet::build(source, settings));
+#pragma once
+
+#include <ibsm/MadAttributes.h>
+#include <ibsm/SaRecords.h>
+#include <ibsm/SubnetPlan.h>
+
+#include <map>
+#include <memory>
+#include <optional>
+#include <span>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+namespace ibsm::sm::sa {
+
+struct SaSettings {
+  std::uint64_t subnetPrefix{kDefaultSubnetPrefix};
+  // PacketLifeTime of a path between two ports (IBA 4.096 us * 2^value):
+  // OpenSM's default subnet_timeout, 18.
+  std::uint8_t packetLifeTime{18};
+  // The SM_Key a requester presents to be trusted (PKeyTableRecords, an
+  // SMInfoRecord's SM_Key): OpenSM's sa_key, 1 by default.
+  std::uint64_t saKey{kDefaultSmKey};
+  // ClassPortInfo:RespTimeValue (4.096 us * 2^value).
+  std::uint8_t respTimeValue{18};
+};
+
+// What the SM knows after a sweep. `plan` is required; the others refine
+// what the plan alone says (the PortInfo and SwitchInfo the devices hold,
+// keyed like the plan's fabric: planSubnet() keeps the discovery's
+// NodeIds). Only read while building.
+struct SaSource {
+  const SubnetPlan* plan{nullptr};
+  const std::unordered_map<PortRef, PortInfo>* portInfo{nullptr};
+  const std::unordered_map<NodeId, SwitchInfo>* switchInfo{nullptr};
+  PortRef smPort{};
+  SmInfo smInfo{};
+  // The partitions' `sl` flag, by PKey (low 15 bits): a path in that
+  // partition uses it.
+  std::map<std::uint16_t, std::uint8_t> slByPKey{};
+};
+
+// Encoded records of one attribute, sorted by LID (their first 16 bits),
+// each `recordSize` bytes.
+class RecordTable {
+ public:
+  explicit RecordTable(std::size_t recordSize = 0) : recordSize_(recordSize) {}
+  void add(const std::vector<std::uint8_t>& encoded);
+  void sortByLid();
+
+  std::size_t recordSize() const { return recordSize_; }
+  std::size_t size() const { return lids_.size(); }
+  std::span<const std::uint8_t> record(std::size_t i) const {
+    return std::span(bytes_).subspan(i * recordSize_, recordSize_);
+  }
+  // The index range of the records of `lid`.
+  std::pair<std::size_t, std::size_t> withLid(Lid lid) const;
+
+ private:
+  std::size_t recordSize_;
+  std::vector<std::uint8_t> bytes_;
+  std::vector<std::uint16_t> lids_;
+};
+
+class SaSubnet {
+ public:
+  [[nodiscard]] static std::shared_ptr<const SaSubnet> build(const SaSource& source,
+                                                             const SaSettings& settings);
+
+  const SaSettings& settings() const { return settings_; }
+  const ClassPortInfo& classPortInfo() const { return classPortInfo_; }
+  // nullptr for an attribute the snapshot holds no table of.
+  const RecordTable* records(std::uint16_t attributeId) const;
+
+  // What paths are computed from.
+  const Fabric& fabric() const { return fabric_; }
+  const Lft* lft(NodeId sw) const;
+  std::optional<PortRef> portOfLid(Lid lid) const;
+  std::optional<PortRef> portOfGuid(Guid portGuid) const { return fabric_.findPort(portGuid); }
+  // The port that carries the LIDs of `port`'s node side: itself on a CA,
+  // port 0 on a switch.
+  static PortRef lidPort(const Fabric& fabric, PortRef port);
+  // A port's PKey table (membership bit included); {0xFFFF} where the SM
+  // does not manage partitions.
+  std::span<const std::uint16_t> pkeys(PortRef endPort) const;
+  std::optional<std::uint8_t> slOfPKey(std::uint16_t pkey) const;
+  // CA ports and switch ports 0 that hold a LID.
+  const std::vector<PortRef>& endPorts() const { return endPorts_; }
+
+  std::size_t memoryBytes() const;  // of the record tables, for the status
+
+ private:
+  SaSubnet(const SaSource& source, const SaSettings& settings);
+
+  SaSettings settings_;
+  Fabric fabric_;
+  std::vector<Lft> lfts_;
+  std::vector<PortRef> lidOwner_;  // index = LID; node == kNoNode when free
+  std::map<PortRef, std::vector<std::uint16_t>> pkeys_;
+  std::map<std::uint16_t, std::uint8_t> slByPKey_;
+  std::vector<PortRef> endPorts_;
+  ClassPortInfo classPortInfo_;
+  std::map<std::uint16_t, RecordTable> tables_;
+};
+
+inline constexpr NodeId kNoNode = ~NodeId{0};
+
+// ClassPortInfo:CapabilityMask bits of the SA (IBA 15.2.1.1, Table 188).
+namespace saCapability {
+inline constexpr std::uint16_t kIsSubnetOptionalRecordsSupported = 1U << 8;
+inline constexpr std::uint16_t kIsPortInfoCapMaskMatchSupported = 1U << 13;
+}  // namespace saCapability
+
+}  // namespace ibsm::sm::sa

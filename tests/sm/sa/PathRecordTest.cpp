@@ -1,0 +1,234 @@
+// PathRecords follow the routes the SM programmed: judged here by walking
+// the plan's LFTs independently and by changing the fabric under them.
+#include <gtest/gtest.h>
+
+#include "sm/sa/PathRecords.h"
+#include "tests/sm/sa/SaFixture.h"
+
+namespace ibsm::sm::sa {
+namespace {
+
+using testing::SaFixture;
+
+constexpr std::uint64_t kByGids = prMask::kSgid | prMask::kDgid;
+
+PathRecord between(const SaFixture& sa, std::size_t from, std::size_t to) {
+  PathRecord q;
+  q.sgid = sa.gidOfHost(from);
+  q.dgid = sa.gidOfHost(to);
+  return q;
+}
+
+// The ports a packet from `src` to `dlid` crosses, by the plan's LFTs.
+std::vector<PortRef> hops(const SubnetPlan& plan, PortRef src, Lid dlid) {
+  std::vector<PortRef> out{src};
+  PortRef at = *plan.fabric.port(src).remote;
+  while (plan.fabric.node(at.node).isSwitch()) {
+    const PortRef exit{at.node, plan.routing.lfts[at.node].at(dlid)};
+    out.push_back(exit);
+    at = *plan.fabric.port(exit).remote;
+  }
+  return out;
+}
+
+class PathRecordTest : public ::testing::Test {
+ protected:
+  SaFixture sa{FatTreeSpec{.levels = 3, .radix = 4}};
+};
+
+TEST_F(PathRecordTest, APathBetweenTwoHostsHasTheirLidsAndTheSubnetsDefaults) {
+  const auto reply = sa.ask(saMethod::kGet, between(sa, 1, 6), kByGids);
+  ASSERT_EQ(reply.header.status, saStatus::kOk);
+  const auto paths = SaFixture::records<PathRecord>(reply);
+  ASSERT_EQ(paths.size(), 1U);
+  const PathRecord& p = paths[0];
+  EXPECT_EQ(p.slid, sa.lidOfHost(1));
+  EXPECT_EQ(p.dlid, sa.lidOfHost(6));
+  EXPECT_EQ(p.sgid, sa.gidOfHost(1));
+  EXPECT_EQ(p.dgid, sa.gidOfHost(6));
+  EXPECT_EQ(p.pkey, 0xFFFF);
+  EXPECT_EQ(p.sl, 0);
+  EXPECT_EQ(p.hopLimit, 0);
+  EXPECT_EQ(p.packetLifeTime, 18);
+  EXPECT_TRUE(p.reversible);
+  EXPECT_EQ(p.mtu, 5);
+  EXPECT_EQ(p.rate, rateCode(sa.plan.fabric.port(sa.hostPort(1)).link));
+}
+
+TEST_F(PathRecordTest, MtuAndRateAreTheLowestAlongTheProgrammedRoute) {
+  const auto route = hops(sa.plan, sa.hostPort(1), sa.lidOfHost(6));
+  ASSERT_GE(route.size(), 3U);
+  // Slow down one link in the middle of the route, and one off it.
+  Port& middle = sa.plan.fabric.port(route[route.size() / 2]);
+  middle.mtuCap = 3;
+  middle.link.widthActive = 1;  // 1x
+  Port& elsewhere = sa.plan.fabric.port(hops(sa.plan, sa.hostPort(7), sa.lidOfHost(0))[0]);
+  elsewhere.mtuCap = 1;
+  sa.rebuild();
+  const auto paths =
+      SaFixture::records<PathRecord>(sa.ask(saMethod::kGet, between(sa, 1, 6), kByGids));
+  ASSERT_EQ(paths.size(), 1U);
+  EXPECT_EQ(paths[0].mtu, 3);
+  EXPECT_EQ(paths[0].rate, rateCode(middle.link));
+  EXPECT_LT(rateHalfGbps(paths[0].rate),
+            rateHalfGbps(rateCode(sa.plan.fabric.port(sa.hostPort(1)).link)));
+}
+
+TEST_F(PathRecordTest, ADestinationTheLftsDoNotReachHasNoPath) {
+  const auto route = hops(sa.plan, sa.hostPort(1), sa.lidOfHost(6));
+  sa.plan.routing.lfts[route[1].node].port[sa.lidOfHost(6).value] = kNoRoute;
+  sa.rebuild();
+  EXPECT_EQ(sa.ask(saMethod::kGet, between(sa, 1, 6), kByGids).header.status, saStatus::kNoRecords);
+}
+
+TEST_F(PathRecordTest, LidsNameTheEndsAsWellAsGids) {
+  PathRecord q;
+  q.slid = sa.lidOfHost(2);
+  q.dlid = sa.lidOfHost(5);
+  const auto paths =
+      SaFixture::records<PathRecord>(sa.ask(saMethod::kGet, q, prMask::kSlid | prMask::kDlid));
+  ASSERT_EQ(paths.size(), 1U);
+  EXPECT_EQ(paths[0].sgid, sa.gidOfHost(2));
+  EXPECT_EQ(paths[0].dgid, sa.gidOfHost(5));
+}
+
+TEST_F(PathRecordTest, WithoutASourceThePathStartsAtTheRequester) {
+  PathRecord q;
+  q.dlid = sa.lidOfHost(5);
+  const auto paths = SaFixture::records<PathRecord>(sa.ask(saMethod::kGet, q, prMask::kDlid));
+  ASSERT_EQ(paths.size(), 1U);
+  EXPECT_EQ(paths[0].slid, sa.from.lid);
+}
+
+TEST_F(PathRecordTest, AGetTableWithoutADestinationListsAPathToEveryPort) {
+  PathRecord q;
+  q.sgid = sa.gidOfHost(3);
+  const auto reply = sa.ask(saMethod::kGetTable, q, prMask::kSgid);
+  const auto paths = SaFixture::records<PathRecord>(reply);
+  EXPECT_EQ(paths.size(), sa.subnet->endPorts().size());
+  for (const PathRecord& p : paths) {
+    EXPECT_EQ(p.slid, sa.lidOfHost(3));
+    EXPECT_EQ(p.packetLifeTime, p.dlid == p.slid ? 0 : 18) << "loopback paths have no life";
+  }
+}
+
+TEST_F(PathRecordTest, AGetWithoutADestinationHasInsufficientComponents) {
+  PathRecord q;
+  q.sgid = sa.gidOfHost(3);
+  EXPECT_EQ(sa.ask(saMethod::kGet, q, prMask::kSgid).header.status,
+            saStatus::kReqInsufficientComponents);
+}
+
+TEST_F(PathRecordTest, AGidOfAnotherSubnetOrOfNoPortIsAnInvalidGid) {
+  PathRecord q = between(sa, 1, 2);
+  q.dgid = makeGid(0xFE80000000000001, sa.guidOfHost(2));
+  EXPECT_EQ(sa.ask(saMethod::kGet, q, kByGids).header.status, saStatus::kReqInvalidGid);
+  q.dgid = makeGid(kDefaultSubnetPrefix, Guid{0xDEAD});
+  EXPECT_EQ(sa.ask(saMethod::kGet, q, kByGids).header.status, saStatus::kReqInvalidGid);
+}
+
+TEST_F(PathRecordTest, SelectorsLowerWhatThePathOffersOrRefuseIt) {
+  PathRecord q = between(sa, 1, 6);
+  q.mtuSelector = selector::kLess;
+  q.mtu = 5;
+  const std::uint64_t mtu = kByGids | prMask::kMtuSelector | prMask::kMtu;
+  auto paths = SaFixture::records<PathRecord>(sa.ask(saMethod::kGet, q, mtu));
+  ASSERT_EQ(paths.size(), 1U);
+  EXPECT_EQ(paths[0].mtu, 4);
+
+  q.mtuSelector = selector::kGreater;
+  EXPECT_EQ(sa.ask(saMethod::kGet, q, mtu).header.status, saStatus::kNoRecords);
+
+  q.mtuSelector = 0;  // only the selector given: ignored, as OpenSM does
+  EXPECT_EQ(sa.ask(saMethod::kGet, q, kByGids | prMask::kMtuSelector).header.status, saStatus::kOk);
+
+  q.rateSelector = selector::kExactly;
+  q.rate = 2;  // 2.5 Gb/s: below any link here
+  paths = SaFixture::records<PathRecord>(
+      sa.ask(saMethod::kGet, q, kByGids | prMask::kRateSelector | prMask::kRate));
+  ASSERT_EQ(paths.size(), 1U);
+  EXPECT_EQ(paths[0].rate, 2);
+}
+
+TEST(PathRates, CodesFollowWidthTimesSpeed) {
+  EXPECT_EQ(rateCode({.widthActive = 2, .speedActive = 1}), 3);                        // 4x SDR
+  EXPECT_EQ(rateCode({.widthActive = 2, .speedActive = 4}), 7);                        // 4x QDR
+  EXPECT_EQ(rateCode({.widthActive = 2, .speedActive = 4, .extSpeedActive = 1}), 12);  // 4x FDR
+  EXPECT_EQ(rateCode({.widthActive = 2, .speedActive = 4, .extSpeedActive = 2}), 16);  // 4x EDR
+  EXPECT_EQ(rateCode({.widthActive = 8, .speedActive = 4, .extSpeedActive = 4}), 22);  // 12x HDR
+  EXPECT_EQ(rateCode({.widthActive = 1, .speedActive = 1}), 2);                        // 1x SDR
+  EXPECT_LT(rateHalfGbps(15), rateHalfGbps(4));  // 25 < 30 Gb/s although 15 > 4
+}
+
+class PartitionedPathTest : public PathRecordTest {
+ protected:
+  // Host 1 a full member of 0x0001, hosts 2 and 3 limited members.
+  PartitionedPathTest() {
+    PKeyTables t;
+    t.ports.push_back({.port = sa.hostPort(1), .pkeys = {0xFFFF, 0x8001}});
+    t.ports.push_back({.port = sa.hostPort(2), .pkeys = {0x7FFF, 0x0001}});
+    t.ports.push_back({.port = sa.hostPort(3), .pkeys = {0x7FFF, 0x0001}});
+    sortByPort(t);
+    sa.plan.pkeys = t;
+    sa.slByPKey[0x0001] = 3;
+    sa.rebuild();
+  }
+  std::uint16_t status(std::size_t from, std::size_t to, std::optional<std::uint16_t> pkey) {
+    PathRecord q = between(sa, from, to);
+    q.pkey = pkey.value_or(0);
+    return sa.ask(saMethod::kGet, q, kByGids | (pkey ? prMask::kPKey : 0)).header.status;
+  }
+};
+
+TEST_F(PartitionedPathTest, APathUsesAPKeyBothPortsShareWithTheFullMembersEntry) {
+  PathRecord q = between(sa, 1, 2);
+  q.pkey = 0x0001;
+  const auto paths =
+      SaFixture::records<PathRecord>(sa.ask(saMethod::kGet, q, kByGids | prMask::kPKey));
+  ASSERT_EQ(paths.size(), 1U);
+  EXPECT_EQ(paths[0].pkey, 0x8001);
+  EXPECT_EQ(paths[0].sl, 3) << "the partition's sl";
+}
+
+TEST_F(PartitionedPathTest, TwoLimitedMembersHaveNoPathAndAPKeyNotSharedNone) {
+  EXPECT_EQ(status(2, 3, 0x0001), saStatus::kNoRecords);
+  EXPECT_EQ(status(2, 3, std::nullopt), saStatus::kNoRecords) << "0x7FFF is limited at both too";
+  EXPECT_EQ(status(1, 2, 0x1234), saStatus::kNoRecords);
+  EXPECT_EQ(status(1, 4, std::nullopt), saStatus::kOk) << "the default partition, 0xFFFF";
+}
+
+TEST_F(PartitionedPathTest, AnSlOtherThanThePartitionsIsRefused) {
+  PathRecord q = between(sa, 1, 2);
+  q.pkey = 0x0001;
+  q.sl = 5;
+  EXPECT_EQ(sa.ask(saMethod::kGet, q, kByGids | prMask::kPKey | prMask::kSl).header.status,
+            saStatus::kNoRecords);
+}
+
+TEST(LmcPathTest, EachPortPairOffersItsDistinctLidPairsPreferredFirst) {
+  SaFixture sa(FatTreeSpec{.levels = 2, .radix = 4}, /*lmc=*/1);
+  auto paths =
+      SaFixture::records<PathRecord>(sa.ask(saMethod::kGetTable, between(sa, 1, 3), kByGids));
+  ASSERT_EQ(paths.size(), 4U);
+  EXPECT_EQ(paths[0].slid, sa.lidOfHost(1));
+  EXPECT_EQ(paths[0].dlid, sa.lidOfHost(3));
+  EXPECT_EQ(paths[1].slid.value, sa.lidOfHost(1).value + 1);
+  EXPECT_EQ(paths[1].dlid.value, sa.lidOfHost(3).value + 1);
+  EXPECT_EQ(paths[0].preference, 0);
+  EXPECT_EQ(paths[1].preference, 0);
+  EXPECT_EQ(paths[2].preference, 1);
+  EXPECT_EQ(paths[3].preference, 1);
+
+  PathRecord q = between(sa, 1, 3);
+  q.numbPath = 2;
+  paths =
+      SaFixture::records<PathRecord>(sa.ask(saMethod::kGetTable, q, kByGids | prMask::kNumbPath));
+  EXPECT_EQ(paths.size(), 2U);
+
+  EXPECT_EQ(
+      SaFixture::records<PathRecord>(sa.ask(saMethod::kGet, between(sa, 1, 3), kByGids)).size(), 1U)
+      << "a Get asks for one path";
+}
+
+}  // namespace
+}  // namespace ibsm::sm::sa

@@ -1,0 +1,244 @@
+// The SA as a client sees it: requests in, whole answers out, every record
+// from the snapshot of a planned fat tree.
+#include <gtest/gtest.h>
+
+#include "sm/sa/SaResponder.h"
+#include "tests/sm/sa/SaFixture.h"
+
+namespace ibsm::sm::sa {
+namespace {
+
+using testing::SaFixture;
+
+constexpr std::uint64_t kLidComponent = 1;
+
+class SaResponderTest : public ::testing::Test {
+ protected:
+  SaFixture sa{FatTreeSpec{.levels = 2, .radix = 4}};
+};
+
+TEST_F(SaResponderTest, AGetOfANodeRecordByLidAnswersThatPortWithTheTidEchoed) {
+  const auto reply = sa.ask(saMethod::kGet, NodeRecord{.lid = sa.lidOfHost(2)}, kLidComponent);
+  EXPECT_EQ(reply.header.method, saMethod::kGetResp);
+  EXPECT_EQ(reply.header.status, saStatus::kOk);
+  EXPECT_EQ(reply.header.tid, 0xC0FFEE0000000001);
+  EXPECT_EQ(reply.header.smKey, 0U);
+  EXPECT_EQ(reply.header.attributeOffset, NodeRecord::kSize / 8);
+  const auto records = SaFixture::records<NodeRecord>(reply);
+  ASSERT_EQ(records.size(), 1U);
+  const Node& host = sa.plan.fabric.node(sa.hosts[2]);
+  EXPECT_EQ(records[0].lid, sa.lidOfHost(2));
+  EXPECT_EQ(records[0].nodeInfo.nodeGuid, host.guid);
+  EXPECT_EQ(records[0].nodeInfo.portGuid, sa.guidOfHost(2));
+  EXPECT_EQ(records[0].nodeInfo.nodeType, NodeType::Ca);
+  EXPECT_EQ(records[0].nodeDescription.text, host.description);
+}
+
+TEST_F(SaResponderTest, AGetTableWithoutComponentsListsEveryPortThatHoldsALid) {
+  const auto reply = sa.ask(saMethod::kGetTable, NodeRecord{}, 0);
+  EXPECT_EQ(reply.header.method, saMethod::kGetTableResp);
+  EXPECT_EQ(reply.header.status, saStatus::kOk);
+  EXPECT_EQ(reply.header.rmpp.flags & rmpp::kFlagActive, rmpp::kFlagActive);
+  const auto records = SaFixture::records<NodeRecord>(reply);
+  EXPECT_EQ(records.size(), sa.subnet->endPorts().size());
+  for (std::size_t i = 1; i < records.size(); ++i) EXPECT_LT(records[i - 1].lid, records[i].lid);
+}
+
+TEST_F(SaResponderTest, AGetMatchingSeveralRecordsIsTooManyRecords) {
+  const auto reply = sa.ask(saMethod::kGet, NodeRecord{}, 0);
+  EXPECT_EQ(reply.header.method, saMethod::kGetResp);
+  EXPECT_EQ(reply.header.status, saStatus::kTooManyRecords);
+}
+
+TEST_F(SaResponderTest, AGetMatchingNothingIsNoRecords) {
+  const auto reply = sa.ask(saMethod::kGet, NodeRecord{.lid = Lid{0xBFF0}}, kLidComponent);
+  EXPECT_EQ(reply.header.status, saStatus::kNoRecords);
+}
+
+TEST_F(SaResponderTest, AGetTableMatchingNothingIsAnEmptyTableAsOpenSmAnswers) {
+  const auto reply = sa.ask(saMethod::kGetTable, NodeRecord{.lid = Lid{0xBFF0}}, kLidComponent);
+  EXPECT_EQ(reply.header.method, saMethod::kGetTableResp);
+  EXPECT_EQ(reply.header.status, saStatus::kOk);
+  EXPECT_EQ(reply.header.rmpp.payloadLength, 20U);  // the SA header alone
+  EXPECT_TRUE(SaFixture::records<NodeRecord>(reply).empty());
+}
+
+TEST_F(SaResponderTest, OnlyTheComponentsTheMaskSelectsMustMatch) {
+  NodeRecord query;
+  query.lid = sa.lidOfHost(1);
+  query.nodeInfo.nodeType = NodeType::Switch;  // not selected: ignored
+  query.nodeInfo.portGuid = sa.guidOfHost(3);
+  const std::uint64_t portGuidComponent = 1ULL << 8;
+  auto reply = sa.ask(saMethod::kGetTable, query, portGuidComponent);
+  auto records = SaFixture::records<NodeRecord>(reply);
+  ASSERT_EQ(records.size(), 1U);
+  EXPECT_EQ(records[0].lid, sa.lidOfHost(3));
+
+  reply = sa.ask(saMethod::kGetTable, query, portGuidComponent | kLidComponent);
+  EXPECT_TRUE(SaFixture::records<NodeRecord>(reply).empty());
+}
+
+TEST_F(SaResponderTest, AnUnknownAttributeIsAnUnsupportedMethodAttributeCombination) {
+  for (const std::uint16_t attr : {std::uint16_t{0x0099}, saAttr::kMcMemberRecord}) {
+    const auto reply = sa.answer(SaFixture::request(saMethod::kGet, attr, 0, {}));
+    EXPECT_EQ(reply.header.status, saStatus::kMethodAttrUnsupported) << attr;
+  }
+}
+
+TEST_F(SaResponderTest, AnUnknownMethodIsUnsupported) {
+  const auto reply = sa.answer(SaFixture::request(0x10, saAttr::kNodeRecord, 0, {}));
+  EXPECT_EQ(reply.header.status, saStatus::kMethodUnsupported);
+  EXPECT_EQ(reply.header.method, 0x90);
+}
+
+TEST_F(SaResponderTest, ASetOfARecordTheSaOnlyReadsIsRefusedInAGetResp) {
+  const auto reply = sa.ask(saMethod::kSet, NodeRecord{}, 0);
+  EXPECT_EQ(reply.header.method, saMethod::kGetResp);
+  EXPECT_EQ(reply.header.status, saStatus::kMethodAttrUnsupported);
+}
+
+TEST_F(SaResponderTest, AWrongClassVersionIsBadVersionWithTheTidEchoed) {
+  auto bytes = SaFixture::request(saMethod::kGet, saAttr::kNodeRecord, 0, {});
+  bytes[2] = 1;
+  auto reply = sa.responder.answer(bytes, sa.from);
+  ASSERT_TRUE(reply);
+  EXPECT_EQ((*reply)[3], saMethod::kGetResp);
+  EXPECT_EQ(((*reply)[4] << 8) | (*reply)[5], saStatus::kBadVersion);
+  EXPECT_EQ((*reply)[15], 0x01);  // last byte of the TID
+  EXPECT_EQ((*reply)[2], kSaClassVersion) << "answered in the version the SA speaks";
+}
+
+TEST_F(SaResponderTest, ResponsesAndUnreadableMadsAreDroppedAndCounted) {
+  EXPECT_FALSE(sa.responder.answer(
+      SaFixture::request(saMethod::kReportResp, saAttr::kNotice, 0, {}), sa.from));
+  EXPECT_FALSE(sa.responder.answer(std::vector<std::uint8_t>(10, 0), sa.from));
+  EXPECT_EQ(sa.responder.counters().dropped, 2U);
+}
+
+TEST_F(SaResponderTest, AComponentMaskPastTheRecordsLastComponentIsAnInvalidRequest) {
+  const auto reply = sa.ask(saMethod::kGetTable, LinkRecord{}, 1ULL << 4);
+  EXPECT_EQ(reply.header.status, saStatus::kReqInvalid);
+}
+
+TEST_F(SaResponderTest, PKeyTableRecordsGoOnlyToARequesterPresentingTheSaKey) {
+  const PKeyTableRecord query{.lid = sa.lidOfHost(0)};
+  auto reply = sa.ask(saMethod::kGetTable, query, kLidComponent, /*smKey=*/0);
+  EXPECT_EQ(reply.header.status, saStatus::kReqInvalid);
+  reply = sa.ask(saMethod::kGetTable, query, kLidComponent, kDefaultSmKey);
+  EXPECT_EQ(reply.header.status, saStatus::kOk);
+  const auto records = SaFixture::records<PKeyTableRecord>(reply);
+  ASSERT_EQ(records.size(), 1U);
+  EXPECT_EQ(records[0].table.pkeys[0], 0xFFFF);
+}
+
+TEST_F(SaResponderTest, EverySwitchPortHasAPKeyTableRecord) {
+  const NodeId sw = sa.plan.fabric.switches().front();
+  const PKeyTableRecord query{.lid = sa.plan.fabric.node(sw).ports[0].lid};
+  const auto records = SaFixture::records<PKeyTableRecord>(
+      sa.ask(saMethod::kGetTable, query, kLidComponent, kDefaultSmKey));
+  ASSERT_EQ(records.size(), sa.plan.fabric.node(sw).ports.size());
+  for (std::size_t p = 0; p < records.size(); ++p) EXPECT_EQ(records[p].port, p);
+}
+
+TEST_F(SaResponderTest, PortInfoCapabilityMaskMatchesAsASubsetAsSrpDaemonAsks) {
+  PortInfoRecord query;
+  query.portInfo.capabilityMask = capability::kIsSm;
+  const std::uint64_t capabilityMaskComponent = 1ULL << 7;
+  const auto reply = sa.ask(saMethod::kGetTable, query, capabilityMaskComponent);
+  const auto records = SaFixture::records<PortInfoRecord>(reply);
+  ASSERT_EQ(records.size(), 1U);
+  EXPECT_EQ(records[0].endPortLid, sa.lidOfHost(0));
+  EXPECT_EQ(records[0].portInfo.masterSmLid, sa.lidOfHost(0));
+  EXPECT_EQ(records[0].portInfo.gidPrefix, kDefaultSubnetPrefix);
+}
+
+TEST_F(SaResponderTest, LinkRecordsNameBothEndsOfACable) {
+  const PortRef leafSide = *sa.plan.fabric.port(sa.hostPort(1)).remote;
+  const auto reply =
+      sa.ask(saMethod::kGet, LinkRecord{.fromLid = sa.lidOfHost(1), .fromPort = 1}, 0b011);
+  const auto records = SaFixture::records<LinkRecord>(reply);
+  ASSERT_EQ(records.size(), 1U);
+  EXPECT_EQ(records[0].toPort, leafSide.port);
+  EXPECT_EQ(records[0].toLid, sa.plan.fabric.node(leafSide.node).ports[0].lid);
+}
+
+TEST_F(SaResponderTest, LftRecordsCarryThePlannedTablesUpToLinearFdbTop) {
+  const NodeId sw = sa.plan.fabric.switches().front();
+  const Lid lid = sa.plan.fabric.node(sw).ports[0].lid;
+  const auto reply = sa.ask(saMethod::kGetTable, LftRecord{.lid = lid}, kLidComponent);
+  const auto records = SaFixture::records<LftRecord>(reply);
+  const Lft& lft = sa.plan.routing.lfts[sw];
+  ASSERT_EQ(records.size(), lft.top().value / 64U + 1);
+  EXPECT_EQ(records[0].lft, lftBlock(lft.port, 0));
+  EXPECT_EQ(records[0].lft.ports[sa.lidOfHost(1).value], lft.at(sa.lidOfHost(1)));
+}
+
+TEST_F(SaResponderTest, SwitchInfoGuidInfoAndSmInfoRecordsAnswerAGetByLid) {
+  const NodeId sw = sa.plan.fabric.switches().front();
+  const Lid swLid = sa.plan.fabric.node(sw).ports[0].lid;
+  auto records = SaFixture::records<SwitchInfoRecord>(
+      sa.ask(saMethod::kGet, SwitchInfoRecord{.lid = swLid}, kLidComponent));
+  ASSERT_EQ(records.size(), 1U);
+  EXPECT_EQ(records[0].switchInfo.linearFdbTop, sa.plan.routing.lfts[sw].top().value);
+
+  auto guids = SaFixture::records<GuidInfoRecord>(
+      sa.ask(saMethod::kGet, GuidInfoRecord{.lid = sa.lidOfHost(3)}, kLidComponent));
+  ASSERT_EQ(guids.size(), 1U);
+  EXPECT_EQ(guids[0].guids[0], sa.guidOfHost(3));
+
+  auto sm = SaFixture::records<SmInfoRecord>(sa.ask(saMethod::kGet, SmInfoRecord{}, 0));
+  ASSERT_EQ(sm.size(), 1U);
+  EXPECT_EQ(sm[0].lid, sa.lidOfHost(0));
+  EXPECT_EQ(sm[0].smInfo.guid, sa.smInfo.guid);
+  EXPECT_EQ(sm[0].smInfo.smState, SmState::Master);
+  EXPECT_EQ(sm[0].smInfo.smKey, 0U);  // never shown
+}
+
+TEST_F(SaResponderTest, ClassPortInfoSaysWhatIsImplemented) {
+  const auto reply = sa.ask(saMethod::kGet, ClassPortInfo{}, 0);
+  EXPECT_EQ(reply.header.status, saStatus::kOk);
+  auto cpi = decodeRecord<ClassPortInfo>(reply.data);
+  ASSERT_TRUE(cpi);
+  EXPECT_EQ(cpi->classVersion, 2);
+  EXPECT_EQ(cpi->capabilityMask, saCapability::kIsSubnetOptionalRecordsSupported |
+                                     saCapability::kIsPortInfoCapMaskMatchSupported);
+  EXPECT_EQ(cpi->respTimeValue, sa.settings.respTimeValue);
+}
+
+TEST_F(SaResponderTest, BeforeAnySnapshotEveryQueryIsNoResources) {
+  SaResponder fresh;
+  auto reply =
+      fresh.answer(SaFixture::request(saMethod::kGet, saAttr::kNodeRecord, 0, {}), sa.from);
+  ASSERT_TRUE(reply);
+  EXPECT_EQ(((*reply)[4] << 8) | (*reply)[5], saStatus::kNoResources);
+}
+
+TEST_F(SaResponderTest, ANewSnapshotIsWhatTheNextQuerySees) {
+  const Lid lid = sa.lidOfHost(2);
+  sa.plan.fabric.node(sa.hosts[2]).description = "renamed";
+  EXPECT_NE(SaFixture::records<NodeRecord>(sa.ask(saMethod::kGet, NodeRecord{.lid = lid}, 1))[0]
+                .nodeDescription.text,
+            "renamed");
+  sa.rebuild();
+  EXPECT_EQ(SaFixture::records<NodeRecord>(sa.ask(saMethod::kGet, NodeRecord{.lid = lid}, 1))[0]
+                .nodeDescription.text,
+            "renamed");
+}
+
+TEST_F(SaResponderTest, CountersCountQueriesByAttributeAndMethodAndErrorsByStatus) {
+  (void)sa.ask(saMethod::kGet, NodeRecord{.lid = sa.lidOfHost(2)}, kLidComponent);
+  (void)sa.ask(saMethod::kGet, NodeRecord{}, 0);
+  (void)sa.ask(saMethod::kGetTable, LinkRecord{}, 0);
+  const SaCounters& c = sa.responder.counters();
+  EXPECT_EQ(c.received, 3U);
+  EXPECT_EQ(c.answered, 3U);
+  EXPECT_EQ(c.byAttribute.at(saAttr::kNodeRecord), 2U);
+  EXPECT_EQ(c.byAttribute.at(saAttr::kLinkRecord), 1U);
+  EXPECT_EQ(c.byMethod.at(saMethod::kGet), 2U);
+  EXPECT_EQ(c.byMethod.at(saMethod::kGetTable), 1U);
+  EXPECT_EQ(c.errorsByStatus.at(saStatus::kTooManyRecords), 1U);
+  EXPECT_EQ(c.errorsByStatus.size(), 1U);
+}
+
+}  // namespace
+}  // namespace ibsm::sm::sa
