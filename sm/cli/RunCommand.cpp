@@ -222,6 +222,9 @@ int runRun(const RunArgs& args) {
   sm::manager::StateStore store(c.sm.stateDir);
   sm::manager::SmDaemon daemon(engine, loop, store, port.portGuid, std::move(settings), reload,
                                *logger);
+  // The SA agent is registered with the port; until an SA responder is
+  // wired in here, every SA query is dropped and counted, never fatal.
+  daemon.serveSa(**transport, nullptr);
   if (signals.fd() >= 0)
     loop.watch(signals.fd(), [&] {
       while (auto sig = signals.poll()) daemon.signal(*sig);
