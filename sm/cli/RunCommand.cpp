@@ -83,6 +83,7 @@ Result<Setup> prepare(const RunArgs& args) {
     return fail(fmt::format(
         "--log-level {}: expected trace, debug, info, warn, error, critical or off", c.log.level));
   s.sweep.program.subnetPrefix = c.sm.subnetPrefix;
+  s.sweep.program.subnetTimeout = c.sa.subnetTimeout;
   // What `ibsm partitions` plans from the same config and flags.
   auto partitions = config::readPartitionSources(*in, args.partitions);
   if (!partitions) return std::unexpected(partitions.error());

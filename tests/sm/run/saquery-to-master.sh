@@ -18,7 +18,9 @@ start=$SECONDS
 mapfile -t nodes < <(net_cas "$net")
 asker=${nodes[-1]}
 
-printf '[sm]\ncontrol_socket = "%s"\n' "$PWD/control.sock" >ibsm.toml
+# The [sa] keys are accepted by `ibsm run` as they are by the parser.
+printf '[sm]\ncontrol_socket = "%s"\n[sa]\nsubnet_timeout = 17\nmax_records = 1000\n' \
+  "$PWD/control.sock" >ibsm.toml
 sock=control.sock
 "$IBSM" run -F ibsm.toml --state-dir state --log-file ibsm.log --stats stats.json 2>stderr.txt &
 pid=$!
