@@ -15,10 +15,12 @@
 // consistent model and never sending anything itself while answering.
 #pragma once
 
+#include <ibsm/Error.h>
 #include <ibsm/Ids.h>
 
 #include <array>
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <span>
 #include <vector>
@@ -63,6 +65,26 @@ class GmpResponder {
   // Never blocks and never sends: it answers from what it already holds.
   [[nodiscard]] virtual std::optional<std::vector<std::uint8_t>> answer(
       std::span<const std::uint8_t> request, const GmpAddress& from) = 0;
+};
+
+// The GMP side of a port: what the daemon needs of the transport to serve
+// the SA (sm/transport/UmadTransport.h implements it beside MadTransport).
+// GMPs are never handed to the MAD engine, which knows only SMPs: the
+// transport gives each to the handler from inside its receive(), on the
+// thread that waits for the wire -- so they are served between the MADs of
+// a sweep as well as between sweeps.
+class GmpPort {
+ public:
+  using Handler = std::function<void(const ReceivedGmp&)>;
+  virtual ~GmpPort() = default;
+
+  // Who takes the GMPs received from now on; an empty handler drops them.
+  // The handler may call sendGmp().
+  virtual void onGmp(Handler handler) = 0;
+  // Sends one whole answer (any length: segmented or cut, see the top of
+  // this file) LID-routed to `to`'s QP, with a GRH when `to` has a GID.
+  [[nodiscard]] virtual Result<void> sendGmp(std::span<const std::uint8_t> mad,
+                                             const GmpAddress& to) = 0;
 };
 
 }  // namespace ibsm

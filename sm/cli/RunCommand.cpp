@@ -83,6 +83,7 @@ Result<Setup> prepare(const RunArgs& args) {
     return fail(fmt::format(
         "--log-level {}: expected trace, debug, info, warn, error, critical or off", c.log.level));
   s.sweep.program.subnetPrefix = c.sm.subnetPrefix;
+  s.sweep.program.subnetTimeout = c.sa.subnetTimeout;
   // What `ibsm partitions` plans from the same config and flags.
   auto partitions = config::readPartitionSources(*in, args.partitions);
   if (!partitions) return std::unexpected(partitions.error());
@@ -222,6 +223,9 @@ int runRun(const RunArgs& args) {
   sm::manager::StateStore store(c.sm.stateDir);
   sm::manager::SmDaemon daemon(engine, loop, store, port.portGuid, std::move(settings), reload,
                                *logger);
+  // The SA agent is registered with the port; until an SA responder is
+  // wired in here, every SA query is dropped and counted, never fatal.
+  daemon.serveSa(**transport, nullptr);
   if (signals.fd() >= 0)
     loop.watch(signals.fd(), [&] {
       while (auto sig = signals.poll()) daemon.signal(*sig);

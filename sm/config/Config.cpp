@@ -185,6 +185,30 @@ Result<void> applyRetries(Config& c, const toml::node& v, const std::string& w) 
   });
 }
 
+Result<void> applySubnetTimeout(Config& c, const toml::node& v, const std::string& w) {
+  return applyInt<0, 31>(c, v, w, "sa.subnet_timeout", [](Config& cc, std::int64_t n) {
+    cc.sa.subnetTimeout = static_cast<std::uint8_t>(n);
+  });
+}
+
+Result<void> applyPacketLifeTime(Config& c, const toml::node& v, const std::string& w) {
+  return applyInt<0, 63>(c, v, w, "sa.packet_life_time", [](Config& cc, std::int64_t n) {
+    cc.sa.packetLifeTime = static_cast<std::uint8_t>(n);
+  });
+}
+
+Result<void> applyMaxRecords(Config& c, const toml::node& v, const std::string& w) {
+  return applyInt<1, 1048576>(c, v, w, "sa.max_records", [](Config& cc, std::int64_t n) {
+    cc.sa.maxRecords = static_cast<std::uint32_t>(n);
+  });
+}
+
+Result<void> applyServiceLeaseMax(Config& c, const toml::node& v, const std::string& w) {
+  return applyInt<1, 0xFFFFFFFFU>(
+      c, v, w, "sa.service_lease_max_s",
+      [](Config& cc, std::int64_t n) { cc.sa.serviceLeaseMaxS = static_cast<std::uint32_t>(n); });
+}
+
 Result<void> applyLogFile(Config& c, const toml::node& v, const std::string& where) {
   auto s = v.value<std::string>();
   if (!s) return expected(where, "log.file to be a path (string; empty for stderr)");
@@ -258,6 +282,20 @@ constexpr OptionSpec kOptions[] = {
      "Time to wait for an SMP's response before sending it again.", applyTimeout},
     {"mad.retries", "integer 0-20", "3",
      "Times an unanswered SMP is sent again before it counts as lost.", applyRetries},
+    {"sa.subnet_timeout", "integer 0-31", "18",
+     "PortInfo:SubnetTimeout written to every port that carries a LID: how long its clients wait "
+     "for the SA, 4.096 us * 2^value (OpenSM's subnet_timeout; 18 is about 1 s).",
+     applySubnetTimeout},
+    {"sa.packet_life_time", "integer 0-63", "18",
+     "PacketLifeTime code the SA puts in PathRecords (OpenSM's packet_life_time).",
+     applyPacketLifeTime},
+    {"sa.max_records", "integer 1-1048576", "65536",
+     "Records one SA answer carries at most (GetTable); a query matching more gets the first ones.",
+     applyMaxRecords},
+    {"sa.service_lease_max_s", "seconds 1-4294967295", "4294967295",
+     "Longest ServiceRecord lease the SA grants; 4294967295 grants any, the IBA's indefinite lease "
+     "included.",
+     applyServiceLeaseMax},
     {"log.file", "path", R"("")", "Log file; empty logs to stderr.", applyLogFile},
     {"log.level", "string", R"("info")",
      "Log level: trace, debug, info, warn, error, critical or off.", applyLogLevel},

@@ -55,6 +55,16 @@ struct MadConfig {
   std::uint32_t retries{3};
 };
 
+// Subnet Administration: what the SA answers with and how much it keeps.
+struct SaConfig {
+  std::uint8_t subnetTimeout{18};   // PortInfo:SubnetTimeout, 4.096 us * 2^value (OpenSM's 18)
+  std::uint8_t packetLifeTime{18};  // PathRecord:PacketLifeTime code (OpenSM's packet_life_time)
+  std::uint32_t maxRecords{65536};  // records in one answer at most
+  // The longest ServiceRecord lease granted, seconds; 0xFFFFFFFF: any,
+  // indefinite ones included (the IBA's "infinite" lease).
+  std::uint32_t serviceLeaseMaxS{0xFFFFFFFFU};
+};
+
 struct LogConfig {
   std::filesystem::path file;  // empty: stderr
   std::string level{"info"};
@@ -64,6 +74,7 @@ struct Config {
   RoutingConfig routing;
   SmConfig sm;
   MadConfig mad;
+  SaConfig sa;
   LogConfig log;
 };
 

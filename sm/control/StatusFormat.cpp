@@ -97,6 +97,11 @@ std::string formatStatus(const DaemonStatus& s) {
   for (const ForeignSm& f : s.foreignSms)
     fmt::format_to(o, "foreign_sm: {} {} priority {} sm_key 0x{:016x} at {} lid {}\n", f.guid,
                    f.state, f.priority, f.smKey, f.port, f.lid.value);
+  const SaCounters& sa = s.sa;
+  fmt::format_to(o, "sa_received: {}\nsa_answered: {}\n", sa.received, sa.answered);
+  fmt::format_to(o, "sa_dropped: not_master {} undecodable {} no_responder {}\n",
+                 sa.droppedNotMaster, sa.droppedUndecodable, sa.droppedNoResponder);
+  fmt::format_to(o, "sa_not_answered: {}\nsa_send_failed: {}\n", sa.notAnswered, sa.sendFailed);
   return out;
 }
 

@@ -116,6 +116,18 @@ struct ForeignSm {
   std::uint64_t smKey{0};  // the key it shows
 };
 
+// Subnet Administration GMPs the daemon took from the port: every one
+// received is answered or dropped for one of the reasons here.
+struct SaCounters {
+  std::uint64_t received{0};
+  std::uint64_t answered{0};            // an answer sent
+  std::uint64_t droppedNotMaster{0};    // arrived while not MASTER
+  std::uint64_t droppedUndecodable{0};  // shorter than a MAD header, or not SA class 0x03 v2
+  std::uint64_t droppedNoResponder{0};  // master, but no SA to answer
+  std::uint64_t notAnswered{0};         // the SA had nothing to send back (a ReportResp...)
+  std::uint64_t sendFailed{0};          // the answer could not be sent
+};
+
 struct DaemonStatus {
   std::string state;  // "MASTER", "STANDBY", "DISCOVERING", "NOTACTIVE"
   std::string phase;  // fsm phase name, e.g. "MasterIdle"
@@ -164,6 +176,7 @@ struct DaemonStatus {
   std::vector<OtherSm> sms;           // the other SMs as last read
   std::vector<ForeignSm> foreignSms;  // as of the last read of the other SMs
   std::uint64_t foreignReports{0};    // times one was reported (SM-0115: new, or changed)
+  SaCounters sa;
   std::optional<DaemonExit> exit;
 };
 

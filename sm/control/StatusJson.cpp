@@ -107,6 +107,16 @@ Json statesJson(const std::vector<StateChange>& changes) {
   return out;
 }
 
+Json saJson(const SaCounters& sa) {
+  return {{"received", sa.received},
+          {"answered", sa.answered},
+          {"dropped_not_master", sa.droppedNotMaster},
+          {"dropped_undecodable", sa.droppedUndecodable},
+          {"dropped_no_responder", sa.droppedNoResponder},
+          {"not_answered", sa.notAnswered},
+          {"send_failed", sa.sendFailed}};
+}
+
 Json exitJson(const std::optional<DaemonExit>& e) {
   if (!e) return nullptr;
   return {{"code", e->code},
@@ -165,6 +175,7 @@ std::string formatStatusJson(const DaemonStatus& s) {
             {"sms", smsJson(s)},
             {"foreign_sms", foreignJson(s.foreignSms)},
             {"foreign_sm_reports", s.foreignReports},
+            {"sa", saJson(s.sa)},
             {"exit", exitJson(s.exit)}};
   // Invalid UTF-8 in a node description is replaced, not a reason to fail.
   std::string out = j.dump(-1, ' ', false, Json::error_handler_t::replace);

@@ -35,6 +35,9 @@ control::SweepInfo sweepInfo(std::string kind, std::chrono::milliseconds duratio
 struct SmDaemon::Impl {
   Impl(MadEngine& e, loop::EventLoop& l, const StateStore& st, Guid guid, DaemonSettings s,
        ReloadSettings r, std::shared_ptr<spdlog::logger> logger);
+  ~Impl();
+  Impl(const Impl&) = delete;
+  Impl& operator=(const Impl&) = delete;
 
   // The engine's clock: real time in the daemon, a fake transport's in tests.
   MadClock::time_point now() const { return engine.options().clock(); }
@@ -70,6 +73,11 @@ struct SmDaemon::Impl {
   void light();
   // SM-0001, the one place the line is written.
   void logUp(const SweepResult& r, std::string_view how);
+
+  // DaemonSa.cpp
+  void serveSa(GmpPort& port, std::shared_ptr<GmpResponder> responder);
+  // One GMP from the port: answered while master, dropped (counted) otherwise.
+  void onGmp(const ReceivedGmp& in);
 
   // DaemonPeers.cpp
   void poll(Guid master);
@@ -126,6 +134,11 @@ struct SmDaemon::Impl {
   std::uint64_t failedSweeps{0};
   program::PerKind<control::TableCounters> tablesTotal{};  // every sweep's, added up
   std::optional<SweepResult> lastResult;
+
+  // Subnet Administration (serveSa): where GMPs come from and who answers.
+  GmpPort* gmpPort{nullptr};
+  std::shared_ptr<GmpResponder> saResponder;
+  control::SaCounters sa;
 
   // The discovery of the DISCOVERING phase, kept for the heavy sweep that
   // follows it at once (becoming master): one walk of the fabric, not two.

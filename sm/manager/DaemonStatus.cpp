@@ -155,6 +155,7 @@ control::DaemonStatus SmDaemon::Impl::status() const {
         {.guid = m.guid, .priority = m.priority, .state = std::string(fsm::name(m.smState))});
   s.foreignSms = foreign.current();
   s.foreignReports = foreignReports;
+  s.sa = sa;
   s.exit = ended;
   return s;
 }

@@ -37,6 +37,11 @@ SmDaemon::Impl::Impl(MadEngine& e, loop::EventLoop& l, const StateStore& st, Gui
       sweep(engine, store, settings.sweep, log),
       started(now()) {}
 
+SmDaemon::Impl::~Impl() {
+  // The port outlives us and may still read GMPs (umad2sim's settle()).
+  if (gmpPort != nullptr) gmpPort->onGmp({});
+}
+
 SmInfo SmDaemon::Impl::selfInfo() const {
   SmInfo self;
   self.guid = portGuid;
@@ -53,6 +58,10 @@ SmDaemon::SmDaemon(MadEngine& engine, loop::EventLoop& loop, const StateStore& s
                                    std::move(reload), std::move(logger))) {}
 
 SmDaemon::~SmDaemon() = default;
+
+void SmDaemon::serveSa(GmpPort& port, std::shared_ptr<GmpResponder> responder) {
+  impl_->serveSa(port, std::move(responder));
+}
 
 int SmDaemon::run() {
   return impl_->run();

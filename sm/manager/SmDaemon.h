@@ -50,6 +50,7 @@
 // Log ids: see LOG MESSAGES in ibsm(8).
 #pragma once
 
+#include <ibsm/Gmp.h>
 #include <ibsm/MadAttributes.h>
 #include <ibsm/MadEngine.h>
 #include <spdlog/logger.h>
@@ -92,6 +93,14 @@ class SmDaemon {
   ~SmDaemon();
   SmDaemon(const SmDaemon&) = delete;
   SmDaemon& operator=(const SmDaemon&) = delete;
+
+  // Serves Subnet Administration: every GMP `port` receives (the port the
+  // engine reads, as its GmpPort) goes to `responder` while this SM is
+  // MASTER, and its answer back to the sender; otherwise -- not master, no
+  // responder (null), not an SA MAD -- it is dropped and counted (the
+  // status's `sa`), never fatal. Call before run(); `port` outlives the
+  // daemon, which takes its handler back when destroyed.
+  void serveSa(GmpPort& port, std::shared_ptr<GmpResponder> responder);
 
   // Daemon: runs until SIGTERM/SIGINT (returns 0) or until the port or the
   // control socket cannot be used (returns 1; the reason is logged).

@@ -12,7 +12,8 @@
 // whose: a PortInfo Set writes back the PortInfo as held, changing only LID,
 // LMC, MasterSMLID and GidPrefix (ports that carry a LID: switch port 0, CA
 // ports), NeighborMTU and OperationalVLs (link ports still in Init),
-// ClientReregister (if asked), PartitionEnforcementInbound/Outbound (switch
+// SubnetTimeout (LID-carrying ports; no Set for it alone), ClientReregister (CA ports due, see
+// HeldSubnet.h), PartitionEnforcementInbound/Outbound (switch
 // external ports listed in plan.pkeys: on where `enforce` and the switch
 // can, off otherwise; left as held on ports known to ignore them) and
 // PortState (only in the state phases). Enable fields (width, speed,

@@ -30,6 +30,7 @@ bool holdsLid(const discovery::DiscoveredSubnet& seen, PortRef port) {
 void HeldSubnet::observe(discovery::DiscoveredSubnet seen) {
   admitLfts(seen);
   dropResetNodes(seen);
+  admitCaPorts(seen);
   observed_ = std::move(seen);
 }
 
@@ -84,6 +85,17 @@ void HeldSubnet::dropResetNodes(const discovery::DiscoveredSubnet& seen) {
   }
 }
 
+void HeldSubnet::admitCaPorts(const discovery::DiscoveredSubnet& seen) {
+  for (const auto& [ref, info] : seen.portInfo) {
+    const Node& node = seen.fabric.node(ref.node);
+    if (node.isSwitch()) continue;
+    const PortKey key{node.guid, ref.port};
+    if (caPortsSeen_.insert(key).second &&
+        (info.capabilityMask & capability::kIsClientReregistrationSupported) != 0)
+      reregisterDue_.insert(key);
+  }
+}
+
 bool HeldSubnet::apply(const ProgramStep& step, const SmpReply& reply) {
   const Method method = step.request.method;
   bool quirk = false;
@@ -120,6 +132,7 @@ bool HeldSubnet::applyPortInfo(PortRef port, const PortInfo& asked, const PortIn
        asked.partitionEnforcementOutbound != now.partitionEnforcementOutbound)) {
     quirk = ignoresEnforcement_.insert(PortKey{node.guid, port.port}).second;
   }
+  if (asked.clientReregister) reregisterDue_.erase(PortKey{node.guid, port.port});
   observed_->portInfo[port] = now;
   discovery::fillPort(node.ports[port.port], now, !node.isSwitch() || port.port == 0);
   return quirk;

@@ -28,6 +28,12 @@
 // attribute as the device now has it), so that is recorded -- not what was
 // asked. A failed Set leaves the block Stale: written again, unread.
 //
+// Which CA ports should be told to re-register with the SA: those this
+// model has not seen before -- every one on a master's first sweep and
+// after forget() (takeover), later the ports that appear -- that advertise
+// IsClientReregistrationSupported. A port stays due until a PortInfo Set
+// carrying ClientReregister is acknowledged (a failed one is sent again).
+//
 // The one device quirk kept here: a switch port that acknowledges a
 // PortInfo Set but keeps its partition-enforcement bits (ibsim does) is
 // remembered, and diff() stops asking it until the node is reset.
@@ -71,6 +77,7 @@ class HeldSubnet {
   // SwitchInfo Set (then the next observation's value is taken as it is).
   std::optional<Lid> lftTop(Guid sw) const;
   bool ignoresEnforcement(PortKey port) const { return ignoresEnforcement_.contains(port); }
+  bool reregisterDue(PortKey port) const { return reregisterDue_.contains(port); }
 
  private:
   template <typename Kind>
@@ -85,6 +92,7 @@ class HeldSubnet {
   void applySwitchInfo(NodeId sw, Method method, const SmpReply& reply);
   void admitLfts(const discovery::DiscoveredSubnet& seen);
   void dropResetNodes(const discovery::DiscoveredSubnet& seen);
+  void admitCaPorts(const discovery::DiscoveredSubnet& seen);
 
   std::optional<discovery::DiscoveredSubnet> observed_;
   BlockTable<Guid, LftBlock> lfts_;
@@ -92,6 +100,8 @@ class HeldSubnet {
   BlockTable<PortKey, PKeyBlock> pkeys_;
   BlockTable<PortPairKey, SlToVlTable> sl2vl_;
   std::set<PortKey> ignoresEnforcement_;
+  std::set<PortKey> caPortsSeen_;
+  std::set<PortKey> reregisterDue_;
 };
 
 }  // namespace ibsm::sm::program

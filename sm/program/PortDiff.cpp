@@ -48,6 +48,8 @@ PortSetting portSetting(const DiffInput& in, PortRef port, const PortInfo& held)
   want.linkWidthEnabled = 0;
   want.linkSpeedEnabled = 0;
   want.linkSpeedExtEnabled = 0;
+  // A request to the port's clients, not a state: only when due (below).
+  want.clientReregister = false;
 
   bool changed = false;
   auto update = [&changed](auto& field, auto value) {
@@ -62,6 +64,11 @@ PortSetting portSetting(const DiffInput& in, PortRef port, const PortInfo& held)
     update(want.lmc, planned.lmc);
     update(want.masterSmLid, in.smLid);
     update(want.gidPrefix, in.options.subnetPrefix);
+    // Rides on the Sets the port gets anyway, never one of its own: ibsim
+    // (as OpenSM sees too) acknowledges it but keeps 31, so a Set for it
+    // alone would be sent again every sweep, and a restart that finds the
+    // fabric as it wants it must write nothing.
+    want.subnetTimeout = in.options.subnetTimeout;
   }
   // Link parameters are negotiated per link and may only change before the
   // link carries data, so an Armed or Active port keeps what it has.
@@ -83,9 +90,12 @@ PortSetting portSetting(const DiffInput& in, PortRef port, const PortInfo& held)
       update(want.partitionEnforcementOutbound, enforce);
     }
   }
+  // Due or not, a port answers with the bit as it likes: always a Set.
   if (in.options.clientReregister && !node.isSwitch() &&
-      (held.capabilityMask & capability::kIsClientReregistrationSupported) != 0) {
-    update(want.clientReregister, true);
+      (held.capabilityMask & capability::kIsClientReregistrationSupported) != 0 &&
+      in.held.reregisterDue(PortKey{node.guid, port.port})) {
+    want.clientReregister = true;
+    changed = true;
   }
   return PortSetting{.desired = want, .changed = changed};
 }
@@ -162,8 +172,10 @@ void diffPorts(const DiffInput& in, ProgramDiff& out) {
       out.phase(ref == in.seen.smPort ? ProgramPhase::SmLid : ProgramPhase::Lids)
           .push_back(ProgramStep{PortInfoTarget{ref}, setPortInfo(ref, *path, setting.desired)});
     }
-    // State Sets carry the new fields too: a Set writes the whole PortInfo.
+    // State Sets carry the new fields too: a Set writes the whole PortInfo;
+    // but the clients are asked to re-register once, by the first Set.
     PortInfo next = setting.desired;
+    next.clientReregister = false;
     if (link.arm) {
       next.portState = PortState::Armed;
       out.phase(ProgramPhase::Armed)

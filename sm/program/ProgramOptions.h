@@ -14,10 +14,15 @@ struct ProgramOptions {
   // SwitchInfo:LifeTimeValue (how long a packet may sit in a switch, as
   // 4.096 us * 2^value). Unset: each switch keeps what it holds.
   std::optional<std::uint8_t> switchLifeTime;
-  // Sets PortInfo:ClientReregister on CA ports that support it, which asks
-  // their clients to register again with the SA. An SM wants this once,
-  // when it takes over a subnet; the caller decides when.
-  bool clientReregister{false};
+  // PortInfo:SubnetTimeout of every LID-carrying port: how long a client
+  // waits for the SA, 4.096 us * 2^value (OpenSM's default 18: about 1 s).
+  // Written with every PortInfo Set such a port gets, never alone (Diff.h).
+  std::uint8_t subnetTimeout{18};
+  // Sets PortInfo:ClientReregister on the CA ports that support it and are
+  // due (HeldSubnet::reregisterDue: new to this master, so on its first
+  // sweep, after a takeover, and on ports it sees for the first time),
+  // which asks their clients to register again with the new SA. Off: never.
+  bool clientReregister{true};
 };
 
 }  // namespace ibsm::sm::program

@@ -14,6 +14,18 @@ namespace ibsm::sm::transport {
 namespace {
 
 constexpr int kSmClassVersion = 1;
+// The SA agent takes part in RMPP version 1, as OpenSM's does: the kernel
+// reassembles segmented requests and segments answers marked RMPP-active.
+constexpr int kSaRmppVersion = 1;
+// The SA's request methods (IBA 15.2.2): the kernel delivers requests by
+// this mask and responses (ReportResp to a Report we sent) by their TID.
+constexpr std::uint8_t kSaMethods[] = {0x01 /*Get*/,      0x02 /*Set*/,      0x06 /*Report*/,
+                                       0x12 /*GetTable*/, 0x14 /*GetMulti*/, 0x15 /*Delete*/};
+// Common MAD header: what a GMP must hold at least to be answered.
+constexpr std::size_t kMadHeaderSize = 24;
+// An answer with a GRH crosses no router inside the subnet; any hop limit
+// that reaches the requester will do.
+constexpr std::uint8_t kGrhHopLimit = 255;
 
 std::string errnoText(int err) {
   return std::strerror(err < 0 ? -err : err);
@@ -21,7 +33,7 @@ std::string errnoText(int err) {
 
 // The methods we accept as requests; responses reach the agent that sent
 // the request without being listed.
-void allowMethod(long (&mask)[16 / sizeof(long)], Method method) {
+void allowMethod(long (&mask)[16 / sizeof(long)], std::uint8_t method) {
   const auto m = static_cast<unsigned>(method);
   constexpr unsigned kBits = 8 * sizeof(long);
   mask[m / kBits] |= 1L << (m % kBits);
@@ -82,11 +94,13 @@ struct UmadTransport::Handles {
   int portId{-1};
   int lidAgent{-1};
   int drAgent{-1};
+  int saAgent{-1};
   int issmFd{-1};
 
   ~Handles() {
     if (lidAgent >= 0) umad_unregister(portId, lidAgent);
     if (drAgent >= 0) umad_unregister(portId, drAgent);
+    if (saAgent >= 0) umad_unregister(portId, saAgent);
     if (portId >= 0) umad_close_port(portId);
     if (issmFd >= 0) ::close(issmFd);  // gives up IsSM
   }
@@ -113,7 +127,8 @@ Result<std::unique_ptr<UmadTransport>> UmadTransport::open(const UmadOptions& op
   }
 
   long methods[16 / sizeof(long)] = {};
-  for (Method m : {Method::Get, Method::Set, Method::Trap}) allowMethod(methods, m);
+  for (Method m : {Method::Get, Method::Set, Method::Trap})
+    allowMethod(methods, static_cast<std::uint8_t>(m));
   handles->lidAgent = umad_register(handles->portId, static_cast<int>(MgmtClass::SubnLid),
                                     kSmClassVersion, 0, methods);
   handles->drAgent = umad_register(handles->portId, static_cast<int>(MgmtClass::SubnDirected),
@@ -121,6 +136,17 @@ Result<std::unique_ptr<UmadTransport>> UmadTransport::open(const UmadOptions& op
   if (handles->lidAgent < 0 || handles->drAgent < 0) {
     return fail(fmt::format("cannot register SM agents on port {}: {}", portName,
                             errnoText(std::min(handles->lidAgent, handles->drAgent))));
+  }
+  if (options.serveSa) {
+    long saMethods[16 / sizeof(long)] = {};
+    for (std::uint8_t m : kSaMethods) allowMethod(saMethods, m);
+    handles->saAgent =
+        umad_register(handles->portId, kSaClass, kSaClassVersion, kSaRmppVersion, saMethods);
+    if (handles->saAgent < 0) {
+      // EBUSY: another SA (an OpenSM) serves this port already.
+      return fail(fmt::format("cannot register the SA agent on port {}: {}", portName,
+                              errnoText(handles->saAgent)));
+    }
   }
 
   if (options.claimSm) {
@@ -193,7 +219,7 @@ Result<void> UmadTransport::send(const MadBuffer& mad, MadAddress to) {
 }
 
 Result<std::optional<ReceivedMad>> UmadTransport::receive(MadClock::time_point deadline) {
-  std::vector<std::uint8_t> buf(umad_size() + kMadSize);
+  if (recvBuf_.size() < umad_size() + kMadSize) recvBuf_.resize(umad_size() + kMadSize);
   for (;;) {
     const auto left = std::chrono::ceil<std::chrono::milliseconds>(deadline - MadClock::now());
     pollfd pfd{.fd = pollFd(), .events = POLLIN, .revents = 0};
@@ -202,20 +228,85 @@ Result<std::optional<ReceivedMad>> UmadTransport::receive(MadClock::time_point d
     if (ready < 0) return fail(fmt::format("poll on the umad port failed: {}", errnoText(errno)));
     if (ready == 0) return std::optional<ReceivedMad>{};
 
-    int length = static_cast<int>(kMadSize);
-    const int rc = umad_recv(handles_->portId, buf.data(), &length, 0);
+    int length = static_cast<int>(recvBuf_.size() - umad_size());
+    const int rc = umad_recv(handles_->portId, recvBuf_.data(), &length, 0);
+    if (rc == -ENOSPC) {
+      // A reassembled RMPP request longer than the buffer: the kernel keeps
+      // it queued and says how long it is; read it again into a bigger one.
+      recvBuf_.resize(umad_size() + static_cast<std::size_t>(length));
+      continue;
+    }
     if (rc == -EWOULDBLOCK || rc == -EINTR || rc == -ETIMEDOUT) continue;
     if (rc < 0) return fail(fmt::format("umad_recv failed: {}", errnoText(rc)));
     // A non-zero status marks one of our requests handed back unanswered
     // (the kernel's response timeout); the engine keeps its own timers.
-    if (umad_status(buf.data()) != 0) continue;
+    if (umad_status(recvBuf_.data()) != 0) continue;
 
+    const auto* mad = static_cast<const std::uint8_t*>(umad_get_mad(recvBuf_.data()));
+    if (mad[1] == kSaClass) {
+      deliverGmp(std::span(mad, static_cast<std::size_t>(std::max(length, 0))));
+      continue;  // never the engine's
+    }
     ReceivedMad in;
-    std::memcpy(in.mad.data(), umad_get_mad(buf.data()), kMadSize);
+    std::memcpy(in.mad.data(), mad, kMadSize);
     if (isResponse(static_cast<Method>(in.mad[3]))) ++responsesReceived_;
-    in.from = MadAddress::toLid(Lid{ntohs(umad_get_mad_addr(buf.data())->lid)});
+    in.from = MadAddress::toLid(Lid{ntohs(umad_get_mad_addr(recvBuf_.data())->lid)});
     return std::optional<ReceivedMad>{in};
   }
+}
+
+void UmadTransport::deliverGmp(std::span<const std::uint8_t> mad) {
+  ++gmpCounters_.received;
+  if (!gmpHandler_) {
+    ++gmpCounters_.unhandled;
+    return;
+  }
+  const ib_mad_addr_t* addr = umad_get_mad_addr(recvBuf_.data());
+  ReceivedGmp in;
+  in.mad.assign(mad.begin(), mad.end());
+  in.from.lid = Lid{ntohs(addr->lid)};
+  in.from.qpn = ntohl(addr->qpn) & 0xffffffU;
+  // umad2sim reports no Q_Key (0); a GMP to QP1 was sent with QP1's.
+  in.from.qkey = addr->qkey != 0 ? ntohl(addr->qkey) : kQp1QKey;
+  in.from.sl = addr->sl;
+  in.from.pkeyIndex = static_cast<std::uint16_t>(umad_get_pkey(recvBuf_.data()));
+  if (addr->grh_present != 0) {
+    Gid gid{};
+    std::memcpy(gid.data(), addr->gid, gid.size());
+    in.from.gid = gid;
+  }
+  // A copy of the handler: it may replace itself.
+  const Handler handler = gmpHandler_;
+  handler(in);
+}
+
+Result<void> UmadTransport::sendGmp(std::span<const std::uint8_t> mad, const GmpAddress& to) {
+  if (handles_->saAgent < 0) return fail("cannot send a GMP: no SA agent registered");
+  if (mad.size() < kMadHeaderSize)
+    return fail(
+        fmt::format("cannot send a GMP of {} bytes: shorter than a MAD header", mad.size()));
+  std::size_t length = mad.size();
+  if (!kernelFd_ && length > kMadSize) {
+    length = kMadSize;  // umad2sim has no RMPP: the first MAD's worth
+    ++gmpCounters_.cut;
+  }
+  // Shorter than a MAD: padded with zeros to one.
+  const std::size_t wireLength = std::max(length, kMadSize);
+  std::vector<std::uint8_t> buf(umad_size() + wireLength);
+  std::memcpy(umad_get_mad(buf.data()), mad.data(), length);
+  umad_set_addr(buf.data(), to.lid.value, static_cast<int>(to.qpn), to.sl,
+                static_cast<int>(to.qkey));
+  umad_set_pkey(buf.data(), to.pkeyIndex);
+  if (to.gid) {
+    ib_mad_addr_t grh{};
+    grh.hop_limit = kGrhHopLimit;
+    std::memcpy(grh.gid, to.gid->data(), to.gid->size());
+    umad_set_grh(buf.data(), &grh);
+  }
+  const int rc = umad_send(handles_->portId, handles_->saAgent, buf.data(),
+                           static_cast<int>(wireLength), 0, 0);
+  if (rc < 0) return fail(fmt::format("umad_send of a GMP failed: {}", errnoText(rc)));
+  return {};
 }
 
 }  // namespace ibsm::sm::transport

@@ -2,7 +2,12 @@
 // node when the process runs under umad2sim (LD_PRELOAD). One object owns
 // one open port with two agents, for the LID-routed (0x01) and the
 // directed-route (0x81) SM classes, both registered to receive Get, Set,
-// Trap and TrapRepress requests as well as responses to what we send.
+// Trap and TrapRepress requests as well as responses to what we send; and,
+// as the port's GmpPort (<ibsm/Gmp.h>), a third agent for Subnet
+// Administration (class 0x03 version 2 on QP1) registered as a server with
+// RMPP, so the kernel reassembles long requests and segments long answers.
+// GMPs go to the GMP handler from inside receive(); the MAD engine reading
+// receive() sees only SMPs.
 //
 //   UmadOptions options;
 //   options.portGuid = Guid{0x0002c903000e0b71};   // or leave unset: first active port
@@ -12,12 +17,15 @@
 #pragma once
 
 #include <ibsm/Fabric.h>
+#include <ibsm/Gmp.h>
 #include <ibsm/MadTransport.h>
 
 #include <chrono>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
+#include <vector>
 
 namespace ibsm::sm::transport {
 
@@ -43,9 +51,21 @@ struct UmadOptions {
   // never retries (the MAD engine does); a response arriving later than
   // this is dropped by the kernel, so keep it at least the engine's timeout.
   std::chrono::milliseconds responseTimeout{1000};
+  // Register the SA agent (class 0x03). Without it a GMP for the SA is
+  // dropped by a real kernel but kills the process under umad2sim (its
+  // receiver dereferences the missing agent), so only tools that never
+  // serve a subnet leave it off.
+  bool serveSa{true};
 };
 
-class UmadTransport final : public MadTransport {
+// What the port did with GMPs, for the daemon's status.
+struct GmpWireCounters {
+  std::uint64_t received{0};
+  std::uint64_t unhandled{0};  // no handler installed: dropped
+  std::uint64_t cut{0};        // answers longer than one MAD cut to 256 bytes (umad2sim)
+};
+
+class UmadTransport final : public MadTransport, public GmpPort {
  public:
   [[nodiscard]] static Result<std::unique_ptr<UmadTransport>> open(const UmadOptions& options);
   // Under umad2sim, first reads and drops what is still on its way to us
@@ -60,6 +80,16 @@ class UmadTransport final : public MadTransport {
   // False under umad2sim (ibsim), whose fd is not a kernel fd and whose
   // poll() ignores every other fd it is given with it.
   bool pollsWithOtherFds() const override { return kernelFd_; }
+
+  // GmpPort: SA requests (RMPP reassembled on a real port) to `handler`.
+  void onGmp(Handler handler) override { gmpHandler_ = std::move(handler); }
+  // LID-routed to to.qpn with to.qkey, SL and P_Key index, a GRH back to
+  // to.gid when there is one. Longer than 256 bytes: segmented by the
+  // kernel (the answer's RMPP header says Active), cut to 256 under
+  // umad2sim, which has no RMPP.
+  [[nodiscard]] Result<void> sendGmp(std::span<const std::uint8_t> mad,
+                                     const GmpAddress& to) override;
+  const GmpWireCounters& gmpCounters() const { return gmpCounters_; }
 
   // The port as it was when opened.
   const UmadPort& port() const { return port_; }
@@ -78,6 +108,8 @@ class UmadTransport final : public MadTransport {
   // drop MADs until none came for kSettleQuiet (at most kSettleMax). A
   // real kernel drops such answers itself; nothing is waited for there.
   void settle();
+  // The GMP just read into recvBuf_, to the handler with its sender.
+  void deliverGmp(std::span<const std::uint8_t> mad);
   static constexpr std::chrono::milliseconds kSettleQuiet{20};
   static constexpr std::chrono::milliseconds kSettleMax{200};
 
@@ -87,6 +119,9 @@ class UmadTransport final : public MadTransport {
   bool kernelFd_{true};
   std::uint64_t requestsSent_{0};       // Get/Set: answers expected
   std::uint64_t responsesReceived_{0};  // answers read
+  Handler gmpHandler_;
+  GmpWireCounters gmpCounters_;
+  std::vector<std::uint8_t> recvBuf_;  // grows to the longest RMPP message read
 };
 
 }  // namespace ibsm::sm::transport

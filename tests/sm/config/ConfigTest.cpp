@@ -46,6 +46,38 @@ TEST(Config, ReadsMaxVlsAndThePartitionsFile) {
 
 // [[partition]] tables are read by the partition manager from the same file;
 // the config parser leaves them alone, but only under that name.
+TEST(Config, ReadsTheSaSectionWithOpenSmsDefaults) {
+  const auto defaults = parseConfig("", "empty.toml");
+  ASSERT_TRUE(defaults);
+  EXPECT_EQ(defaults->sa.subnetTimeout, 18);
+  EXPECT_EQ(defaults->sa.packetLifeTime, 18);
+  const auto c = parseConfig(
+      "[sa]\nsubnet_timeout = 14\npacket_life_time = 20\nmax_records = 100\n"
+      "service_lease_max_s = 3600\n",
+      "ibsm.toml");
+  ASSERT_TRUE(c) << c.error().message;
+  EXPECT_EQ(c->sa.subnetTimeout, 14);
+  EXPECT_EQ(c->sa.packetLifeTime, 20);
+  EXPECT_EQ(c->sa.maxRecords, 100U);
+  EXPECT_EQ(c->sa.serviceLeaseMaxS, 3600U);
+}
+
+TEST(Config, RejectsBadSaValuesNamingFileLineAndKey) {
+  const auto timeout = parseConfig("[sa]\n\nsubnet_timeout = 32\n", "ibsm.toml");
+  ASSERT_FALSE(timeout);
+  EXPECT_EQ(timeout.error().message,
+            "ibsm.toml:3: expected sa.subnet_timeout to be an integer from 0 to 31");
+  const auto records = parseConfig("[sa]\nmax_records = 0\n", "ibsm.toml");
+  ASSERT_FALSE(records);
+  EXPECT_EQ(records.error().message,
+            "ibsm.toml:2: expected sa.max_records to be an integer from 1 to 1048576");
+  const auto lease = parseConfig("[sa]\nservice_lease_max_s = \"long\"\n", "ibsm.toml");
+  ASSERT_FALSE(lease);
+  EXPECT_EQ(lease.error().message,
+            "ibsm.toml:2: expected sa.service_lease_max_s to be an integer from 1 to 4294967295");
+  EXPECT_FALSE(parseConfig("[sa]\nsubnet_timeout = 18\nlease = 5\n", "ibsm.toml"));
+}
+
 TEST(Config, LeavesPartitionTablesToThePartitionManager) {
   const auto c = parseConfig(
       "[sm]\npriority = 3\n[[partition]]\nname = \"storage\"\npkey = \"0x8001\"\n", "a");

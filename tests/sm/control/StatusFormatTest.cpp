@@ -82,7 +82,33 @@ TEST(StatusText, IsOneKeyValueLinePerField) {
             "reloads_refused: 0\n"
             "sms: 0\n"
             "foreign_sms: 0\n"
-            "foreign_sm_reports: 0\n");
+            "foreign_sm_reports: 0\n"
+            "sa_received: 0\n"
+            "sa_answered: 0\n"
+            "sa_dropped: not_master 0 undecodable 0 no_responder 0\n"
+            "sa_not_answered: 0\n"
+            "sa_send_failed: 0\n");
+}
+
+TEST(StatusJson, CountsSaQueriesByWhatBecameOfThem) {
+  DaemonStatus s = standby();
+  s.sa = SaCounters{.received = 9,
+                    .answered = 4,
+                    .droppedNotMaster = 2,
+                    .droppedUndecodable = 1,
+                    .droppedNoResponder = 1,
+                    .notAnswered = 1,
+                    .sendFailed = 0};
+  const auto sa = nlohmann::json::parse(formatStatusJson(s)).at("sa");
+  EXPECT_EQ(sa.at("received"), 9);
+  EXPECT_EQ(sa.at("answered"), 4);
+  EXPECT_EQ(sa.at("dropped_not_master"), 2);
+  EXPECT_EQ(sa.at("dropped_undecodable"), 1);
+  EXPECT_EQ(sa.at("dropped_no_responder"), 1);
+  EXPECT_EQ(sa.at("not_answered"), 1);
+  EXPECT_EQ(sa.at("send_failed"), 0);
+  EXPECT_NE(formatStatus(s).find("sa_dropped: not_master 2 undecodable 1 no_responder 1\n"),
+            std::string::npos);
 }
 
 TEST(StatusText, ASweepShowsKindTimeDurationMadsVerdictAndEachChange) {

@@ -86,6 +86,7 @@ class DiffTest : public ::testing::Test {
         pi.lid = plan.fabric.port(ref).lid;
         pi.masterSmLid = smLid;
         pi.gidPrefix = kDefaultPrefix;
+        pi.subnetTimeout = ProgramOptions{}.subnetTimeout;
       }
       if (pi.portState == PortState::Init) pi.portState = PortState::Active;
     }
@@ -338,10 +339,11 @@ TEST_F(DiffTest, APortWhosePeerDidNotAnswerIsNotArmed) {
   EXPECT_FALSE(targets(p, ProgramPhase::Active).contains(PortRef{1, 1}));
 }
 
-TEST_F(DiffTest, ClientReregisterOnlyWhenAskedAndOnlyOnCaPortsThatSupportIt) {
+TEST_F(DiffTest, ClientReregisterUnlessTurnedOffAndOnlyOnCaPortsThatSupportIt) {
   discovered.portInfo.at(kCa0Port2).capabilityMask |= capability::kIsClientReregistrationSupported;
   discovered.portInfo.at(kSw0).capabilityMask |= capability::kIsClientReregistrationSupported;
   const SubnetPlan plan = makePlan();
+  options.clientReregister = false;
   EXPECT_FALSE(portSets(steps(plan), ProgramPhase::Lids).at(kCa0Port2).clientReregister);
   options.clientReregister = true;
   const auto sets = portSets(steps(plan), ProgramPhase::Lids);

@@ -153,6 +153,10 @@ std::expected<SmpData, std::uint16_t> FakeFabricTransport::get(const Smp& reques
           g != gidPrefixes_.end()) {
         pi.gidPrefix = g->second;
       }
+      if (auto t = subnetTimeouts_.find({at.node, node.isSwitch() ? std::uint8_t{0} : num});
+          t != subnetTimeouts_.end()) {
+        pi.subnetTimeout = t->second;
+      }
       pi.capabilityMask = port.capabilityMask;
       pi.localPortNum = at.port;
       pi.linkWidthEnabled = port.link.widthEnabled;
@@ -246,7 +250,9 @@ std::expected<void, std::uint16_t> FakeFabricTransport::set(const Smp& request, 
         port.lmc = pi.lmc;
         smLids_[{at.node, num}] = pi.masterSmLid;
         gidPrefixes_[{at.node, num}] = pi.gidPrefix;
+        subnetTimeouts_[{at.node, num}] = pi.subnetTimeout;
       }
+      if (pi.clientReregister) ++reregistrations_[{at.node, num}];
       if (pi.portState != PortState::NoChange) port.state = pi.portState;
       if (node.isSwitch() && num != 0 && pkeyEntries(node, num) > 0 && !ignoreEnforcement_) {
         enforcement_[{at.node, num}] = {pi.partitionEnforcementInbound,

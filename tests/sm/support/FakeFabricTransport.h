@@ -112,6 +112,11 @@ class FakeFabricTransport final : public MadTransport {
   std::pair<bool, bool> enforcement(PortRef port) const;
   // Acknowledge PortInfo Sets but keep the enforcement bits, as ibsim does.
   void ignoreEnforcementSets(bool ignore = true) { ignoreEnforcement_ = ignore; }
+  // PortInfo Sets with ClientReregister a port was sent.
+  unsigned reregistrations(PortRef port) const {
+    auto it = reregistrations_.find(port);
+    return it == reregistrations_.end() ? 0 : it->second;
+  }
   // PortInfo:OperationalVLs (IBA code) a port holds.
   std::uint8_t operationalVls(PortRef port) const;
   void setOperationalVls(PortRef port, std::uint8_t code) { operVls_[port] = code; }
@@ -148,7 +153,9 @@ class FakeFabricTransport final : public MadTransport {
   std::vector<SentMad> sent_;
   std::map<NodeId, std::vector<std::uint8_t>> lfts_;
   std::map<PortRef, Lid> smLids_;
-  std::map<PortRef, std::uint64_t> gidPrefixes_;         // as Set PortInfo wrote them
+  std::map<PortRef, std::uint64_t> gidPrefixes_;    // as Set PortInfo wrote them
+  std::map<PortRef, std::uint8_t> subnetTimeouts_;  // likewise
+  std::map<PortRef, unsigned> reregistrations_;
   std::map<PortRef, std::vector<std::uint16_t>> pkeys_;  // ports whose table was Set
   std::map<PortRef, std::pair<bool, bool>> enforcement_;
   std::map<PortRef, std::uint8_t> operVls_;  // ports whose OperationalVLs was Set

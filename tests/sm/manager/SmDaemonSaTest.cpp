@@ -1,0 +1,216 @@
+// The daemon serves Subnet Administration only as MASTER: SA GMPs from the
+// port reach the responder while this SM is master -- also between the
+// SMPs of a sweep -- and are dropped, counted, otherwise (not master, no
+// responder, not an SA MAD); none of them ever stops the daemon. A standby
+// that takes over starts answering. Against the in-memory fake fabric on
+// its clock, with GMPs injected at chosen times (tests/sm/support/
+// GmpInjector.h) and a small responder that echoes a GetResp; the tests
+// read the status's `sa` counters and the answers sent.
+#include <gtest/gtest.h>
+#include <spdlog/sinks/null_sink.h>
+
+#include <csignal>
+#include <filesystem>
+
+#include "sm/loop/EventLoop.h"
+#include "sm/manager/SmDaemon.h"
+#include "tests/sm/program/SubnetSnapshot.h"
+#include "tests/sm/support/FakeFabricTransport.h"
+#include "tests/sm/support/GmpInjector.h"
+#include "tests/support/FabricFixtures.h"
+
+namespace ibsm::sm::manager {
+namespace {
+
+using namespace std::chrono_literals;
+using ibsm::testing::FakeFabricTransport;
+using ibsm::testing::GmpInjector;
+
+constexpr std::uint8_t kGet = 0x01;
+constexpr std::uint8_t kGetResp = 0x81;
+constexpr std::uint16_t kClassPortInfo = 0x0001;
+// Where the queries come from: a host's QP1, without a GRH.
+const GmpAddress kHost{.lid = Lid{42}, .qpn = 1, .sl = 0, .pkeyIndex = 0, .gid = std::nullopt};
+
+// An SA Get of `attribute` with TID `tid`, as a host sends it.
+std::vector<std::uint8_t> saGet(std::uint64_t tid, std::uint16_t attribute = kClassPortInfo) {
+  std::vector<std::uint8_t> mad(kMadSize, 0);
+  mad[0] = 1;  // base version
+  mad[1] = kSaClass;
+  mad[2] = kSaClassVersion;
+  mad[3] = kGet;
+  for (int i = 0; i < 8; ++i) mad[8 + i] = static_cast<std::uint8_t>(tid >> (56 - 8 * i));
+  mad[16] = static_cast<std::uint8_t>(attribute >> 8);
+  mad[17] = static_cast<std::uint8_t>(attribute);
+  return mad;
+}
+
+std::uint64_t tidOf(const std::vector<std::uint8_t>& mad) {
+  std::uint64_t tid = 0;
+  for (int i = 0; i < 8; ++i) tid = (tid << 8) | mad[8 + i];
+  return tid;
+}
+
+// Answers every request with the request itself as a GetResp; calls
+// `probe` first (what the test wants to know at the moment it answers).
+class EchoResponder final : public GmpResponder {
+ public:
+  std::function<void()> probe;
+  std::optional<std::vector<std::uint8_t>> answer(std::span<const std::uint8_t> request,
+                                                  const GmpAddress&) override {
+    if (probe) probe();
+    std::vector<std::uint8_t> out(request.begin(), request.end());
+    out[3] = kGetResp;
+    return out;
+  }
+};
+
+class SmDaemonSaTest : public ::testing::Test {
+ protected:
+  SmDaemonSaTest()
+      : wire_(ibsm::testing::unprogrammed(fabric()), firstCaPort()),
+        stateDir_(std::filesystem::temp_directory_path() /
+                  ("ibsm-daemon-sa-test-" + std::to_string(::getpid()))),
+        store_(stateDir_) {
+    wire_.fabric().port(firstCaPort()).capabilityMask |= capability::kIsSm;
+    engine_.emplace(gmps_,
+                    MadEngineOptions{.clock = loop_.clock(), .waiter = &loop_, .logger = quiet()});
+    settings_.sweep.plan.engines = {"ftree"};
+  }
+  ~SmDaemonSaTest() override { std::filesystem::remove_all(stateDir_); }
+
+  static std::shared_ptr<spdlog::logger> quiet() {
+    return std::make_shared<spdlog::logger>("sa-test",
+                                            std::make_shared<spdlog::sinks::null_sink_st>());
+  }
+
+  static Fabric fabric() {
+    return ibsm::testing::generatedFabric(FatTreeSpec{.levels = 2, .radix = 8});
+  }
+  // Where the SM runs, and where another SM does when a test wants one.
+  static PortRef firstCaPort() { return PortRef{fabric().endNodes().front(), 1}; }
+  static PortRef lastCaPort() { return PortRef{fabric().endNodes().back(), 1}; }
+
+  // A query from kHost at `after` since now.
+  void query(std::uint64_t tid, std::chrono::milliseconds after,
+             std::vector<std::uint8_t> mad = {}) {
+    gmps_.inject({mad.empty() ? saGet(tid) : std::move(mad), kHost}, wire_.now() + after);
+  }
+
+  // Runs the daemon until SIGTERM at `stopAt`; running_ is its status a
+  // second before (`ibsm status`), status_ its last (--stats).
+  int run(std::chrono::milliseconds stopAt, std::shared_ptr<GmpResponder> responder) {
+    SmDaemon daemon(*engine_, loop_, store_, wire_.fabric().port(firstCaPort()).guid, settings_, {},
+                    quiet());
+    daemon.serveSa(gmps_, std::move(responder));
+    auto stop = loop_.at(wire_.now() + stopAt, [&daemon] { daemon.signal(SIGTERM); });
+    auto look = loop_.at(wire_.now() + stopAt - 1s, [&] { running_ = daemon.status(); });
+    const int code = daemon.run();
+    loop_.cancel(stop);
+    loop_.cancel(look);
+    status_ = daemon.status();
+    return code;
+  }
+
+  FakeFabricTransport wire_;
+  GmpInjector gmps_{wire_, wire_.clock()};
+  std::filesystem::path stateDir_;
+  StateStore store_;
+  loop::EventLoop loop_{wire_.clock()};
+  std::optional<MadEngine> engine_;
+  DaemonSettings settings_;
+  control::DaemonStatus running_;
+  control::DaemonStatus status_;
+};
+
+TEST_F(SmDaemonSaTest, AnswersOnlyAsMasterToTheSenderWithItsTid) {
+  query(0x1111, 0ms);  // while DISCOVERING
+  query(0x2222, 5s);   // master, the subnet up
+  EXPECT_EQ(run(8s, std::make_shared<EchoResponder>()), 0);
+  EXPECT_EQ(running_.state, "MASTER");
+  EXPECT_EQ(status_.sa.received, 2U);
+  EXPECT_EQ(status_.sa.droppedNotMaster, 1U);
+  EXPECT_EQ(status_.sa.answered, 1U);
+  ASSERT_EQ(gmps_.sentGmps().size(), 1U);
+  const auto& sent = gmps_.sentGmps().front();
+  EXPECT_EQ(tidOf(sent.mad), 0x2222U);
+  EXPECT_EQ(sent.mad[3], kGetResp);
+  EXPECT_EQ(sent.to, kHost);
+}
+
+TEST_F(SmDaemonSaTest, AnswersBetweenTheSmpsOfASweep) {
+  // The query arrives with the first Set of the first master sweep.
+  bool injected = false;
+  wire_.setFaults([&](const Smp& request, std::size_t) {
+    if (!injected && request.header.method == Method::Set) {
+      injected = true;
+      query(0x3333, 0ms);
+    }
+    return FakeFabricTransport::Fate{};
+  });
+  auto responder = std::make_shared<EchoResponder>();
+  std::size_t outstanding = 0;
+  responder->probe = [&] { outstanding = engine_->outstanding(); };
+  EXPECT_EQ(run(8s, responder), 0);
+  ASSERT_TRUE(injected);
+  EXPECT_EQ(status_.sa.answered, 1U);
+  EXPECT_GT(outstanding, 0U) << "answered only once the sweep's SMPs were done";
+  EXPECT_TRUE(running_.up);
+}
+
+TEST_F(SmDaemonSaTest, WithoutAResponderEveryQueryIsDroppedAndCounted) {
+  query(1, 5s);
+  query(2, 6s);
+  EXPECT_EQ(run(8s, nullptr), 0);
+  EXPECT_EQ(status_.sa.received, 2U);
+  EXPECT_EQ(status_.sa.droppedNoResponder, 2U);
+  EXPECT_TRUE(gmps_.sentGmps().empty());
+}
+
+TEST_F(SmDaemonSaTest, MadsThatAreNotSaQueriesAreDroppedNeverFatal) {
+  query(1, 5s, std::vector<std::uint8_t>(10, 0));  // shorter than a MAD header
+  auto oldVersion = saGet(2);
+  oldVersion[2] = 1;
+  query(2, 5s, oldVersion);
+  query(3, 6s);  // and the next good one is answered
+  EXPECT_EQ(run(8s, std::make_shared<EchoResponder>()), 0);
+  EXPECT_EQ(status_.sa.droppedUndecodable, 2U);
+  EXPECT_EQ(status_.sa.answered, 1U);
+}
+
+TEST_F(SmDaemonSaTest, AnAnswerThatCannotBeSentIsCountedNotFatal) {
+  gmps_.failSends();
+  query(1, 5s);
+  EXPECT_EQ(run(8s, std::make_shared<EchoResponder>()), 0);
+  EXPECT_EQ(status_.sa.sendFailed, 1U);
+  EXPECT_EQ(status_.sa.answered, 0U);
+  EXPECT_EQ(running_.state, "MASTER");
+}
+
+TEST_F(SmDaemonSaTest, AStandbyStartsAnsweringWhenItTakesOver) {
+  // A master on the last CA port; silent to SMInfo from 20 s on.
+  const PortRef other = lastCaPort();
+  wire_.fabric().port(other).capabilityMask |= capability::kIsSm;
+  wire_.runSm(other, SmInfo{.guid = wire_.fabric().port(other).guid,
+                            .smKey = kDefaultSmKey,
+                            .priority = 5,
+                            .smState = SmState::Master});
+  const auto silentFrom = wire_.now() + 20s;
+  wire_.setFaults([&](const Smp& request, std::size_t) {
+    return FakeFabricTransport::Fate::dropped(request.header.attributeId == AttributeId::SmInfo &&
+                                              wire_.now() >= silentFrom);
+  });
+  settings_.pollingTimeout = 1s;
+  settings_.pollingRetries = 2;
+  query(1, 10s);  // standby
+  query(2, 50s);  // master since the takeover
+  EXPECT_EQ(run(55s, std::make_shared<EchoResponder>()), 0);
+  EXPECT_EQ(running_.state, "MASTER");
+  EXPECT_EQ(status_.sa.droppedNotMaster, 1U);
+  EXPECT_EQ(status_.sa.answered, 1U);
+  ASSERT_EQ(gmps_.sentGmps().size(), 1U);
+  EXPECT_EQ(tidOf(gmps_.sentGmps().front().mad), 2U);
+}
+
+}  // namespace
+}  // namespace ibsm::sm::manager

@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# An SA query to an ibsm master never harms it: once `ibsm status` says the
+# subnet is up, `saquery` run on another node (a NodeRecord GetTable and a
+# ClassPortInfo Get, LID-routed through the tables ibsm wrote to its SM LID)
+# reaches ibsm's SA agent -- before it registered one, umad2sim killed the
+# process here -- and, with no SA responder wired in yet, is dropped and
+# counted (sa.received, sa.dropped_no_responder). ibsm keeps running and
+# answering its status, and SIGTERM then ends it with exit 0. (SubnetTimeout,
+# which ibsm writes, cannot be checked here: ibsim keeps 31 whatever an SM
+# writes, OpenSM's 18 as well; tests/sm/program/ClientReregisterTest has it.)
+#
+#   run-with-ibsim.sh NETFILE -- saquery-to-master.sh path/to/ibsm
+set -u
+IBSM=${1:?usage: $0 path/to/ibsm}
+source "$(dirname "$0")/run-checks.sh"
+net=$IBSIM_NETFILE
+start=$SECONDS
+mapfile -t nodes < <(net_cas "$net")
+asker=${nodes[-1]}
+
+# The [sa] keys are accepted by `ibsm run` as they are by the parser.
+printf '[sm]\ncontrol_socket = "%s"\n[sa]\nsubnet_timeout = 17\nmax_records = 1000\n' \
+  "$PWD/control.sock" >ibsm.toml
+sock=control.sock
+"$IBSM" run -F ibsm.toml --state-dir state --log-file ibsm.log --stats stats.json 2>stderr.txt &
+pid=$!
+if wait_for_status $sock .up 60; then
+  # No SA answers: saquery gives up after its timeout; what matters is ibsm.
+  SIM_HOST=$asker quiet timeout 20 saquery -t 200 NR >/dev/null
+  SIM_HOST=$asker quiet timeout 20 saquery -t 200 CPI >/dev/null
+  kill -0 "$pid" 2>/dev/null || fail "ibsm died when saquery asked it:"$'\n'"$(tail -5 stderr.txt)"
+  if wait_for_status $sock '.sa.received >= 2 and .sa.dropped_no_responder == .sa.received' 5; then
+    echo "sa counters: $(ibsm_status_json $sock | jq -c .sa)"
+  else
+    fail "ibsm's status does not count the SA queries dropped: $(ibsm_status_json $sock | jq -c .sa)"
+  fi
+  status_holds $sock '.state == "MASTER" and .up' || fail "ibsm is no longer a master that is up"
+else
+  fail "the subnet is not up within 60 s"
+fi
+
+stop_pid "$pid" TERM 5
+rc=$?
+[[ $rc -eq 0 ]] || fail "ibsm exited $rc after SIGTERM:"$'\n'"$(cat stderr.txt)"
+
+finish "$(basename "$net" .net): saquery to the master, $((SECONDS - start)) s" ibsm.log

@@ -1,0 +1,82 @@
+// A GmpPort for unit tests, over any MadTransport (the fake fabric): GMPs
+// injected at a time on the transport's clock reach the handler from
+// inside receive(), as UmadTransport delivers them -- between the SMPs of
+// a sweep or in the daemon's wait -- and the answers sent are recorded.
+// SMPs pass through untouched.
+//
+//   FakeFabricTransport wire(fabric, smPort);
+//   GmpInjector gmps(wire, wire.clock());
+//   MadEngine engine(gmps, options);              // the engine reads SMPs only
+//   gmps.inject(classPortInfoGet(7), wire.now() + 5s);
+//   daemon.serveSa(gmps, responder);
+#pragma once
+
+#include <ibsm/Gmp.h>
+#include <ibsm/MadTransport.h>
+
+#include <algorithm>
+#include <functional>
+#include <utility>
+#include <vector>
+
+namespace ibsm::testing {
+
+class GmpInjector final : public MadTransport, public GmpPort {
+ public:
+  struct SentGmp {
+    std::vector<std::uint8_t> mad;
+    GmpAddress to;
+    MadClock::time_point at;
+  };
+
+  GmpInjector(MadTransport& inner, std::function<MadClock::time_point()> clock)
+      : inner_(inner), clock_(std::move(clock)) {}
+
+  // `gmp` arrives at `at` (or at the first receive() after it).
+  void inject(ReceivedGmp gmp, MadClock::time_point at) {
+    pending_.push_back({at, std::move(gmp)});
+    std::ranges::stable_sort(pending_, {}, &Pending::at);
+  }
+  const std::vector<SentGmp>& sentGmps() const { return sent_; }
+  void failSends(bool fail = true) { failSends_ = fail; }
+
+  [[nodiscard]] Result<void> send(const MadBuffer& mad, MadAddress to) override {
+    return inner_.send(mad, to);
+  }
+  [[nodiscard]] Result<std::optional<ReceivedMad>> receive(MadClock::time_point deadline) override {
+    for (;;) {
+      const bool gmpFirst = !pending_.empty() && pending_.front().at <= deadline;
+      auto in = inner_.receive(gmpFirst ? pending_.front().at : deadline);
+      if (!in || *in || !gmpFirst) return in;
+      // Nothing else came before the GMP's time: hand it over, as the
+      // umad transport does from inside receive(), and wait on.
+      ReceivedGmp gmp = std::move(pending_.front().gmp);
+      pending_.erase(pending_.begin());
+      if (handler_) handler_(gmp);
+    }
+  }
+  int pollFd() const override { return inner_.pollFd(); }
+  bool pollsWithOtherFds() const override { return inner_.pollsWithOtherFds(); }
+
+  void onGmp(Handler handler) override { handler_ = std::move(handler); }
+  [[nodiscard]] Result<void> sendGmp(std::span<const std::uint8_t> mad,
+                                     const GmpAddress& to) override {
+    if (failSends_) return fail("fake GMP port: send refused");
+    sent_.push_back({{mad.begin(), mad.end()}, to, clock_()});
+    return {};
+  }
+
+ private:
+  struct Pending {
+    MadClock::time_point at;
+    ReceivedGmp gmp;
+  };
+  MadTransport& inner_;
+  std::function<MadClock::time_point()> clock_;
+  std::vector<Pending> pending_;  // by time
+  std::vector<SentGmp> sent_;
+  Handler handler_;
+  bool failSends_{false};
+};
+
+}  // namespace ibsm::testing
