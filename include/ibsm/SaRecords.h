@@ -101,7 +101,7 @@ struct SwitchInfoRecord {
 
 struct LftRecord {
   static constexpr std::uint16_t kAttributeId = saAttr::kLftRecord;
-  static constexpr std::size_t kSize = 72;  // 68 bytes, padded
+  static constexpr std::size_t kSize = 72;  // LID, block, reserved, 64 entries
   Lid lid{};
   std::uint16_t block{0};
   LftBlock lft{};

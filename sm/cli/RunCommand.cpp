@@ -18,9 +18,11 @@
 #include "sm/config/PlanSettings.h"
 #include "sm/files/FileIo.h"
 #include "sm/loop/EventLoop.h"
+#include "sm/manager/SaFeed.h"
 #include "sm/manager/SignalWatch.h"
 #include "sm/manager/SmDaemon.h"
 #include "sm/manager/StateStore.h"
+#include "sm/sa/SaResponder.h"
 #include "sm/transport/UmadTransport.h"
 
 namespace ibsm::sm::cli {
@@ -150,6 +152,16 @@ MadEngineOptions engineOptions(const config::Config& c, loop::EventLoop& loop,
   return o;
 }
 
+// What the SA answers with, from the configuration: the PacketLifeTime of
+// paths and the key that lets a requester see PKey tables (the SM_Key, as
+// OpenSM's sa_key defaults to its sm_key).
+sa::SaSettings saSettings(const config::Config& c) {
+  sa::SaSettings s;
+  s.packetLifeTime = c.sa.packetLifeTime;
+  s.saKey = c.sm.smKey;
+  return s;
+}
+
 // What the run leaves behind once the daemon returned: the --stats file and,
 // for the operator (or the script) that ran --once, the route verdict.
 int afterRun(const RunArgs& args, const sm::manager::SmDaemon& daemon, int status) {
@@ -223,9 +235,15 @@ int runRun(const RunArgs& args) {
   sm::manager::StateStore store(c.sm.stateDir);
   sm::manager::SmDaemon daemon(engine, loop, store, port.portGuid, std::move(settings), reload,
                                *logger);
-  // The SA agent is registered with the port; until an SA responder is
-  // wired in here, every SA query is dropped and counted, never fatal.
-  daemon.serveSa(**transport, nullptr);
+  // Subnet Administration: answered while master from the snapshot of the
+  // last sweep that programmed (SaFeed.h), on the engine's clock.
+  auto sa = std::make_shared<sa::SaResponder>(nullptr, loop.clock());
+  daemon.serveSa(**transport, sa);
+  daemon.onSubnetProgrammed([sa, settings = saSettings(c)](const sm::manager::SweepResult& result,
+                                                           const program::HeldSubnet& held,
+                                                           const SmInfo& self) {
+    sa->setSubnet(sm::manager::saSnapshot(result, held, self, settings));
+  });
   if (signals.fd() >= 0)
     loop.watch(signals.fd(), [&] {
       while (auto sig = signals.poll()) daemon.signal(*sig);

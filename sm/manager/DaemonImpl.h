@@ -138,6 +138,7 @@ struct SmDaemon::Impl {
   // Subnet Administration (serveSa): where GMPs come from and who answers.
   GmpPort* gmpPort{nullptr};
   std::shared_ptr<GmpResponder> saResponder;
+  SmDaemon::SubnetListener subnetListener;
   control::SaCounters sa;
 
   // The discovery of the DISCOVERING phase, kept for the heavy sweep that

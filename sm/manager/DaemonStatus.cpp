@@ -87,6 +87,7 @@ void SmDaemon::Impl::recordSweep(const control::SweepInfo& info, const SweepResu
   if (info.kind == "replan") lastReplan = info;
   if (!result) return;
   lastResult = *result;
+  if (subnetListener && result->plan) subnetListener(*result, sweep.held(), agent.self());
   for (std::size_t k = 0; k < program::kTableKinds; ++k) {
     const auto kind = static_cast<program::TableKind>(k);
     tablesTotal[kind].read += result->program.table(kind).read;

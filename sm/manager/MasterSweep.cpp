@@ -142,6 +142,7 @@ Result<SweepResult> MasterSweep::planAndProgram(const std::optional<Fabric>& bef
   result.up = result.reasons.empty();
   if (!result.up)
     for (const auto& r : result.reasons) log_->warn("SM-0403 not up yet: {}", r);
+  result.plan = std::make_shared<const SubnetPlan>(std::move(*plan));
   return result;
 }
 

@@ -74,6 +74,10 @@ struct SweepResult {
   RouteReport report;     // the planned tables, walked
   std::chrono::microseconds planTime{0};
   std::chrono::microseconds elapsed{0};
+  // What this sweep planned and programmed (LIDs, LFTs, PKeys, SL2VL), for
+  // those who answer from it (the SA's snapshot); shared, since a result is
+  // copied into the status and the plan of a large fabric is not small.
+  std::shared_ptr<const SubnetPlan> plan;
 };
 
 struct LightResult {

@@ -63,6 +63,10 @@ void SmDaemon::serveSa(GmpPort& port, std::shared_ptr<GmpResponder> responder) {
   impl_->serveSa(port, std::move(responder));
 }
 
+void SmDaemon::onSubnetProgrammed(SubnetListener listener) {
+  impl_->subnetListener = std::move(listener);
+}
+
 int SmDaemon::run() {
   return impl_->run();
 }

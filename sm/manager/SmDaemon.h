@@ -102,6 +102,14 @@ class SmDaemon {
   // daemon, which takes its handler back when destroyed.
   void serveSa(GmpPort& port, std::shared_ptr<GmpResponder> responder);
 
+  // Called on the daemon's thread after every sweep that planned and
+  // programmed the subnet (heavy, take-over, reroute, replan), whether or
+  // not it came up, with what it programmed, what the subnet now holds and
+  // this SM's SMInfo: where the SA's snapshot is made (sm/manager/SaFeed.h).
+  using SubnetListener =
+      std::function<void(const SweepResult&, const program::HeldSubnet&, const SmInfo& self)>;
+  void onSubnetProgrammed(SubnetListener listener);
+
   // Daemon: runs until SIGTERM/SIGINT (returns 0) or until the port or the
   // control socket cannot be used (returns 1; the reason is logged).
   // --once: 0 when the subnet is up, 1 otherwise (see above).

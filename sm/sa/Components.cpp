@@ -41,7 +41,7 @@ constexpr std::array kSwitchInfoRecord{
     C{160, 1}, C{161, 1}, C{162, 1}, C{163, 1}, C{164, 1}, C{165, 11}, C{176, 16},
 };
 
-constexpr std::array kLftRecord{C{0, 16}, C{16, 16}, C{32, 512}};
+constexpr std::array kLftRecord{C{0, 16}, C{16, 16}, C{32, 32}, C{64, 512}};
 constexpr std::array kSl2VlTableRecord{C{0, 16}, C{16, 8}, C{24, 8}, C{32, 32}, C{64, 64}};
 constexpr std::array kPKeyTableRecord{C{0, 16}, C{16, 16}, C{32, 8}, C{40, 24}, C{64, 512}};
 constexpr std::array kGuidInfoRecord{

@@ -230,7 +230,9 @@ std::optional<PathRecord> pathFor(const SaSubnet& subnet, const PathQuery& q, Po
   pr.slid = lids.first;
   pr.dlid = lids.second;
   pr.reversible = reversible;
-  pr.numbPath = 1;
+  // NumbPath says how many paths a request wants; an answer carries 0 there
+  // (only the Reversible bit beside it), as OpenSM's do.
+  pr.numbPath = 0;
   pr.pkey = pkey;
   const auto partitionSl = subnet.slOfPKey(pkey);
   if (q.mask & prMask::kSl) {

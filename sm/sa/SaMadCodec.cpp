@@ -39,7 +39,14 @@ constexpr std::size_t kCommonHeaderSize = 24;
 }  // namespace
 
 std::vector<std::uint8_t> encodeSaMad(const SaMad& mad) {
-  std::vector<std::uint8_t> out(std::max(kMadSize, kSaHeaderSize + mad.data.size()), 0);
+  // An RMPP answer (GetTableResp) is as long as its payload: a requester
+  // counts the records of a one-segment answer from the length it receives
+  // ((length - header) / AttributeOffset, as saquery does), so zero padding
+  // up to a MAD would read as one more, empty record; the kernel pads the
+  // segments it makes. Any other MAD is one whole MAD.
+  const bool rmpp = (mad.header.rmpp.flags & 0x1) != 0;
+  const std::size_t length = kSaHeaderSize + mad.data.size();
+  std::vector<std::uint8_t> out(rmpp ? length : std::max(kMadSize, length), 0);
   const std::span<std::uint8_t> bytes(out);
   sm::mad::encodeFields(mad.header, kHeaderFields, bytes);
   sm::mad::encodeFields(mad.header.rmpp, kRmppFields, bytes.subspan(kRmppOffset, kRmppSize));
@@ -76,7 +83,9 @@ std::expected<SaMad, SaRefusal> decodeSaMad(std::span<const std::uint8_t> bytes)
     return std::unexpected(refusal);
   }
   mad.data.assign(bytes.begin() + kSaHeaderSize, bytes.end());
-  if (std::size_t{h.attributeOffset} * 8 > mad.data.size()) {
+  // A table of no records still names its record size: only data shorter
+  // than one record is refused.
+  if (!mad.data.empty() && std::size_t{h.attributeOffset} * 8 > mad.data.size()) {
     refusal.message = fmt::format("AttributeOffset {} (x8 bytes) past the {} bytes of data",
                                   h.attributeOffset, mad.data.size());
     return std::unexpected(refusal);

@@ -23,8 +23,6 @@ constexpr std::size_t kFieldBytes<NodeRecord> = 108;
 template <>
 constexpr std::size_t kFieldBytes<PortInfoRecord> = 68;
 template <>
-constexpr std::size_t kFieldBytes<LftRecord> = 68;
-template <>
 constexpr std::size_t kFieldBytes<SmInfoRecord> = 25;
 template <>
 constexpr std::size_t kFieldBytes<InformInfo> = 36;
@@ -68,7 +66,9 @@ constexpr std::size_t kSwitchInfoBytes = 20;
 
 constexpr auto kLftRecordFields =
     std::tuple{Field{&LftRecord::lid, 0, 16}, Field{&LftRecord::block, 16, 16}};
-constexpr std::size_t kLftByte = 4;
+// LID, BlockNum, 32 reserved bits, then the block (IBA 15.2.5.6; saquery
+// reads the block from byte 8).
+constexpr std::size_t kLftByte = 8;
 
 using SL = Sl2VlTableRecord;
 constexpr auto kSl2VlFields =

@@ -59,6 +59,12 @@ SaSubnet::SaSubnet(const SaSource& source, const SaSettings& settings)
   classPortInfo_.capabilityMask = saCapability::kIsSubnetOptionalRecordsSupported |
                                   saCapability::kIsPortInfoCapMaskMatchSupported;
   classPortInfo_.respTimeValue = settings.respTimeValue;
+  // No redirection: queries and reports stay on QP1 with its well-known
+  // Q_Key, which is what these fields say when they are not redirected
+  // (OpenSM answers the same; a zero Q_Key would tell a client to use 0).
+  classPortInfo_.redirectQp = 1;
+  classPortInfo_.redirectQKey = kQp1QKey;
+  classPortInfo_.trapQKey = kQp1QKey;
   tables_ = buildRecords(source, *this);
 }
 

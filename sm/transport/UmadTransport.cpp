@@ -290,8 +290,11 @@ Result<void> UmadTransport::sendGmp(std::span<const std::uint8_t> mad, const Gmp
     length = kMadSize;  // umad2sim has no RMPP: the first MAD's worth
     ++gmpCounters_.cut;
   }
-  // Shorter than a MAD: padded with zeros to one.
-  const std::size_t wireLength = std::max(length, kMadSize);
+  // Sent at its own length, not padded to a MAD: the requester counts the
+  // records of a one-MAD answer from the length it receives (saquery does;
+  // OpenSM sends them so), and a kernel agent registered with RMPP pads the
+  // segments it makes.
+  const std::size_t wireLength = length;
   std::vector<std::uint8_t> buf(umad_size() + wireLength);
   std::memcpy(umad_get_mad(buf.data()), mad.data(), length);
   umad_set_addr(buf.data(), to.lid.value, static_cast<int>(to.qpn), to.sl,

@@ -3,8 +3,8 @@
 # subnet is up, `saquery` run on another node (a NodeRecord GetTable and a
 # ClassPortInfo Get, LID-routed through the tables ibsm wrote to its SM LID)
 # reaches ibsm's SA agent -- before it registered one, umad2sim killed the
-# process here -- and, with no SA responder wired in yet, is dropped and
-# counted (sa.received, sa.dropped_no_responder). ibsm keeps running and
+# process here -- and is answered from the snapshot of the sweep (the
+# master's NodeRecord by LID, ClassPortInfo; sa.answered). ibsm keeps running and
 # answering its status, and SIGTERM then ends it with exit 0. (SubnetTimeout,
 # which ibsm writes, cannot be checked here: ibsim keeps 31 whatever an SM
 # writes, OpenSM's 18 as well; tests/sm/program/ClientReregisterTest has it.)
@@ -25,14 +25,19 @@ sock=control.sock
 "$IBSM" run -F ibsm.toml --state-dir state --log-file ibsm.log --stats stats.json 2>stderr.txt &
 pid=$!
 if wait_for_status $sock .up 60; then
-  # No SA answers: saquery gives up after its timeout; what matters is ibsm.
-  SIM_HOST=$asker quiet timeout 20 saquery -t 200 NR >/dev/null
-  SIM_HOST=$asker quiet timeout 20 saquery -t 200 CPI >/dev/null
+  # One record each (umad2sim has no RMPP): the master's own NodeRecord by
+  # its LID and the SA's ClassPortInfo.
+  lid=$(ibsm_status $sock .lid)
+  nr=$(SIM_HOST=$asker quiet timeout 20 saquery -t 500 NR "$lid") ||
+    fail "saquery NR $lid got no answer"
+  grep -q "lid.*$lid" <<<"$nr" || fail "saquery NR $lid does not name LID $lid:"$'\n'"$nr"
+  cpi=$(SIM_HOST=$asker quiet timeout 20 saquery -t 500 CPI) || fail "saquery CPI got no answer"
+  grep -q "Class version\.*2$" <<<"$cpi" || fail "ClassPortInfo is not the SA's (class version 2):"$'\n'"$cpi"
   kill -0 "$pid" 2>/dev/null || fail "ibsm died when saquery asked it:"$'\n'"$(tail -5 stderr.txt)"
-  if wait_for_status $sock '.sa.received >= 2 and .sa.dropped_no_responder == .sa.received' 5; then
+  if wait_for_status $sock '.sa.received >= 2 and .sa.answered == .sa.received' 5; then
     echo "sa counters: $(ibsm_status_json $sock | jq -c .sa)"
   else
-    fail "ibsm's status does not count the SA queries dropped: $(ibsm_status_json $sock | jq -c .sa)"
+    fail "ibsm's status does not count the SA queries answered: $(ibsm_status_json $sock | jq -c .sa)"
   fi
   status_holds $sock '.state == "MASTER" and .up' || fail "ibsm is no longer a master that is up"
 else

@@ -35,7 +35,7 @@ INSTANTIATE_TEST_SUITE_P(
     ::testing::Values(
         Expected{saAttr::kNodeRecord, 15, 864}, Expected{saAttr::kPortInfoRecord, 58, 544},
         Expected{saAttr::kLinkRecord, 4, 48}, Expected{saAttr::kSwitchInfoRecord, 21, 192},
-        Expected{saAttr::kLftRecord, 3, 544}, Expected{saAttr::kSl2VlTableRecord, 5, 128},
+        Expected{saAttr::kLftRecord, 4, 576}, Expected{saAttr::kSl2VlTableRecord, 5, 128},
         Expected{saAttr::kPKeyTableRecord, 5, 576}, Expected{saAttr::kGuidInfoRecord, 12, 576},
         Expected{saAttr::kSmInfoRecord, 7, 200}, Expected{saAttr::kPathRecord, 23, 464},
         Expected{saAttr::kServiceRecord, 37, 1408}, Expected{saAttr::kInformInfoRecord, 16, 480}));

@@ -51,6 +51,7 @@ TEST_F(PathRecordTest, APathBetweenTwoHostsHasTheirLidsAndTheSubnetsDefaults) {
   EXPECT_EQ(p.hopLimit, 0);
   EXPECT_EQ(p.packetLifeTime, 18);
   EXPECT_TRUE(p.reversible);
+  EXPECT_EQ(p.numbPath, 0);  // a request's field: an answer carries 0, as OpenSM's do
   EXPECT_EQ(p.mtu, 5);
   EXPECT_EQ(p.rate, rateCode(sa.plan.fabric.port(sa.hostPort(1)).link));
 }

@@ -203,6 +203,10 @@ TEST_F(SaResponderTest, ClassPortInfoSaysWhatIsImplemented) {
   EXPECT_EQ(cpi->capabilityMask, saCapability::kIsSubnetOptionalRecordsSupported |
                                      saCapability::kIsPortInfoCapMaskMatchSupported);
   EXPECT_EQ(cpi->respTimeValue, sa.settings.respTimeValue);
+  // Not redirected: QP1 and its Q_Key, for queries and for reports alike.
+  EXPECT_EQ(cpi->redirectQp, 1u);
+  EXPECT_EQ(cpi->redirectQKey, kQp1QKey);
+  EXPECT_EQ(cpi->trapQKey, kQp1QKey);
 }
 
 TEST_F(SaResponderTest, BeforeAnySnapshotEveryQueryIsNoResources) {

@@ -1,0 +1,25 @@
+// The SA's view of a sweep: the snapshot SaResponder answers from, made of
+// what the sweep programmed (its plan: LIDs, LFTs, PKeys, SL2VL) and what
+// the ports hold (the held subnet's PortInfo and SwitchInfo), after every
+// sweep that programmed (SmDaemon::onSubnetProgrammed). Queries in the
+// middle of a sweep keep answering from the last snapshot; the new one
+// replaces it whole.
+#pragma once
+
+#include <ibsm/MadAttributes.h>
+
+#include <memory>
+
+#include "sm/manager/MasterSweep.h"
+#include "sm/program/HeldSubnet.h"
+#include "sm/sa/SaSubnet.h"
+
+namespace ibsm::sm::manager {
+
+// nullptr when the result carries no plan (nothing was programmed).
+[[nodiscard]] std::shared_ptr<const sa::SaSubnet> saSnapshot(const SweepResult& result,
+                                                             const program::HeldSubnet& held,
+                                                             const SmInfo& self,
+                                                             const sa::SaSettings& settings);
+
+}  // namespace ibsm::sm::manager
