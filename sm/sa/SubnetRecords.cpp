@@ -49,12 +49,18 @@ PortInfo portInfoOf(const SaSource& source, const SaSubnet& subnet, PortRef ref)
   if (source.portInfo) {
     if (const auto it = source.portInfo->find(ref); it != source.portInfo->end()) pi = it->second;
   }
-  pi.gidPrefix = subnet.settings().subnetPrefix;
-  pi.lid = lidPort.lid;
-  pi.lmc = lidPort.lmc;
-  pi.masterSmLid = lidOf(fabric, source.smPort);
-  pi.localPortNum = port.number;
-  if (source.portInfo && source.portInfo->contains(ref)) return pi;
+  const bool held = source.portInfo && source.portInfo->contains(ref);
+  // What the SM gives a port: only end ports (CA ports, switch port 0)
+  // carry it; a switch's external ports hold 0 there, as the switch
+  // reports them (and OpenSM's SA lists them).
+  const bool endPort = fabric.node(ref.node).type != NodeType::Switch || ref.port == 0;
+  pi.gidPrefix = endPort ? subnet.settings().subnetPrefix : 0;
+  pi.lid = endPort ? lidPort.lid : Lid{};
+  pi.lmc = endPort ? lidPort.lmc : 0;
+  pi.masterSmLid = endPort ? lidOf(fabric, source.smPort) : Lid{};
+  // LocalPortNum is the port a query came in by: keep what the port said.
+  if (!held) pi.localPortNum = port.number;
+  if (held) return pi;
   pi.capabilityMask = port.capabilityMask;
   pi.linkWidthEnabled = port.link.widthEnabled;
   pi.linkWidthSupported = port.link.widthSupported;

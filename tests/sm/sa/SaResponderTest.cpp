@@ -152,6 +152,24 @@ TEST_F(SaResponderTest, PortInfoCapabilityMaskMatchesAsASubsetAsSrpDaemonAsks) {
   EXPECT_EQ(records[0].portInfo.gidPrefix, kDefaultSubnetPrefix);
 }
 
+// Found against OpenSM on ibsim: a switch's external ports hold no LID,
+// subnet prefix or SM LID; only its port 0 does.
+TEST_F(SaResponderTest, ASwitchsExternalPortRecordCarriesNoLidOnlyItsPortZeroDoes) {
+  const NodeId sw = sa.plan.fabric.switches().front();
+  const Lid lid = sa.plan.fabric.node(sw).ports[0].lid;
+  const auto records = SaFixture::records<PortInfoRecord>(
+      sa.ask(saMethod::kGetTable, PortInfoRecord{.endPortLid = lid}, kLidComponent));
+  ASSERT_EQ(records.size(), sa.plan.fabric.node(sw).ports.size());
+  EXPECT_EQ(records[0].portInfo.lid, lid);
+  EXPECT_EQ(records[0].portInfo.gidPrefix, kDefaultSubnetPrefix);
+  for (std::size_t p = 1; p < records.size(); ++p) {
+    EXPECT_EQ(records[p].portNum, p);
+    EXPECT_EQ(records[p].portInfo.lid, Lid{}) << "port " << p;
+    EXPECT_EQ(records[p].portInfo.gidPrefix, 0U) << "port " << p;
+    EXPECT_EQ(records[p].portInfo.masterSmLid, Lid{}) << "port " << p;
+  }
+}
+
 TEST_F(SaResponderTest, LinkRecordsNameBothEndsOfACable) {
   const PortRef leafSide = *sa.plan.fabric.port(sa.hostPort(1)).remote;
   const auto reply =
