@@ -244,6 +244,7 @@ int runRun(const RunArgs& args) {
                                                            const SmInfo& self) {
     sa->setSubnet(sm::manager::saSnapshot(result, held, self, settings));
   });
+  daemon.describeSa([sa](control::SaCounters& c) { sm::manager::describeSa(*sa, c); });
   if (signals.fd() >= 0)
     loop.watch(signals.fd(), [&] {
       while (auto sig = signals.poll()) daemon.signal(*sig);

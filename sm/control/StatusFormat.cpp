@@ -102,6 +102,16 @@ std::string formatStatus(const DaemonStatus& s) {
   fmt::format_to(o, "sa_dropped: not_master {} undecodable {} no_responder {}\n",
                  sa.droppedNotMaster, sa.droppedUndecodable, sa.droppedNoResponder);
   fmt::format_to(o, "sa_not_answered: {}\nsa_send_failed: {}\n", sa.notAnswered, sa.sendFailed);
+  const auto byName = [](const std::map<std::string, std::uint64_t>& counts) {
+    std::string line;
+    for (const auto& [name, n] : counts)
+      line += fmt::format("{}{} {}", line.empty() ? "" : ", ", name, n);
+    return line.empty() ? std::string("none") : line;
+  };
+  fmt::format_to(o, "sa_by_attribute: {}\nsa_by_method: {}\nsa_errors: {}\n",
+                 byName(sa.byAttribute), byName(sa.byMethod), byName(sa.errorsByStatus));
+  fmt::format_to(o, "sa_service_records: {}\nsa_subscribers: {}\n", sa.serviceRecords,
+                 sa.subscribers);
   return out;
 }
 

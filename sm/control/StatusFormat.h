@@ -11,6 +11,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -126,6 +127,13 @@ struct SaCounters {
   std::uint64_t droppedNoResponder{0};  // master, but no SA to answer
   std::uint64_t notAnswered{0};         // the SA had nothing to send back (a ReportResp...)
   std::uint64_t sendFailed{0};          // the answer could not be sent
+  // What the SA itself counts (sm/sa's SaResponder), by name: queries by
+  // attribute and by method, error answers by status; what it holds.
+  std::map<std::string, std::uint64_t> byAttribute;
+  std::map<std::string, std::uint64_t> byMethod;
+  std::map<std::string, std::uint64_t> errorsByStatus;
+  std::uint64_t serviceRecords{0};
+  std::uint64_t subscribers{0};
 };
 
 struct DaemonStatus {

@@ -114,7 +114,12 @@ Json saJson(const SaCounters& sa) {
           {"dropped_undecodable", sa.droppedUndecodable},
           {"dropped_no_responder", sa.droppedNoResponder},
           {"not_answered", sa.notAnswered},
-          {"send_failed", sa.sendFailed}};
+          {"send_failed", sa.sendFailed},
+          {"by_attribute", sa.byAttribute},
+          {"by_method", sa.byMethod},
+          {"errors_by_status", sa.errorsByStatus},
+          {"service_records", sa.serviceRecords},
+          {"subscribers", sa.subscribers}};
 }
 
 Json exitJson(const std::optional<DaemonExit>& e) {

@@ -139,6 +139,7 @@ struct SmDaemon::Impl {
   GmpPort* gmpPort{nullptr};
   std::shared_ptr<GmpResponder> saResponder;
   SmDaemon::SubnetListener subnetListener;
+  std::function<void(control::SaCounters&)> describeSa;
   control::SaCounters sa;
 
   // The discovery of the DISCOVERING phase, kept for the heavy sweep that

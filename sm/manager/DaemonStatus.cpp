@@ -157,6 +157,7 @@ control::DaemonStatus SmDaemon::Impl::status() const {
   s.foreignSms = foreign.current();
   s.foreignReports = foreignReports;
   s.sa = sa;
+  if (describeSa) describeSa(s.sa);
   s.exit = ended;
   return s;
 }

@@ -1,5 +1,7 @@
 #include "sm/manager/SaFeed.h"
 
+#include "sm/sa/SaNames.h"
+
 namespace ibsm::sm::manager {
 
 std::shared_ptr<const sa::SaSubnet> saSnapshot(const SweepResult& result,
@@ -15,6 +17,15 @@ std::shared_ptr<const sa::SaSubnet> saSnapshot(const SweepResult& result,
     source.smPort = held.observed().smPort;
   }
   return sa::SaSubnet::build(source, settings);
+}
+
+void describeSa(const sa::SaResponder& responder, control::SaCounters& out) {
+  const sa::SaCounters& c = responder.counters();
+  for (const auto& [id, n] : c.byAttribute) out.byAttribute[sa::attributeName(id)] += n;
+  for (const auto& [method, n] : c.byMethod) out.byMethod[sa::methodName(method)] += n;
+  for (const auto& [status, n] : c.errorsByStatus) out.errorsByStatus[sa::statusName(status)] += n;
+  out.serviceRecords = responder.serviceRecords();
+  out.subscribers = responder.subscriptions().size();
 }
 
 }  // namespace ibsm::sm::manager

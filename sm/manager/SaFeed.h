@@ -10,8 +10,10 @@
 
 #include <memory>
 
+#include "sm/control/StatusFormat.h"
 #include "sm/manager/MasterSweep.h"
 #include "sm/program/HeldSubnet.h"
+#include "sm/sa/SaResponder.h"
 #include "sm/sa/SaSubnet.h"
 
 namespace ibsm::sm::manager {
@@ -21,5 +23,8 @@ namespace ibsm::sm::manager {
                                                              const program::HeldSubnet& held,
                                                              const SmInfo& self,
                                                              const sa::SaSettings& settings);
+
+// What the SA counts and holds, by name, into the status's `sa`.
+void describeSa(const sa::SaResponder& responder, control::SaCounters& out);
 
 }  // namespace ibsm::sm::manager

@@ -63,6 +63,10 @@ void SmDaemon::serveSa(GmpPort& port, std::shared_ptr<GmpResponder> responder) {
   impl_->serveSa(port, std::move(responder));
 }
 
+void SmDaemon::describeSa(std::function<void(control::SaCounters&)> describe) {
+  impl_->describeSa = std::move(describe);
+}
+
 void SmDaemon::onSubnetProgrammed(SubnetListener listener) {
   impl_->subnetListener = std::move(listener);
 }

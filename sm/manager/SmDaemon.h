@@ -109,6 +109,9 @@ class SmDaemon {
   using SubnetListener =
       std::function<void(const SweepResult&, const program::HeldSubnet&, const SmInfo& self)>;
   void onSubnetProgrammed(SubnetListener listener);
+  // Adds what the SA responder counts to the status's `sa` (the daemon
+  // knows the responder only as a GmpResponder).
+  void describeSa(std::function<void(control::SaCounters&)> describe);
 
   // Daemon: runs until SIGTERM/SIGINT (returns 0) or until the port or the
   // control socket cannot be used (returns 1; the reason is logged).

@@ -87,7 +87,12 @@ TEST(StatusText, IsOneKeyValueLinePerField) {
             "sa_answered: 0\n"
             "sa_dropped: not_master 0 undecodable 0 no_responder 0\n"
             "sa_not_answered: 0\n"
-            "sa_send_failed: 0\n");
+            "sa_send_failed: 0\n"
+            "sa_by_attribute: none\n"
+            "sa_by_method: none\n"
+            "sa_errors: none\n"
+            "sa_service_records: 0\n"
+            "sa_subscribers: 0\n");
 }
 
 TEST(StatusJson, CountsSaQueriesByWhatBecameOfThem) {
@@ -98,7 +103,12 @@ TEST(StatusJson, CountsSaQueriesByWhatBecameOfThem) {
                     .droppedUndecodable = 1,
                     .droppedNoResponder = 1,
                     .notAnswered = 1,
-                    .sendFailed = 0};
+                    .sendFailed = 0,
+                    .byAttribute = {{"NodeRecord", 3}, {"PathRecord", 6}},
+                    .byMethod = {{"Get", 5}, {"GetTable", 4}},
+                    .errorsByStatus = {{"no_records", 2}},
+                    .serviceRecords = 1,
+                    .subscribers = 2};
   const auto sa = nlohmann::json::parse(formatStatusJson(s)).at("sa");
   EXPECT_EQ(sa.at("received"), 9);
   EXPECT_EQ(sa.at("answered"), 4);
@@ -107,8 +117,16 @@ TEST(StatusJson, CountsSaQueriesByWhatBecameOfThem) {
   EXPECT_EQ(sa.at("dropped_no_responder"), 1);
   EXPECT_EQ(sa.at("not_answered"), 1);
   EXPECT_EQ(sa.at("send_failed"), 0);
-  EXPECT_NE(formatStatus(s).find("sa_dropped: not_master 2 undecodable 1 no_responder 1\n"),
+  EXPECT_EQ(sa.at("by_attribute").at("PathRecord"), 6);
+  EXPECT_EQ(sa.at("by_method").at("GetTable"), 4);
+  EXPECT_EQ(sa.at("errors_by_status").at("no_records"), 2);
+  EXPECT_EQ(sa.at("service_records"), 1);
+  EXPECT_EQ(sa.at("subscribers"), 2);
+  const std::string text = formatStatus(s);
+  EXPECT_NE(text.find("sa_dropped: not_master 2 undecodable 1 no_responder 1\n"),
             std::string::npos);
+  EXPECT_NE(text.find("sa_by_attribute: NodeRecord 3, PathRecord 6\n"), std::string::npos) << text;
+  EXPECT_NE(text.find("sa_errors: no_records 2\n"), std::string::npos) << text;
 }
 
 TEST(StatusText, ASweepShowsKindTimeDurationMadsVerdictAndEachChange) {

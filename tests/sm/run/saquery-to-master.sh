@@ -34,7 +34,8 @@ if wait_for_status $sock .up 60; then
   cpi=$(SIM_HOST=$asker quiet timeout 20 saquery -t 500 CPI) || fail "saquery CPI got no answer"
   grep -q "Class version\.*2$" <<<"$cpi" || fail "ClassPortInfo is not the SA's (class version 2):"$'\n'"$cpi"
   kill -0 "$pid" 2>/dev/null || fail "ibsm died when saquery asked it:"$'\n'"$(tail -5 stderr.txt)"
-  if wait_for_status $sock '.sa.received >= 2 and .sa.answered == .sa.received' 5; then
+  if wait_for_status $sock '.sa.received >= 2 and .sa.answered == .sa.received and
+      .sa.by_attribute.NodeRecord >= 1 and .sa.by_attribute.ClassPortInfo >= 1' 5; then
     echo "sa counters: $(ibsm_status_json $sock | jq -c .sa)"
   else
     fail "ibsm's status does not count the SA queries answered: $(ibsm_status_json $sock | jq -c .sa)"
