@@ -290,12 +290,11 @@ Result<void> UmadTransport::sendGmp(std::span<const std::uint8_t> mad, const Gmp
     length = kMadSize;  // umad2sim has no RMPP: the first MAD's worth
     ++gmpCounters_.cut;
   }
-  // Sent at its own length, not padded to a MAD: the requester counts the
-  // records of a one-MAD answer from the length it receives (saquery does;
-  // OpenSM sends them so), and a kernel agent registered with RMPP pads the
-  // segments it makes.
-  const std::size_t wireLength = length;
-  std::vector<std::uint8_t> buf(umad_size() + wireLength);
+  // Sent at the length the SA encoded (sm/sa/SaMadCodec.cpp: an RMPP answer
+  // as long as its payload, which a requester counts records by; any other
+  // MAD a whole one), never padded here: a kernel agent registered with RMPP
+  // pads the segments it makes.
+  std::vector<std::uint8_t> buf(umad_size() + length);
   std::memcpy(umad_get_mad(buf.data()), mad.data(), length);
   umad_set_addr(buf.data(), to.lid.value, static_cast<int>(to.qpn), to.sl,
                 static_cast<int>(to.qkey));
@@ -306,8 +305,8 @@ Result<void> UmadTransport::sendGmp(std::span<const std::uint8_t> mad, const Gmp
     std::memcpy(grh.gid, to.gid->data(), to.gid->size());
     umad_set_grh(buf.data(), &grh);
   }
-  const int rc = umad_send(handles_->portId, handles_->saAgent, buf.data(),
-                           static_cast<int>(wireLength), 0, 0);
+  const int rc =
+      umad_send(handles_->portId, handles_->saAgent, buf.data(), static_cast<int>(length), 0, 0);
   if (rc < 0) return fail(fmt::format("umad_send of a GMP failed: {}", errnoText(rc)));
   return {};
 }
