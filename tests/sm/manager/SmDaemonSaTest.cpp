@@ -212,5 +212,47 @@ TEST_F(SmDaemonSaTest, AStandbyStartsAnsweringWhenItTakesOver) {
   EXPECT_EQ(tidOf(gmps_.sentGmps().front().mad), 2U);
 }
 
+TEST_F(SmDaemonSaTest, ATakeoverAsksEveryManagedPortToReregisterExactlyOnce) {
+  // Hosts re-register with the new SA only when told (PortInfo
+  // ClientReregister): every CA port that supports it is asked once by the
+  // standby that takes over -- not while it is standby, not again on the
+  // light sweeps that follow.
+  const PortRef other = lastCaPort();
+  std::vector<PortRef> supporting;
+  for (NodeId n : wire_.fabric().endNodes()) {
+    const PortRef p{n, 1};
+    wire_.fabric().port(p).capabilityMask |= capability::kIsClientReregistrationSupported;
+    supporting.push_back(p);
+  }
+  wire_.fabric().port(other).capabilityMask |= capability::kIsSm;
+  wire_.runSm(other, SmInfo{.guid = wire_.fabric().port(other).guid,
+                            .smKey = kDefaultSmKey,
+                            .priority = 5,
+                            .smState = SmState::Master});
+  const auto silentFrom = wire_.now() + 20s;
+  wire_.setFaults([&](const Smp& request, std::size_t) {
+    return FakeFabricTransport::Fate::dropped(request.header.attributeId == AttributeId::SmInfo &&
+                                              wire_.now() >= silentFrom);
+  });
+  settings_.pollingTimeout = 1s;
+  settings_.pollingRetries = 2;
+  settings_.sweepInterval = 5s;  // light sweeps after the takeover ask no one again
+  std::vector<unsigned> whileStandby;
+  auto look = loop_.at(wire_.now() + 15s, [&] {
+    for (PortRef p : supporting) whileStandby.push_back(wire_.reregistrations(p));
+  });
+  query(1, 80s);
+  EXPECT_EQ(run(90s, std::make_shared<EchoResponder>()), 0);
+  loop_.cancel(look);
+  EXPECT_EQ(running_.state, "MASTER");
+  EXPECT_TRUE(running_.up);
+  EXPECT_EQ(status_.sa.answered, 1U);
+  ASSERT_EQ(whileStandby.size(), supporting.size());
+  for (std::size_t i = 0; i < supporting.size(); ++i) {
+    EXPECT_EQ(whileStandby[i], 0U) << "asked while standby: port " << i;
+    EXPECT_EQ(wire_.reregistrations(supporting[i]), 1U) << "port " << i;
+  }
+}
+
 }  // namespace
 }  // namespace ibsm::sm::manager
