@@ -54,7 +54,9 @@ if ! wait_sminfo_master "$asker" "$sm_guid" 300 || ! wait_until 300 lids_ready; 
   exit 1
 fi
 result up_s $((SECONDS - started))
-awk '$3 == "ca" { print $1 }' ibnetdiscover.lids >targets
+# Sorted: the same destinations in the same order for every SM, whatever
+# order discovery found them in.
+awk '$3 == "ca" { print $1 }' ibnetdiscover.lids | sort -u >targets
 result targets "$(wc -l <targets)"
 if [[ $kind == echo ]]; then
   # The ports keep the SM LID; the stand-in takes the SA's place on that port.
