@@ -13,9 +13,16 @@
 # answering cost. An SM that does not answer is shown as not answering: no
 # figure is made up for it.
 #
+# Every query is four hand-offs between processes (client, ibsim, SM, ibsim,
+# client), so on a busy machine the scheduler's delay before each woken
+# process runs, not the SM, sets the rate (Linux 6.6+ lets a running task
+# finish its slice of ~3 ms first). The scenarios therefore run at real-time
+# priority (SCHED_RR 1, inherited by ibsim, the SM and the client) when the
+# machine allows it; --no-rt runs them as ordinary tasks.
+#
 #   scripts/bench-sa.sh [--radix N] [--window W] [--count N] [--seed S]
 #                       [--repeat R] [--only ibsm|opensm|echo] [--ibsm BINARY]
-#                       [--client BINARY] [--keep DIR]
+#                       [--client BINARY] [--no-rt] [--keep DIR]
 #
 #   --radix N        fat-tree radix (default 16: 320 switches, 1024 CAs)
 #   --window W       PathRecord Gets outstanding (default 16)
@@ -25,6 +32,7 @@
 #   --only SM        run one side only (echo: the ceiling; the others show "-")
 #   --ibsm BINARY    measure this ibsm instead of building one
 #   --client BINARY  use this sa-client instead of building one
+#   --no-rt          ordinary scheduling (figures then move with the machine's load)
 #   --keep DIR       keep logs and results in DIR
 #
 # Builds ibsm and sa-client (Release) in BUILD_DIR (default build-bench/) unless given.
@@ -33,7 +41,7 @@ set -euo pipefail
 source "$(dirname "$0")/bench-lib.sh"
 scenario=$root/bench/sa/sa-scenario.sh
 
-radix=16 window=16 count=20000 seed=1 repeat=3 only="" ibsm="" client="" keep=""
+radix=16 window=16 count=20000 seed=1 repeat=3 only="" ibsm="" client="" keep="" rt=1
 while [[ $# -gt 0 ]]; do
   case $1 in
     --window) window=$2; shift 2 ;;
@@ -41,6 +49,7 @@ while [[ $# -gt 0 ]]; do
     --seed) seed=$2; shift 2 ;;
     --repeat) repeat=$2; shift 2 ;;
     --client) client=$(realpath "$2"); shift 2 ;;
+    --no-rt) rt=0; shift ;;
     *) bench_option "$@"; shift "$bench_shift" ;;
   esac
 done
@@ -53,6 +62,15 @@ fi
 [[ -x $ibsm && -x $client ]] || { echo "$0: $ibsm or $client is not an executable" >&2; exit 2; }
 bench_workdir bench-sa
 bench_net
+scheduling="ordinary scheduling"
+prio=()
+if ((rt)); then
+  if chrt --rr 1 true 2>/dev/null; then
+    prio=(chrt --rr 1) scheduling="SCHED_RR 1"
+  else
+    echo "$0: no real-time priority here; ordinary scheduling (figures move with the load)" >&2
+  fi
+fi
 # Unmeasured first answers (caches, first-touch pages) at the same window.
 warmup=$((count / 10 < 2000 ? count / 10 + 1 : 2000))
 
@@ -62,7 +80,7 @@ for ((r = 1; r <= repeat; r++)); do
   for sm in "${sms[@]}"; do
     d=$work/$sm/run$r
     rm -rf "$d" && mkdir -p "$d"
-    "$harness" "${limits[@]}" "$net" -- "$scenario" "$d" "$sm" "$ibsm" "$client" \
+    "${prio[@]}" "$harness" "${limits[@]}" "$net" -- "$scenario" "$d" "$sm" "$ibsm" "$client" \
       "$window" "$count" "$seed" "$warmup" 2>"$d/scenario.err" ||
       { echo "$0: the $sm scenario failed; see $d (use --keep)" >&2; tail -5 "$d/scenario.err" >&2; }
     echo "== $sm run $r/$repeat: $(bench_get "$d/results" answers_per_s) answers/s," \
@@ -96,7 +114,8 @@ row() { # label key [higher|lower|ratio] [ceiling shown]: ibsm, OpenSM, the rati
 echo
 echo "SA load, 3-level fat tree radix $radix ($switches switches, $cas CAs), a fresh ibsim per run;"
 echo "PathRecord Gets (SGID, DGID, NumbPath 1) to random CA ports, $count measured after $warmup, window"
-echo "$window, seed $seed; medians of $repeat runs each, alternating (load average now $(cut -d' ' -f1-3 /proc/loadavg), $(nproc) CPUs)"
+echo "$window, seed $seed; medians of $repeat runs each, alternating; $scheduling"
+echo "(load average now $(cut -d' ' -f1-3 /proc/loadavg), $(nproc) CPUs)"
 printf '  %-42s %10s %10s %-15s %10s\n' "" ibsm OpenSM "ratio target" "ceiling"
 row "subnet up after, s" up_s "" "-"
 row "answers per second (target ratio >= 2)" answers_per_s higher
