@@ -112,6 +112,8 @@ class UmadTransport final : public MadTransport, public GmpPort {
   void deliverGmp(std::span<const std::uint8_t> mad);
   // poll() on the port until it is readable (true) or `deadline` (false).
   [[nodiscard]] Result<bool> waitReadable(MadClock::time_point deadline) const;
+  // GMPs served past receive()'s deadline before it returns (see there).
+  static constexpr std::size_t kGmpBatch{64};
   static constexpr std::chrono::milliseconds kSettleQuiet{20};
   static constexpr std::chrono::milliseconds kSettleMax{200};
 
