@@ -26,37 +26,23 @@
 #
 # Builds ibsm (Release) in BUILD_DIR (default build-bench/) unless --ibsm.
 set -euo pipefail
-root=$(cd "$(dirname "$0")/.." && pwd)
-build=${BUILD_DIR:-$root/build-bench}
-harness=$root/tests/sm/ibsim/run-with-ibsim.sh
+# shellcheck source=scripts/bench-lib.sh
+source "$(dirname "$0")/bench-lib.sh"
 scenario=$root/bench/bringup/sm-scenario.sh
 
 radix=24 interval=10 poll_ms=1000 retries=2 only="" ibsm="" keep=""
 while [[ $# -gt 0 ]]; do
   case $1 in
-    --radix) radix=$2; shift 2 ;;
     --interval) interval=$2; shift 2 ;;
     --poll-ms) poll_ms=$2; shift 2 ;;
     --retries) retries=$2; shift 2 ;;
-    --only) only=$2; shift 2 ;;
-    --ibsm) ibsm=$(realpath "$2"); shift 2 ;;
-    --keep) keep=$2; shift 2 ;;
-    -h | --help) awk 'NR > 1 && /^#/ {sub(/^# ?/, ""); print; next} NR > 1 {exit}' "$0"; exit 0 ;;
-    *) echo "$0: unknown argument $1 (see --help)" >&2; exit 2 ;;
+    *) bench_option "$@"; shift "$bench_shift" ;;
   esac
 done
-[[ $radix =~ ^[0-9]+$ && $((radix % 2)) -eq 0 && $radix -ge 4 ]] ||
-  { echo "$0: --radix $radix: expected an even number >= 4" >&2; exit 2; }
-for n in "$interval" "$poll_ms" "$retries"; do
-  [[ $n =~ ^[1-9][0-9]*$ ]] || { echo "$0: '$n': expected a positive number" >&2; exit 2; }
-done
-[[ -z $only || $only == ibsm || $only == opensm ]] || { echo "$0: --only ibsm|opensm" >&2; exit 2; }
-command -v opensm >/dev/null || { echo "$0: opensm is not installed" >&2; exit 2; }
-
+bench_check ibsm opensm
+bench_positive "$interval" "$poll_ms" "$retries"
 if [[ -z $ibsm ]]; then
-  echo "== building ibsm (Release) in $build" >&2
-  cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DIBSM_BENCH=OFF >/dev/null
-  ninja -C "$build" -j"$(nproc)" ibsm >&2
+  bench_build ibsm
   ibsm=$build/sm/cli/ibsm
 fi
 [[ -x $ibsm ]] || { echo "$0: $ibsm is not an executable" >&2; exit 2; }
@@ -66,21 +52,8 @@ if [[ ! $madcount -nt $root/bench/bringup/MadCount.cpp ]]; then
   g++ -std=c++20 -O2 -fPIC -shared -Wall -Wextra -Werror \
     "$root/bench/bringup/MadCount.cpp" -o "$madcount" -ldl -libumad
 fi
-
-if [[ -n $keep ]]; then
-  mkdir -p "$keep"
-  work=$(realpath "$keep")
-else
-  work=$(mktemp -d "${TMPDIR:-/tmp}/bench-sm.XXXXXX")
-  trap 'rm -rf "$work"' EXIT
-fi
-
-net=$work/ft3-k$radix.net
-"$ibsm" topo generate fat-tree --levels 3 --radix "$radix" -o "$net" >/dev/null
-read -r switches cas < <(awk '/^Switch/ { s++ } /^(Hca|Ca)[ \t]/ { c++ } END { print s, c }' "$net")
-# ibsim's default limits hold 256 switches; raise them with room to spare.
-read -r -a limits < <(awk '/^(Switch|Hca|Ca|Rt)[ \t]/ {n++; p+=$2; if ($1=="Switch") {s++; p++}}
-                           END {printf "-N %d -S %d -P %d\n", n*2+64, s*2+64, p*2+256}' "$net")
+bench_workdir bench-sm
+bench_net
 spine=core0 port=1 # a core-to-aggregation cable
 
 sms=(ibsm opensm)
@@ -94,10 +67,7 @@ for sm in "${sms[@]}"; do
   grep -E '^  [a-z_]+ ' "$work/$sm/scenario.err" >&2 || true
 done
 
-get() { # SM key -> value ("" when that SM did not run)
-  [[ -r $work/$1/results ]] || return 0
-  awk -v k="$2" '$1 == k { print $2; exit }' "$work/$1/results"
-}
+get() { bench_get "$work/$1/results" "$2"; } # SM key -> value ("" when that SM did not run)
 row() { # label key [ratio]
   local a b
   a=$(get ibsm "$2") b=$(get opensm "$2")
@@ -114,7 +84,7 @@ echo "(load average $(cut -d' ' -f1-3 /proc/loadavg), $(nproc) CPUs)"
 printf '  %-56s %10s %10s %7s %s\n' "" ibsm OpenSM ratio "(target <= 0.50)"
 row "bring-up of the master, ms" bringup_ms
 row "(a) light sweep, no change: MADs per interval" quiet_per_interval ratio
-row "(b) Unlink $spine[$port] to up line, ms" reroute_ms ratio
+row "(b) Unlink ${spine}[$port] to up line, ms" reroute_ms ratio
 row "    SMPs sent in between" reroute_mads ratio
 row "    CPU s of the SM and the simulator" reroute_cpu_s ratio
 row "    of which LFT blocks written" reroute_lft_blocks

@@ -6,6 +6,7 @@
 #include <poll.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <vector>
@@ -220,23 +221,27 @@ Result<void> UmadTransport::send(const MadBuffer& mad, MadAddress to) {
 
 Result<std::optional<ReceivedMad>> UmadTransport::receive(MadClock::time_point deadline) {
   if (recvBuf_.size() < umad_size() + kMadSize) recvBuf_.resize(umad_size() + kMadSize);
+  std::size_t servedLate = 0;  // GMPs answered after the deadline
   for (;;) {
-    const auto left = std::chrono::ceil<std::chrono::milliseconds>(deadline - MadClock::now());
-    pollfd pfd{.fd = pollFd(), .events = POLLIN, .revents = 0};
-    const int ready = ::poll(&pfd, 1, static_cast<int>(std::max<long>(0, left.count())));
-    if (ready < 0 && errno == EINTR) continue;
-    if (ready < 0) return fail(fmt::format("poll on the umad port failed: {}", errnoText(errno)));
-    if (ready == 0) return std::optional<ReceivedMad>{};
-
+    // What is queued is read first, without a poll() per MAD: the port's fd
+    // is non-blocking (umad2sim's read says EWOULDBLOCK as well), and under
+    // umad2sim each poll() takes the locks its receiver thread needs for
+    // every MAD it queues. poll() only when nothing is queued.
     int length = static_cast<int>(recvBuf_.size() - umad_size());
     const int rc = umad_recv(handles_->portId, recvBuf_.data(), &length, 0);
+    if (rc == -EWOULDBLOCK) {
+      auto ready = waitReadable(deadline);
+      if (!ready) return std::unexpected(ready.error());
+      if (!*ready) return std::optional<ReceivedMad>{};
+      continue;
+    }
     if (rc == -ENOSPC) {
       // A reassembled RMPP request longer than the buffer: the kernel keeps
       // it queued and says how long it is; read it again into a bigger one.
       recvBuf_.resize(umad_size() + static_cast<std::size_t>(length));
       continue;
     }
-    if (rc == -EWOULDBLOCK || rc == -EINTR || rc == -ETIMEDOUT) continue;
+    if (rc == -EINTR || rc == -ETIMEDOUT) continue;
     if (rc < 0) return fail(fmt::format("umad_recv failed: {}", errnoText(rc)));
     // A non-zero status marks one of our requests handed back unanswered
     // (the kernel's response timeout); the engine keeps its own timers.
@@ -245,13 +250,30 @@ Result<std::optional<ReceivedMad>> UmadTransport::receive(MadClock::time_point d
     const auto* mad = static_cast<const std::uint8_t*>(umad_get_mad(recvBuf_.data()));
     if (mad[1] == kSaClass) {
       deliverGmp(std::span(mad, static_cast<std::size_t>(std::max(length, 0))));
-      continue;  // never the engine's
+      // Never the engine's. What is queued is served in one go (a caller
+      // that polls with other fds asks with a deadline of now), but a flood
+      // of queries must not hold it (its timers, signals, control socket)
+      // long past its deadline: at most kGmpBatch more after it.
+      if (MadClock::now() >= deadline && ++servedLate >= kGmpBatch)
+        return std::optional<ReceivedMad>{};
+      continue;
     }
     ReceivedMad in;
     std::memcpy(in.mad.data(), mad, kMadSize);
     if (isResponse(static_cast<Method>(in.mad[3]))) ++responsesReceived_;
     in.from = MadAddress::toLid(Lid{ntohs(umad_get_mad_addr(recvBuf_.data())->lid)});
     return std::optional<ReceivedMad>{in};
+  }
+}
+
+Result<bool> UmadTransport::waitReadable(MadClock::time_point deadline) const {
+  for (;;) {
+    const auto left = std::chrono::ceil<std::chrono::milliseconds>(deadline - MadClock::now());
+    pollfd pfd{.fd = pollFd(), .events = POLLIN, .revents = 0};
+    const int ready = ::poll(&pfd, 1, static_cast<int>(std::max<long>(0, left.count())));
+    if (ready < 0 && errno == EINTR) continue;
+    if (ready < 0) return fail(fmt::format("poll on the umad port failed: {}", errnoText(errno)));
+    return ready > 0;
   }
 }
 
@@ -262,7 +284,7 @@ void UmadTransport::deliverGmp(std::span<const std::uint8_t> mad) {
     return;
   }
   const ib_mad_addr_t* addr = umad_get_mad_addr(recvBuf_.data());
-  ReceivedGmp in;
+  ReceivedGmp& in = gmpIn_;  // kept: its buffer is reused, no allocation per query
   in.mad.assign(mad.begin(), mad.end());
   in.from.lid = Lid{ntohs(addr->lid)};
   in.from.qpn = ntohl(addr->qpn) & 0xffffffU;
@@ -270,6 +292,7 @@ void UmadTransport::deliverGmp(std::span<const std::uint8_t> mad) {
   in.from.qkey = addr->qkey != 0 ? ntohl(addr->qkey) : kQp1QKey;
   in.from.sl = addr->sl;
   in.from.pkeyIndex = static_cast<std::uint16_t>(umad_get_pkey(recvBuf_.data()));
+  in.from.gid.reset();
   if (addr->grh_present != 0) {
     Gid gid{};
     std::memcpy(gid.data(), addr->gid, gid.size());
@@ -294,7 +317,11 @@ Result<void> UmadTransport::sendGmp(std::span<const std::uint8_t> mad, const Gmp
   // as long as its payload, which a requester counts records by; any other
   // MAD a whole one), never padded here: a kernel agent registered with RMPP
   // pads the segments it makes.
-  std::vector<std::uint8_t> buf(umad_size() + length);
+  // One buffer kept for every answer (no allocation per query); the umad
+  // header is cleared each time so no address of the last answer remains.
+  std::vector<std::uint8_t>& buf = gmpSendBuf_;
+  buf.resize(umad_size() + length);
+  std::fill_n(buf.begin(), umad_size(), std::uint8_t{0});
   std::memcpy(umad_get_mad(buf.data()), mad.data(), length);
   umad_set_addr(buf.data(), to.lid.value, static_cast<int>(to.qpn), to.sl,
                 static_cast<int>(to.qkey));

@@ -110,6 +110,10 @@ class UmadTransport final : public MadTransport, public GmpPort {
   void settle();
   // The GMP just read into recvBuf_, to the handler with its sender.
   void deliverGmp(std::span<const std::uint8_t> mad);
+  // poll() on the port until it is readable (true) or `deadline` (false).
+  [[nodiscard]] Result<bool> waitReadable(MadClock::time_point deadline) const;
+  // GMPs served past receive()'s deadline before it returns (see there).
+  static constexpr std::size_t kGmpBatch{64};
   static constexpr std::chrono::milliseconds kSettleQuiet{20};
   static constexpr std::chrono::milliseconds kSettleMax{200};
 
@@ -121,7 +125,9 @@ class UmadTransport final : public MadTransport, public GmpPort {
   std::uint64_t responsesReceived_{0};  // answers read
   Handler gmpHandler_;
   GmpWireCounters gmpCounters_;
-  std::vector<std::uint8_t> recvBuf_;  // grows to the longest RMPP message read
+  std::vector<std::uint8_t> recvBuf_;     // grows to the longest RMPP message read
+  ReceivedGmp gmpIn_;                     // the GMP being handed on, its buffer reused
+  std::vector<std::uint8_t> gmpSendBuf_;  // umad header + the answer being sent
 };
 
 }  // namespace ibsm::sm::transport

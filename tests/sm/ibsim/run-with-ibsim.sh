@@ -11,6 +11,7 @@
 #   IBSIM_CONSOLE   a FIFO connected to ibsim's console: write commands such
 #                   as 'Unlink "Switch1"[3]' to it to inject faults
 #   IBSIM_NETFILE   the net file, absolute
+#   IBSIM_PID       the simulator's PID (benchmarks read its CPU time)
 # and in a scratch directory (umad2sim writes its fake sysfs into the
 # current directory). ibsim's log is printed when the command fails.
 set -u
@@ -76,7 +77,7 @@ fi
 (
   cd "$workdir" &&
     LD_PRELOAD=$umad2sim IBSIM_SOCKNAME=$sockname IBSIM_CONSOLE=$workdir/console \
-      IBSIM_NETFILE=$netfile exec "$@" 3>&-
+      IBSIM_NETFILE=$netfile IBSIM_PID=$ibsim_pid exec "$@" 3>&-
 )
 status=$?
 if [[ $status -ne 0 ]]; then

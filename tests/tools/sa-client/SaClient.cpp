@@ -7,10 +7,17 @@
 //   sa-client service delete --id ID --name NAME [--service-guid G]
 //   sa-client inform subscribe --trap 64|65 --wait SECONDS [--issm]
 //   sa-client pathload --targets FILE --window W --count N [--seed S] [--timeout-ms T]
+//   sa-client echo --idle-s S
+//
+// echo is a stand-in SA for the load benchmark's ceiling (scripts/bench-sa.sh):
+// run with --issm on the SM's node after the SM stopped, it answers every SA
+// Get with its own bytes as a GetResp (status 0) at once, until no request came
+// for S seconds; what pathload then measures is the simulator and the client.
 //
 // Exit status: 0 done; 1 the SA answered with an error status, or nothing
 // (timeout), or no Report came; 2 bad arguments.
 #include <infiniband/mad.h>
+#include <sys/resource.h>
 
 #include <algorithm>
 #include <chrono>
@@ -32,7 +39,7 @@ using namespace ibsm::test::sa;
 using Clock = std::chrono::steady_clock;
 
 constexpr std::uint8_t kGet = 0x01, kSet = 0x02, kReport = 0x06, kDelete = 0x15;
-constexpr std::uint8_t kReportResp = 0x86;
+constexpr std::uint8_t kGetResp = 0x81, kReportResp = 0x86;
 constexpr std::uint16_t kNotice = 0x0002, kInformInfo = 0x0003, kServiceRecord = 0x0031,
                         kPathRecord = 0x0035;
 
@@ -165,6 +172,14 @@ int inform(SaPort& port, const std::string& verb, const Args& args) {
   return 1;
 }
 
+// User and system time of this process, umad2sim's receiver thread included.
+double cpuSeconds() {
+  rusage use{};
+  getrusage(RUSAGE_SELF, &use);
+  auto seconds = [](const timeval& t) { return static_cast<double>(t.tv_sec) + t.tv_usec / 1e6; };
+  return seconds(use.ru_utime) + seconds(use.ru_stime);
+}
+
 // PathRecord (IBA 15.2.5.16): DGID 8, SGID 24, NumbPath 49 (low 7 bits).
 constexpr std::uint64_t kPrDgid = 1 << 2, kPrSgid = 1 << 3, kPrNumbPath = 1 << 12;
 
@@ -226,7 +241,22 @@ int pathload(SaPort& port, const Args& args) {
               guids.size(), window, sent, latencyUs.size(), errors, timeouts);
   std::printf("seconds %.3f\nanswers_per_s %.0f\np50_us %.0f\np99_us %.0f\n", seconds,
               latencyUs.size() / seconds, percentile(0.50), percentile(0.99));
+  std::printf("cpu_s %.3f\n", cpuSeconds());
   return latencyUs.empty() ? 1 : 0;
+}
+
+// The benchmark's stand-in SA: every Get answered with its own bytes.
+int echo(SaPort& port, const Args& args) {
+  const int idleMs = static_cast<int>(1000 * args.number("idle-s", 5));
+  std::size_t echoed = 0;
+  while (auto got = port.receive(idleMs)) {
+    if (got->method() != kGet) continue;
+    got->bytes[3] = kGetResp;
+    port.send(*got, 0, got->sourceLid, got->sourceQp);
+    ++echoed;
+  }
+  std::printf("echoed %zu\ncpu_s %.3f\n", echoed, cpuSeconds());
+  return 0;
 }
 
 }  // namespace
@@ -252,16 +282,18 @@ int main(int argc, char** argv) {
     std::fprintf(stderr,
                  "usage: sa-client service register|get|delete --id ID [--name N] [--lease S]\n"
                  "       sa-client inform subscribe --trap 64|65 --wait SECONDS [--issm]\n"
-                 "       sa-client pathload --targets FILE --window W --count N [--seed S]\n");
+                 "       sa-client pathload --targets FILE --window W --count N [--seed S]\n"
+                 "       sa-client echo --issm --idle-s S\n");
     return 2;
   }
   try {
     SaPort port(SaPort::Options{args.get("ca"), static_cast<int>(args.number("port", 0)),
-                                args.has("issm")});
+                                args.has("issm"), words[0] == "echo"});
     std::printf("port lid %u sm_lid %u\n", port.lid(), port.smLid());
     if (words[0] == "service" && words.size() == 2) return service(port, words[1], args);
     if (words[0] == "inform" && words.size() == 2) return inform(port, words[1], args);
     if (words[0] == "pathload") return pathload(port, args);
+    if (words[0] == "echo") return echo(port, args);
     std::fprintf(stderr, "sa-client: unknown command %s\n", words[0].c_str());
     return 2;
   } catch (const std::invalid_argument& e) {

@@ -97,17 +97,12 @@ SaPort::SaPort(const Options& options) {
   umad_release_port(&info);
   if (lid_ == 0 || smLid_ == 0) throw std::runtime_error("the port has no LID or no SM LID yet");
 
-  if (options.issm) {
-    char path[256];
-    if (umad_get_issm_path(caName.c_str(), portNum, path, sizeof path) < 0 ||
-        (issmFd_ = ::open(path, O_RDWR)) < 0)
-      throw std::runtime_error("cannot open the issm device");
-  }
   fd_ = umad_open_port(caName.c_str(), portNum);
   if (fd_ < 0) throw std::runtime_error("umad_open_port failed");
-  // Report (0x06) is the request this client serves; the rest are answers.
+  // Report (0x06) is the request this client serves (and Get for echo); the
+  // rest are answers.
   long methodMask[16 / sizeof(long)] = {};
-  methodMask[0] = 1L << 0x06;
+  methodMask[0] = 1L << 0x06 | (options.serveGets ? 1L << 0x01 : 0);
   saAgent_ = umad_register(fd_, 0x03, 2, 0, methodMask);
   if (saAgent_ < 0) throw std::runtime_error("umad_register of the SA class failed");
   if (options.issm) {
@@ -116,6 +111,13 @@ SaPort::SaPort(const Options& options) {
     drSmpAgent_ = umad_register(fd_, 0x81, 1, 0, nullptr);
     if (smpAgent_ < 0 || drSmpAgent_ < 0)
       throw std::runtime_error("umad_register of the SMP classes failed");
+    // Only now: setting IsSM makes ibsim send a trap (144) to the SM LID,
+    // which may be this very port, and umad2sim crashes on a MAD of a class
+    // not registered yet.
+    char path[256];
+    if (umad_get_issm_path(caName.c_str(), portNum, path, sizeof path) < 0 ||
+        (issmFd_ = ::open(path, O_RDWR)) < 0)
+      throw std::runtime_error("cannot open the issm device");
   }
 }
 

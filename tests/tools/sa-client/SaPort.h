@@ -67,6 +67,9 @@ class SaPort {
     std::string ca;  // empty: the first active port
     int port = 0;    // 0: the first active port of ca
     bool issm = false;
+    // Also take SA Get requests (sa-client echo, the benchmark's stand-in
+    // SA); by default only Reports are requests this client serves.
+    bool serveGets = false;
   };
   explicit SaPort(const Options& options);  // throws std::runtime_error
   ~SaPort();
