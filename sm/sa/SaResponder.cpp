@@ -191,7 +191,7 @@ std::vector<std::uint8_t> SaResponder::serveInformInfo(const SaSubnet& subnet, c
   const auto info = decodeRecord<InformInfo>(request.data);
   const Gid subscriber =
       makeGid(subnet.settings().subnetPrefix, subnet.fabric().port(*requester).guid);
-  const auto stored = subscriptions_.set(*info, subscriber, from.lid);
+  const auto stored = subscriptions_.set(*info, subscriber, from);
   if (!stored) return refuse(h, request.data, stored.error());
   return respond(request, InformInfo::kSize, encodeRecord(*stored), 1);
 }

@@ -1,5 +1,5 @@
 // Subscriptions to notices: Set(InformInfo) from a port, listed as
-// InformInfoRecords, handed to the daemon (which sends the Reports).
+// InformInfoRecords, handed to the notifier (which sends the Reports).
 #include <gtest/gtest.h>
 
 #include "sm/mad/BitField.h"
@@ -62,7 +62,9 @@ TEST_F(InformInfoTest, ASubscriptionIsKeptForTheDaemonAndListedAsARecord) {
   ASSERT_EQ(reply.header.status, saStatus::kOk);
   ASSERT_EQ(sa.responder.subscriptions().size(), 1U);
   const Subscription& s = sa.responder.subscriptions()[0];
-  EXPECT_EQ(s.lid, sa.lidOfHost(2));
+  // Reports go where the Set came from (as OpenSM), not to InformInfo's QPN.
+  EXPECT_EQ(s.reportTo, sa.from);
+  EXPECT_EQ(s.reportTo.lid, sa.lidOfHost(2));
   EXPECT_EQ(s.subscriber, sa.gidOfHost(2));
   EXPECT_EQ(s.info.trapNumber, 64);
   EXPECT_EQ(s.info.qpn, 0x42U);
