@@ -16,6 +16,7 @@
 
 #include "sm/manager/DaemonImpl.h"
 #include "sm/manager/SaFeed.h"
+#include "sm/sa/Notices.h"
 
 namespace ibsm::sm::manager {
 namespace {
@@ -85,7 +86,11 @@ void SmDaemon::Impl::noticeTrap(const Notice& notice, Lid from) {
 void SmDaemon::Impl::noticeSweep(const SweepResult& result) {
   if (!notifier || !result.plan || agent.self().smState != SmState::Master) return;
   const PortsInService now = portsInService(result, sweep.held());
-  notifier->inService(now.ports, now.smLid, portGuid, this->now());
+  for (const SaNotice& n : notifier->inService(now.ports, now.smLid, portGuid, this->now())) {
+    log->info(
+        "SM-0904 trap {}: port {} {}", n.notice.trapNumber, gidGuid(sa::noticeGid(n)),
+        n.notice.trapNumber == sa::noticeTrap::kGidInService ? "in service" : "out of service");
+  }
   pumpNotices();
 }
 

@@ -10,22 +10,27 @@ Notifier::Notifier(std::shared_ptr<SaResponder> sa, std::uint64_t subnetPrefix,
                    ReportSettings reports)
     : sa_(std::move(sa)), prefix_(subnetPrefix), reports_(reports) {}
 
-void Notifier::inService(const std::set<Guid>& ports, Lid smLid, Guid smGuid,
-                         Clock::time_point now) {
+std::vector<SaNotice> Notifier::inService(const std::set<Guid>& ports, Lid smLid, Guid smGuid,
+                                          Clock::time_point now) {
+  std::vector<SaNotice> issued;
   const auto before = std::exchange(inService_, ports);
-  if (!before) return;
+  if (!before) return issued;
   const Gid smGid = makeGid(prefix_, smGuid);
   std::vector<Guid> gone;
   std::ranges::set_difference(*before, ports, std::back_inserter(gone));
   for (const Guid port : gone) {
     const Gid gid = makeGid(prefix_, port);
-    notify(gidNotice(noticeTrap::kGidOutOfService, gid, smLid, smGid), now);
+    issued.push_back(gidNotice(noticeTrap::kGidOutOfService, gid, smLid, smGid));
+    notify(issued.back(), now);
     subscribersDropped_ += sa_->dropSubscriber(gid);
   }
   std::vector<Guid> come;
   std::ranges::set_difference(ports, *before, std::back_inserter(come));
-  for (const Guid port : come)
-    notify(gidNotice(noticeTrap::kGidInService, makeGid(prefix_, port), smLid, smGid), now);
+  for (const Guid port : come) {
+    issued.push_back(gidNotice(noticeTrap::kGidInService, makeGid(prefix_, port), smLid, smGid));
+    notify(issued.back(), now);
+  }
+  return issued;
 }
 
 void Notifier::trapReceived(const Notice& notice, Lid from, Clock::time_point now) {

@@ -41,7 +41,9 @@ class Notifier {
   // `smGuid`). The first call after construction or reset() only records:
   // no subscriber can have asked a previous SA of ours. The subscriptions
   // of a port that went out of service are dropped after its trap 65.
-  void inService(const std::set<Guid>& ports, Lid smLid, Guid smGuid, Clock::time_point now);
+  // Returns the notices issued (for the log).
+  std::vector<SaNotice> inService(const std::set<Guid>& ports, Lid smLid, Guid smGuid,
+                                  Clock::time_point now);
   // A trap this SM received (SMP Notice) from the port of LID `from`:
   // forwarded with the IssuerGID of the issuer's port, when the SA's
   // snapshot knows it.

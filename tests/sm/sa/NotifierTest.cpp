@@ -66,7 +66,7 @@ class NotifierTest : public ::testing::Test {
 
 TEST_F(NotifierTest, TheFirstSweepAsMasterIssuesNoNotice) {
   subscribe(1, kAnyTrap);
-  notices.inService(without(3), smLid, smGuid, t0);
+  EXPECT_TRUE(notices.inService(without(3), smLid, smGuid, t0).empty());
   EXPECT_TRUE(sent().empty());
   EXPECT_TRUE(notices.noticesByTrap().empty());
 }
@@ -98,7 +98,10 @@ TEST_F(NotifierTest, ManyPortsAtOnceAreOneNoticeEach) {
   auto fewer = without(2);
   fewer.erase(sa.guidOfHost(3));
   fewer.insert(Guid{0xABCD});  // and one new
-  notices.inService(fewer, smLid, smGuid, t0);
+  const auto issued = notices.inService(fewer, smLid, smGuid, t0);
+  ASSERT_EQ(issued.size(), 3U);
+  EXPECT_EQ(gidGuid(noticeGid(issued[2])), Guid{0xABCD});
+  EXPECT_EQ(issued[2].notice.trapNumber, noticeTrap::kGidInService);
   EXPECT_EQ(notices.noticesByTrap(), (std::map<std::uint16_t, std::uint64_t>{{64, 1}, {65, 2}}));
 }
 
