@@ -53,18 +53,20 @@ void Reports::add(const SaNotice& notice, const Subscription& to, Clock::time_po
 
 std::vector<OutgoingGmp> Reports::due(Clock::time_point now) {
   std::vector<OutgoingGmp> out;
-  std::erase_if(pending_, [&](Pending& p) {
-    if (p.deadline > now) return false;
+  std::vector<std::uint32_t> failed;
+  for (Pending& p : pending_) {
+    if (p.deadline > now) continue;
     if (p.sends > settings_.retries) {
-      ++counters_.failed;
-      return true;
+      failed.push_back(p.tid);
+      continue;
     }
     ++(p.sends == 0 ? counters_.sent : counters_.retried);
     ++p.sends;
     p.deadline = now + p.timeout;
     out.push_back(p.gmp);
-    return false;
-  });
+  }
+  counters_.failed += std::erase_if(
+      pending_, [&](const Pending& p) { return std::ranges::find(failed, p.tid) != failed.end(); });
   return out;
 }
 
