@@ -85,6 +85,22 @@ TEST_F(InformInfoTest, ASubscriberWithdrawsItsOwnSubscriptionAndNoOneElses) {
   EXPECT_TRUE(sa.responder.subscriptions().empty());
 }
 
+TEST_F(InformInfoTest, SecurityTrapsAreOnlyForARequesterPresentingTheSmKey) {
+  sa.from.lid = sa.lidOfHost(2);
+  const auto ask = [&](std::uint16_t number, std::uint64_t smKey) {
+    return sa
+        .answer(SaFixture::request(saMethod::kSet, saAttr::kInformInfo, 0,
+                                   encodeRecord(trap(number)), smKey))
+        .header.status;
+  };
+  EXPECT_EQ(ask(256, 0), saStatus::kReqInvalid) << "bad M_Key";
+  EXPECT_EQ(ask(259, 0), saStatus::kReqInvalid) << "switch bad P_Key";
+  EXPECT_TRUE(sa.responder.subscriptions().empty());
+  EXPECT_EQ(ask(257, sa.settings.saKey), saStatus::kOk);
+  EXPECT_EQ(ask(260, 0), saStatus::kOk);
+  EXPECT_EQ(sa.responder.subscriptions().size(), 2U);
+}
+
 TEST_F(InformInfoTest, APortTheSaDoesNotKnowCannotSubscribe) {
   sa.from.lid = Lid{0xBFF0};
   const auto reply =
