@@ -189,8 +189,9 @@ std::vector<std::uint8_t> SaResponder::serveInformInfo(const SaSubnet& subnet, c
   const auto requester = subnet.portOfLid(from.lid);
   if (!requester) return refuse(h, request.data, saStatus::kReqInvalid);
   const auto info = decodeRecord<InformInfo>(request.data);
-  // C15-0.2-1.16, as OpenSM: the security traps (bad M_Key, P_Key, Q_Key)
-  // only for a trusted requester.
+  // C15-0.2-1.16: the security traps (bad M_Key, P_Key, Q_Key) only for a
+  // trusted requester -- one presenting the SA key, as for PKeyTableRecords
+  // (OpenSM takes any non-zero SM_Key).
   constexpr std::uint16_t kFirstSecurityTrap = 256, kLastSecurityTrap = 259;
   if (info->subscribe && info->isGeneric && info->trapNumber >= kFirstSecurityTrap &&
       info->trapNumber <= kLastSecurityTrap && h.smKey != subnet.settings().saKey)
