@@ -55,6 +55,14 @@ struct ReceivedGmp {
   GmpAddress from;
 };
 
+// A GMP to send: an answer, or a request the SA originates itself (a
+// Report(Notice) to a subscriber, whose ReportResp comes back through the
+// port's handler like any GMP).
+struct OutgoingGmp {
+  std::vector<std::uint8_t> mad;
+  GmpAddress to;
+};
+
 class GmpResponder {
  public:
   virtual ~GmpResponder() = default;
@@ -82,7 +90,10 @@ class GmpPort {
   // The handler may call sendGmp().
   virtual void onGmp(Handler handler) = 0;
   // Sends one whole answer (any length: segmented or cut, see the top of
-  // this file) LID-routed to `to`'s QP, with a GRH when `to` has a GID.
+  // this file) LID-routed to `to`'s QP, with a GRH when `to` has a GID; or
+  // a request (method without the response bit: a Report), whose response
+  // the port then delivers to the handler (the kernel delivers a response
+  // only to the agent that sent the request, and only while it waits).
   [[nodiscard]] virtual Result<void> sendGmp(std::span<const std::uint8_t> mad,
                                              const GmpAddress& to) = 0;
 };

@@ -228,6 +228,17 @@ struct InformInfoRecord {
   auto operator<=>(const InformInfoRecord&) const = default;
 };
 
+// Notice (IBA 13.4.8.2) as a Report carries it to a subscriber: the 64
+// bytes an SMP Trap holds (MadAttributes.h's Notice, encoded by its own
+// encoder), then the IssuerGID that an SMP has no room for.
+struct SaNotice {
+  static constexpr std::uint16_t kAttributeId = saAttr::kNotice;
+  static constexpr std::size_t kSize = 80;
+  Notice notice{};
+  Gid issuerGid{};
+  auto operator<=>(const SaNotice&) const = default;
+};
+
 std::vector<std::uint8_t> encodeRecord(const ClassPortInfo& r);
 std::vector<std::uint8_t> encodeRecord(const NodeRecord& r);
 std::vector<std::uint8_t> encodeRecord(const PortInfoRecord& r);
@@ -242,6 +253,7 @@ std::vector<std::uint8_t> encodeRecord(const PathRecord& r);
 std::vector<std::uint8_t> encodeRecord(const ServiceRecord& r);
 std::vector<std::uint8_t> encodeRecord(const InformInfo& r);
 std::vector<std::uint8_t> encodeRecord(const InformInfoRecord& r);
+std::vector<std::uint8_t> encodeRecord(const SaNotice& r);
 
 // Fails on fewer bytes than the record's fields take (its padding may be
 // missing: the last record of a payload cut to its own length).

@@ -22,6 +22,7 @@
 #include "sm/manager/SignalWatch.h"
 #include "sm/manager/SmDaemon.h"
 #include "sm/manager/StateStore.h"
+#include "sm/sa/Notifier.h"
 #include "sm/sa/SaResponder.h"
 #include "sm/transport/UmadTransport.h"
 
@@ -245,6 +246,13 @@ int runRun(const RunArgs& args) {
     sa->setSubnet(sm::manager::saSnapshot(result, held, self, settings));
   });
   daemon.describeSa([sa](control::SaCounters& c) { sm::manager::describeSa(*sa, c); });
+  // Notices: traps 64/65 and the traps received, as Reports to subscribers.
+  {
+    const sa::SaSettings s = saSettings(c);
+    sa::ReportSettings reports;
+    reports.packetLifeTime = s.packetLifeTime;
+    daemon.sendNotices(std::make_shared<sa::Notifier>(sa, s.subnetPrefix, reports));
+  }
   if (signals.fd() >= 0)
     loop.watch(signals.fd(), [&] {
       while (auto sig = signals.poll()) daemon.signal(*sig);

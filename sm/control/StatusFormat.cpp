@@ -112,6 +112,12 @@ std::string formatStatus(const DaemonStatus& s) {
                  byName(sa.byAttribute), byName(sa.byMethod), byName(sa.errorsByStatus));
   fmt::format_to(o, "sa_service_records: {}\nsa_subscribers: {}\n", sa.serviceRecords,
                  sa.subscribers);
+  fmt::format_to(o, "sa_notices: {}\n", byName(sa.noticesByTrap));
+  fmt::format_to(o,
+                 "sa_reports: sent {} retried {} acknowledged {} failed {} unmatched {} "
+                 "send_failed {}\nsa_subscribers_dropped: {}\n",
+                 sa.reportsSent, sa.reportsRetried, sa.reportsAcknowledged, sa.reportsFailed,
+                 sa.reportsUnmatched, sa.reportSendFailed, sa.subscribersDropped);
   return out;
 }
 

@@ -134,6 +134,20 @@ struct SaCounters {
   std::map<std::string, std::uint64_t> errorsByStatus;
   std::uint64_t serviceRecords{0};
   std::uint64_t subscribers{0};
+  // Notices (sm/sa/Notifier.h): by trap number ("64", "65", "128"...),
+  // generated or received, whether or not anyone subscribed; the
+  // Report(Notice)s they became: first sends, sends again, acknowledged by
+  // a ReportResp, given up after the retries, ReportResps that matched
+  // nothing in flight, sends the port refused; subscriptions dropped with
+  // their port.
+  std::map<std::string, std::uint64_t> noticesByTrap;
+  std::uint64_t reportsSent{0};
+  std::uint64_t reportsRetried{0};
+  std::uint64_t reportsAcknowledged{0};
+  std::uint64_t reportsFailed{0};
+  std::uint64_t reportsUnmatched{0};
+  std::uint64_t reportSendFailed{0};
+  std::uint64_t subscribersDropped{0};
 };
 
 struct DaemonStatus {

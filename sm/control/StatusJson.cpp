@@ -119,7 +119,16 @@ Json saJson(const SaCounters& sa) {
           {"by_method", sa.byMethod},
           {"errors_by_status", sa.errorsByStatus},
           {"service_records", sa.serviceRecords},
-          {"subscribers", sa.subscribers}};
+          {"subscribers", sa.subscribers},
+          {"notices_by_trap", sa.noticesByTrap},
+          {"reports",
+           {{"sent", sa.reportsSent},
+            {"retried", sa.reportsRetried},
+            {"acknowledged", sa.reportsAcknowledged},
+            {"failed", sa.reportsFailed},
+            {"unmatched", sa.reportsUnmatched},
+            {"send_failed", sa.reportSendFailed}}},
+          {"subscribers_dropped", sa.subscribersDropped}};
 }
 
 Json exitJson(const std::optional<DaemonExit>& e) {

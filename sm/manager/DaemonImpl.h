@@ -22,6 +22,7 @@
 #include "sm/manager/PeerSms.h"
 #include "sm/manager/SmDaemon.h"
 #include "sm/manager/SmInfoAgent.h"
+#include "sm/sa/Notifier.h"
 
 namespace ibsm::sm::manager {
 
@@ -78,6 +79,13 @@ struct SmDaemon::Impl {
   void serveSa(GmpPort& port, std::shared_ptr<GmpResponder> responder);
   // One GMP from the port: answered while master, dropped (counted) otherwise.
   void onGmp(const ReceivedGmp& in);
+  // Notices (sendNotices): a trap received, a sweep that programmed, the
+  // state changing to or from MASTER; pumpNotices() sends the Reports due
+  // and arms the loop's timer for the next.
+  void noticeTrap(const Notice& notice, Lid from);
+  void noticeSweep(const SweepResult& result);
+  void resetNotices();
+  void pumpNotices();
 
   // DaemonPeers.cpp
   void poll(Guid master);
@@ -141,6 +149,9 @@ struct SmDaemon::Impl {
   SmDaemon::SubnetListener subnetListener;
   std::function<void(control::SaCounters&)> describeSa;
   control::SaCounters sa;
+  std::shared_ptr<sa::Notifier> notifier;
+  std::optional<loop::EventLoop::TimerId> noticeTimer;
+  MadClock::time_point noticeTimerAt{};
 
   // The discovery of the DISCOVERING phase, kept for the heavy sweep that
   // follows it at once (becoming master): one walk of the fabric, not two.

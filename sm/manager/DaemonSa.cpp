@@ -6,9 +6,17 @@
 // transport's receive(), so queries are served between the MADs of a sweep
 // as well as between sweeps, and the responder answers from the model of
 // the last finished sweep (Gmp.h).
+//
+// Notices go the other way: Reports the SA's Notifier (sm/sa/Notifier.h)
+// asks for are sent through the same port, from the daemon's thread only
+// -- a trap's handler, the end of a sweep, or a timer of the loop, which
+// also fires between the MADs of a sweep -- and ReportResps come back as
+// GMPs like any other.
 #include <spdlog/spdlog.h>
 
 #include "sm/manager/DaemonImpl.h"
+#include "sm/manager/SaFeed.h"
+#include "sm/sa/Notices.h"
 
 namespace ibsm::sm::manager {
 namespace {
@@ -41,6 +49,11 @@ void SmDaemon::Impl::onGmp(const ReceivedGmp& in) {
     ++sa.droppedUndecodable;
     return;
   }
+  // A ReportResp completes a Report of ours, whatever our state now.
+  if (in.mad[3] == saMethod::kReportResp && notifier) {
+    notifier->acknowledge(in.mad);
+    return;
+  }
   // SetSmState, the machine's action, is what makes this port MASTER.
   if (agent.self().smState != SmState::Master) {
     ++sa.droppedNotMaster;
@@ -62,6 +75,52 @@ void SmDaemon::Impl::onGmp(const ReceivedGmp& in) {
     return;
   }
   ++sa.answered;
+}
+
+void SmDaemon::Impl::noticeTrap(const Notice& notice, Lid from) {
+  if (!notifier || agent.self().smState != SmState::Master) return;
+  notifier->trapReceived(notice, from, now());
+  pumpNotices();
+}
+
+void SmDaemon::Impl::noticeSweep(const SweepResult& result) {
+  if (!notifier || !result.plan || agent.self().smState != SmState::Master) return;
+  const PortsInService now = portsInService(result, sweep.held());
+  for (const SaNotice& n : notifier->inService(now.ports, now.smLid, portGuid, this->now())) {
+    log->info(
+        "SM-0904 trap {}: port {} {}", n.notice.trapNumber, gidGuid(sa::noticeGid(n)),
+        n.notice.trapNumber == sa::noticeTrap::kGidInService ? "in service" : "out of service");
+  }
+  pumpNotices();
+}
+
+void SmDaemon::Impl::resetNotices() {
+  if (!notifier) return;
+  notifier->reset();
+  if (noticeTimer) loop.cancel(*noticeTimer);
+  noticeTimer.reset();
+}
+
+void SmDaemon::Impl::pumpNotices() {
+  if (!notifier || gmpPort == nullptr) return;
+  for (const OutgoingGmp& out : notifier->due(now())) {
+    if (auto sent = gmpPort->sendGmp(out.mad, out.to); !sent) {
+      ++sa.reportSendFailed;
+      log->warn("SM-0903 Report to LID {} QP {} not sent: {}", out.to.lid.value, out.to.qpn,
+                sent.error().message);
+    }
+  }
+  // One timer, at the earliest deadline: re-armed when that moved.
+  const auto next = notifier->nextDeadline();
+  if (noticeTimer && next && *next == noticeTimerAt) return;
+  if (noticeTimer) loop.cancel(*noticeTimer);
+  noticeTimer.reset();
+  if (!next) return;
+  noticeTimerAt = *next;
+  noticeTimer = loop.at(*next, [this] {
+    noticeTimer.reset();
+    pumpNotices();
+  });
 }
 
 }  // namespace ibsm::sm::manager

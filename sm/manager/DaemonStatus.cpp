@@ -88,6 +88,7 @@ void SmDaemon::Impl::recordSweep(const control::SweepInfo& info, const SweepResu
   if (!result) return;
   lastResult = *result;
   if (subnetListener && result->plan) subnetListener(*result, sweep.held(), agent.self());
+  noticeSweep(*result);
   for (std::size_t k = 0; k < program::kTableKinds; ++k) {
     const auto kind = static_cast<program::TableKind>(k);
     tablesTotal[kind].read += result->program.table(kind).read;
@@ -158,6 +159,17 @@ control::DaemonStatus SmDaemon::Impl::status() const {
   s.foreignReports = foreignReports;
   s.sa = sa;
   if (describeSa) describeSa(s.sa);
+  if (notifier) {
+    const sa::ReportCounters& r = notifier->reportCounters();
+    s.sa.reportsSent = r.sent;
+    s.sa.reportsRetried = r.retried;
+    s.sa.reportsAcknowledged = r.acknowledged;
+    s.sa.reportsFailed = r.failed;
+    s.sa.reportsUnmatched = r.unmatched;
+    s.sa.subscribersDropped = notifier->subscribersDropped();
+    for (const auto& [trap, n] : notifier->noticesByTrap())
+      s.sa.noticesByTrap[std::to_string(trap)] = n;
+  }
   s.exit = ended;
   return s;
 }

@@ -19,6 +19,31 @@ std::shared_ptr<const sa::SaSubnet> saSnapshot(const SweepResult& result,
   return sa::SaSubnet::build(source, settings);
 }
 
+PortsInService portsInService(const SweepResult& result, const program::HeldSubnet& held) {
+  PortsInService out;
+  if (!result.plan) return out;
+  const Fabric& fabric = result.plan->fabric;
+  const auto* observed = held.hasObservation() ? &held.observed().portInfo : nullptr;
+  for (NodeId id = 0; id < fabric.size(); ++id) {
+    const Node& node = fabric.node(id);
+    for (const std::uint8_t p : node.endpointPorts()) {
+      const Port& port = node.ports[p];
+      if (!port.lid.isUnicast()) continue;
+      PortState state = port.state;
+      if (observed) {
+        const auto it = observed->find(PortRef{id, p});
+        if (it != observed->end()) state = it->second.portState;
+      }
+      if (node.type == NodeType::Switch || state == PortState::Active) out.ports.insert(port.guid);
+    }
+  }
+  if (held.hasObservation()) {
+    const PortRef sm = held.observed().smPort;
+    if (sm.node < fabric.size()) out.smLid = fabric.port(sm).lid;
+  }
+  return out;
+}
+
 void describeSa(const sa::SaResponder& responder, control::SaCounters& out) {
   const sa::SaCounters& c = responder.counters();
   for (const auto& [id, n] : c.byAttribute) out.byAttribute[sa::attributeName(id)] += n;

@@ -9,6 +9,7 @@
 #include <ibsm/MadAttributes.h>
 
 #include <memory>
+#include <set>
 
 #include "sm/control/StatusFormat.h"
 #include "sm/manager/MasterSweep.h"
@@ -23,6 +24,18 @@ namespace ibsm::sm::manager {
                                                              const program::HeldSubnet& held,
                                                              const SmInfo& self,
                                                              const sa::SaSettings& settings);
+
+// The end ports in service after a sweep that programmed, by port GUID
+// (what the SA's trap 64/65 compare, sm/sa/Notifier.h): CA and router
+// ports with a LID in the plan that the port, as last read or set, holds
+// ACTIVE; switch ports 0 with a LID (they carry no link of their own). And
+// the SM port's LID in the plan, the notices' issuer.
+struct PortsInService {
+  std::set<Guid> ports;
+  Lid smLid{};
+};
+[[nodiscard]] PortsInService portsInService(const SweepResult& result,
+                                            const program::HeldSubnet& held);
 
 // What the SA counts and holds, by name, into the status's `sa`.
 void describeSa(const sa::SaResponder& responder, control::SaCounters& out);

@@ -63,6 +63,10 @@ void SmDaemon::serveSa(GmpPort& port, std::shared_ptr<GmpResponder> responder) {
   impl_->serveSa(port, std::move(responder));
 }
 
+void SmDaemon::sendNotices(std::shared_ptr<sa::Notifier> notifier) {
+  impl_->notifier = std::move(notifier);
+}
+
 void SmDaemon::describeSa(std::function<void(control::SaCounters&)> describe) {
   impl_->describeSa = std::move(describe);
 }
@@ -116,9 +120,10 @@ int SmDaemon::Impl::run() {
   agent.onSmInfoSet([this](std::uint32_t modifier, const SmInfo& sender) {
     return machine.feed(Event::smInfoSet(modifier, sender));
   });
-  agent.onTrap([this](std::uint16_t number, Lid) {
+  agent.onTrap([this](const Notice& notice, Lid from) {
     ++traps;
-    machine.feed(Event::trap(number == 144));
+    noticeTrap(notice, from);
+    machine.feed(Event::trap(notice.trapNumber == 144));
   });
 
   auto sweepAt = now() + settings.sweepInterval;
@@ -205,6 +210,7 @@ void SmDaemon::Impl::perform(const Action& a) {
             {std::string(fsm::name(a.smState)), std::chrono::system_clock::now()});
         if (recentStates.size() > 16) recentStates.pop_front();
       }
+      if (agent.self().smState != a.smState) resetNotices();
       agent.setState(a.smState);
       if (a.smState != SmState::Master) up = false;
       break;

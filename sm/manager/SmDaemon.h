@@ -66,6 +66,10 @@
 #include "sm/manager/MasterSweep.h"
 #include "sm/manager/StateStore.h"
 
+namespace ibsm::sm::sa {
+class Notifier;
+}
+
 namespace ibsm::sm::manager {
 
 struct DaemonSettings {
@@ -109,6 +113,14 @@ class SmDaemon {
   using SubnetListener =
       std::function<void(const SweepResult&, const program::HeldSubnet&, const SmInfo& self)>;
   void onSubnetProgrammed(SubnetListener listener);
+  // Sends the SA's notices (sm/sa/Notifier.h) through the port given to
+  // serveSa(), while this SM is MASTER: each trap received is forwarded;
+  // each sweep that programmed reports the end ports that came into and
+  // went out of service since the one before (traps 64/65; the first sweep
+  // as master only records them); ReportResps from the port acknowledge;
+  // Reports are retried on the loop's timers, also in the middle of a
+  // sweep. Leaving MASTER drops what is in flight. Call before run().
+  void sendNotices(std::shared_ptr<sa::Notifier> notifier);
   // Adds what the SA responder counts to the status's `sa` (the daemon
   // knows the responder only as a GmpResponder).
   void describeSa(std::function<void(control::SaCounters&)> describe);

@@ -26,7 +26,7 @@ void SmInfoAgent::handleTrap(const IncomingSmp& in) {
   // The issuer may be a switch reporting for one of its ports; the source
   // LID of the MAD is only a fallback for producers that leave it empty.
   const Lid from = notice.issuerLid.isUnicast() ? notice.issuerLid : in.from.lid;
-  if (trap_) trap_(notice.trapNumber, from);
+  if (trap_) trap_(notice, from);
 }
 
 void SmInfoAgent::handleSet(const IncomingSmp& in) {

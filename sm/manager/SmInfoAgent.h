@@ -22,9 +22,10 @@ namespace ibsm::sm::manager {
 // no answer at all.
 using SmInfoSetHandler =
     std::function<std::optional<bool>(std::uint32_t modifier, const SmInfo& sender)>;
-// A trap that asks for a sweep: its number (128 link state, 144 local
-// changes, ...) and the LID of the port that issued it.
-using TrapHandler = std::function<void(std::uint16_t trapNumber, Lid from)>;
+// A trap that asks for a sweep: the whole Notice (trapNumber 128 link
+// state, 144 local changes, ...; the SA forwards it to subscribers) and the
+// LID of the port that issued it.
+using TrapHandler = std::function<void(const Notice& notice, Lid from)>;
 
 class SmInfoAgent {
  public:

@@ -287,6 +287,11 @@ InformInfoRecord decodePadded(std::span<const std::uint8_t> in) {
   return r;
 }
 
+template <>
+SaNotice decodePadded(std::span<const std::uint8_t> in) {
+  return {.notice = decodeNotice(cut(in, 0)), .issuerGid = cutGid(in, kSmpDataSize)};
+}
+
 }  // namespace
 
 Gid makeGid(std::uint64_t prefix, Guid guid) {
@@ -387,6 +392,13 @@ std::vector<std::uint8_t> encodeRecord(const InformInfoRecord& r) {
   return out;
 }
 
+std::vector<std::uint8_t> encodeRecord(const SaNotice& r) {
+  std::vector<std::uint8_t> out(SaNotice::kSize, 0);
+  paste(out, 0, encode(r.notice));
+  pasteGid(out, kSmpDataSize, r.issuerGid);
+  return out;
+}
+
 template <typename R>
 Result<R> decodeRecord(std::span<const std::uint8_t> bytes) {
   if (bytes.size() < kFieldBytes<R>) {
@@ -412,5 +424,6 @@ template Result<PathRecord> decodeRecord(std::span<const std::uint8_t>);
 template Result<ServiceRecord> decodeRecord(std::span<const std::uint8_t>);
 template Result<InformInfo> decodeRecord(std::span<const std::uint8_t>);
 template Result<InformInfoRecord> decodeRecord(std::span<const std::uint8_t>);
+template Result<SaNotice> decodeRecord(std::span<const std::uint8_t>);
 
 }  // namespace ibsm

@@ -189,9 +189,16 @@ std::vector<std::uint8_t> SaResponder::serveInformInfo(const SaSubnet& subnet, c
   const auto requester = subnet.portOfLid(from.lid);
   if (!requester) return refuse(h, request.data, saStatus::kReqInvalid);
   const auto info = decodeRecord<InformInfo>(request.data);
+  // C15-0.2-1.16: the security traps (bad M_Key, P_Key, Q_Key) only for a
+  // trusted requester -- one presenting the SA key, as for PKeyTableRecords
+  // (OpenSM takes any non-zero SM_Key).
+  constexpr std::uint16_t kFirstSecurityTrap = 256, kLastSecurityTrap = 259;
+  if (info->subscribe && info->isGeneric && info->trapNumber >= kFirstSecurityTrap &&
+      info->trapNumber <= kLastSecurityTrap && h.smKey != subnet.settings().saKey)
+    return refuse(h, request.data, saStatus::kReqInvalid);
   const Gid subscriber =
       makeGid(subnet.settings().subnetPrefix, subnet.fabric().port(*requester).guid);
-  const auto stored = subscriptions_.set(*info, subscriber, from.lid);
+  const auto stored = subscriptions_.set(*info, subscriber, from);
   if (!stored) return refuse(h, request.data, stored.error());
   return respond(request, InformInfo::kSize, encodeRecord(*stored), 1);
 }

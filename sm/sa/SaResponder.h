@@ -67,6 +67,8 @@ class SaResponder final : public GmpResponder {
   std::size_t serviceRecords() const { return services_.size(); }
   // Who asked for notices (Set(InformInfo)): the daemon sends them Reports.
   const std::vector<Subscription>& subscriptions() const { return subscriptions_.all(); }
+  // A port left the subnet: its subscriptions go with it.
+  std::size_t dropSubscriber(const Gid& subscriber) { return subscriptions_.drop(subscriber); }
 
  private:
   std::vector<std::uint8_t> refuse(const SaHeader& request,

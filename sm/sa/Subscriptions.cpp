@@ -18,7 +18,8 @@ bool same(const InformInfo& a, const InformInfo& b) {
 }  // namespace
 
 std::expected<InformInfo, std::uint16_t> Subscriptions::set(const InformInfo& info,
-                                                            const Gid& subscriber, Lid lid) {
+                                                            const Gid& subscriber,
+                                                            const GmpAddress& from) {
   const auto it = std::ranges::find_if(subscriptions_, [&](const Subscription& s) {
     return s.subscriber == subscriber && same(s.info, info);
   });
@@ -29,12 +30,17 @@ std::expected<InformInfo, std::uint16_t> Subscriptions::set(const InformInfo& in
   }
   if (it != subscriptions_.end()) {
     it->info = info;
-    it->lid = lid;
+    it->reportTo = from;
     return info;
   }
   if (subscriptions_.size() >= max_) return std::unexpected(saStatus::kNoResources);
-  subscriptions_.push_back({subscriber, lid, nextEnum_++, info});
+  subscriptions_.push_back({subscriber, from, nextEnum_++, info});
   return info;
+}
+
+std::size_t Subscriptions::drop(const Gid& subscriber) {
+  return std::erase_if(subscriptions_,
+                       [&](const Subscription& s) { return s.subscriber == subscriber; });
 }
 
 std::vector<std::vector<std::uint8_t>> Subscriptions::records(std::span<const std::uint8_t> query,

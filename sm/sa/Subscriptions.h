@@ -1,7 +1,8 @@
 // The ports subscribed to notices through Set(InformInfo): SA state of its
 // own like ServiceRecords, kept in the responder across snapshots. The
-// daemon reads them (all()) to send each matching subscriber a Report when
-// a trap comes in or a port comes and goes; the SA itself sends nothing.
+// notice sender (Notifier.h) reads them (all()) to send each matching
+// subscriber a Report when a trap comes in or a port comes and goes; the
+// responder itself sends nothing.
 #pragma once
 
 #include <ibsm/SaMad.h>
@@ -16,7 +17,10 @@ namespace ibsm::sm::sa {
 
 struct Subscription {
   Gid subscriber{};  // the requesting port's GID
-  Lid lid{};         // where its Reports go, with info.qpn
+  // Where its Reports go: the address the Set came from (LID, QP, Q_Key,
+  // SL, P_Key index, GRH), as OpenSM keeps it (IBA C13-32.1.2 copies only
+  // the source address vector; InformInfo's own QPN is not trusted).
+  GmpAddress reportTo{};
   std::uint16_t enumeration{0};
   InformInfo info{};
 };
@@ -30,7 +34,11 @@ class Subscriptions {
   // same subscriber: kReqInvalid when there is none to withdraw,
   // kNoResources when full. Subscribing twice keeps one.
   [[nodiscard]] std::expected<InformInfo, std::uint16_t> set(const InformInfo& info,
-                                                             const Gid& subscriber, Lid lid);
+                                                             const Gid& subscriber,
+                                                             const GmpAddress& from);
+  // Withdraws every subscription of `subscriber` (its port left the
+  // subnet, as OpenSM's drop manager does); returns how many.
+  std::size_t drop(const Gid& subscriber);
   // Encoded InformInfoRecords matching `query` under `mask`.
   std::vector<std::vector<std::uint8_t>> records(std::span<const std::uint8_t> query,
                                                  std::uint64_t mask) const;

@@ -24,6 +24,8 @@ constexpr std::uint8_t kSaMethods[] = {0x01 /*Get*/,      0x02 /*Set*/,      0x0
                                        0x12 /*GetTable*/, 0x14 /*GetMulti*/, 0x15 /*Delete*/};
 // Common MAD header: what a GMP must hold at least to be answered.
 constexpr std::size_t kMadHeaderSize = 24;
+constexpr std::size_t kMethodByte = 3;
+constexpr std::uint8_t kResponseBit = 0x80;
 // An answer with a GRH crosses no router inside the subnet; any hop limit
 // that reaches the requester will do.
 constexpr std::uint8_t kGrhHopLimit = 255;
@@ -249,6 +251,7 @@ Result<std::optional<ReceivedMad>> UmadTransport::receive(MadClock::time_point d
 
     const auto* mad = static_cast<const std::uint8_t*>(umad_get_mad(recvBuf_.data()));
     if (mad[1] == kSaClass) {
+      if ((mad[kMethodByte] & kResponseBit) != 0) ++responsesReceived_;
       deliverGmp(std::span(mad, static_cast<std::size_t>(std::max(length, 0))));
       // Never the engine's. What is queued is served in one go (a caller
       // that polls with other fds asks with a deadline of now), but a flood
@@ -332,9 +335,14 @@ Result<void> UmadTransport::sendGmp(std::span<const std::uint8_t> mad, const Gmp
     std::memcpy(grh.gid, to.gid->data(), to.gid->size());
     umad_set_grh(buf.data(), &grh);
   }
-  const int rc =
-      umad_send(handles_->portId, handles_->saAgent, buf.data(), static_cast<int>(length), 0, 0);
+  // A request (a Report) waits in the kernel for its response, which is
+  // delivered only while it does; the SA retries on its own timer.
+  const bool request = (mad[kMethodByte] & kResponseBit) == 0;
+  const int timeoutMs = request ? static_cast<int>(responseTimeout_.count()) : 0;
+  const int rc = umad_send(handles_->portId, handles_->saAgent, buf.data(),
+                           static_cast<int>(length), timeoutMs, 0);
   if (rc < 0) return fail(fmt::format("umad_send of a GMP failed: {}", errnoText(rc)));
+  if (request) ++requestsSent_;
   return {};
 }
 

@@ -86,7 +86,8 @@ class UmadTransport final : public MadTransport, public GmpPort {
   // LID-routed to to.qpn with to.qkey, SL and P_Key index, a GRH back to
   // to.gid when there is one. Longer than 256 bytes: segmented by the
   // kernel (the answer's RMPP header says Active), cut to 256 under
-  // umad2sim, which has no RMPP.
+  // umad2sim, which has no RMPP. A request (a Report) is sent with the
+  // response timeout, so its response (ReportResp) reaches the handler.
   [[nodiscard]] Result<void> sendGmp(std::span<const std::uint8_t> mad,
                                      const GmpAddress& to) override;
   const GmpWireCounters& gmpCounters() const { return gmpCounters_; }
@@ -121,7 +122,7 @@ class UmadTransport final : public MadTransport, public GmpPort {
   std::unique_ptr<Handles> handles_;
   std::chrono::milliseconds responseTimeout_;
   bool kernelFd_{true};
-  std::uint64_t requestsSent_{0};       // Get/Set: answers expected
+  std::uint64_t requestsSent_{0};       // Get/Set, Reports: answers expected
   std::uint64_t responsesReceived_{0};  // answers read
   Handler gmpHandler_;
   GmpWireCounters gmpCounters_;

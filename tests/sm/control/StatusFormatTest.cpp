@@ -92,23 +92,27 @@ TEST(StatusText, IsOneKeyValueLinePerField) {
             "sa_by_method: none\n"
             "sa_errors: none\n"
             "sa_service_records: 0\n"
-            "sa_subscribers: 0\n");
+            "sa_subscribers: 0\n"
+            "sa_notices: none\n"
+            "sa_reports: sent 0 retried 0 acknowledged 0 failed 0 unmatched 0 send_failed 0\n"
+            "sa_subscribers_dropped: 0\n");
 }
 
 TEST(StatusJson, CountsSaQueriesByWhatBecameOfThem) {
   DaemonStatus s = standby();
-  s.sa = SaCounters{.received = 9,
-                    .answered = 4,
-                    .droppedNotMaster = 2,
-                    .droppedUndecodable = 1,
-                    .droppedNoResponder = 1,
-                    .notAnswered = 1,
-                    .sendFailed = 0,
-                    .byAttribute = {{"NodeRecord", 3}, {"PathRecord", 6}},
-                    .byMethod = {{"Get", 5}, {"GetTable", 4}},
-                    .errorsByStatus = {{"no_records", 2}},
-                    .serviceRecords = 1,
-                    .subscribers = 2};
+  // Member by member: the struct grows with the SA.
+  s.sa.received = 9;
+  s.sa.answered = 4;
+  s.sa.droppedNotMaster = 2;
+  s.sa.droppedUndecodable = 1;
+  s.sa.droppedNoResponder = 1;
+  s.sa.notAnswered = 1;
+  s.sa.sendFailed = 0;
+  s.sa.byAttribute = {{"NodeRecord", 3}, {"PathRecord", 6}};
+  s.sa.byMethod = {{"Get", 5}, {"GetTable", 4}};
+  s.sa.errorsByStatus = {{"no_records", 2}};
+  s.sa.serviceRecords = 1;
+  s.sa.subscribers = 2;
   const auto sa = nlohmann::json::parse(formatStatusJson(s)).at("sa");
   EXPECT_EQ(sa.at("received"), 9);
   EXPECT_EQ(sa.at("answered"), 4);
@@ -127,6 +131,36 @@ TEST(StatusJson, CountsSaQueriesByWhatBecameOfThem) {
             std::string::npos);
   EXPECT_NE(text.find("sa_by_attribute: NodeRecord 3, PathRecord 6\n"), std::string::npos) << text;
   EXPECT_NE(text.find("sa_errors: no_records 2\n"), std::string::npos) << text;
+}
+
+TEST(StatusJson, CountsNoticesByTrapAndTheReportsTheyBecame) {
+  DaemonStatus s = standby();
+  s.sa.noticesByTrap = {{"64", 1}, {"65", 2}, {"128", 3}};
+  s.sa.reportsSent = 6;
+  s.sa.reportsRetried = 4;
+  s.sa.reportsAcknowledged = 5;
+  s.sa.reportsFailed = 1;
+  s.sa.reportsUnmatched = 2;
+  s.sa.reportSendFailed = 3;
+  s.sa.subscribersDropped = 7;
+  const auto sa = nlohmann::json::parse(formatStatusJson(s)).at("sa");
+  EXPECT_EQ(sa.at("notices_by_trap").at("65"), 2);
+  EXPECT_EQ(sa.at("notices_by_trap").at("128"), 3);
+  const auto& reports = sa.at("reports");
+  EXPECT_EQ(reports.at("sent"), 6);
+  EXPECT_EQ(reports.at("retried"), 4);
+  EXPECT_EQ(reports.at("acknowledged"), 5);
+  EXPECT_EQ(reports.at("failed"), 1);
+  EXPECT_EQ(reports.at("unmatched"), 2);
+  EXPECT_EQ(reports.at("send_failed"), 3);
+  EXPECT_EQ(sa.at("subscribers_dropped"), 7);
+  const std::string text = formatStatus(s);
+  EXPECT_NE(text.find("sa_notices: 128 3, 64 1, 65 2\n"), std::string::npos) << text;
+  EXPECT_NE(text.find("sa_reports: sent 6 retried 4 acknowledged 5 failed 1 unmatched 2 "
+                      "send_failed 3\n"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("sa_subscribers_dropped: 7\n"), std::string::npos) << text;
 }
 
 TEST(StatusText, ASweepShowsKindTimeDurationMadsVerdictAndEachChange) {

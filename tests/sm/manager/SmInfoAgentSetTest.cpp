@@ -153,7 +153,8 @@ TEST_F(SmInfoAgentSetTest, AGetShowsTheReloadedPriority) {
 
 TEST_F(SmInfoAgentSetTest, ATrapIsRepressedAndReportedWithItsNumberAndIssuer) {
   std::vector<std::pair<std::uint16_t, Lid>> traps;
-  agent->onTrap([&](std::uint16_t number, Lid from) { traps.emplace_back(number, from); });
+  agent->onTrap(
+      [&](const Notice& notice, Lid from) { traps.emplace_back(notice.trapNumber, from); });
   receiveTrap(144, Lid{21});
   receiveTrap(128, Lid{});  // no issuer: the MAD's source LID stands in
 

@@ -1,5 +1,5 @@
 // Subscriptions to notices: Set(InformInfo) from a port, listed as
-// InformInfoRecords, handed to the daemon (which sends the Reports).
+// InformInfoRecords, handed to the notifier (which sends the Reports).
 #include <gtest/gtest.h>
 
 #include "sm/mad/BitField.h"
@@ -62,7 +62,9 @@ TEST_F(InformInfoTest, ASubscriptionIsKeptForTheDaemonAndListedAsARecord) {
   ASSERT_EQ(reply.header.status, saStatus::kOk);
   ASSERT_EQ(sa.responder.subscriptions().size(), 1U);
   const Subscription& s = sa.responder.subscriptions()[0];
-  EXPECT_EQ(s.lid, sa.lidOfHost(2));
+  // Reports go where the Set came from (as OpenSM), not to InformInfo's QPN.
+  EXPECT_EQ(s.reportTo, sa.from);
+  EXPECT_EQ(s.reportTo.lid, sa.lidOfHost(2));
   EXPECT_EQ(s.subscriber, sa.gidOfHost(2));
   EXPECT_EQ(s.info.trapNumber, 64);
   EXPECT_EQ(s.info.qpn, 0x42U);
@@ -81,6 +83,22 @@ TEST_F(InformInfoTest, ASubscriberWithdrawsItsOwnSubscriptionAndNoOneElses) {
   EXPECT_EQ(set(trap(64, false), 3).header.status, saStatus::kReqInvalid);
   EXPECT_EQ(set(trap(64, false), 2).header.status, saStatus::kOk);
   EXPECT_TRUE(sa.responder.subscriptions().empty());
+}
+
+TEST_F(InformInfoTest, SecurityTrapsAreOnlyForARequesterPresentingTheSmKey) {
+  sa.from.lid = sa.lidOfHost(2);
+  const auto ask = [&](std::uint16_t number, std::uint64_t smKey) {
+    return sa
+        .answer(SaFixture::request(saMethod::kSet, saAttr::kInformInfo, 0,
+                                   encodeRecord(trap(number)), smKey))
+        .header.status;
+  };
+  EXPECT_EQ(ask(256, 0), saStatus::kReqInvalid) << "bad M_Key";
+  EXPECT_EQ(ask(259, 0), saStatus::kReqInvalid) << "switch bad P_Key";
+  EXPECT_TRUE(sa.responder.subscriptions().empty());
+  EXPECT_EQ(ask(257, sa.settings.saKey), saStatus::kOk);
+  EXPECT_EQ(ask(260, 0), saStatus::kOk);
+  EXPECT_EQ(sa.responder.subscriptions().size(), 2U);
 }
 
 TEST_F(InformInfoTest, APortTheSaDoesNotKnowCannotSubscribe) {

@@ -39,6 +39,9 @@ class GmpInjector final : public MadTransport, public GmpPort {
   }
   const std::vector<SentGmp>& sentGmps() const { return sent_; }
   void failSends(bool fail = true) { failSends_ = fail; }
+  // Called with each GMP sent, after it is recorded: a test's peer (a
+  // subscriber answering Reports) may inject() its answer from here.
+  void onSend(std::function<void(const SentGmp&)> peer) { peer_ = std::move(peer); }
 
   [[nodiscard]] Result<void> send(const MadBuffer& mad, MadAddress to) override {
     return inner_.send(mad, to);
@@ -63,6 +66,7 @@ class GmpInjector final : public MadTransport, public GmpPort {
                                      const GmpAddress& to) override {
     if (failSends_) return fail("fake GMP port: send refused");
     sent_.push_back({{mad.begin(), mad.end()}, to, clock_()});
+    if (peer_) peer_(sent_.back());
     return {};
   }
 
@@ -76,6 +80,7 @@ class GmpInjector final : public MadTransport, public GmpPort {
   std::vector<Pending> pending_;  // by time
   std::vector<SentGmp> sent_;
   Handler handler_;
+  std::function<void(const SentGmp&)> peer_;
   bool failSends_{false};
 };
 
