@@ -69,6 +69,9 @@ struct Node {
   std::uint32_t vendorId{0};
   std::uint16_t deviceId{0};
   std::uint16_t partitionCap{64};
+  // NodeInfo:Revision as the device reports it (the SA's NodeRecords carry
+  // it); 0 where it is not known (topology files do not record it).
+  std::uint32_t revision{0};
   // Indexed by port number. Switches use ports[0] (the management port that
   // carries the switch LID); for CAs and routers ports[0] is a placeholder.
   std::vector<Port> ports;

@@ -87,6 +87,9 @@ Result<Setup> prepare(const RunArgs& args) {
         "--log-level {}: expected trace, debug, info, warn, error, critical or off", c.log.level));
   s.sweep.program.subnetPrefix = c.sm.subnetPrefix;
   s.sweep.program.subnetTimeout = c.sa.subnetTimeout;
+  s.sweep.program.headOfQueueLifetime = c.sm.headOfQueueLifetime;
+  s.sweep.program.leafHeadOfQueueLifetime = c.sm.leafHeadOfQueueLifetime;
+  s.sweep.program.switchLifeTime = c.sm.switchLifeTime;
   // What `ibsm partitions` plans from the same config and flags.
   auto partitions = config::readPartitionSources(*in, args.partitions);
   if (!partitions) return std::unexpected(partitions.error());

@@ -167,6 +167,24 @@ Result<void> applyControlSocket(Config& c, const toml::node& v, const std::strin
   return {};
 }
 
+Result<void> applyHeadOfQueueLifetime(Config& c, const toml::node& v, const std::string& w) {
+  return applyInt<0, 31>(c, v, w, "sm.head_of_queue_lifetime", [](Config& cc, std::int64_t n) {
+    cc.sm.headOfQueueLifetime = static_cast<std::uint8_t>(n);
+  });
+}
+
+Result<void> applyLeafHeadOfQueueLifetime(Config& c, const toml::node& v, const std::string& w) {
+  return applyInt<0, 31>(c, v, w, "sm.leaf_head_of_queue_lifetime", [](Config& cc, std::int64_t n) {
+    cc.sm.leafHeadOfQueueLifetime = static_cast<std::uint8_t>(n);
+  });
+}
+
+Result<void> applySwitchLifeTime(Config& c, const toml::node& v, const std::string& w) {
+  return applyInt<0, 31>(c, v, w, "sm.switch_life_time", [](Config& cc, std::int64_t n) {
+    cc.sm.switchLifeTime = static_cast<std::uint8_t>(n);
+  });
+}
+
 Result<void> applyWindow(Config& c, const toml::node& v, const std::string& w) {
   return applyInt<1, 1024>(c, v, w, "mad.window", [](Config& cc, std::int64_t n) {
     cc.mad.window = static_cast<std::uint32_t>(n);
@@ -276,6 +294,19 @@ constexpr OptionSpec kOptions[] = {
      "OpenSM-style partitions.conf (man ibsm-partitions.conf). Empty: PKey tables are managed only "
      "if this file has [[partition]] tables.",
      applyPartitionsFile},
+    {"sm.head_of_queue_lifetime", "integer 0-31", "18",
+     "PortInfo:HOQLife of switch ports cabled to another switch: how long a packet may wait at "
+     "the head of an output queue before the switch drops it, 4.096 us * 2^value (20 and above: "
+     "never), which unblocks credit loops (OpenSM's head_of_queue_lifetime).",
+     applyHeadOfQueueLifetime},
+    {"sm.leaf_head_of_queue_lifetime", "integer 0-31", "16",
+     "PortInfo:HOQLife of switch ports cabled to a CA or router, shorter so that a stuck host "
+     "does not back traffic up into the fabric (OpenSM's leaf_head_of_queue_lifetime).",
+     applyLeafHeadOfQueueLifetime},
+    {"sm.switch_life_time", "integer 0-31", "18",
+     "SwitchInfo:LifeTimeValue: how long a packet may live in a switch, 4.096 us * 2^value "
+     "(20 and above: for ever) (OpenSM's packet_life_time).",
+     applySwitchLifeTime},
     {"mad.window", "integer 1-1024", "32",
      "SMPs outstanding at once (measured on ibsim: no gain past 16-32).", applyWindow},
     {"mad.timeout_ms", "milliseconds 1-60000", "200",
@@ -287,7 +318,7 @@ constexpr OptionSpec kOptions[] = {
      "for the SA, 4.096 us * 2^value (OpenSM's subnet_timeout; 18 is about 1 s).",
      applySubnetTimeout},
     {"sa.packet_life_time", "integer 0-63", "18",
-     "PacketLifeTime code the SA puts in PathRecords (OpenSM's packet_life_time).",
+     "PacketLifeTime code the SA puts in PathRecords (OpenSM puts its subnet_timeout there).",
      applyPacketLifeTime},
     {"sa.max_records", "integer 1-1048576", "65536",
      "Records one SA answer carries at most (GetTable); a query matching more gets the first ones.",

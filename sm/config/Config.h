@@ -47,6 +47,14 @@ struct SmConfig {
   // OpenSM-style partitions.conf; empty: PKey tables are managed only when
   // the config file has [[partition]] tables, else left as they are.
   std::filesystem::path partitionsFile;  // `ibsm status` / `ibsm sweep`
+  // Timeouts the SM programs into the switches, 4.096 us * 2^value each (20
+  // and above: infinite), OpenSM's defaults and names: PortInfo:HOQLife of
+  // switch ports cabled to a switch (head_of_queue_lifetime) and to a CA or
+  // router (leaf_head_of_queue_lifetime), SwitchInfo:LifeTimeValue
+  // (OpenSM's packet_life_time).
+  std::uint8_t headOfQueueLifetime{0x12};
+  std::uint8_t leafHeadOfQueueLifetime{0x10};
+  std::uint8_t switchLifeTime{0x12};
 };
 
 struct MadConfig {

@@ -110,6 +110,7 @@ void Assembler::addNode(const NodeRecord& r) {
   node.vendorId = ni.vendorId;
   node.deviceId = ni.deviceId;
   node.partitionCap = ni.partitionCap;
+  node.revision = ni.revision;
   const auto id = static_cast<NodeId>(out_.fabric.size());
   for (std::size_t p = 0; p < r.ports.size(); ++p) {
     if (!r.ports[p]) continue;

@@ -12,8 +12,10 @@
 // whose: a PortInfo Set writes back the PortInfo as held, changing only LID,
 // LMC, MasterSMLID and GidPrefix (ports that carry a LID: switch port 0, CA
 // ports), NeighborMTU and OperationalVLs (link ports still in Init),
-// SubnetTimeout (LID-carrying ports; no Set for it alone), ClientReregister (CA ports due, see
-// HeldSubnet.h), PartitionEnforcementInbound/Outbound (switch
+// SubnetTimeout (LID-carrying ports; no Set for it alone), HOQLife (switch
+// external ports, by what the cable leads to; with the state Sets of a port
+// coming up, a Set of its own only on a port already up), ClientReregister
+// (CA ports due, see HeldSubnet.h), PartitionEnforcementInbound/Outbound (switch
 // external ports listed in plan.pkeys: on where `enforce` and the switch
 // can, off otherwise; left as held on ports known to ignore them) and
 // PortState (only in the state phases). Enable fields (width, speed,

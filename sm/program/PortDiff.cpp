@@ -35,7 +35,21 @@ bool enforcesPartitions(const discovery::DiscoveredSubnet& seen, NodeId sw) {
 struct PortSetting {
   PortInfo desired;  // PortState NoChange; enable fields "no change"
   bool changed{false};
+  // Differs from what is held only in fields that may wait for a state Set
+  // the port gets anyway (HOQLife): a Set of its own only if none comes.
+  bool changedLater{false};
 };
+
+// The HOQLife a switch external port should hold, by what its cable leads
+// to (OpenSM's rule); nullopt: not configured, switch port 0, no cable.
+std::optional<std::uint8_t> wantedHoqLife(const DiffInput& in, PortRef port) {
+  const Fabric& fabric = in.seen.fabric;
+  if (!fabric.node(port.node).isSwitch() || port.port == 0) return std::nullopt;
+  const auto& remote = fabric.port(port).remote;
+  if (!remote) return std::nullopt;
+  return fabric.node(remote->node).isSwitch() ? in.options.headOfQueueLifetime
+                                              : in.options.leafHeadOfQueueLifetime;
+}
 
 PortSetting portSetting(const DiffInput& in, PortRef port, const PortInfo& held) {
   const Node& node = in.seen.fabric.node(port.node);
@@ -90,6 +104,11 @@ PortSetting portSetting(const DiffInput& in, PortRef port, const PortInfo& held)
       update(want.partitionEnforcementOutbound, enforce);
     }
   }
+  bool changedLater = false;
+  if (const auto hoq = wantedHoqLife(in, port); hoq && want.hoqLife != *hoq) {
+    want.hoqLife = *hoq;
+    changedLater = true;
+  }
   // Due or not, a port answers with the bit as it likes: always a Set.
   if (in.options.clientReregister && !node.isSwitch() &&
       (held.capabilityMask & capability::kIsClientReregistrationSupported) != 0 &&
@@ -97,7 +116,7 @@ PortSetting portSetting(const DiffInput& in, PortRef port, const PortInfo& held)
     want.clientReregister = true;
     changed = true;
   }
-  return PortSetting{.desired = want, .changed = changed};
+  return PortSetting{.desired = want, .changed = changed, .changedLater = changedLater};
 }
 
 // Link ports (not switch port 0) whose both ends answered and are up.
@@ -161,14 +180,17 @@ void diffPorts(const DiffInput& in, ProgramDiff& out) {
       if (runs < need->second) shortVls.emplace_back(ref, runs);
     }
     const LinkSteps link = linkSteps(in.seen, ref, held);
-    if (!setting.changed && !link.arm && !link.activate) continue;
+    // What may wait rides on the state Sets; a port that gets none is sent
+    // a Set of its own.
+    const bool setFields = setting.changed || (setting.changedLater && !link.arm && !link.activate);
+    if (!setFields && !link.arm && !link.activate) continue;
     auto path = pathToPort(in.seen, ref);
     if (!path) {
       out.notes.push_back(fmt::format("port {}: no directed route enters through it; left alone",
                                       fabric.describe(ref)));
       continue;
     }
-    if (setting.changed) {
+    if (setFields) {
       out.phase(ref == in.seen.smPort ? ProgramPhase::SmLid : ProgramPhase::Lids)
           .push_back(ProgramStep{PortInfoTarget{ref}, setPortInfo(ref, *path, setting.desired)});
     }

@@ -14,6 +14,13 @@ struct ProgramOptions {
   // SwitchInfo:LifeTimeValue (how long a packet may sit in a switch, as
   // 4.096 us * 2^value). Unset: each switch keeps what it holds.
   std::optional<std::uint8_t> switchLifeTime;
+  // PortInfo:HOQLife of switch external ports (4.096 us * 2^value; 20 and
+  // above: never drop), by what is at the other end of the cable: another
+  // switch, or a CA or router (a leaf). Unset: each port keeps what it
+  // holds. Rides on the state Sets a port in Init gets anyway; a port
+  // already up that holds another value gets a Set of its own.
+  std::optional<std::uint8_t> headOfQueueLifetime;
+  std::optional<std::uint8_t> leafHeadOfQueueLifetime;
   // PortInfo:SubnetTimeout of every LID-carrying port: how long a client
   // waits for the SA, 4.096 us * 2^value (OpenSM's default 18: about 1 s).
   // Written with every PortInfo Set such a port gets, never alone (Diff.h).

@@ -19,7 +19,9 @@ constexpr std::array kNodeRecord{
     C{192, 64}, C{256, 16}, C{272, 16}, C{288, 32}, C{320, 8}, C{328, 24}, C{352, 512},
 };
 
-// EndPortLID, PortNum, Options, then PortInfo's fields 32 bits on.
+// EndPortLID, PortNum, Options, then PortInfo's fields 32 bits on;
+// CapabilityMask and CapabilityMask2 match as subsets.
+constexpr C kCapMask2{512, 16, true};
 constexpr std::array kPortInfoRecord{
     C{0, 16},         C{16, 8},   C{24, 8},   C{32, 64},  C{96, 64},  C{160, 16}, C{176, 16},
     C{192, 32, true}, C{224, 16}, C{240, 16}, C{256, 8},  C{264, 8},  C{272, 8},  C{280, 8},
@@ -28,7 +30,7 @@ constexpr std::array kPortInfoRecord{
     C{344, 8},        C{352, 8},  C{360, 4},  C{364, 4},  C{368, 3},  C{371, 5},  C{376, 4},
     C{380, 1},        C{381, 1},  C{382, 1},  C{383, 1},  C{384, 16}, C{400, 16}, C{416, 16},
     C{432, 8},        C{440, 1},  C{441, 2},  C{443, 5},  C{448, 3},  C{451, 5},  C{456, 4},
-    C{460, 4},        C{464, 16}, C{480, 8},  C{488, 24}, C{512, 16}, C{528, 4},  C{532, 4},
+    C{460, 4},        C{464, 16}, C{480, 8},  C{488, 24}, kCapMask2,  C{528, 4},  C{532, 4},
     C{536, 3},        C{539, 5},
 };
 

@@ -242,7 +242,10 @@ std::optional<PathRecord> pathFor(const SaSubnet& subnet, const PathQuery& q, Po
     pr.sl = partitionSl.value_or(0);
   }
   const Port& own = f.port(src);
-  pr.mtu = route->anyLink ? route->mtu : own.mtuCap;
+  // The ends count as well as the links: a switch's port 0 has an MTUCap of
+  // its own (ibsim's, like many a base port 0, says 1024 where its external
+  // ports say 2048), as OpenSM's walk counts it.
+  pr.mtu = std::min({route->anyLink ? route->mtu : own.mtuCap, own.mtuCap, f.port(dst).mtuCap});
   pr.rate = route->anyLink ? rateOfHalfGbps(route->rate) : rateCode(own.link);
   pr.packetLifeTime = src == dst ? 0 : settings.packetLifeTime;  // IBA: 0 on a loopback path
   pr.mtuSelector = pr.rateSelector = pr.packetLifeTimeSelector = selector::kExactly;

@@ -56,8 +56,8 @@ SaSubnet::SaSubnet(const SaSource& source, const SaSettings& settings)
   if (source.plan->pkeys) {
     for (const PortPKeys& entry : source.plan->pkeys->ports) pkeys_[entry.port] = entry.pkeys;
   }
-  classPortInfo_.capabilityMask = saCapability::kIsSubnetOptionalRecordsSupported |
-                                  saCapability::kIsPortInfoCapMaskMatchSupported;
+  classPortInfo_.capabilityMask = saCapability::kImplemented;
+  classPortInfo_.capabilityMask2 = saCapability::kImplemented2;
   classPortInfo_.respTimeValue = settings.respTimeValue;
   // No redirection: queries and reports stay on QP1 with its well-known
   // Q_Key, which is what these fields say when they are not redirected

@@ -34,8 +34,10 @@ struct SaSettings {
   // The SM_Key a requester presents to be trusted (PKeyTableRecords, an
   // SMInfoRecord's SM_Key): OpenSM's sa_key, 1 by default.
   std::uint64_t saKey{kDefaultSmKey};
-  // ClassPortInfo:RespTimeValue (4.096 us * 2^value).
-  std::uint8_t respTimeValue{18};
+  // ClassPortInfo:RespTimeValue (4.096 us * 2^value): 16, about 268 ms, as
+  // OpenSM derives from its 200 ms transaction timeout. The SA answers from
+  // a snapshot inside the event loop, well within it.
+  std::uint8_t respTimeValue{16};
 };
 
 // What the SM knows after a sweep. `plan` is required; the others refine
@@ -118,10 +120,39 @@ class SaSubnet {
 
 inline constexpr NodeId kNoNode = ~NodeId{0};
 
-// ClassPortInfo:CapabilityMask bits of the SA (IBA 15.2.1.1, Table 188).
+// ClassPortInfo:CapabilityMask and CapabilityMask2 bits of the SA (IBA
+// 15.2.1.1, Table 188; the names OpenSM's osm_base.h gives them).
 namespace saCapability {
+inline constexpr std::uint16_t kIsSubnetGetSetNoticeSupported = 1U << 1;
 inline constexpr std::uint16_t kIsSubnetOptionalRecordsSupported = 1U << 8;
+inline constexpr std::uint16_t kIsUdMulticastSupported = 1U << 9;
 inline constexpr std::uint16_t kIsPortInfoCapMaskMatchSupported = 1U << 13;
+// CapabilityMask2.
+inline constexpr std::uint32_t kIsMulticastFdbTopSupported = 1U << 3;
+inline constexpr std::uint32_t kIsAliasGuidsSupported = 1U << 5;
+inline constexpr std::uint32_t kIsFullPortInfoRecordSupported = 1U << 6;
+inline constexpr std::uint32_t kIsExtendedSpeedsSupported = 1U << 7;
+inline constexpr std::uint32_t kIsMulticastServiceRecordsSupported = 1U << 8;
+inline constexpr std::uint32_t kIsPortInfoCapMask2MatchSupported = 1U << 10;
+inline constexpr std::uint32_t kIsSendOnlyFullMemberSupported = 1U << 12;
+inline constexpr std::uint32_t kIsLinkWidth2xSupported = 1U << 13;
+inline constexpr std::uint32_t kIsLinkSpeedHdrSupported = 1U << 15;
+inline constexpr std::uint32_t kIsLinkSpeedNdrSupported = 1U << 17;
+
+// What this SA implements. CapabilityMask: PortInfoRecord's CapabilityMask
+// matched as a subset. Not claimed: optional records (IBA: all of them;
+// RandomForwardingTable-, ServiceAssociation-, MulticastForwardingTable-,
+// Trace- and MultiPathRecord are not served), Get/Set(Notice) and UD
+// multicast (the next issue). CapabilityMask2: PortInfoRecords of every
+// switch port, rates and speeds of extended, 2x, HDR and NDR links
+// (PathRecords and PortInfoRecords), CapabilityMask2 matched as a subset.
+// Not yet: MulticastFDBTop, multicast ServiceRecords and SendOnlyFullMember
+// joins (multicast), alias GUIDs (GUIDInfo Set).
+inline constexpr std::uint16_t kImplemented = kIsPortInfoCapMaskMatchSupported;
+inline constexpr std::uint32_t kImplemented2 =
+    kIsFullPortInfoRecordSupported | kIsExtendedSpeedsSupported |
+    kIsPortInfoCapMask2MatchSupported | kIsLinkWidth2xSupported | kIsLinkSpeedHdrSupported |
+    kIsLinkSpeedNdrSupported;
 }  // namespace saCapability
 
 }  // namespace ibsm::sm::sa

@@ -36,7 +36,7 @@ NodeInfo nodeInfoOf(const Node& node, const Port& port) {
                   .portGuid = port.guid,
                   .partitionCap = node.partitionCap,
                   .deviceId = node.deviceId,
-                  .revision = 0,
+                  .revision = node.revision,
                   .localPortNum = port.number,
                   .vendorId = node.vendorId};
 }

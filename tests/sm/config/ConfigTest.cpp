@@ -62,6 +62,26 @@ TEST(Config, ReadsTheSaSectionWithOpenSmsDefaults) {
   EXPECT_EQ(c->sa.serviceLeaseMaxS, 3600U);
 }
 
+TEST(Config, ReadsTheSwitchTimeoutsWithOpenSmsDefaults) {
+  const auto defaults = parseConfig("", "empty.toml");
+  ASSERT_TRUE(defaults);
+  EXPECT_EQ(defaults->sm.headOfQueueLifetime, 0x12);
+  EXPECT_EQ(defaults->sm.leafHeadOfQueueLifetime, 0x10);
+  EXPECT_EQ(defaults->sm.switchLifeTime, 0x12);
+  const auto c = parseConfig(
+      "[sm]\nhead_of_queue_lifetime = 20\nleaf_head_of_queue_lifetime = 14\n"
+      "switch_life_time = 19\n",
+      "ibsm.toml");
+  ASSERT_TRUE(c) << c.error().message;
+  EXPECT_EQ(c->sm.headOfQueueLifetime, 20);
+  EXPECT_EQ(c->sm.leafHeadOfQueueLifetime, 14);
+  EXPECT_EQ(c->sm.switchLifeTime, 19);
+  const auto bad = parseConfig("[sm]\nleaf_head_of_queue_lifetime = 32\n", "ibsm.toml");
+  ASSERT_FALSE(bad);
+  EXPECT_EQ(bad.error().message,
+            "ibsm.toml:2: expected sm.leaf_head_of_queue_lifetime to be an integer from 0 to 31");
+}
+
 TEST(Config, RejectsBadSaValuesNamingFileLineAndKey) {
   const auto timeout = parseConfig("[sa]\n\nsubnet_timeout = 32\n", "ibsm.toml");
   ASSERT_FALSE(timeout);

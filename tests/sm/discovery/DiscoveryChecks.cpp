@@ -59,6 +59,7 @@ class Comparer {
     if (all_) {
       field(e, -1, "vendor id", e.vendorId, a.vendorId);
       field(e, -1, "device id", e.deviceId, a.deviceId);
+      field(e, -1, "revision", e.revision, a.revision);
       field(e, -1, "partition cap", e.partitionCap, a.partitionCap);
       field(e, -1, "has SwitchData", e.switchData.has_value(), a.switchData.has_value());
       if (e.switchData && a.switchData) {

@@ -178,6 +178,18 @@ TEST(DiscoveryTest, KeepsPortInfoAndSwitchInfoAsReadForProgramming) {
   EXPECT_EQ(s.smPort, (PortRef{0, 1}));
 }
 
+TEST(DiscoveryTest, KeepsEachNodesRevisionForTheSaNodeRecords) {
+  Fabric truth = testing::generatedFabric(FatTreeSpec{.levels = 2, .radix = 8});
+  for (NodeId id = 0; id < truth.size(); ++id) truth.node(id).revision = 0xA0 + id;
+  const Swept run = discover(truth, testing::firstNodePort(truth));
+  ASSERT_TRUE(run.subnet);
+  for (const Node& n : truth.nodes()) {
+    const auto id = run.subnet->fabric.findNode(n.guid);
+    ASSERT_TRUE(id);
+    EXPECT_EQ(run.subnet->fabric.node(*id).revision, n.revision) << n.description;
+  }
+}
+
 TEST(DiscoveryTest, CountsItsMadsAndTime) {
   const Fabric truth = testing::generatedFabric(FatTreeSpec{.levels = 2, .radix = 8});
   const Swept run = discover(truth, testing::firstNodePort(truth));

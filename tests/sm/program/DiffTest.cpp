@@ -286,6 +286,57 @@ TEST_F(DiffTest, AConfiguredLifeTimeIsWrittenEvenWhenTheTopAgrees) {
   }
 }
 
+// HOQLife, as OpenSM programs it: per switch external port, by what its
+// cable leads to; switch port 0 and CA ports have none to set.
+TEST_F(DiffTest, HoqLifeRidesOnTheStateSetsOfPortsComingUp) {
+  options.headOfQueueLifetime = 18;
+  options.leafHeadOfQueueLifetime = 16;
+  const ProgramDiff p = steps(makePlan());
+  const auto armed = portSets(p, ProgramPhase::Armed);
+  const auto active = portSets(p, ProgramPhase::Active);
+  for (const PortRef toSwitch : {PortRef{0, 3}, PortRef{1, 3}}) {
+    ASSERT_TRUE(armed.contains(toSwitch));
+    EXPECT_EQ(armed.at(toSwitch).hoqLife, 18);
+    EXPECT_EQ(active.at(toSwitch).hoqLife, 18);
+  }
+  for (const PortRef toCa : {PortRef{0, 1}, PortRef{0, 2}, PortRef{1, 1}}) {
+    ASSERT_TRUE(armed.contains(toCa));
+    EXPECT_EQ(armed.at(toCa).hoqLife, 16);
+  }
+  for (const PortRef port : targets(p, ProgramPhase::Lids)) {
+    EXPECT_FALSE(discovered.fabric.node(port.node).isSwitch() && port.port != 0)
+        << discovered.fabric.describe(port) << ": no Set of its own for HOQLife alone";
+  }
+  for (const PortRef port : {kCa1, kSm}) EXPECT_EQ(armed.at(port).hoqLife, 0) << "left as held";
+}
+
+TEST_F(DiffTest, APortAlreadyUpGetsASetOfItsOwnOnlyWhenItsHoqLifeDiffers) {
+  options.headOfQueueLifetime = 18;
+  options.leafHeadOfQueueLifetime = 16;
+  const SubnetPlan plan = makePlan();
+  holdThePlan(plan);
+  for (auto& [ref, pi] : discovered.portInfo) {
+    if (discovered.fabric.node(ref.node).isSwitch() && ref.port != 0)
+      pi.hoqLife =
+          discovered.fabric.node(discovered.fabric.port(ref).remote->node).isSwitch() ? 18 : 16;
+  }
+  EXPECT_TRUE(steps(plan).phase(ProgramPhase::Lids).empty()) << "every port holds it";
+  discovered.portInfo.at(PortRef{1, 3}).hoqLife = 31;
+  const ProgramDiff p = steps(plan);
+  const auto sets = portSets(p, ProgramPhase::Lids);
+  ASSERT_EQ(sets.size(), 1U);
+  EXPECT_EQ(sets.at(PortRef{1, 3}).hoqLife, 18);
+  EXPECT_EQ(sets.at(PortRef{1, 3}).portState, PortState::NoChange);
+  EXPECT_TRUE(p.phase(ProgramPhase::Armed).empty());
+}
+
+TEST_F(DiffTest, UnconfiguredHoqLifeIsLeftAsHeld) {
+  const SubnetPlan plan = makePlan();
+  holdThePlan(plan);
+  discovered.portInfo.at(PortRef{1, 3}).hoqLife = 31;
+  EXPECT_TRUE(steps(plan).phase(ProgramPhase::Lids).empty());
+}
+
 TEST_F(DiffTest, ASwitchWhoseTableIsTooSmallIsLeftAloneWithANote) {
   const SubnetPlan plan = makePlan();
   discovered.switchInfo.at(1).linearFdbCap = 2;

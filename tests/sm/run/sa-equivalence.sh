@@ -15,8 +15,15 @@
 #   PathRecords (--src-to-dst) CA to CA, CA to switch and back.
 # Each answer is saved as "query | field = value" lines (and its exit status),
 # normalised for what legitimately differs between two SMs or two runs (the
-# SMInfo ActCount, which counts the master's activity), and the two sides are
-# compared field by field: a difference fails with a readable diff.
+# SMInfo ActCount, which counts the master's activity; the SwitchInfo byte
+# LifeTimeValue/PortStateChange/OpSL2VL is split into its three fields), and
+# the two sides are compared field by field. LFTRecords are the exception:
+# two SMs may route differently, so each side compares its SA's LFTRecord
+# with the LFT block the switch holds (smpdump of LinearForwardingTable, read
+# from the simulator after the SM programmed it) and only that verdict is
+# compared. When the judged SM is ibsm, the differences listed in
+# known_differences (below, each with its reason) are reported as known;
+# any other difference fails with a readable diff.
 # On each side it also asserts `ibqueryerrors` (without --skip-sl, so it asks
 # the SA for the SL of every path) exits 0, after the error counters of the
 # bring-up are cleared (and `ibqueryerrors --skip-sl` exits 0, so that a
@@ -26,15 +33,10 @@
 #                     [--allow "QUERY | FIELD"]... [--keep DIR]
 #
 # The reference (--sm1) is OpenSM; --sm2 is the SM judged (default ibsm).
-# OpenSM against OpenSM proves the judge finds no false difference. --allow
-# names a field that may differ, as the diff prints it ("CPI | Capability
-# mask 2": an SA that implements less than OpenSM advertises less): such
-# differences are printed as allowed, not failed.
-#
-# ibsm has no SA yet: unless IBSM_SA_TESTS=1 is in the environment (the CMake
-# option IBSM_SA_TESTS=ON sets it for ctest), a run whose --sm2 is ibsm prints
-# "skipped: ibsm has no SA yet" and exits 77, which ctest shows as Skipped
-# (SKIP_RETURN_CODE), never as passed.
+# OpenSM against OpenSM proves the judge finds no false difference (there the
+# known differences do not apply). --allow names one more field that may
+# differ, as the diff prints it, for an experiment: such differences are
+# printed as allowed, not failed.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 harness=$(cd "$here/../ibsim" && pwd)/run-with-ibsim.sh
@@ -101,13 +103,41 @@ if [[ ${1:-} == --side ]]; then
     "--smkey 1 PKTR $b/1/0" "--smkey 1 PKTR $sw/0/0" "GIR $b/0" "GIR $sw/0" "SMIR $sm_lid"
     "--src-to-dst $a:$b" "--src-to-dst $b:$a" "--src-to-dst $a:$sw" "--src-to-dst $sw:$b"
   )
-  # Field lines "name....value" or "name: value"; SL2VL/LFT/PKey tables as they are.
+  # Field lines "name....value" or "name: value"; SL2VL/PKey tables as they
+  # are. SwitchInfo's byte LifeTimeValue/PortStateChange/OpSL2VL (saquery
+  # prints it whole) as its three fields, so that each is judged on its own.
   normalise() {
-    awk -v q="$1" '{ sub(/^[ \t]+/, ""); sub(/[ \t]+$/, "") }
+    awk -v q="$1" 'function hex(s,   i, n) { n = 0; s = tolower(s); sub(/^0x/, "", s)
+        for (i = 1; i <= length(s); i++) n = n * 16 + index("0123456789abcdef", substr(s, i, 1)) - 1
+        return n }
+      { sub(/^[ \t]+/, ""); sub(/[ \t]+$/, "") }
       $0 == "" { next }
       /^ActCount\.+/ { next }   # SMInfo ActCount: the master counts its activity
-      { line = $0; if (match(line, /\.\.\.+/)) line = substr(line, 1, RSTART - 1) " = " substr(line, RSTART + RLENGTH)
-        print q " | " line }'
+      { line = $0; if (match(line, /\.\.\.+/)) line = substr(line, 1, RSTART - 1) " = " substr(line, RSTART + RLENGTH) }
+      line ~ /^LifeTimeValue\/PortStateChange\/OpSL2VL = / {
+        v = hex(substr(line, index(line, "= ") + 2))
+        print q " | LifeTimeValue = " int(v / 8); print q " | PortStateChange = " int(v / 4) % 2
+        print q " | OpSL2VL = " v % 4; next }
+      { print q " | " line }'
+  }
+  # An LFTRecord answer against the LFT block the switch holds (SA answers
+  # "LID<TAB>port" lines; smpdump prints the block as 64 hex bytes): one
+  # line, "yes", or "no" with the first entry that differs.
+  lft_held_verdict() { # QUERY RAWFILE
+    local lid=${1#LFTR } block
+    block=${lid#*/} lid=${lid%/*}
+    SIM_HOST=$asker quiet smpdump "$lid" 0x19 "$block" >"$2.held" ||
+      { echo "$1 | equals the LFT block the switch holds = no (smpdump failed)"; return; }
+    awk -v q="$1" -v base=$((block * 64)) '
+      FNR == NR { if ($0 ~ /^[0-9a-f][0-9a-f][0-9a-f][0-9a-f]( [0-9a-f][0-9a-f][0-9a-f][0-9a-f])*$/) { gsub(/ /, "")
+                    for (i = 1; i < length($0); i += 2) held[base + n++] = index("0123456789abcdef", substr($0, i, 1)) * 16 - 16 + index("0123456789abcdef", substr($0, i + 1, 1)) - 1 }
+                  next }
+      $0 ~ /^[ \t]*[0-9]+\t[0-9]+[ \t]*$/ { sa[$1] = $2; m++ }
+      END { bad = ""; if (n != 64 || m != 64) bad = "no (" m " SA entries, " n " held)"
+            for (l = base; l < base + 64 && bad == ""; l++)
+              if (sa[l] != held[l]) bad = "no (LID " l ": SA port " sa[l] ", switch port " held[l] ")"
+            print q " | equals the LFT block the switch holds = " (bad == "" ? "yes" : bad) }' \
+      "$2.held" "$2"
   }
   i=0
   for q in "${queries[@]}"; do
@@ -115,7 +145,14 @@ if [[ ${1:-} == --side ]]; then
     # shellcheck disable=SC2086 # a query is words
     SIM_HOST=$asker timeout 30 saquery $q >"$out/answers/$i.raw" 2>"$out/answers/$i.err"
     rc=$?
-    { normalise "$q" <"$out/answers/$i.raw"; echo "$q | exit status = $rc"; } >>"$out/answers.txt"
+    {
+      if [[ $q == LFTR* ]]; then
+        [[ $rc -ne 0 ]] || lft_held_verdict "$q" "$out/answers/$i.raw"
+      else
+        normalise "$q" <"$out/answers/$i.raw"
+      fi
+      echo "$q | exit status = $rc"
+    } >>"$out/answers.txt"
     printf '  %-28s exit %3d, %3d lines\n' "$q" "$rc" "$(wc -l <"$out/answers/$i.raw")" >&2
   done
 
@@ -124,8 +161,14 @@ if [[ ${1:-} == --side ]]; then
   SIM_HOST=$asker quiet ibqueryerrors --skip-sl -k -K >/dev/null
   SIM_HOST=$asker quiet ibqueryerrors --skip-sl >"$out/ibqueryerrors-skip-sl.txt"
   skip_rc=$?
-  SIM_HOST=$asker timeout 120 ibqueryerrors >"$out/ibqueryerrors.txt" 2>"$out/ibqueryerrors.err"
-  rc=$?
+  # ibqueryerrors itself crashes now and then on a loaded machine (a
+  # segfault, seen with OpenSM as master too): a crash is tried once more.
+  for attempt in 1 2; do
+    SIM_HOST=$asker timeout 120 ibqueryerrors >"$out/ibqueryerrors.txt" 2>"$out/ibqueryerrors.err"
+    rc=$?
+    [[ $rc -ge 128 && $attempt -eq 1 ]] || break
+    echo "ibqueryerrors crashed (exit $rc); once more" >&2
+  done
   [[ $skip_rc -eq 0 ]] || fail "ibqueryerrors --skip-sl exits $skip_rc: the fabric has errors"
   # It exits 0 even when its SA query fails (it then prints no summary).
   checked=$(sed -n 's/^## Summary: \([0-9]*\) nodes checked.*/\1/p' "$out/ibqueryerrors.txt")
@@ -156,10 +199,42 @@ done
 for s in "$sm1" "$sm2"; do
   [[ $s == opensm || $s == ibsm ]] || { echo "$0: an SM is opensm or ibsm, not '$s'" >&2; exit 2; }
 done
-if [[ ($sm1 == ibsm || $sm2 == ibsm) && ${IBSM_SA_TESTS:-0} != 1 ]]; then
-  echo "skipped: ibsm has no SA yet (IBSM_SA_TESTS=1, or cmake -DIBSM_SA_TESTS=ON, runs it)"
-  exit 77
-fi
+
+# What ibsm answers differently from OpenSM on purpose: each an extended
+# regular expression matching one whole line of the diff, and why. Any other
+# difference fails the judge; a known one not seen (it depends on the
+# fabric) is no failure.
+known_patterns=() known_reasons=()
+known() { known_patterns+=("$1") known_reasons+=("$2"); }
+# ClassPortInfo says what each SA implements (sm/sa/SaSubnet.h). OpenSM
+# 3.3.23 claims IsSubnetGetSetNoticeSupported (0x2) and UD multicast (0x200);
+# ibsm serves no Notice attribute and has no multicast yet (the next issue).
+known '^CPI \| Capability mask: opensm 0x2602, ibsm 0x2000$' \
+  'Get/Set(Notice) and UD multicast: OpenSM implements them, ibsm does not (yet)'
+# CapabilityMask2: OpenSM 0xB5E8, ibsm 0x2A4C0. Both: full PortInfoRecords
+# (0x40), extended speeds (0x80), CapabilityMask2 match (0x400), 2x widths
+# (0x2000), HDR (0x8000). Only OpenSM: MulticastFDBTop (0x8), alias GUIDs
+# (0x20), multicast ServiceRecords (0x100), SendOnlyFullMember joins (0x1000):
+# multicast is the next issue, GUIDInfo Set (alias GUIDs) is not implemented.
+# Only ibsm: NDR rates (0x20000), which OpenSM 3.3.23 predates.
+known '^CPI \| Capability mask 2: opensm 0x0000B5E8, ibsm 0x0002A4C0$' \
+  'multicast and alias GUIDs only in OpenSM; NDR rates only in ibsm (OpenSM 3.3.23 predates NDR)'
+# saquery prints SwitchInfo:MulticastFDBTop only when the SA claims
+# IsMulticastFDBTopSupported (above); ibsm programs no multicast yet.
+known '^SWIR [0-9]+ \| MulticastFDBTop: only opensm: 0x0$' \
+  'ibsm does not claim MulticastFDBTop support (no multicast yet), so saquery does not print it'
+# SwitchInfo:PortStateChange is an event flag: OpenSM clears it on every
+# switch at the end of its heavy sweep (osm_reset_switch_state_change_bit),
+# ibsm at its next light sweep, where it also rereads the flagged switches'
+# ports (sm/manager/LightSweeper.cpp); each SA answers the SwitchInfo as its
+# last sweep left it, so right after bring-up ibsm's still says 1.
+known '^SWIR [0-9]+ \| PortStateChange: opensm 0, ibsm 1$' \
+  'an event flag: OpenSM clears it at the end of its sweep, ibsm at its next light sweep'
+# SL2VL tables: OpenSM without QoS never reads or writes them and answers
+# its own zeroed copy; ibsm programs them only for routes that use more than
+# one VL (dragonfly) and answers only tables it programmed.
+known '^SL2VL [0-9/]+ \| .*: only opensm: .*$' \
+  'OpenSM answers an SL2VL table it never read (no QoS); ibsm only those it programmed (dragonfly)'
 command -v opensm >/dev/null || { echo "$0: opensm is not installed" >&2; exit 2; }
 if [[ -n $keep ]]; then
   mkdir -p "$keep" && work=$(realpath "$keep")
@@ -207,12 +282,24 @@ for key in "${allowed[@]}"; do
 done
 allowed_diffs=$(sed '/^$/d' <<<"$allowed_diffs")
 [[ -z $allowed_diffs ]] || echo "allowed differences (--allow), not failures:"$'\n'"$allowed_diffs"
+known_seen=0
+if [[ $sm1 == opensm && $sm2 == ibsm && -n $diffs ]]; then
+  for k in "${!known_patterns[@]}"; do
+    seen=$(grep -E "${known_patterns[$k]}" <<<"$diffs")
+    [[ -n $seen ]] || continue
+    echo "known difference (${known_reasons[$k]}):"
+    sed 's/^/  /' <<<"$seen"
+    known_seen=$((known_seen + $(wc -l <<<"$seen")))
+    diffs=$(grep -vE "${known_patterns[$k]}" <<<"$diffs")
+  done
+fi
 if [[ -n $diffs ]]; then
   echo "FAIL: $sm2 answers differently from $sm1: $(wc -l <<<"$diffs") differences ($fields fields compared):"
   echo "$diffs"
   status=1
 else
-  echo "$sm2 answers as $sm1 does: $fields fields of $(grep -c 'exit status' "$a") queries equal"
+  echo "$sm2 answers as $sm1 does: $fields fields of $(grep -c 'exit status' "$a") queries compared," \
+    "$known_seen known differences, none other"
 fi
 [[ -z $keep ]] || echo "answers kept in $work/side1 and $work/side2"
 exit $status

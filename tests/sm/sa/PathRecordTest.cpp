@@ -75,6 +75,31 @@ TEST_F(PathRecordTest, MtuAndRateAreTheLowestAlongTheProgrammedRoute) {
             rateHalfGbps(rateCode(sa.plan.fabric.port(sa.hostPort(1)).link)));
 }
 
+// Found against OpenSM on ibsim: a switch's port 0 says MTUCap 1024 where
+// every external port says 2048; a path to or from it carries 1024.
+TEST_F(PathRecordTest, ASwitchsPort0CountsWithItsOwnMtuCapAtEitherEnd) {
+  const PortRef leafSide = *sa.plan.fabric.port(sa.hostPort(1)).remote;
+  sa.plan.fabric.port(PortRef{leafSide.node, 0}).mtuCap = 3;
+  sa.rebuild();
+  const Lid swLid = sa.plan.fabric.node(leafSide.node).ports[0].lid;
+  PathRecord q;
+  q.slid = sa.lidOfHost(1);
+  q.dlid = swLid;
+  auto paths =
+      SaFixture::records<PathRecord>(sa.ask(saMethod::kGet, q, prMask::kSlid | prMask::kDlid));
+  ASSERT_EQ(paths.size(), 1U);
+  EXPECT_EQ(paths[0].mtu, 3);
+  q.slid = swLid;
+  q.dlid = sa.lidOfHost(6);
+  paths = SaFixture::records<PathRecord>(sa.ask(saMethod::kGet, q, prMask::kSlid | prMask::kDlid));
+  ASSERT_EQ(paths.size(), 1U);
+  EXPECT_EQ(paths[0].mtu, 3);
+  // Between two hosts the switch's port 0 is not on the path.
+  paths = SaFixture::records<PathRecord>(sa.ask(saMethod::kGet, between(sa, 1, 6), kByGids));
+  ASSERT_EQ(paths.size(), 1U);
+  EXPECT_EQ(paths[0].mtu, 5);
+}
+
 TEST_F(PathRecordTest, ADestinationTheLftsDoNotReachHasNoPath) {
   const auto route = hops(sa.plan, sa.hostPort(1), sa.lidOfHost(6));
   sa.plan.routing.lfts[route[1].node].port[sa.lidOfHost(6).value] = kNoRoute;

@@ -152,6 +152,37 @@ TEST_F(SaResponderTest, PortInfoCapabilityMaskMatchesAsASubsetAsSrpDaemonAsks) {
   EXPECT_EQ(records[0].portInfo.gidPrefix, kDefaultSubnetPrefix);
 }
 
+TEST_F(SaResponderTest, PortInfoCapabilityMask2MatchesAsASubsetToo) {
+  const PortRef port = sa.hostPort(2);
+  sa.plan.fabric.port(port).capabilityMask |= capability::kIsSm;
+  std::unordered_map<PortRef, PortInfo> held;
+  PortInfo pi;
+  pi.capabilityMask2 = 0x0034;
+  held[port] = pi;
+  SaSource source{.plan = &sa.plan, .portInfo = &held, .smPort = sa.smPort, .smInfo = sa.smInfo};
+  sa.responder.setSubnet(SaSubnet::build(source, sa.settings));
+  PortInfoRecord query;
+  query.portInfo.capabilityMask2 = 0x0014;
+  const std::uint64_t capabilityMask2Component = 1ULL << 53;  // IB_PIR_COMPMASK_CAPMASK2
+  const auto records = SaFixture::records<PortInfoRecord>(
+      sa.ask(saMethod::kGetTable, query, capabilityMask2Component));
+  ASSERT_EQ(records.size(), 1U);
+  EXPECT_EQ(records[0].endPortLid, sa.lidOfHost(2));
+  query.portInfo.capabilityMask2 = 0x0041;
+  EXPECT_TRUE(SaFixture::records<PortInfoRecord>(
+                  sa.ask(saMethod::kGetTable, query, capabilityMask2Component))
+                  .empty());
+}
+
+TEST_F(SaResponderTest, ANodeRecordCarriesTheRevisionTheNodeReported) {
+  sa.plan.fabric.node(sa.hosts[2]).revision = 0xA1;
+  sa.rebuild();
+  const auto records = SaFixture::records<NodeRecord>(
+      sa.ask(saMethod::kGet, NodeRecord{.lid = sa.lidOfHost(2)}, kLidComponent));
+  ASSERT_EQ(records.size(), 1U);
+  EXPECT_EQ(records[0].nodeInfo.revision, 0xA1U);
+}
+
 // Found against OpenSM on ibsim: a switch's external ports hold no LID,
 // subnet prefix or SM LID; only its port 0 does.
 TEST_F(SaResponderTest, ASwitchsExternalPortRecordCarriesNoLidOnlyItsPortZeroDoes) {
@@ -218,8 +249,21 @@ TEST_F(SaResponderTest, ClassPortInfoSaysWhatIsImplemented) {
   auto cpi = decodeRecord<ClassPortInfo>(reply.data);
   ASSERT_TRUE(cpi);
   EXPECT_EQ(cpi->classVersion, 2);
-  EXPECT_EQ(cpi->capabilityMask, saCapability::kIsSubnetOptionalRecordsSupported |
-                                     saCapability::kIsPortInfoCapMaskMatchSupported);
+  EXPECT_EQ(cpi->capabilityMask, saCapability::kIsPortInfoCapMaskMatchSupported);
+  // Not (yet) implemented, so not claimed: optional records, Notice,
+  // multicast, MulticastFDBTop, alias GUIDs.
+  EXPECT_EQ(cpi->capabilityMask & saCapability::kIsSubnetOptionalRecordsSupported, 0);
+  EXPECT_EQ(cpi->capabilityMask & saCapability::kIsUdMulticastSupported, 0);
+  EXPECT_EQ(cpi->capabilityMask2 & (saCapability::kIsMulticastFdbTopSupported |
+                                    saCapability::kIsSendOnlyFullMemberSupported |
+                                    saCapability::kIsAliasGuidsSupported),
+            0U);
+  EXPECT_EQ(
+      cpi->capabilityMask2,
+      saCapability::kIsFullPortInfoRecordSupported | saCapability::kIsExtendedSpeedsSupported |
+          saCapability::kIsPortInfoCapMask2MatchSupported | saCapability::kIsLinkWidth2xSupported |
+          saCapability::kIsLinkSpeedHdrSupported | saCapability::kIsLinkSpeedNdrSupported);
+  EXPECT_EQ(cpi->respTimeValue, 16) << "OpenSM's, from its 200 ms transaction timeout";
   EXPECT_EQ(cpi->respTimeValue, sa.settings.respTimeValue);
   // Not redirected: QP1 and its Q_Key, for queries and for reports alike.
   EXPECT_EQ(cpi->redirectQp, 1u);

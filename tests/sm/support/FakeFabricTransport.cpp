@@ -132,6 +132,7 @@ std::expected<SmpData, std::uint16_t> FakeFabricTransport::get(const Smp& reques
       ni.portGuid = node.ports[at.port].guid;
       ni.partitionCap = node.partitionCap;
       ni.deviceId = node.deviceId;
+      ni.revision = node.revision;
       ni.localPortNum = at.port;
       ni.vendorId = node.vendorId;
       return encode(ni);
