@@ -112,6 +112,8 @@ std::string formatStatus(const DaemonStatus& s) {
                  byName(sa.byAttribute), byName(sa.byMethod), byName(sa.errorsByStatus));
   fmt::format_to(o, "sa_service_records: {}\nsa_subscribers: {}\n", sa.serviceRecords,
                  sa.subscribers);
+  fmt::format_to(o, "sa_limited: answers_trimmed {} leases_shortened {} segmented_refused {}\n",
+                 sa.answersTrimmed, sa.leasesShortened, sa.segmentedRefused);
   return out;
 }
 

@@ -119,7 +119,10 @@ Json saJson(const SaCounters& sa) {
           {"by_method", sa.byMethod},
           {"errors_by_status", sa.errorsByStatus},
           {"service_records", sa.serviceRecords},
-          {"subscribers", sa.subscribers}};
+          {"subscribers", sa.subscribers},
+          {"answers_trimmed", sa.answersTrimmed},
+          {"leases_shortened", sa.leasesShortened},
+          {"segmented_refused", sa.segmentedRefused}};
 }
 
 Json exitJson(const std::optional<DaemonExit>& e) {

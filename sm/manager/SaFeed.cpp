@@ -27,6 +27,9 @@ void describeSa(const sa::SaResponder& responder, control::SaCounters& out) {
   for (const auto& [status, n] : c.errorsByStatus) out.errorsByStatus[sa::statusName(status)] += n;
   out.serviceRecords = responder.serviceRecords();
   out.subscribers = responder.subscriptions().size();
+  out.answersTrimmed = c.answersTrimmed;
+  out.leasesShortened = c.leasesShortened;
+  out.segmentedRefused = c.segmentedRefused;
 }
 
 }  // namespace ibsm::sm::manager

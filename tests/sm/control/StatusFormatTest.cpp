@@ -92,7 +92,8 @@ TEST(StatusText, IsOneKeyValueLinePerField) {
             "sa_by_method: none\n"
             "sa_errors: none\n"
             "sa_service_records: 0\n"
-            "sa_subscribers: 0\n");
+            "sa_subscribers: 0\n"
+            "sa_limited: answers_trimmed 0 leases_shortened 0 segmented_refused 0\n");
 }
 
 TEST(StatusJson, CountsSaQueriesByWhatBecameOfThem) {
@@ -108,7 +109,10 @@ TEST(StatusJson, CountsSaQueriesByWhatBecameOfThem) {
                     .byMethod = {{"Get", 5}, {"GetTable", 4}},
                     .errorsByStatus = {{"no_records", 2}},
                     .serviceRecords = 1,
-                    .subscribers = 2};
+                    .subscribers = 2,
+                    .answersTrimmed = 3,
+                    .leasesShortened = 4,
+                    .segmentedRefused = 5};
   const auto sa = nlohmann::json::parse(formatStatusJson(s)).at("sa");
   EXPECT_EQ(sa.at("received"), 9);
   EXPECT_EQ(sa.at("answered"), 4);
@@ -122,11 +126,17 @@ TEST(StatusJson, CountsSaQueriesByWhatBecameOfThem) {
   EXPECT_EQ(sa.at("errors_by_status").at("no_records"), 2);
   EXPECT_EQ(sa.at("service_records"), 1);
   EXPECT_EQ(sa.at("subscribers"), 2);
+  EXPECT_EQ(sa.at("answers_trimmed"), 3);
+  EXPECT_EQ(sa.at("leases_shortened"), 4);
+  EXPECT_EQ(sa.at("segmented_refused"), 5);
   const std::string text = formatStatus(s);
   EXPECT_NE(text.find("sa_dropped: not_master 2 undecodable 1 no_responder 1\n"),
             std::string::npos);
   EXPECT_NE(text.find("sa_by_attribute: NodeRecord 3, PathRecord 6\n"), std::string::npos) << text;
   EXPECT_NE(text.find("sa_errors: no_records 2\n"), std::string::npos) << text;
+  EXPECT_NE(text.find("sa_limited: answers_trimmed 3 leases_shortened 4 segmented_refused 5\n"),
+            std::string::npos)
+      << text;
 }
 
 TEST(StatusText, ASweepShowsKindTimeDurationMadsVerdictAndEachChange) {
