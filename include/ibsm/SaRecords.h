@@ -118,6 +118,18 @@ struct Sl2VlTableRecord {
   auto operator<=>(const Sl2VlTableRecord&) const = default;
 };
 
+// A port's VLArbitrationTable block as the SA lists it (IBA 15.2.5.9):
+// the LID of its node, the (output) port, the block 1-4.
+struct VlArbitrationTableRecord {
+  static constexpr std::uint16_t kAttributeId = saAttr::kVlArbitrationTableRecord;
+  static constexpr std::size_t kSize = 72;
+  Lid lid{};
+  std::uint8_t outputPort{0};
+  std::uint8_t block{0};
+  VlArbitrationBlock table{};
+  auto operator<=>(const VlArbitrationTableRecord&) const = default;
+};
+
 struct PKeyTableRecord {
   static constexpr std::uint16_t kAttributeId = saAttr::kPKeyTableRecord;
   static constexpr std::size_t kSize = 72;
@@ -267,6 +279,7 @@ std::vector<std::uint8_t> encodeRecord(const SwitchInfoRecord& r);
 std::vector<std::uint8_t> encodeRecord(const LftRecord& r);
 std::vector<std::uint8_t> encodeRecord(const Sl2VlTableRecord& r);
 std::vector<std::uint8_t> encodeRecord(const PKeyTableRecord& r);
+std::vector<std::uint8_t> encodeRecord(const VlArbitrationTableRecord& r);
 std::vector<std::uint8_t> encodeRecord(const GuidInfoRecord& r);
 std::vector<std::uint8_t> encodeRecord(const SmInfoRecord& r);
 std::vector<std::uint8_t> encodeRecord(const PathRecord& r);

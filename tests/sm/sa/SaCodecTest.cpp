@@ -267,6 +267,24 @@ TEST(MultiPathRecordLayout, GidsPastTheBytesAreRefused) {
   EXPECT_FALSE(decodeRecord<MultiPathRecord>(std::span(bytes).first(23)));
 }
 
+// libibmad names no field of it: IBA 15.2.5.9's offsets (OpenSM's
+// ib_vl_arb_table_record_t), the block as the SMP carries it.
+TEST(VlArbitrationTableRecordLayout, IsLidPortBlockThenTheSmpBlockAtByte8) {
+  VlArbitrationTableRecord r;
+  r.lid = Lid{0x0102};
+  r.outputPort = 7;
+  r.block = vlArbBlock::kLowSecond;
+  r.table.entries[0] = {.vl = 3, .weight = 0x40};
+  r.table.entries[31] = {.vl = 15, .weight = 0xFF};
+  const auto bytes = encodeRecord(r);
+  ASSERT_EQ(bytes.size(), VlArbitrationTableRecord::kSize);
+  EXPECT_EQ(std::vector<std::uint8_t>(bytes.begin(), bytes.begin() + 10),
+            (std::vector<std::uint8_t>{0x01, 0x02, 7, 2, 0, 0, 0, 0, 0x03, 0x40}));
+  const auto block = encode(r.table);
+  EXPECT_TRUE(std::equal(block.begin(), block.end(), bytes.begin() + 8));
+  EXPECT_EQ(decodeRecord<VlArbitrationTableRecord>(bytes), r);
+}
+
 // The fields libibmad does not name, at IBA 15.2.5.16's offsets: bytes
 // 44-63 as the spec draws them, from a record with every field filled.
 TEST(PathRecordLayout, PutsTheOtherFieldsWhereTheSpecDrawsThem) {
