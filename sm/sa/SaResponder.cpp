@@ -212,7 +212,8 @@ std::vector<std::uint8_t> SaResponder::serveInformInfo(const SaSubnet& subnet, c
   const SaHeader& h = request.header;
   const bool get = h.method == saMethod::kGet || h.method == saMethod::kGetTable;
   if (h.attributeId == saAttr::kInformInfoRecord && get) {
-    if (!maskFits(h.componentMask, componentsOf(h.attributeId)))
+    if (!maskFits(h.componentMask, componentsOf(h.attributeId)) ||
+        request.data.size() < InformInfoRecord::kSize)  // a MAD cut short (SaFuzz found it)
       return refuse(h, request.data, saStatus::kReqInvalid);
     const auto found = subscriptions_.records(
         std::span(request.data.data(), InformInfoRecord::kSize), h.componentMask);
@@ -229,6 +230,7 @@ std::vector<std::uint8_t> SaResponder::serveInformInfo(const SaSubnet& subnet, c
   const auto requester = subnet.portOfLid(from.lid);
   if (!requester) return refuse(h, request.data, saStatus::kReqInvalid);
   const auto info = decodeRecord<InformInfo>(request.data);
+  if (!info) return refuse(h, request.data, saStatus::kReqInvalid);  // a MAD cut short
   const Gid subscriber =
       makeGid(subnet.settings().subnetPrefix, subnet.fabric().port(*requester).guid);
   const auto stored = subscriptions_.set(*info, subscriber, from.lid);

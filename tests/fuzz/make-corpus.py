@@ -3,7 +3,8 @@
 SA query of each kind the responder serves, addressed to the fuzz target's fabric
 (one switch, hosts with port GUIDs 0x301-0x303, default subnet prefix), so that
 a few seconds of fuzzing in CI start from inside every branch rather than from
-empty input. Run it again after changing a seed; the files are committed."""
+empty input. Run it again after changing a seed; the files are committed.
+Files named regression-* are inputs that once crashed SaFuzz, kept as found."""
 import pathlib
 import struct
 
