@@ -154,6 +154,7 @@ Result<PartitionPlan> planPartitions(const Fabric& fabric, const PartitionConfig
     PlannedPartition planned;
     planned.name = def->name;
     planned.pkey = def->pkey;
+    planned.sl = def->sl;
     for (const auto& [port, membership] : members) {
       auto& table = tables[port];
       if (membership != Membership::Limited) table.push_back(def->pkey | kFullMember);

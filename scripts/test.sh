@@ -3,7 +3,8 @@
 # checks formatting, builds with warnings as errors (IBSM_WERROR, which only
 # the project's own checks turn on), runs the README's first command,
 # scripts/demo.sh, from a fresh clone with nothing beside it, runs the unit
-# and ibsim integration tests, then the unit tests again under ASan/UBSan.
+# and ibsim integration tests, then the unit tests again under ASan/UBSan,
+# and the SA fuzz target for a few seconds (clang-19, libFuzzer).
 #
 # The main build is Release, the demo's build type, so that with ccache the
 # clone's demo build is nearly all cache hits. The clone holds the last
@@ -64,3 +65,34 @@ BUILD_DIR="$root/build-asan" "$root/scripts/build.sh" -DCMAKE_BUILD_TYPE=Debug -
 phase "tests under ASan + UBSan"
 ASAN_OPTIONS=detect_leaks=1:verify_asan_link_order=0 UBSAN_OPTIONS=print_stacktrace=1 \
   ctest --test-dir "$root/build-asan" -j"$(nproc)" --output-on-failure --timeout 900 -L unit
+
+# The SA fuzz target (tests/fuzz/SaFuzz.cpp) in a build of its own: clang-19
+# with libFuzzer, ASan and UBSan; only the target and the libraries it links
+# are built. It starts from the seed corpus kept in the repository (one query
+# of each kind, tests/fuzz/make-corpus.py, and inputs that once crashed it)
+# and runs 200,000 inputs, or 60 s on a slow machine; what it finds goes to
+# a scratch directory, never into the repository. A crash, a sanitizer report
+# or an answer that does not decode fails the run; a missing clang-19 fails
+# it too, loudly, rather than skipping the phase. Warnings are not errors
+# here: clang reads GCC 12's libstdc++, which deprecates its own
+# get_temporary_buffer (std::stable_sort) in C++23; the GCC builds above
+# are the warnings check.
+phase "fuzz (SaFuzz, clang-19, 200000 runs or 60 s)"
+if ! command -v clang++-19 >/dev/null; then
+  echo "test.sh: clang++-19 is missing (scripts/install-deps.sh installs clang-19" \
+    "and libclang-rt-19-dev): the SA fuzz phase cannot run" >&2
+  exit 1
+fi
+cmake -S "$root" -B "$root/build-fuzz" -G Ninja -DCMAKE_CXX_COMPILER=clang++-19 \
+  -DCMAKE_BUILD_TYPE=RelWithDebInfo -DIBSM_FUZZ=ON -DIBSM_BENCH=OFF -DIBSM_WERROR=OFF >/dev/null
+ninja -C "$root/build-fuzz" -j"$(nproc)" SaFuzz >&2
+fuzz_scratch=$(mktemp -d "${TMPDIR:-/tmp}/ibsm-fuzz.XXXXXX")
+fuzz_status=0
+"$root/build-fuzz/tests/fuzz/SaFuzz" -runs=200000 -max_total_time=60 -seed=1 -print_final_stats=1 \
+  -artifact_prefix="$fuzz_scratch/" "$fuzz_scratch" "$root/tests/fuzz/corpus/SaFuzz" || fuzz_status=$?
+if ((fuzz_status != 0)); then
+  echo "test.sh: SaFuzz failed (exit $fuzz_status); the input that did it:" >&2
+  ls -l "$fuzz_scratch"/crash-* "$fuzz_scratch"/leak-* "$fuzz_scratch"/timeout-* 2>/dev/null >&2 || true
+  exit "$fuzz_status"
+fi
+rm -rf "$fuzz_scratch"

@@ -49,6 +49,7 @@ enum class AttributeId : std::uint16_t {
   PortInfo = 0x0015,
   PKeyTable = 0x0016,
   SlToVlTable = 0x0017,
+  VlArbitrationTable = 0x0018,
   LinearForwardingTable = 0x0019,
   SmInfo = 0x0020,
 };

@@ -210,6 +210,29 @@ inline constexpr std::uint32_t slToVlModifier(std::uint8_t inPort = 0, std::uint
   return (std::uint32_t{inPort} << 8) | outPort;
 }
 
+// VLArbitrationTable (IBA 14.2.5.9): one block of 32 (VL, weight) entries
+// of a port's low- or high-priority arbitration table.
+struct VlArbitrationBlock {
+  struct Entry {
+    std::uint8_t vl{0};  // 4 bits
+    std::uint8_t weight{0};
+    auto operator<=>(const Entry&) const = default;
+  };
+  std::array<Entry, 32> entries{};
+  auto operator<=>(const VlArbitrationBlock&) const = default;
+};
+// Block 1 and 2: the low-priority table's entries 0-31 and 32-63; 3 and 4:
+// the high-priority table's. On a switch, port selects the output port.
+namespace vlArbBlock {
+inline constexpr std::uint16_t kLowFirst = 1;
+inline constexpr std::uint16_t kLowSecond = 2;
+inline constexpr std::uint16_t kHighFirst = 3;
+inline constexpr std::uint16_t kHighSecond = 4;
+}  // namespace vlArbBlock
+inline constexpr std::uint32_t vlArbitrationModifier(std::uint16_t block, std::uint8_t port = 0) {
+  return (std::uint32_t{block} << 16) | port;
+}
+
 // Notice as carried in an SMP Trap: the first 64 bytes of the attribute
 // (the IssuerGID that follows does not fit an SMP and is not sent).
 struct Notice {
@@ -248,6 +271,7 @@ SmpData encode(const SmInfo& v);
 SmpData encode(const LftBlock& v);
 SmpData encode(const PKeyBlock& v);
 SmpData encode(const SlToVlTable& v);
+SmpData encode(const VlArbitrationBlock& v);
 SmpData encode(const Notice& v);
 
 NodeInfo decodeNodeInfo(const SmpData& data);
@@ -258,6 +282,7 @@ SmInfo decodeSmInfo(const SmpData& data);
 LftBlock decodeLftBlock(const SmpData& data);
 PKeyBlock decodePKeyBlock(const SmpData& data);
 SlToVlTable decodeSlToVlTable(const SmpData& data);
+VlArbitrationBlock decodeVlArbitrationBlock(const SmpData& data);
 Notice decodeNotice(const SmpData& data);
 
 std::array<std::uint8_t, 54> encodeDetails(const Trap128Details& v);

@@ -103,6 +103,7 @@ struct ResolvedMember {
 struct PlannedPartition {
   std::string name;
   std::uint16_t pkey{0};
+  std::optional<std::uint8_t> sl;  // the `sl` flag: the SL of paths in it (the SA's PathRecords)
   std::vector<ResolvedMember> members;  // by port
 };
 

@@ -118,6 +118,18 @@ struct Sl2VlTableRecord {
   auto operator<=>(const Sl2VlTableRecord&) const = default;
 };
 
+// A port's VLArbitrationTable block as the SA lists it (IBA 15.2.5.9):
+// the LID of its node, the (output) port, the block 1-4.
+struct VlArbitrationTableRecord {
+  static constexpr std::uint16_t kAttributeId = saAttr::kVlArbitrationTableRecord;
+  static constexpr std::size_t kSize = 72;
+  Lid lid{};
+  std::uint8_t outputPort{0};
+  std::uint8_t block{0};
+  VlArbitrationBlock table{};
+  auto operator<=>(const VlArbitrationTableRecord&) const = default;
+};
+
 struct PKeyTableRecord {
   static constexpr std::uint16_t kAttributeId = saAttr::kPKeyTableRecord;
   static constexpr std::size_t kSize = 72;
@@ -239,6 +251,37 @@ struct SaNotice {
   auto operator<=>(const SaNotice&) const = default;
 };
 
+// MultiPathRecord (IBA 15.2.5.20): a GetMulti query for paths from each of
+// SGIDCount source GIDs to each of DGIDCount destination GIDs, which follow
+// the record's 24 bytes (sources first); it is answered with PathRecords.
+// One MAD's SA data holds the record and 11 GIDs.
+struct MultiPathRecord {
+  static constexpr std::uint16_t kAttributeId = saAttr::kMultiPathRecord;
+  static constexpr std::size_t kSize = 24;  // before the GIDs
+  static constexpr std::size_t kMaxGidsInOneMad = 11;
+  bool rawTraffic{false};
+  std::uint32_t flowLabel{0};  // 20 bits
+  std::uint8_t hopLimit{0};
+  std::uint8_t tClass{0};
+  bool reversible{false};
+  std::uint8_t numbPath{0};  // 7 bits
+  std::uint16_t pkey{0};
+  std::uint16_t qosClass{0};  // 12 bits
+  std::uint8_t sl{0};         // 4 bits
+  std::uint8_t mtuSelector{0};
+  std::uint8_t mtu{0};  // 6 bits
+  std::uint8_t rateSelector{0};
+  std::uint8_t rate{0};  // 6 bits
+  std::uint8_t packetLifeTimeSelector{0};
+  std::uint8_t packetLifeTime{0};        // 6 bits
+  std::uint8_t serviceIdMsb{0};          // ServiceID's top 8 bits
+  std::uint8_t independenceSelector{0};  // 2 bits
+  std::uint64_t serviceIdLsb{0};         // ServiceID's low 56 bits
+  std::vector<Gid> sgids;                // SGIDCount is their number on the wire
+  std::vector<Gid> dgids;                // DGIDCount likewise
+  auto operator<=>(const MultiPathRecord&) const = default;
+};
+
 std::vector<std::uint8_t> encodeRecord(const ClassPortInfo& r);
 std::vector<std::uint8_t> encodeRecord(const NodeRecord& r);
 std::vector<std::uint8_t> encodeRecord(const PortInfoRecord& r);
@@ -247,6 +290,7 @@ std::vector<std::uint8_t> encodeRecord(const SwitchInfoRecord& r);
 std::vector<std::uint8_t> encodeRecord(const LftRecord& r);
 std::vector<std::uint8_t> encodeRecord(const Sl2VlTableRecord& r);
 std::vector<std::uint8_t> encodeRecord(const PKeyTableRecord& r);
+std::vector<std::uint8_t> encodeRecord(const VlArbitrationTableRecord& r);
 std::vector<std::uint8_t> encodeRecord(const GuidInfoRecord& r);
 std::vector<std::uint8_t> encodeRecord(const SmInfoRecord& r);
 std::vector<std::uint8_t> encodeRecord(const PathRecord& r);
@@ -254,10 +298,15 @@ std::vector<std::uint8_t> encodeRecord(const ServiceRecord& r);
 std::vector<std::uint8_t> encodeRecord(const InformInfo& r);
 std::vector<std::uint8_t> encodeRecord(const InformInfoRecord& r);
 std::vector<std::uint8_t> encodeRecord(const SaNotice& r);
+// 24 bytes and 16 per GID.
+std::vector<std::uint8_t> encodeRecord(const MultiPathRecord& r);
 
 // Fails on fewer bytes than the record's fields take (its padding may be
 // missing: the last record of a payload cut to its own length).
 template <typename R>
 [[nodiscard]] Result<R> decodeRecord(std::span<const std::uint8_t> bytes);
+// A MultiPathRecord also fails when its GIDs run past `bytes`.
+template <>
+[[nodiscard]] Result<MultiPathRecord> decodeRecord(std::span<const std::uint8_t> bytes);
 
 }  // namespace ibsm

@@ -10,6 +10,7 @@
 #include <ibsm/PKeyTables.h>
 #include <ibsm/Routing.h>
 
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -33,6 +34,9 @@ struct SubnetPlan {
   // lets a partition change be programmed without routing again.
   std::optional<PKeyTables>
       pkeys{};  // {}: aggregate inits that stop at `routing` stay warning-free
+  // The partitions' `sl` flag by PKey (low 15 bits), filled with pkeys:
+  // the SL the SA gives paths in that partition.
+  std::map<std::uint16_t, std::uint8_t> partitionSl{};
 };
 
 [[nodiscard]] Result<SubnetPlan> planSubnet(Fabric fabric, const PlanInputs& inputs,

@@ -157,12 +157,15 @@ MadEngineOptions engineOptions(const config::Config& c, loop::EventLoop& loop,
 }
 
 // What the SA answers with, from the configuration: the PacketLifeTime of
-// paths and the key that lets a requester see PKey tables (the SM_Key, as
-// OpenSM's sa_key defaults to its sm_key).
+// paths, the records and leases it grants at most, and the key that lets a
+// requester see PKey tables (the SM_Key, as OpenSM's sa_key defaults to its
+// sm_key).
 sa::SaSettings saSettings(const config::Config& c) {
   sa::SaSettings s;
   s.packetLifeTime = c.sa.packetLifeTime;
   s.saKey = c.sm.smKey;
+  s.maxRecords = c.sa.maxRecords;
+  s.serviceLeaseMaxS = c.sa.serviceLeaseMaxS;
   return s;
 }
 

@@ -118,6 +118,8 @@ std::string formatStatus(const DaemonStatus& s) {
                  "send_failed {}\nsa_subscribers_dropped: {}\n",
                  sa.reportsSent, sa.reportsRetried, sa.reportsAcknowledged, sa.reportsFailed,
                  sa.reportsUnmatched, sa.reportSendFailed, sa.subscribersDropped);
+  fmt::format_to(o, "sa_limited: answers_trimmed {} leases_shortened {} segmented_refused {}\n",
+                 sa.answersTrimmed, sa.leasesShortened, sa.segmentedRefused);
   return out;
 }
 

@@ -148,6 +148,12 @@ struct SaCounters {
   std::uint64_t reportsUnmatched{0};
   std::uint64_t reportSendFailed{0};
   std::uint64_t subscribersDropped{0};
+  // Answers the SA cut short or turned down by its limits: GetTable answers
+  // trimmed to sa.max_records, ServiceRecord leases cut to
+  // sa.service_lease_max_s, requests sent in RMPP segments (refused).
+  std::uint64_t answersTrimmed{0};
+  std::uint64_t leasesShortened{0};
+  std::uint64_t segmentedRefused{0};
 };
 
 struct DaemonStatus {

@@ -128,7 +128,10 @@ Json saJson(const SaCounters& sa) {
             {"failed", sa.reportsFailed},
             {"unmatched", sa.reportsUnmatched},
             {"send_failed", sa.reportSendFailed}}},
-          {"subscribers_dropped", sa.subscribersDropped}};
+          {"subscribers_dropped", sa.subscribersDropped},
+          {"answers_trimmed", sa.answersTrimmed},
+          {"leases_shortened", sa.leasesShortened},
+          {"segmented_refused", sa.segmentedRefused}};
 }
 
 Json exitJson(const std::optional<DaemonExit>& e) {

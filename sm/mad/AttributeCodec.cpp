@@ -151,6 +151,25 @@ SlToVlTable decodeSlToVlTable(const SmpData& d) {
   return v;
 }
 
+// Each entry two bytes: 4 reserved bits, the VL, then the weight.
+SmpData encode(const VlArbitrationBlock& v) {
+  SmpData out{};
+  for (std::size_t i = 0; i < v.entries.size(); ++i) {
+    sm::mad::setBits(out, i * 16 + 4, 4, v.entries[i].vl);
+    sm::mad::setBits(out, i * 16 + 8, 8, v.entries[i].weight);
+  }
+  return out;
+}
+
+VlArbitrationBlock decodeVlArbitrationBlock(const SmpData& d) {
+  VlArbitrationBlock v;
+  for (std::size_t i = 0; i < v.entries.size(); ++i) {
+    v.entries[i].vl = static_cast<std::uint8_t>(sm::mad::getBits(d, i * 16 + 4, 4));
+    v.entries[i].weight = static_cast<std::uint8_t>(sm::mad::getBits(d, i * 16 + 8, 8));
+  }
+  return v;
+}
+
 SmpData encode(const Notice& v) {
   SmpData out = encodeWith(v, kNoticeFields);
   std::ranges::copy(v.dataDetails, out.begin() + kNoticeDetailsOffset);

@@ -85,6 +85,8 @@ void MasterSweep::planPKeys(SubnetPlan& plan) const {
     log_->warn("SM-0421 partitions: {}", fmt::join(partitions->warnings, "; "));
   sortByPort(partitions->tables);
   plan.pkeys = std::move(partitions->tables);
+  for (const auto& p : partitions->partitions)
+    if (p.sl) plan.partitionSl[p.pkey & 0x7FFF] = *p.sl;
 }
 
 Result<SweepResult> MasterSweep::planAndProgram(const std::optional<Fabric>& before,

@@ -9,6 +9,7 @@ std::shared_ptr<const sa::SaSubnet> saSnapshot(const SweepResult& result,
                                                const sa::SaSettings& settings) {
   if (!result.plan) return nullptr;
   sa::SaSource source{.plan = result.plan.get(), .smInfo = self};
+  source.slByPKey = result.plan->partitionSl;  // the partitions' `sl` flags
   // The plan's fabric keeps the discovery's NodeIds (planSubnet), so what
   // the ports hold is keyed like it.
   if (held.hasObservation()) {
@@ -51,6 +52,9 @@ void describeSa(const sa::SaResponder& responder, control::SaCounters& out) {
   for (const auto& [status, n] : c.errorsByStatus) out.errorsByStatus[sa::statusName(status)] += n;
   out.serviceRecords = responder.serviceRecords();
   out.subscribers = responder.subscriptions().size();
+  out.answersTrimmed = c.answersTrimmed;
+  out.leasesShortened = c.leasesShortened;
+  out.segmentedRefused = c.segmentedRefused;
 }
 
 }  // namespace ibsm::sm::manager

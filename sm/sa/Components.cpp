@@ -65,6 +65,17 @@ constexpr std::array kPathRecord{
     C{432, 2},  C{434, 6}, C{440, 2},  C{442, 6},   C{448, 2},  C{450, 6},  C{456, 8},
 };
 
+// RawTraffic, reserved, FlowLabel, HopLimit, TClass, Reversible, NumbPath,
+// P_Key, QoSClass, SL, MtuSelector, MTU, RateSelector, Rate,
+// PacketLifeTimeSelector, PacketLifeTime, ServiceID (top 8 bits),
+// IndependenceSelector, reserved, SGIDCount, DGIDCount, ServiceID (low 56
+// bits). Like the PathRecord's, for the mask check.
+constexpr std::array kMultiPathRecord{
+    C{0, 1},   C{1, 3},   C{4, 20},  C{24, 8},  C{32, 8},  C{40, 1},   C{41, 7}, C{48, 16},
+    C{64, 12}, C{76, 4},  C{80, 2},  C{82, 6},  C{88, 2},  C{90, 6},   C{96, 2}, C{98, 6},
+    C{104, 8}, C{112, 2}, C{114, 6}, C{120, 8}, C{128, 8}, C{136, 56},
+};
+
 // ServiceID, ServiceGID, ServicePKey, reserved, ServiceLease, ServiceKey,
 // ServiceName, then each of Data8[16], Data16[8], Data32[4], Data64[2].
 constexpr auto kServiceRecord = [] {
@@ -122,6 +133,8 @@ std::span<const Component> componentsOf(std::uint16_t attributeId) {
       return kSmInfoRecord;
     case saAttr::kPathRecord:
       return kPathRecord;
+    case saAttr::kMultiPathRecord:
+      return kMultiPathRecord;
     case saAttr::kServiceRecord:
       return kServiceRecord;
     case saAttr::kInformInfoRecord:
@@ -155,6 +168,8 @@ std::size_t recordSizeOf(std::uint16_t attributeId) {
       return SmInfoRecord::kSize;
     case saAttr::kPathRecord:
       return PathRecord::kSize;
+    case saAttr::kMultiPathRecord:
+      return MultiPathRecord::kSize;
     case saAttr::kServiceRecord:
       return ServiceRecord::kSize;
     case saAttr::kInformInfo:

@@ -20,6 +20,7 @@ struct Route {
   std::uint8_t mtu{0xFF};
   unsigned rate{~0U};  // Gb/s x 2
   bool anyLink{false};
+  std::uint16_t sls{0xFFFF};  // the SLs every switch on it carries (bit i: SL i)
 };
 
 void account(Route& r, const Fabric& f, PortRef a, PortRef b) {
@@ -44,11 +45,13 @@ std::optional<Route> walk(const SaSubnet& subnet, PortRef from, Lid dlid, PortRe
       return *remote == dest ? std::optional(route) : std::nullopt;
     at = remote->node;
   }
+  std::uint8_t in = from.node == at ? 0 : f.port(from).remote->port;
   for (int hop = 0; hop < 64; ++hop) {
     const Lft* lft = subnet.lft(at);
     const std::uint8_t out = lft ? lft->at(dlid) : kNoRoute;
     if (out == kNoRoute || out >= f.node(at).ports.size()) return std::nullopt;
     if (out == 0) return PortRef{at, 0} == dest ? std::optional(route) : std::nullopt;
+    if (in != 0) route.sls &= subnet.slsCarried(at, in, out);
     const PortRef exit{at, out};
     const auto& remote = f.port(exit).remote;
     if (!remote) return std::nullopt;
@@ -56,6 +59,7 @@ std::optional<Route> walk(const SaSubnet& subnet, PortRef from, Lid dlid, PortRe
     if (!f.node(remote->node).isSwitch())
       return *remote == dest ? std::optional(route) : std::nullopt;
     at = remote->node;
+    in = remote->port;
   }
   return std::nullopt;
 }
@@ -207,6 +211,27 @@ std::vector<std::pair<Lid, Lid>> lidPairs(const std::vector<Lid>& s, const std::
   return out;
 }
 
+// The SL of a path, by precedence: what the routing engine requires first
+// (its SL2VL plan must carry the SL on every switch of the route, else the
+// packets are dropped there), then the partition's `sl`, then SL 0; when
+// the engine drops the partition's SL on this route, the lowest SL it
+// carries. An SL the query names must satisfy both. nullopt: none does.
+// (The dragonfly engine maps all 16 SLs on every turn, so with it the
+// partition's SL always stands.)
+std::optional<std::uint8_t> slFor(const PathQuery& q, std::optional<std::uint8_t> partitionSl,
+                                  std::uint16_t carried) {
+  const auto ok = [&](std::uint8_t sl) { return (carried >> sl) & 1U; };
+  if (q.mask & prMask::kSl) {
+    if ((partitionSl && *partitionSl != q.query.sl) || !ok(q.query.sl)) return std::nullopt;
+    return q.query.sl;
+  }
+  const std::uint8_t wanted = partitionSl.value_or(0);
+  if (ok(wanted)) return wanted;
+  for (std::uint8_t sl = 0; sl < 16; ++sl)
+    if (ok(sl)) return sl;
+  return std::nullopt;
+}
+
 // The record for one LID pair, nullopt when no path satisfies the query.
 std::optional<PathRecord> pathFor(const SaSubnet& subnet, const PathQuery& q, PortRef src,
                                   PortRef dst, std::pair<Lid, Lid> lids, std::uint16_t pkey) {
@@ -234,13 +259,9 @@ std::optional<PathRecord> pathFor(const SaSubnet& subnet, const PathQuery& q, Po
   // (only the Reversible bit beside it), as OpenSM's do.
   pr.numbPath = 0;
   pr.pkey = pkey;
-  const auto partitionSl = subnet.slOfPKey(pkey);
-  if (q.mask & prMask::kSl) {
-    if (partitionSl && *partitionSl != q.query.sl) return std::nullopt;
-    pr.sl = q.query.sl;
-  } else {
-    pr.sl = partitionSl.value_or(0);
-  }
+  const auto sl = slFor(q, subnet.slOfPKey(pkey), route->sls);
+  if (!sl) return std::nullopt;
+  pr.sl = *sl;
   const Port& own = f.port(src);
   // The ends count as well as the links: a switch's port 0 has an MTUCap of
   // its own (ibsim's, like many a base port 0, says 1024 where its external

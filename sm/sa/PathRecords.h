@@ -1,7 +1,8 @@
 // PathRecords (IBA 15.2.5.16) computed from the routes the SM programmed:
 // the LFTs are followed from the source port hop by hop to the destination,
 // MTU and rate are the lowest along those links, the PKey one both ports
-// share, the SL the partition's, PacketLifeTime the subnet's setting.
+// share, the SL one the route's SL2VL carries (the partition's `sl` when
+// it does), PacketLifeTime the subnet's setting.
 //
 //   auto paths = findPaths(subnet, {.query = pr, .mask = mask, .requester = from.lid,
 //                                   .single = method == saMethod::kGet});

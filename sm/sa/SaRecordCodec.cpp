@@ -81,6 +81,11 @@ constexpr auto kPKeyFields =
     std::tuple{Field{&PK::lid, 0, 16}, Field{&PK::block, 16, 16}, Field{&PK::port, 32, 8}};
 constexpr std::size_t kPKeyByte = 8;
 
+using VA = VlArbitrationTableRecord;
+constexpr auto kVlArbFields =
+    std::tuple{Field{&VA::lid, 0, 16}, Field{&VA::outputPort, 16, 8}, Field{&VA::block, 24, 8}};
+constexpr std::size_t kVlArbByte = 8;
+
 constexpr auto kGuidInfoFields =
     std::tuple{Field{&GuidInfoRecord::lid, 0, 16}, Field{&GuidInfoRecord::block, 16, 8}};
 constexpr std::size_t kGuidsByte = 8;
@@ -238,6 +243,12 @@ PKeyTableRecord decodePadded(std::span<const std::uint8_t> in) {
   return r;
 }
 template <>
+VlArbitrationTableRecord decodePadded(std::span<const std::uint8_t> in) {
+  auto r = decodeWith<VlArbitrationTableRecord>(in, kVlArbFields);
+  r.table = decodeVlArbitrationBlock(cut(in, kVlArbByte));
+  return r;
+}
+template <>
 GuidInfoRecord decodePadded(std::span<const std::uint8_t> in) {
   auto r = decodeWith<GuidInfoRecord>(in, kGuidInfoFields);
   for (std::size_t i = 0; i < r.guids.size(); ++i) {
@@ -347,6 +358,11 @@ std::vector<std::uint8_t> encodeRecord(const PKeyTableRecord& r) {
   paste(out, kPKeyByte, encode(r.table));
   return out;
 }
+std::vector<std::uint8_t> encodeRecord(const VlArbitrationTableRecord& r) {
+  auto out = encodeWith(r, kVlArbFields);
+  paste(out, kVlArbByte, encode(r.table));
+  return out;
+}
 std::vector<std::uint8_t> encodeRecord(const GuidInfoRecord& r) {
   auto out = encodeWith(r, kGuidInfoFields);
   for (std::size_t i = 0; i < r.guids.size(); ++i) {
@@ -418,6 +434,7 @@ template Result<SwitchInfoRecord> decodeRecord(std::span<const std::uint8_t>);
 template Result<LftRecord> decodeRecord(std::span<const std::uint8_t>);
 template Result<Sl2VlTableRecord> decodeRecord(std::span<const std::uint8_t>);
 template Result<PKeyTableRecord> decodeRecord(std::span<const std::uint8_t>);
+template Result<VlArbitrationTableRecord> decodeRecord(std::span<const std::uint8_t>);
 template Result<GuidInfoRecord> decodeRecord(std::span<const std::uint8_t>);
 template Result<SmInfoRecord> decodeRecord(std::span<const std::uint8_t>);
 template Result<PathRecord> decodeRecord(std::span<const std::uint8_t>);

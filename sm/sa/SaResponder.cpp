@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "sm/sa/Components.h"
+#include "sm/sa/MultiPathRecords.h"
 #include "sm/sa/PathRecords.h"
 
 namespace ibsm::sm::sa {
@@ -27,7 +28,14 @@ bool isKnownMethod(std::uint8_t method) {
 // The attributes answered from the snapshot's record tables.
 bool isTableRecord(std::uint16_t attributeId) {
   return attributeId != saAttr::kPathRecord && attributeId != saAttr::kClassPortInfo &&
-         !componentsOf(attributeId).empty();
+         attributeId != saAttr::kMultiPathRecord && !componentsOf(attributeId).empty();
+}
+
+// One segment of a request sent in several (RMPP active, not both first
+// and last): the SA reads requests of one MAD only.
+bool isSegmented(const RmppHeader& r) {
+  constexpr std::uint8_t kWhole = rmpp::kFlagFirst | rmpp::kFlagLast;
+  return (r.flags & rmpp::kFlagActive) != 0 && (r.flags & kWhole) != kWhole;
 }
 
 }  // namespace
@@ -63,13 +71,20 @@ std::vector<std::uint8_t> SaResponder::serve(const SaSubnet& subnet, const SaMad
                                              const GmpAddress& from) {
   const SaHeader& h = request.header;
   if (!isKnownMethod(h.method)) return refuse(h, request.data, saStatus::kMethodUnsupported);
+  if (isSegmented(h.rmpp)) {
+    // Dual-sided RMPP (a GetMulti of more GIDs than one MAD holds) is not
+    // implemented: refused as the lack of a resource, counted.
+    ++counters_.segmentedRefused;
+    return refuse(h, request.data, saStatus::kNoResources);
+  }
   const bool get = h.method == saMethod::kGet;
   const bool getTable = h.method == saMethod::kGetTable;
   if (h.attributeId == saAttr::kClassPortInfo && get) {
     const auto cpi = encodeRecord(subnet.classPortInfo());
-    return respond(request, ClassPortInfo::kSize, cpi, 1);
+    return respond(subnet, request, ClassPortInfo::kSize, cpi, 1);
   }
   if (h.attributeId == saAttr::kServiceRecord) return serveServices(subnet, request, from);
+  if (h.attributeId == saAttr::kMultiPathRecord) return serveMultiPaths(subnet, request, from);
   if (h.attributeId == saAttr::kInformInfo || h.attributeId == saAttr::kInformInfoRecord)
     return serveInformInfo(subnet, request, from);
   if (!(get || getTable) || (!isTableRecord(h.attributeId) && h.attributeId != saAttr::kPathRecord))
@@ -110,7 +125,7 @@ std::vector<std::uint8_t> SaResponder::serveTable(const SaSubnet& subnet, const 
   if (h.method == saMethod::kGet && count != 1) {
     return refuse(h, request.data, count == 0 ? saStatus::kNoRecords : saStatus::kTooManyRecords);
   }
-  return respond(request, static_cast<std::uint16_t>(size), records, count);
+  return respond(subnet, request, static_cast<std::uint16_t>(size), std::move(records), count);
 }
 
 std::vector<std::uint8_t> SaResponder::servePaths(const SaSubnet& subnet, const SaMad& request,
@@ -132,7 +147,32 @@ std::vector<std::uint8_t> SaResponder::servePaths(const SaSubnet& subnet, const 
     const auto bytes = encodeRecord(pr);
     records.insert(records.end(), bytes.begin(), bytes.end());
   }
-  return respond(request, PathRecord::kSize, records, paths->size());
+  return respond(subnet, request, PathRecord::kSize, std::move(records), paths->size());
+}
+
+// GetMulti(MultiPathRecord) of one MAD, answered with PathRecords
+// (o15-0.2.7: the answer carries the PathRecord attribute) in a
+// GetMultiResp that the transport segments like a table.
+std::vector<std::uint8_t> SaResponder::serveMultiPaths(const SaSubnet& subnet, const SaMad& request,
+                                                       const GmpAddress& from) {
+  const SaHeader& h = request.header;
+  if (h.method != saMethod::kGetMulti)
+    return refuse(h, request.data, saStatus::kMethodAttrUnsupported);
+  if (!maskFits(h.componentMask, componentsOf(h.attributeId)))
+    return refuse(h, request.data, saStatus::kReqInvalid);
+  const auto record = decodeRecord<MultiPathRecord>(request.data);
+  if (!record) return refuse(h, request.data, saStatus::kReqInvalid);
+  const auto paths = findMultiPaths(subnet, *record, h.componentMask, from.lid);
+  if (!paths) return refuse(h, request.data, paths.error());
+  std::vector<std::uint8_t> records;
+  records.reserve(paths->size() * PathRecord::kSize);
+  for (const PathRecord& pr : *paths) {
+    const auto bytes = encodeRecord(pr);
+    records.insert(records.end(), bytes.begin(), bytes.end());
+  }
+  SaMad asPaths = request;
+  asPaths.header.attributeId = saAttr::kPathRecord;
+  return respond(subnet, asPaths, PathRecord::kSize, std::move(records), paths->size());
 }
 
 std::vector<std::uint8_t> SaResponder::serveServices(const SaSubnet& subnet, const SaMad& request,
@@ -153,7 +193,7 @@ std::vector<std::uint8_t> SaResponder::serveServices(const SaSubnet& subnet, con
     }
     std::vector<std::uint8_t> records;
     for (const auto& r : found) records.insert(records.end(), r.begin(), r.end());
-    return respond(request, ServiceRecord::kSize, records, found.size());
+    return respond(subnet, request, ServiceRecord::kSize, std::move(records), found.size());
   }
   if (h.method != saMethod::kSet && h.method != saMethod::kDelete)
     return refuse(h, request.data, saStatus::kMethodAttrUnsupported);
@@ -163,7 +203,7 @@ std::vector<std::uint8_t> SaResponder::serveServices(const SaSubnet& subnet, con
   if (h.method == saMethod::kSet) return registerService(subnet, request, owner);
   const auto removed = services_.remove(query, h.componentMask, owner, clock_());
   if (!removed) return refuse(h, request.data, removed.error());
-  return respond(request, ServiceRecord::kSize, removed->front(), 1);
+  return respond(subnet, request, ServiceRecord::kSize, removed->front(), 1);
 }
 
 // Set(InformInfo) from a known port; Get/GetTable(InformInfoRecord).
@@ -172,7 +212,8 @@ std::vector<std::uint8_t> SaResponder::serveInformInfo(const SaSubnet& subnet, c
   const SaHeader& h = request.header;
   const bool get = h.method == saMethod::kGet || h.method == saMethod::kGetTable;
   if (h.attributeId == saAttr::kInformInfoRecord && get) {
-    if (!maskFits(h.componentMask, componentsOf(h.attributeId)))
+    if (!maskFits(h.componentMask, componentsOf(h.attributeId)) ||
+        request.data.size() < InformInfoRecord::kSize)  // a MAD cut short (SaFuzz found it)
       return refuse(h, request.data, saStatus::kReqInvalid);
     const auto found = subscriptions_.records(
         std::span(request.data.data(), InformInfoRecord::kSize), h.componentMask);
@@ -182,13 +223,14 @@ std::vector<std::uint8_t> SaResponder::serveInformInfo(const SaSubnet& subnet, c
     }
     std::vector<std::uint8_t> records;
     for (const auto& r : found) records.insert(records.end(), r.begin(), r.end());
-    return respond(request, InformInfoRecord::kSize, records, found.size());
+    return respond(subnet, request, InformInfoRecord::kSize, std::move(records), found.size());
   }
   if (h.attributeId != saAttr::kInformInfo || h.method != saMethod::kSet)
     return refuse(h, request.data, saStatus::kMethodAttrUnsupported);
   const auto requester = subnet.portOfLid(from.lid);
   if (!requester) return refuse(h, request.data, saStatus::kReqInvalid);
   const auto info = decodeRecord<InformInfo>(request.data);
+  if (!info) return refuse(h, request.data, saStatus::kReqInvalid);  // a MAD cut short
   // C15-0.2-1.16: the security traps (bad M_Key, P_Key, Q_Key) only for a
   // trusted requester -- one presenting the SA key, as for PKeyTableRecords
   // (OpenSM takes any non-zero SM_Key).
@@ -200,7 +242,7 @@ std::vector<std::uint8_t> SaResponder::serveInformInfo(const SaSubnet& subnet, c
       makeGid(subnet.settings().subnetPrefix, subnet.fabric().port(*requester).guid);
   const auto stored = subscriptions_.set(*info, subscriber, from);
   if (!stored) return refuse(h, request.data, stored.error());
-  return respond(request, InformInfo::kSize, encodeRecord(*stored), 1);
+  return respond(subnet, request, InformInfo::kSize, encodeRecord(*stored), 1);
 }
 
 // Set(ServiceRecord): the service's GID must be a port of this subnet.
@@ -213,17 +255,32 @@ std::vector<std::uint8_t> SaResponder::registerService(const SaSubnet& subnet, c
     return refuse(h, request.data, saStatus::kReqInvalidGid);
   constexpr std::uint64_t kPKeyComponent = 1ULL << 2;
   if ((h.componentMask & kPKeyComponent) == 0) record->servicePKey = 0xFFFF;  // as OpenSM
+  // sa.service_lease_max_s: a longer lease (or the indefinite one) gets the
+  // longest allowed, and the answer says so.
+  if (record->serviceLease > subnet.settings().serviceLeaseMaxS) {
+    record->serviceLease = subnet.settings().serviceLeaseMaxS;
+    ++counters_.leasesShortened;
+  }
   const auto stored = services_.set(*record, requester, clock_());
   if (!stored) return refuse(h, request.data, stored.error());
-  return respond(request, ServiceRecord::kSize, encodeRecord(*stored), 1);
+  return respond(subnet, request, ServiceRecord::kSize, encodeRecord(*stored), 1);
 }
 
 // A GetResp or GetTableResp of `count` records: TID and attribute echoed,
 // SM_Key 0 (C15-0.1.5), AttributeOffset the record size in 8-byte units,
-// RMPP active on a table so that the transport may segment it.
-std::vector<std::uint8_t> SaResponder::respond(const SaMad& request, std::uint16_t recordSize,
-                                               const std::vector<std::uint8_t>& records,
+// RMPP active on a table (GetTableResp, GetMultiResp) so that the
+// transport may segment it.
+std::vector<std::uint8_t> SaResponder::respond(const SaSubnet& subnet, const SaMad& request,
+                                               std::uint16_t recordSize,
+                                               std::vector<std::uint8_t> records,
                                                std::size_t count) {
+  if (count > subnet.settings().maxRecords) {
+    // sa.max_records: the first records, in the order the SA keeps them
+    // (by LID), as OpenSM trims an answer to what it can send.
+    count = subnet.settings().maxRecords;
+    records.resize(count * recordSize);
+    ++counters_.answersTrimmed;
+  }
   SaMad reply;
   reply.header = request.header;
   reply.header.method = request.header.method == saMethod::kSet
@@ -233,7 +290,8 @@ std::vector<std::uint8_t> SaResponder::respond(const SaMad& request, std::uint16
   reply.header.smKey = 0;
   reply.header.attributeOffset = static_cast<std::uint16_t>(recordSize / 8);
   reply.header.rmpp = {};
-  if (reply.header.method == saMethod::kGetTableResp) {
+  if (reply.header.method == saMethod::kGetTableResp ||
+      reply.header.method == saMethod::kGetMultiResp) {
     reply.header.rmpp = {
         .version = rmpp::kVersion,
         .type = rmpp::kTypeData,
@@ -243,7 +301,7 @@ std::vector<std::uint8_t> SaResponder::respond(const SaMad& request, std::uint16
         .segmentNumber = 1,
         .payloadLength = static_cast<std::uint32_t>(kSaClassHeaderSize + records.size())};
   }
-  reply.data = records;
+  reply.data = std::move(records);
   ++counters_.answered;
   counters_.recordsSent += count;
   return encodeSaMad(reply);

@@ -41,6 +41,9 @@ struct SaCounters {
   std::uint64_t answered{0};
   std::uint64_t dropped{0};  // responses, and MADs too short to answer
   std::uint64_t recordsSent{0};
+  std::uint64_t answersTrimmed{0};    // cut to SaSettings::maxRecords
+  std::uint64_t leasesShortened{0};   // ServiceRecord leases cut to serviceLeaseMaxS
+  std::uint64_t segmentedRefused{0};  // requests in RMPP segments (GetMulti), not reassembled
   std::map<std::uint16_t, std::uint64_t> byAttribute;
   std::map<std::uint8_t, std::uint64_t> byMethod;
   std::map<std::uint16_t, std::uint64_t> errorsByStatus;
@@ -73,13 +76,16 @@ class SaResponder final : public GmpResponder {
  private:
   std::vector<std::uint8_t> refuse(const SaHeader& request,
                                    std::span<const std::uint8_t> requestData, std::uint16_t status);
-  std::vector<std::uint8_t> respond(const SaMad& request, std::uint16_t recordSize,
-                                    const std::vector<std::uint8_t>& records, std::size_t count);
+  std::vector<std::uint8_t> respond(const SaSubnet& subnet, const SaMad& request,
+                                    std::uint16_t recordSize, std::vector<std::uint8_t> records,
+                                    std::size_t count);
   std::vector<std::uint8_t> serve(const SaSubnet& subnet, const SaMad& request,
                                   const GmpAddress& from);
   std::vector<std::uint8_t> serveTable(const SaSubnet& subnet, const SaMad& request);
   std::vector<std::uint8_t> servePaths(const SaSubnet& subnet, const SaMad& request,
                                        const GmpAddress& from);
+  std::vector<std::uint8_t> serveMultiPaths(const SaSubnet& subnet, const SaMad& request,
+                                            const GmpAddress& from);
   std::vector<std::uint8_t> serveServices(const SaSubnet& subnet, const SaMad& request,
                                           const GmpAddress& from);
   std::vector<std::uint8_t> serveInformInfo(const SaSubnet& subnet, const SaMad& request,

@@ -6,6 +6,16 @@
 #include "sm/sa/SubnetRecords.h"
 
 namespace ibsm::sm::sa {
+namespace {
+
+constexpr std::uint8_t kDropVl = 15;  // IBA 7.6.6: an SL mapped to VL15 is dropped
+constexpr std::uint16_t kAllSls = 0xFFFF;
+
+std::uint64_t turnKey(NodeId sw, std::uint8_t in, std::uint8_t out) {
+  return (std::uint64_t{sw} << 16) | (std::uint64_t{in} << 8) | out;
+}
+
+}  // namespace
 
 void RecordTable::add(const std::vector<std::uint8_t>& encoded) {
   bytes_.insert(bytes_.end(), encoded.begin(), encoded.begin() + recordSize_);
@@ -53,9 +63,18 @@ SaSubnet::SaSubnet(const SaSource& source, const SaSettings& settings)
       for (std::size_t lid = port.lid.value; lid <= last; ++lid) lidOwner_[lid] = {id, p};
     }
   }
+  for (const Sl2VlEntry& e : source.plan->routing.sl2vl) {
+    std::uint16_t carried = 0;
+    for (std::size_t sl = 0; sl < e.vl.size(); ++sl)
+      if (e.vl[sl] != kDropVl) carried = static_cast<std::uint16_t>(carried | (1U << sl));
+    if (carried != kAllSls) slsCarried_[turnKey(e.sw, e.inPort, e.outPort)] = carried;
+  }
   if (source.plan->pkeys) {
     for (const PortPKeys& entry : source.plan->pkeys->ports) pkeys_[entry.port] = entry.pkeys;
   }
+  // IsMultiPathSupported stays clear (saCapability::kImplemented): the IBA
+  // ties GetMulti to dual-sided RMPP, and this SA answers MultiPathRecords of
+  // one MAD only (OpenSM built without DUAL_SIDED_RMPP leaves it clear too).
   classPortInfo_.capabilityMask = saCapability::kImplemented;
   classPortInfo_.capabilityMask2 = saCapability::kImplemented2;
   classPortInfo_.respTimeValue = settings.respTimeValue;
@@ -101,6 +120,11 @@ std::span<const std::uint16_t> SaSubnet::pkeys(PortRef endPort) const {
 std::optional<std::uint8_t> SaSubnet::slOfPKey(std::uint16_t pkey) const {
   const auto it = slByPKey_.find(pkey & 0x7FFF);
   return it == slByPKey_.end() ? std::nullopt : std::optional(it->second);
+}
+
+std::uint16_t SaSubnet::slsCarried(NodeId sw, std::uint8_t in, std::uint8_t out) const {
+  const auto it = slsCarried_.find(turnKey(sw, in, out));
+  return it == slsCarried_.end() ? kAllSls : it->second;
 }
 
 std::size_t SaSubnet::memoryBytes() const {

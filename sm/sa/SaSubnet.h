@@ -38,6 +38,12 @@ struct SaSettings {
   // OpenSM derives from its 200 ms transaction timeout. The SA answers from
   // a snapshot inside the event loop, well within it.
   std::uint8_t respTimeValue{16};
+  // sa.max_records: records one GetTable answer carries at most; past it
+  // the first ones are sent (OpenSM, without RMPP, trims to what fits).
+  std::uint32_t maxRecords{65536};
+  // sa.service_lease_max_s: the longest ServiceRecord lease granted; a
+  // longer one, the indefinite 0xFFFFFFFF included, is cut to it.
+  std::uint32_t serviceLeaseMaxS{ServiceRecord::kInfiniteLease};
 };
 
 // What the SM knows after a sweep. `plan` is required; the others refine
@@ -99,6 +105,10 @@ class SaSubnet {
   // does not manage partitions.
   std::span<const std::uint16_t> pkeys(PortRef endPort) const;
   std::optional<std::uint8_t> slOfPKey(std::uint16_t pkey) const;
+  // The SLs (bit i: SL i) a switch carries from `in` to `out`: those its
+  // planned SL2VL does not map to VL15, where a packet is dropped; all 16
+  // where the plan sets no SL2VL for that turn.
+  std::uint16_t slsCarried(NodeId sw, std::uint8_t in, std::uint8_t out) const;
   // CA ports and switch ports 0 that hold a LID.
   const std::vector<PortRef>& endPorts() const { return endPorts_; }
 
@@ -113,6 +123,8 @@ class SaSubnet {
   std::vector<PortRef> lidOwner_;  // index = LID; node == kNoNode when free
   std::map<PortRef, std::vector<std::uint16_t>> pkeys_;
   std::map<std::uint16_t, std::uint8_t> slByPKey_;
+  // slsCarried() of the turns that drop an SL, keyed (sw << 16 | in << 8 | out).
+  std::unordered_map<std::uint64_t, std::uint16_t> slsCarried_;
   std::vector<PortRef> endPorts_;
   ClassPortInfo classPortInfo_;
   std::map<std::uint16_t, RecordTable> tables_;

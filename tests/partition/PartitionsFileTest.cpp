@@ -155,8 +155,9 @@ TEST(PartitionsFile, UnknownFlagOrKeywordIsAnError) {
             std::string::npos);
   EXPECT_NE(parseError("a=0x1, mtu=3000 : ALL;").find("mtu= takes"), std::string::npos);
   EXPECT_NE(parseError("a=0x1, rate=99 : ALL;").find("rate= takes"), std::string::npos);
-  EXPECT_NE(parseError("a=0x1, sl=16 : ALL;").find("sl= takes a number from 0 to 15"),
+  EXPECT_NE(parseError("a=0x1, sl=16 : ALL;").find("p.conf:1: sl= takes a number from 0 to 15"),
             std::string::npos);
+  EXPECT_NE(parseError("a=0x1,\n sl=x : ALL;").find("p.conf:2: sl= takes"), std::string::npos);
   EXPECT_NE(parseError("a=0x1 :\n ALL_HOSTS;").find("p.conf:2: expected a port GUID"),
             std::string::npos);
   // OpenSM quietly reads an unknown membership as limited; ibsm says so.

@@ -95,7 +95,8 @@ TEST(StatusText, IsOneKeyValueLinePerField) {
             "sa_subscribers: 0\n"
             "sa_notices: none\n"
             "sa_reports: sent 0 retried 0 acknowledged 0 failed 0 unmatched 0 send_failed 0\n"
-            "sa_subscribers_dropped: 0\n");
+            "sa_subscribers_dropped: 0\n"
+            "sa_limited: answers_trimmed 0 leases_shortened 0 segmented_refused 0\n");
 }
 
 TEST(StatusJson, CountsSaQueriesByWhatBecameOfThem) {
@@ -113,6 +114,9 @@ TEST(StatusJson, CountsSaQueriesByWhatBecameOfThem) {
   s.sa.errorsByStatus = {{"no_records", 2}};
   s.sa.serviceRecords = 1;
   s.sa.subscribers = 2;
+  s.sa.answersTrimmed = 3;
+  s.sa.leasesShortened = 4;
+  s.sa.segmentedRefused = 5;
   const auto sa = nlohmann::json::parse(formatStatusJson(s)).at("sa");
   EXPECT_EQ(sa.at("received"), 9);
   EXPECT_EQ(sa.at("answered"), 4);
@@ -126,11 +130,17 @@ TEST(StatusJson, CountsSaQueriesByWhatBecameOfThem) {
   EXPECT_EQ(sa.at("errors_by_status").at("no_records"), 2);
   EXPECT_EQ(sa.at("service_records"), 1);
   EXPECT_EQ(sa.at("subscribers"), 2);
+  EXPECT_EQ(sa.at("answers_trimmed"), 3);
+  EXPECT_EQ(sa.at("leases_shortened"), 4);
+  EXPECT_EQ(sa.at("segmented_refused"), 5);
   const std::string text = formatStatus(s);
   EXPECT_NE(text.find("sa_dropped: not_master 2 undecodable 1 no_responder 1\n"),
             std::string::npos);
   EXPECT_NE(text.find("sa_by_attribute: NodeRecord 3, PathRecord 6\n"), std::string::npos) << text;
   EXPECT_NE(text.find("sa_errors: no_records 2\n"), std::string::npos) << text;
+  EXPECT_NE(text.find("sa_limited: answers_trimmed 3 leases_shortened 4 segmented_refused 5\n"),
+            std::string::npos)
+      << text;
 }
 
 TEST(StatusJson, CountsNoticesByTrapAndTheReportsTheyBecame) {

@@ -1,6 +1,7 @@
 // Every SMP layout is checked against libibmad, an independent encoder:
 // the same values set field by field with mad_set_field() must give the
 // same 64 (or 256) bytes, and decoding those bytes must give the values back.
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 #include <ibsm/Mad.h>
 #include <ibsm/MadAttributes.h>
@@ -300,6 +301,30 @@ TEST(SlToVlLayout, PacksTwoSlsPerByteHighNibbleFirst) {
   EXPECT_EQ(encode(v), ref.bytes);
   EXPECT_EQ(decodeSlToVlTable(ref.bytes), v);
   EXPECT_EQ(slToVlModifier(3, 7), 0x0307U);
+}
+
+TEST(VlArbitrationLayout, ReadsAsLibibmadDumpsIt) {
+  VlArbitrationBlock v;
+  for (std::size_t i = 0; i < v.entries.size(); ++i) {
+    v.entries[i].vl = static_cast<std::uint8_t>(i % 15);
+    v.entries[i].weight = static_cast<std::uint8_t>(0xF0 - i);
+  }
+  const SmpData bytes = encode(v);
+  // libibmad's own reading of the block (what smpquery vlarb prints).
+  std::array<char, 1024> text{};
+  mad_dump_vlarbitration(text.data(), static_cast<int>(text.size()),
+                         const_cast<std::uint8_t*>(bytes.data()), 64);
+  std::string vls = "\nVL    : |";
+  std::string weights = "\nWEIGHT: |";
+  for (const auto& e : v.entries) {
+    vls += fmt::format("0x{:<2X}|", e.vl);
+    weights += fmt::format("0x{:<2X}|", e.weight);
+  }
+  EXPECT_EQ(std::string(text.data()).substr(0, vls.size() + weights.size()), vls + weights);
+  EXPECT_EQ(bytes[0], 0x00) << "4 reserved bits, then the VL";
+  EXPECT_EQ(bytes[3], 0xEF);
+  EXPECT_EQ(decodeVlArbitrationBlock(bytes), v);
+  EXPECT_EQ(vlArbitrationModifier(vlArbBlock::kHighFirst, 7), 0x00030007U);
 }
 
 TEST(NoticeLayout, Trap128MatchesLibibmad) {

@@ -11,6 +11,7 @@
 #include <filesystem>
 
 #include "sm/manager/MasterSweep.h"
+#include "sm/manager/SaFeed.h"
 #include "tests/sm/program/SubnetSnapshot.h"
 #include "tests/sm/support/FakeFabricTransport.h"
 #include "tests/support/FabricFixtures.h"
@@ -101,6 +102,32 @@ TEST_F(MasterSweepPartitions, PortsHoldThePlannersTablesAfterASweep) {
   EXPECT_EQ(held({cas()[4], 1}), (std::vector<std::uint16_t>{0x7fff}));
   // One Set per CA port whose fresh table (0xffff) differs: all but the SM's.
   EXPECT_EQ(pkeySmps(0, Method::Set), cas().size() - 1);
+}
+
+TEST_F(MasterSweepPartitions, APartitionsSlReachesThePlanAndTheSasSnapshot) {
+  const NodeId tenant = cas()[3];
+  auto tables = planner([g = guid(tenant)](Guid ca) { return ca == g; });
+  auto& sweep = sweepWith([tables](const Fabric& f, Guid sm) -> Result<partition::PartitionPlan> {
+    auto plan = tables(f, sm);
+    partition::PlannedPartition withSl;
+    withSl.name = "tenant";
+    withSl.pkey = kTenant & 0x7fff;
+    withSl.sl = 4;
+    plan->partitions.push_back(withSl);
+    partition::PlannedPartition withoutSl;
+    withoutSl.name = "Default";
+    withoutSl.pkey = 0x7fff;
+    plan->partitions.push_back(withoutSl);
+    return plan;
+  });
+  auto result = sweep.run();
+  ASSERT_TRUE(result) << result.error().message;
+  ASSERT_TRUE(result->plan);
+  EXPECT_EQ(result->plan->partitionSl, (std::map<std::uint16_t, std::uint8_t>{{0x0a0a, 4}}));
+  const auto snapshot = saSnapshot(*result, sweep.held(), SmInfo{}, sa::SaSettings{});
+  ASSERT_TRUE(snapshot);
+  EXPECT_EQ(snapshot->slOfPKey(kTenant), 4);
+  EXPECT_FALSE(snapshot->slOfPKey(0xffff));
 }
 
 TEST_F(MasterSweepPartitions, APlannerThatRefusesLeavesEveryTableAlone) {

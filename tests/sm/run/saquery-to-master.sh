@@ -4,7 +4,9 @@
 # ClassPortInfo Get, LID-routed through the tables ibsm wrote to its SM LID)
 # reaches ibsm's SA agent -- before it registered one, umad2sim killed the
 # process here -- and is answered from the snapshot of the sweep (the
-# master's NodeRecord by LID, ClassPortInfo; sa.answered). ibsm keeps running and
+# master's NodeRecord by LID, ClassPortInfo; sa.answered), and a PathRecord
+# from the master to the asker carries the SL of the partitions.conf's
+# `sl=3` flag (saquery --src-to-dst). ibsm keeps running and
 # answering its status, and SIGTERM then ends it with exit 0. (SubnetTimeout,
 # which ibsm writes, cannot be checked here: ibsim keeps 31 whatever an SM
 # writes, OpenSM's 18 as well; tests/sm/program/ClientReregisterTest has it.)
@@ -21,8 +23,12 @@ asker=${nodes[-1]}
 # The [sa] keys are accepted by `ibsm run` as they are by the parser.
 printf '[sm]\ncontrol_socket = "%s"\n[sa]\nsubnet_timeout = 17\nmax_records = 1000\n' \
   "$PWD/control.sock" >ibsm.toml
+printf 'service_lease_max_s = 3600\n' >>ibsm.toml
+# Every port a full member of the default partition, whose paths use SL 3.
+printf 'Default=0x7fff, sl=3 : ALL=full ;\n' >partitions.conf
 sock=control.sock
-"$IBSM" run -F ibsm.toml --state-dir state --log-file ibsm.log --stats stats.json 2>stderr.txt &
+"$IBSM" run -F ibsm.toml --partitions partitions.conf --state-dir state --log-file ibsm.log \
+  --stats stats.json 2>stderr.txt &
 pid=$!
 if wait_for_status $sock .up 60; then
   # One record each (umad2sim has no RMPP): the master's own NodeRecord by
@@ -33,9 +39,13 @@ if wait_for_status $sock .up 60; then
   grep -q "lid.*$lid" <<<"$nr" || fail "saquery NR $lid does not name LID $lid:"$'\n'"$nr"
   cpi=$(SIM_HOST=$asker quiet timeout 20 saquery -t 500 CPI) || fail "saquery CPI got no answer"
   grep -q "Class version\.*2$" <<<"$cpi" || fail "ClassPortInfo is not the SA's (class version 2):"$'\n'"$cpi"
+  asker_lid=$(SIM_HOST=$asker quiet smpquery portinfo -D 0 | sed -n 's/^Lid:\.*//p')
+  pr=$(SIM_HOST=$asker quiet timeout 20 saquery -t 500 -p --src-to-dst "$lid:$asker_lid") ||
+    fail "saquery -p --src-to-dst $lid:$asker_lid got no answer"
+  grep -qE "sl\.+0x3$" <<<"$pr" || fail "the path does not carry the partition's sl=3:"$'\n'"$pr"
   kill -0 "$pid" 2>/dev/null || fail "ibsm died when saquery asked it:"$'\n'"$(tail -5 stderr.txt)"
-  if wait_for_status $sock '.sa.received >= 2 and .sa.answered == .sa.received and
-      .sa.by_attribute.NodeRecord >= 1 and .sa.by_attribute.ClassPortInfo >= 1' 5; then
+  if wait_for_status $sock '.sa.received >= 3 and .sa.answered == .sa.received and
+      .sa.by_attribute.PathRecord >= 1 and .sa.by_attribute.NodeRecord >= 1 and .sa.by_attribute.ClassPortInfo >= 1' 5; then
     echo "sa counters: $(ibsm_status_json $sock | jq -c .sa)"
   else
     fail "ibsm's status does not count the SA queries answered: $(ibsm_status_json $sock | jq -c .sa)"

@@ -109,5 +109,21 @@ TEST_F(InformInfoTest, APortTheSaDoesNotKnowCannotSubscribe) {
   EXPECT_TRUE(sa.responder.subscriptions().empty());
 }
 
+// MADs shorter than a whole one (as a fuzzer, or a broken client, sends):
+// a record cut short is an invalid request, never read past its end.
+TEST_F(InformInfoTest, ARecordCutShortIsAnInvalidRequest) {
+  const auto cut = [](std::vector<std::uint8_t> mad) {
+    mad.resize(kSaHeaderSize + 8);
+    return mad;
+  };
+  auto reply = sa.answer(cut(SaFixture::request(saMethod::kGetTable, saAttr::kInformInfoRecord, 0,
+                                                encodeRecord(InformInfoRecord{}))));
+  EXPECT_EQ(reply.header.status, saStatus::kReqInvalid);
+  reply = sa.answer(
+      cut(SaFixture::request(saMethod::kSet, saAttr::kInformInfo, 0, encodeRecord(trap(64)))));
+  EXPECT_EQ(reply.header.status, saStatus::kReqInvalid);
+  EXPECT_TRUE(sa.responder.subscriptions().empty());
+}
+
 }  // namespace
 }  // namespace ibsm::sm::sa

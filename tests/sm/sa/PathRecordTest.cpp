@@ -231,6 +231,73 @@ TEST_F(PartitionedPathTest, AnSlOtherThanThePartitionsIsRefused) {
             saStatus::kNoRecords);
 }
 
+// The SL of a path: the routing engine's SL2VL first (an SL it drops on a
+// route is never offered there), then the partition's `sl`, then SL 0.
+class PathSlTest : public PathRecordTest {
+ protected:
+  // Every switch turn maps the SLs `dropped` to VL15 and the others to VL 0.
+  void dropOnEveryTurn(std::initializer_list<std::uint8_t> dropped) {
+    const Fabric& f = sa.plan.fabric;
+    for (NodeId sw = 0; sw < f.size(); ++sw) {
+      if (!f.node(sw).isSwitch()) continue;
+      const auto ports = static_cast<std::uint8_t>(f.node(sw).ports.size());
+      for (std::uint8_t in = 1; in < ports; ++in) {
+        for (std::uint8_t out = 1; out < ports; ++out) {
+          Sl2VlEntry e{sw, in, out, {}};
+          for (const std::uint8_t sl : dropped) e.vl[sl] = 15;
+          sa.plan.routing.sl2vl.push_back(e);
+        }
+      }
+    }
+  }
+  SaMad ask(std::optional<std::uint8_t> sl) {
+    PathRecord q = between(sa, 1, 6);
+    q.sl = sl.value_or(0);
+    return sa.ask(saMethod::kGet, q, kByGids | (sl ? prMask::kSl : 0));
+  }
+};
+
+TEST_F(PathSlTest, APathInAPartitionWithAnSlCarriesIt) {
+  sa.slByPKey[0x7FFF] = 5;
+  sa.rebuild();
+  EXPECT_EQ(SaFixture::records<PathRecord>(ask(std::nullopt)).at(0).sl, 5);
+}
+
+TEST_F(PathSlTest, AnSlTheEnginesSl2VlDropsOnTheRouteGivesWayToTheLowestItCarries) {
+  sa.slByPKey[0x7FFF] = 5;
+  dropOnEveryTurn({0, 5});
+  sa.rebuild();
+  EXPECT_EQ(SaFixture::records<PathRecord>(ask(std::nullopt)).at(0).sl, 1)
+      << "the engine's plan wins over the partition's sl";
+  EXPECT_EQ(ask(std::uint8_t{5}).header.status, saStatus::kNoRecords) << "asked, but dropped";
+}
+
+TEST_F(PathSlTest, WithoutAPartitionSlAPathGetsTheLowestSlTheRouteCarries) {
+  dropOnEveryTurn({0});
+  sa.rebuild();
+  EXPECT_EQ(SaFixture::records<PathRecord>(ask(std::nullopt)).at(0).sl, 1);
+  EXPECT_EQ(SaFixture::records<PathRecord>(ask(std::uint8_t{7})).at(0).sl, 7);
+}
+
+TEST(PathSlDragonflyTest, TheDragonflyEngineCarriesEverySlSoThePartitionsSlStands) {
+  SaFixture sa(DragonflySpec{.a = 4, .p = 2, .h = 2, .g = 3});
+  PlanInputs inputs;
+  inputs.engines = {"dragonfly"};
+  inputs.routing.maxVls = 8;
+  auto plan = planSubnet(sa.plan.fabric, inputs, defaultRegistry());
+  ASSERT_TRUE(plan) << plan.error().message;
+  ASSERT_FALSE(plan->routing.sl2vl.empty()) << "a plan with SL2VL on its turns";
+  sa.plan = std::move(*plan);
+  sa.slByPKey[0x7FFF] = 6;
+  sa.rebuild();
+  // Every host to every other: all routes, through global links too.
+  for (std::size_t to = 1; to < sa.hosts.size(); ++to) {
+    const auto reply = sa.ask(saMethod::kGet, between(sa, 0, to), kByGids);
+    ASSERT_EQ(reply.header.status, saStatus::kOk) << to;
+    EXPECT_EQ(SaFixture::records<PathRecord>(reply).at(0).sl, 6) << to;
+  }
+}
+
 TEST(LmcPathTest, EachPortPairOffersItsDistinctLidPairsPreferredFirst) {
   SaFixture sa(FatTreeSpec{.levels = 2, .radix = 4}, /*lmc=*/1);
   auto paths =

@@ -212,6 +212,79 @@ TEST(PathRecordLayout, MatchesLibibmadWhereItNamesTheFields) {
   EXPECT_EQ(encodeRecord(r), ref.bytes);
 }
 
+TEST(MultiPathRecordLayout, MatchesLibibmadWhereItNamesTheFieldsAndGidsFollowTheRecord) {
+  MultiPathRecord r;
+  r.numbPath = 0x55;
+  r.sgids = {gidOf(0xFE80000000000000, 0x0002c90300000011)};
+  r.dgids = {gidOf(0xFE80000000000000, 0x0002c90300000022),
+             gidOf(0xFE80000000000000, 0x0002c90300000033)};
+
+  Reference ref(MultiPathRecord::kSize + 3 * 16);
+  ref.set(IB_SA_MP_NPATH_F, 0x55).set(IB_SA_MP_NSRC_F, 1).set(IB_SA_MP_NDEST_F, 2);
+  ref.array(IB_SA_MP_GID0_F, r.sgids[0].data());
+  std::ranges::copy(r.dgids[0], ref.bytes.begin() + 40);
+  std::ranges::copy(r.dgids[1], ref.bytes.begin() + 56);
+  EXPECT_EQ(encodeRecord(r), ref.bytes);
+  EXPECT_EQ(decodeRecord<MultiPathRecord>(ref.bytes), r);
+}
+
+// IBA 15.2.5.20's other fields, from a record with every field filled.
+TEST(MultiPathRecordLayout, PutsTheOtherFieldsWhereTheSpecDrawsThem) {
+  MultiPathRecord r;
+  r.rawTraffic = true;
+  r.flowLabel = 0xABCDE;
+  r.hopLimit = 0x40;
+  r.tClass = 0x81;
+  r.reversible = true;
+  r.numbPath = 3;
+  r.pkey = 0xFFFF;
+  r.qosClass = 0x123;
+  r.sl = 5;
+  r.mtuSelector = selector::kExactly;
+  r.mtu = 5;
+  r.rateSelector = selector::kExactly;
+  r.rate = 16;
+  r.packetLifeTimeSelector = selector::kExactly;
+  r.packetLifeTime = 0x12;
+  r.serviceIdMsb = 0x11;
+  r.independenceSelector = 2;
+  r.serviceIdLsb = 0x22334455667788;
+  const auto bytes = encodeRecord(r);
+  EXPECT_EQ(bytes, (std::vector<std::uint8_t>{0x8A, 0xBC, 0xDE, 0x40, 0x81, 0x83, 0xFF, 0xFF,
+                                              0x12, 0x35, 0x85, 0x90, 0x92, 0x11, 0x80, 0x00,
+                                              0x00, 0x22, 0x33, 0x44, 0x55, 0x66, 0x77, 0x88}));
+  EXPECT_EQ(decodeRecord<MultiPathRecord>(bytes), r);
+}
+
+TEST(MultiPathRecordLayout, GidsPastTheBytesAreRefused) {
+  MultiPathRecord r;
+  r.sgids.resize(2);
+  r.dgids.resize(1);
+  auto bytes = encodeRecord(r);
+  EXPECT_TRUE(decodeRecord<MultiPathRecord>(bytes));
+  bytes.pop_back();
+  EXPECT_FALSE(decodeRecord<MultiPathRecord>(bytes));
+  EXPECT_FALSE(decodeRecord<MultiPathRecord>(std::span(bytes).first(23)));
+}
+
+// libibmad names no field of it: IBA 15.2.5.9's offsets (OpenSM's
+// ib_vl_arb_table_record_t), the block as the SMP carries it.
+TEST(VlArbitrationTableRecordLayout, IsLidPortBlockThenTheSmpBlockAtByte8) {
+  VlArbitrationTableRecord r;
+  r.lid = Lid{0x0102};
+  r.outputPort = 7;
+  r.block = vlArbBlock::kLowSecond;
+  r.table.entries[0] = {.vl = 3, .weight = 0x40};
+  r.table.entries[31] = {.vl = 15, .weight = 0xFF};
+  const auto bytes = encodeRecord(r);
+  ASSERT_EQ(bytes.size(), VlArbitrationTableRecord::kSize);
+  EXPECT_EQ(std::vector<std::uint8_t>(bytes.begin(), bytes.begin() + 10),
+            (std::vector<std::uint8_t>{0x01, 0x02, 7, 2, 0, 0, 0, 0, 0x03, 0x40}));
+  const auto block = encode(r.table);
+  EXPECT_TRUE(std::equal(block.begin(), block.end(), bytes.begin() + 8));
+  EXPECT_EQ(decodeRecord<VlArbitrationTableRecord>(bytes), r);
+}
+
 // The fields libibmad does not name, at IBA 15.2.5.16's offsets: bytes
 // 44-63 as the spec draws them, from a record with every field filled.
 TEST(PathRecordLayout, PutsTheOtherFieldsWhereTheSpecDrawsThem) {

@@ -90,9 +90,10 @@ struct SaFixture {
     std::vector<R> out;
     const std::size_t step = std::size_t{reply.header.attributeOffset} * 8;
     if (step == 0) return out;
-    const std::size_t payload = reply.header.method == saMethod::kGetTableResp
-                                    ? reply.header.rmpp.payloadLength - 20
-                                    : (reply.header.status == 0 ? step : 0);
+    const bool table = reply.header.method == saMethod::kGetTableResp ||
+                       reply.header.method == saMethod::kGetMultiResp;
+    const std::size_t payload =
+        table ? reply.header.rmpp.payloadLength - 20 : (reply.header.status == 0 ? step : 0);
     for (std::size_t at = 0; at + step <= payload; at += step) {
       auto r = decodeRecord<R>(std::span(reply.data).subspan(at, step));
       if (!r) throw std::runtime_error(r.error().message);

@@ -44,6 +44,31 @@ TEST_F(SaResponderTest, AGetTableWithoutComponentsListsEveryPortThatHoldsALid) {
   for (std::size_t i = 1; i < records.size(); ++i) EXPECT_LT(records[i - 1].lid, records[i].lid);
 }
 
+TEST_F(SaResponderTest, AGetTableAnswersAtMostMaxRecordsTheFirstByLidAndCountsIt) {
+  const auto all = SaFixture::records<NodeRecord>(sa.ask(saMethod::kGetTable, NodeRecord{}, 0));
+  ASSERT_GT(all.size(), 3U);
+  sa.settings.maxRecords = 3;
+  sa.rebuild();
+  const auto reply = sa.ask(saMethod::kGetTable, NodeRecord{}, 0);
+  EXPECT_EQ(reply.header.status, saStatus::kOk) << "trimmed, as OpenSM trims, not refused";
+  const auto records = SaFixture::records<NodeRecord>(reply);
+  ASSERT_EQ(records.size(), 3U);
+  for (std::size_t i = 0; i < 3; ++i) EXPECT_EQ(records[i].lid, all[i].lid);
+  EXPECT_EQ(sa.responder.counters().answersTrimmed, 1U);
+
+  // An answer at the limit is whole and not counted.
+  (void)sa.ask(saMethod::kGetTable, NodeRecord{.lid = sa.lidOfHost(1)}, kLidComponent);
+  EXPECT_EQ(sa.responder.counters().answersTrimmed, 1U);
+}
+
+TEST_F(SaResponderTest, PathRecordTablesAreTrimmedToMaxRecordsToo) {
+  sa.settings.maxRecords = 2;
+  sa.rebuild();
+  const auto reply = sa.ask(saMethod::kGetTable, PathRecord{}, 0);
+  EXPECT_EQ(SaFixture::records<PathRecord>(reply).size(), 2U);
+  EXPECT_EQ(sa.responder.counters().answersTrimmed, 1U);
+}
+
 TEST_F(SaResponderTest, AGetMatchingSeveralRecordsIsTooManyRecords) {
   const auto reply = sa.ask(saMethod::kGet, NodeRecord{}, 0);
   EXPECT_EQ(reply.header.method, saMethod::kGetResp);

@@ -106,6 +106,27 @@ TEST_F(ServiceRecordTest, BadRegistrationsChangeNothing) {
   EXPECT_EQ(responder.serviceRecords(), 0U);
 }
 
+TEST_F(ServiceRecordTest, ALeaseLongerThanTheMaximumIsGrantedTheMaximumAndTheAnswerSaysSo) {
+  fx.settings.serviceLeaseMaxS = 30;
+  fx.rebuild();
+  responder.setSubnet(fx.subnet);
+  auto reply = ask(saMethod::kSet, service(0x42, 1, ServiceRecord::kInfiniteLease), kIdAndGid, 1);
+  ASSERT_EQ(reply.header.status, saStatus::kOk);
+  EXPECT_EQ(SaFixture::records<ServiceRecord>(reply).at(0).serviceLease, 30U) << "not indefinite";
+  reply = ask(saMethod::kSet, service(0x43, 1, 60), kIdAndGid, 1);
+  EXPECT_EQ(SaFixture::records<ServiceRecord>(reply).at(0).serviceLease, 30U);
+  reply = ask(saMethod::kSet, service(0x44, 1, 20), kIdAndGid, 1);
+  EXPECT_EQ(SaFixture::records<ServiceRecord>(reply).at(0).serviceLease, 20U) << "shorter: kept";
+  EXPECT_EQ(responder.counters().leasesShortened, 2U);
+
+  now += std::chrono::seconds(25);
+  EXPECT_EQ(found(0x42), 1U);
+  EXPECT_EQ(found(0x44), 0U);
+  now += std::chrono::seconds(6);
+  EXPECT_EQ(found(0x42), 0U) << "the indefinite lease asked ended at the maximum";
+  EXPECT_EQ(found(0x43), 0U);
+}
+
 TEST_F(ServiceRecordTest, ServicesOutliveANewSnapshot) {
   ASSERT_EQ(ask(saMethod::kSet, service(0x42, 1), kIdAndGid, 1).header.status, saStatus::kOk);
   fx.rebuild();
