@@ -97,6 +97,24 @@ class SmDaemonSaTest : public ::testing::Test {
     gmps_.inject({mad.empty() ? saGet(tid) : std::move(mad), kHost}, wire_.now() + after);
   }
 
+  // Another SM, master, on the last CA port; it stops answering SMInfo
+  // `after` from now, so this daemon, standby until then, takes over.
+  void masterOnLastCaSilentFrom(std::chrono::seconds after) {
+    const PortRef other = lastCaPort();
+    wire_.fabric().port(other).capabilityMask |= capability::kIsSm;
+    wire_.runSm(other, SmInfo{.guid = wire_.fabric().port(other).guid,
+                              .smKey = kDefaultSmKey,
+                              .priority = 5,
+                              .smState = SmState::Master});
+    const auto silentFrom = wire_.now() + after;
+    wire_.setFaults([this, silentFrom](const Smp& request, std::size_t) {
+      return FakeFabricTransport::Fate::dropped(request.header.attributeId == AttributeId::SmInfo &&
+                                                wire_.now() >= silentFrom);
+    });
+    settings_.pollingTimeout = 1s;
+    settings_.pollingRetries = 2;
+  }
+
   // Runs the daemon until SIGTERM at `stopAt`; running_ is its status a
   // second before (`ibsm status`), status_ its last (--stats).
   int run(std::chrono::milliseconds stopAt, std::shared_ptr<GmpResponder> responder) {
@@ -188,20 +206,7 @@ TEST_F(SmDaemonSaTest, AnAnswerThatCannotBeSentIsCountedNotFatal) {
 }
 
 TEST_F(SmDaemonSaTest, AStandbyStartsAnsweringWhenItTakesOver) {
-  // A master on the last CA port; silent to SMInfo from 20 s on.
-  const PortRef other = lastCaPort();
-  wire_.fabric().port(other).capabilityMask |= capability::kIsSm;
-  wire_.runSm(other, SmInfo{.guid = wire_.fabric().port(other).guid,
-                            .smKey = kDefaultSmKey,
-                            .priority = 5,
-                            .smState = SmState::Master});
-  const auto silentFrom = wire_.now() + 20s;
-  wire_.setFaults([&](const Smp& request, std::size_t) {
-    return FakeFabricTransport::Fate::dropped(request.header.attributeId == AttributeId::SmInfo &&
-                                              wire_.now() >= silentFrom);
-  });
-  settings_.pollingTimeout = 1s;
-  settings_.pollingRetries = 2;
+  masterOnLastCaSilentFrom(20s);
   query(1, 10s);  // standby
   query(2, 50s);  // master since the takeover
   EXPECT_EQ(run(55s, std::make_shared<EchoResponder>()), 0);
@@ -217,25 +222,13 @@ TEST_F(SmDaemonSaTest, ATakeoverAsksEveryManagedPortToReregisterExactlyOnce) {
   // ClientReregister): every CA port that supports it is asked once by the
   // standby that takes over -- not while it is standby, not again on the
   // light sweeps that follow.
-  const PortRef other = lastCaPort();
   std::vector<PortRef> supporting;
   for (NodeId n : wire_.fabric().endNodes()) {
     const PortRef p{n, 1};
     wire_.fabric().port(p).capabilityMask |= capability::kIsClientReregistrationSupported;
     supporting.push_back(p);
   }
-  wire_.fabric().port(other).capabilityMask |= capability::kIsSm;
-  wire_.runSm(other, SmInfo{.guid = wire_.fabric().port(other).guid,
-                            .smKey = kDefaultSmKey,
-                            .priority = 5,
-                            .smState = SmState::Master});
-  const auto silentFrom = wire_.now() + 20s;
-  wire_.setFaults([&](const Smp& request, std::size_t) {
-    return FakeFabricTransport::Fate::dropped(request.header.attributeId == AttributeId::SmInfo &&
-                                              wire_.now() >= silentFrom);
-  });
-  settings_.pollingTimeout = 1s;
-  settings_.pollingRetries = 2;
+  masterOnLastCaSilentFrom(20s);
   settings_.sweepInterval = 5s;  // light sweeps after the takeover ask no one again
   std::vector<unsigned> whileStandby;
   auto look = loop_.at(wire_.now() + 15s, [&] {
