@@ -17,6 +17,7 @@
 #include "sm/manager/SmDaemon.h"
 #include "sm/sa/Notices.h"
 #include "sm/sa/Notifier.h"
+#include "tests/sm/manager/DaemonOnFakeFabric.h"
 #include "tests/sm/program/SubnetSnapshot.h"
 #include "tests/sm/support/FakeFabricTransport.h"
 #include "tests/sm/support/GmpInjector.h"
@@ -29,28 +30,11 @@ using namespace std::chrono_literals;
 using ibsm::testing::FakeFabricTransport;
 using ibsm::testing::GmpInjector;
 
-class SmDaemonNoticeTest : public ::testing::Test {
+class SmDaemonNoticeTest : public DaemonOnFakeFabric {
  protected:
-  SmDaemonNoticeTest()
-      : wire_(ibsm::testing::unprogrammed(fabric()), firstCaPort()),
-        stateDir_(std::filesystem::temp_directory_path() /
-                  ("ibsm-daemon-notice-test-" + std::to_string(::getpid()))),
-        store_(stateDir_) {
-    engine_.emplace(gmps_,
-                    MadEngineOptions{.clock = loop_.clock(), .waiter = &loop_, .logger = quiet()});
-    settings_.sweep.plan.engines = {"ftree"};
-  }
-  ~SmDaemonNoticeTest() override { std::filesystem::remove_all(stateDir_); }
+  SmDaemonNoticeTest() : DaemonOnFakeFabric("ibsm-daemon-notice-test") {}
 
-  static std::shared_ptr<spdlog::logger> quiet() {
-    return std::make_shared<spdlog::logger>("notice-test",
-                                            std::make_shared<spdlog::sinks::null_sink_st>());
-  }
-  static Fabric fabric() {
-    return ibsm::testing::generatedFabric(FatTreeSpec{.levels = 2, .radix = 8});
-  }
-  static PortRef firstCaPort() { return PortRef{fabric().endNodes().front(), 1}; }
-  static PortRef hostPort() { return PortRef{fabric().endNodes().back(), 1}; }
+  static PortRef hostPort() { return lastCaPort(); }
 
   GmpAddress host() const {
     return GmpAddress{
@@ -105,13 +89,6 @@ class SmDaemonNoticeTest : public ::testing::Test {
     return code;
   }
 
-  FakeFabricTransport wire_;
-  GmpInjector gmps_{wire_, wire_.clock()};
-  std::filesystem::path stateDir_;
-  StateStore store_;
-  loop::EventLoop loop_{wire_.clock()};
-  std::optional<MadEngine> engine_;
-  DaemonSettings settings_;
   control::DaemonStatus status_;
 };
 

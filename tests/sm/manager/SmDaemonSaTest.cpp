@@ -14,6 +14,7 @@
 
 #include "sm/loop/EventLoop.h"
 #include "sm/manager/SmDaemon.h"
+#include "tests/sm/manager/DaemonOnFakeFabric.h"
 #include "tests/sm/program/SubnetSnapshot.h"
 #include "tests/sm/support/FakeFabricTransport.h"
 #include "tests/sm/support/GmpInjector.h"
@@ -65,31 +66,11 @@ class EchoResponder final : public GmpResponder {
   }
 };
 
-class SmDaemonSaTest : public ::testing::Test {
+class SmDaemonSaTest : public DaemonOnFakeFabric {
  protected:
-  SmDaemonSaTest()
-      : wire_(ibsm::testing::unprogrammed(fabric()), firstCaPort()),
-        stateDir_(std::filesystem::temp_directory_path() /
-                  ("ibsm-daemon-sa-test-" + std::to_string(::getpid()))),
-        store_(stateDir_) {
+  SmDaemonSaTest() : DaemonOnFakeFabric("ibsm-daemon-sa-test") {
     wire_.fabric().port(firstCaPort()).capabilityMask |= capability::kIsSm;
-    engine_.emplace(gmps_,
-                    MadEngineOptions{.clock = loop_.clock(), .waiter = &loop_, .logger = quiet()});
-    settings_.sweep.plan.engines = {"ftree"};
   }
-  ~SmDaemonSaTest() override { std::filesystem::remove_all(stateDir_); }
-
-  static std::shared_ptr<spdlog::logger> quiet() {
-    return std::make_shared<spdlog::logger>("sa-test",
-                                            std::make_shared<spdlog::sinks::null_sink_st>());
-  }
-
-  static Fabric fabric() {
-    return ibsm::testing::generatedFabric(FatTreeSpec{.levels = 2, .radix = 8});
-  }
-  // Where the SM runs, and where another SM does when a test wants one.
-  static PortRef firstCaPort() { return PortRef{fabric().endNodes().front(), 1}; }
-  static PortRef lastCaPort() { return PortRef{fabric().endNodes().back(), 1}; }
 
   // A query from kHost at `after` since now.
   void query(std::uint64_t tid, std::chrono::milliseconds after,
@@ -130,13 +111,6 @@ class SmDaemonSaTest : public ::testing::Test {
     return code;
   }
 
-  FakeFabricTransport wire_;
-  GmpInjector gmps_{wire_, wire_.clock()};
-  std::filesystem::path stateDir_;
-  StateStore store_;
-  loop::EventLoop loop_{wire_.clock()};
-  std::optional<MadEngine> engine_;
-  DaemonSettings settings_;
   control::DaemonStatus running_;
   control::DaemonStatus status_;
 };
