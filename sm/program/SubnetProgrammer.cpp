@@ -117,6 +117,12 @@ Result<std::vector<SmpReply>> SubnetProgrammer::runPhase(ProgramPhase phase,
     if (replies[i].ok()) continue;
     ++report.failures;
     const std::string what = describeTarget(fabric, steps[i].target);
+    if (phase == ProgramPhase::ReadVlArb) {
+      // The SA has no record of it; the next sweep does not ask again (Stale).
+      log_->warn("PROG-0309 reading {}: {}; the SA has no record of it", what,
+                 describeOutcome(replies[i]));
+      continue;
+    }
     if (phase == ProgramPhase::ReadTables) {
       // Harmless: a block whose contents are not known is simply written.
       log_->warn("PROG-0308 reading {}: {}; it will be written", what, describeOutcome(replies[i]));
@@ -153,6 +159,10 @@ Result<ProgramSummary> SubnetProgrammer::program(const SubnetPlan& plan) {
   if (!summary.stoppedAt) {
     if (auto ok = changeLinkStates(*writes, summary, holds); !ok)
       return std::unexpected(ok.error());
+    // For the SA only: nothing above waits on these reads.
+    auto vlarb =
+        runPhase(ProgramPhase::ReadVlArb, writes->phase(ProgramPhase::ReadVlArb), 0, summary);
+    if (!vlarb) return std::unexpected(vlarb.error());
   }
   logTotals(summary);
   return summary;
