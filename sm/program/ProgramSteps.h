@@ -28,7 +28,7 @@ enum class ProgramPhase : std::uint8_t {
   Sl2Vl,       // SLtoVLMappingTables that differ (engines that need VLs)
   Armed,       // Init ports to Armed, both ends of each link
   Active,      // Armed ports to Active, once the tables are in place
-  ReadVlArb,   // Get VLArbitration blocks not known yet, for the SA (nothing waits on them)
+  ReadVlArb,   // VLArbitration Gets for the SA (readForSa(), after up; program() skips it)
 };
 inline constexpr std::size_t kProgramPhases = 9;
 std::string_view phaseName(ProgramPhase phase);

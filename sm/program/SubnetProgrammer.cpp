@@ -159,12 +159,17 @@ Result<ProgramSummary> SubnetProgrammer::program(const SubnetPlan& plan) {
   if (!summary.stoppedAt) {
     if (auto ok = changeLinkStates(*writes, summary, holds); !ok)
       return std::unexpected(ok.error());
-    // For the SA only: nothing above waits on these reads.
-    auto vlarb =
-        runPhase(ProgramPhase::ReadVlArb, writes->phase(ProgramPhase::ReadVlArb), 0, summary);
-    if (!vlarb) return std::unexpected(vlarb.error());
   }
   logTotals(summary);
+  return summary;
+}
+
+Result<ProgramSummary> SubnetProgrammer::readForSa(const SubnetPlan& plan) {
+  ProgramSummary summary;
+  auto reads = diff(plan, held_, options_);
+  if (!reads) return std::unexpected(reads.error());
+  auto done = runPhase(ProgramPhase::ReadVlArb, reads->phase(ProgramPhase::ReadVlArb), 0, summary);
+  if (!done) return std::unexpected(done.error());
   return summary;
 }
 

@@ -8,8 +8,8 @@
 // Known block is never read again. Ports: every CA port the plan gives a LID
 // (modifier port 0, reached through that port), every external port of a
 // switch and its port 0 where the caps offer a table (modifier port = the
-// output port). The Gets run after the Active phase, so bring-up waits on
-// none of them.
+// output port). SubnetProgrammer::program() never sends them: readForSa()
+// does, once the subnet is up, so bring-up waits on none of them.
 #include "sm/program/Diff.h"
 #include "sm/program/DiffParts.h"
 
