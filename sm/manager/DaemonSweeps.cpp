@@ -97,6 +97,18 @@ void SmDaemon::Impl::heavy(bool takeover, std::optional<FreshDiscovery> discover
   setUp(result->up);
   if (up && (!wasUp || !result->changes.empty()))
     logUp(*result, takeover ? "takeover" : "heavy sweep");
+  // After up, for the SA only: the VLArbitration blocks not read yet, in
+  // the sweep's counters (phase read_vlarb) and the snapshot recordSweep
+  // feeds the SA. `ibsm run --once` ends at up and reads none.
+  if (up && result->plan) {
+    if (auto read = sweep.readForSa(*result->plan)) {
+      const auto phase = program::ProgramPhase::ReadVlArb;
+      result->program.phase(phase) = read->phase(phase);
+      result->program.tables[program::TableKind::VlArb] = read->table(program::TableKind::VlArb);
+    } else {
+      log->warn("SM-0422 reading VLArbitration tables for the SA: {}", read.error().message);
+    }
+  }
   recordSweep(info(up), &*result);
   machine.feed(Event::heavySweepDone(true, up, std::move(sms)));
 }

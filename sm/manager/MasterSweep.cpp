@@ -148,6 +148,11 @@ Result<SweepResult> MasterSweep::planAndProgram(const std::optional<Fabric>& bef
   return result;
 }
 
+Result<program::ProgramSummary> MasterSweep::readForSa(const SubnetPlan& plan) {
+  program::SubnetProgrammer programmer(engine_, held_, settings_.program, log_);
+  return programmer.readForSa(plan);
+}
+
 Result<LightResult> MasterSweep::lightSweep() {
   const auto start = now();
   const auto sentBefore = engine_.counters().sent;

@@ -123,6 +123,9 @@ class MasterSweep {
   // stale; the next run() reads the tables back. lightSweep() and replan()
   // refuse until then.
   void forgetHeld() { held_.forget(); }
+  // The VLArbitration blocks the SA serves that are not known yet, read
+  // after the subnet is up (SubnetProgrammer::readForSa).
+  [[nodiscard]] Result<program::ProgramSummary> readForSa(const SubnetPlan& plan);
   // SIGHUP: routing and programming options for the next sweep; what the
   // switches hold and the last fabric stay known.
   void setSettings(SweepSettings settings) { settings_ = std::move(settings); }

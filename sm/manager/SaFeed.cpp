@@ -16,8 +16,24 @@ std::shared_ptr<const sa::SaSubnet> saSnapshot(const SweepResult& result,
     source.portInfo = &held.observed().portInfo;
     source.switchInfo = &held.observed().switchInfo;
     source.smPort = held.observed().smPort;
+    source.vlArb = heldVlArb(held);
   }
   return sa::SaSubnet::build(source, settings);
+}
+
+std::vector<sa::HeldVlArbBlock> heldVlArb(const program::HeldSubnet& held) {
+  std::vector<sa::HeldVlArbBlock> out;
+  if (!held.hasObservation()) return out;
+  const auto& table = held.table<program::VlArbKind>();
+  const Fabric& fabric = held.observed().fabric;
+  for (const auto& [port, info] : held.observed().portInfo) {
+    const PortKey owner{fabric.node(port.node).guid, port.port};
+    for (std::uint8_t b = vlArbBlock::kLowFirst; b <= vlArbBlock::kHighSecond; ++b) {
+      if (auto block = table.block(owner, b))
+        out.push_back(sa::HeldVlArbBlock{.port = port, .block = b, .table = *block});
+    }
+  }
+  return out;
 }
 
 PortsInService portsInService(const SweepResult& result, const program::HeldSubnet& held) {

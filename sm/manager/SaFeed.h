@@ -10,6 +10,7 @@
 
 #include <memory>
 #include <set>
+#include <vector>
 
 #include "sm/control/StatusFormat.h"
 #include "sm/manager/MasterSweep.h"
@@ -24,6 +25,10 @@ namespace ibsm::sm::manager {
                                                              const program::HeldSubnet& held,
                                                              const SmInfo& self,
                                                              const sa::SaSettings& settings);
+
+// The VLArbitration blocks the held model knows (read after programming,
+// sm/program/VlArbDiff.cpp), for the SA's VLArbitrationTableRecords.
+[[nodiscard]] std::vector<sa::HeldVlArbBlock> heldVlArb(const program::HeldSubnet& held);
 
 // The end ports in service after a sweep that programmed, by port GUID
 // (what the SA's trap 64/65 compare, sm/sa/Notifier.h): CA and router

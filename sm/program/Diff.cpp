@@ -75,6 +75,7 @@ Result<ProgramDiff> diff(const SubnetPlan& plan, const HeldSubnet& held,
   diffLfts(in, out);
   if (plan.pkeys) diffPKeys(in, out);
   if (!plan.routing.sl2vl.empty()) diffSl2Vl(in, out);
+  diffVlArb(in, out);
   return out;
 }
 

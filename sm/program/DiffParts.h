@@ -31,6 +31,10 @@ void diffPKeys(const DiffInput& in, ProgramDiff& out);
 // SLtoVLMappingTables of plan.routing.sl2vl.
 void diffSl2Vl(const DiffInput& in, ProgramDiff& out);
 
+// Gets of the VLArbitration blocks the ports' caps offer and the held model
+// does not know (read only; nothing is written).
+void diffVlArb(const DiffInput& in, ProgramDiff& out);
+
 // Fail when the tables were not made for this fabric.
 [[nodiscard]] Result<void> checkPKeyTables(const Fabric& fabric, const PKeyTables& tables);
 [[nodiscard]] Result<void> checkSl2VlEntries(const Fabric& fabric,

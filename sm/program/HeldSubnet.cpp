@@ -69,6 +69,7 @@ void HeldSubnet::dropResetNodes(const discovery::DiscoveredSubnet& seen) {
     if (node.isSwitch() && !holdsLid(seen, PortRef{n, 0})) {
       pkeys_.eraseIf([guid](const PortKey& k) { return k.node == guid; });
       sl2vl_.eraseIf([guid](const PortPairKey& k) { return k.node == guid; });
+      vlarb_.eraseIf([guid](const PortKey& k) { return k.node == guid; });
       std::erase_if(ignoresEnforcement_, [guid](const PortKey& k) { return k.node == guid; });
       continue;
     }
@@ -77,6 +78,7 @@ void HeldSubnet::dropResetNodes(const discovery::DiscoveredSubnet& seen) {
       if (!node.isSwitch() && !holdsLid(seen, PortRef{n, p})) {
         pkeys_.erase(key);
         sl2vl_.erase(PortPairKey{guid, 0, p});
+        vlarb_.erase(key);
         continue;
       }
       if (pkeys_.has(key) && pkeys_.blocks(key) != pkeyBlockCount(pkeyEntries(seen, n, p)))

@@ -19,7 +19,7 @@
 //   blocks up to LinearFDBTop are Unknown (read before writing) and those
 //   past it Stale (written outright);
 // - a node that holds no LID (on switch port 0, or on a CA port) was reset:
-//   its PKey and SL2VL tables are back to the vendor's defaults, so what was
+//   its PKey, SL2VL and VLArbitration tables are back to the vendor's defaults, so what was
 //   known of them is dropped (read again before writing), and so is the
 //   quirk below;
 // - a port whose PKey table now has another number of blocks is dropped too.
@@ -85,6 +85,7 @@ class HeldSubnet {
     if constexpr (std::is_same_v<Kind, LftKind>) return lfts_;
     if constexpr (std::is_same_v<Kind, PKeyKind>) return pkeys_;
     if constexpr (std::is_same_v<Kind, Sl2VlKind>) return sl2vl_;
+    if constexpr (std::is_same_v<Kind, VlArbKind>) return vlarb_;
   }
   template <typename Kind>
   void applyBlock(const BlockTarget<Kind>& target, const SmpReply& reply);
@@ -99,6 +100,7 @@ class HeldSubnet {
   std::map<Guid, std::optional<Lid>> lftTops_;
   BlockTable<PortKey, PKeyBlock> pkeys_;
   BlockTable<PortPairKey, SlToVlTable> sl2vl_;
+  BlockTable<PortKey, VlArbitrationBlock> vlarb_;
   std::set<PortKey> ignoresEnforcement_;
   std::set<PortKey> caPortsSeen_;
   std::set<PortKey> reregisterDue_;

@@ -34,6 +34,8 @@ std::string_view phaseName(ProgramPhase phase) {
       return "armed";
     case ProgramPhase::Active:
       return "active";
+    case ProgramPhase::ReadVlArb:
+      return "read-vlarb";
   }
   return "?";
 }
@@ -46,6 +48,8 @@ std::string_view tableKindName(TableKind kind) {
       return "PKey";
     case TableKind::Sl2Vl:
       return "SL2VL";
+    case TableKind::VlArb:
+      return "VLArb";
   }
   return "?";
 }
@@ -95,6 +99,10 @@ std::string describeTarget(const Fabric& fabric, const StepTarget& target) {
                                        fabric.describe(PortRef{t.node, t.owner.out}));
                                  return fmt::format("SL2VL table in port {} out port {} of {}",
                                                     t.owner.in, t.owner.out, switchName(n));
+                               },
+                               [&](const BlockTarget<VlArbKind>& t) {
+                                 return fmt::format("VLArbitration block {} of {}", t.index,
+                                                    fabric.describe(PortRef{t.node, t.owner.port}));
                                }},
                     target);
 }

@@ -28,8 +28,9 @@ enum class ProgramPhase : std::uint8_t {
   Sl2Vl,       // SLtoVLMappingTables that differ (engines that need VLs)
   Armed,       // Init ports to Armed, both ends of each link
   Active,      // Armed ports to Active, once the tables are in place
+  ReadVlArb,   // VLArbitration Gets for the SA (readForSa(), after up; program() skips it)
 };
-inline constexpr std::size_t kProgramPhases = 8;
+inline constexpr std::size_t kProgramPhases = 9;
 std::string_view phaseName(ProgramPhase phase);
 
 // The object a step reads or writes, so that the executor can tell what
@@ -48,8 +49,9 @@ struct BlockTarget {
   std::uint16_t index{0};
   std::uint16_t count{1};  // blocks the owner's table has, for a first sight
 };
-using StepTarget = std::variant<PortInfoTarget, SwitchInfoTarget, BlockTarget<LftKind>,
-                                BlockTarget<PKeyKind>, BlockTarget<Sl2VlKind>>;
+using StepTarget =
+    std::variant<PortInfoTarget, SwitchInfoTarget, BlockTarget<LftKind>, BlockTarget<PKeyKind>,
+                 BlockTarget<Sl2VlKind>, BlockTarget<VlArbKind>>;
 
 struct ProgramStep {
   StepTarget target;

@@ -117,6 +117,12 @@ Result<std::vector<SmpReply>> SubnetProgrammer::runPhase(ProgramPhase phase,
     if (replies[i].ok()) continue;
     ++report.failures;
     const std::string what = describeTarget(fabric, steps[i].target);
+    if (phase == ProgramPhase::ReadVlArb) {
+      // The SA has no record of it; the next sweep does not ask again (Stale).
+      log_->warn("PROG-0309 reading {}: {}; the SA has no record of it", what,
+                 describeOutcome(replies[i]));
+      continue;
+    }
     if (phase == ProgramPhase::ReadTables) {
       // Harmless: a block whose contents are not known is simply written.
       log_->warn("PROG-0308 reading {}: {}; it will be written", what, describeOutcome(replies[i]));
@@ -155,6 +161,15 @@ Result<ProgramSummary> SubnetProgrammer::program(const SubnetPlan& plan) {
       return std::unexpected(ok.error());
   }
   logTotals(summary);
+  return summary;
+}
+
+Result<ProgramSummary> SubnetProgrammer::readForSa(const SubnetPlan& plan) {
+  ProgramSummary summary;
+  auto reads = diff(plan, held_, options_);
+  if (!reads) return std::unexpected(reads.error());
+  auto done = runPhase(ProgramPhase::ReadVlArb, reads->phase(ProgramPhase::ReadVlArb), 0, summary);
+  if (!done) return std::unexpected(done.error());
   return summary;
 }
 

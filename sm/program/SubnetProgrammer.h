@@ -42,6 +42,10 @@ class SubnetProgrammer {
   // Fails when the MAD transport stops working or the plan was not made
   // from the held observation; SMPs that fail are reported in the summary.
   [[nodiscard]] Result<ProgramSummary> program(const SubnetPlan& plan);
+  // Only the read-vlarb phase: the VLArbitration blocks the SA serves and
+  // the held model does not know. Run once the subnet is up (SmDaemon),
+  // so bring-up waits on none of them.
+  [[nodiscard]] Result<ProgramSummary> readForSa(const SubnetPlan& plan);
 
  private:
   // What failed so far, to hold back the steps that depend on it.

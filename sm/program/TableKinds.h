@@ -32,9 +32,9 @@ struct PortPairKey {
   auto operator<=>(const PortPairKey&) const = default;
 };
 
-enum class TableKind : std::uint8_t { Lft, PKey, Sl2Vl };
-inline constexpr std::size_t kTableKinds = 3;
-std::string_view tableKindName(TableKind kind);  // "LFT", "PKey", "SL2VL"
+enum class TableKind : std::uint8_t { Lft, PKey, Sl2Vl, VlArb };
+inline constexpr std::size_t kTableKinds = 4;
+std::string_view tableKindName(TableKind kind);  // "LFT", "PKey", "SL2VL", "VLArb"
 
 struct LftKind {
   using Owner = Guid;  // the switch
@@ -58,6 +58,17 @@ struct Sl2VlKind {
   static constexpr TableKind kId = TableKind::Sl2Vl;
   static constexpr bool kHoldsLinks = true;  // a wrong VL breaks the routes' deadlock freedom
   static Block decode(const SmpData& data) { return decodeSlToVlTable(data); }
+};
+
+// Read only: what the ports' VL arbitration tables hold, for the SA's
+// VLArbitrationTableRecords. Index = block number 1..4 (1-2 low priority,
+// 3-4 high); on a switch the owner's port is the output port.
+struct VlArbKind {
+  using Owner = PortKey;
+  using Block = VlArbitrationBlock;
+  static constexpr TableKind kId = TableKind::VlArb;
+  static constexpr bool kHoldsLinks = false;  // never written
+  static Block decode(const SmpData& data) { return decodeVlArbitrationBlock(data); }
 };
 
 // Per-kind counts, indexed by TableKind.

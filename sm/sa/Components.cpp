@@ -45,6 +45,8 @@ constexpr std::array kSwitchInfoRecord{
 
 constexpr std::array kLftRecord{C{0, 16}, C{16, 16}, C{32, 32}, C{64, 512}};
 constexpr std::array kSl2VlTableRecord{C{0, 16}, C{16, 8}, C{24, 8}, C{32, 32}, C{64, 64}};
+// LID, OutputPortNum, BlockNum, reserved, the block (IBA 15.2.5.9).
+constexpr std::array kVlArbitrationTableRecord{C{0, 16}, C{16, 8}, C{24, 8}, C{32, 32}, C{64, 512}};
 constexpr std::array kPKeyTableRecord{C{0, 16}, C{16, 16}, C{32, 8}, C{40, 24}, C{64, 512}};
 constexpr std::array kGuidInfoRecord{
     C{0, 16},   C{16, 8},   C{24, 8},   C{32, 32},  C{64, 64},  C{128, 64},
@@ -125,6 +127,8 @@ std::span<const Component> componentsOf(std::uint16_t attributeId) {
       return kLftRecord;
     case saAttr::kSl2VlTableRecord:
       return kSl2VlTableRecord;
+    case saAttr::kVlArbitrationTableRecord:
+      return kVlArbitrationTableRecord;
     case saAttr::kPKeyTableRecord:
       return kPKeyTableRecord;
     case saAttr::kGuidInfoRecord:
@@ -160,6 +164,8 @@ std::size_t recordSizeOf(std::uint16_t attributeId) {
       return LftRecord::kSize;
     case saAttr::kSl2VlTableRecord:
       return Sl2VlTableRecord::kSize;
+    case saAttr::kVlArbitrationTableRecord:
+      return VlArbitrationTableRecord::kSize;
     case saAttr::kPKeyTableRecord:
       return PKeyTableRecord::kSize;
     case saAttr::kGuidInfoRecord:

@@ -50,6 +50,14 @@ struct SaSettings {
 // what the plan alone says (the PortInfo and SwitchInfo the devices hold,
 // keyed like the plan's fabric: planSubnet() keeps the discovery's
 // NodeIds). Only read while building.
+// A VLArbitration block a port holds (read by the SM, sm/program VlArbKind):
+// on a switch, port is the output port (0 for its own port 0).
+struct HeldVlArbBlock {
+  PortRef port;
+  std::uint8_t block{0};  // 1-4
+  VlArbitrationBlock table{};
+};
+
 struct SaSource {
   const SubnetPlan* plan{nullptr};
   const std::unordered_map<PortRef, PortInfo>* portInfo{nullptr};
@@ -59,6 +67,8 @@ struct SaSource {
   // The partitions' `sl` flag, by PKey (low 15 bits): a path in that
   // partition uses it.
   std::map<std::uint16_t, std::uint8_t> slByPKey{};
+  // What the ports' VLArbitration tables hold, as far as the SM read them.
+  std::vector<HeldVlArbBlock> vlArb{};
 };
 
 // Encoded records of one attribute, sorted by LID (their first 16 bits),

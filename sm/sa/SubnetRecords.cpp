@@ -155,7 +155,8 @@ std::map<std::uint16_t, RecordTable> buildRecords(const SaSource& source, const 
   for (const std::uint16_t id :
        {saAttr::kNodeRecord, saAttr::kPortInfoRecord, saAttr::kLinkRecord,
         saAttr::kSwitchInfoRecord, saAttr::kLftRecord, saAttr::kSl2VlTableRecord,
-        saAttr::kPKeyTableRecord, saAttr::kGuidInfoRecord, saAttr::kSmInfoRecord}) {
+        saAttr::kPKeyTableRecord, saAttr::kGuidInfoRecord, saAttr::kSmInfoRecord,
+        saAttr::kVlArbitrationTableRecord}) {
     t.emplace(id, RecordTable(recordSizeOf(id)));
   }
   const Fabric& fabric = subnet.fabric();
@@ -169,6 +170,14 @@ std::map<std::uint16_t, RecordTable> buildRecords(const SaSource& source, const 
                                       .inPort = e.inPort,
                                       .outPort = e.outPort,
                                       .table = SlToVlTable{e.vl}}));
+  }
+  // A switch's records carry its one LID and the output port; a CA port's
+  // its own LID and its port number.
+  for (const HeldVlArbBlock& v : source.vlArb) {
+    const Lid lid = lidOf(fabric, v.port);
+    if (!lid.isUnicast()) continue;
+    t[saAttr::kVlArbitrationTableRecord].add(encodeRecord(VlArbitrationTableRecord{
+        .lid = lid, .outputPort = v.port.port, .block = v.block, .table = v.table}));
   }
   SmInfoRecord sm{.lid = lidOf(fabric, source.smPort), .smInfo = source.smInfo};
   sm.smInfo.smKey = 0;  // shown only to a trusted requester (the responder's business)

@@ -6,7 +6,8 @@
 # process here -- and is answered from the snapshot of the sweep (the
 # master's NodeRecord by LID, ClassPortInfo; sa.answered), and a PathRecord
 # from the master to the asker carries the SL of the partitions.conf's
-# `sl=3` flag (saquery --src-to-dst). ibsm keeps running and
+# `sl=3` flag (saquery --src-to-dst), and a VLArbitrationTableRecord of the
+# asker's port equal to what smpdump reads from it. ibsm keeps running and
 # answering its status, and SIGTERM then ends it with exit 0. (SubnetTimeout,
 # which ibsm writes, cannot be checked here: ibsim keeps 31 whatever an SM
 # writes, OpenSM's 18 as well; tests/sm/program/ClientReregisterTest has it.)
@@ -43,8 +44,19 @@ if wait_for_status $sock .up 60; then
   pr=$(SIM_HOST=$asker quiet timeout 20 saquery -t 500 -p --src-to-dst "$lid:$asker_lid") ||
     fail "saquery -p --src-to-dst $lid:$asker_lid got no answer"
   grep -qE "sl\.+0x3$" <<<"$pr" || fail "the path does not carry the partition's sl=3:"$'\n'"$pr"
+  # The asker's port's VLArbitration block 1 (a CA port's record names its port) (entries 0-31 of its low table),
+  # as ibsm read it after bring-up, is what the port holds: saquery's VL and
+  # Weight rows as bytes equal smpdump's attribute 0x18, modifier block 1 << 16.
+  asker_port=$(SIM_HOST=$asker quiet smpquery portinfo -D 0 | sed -n 's/^LocalPort:\.*//p')
+  vlar=$(SIM_HOST=$asker quiet timeout 20 saquery -t 500 VLAR "$asker_lid/$asker_port/1") ||
+    fail "saquery VLAR $asker_lid/$asker_port/1 got no answer"
+  sa_bytes=$(awk -F'[:|]' '/VL +:/ { for (i = 2; i <= 17; i++) vl[i] = $i + 0 }
+    /Weight:/ { for (i = 2; i <= 17; i++) printf "%02x%02x", vl[i], $i + 0 }' <<<"$vlar")
+  smp_bytes=$(SIM_HOST=$asker quiet smpdump -D 0 0x18 0x10000 | grep -E '^[0-9a-f ]+$' | tr -d ' \n')
+  [[ ${#sa_bytes} -eq 128 && $sa_bytes == "${smp_bytes:0:128}" ]] ||
+    fail "the SA's VLArbitrationTableRecord is not what the port holds:"$'\n'"$vlar"$'\n'"smpdump: $smp_bytes"
   kill -0 "$pid" 2>/dev/null || fail "ibsm died when saquery asked it:"$'\n'"$(tail -5 stderr.txt)"
-  if wait_for_status $sock '.sa.received >= 3 and .sa.answered == .sa.received and
+  if wait_for_status $sock '.sa.received >= 4 and .sa.by_attribute.VLArbitrationTableRecord >= 1 and .sa.answered == .sa.received and
       .sa.by_attribute.PathRecord >= 1 and .sa.by_attribute.NodeRecord >= 1 and .sa.by_attribute.ClassPortInfo >= 1' 5; then
     echo "sa counters: $(ibsm_status_json $sock | jq -c .sa)"
   else

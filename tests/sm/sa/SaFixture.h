@@ -47,7 +47,8 @@ struct SaFixture {
 
   // A new snapshot of `plan` (after a test changed it) in the responder.
   void rebuild() {
-    SaSource source{.plan = &plan, .smPort = smPort, .smInfo = smInfo, .slByPKey = slByPKey};
+    SaSource source{
+        .plan = &plan, .smPort = smPort, .smInfo = smInfo, .slByPKey = slByPKey, .vlArb = vlArb};
     subnet = SaSubnet::build(source, settings);
     responder.setSubnet(subnet);
   }
@@ -108,6 +109,7 @@ struct SaFixture {
   SmInfo smInfo;
   SaSettings settings;
   std::map<std::uint16_t, std::uint8_t> slByPKey;
+  std::vector<HeldVlArbBlock> vlArb;  // what the ports' VLArbitration tables hold
   std::shared_ptr<const SaSubnet> subnet;
   SaResponder responder;
   GmpAddress from;
