@@ -7,7 +7,8 @@
 # it is SmDaemonSaTest's). A is killed (SIGKILL: no handover); B takes over
 # and, once its status says the subnet is up, answers the same queries,
 # which its status counts as answered. (ClientReregister on take-over cannot
-# be seen here: ibsim ports never advertise it; ClientReregisterTest has it.)
+# be seen here: ibsim ports never advertise it; ClientReregisterTest and
+# SmDaemonSaTest's takeover test have it.)
 #
 #   run-with-ibsim.sh NETFILE -- sa-failover.sh path/to/ibsm
 set -u
@@ -17,7 +18,6 @@ net=$IBSIM_NETFILE
 start=$SECONDS
 mapfile -t cas < <(net_cas "$net")
 node_a=${cas[0]} node_b=${cas[-1]} asker=${cas[${#cas[@]} / 2]}
-guid_b=$(node_port_guid "$node_b")
 
 # One record each (umad2sim has no RMPP), from the master the asker's port
 # names: ClassPortInfo and the NodeRecord of the asker's own LID.
