@@ -7,6 +7,7 @@
 #pragma once
 
 #include <ibsm/Lids.h>
+#include <ibsm/Multicast.h>
 #include <ibsm/PKeyTables.h>
 #include <ibsm/Routing.h>
 
@@ -37,6 +38,11 @@ struct SubnetPlan {
   // The partitions' `sl` flag by PKey (low 15 bits), filled with pkeys:
   // the SL the SA gives paths in that partition.
   std::map<std::uint16_t, std::uint8_t> partitionSl{};
+  // Every switch's multicast forwarding table (planMulticast()); nullopt:
+  // the SM does not manage multicast and programming leaves MFTs alone.
+  // Filled after routing, like pkeys, so that a join is programmed
+  // without routing again.
+  std::optional<MulticastPlan> multicast{};
 };
 
 [[nodiscard]] Result<SubnetPlan> planSubnet(Fabric fabric, const PlanInputs& inputs,
