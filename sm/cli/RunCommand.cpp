@@ -115,6 +115,7 @@ sm::manager::DaemonSettings daemonSettings(const Setup& s) {
   d.priority = c.sm.priority;
   d.smKey = c.sm.smKey;
   d.controlSocket = c.sm.controlSocket;
+  d.multicastBatch = std::chrono::milliseconds(c.sm.multicastBatchMs);
   return d;
 }
 

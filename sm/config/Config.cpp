@@ -185,6 +185,12 @@ Result<void> applySwitchLifeTime(Config& c, const toml::node& v, const std::stri
   });
 }
 
+Result<void> applyMulticastBatch(Config& c, const toml::node& v, const std::string& w) {
+  return applyInt<0, 10000>(c, v, w, "sm.multicast_batch_ms", [](Config& cc, std::int64_t n) {
+    cc.sm.multicastBatchMs = static_cast<std::uint32_t>(n);
+  });
+}
+
 Result<void> applyWindow(Config& c, const toml::node& v, const std::string& w) {
   return applyInt<1, 1024>(c, v, w, "mad.window", [](Config& cc, std::int64_t n) {
     cc.mad.window = static_cast<std::uint32_t>(n);
@@ -307,6 +313,11 @@ constexpr OptionSpec kOptions[] = {
      "SwitchInfo:LifeTimeValue: how long a packet may live in a switch, 4.096 us * 2^value "
      "(20 and above: for ever) (OpenSM's packet_life_time).",
      applySwitchLifeTime},
+    {"sm.multicast_batch_ms", "milliseconds 0-10000", "20",
+     "How long multicast joins and leaves are gathered before one pass writes the MFT blocks "
+     "they change: each join is answered at once, the switches follow within this time, and a "
+     "burst of joins writes each block once rather than once per join.",
+     applyMulticastBatch},
     {"mad.window", "integer 1-1024", "32",
      "SMPs outstanding at once (measured on ibsim: no gain past 16-32).", applyWindow},
     {"mad.timeout_ms", "milliseconds 1-60000", "200",

@@ -55,6 +55,9 @@ struct SmConfig {
   std::uint8_t headOfQueueLifetime{0x12};
   std::uint8_t leafHeadOfQueueLifetime{0x10};
   std::uint8_t switchLifeTime{0x12};
+  // Joins and leaves gathered before one multicast pass programs their MFT
+  // blocks (sm/manager DaemonMulticast.cpp).
+  std::uint32_t multicastBatchMs{20};
 };
 
 struct MadConfig {

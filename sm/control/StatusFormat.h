@@ -156,6 +156,22 @@ struct SaCounters {
   std::uint64_t segmentedRefused{0};
 };
 
+// Multicast as the daemon manages it (SmDaemon::manageMulticast): the
+// groups and members routed by the last plan, and the passes between
+// sweeps that programmed joins and leaves (their MFT blocks written and
+// failed, and how long the last one took, joins to MFTs written).
+struct MulticastCounts {
+  bool managed{false};
+  std::uint64_t groups{0};
+  std::uint64_t members{0};
+  std::uint64_t passes{0};
+  std::uint64_t passesFailed{0};  // could not run; the next sweep programs the groups
+  std::uint64_t passBlocksWritten{0};
+  std::uint64_t passBlocksFailed{0};
+  std::uint64_t membersDropped{0};  // with their port, gone from the fabric
+  std::chrono::microseconds lastPass{0};
+};
+
 struct DaemonStatus {
   std::string state;  // "MASTER", "STANDBY", "DISCOVERING", "NOTACTIVE"
   std::string phase;  // fsm phase name, e.g. "MasterIdle"
@@ -205,6 +221,7 @@ struct DaemonStatus {
   std::vector<ForeignSm> foreignSms;  // as of the last read of the other SMs
   std::uint64_t foreignReports{0};    // times one was reported (SM-0115: new, or changed)
   SaCounters sa;
+  MulticastCounts multicast;
   std::optional<DaemonExit> exit;
 };
 

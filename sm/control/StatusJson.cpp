@@ -107,6 +107,18 @@ Json statesJson(const std::vector<StateChange>& changes) {
   return out;
 }
 
+Json multicastJson(const MulticastCounts& m) {
+  return {{"managed", m.managed},
+          {"groups", m.groups},
+          {"members", m.members},
+          {"passes", m.passes},
+          {"passes_failed", m.passesFailed},
+          {"pass_mft_blocks_written", m.passBlocksWritten},
+          {"pass_mft_blocks_failed", m.passBlocksFailed},
+          {"members_dropped", m.membersDropped},
+          {"last_pass_us", m.lastPass.count()}};
+}
+
 Json saJson(const SaCounters& sa) {
   return {{"received", sa.received},
           {"answered", sa.answered},
@@ -193,6 +205,7 @@ std::string formatStatusJson(const DaemonStatus& s) {
             {"foreign_sms", foreignJson(s.foreignSms)},
             {"foreign_sm_reports", s.foreignReports},
             {"sa", saJson(s.sa)},
+            {"multicast", multicastJson(s.multicast)},
             {"exit", exitJson(s.exit)}};
   // Invalid UTF-8 in a node description is replaced, not a reason to fail.
   std::string out = j.dump(-1, ' ', false, Json::error_handler_t::replace);

@@ -87,6 +87,16 @@ struct SmDaemon::Impl {
   void resetNotices();
   void pumpNotices();
 
+  // DaemonMulticast.cpp
+  // After an SA answer or a sweep: a pass is due when the groups changed
+  // since they were last planned.
+  void watchGroups();
+  // Due and idle: run it now (the loop's top, never inside an action).
+  bool multicastReady() const;
+  void multicastPass();
+  // After a sweep that planned: members gone from the fabric leave.
+  void dropGoneMembers(const SweepResult& result);
+
   // DaemonPeers.cpp
   void poll(Guid master);
   void notify(Guid master);
@@ -152,6 +162,13 @@ struct SmDaemon::Impl {
   std::shared_ptr<sa::Notifier> notifier;
   std::optional<loop::EventLoop::TimerId> noticeTimer;
   MadClock::time_point noticeTimerAt{};
+
+  // Multicast (manageMulticast): the SA's groups, the generation the last
+  // plan routed, and when the next pass is due.
+  MulticastGroups groups;
+  std::uint64_t groupsPlanned{0};
+  std::optional<MadClock::time_point> multicastAt;
+  control::MulticastCounts multicast;
 
   // The discovery of the DISCOVERING phase, kept for the heavy sweep that
   // follows it at once (becoming master): one walk of the fabric, not two.

@@ -75,6 +75,8 @@ void SmDaemon::Impl::onGmp(const ReceivedGmp& in) {
     return;
   }
   ++sa.answered;
+  // A join or a leave: the MFTs follow in a pass (DaemonMulticast.cpp).
+  watchGroups();
 }
 
 void SmDaemon::Impl::noticeTrap(const Notice& notice, Lid from) {

@@ -89,6 +89,7 @@ void SmDaemon::Impl::recordSweep(const control::SweepInfo& info, const SweepResu
   lastResult = *result;
   if (subnetListener && result->plan) subnetListener(*result, sweep.held(), agent.self());
   noticeSweep(*result);
+  dropGoneMembers(*result);
   for (std::size_t k = 0; k < program::kTableKinds; ++k) {
     const auto kind = static_cast<program::TableKind>(k);
     tablesTotal[kind].read += result->program.table(kind).read;
@@ -158,6 +159,7 @@ control::DaemonStatus SmDaemon::Impl::status() const {
   s.foreignSms = foreign.current();
   s.foreignReports = foreignReports;
   s.sa = sa;
+  s.multicast = multicast;
   if (describeSa) describeSa(s.sa);
   if (notifier) {
     const sa::ReportCounters& r = notifier->reportCounters();

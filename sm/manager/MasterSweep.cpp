@@ -89,6 +89,43 @@ void MasterSweep::planPKeys(SubnetPlan& plan) const {
     if (p.sl) plan.partitionSl[p.pkey & 0x7FFF] = *p.sl;
 }
 
+void MasterSweep::planMfts(SubnetPlan& plan) const {
+  if (!multicast_) return;
+  auto mfts = planMulticast(plan.fabric, multicast_());
+  if (!mfts) {
+    // As for partitions: the trees of the last plan beat none.
+    log_->error("SM-0423 multicast not programmed this sweep, MFTs left as they are: {}",
+                mfts.error().message);
+    return;
+  }
+  if (!mfts->warnings.empty())
+    log_->warn("SM-0424 multicast: {}", fmt::join(mfts->warnings, "; "));
+  plan.multicast = std::move(*mfts);
+}
+
+Result<SweepResult> MasterSweep::programMulticast() {
+  if (!held_.hasObservation() || !lastPlan_) return fail("no sweep to program multicast on");
+  const auto start = now();
+  const auto sentBefore = engine_.counters().sent;
+  auto plan = std::make_shared<SubnetPlan>(*lastPlan_);
+  plan->multicast.reset();
+  planMfts(*plan);
+  SweepResult result;
+  result.planTime = since(start);
+  result.engine = plan->routing.engine;
+  program::SubnetProgrammer programmer(engine_, held_, settings_.program, log_);
+  auto summary = programmer.programMulticast(*plan);
+  if (!summary) return std::unexpected(summary.error());
+  result.program = *summary;
+  for (const auto& f : summary->failures) result.reasons.push_back("programming: " + f);
+  result.up = result.reasons.empty();
+  result.mads = engine_.counters().sent - sentBefore;
+  result.elapsed = since(start);
+  lastPlan_ = plan;
+  result.plan = std::move(plan);
+  return result;
+}
+
 Result<SweepResult> MasterSweep::planAndProgram(const std::optional<Fabric>& before,
                                                 SweepResult result) {
   auto saved = store_.loadGuid2Lid();
@@ -99,6 +136,7 @@ Result<SweepResult> MasterSweep::planAndProgram(const std::optional<Fabric>& bef
   auto plan = planSubnet(held_.observed().fabric, inputs, defaultRegistry());
   if (!plan) return std::unexpected(plan.error());
   planPKeys(*plan);
+  planMfts(*plan);
   result.planTime = since(planStart);
   result.engine = plan->routing.engine;
   for (const auto& f : plan->routing.fallbacks) log_->warn("SM-0404 engine refused: {}", f);
@@ -145,6 +183,7 @@ Result<SweepResult> MasterSweep::planAndProgram(const std::optional<Fabric>& bef
   if (!result.up)
     for (const auto& r : result.reasons) log_->warn("SM-0403 not up yet: {}", r);
   result.plan = std::make_shared<const SubnetPlan>(std::move(*plan));
+  lastPlan_ = result.plan;
   return result;
 }
 

@@ -25,10 +25,17 @@
 // (heavy sweep and reroute alike) gets its PKey tables from it, so the
 // tables follow the fabric and the config without a separate pass.
 //
+// Multicast: when the daemon gives a source of groups (setMulticast()),
+// every plan gets every switch's MFT from planMulticast() on the planned
+// fabric, and programMulticast() plans the trees again on the last plan's
+// fabric between sweeps (a join, a leave) and writes only the MFT blocks
+// that differ -- the same plan-diff-program step, one table kind.
+//
 // Log ids: see LOG MESSAGES in ibsm(8).
 #pragma once
 
 #include <ibsm/MadEngine.h>
+#include <ibsm/Multicast.h>
 #include <ibsm/Partitions.h>
 #include <ibsm/Report.h>
 #include <ibsm/SubnetPlan.h>
@@ -58,6 +65,10 @@ struct SweepSettings {
   program::ProgramOptions program;
   PartitionPlanner partitions;  // empty: PKey tables are not managed
 };
+
+// The multicast groups to route, asked at every plan (the SA's groups as
+// they stand). Empty: MFTs are not managed.
+using MulticastSource = std::function<std::vector<McGroupRoute>()>;
 
 struct SweepResult {
   bool up{false};                    // every reachable port ACTIVE and every pair routed
@@ -122,13 +133,26 @@ class MasterSweep {
   // Takeover: another SM programmed the switches, so what is held is
   // stale; the next run() reads the tables back. lightSweep() and replan()
   // refuse until then.
-  void forgetHeld() { held_.forget(); }
+  void forgetHeld() {
+    held_.forget();
+    lastPlan_.reset();
+  }
   // The VLArbitration blocks the SA serves that are not known yet, read
   // after the subnet is up (SubnetProgrammer::readForSa).
   [[nodiscard]] Result<program::ProgramSummary> readForSa(const SubnetPlan& plan);
   // SIGHUP: routing and programming options for the next sweep; what the
   // switches hold and the last fabric stay known.
   void setSettings(SweepSettings settings) { settings_ = std::move(settings); }
+  // Where the groups come from; kept across setSettings().
+  void setMulticast(MulticastSource source) { multicast_ = std::move(source); }
+  // The groups changed since the last plan: their trees planned again on
+  // the last plan's fabric, and the MFT blocks that differ written (and
+  // nothing else). The result's plan is the last one with the new trees.
+  // Fails when nothing was swept yet, after forgetHeld(), or when the
+  // transport does.
+  [[nodiscard]] Result<SweepResult> programMulticast();
+  // The plan of the last sweep (or multicast pass); null before the first.
+  const std::shared_ptr<const SubnetPlan>& lastPlan() const { return lastPlan_; }
 
  private:
   // Both run()s: observe `discovered` (made from `start` on, `sentBefore`
@@ -144,6 +168,8 @@ class MasterSweep {
   // plan.pkeys from the partition planner; left unset (PKeys as they are)
   // when there is none or it refuses the fabric.
   void planPKeys(SubnetPlan& plan) const;
+  // plan.multicast from the groups' source; unset when there is none.
+  void planMfts(SubnetPlan& plan) const;
   // The engine's clock, as every timer of the SM.
   MadClock::time_point now() const { return engine_.options().clock(); }
   std::chrono::microseconds since(MadClock::time_point t) const {
@@ -158,6 +184,8 @@ class MasterSweep {
   SweepSettings settings_;
   std::shared_ptr<spdlog::logger> log_;
   program::HeldSubnet held_;
+  MulticastSource multicast_;
+  std::shared_ptr<const SubnetPlan> lastPlan_;
 };
 
 }  // namespace ibsm::sm::manager

@@ -141,6 +141,10 @@ int SmDaemon::Impl::run() {
     }
     if (auto code = onceEnd()) return *code;
     if (!machine.idle()) continue;
+    if (multicastReady()) {
+      multicastPass();
+      continue;
+    }
     // --once sweeps heavy until it ends: no timed light sweeps.
     const bool timedSweeps = !once() && settings.sweepInterval.count() > 0;
     const auto t = now();
@@ -157,8 +161,10 @@ int SmDaemon::Impl::run() {
     // The one wait: the engine answers SMInfo queries and traps while the
     // loop serves signals and the control socket; back to the machine at
     // the next timer or as soon as a handler gave it work.
-    const auto until = timedSweeps ? std::min(pollAt, sweepAt) : pollAt;
-    if (auto ok = engine.runUntil(until, [this] { return !machine.idle(); }); !ok) {
+    auto until = timedSweeps ? std::min(pollAt, sweepAt) : pollAt;
+    if (multicastAt) until = std::min(until, *multicastAt);
+    if (auto ok = engine.runUntil(until, [this] { return !machine.idle() || multicastReady(); });
+        !ok) {
       if (stopping) continue;  // the machine holds Stop
       log->error("SM-0006 port failed: {}", ok.error().message);
       return end(1, "port failed", {ok.error().message});
@@ -210,7 +216,10 @@ void SmDaemon::Impl::perform(const Action& a) {
             {std::string(fsm::name(a.smState)), std::chrono::system_clock::now()});
         if (recentStates.size() > 16) recentStates.pop_front();
       }
-      if (agent.self().smState != a.smState) resetNotices();
+      if (agent.self().smState != a.smState) {
+        resetNotices();
+        multicastAt.reset();
+      }
       agent.setState(a.smState);
       if (a.smState != SmState::Master) up = false;
       break;
@@ -294,6 +303,7 @@ void SmDaemon::Impl::applyReload() {
   agent.setPriority(settings.priority);
   agent.setSmKey(settings.smKey);
   sweep.setSettings(settings.sweep);
+  if (groups.precreate) groups.precreate(settings.multicastGroups);
   ++reloads;
   reloadError.clear();
   log->info("SM-0107 configuration reloaded: priority {}, sweep interval {} s", settings.priority,

@@ -53,6 +53,7 @@
 #include <ibsm/Gmp.h>
 #include <ibsm/MadAttributes.h>
 #include <ibsm/MadEngine.h>
+#include <ibsm/Multicast.h>
 #include <spdlog/logger.h>
 
 #include <chrono>
@@ -80,9 +81,27 @@ struct DaemonSettings {
   std::uint8_t priority{0};
   std::uint64_t smKey{kDefaultSmKey};
   std::filesystem::path controlSocket;  // empty: no control socket
+  // The multicast groups the configuration creates (partitions: IPoIB
+  // broadcast groups, mgid= lines), handed to MulticastGroups::precreate at
+  // start and on every reload.
+  std::vector<McGroupSpec> multicastGroups;
+  // How long joins and leaves are gathered before one multicast pass
+  // programs them (sm.multicast_batch_ms): a burst of joins costs one MFT
+  // write per block that changes, not one per join.
+  std::chrono::milliseconds multicastBatch{20};
   // --once: stop when the subnet is up, or after this many heavy sweeps
   // (sm.max_sweeps_once). Unset: run as a daemon.
   std::optional<std::uint32_t> onceMaxSweeps;
+};
+
+// The SA's multicast groups as the daemon needs them (sm/sa keeps them;
+// `ibsm run` binds these to its SaResponder).
+struct MulticastGroups {
+  std::function<std::vector<McGroupRoute>()> routes;  // every group to route, with its members
+  std::function<std::uint64_t()> generation;          // changes whenever routes() would
+  std::function<void(const std::vector<McGroupSpec>&)> precreate;  // the configuration's groups
+  // After a sweep: the members whose port the fabric no longer has leave.
+  std::function<std::size_t(const Fabric&)> keepPortsOf;  // returns how many left
 };
 
 // Re-reads the configuration for SIGHUP; an error keeps the running settings.
@@ -121,6 +140,12 @@ class SmDaemon {
   // Reports are retried on the loop's timers, also in the middle of a
   // sweep. Leaving MASTER drops what is in flight. Call before run().
   void sendNotices(std::shared_ptr<sa::Notifier> notifier);
+  // Manages multicast: every sweep plans the groups' trees and programs the
+  // MFTs; between sweeps, the groups are watched after every SA answer and,
+  // when they changed, a multicast pass (MasterSweep::programMulticast)
+  // runs once the machine is idle, DaemonSettings::multicastBatch after the
+  // first change. Call before run().
+  void manageMulticast(MulticastGroups groups);
   // Adds what the SA responder counts to the status's `sa` (the daemon
   // knows the responder only as a GmpResponder).
   void describeSa(std::function<void(control::SaCounters&)> describe);
