@@ -51,6 +51,7 @@ enum class AttributeId : std::uint16_t {
   SlToVlTable = 0x0017,
   VlArbitrationTable = 0x0018,
   LinearForwardingTable = 0x0019,
+  MulticastForwardingTable = 0x001B,
   SmInfo = 0x0020,
 };
 

@@ -176,6 +176,25 @@ inline LftBlock lftBlock(std::span<const std::uint8_t> portByLid, std::uint16_t 
   return b;
 }
 
+// MulticastForwardingTable (IBA 14.2.5.12): one block is 32 MLIDs by one
+// 16-port "position"; mask i is MLID 0xC000 + 32*block + i, its bit j
+// port 16*position + j.
+inline constexpr std::size_t kMftBlockSize = 32;
+inline constexpr std::size_t kMftPortsPerPosition = 16;
+struct MftBlock {
+  std::array<std::uint16_t, kMftBlockSize> masks{};
+  auto operator<=>(const MftBlock&) const = default;
+};
+// Block in bits 8..0, position in bits 31..28.
+inline constexpr std::uint32_t mftModifier(std::uint16_t block, std::uint8_t position) {
+  return (std::uint32_t{position} << 28) | (block & 0x1FFU);
+}
+// Positions a switch of `numPorts` external ports has: ports 0..numPorts.
+inline constexpr std::uint8_t mftPositions(std::uint8_t numPorts) {
+  return static_cast<std::uint8_t>((std::size_t{numPorts} + kMftPortsPerPosition) /
+                                   kMftPortsPerPosition);
+}
+
 // P_KeyTable: 32 entries; bit 15 of each is the full-membership bit.
 struct PKeyBlock {
   std::array<std::uint16_t, kPKeyBlockSize> pkeys{};
@@ -269,6 +288,7 @@ SmpData encode(const PortInfo& v);
 SmpData encode(const SwitchInfo& v);
 SmpData encode(const SmInfo& v);
 SmpData encode(const LftBlock& v);
+SmpData encode(const MftBlock& v);
 SmpData encode(const PKeyBlock& v);
 SmpData encode(const SlToVlTable& v);
 SmpData encode(const VlArbitrationBlock& v);
@@ -280,6 +300,7 @@ PortInfo decodePortInfo(const SmpData& data);
 SwitchInfo decodeSwitchInfo(const SmpData& data);
 SmInfo decodeSmInfo(const SmpData& data);
 LftBlock decodeLftBlock(const SmpData& data);
+MftBlock decodeMftBlock(const SmpData& data);
 PKeyBlock decodePKeyBlock(const SmpData& data);
 SlToVlTable decodeSlToVlTable(const SmpData& data);
 VlArbitrationBlock decodeVlArbitrationBlock(const SmpData& data);

@@ -29,8 +29,11 @@ void appendSweep(std::string& out, std::string_view key, const std::optional<Swe
   fmt::format_to(o, "{}_time: discovery {} ms, plan {} ms, programming {} ms\n", key,
                  ms(n.discoveryTime), ms(n.planTime), ms(n.programTime));
   fmt::format_to(
-      o, "{}_blocks: lft {} written {} read, pkey {} written {} read, sl2vl {} written {} read\n",
-      key, n.lft.written, n.lft.read, n.pkey.written, n.pkey.read, n.sl2vl.written, n.sl2vl.read);
+      o,
+      "{}_blocks: lft {} written {} read, pkey {} written {} read, sl2vl {} written {} read, "
+      "mft {} written\n",
+      key, n.lft.written, n.lft.read, n.pkey.written, n.pkey.read, n.sl2vl.written, n.sl2vl.read,
+      n.mft.written);
   fmt::format_to(o, "{}_ports: {} configured, {} armed, {} activated, {} failed\n", key,
                  n.portsConfigured, n.portsArmed, n.portsActivated, n.failed);
   for (const auto& r : n.reasons) fmt::format_to(o, "{}_not_up: {}\n", key, r);
@@ -87,9 +90,10 @@ std::string formatStatus(const DaemonStatus& s) {
                  s.engine.empty() ? "none" : s.engine, s.madsSent, s.madRetries, s.madTimeouts);
   fmt::format_to(
       o,
-      "blocks_total: lft {} written {} read, pkey {} written {} read, sl2vl {} written {} read\n",
+      "blocks_total: lft {} written {} read, pkey {} written {} read, sl2vl {} written {} read, "
+      "mft {} written\n",
       s.lftTotal.written, s.lftTotal.read, s.pkeyTotal.written, s.pkeyTotal.read,
-      s.sl2vlTotal.written, s.sl2vlTotal.read);
+      s.sl2vlTotal.written, s.sl2vlTotal.read, s.mftTotal.written);
   fmt::format_to(o, "traps_received: {}\n", s.trapsReceived);
   appendPeers(out, s);
   fmt::format_to(o, "foreign_sms: {}\nforeign_sm_reports: {}\n", s.foreignSms.size(),

@@ -20,7 +20,7 @@ namespace ibsm::sm::control {
 
 // One programming phase of a sweep (sm/program's PhaseReport).
 struct PhaseCounters {
-  std::string name;       // "read_tables", "pkeys", "sm_lid", "lids", "lfts", "sl2vl", ...
+  std::string name;  // "read_tables", "pkeys", "sm_lid", "lids", "lfts", "mft_prune", "mfts", ...
   std::uint64_t smps{0};  // requests the phase sent, one per object
   std::uint64_t sent{0};  // transmissions, retries included
   std::uint64_t failed{0};
@@ -49,7 +49,7 @@ struct SweepCounters {
   std::chrono::microseconds planTime{0};  // LIDs and routing
   std::chrono::microseconds programTime{0};
   std::vector<PhaseCounters> phases;  // in programming order, those that ran
-  TableCounters lft, pkey, sl2vl;
+  TableCounters lft, pkey, sl2vl, mft;
   std::uint64_t portsConfigured{0};  // PortInfo Sets of the SM-LID and LID phases
   std::uint64_t portsArmed{0};
   std::uint64_t portsActivated{0};
@@ -202,7 +202,7 @@ struct DaemonStatus {
   std::uint64_t madTimeouts{0};  // requests that failed after all retries
   // Blocks read and written by every sweep since start (SL2VL: tables), so
   // a script can take the difference across an event.
-  TableCounters lftTotal, pkeyTotal, sl2vlTotal;
+  TableCounters lftTotal, pkeyTotal, sl2vlTotal, mftTotal;
   std::uint64_t trapsReceived{0};
   std::uint64_t stateChanges{0};          // SMInfo state changes (MASTER, STANDBY, ...)
   std::uint64_t timesMaster{0};           // of those, to MASTER

@@ -122,6 +122,20 @@ LftBlock decodeLftBlock(const SmpData& d) {
   return LftBlock{d};
 }
 
+// Each mask a big-endian 16-bit word, MLID order.
+SmpData encode(const MftBlock& v) {
+  SmpData out{};
+  for (std::size_t i = 0; i < v.masks.size(); ++i) sm::mad::setBits(out, i * 16, 16, v.masks[i]);
+  return out;
+}
+
+MftBlock decodeMftBlock(const SmpData& d) {
+  MftBlock v;
+  for (std::size_t i = 0; i < v.masks.size(); ++i)
+    v.masks[i] = static_cast<std::uint16_t>(sm::mad::getBits(d, i * 16, 16));
+  return v;
+}
+
 SmpData encode(const PKeyBlock& v) {
   SmpData out{};
   for (std::size_t i = 0; i < v.pkeys.size(); ++i) sm::mad::setBits(out, i * 16, 16, v.pkeys[i]);

@@ -36,6 +36,7 @@ control::SweepCounters sweepCounters(const SweepResult& r) {
   c.pkey = tableCounters(p.table(program::TableKind::PKey), p.requests(program::TableKind::PKey));
   c.sl2vl =
       tableCounters(p.table(program::TableKind::Sl2Vl), p.requests(program::TableKind::Sl2Vl));
+  c.mft = tableCounters(p.table(program::TableKind::Mft), p.requests(program::TableKind::Mft));
   c.portsConfigured = p.portsConfigured;
   c.portsArmed = p.portsArmed;
   c.portsActivated = p.portsActivated;
@@ -141,6 +142,7 @@ control::DaemonStatus SmDaemon::Impl::status() const {
   s.lftTotal = tablesTotal[program::TableKind::Lft];
   s.pkeyTotal = tablesTotal[program::TableKind::PKey];
   s.sl2vlTotal = tablesTotal[program::TableKind::Sl2Vl];
+  s.mftTotal = tablesTotal[program::TableKind::Mft];
   s.trapsReceived = traps;
   s.stateChanges = stateChanges;
   s.timesMaster = timesMaster;

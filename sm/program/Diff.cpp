@@ -73,6 +73,7 @@ Result<ProgramDiff> diff(const SubnetPlan& plan, const HeldSubnet& held,
   const DiffInput in{.plan = plan, .held = held, .seen = seen, .options = options, .smLid = smLid};
   diffPorts(in, out);
   diffLfts(in, out);
+  if (plan.multicast) diffMfts(in, out);
   if (plan.pkeys) diffPKeys(in, out);
   if (!plan.routing.sl2vl.empty()) diffSl2Vl(in, out);
   diffVlArb(in, out);

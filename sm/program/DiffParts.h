@@ -26,6 +26,12 @@ struct DiffInput {
 void diffPorts(const DiffInput& in, ProgramDiff& out);
 // SwitchInfo:LinearFDBTop and LFT blocks.
 void diffLfts(const DiffInput& in, ProgramDiff& out);
+// SwitchInfo as the Lfts phase leaves it (LinearFDBTop, LifeTimeValue), the
+// base of any later SwitchInfo Set of the same switch.
+SwitchInfo switchInfoAfterLfts(const DiffInput& in, NodeId sw, const SwitchInfo& held);
+// MFT blocks of plan.multicast and MulticastFDBTop, in the phases MftPrune,
+// Mfts and MftTop (ProgramSteps.h says why three).
+void diffMfts(const DiffInput& in, ProgramDiff& out);
 // PKeyTable blocks of the ports plan.pkeys lists.
 void diffPKeys(const DiffInput& in, ProgramDiff& out);
 // SLtoVLMappingTables of plan.routing.sl2vl.

@@ -53,6 +53,7 @@ void HeldSubnet::admitLfts(const discovery::DiscoveredSubnet& seen) {
       continue;
     }
     lftTops_[guid] = top;
+    mfts_.reset(guid, 0, BlockState::Stale);
     if (top.value == 0) {
       lfts_.reset(guid, 0, BlockState::Known, lftBlock({}, 0, kNoRoute));
     } else {
@@ -70,6 +71,7 @@ void HeldSubnet::dropResetNodes(const discovery::DiscoveredSubnet& seen) {
       pkeys_.eraseIf([guid](const PortKey& k) { return k.node == guid; });
       sl2vl_.eraseIf([guid](const PortPairKey& k) { return k.node == guid; });
       vlarb_.eraseIf([guid](const PortKey& k) { return k.node == guid; });
+      mfts_.reset(guid, 0, BlockState::Stale);
       std::erase_if(ignoresEnforcement_, [guid](const PortKey& k) { return k.node == guid; });
       continue;
     }

@@ -17,11 +17,15 @@
 //   SM last wrote or read (it rebooted, or another SM programmed it), is
 //   taken afresh: with LinearFDBTop 0 it forwards nothing; otherwise its
 //   blocks up to LinearFDBTop are Unknown (read before writing) and those
-//   past it Stale (written outright);
+//   past it Stale (written outright). Its MFT blocks are all Stale: written
+//   outright where the plan uses them. Reading first would cost a Get per
+//   block and then the Set anyway on a fresh fabric (empty tables), twice
+//   what OpenSM sends, which writes every block of the MLIDs in use;
+//   writing outright costs at most that;
 // - a node that holds no LID (on switch port 0, or on a CA port) was reset:
 //   its PKey, SL2VL and VLArbitration tables are back to the vendor's defaults, so what was
 //   known of them is dropped (read again before writing), and so is the
-//   quirk below;
+//   quirk below; a switch's MFT blocks are Stale again;
 // - a port whose PKey table now has another number of blocks is dropped too.
 // What a reply proves (apply()): an answered Get or an acknowledged Set
 // means the device holds what the reply carries (a Set's reply carries the
@@ -86,6 +90,7 @@ class HeldSubnet {
     if constexpr (std::is_same_v<Kind, PKeyKind>) return pkeys_;
     if constexpr (std::is_same_v<Kind, Sl2VlKind>) return sl2vl_;
     if constexpr (std::is_same_v<Kind, VlArbKind>) return vlarb_;
+    if constexpr (std::is_same_v<Kind, MftKind>) return mfts_;
   }
   template <typename Kind>
   void applyBlock(const BlockTarget<Kind>& target, const SmpReply& reply);
@@ -101,6 +106,7 @@ class HeldSubnet {
   BlockTable<PortKey, PKeyBlock> pkeys_;
   BlockTable<PortPairKey, SlToVlTable> sl2vl_;
   BlockTable<PortKey, VlArbitrationBlock> vlarb_;
+  BlockTable<Guid, MftBlock> mfts_;
   std::set<PortKey> ignoresEnforcement_;
   std::set<PortKey> caPortsSeen_;
   std::set<PortKey> reregisterDue_;

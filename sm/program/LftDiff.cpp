@@ -31,13 +31,10 @@ void diffSwitch(const DiffInput& in, NodeId sw, ProgramDiff& out) {
     return;
   }
 
-  SwitchInfo want = si;
-  want.linearFdbTop = top.value;
-  want.portStateChange = false;  // writing 1 would clear it under discovery's feet
-  if (in.options.switchLifeTime) want.lifeTimeValue = *in.options.switchLifeTime;
+  const SwitchInfo want = switchInfoAfterLfts(in, sw, si);
   if (want.linearFdbTop != si.linearFdbTop || want.lifeTimeValue != si.lifeTimeValue) {
     out.phase(ProgramPhase::Lfts)
-        .push_back(ProgramStep{SwitchInfoTarget{sw, top},
+        .push_back(ProgramStep{SwitchInfoTarget{sw, top, Lid{want.multicastFdbTop}},
                                SmpRequest::set(AttributeId::SwitchInfo, 0, *path, encode(want))});
   }
   if (top.value == 0) return;
@@ -54,6 +51,18 @@ void diffSwitch(const DiffInput& in, NodeId sw, ProgramDiff& out) {
 }
 
 }  // namespace
+
+SwitchInfo switchInfoAfterLfts(const DiffInput& in, NodeId sw, const SwitchInfo& held) {
+  static const Lft kNothingRouted;
+  const auto& lfts = in.plan.routing.lfts;
+  const Lft& lft = sw < lfts.size() ? lfts[sw] : kNothingRouted;
+  SwitchInfo want = held;
+  // A top past the switch's LFT is left alone (diffSwitch() notes why).
+  if (lft.top().value < held.linearFdbCap) want.linearFdbTop = lft.top().value;
+  want.portStateChange = false;  // writing 1 would clear it under discovery's feet
+  if (in.options.switchLifeTime) want.lifeTimeValue = *in.options.switchLifeTime;
+  return want;
+}
 
 void diffLfts(const DiffInput& in, ProgramDiff& out) {
   for (const NodeId sw : in.seen.fabric.switches()) diffSwitch(in, sw, out);

@@ -1,6 +1,7 @@
 #include "sm/program/ProgramSteps.h"
 
 #include <fmt/format.h>
+#include <ibsm/Multicast.h>
 
 namespace ibsm::sm::program {
 namespace {
@@ -28,6 +29,12 @@ std::string_view phaseName(ProgramPhase phase) {
       return "lids";
     case ProgramPhase::Lfts:
       return "lfts";
+    case ProgramPhase::MftPrune:
+      return "mft-prune";
+    case ProgramPhase::Mfts:
+      return "mfts";
+    case ProgramPhase::MftTop:
+      return "mft-top";
     case ProgramPhase::Sl2Vl:
       return "sl2vl";
     case ProgramPhase::Armed:
@@ -50,6 +57,8 @@ std::string_view tableKindName(TableKind kind) {
       return "SL2VL";
     case TableKind::VlArb:
       return "VLArb";
+    case TableKind::Mft:
+      return "MFT";
   }
   return "?";
 }
@@ -76,35 +85,42 @@ std::optional<TableKind> tableKindOf(const StepTarget& target) {
 }
 
 std::string describeTarget(const Fabric& fabric, const StepTarget& target) {
-  return std::visit(Overloaded{[&](const PortInfoTarget& t) {
-                                 return fmt::format("PortInfo of {}", fabric.describe(t.port));
-                               },
-                               [&](const SwitchInfoTarget& t) {
-                                 return fmt::format("SwitchInfo (LinearFDBTop {}) of {}", t.top,
-                                                    switchName(fabric.node(t.sw)));
-                               },
-                               [&](const BlockTarget<LftKind>& t) {
-                                 return fmt::format("LFT block {} of {}", t.index,
-                                                    switchName(fabric.node(t.node)));
-                               },
-                               [&](const BlockTarget<PKeyKind>& t) {
-                                 return fmt::format("PKey block {} of {}", t.index,
-                                                    fabric.describe(PortRef{t.node, t.owner.port}));
-                               },
-                               [&](const BlockTarget<Sl2VlKind>& t) {
-                                 const Node& n = fabric.node(t.node);
-                                 if (!n.isSwitch())
-                                   return fmt::format(
-                                       "SL2VL table of {}",
-                                       fabric.describe(PortRef{t.node, t.owner.out}));
-                                 return fmt::format("SL2VL table in port {} out port {} of {}",
-                                                    t.owner.in, t.owner.out, switchName(n));
-                               },
-                               [&](const BlockTarget<VlArbKind>& t) {
-                                 return fmt::format("VLArbitration block {} of {}", t.index,
-                                                    fabric.describe(PortRef{t.node, t.owner.port}));
-                               }},
-                    target);
+  return std::visit(
+      Overloaded{[&](const PortInfoTarget& t) {
+                   return fmt::format("PortInfo of {}", fabric.describe(t.port));
+                 },
+                 [&](const SwitchInfoTarget& t) {
+                   return fmt::format("SwitchInfo (LinearFDBTop {}, MulticastFDBTop {}) of {}",
+                                      t.top, t.mcastTop, switchName(fabric.node(t.sw)));
+                 },
+                 [&](const BlockTarget<LftKind>& t) {
+                   return fmt::format("LFT block {} of {}", t.index,
+                                      switchName(fabric.node(t.node)));
+                 },
+                 [&](const BlockTarget<PKeyKind>& t) {
+                   return fmt::format("PKey block {} of {}", t.index,
+                                      fabric.describe(PortRef{t.node, t.owner.port}));
+                 },
+                 [&](const BlockTarget<Sl2VlKind>& t) {
+                   const Node& n = fabric.node(t.node);
+                   if (!n.isSwitch())
+                     return fmt::format("SL2VL table of {}",
+                                        fabric.describe(PortRef{t.node, t.owner.out}));
+                   return fmt::format("SL2VL table in port {} out port {} of {}", t.owner.in,
+                                      t.owner.out, switchName(n));
+                 },
+                 [&](const BlockTarget<MftKind>& t) {
+                   return fmt::format(
+                       "MFT block {} (MLIDs from {}) position {} of {}", mftMlidBlock(t.index),
+                       Lid{static_cast<std::uint16_t>(kFirstMlid.value +
+                                                      mftMlidBlock(t.index) * kMftBlockSize)},
+                       mftPosition(t.index), switchName(fabric.node(t.node)));
+                 },
+                 [&](const BlockTarget<VlArbKind>& t) {
+                   return fmt::format("VLArbitration block {} of {}", t.index,
+                                      fabric.describe(PortRef{t.node, t.owner.port}));
+                 }},
+      target);
 }
 
 }  // namespace ibsm::sm::program

@@ -25,12 +25,31 @@ enum class ProgramPhase : std::uint8_t {
   SmLid,       // the SM's own port: its LID and MasterSMLID
   Lids,        // PortInfo of every other port
   Lfts,        // SwitchInfo:LinearFDBTop and LFT blocks
-  Sl2Vl,       // SLtoVLMappingTables that differ (engines that need VLs)
-  Armed,       // Init ports to Armed, both ends of each link
-  Active,      // Armed ports to Active, once the tables are in place
-  ReadVlArb,   // VLArbitration Gets for the SA (readForSa(), after up; program() skips it)
+  // Multicast forwarding tables, so that a reroute never has a moment with
+  // a loop. A tree's masks form a forest (a tree, cut where a mask lacks
+  // a port), and any subset of a forest's edges is a forest: no loop. So
+  // MftPrune first writes every block whose held masks have ports the plan
+  // drops as held AND planned (and lowers MulticastFDBTop, which only hides
+  // entries); while it runs, every entry is its old value or a subset of
+  // it, a subset of the old trees. Once it is done every entry is a subset
+  // of the new trees, and Mfts writes the planned blocks: every entry is
+  // then its pruned value or its planned one, a subset of the new trees.
+  // Neither phase ever mixes an old edge with a new one, whatever order the
+  // switches apply the writes in. A block that only gains ports is one
+  // write (in Mfts), one that only loses ports one write (in MftPrune);
+  // only a port moved to another one costs two. MftTop raises
+  // MulticastFDBTop once the entries below it are written, so a switch
+  // never forwards on an entry not yet written. A failed prune write defers
+  // the Mfts writes of its MLID block (old and new would otherwise meet).
+  MftPrune,
+  Mfts,
+  MftTop,
+  Sl2Vl,      // SLtoVLMappingTables that differ (engines that need VLs)
+  Armed,      // Init ports to Armed, both ends of each link
+  Active,     // Armed ports to Active, once the tables are in place
+  ReadVlArb,  // VLArbitration Gets for the SA (readForSa(), after up; program() skips it)
 };
-inline constexpr std::size_t kProgramPhases = 9;
+inline constexpr std::size_t kProgramPhases = 12;
 std::string_view phaseName(ProgramPhase phase);
 
 // The object a step reads or writes, so that the executor can tell what
@@ -40,7 +59,8 @@ struct PortInfoTarget {
 };
 struct SwitchInfoTarget {
   NodeId sw{0};
-  Lid top;  // the LinearFDBTop it writes
+  Lid top;       // the LinearFDBTop it writes
+  Lid mcastTop;  // the MulticastFDBTop it writes (0 where the switch has none)
 };
 template <typename Kind>
 struct BlockTarget {
@@ -51,7 +71,7 @@ struct BlockTarget {
 };
 using StepTarget =
     std::variant<PortInfoTarget, SwitchInfoTarget, BlockTarget<LftKind>, BlockTarget<PKeyKind>,
-                 BlockTarget<Sl2VlKind>, BlockTarget<VlArbKind>>;
+                 BlockTarget<Sl2VlKind>, BlockTarget<VlArbKind>, BlockTarget<MftKind>>;
 
 struct ProgramStep {
   StepTarget target;

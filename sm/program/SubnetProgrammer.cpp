@@ -49,6 +49,33 @@ std::pair<std::vector<ProgramStep>, std::size_t> withoutHeld(
   return {std::move(keep), deferred};
 }
 
+bool isMftPhase(ProgramPhase phase) {
+  return phase == ProgramPhase::MftPrune || phase == ProgramPhase::Mfts ||
+         phase == ProgramPhase::MftTop;
+}
+
+// Mfts writes of an MLID block whose prune failed, and MulticastFDBTop
+// raises of a switch whose MFT is not all in place (ProgramSteps.h).
+std::pair<std::vector<ProgramStep>, std::size_t> withoutMftHeld(
+    ProgramPhase phase, const std::vector<ProgramStep>& steps,
+    const std::set<std::uint16_t>& unpruned, const std::set<NodeId>& failed) {
+  std::vector<ProgramStep> keep;
+  std::size_t deferred = 0;
+  for (const ProgramStep& s : steps) {
+    bool held = false;
+    if (const auto* b = std::get_if<BlockTarget<MftKind>>(&s.target))
+      held = phase == ProgramPhase::Mfts && unpruned.contains(mftMlidBlock(b->index));
+    if (const auto* t = std::get_if<SwitchInfoTarget>(&s.target))
+      held = phase == ProgramPhase::MftTop && failed.contains(t->sw);
+    if (held) {
+      ++deferred;
+    } else {
+      keep.push_back(s);
+    }
+  }
+  return {std::move(keep), deferred};
+}
+
 }  // namespace
 
 SubnetProgrammer::SubnetProgrammer(MadEngine& engine, HeldSubnet& held, ProgramOptions options,
@@ -133,11 +160,12 @@ Result<std::vector<SmpReply>> SubnetProgrammer::runPhase(ProgramPhase phase,
     summary.failures.push_back(std::move(line));
   }
   log_->info(
-      "PROG-0301 phase {}: {} SMPs ({} PKey, {} SL2VL, {} sent), {} failed, {} deferred, "
-      "{:.3f} ms",
+      "PROG-0301 phase {}: {} SMPs ({} PKey, {} SL2VL, {} MFT, {} sent), {} failed, {} "
+      "deferred, {:.3f} ms",
       phaseName(phase), report.requests, report.tableRequests[TableKind::PKey],
-      report.tableRequests[TableKind::Sl2Vl], report.transmissions, report.failures,
-      report.deferred, static_cast<double>(report.duration.count()) / 1000.0);
+      report.tableRequests[TableKind::Sl2Vl], report.tableRequests[TableKind::Mft],
+      report.transmissions, report.failures, report.deferred,
+      static_cast<double>(report.duration.count()) / 1000.0);
   return replies;
 }
 
@@ -174,16 +202,19 @@ Result<ProgramSummary> SubnetProgrammer::readForSa(const SubnetPlan& plan) {
 }
 
 // PKeys first, as OpenSM: a port gets its partitions before it is reachable
-// by LID. Then the SM's LID, every other LID, the LFTs, and SL2VL after the
+// by LID. Then the SM's LID, every other LID, the LFTs, the MFTs (prune,
+// grow, top: ProgramSteps.h), and SL2VL after the
 // LFTs and before any link goes Armed: a link carries data only once every
 // turn it serves maps to the VL the routes assume.
 Result<void> SubnetProgrammer::writeTables(const ProgramDiff& d, ProgramSummary& summary,
                                            Holds& holds) {
   const Fabric& fabric = held_.observed().fabric;
-  for (const ProgramPhase phase : {ProgramPhase::PKeys, ProgramPhase::SmLid, ProgramPhase::Lids,
-                                   ProgramPhase::Lfts, ProgramPhase::Sl2Vl}) {
-    const auto& steps = d.phase(phase);
-    auto replies = runPhase(phase, steps, 0, summary);
+  for (const ProgramPhase phase :
+       {ProgramPhase::PKeys, ProgramPhase::SmLid, ProgramPhase::Lids, ProgramPhase::Lfts,
+        ProgramPhase::MftPrune, ProgramPhase::Mfts, ProgramPhase::MftTop, ProgramPhase::Sl2Vl}) {
+    const auto [steps, deferred] =
+        withoutMftHeld(phase, d.phase(phase), holds.unprunedMlidBlocks, holds.mftFailed);
+    auto replies = runPhase(phase, steps, deferred, summary);
     if (!replies) return std::unexpected(replies.error());
     for (std::size_t i = 0; i < steps.size(); ++i) {
       if ((*replies)[i].ok()) continue;
@@ -195,13 +226,7 @@ Result<void> SubnetProgrammer::writeTables(const ProgramDiff& d, ProgramSummary&
         summary.stoppedAt = ProgramPhase::SmLid;
         return {};
       }
-      if (const PortRef* port = targetPort(steps[i])) {
-        holds.brokenPorts.insert(*port);
-        if (fabric.node(port->node).isSwitch() && port->port == 0)
-          holds.heldNodes.insert(port->node);
-      } else if (auto node = nodeHeldOnFailure(steps[i].target)) {
-        holds.heldNodes.insert(*node);
-      }
+      noteFailure(phase, steps[i], holds);
     }
   }
   for (const NodeId n : holds.heldNodes) {
@@ -211,6 +236,26 @@ Result<void> SubnetProgrammer::writeTables(const ProgramDiff& d, ProgramSummary&
         node.isSwitch() ? "switch" : "node", node.description, node.guid));
   }
   return {};
+}
+
+// What a failed write holds back. A failed MFT write holds no link (see
+// MftKind): it defers the MFT steps that depend on it.
+void SubnetProgrammer::noteFailure(ProgramPhase phase, const ProgramStep& step,
+                                   Holds& holds) const {
+  const Fabric& fabric = held_.observed().fabric;
+  if (isMftPhase(phase)) {
+    if (const auto* b = std::get_if<BlockTarget<MftKind>>(&step.target)) {
+      holds.mftFailed.insert(b->node);
+      if (phase == ProgramPhase::MftPrune) holds.unprunedMlidBlocks.insert(mftMlidBlock(b->index));
+    }
+    return;
+  }
+  if (const PortRef* port = targetPort(step)) {
+    holds.brokenPorts.insert(*port);
+    if (fabric.node(port->node).isSwitch() && port->port == 0) holds.heldNodes.insert(port->node);
+  } else if (auto node = nodeHeldOnFailure(step.target)) {
+    holds.heldNodes.insert(*node);
+  }
 }
 
 // A link changes state only when both its ends can.
@@ -246,13 +291,14 @@ void SubnetProgrammer::logTotals(const ProgramSummary& s) {
   const TableCounts& lft = s.table(TableKind::Lft);
   const TableCounts& pkey = s.table(TableKind::PKey);
   const TableCounts& sl2vl = s.table(TableKind::Sl2Vl);
+  const TableCounts& mft = s.table(TableKind::Mft);
   log_->info(
       "PROG-0306 programming {}: {} LFT blocks written ({} read), {} PKey blocks written ({} "
-      "read), {} SL2VL tables written ({} read), {} ports configured, {} activated, {} failed or "
-      "deferred; {} SMPs in {:.3f} ms",
+      "read), {} SL2VL tables written ({} read), {} MFT blocks written, {} ports configured, {} "
+      "activated, {} failed or deferred; {} SMPs in {:.3f} ms",
       s.complete() ? "complete" : "incomplete", lft.written, lft.read, pkey.written, pkey.read,
-      sl2vl.written, sl2vl.read, s.portsConfigured, s.portsActivated, s.failed(), s.requests(),
-      static_cast<double>(s.duration().count()) / 1000.0);
+      sl2vl.written, sl2vl.read, mft.written, s.portsConfigured, s.portsActivated, s.failed(),
+      s.requests(), static_cast<double>(s.duration().count()) / 1000.0);
 }
 
 }  // namespace ibsm::sm::program

@@ -52,6 +52,10 @@ class SubnetProgrammer {
   struct Holds {
     std::set<PortRef> brokenPorts;  // PortInfo not in place: not armed, nor its peer
     std::set<NodeId> heldNodes;     // tables or LID not in place: links not activated
+    // MLID blocks a prune write failed for: their Mfts writes would meet
+    // old entries; and switches with a failed MFT write: no top raise.
+    std::set<std::uint16_t> unprunedMlidBlocks;
+    std::set<NodeId> mftFailed;
   };
   [[nodiscard]] Result<std::vector<SmpReply>> runPhase(ProgramPhase phase,
                                                        const std::vector<ProgramStep>& steps,
@@ -63,6 +67,7 @@ class SubnetProgrammer {
                                          Holds& holds);
   [[nodiscard]] Result<void> changeLinkStates(const ProgramDiff& d, ProgramSummary& summary,
                                               Holds& holds);
+  void noteFailure(ProgramPhase phase, const ProgramStep& step, Holds& holds) const;
   void logTotals(const ProgramSummary& summary);
 
   MadEngine& engine_;

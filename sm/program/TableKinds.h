@@ -5,12 +5,11 @@
 // of Active (true where forwarding depends on it). Everything generic --
 // the held block tables, applying replies, the executor's counters and hold
 // backs -- works from these; what is particular to a kind is its diff
-// function (LftDiff.cpp, PKeyDiff.cpp, Sl2VlDiff.cpp).
+// function (LftDiff.cpp, PKeyDiff.cpp, Sl2VlDiff.cpp, MftDiff.cpp).
 //
-// Adding a kind (say multicast forwarding tables): a traits struct here and
-// in TableKind, a BlockTable member in HeldSubnet (and its branch of
-// HeldSubnet::table()), a step target alternative in ProgramSteps.h, and
-// one diff function called from Diff.cpp.
+// Adding a kind: a traits struct here and in TableKind, a BlockTable member in HeldSubnet (and its
+// branch of HeldSubnet::table()), a step target alternative in ProgramSteps.h, and one diff
+// function called from Diff.cpp.
 #pragma once
 
 #include <ibsm/Ids.h>
@@ -32,9 +31,9 @@ struct PortPairKey {
   auto operator<=>(const PortPairKey&) const = default;
 };
 
-enum class TableKind : std::uint8_t { Lft, PKey, Sl2Vl, VlArb };
-inline constexpr std::size_t kTableKinds = 4;
-std::string_view tableKindName(TableKind kind);  // "LFT", "PKey", "SL2VL", "VLArb"
+enum class TableKind : std::uint8_t { Lft, PKey, Sl2Vl, VlArb, Mft };
+inline constexpr std::size_t kTableKinds = 5;
+std::string_view tableKindName(TableKind kind);  // "LFT", "PKey", "SL2VL", "VLArb", "MFT"
 
 struct LftKind {
   using Owner = Guid;  // the switch
@@ -70,6 +69,33 @@ struct VlArbKind {
   static constexpr bool kHoldsLinks = false;  // never written
   static Block decode(const SmpData& data) { return decodeVlArbitrationBlock(data); }
 };
+
+// A switch's multicast forwarding table. Index = MLID block * 16 +
+// position (block = (MLID - 0xC000) / 32, position = port / 16), so one
+// MLID block's positions are neighbours and a table used up to MLID block
+// b takes 16 * (b + 1) slots at most.
+struct MftKind {
+  using Owner = Guid;  // the switch
+  using Block = MftBlock;
+  static constexpr TableKind kId = TableKind::Mft;
+  // A switch whose MFT could not be written still forwards unicast right:
+  // holding its links out of Active would cut every path through it for a
+  // table whose worst is a lost or missing multicast datagram (UD, which
+  // IPoIB and rdma_cm retry). What must not happen -- old and new trees
+  // mixed into a loop -- is kept out by deferring the grow writes of an
+  // MLID block whose prune failed (SubnetProgrammer), not by links.
+  static constexpr bool kHoldsLinks = false;
+  static Block decode(const SmpData& data) { return decodeMftBlock(data); }
+};
+inline constexpr std::uint16_t mftIndex(std::uint16_t mlidBlock, std::uint8_t position) {
+  return static_cast<std::uint16_t>(mlidBlock * kMftPortsPerPosition + position);
+}
+inline constexpr std::uint16_t mftMlidBlock(std::uint16_t index) {
+  return static_cast<std::uint16_t>(index / kMftPortsPerPosition);
+}
+inline constexpr std::uint8_t mftPosition(std::uint16_t index) {
+  return static_cast<std::uint8_t>(index % kMftPortsPerPosition);
+}
 
 // Per-kind counts, indexed by TableKind.
 template <typename T>

@@ -71,7 +71,8 @@ TEST(StatusText, IsOneKeyValueLinePerField) {
             "mads_sent: 40\n"
             "mad_retries: 0\n"
             "mad_timeouts: 0\n"
-            "blocks_total: lft 0 written 0 read, pkey 0 written 0 read, sl2vl 0 written 0 read\n"
+            "blocks_total: lft 0 written 0 read, pkey 0 written 0 read, sl2vl 0 written 0 read, "
+            "mft 0 written\n"
             "traps_received: 0\n"
             "state_changes: 0\n"
             "times_master: 0\n"
@@ -273,6 +274,7 @@ SweepCounters programmed() {
   c.phases[1].duration = 70ms;
   c.lft = TableCounters{.read = 0, .written = 96, .smps = 96};
   c.pkey = TableCounters{.read = 32, .written = 2, .smps = 34};
+  c.mft = TableCounters{.read = 0, .written = 12, .smps = 13};
   c.portsConfigured = 59;
   c.portsArmed = 80;
   c.portsActivated = 80;
@@ -291,7 +293,7 @@ TEST(StatusText, ASweepThatProgrammedShowsItsTimesBlocksAndPorts) {
   const auto text = formatStatus(s);
   EXPECT_NE(text.find("last_heavy_time: discovery 120 ms, plan 15 ms, programming 300 ms\n"
                       "last_heavy_blocks: lft 96 written 0 read, pkey 2 written 32 read, sl2vl 0 "
-                      "written 0 read\n"
+                      "written 0 read, mft 12 written\n"
                       "last_heavy_ports: 59 configured, 80 armed, 80 activated, 1 failed\n"
                       "last_heavy_not_up: programming: writing PortInfo of \"h1\"[1]: busy\n"),
             std::string::npos)
@@ -332,6 +334,8 @@ TEST(StatusJson, CarriesEveryCounterOfASweepAndHowTheRunEnded) {
   EXPECT_EQ(c["tables"]["pkey"]["read"], 32);
   EXPECT_EQ(c["tables"]["pkey"]["smps"], 34);
   EXPECT_EQ(c["tables"]["sl2vl"]["written"], 0);
+  EXPECT_EQ(c["tables"]["mft"]["written"], 12);
+  EXPECT_EQ(c["tables"]["mft"]["smps"], 13);
   EXPECT_EQ(c["ports"]["activated"], 80);
   EXPECT_EQ(c["failed"], 1);
   EXPECT_EQ(c["not_up"].size(), 1U);

@@ -276,6 +276,39 @@ TEST(LinearForwardingTableLayout, IsOnePortPerLid) {
   EXPECT_EQ(lftModifier(767), 767U);
 }
 
+TEST(MulticastForwardingTableLayout, Is32BigEndianPortMasksOnePerMlid) {
+  MftBlock v;
+  for (std::size_t i = 0; i < kMftBlockSize; ++i)
+    v.masks[i] = static_cast<std::uint16_t>((i * 0x0901) ^ 0x8001);
+  // libibmad carries the table as one 512-bit array; its users (OpenSM,
+  // ibsim, ibroute -M) read each MLID's mask as a network-order uint16,
+  // bit j = port 16*position + j.
+  std::array<std::uint8_t, 64> raw{};
+  for (std::size_t i = 0; i < kMftBlockSize; ++i) {
+    const std::uint16_t be = htons(v.masks[i]);
+    std::memcpy(raw.data() + 2 * i, &be, 2);
+  }
+  Reference<64> ref;
+  ref.array(IB_MULTICAST_FORW_TBL_F, raw.data());
+  EXPECT_EQ(encode(v), ref.bytes);
+  EXPECT_EQ(decodeMftBlock(ref.bytes), v);
+  MftBlock port17;
+  port17.masks[3] = 1U << 1;  // MLID 32*block+3, port 16*1 + 1 in position 1
+  EXPECT_EQ(encode(port17)[6], 0x00);
+  EXPECT_EQ(encode(port17)[7], 0x02);
+}
+
+TEST(MulticastForwardingTableLayout, ModifierIsBlockLowAndPositionHigh) {
+  // ibsim: position = mod >> 28, block = mod & 0x1ff.
+  EXPECT_EQ(mftModifier(0, 0), 0U);
+  EXPECT_EQ(mftModifier(511, 2), 0x200001FFU);
+  EXPECT_EQ(mftModifier(3, 15), 0xF0000003U);
+  EXPECT_EQ(mftPositions(8), 1);   // ports 0..8
+  EXPECT_EQ(mftPositions(15), 1);  // ports 0..15
+  EXPECT_EQ(mftPositions(16), 2);  // port 16 is in position 1
+  EXPECT_EQ(mftPositions(36), 3);
+}
+
 TEST(PKeyTableLayout, Is32BigEndianEntries) {
   PKeyBlock v;
   for (std::size_t i = 0; i < 32; ++i) v.pkeys[i] = static_cast<std::uint16_t>(0x8000 | (i * 257));

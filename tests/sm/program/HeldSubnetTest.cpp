@@ -72,7 +72,7 @@ ProgramStep getOf(BlockTarget<Kind> target) {
   return ProgramStep{target, SmpRequest::get(AttributeId::LinearForwardingTable, 0, DrPath{})};
 }
 ProgramStep topSet(NodeId sw, const SwitchInfo& asked) {
-  return ProgramStep{SwitchInfoTarget{sw, Lid{asked.linearFdbTop}},
+  return ProgramStep{SwitchInfoTarget{sw, Lid{asked.linearFdbTop}, Lid{asked.multicastFdbTop}},
                      SmpRequest::set(AttributeId::SwitchInfo, 0, DrPath{}, encode(asked))};
 }
 ProgramStep portSet(PortRef port, const PortInfo& asked) {

@@ -50,6 +50,42 @@ std::function<MadClock::time_point()> FakeFabricTransport::clock() const {
   return [this] { return now_; };
 }
 
+std::bitset<256> FakeFabricTransport::mft(NodeId sw, std::uint16_t mlid) const {
+  std::bitset<256> ports;
+  const std::size_t offset = mlid - std::size_t{0xC000};
+  for (std::uint16_t p = 0; p < 16; ++p) {
+    auto it = mfts_.find({sw, static_cast<std::uint16_t>(offset / kMftBlockSize * 16 + p)});
+    if (it == mfts_.end()) continue;
+    const std::uint16_t bits = it->second.masks[offset % kMftBlockSize];
+    for (std::size_t b = 0; b < 16; ++b)
+      if (((bits >> b) & 1U) != 0) ports.set(p * 16 + b);
+  }
+  return ports;
+}
+
+void FakeFabricTransport::setMft(NodeId sw, std::uint16_t mlid, const std::bitset<256>& ports) {
+  const std::size_t offset = mlid - std::size_t{0xC000};
+  for (std::uint16_t p = 0; p < 16; ++p) {
+    std::uint16_t bits = 0;
+    for (std::size_t b = 0; b < 16; ++b)
+      if (ports.test(p * 16 + b)) bits = static_cast<std::uint16_t>(bits | (1U << b));
+    mfts_[{sw, static_cast<std::uint16_t>(offset / kMftBlockSize * 16 + p)}]
+        .masks[offset % kMftBlockSize] = bits;
+  }
+}
+
+namespace {
+// The slot of an MFT block the modifier names, if the switch has it.
+std::optional<std::uint16_t> mftSlot(const Node& node, std::uint32_t mod) {
+  const std::uint32_t block = mod & 0x1FF;
+  const std::uint32_t position = mod >> 28;
+  if (!node.switchData || (block + 1) * kMftBlockSize > node.switchData->multicastFdbCap ||
+      position >= mftPositions(node.numPorts()))
+    return std::nullopt;
+  return static_cast<std::uint16_t>(block * 16 + position);
+}
+}  // namespace
+
 const std::vector<std::uint8_t>& FakeFabricTransport::lft(NodeId sw) const {
   static const std::vector<std::uint8_t> kNone;
   auto it = lfts_.find(sw);
@@ -191,6 +227,7 @@ std::expected<SmpData, std::uint16_t> FakeFabricTransport::get(const Smp& reques
       si.inboundEnforcementCap = sd.enforcesPartitions;
       si.outboundEnforcementCap = sd.enforcesPartitions;
       si.enhancedPort0 = sd.enhancedPort0;
+      si.multicastFdbTop = mcastTop(at.node);
       return encode(si);
     }
     case AttributeId::LinearForwardingTable: {
@@ -205,6 +242,12 @@ std::expected<SmpData, std::uint16_t> FakeFabricTransport::get(const Smp& reques
         block.ports[i] = table[mod * 64 + i];
       }
       return encode(block);
+    }
+    case AttributeId::MulticastForwardingTable: {
+      const auto slot = mftSlot(node, mod);
+      if (!slot) return std::unexpected(madstatus::kInvalidField);
+      auto it = mfts_.find({at.node, *slot});
+      return encode(it == mfts_.end() ? MftBlock{} : it->second);
     }
     case AttributeId::SlToVlTable: {
       const auto table = sl2vlTable(node, at, mod);
@@ -264,7 +307,15 @@ std::expected<void, std::uint16_t> FakeFabricTransport::set(const Smp& request, 
     case AttributeId::SwitchInfo:
       if (!node.switchData) break;
       node.switchData->linearFdbTop = decodeSwitchInfo(request.data).linearFdbTop;
+      if ((node.ports[0].capabilityMask & capability::kIsMulticastFdbTopSupported) != 0)
+        mcastTops_[at.node] = decodeSwitchInfo(request.data).multicastFdbTop;
       return {};
+    case AttributeId::MulticastForwardingTable: {
+      const auto slot = mftSlot(node, mod);
+      if (!slot) return std::unexpected(madstatus::kInvalidField);
+      mfts_[{at.node, *slot}] = decodeMftBlock(request.data);
+      return {};
+    }
     case AttributeId::LinearForwardingTable: {
       if (!node.switchData) break;
       if (mod * 64 >= node.switchData->linearFdbCap) {

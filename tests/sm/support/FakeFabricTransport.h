@@ -11,17 +11,17 @@
 //   });
 //
 // Answers: Get NodeInfo, NodeDescription, PortInfo, SwitchInfo,
-// LinearForwardingTable, PKeyTable, SLtoVLMappingTable, and SMInfo where a
-// test put an SM (runSm); Set PortInfo (LID,
-// LMC, SM LID, GID prefix, port state, OperationalVLs up to VLCap,
-// partition enforcement on switch external ports), SwitchInfo
-// (LinearFDBTop), LinearForwardingTable, PKeyTable and SLtoVLMappingTable,
-// which change the fabric it holds. A port runs VLCap VLs until an
-// OperationalVLs Set (or setOperationalVls) says otherwise. SL2VL tables
-// are per (in, out) port pair on a switch (modifier bits 15..8 and 7..0,
-// each at most NumPorts) and one per CA port (the port the SMP entered);
-// they start as ibsim's: SL n -> VL n, SL 15 -> VL 7. PKey tables start as a fresh port's: 0xffff
-// first, the rest 0; CA ports and switch port 0 have Node::partitionCap
+// LinearForwardingTable, MulticastForwardingTable, PKeyTable, SLtoVLMappingTable, and SMInfo where
+// a test put an SM (runSm); Set PortInfo (LID, LMC, SM LID, GID prefix, port state, OperationalVLs
+// up to VLCap, partition enforcement on switch external ports), SwitchInfo (LinearFDBTop;
+// MulticastFDBTop where switch port 0's CapabilityMask has IsMulticastFDBTopSupported, else it is
+// ignored, as ibsim does), LinearForwardingTable, MulticastForwardingTable (blocks up to
+// SwitchData::multicastFdbCap, positions up to NumPorts; they start empty),
+// PKeyTable and SLtoVLMappingTable, which change the fabric it holds. A port runs VLCap VLs until
+// an OperationalVLs Set (or setOperationalVls) says otherwise. SL2VL tables are per (in, out) port
+// pair on a switch (modifier bits 15..8 and 7..0, each at most NumPorts) and one per CA port (the
+// port the SMP entered); they start as ibsim's: SL n -> VL n, SL 15 -> VL 7. PKey tables start as a
+// fresh port's: 0xffff first, the rest 0; CA ports and switch port 0 have Node::partitionCap
 // entries, switch external ports 32 if the switch enforces partitions
 // (SwitchData::enforcesPartitions), else none. Anything else gets status "method/attribute
 // unsupported". A cabled port whose Fabric state is Down reads as Init/LinkUp, as a fresh fabric
@@ -33,6 +33,7 @@
 #include <ibsm/MadAttributes.h>
 #include <ibsm/MadTransport.h>
 
+#include <bitset>
 #include <chrono>
 #include <cstddef>
 #include <expected>
@@ -105,6 +106,14 @@ class FakeFabricTransport final : public MadTransport {
   // What Set(LinearForwardingTable) wrote; empty for a switch never set.
   const std::vector<std::uint8_t>& lft(NodeId sw) const;
   Lid smLid(PortRef port) const;
+  // A switch's MFT entry for `mlid` (ports 0..255), and an entry put there
+  // as if another SM had written it.
+  std::bitset<256> mft(NodeId sw, std::uint16_t mlid) const;
+  void setMft(NodeId sw, std::uint16_t mlid, const std::bitset<256>& ports);
+  std::uint16_t mcastTop(NodeId sw) const {
+    auto it = mcastTops_.find(sw);
+    return it == mcastTops_.end() ? 0 : it->second;
+  }
   // The whole PKey table of a port (CA port, switch port 0 or external port).
   std::vector<std::uint16_t> pkeys(PortRef port) const;
   void setPKeys(PortRef port, std::vector<std::uint16_t> table);
@@ -152,6 +161,8 @@ class FakeFabricTransport final : public MadTransport {
   std::vector<InFlight> inFlight_;
   std::vector<SentMad> sent_;
   std::map<NodeId, std::vector<std::uint8_t>> lfts_;
+  std::map<std::pair<NodeId, std::uint16_t>, MftBlock> mfts_;  // (switch, block*16+position)
+  std::map<NodeId, std::uint16_t> mcastTops_;
   std::map<PortRef, Lid> smLids_;
   std::map<PortRef, std::uint64_t> gidPrefixes_;    // as Set PortInfo wrote them
   std::map<PortRef, std::uint8_t> subnetTimeouts_;  // likewise
