@@ -251,6 +251,34 @@ struct SaNotice {
   auto operator<=>(const SaNotice&) const = default;
 };
 
+// MCMemberRecord (IBA 15.2.5.17): a port's membership of a multicast
+// group, and the group's parameters. Set joins (or creates) the group,
+// Delete leaves it (clearing the JoinState bits given), Get/GetTable list
+// groups and members.
+struct McMemberRecord {
+  static constexpr std::uint16_t kAttributeId = saAttr::kMcMemberRecord;
+  static constexpr std::size_t kSize = 56;  // 52 bytes, padded
+  Gid mgid{};
+  Gid portGid{};
+  std::uint32_t qkey{0};
+  Lid mlid{};
+  std::uint8_t mtuSelector{0};  // 2 bits, as PathRecord's
+  std::uint8_t mtu{0};          // 6 bits, IBA code
+  std::uint8_t tClass{0};
+  std::uint16_t pkey{0};
+  std::uint8_t rateSelector{0};  // 2 bits
+  std::uint8_t rate{0};          // 6 bits, IBA code
+  std::uint8_t packetLifeTimeSelector{0};
+  std::uint8_t packetLifeTime{0};  // 6 bits
+  std::uint8_t sl{0};              // 4 bits
+  std::uint32_t flowLabel{0};      // 20 bits
+  std::uint8_t hopLimit{0};
+  std::uint8_t scope{0};      // 4 bits
+  std::uint8_t joinState{0};  // 4 bits: joinState::kFull... (Multicast.h)
+  bool proxyJoin{false};
+  auto operator<=>(const McMemberRecord&) const = default;
+};
+
 // MultiPathRecord (IBA 15.2.5.20): a GetMulti query for paths from each of
 // SGIDCount source GIDs to each of DGIDCount destination GIDs, which follow
 // the record's 24 bytes (sources first); it is answered with PathRecords.
@@ -298,6 +326,7 @@ std::vector<std::uint8_t> encodeRecord(const ServiceRecord& r);
 std::vector<std::uint8_t> encodeRecord(const InformInfo& r);
 std::vector<std::uint8_t> encodeRecord(const InformInfoRecord& r);
 std::vector<std::uint8_t> encodeRecord(const SaNotice& r);
+std::vector<std::uint8_t> encodeRecord(const McMemberRecord& r);
 // 24 bytes and 16 per GID.
 std::vector<std::uint8_t> encodeRecord(const MultiPathRecord& r);
 

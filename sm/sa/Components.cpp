@@ -100,6 +100,17 @@ constexpr std::array kInformInfoRecord{
     C{376, 8}, C{384, 16}, C{400, 16}, C{416, 24},  C{440, 3},  C{443, 5},  C{448, 8},  C{456, 24},
 };
 
+// MGID, PortGID, Q_Key, MLID, MTUSelector, MTU, TClass, P_Key,
+// RateSelector, Rate, PacketLifeTimeSelector, PacketLifeTime, SL,
+// FlowLabel, HopLimit, Scope, JoinState, ProxyJoin, reserved: the bits of
+// mcmMask. The SA matches groups by these rules (McGroups), the list
+// serves the mask check.
+constexpr std::array kMcMemberRecord{
+    C{0, 128},  C{128, 128}, C{256, 32}, C{288, 16}, C{304, 2},  C{306, 6}, C{312, 8},
+    C{320, 16}, C{336, 2},   C{338, 6},  C{344, 2},  C{346, 6},  C{352, 4}, C{356, 20},
+    C{376, 8},  C{384, 4},   C{388, 4},  C{392, 1},  C{393, 23},
+};
+
 bool equalIn(std::span<const std::uint8_t> a, std::span<const std::uint8_t> b, const C& c) {
   if (!c.subset && c.bit % 8 == 0 && c.width % 8 == 0) {
     const auto first = static_cast<std::ptrdiff_t>(c.bit / 8);
@@ -143,6 +154,8 @@ std::span<const Component> componentsOf(std::uint16_t attributeId) {
       return kServiceRecord;
     case saAttr::kInformInfoRecord:
       return kInformInfoRecord;
+    case saAttr::kMcMemberRecord:
+      return kMcMemberRecord;
     default:
       return {};
   }
@@ -182,6 +195,8 @@ std::size_t recordSizeOf(std::uint16_t attributeId) {
       return InformInfo::kSize;
     case saAttr::kInformInfoRecord:
       return InformInfoRecord::kSize;
+    case saAttr::kMcMemberRecord:
+      return McMemberRecord::kSize;
     default:
       return 0;
   }

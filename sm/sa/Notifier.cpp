@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "sm/sa/McRules.h"
 #include "sm/sa/Notices.h"
 
 namespace ibsm::sm::sa {
@@ -33,6 +34,23 @@ std::vector<SaNotice> Notifier::inService(const std::set<Guid>& ports, Lid smLid
   return issued;
 }
 
+std::vector<SaNotice> Notifier::groupsChanged(const std::vector<McGroupEvent>& events, Lid smLid,
+                                              Guid smGuid, Clock::time_point now) {
+  std::vector<SaNotice> issued;
+  const Gid smGid = makeGid(prefix_, smGuid);
+  for (const McGroupEvent& e : events) {
+    const std::uint16_t trap = e.kind == McGroupEvent::Kind::Created ? noticeTrap::kMcGroupCreated
+                                                                     : noticeTrap::kMcGroupDeleted;
+    issued.push_back(gidNotice(trap, e.mgid, smLid, smGid));
+    const SaNotice& n = issued.back();
+    ++byTrap_[trap];
+    for (const Subscription& s : sa_->subscriptions()) {
+      if (informMatches(s.info, n) && mayHearOfGroup(s, e.pkey)) reports_.add(n, s, now);
+    }
+  }
+  return issued;
+}
+
 void Notifier::trapReceived(const Notice& notice, Lid from, Clock::time_point now) {
   SaNotice n{.notice = notice, .issuerGid = {}};
   const auto subnet = sa_->subnet();
@@ -53,6 +71,14 @@ void Notifier::notify(const SaNotice& notice, Clock::time_point now) {
 void Notifier::reset() {
   inService_.reset();
   reports_.clear();
+}
+
+bool Notifier::mayHearOfGroup(const Subscription& s, std::uint16_t pkey) const {
+  const auto subnet = sa_->subnet();
+  if (!subnet) return true;
+  const auto dest = subnet->portOfGuid(gidGuid(s.subscriber));
+  if (!dest) return true;
+  return holdsPKey(subnet->pkeys(*dest), pkey);
 }
 
 bool Notifier::mayHear(const Subscription& s, const SaNotice& notice) const {

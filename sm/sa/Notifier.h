@@ -1,7 +1,7 @@
 // Who hears what happens on the subnet: the SA's notice path. Notices come
 // from two places -- the SM's own traps 64/65 (an end port came into or
-// went out of service between two sweeps that programmed; 66/67 for
-// multicast groups will take the same path) and the traps the SM receives
+// went out of service between two sweeps that programmed; 66/67 when a
+// multicast group is created or deleted) and the traps the SM receives
 // (128, 144, ...), forwarded as OpenSM does -- and go, as Report(Notice),
 // to every subscription (Set(InformInfo), kept by the SaResponder) that
 // asks for them. Pure: no I/O, no clock of its own; the daemon feeds it,
@@ -10,6 +10,7 @@
 //   Notifier notices(sa, prefix);
 //   notices.inService(portsAfterSweep, smLid, smGuid, now);  // 64/65 from the 2nd on
 //   notices.trapReceived(notice, lid, now);                  // forwarded
+//   notices.groupsChanged(sa->takeGroupEvents(), smLid, smGuid, now);  // 66/67
 //   for (auto& out : notices.due(now)) port.sendGmp(out.mad, out.to);
 //   notices.acknowledge(reportResp.mad);
 #pragma once
@@ -44,6 +45,13 @@ class Notifier {
   // Returns the notices issued (for the log).
   std::vector<SaNotice> inService(const std::set<Guid>& ports, Lid smLid, Guid smGuid,
                                   Clock::time_point now);
+  // Multicast groups created (trap 66) and deleted (trap 67), as
+  // SaResponder::takeGroupEvents() lists them, issued by the SM port. The
+  // notice names the MGID as its GIDADDR (IBA 14.2.5.1). A subscriber hears
+  // of a group only if its port belongs to the group's partition. Returns
+  // the notices issued.
+  std::vector<SaNotice> groupsChanged(const std::vector<McGroupEvent>& events, Lid smLid,
+                                      Guid smGuid, Clock::time_point now);
   // A trap this SM received (SMP Notice) from the port of LID `from`:
   // forwarded with the IssuerGID of the issuer's port, when the SA's
   // snapshot knows it.
@@ -70,6 +78,8 @@ class Notifier {
   // o13-17.1.1: a subscriber hears of a port only if they share a
   // partition (when the snapshot knows both).
   bool mayHear(const Subscription& s, const SaNotice& notice) const;
+  // o13-17.1.1 for a group: the subscriber's port is in its partition.
+  bool mayHearOfGroup(const Subscription& s, std::uint16_t pkey) const;
 
   std::shared_ptr<SaResponder> sa_;
   std::uint64_t prefix_;

@@ -28,6 +28,8 @@ template <>
 constexpr std::size_t kFieldBytes<InformInfo> = 36;
 template <>
 constexpr std::size_t kFieldBytes<InformInfoRecord> = 60;
+template <>
+constexpr std::size_t kFieldBytes<McMemberRecord> = 52;
 
 using C = ClassPortInfo;
 constexpr auto kClassPortInfoFields = std::tuple{
@@ -143,6 +145,28 @@ constexpr auto kInformInfoFields = std::tuple{
 constexpr std::size_t kInformInfoBytes = 36;
 constexpr auto kInformInfoRecordFields = std::tuple{Field{&InformInfoRecord::enumeration, 128, 16}};
 constexpr std::size_t kInformInfoInRecordByte = 24;
+
+using MC = McMemberRecord;
+constexpr auto kMcMemberRecordFields = std::tuple{
+    Field{&MC::qkey, 256, 32},
+    Field{&MC::mlid, 288, 16},
+    Field{&MC::mtuSelector, 304, 2},
+    Field{&MC::mtu, 306, 6},
+    Field{&MC::tClass, 312, 8},
+    Field{&MC::pkey, 320, 16},
+    Field{&MC::rateSelector, 336, 2},
+    Field{&MC::rate, 338, 6},
+    Field{&MC::packetLifeTimeSelector, 344, 2},
+    Field{&MC::packetLifeTime, 346, 6},
+    Field{&MC::sl, 352, 4},
+    Field{&MC::flowLabel, 356, 20},
+    Field{&MC::hopLimit, 376, 8},
+    Field{&MC::scope, 384, 4},
+    Field{&MC::joinState, 388, 4},
+    Field{&MC::proxyJoin, 392, 1},
+};
+constexpr std::size_t kMgidByte = 0;
+constexpr std::size_t kPortGidByte = 16;
 
 // An array of same-width fields, one after the other from `bit`.
 template <typename T, std::size_t N>
@@ -303,6 +327,14 @@ SaNotice decodePadded(std::span<const std::uint8_t> in) {
   return {.notice = decodeNotice(cut(in, 0)), .issuerGid = cutGid(in, kSmpDataSize)};
 }
 
+template <>
+McMemberRecord decodePadded(std::span<const std::uint8_t> in) {
+  auto r = decodeWith<McMemberRecord>(in, kMcMemberRecordFields);
+  r.mgid = cutGid(in, kMgidByte);
+  r.portGid = cutGid(in, kPortGidByte);
+  return r;
+}
+
 }  // namespace
 
 Gid makeGid(std::uint64_t prefix, Guid guid) {
@@ -415,6 +447,13 @@ std::vector<std::uint8_t> encodeRecord(const SaNotice& r) {
   return out;
 }
 
+std::vector<std::uint8_t> encodeRecord(const McMemberRecord& r) {
+  auto out = encodeWith(r, kMcMemberRecordFields);
+  pasteGid(out, kMgidByte, r.mgid);
+  pasteGid(out, kPortGidByte, r.portGid);
+  return out;
+}
+
 template <typename R>
 Result<R> decodeRecord(std::span<const std::uint8_t> bytes) {
   if (bytes.size() < kFieldBytes<R>) {
@@ -442,5 +481,6 @@ template Result<ServiceRecord> decodeRecord(std::span<const std::uint8_t>);
 template Result<InformInfo> decodeRecord(std::span<const std::uint8_t>);
 template Result<InformInfoRecord> decodeRecord(std::span<const std::uint8_t>);
 template Result<SaNotice> decodeRecord(std::span<const std::uint8_t>);
+template Result<McMemberRecord> decodeRecord(std::span<const std::uint8_t>);
 
 }  // namespace ibsm

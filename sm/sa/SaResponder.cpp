@@ -84,6 +84,7 @@ std::vector<std::uint8_t> SaResponder::serve(const SaSubnet& subnet, const SaMad
     return respond(subnet, request, ClassPortInfo::kSize, cpi, 1);
   }
   if (h.attributeId == saAttr::kServiceRecord) return serveServices(subnet, request, from);
+  if (h.attributeId == saAttr::kMcMemberRecord) return serveMcMembers(subnet, request, from);
   if (h.attributeId == saAttr::kMultiPathRecord) return serveMultiPaths(subnet, request, from);
   if (h.attributeId == saAttr::kInformInfo || h.attributeId == saAttr::kInformInfoRecord)
     return serveInformInfo(subnet, request, from);

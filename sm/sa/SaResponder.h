@@ -10,7 +10,9 @@
 //
 // ServiceRecords are the one record clients write: Set registers (the
 // requester owns it), Get/GetTable find, Delete withdraws the requester's
-// own; they outlive snapshots. Set(InformInfo) subscribes a port to notices
+// own; they outlive snapshots. MCMemberRecords (McGroups.h): Set joins or
+// creates a multicast group, Delete leaves it, Get/GetTable list groups and
+// members; the groups outlive snapshots too. Set(InformInfo) subscribes a port to notices
 // (subscriptions()) and InformInfoRecords list the subscriptions.
 //
 // Answers follow OpenSM where the IBA leaves room: an empty GetTable is a
@@ -28,6 +30,7 @@
 #include <map>
 #include <memory>
 
+#include "sm/sa/McGroups.h"
 #include "sm/sa/SaSubnet.h"
 #include "sm/sa/ServiceRegistry.h"
 #include "sm/sa/Subscriptions.h"
@@ -47,6 +50,14 @@ struct SaCounters {
   std::map<std::uint16_t, std::uint64_t> byAttribute;
   std::map<std::uint8_t, std::uint64_t> byMethod;
   std::map<std::uint16_t, std::uint64_t> errorsByStatus;
+  // Multicast (MCMemberRecord): Sets and Deletes that succeeded, groups
+  // created and deleted however (joins, leaves, configuration, ports that
+  // left), and the Sets and Deletes refused, by the status answered.
+  std::uint64_t mcJoins{0};
+  std::uint64_t mcLeaves{0};
+  std::uint64_t mcGroupsCreated{0};
+  std::uint64_t mcGroupsDeleted{0};
+  std::map<std::uint16_t, std::uint64_t> mcRefusedByStatus;
 };
 
 class SaResponder final : public GmpResponder {
@@ -73,6 +84,18 @@ class SaResponder final : public GmpResponder {
   // A port left the subnet: its subscriptions go with it.
   std::size_t dropSubscriber(const Gid& subscriber) { return subscriptions_.drop(subscriber); }
 
+  // Multicast groups, for the daemon: groups().routes() to plan the MFTs
+  // (again when groups().generation() moved), takeGroupEvents() for traps
+  // 66/67 (Notifier::groupsChanged), setPrecreated() with the groups the
+  // configuration creates (load, reload), dropPort() for a port a sweep no
+  // longer finds. Like answer(), on one thread.
+  const McGroups& groups() const { return groups_; }
+  std::vector<McGroupEvent> takeGroupEvents() { return groups_.takeEvents(); }
+  // Returns the groups not created for want of a free MLID.
+  std::size_t setPrecreated(const std::vector<McGroupSpec>& specs);
+  // The memberships of the port go as if it had left; returns how many.
+  std::size_t dropPort(Guid portGuid);
+
  private:
   std::vector<std::uint8_t> refuse(const SaHeader& request,
                                    std::span<const std::uint8_t> requestData, std::uint16_t status);
@@ -90,6 +113,9 @@ class SaResponder final : public GmpResponder {
                                           const GmpAddress& from);
   std::vector<std::uint8_t> serveInformInfo(const SaSubnet& subnet, const SaMad& request,
                                             const GmpAddress& from);
+  std::vector<std::uint8_t> serveMcMembers(const SaSubnet& subnet, const SaMad& request,
+                                           const GmpAddress& from);
+  void countGroups();
   std::vector<std::uint8_t> registerService(const SaSubnet& subnet, const SaMad& request,
                                             Guid requester);
 
@@ -97,6 +123,7 @@ class SaResponder final : public GmpResponder {
   std::function<Clock::time_point()> clock_;
   ServiceRegistry services_;
   Subscriptions subscriptions_;
+  McGroups groups_;
   SaCounters counters_;
 };
 

@@ -161,20 +161,22 @@ inline constexpr std::uint32_t kIsLinkWidth2xSupported = 1U << 13;
 inline constexpr std::uint32_t kIsLinkSpeedHdrSupported = 1U << 15;
 inline constexpr std::uint32_t kIsLinkSpeedNdrSupported = 1U << 17;
 
-// What this SA implements. CapabilityMask: PortInfoRecord's CapabilityMask
-// matched as a subset. Not claimed: optional records (IBA: all of them;
+// What this SA implements. CapabilityMask: UD multicast (MCMemberRecord
+// joins, leaves and queries), PortInfoRecord's CapabilityMask matched as a
+// subset. Not claimed: optional records (IBA: all of them;
 // RandomForwardingTable-, ServiceAssociation-, MulticastForwardingTable-,
-// Trace- and MultiPathRecord are not served), Get/Set(Notice) and UD
-// multicast (the next issue). CapabilityMask2: PortInfoRecords of every
+// Trace- and MultiPathRecord are not served) and Get/Set(Notice).
+// CapabilityMask2: SendOnlyFullMember joins, PortInfoRecords of every
 // switch port, rates and speeds of extended, 2x, HDR and NDR links
 // (PathRecords and PortInfoRecords), CapabilityMask2 matched as a subset.
-// Not yet: MulticastFDBTop, multicast ServiceRecords and SendOnlyFullMember
-// joins (multicast), alias GUIDs (GUIDInfo Set).
-inline constexpr std::uint16_t kImplemented = kIsPortInfoCapMaskMatchSupported;
+// Not yet: MulticastFDBTop (the programming of MFTs claims it when it sets
+// MulticastFDBTop), multicast ServiceRecords, alias GUIDs (GUIDInfo Set).
+inline constexpr std::uint16_t kImplemented =
+    kIsUdMulticastSupported | kIsPortInfoCapMaskMatchSupported;
 inline constexpr std::uint32_t kImplemented2 =
     kIsFullPortInfoRecordSupported | kIsExtendedSpeedsSupported |
-    kIsPortInfoCapMask2MatchSupported | kIsLinkWidth2xSupported | kIsLinkSpeedHdrSupported |
-    kIsLinkSpeedNdrSupported;
+    kIsPortInfoCapMask2MatchSupported | kIsSendOnlyFullMemberSupported | kIsLinkWidth2xSupported |
+    kIsLinkSpeedHdrSupported | kIsLinkSpeedNdrSupported;
 }  // namespace saCapability
 
 }  // namespace ibsm::sm::sa

@@ -5,14 +5,21 @@
 //   cmake -B build-fuzz -G Ninja -DCMAKE_CXX_COMPILER=clang++-19 -DIBSM_FUZZ=ON
 //   ninja -C build-fuzz SaFuzz && build-fuzz/tests/fuzz/SaFuzz -runs=10000000
 //
-// It keeps the SA's state between inputs (ServiceRecords registered by one
-// input are seen by the next), as the daemon's SA does.
+// It keeps the SA's state between inputs (ServiceRecords registered and
+// multicast groups joined by one input are seen by the next), as the
+// daemon's SA does. An input longer than one MAD is a sequence of MADs,
+// 256 bytes each, sent by the hosts in turn (the SM's host first), so that
+// one input can create a group, join it for another port and leave it.
+// After each MAD the groups must hold the SA's invariants: MLIDs unique
+// and multicast, every group kept by a Full or SendOnlyFull member or
+// pre-created.
 #include <ibsm/Lids.h>
 #include <ibsm/SaMad.h>
 #include <ibsm/SubnetPlan.h>
 
 #include <cstdio>
 #include <cstdlib>
+#include <set>
 
 #include "sm/sa/SaResponder.h"
 
@@ -22,16 +29,22 @@ using namespace ibsm;
 
 SubnetPlan planOrDie();
 
-// The fabric's SA, its SM on the first host, queries from that host.
+// The fabric's SA, its SM on the first host, queries from the hosts; the
+// default partition's IPoIB broadcast group pre-created, as the
+// configuration does.
 struct Sa {
   Sa() : plan(planOrDie()) {
     const PortRef smPort{plan.fabric.endNodes().front(), 1};
     responder.setSubnet(sm::sa::SaSubnet::build({.plan = &plan, .smPort = smPort}, {}));
-    from.lid = plan.fabric.port(smPort).lid;
+    for (const NodeId host : plan.fabric.endNodes())
+      hosts.push_back(plan.fabric.port({host, 1}).lid);
+    Gid broadcast{0xFF, 0x12, 0x40, 0x1B, 0xFF, 0xFF};
+    std::fill(broadcast.begin() + 12, broadcast.end(), std::uint8_t{0xFF});
+    responder.setPrecreated({McGroupSpec{.mgid = broadcast, .params = {}, .where = "fuzz"}});
   }
   SubnetPlan plan;
   sm::sa::SaResponder responder;
-  GmpAddress from;
+  std::vector<Lid> hosts;
 };
 
 [[noreturn]] void die(const std::string& why) {
@@ -70,13 +83,36 @@ Sa& sa() {
   return *instance;
 }
 
+constexpr std::size_t kMadSize = 256;
+
+void checkGroups(const sm::sa::McGroups& groups) {
+  std::set<std::uint16_t> mlids;
+  for (const McGroupRoute& route : groups.routes()) {
+    if (route.mlid.value < kFirstMlid.value || route.mlid.value > kLastMlid.value ||
+        !mlids.insert(route.mlid.value).second)
+      die("an MLID outside the multicast range or used twice");
+    const sm::sa::McGroup* g = groups.group(route.mgid);
+    if (!g || (!g->precreated && !g->kept())) die("a group that nothing keeps");
+    if (g->members.size() != route.members.size()) die("routes() lost a member");
+  }
+  if (mlids.size() != groups.size()) die("routes() lost a group");
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-  auto reply = sa().responder.answer(std::span(data, size), sa().from);
-  if (reply) {
-    auto back = decodeSaMad(*reply);
-    if (!back || (back->header.method & saMethod::kResponse) == 0) std::abort();
+  const std::span input(data, size);
+  std::size_t turn = 0;
+  for (std::size_t at = 0; at == 0 || at < size; at += kMadSize, ++turn) {
+    const auto mad = input.subspan(at, std::min(kMadSize, size - at));
+    GmpAddress from;
+    from.lid = sa().hosts[turn % sa().hosts.size()];
+    auto reply = sa().responder.answer(mad, from);
+    if (reply) {
+      auto back = decodeSaMad(*reply);
+      if (!back || (back->header.method & saMethod::kResponse) == 0) std::abort();
+    }
+    checkGroups(sa().responder.groups());
   }
   return 0;
 }

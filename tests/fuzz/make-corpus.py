@@ -44,6 +44,24 @@ def multipath(sources, dests, numb_path=2):
     return head + b"".join(gid(g) for g in sources + dests)
 
 
+def mcmember(mgid, port_guid, join_state, qkey=0x0B1B, pkey=0xFFFF, mlid=0):
+    # MGID, PortGID, Q_Key, MLID, MTUSelector|MTU, TClass, P_Key,
+    # RateSelector|Rate, PacketLifeTimeSelector|PacketLifeTime,
+    # SL|FlowLabel|HopLimit, Scope|JoinState, ProxyJoin|reserved: 52 bytes.
+    return (mgid + gid(port_guid) + struct.pack(">IHBBHBBIBB", qkey, mlid, 0x84, 0, pkey, 0x83,
+                                                0x92, 0, 0x20 | join_state, 0)).ljust(56, b"\0")
+
+
+def mgid(scope_flags, signature, pkey, tail):
+    return struct.pack(">BBHH6sI", 0xFF, scope_flags, signature, pkey, b"\0" * 6, tail)
+
+
+MCM = 0x0038
+CREATE = 0x1 | 0x2 | 0x4 | 0x40 | 0x80 | 0x1000 | 0x2000 | 0x10000  # o15-0.2.3
+JOIN = 0x1 | 0x2 | 0x10000
+APP = mgid(0x12, 0, 0, 1)
+BROADCAST_V4 = mgid(0x12, 0x401B, 0xFFFF, 0xE0000001)
+
 SEEDS = {
     "class-port-info": mad(0x01, 0x0001, 0),
     "node-record-get": mad(0x01, 0x0011, 0x1, struct.pack(">H", 2).ljust(108, b"\0")),
@@ -64,6 +82,22 @@ SEEDS = {
                               multipath([0x301], [0x302, 0x303]), rmpp_flags=0x7),
     "multipath-segmented": mad(0x14, 0x003A, (1 << 19) | (1 << 20),
                                multipath([0x301], [0x302]), rmpp_flags=0x3),
+    # Multicast: sequences of MADs, one per 256 bytes, from hosts 0x301,
+    # 0x302, 0x303 in turn (SaFuzz.cpp).
+    "mcm-create-join-leave": mad(0x02, MCM, CREATE, mcmember(APP, 0x301, 0x1)) +
+    mad(0x02, MCM, JOIN, mcmember(APP, 0x302, 0x2)) +
+    mad(0x15, MCM, JOIN, mcmember(APP, 0x303, 0x1)) +
+    mad(0x15, MCM, JOIN, mcmember(APP, 0x301, 0x1)),
+    # OpenSM PR #43: 0x9 joined by proxy, 0x1 left, then 0x8 by the port itself.
+    "mcm-send-only-full-leave": mad(0x02, MCM, CREATE, mcmember(APP, 0x303, 0x9)) +
+    mad(0x15, MCM, JOIN, mcmember(APP, 0x303, 0x1)) +
+    mad(0x15, MCM, JOIN, mcmember(APP, 0x303, 0x8)),
+    "mcm-sa-assigned": mad(0x02, MCM, CREATE | 0x8000, mcmember(b"\0" * 16, 0x301, 0x1)),
+    "mcm-ipoib": mad(0x02, MCM, CREATE, mcmember(BROADCAST_V4, 0x301, 0x1)) +
+    mad(0x12, MCM, 0, mcmember(b"\0" * 16, 0, 0), sm_key=1),
+    "mcm-table": mad(0x12, MCM, 0),
+    "mcm-get-broadcast": mad(0x01, MCM, 0x1, mcmember(mgid(0x12, 0x401B, 0xFFFF, 0xFFFFFFFF),
+                                                      0, 0)),
 }
 
 if __name__ == "__main__":

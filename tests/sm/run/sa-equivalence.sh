@@ -207,22 +207,24 @@ done
 known_patterns=() known_reasons=()
 known() { known_patterns+=("$1") known_reasons+=("$2"); }
 # ClassPortInfo says what each SA implements (sm/sa/SaSubnet.h). OpenSM
-# 3.3.23 claims IsSubnetGetSetNoticeSupported (0x2) and UD multicast (0x200);
-# ibsm serves no Notice attribute and has no multicast yet (the next issue).
-known '^CPI \| Capability mask: opensm 0x2602, ibsm 0x2000$' \
-  'Get/Set(Notice) and UD multicast: OpenSM implements them, ibsm does not (yet)'
-# CapabilityMask2: OpenSM 0xB5E8, ibsm 0x2A4C0. Both: full PortInfoRecords
-# (0x40), extended speeds (0x80), CapabilityMask2 match (0x400), 2x widths
-# (0x2000), HDR (0x8000). Only OpenSM: MulticastFDBTop (0x8), alias GUIDs
-# (0x20), multicast ServiceRecords (0x100), SendOnlyFullMember joins (0x1000):
-# multicast is the next issue, GUIDInfo Set (alias GUIDs) is not implemented.
-# Only ibsm: NDR rates (0x20000), which OpenSM 3.3.23 predates.
-known '^CPI \| Capability mask 2: opensm 0x0000B5E8, ibsm 0x0002A4C0$' \
-  'multicast and alias GUIDs only in OpenSM; NDR rates only in ibsm (OpenSM 3.3.23 predates NDR)'
+# 3.3.23 claims IsSubnetGetSetNoticeSupported (0x2), which ibsm does not:
+# it serves no Notice attribute. Both claim UD multicast (0x200) and
+# PortInfo CapabilityMask match (0x2000).
+known '^CPI \| Capability mask: opensm 0x2602, ibsm 0x2200$' \
+  'Get/Set(Notice): OpenSM implements it, ibsm does not'
+# CapabilityMask2: OpenSM 0xB5E8, ibsm 0x2B4C0. Both: full PortInfoRecords
+# (0x40), extended speeds (0x80), CapabilityMask2 match (0x400),
+# SendOnlyFullMember joins (0x1000), 2x widths (0x2000), HDR (0x8000). Only
+# OpenSM: MulticastFDBTop (0x8: ibsm claims it once its MFT programming sets
+# MulticastFDBTop), alias GUIDs (0x20: GUIDInfo Set is not implemented),
+# multicast ServiceRecords (0x100). Only ibsm: NDR rates (0x20000), which
+# OpenSM 3.3.23 predates.
+known '^CPI \| Capability mask 2: opensm 0x0000B5E8, ibsm 0x0002B4C0$' \
+  'MulticastFDBTop, alias GUIDs and multicast ServiceRecords only in OpenSM; NDR rates only in ibsm (OpenSM 3.3.23 predates NDR)'
 # saquery prints SwitchInfo:MulticastFDBTop only when the SA claims
-# IsMulticastFDBTopSupported (above); ibsm programs no multicast yet.
+# IsMulticastFDBTopSupported (above), which ibsm does not yet.
 known '^SWIR [0-9]+ \| MulticastFDBTop: only opensm: 0x0$' \
-  'ibsm does not claim MulticastFDBTop support (no multicast yet), so saquery does not print it'
+  'ibsm does not claim MulticastFDBTop support (yet), so saquery does not print it'
 # SwitchInfo:PortStateChange is an event flag: OpenSM clears it on every
 # switch at the end of its heavy sweep (osm_reset_switch_state_change_bit),
 # ibsm at its next light sweep, where it also rereads the flagged switches'

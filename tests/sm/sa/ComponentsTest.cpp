@@ -38,7 +38,8 @@ INSTANTIATE_TEST_SUITE_P(
         Expected{saAttr::kLftRecord, 4, 576}, Expected{saAttr::kSl2VlTableRecord, 5, 128},
         Expected{saAttr::kPKeyTableRecord, 5, 576}, Expected{saAttr::kGuidInfoRecord, 12, 576},
         Expected{saAttr::kSmInfoRecord, 7, 200}, Expected{saAttr::kPathRecord, 23, 464},
-        Expected{saAttr::kServiceRecord, 37, 1408}, Expected{saAttr::kInformInfoRecord, 16, 480}));
+        Expected{saAttr::kServiceRecord, 37, 1408}, Expected{saAttr::kInformInfoRecord, 16, 480},
+        Expected{saAttr::kMcMemberRecord, 19, 416}));
 
 // The value of component `i` of an encoded record.
 std::uint64_t component(std::uint16_t attribute, const std::vector<std::uint8_t>& bytes,

@@ -174,6 +174,44 @@ TEST_F(NotifierTest, NoReportAboutAPortInNoPartitionOfTheSubscriber) {
   EXPECT_EQ(sent().size(), 1U);
 }
 
+TEST_F(NotifierTest, AGroupCreatedIsATrap66AndOneDeletedATrap67NamingItsMgid) {
+  subscribe(1, kAnyTrap);
+  const Gid mgid = makeGid(0xFF12601B00000000ULL, Guid{0x1});
+  const std::vector<McGroupEvent> events{
+      {.kind = McGroupEvent::Kind::Created, .mgid = mgid, .mlid = Lid{0xC000}, .pkey = 0xFFFF},
+      {.kind = McGroupEvent::Kind::Deleted, .mgid = mgid, .mlid = Lid{0xC000}, .pkey = 0xFFFF}};
+  const auto issued = notices.groupsChanged(events, smLid, smGuid, t0);
+  ASSERT_EQ(issued.size(), 2U);
+  auto out = sent();
+  ASSERT_EQ(out.size(), 2U);
+  EXPECT_EQ(out[0].notice.notice.trapNumber, noticeTrap::kMcGroupCreated);
+  EXPECT_EQ(out[1].notice.notice.trapNumber, noticeTrap::kMcGroupDeleted);
+  EXPECT_EQ(noticeGid(out[0].notice), mgid) << "GIDADDR: the group's MGID";
+  EXPECT_EQ(out[0].notice.notice.issuerLid, smLid);
+  EXPECT_EQ(out[0].notice.issuerGid, makeGid(kDefaultSubnetPrefix, smGuid));
+  EXPECT_EQ(out[0].notice.notice.type, kNoticeTypeSubnetManagement);
+  EXPECT_EQ(notices.noticesByTrap().at(noticeTrap::kMcGroupCreated), 1U);
+}
+
+TEST_F(NotifierTest, OnlySubscribersInTheGroupsPartitionHearOfIt) {
+  PKeyTables t;
+  t.ports.push_back({.port = sa.hostPort(1), .pkeys = {0x8001}});
+  t.ports.push_back({.port = sa.hostPort(2), .pkeys = {0x8002}});
+  sortByPort(t);
+  sa.plan.pkeys = t;
+  sa.rebuild();
+  subscribe(1, noticeTrap::kMcGroupCreated);
+  subscribe(2, noticeTrap::kMcGroupCreated);
+  const std::vector<McGroupEvent> events{{.kind = McGroupEvent::Kind::Created,
+                                          .mgid = makeGid(0xFF12000000000000ULL, Guid{0x2}),
+                                          .mlid = Lid{0xC001},
+                                          .pkey = 0x8002}};
+  notices.groupsChanged(events, smLid, smGuid, t0);
+  const auto out = sent();
+  ASSERT_EQ(out.size(), 1U);
+  EXPECT_EQ(out[0].to, sa.lidOfHost(2));
+}
+
 TEST_F(NotifierTest, AnUnansweredReportIsRetriedAndAnAnsweredOneEnds) {
   subscribe(1, kAnyTrap);
   notices.inService(all, smLid, smGuid, t0);
