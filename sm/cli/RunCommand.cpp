@@ -32,6 +32,7 @@ namespace {
 struct Setup {
   config::Config config;
   sm::manager::SweepSettings sweep;
+  std::vector<McGroupSpec> multicastGroups;  // the partitions' pre-created groups
 };
 
 Result<Guid> parseGuidArg(const std::string& text) {
@@ -95,6 +96,11 @@ Result<Setup> prepare(const RunArgs& args) {
   if (!partitions) return std::unexpected(partitions.error());
   if (args.partitions) c.sm.partitionsFile = *args.partitions;
   if (*partitions) {
+    // IPoIB broadcast groups and mgid= lines: bad values fail here, before
+    // anything is sent.
+    auto groups = partition::multicastGroups(**partitions);
+    if (!groups) return std::unexpected(groups.error());
+    s.multicastGroups = std::move(*groups);
     s.sweep.partitions = [config = std::move(**partitions)](const Fabric& fabric, Guid smPort) {
       return partition::planPartitions(fabric, config, smPort);
     };
@@ -116,6 +122,7 @@ sm::manager::DaemonSettings daemonSettings(const Setup& s) {
   d.smKey = c.sm.smKey;
   d.controlSocket = c.sm.controlSocket;
   d.multicastBatch = std::chrono::milliseconds(c.sm.multicastBatchMs);
+  d.multicastGroups = s.multicastGroups;
   return d;
 }
 
@@ -253,6 +260,8 @@ int runRun(const RunArgs& args) {
     sa->setSubnet(sm::manager::saSnapshot(result, held, self, settings));
   });
   daemon.describeSa([sa](control::SaCounters& c) { sm::manager::describeSa(*sa, c); });
+  // Multicast: the SA's groups are what every sweep and every pass routes.
+  daemon.manageMulticast(sm::manager::multicastGroupsOf(sa));
   // Notices: traps 64/65 and the traps received, as Reports to subscribers.
   {
     const sa::SaSettings s = saSettings(c);

@@ -124,16 +124,20 @@ std::string formatStatus(const DaemonStatus& s) {
                  sa.reportsUnmatched, sa.reportSendFailed, sa.subscribersDropped);
   fmt::format_to(o, "sa_limited: answers_trimmed {} leases_shortened {} segmented_refused {}\n",
                  sa.answersTrimmed, sa.leasesShortened, sa.segmentedRefused);
+  fmt::format_to(o,
+                 "sa_multicast: groups {} joins {} leaves {} created {} deleted {}\n"
+                 "sa_multicast_refused: {}\n",
+                 sa.mcGroups, sa.mcJoins, sa.mcLeaves, sa.mcGroupsCreated, sa.mcGroupsDeleted,
+                 byName(sa.mcRefused));
   const MulticastCounts& m = s.multicast;
   if (!m.managed) {
     fmt::format_to(o, "multicast: not managed\n");
     return out;
   }
   fmt::format_to(o, "multicast: {} groups, {} members\n", m.groups, m.members);
-  fmt::format_to(o,
-                 "multicast_passes: {} ({} failed), mft blocks {} written {} failed, last {} us\n",
-                 m.passes, m.passesFailed, m.passBlocksWritten, m.passBlocksFailed,
-                 m.lastPass.count());
+  fmt::format_to(
+      o, "multicast_passes: {} ({} failed), mft blocks {} written {} failed, last {} us\n",
+      m.passes, m.passesFailed, m.passBlocksWritten, m.passBlocksFailed, m.lastPass.count());
   fmt::format_to(o, "multicast_members_dropped: {}\n", m.membersDropped);
   return out;
 }

@@ -141,6 +141,16 @@ struct SaCounters {
   // nothing in flight, sends the port refused; subscriptions dropped with
   // their port.
   std::map<std::string, std::uint64_t> noticesByTrap;
+  // Multicast groups (MCMemberRecord): groups held now; joins (Sets) and
+  // leaves (Deletes) that succeeded; groups created and deleted however
+  // (joins, leaves, the configuration, ports gone); Sets and Deletes
+  // refused, by the status answered.
+  std::uint64_t mcGroups{0};
+  std::uint64_t mcJoins{0};
+  std::uint64_t mcLeaves{0};
+  std::uint64_t mcGroupsCreated{0};
+  std::uint64_t mcGroupsDeleted{0};
+  std::map<std::string, std::uint64_t> mcRefused;
   std::uint64_t reportsSent{0};
   std::uint64_t reportsRetried{0};
   std::uint64_t reportsAcknowledged{0};

@@ -96,6 +96,8 @@ struct SmDaemon::Impl {
   void multicastPass();
   // After a sweep that planned: members gone from the fabric leave.
   void dropGoneMembers(const SweepResult& result);
+  // Traps 66/67 for the groups created and deleted since the last call.
+  void noticeGroups();
 
   // DaemonPeers.cpp
   void poll(Guid master);

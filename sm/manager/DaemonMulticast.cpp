@@ -34,7 +34,16 @@ void SmDaemon::manageMulticast(MulticastGroups groups) {
   });
 }
 
+void SmDaemon::Impl::noticeGroups() {
+  if (!groups.takeEvents) return;
+  auto events = groups.takeEvents();
+  if (events.empty() || !notifier || agent.self().smState != SmState::Master) return;
+  notifier->groupsChanged(events, ownLid, portGuid, now());
+  pumpNotices();
+}
+
 void SmDaemon::Impl::watchGroups() {
+  noticeGroups();
   if (!groups.generation || multicastAt) return;
   if (agent.self().smState != SmState::Master || !sweep.lastPlan()) return;
   if (groups.generation() == groupsPlanned) return;
@@ -71,8 +80,10 @@ void SmDaemon::Impl::multicastPass() {
     tablesTotal[kind].written += result->program.table(kind).written;
     tablesTotal[kind].smps += result->program.requests(kind);
   }
-  log->info("SM-0425 multicast pass: {} groups, {} MFT blocks written ({} failed), {} MADs in {} us",
-            multicast.groups, mft.written, result->program.failed(), result->mads, multicast.lastPass.count());
+  log->info(
+      "SM-0425 multicast pass: {} groups, {} MFT blocks written ({} failed), {} MADs in {} us",
+      multicast.groups, mft.written, result->program.failed(), result->mads,
+      multicast.lastPass.count());
   // Joins that came while it ran: the next pass.
   watchGroups();
 }

@@ -98,8 +98,7 @@ void MasterSweep::planMfts(SubnetPlan& plan) const {
                 mfts.error().message);
     return;
   }
-  if (!mfts->warnings.empty())
-    log_->warn("SM-0424 multicast: {}", fmt::join(mfts->warnings, "; "));
+  if (!mfts->warnings.empty()) log_->warn("SM-0424 multicast: {}", fmt::join(mfts->warnings, "; "));
   plan.multicast = std::move(*mfts);
 }
 

@@ -1,5 +1,7 @@
 #include "sm/manager/SaFeed.h"
 
+#include <set>
+
 #include "sm/sa/SaNames.h"
 
 namespace ibsm::sm::manager {
@@ -71,6 +73,35 @@ void describeSa(const sa::SaResponder& responder, control::SaCounters& out) {
   out.answersTrimmed = c.answersTrimmed;
   out.leasesShortened = c.leasesShortened;
   out.segmentedRefused = c.segmentedRefused;
+  out.mcGroups = responder.groups().size();
+  out.mcJoins = c.mcJoins;
+  out.mcLeaves = c.mcLeaves;
+  out.mcGroupsCreated = c.mcGroupsCreated;
+  out.mcGroupsDeleted = c.mcGroupsDeleted;
+  for (const auto& [status, n] : c.mcRefusedByStatus) out.mcRefused[sa::statusName(status)] += n;
+}
+
+MulticastGroups multicastGroupsOf(std::shared_ptr<sa::SaResponder> responder) {
+  MulticastGroups g;
+  g.routes = [responder] { return responder->groups().routes(); };
+  g.generation = [responder] { return responder->groups().generation(); };
+  g.precreate = [responder](const std::vector<McGroupSpec>& specs) {
+    responder->setPrecreated(specs);
+  };
+  g.takeEvents = [responder] { return responder->takeGroupEvents(); };
+  g.keepPortsOf = [responder](const Fabric& fabric) {
+    std::set<Guid> gone;
+    for (const McGroupRoute& group : responder->groups().routes()) {
+      for (const McRouteMember& m : group.members) {
+        const auto port = fabric.findPort(m.portGuid);
+        if (!port || fabric.port(*port).state == PortState::Down) gone.insert(m.portGuid);
+      }
+    }
+    std::size_t dropped = 0;
+    for (const Guid guid : gone) dropped += responder->dropPort(guid);
+    return dropped;
+  };
+  return g;
 }
 
 }  // namespace ibsm::sm::manager

@@ -14,6 +14,7 @@
 
 #include "sm/control/StatusFormat.h"
 #include "sm/manager/MasterSweep.h"
+#include "sm/manager/SmDaemon.h"
 #include "sm/program/HeldSubnet.h"
 #include "sm/sa/SaResponder.h"
 #include "sm/sa/SaSubnet.h"
@@ -41,6 +42,12 @@ struct PortsInService {
 };
 [[nodiscard]] PortsInService portsInService(const SweepResult& result,
                                             const program::HeldSubnet& held);
+
+// The SA's multicast groups as the daemon manages them (SmDaemon::
+// manageMulticast): routes and generation from its McGroups, the
+// configuration's groups pre-created, traps 66/67's events, and members
+// gone with their port -- absent from the fabric a sweep found, or Down.
+[[nodiscard]] MulticastGroups multicastGroupsOf(std::shared_ptr<sa::SaResponder> responder);
 
 // What the SA counts and holds, by name, into the status's `sa`.
 void describeSa(const sa::SaResponder& responder, control::SaCounters& out);

@@ -66,6 +66,7 @@
 #include "sm/loop/EventLoop.h"
 #include "sm/manager/MasterSweep.h"
 #include "sm/manager/StateStore.h"
+#include "sm/sa/McGroups.h"
 
 namespace ibsm::sm::sa {
 class Notifier;
@@ -102,6 +103,9 @@ struct MulticastGroups {
   std::function<void(const std::vector<McGroupSpec>&)> precreate;  // the configuration's groups
   // After a sweep: the members whose port the fabric no longer has leave.
   std::function<std::size_t(const Fabric&)> keepPortsOf;  // returns how many left
+  // Groups created and deleted since the last call: traps 66/67 through
+  // the notifier (sendNotices).
+  std::function<std::vector<sa::McGroupEvent>()> takeEvents;
 };
 
 // Re-reads the configuration for SIGHUP; an error keeps the running settings.

@@ -49,19 +49,44 @@ std::optional<DrPath> pathToPort(const discovery::DiscoveredSubnet& seen, PortRe
   return *path;
 }
 
-Result<ProgramDiff> diff(const SubnetPlan& plan, const HeldSubnet& held,
-                         const ProgramOptions& options) {
+namespace {
+
+// The SM port's LID in the plan, once the plan is known to be the held
+// observation's.
+Result<Lid> checkedSmLid(const SubnetPlan& plan, const HeldSubnet& held) {
   if (!held.hasObservation()) return fail("nothing observed yet: discover the subnet first");
   const discovery::DiscoveredSubnet& seen = held.observed();
   if (auto ok = checkPlanMatches(seen, plan); !ok) return std::unexpected(ok.error());
   const PortRef smPort = seen.smPort;
-  auto smHeld = seen.portInfo.find(smPort);
-  if (smPort.node >= seen.fabric.size() || smHeld == seen.portInfo.end())
+  if (smPort.node >= seen.fabric.size() || !seen.portInfo.contains(smPort))
     return fail("the SM's own port was not read by discovery");
   const Lid smLid = plan.fabric.port(smPort).lid;
   if (!smLid.isUnicast())
     return fail(
         fmt::format("the plan gives the SM's port {} no LID", seen.fabric.describe(smPort)));
+  return smLid;
+}
+
+}  // namespace
+
+Result<ProgramDiff> diffMulticast(const SubnetPlan& plan, const HeldSubnet& held,
+                                  const ProgramOptions& options) {
+  auto smLid = checkedSmLid(plan, held);
+  if (!smLid) return std::unexpected(smLid.error());
+  ProgramDiff out;
+  const DiffInput in{
+      .plan = plan, .held = held, .seen = held.observed(), .options = options, .smLid = *smLid};
+  if (plan.multicast) diffMfts(in, out);
+  return out;
+}
+
+Result<ProgramDiff> diff(const SubnetPlan& plan, const HeldSubnet& held,
+                         const ProgramOptions& options) {
+  auto smLid = checkedSmLid(plan, held);
+  if (!smLid) return std::unexpected(smLid.error());
+  const discovery::DiscoveredSubnet& seen = held.observed();
+  const PortRef smPort = seen.smPort;
+  const auto smHeld = seen.portInfo.find(smPort);
 
   ProgramDiff out;
   if ((smHeld->second.capabilityMask & capability::kIsSm) == 0) {
@@ -70,7 +95,7 @@ Result<ProgramDiff> diff(const SubnetPlan& plan, const HeldSubnet& held,
         "it (the transport opens the issm device for that)",
         seen.fabric.describe(smPort)));
   }
-  const DiffInput in{.plan = plan, .held = held, .seen = seen, .options = options, .smLid = smLid};
+  const DiffInput in{.plan = plan, .held = held, .seen = seen, .options = options, .smLid = *smLid};
   diffPorts(in, out);
   diffLfts(in, out);
   if (plan.multicast) diffMfts(in, out);

@@ -39,6 +39,11 @@ namespace ibsm::sm::program {
 // is touched; with plan.routing.sl2vl empty no SL2VL table is.
 [[nodiscard]] Result<ProgramDiff> diff(const SubnetPlan& plan, const HeldSubnet& held,
                                        const ProgramOptions& options);
+// Only the MFT phases of diff(): what a multicast pass between sweeps
+// writes (a join or a leave changes nothing else). Empty without
+// plan.multicast.
+[[nodiscard]] Result<ProgramDiff> diffMulticast(const SubnetPlan& plan, const HeldSubnet& held,
+                                                const ProgramOptions& options);
 
 // A directed route that enters the node through `port`: the only way to
 // Set a CA port (a CA accepts Sets of PortInfo only for the port the SMP

@@ -4,6 +4,7 @@
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
+#include <array>
 #include <functional>
 
 #include "sm/program/Diff.h"
@@ -209,9 +210,37 @@ Result<ProgramSummary> SubnetProgrammer::readForSa(const SubnetPlan& plan) {
 Result<void> SubnetProgrammer::writeTables(const ProgramDiff& d, ProgramSummary& summary,
                                            Holds& holds) {
   const Fabric& fabric = held_.observed().fabric;
-  for (const ProgramPhase phase :
-       {ProgramPhase::PKeys, ProgramPhase::SmLid, ProgramPhase::Lids, ProgramPhase::Lfts,
-        ProgramPhase::MftPrune, ProgramPhase::Mfts, ProgramPhase::MftTop, ProgramPhase::Sl2Vl}) {
+  static constexpr std::array kPhases{
+      ProgramPhase::PKeys,    ProgramPhase::SmLid, ProgramPhase::Lids,   ProgramPhase::Lfts,
+      ProgramPhase::MftPrune, ProgramPhase::Mfts,  ProgramPhase::MftTop, ProgramPhase::Sl2Vl};
+  if (auto ok = writePhases(d, kPhases, summary, holds); !ok || summary.stoppedAt) return ok;
+  for (const NodeId n : holds.heldNodes) {
+    const Node& node = fabric.node(n);
+    summary.failures.push_back(fmt::format(
+        "links of {} {} ({}) held back from Active: its LID, LFT or SL2VL tables are not in place",
+        node.isSwitch() ? "switch" : "node", node.description, node.guid));
+  }
+  return {};
+}
+
+Result<ProgramSummary> SubnetProgrammer::programMulticast(const SubnetPlan& plan) {
+  ProgramSummary summary;
+  auto writes = diffMulticast(plan, held_, options_);
+  if (!writes) return std::unexpected(writes.error());
+  static constexpr std::array kPhases{ProgramPhase::MftPrune, ProgramPhase::Mfts,
+                                      ProgramPhase::MftTop};
+  Holds holds;
+  if (auto ok = writePhases(*writes, kPhases, summary, holds); !ok)
+    return std::unexpected(ok.error());
+  logTotals(summary);
+  return summary;
+}
+
+Result<void> SubnetProgrammer::writePhases(const ProgramDiff& d,
+                                           std::span<const ProgramPhase> phases,
+                                           ProgramSummary& summary, Holds& holds) {
+  const Fabric& fabric = held_.observed().fabric;
+  for (const ProgramPhase phase : phases) {
     const auto [steps, deferred] =
         withoutMftHeld(phase, d.phase(phase), holds.unprunedMlidBlocks, holds.mftFailed);
     auto replies = runPhase(phase, steps, deferred, summary);
@@ -228,12 +257,6 @@ Result<void> SubnetProgrammer::writeTables(const ProgramDiff& d, ProgramSummary&
       }
       noteFailure(phase, steps[i], holds);
     }
-  }
-  for (const NodeId n : holds.heldNodes) {
-    const Node& node = fabric.node(n);
-    summary.failures.push_back(fmt::format(
-        "links of {} {} ({}) held back from Active: its LID, LFT or SL2VL tables are not in place",
-        node.isSwitch() ? "switch" : "node", node.description, node.guid));
   }
   return {};
 }

@@ -27,6 +27,7 @@
 
 #include <memory>
 #include <set>
+#include <span>
 
 #include "sm/program/HeldSubnet.h"
 #include "sm/program/ProgramOptions.h"
@@ -46,6 +47,9 @@ class SubnetProgrammer {
   // the held model does not know. Run once the subnet is up (SmDaemon),
   // so bring-up waits on none of them.
   [[nodiscard]] Result<ProgramSummary> readForSa(const SubnetPlan& plan);
+  // Only the MFT phases (prune, grow, top): a multicast pass between
+  // sweeps, when joins and leaves changed plan.multicast and nothing else.
+  [[nodiscard]] Result<ProgramSummary> programMulticast(const SubnetPlan& plan);
 
  private:
   // What failed so far, to hold back the steps that depend on it.
@@ -63,6 +67,8 @@ class SubnetProgrammer {
                                                        ProgramSummary& summary);
   void record(ProgramPhase phase, const ProgramStep& step, const SmpReply& reply,
               ProgramSummary& summary);
+  [[nodiscard]] Result<void> writePhases(const ProgramDiff& d, std::span<const ProgramPhase> phases,
+                                         ProgramSummary& summary, Holds& holds);
   [[nodiscard]] Result<void> writeTables(const ProgramDiff& d, ProgramSummary& summary,
                                          Holds& holds);
   [[nodiscard]] Result<void> changeLinkStates(const ProgramDiff& d, ProgramSummary& summary,
