@@ -124,8 +124,10 @@ def parse_mfts(paths):
 
 
 def parse_record(path):
-    """-> {mlid: {portguid: state}}, {mlid: mgid} from sa-client's --record."""
-    groups, names = defaultdict(dict), {}
+    """-> {mlid: {portguid: state}}, {mlid: mgid} from sa-client's --record.
+    Groups are keyed by MGID while replaying (an SA may answer a leave with
+    MLID 0); a group's MLID is the one its joins were answered with."""
+    by_mgid, mlid_of = defaultdict(dict), {}
     try:
         lines = open(path, encoding="utf-8").read().splitlines()
     except OSError as e:
@@ -136,17 +138,28 @@ def parse_record(path):
             continue
         if len(words) != 5 or words[0] not in ("join", "leave"):
             raise InputError(f"{path}:{n}: expected 'join|leave MGID 0xPORTGUID 0xSTATE 0xMLID'")
-        guid, state, mlid = (int(w, 16) for w in words[2:])
-        members = groups[mlid]
-        names[mlid] = words[1]
+        try:
+            mgid = str(ipaddress.IPv6Address(words[1]))
+            guid, state, mlid = (int(w, 16) for w in words[2:])
+        except ValueError:
+            raise InputError(f"{path}:{n}: expected 'join|leave MGID 0xPORTGUID 0xSTATE 0xMLID'")
+        members = by_mgid[mgid]
         if words[0] == "join":
             members[guid] = members.get(guid, 0) | state
+            if mlid:
+                mlid_of[mgid] = mlid
         else:
             left = members.get(guid, 0) & ~state
             if left:
                 members[guid] = left
             else:
                 members.pop(guid, None)
+    groups, names = defaultdict(dict), {}
+    for mgid, members in by_mgid.items():
+        if mgid not in mlid_of:
+            continue  # never joined here: nothing to route
+        groups[mlid_of[mgid]].update(members)
+        names[mlid_of[mgid]] = mgid
     return groups, names
 
 
@@ -186,13 +199,15 @@ def flood(source, mlid, members, links, ca_ports, mfts):
     if source not in ca_ports:
         return arrivals, visits, [f"source 0x{source:016x} is not a CA port of the fabric"], useful
     stack = [(*ca_ports[source], ())]
+    expanded = set()  # (sw, inport): each floods once, so that a loop ends
     while stack:
         sw, inport, path = stack.pop()
         visits[sw] += 1
         if path:
             useful.add((sw, inport))
-        if visits[sw] > 1:
-            continue  # reported once per switch by the caller
+        if (sw, inport) in expanded:
+            continue
+        expanded.add((sw, inport))
         for out in sorted(mfts.get(sw, {}).get(mlid, ())):
             if out == inport:
                 continue
