@@ -193,7 +193,12 @@ if [[ $sm == ibsm ]]; then
 fi
 check_step "after PR #43's case (members as the SA answered)"
 
-# 4. A spine cable lost: every group still reaches every member.
+# 4. A spine cable lost: every group still reaches every member. Whether
+#    the trees used that cable before is printed (OpenSM roots them all at
+#    one spine, which may or may not be this one).
+used=$(awk -v n="($spine):" -v p="$spine_port" 'index($0, "Multicast mlids") { here = index($0, n) > 0; next }
+  here && /^0x/ && substr($0, 13 + 2 * p, 1) == "x" { c++ } END { print c + 0 }' mfts.txt)
+echo "before the Unlink, $used MLIDs of \"$spine\" had port $spine_port in their mask"
 console "Unlink \"$spine\"[$spine_port]"
 sleep 2 # the SM's sweep on the trap; check_step waits for right tables after it
 check_step "after Unlink \"$spine\"[$spine_port]"
