@@ -21,7 +21,8 @@
 #     MFT Sets each costs (a leave or join of one port changes one entry of
 #     one switch: 1 block is the floor);
 #   - the verdict of tests/sm/run/mft-check.py on the MFTs read back with
-#     ibroute -M (from --check-sources members of each group).
+#     ibroute -M (from --check-sources members of each group), and the MFT
+#     blocks those tables hold: the fewest MFT Sets that could program them.
 # An SM that does not answer MCMemberRecord (ibsm before issue 13) is shown
 # as not answering: no figure is made up for it.
 #
@@ -120,6 +121,7 @@ row "  latency p99, us" p99_us ratio
 row "time to settle, s" settle_s ratio
 row "MFT SMPs written (target ratio <= 1)" mft_smps lower
 row "  ibsm's own counter ($mft_counter)" mft_smps_counter
+row "  the floor: non-empty MFT blocks at the end" mft_blocks_floor ratio
 row "single leave after settling: MFT SMPs" single_leave_mft_smps ratio
 row "single join after settling: MFT SMPs" single_join_mft_smps ratio
 row "MFTs judged by mft-check.py" mft_check

@@ -23,8 +23,10 @@
 # MFT Sets of the trace in that time (and ibsm's own counter MFT_COUNTER, a
 # jq path into `ibsm status --json`, when it has it). Then the MFTs are read
 # with ibroute -M and walked by tests/sm/run/mft-check.py (from CHECK_SOURCES
-# members of each group), and one port leaves the IPv4 group and joins it
-# again: the MFT Sets each costs, counted the same way. Writes OUTDIR/results
+# members of each group), which also counts the non-empty MFT blocks: the
+# fewest MFT Sets that program these trees on empty switches. One port
+# leaves the IPv4 group and joins it again: the MFT Sets each costs, counted
+# the same way. Writes OUTDIR/results
 # as "key value" lines.
 set -u
 out=$1 kind=$2 IBSM=$3 client=$4 window=$5 madcount=$6 mft_counter=$7 check_sources=$8 quiet_s=$9
@@ -124,8 +126,9 @@ awk '$3 == "sw" { print $2 }' ibnetdiscover.lids |
   SIM_HOST=$asker xargs -P 4 -I{} sh -c 'ibroute -M $(({})) >mft.d/{} 2>/dev/null'
 cat mft.d/* >mfts.txt
 python3 "$root/tests/sm/run/mft-check.py" --fabric fabric.txt --mfts mfts.txt --members members.rec \
-  --max-sources "$check_sources" >check.out 2>&1
+  --max-sources "$check_sources" --count-blocks >check.out 2>&1
 result mft_check "$(tail -n 1 check.out | sed 's/.*: //; s/ /_/g')"
+result mft_blocks_floor "$(awk '$1 == "nonempty_blocks" { print $2 }' check.out)"
 
 # One port leaves the IPv4 group, then joins it again.
 one=$(sed -n "$(($(wc -l <targets) / 2))p" targets)

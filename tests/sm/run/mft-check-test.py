@@ -89,7 +89,8 @@ def record(members, mlid=MLID):
 
 
 class MftCheckTest(unittest.TestCase):
-    def run_checker(self, tables, members=MEMBERS, brief=False, saquery=None, fabric=FABRIC):
+    def run_checker(self, tables, members=MEMBERS, brief=False, saquery=None, fabric=FABRIC,
+                    extra=()):
         with tempfile.TemporaryDirectory() as d:
             paths = {}
             for name, text in (("fabric", fabric), ("mfts", ibroute(tables, brief)),
@@ -99,7 +100,7 @@ class MftCheckTest(unittest.TestCase):
                     f.write(text)
             who = ["--saquery", paths["saquery"]] if saquery else ["--members", paths["members"]]
             done = subprocess.run([sys.executable, CHECKER, "--fabric", paths["fabric"], "--mfts",
-                                   paths["mfts"], *who], capture_output=True, text=True)
+                                   paths["mfts"], *who, *extra], capture_output=True, text=True)
         return done.returncode, done.stdout + done.stderr
 
     def assertProblem(self, tables, words, members=MEMBERS):
@@ -112,6 +113,13 @@ class MftCheckTest(unittest.TestCase):
         rc, out = self.run_checker(GOOD)
         self.assertEqual(rc, 0, out)
         self.assertIn("1 groups, 3 memberships, 5 switch tables: 0 problems", out)
+
+    def test_the_blocks_that_hold_entries_are_counted(self):
+        # One block (MLIDs 0xc000-0xc01f, ports 0-15) on each of 3 switches;
+        # a port above 15 is another block of the same switch.
+        self.assertIn("nonempty_blocks 3", self.run_checker(GOOD, extra=["--count-blocks"])[1])
+        tables = {**GOOD, 0x40: {0xC020: {17}}}
+        self.assertIn("nonempty_blocks 4", self.run_checker(tables, extra=["--count-blocks"])[1])
 
     def test_the_brief_format_reads_the_same(self):
         self.assertEqual(self.run_checker(GOOD, brief=True)[0], 0)

@@ -6,7 +6,7 @@ judges ibsm's trees (and OpenSM's) from outside, as tests/sm/run/*.sh read
 them on ibsim, which stores MFTs but forwards no multicast packet.
 
   mft-check.py --fabric IBNETDISCOVER --mfts FILE... (--members FILE | --saquery FILE)
-               [--max-sources N] [--quiet]
+               [--max-sources N] [--count-blocks]
 
   --fabric       plain `ibnetdiscover` output: switches, their cables, CA ports
   --mfts         `ibroute -M LID` (or `ibroute -b -M LID`) output of every
@@ -16,7 +16,11 @@ them on ibsim, which stores MFTs but forwards no multicast packet.
                  order (a join ORs the bits, a leave clears them)
   --saquery      `saquery -m` output (MCMemberRecord member dumps)
   --max-sources  walk from at most N members of each group, spread evenly
-                 (benchmarks on thousands of ports; default every member)
+                 (benchmarks on thousands of ports; default every member;
+                 dead branches are then not looked for)
+  --count-blocks also print "nonempty_blocks N": the MFT blocks (32 MLIDs x
+                 16 ports) that hold an entry, what an SM must write at
+                 least to program these tables on empty switches
 
 A packet a member sends enters its switch by the CA's cable; every switch
 floods a copy out of every port of the group's mask but the one it came in
@@ -278,7 +282,7 @@ def main(argv):
     p.add_argument("--members")
     p.add_argument("--saquery")
     p.add_argument("--max-sources", type=int)
-    p.add_argument("--quiet", action="store_true")
+    p.add_argument("--count-blocks", action="store_true")
     a = p.parse_args(argv)
     if bool(a.members) == bool(a.saquery):
         print("mft-check: give --members FILE or --saquery FILE (one)", file=sys.stderr)
@@ -306,6 +310,10 @@ def main(argv):
                         f" ({names.get(mlid, 'unknown group')})")
     for line in problems:
         print(line)
+    if a.count_blocks:
+        blocks = {(sw, (mlid - 0xC000) // 32, port // 16)
+                  for sw, table in mfts.items() for mlid, ports in table.items() for port in ports}
+        print(f"nonempty_blocks {len(blocks)}")
     members = sum(len(m) for m in live.values())
     print(f"mft-check: {len(live)} groups, {members} memberships, {len(mfts)} switch tables:"
           f" {len(problems)} problems")
