@@ -116,9 +116,9 @@ class MftCheckTest(unittest.TestCase):
 
     def test_the_blocks_that_hold_entries_are_counted(self):
         # One block (MLIDs 0xc000-0xc01f, ports 0-15) on each of 3 switches;
-        # a port above 15 is another block of the same switch.
+        # an MLID of the next 32 is another block.
         self.assertIn("nonempty_blocks 3", self.run_checker(GOOD, extra=["--count-blocks"])[1])
-        tables = {**GOOD, 0x40: {0xC020: {17}}}
+        tables = {**GOOD, 0x10: {MLID: {1, 3}, 0xC01F: {2}, 0xC020: {2}}}
         self.assertIn("nonempty_blocks 4", self.run_checker(tables, extra=["--count-blocks"])[1])
 
     def test_the_brief_format_reads_the_same(self):
