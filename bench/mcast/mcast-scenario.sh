@@ -123,7 +123,7 @@ result sm_alive "$(kill -0 "$pid" 2>/dev/null && echo yes || echo no)"
 quiet ibnetdiscover >fabric.txt
 rm -rf mft.d && mkdir mft.d
 awk '$3 == "sw" { print $2 }' ibnetdiscover.lids |
-  SIM_HOST=$asker xargs -P 4 -I{} sh -c 'ibroute -M $(({})) >mft.d/{} 2>/dev/null'
+  SIM_HOST=$asker xargs -P 4 -I{} sh -c 'ibroute -M $(($1)) >"mft.d/$1" 2>/dev/null' _ {}
 cat mft.d/* >mfts.txt
 python3 "$root/tests/sm/run/mft-check.py" --fabric fabric.txt --mfts mfts.txt --members members.rec \
   --max-sources "$check_sources" --count-blocks >check.out 2>&1

@@ -115,7 +115,7 @@ read_mfts() {
   quiet ibnetdiscover >fabric.txt
   rm -rf mft.d && mkdir mft.d
   awk '$3 == "sw" { print $2 }' ibnetdiscover.lids |
-    SIM_HOST=$asker xargs -P 4 -I{} sh -c 'ibroute -M $(({})) >mft.d/{} 2>/dev/null'
+    SIM_HOST=$asker xargs -P 4 -I{} sh -c 'ibroute -M $(($1)) >"mft.d/$1" 2>/dev/null' _ {}
   cat mft.d/* >mfts.txt
 }
 mft_ok() { read_mfts && python3 "$checker" --fabric fabric.txt --mfts mfts.txt --members members.rec >check.out; }
