@@ -113,7 +113,7 @@ printf '  %-46s %14s %14s %-15s\n' "" ibsm OpenSM "ratio target"
 row "subnet up after, s" up_s
 row "joins sent (ports x 3)" requests
 row "  answered OK" answers
-row "  errors / timeouts" errors
+row "  errors (SA status not OK)" errors
 row "  timeouts" timeouts
 row "MCMemberRecord answers/s (target ratio >= 2)" answers_per_s higher
 row "  latency p50, us" p50_us ratio
