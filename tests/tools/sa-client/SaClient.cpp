@@ -8,6 +8,7 @@
 //   sa-client inform subscribe --trap 64|65 --wait SECONDS [--issm]
 //   sa-client pathload --targets FILE --window W --count N [--seed S] [--timeout-ms T]
 //   sa-client echo --idle-s S
+//   sa-client mcast join|leave|get ... (McCommands.cpp: multicast joins by proxy)
 //
 // echo is a stand-in SA for the load benchmark's ceiling (scripts/bench-sa.sh):
 // run with --issm on the SM's node after the SM stopped, it answers every SA
@@ -31,6 +32,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "ClientCommon.h"
 #include "SaPort.h"
 
 namespace {
@@ -43,17 +45,9 @@ constexpr std::uint8_t kGetResp = 0x81, kReportResp = 0x86;
 constexpr std::uint16_t kNotice = 0x0002, kInformInfo = 0x0003, kServiceRecord = 0x0031,
                         kPathRecord = 0x0035;
 
-struct Args {
-  std::map<std::string, std::string> values;
-  bool has(const std::string& k) const { return values.contains(k); }
-  std::string get(const std::string& k, const std::string& fallback = "") const {
-    auto it = values.find(k);
-    return it == values.end() ? fallback : it->second;
-  }
-  std::uint64_t number(const std::string& k, std::uint64_t fallback) const {
-    return has(k) ? std::stoull(get(k), nullptr, 0) : fallback;
-  }
-};
+}  // namespace
+
+namespace ibsm::test::sa {
 
 std::uint32_t tidCounter = 0x5a000000;
 std::uint64_t nextTid() {
@@ -63,7 +57,6 @@ bool sameTid(std::uint64_t a, std::uint64_t b) {
   return (a & 0xffffffff) == (b & 0xffffffff);
 }
 
-// One request, one answer (the same TID, low 32 bits: ibsim rewrites the top).
 std::optional<SaMad> ask(SaPort& port, SaMad& mad, int timeoutMs) {
   const std::uint64_t tid = mad.tid();
   port.send(mad, timeoutMs);
@@ -76,6 +69,19 @@ std::optional<SaMad> ask(SaPort& port, SaMad& mad, int timeoutMs) {
   }
   return std::nullopt;
 }
+
+double cpuSeconds() {
+  rusage use{};
+  getrusage(RUSAGE_SELF, &use);
+  auto seconds = [](const timeval& t) { return static_cast<double>(t.tv_sec) + t.tv_usec / 1e6; };
+  return seconds(use.ru_utime) + seconds(use.ru_stime);
+}
+
+}  // namespace ibsm::test::sa
+
+namespace {
+
+using namespace ibsm::test::sa;
 
 int report(const std::optional<SaMad>& answer, const char* what) {
   if (!answer) {
@@ -172,14 +178,6 @@ int inform(SaPort& port, const std::string& verb, const Args& args) {
   return 1;
 }
 
-// User and system time of this process, umad2sim's receiver thread included.
-double cpuSeconds() {
-  rusage use{};
-  getrusage(RUSAGE_SELF, &use);
-  auto seconds = [](const timeval& t) { return static_cast<double>(t.tv_sec) + t.tv_usec / 1e6; };
-  return seconds(use.ru_utime) + seconds(use.ru_stime);
-}
-
 // PathRecord (IBA 15.2.5.16): DGID 8, SGID 24, NumbPath 49 (low 7 bits).
 constexpr std::uint64_t kPrDgid = 1 << 2, kPrSgid = 1 << 3, kPrNumbPath = 1 << 12;
 
@@ -268,7 +266,7 @@ int main(int argc, char** argv) {
     std::string a = argv[i];
     if (a.rfind("--", 0) == 0) {
       const std::string key = a.substr(2);
-      if (key == "issm")
+      if (key == "issm" || key == "create")
         args.values.emplace(key, "1");
       else if (i + 1 < argc)
         args.values[key] = argv[++i];
@@ -283,7 +281,10 @@ int main(int argc, char** argv) {
                  "usage: sa-client service register|get|delete --id ID [--name N] [--lease S]\n"
                  "       sa-client inform subscribe --trap 64|65 --wait SECONDS [--issm]\n"
                  "       sa-client pathload --targets FILE --window W --count N [--seed S]\n"
-                 "       sa-client echo --issm --idle-s S\n");
+                 "       sa-client echo --issm --idle-s S\n"
+                 "       sa-client mcast join|leave --mgid M[,M...] --ports FILE|--port-guid G\n"
+                 "                 [--join-state S] [--create] [--window W] [--record FILE]\n"
+                 "       sa-client mcast get --mgid M [--port-guid G]\n");
     return 2;
   }
   try {
@@ -292,6 +293,7 @@ int main(int argc, char** argv) {
     std::printf("port lid %u sm_lid %u\n", port.lid(), port.smLid());
     if (words[0] == "service" && words.size() == 2) return service(port, words[1], args);
     if (words[0] == "inform" && words.size() == 2) return inform(port, words[1], args);
+    if (words[0] == "mcast" && words.size() == 2) return mcast(port, words[1], args);
     if (words[0] == "pathload") return pathload(port, args);
     if (words[0] == "echo") return echo(port, args);
     std::fprintf(stderr, "sa-client: unknown command %s\n", words[0].c_str());
