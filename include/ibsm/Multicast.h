@@ -115,8 +115,8 @@ struct McTree {
 };
 
 struct MulticastPlan {
-  std::vector<SwitchMft> mfts;  // index = NodeId
-  std::vector<McTree> trees;    // one per group routed, by MLID
+  std::vector<SwitchMft> mfts;        // index = NodeId
+  std::vector<McTree> trees;          // one per group routed, by MLID
   std::vector<std::string> warnings;  // members not in the fabric...
 };
 
