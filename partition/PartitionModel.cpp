@@ -88,7 +88,22 @@ std::string_view membershipName(Membership m) {
 bool PartitionDef::sameAs(const PartitionDef& o) const {
   return name == o.name && pkey == o.pkey && ipoib == o.ipoib && indx0 == o.indx0 && mtu == o.mtu &&
          rate == o.rate && sl == o.sl && scopes == o.scopes && qkey == o.qkey &&
-         tclass == o.tclass && flowLabel == o.flowLabel && members == o.members;
+         tclass == o.tclass && flowLabel == o.flowLabel && members == o.members &&
+         groups == o.groups;
+}
+
+PartitionConfig defaultPartitionConfig() {
+  PartitionDef d;
+  d.name = "Default";
+  d.pkey = kDefaultPKey;
+  d.ipoib = true;
+  d.where = "(default partition: no partitions file, no [[partition]] table)";
+  MemberSpec all;
+  all.kind = MemberSpec::Kind::All;
+  all.membership = Membership::Full;
+  all.where = d.where;
+  d.members = {all};
+  return PartitionConfig{{d}};
 }
 
 const PartitionDef* PartitionConfig::find(std::uint16_t pkey) const {

@@ -140,12 +140,6 @@ Result<MemberSpec> parseMember(std::string_view text, Membership defmember,
   if (auto eq = spec.find('='); eq != std::string_view::npos) {
     const std::string_view value = trim(spec.substr(eq + 1));
     spec = trim(spec.substr(0, eq));
-    if (spec == "mgid") {
-      return std::unexpected(Error{fmt::format(
-          "{}: multicast groups (mgid=) are not supported yet; expected a port GUID or ALL, "
-          "ALL_CAS, ALL_SWITCHES, ALL_ROUTERS, SELF",
-          where)});
-    }
     auto membership = parseMembership(value);
     if (!membership) {
       return std::unexpected(Error{fmt::format(
@@ -230,6 +224,7 @@ Result<void> ConfigBuilder::add(PartitionDef def) {
     if (std::ranges::find(first.scopes, s) == first.scopes.end()) first.scopes.push_back(s);
   }
   for (MemberSpec& m : def.members) first.members.push_back(std::move(m));
+  for (McGroupDef& g : def.groups) first.groups.push_back(std::move(g));
   return {};
 }
 

@@ -32,6 +32,13 @@ std::optional<Membership> parseMembership(std::string_view text);
 [[nodiscard]] Result<MemberSpec> parseMember(std::string_view text, Membership defmember,
                                              const std::string& where);
 
+// Whether a member entry is an `mgid=` group (which takes the rest of its line).
+bool isMcGroupEntry(std::string_view text);
+
+// `mgid=GID[,flag=value]*`: a multicast GID (first byte 0xff) and the flags
+// mtu, rate, sl, scope, Q_Key, TClass, FlowLabel.
+[[nodiscard]] Result<McGroupDef> parseMcGroup(std::string_view text, const std::string& where);
+
 // Collects definitions in order, merging a PKey split over several
 // definitions of the same name and refusing a PKey or name reused.
 class ConfigBuilder {

@@ -3,6 +3,7 @@
 // stream whose every character remembers its line.
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <fstream>
 #include <sstream>
 
@@ -66,6 +67,42 @@ class Stream {
   std::size_t lastLine_{1};
 };
 
+// The members after ':', split at ','; an `mgid=` entry takes the rest of
+// its line, commas included (its flags), as in OpenSM.
+Result<PartitionDef> parseMembers(const Stream& s, std::size_t from, std::size_t to,
+                                  std::string_view file, Membership defmember, PartitionDef def) {
+  auto where = [&](std::size_t line) { return fmt::format("{}:{}", file, line); };
+  bool afterGroup = false;
+  std::size_t pos = from;
+  while (true) {
+    const std::size_t comma = std::min(s.text().find(',', pos), to);
+    const Piece p = s.piece(pos, comma);
+    if (detail::isMcGroupEntry(p.text)) {
+      const std::size_t start = s.text().find_first_not_of(" \t\r\n", pos);
+      const std::size_t eol = std::min(s.text().find('\n', start), to);
+      const Piece line = s.piece(start, eol);
+      auto group = detail::parseMcGroup(line.text, where(line.line));
+      if (!group) return std::unexpected(group.error());
+      def.groups.push_back(std::move(*group));
+      if (eol >= to) break;
+      pos = eol + 1;
+      afterGroup = true;
+      continue;
+    }
+    // "Empty list means no ports in this partition"; a group may end it.
+    if (p.text.empty() && comma == to && (afterGroup || pos == from)) break;
+    if (p.text.empty())
+      return std::unexpected(Error::at(file, p.line, "expected a member between ','"));
+    auto m = detail::parseMember(p.text, defmember, where(p.line));
+    if (!m) return std::unexpected(m.error());
+    def.members.push_back(std::move(*m));
+    afterGroup = false;
+    if (comma == to) break;
+    pos = comma + 1;
+  }
+  return def;
+}
+
 Result<PartitionDef> parseStatement(const Stream& s, std::size_t from, std::size_t to,
                                     std::string_view file) {
   auto where = [&](std::size_t line) { return fmt::format("{}:{}", file, line); };
@@ -102,18 +139,7 @@ Result<PartitionDef> parseStatement(const Stream& s, std::size_t from, std::size
       return std::unexpected(ok.error());
     }
   }
-  const std::vector<Piece> members = s.split(colon + 1, to, ',');
-  // "Empty list means no ports in this partition."
-  if (members.size() == 1 && members.front().text.empty()) return def;
-  for (const Piece& p : members) {
-    if (p.text.empty()) {
-      return std::unexpected(Error::at(file, p.line, "expected a member between ','"));
-    }
-    auto m = detail::parseMember(p.text, defmember, where(p.line));
-    if (!m) return std::unexpected(m.error());
-    def.members.push_back(std::move(*m));
-  }
-  return def;
+  return parseMembers(s, colon + 1, to, file, defmember, def);
 }
 
 }  // namespace

@@ -40,6 +40,7 @@
 
 #include <ibsm/Error.h>
 #include <ibsm/Fabric.h>
+#include <ibsm/Multicast.h>
 #include <ibsm/Routing.h>
 
 #include <array>
@@ -113,5 +114,55 @@ struct DumpedSl2Vl {
 // is not a switch of the fabric or a port it does not have.
 [[nodiscard]] Result<std::vector<Sl2VlEntry>> sl2vlByNode(const Fabric& fabric,
                                                           const std::vector<DumpedSl2Vl>& dumped);
+
+// Multicast forwarding tables as `ibroute -M` prints them (infiniband-diags
+// ibroute.c), one switch after the other, switches in the order of the LFT
+// dump:
+//
+//   Multicast mlids [0xc000-0xTOP] of switch Lid SWLID guid 0xGUID16 (DESC):
+//               0                   1                   2        (when > 9 ports)
+//        Ports: 0 1 2 3 4 5 6 7 8 9 0 1 2 ...
+//    MLid
+//   0xc000      x   x x
+//   N valid mlids dumped
+//
+// where port i's column is 12 + 2*i ('x' when in the mask), TOP is the
+// highest MLID of any table (what MulticastFDBTop would be), or the end of
+// the switch's MulticastFDBCap when there is none, and only MLIDs with a
+// port are listed. The parser also takes `ibroute -M -b` (" MLid  Port
+// Mask", then the mask as 4-hex-digit words, ports 0-15 first), the -v
+// capability line, and "N mlids dumped" (-a).
+struct DumpedMft {
+  Guid switchGuid;
+  Lid switchLid;  // 0 when the header gives a DR path
+  std::string description;
+  SwitchMft mft;
+};
+
+std::string formatMftDump(const Fabric& fabric, const std::vector<SwitchMft>& mfts);
+[[nodiscard]] Result<std::vector<DumpedMft>> parseMftDump(std::string_view text,
+                                                          std::string_view fileName);
+// The dumped tables by NodeId (MulticastPlan::mfts' layout). Fails on a GUID
+// that is not a switch of the fabric or a port the switch does not have.
+[[nodiscard]] Result<std::vector<SwitchMft>> mftsByNode(const Fabric& fabric,
+                                                        const std::vector<DumpedMft>& dumped);
+
+// The groups file of the dry run: each group on one line (MGID, MLID, PKey,
+// Q_Key, MTU and rate codes, SL, scope, TClass, FlowLabel, member count and,
+// after '#', what asked for it), then one line per member port, receivers
+// as "full", senders as "send-only":
+//
+//   mgid ff12:401b:ffff::ffff:ffff mlid 0xc000 pkey 0xffff qkey 0x00000b1b mtu 4 rate 3 sl 0 ...
+//     0x0002c90300000001 full "host0"[1] (0x0002c90300000001)
+struct McGroupListing {
+  Gid mgid{};
+  Lid mlid;
+  McGroupParams params;
+  std::vector<McRouteMember> members;
+  std::string where;  // what asked for it ("file:line"), may be empty
+};
+std::string formatMcGroups(const Fabric& fabric, const std::vector<McGroupListing>& groups);
+// ff12:401b:ffff::ffff:ffff (RFC 5952, as saquery prints MGIDs).
+std::string gidText(const Gid& gid);
 
 }  // namespace ibsm

@@ -14,6 +14,7 @@
 
 #include <ibsm/Error.h>
 #include <ibsm/Fabric.h>
+#include <ibsm/Multicast.h>
 #include <ibsm/PKeyTables.h>
 
 #include <array>
@@ -44,6 +45,24 @@ struct MemberSpec {
   }
 };
 
+// A multicast group an `mgid=` line of a partition pre-creates. Unset
+// flags inherit the partition's (TClass aside, as in OpenSM).
+struct McGroupDef {
+  Gid mgid{};
+  std::optional<std::uint8_t> mtu;
+  std::optional<std::uint8_t> rate;
+  std::optional<std::uint8_t> sl;
+  std::vector<std::uint8_t> scopes;  // one group per scope; none: the MGID's own
+  std::optional<std::uint32_t> qkey;
+  std::optional<std::uint8_t> tclass;
+  std::optional<std::uint32_t> flowLabel;
+  std::string where;  // "file:line"
+  bool operator==(const McGroupDef& o) const {
+    return mgid == o.mgid && mtu == o.mtu && rate == o.rate && sl == o.sl && scopes == o.scopes &&
+           qkey == o.qkey && tclass == o.tclass && flowLabel == o.flowLabel;
+  }
+};
+
 struct PartitionDef {
   std::string name;
   std::uint16_t pkey{0};  // low 15 bits; the membership bit is per port
@@ -57,7 +76,8 @@ struct PartitionDef {
   std::optional<std::uint8_t> tclass;
   std::optional<std::uint32_t> flowLabel;
   std::vector<MemberSpec> members;
-  std::string where;  // "file:line" of the (first) definition
+  std::vector<McGroupDef> groups;  // mgid= lines, in file order
+  std::string where;               // "file:line" of the (first) definition
 
   // Same partition, wherever written.
   bool sameAs(const PartitionDef& o) const;
@@ -69,7 +89,14 @@ struct PartitionConfig {
   const PartitionDef* find(std::uint16_t pkey) const;
 };
 
-// OpenSM's syntax, `Name=PKey [, flag ...] : member [, member ...] ;`. A PKey
+// What an SM manages when no partition is configured anywhere, as OpenSM
+// does then: `Default=0x7fff, ipoib : ALL=full;` (every port a full member,
+// the IPoIB broadcast group pre-created), so IPoIB works out of the box.
+PartitionConfig defaultPartitionConfig();
+
+// OpenSM's syntax, `Name=PKey [, flag ...] : member [, member ...] ;`, where
+// a member may also be `mgid=GID [, mtu=, rate=, sl=, scope=, Q_Key=,
+// TClass=, FlowLabel=]`, which takes the rest of its line. A PKey
 // written twice under the same name is one partition split over several
 // definitions (OpenSM merges them); under another name it is an error, as
 // is a name reused for another PKey.
@@ -87,6 +114,16 @@ struct PartitionConfig {
 // error naming both places.
 [[nodiscard]] Result<PartitionConfig> mergeSources(const PartitionConfig& a,
                                                    const PartitionConfig& b);
+
+// The multicast groups the configuration pre-creates, in partition order:
+// each `ipoib` partition's IPoIB broadcast group, one per `scope=` (default
+// link-local), with the partition's mtu/rate/sl/Q_Key/TClass/FlowLabel or
+// OpenSM's defaults (MTU code 4 = 2048, rate code 3 = 10 Gb/s, SL 0, Q_Key
+// 0x0b1b), then its `mgid=` groups. An IP group (signature 0x401b/0x601b)
+// gets the partition's PKey in the MGID and Q_Key 0x0b1b by default, and
+// must carry the partition's MTU and rate (OpenSM's checks); an MGID the
+// list already has is skipped, as OpenSM does. PKeys carry 0x8000.
+[[nodiscard]] Result<std::vector<McGroupSpec>> multicastGroups(const PartitionConfig& config);
 
 // Flag values: IBTA codes as OpenSM takes them, or what people mean
 // (mtu=4096; rate=100 or rate=10G in Gb/s). nullopt when neither.

@@ -51,10 +51,12 @@
 #pragma once
 
 #include <ibsm/Fabric.h>
+#include <ibsm/Multicast.h>
 #include <ibsm/Routing.h>
 
 #include <array>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -144,6 +146,25 @@ struct CreditLoopReport {
   std::vector<VlCreditLoops> perVl;
 };
 
+// The multicast trees of a dry run, judged by checkMulticast(): how many,
+// how big, how their roots and cables are shared, and what is wrong.
+struct MulticastReport {
+  std::size_t groups{0};
+  std::size_t groupsWithTree{0};
+  std::size_t receivers{0};        // member ports that get copies, all groups
+  std::size_t treeSwitches{0};     // switches in trees, all groups
+  std::size_t maxTreeSwitches{0};  // of the largest tree
+  std::size_t mftEntries{0};       // (switch, MLID) entries with a port
+  std::size_t roots{0};            // distinct root switches
+  std::size_t maxTreesPerRoot{0};
+  std::size_t minTreesPerRoot{0};     // over the roots in use
+  std::size_t linksUsed{0};           // inter-switch cables some tree uses
+  std::size_t maxTreesPerLink{0};     // trees that share the busiest cable
+  std::string busiestLink;            // "sw"[p] -- "peer"[q]
+  std::vector<std::string> warnings;  // the planner's (members left out)
+  std::vector<std::string> problems;  // checkMulticast()'s; empty: every tree right
+};
+
 struct RouteReport {
   std::string engine;
   std::vector<std::string> engineNotes;
@@ -161,6 +182,8 @@ struct RouteReport {
   HopStats hops;
   LinkLoadStats linkLoad;
   CreditLoopReport creditLoops;
+  // Filled by the caller when it planned multicast (analyseMulticast()).
+  std::optional<MulticastReport> multicast{};
 
   // Filled by the caller: the report does no timing and no I/O.
   std::vector<std::string> inputWarnings;  // the topology reader's, "file:line: ..."
@@ -178,6 +201,10 @@ struct RouteReport {
 // Walks every table of `result` over `fabric` (which must hold the LIDs the
 // tables were built for). Pure: no I/O, no timing.
 RouteReport analyseRoutes(const Fabric& fabric, const RoutingResult& result);
+
+// The multicast plan judged: figures, and checkMulticast() over its MFTs.
+MulticastReport analyseMulticast(const Fabric& fabric, const MulticastPlan& plan,
+                                 const std::vector<McGroupRoute>& groups);
 
 // The report as one JSON object (stable keys, for scripts and CI).
 std::string reportJson(const RouteReport& report);

@@ -91,6 +91,35 @@ void writeCreditLoops(JsonWriter& w, const CreditLoopReport& c) {
   w.endArray().endObject();
 }
 
+void writeMulticast(JsonWriter& w, const MulticastReport& m) {
+  w.key("multicast").beginObject();
+  w.key("groups").value(m.groups).key("groupsWithTree").value(m.groupsWithTree);
+  w.key("receivers").value(m.receivers).key("treeSwitches").value(m.treeSwitches);
+  w.key("maxTreeSwitches").value(m.maxTreeSwitches).key("mftEntries").value(m.mftEntries);
+  w.key("roots").value(m.roots).key("maxTreesPerRoot").value(m.maxTreesPerRoot);
+  w.key("minTreesPerRoot").value(m.minTreesPerRoot).key("linksUsed").value(m.linksUsed);
+  w.key("maxTreesPerLink").value(m.maxTreesPerLink).key("busiestLink").value(m.busiestLink);
+  w.key("warnings").value(m.warnings).key("problems").value(m.problems);
+  w.endObject();
+}
+
+void summariseMulticast(const MulticastReport& m, std::string& out) {
+  out += fmt::format(
+      "multicast: {} groups ({} with a tree), {} receiving ports, {} tree switches (largest "
+      "tree {}), {} MFT entries\n",
+      m.groups, m.groupsWithTree, m.receivers, m.treeSwitches, m.maxTreeSwitches, m.mftEntries);
+  out += fmt::format(
+      "  roots: {} switches, {} to {} trees each; cables used {}, at most {} trees on one{}\n",
+      m.roots, m.minTreesPerRoot, m.maxTreesPerRoot, m.linksUsed, m.maxTreesPerLink,
+      m.busiestLink.empty() ? "" : fmt::format(" ({})", m.busiestLink));
+  for (const auto& wn : m.warnings) out += fmt::format("  warning: {}\n", wn);
+  out += fmt::format("  check: {}\n", m.problems.empty()
+                                          ? std::string("every receiver reached once, no loop, "
+                                                        "no non-member port")
+                                          : fmt::format("{} PROBLEMS", m.problems.size()));
+  for (const auto& p : m.problems) out += fmt::format("  problem: {}\n", p);
+}
+
 std::string endpointText(const EndpointName& e) {
   return fmt::format("\"{}\"[{}] ({}) LID {}", e.description, e.port, e.portGuid, e.lid);
 }
@@ -136,6 +165,7 @@ std::string reportJson(const RouteReport& r) {
   writePairs(w, r);
   writeHopsAndLoads(w, r);
   writeCreditLoops(w, r.creditLoops);
+  if (r.multicast) writeMulticast(w, *r.multicast);
   w.key("routeSeconds").value(r.routeSeconds).key("reportSeconds").value(r.reportSeconds);
   w.key("peakRssKiB").value(r.peakRssKiB);
   w.endObject();
@@ -193,6 +223,7 @@ std::string reportSummary(const RouteReport& r) {
       line(fmt::format("  VL{}: {} ({} dependencies)", v.vl, v.acyclic ? "acyclic" : "CYCLIC",
                        v.dependencies));
   if (!c.cycle.empty()) line(fmt::format("  cycle: {}", joined(c.cycle, " => ")));
+  if (r.multicast) summariseMulticast(*r.multicast, out);
   if (r.routeSeconds > 0 || r.reportSeconds > 0 || r.peakRssKiB > 0)
     line(fmt::format("time: routing {:.3f} s, report {:.3f} s; peak memory {:.1f} MiB",
                      r.routeSeconds, r.reportSeconds, static_cast<double>(r.peakRssKiB) / 1024.0));

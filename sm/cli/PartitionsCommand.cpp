@@ -21,7 +21,7 @@ int inputError(const Error& e) {
 
 // What `ibsm run` would read from the same --config and --partitions: the
 // same function, so the plan printed is the plan programmed.
-Result<std::optional<partition::PartitionConfig>> readPartitions(const PartitionsArgs& args) {
+Result<partition::PartitionConfig> readPartitions(const PartitionsArgs& args) {
   auto loaded = config::loadConfigInUse(args.config);
   if (!loaded) return std::unexpected(loaded.error());
   return config::readPartitionSources(*loaded, args.partitions);
@@ -101,13 +101,7 @@ int runPartitions(const PartitionsArgs& args) {
   const Fabric& fabric = read->fabric;
   auto config = readPartitions(args);
   if (!config) return inputError(config.error());
-  if (!*config) {
-    fmt::print(
-        "partitions: not managed (no partitions file and no [[partition]] table): ibsm run "
-        "leaves every PKey table as the ports hold it\n");
-    return 0;
-  }
-  auto plan = partition::planPartitions(fabric, **config, sm);
+  auto plan = partition::planPartitions(fabric, *config, sm);
   if (!plan) return inputError(plan.error());
   printPlan(fabric, *plan);
   return 0;

@@ -11,7 +11,9 @@
 #include <chrono>
 
 #include "sm/cli/Progress.h"
+#include "sm/cli/RouteMulticast.h"
 #include "sm/config/ConfigInUse.h"
+#include "sm/config/PartitionSources.h"
 #include "sm/config/PlanSettings.h"
 #include "sm/files/FileIo.h"
 
@@ -37,7 +39,8 @@ int inputError(const Error& e) {
 struct Inputs {
   Fabric fabric;
   PlanInputs plan;
-  std::vector<std::string> warnings;  // the topology reader's
+  partition::PartitionConfig partitions;  // as `ibsm run` reads them
+  std::vector<std::string> warnings;      // the topology reader's
 };
 
 Result<Inputs> gatherInputs(const RouteArgs& args, Progress& progress) {
@@ -52,12 +55,15 @@ Result<Inputs> gatherInputs(const RouteArgs& args, Progress& progress) {
                                   .guid2lid = args.guid2lid},
                                  defaultRegistry());
   if (!plan) return std::unexpected(plan.error());
+  auto partitions = config::readPartitionSources(*loaded, args.partitions);
+  if (!partitions) return std::unexpected(partitions.error());
 
   progress.phase(fmt::format("reading {}", args.topology.string()));
   auto read = readTopologyFile(args.topology);
   if (!read) return std::unexpected(read.error());
   return Inputs{.fabric = std::move(read->fabric),
                 .plan = std::move(*plan),
+                .partitions = std::move(*partitions),
                 .warnings = std::move(read->warnings)};
 }
 
@@ -74,13 +80,19 @@ void addRouteCommand(CLI::App& app, RouteArgs& args) {
   cmd->add_option("--guid2lid", args.guid2lid, "OpenSM-format guid2lid file of LIDs to keep");
   cmd->add_option("--lmc", args.lmc, "LID Mask Control (0-7)");
   cmd->add_option("-a,--root-guids", args.rootGuids, "File of root switch GUIDs (updn, ftree)");
-  cmd->add_option("-o,--out", args.out,
-                  "Directory for opensm-lfts.dump, sl2vl.dump (dragonfly), guid2lid, report.json");
+  cmd->add_option(
+      "-o,--out", args.out,
+      "Directory for opensm-lfts.dump, sl2vl.dump (dragonfly), mfts.dump, mcast-groups, "
+      "guid2lid, report.json");
   cmd->add_option("-F,--config", args.config,
                   fmt::format("TOML config (default {} if present)", config::kDefaultConfigPath));
+  cmd->add_option("-P,--partitions", args.partitions,
+                  "OpenSM partitions.conf whose multicast groups to plan (overrides "
+                  "sm.partitions_file; none: the default partition, as ibsm run)");
   cmd->add_flag("--json", args.json, "Print the report as JSON on stdout instead of the summary");
   cmd->add_flag("--check", args.check,
-                "Exit 1 when a pair is unrouted or the routes have a credit loop");
+                "Exit 1 when a pair is unrouted, the routes have a credit loop or a multicast "
+                "tree is wrong");
 }
 
 int runRoute(const RouteArgs& args) {
@@ -99,8 +111,13 @@ int runRoute(const RouteArgs& args) {
   const auto reportStart = std::chrono::steady_clock::now();
   RouteReport report = analyseRoutes(plan->fabric, plan->routing);
   report.routeSeconds = routeSeconds;
-  report.reportSeconds = secondsSince(reportStart);
   report.inputWarnings = std::move(inputs->warnings);
+
+  progress.phase("planning and checking multicast trees");
+  auto multicast = planDryRunMulticast(plan->fabric, inputs->partitions);
+  if (!multicast) return inputError(multicast.error());
+  report.multicast = multicast->report;
+  report.reportSeconds = secondsSince(reportStart);
 
   progress.phase(fmt::format("writing {}", args.out.string()));
   std::error_code ec;
@@ -124,6 +141,14 @@ int runRoute(const RouteArgs& args) {
         !ok)
       return inputError(ok.error());
   }
+  if (auto ok = files::writeFileAtomically(args.out / "mcast-groups",
+                                           formatMcGroups(plan->fabric, multicast->groups));
+      !ok)
+    return inputError(ok.error());
+  if (auto ok = files::writeFileAtomically(args.out / "mfts.dump",
+                                           formatMftDump(plan->fabric, multicast->plan.mfts));
+      !ok)
+    return inputError(ok.error());
   if (auto ok =
           files::writeFileAtomically(args.out / "guid2lid", formatGuid2Lid(toGuid2Lid(plan->lids)));
       !ok)
@@ -138,7 +163,9 @@ int runRoute(const RouteArgs& args) {
     fmt::print("{}\n", json);
   else
     fmt::print("{}", reportSummary(report));
-  if (args.check && (report.unreachablePairs() > 0 || !report.creditLoops.acyclic)) return 1;
+  if (args.check && (report.unreachablePairs() > 0 || !report.creditLoops.acyclic ||
+                     !report.multicast->problems.empty()))
+    return 1;
   return 0;
 }
 

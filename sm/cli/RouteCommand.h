@@ -19,12 +19,14 @@ struct RouteArgs {
   std::optional<std::filesystem::path> rootGuids;
   std::filesystem::path out{"."};
   std::optional<std::filesystem::path> config;
+  std::optional<std::filesystem::path> partitions;  // else sm.partitions_file of the config
   bool json{false};
   bool check{false};
 };
 
 void addRouteCommand(CLI::App& app, RouteArgs& args);
-// Exit status: 0 done; 1 --check found unrouted pairs or a credit loop;
+// Exit status: 0 done; 1 --check found unrouted pairs, a credit loop or a
+// multicast tree problem;
 // 2 bad input (nothing written).
 int runRoute(const RouteArgs& args);
 

@@ -95,16 +95,14 @@ Result<Setup> prepare(const RunArgs& args) {
   auto partitions = config::readPartitionSources(*in, args.partitions);
   if (!partitions) return std::unexpected(partitions.error());
   if (args.partitions) c.sm.partitionsFile = *args.partitions;
-  if (*partitions) {
-    // IPoIB broadcast groups and mgid= lines: bad values fail here, before
-    // anything is sent.
-    auto groups = partition::multicastGroups(**partitions);
-    if (!groups) return std::unexpected(groups.error());
-    s.multicastGroups = std::move(*groups);
-    s.sweep.partitions = [config = std::move(**partitions)](const Fabric& fabric, Guid smPort) {
-      return partition::planPartitions(fabric, config, smPort);
-    };
-  }
+  // IPoIB broadcast groups and mgid= lines: bad values fail here, before
+  // anything is sent.
+  auto groups = partition::multicastGroups(*partitions);
+  if (!groups) return std::unexpected(groups.error());
+  s.multicastGroups = std::move(*groups);
+  s.sweep.partitions = [config = std::move(*partitions)](const Fabric& fabric, Guid smPort) {
+    return partition::planPartitions(fabric, config, smPort);
+  };
   // A state file that does not parse would lose LIDs: refuse before sending.
   if (auto saved = sm::manager::StateStore(c.sm.stateDir).loadGuid2Lid(); !saved)
     return std::unexpected(saved.error());

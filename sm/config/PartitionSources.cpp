@@ -2,7 +2,7 @@
 
 namespace ibsm::sm::config {
 
-Result<std::optional<partition::PartitionConfig>> readPartitionSources(
+Result<partition::PartitionConfig> readPartitionSources(
     const ConfigInUse& config, const std::optional<std::filesystem::path>& partitionsFile) {
   const std::filesystem::path file = partitionsFile.value_or(config.config.sm.partitionsFile);
   partition::PartitionConfig merged;
@@ -23,7 +23,7 @@ Result<std::optional<partition::PartitionConfig>> readPartitionSources(
       managed = true;
     }
   }
-  if (!managed) return std::nullopt;
+  if (!managed) return partition::defaultPartitionConfig();
   return merged;
 }
 

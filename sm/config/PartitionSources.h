@@ -5,9 +5,12 @@
 //     config in use;
 //   - the [[partition]] tables of that config are added to it; a PKey (or
 //     name) both define differently is an error naming both places;
-//   - neither names a partition: nullopt, PKey tables are not managed (left
-//     as the ports hold them). A partitions file that defines nothing still
-//     counts: the SM then manages the default partition alone.
+//   - neither names a partition: the default partition as OpenSM manages it
+//     then, `Default=0x7fff, ipoib : ALL=full` (partition::
+//     defaultPartitionConfig()), so IPoIB's broadcast group exists out of
+//     the box. A partitions file that defines nothing counts as named: the
+//     planner then adds 0x7fff as OpenSM does beside a file (ALL limited,
+//     the SM full, no broadcast group).
 // Read in full before anything is sent, so a bad file refuses start-up and,
 // on SIGHUP, keeps the running partitions.
 #pragma once
@@ -22,7 +25,7 @@
 
 namespace ibsm::sm::config {
 
-[[nodiscard]] Result<std::optional<partition::PartitionConfig>> readPartitionSources(
+[[nodiscard]] Result<partition::PartitionConfig> readPartitionSources(
     const ConfigInUse& config, const std::optional<std::filesystem::path>& partitionsFile);
 
 }  // namespace ibsm::sm::config

@@ -84,11 +84,11 @@ TEST_F(PartitionsCommand, ThePartitionsFlagReplacesTheConfigsFile) {
   EXPECT_THAT(r.out, Not(HasSubstr("0x0c0c")));
 }
 
-TEST_F(PartitionsCommand, NothingNamedSaysPKeyTablesAreNotManaged) {
+TEST_F(PartitionsCommand, NothingNamedManagesTheDefaultPartitionEveryPortFull) {
   const Outcome r = partitions(fmt::format("--config {}", config("").string()));
   ASSERT_EQ(r.status, 0) << r.out;
-  EXPECT_THAT(r.out, HasSubstr("partitions: not managed"));
-  EXPECT_THAT(r.out, Not(HasSubstr("PKey tables (")));
+  EXPECT_THAT(r.out, HasSubstr("partition 'Default' 0x7fff"));
+  EXPECT_THAT(r.out, Not(HasSubstr("limited")));
 }
 
 // The same clash between the two sources, refused by both commands with the

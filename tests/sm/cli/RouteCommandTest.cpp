@@ -196,6 +196,60 @@ TEST_F(RouteCommand, APortsReportRoutesWithANoteOnWhatItLacks) {
                                ":1: an 'ibnetdiscover -p' ports report names ports, not nodes"));
 }
 
+// Without partitions anywhere the dry run plans what `ibsm run` manages then:
+// the default partition with IPoIB, whose broadcast group every CA port joins.
+TEST_F(RouteCommand, TheDefaultPartitionsBroadcastGroupIsPlannedAndChecked) {
+  const auto out = dir_ / "out";
+  const Outcome r =
+      ibsm(fmt::format("route -t {}/fat-tree-3level-k8.net --check -F {} -o {}",
+                       IBSM_TEST_TOPOLOGIES, write("empty.toml", "").string(), out.string()));
+  ASSERT_EQ(r.status, 0) << r.out;
+  EXPECT_THAT(r.out, HasSubstr("multicast: 1 groups (1 with a tree), 128 receiving ports"));
+  EXPECT_THAT(r.out, HasSubstr("check: every receiver reached once"));
+  EXPECT_THAT(slurp(out / "mcast-groups"),
+              HasSubstr("mgid ff12:401b:ffff::ffff:ffff mlid 0xc000 pkey 0xffff qkey 0x00000b1b "
+                        "mtu 4 rate 3 sl 0 scope 0x2 tclass 0 flow_label 0x00000 members 128"));
+  EXPECT_THAT(slurp(out / "mfts.dump"), HasSubstr("Multicast mlids [0xc000-0xc000] of switch"));
+  EXPECT_THAT(slurp(out / "report.json"), HasSubstr("\"problems\":[]"));
+}
+
+TEST_F(RouteCommand, APartitionsFilesGroupsGetMlidsInOrderAndSpreadRoots) {
+  const auto parts = write("p.conf",
+                           "Default=0x7fff, ipoib : ALL=full;\n"
+                           "storage=0x0b0b, ipoib, scope=2, scope=5, mtu=4096 :\n"
+                           "  mgid=ff12:401b::16\n"
+                           "  ALL_CAS=full;\n");
+  const auto out = dir_ / "out";
+  const Outcome r = ibsm(fmt::format(
+      "route -t {}/fat-tree-3level-k8.net --check --partitions {} -F {} -o {}",
+      IBSM_TEST_TOPOLOGIES, parts.string(), write("e.toml", "").string(), out.string()));
+  ASSERT_EQ(r.status, 0) << r.out;
+  const std::string groups = slurp(out / "mcast-groups");
+  EXPECT_THAT(groups, HasSubstr("mgid ff12:401b:ffff::ffff:ffff mlid 0xc000"));
+  EXPECT_THAT(groups, HasSubstr("mgid ff12:401b:8b0b::ffff:ffff mlid 0xc001 pkey 0x8b0b"));
+  EXPECT_THAT(groups, HasSubstr("mgid ff15:401b:8b0b::ffff:ffff mlid 0xc002"));
+  // The IP group takes the partition's scopes, as in OpenSM: one per scope.
+  EXPECT_THAT(groups, HasSubstr("mgid ff12:401b:8b0b::16 mlid 0xc003 pkey 0x8b0b qkey 0x00000b1b "
+                                "mtu 5"));
+  EXPECT_THAT(groups, HasSubstr("mgid ff15:401b:8b0b::16 mlid 0xc004"));
+  EXPECT_THAT(r.out, HasSubstr("multicast: 5 groups (5 with a tree)"));
+  // Five trees over the 16 core switches of the k=8 tree: five roots, on
+  // cores of different aggregation switches, so no cable carries more
+  // than two trees (four groups of four cores: one group holds two roots).
+  EXPECT_THAT(r.out, HasSubstr("roots: 5 switches, 1 to 1 trees each"));
+  EXPECT_THAT(r.out, HasSubstr("at most 2 trees on one"));
+}
+
+TEST_F(RouteCommand, ABadMgidLineNamesFileAndLineAndWritesNothing) {
+  const auto parts = write("p.conf", "a=0x1, ipoib :\n  mgid=fe80::1\n  ALL;\n");
+  const auto out = dir_ / "out";
+  const Outcome r = ibsm(fmt::format("route -t {}/fat-tree-3level-k8.net --partitions {} -o {}",
+                                     IBSM_TEST_TOPOLOGIES, parts.string(), out.string()));
+  EXPECT_EQ(r.status, 2) << r.out;
+  EXPECT_THAT(r.out, HasSubstr(parts.string() + ":2: mgid= takes a multicast GID"));
+  EXPECT_FALSE(fs::exists(out / "mfts.dump"));
+}
+
 TEST(TopoCommand, ABadSpecNamesTheParameter) {
   const Outcome r = ibsm("topo generate fat-tree --levels 3 --radix 7");
   EXPECT_EQ(r.status, 2);

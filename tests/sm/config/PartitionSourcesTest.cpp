@@ -2,7 +2,7 @@
 // and on SIGHUP) and `ibsm partitions` find the partitions to manage. The
 // partitions file is --partitions, else sm.partitions_file of the config in
 // use; the config's [[partition]] tables are added; naming nothing means
-// PKey tables are not managed.
+// the default partition is managed as OpenSM manages it then.
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
@@ -31,14 +31,20 @@ class PartitionSources : public testing::ScratchFiles {
       "[[partition]]\nname = \"storage\"\npkey = 0x0b0b\nmembers = [\"ALL_CAS\"]\n";
 };
 
-TEST_F(PartitionSources, NothingNamedMeansPKeyTablesAreNotManaged) {
+TEST_F(PartitionSources, NothingNamedMeansTheDefaultPartitionWithIpoibAsOpenSm) {
   const auto none = readPartitionSources(ConfigInUse{}, std::nullopt);
   ASSERT_TRUE(none) << none.error().message;
-  EXPECT_FALSE(*none);
+  ASSERT_EQ(none->partitions.size(), 1U);
+  const auto& d = none->partitions[0];
+  EXPECT_EQ(d.pkey, 0x7fff);
+  EXPECT_TRUE(d.ipoib);
+  ASSERT_EQ(d.members.size(), 1U);
+  EXPECT_EQ(d.members[0].kind, partition::MemberSpec::Kind::All);
+  EXPECT_EQ(d.members[0].membership, partition::Membership::Full);
 
   const auto configWithoutPartitions = readPartitionSources(configFile("[sm]\npriority = 3\n"), {});
   ASSERT_TRUE(configWithoutPartitions) << configWithoutPartitions.error().message;
-  EXPECT_FALSE(*configWithoutPartitions);
+  EXPECT_EQ(pkeys(*configWithoutPartitions), std::vector<std::uint16_t>{0x7fff});
 }
 
 TEST_F(PartitionSources, TheConfigsPartitionsFileAndItsTablesAreMerged) {
@@ -47,8 +53,7 @@ TEST_F(PartitionSources, TheConfigsPartitionsFileAndItsTablesAreMerged) {
       configFile(fmt::format("{}[sm]\npartitions_file = \"{}\"\n", kTomlPartition, conf.string()));
   const auto p = readPartitionSources(in, std::nullopt);
   ASSERT_TRUE(p) << p.error().message;
-  ASSERT_TRUE(*p);
-  EXPECT_EQ(pkeys(**p), (std::vector<std::uint16_t>{0x0a0a, 0x0b0b}));
+  EXPECT_EQ(pkeys(*p), (std::vector<std::uint16_t>{0x0a0a, 0x0b0b}));
 }
 
 TEST_F(PartitionSources, ThePartitionsFlagReplacesTheConfigsPartitionsFile) {
@@ -58,23 +63,20 @@ TEST_F(PartitionSources, ThePartitionsFlagReplacesTheConfigsPartitionsFile) {
       fmt::format("{}[sm]\npartitions_file = \"{}\"\n", kTomlPartition, configured.string()));
   const auto p = readPartitionSources(in, given);
   ASSERT_TRUE(p) << p.error().message;
-  ASSERT_TRUE(*p);
-  EXPECT_EQ(pkeys(**p), (std::vector<std::uint16_t>{0x0d0d, 0x0b0b}));
+  EXPECT_EQ(pkeys(*p), (std::vector<std::uint16_t>{0x0d0d, 0x0b0b}));
 }
 
 TEST_F(PartitionSources, TablesAloneAreManaged) {
   const auto p = readPartitionSources(configFile(kTomlPartition), std::nullopt);
   ASSERT_TRUE(p) << p.error().message;
-  ASSERT_TRUE(*p);
-  EXPECT_EQ(pkeys(**p), std::vector<std::uint16_t>{0x0b0b});
+  EXPECT_EQ(pkeys(*p), std::vector<std::uint16_t>{0x0b0b});
 }
 
 TEST_F(PartitionSources, AFileThatDefinesNothingStillManagesTheDefaultPartition) {
   const auto empty = write("empty.conf", "# nothing yet\n");
   const auto p = readPartitionSources(ConfigInUse{}, empty);
   ASSERT_TRUE(p) << p.error().message;
-  ASSERT_TRUE(*p);
-  EXPECT_TRUE((*p)->partitions.empty());
+  EXPECT_TRUE(p->partitions.empty());
 }
 
 TEST_F(PartitionSources, APKeyDefinedDifferentlyInBothIsAnErrorNamingBothPlaces) {
@@ -92,8 +94,7 @@ TEST_F(PartitionSources, APKeyDefinedAlikeInBothIsOnePartition) {
   const auto conf = write("partitions.conf", "storage=0x0b0b : ALL_CAS ;\n");
   const auto p = readPartitionSources(configFile(kTomlPartition), conf);
   ASSERT_TRUE(p) << p.error().message;
-  ASSERT_TRUE(*p);
-  EXPECT_EQ(pkeys(**p), std::vector<std::uint16_t>{0x0b0b});
+  EXPECT_EQ(pkeys(*p), std::vector<std::uint16_t>{0x0b0b});
 }
 
 TEST_F(PartitionSources, ABadOrMissingPartitionsFileIsNamed) {

@@ -1,0 +1,47 @@
+// Groups for the multicast tests: members named by node description.
+#pragma once
+
+#include <gmock/gmock.h>
+#include <ibsm/Multicast.h>
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "tests/support/FabricFixtures.h"
+
+namespace ibsm::testing {
+
+// The port GUID of a one-port CA (port 1) or of a switch (port 0).
+inline Guid portGuidOf(const Fabric& f, std::string_view name) {
+  const Node& node = f.node(nodeNamed(f, name));
+  return node.isSwitch() ? node.ports[0].guid : node.ports[1].guid;
+}
+
+inline McGroupRoute groupOf(const Fabric& f, std::uint16_t mlid,
+                            const std::vector<std::string>& receivers,
+                            const std::vector<std::string>& senders = {}) {
+  McGroupRoute g{.mgid = {}, .mlid = Lid{mlid}, .members = {}};
+  for (const auto& n : receivers) g.members.push_back({portGuidOf(f, n), true});
+  for (const auto& n : senders) g.members.push_back({portGuidOf(f, n), false});
+  std::ranges::sort(g.members);
+  return g;
+}
+
+// Every CA port, receiving.
+inline McGroupRoute everyCa(const Fabric& f, std::uint16_t mlid) {
+  McGroupRoute g{.mgid = {}, .mlid = Lid{mlid}, .members = {}};
+  for (const NodeId id : f.endNodes())
+    for (std::size_t p = 1; p < f.node(id).ports.size(); ++p)
+      if (f.node(id).ports[p].connected()) g.members.push_back({f.node(id).ports[p].guid, true});
+  std::ranges::sort(g.members);
+  return g;
+}
+
+inline McPortMask maskOf(std::initializer_list<int> ports) {
+  McPortMask m;
+  for (const int p : ports) m.set(static_cast<std::size_t>(p));
+  return m;
+}
+
+}  // namespace ibsm::testing
