@@ -232,6 +232,12 @@ Result<void> SubnetProgrammer::writeTables(const ProgramDiff& d, ProgramSummary&
       noteFailure(phase, steps[i], holds);
     }
   }
+  for (const ProgramPhase phase : {ProgramPhase::Mfts, ProgramPhase::MftTop}) {
+    if (const std::size_t n = summary.phase(phase).deferred; n > 0)
+      summary.failures.push_back(
+          fmt::format("{} {} steps deferred to the next sweep: an MFT write before them failed", n,
+                      phaseName(phase)));
+  }
   for (const NodeId n : holds.heldNodes) {
     const Node& node = fabric.node(n);
     summary.failures.push_back(fmt::format(
