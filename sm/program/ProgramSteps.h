@@ -60,7 +60,7 @@ struct PortInfoTarget {
 struct SwitchInfoTarget {
   NodeId sw{0};
   Lid top;       // the LinearFDBTop it writes
-  Lid mcastTop;  // the MulticastFDBTop it writes (0 where the switch has none)
+  Lid mcastTop;  // the MulticastFDBTop it writes (the held one, unless an MFT phase's)
 };
 template <typename Kind>
 struct BlockTarget {

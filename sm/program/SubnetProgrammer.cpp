@@ -55,19 +55,22 @@ bool isMftPhase(ProgramPhase phase) {
          phase == ProgramPhase::MftTop;
 }
 
-// Mfts writes of an MLID block whose prune failed, and MulticastFDBTop
-// raises of a switch whose MFT is not all in place (ProgramSteps.h).
+// Mfts writes of an MLID block whose prune failed, MulticastFDBTop raises
+// of a switch whose MFT is not all in place (ProgramSteps.h), and any
+// MulticastFDBTop Set of a switch whose LID or LFT is not: it carries the
+// planned LinearFDBTop too.
 std::pair<std::vector<ProgramStep>, std::size_t> withoutMftHeld(
     ProgramPhase phase, const std::vector<ProgramStep>& steps,
-    const std::set<std::uint16_t>& unpruned, const std::set<NodeId>& failed) {
+    const std::set<std::uint16_t>& unpruned, const std::set<NodeId>& failed,
+    const std::set<NodeId>& heldNodes) {
   std::vector<ProgramStep> keep;
   std::size_t deferred = 0;
   for (const ProgramStep& s : steps) {
     bool held = false;
     if (const auto* b = std::get_if<BlockTarget<MftKind>>(&s.target))
       held = phase == ProgramPhase::Mfts && unpruned.contains(mftMlidBlock(b->index));
-    if (const auto* t = std::get_if<SwitchInfoTarget>(&s.target))
-      held = phase == ProgramPhase::MftTop && failed.contains(t->sw);
+    if (const auto* t = std::get_if<SwitchInfoTarget>(&s.target); t && isMftPhase(phase))
+      held = heldNodes.contains(t->sw) || (phase == ProgramPhase::MftTop && failed.contains(t->sw));
     if (held) {
       ++deferred;
     } else {
@@ -241,8 +244,8 @@ Result<void> SubnetProgrammer::writePhases(const ProgramDiff& d,
                                            ProgramSummary& summary, Holds& holds) {
   const Fabric& fabric = held_.observed().fabric;
   for (const ProgramPhase phase : phases) {
-    const auto [steps, deferred] =
-        withoutMftHeld(phase, d.phase(phase), holds.unprunedMlidBlocks, holds.mftFailed);
+    const auto [steps, deferred] = withoutMftHeld(phase, d.phase(phase), holds.unprunedMlidBlocks,
+                                                  holds.mftFailed, holds.heldNodes);
     auto replies = runPhase(phase, steps, deferred, summary);
     if (!replies) return std::unexpected(replies.error());
     for (std::size_t i = 0; i < steps.size(); ++i) {
@@ -257,6 +260,12 @@ Result<void> SubnetProgrammer::writePhases(const ProgramDiff& d,
       }
       noteFailure(phase, steps[i], holds);
     }
+  }
+  for (const ProgramPhase phase : {ProgramPhase::Mfts, ProgramPhase::MftTop}) {
+    if (const std::size_t n = summary.phase(phase).deferred; n > 0)
+      summary.failures.push_back(
+          fmt::format("{} {} steps deferred to the next sweep: an MFT write before them failed", n,
+                      phaseName(phase)));
   }
   return {};
 }

@@ -150,6 +150,60 @@ TEST(HeldLfts, AnUncertainTopAcceptsWhatTheSwitchReportsAndKeepsTheBlocks) {
   EXPECT_EQ(held.table<LftKind>().state(sw, 0), Unknown);
 }
 
+// --- MFTs: written outright on first sight, forgotten when rebooted ------
+
+MftBlock mftOf(std::uint16_t mask) {
+  MftBlock b;
+  b.masks[0] = mask;
+  return b;
+}
+
+TEST(HeldMfts, ASwitchSeenForTheFirstTimeHasEveryBlockStaleToBeWrittenUnread) {
+  Subnet s;
+  HeldSubnet held;
+  held.observe(s.seen);
+  const auto& mfts = held.table<MftKind>();
+  EXPECT_EQ(mfts.state(s.guid(s.sw0), mftIndex(0, 0)), Stale);
+  EXPECT_EQ(mfts.state(s.guid(s.sw0), mftIndex(511, 15)), Stale);
+  EXPECT_EQ(mfts.blocks(s.guid(s.sw0)), 0U);
+}
+
+TEST(HeldMfts, WhatWasWrittenIsKeptUntilTheSwitchRebootsOrIsProgrammedByAnother) {
+  Subnet s;
+  HeldSubnet held;
+  held.observe(s.seen);
+  const Guid sw = s.guid(s.sw1);
+  const BlockTarget<MftKind> block{.node = s.sw1, .owner = sw, .index = mftIndex(1, 0)};
+  held.apply(setOf(block, mftOf(0x6)), answered(encode(mftOf(0x6))));
+  held.observe(s.seen);
+  EXPECT_EQ(held.table<MftKind>().block(sw, mftIndex(1, 0)), mftOf(0x6));
+  EXPECT_EQ(held.table<MftKind>().state(sw, mftIndex(0, 0)), Stale) << "never written";
+
+  s.seen.portInfo.at({s.sw1, 0}).lid = Lid{};  // sw1 rebooted
+  held.observe(s.seen);
+  EXPECT_EQ(held.table<MftKind>().state(sw, mftIndex(1, 0)), Stale);
+
+  s.seen.portInfo.at({s.sw1, 0}).lid = Lid{2};
+  held.observe(s.seen);
+  held.apply(setOf(block, mftOf(0x6)), answered(encode(mftOf(0x6))));
+  s.top(s.sw1, 70);  // someone else programmed it
+  held.observe(s.seen);
+  EXPECT_EQ(held.table<MftKind>().state(sw, mftIndex(1, 0)), Stale);
+}
+
+TEST(HeldMfts, AFailedWriteLeavesATrackedStaleBlock) {
+  Subnet s;
+  HeldSubnet held;
+  held.observe(s.seen);
+  const Guid sw = s.guid(s.sw0);
+  const BlockTarget<MftKind> block{.node = s.sw0, .owner = sw, .index = mftIndex(0, 0)};
+  held.apply(setOf(block, mftOf(0x6)), answered(encode(mftOf(0x6))));
+  held.apply(setOf(block, mftOf(0x2)), timedOut());
+  EXPECT_EQ(held.table<MftKind>().state(sw, mftIndex(0, 0)), Stale);
+  // Tracked: the diff clears it before it grows (it may hold either).
+  EXPECT_GT(held.table<MftKind>().blocks(sw), mftIndex(0, 0));
+}
+
 // --- the invariants --------------------------------------------------------
 
 TEST(HeldInvariants, AFailedSetLeavesTheBlockUnknownToBeWrittenAgainUnread) {

@@ -184,6 +184,10 @@ TEST_F(MftOnTwoSwitches, AFailedPruneDefersTheGrowthOfItsMlidBlockButHoldsNoLink
   EXPECT_EQ(s.phase(ProgramPhase::Mfts).deferred, 2U);
   EXPECT_EQ(s.failed(), 3U);  // the prune, and the two writes it held back
   for (const std::string& line : s.failures) EXPECT_EQ(line.find("held back"), std::string::npos);
+  EXPECT_EQ(
+      std::ranges::count_if(
+          s.failures, [](const std::string& l) { return l.starts_with("2 mfts steps deferred"); }),
+      1);
   std::map<NodeId, McPortMask> now{{wireNode(s1), onWire(s1, 0xC000)},
                                    {wireNode(s2), onWire(s2, 0xC000)}};
   EXPECT_FALSE(forwardsInALoop(bench->wire().fabric(), now));
