@@ -120,6 +120,11 @@ std::string formatStatus(const DaemonStatus& s) {
                  sa.reportsUnmatched, sa.reportSendFailed, sa.subscribersDropped);
   fmt::format_to(o, "sa_limited: answers_trimmed {} leases_shortened {} segmented_refused {}\n",
                  sa.answersTrimmed, sa.leasesShortened, sa.segmentedRefused);
+  fmt::format_to(o,
+                 "sa_multicast: groups {} joins {} leaves {} created {} deleted {}\n"
+                 "sa_multicast_refused: {}\n",
+                 sa.mcGroups, sa.mcJoins, sa.mcLeaves, sa.mcGroupsCreated, sa.mcGroupsDeleted,
+                 byName(sa.mcRefusedByStatus));
   return out;
 }
 

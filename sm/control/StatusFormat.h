@@ -154,6 +154,15 @@ struct SaCounters {
   std::uint64_t answersTrimmed{0};
   std::uint64_t leasesShortened{0};
   std::uint64_t segmentedRefused{0};
+  // Multicast: the groups the SA holds, MCMemberRecord Sets (joins) and
+  // Deletes (leaves) that succeeded, groups created and deleted, and the
+  // Sets and Deletes refused, by status name.
+  std::uint64_t mcGroups{0};
+  std::uint64_t mcJoins{0};
+  std::uint64_t mcLeaves{0};
+  std::uint64_t mcGroupsCreated{0};
+  std::uint64_t mcGroupsDeleted{0};
+  std::map<std::string, std::uint64_t> mcRefusedByStatus;
 };
 
 struct DaemonStatus {

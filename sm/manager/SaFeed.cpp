@@ -71,6 +71,13 @@ void describeSa(const sa::SaResponder& responder, control::SaCounters& out) {
   out.answersTrimmed = c.answersTrimmed;
   out.leasesShortened = c.leasesShortened;
   out.segmentedRefused = c.segmentedRefused;
+  out.mcGroups = responder.groups().size();
+  out.mcJoins = c.mcJoins;
+  out.mcLeaves = c.mcLeaves;
+  out.mcGroupsCreated = c.mcGroupsCreated;
+  out.mcGroupsDeleted = c.mcGroupsDeleted;
+  for (const auto& [status, n] : c.mcRefusedByStatus)
+    out.mcRefusedByStatus[sa::statusName(status)] += n;
 }
 
 }  // namespace ibsm::sm::manager
