@@ -128,7 +128,7 @@ std::string formatStatus(const DaemonStatus& s) {
                  "sa_multicast: groups {} joins {} leaves {} created {} deleted {}\n"
                  "sa_multicast_refused: {}\n",
                  sa.mcGroups, sa.mcJoins, sa.mcLeaves, sa.mcGroupsCreated, sa.mcGroupsDeleted,
-                 byName(sa.mcRefused));
+                 byName(sa.mcRefusedByStatus));
   const MulticastCounts& m = s.multicast;
   if (!m.managed) {
     fmt::format_to(o, "multicast: not managed\n");

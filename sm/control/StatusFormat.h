@@ -141,16 +141,6 @@ struct SaCounters {
   // nothing in flight, sends the port refused; subscriptions dropped with
   // their port.
   std::map<std::string, std::uint64_t> noticesByTrap;
-  // Multicast groups (MCMemberRecord): groups held now; joins (Sets) and
-  // leaves (Deletes) that succeeded; groups created and deleted however
-  // (joins, leaves, the configuration, ports gone); Sets and Deletes
-  // refused, by the status answered.
-  std::uint64_t mcGroups{0};
-  std::uint64_t mcJoins{0};
-  std::uint64_t mcLeaves{0};
-  std::uint64_t mcGroupsCreated{0};
-  std::uint64_t mcGroupsDeleted{0};
-  std::map<std::string, std::uint64_t> mcRefused;
   std::uint64_t reportsSent{0};
   std::uint64_t reportsRetried{0};
   std::uint64_t reportsAcknowledged{0};
@@ -164,6 +154,15 @@ struct SaCounters {
   std::uint64_t answersTrimmed{0};
   std::uint64_t leasesShortened{0};
   std::uint64_t segmentedRefused{0};
+  // Multicast: the groups the SA holds, MCMemberRecord Sets (joins) and
+  // Deletes (leaves) that succeeded, groups created and deleted, and the
+  // Sets and Deletes refused, by status name.
+  std::uint64_t mcGroups{0};
+  std::uint64_t mcJoins{0};
+  std::uint64_t mcLeaves{0};
+  std::uint64_t mcGroupsCreated{0};
+  std::uint64_t mcGroupsDeleted{0};
+  std::map<std::string, std::uint64_t> mcRefusedByStatus;
 };
 
 // Multicast as the daemon manages it (SmDaemon::manageMulticast): the

@@ -136,13 +136,6 @@ Json saJson(const SaCounters& sa) {
           {"service_records", sa.serviceRecords},
           {"subscribers", sa.subscribers},
           {"notices_by_trap", sa.noticesByTrap},
-          {"multicast",
-           {{"groups", sa.mcGroups},
-            {"joins", sa.mcJoins},
-            {"leaves", sa.mcLeaves},
-            {"groups_created", sa.mcGroupsCreated},
-            {"groups_deleted", sa.mcGroupsDeleted},
-            {"refused", sa.mcRefused}}},
           {"reports",
            {{"sent", sa.reportsSent},
             {"retried", sa.reportsRetried},
@@ -153,7 +146,14 @@ Json saJson(const SaCounters& sa) {
           {"subscribers_dropped", sa.subscribersDropped},
           {"answers_trimmed", sa.answersTrimmed},
           {"leases_shortened", sa.leasesShortened},
-          {"segmented_refused", sa.segmentedRefused}};
+          {"segmented_refused", sa.segmentedRefused},
+          {"multicast",
+           {{"groups", sa.mcGroups},
+            {"joins", sa.mcJoins},
+            {"leaves", sa.mcLeaves},
+            {"groups_created", sa.mcGroupsCreated},
+            {"groups_deleted", sa.mcGroupsDeleted},
+            {"refused_by_status", sa.mcRefusedByStatus}}}};
 }
 
 Json exitJson(const std::optional<DaemonExit>& e) {

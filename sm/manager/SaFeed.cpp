@@ -78,7 +78,8 @@ void describeSa(const sa::SaResponder& responder, control::SaCounters& out) {
   out.mcLeaves = c.mcLeaves;
   out.mcGroupsCreated = c.mcGroupsCreated;
   out.mcGroupsDeleted = c.mcGroupsDeleted;
-  for (const auto& [status, n] : c.mcRefusedByStatus) out.mcRefused[sa::statusName(status)] += n;
+  for (const auto& [status, n] : c.mcRefusedByStatus)
+    out.mcRefusedByStatus[sa::statusName(status)] += n;
 }
 
 MulticastGroups multicastGroupsOf(std::shared_ptr<sa::SaResponder> responder) {

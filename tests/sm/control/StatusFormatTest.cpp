@@ -97,7 +97,9 @@ TEST(StatusText, IsOneKeyValueLinePerField) {
             "sa_notices: none\n"
             "sa_reports: sent 0 retried 0 acknowledged 0 failed 0 unmatched 0 send_failed 0\n"
             "sa_subscribers_dropped: 0\n"
-            "sa_limited: answers_trimmed 0 leases_shortened 0 segmented_refused 0\n");
+            "sa_limited: answers_trimmed 0 leases_shortened 0 segmented_refused 0\n"
+            "sa_multicast: groups 0 joins 0 leaves 0 created 0 deleted 0\n"
+            "sa_multicast_refused: none\n");
 }
 
 TEST(StatusJson, CountsSaQueriesByWhatBecameOfThem) {
@@ -118,6 +120,12 @@ TEST(StatusJson, CountsSaQueriesByWhatBecameOfThem) {
   s.sa.answersTrimmed = 3;
   s.sa.leasesShortened = 4;
   s.sa.segmentedRefused = 5;
+  s.sa.mcGroups = 2;
+  s.sa.mcJoins = 7;
+  s.sa.mcLeaves = 6;
+  s.sa.mcGroupsCreated = 3;
+  s.sa.mcGroupsDeleted = 1;
+  s.sa.mcRefusedByStatus = {{"req_invalid", 8}};
   const auto sa = nlohmann::json::parse(formatStatusJson(s)).at("sa");
   EXPECT_EQ(sa.at("received"), 9);
   EXPECT_EQ(sa.at("answered"), 4);
@@ -134,12 +142,23 @@ TEST(StatusJson, CountsSaQueriesByWhatBecameOfThem) {
   EXPECT_EQ(sa.at("answers_trimmed"), 3);
   EXPECT_EQ(sa.at("leases_shortened"), 4);
   EXPECT_EQ(sa.at("segmented_refused"), 5);
+  const auto& mc = sa.at("multicast");
+  EXPECT_EQ(mc.at("groups"), 2);
+  EXPECT_EQ(mc.at("joins"), 7);
+  EXPECT_EQ(mc.at("leaves"), 6);
+  EXPECT_EQ(mc.at("groups_created"), 3);
+  EXPECT_EQ(mc.at("groups_deleted"), 1);
+  EXPECT_EQ(mc.at("refused_by_status").at("req_invalid"), 8);
   const std::string text = formatStatus(s);
   EXPECT_NE(text.find("sa_dropped: not_master 2 undecodable 1 no_responder 1\n"),
             std::string::npos);
   EXPECT_NE(text.find("sa_by_attribute: NodeRecord 3, PathRecord 6\n"), std::string::npos) << text;
   EXPECT_NE(text.find("sa_errors: no_records 2\n"), std::string::npos) << text;
   EXPECT_NE(text.find("sa_limited: answers_trimmed 3 leases_shortened 4 segmented_refused 5\n"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("sa_multicast: groups 2 joins 7 leaves 6 created 3 deleted 1\n"
+                      "sa_multicast_refused: req_invalid 8\n"),
             std::string::npos)
       << text;
 }
