@@ -1,5 +1,6 @@
 // What `ibsm status` prints: stable "key: value" lines operators grep, and
 // JSON with the same fields and the counters tests and benchmarks read.
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
@@ -99,7 +100,32 @@ TEST(StatusText, IsOneKeyValueLinePerField) {
             "sa_subscribers_dropped: 0\n"
             "sa_limited: answers_trimmed 0 leases_shortened 0 segmented_refused 0\n"
             "sa_multicast: groups 0 joins 0 leaves 0 created 0 deleted 0\n"
-            "sa_multicast_refused: none\n");
+            "sa_multicast_refused: none\n"
+            "multicast: not managed\n");
+}
+
+TEST(StatusText, ShowsTheMulticastPassesWhenManaged) {
+  DaemonStatus s = standby();
+  s.multicast = MulticastCounts{.managed = true,
+                                .groups = 3,
+                                .members = 40,
+                                .passes = 5,
+                                .passesFailed = 1,
+                                .passBlocksWritten = 12,
+                                .passBlocksFailed = 2,
+                                .membersDropped = 4,
+                                .lastPass = std::chrono::microseconds(900)};
+  const std::string text = formatStatus(s);
+  EXPECT_THAT(text, ::testing::HasSubstr("multicast: 3 groups, 40 members\n"));
+  EXPECT_THAT(text,
+              ::testing::HasSubstr(
+                  "multicast_passes: 5 (1 failed), mft blocks 12 written 2 failed, last 900 us\n"));
+  EXPECT_THAT(text, ::testing::HasSubstr("multicast_members_dropped: 4\n"));
+  const auto json = nlohmann::json::parse(formatStatusJson(s)).at("multicast");
+  EXPECT_EQ(json.at("managed"), true);
+  EXPECT_EQ(json.at("pass_mft_blocks_written"), 12);
+  EXPECT_EQ(json.at("members_dropped"), 4);
+  EXPECT_EQ(json.at("last_pass_us"), 900);
 }
 
 TEST(StatusJson, CountsSaQueriesByWhatBecameOfThem) {
