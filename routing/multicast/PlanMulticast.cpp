@@ -70,8 +70,15 @@ Result<MulticastPlan> planMulticast(const Fabric& fabric, const std::vector<McGr
     auto placed = routing::placeMembers(fabric, graph, *group);
     std::ranges::move(placed.problems, std::back_inserter(plan.warnings));
     if (placed.placed.empty()) {
-      plan.warnings.push_back(
-          fmt::format("MLID {}: no member in the fabric, no tree", routing::mlidText(group->mlid)));
+      // A group nobody joined yet (a pre-created one) needs no word.
+      if (!group->members.empty())
+        plan.warnings.push_back(fmt::format("MLID {}: no member in the fabric, no tree",
+                                            routing::mlidText(group->mlid)));
+      plan.trees.push_back(tree);
+      continue;
+    }
+    // Only senders: nothing to deliver, so no switch forwards anything.
+    if (std::ranges::none_of(placed.placed, [](const PlacedMember& m) { return m.receives; })) {
       plan.trees.push_back(tree);
       continue;
     }

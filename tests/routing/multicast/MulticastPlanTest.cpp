@@ -84,6 +84,27 @@ TEST(PlanMulticast, ASendOnlyMembersPortGetsNoCopyButItsSwitchReachesTheTree) {
   EXPECT_EQ(plan->trees[0].receivers, 2U);
 }
 
+TEST(PlanMulticast, AGroupOfSendersOnlyForwardsNothing) {
+  // OpenSM PR #43's case ends this way: a SendOnlyFull member left alone.
+  const Fabric f = smallFatTree();
+  const std::vector groups{groupOf(f, 0xC000, {}, {"leaf3-h1", "leaf0-h0"})};
+  const auto plan = planMulticast(f, groups);
+  ASSERT_TRUE(plan);
+  for (NodeId id = 0; id < f.size(); ++id) EXPECT_TRUE(plan->mfts[id].entries.empty()) << id;
+  EXPECT_EQ(plan->trees[0].receivers, 0U);
+  EXPECT_THAT(plan->warnings, ::testing::IsEmpty());
+  EXPECT_THAT(checkMulticast(f, plan->mfts, groups), ::testing::IsEmpty());
+}
+
+TEST(PlanMulticast, APreCreatedGroupNobodyJoinedIsNoWarning) {
+  const Fabric f = smallFatTree();
+  const std::vector groups{McGroupRoute{.mgid = {}, .mlid = Lid{0xC000}, .members = {}}};
+  const auto plan = planMulticast(f, groups);
+  ASSERT_TRUE(plan);
+  EXPECT_THAT(plan->warnings, ::testing::IsEmpty());
+  EXPECT_FALSE(plan->trees[0].root.has_value());
+}
+
 TEST(PlanMulticast, MembersUnderOneLeafNeedNoSpine) {
   const Fabric f = smallFatTree();
   const std::vector groups{groupOf(f, 0xC000, {"leaf1-h0", "leaf1-h1"})};

@@ -175,7 +175,7 @@ join 0 0x9 "${p[5]}" -- --create
 pr43=$(value step.out group) pr43_mgid=${pr43%% *} pr43_mlid=${pr43##* }
 check_step "${p[5]} created $pr43_mgid with JoinState 0x9 (MLID $pr43_mlid)"
 leave "$pr43_mgid" 0x1 "${p[5]}"
-client pr43.after1 mcast get --mgid "$pr43_mgid" --port-guid "${p[5]}"
+client pr43.after1 mcast get --mgid "$pr43_mgid" --port-guid "${p[5]}" --sa-key 1
 state_after=$(value pr43.after1 join_state)
 client pr43.leave8 mcast leave --mgid "$pr43_mgid" --join-state 0x8 --port-guid "${p[5]}" \
   --record members.rec && leave8=OK || leave8=$(grep -m1 '^error ' pr43.leave8 | sed 's/.*status //')

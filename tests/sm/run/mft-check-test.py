@@ -147,6 +147,14 @@ class MftCheckTest(unittest.TestCase):
         tables = {**GOOD, 0x30: {MLID: {1, 2, 3}}, 0x50: {MLID: {3}}}
         self.assertProblem(tables, ["switch 0x0000000000000030 port 3", "dead branch"])
 
+    def test_a_lone_receivers_own_port_is_no_dead_branch(self):
+        # Its port is its membership: whatever a later member sends reaches it.
+        rc, out = self.run_checker({0x10: {MLID: {1}}}, [("join", 0xA1, 0x1)])
+        self.assertEqual(rc, 0, out)
+        # A cable toward nobody, beside it, still is one.
+        self.assertProblem({0x10: {MLID: {1, 3}}}, ["switch 0x0000000000000010 port 3",
+                                                   "dead branch"], [("join", 0xA1, 0x1)])
+
     def test_a_mask_port_without_cable_is_caught(self):
         tables = {**GOOD, 0x50: {MLID: {2}}, 0x30: {MLID: {1, 2, 3}}}
         self.assertProblem(tables, ["switch 0x0000000000000050 port 2", "has no cable"])

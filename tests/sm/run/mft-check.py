@@ -269,7 +269,12 @@ def check_group(mlid, members, links, ca_ports, mfts, most):
     if most is None:
         for sw, table in sorted(mfts.items()):
             for port in sorted(table.get(mlid, ())):
-                if port != 0 and (sw, port) not in used_any and (sw, port) in links:
+                far = links.get((sw, port))
+                # A receiver's own port is its membership, not a branch: it
+                # carries what any member sends, even when it is the only one.
+                if far is not None and far[0] == "ca" and far[1] in receivers:
+                    continue
+                if port != 0 and (sw, port) not in used_any and far is not None:
                     problems.append(f"{name}: switch 0x{sw:016x} port {port} is in the mask but"
                                     " carries nothing a member needs (a dead branch)")
     return problems

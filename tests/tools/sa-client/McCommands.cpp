@@ -9,7 +9,7 @@
 //                         [--timeout-ms T] [--record FILE]
 //   sa-client mcast leave --mgid M[,M...] (--ports FILE | --port-guid G[,G...])
 //                         [--join-state S] [--window W] [--retries N] [--record FILE]
-//   sa-client mcast get   --mgid M [--port-guid G]
+//   sa-client mcast get   --mgid M [--port-guid G] [--sa-key K]
 //
 // A join is a Set of MCMemberRecord (mask MGID, PortGID, JoinState; with
 // --create the full mask of a create, o15-0.1.8, MTU and rate "exactly",
@@ -325,6 +325,9 @@ int get(SaPort& port, const Args& args) {
     r.portGid = makeGid(port.gidPrefix(), args.number("port-guid", 0));
   }
   SaMad mad = SaMad::request(kGet, kMcMemberRecord, mask, nextTid());
+  // --sa-key: the SA header's SM_Key (offset 24), which makes the requester
+  // trusted: an SA then shows every member's PortGID and JoinState.
+  if (args.has("sa-key")) mad.header().put64(24, args.number("sa-key", 0));
   r.encode(mad.data());
   auto answer = ask(port, mad, static_cast<int>(args.number("timeout-ms", 1000)));
   if (!answer) {
