@@ -325,9 +325,9 @@ int get(SaPort& port, const Args& args) {
     r.portGid = makeGid(port.gidPrefix(), args.number("port-guid", 0));
   }
   SaMad mad = SaMad::request(kGet, kMcMemberRecord, mask, nextTid());
-  // --sa-key: the SA header's SM_Key (offset 24), which makes the requester
+  // --sa-key: the SA header's SM_Key (offset 36), which makes the requester
   // trusted: an SA then shows every member's PortGID and JoinState.
-  if (args.has("sa-key")) mad.header().put64(24, args.number("sa-key", 0));
+  if (args.has("sa-key")) mad.header().put64(36, args.number("sa-key", 0));
   r.encode(mad.data());
   auto answer = ask(port, mad, static_cast<int>(args.number("timeout-ms", 1000)));
   if (!answer) {
