@@ -109,14 +109,18 @@ struct SwitchMft {
 
 struct McTree {
   Lid mlid;
-  std::optional<NodeId> root;  // nullopt: no member in the fabric
-  std::size_t switches{0};     // in the tree
-  std::size_t receivers{0};    // member ports that get copies
+  // The central switch the tree grows from (nullopt: no member in the
+  // fabric). When every member hangs below one of its branches the tree is
+  // cut at the first switch where branches meet, so the root itself may
+  // hold no entry; `switches` counts the switches below the cut.
+  std::optional<NodeId> root;
+  std::size_t switches{0};   // in the tree
+  std::size_t receivers{0};  // member ports that get copies
 };
 
 struct MulticastPlan {
-  std::vector<SwitchMft> mfts;  // index = NodeId
-  std::vector<McTree> trees;    // one per group routed, by MLID
+  std::vector<SwitchMft> mfts;        // index = NodeId
+  std::vector<McTree> trees;          // one per group routed, by MLID
   std::vector<std::string> warnings;  // members not in the fabric...
 };
 
