@@ -109,9 +109,13 @@ struct SwitchMft {
 
 struct McTree {
   Lid mlid;
-  std::optional<NodeId> root;  // nullopt: no member in the fabric
-  std::size_t switches{0};     // in the tree
-  std::size_t receivers{0};    // member ports that get copies
+  // The central switch the tree grows from (nullopt: no member in the
+  // fabric). When every member hangs below one of its branches the tree is
+  // cut at the first switch where branches meet, so the root itself may
+  // hold no entry; `switches` counts the switches below the cut.
+  std::optional<NodeId> root;
+  std::size_t switches{0};   // in the tree
+  std::size_t receivers{0};  // member ports that get copies
 };
 
 struct MulticastPlan {

@@ -24,9 +24,10 @@ std::optional<T> number(std::string_view s, int base) {
   return value;
 }
 
-// Column titles, the verbose capability line and the trailer.
+// Column titles, the verbose capability line, the trailer, and ibwarn lines
+// that stderr mixed in.
 bool isDecoration(std::string_view s) {
-  return s.starts_with("Ports:") || s.starts_with("MLid") ||
+  return s.starts_with("Ports:") || s.starts_with("ibwarn:") || s.starts_with("MLid") ||
          s.starts_with("Switch multicast mlid capability") || s.ends_with("mlids dumped") ||
          s.find_first_not_of("0123456789 ") == std::string_view::npos;
 }

@@ -55,6 +55,29 @@ TEST(MftDump, ReadsBackWhatItWrites) {
     EXPECT_EQ((*mfts)[id].entries, plan->mfts[id].entries) << f.node(id).description;
 }
 
+// What `ibroute -M LID` printed on ibsim (infiniband-diags 44) for two
+// switches, stderr mixed in.
+TEST(MftDump, ReadsIbroutesOutputAsCapturedOnIbsim) {
+  const std::string text =
+      "ibwarn: [25503] sim_connect: attached as client 0 at node \"Switch1\"\n"
+      "Multicast mlids [0xc000-0xc3ff] of switch Lid 2 guid 0x0000000000200001 (Switch2):\n"
+      "     Ports: 0 1 2 3 4 5 6 7 8 \n"
+      " MLid\n"
+      "0 valid mlids dumped \n"
+      "Multicast mlids [0xc000-0xc3ff] of switch Lid 1 guid 0x0000000000200000 (Switch1):\n"
+      "     Ports: 0 1 2 3 4 5 6 7 8 \n"
+      " MLid\n"
+      "0xc000          x       x   \n"
+      "1 valid mlids dumped \n";
+  const auto dumped = parseMftDump(text, "ibroute");
+  ASSERT_TRUE(dumped) << dumped.error().message;
+  ASSERT_EQ(dumped->size(), 2U);
+  EXPECT_EQ((*dumped)[0].switchLid, Lid{2});
+  EXPECT_EQ((*dumped)[0].description, "Switch2");
+  EXPECT_TRUE((*dumped)[0].mft.entries.empty());
+  EXPECT_EQ((*dumped)[1].mft.entries.at(0xC000), maskOf({2, 6}));
+}
+
 TEST(MftDump, ReadsIbroutesBriefFormAndADrPathHeader) {
   const std::string text =
       "Multicast mlids [0xc000-0xc3ff] of switch DR path slid 0; dlid 0; 0,1 guid "

@@ -72,7 +72,9 @@ check_traces
 rc=$?
 [[ $rc -eq 0 ]] || fail "the second run exited $rc:"$'\n'"$(cat again.err)"
 echo "second run: $(stats again.json '.last_heavy.counters | "\(.tables.lft.written) LFT blocks written (\(.tables.lft.read) read), \(.failed) failed"')"
-grep -E '\[(warning|error)\]' again.log && fail "the second run was not clean"
+# PROG-0307 aside: ibsim keeps partition enforcement off whatever it is told,
+# and the default partition (managed when none is configured) asks for it.
+grep -E '\[(warning|error)\]' again.log | grep -v PROG-0307 && fail "the second run was not clean"
 [[ $(stats again.json "$sweeps") -eq 1 ]] || fail "the second run needed more than one sweep"
 stats_hold again.json '.last_heavy.counters | .tables.lft.written == 0 and .failed == 0' ||
   fail "the second run wrote LFT blocks or did not complete"
