@@ -12,12 +12,6 @@
 namespace ibsm::partition::detail {
 namespace {
 
-std::string lower(std::string_view s) {
-  std::string out(s);
-  std::ranges::transform(out, out.begin(), [](unsigned char c) { return std::tolower(c); });
-  return out;
-}
-
 Result<Gid> parseMgid(std::string_view text, const std::string& where) {
   Gid gid{};
   const std::string copy(text);

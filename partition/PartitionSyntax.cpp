@@ -9,12 +9,6 @@
 namespace ibsm::partition::detail {
 namespace {
 
-std::string lower(std::string_view s) {
-  std::string out(s);
-  std::ranges::transform(out, out.begin(), [](unsigned char c) { return std::tolower(c); });
-  return out;
-}
-
 template <typename T>
 Result<T> boundedNumber(std::string_view key, std::string_view value, std::uint64_t max,
                         const std::string& where) {
@@ -27,6 +21,12 @@ Result<T> boundedNumber(std::string_view key, std::string_view value, std::uint6
 }
 
 }  // namespace
+
+std::string lower(std::string_view s) {
+  std::string out(s);
+  std::ranges::transform(out, out.begin(), [](unsigned char c) { return std::tolower(c); });
+  return out;
+}
 
 std::string_view trim(std::string_view s) {
   const auto first = s.find_first_not_of(" \t\r\n");

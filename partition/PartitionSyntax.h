@@ -13,6 +13,8 @@
 namespace ibsm::partition::detail {
 
 std::string_view trim(std::string_view s);
+// Flag names and keywords are matched without regard to case, as OpenSM does.
+std::string lower(std::string_view s);
 // "0x..." hex or decimal, the whole text; OpenSM takes both.
 std::optional<std::uint64_t> parseNumber(std::string_view text);
 

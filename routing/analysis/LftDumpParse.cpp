@@ -5,6 +5,8 @@
 #include <charconv>
 #include <optional>
 
+#include "routing/topology/TextScan.h"
+
 namespace ibsm {
 namespace {
 
@@ -129,13 +131,9 @@ class Parser {
 
 Result<std::vector<DumpedLft>> parseLftDump(std::string_view text, std::string_view fileName) {
   Parser parser(fileName);
-  std::size_t number = 0;
-  while (!text.empty()) {
-    const auto end = text.find('\n');
-    const std::string_view raw = text.substr(0, end);
-    text = end == text.npos ? std::string_view{} : text.substr(end + 1);
-    if (auto ok = parser.line(raw, ++number); !ok) return std::unexpected(ok.error());
-  }
+  topology::LineReader lines(text);
+  for (std::string_view raw; lines.next(raw);)
+    if (auto ok = parser.line(raw, lines.number()); !ok) return std::unexpected(ok.error());
   return parser.take();
 }
 
