@@ -63,6 +63,50 @@ void appendPeers(std::string& out, const DaemonStatus& s) {
     fmt::format_to(o, "sm: {} {} priority {}\n", m.guid, m.state, m.priority);
 }
 
+void appendSa(std::string& out, const SaCounters& sa) {
+  auto o = std::back_inserter(out);
+  fmt::format_to(o, "sa_received: {}\nsa_answered: {}\n", sa.received, sa.answered);
+  fmt::format_to(o, "sa_dropped: not_master {} undecodable {} no_responder {}\n",
+                 sa.droppedNotMaster, sa.droppedUndecodable, sa.droppedNoResponder);
+  fmt::format_to(o, "sa_not_answered: {}\nsa_send_failed: {}\n", sa.notAnswered, sa.sendFailed);
+  const auto byName = [](const std::map<std::string, std::uint64_t>& counts) {
+    std::string line;
+    for (const auto& [name, n] : counts)
+      line += fmt::format("{}{} {}", line.empty() ? "" : ", ", name, n);
+    return line.empty() ? std::string("none") : line;
+  };
+  fmt::format_to(o, "sa_by_attribute: {}\nsa_by_method: {}\nsa_errors: {}\n",
+                 byName(sa.byAttribute), byName(sa.byMethod), byName(sa.errorsByStatus));
+  fmt::format_to(o, "sa_service_records: {}\nsa_subscribers: {}\n", sa.serviceRecords,
+                 sa.subscribers);
+  fmt::format_to(o, "sa_notices: {}\n", byName(sa.noticesByTrap));
+  fmt::format_to(o,
+                 "sa_reports: sent {} retried {} acknowledged {} failed {} unmatched {} "
+                 "send_failed {}\nsa_subscribers_dropped: {}\n",
+                 sa.reportsSent, sa.reportsRetried, sa.reportsAcknowledged, sa.reportsFailed,
+                 sa.reportsUnmatched, sa.reportSendFailed, sa.subscribersDropped);
+  fmt::format_to(o, "sa_limited: answers_trimmed {} leases_shortened {} segmented_refused {}\n",
+                 sa.answersTrimmed, sa.leasesShortened, sa.segmentedRefused);
+  fmt::format_to(o,
+                 "sa_multicast: groups {} joins {} leaves {} created {} deleted {}\n"
+                 "sa_multicast_refused: {}\n",
+                 sa.mcGroups, sa.mcJoins, sa.mcLeaves, sa.mcGroupsCreated, sa.mcGroupsDeleted,
+                 byName(sa.mcRefusedByStatus));
+}
+
+void appendMulticast(std::string& out, const MulticastCounts& m) {
+  auto o = std::back_inserter(out);
+  if (!m.managed) {
+    fmt::format_to(o, "multicast: not managed\n");
+    return;
+  }
+  fmt::format_to(o, "multicast: {} groups, {} members\n", m.groups, m.members);
+  fmt::format_to(
+      o, "multicast_passes: {} ({} failed), mft blocks {} written {} failed, last {} us\n",
+      m.passes, m.passesFailed, m.passBlocksWritten, m.passBlocksFailed, m.lastPass.count());
+  fmt::format_to(o, "multicast_members_dropped: {}\n", m.membersDropped);
+}
+
 }  // namespace
 
 std::string utcTime(std::chrono::system_clock::time_point t) {
@@ -101,44 +145,8 @@ std::string formatStatus(const DaemonStatus& s) {
   for (const ForeignSm& f : s.foreignSms)
     fmt::format_to(o, "foreign_sm: {} {} priority {} sm_key 0x{:016x} at {} lid {}\n", f.guid,
                    f.state, f.priority, f.smKey, f.port, f.lid.value);
-  const SaCounters& sa = s.sa;
-  fmt::format_to(o, "sa_received: {}\nsa_answered: {}\n", sa.received, sa.answered);
-  fmt::format_to(o, "sa_dropped: not_master {} undecodable {} no_responder {}\n",
-                 sa.droppedNotMaster, sa.droppedUndecodable, sa.droppedNoResponder);
-  fmt::format_to(o, "sa_not_answered: {}\nsa_send_failed: {}\n", sa.notAnswered, sa.sendFailed);
-  const auto byName = [](const std::map<std::string, std::uint64_t>& counts) {
-    std::string line;
-    for (const auto& [name, n] : counts)
-      line += fmt::format("{}{} {}", line.empty() ? "" : ", ", name, n);
-    return line.empty() ? std::string("none") : line;
-  };
-  fmt::format_to(o, "sa_by_attribute: {}\nsa_by_method: {}\nsa_errors: {}\n",
-                 byName(sa.byAttribute), byName(sa.byMethod), byName(sa.errorsByStatus));
-  fmt::format_to(o, "sa_service_records: {}\nsa_subscribers: {}\n", sa.serviceRecords,
-                 sa.subscribers);
-  fmt::format_to(o, "sa_notices: {}\n", byName(sa.noticesByTrap));
-  fmt::format_to(o,
-                 "sa_reports: sent {} retried {} acknowledged {} failed {} unmatched {} "
-                 "send_failed {}\nsa_subscribers_dropped: {}\n",
-                 sa.reportsSent, sa.reportsRetried, sa.reportsAcknowledged, sa.reportsFailed,
-                 sa.reportsUnmatched, sa.reportSendFailed, sa.subscribersDropped);
-  fmt::format_to(o, "sa_limited: answers_trimmed {} leases_shortened {} segmented_refused {}\n",
-                 sa.answersTrimmed, sa.leasesShortened, sa.segmentedRefused);
-  fmt::format_to(o,
-                 "sa_multicast: groups {} joins {} leaves {} created {} deleted {}\n"
-                 "sa_multicast_refused: {}\n",
-                 sa.mcGroups, sa.mcJoins, sa.mcLeaves, sa.mcGroupsCreated, sa.mcGroupsDeleted,
-                 byName(sa.mcRefusedByStatus));
-  const MulticastCounts& m = s.multicast;
-  if (!m.managed) {
-    fmt::format_to(o, "multicast: not managed\n");
-    return out;
-  }
-  fmt::format_to(o, "multicast: {} groups, {} members\n", m.groups, m.members);
-  fmt::format_to(
-      o, "multicast_passes: {} ({} failed), mft blocks {} written {} failed, last {} us\n",
-      m.passes, m.passesFailed, m.passBlocksWritten, m.passBlocksFailed, m.lastPass.count());
-  fmt::format_to(o, "multicast_members_dropped: {}\n", m.membersDropped);
+  appendSa(out, s.sa);
+  appendMulticast(out, s.multicast);
   return out;
 }
 
