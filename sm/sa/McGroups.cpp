@@ -145,7 +145,8 @@ std::expected<McGroup, std::uint16_t> McGroups::create(const SaSubnet& subnet, c
     if (!isKnownScope(scope)) return std::unexpected(saStatus::kReqInvalid);
     mgid = assignMgid(subnet, scope);
   } else {
-    if (!isValidRequestedMgid(mgid)) return std::unexpected(saStatus::kReqInvalid);
+    if (!isValidRequestedMgid(mgid, subnet.settings().subnetPrefix))
+      return std::unexpected(saStatus::kReqInvalid);
     if ((req.mask & mcmMask::kScope) && r.scope != mgidScope(mgid))
       return std::unexpected(saStatus::kReqInvalid);
     // An IPoIB group only where its partition's broadcast group is, and
