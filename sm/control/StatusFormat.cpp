@@ -138,7 +138,8 @@ std::string formatStatus(const DaemonStatus& s) {
   fmt::format_to(
       o, "multicast_passes: {} ({} failed), mft blocks {} written {} failed, last {} us\n",
       m.passes, m.passesFailed, m.passBlocksWritten, m.passBlocksFailed, m.lastPass.count());
-  fmt::format_to(o, "multicast_members_dropped: {}\n", m.membersDropped);
+  fmt::format_to(o, "multicast_members_dropped: {}, forgotten {}\n", m.membersDropped,
+                 m.membersForgotten);
   return out;
 }
 

@@ -220,6 +220,19 @@ std::size_t McGroups::dropPort(Guid portGuid) {
   return dropped;
 }
 
+std::size_t McGroups::forgetJoins() {
+  std::size_t dropped = 0;
+  std::vector<Gid> all;
+  for (auto& [mgid, g] : groups_) {
+    dropped += g.members.size();
+    g.members.clear();
+    all.push_back(mgid);
+  }
+  if (dropped != 0) changed();
+  for (const Gid& mgid : all) collect(mgid);
+  return dropped;
+}
+
 void McGroups::add(McGroup group) {
   mlids_.insert(group.mlid.value);
   events_.push_back({.kind = McGroupEvent::Kind::Created,
