@@ -104,7 +104,8 @@ void appendMulticast(std::string& out, const MulticastCounts& m) {
   fmt::format_to(
       o, "multicast_passes: {} ({} failed), mft blocks {} written {} failed, last {} us\n",
       m.passes, m.passesFailed, m.passBlocksWritten, m.passBlocksFailed, m.lastPass.count());
-  fmt::format_to(o, "multicast_members_dropped: {}\n", m.membersDropped);
+  fmt::format_to(o, "multicast_members_dropped: {}, forgotten {}\n", m.membersDropped,
+                 m.membersForgotten);
 }
 
 }  // namespace

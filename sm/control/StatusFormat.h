@@ -177,7 +177,8 @@ struct MulticastCounts {
   std::uint64_t passesFailed{0};  // could not run; the next sweep programs the groups
   std::uint64_t passBlocksWritten{0};
   std::uint64_t passBlocksFailed{0};
-  std::uint64_t membersDropped{0};  // with their port, gone from the fabric
+  std::uint64_t membersDropped{0};    // with their port, gone from the fabric
+  std::uint64_t membersForgotten{0};  // when this SM left MASTER (SmDaemon::Impl::forgetGroups)
   std::chrono::microseconds lastPass{0};
 };
 

@@ -119,6 +119,7 @@ Json multicastJson(const MulticastCounts& m) {
           {"pass_mft_blocks_written", m.passBlocksWritten},
           {"pass_mft_blocks_failed", m.passBlocksFailed},
           {"members_dropped", m.membersDropped},
+          {"members_forgotten", m.membersForgotten},
           {"last_pass_us", m.lastPass.count()}};
 }
 

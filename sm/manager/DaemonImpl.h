@@ -98,6 +98,8 @@ struct SmDaemon::Impl {
   void dropGoneMembers(const SweepResult& result);
   // Traps 66/67 for the groups created and deleted since the last call.
   void noticeGroups();
+  // Leaving MASTER: the groups joins made are forgotten, without traps.
+  void forgetGroups();
 
   // DaemonPeers.cpp
   void poll(Guid master);

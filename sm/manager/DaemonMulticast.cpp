@@ -16,6 +16,15 @@
 #include "sm/manager/DaemonImpl.h"
 
 namespace ibsm::sm::manager {
+namespace {
+
+void countRoutes(const std::vector<McGroupRoute>& routes, control::MulticastCounts& out) {
+  out.groups = routes.size();
+  out.members = 0;
+  for (const McGroupRoute& g : routes) out.members += g.members.size();
+}
+
+}  // namespace
 
 void SmDaemon::manageMulticast(MulticastGroups groups) {
   impl_->groups = std::move(groups);
@@ -27,9 +36,7 @@ void SmDaemon::manageMulticast(MulticastGroups groups) {
   d.sweep.setMulticast([&d] {
     d.groupsPlanned = d.groups.generation();
     auto routes = d.groups.routes();
-    d.multicast.groups = routes.size();
-    d.multicast.members = 0;
-    for (const McGroupRoute& g : routes) d.multicast.members += g.members.size();
+    countRoutes(routes, d.multicast);
     return routes;
   });
 }
@@ -40,6 +47,17 @@ void SmDaemon::Impl::noticeGroups() {
   if (events.empty() || !notifier || agent.self().smState != SmState::Master) return;
   notifier->groupsChanged(events, ownLid, portGuid, now());
   pumpNotices();
+}
+
+// No trap 67 for the groups forgotten: this SM no longer speaks for the
+// subnet (its notices were dropped with resetNotices()), and to the hosts
+// the groups did not end -- they re-join them at the new master, whose
+// trap 66 tells the subscribers there.
+void SmDaemon::Impl::forgetGroups() {
+  if (!groups.forget) return;
+  multicast.membersForgotten += groups.forget();
+  if (groups.takeEvents) groups.takeEvents();
+  if (groups.routes) countRoutes(groups.routes(), multicast);
 }
 
 void SmDaemon::Impl::watchGroups() {

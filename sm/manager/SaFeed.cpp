@@ -90,6 +90,7 @@ MulticastGroups multicastGroupsOf(std::shared_ptr<sa::SaResponder> responder) {
     responder->setPrecreated(specs);
   };
   g.takeEvents = [responder] { return responder->takeGroupEvents(); };
+  g.forget = [responder] { return responder->forgetJoins(); };
   g.keepPortsOf = [responder](const Fabric& fabric) {
     std::set<Guid> gone;
     for (const McGroupRoute& group : responder->groups().routes()) {

@@ -217,6 +217,8 @@ void SmDaemon::Impl::perform(const Action& a) {
         if (recentStates.size() > 16) recentStates.pop_front();
       }
       if (agent.self().smState != a.smState) {
+        // Not when the process stops: the groups end with it.
+        if (agent.self().smState == SmState::Master && !stopping) forgetGroups();
         resetNotices();
         multicastAt.reset();
       }

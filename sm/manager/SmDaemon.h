@@ -106,6 +106,11 @@ struct MulticastGroups {
   // Groups created and deleted since the last call: traps 66/67 through
   // the notifier (sendNotices).
   std::function<std::vector<sa::McGroupEvent>()> takeEvents;
+  // This SM left MASTER: every member, and every group not pre-created,
+  // is forgotten (sa::McGroups::forgetJoins); returns the members dropped.
+  // A group kept would be stale the day this SM is master again: the hosts
+  // re-register with whichever SM took over, and re-join there.
+  std::function<std::size_t()> forget;
 };
 
 // Re-reads the configuration for SIGHUP; an error keeps the running settings.

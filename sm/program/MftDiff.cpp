@@ -4,11 +4,13 @@
 // no moment of a reprogramming forwards in a loop (ProgramSteps.h says
 // why), and SwitchInfo:MulticastFDBTop where the switch supports it.
 //
-// Which blocks: those of the MLID blocks up to the highest one the plan
-// gives the switch an entry in (OpenSM writes the same, every position of
-// the blocks in use), and above it those the held model tracks (known to
+// Which blocks: every position of the MLID blocks up to the highest MLID a
+// group holds (OpenSM writes every position of the blocks in use), on every
+// switch -- also one on no tree: a switch taken over from another SM may
+// hold that SM's entries there (a failover), and unknown blocks are written
+// once, then known -- and above them those the held model tracks (known to
 // hold entries the plan dropped: cleared; a write that failed: sent again).
-// Blocks never written and above what the plan uses are left alone: a
+// Blocks never written and above every group's MLID are left alone: a
 // switch starts with them empty, and MulticastFDBTop hides them where it is
 // supported.
 #include <fmt/format.h>
@@ -32,6 +34,16 @@ struct PlannedMft {
   std::uint16_t top{kNoMcastTop};            // highest MLID with an entry
   std::size_t beyondCap{0};                  // entries the switch cannot hold
 };
+
+// The MLID blocks up to the highest MLID any group holds, members or not.
+std::size_t blocksInUse(const MulticastPlan& plan) {
+  std::size_t out = 0;
+  for (const McTree& t : plan.trees) {
+    if (t.mlid.value < kFirstMlid.value || t.mlid.value > kLastMlid.value) continue;
+    out = std::max(out, std::size_t{(t.mlid.value - kFirstMlid.value) / kMftBlockSize} + 1);
+  }
+  return out;
+}
 
 PlannedMft plannedBlocks(const SwitchMft* mft, const Node& node, const SwitchInfo& si) {
   PlannedMft out;
@@ -123,7 +135,7 @@ bool supportsMcastTop(const discovery::DiscoveredSubnet& seen, NodeId sw) {
          (it->second.capabilityMask & capability::kIsMulticastFdbTopSupported) != 0;
 }
 
-void diffSwitch(const DiffInput& in, NodeId sw, ProgramDiff& out) {
+void diffSwitch(const DiffInput& in, NodeId sw, std::size_t inUse, ProgramDiff& out) {
   const Node& node = in.seen.fabric.node(sw);
   const auto& mfts = in.plan.multicast->mfts;
   const SwitchMft* mft = sw < mfts.size() ? &mfts[sw] : nullptr;
@@ -144,7 +156,10 @@ void diffSwitch(const DiffInput& in, NodeId sw, ProgramDiff& out) {
   const SwitchContext c{sw, node.guid, *path};
   const std::uint8_t positions = mftPositions(node.numPorts());
   const std::size_t tracked = in.held.table<MftKind>().blocks(node.guid);
-  const std::size_t planned = plan.lastBlock ? *plan.lastBlock + std::size_t{1} : 0;
+  const std::size_t capBlocks =
+      (std::size_t{si->second.multicastFdbCap} + kMftBlockSize - 1) / kMftBlockSize;
+  const std::size_t planned =
+      std::max(plan.lastBlock ? *plan.lastBlock + std::size_t{1} : 0, std::min(inUse, capBlocks));
   const std::size_t upTo =
       std::max(planned, (tracked + kMftPortsPerPosition - 1) / kMftPortsPerPosition);
   static const MftBlock kEmpty;
@@ -162,7 +177,8 @@ void diffSwitch(const DiffInput& in, NodeId sw, ProgramDiff& out) {
 }  // namespace
 
 void diffMfts(const DiffInput& in, ProgramDiff& out) {
-  for (const NodeId sw : in.seen.fabric.switches()) diffSwitch(in, sw, out);
+  const std::size_t inUse = blocksInUse(*in.plan.multicast);
+  for (const NodeId sw : in.seen.fabric.switches()) diffSwitch(in, sw, inUse, out);
 }
 
 }  // namespace ibsm::sm::program

@@ -145,7 +145,8 @@ std::expected<McGroup, std::uint16_t> McGroups::create(const SaSubnet& subnet, c
     if (!isKnownScope(scope)) return std::unexpected(saStatus::kReqInvalid);
     mgid = assignMgid(subnet, scope);
   } else {
-    if (!isValidRequestedMgid(mgid)) return std::unexpected(saStatus::kReqInvalid);
+    if (!isValidRequestedMgid(mgid, subnet.settings().subnetPrefix))
+      return std::unexpected(saStatus::kReqInvalid);
     if ((req.mask & mcmMask::kScope) && r.scope != mgidScope(mgid))
       return std::unexpected(saStatus::kReqInvalid);
     // An IPoIB group only where its partition's broadcast group is, and
@@ -216,6 +217,19 @@ std::size_t McGroups::dropPort(Guid portGuid) {
   }
   if (dropped != 0) changed();
   for (const Gid& mgid : touched) collect(mgid);
+  return dropped;
+}
+
+std::size_t McGroups::forgetJoins() {
+  std::size_t dropped = 0;
+  std::vector<Gid> all;
+  for (auto& [mgid, g] : groups_) {
+    dropped += g.members.size();
+    g.members.clear();
+    all.push_back(mgid);
+  }
+  if (dropped != 0) changed();
+  for (const Gid& mgid : all) collect(mgid);
   return dropped;
 }
 

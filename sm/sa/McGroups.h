@@ -96,6 +96,13 @@ class McGroups {
   // A port left the fabric: it leaves every group as if it had sent the
   // Deletes. Returns the memberships dropped.
   std::size_t dropPort(Guid portGuid);
+  // This SM is no longer master: every member leaves, and every group not
+  // pre-created goes with its MLID (the next master learns them again from
+  // the hosts' re-registration; a group this SM kept would be stale when
+  // it is master again). Pre-created groups stay, empty. Deleted events
+  // are recorded as for any deletion: the caller, no longer master, drops
+  // them. Returns the memberships dropped.
+  std::size_t forgetJoins();
 
   // Every group with its MLID and members (receives: Full or NonMember),
   // by MGID; pre-created groups without members too.

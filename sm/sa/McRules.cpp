@@ -67,10 +67,14 @@ bool isKnownScope(std::uint8_t scope) {
          scope == mcScope::kOrganizationLocal || scope == mcScope::kGlobal;
 }
 
-bool isValidRequestedMgid(const Gid& mgid) {
+bool isValidRequestedMgid(const Gid& mgid, std::uint64_t subnetPrefix) {
   if (mgid[0] != 0xFF || (mgid[1] & kReservedFlags) != 0) return false;
   if (!isKnownScope(mgidScope(mgid))) return false;
-  return !(signature(mgid) == kSaAssignedSignature && mgidScope(mgid) == mcScope::kLinkLocal);
+  if (signature(mgid) != kSaAssignedSignature || mgidScope(mgid) != mcScope::kLinkLocal)
+    return true;
+  std::uint64_t prefix = 0;
+  for (int i = 4; i < 12; ++i) prefix = (prefix << 8) | mgid[i];
+  return prefix == subnetPrefix;
 }
 
 bool isIpoibMgid(const Gid& mgid) {

@@ -22,8 +22,13 @@ bool isZeroGid(const Gid& gid);
 // and global (IBA 4.1.1); the others are reserved or not InfiniBand's.
 bool isKnownScope(std::uint8_t scope);
 // An MGID a client may create a group with: 0xFF first, no reserved flag,
-// a known scope, the SA-assigned signature (0xA01B) never link-local.
-bool isValidRequestedMgid(const Gid& mgid);
+// a known scope, the SA-assigned signature (0xA01B) link-local only with
+// this subnet's prefix after it. OpenSM refuses every link-local 0xA01B
+// MGID (only its SA makes them); ibsm takes back the ones its own scheme
+// assigns (McGroups::assignMgid), because after a failover the hosts
+// re-create the SA-assigned groups they were in with the MGIDs they were
+// given, and the new master must let them (assignMgid skips MGIDs in use).
+bool isValidRequestedMgid(const Gid& mgid, std::uint64_t subnetPrefix);
 // An IPoIB MGID (signature 0x401B or 0x601B, RFC 4391/4392).
 bool isIpoibMgid(const Gid& mgid);
 // The broadcast group of the partition and scope an IPoIB MGID names.

@@ -61,6 +61,12 @@ std::size_t SaResponder::dropPort(Guid portGuid) {
   return dropped;
 }
 
+std::size_t SaResponder::forgetJoins() {
+  const std::size_t dropped = groups_.forgetJoins();
+  countGroups();
+  return dropped;
+}
+
 void SaResponder::countGroups() {
   counters_.mcGroupsCreated = groups_.created();
   counters_.mcGroupsDeleted = groups_.deleted();

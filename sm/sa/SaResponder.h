@@ -95,6 +95,8 @@ class SaResponder final : public GmpResponder {
   std::size_t setPrecreated(const std::vector<McGroupSpec>& specs);
   // The memberships of the port go as if it had left; returns how many.
   std::size_t dropPort(Guid portGuid);
+  // No longer master: McGroups::forgetJoins().
+  std::size_t forgetJoins();
 
  private:
   std::vector<std::uint8_t> refuse(const SaHeader& request,

@@ -114,17 +114,19 @@ TEST(StatusText, ShowsTheMulticastPassesWhenManaged) {
                                 .passBlocksWritten = 12,
                                 .passBlocksFailed = 2,
                                 .membersDropped = 4,
+                                .membersForgotten = 6,
                                 .lastPass = std::chrono::microseconds(900)};
   const std::string text = formatStatus(s);
   EXPECT_THAT(text, ::testing::HasSubstr("multicast: 3 groups, 40 members\n"));
   EXPECT_THAT(text,
               ::testing::HasSubstr(
                   "multicast_passes: 5 (1 failed), mft blocks 12 written 2 failed, last 900 us\n"));
-  EXPECT_THAT(text, ::testing::HasSubstr("multicast_members_dropped: 4\n"));
+  EXPECT_THAT(text, ::testing::HasSubstr("multicast_members_dropped: 4, forgotten 6\n"));
   const auto json = nlohmann::json::parse(formatStatusJson(s)).at("multicast");
   EXPECT_EQ(json.at("managed"), true);
   EXPECT_EQ(json.at("pass_mft_blocks_written"), 12);
   EXPECT_EQ(json.at("members_dropped"), 4);
+  EXPECT_EQ(json.at("members_forgotten"), 6);
   EXPECT_EQ(json.at("last_pass_us"), 900);
 }
 

@@ -124,6 +124,32 @@ TEST_F(MftOnTwoSwitches, EntriesAboveWhatThePlanUsesAreClearedOnceKnown) {
   EXPECT_TRUE(onWire(s1, 0xC060).none());
 }
 
+// A failover: the switches hold the entries of the SM that had the subnet
+// before; the new master's groups (pre-created, nobody joined again yet)
+// hold MLIDs of block 0, so block 0 is written on every switch -- on no
+// tree, empty -- once, and the old master's entries there are gone.
+TEST_F(MftOnTwoSwitches, TheBlocksOfTheGroupsMlidsAreClearedOnSwitchesOnNoTree) {
+  bench->wire().setMft(wireNode(s1), 0xC002, portsOf({1, 3}));  // the old master's
+  bench->wire().setMft(wireNode(s2), 0xC002, portsOf({1, 3}));
+  bench->wire().setMft(wireNode(s2), 0xC040, portsOf({2}));  // above every group's MLID
+  const auto groupsWithoutMembers = [](SubnetPlan& plan) {
+    withMfts({})(plan);
+    plan.multicast->trees = {
+        McTree{.mlid = Lid{0xC000}, .root = std::nullopt, .switches = 0, .receivers = 0},
+        McTree{.mlid = Lid{0xC001}, .root = std::nullopt, .switches = 0, .receivers = 0}};
+  };
+  const ProgramSummary s = bench->sweep(groupsWithoutMembers);
+  ASSERT_TRUE(s.complete());
+  EXPECT_EQ(s.phase(ProgramPhase::MftPrune).tableRequests[TableKind::Mft], 2U) << "block 0 of each";
+  EXPECT_EQ(s.phase(ProgramPhase::Mfts).requests, 0U);
+  EXPECT_TRUE(onWire(s1, 0xC002).none());
+  EXPECT_TRUE(onWire(s2, 0xC002).none());
+  EXPECT_EQ(onWire(s2, 0xC040), portsOf({2})) << "blocks above the groups' MLIDs are left alone";
+  // Known empty now: the next sweep writes nothing.
+  EXPECT_TRUE(bench->sweep(groupsWithoutMembers).complete());
+  EXPECT_EQ(bench->count(isMftSmp), 0U);
+}
+
 TEST_F(MftOnTwoSwitches, MulticastFdbTopIsLeftAloneWhereTheSwitchDoesNotSupportIt) {
   const ProgramSummary s = bench->sweep(withMfts({{s1, {{0xC001, portsOf({1, 3})}}}}));
   ASSERT_TRUE(s.complete());

@@ -125,6 +125,26 @@ TEST_F(McJoinTest, AZeroMgidGetsAUniqueSaAssignedOne) {
   EXPECT_EQ(McFixture::answered(third).mgid[1], 0x15);
 }
 
+// After a failover the hosts re-create the SA-assigned groups they were in,
+// with the MGIDs the old master gave them: the new master (here, a fresh
+// McGroups) takes them, and its own next assignment does not collide.
+TEST_F(McJoinTest, AnSaAssignedMgidOfThisSubnetCanBeCreatedAgainAfterAFailover) {
+  const auto first = mc.join(1, mc.create(1, Gid{}));
+  ASSERT_EQ(first.header.status, saStatus::kOk);
+  const Gid assigned = McFixture::answered(first).mgid;
+  McFixture next;  // the standby that takes over: no group but its own
+  const auto again = next.join(1, next.create(1, assigned));
+  ASSERT_EQ(again.header.status, saStatus::kOk);
+  EXPECT_EQ(McFixture::answered(again).mgid, assigned);
+  const auto fresh = next.join(2, next.create(2, Gid{}));
+  ASSERT_EQ(fresh.header.status, saStatus::kOk);
+  EXPECT_NE(McFixture::answered(fresh).mgid, assigned);
+  // Another subnet's prefix in a link-local SA-assigned MGID: refused.
+  Gid foreign = assigned;
+  foreign[11] ^= 0x01;
+  EXPECT_EQ(next.join(3, next.create(3, foreign)).header.status, saStatus::kReqInvalid);
+}
+
 TEST_F(McJoinTest, TheMlidAskedForIsUsedWhenFreeElseTheFirstFree) {
   auto r = mc.create(1, kAppGroup);
   r.mlid = Lid{0xC123};

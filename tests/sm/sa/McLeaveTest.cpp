@@ -117,6 +117,39 @@ TEST_F(McLeaveTest, APrecreatedGroupLivesWithoutMembersUntilTheConfigurationDrop
   EXPECT_EQ(mc.group(kBroadcast), nullptr) << "dropped with no member: gone at once";
 }
 
+// The SM left MASTER: every member goes, with every group but the
+// pre-created ones, whose MLIDs stay; the MLIDs of the others are free.
+TEST_F(McLeaveTest, ForgettingTheJoinsKeepsOnlyThePrecreatedGroupsEmpty) {
+  McGroupSpec broadcast{.mgid = kBroadcast, .params = {}, .where = "partitions.conf:1"};
+  ASSERT_EQ(mc.sa.responder.setPrecreated({broadcast}), 0U);
+  ASSERT_EQ(mc.join(1, mc.member(1, kBroadcast, joinState::kFull), mcmMask::kJoin).header.status,
+            saStatus::kOk);
+  ASSERT_EQ(mc.join(1, mc.create(1, kAppGroup)).header.status, saStatus::kOk);
+  ASSERT_EQ(
+      mc.join(2, mc.member(2, kAppGroup, joinState::kNonMember), mcmMask::kJoin).header.status,
+      saStatus::kOk);
+  const Lid appMlid = mc.group(kAppGroup)->mlid;
+  (void)mc.sa.responder.takeGroupEvents();
+  const auto generation = mc.groups().generation();
+
+  EXPECT_EQ(mc.sa.responder.forgetJoins(), 3U);
+  EXPECT_NE(mc.groups().generation(), generation);
+  ASSERT_NE(mc.group(kBroadcast), nullptr);
+  EXPECT_TRUE(mc.group(kBroadcast)->members.empty());
+  EXPECT_EQ(mc.group(kBroadcast)->mlid, kFirstMlid);
+  EXPECT_EQ(mc.group(kAppGroup), nullptr);
+  EXPECT_EQ(mc.groups().size(), 1U);
+  const auto events = mc.sa.responder.takeGroupEvents();
+  ASSERT_EQ(events.size(), 1U) << "recorded; the daemon, no longer master, drops them";
+  EXPECT_EQ(events[0].kind, McGroupEvent::Kind::Deleted);
+  EXPECT_EQ(events[0].mgid, kAppGroup);
+  // Its MLID is free for the next group.
+  ASSERT_EQ(mc.join(2, mc.create(2, kOtherGroup)).header.status, saStatus::kOk);
+  EXPECT_EQ(mc.group(kOtherGroup)->mlid, appMlid);
+  EXPECT_EQ(mc.sa.responder.forgetJoins(), 1U);
+  EXPECT_EQ(mc.sa.responder.forgetJoins(), 0U) << "nothing left to forget";
+}
+
 TEST_F(McLeaveTest, APortThatLeftTheFabricLeavesEveryGroup) {
   ASSERT_EQ(mc.join(1, mc.create(1, kAppGroup)).header.status, saStatus::kOk);
   ASSERT_EQ(mc.join(2, mc.member(2, kAppGroup, joinState::kFull), mcmMask::kJoin).header.status,

@@ -228,6 +228,7 @@ std::expected<SmpData, std::uint16_t> FakeFabricTransport::get(const Smp& reques
       si.outboundEnforcementCap = sd.enforcesPartitions;
       si.enhancedPort0 = sd.enhancedPort0;
       si.multicastFdbTop = mcastTop(at.node);
+      si.portStateChange = portStateChanged_.contains(at.node);
       return encode(si);
     }
     case AttributeId::LinearForwardingTable: {
@@ -307,6 +308,7 @@ std::expected<void, std::uint16_t> FakeFabricTransport::set(const Smp& request, 
     case AttributeId::SwitchInfo:
       if (!node.switchData) break;
       node.switchData->linearFdbTop = decodeSwitchInfo(request.data).linearFdbTop;
+      if (decodeSwitchInfo(request.data).portStateChange) portStateChanged_.erase(at.node);
       if ((node.ports[0].capabilityMask & capability::kIsMulticastFdbTopSupported) != 0)
         mcastTops_[at.node] = decodeSwitchInfo(request.data).multicastFdbTop;
       return {};

@@ -40,6 +40,7 @@
 #include <functional>
 #include <map>
 #include <optional>
+#include <set>
 #include <tuple>
 #include <utility>
 #include <vector>
@@ -110,6 +111,9 @@ class FakeFabricTransport final : public MadTransport {
   // as if another SM had written it.
   std::bitset<256> mft(NodeId sw, std::uint16_t mlid) const;
   void setMft(NodeId sw, std::uint16_t mlid, const std::bitset<256>& ports);
+  // SwitchInfo:PortStateChange, as a switch sets it when a link of it
+  // goes down or up; a Set of SwitchInfo with the bit clears it (IBA).
+  void flagPortStateChange(NodeId sw) { portStateChanged_.insert(sw); }
   std::uint16_t mcastTop(NodeId sw) const {
     auto it = mcastTops_.find(sw);
     return it == mcastTops_.end() ? 0 : it->second;
@@ -163,6 +167,7 @@ class FakeFabricTransport final : public MadTransport {
   std::map<NodeId, std::vector<std::uint8_t>> lfts_;
   std::map<std::pair<NodeId, std::uint16_t>, MftBlock> mfts_;  // (switch, block*16+position)
   std::map<NodeId, std::uint16_t> mcastTops_;
+  std::set<NodeId> portStateChanged_;
   std::map<PortRef, Lid> smLids_;
   std::map<PortRef, std::uint64_t> gidPrefixes_;    // as Set PortInfo wrote them
   std::map<PortRef, std::uint8_t> subnetTimeouts_;  // likewise
