@@ -144,7 +144,7 @@ row "SM alive after the joins" sm_alive
 verdict() { # LABEL MET(0/1/"") DETAIL
   local v="not measured"
   [[ -z $2 ]] || v=$([[ $2 == 1 ]] && echo met || echo "NOT met")
-  printf 'verdict: %-44s %-12s (%s)\n' "$1" "$v" "$3"
+  printf 'verdict: %-48s %-8s (%s)\n' "$1" "$v" "$3"
 }
 ratio_met() { # KEY higher|lower -> 1/0, "" when either side is missing
   local a b
