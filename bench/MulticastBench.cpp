@@ -1,7 +1,8 @@
 // planMulticast() and checkMulticast() on a 3-level fat tree (radix 24: 720
 // switches, 3456 CAs by default): a few groups that every CA joins (IPoIB
 // broadcast groups), and many small groups (rdma_cm, ibacm). One iteration
-// plans (or checks) every group once.
+// plans (or checks) every group once; the Cached variants keep the roots
+// between plans (McTopologyCache), as the SM's passes do.
 //
 //   multicast_bench --benchmark_filter='plan/everyCa'
 #include <benchmark/benchmark.h>
@@ -59,12 +60,17 @@ std::vector<McGroupRoute> groupsOf(const Fabric& f, int groups, int members) {
   return out;
 }
 
-void plan(benchmark::State& state, int groups, int members) {
+// With `cached`, every plan after the first reuses the roots
+// (McTopologyCache), as the SM's passes for joins and leaves do.
+void plan(benchmark::State& state, int groups, int members, bool cached) {
   const Fabric f = fatTree(static_cast<int>(state.range(0)));
   const auto routes = groupsOf(f, groups, members);
+  McTopologyCache cache;
+  MulticastOptions options;
+  if (cached) options.cache = &cache;
   std::size_t entries = 0;
   for (auto _ : state) {
-    auto result = planMulticast(f, routes);
+    auto result = planMulticast(f, routes, options);
     if (!result) {
       state.SkipWithError(result.error().message.c_str());
       break;
@@ -90,8 +96,10 @@ void check(benchmark::State& state, int groups, int members) {
   state.counters["groups"] = groups;
 }
 
-BENCHMARK_CAPTURE(plan, everyCa3, 3, 0)->Arg(24)->Unit(benchmark::kMillisecond);
-BENCHMARK_CAPTURE(plan, small1000x4, 1000, 4)->Arg(24)->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(plan, everyCa3, 3, 0, false)->Arg(24)->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(plan, everyCa3Cached, 3, 0, true)->Arg(24)->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(plan, small1000x4, 1000, 4, false)->Arg(24)->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(plan, small1000x4Cached, 1000, 4, true)->Arg(24)->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(check, everyCa3, 3, 0)->Arg(24)->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(check, small1000x4, 1000, 4)->Arg(24)->Unit(benchmark::kMillisecond);
 

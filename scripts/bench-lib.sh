@@ -17,7 +17,9 @@
 #   bench_workdir bench-sa; bench_net         # $work, $net, $switches, $cas, $limits
 #   bench_get "$work/ibsm/results" p99_us
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-build=${BUILD_DIR:-$root/build-bench}
+# Absolute: the scenarios run from their own directories (LD_PRELOAD of
+# bench/bringup/MadCount.cpp built in it, for one).
+build=$(realpath -m "${BUILD_DIR:-$root/build-bench}")
 harness=$root/tests/sm/ibsim/run-with-ibsim.sh
 
 # The comment block at the top of the calling script, as its --help.

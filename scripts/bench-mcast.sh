@@ -19,7 +19,10 @@
 #     answers/s >= 2x);
 #   - after settling, one port leaves the IPv4 group and joins it again: the
 #     MFT Sets each costs (a leave or join of one port changes one entry of
-#     one switch: 1 block is the floor);
+#     one switch: 1 block is the floor); with --single-diff, the blocks each
+#     changed, from the MFTs read back before and after (ibroute -M of every
+#     switch, about a minute each on radix 24), and the verdict: the SM wrote
+#     only the blocks that changed;
 #   - the verdict of tests/sm/run/mft-check.py on the MFTs read back with
 #     ibroute -M (from --check-sources members of each group), and the MFT
 #     blocks those tables hold: the fewest MFT Sets that could program them.
@@ -27,8 +30,14 @@
 # as not answering: no figure is made up for it.
 #
 #   scripts/bench-mcast.sh [--radix N] [--window W] [--quiet S] [--check-sources N]
-#                          [--mft-counter JQPATH] [--only ibsm|opensm] [--ibsm BINARY]
-#                          [--client BINARY] [--keep DIR]
+#                          [--mft-counter JQPATH] [--single-diff] [--only ibsm|opensm]
+#                          [--ibsm BINARY] [--client BINARY] [--keep DIR]
+#
+# For example (Release build in build/, both SMs, about 3 minutes each):
+#   BUILD_DIR=build scripts/build.sh -DCMAKE_BUILD_TYPE=Release
+#   BUILD_DIR=build scripts/bench-mcast.sh --single-diff --keep /tmp/bench-mcast
+# On a shared machine run it several times (--only alternately) and take
+# medians: the rates move with the load (printed with the results).
 #
 #   --radix N          fat-tree radix (default 24: 720 switches, 3456 CAs)
 #   --window W         joins outstanding (default 16)
@@ -36,6 +45,8 @@
 #   --check-sources N  members of each group the judge walks from (default 50)
 #   --mft-counter P    ibsm's MFT blocks written, as a jq path
 #                      (default .tables_total.mft.written)
+#   --single-diff      read the MFTs back after the single leave and join too,
+#                      and count the blocks each changed
 #   --only SM          run one side only
 #   --ibsm BINARY      measure this ibsm instead of building one
 #   --client BINARY    use this sa-client instead of building one
@@ -48,9 +59,10 @@ source "$(dirname "$0")/bench-lib.sh"
 scenario=$root/bench/mcast/mcast-scenario.sh
 
 radix=24 window=16 quiet=5 check_sources=50 mft_counter=.tables_total.mft.written
-only="" ibsm="" client="" keep=""
+only="" ibsm="" client="" keep="" single_diff=0
 while [[ $# -gt 0 ]]; do
   case $1 in
+    --single-diff) single_diff=1; shift ;;
     --window) window=$2; shift 2 ;;
     --quiet) quiet=$2; shift 2 ;;
     --check-sources) check_sources=$2; shift 2 ;;
@@ -82,7 +94,7 @@ for sm in "${sms[@]}"; do
   rm -rf "$d" && mkdir -p "$d"
   echo "== $sm on radix $radix (results as they come):" >&2
   "$harness" "${limits[@]}" "$net" -- "$scenario" "$d" "$sm" "$ibsm" "$client" "$window" \
-    "$madcount" "$mft_counter" "$check_sources" "$quiet" 2>"$d/scenario.err" ||
+    "$madcount" "$mft_counter" "$check_sources" "$quiet" "$single_diff" 2>"$d/scenario.err" ||
     { echo "$0: the $sm scenario failed; see $d (use --keep)" >&2; tail -5 "$d/scenario.err" >&2; }
   grep -E '^  [a-z_0-9]+ ' "$d/scenario.err" >&2 || true
 done
@@ -123,9 +135,36 @@ row "MFT SMPs written (target ratio <= 1)" mft_smps lower
 row "  ibsm's own counter ($mft_counter)" mft_smps_counter
 row "  the floor: non-empty MFT blocks at the end" mft_blocks_floor ratio
 row "single leave after settling: MFT SMPs" single_leave_mft_smps ratio
+row "  MFT blocks it changed (ibroute -M before/after)" single_leave_changed_blocks
 row "single join after settling: MFT SMPs" single_join_mft_smps ratio
+row "  MFT blocks it changed (ibroute -M before/after)" single_join_changed_blocks
 row "MFTs judged by mft-check.py" mft_check
 row "SM alive after the joins" sm_alive
+# The issue's targets, one verdict line each.
+verdict() { # LABEL MET(0/1/"") DETAIL
+  local v="not measured"
+  [[ -z $2 ]] || v=$([[ $2 == 1 ]] && echo met || echo "NOT met")
+  printf 'verdict: %-48s %-8s (%s)\n' "$1" "$v" "$3"
+}
+ratio_met() { # KEY higher|lower -> 1/0, "" when either side is missing
+  local a b
+  a=$(get ibsm "$1") b=$(get opensm "$1")
+  [[ $a =~ ^[0-9.]+$ && $b =~ ^[0-9.]+$ ]] || return 0
+  awk -v a="$a" -v b="$b" -v w="$2" 'BEGIN { if (b <= 0) exit; r = a / b
+    print (w == "higher" ? r >= 2 : r <= 1) ? 1 : 0 }'
+}
+echo
+verdict "MFT SMPs at most OpenSM's" "$(ratio_met mft_smps lower)" \
+  "ibsm $(shown ibsm mft_smps), OpenSM $(shown opensm mft_smps)"
+verdict "join throughput at least 2x OpenSM's" "$(ratio_met answers_per_s higher)" \
+  "ibsm $(shown ibsm answers_per_s)/s, OpenSM $(shown opensm answers_per_s)/s"
+for op in leave join; do
+  n=$(get ibsm "single_${op}_mft_smps") c=$(get ibsm "single_${op}_changed_blocks")
+  met=""
+  [[ $n =~ ^[0-9]+$ && $c =~ ^[0-9]+$ ]] && met=$((n == c ? 1 : 0))
+  verdict "a single $op writes only the blocks it changes" "$met" \
+    "ibsm ${n:--} MFT SMPs, ${c:-not counted (--single-diff)} blocks changed"
+done
 if [[ $(get ibsm answers) == none ]]; then
   echo "ibsm does not answer MCMemberRecord (the probe's status: $(get ibsm probe_status))."
 fi

@@ -2,6 +2,7 @@
 # One SM's run for scripts/bench-mcast.sh, inside tests/sm/ibsim/run-with-ibsim.sh:
 #
 #   mcast-scenario.sh OUTDIR KIND IBSM SA_CLIENT WINDOW MADCOUNT_SO MFT_COUNTER CHECK_SOURCES QUIET_S
+#                     [SINGLE_DIFF]
 #
 # KIND (ibsm or opensm) is master on the first CA of the net file with the
 # partitions.conf `Default=0x7fff, ipoib : ALL=full;`, its MADs traced by
@@ -26,10 +27,13 @@
 # members of each group), which also counts the non-empty MFT blocks: the
 # fewest MFT Sets that program these trees on empty switches. One port
 # leaves the IPv4 group and joins it again: the MFT Sets each costs, counted
-# the same way. Writes OUTDIR/results
-# as "key value" lines.
+# the same way. With SINGLE_DIFF 1, the MFTs are read back again after the
+# leave and after the join, and mft-check.py --changed-from counts the
+# blocks each changed: what the single leave or join had to write at least.
+# Writes OUTDIR/results as "key value" lines.
 set -u
 out=$1 kind=$2 IBSM=$3 client=$4 window=$5 madcount=$6 mft_counter=$7 check_sources=$8 quiet_s=$9
+single_diff=${10:-0}
 root=$(cd "$(dirname "$0")/../.." && pwd)
 source "$root/tests/sm/run/run-checks.sh"
 cd "$out" || exit 2
@@ -121,10 +125,13 @@ result sm_alive "$(kill -0 "$pid" 2>/dev/null && echo yes || echo no)"
 
 # The trees, judged from outside.
 quiet ibnetdiscover >fabric.txt
-rm -rf mft.d && mkdir mft.d
-awk '$3 == "sw" { print $2 }' ibnetdiscover.lids |
-  SIM_HOST=$asker xargs -P 4 -I{} sh -c 'ibroute -M $(($1)) >"mft.d/$1" 2>/dev/null' _ {}
-cat mft.d/* >mfts.txt
+dump_mfts() { # FILE: every switch's MFT, ibroute -M
+  rm -rf mft.d && mkdir mft.d
+  awk '$3 == "sw" { print $2 }' ibnetdiscover.lids |
+    SIM_HOST=$asker xargs -P 4 -I{} sh -c 'ibroute -M $(($1)) >"mft.d/$1" 2>/dev/null' _ {}
+  cat mft.d/* >"$1"
+}
+dump_mfts mfts.txt
 python3 "$root/tests/sm/run/mft-check.py" --fabric fabric.txt --mfts mfts.txt --members members.rec \
   --max-sources "$check_sources" --count-blocks >check.out 2>&1
 result mft_check "$(tail -n 1 check.out | sed 's/.*: //; s/ /_/g')"
@@ -140,7 +147,12 @@ single() { # VERB KEY
   read -r n last < <(settle "$a" "$b")
   result "single_${1}_mft_smps" "$n"
   result "single_${1}_status" "$( (($(value "single.$1" answers) == 1)) && echo ok || echo failed)"
+  [[ $single_diff == 1 ]] || return 0
+  dump_mfts "mfts.$1.txt"
+  python3 "$root/tests/sm/run/mft-check.py" --fabric fabric.txt --mfts "mfts.$1.txt" \
+    --members members.rec --max-sources 1 --changed-from "$2" >"check.$1.out" 2>&1
+  result "single_${1}_changed_blocks" "$(awk '$1 == "changed_blocks" { print $2 }' "check.$1.out")"
 }
-single leave
-single join
+single leave mfts.txt
+single join mfts.leave.txt
 stop_pid "$pid" TERM 10

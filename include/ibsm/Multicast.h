@@ -21,6 +21,7 @@
 #include <bitset>
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -124,11 +125,34 @@ struct MulticastPlan {
   std::vector<std::string> warnings;  // members not in the fabric...
 };
 
+// What planMulticast() derives from the topology alone: the switch graph,
+// where trees are rooted (the most central switches: a BFS from every
+// switch, most of a plan's time on a large fabric) and the hops from those
+// roots. Given to successive plans, it is computed again only when the
+// switch graph differs from the one it was computed on (compared in full,
+// not hashed), so the SM's passes for joins and leaves do not redo it.
+// Opaque; not thread-safe: one per planner.
+class McTopologyCache {
+ public:
+  McTopologyCache();
+  ~McTopologyCache();
+  McTopologyCache(McTopologyCache&&) noexcept;
+  McTopologyCache& operator=(McTopologyCache&&) noexcept;
+  // Plans that reused it and plans that (re)computed it, for tests.
+  std::uint64_t reused() const;
+  std::uint64_t computed() const;
+
+  struct State;
+  std::unique_ptr<State> state;
+};
+
 struct MulticastOptions {
   // Spread the trees' roots over the most central switches (default), or
   // root every tree at the one most central switch (OpenSM's choice, kept
   // for comparisons).
   bool spreadRoots{true};
+  // Not owned; nullptr: computed for this plan alone.
+  McTopologyCache* cache{nullptr};
 };
 
 // Pure. A group whose members are all outside the fabric gets no tree and

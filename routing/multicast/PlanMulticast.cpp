@@ -8,6 +8,7 @@
 
 #include "routing/multicast/McMembers.h"
 #include "routing/multicast/McRoots.h"
+#include "routing/multicast/McTopologyCache.h"
 #include "routing/multicast/McTreeBuilder.h"
 
 namespace ibsm {
@@ -55,7 +56,8 @@ Result<MulticastPlan> planMulticast(const Fabric& fabric, const std::vector<McGr
                                     const MulticastOptions& options) {
   if (auto ok = checkMlids(groups); !ok) return std::unexpected(ok.error());
   const routing::SwitchGraph graph(fabric);
-  McRoots roots(graph);
+  McTopologyCache ownCache;
+  McRoots& roots = routing::rootsFor(graph, options.cache != nullptr ? *options.cache : ownCache);
   routing::McTreeBuilder builder(graph);
   MulticastPlan plan;
   plan.mfts.resize(fabric.size());

@@ -172,6 +172,10 @@ struct SmDaemon::Impl {
   MulticastGroups groups;
   std::uint64_t groupsPlanned{0};
   std::optional<MadClock::time_point> multicastAt;
+  // Wakes the engine's wait at multicastAt: joins are answered inside the
+  // transport's receive, which otherwise returns only at the wait's
+  // deadline (the next sweep or poll timer), seconds after the batch.
+  std::optional<loop::EventLoop::TimerId> multicastTimer;
   control::MulticastCounts multicast;
 
   // The discovery of the DISCOVERING phase, kept for the heavy sweep that

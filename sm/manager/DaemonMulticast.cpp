@@ -66,6 +66,9 @@ void SmDaemon::Impl::watchGroups() {
   if (agent.self().smState != SmState::Master || !sweep.lastPlan()) return;
   if (groups.generation() == groupsPlanned) return;
   multicastAt = now() + settings.multicastBatch;
+  // Nothing to do when it fires: a timer that ran ends the wait, and the
+  // wait's predicate (multicastReady) then sees the pass due.
+  multicastTimer = loop.at(*multicastAt, [this] { multicastTimer.reset(); });
 }
 
 bool SmDaemon::Impl::multicastReady() const {
@@ -74,6 +77,8 @@ bool SmDaemon::Impl::multicastReady() const {
 
 void SmDaemon::Impl::multicastPass() {
   multicastAt.reset();
+  if (multicastTimer) loop.cancel(*multicastTimer);
+  multicastTimer.reset();
   if (agent.self().smState != SmState::Master) return;
   const auto t0 = now();
   performing = true;

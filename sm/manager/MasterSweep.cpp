@@ -91,7 +91,9 @@ void MasterSweep::planPKeys(SubnetPlan& plan) const {
 
 void MasterSweep::planMfts(SubnetPlan& plan) const {
   if (!multicast_) return;
-  auto mfts = planMulticast(plan.fabric, multicast_());
+  MulticastOptions options;
+  options.cache = &mcTopology_;
+  auto mfts = planMulticast(plan.fabric, multicast_(), options);
   if (!mfts) {
     // As for partitions: the trees of the last plan beat none.
     log_->error("SM-0423 multicast not programmed this sweep, MFTs left as they are: {}",

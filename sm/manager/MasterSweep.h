@@ -185,6 +185,9 @@ class MasterSweep {
   std::shared_ptr<spdlog::logger> log_;
   program::HeldSubnet held_;
   MulticastSource multicast_;
+  // The trees' roots, kept while the switch graph stays the same: a pass
+  // for a join would otherwise spend most of its time finding them again.
+  mutable McTopologyCache mcTopology_;
   std::shared_ptr<const SubnetPlan> lastPlan_;
 };
 

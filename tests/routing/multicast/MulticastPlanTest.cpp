@@ -67,7 +67,9 @@ TEST(PlanMulticast, ConsecutiveMlidsTakeTurnsOverTheCentralSwitches) {
   EXPECT_THAT(roots, ::testing::ElementsAre("spine0", "spine1", "spine0", "spine1"));
   EXPECT_THAT(checkMulticast(f, spread->mfts, groups), ::testing::IsEmpty());
 
-  const auto single = planMulticast(f, groups, MulticastOptions{.spreadRoots = false});
+  MulticastOptions oneRoot;
+  oneRoot.spreadRoots = false;
+  const auto single = planMulticast(f, groups, oneRoot);
   ASSERT_TRUE(single);
   for (const McTree& t : single->trees) EXPECT_EQ(t.root, nodeNamed(f, "spine0"));
   EXPECT_THAT(checkMulticast(f, single->mfts, groups), ::testing::IsEmpty());

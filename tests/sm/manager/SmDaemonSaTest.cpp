@@ -98,10 +98,12 @@ class SmDaemonSaTest : public DaemonOnFakeFabric {
 
   // Runs the daemon until SIGTERM at `stopAt`; running_ is its status a
   // second before (`ibsm status`), status_ its last (--stats).
-  int run(std::chrono::milliseconds stopAt, std::shared_ptr<GmpResponder> responder) {
+  int run(std::chrono::milliseconds stopAt, std::shared_ptr<GmpResponder> responder,
+          MulticastGroups groups = {}) {
     SmDaemon daemon(*engine_, loop_, store_, wire_.fabric().port(firstCaPort()).guid, settings_, {},
                     quiet());
     daemon.serveSa(gmps_, std::move(responder));
+    if (groups.routes) daemon.manageMulticast(std::move(groups));
     auto stop = loop_.at(wire_.now() + stopAt, [&daemon] { daemon.signal(SIGTERM); });
     auto look = loop_.at(wire_.now() + stopAt - 1s, [&] { running_ = daemon.status(); });
     const int code = daemon.run();
@@ -148,6 +150,34 @@ TEST_F(SmDaemonSaTest, AnswersBetweenTheSmpsOfASweep) {
   EXPECT_EQ(status_.sa.answered, 1U);
   EXPECT_GT(outstanding, 0U) << "answered only once the sweep's SMPs were done";
   EXPECT_TRUE(running_.up);
+}
+
+TEST_F(SmDaemonSaTest, AJoinIsProgrammedWithinTheBatchNotAtTheNextTimer) {
+  // The join is answered inside the transport's receive, in the daemon's
+  // wait for its next timer; the MFTs must follow the batch window later,
+  // not when that wait ends (here 30 s on).
+  settings_.sweepInterval = 30s;
+  settings_.pollingTimeout = 30s;
+  settings_.multicastBatch = 20ms;
+  std::uint64_t generation = 0;
+  const Guid member = wire_.fabric().port(lastCaPort()).guid;
+  MulticastGroups groups;
+  groups.generation = [&] { return generation; };
+  groups.routes = [&] {
+    std::vector<McGroupRoute> routes;
+    if (generation > 0)
+      routes.push_back({.mgid = ipoibBroadcastMgid(0xffff),
+                        .mlid = kFirstMlid,
+                        .members = {{.portGuid = member, .receives = true}}});
+    return routes;
+  };
+  auto responder = std::make_shared<EchoResponder>();
+  responder->probe = [&] { ++generation; };  // the query stands for a join
+  query(1, 5s);
+  EXPECT_EQ(run(6500ms, responder, std::move(groups)), 0);  // looks at 5.5 s
+  ASSERT_EQ(running_.sa.answered, 1U);
+  EXPECT_EQ(running_.multicast.passes, 1U) << "the pass waited for the next timer";
+  EXPECT_EQ(running_.multicast.members, 1U);
 }
 
 TEST_F(SmDaemonSaTest, WithoutAResponderEveryQueryIsDroppedAndCounted) {

@@ -121,6 +121,22 @@ class MftCheckTest(unittest.TestCase):
         tables = {**GOOD, 0x10: {MLID: {1, 3}, 0xC01F: {2}, 0xC020: {2}}}
         self.assertIn("nonempty_blocks 4", self.run_checker(tables, extra=["--count-blocks"])[1])
 
+    def test_the_blocks_that_changed_are_counted(self):
+        # Against the same tables nothing changed; a port added to one entry
+        # and one entry of another block gone: 2 blocks.
+        with tempfile.TemporaryDirectory() as d:
+            same = os.path.join(d, "same")
+            with open(same, "w") as f:
+                f.write(ibroute(GOOD, False))
+            self.assertIn("changed_blocks 0",
+                          self.run_checker(GOOD, extra=["--changed-from", same])[1])
+            earlier = {**GOOD, 0x10: {MLID: {1}}, 0x20: {MLID: set(GOOD[0x20][MLID]), 0xC020: {1}}}
+            path = os.path.join(d, "earlier")
+            with open(path, "w") as f:
+                f.write(ibroute(earlier, False))
+            self.assertIn("changed_blocks 2",
+                          self.run_checker(GOOD, extra=["--changed-from", path])[1])
+
     def test_the_brief_format_reads_the_same(self):
         self.assertEqual(self.run_checker(GOOD, brief=True)[0], 0)
         bad = {**GOOD, 0x20: {MLID: {1, 3}}}

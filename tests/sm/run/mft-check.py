@@ -6,7 +6,7 @@ judges ibsm's trees (and OpenSM's) from outside, as tests/sm/run/*.sh read
 them on ibsim, which stores MFTs but forwards no multicast packet.
 
   mft-check.py --fabric IBNETDISCOVER --mfts FILE... (--members FILE | --saquery FILE)
-               [--max-sources N] [--count-blocks]
+               [--max-sources N] [--count-blocks] [--changed-from FILE...]
 
   --fabric       plain `ibnetdiscover` output: switches, their cables, CA ports
   --mfts         `ibroute -M LID` (or `ibroute -b -M LID`) output of every
@@ -21,6 +21,10 @@ them on ibsim, which stores MFTs but forwards no multicast packet.
   --count-blocks also print "nonempty_blocks N": the MFT blocks (32 MLIDs x
                  16 ports) that hold an entry, what an SM must write at
                  least to program these tables on empty switches
+  --changed-from also print "changed_blocks N": the MFT blocks whose entries
+                 differ between these earlier dumps (ibroute -M, as --mfts)
+                 and --mfts, what an SM must write at least to go from those
+                 tables to these (a single join or leave: benchmarks)
 
 A packet a member sends enters its switch by the CA's cable; every switch
 floods a copy out of every port of the group's mask but the one it came in
@@ -280,6 +284,17 @@ def check_group(mlid, members, links, ca_ports, mfts, most):
     return problems
 
 
+def block_contents(mfts):
+    """-> {(switch, MLID block, port position): frozenset((mlid, port))}, the
+    entries of each MFT block (32 MLIDs x 16 ports) that holds any."""
+    blocks = defaultdict(set)
+    for sw, table in mfts.items():
+        for mlid, ports in table.items():
+            for port in ports:
+                blocks[(sw, (mlid - 0xC000) // 32, port // 16)].add((mlid, port))
+    return {b: frozenset(e) for b, e in blocks.items()}
+
+
 def main(argv):
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--fabric", required=True)
@@ -288,6 +303,7 @@ def main(argv):
     p.add_argument("--saquery")
     p.add_argument("--max-sources", type=int)
     p.add_argument("--count-blocks", action="store_true")
+    p.add_argument("--changed-from", nargs="+")
     a = p.parse_args(argv)
     if bool(a.members) == bool(a.saquery):
         print("mft-check: give --members FILE or --saquery FILE (one)", file=sys.stderr)
@@ -295,6 +311,7 @@ def main(argv):
     try:
         links, ca_ports, switches = parse_fabric(a.fabric)
         mfts = parse_mfts(a.mfts)
+        before = parse_mfts(a.changed_from) if a.changed_from else None
         groups, names = parse_record(a.members) if a.members else parse_saquery(a.saquery)
     except InputError as e:
         print(f"mft-check: {e}", file=sys.stderr)
@@ -319,6 +336,10 @@ def main(argv):
         blocks = {(sw, (mlid - 0xC000) // 32, port // 16)
                   for sw, table in mfts.items() for mlid, ports in table.items() for port in ports}
         print(f"nonempty_blocks {len(blocks)}")
+    if before is not None:
+        old, new = block_contents(before), block_contents(mfts)
+        changed = [b for b in old.keys() | new.keys() if old.get(b) != new.get(b)]
+        print(f"changed_blocks {len(changed)}")
     members = sum(len(m) for m in live.values())
     print(f"mft-check: {len(live)} groups, {members} memberships, {len(mfts)} switch tables:"
           f" {len(problems)} problems")

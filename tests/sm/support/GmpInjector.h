@@ -52,10 +52,14 @@ class GmpInjector final : public MadTransport, public GmpPort {
       auto in = inner_.receive(gmpFirst ? pending_.front().at : deadline);
       if (!in || *in || !gmpFirst) return in;
       // Nothing else came before the GMP's time: hand it over, as the
-      // umad transport does from inside receive(), and wait on.
+      // umad transport does from inside receive(), and return empty: the
+      // umad transport waits at most a slice (EventLoop::kAloneSlice) or
+      // not at all past what is queued, so the caller soon sees timers
+      // the handler set.
       ReceivedGmp gmp = std::move(pending_.front().gmp);
       pending_.erase(pending_.begin());
       if (handler_) handler_(gmp);
+      return std::optional<ReceivedMad>{};
     }
   }
   int pollFd() const override { return inner_.pollFd(); }
