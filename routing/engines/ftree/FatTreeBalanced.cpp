@@ -105,10 +105,10 @@ void BalancedRoutes::column(const Destination& d, std::size_t sequence,
   next[leaf] = kDeliver;
   // Leaf by leaf, each flow all the way, so that every choice sees where
   // this destination's earlier flows went; the first leaf taken turns.
-  const auto& leaves = layout_.byHeight[0];
+  const auto& leaves = layout_.leaves;
   for (std::size_t k = 0; k < leaves.size(); ++k) {
     const SwitchIndex source = leaves[(k + sequence) % leaves.size()];
-    const Load flow = layout_.caCount[source];
+    const Load flow = layout_.computeCas[source];
     if (source == leaf || flow == 0 || dist_[source] == kFar) continue;
     for (SwitchIndex s = source; s != leaf;) {
       const CableId c = hop(s, leaf, sequence, next);

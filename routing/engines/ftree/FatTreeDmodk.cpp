@@ -37,7 +37,7 @@ DmodkRoutes::DmodkRoutes(const FatTreeLayout& layout, const FatTreeReach& reach,
 
   // Down cables for switches above a leaf but off its down paths: only
   // traffic a switch originates uses them, so the first one serves.
-  const auto& leaves = layout.byHeight[0];
+  const auto& leaves = layout.leaves;
   toward_.assign(layout.switches() * leaves.size(), kNoCable);
   for (SwitchIndex s = 0; s < layout.switches(); ++s)
     for (std::size_t l = 0; l < leaves.size(); ++l) {
@@ -58,8 +58,8 @@ template <typename Emit>
 void DmodkRoutes::fill(std::size_t i, Emit&& emit) const {
   const SwitchIndex leaf = destinations_[i].leaf;
   // toward_ is switch-major: this leaf's entry of switch s is toward[s * leaves].
-  const CableId* toward = toward_.data() + layout_.canon[leaf];
-  const std::size_t leaves = layout_.byHeight[0].size();
+  const CableId* toward = toward_.data() + layout_.leafIndex[leaf];
+  const std::size_t leaves = layout_.leaves.size();
   const std::uint64_t* above = reach_.above(leaf);
   const SwitchIndex* chain = chain_.data() + at(i, 0);
   const std::uint8_t* digit = digit_.data() + at(i, 0);
@@ -85,8 +85,8 @@ void DmodkRoutes::column(std::size_t i, std::vector<CableId>& next) const {
 // fill() again, on port tables: this loop runs once per (switch, CA LID).
 void DmodkRoutes::ports(std::size_t i, std::uint8_t* out) const {
   const SwitchIndex leaf = destinations_[i].leaf;
-  const std::uint8_t* toward = towardPort_.data() + layout_.canon[leaf];
-  const std::size_t leaves = layout_.byHeight[0].size();
+  const std::uint8_t* toward = towardPort_.data() + layout_.leafIndex[leaf];
+  const std::size_t leaves = layout_.leaves.size();
   const std::uint64_t* above = reach_.above(leaf);
   const SwitchIndex* chain = chain_.data() + at(i, 0);
   const std::uint8_t* down = downPort_.data() + at(i, 0);

@@ -19,6 +19,7 @@
 #include "routing/engines/ftree/FatTreeLayout.h"
 #include "routing/engines/ftree/FatTreeLegalise.h"
 #include "routing/engines/ftree/FatTreeReach.h"
+#include "routing/engines/ftree/FatTreeRecognition.h"
 #include "routing/graph/SwitchGraph.h"
 
 namespace ibsm {
@@ -30,11 +31,13 @@ using routing::SwitchGraph;
 using routing::SwitchIndex;
 using namespace routing::ftree;
 
-// Switch LIDs carry management traffic only, so they need no balance beyond
-// taking turns: shortest legal path, least used cable among equals.
-class SwitchLidRoutes {
+// Switch LIDs, aggregation nodes and upper CAs carry little of the compute
+// traffic, so they need no balance beyond taking turns: shortest legal path,
+// least used cable among equals (counters of their own per kind, so they
+// never shift the compute routes).
+class ShortestRoutes {
  public:
-  SwitchLidRoutes(const FatTreeLayout& layout, const FatTreeReach& reach)
+  ShortestRoutes(const FatTreeLayout& layout, const FatTreeReach& reach)
       : layout_(layout), reach_(reach), used_(layout.cables(), 0) {}
 
   void column(SwitchIndex target, std::vector<CableId>& next) {
@@ -61,6 +64,7 @@ class SwitchLidRoutes {
 struct Tally {
   std::size_t hubRoutedCa{0};      // (switch, CA LID) entries the hub order routed
   std::size_t hubRoutedSwitch{0};  // (switch, switch LID) entries
+  std::size_t hubRoutedOther{0};   // (switch, aggregation node or upper CA LID) entries
   std::size_t unrouted{0};
   std::uint64_t caRoutes{0};  // CA->CA (source port, destination LID) routes
   std::uint64_t longer{0};    // of those, longer than the fewest switch hops
@@ -108,22 +112,6 @@ class TableWriter {
   std::vector<std::uint16_t> lids_;
 };
 
-std::string levelSummary(const FatTreeLayout& layout) {
-  std::vector<std::string> parts;
-  for (std::size_t h = 0; h < layout.byHeight.size(); ++h) {
-    const auto n = layout.byHeight[h].size();
-    if (h == 0)
-      parts.push_back(fmt::format("{} leaves", n));
-    else if (h == layout.top)
-      parts.push_back(fmt::format("{} tops", n));
-    else
-      parts.push_back(fmt::format("{} at level {}", n, h));
-  }
-  return fmt::format("fat tree of {} levels ranked from {}: {}", layout.top + 1,
-                     layout.fromRoots ? "the root GUIDs down" : "the CA-bearing leaves up",
-                     fmt::join(parts, ", "));
-}
-
 class FatTreeEngine final : public RoutingEngine {
  public:
   std::string_view name() const override { return "ftree"; }
@@ -134,12 +122,13 @@ class FatTreeEngine final : public RoutingEngine {
     if (!layout) return std::unexpected(layout.error());
     const FatTreeReach reach(*layout);
     const HubOrder hub = hubOrder(*layout, reach);
-    const auto destinations = caDestinations(*layout, graph);
+    const auto destinations = caDestinations(*layout, graph, fabric);
 
     RoutingResult result;
     result.engine = "ftree";
     sizeTables(fabric, graph, result);
-    result.notes.push_back(levelSummary(*layout));
+    for (auto& note : recognitionNotes(fabric, graph, *layout))
+      result.notes.push_back(std::move(note));
 
     Legaliser legaliser(*layout, hub);
     TableWriter writer(graph, *layout, result);
@@ -165,7 +154,15 @@ class FatTreeEngine final : public RoutingEngine {
     // Targets in canonical order, not NodeId order: the cable counters carry
     // over from one target to the next, and the tables must not depend on the
     // order in which discovery met the switches (the dry run reads a file).
-    SwitchLidRoutes switchRoutes(*layout, reach);
+    // Aggregation nodes and upper CAs after the compute LIDs, on their own
+    // counters: every pair to and from them routed, shortest and legal.
+    ShortestRoutes otherRoutes(*layout, reach);
+    for (const Destination& d : otherDestinations(*layout, graph)) {
+      otherRoutes.column(d.leaf, next);
+      tally.hubRoutedOther += legaliser.legalise(next, d.leaf);
+      writer.write(d.lid, d.port, next, tally);
+    }
+    ShortestRoutes switchRoutes(*layout, reach);
     for (const auto& level : layout->byHeight) {
       for (const SwitchIndex s : level) {
         const Lid lid = graph.endpoints(s).front().base;
@@ -234,8 +231,8 @@ class FatTreeEngine final : public RoutingEngine {
         shortest = graph.hopsFrom(d.leaf);
         shortestFrom = d.leaf;
       }
-      for (const SwitchIndex leaf : layout.byHeight[0]) {
-        const std::uint64_t sources = layout.caCount[leaf] - (leaf == d.leaf ? 1 : 0);
+      for (const SwitchIndex leaf : layout.leaves) {
+        const std::uint64_t sources = layout.computeCas[leaf] - (leaf == d.leaf ? 1 : 0);
         tally.caRoutes += sources;
         if (next[leaf] != kNoCable && legaliser.hops(leaf) > shortest[leaf])
           tally.longer += sources;
@@ -245,13 +242,14 @@ class FatTreeEngine final : public RoutingEngine {
 
   static void addOrderNotes(const Fabric& fabric, const SwitchGraph& graph, const HubOrder& hub,
                             const Tally& tally, RoutingResult& result) {
-    if (tally.hubRoutedCa + tally.hubRoutedSwitch > 0)
+    if (tally.hubRoutedCa + tally.hubRoutedSwitch + tally.hubRoutedOther > 0)
       result.notes.push_back(fmt::format(
-          "{} switch entries toward CA LIDs and {} toward switch LIDs have no climb-then-descend "
+          "{} switch entries toward compute CA LIDs, {} toward aggregation nodes and upper CAs "
+          "and {} toward switch LIDs have no climb-then-descend "
           "path in the tree's levels (mostly: no common ancestor) and were routed Up*/Down* in "
           "the switch order grown from hub leaf {}, the order every route of these tables "
           "follows, which keeps them free of credit loops on one VL",
-          tally.hubRoutedCa, tally.hubRoutedSwitch,
+          tally.hubRoutedCa, tally.hubRoutedOther, tally.hubRoutedSwitch,
           routing::ftree::switchName(fabric, graph, hub.hub)));
     if (tally.unrouted > 0)
       result.notes.push_back(fmt::format("{} switch entries left unrouted", tally.unrouted));

@@ -10,10 +10,9 @@ namespace {
 SwitchIndex chooseHub(const FatTreeLayout& layout, const FatTreeReach& reach,
                       std::size_t& topsAbove) {
   const auto& tops = layout.byHeight[layout.top];
-  SwitchIndex best = layout.byHeight[0].front();
+  SwitchIndex best = layout.leaves.front();
   std::tuple<std::size_t, std::size_t> bestScore{0, 0};
-  for (const SwitchIndex leaf : layout.byHeight[0]) {
-    if (layout.caCount[leaf] == 0) continue;
+  for (const SwitchIndex leaf : layout.leaves) {
     std::size_t above = 0, ancestors = 0;
     for (const SwitchIndex t : tops) above += reach.under(t, leaf);
     for (SwitchIndex a = 0; a < layout.switches(); ++a) ancestors += reach.under(a, leaf);

@@ -6,6 +6,8 @@
 #include <numeric>
 #include <tuple>
 
+#include "routing/engines/ftree/FatTreeRanking.h"
+
 namespace ibsm::routing::ftree {
 namespace {
 
@@ -22,7 +24,6 @@ struct Builder {
   void collectCables() {
     const auto n = graph.size();
     out.firstCable.assign(1, 0);
-    out.caCount.resize(n);
     for (SwitchIndex s = 0; s < n; ++s) {
       graph.forEachCable(s, [&](SwitchIndex t, const Cable& c) {
         out.to.push_back(t);
@@ -30,7 +31,6 @@ struct Builder {
         out.remotePort.push_back(c.remotePort);
       });
       out.firstCable.push_back(static_cast<std::uint32_t>(out.to.size()));
-      out.caCount[s] = static_cast<std::uint32_t>(graph.caCount(s));
     }
     out.reverse.assign(out.to.size(), kNoCable);
     for (SwitchIndex s = 0; s < n; ++s)
@@ -86,33 +86,57 @@ struct Builder {
     return out;
   }
 
+  std::vector<std::uint32_t> hosts() const {
+    std::vector<std::uint32_t> h(graph.size());
+    for (SwitchIndex s = 0; s < graph.size(); ++s) h[s] = out.roles.hosts(s);
+    return h;
+  }
+
   Result<void> assignHeights(const std::vector<Guid>& rootGuids) {
-    std::vector<SwitchIndex> sources;
-    if (!rootGuids.empty()) {
+    out.fromRoots = !rootGuids.empty();
+    out.height.resize(graph.size());
+    if (out.fromRoots) {
       auto r = roots(rootGuids);
       if (!r) return std::unexpected(r.error());
-      sources = std::move(*r);
-    } else {
+      const auto dist = distancesFrom(*r);
+      out.top = *std::ranges::max_element(dist);
       for (SwitchIndex s = 0; s < graph.size(); ++s)
-        if (out.caCount[s] > 0) sources.push_back(s);
-      if (sources.empty()) return fail("no switch has a CA cabled to it: there are no leaves");
+        out.height[s] = static_cast<std::uint16_t>(out.top - dist[s]);
+      return {};
     }
-    const auto dist = distancesFrom(sources);
-    out.fromRoots = !rootGuids.empty();
-    out.top = *std::ranges::max_element(dist);
-    out.height.resize(graph.size());
-    for (SwitchIndex s = 0; s < graph.size(); ++s)
-      out.height[s] = out.fromRoots ? static_cast<std::uint16_t>(out.top - dist[s]) : dist[s];
+    auto ranked = rankFromLeaves(out, hosts(), [&](SwitchIndex s) { return name(s); });
+    if (!ranked) return std::unexpected(ranked.error());
+    out.height = std::move(*ranked);
+    out.top = *std::ranges::max_element(out.height);
+    return {};
+  }
+
+  // Hosts on a switch with no switch below it are compute CAs; on any other
+  // switch they are upper CAs.
+  Result<void> classify() {
+    const auto n = graph.size();
+    out.computeCas.assign(n, 0);
+    out.upperCas.assign(n, 0);
+    for (SwitchIndex s = 0; s < n; ++s) {
+      bool below = false;
+      for (CableId c = out.cableBegin(s); c < out.cableEnd(s); ++c)
+        below = below || out.height[out.to[c]] < out.height[s];
+      const std::uint32_t hosts = out.roles.hosts(s);
+      (below ? out.upperCas : out.computeCas)[s] = hosts;
+      if (below)
+        for (CaRole& r : out.roles.of(s))
+          if (r == CaRole::Compute) r = CaRole::Upper;
+      if (!below && hosts > 0) out.unevenLeaves = out.unevenLeaves || out.height[s] > 0;
+    }
+    if (std::ranges::all_of(out.computeCas, [](std::uint32_t c) { return c == 0; }))
+      return fail(
+          "no switch is a compute leaf (a switch with hosts and no switch below it): with these "
+          "levels every host hangs off a switch above others");
     return {};
   }
 
   Result<void> checkLevels() const {
     for (SwitchIndex s = 0; s < graph.size(); ++s) {
-      if (out.fromRoots && out.caCount[s] > 0 && out.height[s] != 0)
-        return fail(fmt::format(
-            "switch {} has CAs but is {} levels above the leaves (rank {} from the roots): "
-            "CAs must hang off leaf switches only",
-            name(s), out.height[s], out.top - out.height[s]));
       for (CableId c = out.cableBegin(s); c < out.cableEnd(s); ++c) {
         const SwitchIndex t = out.to[c];
         if (t < s || out.height[t] != out.height[s]) continue;
@@ -121,14 +145,9 @@ struct Builder {
               "switches {} and {} are cabled to each other but both at rank {} from the "
               "roots: a fat tree only cables adjacent levels",
               name(s), name(t), out.top - out.height[s]));
-        if (out.height[s] == 0)
-          return fail(fmt::format(
-              "switches {} and {} both have CAs and are cabled to each other: either a CA "
-              "hangs off a switch that is not a leaf or two leaves are cabled together",
-              name(s), name(t)));
         return fail(fmt::format(
-            "switches {} and {} are cabled to each other but are both {} levels above the "
-            "nearest leaves: a fat tree only cables adjacent levels",
+            "switches {} and {} are cabled to each other but both at height {}: a fat tree "
+            "only cables adjacent levels",
             name(s), name(t), out.height[s]));
       }
     }
@@ -181,18 +200,29 @@ struct Builder {
       number(level);
     }
     if (out.top > 0) {
-      auto& leaves = out.byHeight[0];
-      std::ranges::sort(leaves, {}, [&](SwitchIndex s) { return guid(s); });
-      const auto keys = clusterKeys(leaves);
-      std::vector<std::size_t> idx(leaves.size());
-      std::iota(idx.begin(), idx.end(), std::size_t{0});
-      std::ranges::stable_sort(idx,
-                               [&](std::size_t a, std::size_t b) { return keys[a] < keys[b]; });
-      std::vector<SwitchIndex> sorted;
-      for (const std::size_t i : idx) sorted.push_back(leaves[i]);
-      leaves = std::move(sorted);
-      number(leaves);
+      auto& level0 = out.byHeight[0];
+      std::ranges::sort(level0, {}, [&](SwitchIndex s) { return guid(s); });
+      level0 = bySubtree(level0);
+      number(level0);
     }
+    std::vector<SwitchIndex> leaves;
+    for (SwitchIndex s = 0; s < n; ++s)
+      if (out.computeCas[s] > 0) leaves.push_back(s);
+    std::ranges::sort(leaves, {}, [&](SwitchIndex s) { return guid(s); });
+    out.leaves = out.top > 0 ? bySubtree(leaves) : leaves;
+    out.leafIndex.assign(n, kNotLeaf);
+    for (std::uint32_t i = 0; i < out.leaves.size(); ++i) out.leafIndex[out.leaves[i]] = i;
+  }
+
+  // `sorted` (by GUID) stably ordered so that every subtree is contiguous.
+  std::vector<SwitchIndex> bySubtree(const std::vector<SwitchIndex>& sorted) const {
+    const auto keys = clusterKeys(sorted);
+    std::vector<std::size_t> idx(sorted.size());
+    std::iota(idx.begin(), idx.end(), std::size_t{0});
+    std::ranges::stable_sort(idx, [&](std::size_t a, std::size_t b) { return keys[a] < keys[b]; });
+    std::vector<SwitchIndex> out;
+    for (const std::size_t i : idx) out.push_back(sorted[i]);
+    return out;
   }
 
   void sortCables() {
@@ -226,12 +256,13 @@ std::string switchName(const Fabric& fabric, const SwitchGraph& graph, SwitchInd
 Result<FatTreeLayout> layoutFatTree(const Fabric& fabric, const SwitchGraph& graph,
                                     const std::vector<Guid>& rootGuids) {
   if (graph.size() == 0) return fail("the fabric has no switches");
-  FatTreeLayout layout;
+  FatTreeLayout layout{CaRoles(fabric, graph)};
   Builder b{fabric, graph, layout};
   b.collectCables();
   if (auto ok = b.checkConnected(); !ok) return std::unexpected(ok.error());
   if (auto ok = b.assignHeights(rootGuids); !ok) return std::unexpected(ok.error());
   if (auto ok = b.checkLevels(); !ok) return std::unexpected(ok.error());
+  if (auto ok = b.classify(); !ok) return std::unexpected(ok.error());
   b.order();
   b.sortCables();
   return layout;

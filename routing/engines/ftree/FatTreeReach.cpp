@@ -52,9 +52,10 @@ bool completeAndRegular(const FatTreeLayout& layout, const FatTreeReach& reach) 
           layout.downCables(s).size() != layout.downCables(first).size())
         return false;
   }
+  if (layout.unevenLeaves) return false;
   for (const SwitchIndex t : layout.byHeight[layout.top])
-    for (const SwitchIndex leaf : layout.byHeight[0])
-      if (layout.caCount[leaf] > 0 && !reach.under(t, leaf)) return false;
+    for (const SwitchIndex leaf : layout.leaves)
+      if (!reach.under(t, leaf)) return false;
   return true;
 }
 
@@ -73,12 +74,10 @@ bool nestedLevels(const FatTreeLayout& layout, const FatTreeReach& reach) {
         if (layout.height[s] <= h && layout.height[layout.to[c]] <= h)
           part[find(s)] = find(layout.to[c]);
     std::ranges::fill(leavesIn, 0);
-    for (const SwitchIndex leaf : layout.byHeight[0])
-      leavesIn[find(leaf)] += layout.caCount[leaf] > 0;
+    for (const SwitchIndex leaf : layout.leaves) ++leavesIn[find(leaf)];
     for (const SwitchIndex a : layout.byHeight[h]) {
       std::size_t below = 0;
-      for (const SwitchIndex leaf : layout.byHeight[0])
-        below += layout.caCount[leaf] > 0 && reach.under(a, leaf);
+      for (const SwitchIndex leaf : layout.leaves) below += reach.under(a, leaf);
       if (below != leavesIn[find(a)]) return false;
     }
   }
