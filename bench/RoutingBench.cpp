@@ -42,8 +42,7 @@ double peakRssMiB() {
   return double(usage.ru_maxrss) / 1024.0;  // Linux reports KiB
 }
 
-void route(benchmark::State& state, const std::string& engineName, int cablesCut) {
-  const Fabric fabric = fatTree(static_cast<int>(state.range(0)), cablesCut);
+void routeFabric(benchmark::State& state, const Fabric& fabric, const std::string& engineName) {
   const EngineRegistry registry = defaultRegistry();
   std::size_t entries = 0;
   for (auto _ : state) {
@@ -60,6 +59,22 @@ void route(benchmark::State& state, const std::string& engineName, int cablesCut
   state.counters["CAs"] = double(fabric.endNodes().size());
   state.counters["lft_entries"] = double(entries);
   state.counters["peak_rss_MiB"] = peakRssMiB();
+}
+
+void route(benchmark::State& state, const std::string& engineName, int cablesCut) {
+  routeFabric(state, fatTree(static_cast<int>(state.range(0)), cablesCut), engineName);
+}
+
+// The HDR SuperPOD shape at its largest: three levels of radix-40 switches,
+// servers of 4 HCAs on rails of 4 leaves (20 edges a pod), a SHARP
+// aggregation node on every switch; beside the plain tree of that radix.
+void routeRailTree(benchmark::State& state, bool furnished) {
+  FatTreeSpec spec{.levels = 3, .radix = static_cast<int>(state.range(0))};
+  if (furnished) {
+    spec.aggregationNodes = true;
+    spec.rails = 4;
+  }
+  routeFabric(state, withLids(spec, 0), "ftree");
 }
 
 // Dragonfly a = 2p = 2h on the VLs a port declares by default (VL0-7).
@@ -171,6 +186,16 @@ BENCHMARK_CAPTURE(route, ftree, std::string("ftree"), 0)
 BENCHMARK_CAPTURE(route, ftree, std::string("ftree"), 0)
     ->ArgName("radix")
     ->Arg(36)
+    ->Iterations(3)
+    ->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(routeRailTree, plain, false)
+    ->ArgName("radix")
+    ->Arg(40)
+    ->Iterations(3)
+    ->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(routeRailTree, rails_an, true)
+    ->ArgName("radix")
+    ->Arg(40)
     ->Iterations(3)
     ->Unit(benchmark::kMillisecond);
 // The usual state of a cluster: a few cables missing, balanced routing.

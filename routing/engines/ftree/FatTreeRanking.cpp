@@ -38,7 +38,7 @@ Result<std::vector<std::uint8_t>> sides(const FatTreeLayout& layout,
   return side;
 }
 
-std::vector<bool> leafLike(const std::vector<std::uint32_t>& hosts) {
+std::vector<bool> leafLike(const FatTreeLayout& layout, const std::vector<std::uint32_t>& hosts) {
   std::vector<std::uint32_t> counts;
   for (const auto h : hosts)
     if (h > 0) counts.push_back(h);
@@ -46,7 +46,10 @@ std::vector<bool> leafLike(const std::vector<std::uint32_t>& hosts) {
   if (counts.empty()) return out;
   std::ranges::nth_element(counts, counts.begin() + counts.size() / 2);
   const std::uint32_t median = counts[counts.size() / 2];
-  for (std::size_t s = 0; s < hosts.size(); ++s) out[s] = hosts[s] > 0 && hosts[s] * 4 >= median;
+  for (SwitchIndex s = 0; s < hosts.size(); ++s) {
+    const std::uint32_t cables = layout.cableEnd(s) - layout.cableBegin(s);
+    out[s] = hosts[s] > 0 && hosts[s] * 4 >= median && hosts[s] * 2 >= cables;
+  }
   return out;
 }
 
@@ -57,7 +60,7 @@ Result<std::vector<std::uint16_t>> rankFromLeaves(
     const std::function<std::string(SwitchIndex)>& name) {
   const auto side = sides(layout, name);
   if (!side) return std::unexpected(side.error());
-  const auto like = leafLike(hosts);
+  const auto like = leafLike(layout, hosts);
   std::uint64_t perSide[2] = {0, 0};
   for (SwitchIndex s = 0; s < layout.switches(); ++s)
     if (like[s]) perSide[(*side)[s]] += hosts[s];

@@ -8,9 +8,13 @@
 //    graph is bipartite and a switch's level has the parity of its side. A
 //    cable inside one side (an odd cycle) means no fat-tree reading exists.
 // 2. Leaf-like switches hold at least a quarter of the median number of
-//    hosts of the switches that hold any (aggregation nodes are not hosts):
-//    a spine with a few storage hosts is not one. The side holding more
-//    hosts on leaf-like switches is the leaves' side.
+//    hosts of the switches that hold any (aggregation nodes are not hosts),
+//    and at least half as many hosts as cables to other switches (a leaf
+//    spends about half its ports on hosts, a spine or core nearly all on
+//    switches): a core with a few storage hosts is not one. The side holding
+//    more hosts on leaf-like switches is the leaves' side. A switch below
+//    both bars (a rack with few hosts under many up-links) reads as an upper
+//    switch; its hosts are then upper CAs, still routed shortest.
 // 3. Leaf-like switches of the leaves' side start at height 0, those of the
 //    other side at height 1 (a director's line-card chip with hosts beside
 //    top-of-rack switches): height is the least start plus switch hops. With

@@ -70,6 +70,22 @@ inline std::vector<Hop> interSwitchHops(const Fabric& fabric, const RoutingResul
   return {};
 }
 
+// Switch hops from `from` to every switch, by breadth-first search over
+// inter-switch cables.
+inline std::map<NodeId, std::size_t> switchHopsFrom(const Fabric& fabric, NodeId from) {
+  std::map<NodeId, std::size_t> hops{{from, 0}};
+  std::vector<NodeId> queue{from};
+  for (std::size_t head = 0; head < queue.size(); ++head) {
+    const NodeId s = queue[head];
+    for (const Port& p : fabric.node(s).ports)
+      if (p.remote && fabric.node(p.remote->node).isSwitch() && !hops.contains(p.remote->node)) {
+        hops[p.remote->node] = hops[s] + 1;
+        queue.push_back(p.remote->node);
+      }
+  }
+  return hops;
+}
+
 // Busiest-link floor a damaged leaf forces: all traffic between its CA
 // ports and the rest has to share its remaining inter-switch cables.
 inline double leafFloor(const Fabric& fabric) {
