@@ -9,6 +9,7 @@
 #include <ibsm/Report.h>
 
 #include <algorithm>
+#include <cctype>
 #include <map>
 #include <ranges>
 #include <set>
@@ -49,6 +50,22 @@ int railOf(const Fabric& fabric, PortRef ca) {
   const std::string& d = fabric.node(ca.node).description;
   const auto at = d.rfind(" mlx5_");
   return at == std::string::npos ? -1 : std::stoi(d.substr(at + 6));
+}
+
+// "h3_12 mlx5_2" as (3, 12, 2): the numbers of a generated server name.
+std::vector<int> naturalKey(const std::string& name) {
+  std::vector<int> key;
+  for (std::size_t i = 0; i < name.size();) {
+    if (!std::isdigit(static_cast<unsigned char>(name[i]))) {
+      ++i;
+      continue;
+    }
+    std::size_t end = i;
+    while (end < name.size() && std::isdigit(static_cast<unsigned char>(name[end]))) ++end;
+    key.push_back(std::stoi(name.substr(i, end - i)));
+    i = end;
+  }
+  return key;
 }
 
 class FurnishedFatTree : public ::testing::TestWithParam<FurnitureCase> {
@@ -222,8 +239,15 @@ TEST_P(FurnishedFatTree, RoutesShiftPermutationsWithoutContentionPerRail) {
     expectShiftsFree(shape_->caOrder, "all compute CAs");
     return;
   }
+  // A rail's CAs in the order operators number its servers: by server
+  // name, digits by value (h2 before h10), whatever leaf port each uses.
   std::map<int, std::vector<PortRef>> rails;
   for (const PortRef ca : shape_->caOrder) rails[railOf(fabric_, ca)].push_back(ca);
+  for (auto& [rail, cas] : rails)
+    std::ranges::sort(cas, [&](PortRef a, PortRef b) {
+      return naturalKey(fabric_.node(a.node).description) <
+             naturalKey(fabric_.node(b.node).description);
+    });
   ASSERT_EQ(rails.size(), std::size_t(GetParam().spec.rails));
   for (const auto& [rail, order] : rails) expectShiftsFree(order, "rail " + std::to_string(rail));
 }
