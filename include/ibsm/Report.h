@@ -179,8 +179,10 @@ struct RouteReport {
   std::vector<UnreachableExample> unreachableExamples;  // at most kMaxExamples, one per LID
   std::size_t lidsWithLoops{0};  // destination LIDs whose LFT chains contain a loop
 
-  HopStats hops;
-  LinkLoadStats linkLoad;
+  HopStats hops;           // CA->CA pairs, both ends outside RoutingResult::apart
+  LinkLoadStats linkLoad;  // the routes of those pairs
+  std::size_t apartPorts{0};
+  HopStats apartHops;  // CA->CA pairs with an end in RoutingResult::apart
   CreditLoopReport creditLoops;
   // Filled by the caller when it planned multicast (analyseMulticast()).
   std::optional<MulticastReport> multicast{};

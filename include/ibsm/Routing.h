@@ -51,6 +51,11 @@ struct RoutingResult {
   std::uint8_t vlsUsed{1};
   std::vector<std::string> notes;      // what the engine observed or gave up
   std::vector<std::string> fallbacks;  // engines that refused before this one, with why
+  // CA ports the engine routed apart from the compute traffic (ftree: SHARP
+  // aggregation nodes, hosts above the leaf level), sorted. The report
+  // counts their pairs in reachability and credit loops, and keeps them out
+  // of the hop and link-load figures of the compute CAs (RouteReport::apartHops).
+  std::vector<PortRef> apart;
 };
 
 class RoutingEngine {

@@ -144,7 +144,8 @@ class Analysis {
       visitSources(d, toCa);
       if (toCa && d.isBase) pushLoads();
     }
-    finishHops();
+    finishHops(sums_, report_.hops);
+    finishHops(apartSums_, report_.apartHops);
     finishLoads();
     report_.unreachableExamples = examples_.take();
     report_.creditLoops = deps_.report(vlsNeeded);
@@ -158,7 +159,6 @@ class Analysis {
     auto& fromCa = report_.pairs[static_cast<std::size_t>(kindOf(false, d.ownerIsSwitch))];
     auto& fromSwitch = report_.pairs[static_cast<std::size_t>(kindOf(true, d.ownerIsSwitch))];
     unsigned shown = 0;  // reasons this LID already gave an example for
-    HopStats& h = report_.hops;
     for (SwitchIndex s = 0; s < view_.switches(); ++s) {
       // The destination port is no source of its own LID.
       const std::uint64_t ca = view_.caSources(s) - (!d.ownerIsSwitch && d.sw == s ? 1u : 0u);
@@ -168,16 +168,13 @@ class Analysis {
         fromCa.routed += ca;
         fromSwitch.routed += sw;
         if (!toCa || ca == 0) continue;
-        pushed_[s] = ca;
-        const std::uint16_t hops = hops_.hops(s);
-        const std::uint16_t best = shortest_[s];
-        const std::uint32_t stretch = hops > best ? hops - best : 0;
-        sums_.pairs += ca;
-        sums_.hops += ca * hops;
-        sums_.stretch += ca * stretch;
-        h.max = std::max<std::uint32_t>(h.max, hops);
-        h.maxStretch = std::max(h.maxStretch, stretch);
-        if (stretch > 0) h.longerThanShortest += ca;
+        // Pairs with an end routed apart count in their own hop figures
+        // and load no link: the compute balance is the compute pairs'.
+        const std::uint64_t apart = d.apart ? ca : view_.apartSources(s);
+        const std::uint64_t compute = ca - std::min(ca, apart);
+        pushed_[s] = compute;
+        addHops(s, compute, sums_, report_.hops);
+        addHops(s, ca - compute, apartSums_, report_.apartHops);
         continue;
       }
       fromCa.unreachable += ca;
@@ -190,6 +187,19 @@ class Analysis {
         shown |= bit;
       }
     }
+  }
+
+  void addHops(SwitchIndex s, std::uint64_t pairs, HopSums& sums, HopStats& h) {
+    if (pairs == 0) return;
+    const std::uint16_t hops = hops_.hops(s);
+    const std::uint16_t best = shortest_[s];
+    const std::uint32_t stretch = hops > best ? hops - best : 0;
+    sums.pairs += pairs;
+    sums.hops += pairs * hops;
+    sums.stretch += pairs * stretch;
+    h.max = std::max<std::uint32_t>(h.max, hops);
+    h.maxStretch = std::max(h.maxStretch, stretch);
+    if (stretch > 0) h.longerThanShortest += pairs;
   }
 
   // Every route toward d follows the tree the next hops form; pushing each
@@ -206,12 +216,11 @@ class Analysis {
     }
   }
 
-  void finishHops() {
-    auto& h = report_.hops;
-    h.pairs = sums_.pairs;
-    if (sums_.pairs == 0) return;
-    h.mean = static_cast<double>(sums_.hops) / static_cast<double>(sums_.pairs);
-    h.meanStretch = static_cast<double>(sums_.stretch) / static_cast<double>(sums_.pairs);
+  static void finishHops(const HopSums& sums, HopStats& h) {
+    h.pairs = sums.pairs;
+    if (sums.pairs == 0) return;
+    h.mean = static_cast<double>(sums.hops) / static_cast<double>(sums.pairs);
+    h.meanStretch = static_cast<double>(sums.stretch) / static_cast<double>(sums.pairs);
   }
 
   void finishLoads() {
@@ -250,6 +259,7 @@ class Analysis {
   std::vector<std::uint64_t> pushed_;
   std::vector<std::uint16_t> shortest_;
   HopSums sums_;
+  HopSums apartSums_;
 };
 
 }  // namespace
@@ -263,6 +273,7 @@ RouteReport analyseRoutes(const Fabric& fabric, const RoutingResult& result) {
   report.switches = view.switches();
   report.caPorts = view.caPorts();
   report.destinationLids = view.destinations().size();
+  report.apartPorts = view.apartPorts();
   Analysis(view, report).run(result.vlsUsed);
   return report;
 }

@@ -17,16 +17,17 @@ constexpr std::uint8_t kDropVl = 15;
 ForwardingView::ForwardingView(const Fabric& fabric, const RoutingResult& result)
     : fabric_(fabric), graph_(fabric) {
   rows_.resize(graph_.size());
-  indexPorts();
-  indexDestinations();
+  indexPorts(result.apart);
+  indexDestinations(result.apart);
   transposeTables(result);
   indexSl2Vl(result);
 }
 
-void ForwardingView::indexPorts() {
+void ForwardingView::indexPorts(const std::vector<PortRef>& apart) {
   const std::size_t n = graph_.size();
   channelStart_.resize(n + 1, 0);
   caSources_.resize(n, 0);
+  apartSources_.resize(n, 0);
   switchSource_.resize(n, 0);
   for (SwitchIndex s = 0; s < n; ++s) {
     const Node& sw = fabric_.node(graph_.nodeId(s));
@@ -49,21 +50,26 @@ void ForwardingView::indexPorts() {
     }
     const auto endpoints = graph_.endpoints(s);
     switchSource_[s] = endpoints[0].base.value != 0;
-    for (const auto& e : endpoints.subspan(1))
-      if (e.base.value != 0) ++caSources_[s];
+    for (const auto& e : endpoints.subspan(1)) {
+      if (e.base.value == 0) continue;
+      ++caSources_[s];
+      if (std::ranges::binary_search(apart, e.owner)) ++apartSources_[s];
+    }
+    apartPorts_ += apartSources_[s];
     caPorts_ += caSources_[s];
   }
   channelStart_[n] = static_cast<ChannelId>(channels_.size());
 }
 
-void ForwardingView::indexDestinations() {
+void ForwardingView::indexDestinations(const std::vector<PortRef>& apart) {
   for (SwitchIndex s = 0; s < graph_.size(); ++s) {
     for (const auto& e : graph_.endpoints(s)) {
       if (e.base.value == 0) continue;
       const std::uint32_t count = 1u << e.lmc;
       for (std::uint32_t k = 0; k < count && e.base.value + k <= kMaxUnicastLid; ++k)
         destinations_.push_back(Destination{Lid{static_cast<std::uint16_t>(e.base.value + k)},
-                                            e.owner, s, e.switchPort, e.switchPort == 0, k == 0});
+                                            e.owner, s, e.switchPort, e.switchPort == 0, k == 0,
+                                            std::ranges::binary_search(apart, e.owner)});
     }
   }
   // A CA port cabled to another CA holds LIDs no switch can deliver to.

@@ -48,6 +48,7 @@ struct Destination {
   std::uint8_t port{0};
   bool ownerIsSwitch{false};
   bool isBase{false};  // the base LID of the owner's LMC range
+  bool apart{false};   // the owner is in RoutingResult::apart
 };
 
 class ForwardingView {
@@ -87,6 +88,9 @@ class ForwardingView {
   // Endpoints that originate traffic at s: CA ports with a LID, and s itself
   // when it has a LID.
   std::uint32_t caSources(SwitchIndex s) const { return caSources_[s]; }
+  // Of those, the ports in RoutingResult::apart.
+  std::uint32_t apartSources(SwitchIndex s) const { return apartSources_[s]; }
+  std::size_t apartPorts() const { return apartPorts_; }
   bool switchIsSource(SwitchIndex s) const { return switchSource_[s] != 0; }
   std::size_t caPorts() const { return caPorts_; }
 
@@ -106,8 +110,8 @@ class ForwardingView {
   std::string channelName(ChannelId c) const;
 
  private:
-  void indexPorts();
-  void indexDestinations();
+  void indexPorts(const std::vector<PortRef>& apart);
+  void indexDestinations(const std::vector<PortRef>& apart);
   void orderDestinations();
   void transposeTables(const RoutingResult& result);
   void indexSl2Vl(const RoutingResult& result);
@@ -123,6 +127,8 @@ class ForwardingView {
   std::vector<Channel> channels_;
   std::vector<ChannelId> channelStart_;
   std::vector<std::uint32_t> caSources_;
+  std::vector<std::uint32_t> apartSources_;
+  std::size_t apartPorts_{0};
   std::vector<std::uint8_t> switchSource_;
   std::size_t caPorts_{0};
   std::vector<Destination> destinations_;

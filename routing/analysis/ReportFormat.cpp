@@ -63,6 +63,13 @@ void writeHopsAndLoads(JsonWriter& w, const RouteReport& r) {
   w.key("maxStretch").value(h.maxStretch).key("meanStretch").value(h.meanStretch);
   w.key("longerThanShortest").value(h.longerThanShortest);
   w.endObject();
+  const HopStats& a = r.apartHops;
+  w.key("apartPorts").value(r.apartPorts);
+  w.key("apartSwitchHops").beginObject();
+  w.key("pairs").value(a.pairs).key("max").value(a.max).key("mean").value(a.mean);
+  w.key("maxStretch").value(a.maxStretch).key("meanStretch").value(a.meanStretch);
+  w.key("longerThanShortest").value(a.longerThanShortest);
+  w.endObject();
 
   const LinkLoadStats& l = r.linkLoad;
   w.key("linkLoad").beginObject();
@@ -207,6 +214,14 @@ std::string reportSummary(const RouteReport& r) {
       "switch hops (CA->CA, {} pairs): max {}, mean {:.2f}; stretch max {}, mean {:.3f}, {} pairs "
       "longer than shortest",
       h.pairs, h.max, h.mean, h.maxStretch, h.meanStretch, h.longerThanShortest));
+  if (r.apartPorts > 0) {
+    const HopStats& a = r.apartHops;
+    line(fmt::format(
+        "  not counted above: {} pairs with one of the {} CA ports the engine routed apart "
+        "(aggregation nodes, hosts above the leaves): max {}, mean {:.2f}; stretch max {}, "
+        "mean {:.3f}, {} longer than shortest",
+        a.pairs, r.apartPorts, a.max, a.mean, a.maxStretch, a.meanStretch, a.longerThanShortest));
+  }
   const LinkLoadStats& l = r.linkLoad;
   line(fmt::format(
       "routes per inter-switch link (CA->CA, {} directed links): max {}, min {}, mean {:.1f}, "

@@ -157,7 +157,8 @@ class FatTreeEngine final : public RoutingEngine {
     // Aggregation nodes and upper CAs after the compute LIDs, on their own
     // counters: every pair to and from them routed, shortest and legal.
     ShortestRoutes otherRoutes(*layout, reach);
-    for (const Destination& d : otherDestinations(*layout, graph)) {
+    const auto others = otherDestinations(*layout, graph);
+    for (const Destination& d : others) {
       otherRoutes.column(d.leaf, next);
       tally.hubRoutedOther += legaliser.legalise(next, d.leaf);
       writer.write(d.lid, d.port, next, tally);
@@ -173,6 +174,9 @@ class FatTreeEngine final : public RoutingEngine {
       }
     }
     writer.flush();
+    for (const Destination& d : others)
+      if (d.layer == 0) result.apart.push_back(*fabric.port({graph.nodeId(d.leaf), d.port}).remote);
+    std::ranges::sort(result.apart);
     addOrderNotes(fabric, graph, hub, tally, result);
     return result;
   }
