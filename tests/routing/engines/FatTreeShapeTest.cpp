@@ -81,6 +81,15 @@ TEST(FatTreeEngine, ReadsAHostOnASpineAsAnUpperCaAndRoutesItShortest) {
   const RouteReport report = analyseRoutes(f, routeFtree(f));
   expectRoutedAndLoopFree(report);
   EXPECT_EQ(report.hops.longerThanShortest, 0u);
+  // The management host is routed apart: its pairs have hop figures of
+  // their own and load no link of the compute balance.
+  EXPECT_EQ(report.apartPorts, 1u);
+  EXPECT_EQ(report.hops.pairs, 2u);       // h0 <-> h1
+  EXPECT_EQ(report.apartHops.pairs, 4u);  // mgmt <-> h0, h1
+  EXPECT_EQ(report.apartHops.longerThanShortest, 0u);
+  std::uint64_t routes = 0;
+  for (const auto& link : report.linkLoad.busiest) routes += link.routes;
+  EXPECT_EQ(routes, 4u);  // h0 -> h1 and h1 -> h0, two links each
 }
 
 TEST(FatTreeEngine, RefusesARootGuidThatIsNotASwitchNamingIt) {
