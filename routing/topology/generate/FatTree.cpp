@@ -43,22 +43,22 @@ NetNode addServers(NetBuilder& net, const RailGroup& group) {
 }
 
 // Leaves with their hosts; spines each reach every leaf `trunk` times.
-Tree twoLevel(const FatTreeSpec& s, const FatTreeDimensions& sh) {
+Tree twoLevel(const FatTreeSpec& s, const FatTreeDimensions& dim) {
   const int t = s.trunk;
-  const int w = sh.railWidth;
+  const int w = dim.railWidth;
   Tree tree;
   NetBuilder& net = tree.g.net;
   auto& spine = tree.levels[1];
-  for (int i = 0; i < sh.uppers; ++i)
-    spine.push_back(net.addSwitch(fmt::format("spine{}", i), sh.ports[1]));
-  for (int group = 0; group < sh.leaves / w; ++group) {
-    RailGroup servers{{}, sh.leaf.hosts, fmt::format("h{}", group)};
+  for (int i = 0; i < dim.uppers; ++i)
+    spine.push_back(net.addSwitch(fmt::format("spine{}", i), dim.ports[1]));
+  for (int group = 0; group < dim.leaves / w; ++group) {
+    RailGroup servers{{}, dim.leaf.hosts, fmt::format("h{}", group)};
     for (int r = 0; r < w; ++r) {
       const int l = group * w + r;
-      const NetNode leaf = net.addSwitch(fmt::format("leaf{}", l), sh.ports[0]);
-      for (int sp = 0; sp < sh.uppers; ++sp)
+      const NetNode leaf = net.addSwitch(fmt::format("leaf{}", l), dim.ports[0]);
+      for (int sp = 0; sp < dim.uppers; ++sp)
         for (int i = 0; i < t; ++i)
-          net.cable({leaf, sh.leaf.hosts + 1 + sp * t + i}, {spine[sp], 1 + l * t + i});
+          net.cable({leaf, dim.leaf.hosts + 1 + sp * t + i}, {spine[sp], 1 + l * t + i});
       servers.switches.push_back(leaf);
       tree.levels[0].push_back(leaf);
     }
@@ -71,17 +71,17 @@ Tree twoLevel(const FatTreeSpec& s, const FatTreeDimensions& sh) {
 // Hosts follow all switches, as in the samples, pod by pod: under the edges,
 // or on the aggregation switches of a director pod. Ordinary rail groups are
 // numbered over the fabric, a director pod's within the pod.
-void addThreeLevelServers(Tree& tree, const FatTreeDimensions& sh) {
-  const int w = sh.railWidth;
+void addThreeLevelServers(Tree& tree, const FatTreeDimensions& dim) {
+  const int w = dim.railWidth;
   int railGroup = 0;
-  for (int p = 0; p < sh.pods; ++p) {
-    const bool director = p < sh.directorPods;
+  for (int p = 0; p < dim.pods; ++p) {
+    const bool director = p < dim.directorPods;
     const auto& level = director ? tree.levels[1] : tree.levels[0];
-    const int perPod = director ? sh.uppers : sh.leaves;
-    const int base = director ? p * sh.uppers : (p - sh.directorPods) * sh.leaves;
+    const int perPod = director ? dim.uppers : dim.leaves;
+    const int base = director ? p * dim.uppers : (p - dim.directorPods) * dim.leaves;
     for (int g = 0; g < perPod / w; ++g) {
       RailGroup servers;
-      servers.servers = director ? sh.directorHosts : sh.leaf.hosts;
+      servers.servers = director ? dim.directorHosts : dim.leaf.hosts;
       for (int r = 0; r < w; ++r) servers.switches.push_back(level[base + g * w + r]);
       if (director)
         servers.prefix = fmt::format("d{}_{}", p, g);
@@ -96,33 +96,33 @@ void addThreeLevelServers(Tree& tree, const FatTreeDimensions& sh) {
 // k/t pods of edge and aggregation switches under (up/t) * (k/2t) cores:
 // core c belongs to aggregation slot c / (k/2t) and reaches that slot's
 // switch in every pod. Director pods have no edges.
-Tree threeLevel(const FatTreeSpec& s, const FatTreeDimensions& sh) {
+Tree threeLevel(const FatTreeSpec& s, const FatTreeDimensions& dim) {
   const int t = s.trunk;
   const int half = s.radix / 2;
   Tree tree;
   NetBuilder& net = tree.g.net;
   auto& core = tree.levels[2];
-  for (int c = 0; c < sh.switches[2]; ++c)
-    core.push_back(net.addSwitch(fmt::format("core{}", c), sh.ports[2]));
-  for (int p = 0; p < sh.pods; ++p) {
-    std::vector<NetNode> agg(static_cast<std::size_t>(sh.uppers));
-    for (int a = 0; a < sh.uppers; ++a) {
-      agg[a] = net.addSwitch(fmt::format("agg{}_{}", p, a), sh.ports[1]);
+  for (int c = 0; c < dim.switches[2]; ++c)
+    core.push_back(net.addSwitch(fmt::format("core{}", c), dim.ports[2]));
+  for (int p = 0; p < dim.pods; ++p) {
+    std::vector<NetNode> agg(static_cast<std::size_t>(dim.uppers));
+    for (int a = 0; a < dim.uppers; ++a) {
+      agg[a] = net.addSwitch(fmt::format("agg{}_{}", p, a), dim.ports[1]);
       tree.levels[1].push_back(agg[a]);
-      for (int j = 0; j < sh.coresPerAgg; ++j)
+      for (int j = 0; j < dim.coresPerAgg; ++j)
         for (int i = 0; i < t; ++i)
-          net.cable({agg[a], half + 1 + j * t + i}, {core[a * sh.coresPerAgg + j], 1 + p * t + i});
+          net.cable({agg[a], half + 1 + j * t + i}, {core[a * dim.coresPerAgg + j], 1 + p * t + i});
     }
-    if (p < sh.directorPods) continue;
-    for (int e = 0; e < sh.leaves; ++e) {
-      const NetNode edge = net.addSwitch(fmt::format("edge{}_{}", p, e), sh.ports[0]);
+    if (p < dim.directorPods) continue;
+    for (int e = 0; e < dim.leaves; ++e) {
+      const NetNode edge = net.addSwitch(fmt::format("edge{}_{}", p, e), dim.ports[0]);
       tree.levels[0].push_back(edge);
-      for (int a = 0; a < sh.uppers; ++a)
+      for (int a = 0; a < dim.uppers; ++a)
         for (int i = 0; i < t; ++i)
-          net.cable({edge, sh.leaf.hosts + 1 + a * t + i}, {agg[a], 1 + e * t + i});
+          net.cable({edge, dim.leaf.hosts + 1 + a * t + i}, {agg[a], 1 + e * t + i});
     }
   }
-  addThreeLevelServers(tree, sh);
+  addThreeLevelServers(tree, dim);
   return tree;
 }
 

@@ -73,43 +73,43 @@ Result<void> checkDirectorPods(const FatTreeSpec& s) {
 }
 
 FatTreeDimensions counts(const FatTreeSpec& s, LeafPorts leaf) {
-  FatTreeDimensions sh;
-  sh.leaf = leaf;
+  FatTreeDimensions dim;
+  dim.leaf = leaf;
   const int t = s.trunk;
   const int half = s.radix / 2;
-  sh.pods = s.levels == 2 ? 1 : s.radix / t;
-  sh.leaves = s.levels == 2 ? s.radix / t : half / t;
-  sh.uppers = leaf.up / t;
-  sh.coresPerAgg = s.levels == 2 ? 0 : half / t;
-  sh.directorPods = s.directorPods;
-  sh.directorHosts = half;  // the down ports the edges would have used
-  sh.railWidth = std::max(s.rails, 1);
-  sh.switches = {(sh.pods - sh.directorPods) * sh.leaves, sh.pods * sh.uppers,
-                 sh.uppers * sh.coresPerAgg};
-  return sh;
+  dim.pods = s.levels == 2 ? 1 : s.radix / t;
+  dim.leaves = s.levels == 2 ? s.radix / t : half / t;
+  dim.uppers = leaf.up / t;
+  dim.coresPerAgg = s.levels == 2 ? 0 : half / t;
+  dim.directorPods = s.directorPods;
+  dim.directorHosts = half;  // the down ports the edges would have used
+  dim.railWidth = std::max(s.rails, 1);
+  dim.switches = {(dim.pods - dim.directorPods) * dim.leaves, dim.pods * dim.uppers,
+                  dim.uppers * dim.coresPerAgg};
+  return dim;
 }
 
-Result<void> checkRails(const FatTreeSpec& s, const FatTreeDimensions& sh) {
+Result<void> checkRails(const FatTreeSpec& s, const FatTreeDimensions& dim) {
   const int n = s.rails;
   if (n < 0)
     return fail(fmt::format("fat tree --rails {}: expected 0 (one HCA per server) or more", n));
-  if (sh.railWidth == 1) return {};
+  if (dim.railWidth == 1) return {};
   const char* leaves = s.levels == 2 ? "leaves" : "edge switches";
-  if (sh.leaves % n != 0)
+  if (dim.leaves % n != 0)
     return fail(
         fmt::format("fat tree --rails {}: a rail group is {} consecutive {}, so the rails must "
                     "divide the {} {}{}",
-                    n, n, leaves, sh.leaves, leaves, s.levels == 2 ? "" : " of a pod"));
-  if (sh.directorPods > 0 && sh.uppers % n != 0)
+                    n, n, leaves, dim.leaves, leaves, s.levels == 2 ? "" : " of a pod"));
+  if (dim.directorPods > 0 && dim.uppers % n != 0)
     return fail(
         fmt::format("fat tree --rails {}: the hosts of a director pod form rail groups of {} "
                     "consecutive aggregation switches, so the rails must divide the {} "
                     "aggregation switches of a pod",
-                    n, n, sh.uppers));
+                    n, n, dim.uppers));
   return {};
 }
 
-Result<void> checkIoHosts(const FatTreeSpec& s, FatTreeDimensions& sh) {
+Result<void> checkIoHosts(const FatTreeSpec& s, FatTreeDimensions& dim) {
   std::set<int> levels;
   for (const IoHosts& io : s.ioHosts) {
     const auto option = fmt::format("fat tree --io-hosts {}:{}", io.level, io.count);
@@ -122,23 +122,23 @@ Result<void> checkIoHosts(const FatTreeSpec& s, FatTreeDimensions& sh) {
     if (!levels.insert(io.level).second)
       return fail(fmt::format("{}: level {} is given twice (give each level once, with its total)",
                               option, io.level));
-    const int switches = sh.switches[static_cast<std::size_t>(io.level)];
-    sh.ioPorts[static_cast<std::size_t>(io.level)] =
+    const int switches = dim.switches[static_cast<std::size_t>(io.level)];
+    dim.ioPorts[static_cast<std::size_t>(io.level)] =
         io.count / switches + (io.count % switches != 0);
   }
   return {};
 }
 
 // Radix, I/O ports, aggregation node port: at most kMaxSwitchPorts in all.
-Result<void> checkPorts(const FatTreeSpec& s, FatTreeDimensions& sh) {
+Result<void> checkPorts(const FatTreeSpec& s, FatTreeDimensions& dim) {
   const int an = s.aggregationNodes ? 1 : 0;
-  for (std::size_t level = 0; level < sh.ports.size(); ++level) {
-    const std::int64_t ports = std::int64_t{s.radix} + sh.ioPorts[level] + an;
+  for (std::size_t level = 0; level < dim.ports.size(); ++level) {
+    const std::int64_t ports = std::int64_t{s.radix} + dim.ioPorts[level] + an;
     if (ports <= kMaxSwitchPorts) {
-      sh.ports[level] = static_cast<int>(ports);
+      dim.ports[level] = static_cast<int>(ports);
       continue;
     }
-    if (sh.ioPorts[level] == 0)
+    if (dim.ioPorts[level] == 0)
       return fail(
           fmt::format("fat tree --aggregation-nodes: a radix-{} switch with its aggregation "
                       "node port needs {} ports, more than the {} a switch may have",
@@ -148,18 +148,18 @@ Result<void> checkPorts(const FatTreeSpec& s, FatTreeDimensions& sh) {
     return fail(
         fmt::format("fat tree --io-hosts {}:{}: {} I/O ports beside the {} of the radix{} make "
                     "{} ports on a switch of level {}, more than the {} a switch may have",
-                    io->level, io->count, sh.ioPorts[level], s.radix,
+                    io->level, io->count, dim.ioPorts[level], s.radix,
                     an ? " and the aggregation node port" : "", ports, level, kMaxSwitchPorts));
   }
   return {};
 }
 
-Result<void> checkBudget(const FatTreeSpec& s, const FatTreeDimensions& sh) {
+Result<void> checkBudget(const FatTreeSpec& s, const FatTreeDimensions& dim) {
   std::uint64_t switches = 0;
-  for (const int n : sh.switches) switches += std::uint64_t(n);
+  for (const int n : dim.switches) switches += std::uint64_t(n);
   std::uint64_t hosts =
-      std::uint64_t(sh.pods - sh.directorPods) * std::uint64_t(sh.leaves * sh.leaf.hosts) +
-      std::uint64_t(sh.directorPods) * std::uint64_t(sh.uppers * sh.directorHosts);
+      std::uint64_t(dim.pods - dim.directorPods) * std::uint64_t(dim.leaves * dim.leaf.hosts) +
+      std::uint64_t(dim.directorPods) * std::uint64_t(dim.uppers * dim.directorHosts);
   for (const IoHosts& io : s.ioHosts) hosts += std::uint64_t(io.count);
   if (s.aggregationNodes) hosts += switches;
   return checkNodeBudget(
