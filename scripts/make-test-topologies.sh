@@ -48,6 +48,8 @@ generated=(
   "fat-tree-3level-k8: fat-tree --levels 3 --radix 8"
   "fat-tree-3level-k8-degraded6: fat-tree --levels 3 --radix 8 --degrade 6 --seed 7"
   "fat-tree-2level-k12-trunk2-slowlink: fat-tree --levels 2 --radix 12 --trunk 2"
+  "fat-tree-3level-k8-rails4-an-io: fat-tree --levels 3 --radix 8 --rails 4 --aggregation-nodes --io-hosts 2:4"
+  "fat-tree-3level-k8-director1: fat-tree --levels 3 --radix 8 --director-pods 1"
   "dragonfly-a4-p2-h2: dragonfly -a 4 -p 2 -H 2"
   "dragonfly-plus-5groups: dragonfly-plus --groups 5 --leaves 2 --spines 2 --hosts-per-leaf 2 --global-per-spine 2"
 )

@@ -10,8 +10,17 @@
 #include <cstdint>
 #include <string>
 #include <variant>
+#include <vector>
 
 namespace ibsm {
+
+// I/O (storage, management) hosts on the switches of one level of a fat
+// tree: 1 is the level above the leaves (spines of 2 levels, aggregation
+// switches of 3), 2 the cores of 3 levels.
+struct IoHosts {
+  int level{1};
+  int count{0};
+};
 
 // Fat tree of identical radix-k switches. levels=2: leaves with k/2 hosts
 // (or fewer with oversubscription) and spines; levels=3: the k-ary tree of
@@ -20,12 +29,37 @@ namespace ibsm {
 // oversubscription=n means n:1 hosts to up-links at the leaves (spare leaf
 // ports stay uncabled); hostsPerLeaf > 0 overrides the host count, e.g. to
 // build small fabrics for tests.
+//
+// The furniture of production trees, each independent of the others:
+//   aggregationNodes  every switch gets one more port, its last, cabled to a
+//                     1-port CA "Mellanox Technologies Aggregation Node
+//                     <switch>" (SHARP, as Switch-IB 2 and Quantum show it)
+//                     that shares the switch's system image GUID,
+//                     0x7cfe900300000000 + the switch's index in the file;
+//   ioHosts           count 1-port CAs "io<level>_<n>" spread round-robin
+//                     over the switches of that level, on extra ports after
+//                     the radix (ceil(count / switches) each);
+//   directorPods      3 levels: the first n pods have no edge switches; their
+//                     aggregation switches (director line cards) take k/2
+//                     hosts "d<pod>_<agg>_<h>" each on the edges' ports;
+//   rails             n >= 2: servers with n HCAs "<server> mlx5_<r>"; HCA r
+//                     of server s of a rail group (n consecutive leaves,
+//                     edges or director aggregation switches) on port s+1 of
+//                     the group's r-th switch; servers "h<group>_<s>" with
+//                     the groups of leaves or edges numbered over the fabric,
+//                     or "d<pod>_<group>_<s>" in director pods.
+// I/O hosts and aggregation nodes follow the compute hosts in the file, so
+// the first record stays a compute host and no compute host's GUID moves.
 struct FatTreeSpec {
   int levels{2};
   int radix{8};
   int trunk{1};
   int oversubscription{1};
   int hostsPerLeaf{0};
+  bool aggregationNodes{false};
+  std::vector<IoHosts> ioHosts{};
+  int directorPods{0};
+  int rails{0};  // 0 or 1: one HCA per server
 };
 
 // Dragonfly (Kim et al.): groups of a routers, fully meshed inside a group;

@@ -2,10 +2,43 @@
 
 #include <fmt/format.h>
 
+#include <charconv>
+
 #include "sm/files/FileIo.h"
 
 namespace ibsm::sm::cli {
 namespace {
+
+// "LEVEL:COUNT"; the generator judges the numbers.
+Result<IoHosts> parseIoHosts(std::string_view text) {
+  IoHosts io;
+  const char* end = text.data() + text.size();
+  const auto level = std::from_chars(text.data(), end, io.level);
+  if (level.ec == std::errc{} && level.ptr != end && *level.ptr == ':') {
+    const auto count = std::from_chars(level.ptr + 1, end, io.count);
+    if (count.ec == std::errc{} && count.ptr == end && count.ptr != level.ptr + 1) return io;
+  }
+  return fail(fmt::format("--io-hosts '{}': expected LEVEL:COUNT, e.g. 2:4", text));
+}
+
+void addFatTreeFurniture(CLI::App* cmd, TopoArgs& args) {
+  cmd->add_flag("--aggregation-nodes", args.fatTree.aggregationNodes,
+                "A SHARP aggregation node on every switch's last port, sharing its system image "
+                "GUID");
+  cmd->add_option("--io-hosts", args.ioHosts,
+                  "COUNT I/O hosts round-robin over the switches of LEVEL (1: above the leaves, "
+                  "2: the cores) on extra ports; once per level")
+      ->type_name("LEVEL:COUNT")
+      ->allow_extra_args(false);
+  cmd->add_option("--director-pods", args.fatTree.directorPods,
+                  "3 levels: the first N pods have no edges, hosts straight on the aggregation "
+                  "switches (director chassis)")
+      ->capture_default_str();
+  cmd->add_option("--rails", args.fatTree.rails,
+                  "N HCAs per server, HCA r on leaf r of a group of N consecutive leaves "
+                  "(0 or 1: none)")
+      ->capture_default_str();
+}
 
 void addCommon(CLI::App* cmd, TopoArgs& args) {
   cmd->add_option("--degrade", args.degrade.links,
@@ -32,6 +65,11 @@ void addTopoCommand(CLI::App& app, TopoArgs& args) {
       ->add_option("--oversubscription", args.fatTree.oversubscription,
                    "n for n:1 hosts to up-links at the leaves")
       ->capture_default_str();
+  args.fatTreeCmd
+      ->add_option("--hosts-per-leaf", args.fatTree.hostsPerLeaf,
+                   "Hosts per leaf (0: from the radix and oversubscription)")
+      ->capture_default_str();
+  addFatTreeFurniture(args.fatTreeCmd, args);
   addCommon(args.fatTreeCmd, args);
 
   args.dragonflyCmd = gen->add_subcommand("dragonfly", "Dragonfly: fully meshed groups of routers");
@@ -58,9 +96,18 @@ void addTopoCommand(CLI::App& app, TopoArgs& args) {
 
 int runTopo(const TopoArgs& args) {
   TopologySpec spec;
-  if (args.fatTreeCmd->parsed())
-    spec = args.fatTree;
-  else if (args.dragonflyCmd->parsed())
+  if (args.fatTreeCmd->parsed()) {
+    FatTreeSpec fatTree = args.fatTree;
+    for (const std::string& text : args.ioHosts) {
+      const auto io = parseIoHosts(text);
+      if (!io) {
+        fmt::print(stderr, "ibsm topo generate: {}\n", io.error().message);
+        return 2;
+      }
+      fatTree.ioHosts.push_back(*io);
+    }
+    spec = fatTree;
+  } else if (args.dragonflyCmd->parsed())
     spec = args.dragonfly;
   else
     spec = args.dragonflyPlus;

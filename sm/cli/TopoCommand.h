@@ -7,6 +7,8 @@
 #include <CLI/CLI.hpp>
 #include <filesystem>
 #include <optional>
+#include <string>
+#include <vector>
 
 namespace ibsm::sm::cli {
 
@@ -14,6 +16,7 @@ struct TopoArgs {
   FatTreeSpec fatTree;
   DragonflySpec dragonfly;
   DragonflyPlusSpec dragonflyPlus;
+  std::vector<std::string> ioHosts;  // --io-hosts LEVEL:COUNT, read into fatTree by runTopo
   Degradation degrade;
   std::optional<std::filesystem::path> out;  // stdout when absent
   CLI::App* fatTreeCmd{nullptr};

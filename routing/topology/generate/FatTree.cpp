@@ -1,147 +1,140 @@
 // Fat trees built the way the tests' sample fabrics are cabled: hosts on the low
 // ports of a leaf, up-links above them grouped per upper switch (a trunk's
 // cables on consecutive ports), and an upper switch's ports ordered by the
-// lower switch they reach.
+// lower switch they reach. Servers are placed by rail group (one leaf
+// without rails), so a tree without rails is what it always was.
 #include <fmt/format.h>
 
+#include "routing/topology/generate/FatTreeDimensions.h"
+#include "routing/topology/generate/FatTreeFurniture.h"
 #include "routing/topology/generate/Generators.h"
 
 namespace ibsm::topogen {
 
 namespace {
 
-// Port budget of a leaf (2-level) or edge switch (3-level).
-struct LeafPorts {
-  int hosts{0};
-  int up{0};
+struct Tree {
+  Generated g;
+  LevelSwitches levels;
 };
 
-Result<LeafPorts> leafPorts(const FatTreeSpec& s) {
-  if (s.levels != 2 && s.levels != 3)
-    return fail(fmt::format("fat tree levels={}: levels must be 2 or 3", s.levels));
-  if (s.radix < 2 || s.radix > kMaxSwitchPorts || s.radix % 2 != 0)
-    return fail(fmt::format("fat tree radix={}: radix must be an even number from 2 to {}", s.radix,
-                            kMaxSwitchPorts));
-  if (s.trunk < 1) return fail(fmt::format("fat tree trunk={}: trunk must be at least 1", s.trunk));
-  if (s.oversubscription < 1)
-    return fail(fmt::format("fat tree oversubscription={}: oversubscription must be at least 1",
-                            s.oversubscription));
-  if (s.hostsPerLeaf < 0)
-    return fail(
-        fmt::format("fat tree hostsPerLeaf={}: hostsPerLeaf must be 0 (from the radix) "
-                    "or more",
-                    s.hostsPerLeaf));
-  LeafPorts leaf;
-  leaf.up = s.radix / (s.oversubscription + 1);
-  if (leaf.up < 1)
-    return fail(fmt::format("fat tree oversubscription={}: with radix {} it must be at most {}",
-                            s.oversubscription, s.radix, s.radix - 1));
-  leaf.hosts = s.hostsPerLeaf > 0 ? s.hostsPerLeaf : s.oversubscription * leaf.up;
-  if (leaf.hosts + leaf.up > s.radix)
-    return fail(
-        fmt::format("fat tree hostsPerLeaf={}: a radix-{} leaf with {} up-links has "
-                    "room for at most {} hosts",
-                    s.hostsPerLeaf, s.radix, leaf.up, s.radix - leaf.up));
-  if (leaf.up % s.trunk != 0)
-    return fail(
-        fmt::format("fat tree trunk={}: trunk must divide the {} up-links of a leaf "
-                    "(radix {}, oversubscription {}:1)",
-                    s.trunk, leaf.up, s.radix, s.oversubscription));
-  const int upper = s.levels == 2 ? s.radix : s.radix / 2;
-  if (upper % s.trunk != 0)
-    return fail(fmt::format("fat tree trunk={}: trunk must divide {} ({} of a radix-{} switch)",
-                            s.trunk, upper, s.levels == 2 ? "the ports" : "half the ports",
-                            s.radix));
-  return leaf;
-}
+// The servers of one rail group: HCA r of server s on port s+1 of
+// switches[r]. Without rails a group is one switch and a server one HCA,
+// "<prefix>_<s>"; with them each HCA is named as Linux describes a server's
+// HCAs, "<prefix>_<s> mlx5_<r>".
+struct RailGroup {
+  std::vector<NetNode> switches;
+  int servers{0};
+  std::string prefix;
+};
 
-std::string specText(const FatTreeSpec& s) {
-  return fmt::format("fat tree levels={} radix={} trunk={}", s.levels, s.radix, s.trunk);
+// Returns the group's first HCA.
+NetNode addServers(NetBuilder& net, const RailGroup& group) {
+  NetNode first = 0;
+  const std::size_t width = group.switches.size();
+  for (int s = 0; s < group.servers; ++s)
+    for (std::size_t r = 0; r < width; ++r) {
+      const NetNode hca = net.addHca(width == 1 ? fmt::format("{}_{}", group.prefix, s)
+                                                : fmt::format("{}_{} mlx5_{}", group.prefix, s, r));
+      if (s == 0 && r == 0) first = hca;
+      net.cable({group.switches[r], 1 + s}, {hca, 1});
+    }
+  return first;
 }
 
 // Leaves with their hosts; spines each reach every leaf `trunk` times.
-Result<Generated> twoLevel(const FatTreeSpec& s, LeafPorts leaf) {
+Tree twoLevel(const FatTreeSpec& s, const FatTreeDimensions& dim) {
   const int t = s.trunk;
-  const int leaves = s.radix / t;
-  const int spines = leaf.up / t;
-  if (auto ok = checkNodeBudget(std::uint64_t(leaves + spines),
-                                std::uint64_t(leaves) * std::uint64_t(leaf.hosts), specText(s));
-      !ok)
-    return std::unexpected(ok.error());
-
-  Generated g;
-  NetBuilder& net = g.net;
-  std::vector<NetNode> spine(static_cast<std::size_t>(spines));
-  for (int i = 0; i < spines; ++i) spine[i] = net.addSwitch(fmt::format("spine{}", i), s.radix);
-  for (int l = 0; l < leaves; ++l) {
-    const NetNode leafNode = net.addSwitch(fmt::format("leaf{}", l), s.radix);
-    for (int h = 0; h < leaf.hosts; ++h) {
-      const NetNode host = net.addHca(fmt::format("h{}_{}", l, h));
-      if (l == 0 && h == 0) g.first = host;
-      net.cable({leafNode, 1 + h}, {host, 1});
+  const int w = dim.railWidth;
+  Tree tree;
+  NetBuilder& net = tree.g.net;
+  auto& spine = tree.levels[1];
+  for (int i = 0; i < dim.uppers; ++i)
+    spine.push_back(net.addSwitch(fmt::format("spine{}", i), dim.ports[1]));
+  for (int group = 0; group < dim.leaves / w; ++group) {
+    RailGroup servers{{}, dim.leaf.hosts, fmt::format("h{}", group)};
+    for (int r = 0; r < w; ++r) {
+      const int l = group * w + r;
+      const NetNode leaf = net.addSwitch(fmt::format("leaf{}", l), dim.ports[0]);
+      for (int sp = 0; sp < dim.uppers; ++sp)
+        for (int i = 0; i < t; ++i)
+          net.cable({leaf, dim.leaf.hosts + 1 + sp * t + i}, {spine[sp], 1 + l * t + i});
+      servers.switches.push_back(leaf);
+      tree.levels[0].push_back(leaf);
     }
-    for (int sp = 0; sp < spines; ++sp)
-      for (int i = 0; i < t; ++i)
-        net.cable({leafNode, leaf.hosts + 1 + sp * t + i}, {spine[sp], 1 + l * t + i});
+    const NetNode first = addServers(net, servers);
+    if (group == 0) tree.g.first = first;
   }
-  return g;
+  return tree;
+}
+
+// Hosts follow all switches, as in the samples, pod by pod: under the edges,
+// or on the aggregation switches of a director pod. Ordinary rail groups are
+// numbered over the fabric, a director pod's within the pod.
+void addThreeLevelServers(Tree& tree, const FatTreeDimensions& dim) {
+  const int w = dim.railWidth;
+  int railGroup = 0;
+  for (int p = 0; p < dim.pods; ++p) {
+    const bool director = p < dim.directorPods;
+    const auto& level = director ? tree.levels[1] : tree.levels[0];
+    const int perPod = director ? dim.uppers : dim.leaves;
+    const int base = director ? p * dim.uppers : (p - dim.directorPods) * dim.leaves;
+    for (int g = 0; g < perPod / w; ++g) {
+      RailGroup servers;
+      servers.servers = director ? dim.directorHosts : dim.leaf.hosts;
+      for (int r = 0; r < w; ++r) servers.switches.push_back(level[base + g * w + r]);
+      if (director)
+        servers.prefix = fmt::format("d{}_{}", p, g);
+      else
+        servers.prefix = w == 1 ? fmt::format("h{}_{}", p, g) : fmt::format("h{}", railGroup++);
+      const NetNode first = addServers(tree.g.net, servers);
+      if (p == 0 && g == 0) tree.g.first = first;
+    }
+  }
 }
 
 // k/t pods of edge and aggregation switches under (up/t) * (k/2t) cores:
 // core c belongs to aggregation slot c / (k/2t) and reaches that slot's
-// switch in every pod.
-Result<Generated> threeLevel(const FatTreeSpec& s, LeafPorts leaf) {
+// switch in every pod. Director pods have no edges.
+Tree threeLevel(const FatTreeSpec& s, const FatTreeDimensions& dim) {
   const int t = s.trunk;
   const int half = s.radix / 2;
-  const int pods = s.radix / t;
-  const int edges = half / t;        // per pod
-  const int aggs = leaf.up / t;      // per pod
-  const int coresPerAgg = half / t;  // cores one aggregation switch reaches
-  const int cores = aggs * coresPerAgg;
-  if (auto ok = checkNodeBudget(
-          std::uint64_t(pods) * std::uint64_t(edges + aggs) + std::uint64_t(cores),
-          std::uint64_t(pods) * std::uint64_t(edges) * std::uint64_t(leaf.hosts), specText(s));
-      !ok)
-    return std::unexpected(ok.error());
-
-  Generated g;
-  NetBuilder& net = g.net;
-  std::vector<NetNode> core(static_cast<std::size_t>(cores));
-  for (int c = 0; c < cores; ++c) core[c] = net.addSwitch(fmt::format("core{}", c), s.radix);
-  std::vector<NetNode> edge(static_cast<std::size_t>(pods * edges));
-  for (int p = 0; p < pods; ++p) {
-    std::vector<NetNode> agg(static_cast<std::size_t>(aggs));
-    for (int a = 0; a < aggs; ++a) {
-      agg[a] = net.addSwitch(fmt::format("agg{}_{}", p, a), s.radix);
-      for (int j = 0; j < coresPerAgg; ++j)
+  Tree tree;
+  NetBuilder& net = tree.g.net;
+  auto& core = tree.levels[2];
+  for (int c = 0; c < dim.switches[2]; ++c)
+    core.push_back(net.addSwitch(fmt::format("core{}", c), dim.ports[2]));
+  for (int p = 0; p < dim.pods; ++p) {
+    std::vector<NetNode> agg(static_cast<std::size_t>(dim.uppers));
+    for (int a = 0; a < dim.uppers; ++a) {
+      agg[a] = net.addSwitch(fmt::format("agg{}_{}", p, a), dim.ports[1]);
+      tree.levels[1].push_back(agg[a]);
+      for (int j = 0; j < dim.coresPerAgg; ++j)
         for (int i = 0; i < t; ++i)
-          net.cable({agg[a], half + 1 + j * t + i}, {core[a * coresPerAgg + j], 1 + p * t + i});
+          net.cable({agg[a], half + 1 + j * t + i}, {core[a * dim.coresPerAgg + j], 1 + p * t + i});
     }
-    for (int e = 0; e < edges; ++e) {
-      const NetNode edgeNode = net.addSwitch(fmt::format("edge{}_{}", p, e), s.radix);
-      edge[p * edges + e] = edgeNode;
-      for (int a = 0; a < aggs; ++a)
+    if (p < dim.directorPods) continue;
+    for (int e = 0; e < dim.leaves; ++e) {
+      const NetNode edge = net.addSwitch(fmt::format("edge{}_{}", p, e), dim.ports[0]);
+      tree.levels[0].push_back(edge);
+      for (int a = 0; a < dim.uppers; ++a)
         for (int i = 0; i < t; ++i)
-          net.cable({edgeNode, leaf.hosts + 1 + a * t + i}, {agg[a], 1 + e * t + i});
+          net.cable({edge, dim.leaf.hosts + 1 + a * t + i}, {agg[a], 1 + e * t + i});
     }
   }
-  // Hosts follow all switches, as in the samples.
-  for (int p = 0; p < pods; ++p)
-    for (int e = 0; e < edges; ++e)
-      for (int h = 0; h < leaf.hosts; ++h) {
-        const NetNode host = net.addHca(fmt::format("h{}_{}_{}", p, e, h));
-        if (p == 0 && e == 0 && h == 0) g.first = host;
-        net.cable({edge[p * edges + e], 1 + h}, {host, 1});
-      }
-  return g;
+  addThreeLevelServers(tree, dim);
+  return tree;
 }
 
 }  // namespace
 
 Result<Generated> buildFatTree(const FatTreeSpec& spec) {
-  const auto leaf = leafPorts(spec);
-  if (!leaf) return std::unexpected(leaf.error());
-  return spec.levels == 2 ? twoLevel(spec, *leaf) : threeLevel(spec, *leaf);
+  const auto dims = fatTreeDimensions(spec);
+  if (!dims) return std::unexpected(dims.error());
+  Tree tree = spec.levels == 2 ? twoLevel(spec, *dims) : threeLevel(spec, *dims);
+  addIoHosts(tree.g.net, spec, tree.levels);
+  if (spec.aggregationNodes) addAggregationNodes(tree.g.net);
+  return std::move(tree.g);
 }
 
 }  // namespace ibsm::topogen

@@ -9,12 +9,12 @@ namespace ibsm::topogen {
 
 NetNode NetBuilder::addSwitch(std::string name, int ports) {
   nodes_.push_back(
-      Node{std::move(name), true, std::vector<Peer>(static_cast<std::size_t>(ports) + 1)});
+      Node{std::move(name), true, std::vector<Peer>(static_cast<std::size_t>(ports) + 1), 0});
   return static_cast<NetNode>(nodes_.size() - 1);
 }
 
 NetNode NetBuilder::addHca(std::string name) {
-  nodes_.push_back(Node{std::move(name), false, std::vector<Peer>(2)});
+  nodes_.push_back(Node{std::move(name), false, std::vector<Peer>(2), 0});
   return static_cast<NetNode>(nodes_.size() - 1);
 }
 
@@ -40,6 +40,7 @@ void NetBuilder::removeSwitchCable(std::size_t index) {
 
 void NetBuilder::renderNode(std::string& out, const Node& node) const {
   auto it = std::back_inserter(out);
+  if (node.systemImageGuid != 0) fmt::format_to(it, "sysimgguid=0x{:x}\n", node.systemImageGuid);
   fmt::format_to(it, "{}\t{} \"{}\"\n", node.isSwitch ? "Switch" : "Hca", node.ports.size() - 1,
                  node.name);
   for (std::size_t p = 1; p < node.ports.size(); ++p) {

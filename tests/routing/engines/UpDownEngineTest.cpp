@@ -134,7 +134,7 @@ TEST_P(UpDownOnDegradedFatTrees, RoutesEverySwitchToEveryLidWithoutCreditLoops) 
 INSTANTIATE_TEST_SUITE_P(Seeds, UpDownOnDegradedFatTrees, ::testing::Range<std::uint64_t>(1, 9));
 
 TEST(UpDownEngine, RoutesDragonfliesOfSeveralShapes) {
-  for (const TopologySpec spec :
+  for (const TopologySpec& spec :
        {TopologySpec{DragonflySpec{.a = 4, .p = 1, .h = 1}},
         TopologySpec{DragonflySpec{.a = 3, .p = 2, .h = 2, .g = 5}},
         TopologySpec{DragonflyPlusSpec{.groups = 4, .leaves = 3, .spines = 2}}}) {

@@ -202,6 +202,15 @@ TEST(Generator, ReproducesTheThreeLevelK8SampleByteForByte) {
   EXPECT_EQ(generated(FatTreeSpec{.levels = 3, .radix = 8}), sample("fat-tree-3level-k8.net"));
 }
 
+TEST(Generator, ReproducesTheFurnishedSamplesByteForByte) {
+  EXPECT_EQ(
+      generated(FatTreeSpec{
+          .levels = 3, .radix = 8, .aggregationNodes = true, .ioHosts = {{2, 4}}, .rails = 4}),
+      sample("fat-tree-3level-k8-rails4-an-io.net"));
+  EXPECT_EQ(generated(FatTreeSpec{.levels = 3, .radix = 8, .directorPods = 1}),
+            sample("fat-tree-3level-k8-director1.net"));
+}
+
 TEST(Generator, ReproducesTheDragonflySampleByteForByte) {
   EXPECT_EQ(generated(DragonflySpec{.a = 4, .p = 2, .h = 2}), sample("dragonfly-a4-p2-h2.net"));
 }

@@ -122,6 +122,8 @@ INSTANTIATE_TEST_SUITE_P(Topologies, SampleFabric,
                          ::testing::Values("dragonfly-a4-p2-h2", "dragonfly-plus-5groups",
                                            "fat-tree-2level-k12-trunk2-slowlink",
                                            "fat-tree-3level-k8-degraded6", "fat-tree-3level-k8",
+                                           "fat-tree-3level-k8-rails4-an-io",
+                                           "fat-tree-3level-k8-director1",
                                            "two-switch-dual-port-hcas"),
                          [](const auto& info) {
                            std::string n = info.param;
@@ -138,7 +140,7 @@ TEST(SampleFabrics, EverySampleInTheFolderIsCovered) {
           << e.path();
       ++pairs;
     }
-  EXPECT_EQ(pairs, 6u) << "a new sample pair: add it to the Topologies instantiation";
+  EXPECT_EQ(pairs, 8u) << "a new sample pair: add it to the Topologies instantiation";
 }
 
 TEST(SampleFabrics, AnUnreadableFileIsAnErrorNamingIt) {
@@ -192,6 +194,26 @@ TEST(SampleFabrics, SlowLinkIsOneLaneWideInBothFormats) {
       for (const Port& p : n.ports) narrow += p.remote && p.link.widthActive == 1;
     EXPECT_EQ(narrow, 2) << ext;  // the one slow cable, seen from both ends
   }
+}
+
+// What ibnetdiscover saw on ibsim: every aggregation node on its switch's
+// last port, reporting the switch's SystemImageGUID.
+TEST(SampleFabrics, CaptureShowsEachAggregationNodeOnItsSwitchsLastPortWithItsImage) {
+  const Fabric f = read("fat-tree-3level-k8-rails4-an-io.ibnetdiscover");
+  const std::string prefix = "Mellanox Technologies Aggregation Node ";
+  int seen = 0;
+  for (const Node& n : f.nodes()) {
+    if (!n.description.starts_with(prefix)) continue;
+    ++seen;
+    ASSERT_EQ(n.numPorts(), 1) << n.description;
+    ASSERT_TRUE(n.ports[1].remote) << n.description;
+    const Node& sw = f.node(n.ports[1].remote->node);
+    EXPECT_EQ(prefix + sw.description, n.description);
+    EXPECT_EQ(n.ports[1].remote->port, sw.numPorts()) << n.description;
+    EXPECT_EQ(n.systemImageGuid, sw.systemImageGuid) << n.description;
+    EXPECT_NE(sw.systemImageGuid, sw.guid) << sw.description;
+  }
+  EXPECT_EQ(seen, 80);
 }
 
 TEST(SampleFabrics, CaptureLidsMatchTheNodesTheyName) {
