@@ -137,7 +137,8 @@ class FatTreeEngine final : public RoutingEngine {
     if (completeAndRegular(*layout, reach)) {
       result.notes.push_back(
           "complete and regular: CA LIDs dealt D-mod-K over the up cables, one down path each "
-          "(destination order: leaves by subtree then GUID, CA ports by leaf port, LMC LIDs "
+          "(destination order: leaves by subtree then GUID, on a leaf by server then HCA index where "
+          "every CA is so named, else by leaf port, LMC LIDs "
           "layer by layer)");
       const bool nested = nestedLevels(*layout, reach);
       routeDmodk(*layout, reach, destinations, nested ? nullptr : &legaliser, writer, next, tally);
