@@ -6,6 +6,7 @@
 #include <ibsm/FatTree.h>
 #include <ibsm/Report.h>
 
+#include <algorithm>
 #include <set>
 #include <string>
 #include <vector>
@@ -111,6 +112,73 @@ TEST(FatTreeEngine, RefusesRootsUnderWhichEveryHostHangsOffAnUpperSwitch) {
   ASSERT_FALSE(r);
   EXPECT_NE(r.error().message.find("no switch is a compute leaf"), std::string::npos)
       << r.error().message;
+}
+
+// ------------------------------------------------- aggregation nodes, rails
+
+// Two leaves under two spines; spine0's last port holds a CA on the spine's
+// own system image but named like a host, leaf1 port 5 a CA on an image of
+// its own named "Mellanox Technologies Aggregation Node".
+Fabric treeWithTwoKindsOfAggregationNode() {
+  testing::FabricBuilder b;
+  for (const char* s : {"spine0", "spine1", "leaf0", "leaf1"}) b.addSwitch(s, 8);
+  b.cable("leaf0", 1, "spine0", 1).cable("leaf0", 2, "spine1", 1);
+  b.cable("leaf1", 1, "spine0", 2).cable("leaf1", 2, "spine1", 2);
+  for (int h = 0; h < 2; ++h) {
+    b.addHost(fmt::format("h0_{}", h), "leaf0", std::uint8_t(3 + h));
+    b.addHost(fmt::format("h1_{}", h), "leaf1", std::uint8_t(3 + h));
+  }
+  b.addHost("sharp-spine0", "spine0", 8);
+  b.addHost("Mellanox Technologies Aggregation Node", "leaf1", 5);
+  Fabric f = b.build();
+  const NodeId spine0 = nodeNamed(f, "spine0");
+  f.node(spine0).systemImageGuid = Guid{0x7cfe900300000001};
+  f.node(nodeNamed(f, "sharp-spine0")).systemImageGuid = Guid{0x7cfe900300000001};
+  return f;
+}
+
+TEST(FatTreeEngine, RecognisesAggregationNodesByInternalPortAndImageOrByDescription) {
+  const Fabric f = treeWithTwoKindsOfAggregationNode();
+  const auto shape = recogniseFatTree(f);
+  ASSERT_TRUE(shape) << shape.error().message;
+  std::set<std::string> names;
+  for (const PortRef an : shape->aggregationNodes) names.insert(f.node(an.node).description);
+  EXPECT_EQ(names,
+            (std::set<std::string>{"sharp-spine0", "Mellanox Technologies Aggregation Node"}));
+  EXPECT_TRUE(shape->upperCas.empty());  // spine0's CA is no I/O host: it is the switch's own
+  EXPECT_EQ(shape->caOrder.size(), 4u);
+  const RoutingResult r = routeFtree(f);
+  const auto note = std::ranges::find_if(
+      r.notes, [](const std::string& n) { return n.starts_with("aggregation nodes: 2"); });
+  ASSERT_NE(note, r.notes.end());
+  EXPECT_NE(note->find("1 by port and system image GUID only, 1 by NodeDescription only"),
+            std::string::npos)
+      << *note;
+  const RouteReport report = analyseRoutes(f, r);
+  expectRoutedAndLoopFree(report);
+  EXPECT_EQ(report.apartPorts, 2u);
+}
+
+TEST(FatTreeEngine, ReadsTheFurnishedCapturesOfIbsimAsFatTrees) {
+  {
+    const Fabric f = sampleFabric("fat-tree-3level-k8-rails4-an-io.ibnetdiscover");
+    const auto shape = recogniseFatTree(f);
+    ASSERT_TRUE(shape) << shape.error().message;
+    EXPECT_EQ(shape->aggregationNodes.size(), 80u);
+    EXPECT_EQ(shape->upperCas.size(), 4u);
+    EXPECT_EQ(shape->rails, 4u);
+    EXPECT_TRUE(shape->completeAndRegular);
+    expectRoutedAndLoopFree(analyseRoutes(f, routeFtree(f)));
+  }
+  {
+    const Fabric f = sampleFabric("fat-tree-3level-k8-director1.ibnetdiscover");
+    const auto shape = recogniseFatTree(f);
+    ASSERT_TRUE(shape) << shape.error().message;
+    EXPECT_TRUE(shape->unevenLeaves);
+    EXPECT_EQ(shape->levels.size(), 3u);
+    EXPECT_EQ(shape->caOrder.size(), 128u);
+    expectRoutedAndLoopFree(analyseRoutes(f, routeFtree(f)));
+  }
 }
 
 // --------------------------------------------------------------- root GUIDs
