@@ -33,8 +33,8 @@ using namespace routing::ftree;
 
 // Switch LIDs, aggregation nodes and upper CAs carry little of the compute
 // traffic, so they need no balance beyond taking turns: shortest legal path,
-// least used cable among equals (counters of their own per kind, so they
-// never shift the compute routes).
+// least used cable among equals (counters of their own, so they never shift
+// the compute routes).
 class ShortestRoutes {
  public:
   ShortestRoutes(const FatTreeLayout& layout, const FatTreeReach& reach)
@@ -137,7 +137,8 @@ class FatTreeEngine final : public RoutingEngine {
     if (completeAndRegular(*layout, reach)) {
       result.notes.push_back(
           "complete and regular: CA LIDs dealt D-mod-K over the up cables, one down path each "
-          "(destination order: leaves by subtree then GUID, on a leaf by server then HCA index where "
+          "(destination order: leaves by subtree then GUID, on a leaf by server then HCA index "
+          "where "
           "every CA is so named, else by leaf port, LMC LIDs "
           "layer by layer)");
       const bool nested = nestedLevels(*layout, reach);
@@ -152,28 +153,8 @@ class FatTreeEngine final : public RoutingEngine {
           "around missing cables)",
           tally.longer, tally.caRoutes));
     }
-    // Targets in canonical order, not NodeId order: the cable counters carry
-    // over from one target to the next, and the tables must not depend on the
-    // order in which discovery met the switches (the dry run reads a file).
-    // Aggregation nodes and upper CAs after the compute LIDs, on their own
-    // counters: every pair to and from them routed, shortest and legal.
-    ShortestRoutes otherRoutes(*layout, reach);
     const auto others = otherDestinations(*layout, graph);
-    for (const Destination& d : others) {
-      otherRoutes.column(d.leaf, next);
-      tally.hubRoutedOther += legaliser.legalise(next, d.leaf);
-      writer.write(d.lid, d.port, next, tally);
-    }
-    ShortestRoutes switchRoutes(*layout, reach);
-    for (const auto& level : layout->byHeight) {
-      for (const SwitchIndex s : level) {
-        const Lid lid = graph.endpoints(s).front().base;
-        if (lid.value == 0) continue;
-        switchRoutes.column(s, next);
-        tally.hubRoutedSwitch += legaliser.legalise(next, s);
-        writer.write(lid, 0, next, tally);
-      }
-    }
+    routeSwitchTargets(graph, *layout, reach, others, legaliser, writer, next, tally);
     writer.flush();
     for (const Destination& d : others)
       if (d.layer == 0) result.apart.push_back(*fabric.port({graph.nodeId(d.leaf), d.port}).remote);
@@ -191,6 +172,37 @@ class FatTreeEngine final : public RoutingEngine {
     result.lfts.resize(fabric.size());
     for (SwitchIndex s = 0; s < graph.size(); ++s)
       result.lfts[graph.nodeId(s)].port.assign(maxLid + 1u, kNoRoute);
+  }
+
+  // Switch LIDs, then aggregation nodes and upper CAs, on the column of the
+  // switch they hang off: shortest legal paths, taking turns on cable
+  // counters of their own, so they never shift the compute routes. Targets
+  // in canonical order, not NodeId order: the counters carry over from one
+  // target to the next, and the tables must not depend on the order in which
+  // discovery met the switches (the dry run reads a file).
+  static void routeSwitchTargets(const SwitchGraph& graph, const FatTreeLayout& layout,
+                                 const FatTreeReach& reach, const std::vector<Destination>& others,
+                                 Legaliser& legaliser, TableWriter& writer,
+                                 std::vector<CableId>& next, Tally& tally) {
+    std::vector<std::vector<const Destination*>> onSwitch(layout.switches());
+    for (const Destination& d : others) onSwitch[d.leaf].push_back(&d);
+    ShortestRoutes routes(layout, reach);
+    for (const auto& level : layout.byHeight) {
+      for (const SwitchIndex s : level) {
+        const Lid lid = graph.endpoints(s).front().base;
+        if (lid.value == 0 && onSwitch[s].empty()) continue;
+        routes.column(s, next);
+        const std::size_t fixed = legaliser.legalise(next, s);
+        if (lid.value != 0) {
+          tally.hubRoutedSwitch += fixed;
+          writer.write(lid, 0, next, tally);
+        }
+        for (const Destination* d : onSwitch[s]) {
+          tally.hubRoutedOther += fixed;
+          writer.write(d->lid, d->port, next, tally);
+        }
+      }
+    }
   }
 
   // Without a legaliser (nested levels: legal by construction) the ports go
