@@ -32,6 +32,10 @@ std::string testTopologyPath(std::string_view fileName);
 // Plans LIDs with no saved guid2lid state and writes them into the fabric.
 void assignLids(Fabric& fabric, std::uint8_t lmc = 0);
 
+// `switches` switches "r0".."rN-1" in a ring, a host "hI" on each: for N
+// odd, a fabric that is neither a fat tree nor a dragonfly.
+Fabric ringFabric(int switches);
+
 // The node whose description is `name` (the net file's node name).
 NodeId nodeNamed(const Fabric& fabric, std::string_view name);
 

@@ -1,13 +1,11 @@
 // auto: dragonfly on a dragonfly, ftree on a fat tree, updn on anything
 // else, and a note that says which one ran and why.
-#include <fmt/format.h>
 #include <gtest/gtest.h>
 #include <ibsm/Engines.h>
 #include <ibsm/Report.h>
 
 #include <string>
 
-#include "tests/support/FabricBuilder.h"
 #include "tests/support/FabricFixtures.h"
 
 namespace ibsm {
@@ -39,18 +37,9 @@ TEST(AutoEngine, RunsFtreeOnAFatTreeAndSaysSo) {
   }
 }
 
-// A ring of five switches with a host each: no fat-tree reading (a cycle of
-// odd length) and no dragonfly.
-Fabric ringOfFive() {
-  testing::FabricBuilder b;
-  for (int i = 0; i < 5; ++i) b.addSwitch(fmt::format("r{}", i), 8);
-  for (int i = 0; i < 5; ++i) b.cable(fmt::format("r{}", i), 1, fmt::format("r{}", (i + 1) % 5), 2);
-  for (int i = 0; i < 5; ++i) b.addHost(fmt::format("h{}", i), fmt::format("r{}", i), 3);
-  return b.build();
-}
-
 TEST(AutoEngine, RunsUpDownOnAnythingElseWithFtreesReason) {
-  const Fabric f = ringOfFive();
+  // Five switches in a ring: a cycle of odd length, no fat tree, no dragonfly.
+  const Fabric f = testing::ringFabric(5);
   const auto r = routeAuto(f);
   EXPECT_EQ(r.engine, "updn");
   const auto refusal = makeFatTreeEngine()->route(f, {});

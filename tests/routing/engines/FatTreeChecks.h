@@ -14,6 +14,8 @@
 #include <algorithm>
 #include <compare>
 #include <map>
+#include <set>
+#include <string>
 #include <vector>
 
 namespace ibsm::testing {
@@ -103,6 +105,28 @@ inline double leafFloor(const Fabric& fabric) {
       floor = std::max(floor, double(cas) * double(caPorts - cas) / double(cables));
   }
   return floor;
+}
+
+// Every shift permutation over `order` (source i to destination i + shift)
+// uses each directed inter-switch cable at most once.
+inline void expectShiftPermutationsFree(const Fabric& fabric, const RoutingResult& result,
+                                        const std::vector<PortRef>& order,
+                                        const std::string& what) {
+  const std::size_t n = order.size();
+  // Routes of all sources toward each destination, walked once.
+  std::vector<std::vector<std::vector<Hop>>> route(n, std::vector<std::vector<Hop>>(n));
+  for (std::size_t d = 0; d < n; ++d)
+    for (std::size_t s = 0; s < n; ++s)
+      if (s != d)
+        route[s][d] = interSwitchHops(fabric, result, order[s], fabric.port(order[d]).lid);
+  for (std::size_t shift = 1; shift < n; ++shift) {
+    std::set<Hop> used;
+    for (std::size_t s = 0; s < n; ++s)
+      for (const Hop& h : route[s][(s + shift) % n])
+        ASSERT_TRUE(used.insert(h).second)
+            << what << " shift " << shift << ": two flows on " << fabric.node(h.sw).description
+            << "[" << int(h.port) << "]";
+  }
 }
 
 inline void expectRoutedAndLoopFree(const RouteReport& report) {

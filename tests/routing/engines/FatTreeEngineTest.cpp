@@ -100,22 +100,7 @@ TEST_P(FullFatTree, RoutesEveryShiftPermutationWithoutContention) {
   const auto shape = recogniseFatTree(fabric_);
   ASSERT_TRUE(shape);
   ASSERT_TRUE(shape->completeAndRegular);
-  const auto& order = shape->caOrder;
-  const std::size_t n = order.size();
-  // Routes of all sources toward each destination, walked once.
-  std::vector<std::vector<std::vector<Hop>>> route(n, std::vector<std::vector<Hop>>(n));
-  for (std::size_t d = 0; d < n; ++d)
-    for (std::size_t s = 0; s < n; ++s)
-      if (s != d)
-        route[s][d] = interSwitchHops(fabric_, result_, order[s], fabric_.port(order[d]).lid);
-  for (std::size_t shift = 1; shift < n; ++shift) {
-    std::set<Hop> used;
-    for (std::size_t s = 0; s < n; ++s)
-      for (const Hop& h : route[s][(s + shift) % n])
-        ASSERT_TRUE(used.insert(h).second)
-            << "shift " << shift << ": two flows on " << fabric_.node(h.sw).description << "["
-            << int(h.port) << "]";
-  }
+  testing::expectShiftPermutationsFree(fabric_, result_, shape->caOrder, "all CAs");
 }
 
 INSTANTIATE_TEST_SUITE_P(

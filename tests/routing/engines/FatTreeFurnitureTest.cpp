@@ -129,24 +129,6 @@ class FurnishedFatTree : public ::testing::TestWithParam<FurnitureCase> {
       cables = std::max(cables, upPorts(fabric_, leaf, level_).size());
     return cables == 0 ? 0 : flows / double(cables);
   }
-
-  // Every shift permutation over `order` uses each directed cable once.
-  void expectShiftsFree(const std::vector<PortRef>& order, const std::string& what) const {
-    const std::size_t n = order.size();
-    std::vector<std::vector<std::vector<Hop>>> route(n, std::vector<std::vector<Hop>>(n));
-    for (std::size_t d = 0; d < n; ++d)
-      for (std::size_t s = 0; s < n; ++s)
-        if (s != d)
-          route[s][d] = interSwitchHops(fabric_, result_, order[s], fabric_.port(order[d]).lid);
-    for (std::size_t shift = 1; shift < n; ++shift) {
-      std::set<Hop> used;
-      for (std::size_t s = 0; s < n; ++s)
-        for (const Hop& h : route[s][(s + shift) % n])
-          ASSERT_TRUE(used.insert(h).second)
-              << what << " shift " << shift << ": two flows on " << fabric_.node(h.sw).description
-              << "[" << int(h.port) << "]";
-    }
-  }
 };
 
 TEST_P(FurnishedFatTree, IsPickedByAutoAsAFatTree) {
@@ -236,7 +218,7 @@ TEST_P(FurnishedFatTree, SpreadsComputeLidsEvenlyOverEachSwitchsUpPorts) {
 TEST_P(FurnishedFatTree, RoutesShiftPermutationsWithoutContentionPerRail) {
   if (!GetParam().full) GTEST_SKIP() << "not a complete tree";
   if (GetParam().spec.rails < 2) {
-    expectShiftsFree(shape_->caOrder, "all compute CAs");
+    testing::expectShiftPermutationsFree(fabric_, result_, shape_->caOrder, "all compute CAs");
     return;
   }
   // A rail's CAs in the order operators number its servers: by server
@@ -249,7 +231,8 @@ TEST_P(FurnishedFatTree, RoutesShiftPermutationsWithoutContentionPerRail) {
              naturalKey(fabric_.node(b.node).description);
     });
   ASSERT_EQ(rails.size(), std::size_t(GetParam().spec.rails));
-  for (const auto& [rail, order] : rails) expectShiftsFree(order, "rail " + std::to_string(rail));
+  for (const auto& [rail, order] : rails)
+    testing::expectShiftPermutationsFree(fabric_, result_, order, "rail " + std::to_string(rail));
 }
 
 TEST_P(FurnishedFatTree, KeepsTheBusiestComputeLinkWithinOnePointSixOfTheMean) {

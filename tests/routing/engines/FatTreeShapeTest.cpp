@@ -27,18 +27,6 @@ using testing::sampleFabric;
 
 // ----------------------------------------------------------------- refusals
 
-// Five switches in a ring, a host on each: a cycle of odd length has no
-// reading on adjacent levels.
-Fabric ringOfFive() {
-  testing::FabricBuilder b;
-  // Names by fmt::format: GCC 12 at -O3 takes `"r" + std::to_string(i)` for
-  // an overlapping copy (-Wrestrict, a false positive).
-  for (int i = 0; i < 5; ++i) b.addSwitch(fmt::format("r{}", i), 8);
-  for (int i = 0; i < 5; ++i) b.cable(fmt::format("r{}", i), 1, fmt::format("r{}", (i + 1) % 5), 2);
-  for (int i = 0; i < 5; ++i) b.addHost(fmt::format("h{}", i), fmt::format("r{}", i), 3);
-  return b.build();
-}
-
 // Two leaves under two spines, and a management host on spine0.
 Fabric hostOnSpine() {
   testing::FabricBuilder b;
@@ -57,7 +45,9 @@ TEST(FatTreeEngine, RefusesFabricsThatAreNotFatTreesSayingWhy) {
     return r ? std::string("routed") : r.error().message;
   };
   {
-    const auto why = refusal(ringOfFive());
+    // Five switches in a ring: a cycle of odd length has no reading on
+    // adjacent levels.
+    const auto why = refusal(testing::ringFabric(5));
     EXPECT_NE(why.find("close a cycle of odd length"), std::string::npos) << why;
   }
   {
