@@ -1,0 +1,64 @@
+// Routing under change: the tables the switches hold (or a previous dry
+// run's) as a hint, so that a lost cable moves only the routes that used it.
+//
+//   StableRoutesStats stats;
+//   RoutingResult tables = stabiliseRoutes(fabric, std::move(fresh), held, stats);
+//
+// For every destination LID of `fabric`, a switch keeps its previous entry
+// when the previous tables still lead from it to the destination over cables
+// that exist (its path is still valid); every other switch takes the fresh
+// engine's entry. The fresh chain from such a switch runs until it meets a
+// switch whose previous path is intact and follows that one on: no loop can
+// form, every destination is still delivered.
+//
+// "Still valid" is the same for every engine: the previous path exists
+// hop by hop and delivers to the port that owns the LID. What each engine
+// adds (up*/down* legality, a dragonfly's VL climbs) is checked on the whole
+// result instead: the mixed tables pass the report's channel dependency check
+// on the fresh result's SL2VL, or the fresh tables are taken and the stats
+// say why. Credit-loop freedom is never traded for stability.
+//
+// What changed decides whether the hint counts (classifyChange):
+// - inter-switch capacity came back (a cable or a switch the previous fabric
+//   lacked): the fresh tables, so a flap ends where it started;
+// - capacity was lost: the mix above;
+// - only hosts came or went: the previous entries stay for every path that
+//   holds, entries toward LIDs that are gone included, so a host that
+//   reboots writes no block (OpenSM needs its --ucast_cache for this).
+// Without the previous fabric (Unknown), a broken previous path means a
+// loss, and none means capacity may have come back: fresh tables.
+#pragma once
+
+#include <ibsm/Fabric.h>
+#include <ibsm/Routing.h>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace ibsm {
+
+struct StableRoutesStats {
+  bool stabilised{false};      // the result mixes previous and fresh entries
+  std::uint64_t broken{0};     // (switch, LID) whose previous path no longer holds
+  std::uint64_t kept{0};       // (switch, LID) kept from the previous tables
+  std::uint64_t fromFresh{0};  // (switch, LID) taken from the fresh tables
+  double busiest{0};           // busiest link of the result (CA->CA routes)
+  double freshBusiest{0};      // that of the fresh tables
+  std::string why;             // why the fresh tables were taken, when they were
+};
+
+enum class FabricChange : std::uint8_t { Unknown, CapacityLost, CapacityGained, HostsOnly };
+
+// Inter-switch cables (by node GUID and port at both ends) and switches of
+// the two fabrics compared. Gained wins over lost: capacity that came back
+// is a reason to recompute whatever else was lost meanwhile.
+[[nodiscard]] FabricChange classifyChange(const Fabric& before, const Fabric& now);
+
+// `previous` is indexed by NodeId of `fabric` (an empty Lft where a switch
+// had none). The notes of the result say what was kept and moved.
+[[nodiscard]] RoutingResult stabiliseRoutes(const Fabric& fabric, RoutingResult fresh,
+                                            const std::vector<Lft>& previous, FabricChange change,
+                                            StableRoutesStats& stats);
+
+}  // namespace ibsm

@@ -1,0 +1,183 @@
+// Routing under change, for every engine: a lost cable moves only entries
+// whose path crossed it (the LFT blocks written are at most the blocks that
+// hold such an entry), every pair stays routed without credit loops, the
+// balance stays near a fresh computation; the cable's return gives the fresh
+// tables back; a host that leaves and returns changes no block.
+#include <fmt/format.h>
+#include <gtest/gtest.h>
+#include <ibsm/Engines.h>
+#include <ibsm/Report.h>
+#include <ibsm/StableRoutes.h>
+
+#include <set>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "tests/support/FabricFixtures.h"
+
+namespace ibsm {
+namespace {
+
+using testing::generatedFabric;
+using testing::nodeNamed;
+
+constexpr std::size_t kBlock = 64;  // LIDs per LFT block, as the SM writes them
+
+struct ChangeCase {
+  std::string name;
+  TopologySpec spec;
+  Degradation cut;
+  std::string engine;
+  std::string cableFrom;  // the switch whose first inter-switch cable is lost
+};
+void PrintTo(const ChangeCase& c, std::ostream* os) {
+  *os << c.name;
+}
+
+RoutingResult route(const Fabric& f, const std::string& engine) {
+  auto r = defaultRegistry().route(f, {engine}, {.rootGuids = {}, .maxVls = 4});
+  if (!r) ADD_FAILURE() << r.error().message;
+  return r ? *r : RoutingResult{};
+}
+
+// (switch, block) pairs whose 64 entries differ between two sets of tables.
+std::set<std::pair<NodeId, std::size_t>> changedBlocks(const std::vector<Lft>& a,
+                                                       const std::vector<Lft>& b) {
+  std::set<std::pair<NodeId, std::size_t>> out;
+  for (NodeId s = 0; s < a.size() && s < b.size(); ++s) {
+    const std::size_t n = std::max(a[s].port.size(), b[s].port.size());
+    for (std::size_t lid = 0; lid < n; ++lid)
+      if (a[s].at(Lid{static_cast<std::uint16_t>(lid)}) !=
+          b[s].at(Lid{static_cast<std::uint16_t>(lid)}))
+        out.emplace(s, lid / kBlock);
+  }
+  return out;
+}
+
+// The blocks that hold an entry whose path (in `tables` on `fabric`) crosses
+// the cable at `end` in either direction: only those can need a change.
+std::set<std::pair<NodeId, std::size_t>> blocksCrossing(const Fabric& fabric,
+                                                        const std::vector<Lft>& tables,
+                                                        PortRef end) {
+  const PortRef other = *fabric.port(end).remote;
+  std::set<std::pair<NodeId, std::size_t>> out;
+  for (const NodeId s : fabric.switches())
+    for (std::size_t lid = 1; lid < tables[s].port.size(); ++lid) {
+      NodeId at = s;
+      for (std::size_t guard = 0; guard < fabric.size(); ++guard) {
+        const std::uint8_t p = tables[at].at(Lid{static_cast<std::uint16_t>(lid)});
+        if (p == kNoRoute || p == 0 || p > fabric.node(at).numPorts()) break;
+        if (PortRef{at, p} == end || PortRef{at, p} == other) {
+          out.emplace(s, lid / kBlock);
+          break;
+        }
+        const auto& remote = fabric.node(at).ports[p].remote;
+        if (!remote || !fabric.node(remote->node).isSwitch()) break;
+        at = remote->node;
+      }
+    }
+  return out;
+}
+
+PortRef firstSwitchCable(const Fabric& f, NodeId sw) {
+  for (const Port& p : f.node(sw).ports)
+    if (p.remote && f.node(p.remote->node).isSwitch()) return {sw, p.number};
+  ADD_FAILURE() << "no inter-switch cable on " << f.node(sw).description;
+  return {sw, 0};
+}
+
+class StableUnderChange : public ::testing::TestWithParam<ChangeCase> {
+ protected:
+  void SetUp() override {
+    full_ = generatedFabric(GetParam().spec, GetParam().cut);
+    before_ = route(full_, GetParam().engine);
+    cable_ = firstSwitchCable(full_, nodeNamed(full_, GetParam().cableFrom));
+    cut_ = full_;
+    cut_.disconnect(cable_);
+    fresh_ = route(cut_, GetParam().engine);
+    after_ = stabiliseRoutes(cut_, fresh_, before_.lfts, classifyChange(full_, cut_), stats_);
+  }
+
+  Fabric full_, cut_;
+  RoutingResult before_, fresh_, after_;
+  PortRef cable_;
+  StableRoutesStats stats_;
+};
+
+TEST_P(StableUnderChange, MovesOnlyBlocksWhosePathsCrossedTheLostCable) {
+  ASSERT_TRUE(stats_.stabilised) << stats_.why;
+  const auto moved = changedBlocks(before_.lfts, after_.lfts);
+  const auto minimum = blocksCrossing(full_, before_.lfts, cable_);
+  const auto freshMoved = changedBlocks(before_.lfts, fresh_.lfts);
+  EXPECT_LE(moved.size(), minimum.size());
+  for (const auto& block : moved) EXPECT_TRUE(minimum.contains(block));
+  RecordProperty("blocks_moved", int(moved.size()));
+  RecordProperty("blocks_crossing", int(minimum.size()));
+  RecordProperty("blocks_moved_fresh", int(freshMoved.size()));
+  fmt::print("{}: blocks moved {} (at most {} cross the cable; fresh tables move {})\n",
+             GetParam().name, moved.size(), minimum.size(), freshMoved.size());
+}
+
+TEST_P(StableUnderChange, RoutesEveryPairWithoutCreditLoopsNearTheFreshBalance) {
+  const auto report = analyseRoutes(cut_, after_);
+  EXPECT_EQ(report.unreachablePairs(), 0u);
+  EXPECT_TRUE(report.creditLoops.acyclic);
+  EXPECT_LE(stats_.busiest, 1.1 * stats_.freshBusiest)
+      << "busiest " << stats_.busiest << " against fresh " << stats_.freshBusiest;
+}
+
+TEST_P(StableUnderChange, ReturnsToTheFreshTablesWhenTheCableComesBack) {
+  StableRoutesStats back;
+  const RoutingResult restored = stabiliseRoutes(full_, route(full_, GetParam().engine),
+                                                 after_.lfts, classifyChange(cut_, full_), back);
+  EXPECT_FALSE(back.stabilised);
+  EXPECT_TRUE(changedBlocks(restored.lfts, before_.lfts).empty());
+}
+
+TEST_P(StableUnderChange, WritesNoBlockWhenAHostLeavesAndReturns) {
+  // The first CA port of the first leaf-level switch with one.
+  PortRef host{};
+  for (const NodeId ca : full_.endNodes())
+    if (full_.node(ca).ports[1].remote) {
+      host = {ca, 1};
+      break;
+    }
+  Fabric gone = full_;
+  const PortRef at = *gone.port(host).remote;
+  gone.disconnect(host);
+  StableRoutesStats s1, s2;
+  const RoutingResult without = stabiliseRoutes(gone, route(gone, GetParam().engine), before_.lfts,
+                                                classifyChange(full_, gone), s1);
+  EXPECT_TRUE(changedBlocks(before_.lfts, without.lfts).empty());
+  Fabric back = gone;
+  ASSERT_TRUE(back.connect(at, host));
+  const RoutingResult with = stabiliseRoutes(back, route(back, GetParam().engine), without.lfts,
+                                             classifyChange(gone, back), s2);
+  EXPECT_TRUE(changedBlocks(before_.lfts, with.lfts).empty());
+}
+
+std::vector<ChangeCase> cases() {
+  std::vector<ChangeCase> out;
+  const FatTreeSpec tree{.levels = 3, .radix = 8};
+  const DragonflySpec fly{.a = 4, .p = 2, .h = 2};
+  for (const std::string engine : {"ftree", "updn", "minhop"}) {
+    out.push_back({"FatTree_" + engine + "_spine", tree, {}, engine, "core0"});
+    out.push_back({"FatTree_" + engine + "_edge", tree, {}, engine, "edge1_2"});
+    out.push_back({"Degraded_" + engine + "_spine", tree, {3, 2}, engine, "core5"});
+    out.push_back({"Radix12_" + engine + "_spine",
+                   FatTreeSpec{.levels = 3, .radix = 12},
+                   {},
+                   engine,
+                   "core7"});
+  }
+  for (const std::string engine : {"dragonfly", "minhop", "updn"})
+    out.push_back({"Dragonfly_" + engine, fly, {}, engine, "g1r2"});
+  return out;
+}
+
+INSTANTIATE_TEST_SUITE_P(Engines, StableUnderChange, ::testing::ValuesIn(cases()),
+                         [](const auto& info) { return info.param.name; });
+
+}  // namespace
+}  // namespace ibsm
