@@ -169,9 +169,9 @@ int runRoute(const RouteArgs& args) {
   auto multicast = planDryRunMulticast(plan->fabric, inputs->partitions);
   if (!multicast) return inputError(multicast.error());
   report.multicast = multicast->report;
-  if (inputs->previous) {
+  if (auto& held = inputs->previous; held) {
     progress.phase("comparing with the previous tables");
-    auto previous = comparePrevious(std::move(*inputs->previous), *plan, inputs->plan);
+    auto previous = comparePrevious(std::move(*held), *plan, inputs->plan);
     if (!previous) return inputError(previous.error());
     report.previous = std::move(*previous);
   }

@@ -11,8 +11,8 @@
 namespace ibsm::sm::cli {
 namespace {
 
-// The tables must be LIDs the previous fabric's switches hold, or every
-// figure of the report on it would be about other destinations.
+// The tables must be routed for the LIDs the previous fabric's switches hold,
+// or every figure of the report on it would be about other destinations.
 Result<void> checkSwitchLids(const PreviousInputs& p, const Fabric& before) {
   for (const DumpedLft& d : p.tables) {
     const auto id = before.findNode(d.switchGuid);
@@ -39,9 +39,8 @@ std::vector<PortRef> apartIn(const Fabric& before, const SubnetPlan& plan) {
   return out;
 }
 
-Result<LinkLoadStats> loadsBefore(PreviousInputs& p, const SubnetPlan& plan,
+Result<LinkLoadStats> loadsBefore(const PreviousInputs& p, Fabric before, const SubnetPlan& plan,
                                   const PlanInputs& inputs) {
-  Fabric& before = *p.before;
   auto lids = planLids(before, inputs.guid2lid, inputs.lmc);
   if (!lids) return std::unexpected(lids.error());
   applyLids(before, *lids);
@@ -88,7 +87,7 @@ Result<PreviousReport> comparePrevious(PreviousInputs previous, const SubnetPlan
   out.tablesFile = previous.tablesFile.string();
   out.tables = compareLfts(previous.tables, plan.fabric, plan.routing);
   if (!previous.before) return out;
-  auto loads = loadsBefore(previous, plan, inputs);
+  auto loads = loadsBefore(previous, std::move(*previous.before), plan, inputs);
   if (!loads) return std::unexpected(loads.error());
   out.linkLoadBefore = std::move(*loads);
   return out;
