@@ -14,6 +14,7 @@
 #include <array>
 #include <functional>
 #include <memory>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -47,6 +48,11 @@ struct Sl2VlEntry {
 struct RoutingOptions {
   std::vector<Guid> rootGuids;  // switches the operator names as roots (ftree, updn)
   std::uint8_t maxVls{1};       // data VLs the engine may use for deadlock avoidance
+  // The tables the switches held before a loss of capacity, by NodeId of the
+  // fabric routed (StableRoutes.h): an engine that takes the hint keeps
+  // every entry whose previous path still holds and says so in
+  // RoutingResult::followedPrevious. Empty: no hint.
+  std::span<const Lft> previous{};
 };
 
 struct RoutingResult {
@@ -61,6 +67,8 @@ struct RoutingResult {
   // counts their pairs in reachability and credit loops, and keeps them out
   // of the hop and link-load figures of the compute CAs (RouteReport::apartHops).
   std::vector<PortRef> apart;
+  // The engine took RoutingOptions::previous as its hint itself.
+  bool followedPrevious{false};
 };
 
 class RoutingEngine {

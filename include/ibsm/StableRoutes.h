@@ -2,7 +2,8 @@
 // run's) as a hint, so that a lost cable moves only the routes that used it.
 //
 //   StableRoutesStats stats;
-//   RoutingResult tables = stabiliseRoutes(fabric, std::move(fresh), held, stats);
+//   auto tables = routeUnderChange(now, registry, {"auto"}, options, held,
+//                                  classifyChange(before, now), stats);
 //
 // For every destination LID of `fabric`, a switch keeps its previous entry
 // when the previous tables still lead from it to the destination over cables
@@ -29,6 +30,7 @@
 // loss, and none means capacity may have come back: fresh tables.
 #pragma once
 
+#include <ibsm/Error.h>
 #include <ibsm/Fabric.h>
 #include <ibsm/Routing.h>
 
@@ -55,10 +57,17 @@ enum class FabricChange : std::uint8_t { Unknown, CapacityLost, CapacityGained, 
 // is a reason to recompute whatever else was lost meanwhile.
 [[nodiscard]] FabricChange classifyChange(const Fabric& before, const Fabric& now);
 
-// `previous` is indexed by NodeId of `fabric` (an empty Lft where a switch
-// had none). The notes of the result say what was kept and moved.
-[[nodiscard]] RoutingResult stabiliseRoutes(const Fabric& fabric, RoutingResult fresh,
-                                            const std::vector<Lft>& previous, FabricChange change,
-                                            StableRoutesStats& stats);
+// Routes `fabric` with `engines` and `options`, taking `previous` (indexed
+// by NodeId of `fabric`; an empty Lft where a switch had none) as the hint
+// where `change` calls for it: through RoutingOptions::previous for an engine
+// that takes it (ftree), else by the mix above. Falls back to the fresh
+// tables, saying why in `stats`, when the candidate leaves a pair unrouted
+// or closes a credit loop the fresh tables do not.
+[[nodiscard]] Result<RoutingResult> routeUnderChange(const Fabric& fabric,
+                                                     const EngineRegistry& registry,
+                                                     const std::vector<std::string>& engines,
+                                                     RoutingOptions options,
+                                                     const std::vector<Lft>& previous,
+                                                     FabricChange change, StableRoutesStats& stats);
 
 }  // namespace ibsm

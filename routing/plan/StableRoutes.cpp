@@ -165,40 +165,48 @@ FabricChange classifyChange(const Fabric& before, const Fabric& now) {
   return lost ? FabricChange::CapacityLost : FabricChange::HostsOnly;
 }
 
-RoutingResult stabiliseRoutes(const Fabric& fabric, RoutingResult fresh,
-                              const std::vector<Lft>& previous, FabricChange change,
-                              StableRoutesStats& stats) {
+Result<RoutingResult> routeUnderChange(const Fabric& fabric, const EngineRegistry& registry,
+                                       const std::vector<std::string>& engines,
+                                       RoutingOptions options, const std::vector<Lft>& previous,
+                                       FabricChange change, StableRoutesStats& stats) {
   stats = {};
-  if (change == FabricChange::CapacityGained) {
-    stats.why = "inter-switch capacity came back: fresh tables, as a fresh SM computes them";
+  options.previous = {};
+  auto fresh = registry.route(fabric, engines, options);
+  if (!fresh) return fresh;
+  if (change == FabricChange::CapacityGained || previous.empty()) {
+    stats.why = "inter-switch capacity came back (or no previous tables): fresh tables";
     return fresh;
   }
-  RoutingResult mixed = mix(fabric, fresh, previous, stats);
-  const RouteReport freshReport = analyseRoutes(fabric, fresh);
-  stats.freshBusiest = static_cast<double>(freshReport.linkLoad.max);
-  stats.busiest = stats.freshBusiest;
+  // The counts of the mix, whichever way the candidate is made.
+  RoutingResult candidate = mix(fabric, *fresh, previous, stats);
   if (change == FabricChange::Unknown && stats.broken == 0) {
     stats.why = "no previous path is broken and the previous fabric is unknown: fresh tables";
     return fresh;
   }
-  const RouteReport report = analyseRoutes(fabric, mixed);
-  if (report.unreachablePairs() > 0 || !report.creditLoops.acyclic) {
+  options.previous = previous;
+  if (auto hinted = registry.route(fabric, engines, options); hinted && hinted->followedPrevious) {
+    candidate = std::move(*hinted);
+    keepAbsentLids(targets(fabric), previous, candidate);
+  }
+  const RouteReport freshReport = analyseRoutes(fabric, *fresh);
+  const RouteReport report = analyseRoutes(fabric, candidate);
+  stats.freshBusiest = static_cast<double>(freshReport.linkLoad.max);
+  stats.busiest = static_cast<double>(report.linkLoad.max);
+  const bool loops = !report.creditLoops.acyclic && freshReport.creditLoops.acyclic;
+  if (report.unreachablePairs() > freshReport.unreachablePairs() || loops) {
     stats.why = fmt::format(
         "keeping the {} entries whose previous path holds would leave {} pairs unreachable{}: "
         "fresh tables",
-        stats.kept, report.unreachablePairs(),
-        report.creditLoops.acyclic ? "" : " and close a credit loop");
+        stats.kept, report.unreachablePairs(), loops ? " and close a credit loop" : "");
+    stats.busiest = stats.freshBusiest;
     return fresh;
   }
   stats.stabilised = true;
-  stats.busiest = static_cast<double>(report.linkLoad.max);
-  mixed.notes.push_back(fmt::format(
-      "stable under change: {} (switch, LID) entries kept from the previous tables, {} whose "
-      "previous path broke taken from the fresh tables ({} entries in all); busiest link {} "
-      "routes against {} for fresh tables",
-      stats.kept, stats.broken, stats.kept + stats.fromFresh, report.linkLoad.max,
-      freshReport.linkLoad.max));
-  return mixed;
+  candidate.notes.push_back(fmt::format(
+      "stable under change: {} (switch, LID) entries whose previous path holds kept, {} whose "
+      "previous path broke routed anew; busiest link {} routes against {} for fresh tables",
+      stats.kept, stats.broken, report.linkLoad.max, freshReport.linkLoad.max));
+  return candidate;
 }
 
 }  // namespace ibsm

@@ -91,8 +91,8 @@ CableId BalancedRoutes::hop(SwitchIndex s, SwitchIndex leaf, std::size_t sequenc
   return next[s];
 }
 
-void BalancedRoutes::column(const Destination& d, std::size_t sequence,
-                            std::vector<CableId>& next) {
+void BalancedRoutes::column(const Destination& d, std::size_t sequence, std::vector<CableId>& next,
+                            HintColumns* kept, std::size_t* keptCount) {
   const SwitchIndex leaf = d.leaf;
   if (d.layer == 0) siblings_.clear();
   // Each LMC layer balanced on its own: the base LIDs, which most traffic
@@ -103,6 +103,7 @@ void BalancedRoutes::column(const Destination& d, std::size_t sequence,
   legalDistances(layout_, reach_, leaf, dist_);
   std::ranges::fill(next, kNoCable);
   next[leaf] = kDeliver;
+  if (kept) *keptCount += kept->apply(d.lid, leaf, d.port, next);
   // Leaf by leaf, each flow all the way, so that every choice sees where
   // this destination's earlier flows went; the first leaf taken turns.
   const auto& leaves = layout_.leaves;

@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "routing/engines/ftree/FatTreeDestinations.h"
+#include "routing/engines/ftree/FatTreeHint.h"
 #include "routing/engines/ftree/FatTreeLayout.h"
 #include "routing/engines/ftree/FatTreeReach.h"
 
@@ -35,7 +36,11 @@ class BalancedRoutes {
   // A CA's LIDs should come one after the other (layer 0 first): a switch
   // then climbs toward each on a cable its earlier LIDs do not use, where it
   // has one, so that the LMC paths differ.
-  void column(const Destination& d, std::size_t sequence, std::vector<CableId>& next);
+  // `kept`, when given, first puts into `next` the hops the previous tables
+  // keep (HintColumns): flows through those switches load their cables, and
+  // the switches left choose on the loads as they then stand.
+  void column(const Destination& d, std::size_t sequence, std::vector<CableId>& next,
+              HintColumns* kept = nullptr, std::size_t* keptCount = nullptr);
 
  private:
   using Load = std::uint32_t;  // routes per cable: at most (CA ports)^2

@@ -15,6 +15,7 @@
 #include "routing/engines/ftree/FatTreeBalanced.h"
 #include "routing/engines/ftree/FatTreeDestinations.h"
 #include "routing/engines/ftree/FatTreeDmodk.h"
+#include "routing/engines/ftree/FatTreeHint.h"
 #include "routing/engines/ftree/FatTreeHub.h"
 #include "routing/engines/ftree/FatTreeLayout.h"
 #include "routing/engines/ftree/FatTreeLegalise.h"
@@ -62,9 +63,10 @@ class ShortestRoutes {
 };
 
 struct Tally {
-  std::size_t hubRoutedCa{0};      // (switch, CA LID) entries the hub order routed
-  std::size_t hubRoutedSwitch{0};  // (switch, switch LID) entries
-  std::size_t hubRoutedOther{0};   // (switch, aggregation node or upper CA LID) entries
+  std::size_t hubRoutedCa{0};         // (switch, CA LID) entries the hub order routed
+  std::size_t hubRoutedSwitch{0};     // (switch, switch LID) entries
+  std::size_t hubRoutedOther{0};      // (switch, aggregation node or upper CA LID) entries
+  std::uint64_t keptFromPrevious{0};  // entries the hint's still-valid chains kept
   std::size_t unrouted{0};
   std::uint64_t caRoutes{0};  // CA->CA (source port, destination LID) routes
   std::uint64_t longer{0};    // of those, longer than the fewest switch hops
@@ -131,6 +133,7 @@ class FatTreeEngine final : public RoutingEngine {
       result.notes.push_back(std::move(note));
 
     Legaliser legaliser(*layout, hub);
+    HintColumns hint(graph, *layout, options.previous);
     TableWriter writer(graph, *layout, result);
     Tally tally;
     std::vector<CableId> next(layout->switches(), kNoCable);
@@ -142,24 +145,33 @@ class FatTreeEngine final : public RoutingEngine {
           "every CA is so named, else by leaf port, LMC LIDs "
           "layer by layer)");
       const bool nested = nestedLevels(*layout, reach);
-      routeDmodk(*layout, reach, destinations, nested ? nullptr : &legaliser, writer, next, tally);
+      routeDmodk(*layout, reach, destinations, nested && hint.empty() ? nullptr : &legaliser, hint,
+                 writer, next, tally);
     } else {
       result.notes.push_back(
           "not complete or not regular (cables missing or uneven): CA LIDs routed by load, each "
           "switch climbing on the legal up cable whose path onward is least loaded");
-      routeBalanced(graph, *layout, reach, destinations, legaliser, writer, next, tally);
+      routeBalanced(graph, *layout, reach, destinations, legaliser, hint, writer, next, tally);
       result.notes.push_back(fmt::format(
           "{} of {} CA->CA routes are longer than the fewest switch hops (up*/down* detours "
           "around missing cables)",
           tally.longer, tally.caRoutes));
     }
     const auto others = otherDestinations(*layout, graph);
-    routeSwitchTargets(graph, *layout, reach, others, legaliser, writer, next, tally);
+    routeSwitchTargets(graph, *layout, reach, others, legaliser, hint, writer, next, tally);
     writer.flush();
     for (const Destination& d : others)
       if (d.layer == 0) result.apart.push_back(*fabric.port({graph.nodeId(d.leaf), d.port}).remote);
     std::ranges::sort(result.apart);
     addOrderNotes(fabric, graph, hub, tally, result);
+    if (!hint.empty()) {
+      result.followedPrevious = true;
+      result.notes.push_back(fmt::format(
+          "previous tables as the hint: {} (switch, LID) entries kept where their previous path "
+          "still holds; the legaliser rerouted what the mix would have left illegal in the hub "
+          "order",
+          tally.keptFromPrevious));
+    }
     return result;
   }
 
@@ -182,7 +194,7 @@ class FatTreeEngine final : public RoutingEngine {
   // discovery met the switches (the dry run reads a file).
   static void routeSwitchTargets(const SwitchGraph& graph, const FatTreeLayout& layout,
                                  const FatTreeReach& reach, const std::vector<Destination>& others,
-                                 Legaliser& legaliser, TableWriter& writer,
+                                 Legaliser& legaliser, HintColumns& hint, TableWriter& writer,
                                  std::vector<CableId>& next, Tally& tally) {
     std::vector<std::vector<const Destination*>> onSwitch(layout.switches());
     for (const Destination& d : others) onSwitch[d.leaf].push_back(&d);
@@ -192,13 +204,20 @@ class FatTreeEngine final : public RoutingEngine {
         const Lid lid = graph.endpoints(s).front().base;
         if (lid.value == 0 && onSwitch[s].empty()) continue;
         routes.column(s, next);
+        if (lid.value != 0) tally.keptFromPrevious += hint.apply(lid, s, 0, next);
         const std::size_t fixed = legaliser.legalise(next, s);
         if (lid.value != 0) {
           tally.hubRoutedSwitch += fixed;
           writer.write(lid, 0, next, tally);
         }
         for (const Destination* d : onSwitch[s]) {
-          tally.hubRoutedOther += fixed;
+          if (!hint.empty()) {  // each LID its own previous column
+            routes.column(s, next);
+            tally.keptFromPrevious += hint.apply(d->lid, s, d->port, next);
+            tally.hubRoutedOther += legaliser.legalise(next, s);
+          } else {
+            tally.hubRoutedOther += fixed;
+          }
           writer.write(d->lid, d->port, next, tally);
         }
       }
@@ -209,7 +228,8 @@ class FatTreeEngine final : public RoutingEngine {
   // straight into the tables.
   static void routeDmodk(const FatTreeLayout& layout, const FatTreeReach& reach,
                          const std::vector<Destination>& destinations, Legaliser* legaliser,
-                         TableWriter& writer, std::vector<CableId>& next, Tally& tally) {
+                         HintColumns& hint, TableWriter& writer, std::vector<CableId>& next,
+                         Tally& tally) {
     const DmodkRoutes dmodk(layout, reach, destinations);
     // By LID, so that the writes of one tile into a table lie close together.
     std::vector<std::size_t> byLid(destinations.size());
@@ -221,6 +241,8 @@ class FatTreeEngine final : public RoutingEngine {
         continue;
       }
       dmodk.column(i, next);
+      tally.keptFromPrevious +=
+          hint.apply(destinations[i].lid, destinations[i].leaf, destinations[i].port, next);
       tally.hubRoutedCa += legaliser->legalise(next, destinations[i].leaf);
       writer.write(destinations[i].lid, destinations[i].port, next, tally);
     }
@@ -228,8 +250,8 @@ class FatTreeEngine final : public RoutingEngine {
 
   static void routeBalanced(const SwitchGraph& graph, const FatTreeLayout& layout,
                             const FatTreeReach& reach, const std::vector<Destination>& destinations,
-                            Legaliser& legaliser, TableWriter& writer, std::vector<CableId>& next,
-                            Tally& tally) {
+                            Legaliser& legaliser, HintColumns& hint, TableWriter& writer,
+                            std::vector<CableId>& next, Tally& tally) {
     BalancedRoutes balanced(layout, reach);
     SwitchIndex shortestFrom = kNoSwitch;
     std::vector<std::uint16_t> shortest;
@@ -241,7 +263,9 @@ class FatTreeEngine final : public RoutingEngine {
     });
     for (const std::size_t i : order) {
       const Destination& d = destinations[i];
-      balanced.column(d, i, next);
+      std::size_t kept = 0;
+      balanced.column(d, i, next, hint.empty() ? nullptr : &hint, &kept);
+      tally.keptFromPrevious += kept;
       tally.hubRoutedCa += legaliser.legalise(next, d.leaf);
       writer.write(d.lid, d.port, next, tally);
       if (shortestFrom != d.leaf) {

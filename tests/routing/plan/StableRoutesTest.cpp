@@ -41,6 +41,14 @@ RoutingResult route(const Fabric& f, const std::string& engine) {
   return r ? *r : RoutingResult{};
 }
 
+RoutingResult routeAfter(const Fabric& before, const Fabric& now, const std::string& engine,
+                         const std::vector<Lft>& previous, StableRoutesStats& stats) {
+  auto r = routeUnderChange(now, defaultRegistry(), {engine}, {.rootGuids = {}, .maxVls = 4},
+                            previous, classifyChange(before, now), stats);
+  if (!r) ADD_FAILURE() << r.error().message;
+  return r ? *r : RoutingResult{};
+}
+
 // (switch, block) pairs whose 64 entries differ between two sets of tables.
 std::set<std::pair<NodeId, std::size_t>> changedBlocks(const std::vector<Lft>& a,
                                                        const std::vector<Lft>& b) {
@@ -95,8 +103,8 @@ class StableUnderChange : public ::testing::TestWithParam<ChangeCase> {
     cable_ = firstSwitchCable(full_, nodeNamed(full_, GetParam().cableFrom));
     cut_ = full_;
     cut_.disconnect(cable_);
-    fresh_ = route(cut_, GetParam().engine);
-    after_ = stabiliseRoutes(cut_, fresh_, before_.lfts, classifyChange(full_, cut_), stats_);
+    fresh_ = route(cut_, GetParam().engine);  // what a fresh SM computes, for comparison
+    after_ = routeAfter(full_, cut_, GetParam().engine, before_.lfts, stats_);
   }
 
   Fabric full_, cut_;
@@ -122,15 +130,15 @@ TEST_P(StableUnderChange, MovesOnlyBlocksWhosePathsCrossedTheLostCable) {
 TEST_P(StableUnderChange, RoutesEveryPairWithoutCreditLoopsNearTheFreshBalance) {
   const auto report = analyseRoutes(cut_, after_);
   EXPECT_EQ(report.unreachablePairs(), 0u);
-  EXPECT_TRUE(report.creditLoops.acyclic);
+  // Never a credit loop the fresh tables do not have (minhop may have some).
+  EXPECT_TRUE(report.creditLoops.acyclic || !analyseRoutes(cut_, fresh_).creditLoops.acyclic);
   EXPECT_LE(stats_.busiest, 1.1 * stats_.freshBusiest)
       << "busiest " << stats_.busiest << " against fresh " << stats_.freshBusiest;
 }
 
 TEST_P(StableUnderChange, ReturnsToTheFreshTablesWhenTheCableComesBack) {
   StableRoutesStats back;
-  const RoutingResult restored = stabiliseRoutes(full_, route(full_, GetParam().engine),
-                                                 after_.lfts, classifyChange(cut_, full_), back);
+  const RoutingResult restored = routeAfter(cut_, full_, GetParam().engine, after_.lfts, back);
   EXPECT_FALSE(back.stabilised);
   EXPECT_TRUE(changedBlocks(restored.lfts, before_.lfts).empty());
 }
@@ -147,13 +155,11 @@ TEST_P(StableUnderChange, WritesNoBlockWhenAHostLeavesAndReturns) {
   const PortRef at = *gone.port(host).remote;
   gone.disconnect(host);
   StableRoutesStats s1, s2;
-  const RoutingResult without = stabiliseRoutes(gone, route(gone, GetParam().engine), before_.lfts,
-                                                classifyChange(full_, gone), s1);
+  const RoutingResult without = routeAfter(full_, gone, GetParam().engine, before_.lfts, s1);
   EXPECT_TRUE(changedBlocks(before_.lfts, without.lfts).empty());
   Fabric back = gone;
   ASSERT_TRUE(back.connect(at, host));
-  const RoutingResult with = stabiliseRoutes(back, route(back, GetParam().engine), without.lfts,
-                                             classifyChange(gone, back), s2);
+  const RoutingResult with = routeAfter(gone, back, GetParam().engine, without.lfts, s2);
   EXPECT_TRUE(changedBlocks(before_.lfts, with.lfts).empty());
 }
 

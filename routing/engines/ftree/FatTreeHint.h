@@ -1,0 +1,50 @@
+// The tables the switches held before a loss, as ftree's hint
+// (RoutingOptions::previous): toward each destination, a switch keeps its
+// previous next hop when the previous chain from it still reaches the
+// destination over cables that exist; the others keep the fresh column's.
+// The legaliser then checks every chain of the mix climbs and then descends
+// in the hub order and reroutes those that do not, so the tables stay free
+// of credit loops on one VL whatever was kept.
+//
+//   HintColumns hint(fabric, graph, layout, options.previous);
+//   kept += hint.apply(lid, target, deliverPort, next);  // before legalise()
+#pragma once
+
+#include <ibsm/Fabric.h>
+#include <ibsm/Routing.h>
+
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "routing/engines/ftree/FatTreeLayout.h"
+#include "routing/graph/SwitchGraph.h"
+
+namespace ibsm::routing::ftree {
+
+class HintColumns {
+ public:
+  HintColumns(const SwitchGraph& graph, const FatTreeLayout& layout, std::span<const Lft> previous);
+
+  bool empty() const { return previous_.empty(); }
+  // Puts the previous next hop toward `lid` (delivered by `target` on
+  // `deliverPort`, 0 for the switch itself) into `next` wherever its chain
+  // holds; returns how many switches kept theirs.
+  std::size_t apply(Lid lid, SwitchIndex target, std::uint8_t deliverPort,
+                    std::vector<CableId>& next);
+
+ private:
+  CableId previousHop(SwitchIndex s, Lid lid, SwitchIndex target, std::uint8_t deliverPort) const;
+
+  const FatTreeLayout& layout_;
+  std::span<const Lft> previous_;
+  std::vector<const Lft*> bySwitch_;             // per switch: its previous table, or none
+  std::vector<std::vector<CableId>> portCable_;  // per switch, per port: the cable, or kNoCable
+  std::vector<std::uint32_t> stamp_;
+  std::vector<std::uint8_t> state_;
+  std::vector<CableId> hop_;
+  std::vector<SwitchIndex> path_;
+  std::uint32_t generation_{0};
+};
+
+}  // namespace ibsm::routing::ftree
