@@ -91,6 +91,19 @@ CableId BalancedRoutes::hop(SwitchIndex s, SwitchIndex leaf, std::size_t sequenc
   return next[s];
 }
 
+void BalancedRoutes::preload(const Destination& d, HintColumns& kept, std::vector<CableId>& next) {
+  if (loads_.size() <= d.layer) loads_.resize(d.layer + 1u, std::vector<Load>(layout_.cables(), 0));
+  Load* load = loads_[d.layer].data();
+  std::ranges::fill(next, kNoCable);
+  next[d.leaf] = kDeliver;
+  kept.apply(d.lid, d.leaf, d.port, next);
+  for (const SwitchIndex source : layout_.leaves) {
+    const Load flow = layout_.computeCas[source];
+    if (source == d.leaf || flow == 0 || next[source] == kNoCable) continue;
+    for (SwitchIndex s = source; s != d.leaf; s = layout_.to[next[s]]) load[next[s]] += flow;
+  }
+}
+
 void BalancedRoutes::column(const Destination& d, std::size_t sequence, std::vector<CableId>& next,
                             HintColumns* kept, std::size_t* keptCount) {
   const SwitchIndex leaf = d.leaf;
@@ -111,6 +124,7 @@ void BalancedRoutes::column(const Destination& d, std::size_t sequence, std::vec
     const SwitchIndex source = leaves[(k + sequence) % leaves.size()];
     const Load flow = layout_.computeCas[source];
     if (source == leaf || flow == 0 || dist_[source] == kFar) continue;
+    if (kept && next[source] != kNoCable) continue;  // a kept chain: preloaded
     for (SwitchIndex s = source; s != leaf;) {
       const CableId c = hop(s, leaf, sequence, next);
       load_[c] += flow;

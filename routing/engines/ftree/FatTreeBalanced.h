@@ -36,6 +36,11 @@ class BalancedRoutes {
   // A CA's LIDs should come one after the other (layer 0 first): a switch
   // then climbs toward each on a cable its earlier LIDs do not use, where it
   // has one, so that the LMC paths differ.
+  // Loads the flows toward `d` whose previous chain holds entirely, before
+  // any column is routed: then every choice of the flows that must move sees
+  // where the kept flows of every destination go, not only of earlier ones.
+  void preload(const Destination& d, HintColumns& kept, std::vector<CableId>& next);
+
   // `kept`, when given, first puts into `next` the hops the previous tables
   // keep (HintColumns): flows through those switches load their cables, and
   // the switches left choose on the loads as they then stand.

@@ -261,6 +261,8 @@ class FatTreeEngine final : public RoutingEngine {
     std::ranges::stable_sort(order, {}, [&](std::size_t i) {
       return std::tuple(layout.canon[destinations[i].leaf], destinations[i].port);
     });
+    if (!hint.empty())
+      for (const std::size_t i : order) balanced.preload(destinations[i], hint, next);
     for (const std::size_t i : order) {
       const Destination& d = destinations[i];
       std::size_t kept = 0;
