@@ -79,6 +79,7 @@ class DragonflyEngine final : public RoutingEngine {
     RoutingResult result;
     result.engine = std::string(name());
     result.notes.push_back(describe(*shape));
+    for (auto& note : missingCableNotes(fabric, *shape)) result.notes.push_back(std::move(note));
     const std::uint8_t allowed = std::min(options.maxVls, declaredVls(fabric));
     if (vls.problem || vls.levels > allowed) {
       const std::string why = vls.problem
@@ -122,6 +123,8 @@ class DragonflyEngine final : public RoutingEngine {
         updn->notes.begin(),
         {describe(shape), fmt::format("dragonfly fell back to updn on 1 VL: {}", why),
          fmt::format("cost: mean switch hops {:.2f} instead of {:.2f}", taken, minimal)});
+    const auto missing = missingCableNotes(fabric, shape);
+    updn->notes.insert(updn->notes.begin() + 3, missing.begin(), missing.end());
     return updn;
   }
 };
