@@ -187,8 +187,12 @@ class Router {
       if (out[s] != kNoRoute) continue;
       const bool spine = !isLeafOrRouter_[s];
       std::uint8_t port = spine ? throughThirdGroup(s, gd, out, true) : 0;
-      if (!port) port = throughMember(s, out, spine);
-      if (!port && spine) port = throughMember(s, out, false);
+      if (!port) port = throughMember(s, out, spine, false);
+      if (!port && spine) port = throughMember(s, out, false, false);
+      // A router whose only way to a holder is the turn traffic entering
+      // the group takes toward it shares that turn: one VL more for its
+      // own traffic, still one global link and a shortest local path.
+      if (!port && !spine) port = throughMember(s, out, false, true);
       if (port) {
         out[s] = port;
         count(s, port, s);
@@ -261,15 +265,19 @@ class Router {
   // turns there, and a turn shared by both would carry the VL climb of one
   // group into the next. With `ordered`, a spine goes down and up again
   // only toward a later spine, so such turns cannot chain into a ring of
-  // local links on one VL.
-  std::uint8_t throughMember(SwitchIndex s, const std::uint8_t* out, bool ordered) {
+  // local links on one VL. With `share`, the member detourVia names is
+  // taken too.
+  std::uint8_t throughMember(SwitchIndex s, const std::uint8_t* out, bool ordered, bool share) {
     std::uint8_t bestPort = 0;
     std::uint32_t bestLoad = std::numeric_limits<std::uint32_t>::max();
     for (const SwitchIndex t : gi_.members[gi_.group[s]]) {
       const std::uint8_t p = gi_.local(s, t);
       if (!p || out[t] == kNoRoute || ports_.global[ports_.at(t, out[t])]) continue;
       const SwitchIndex h = ports_.peer[ports_.at(t, out[t])];
-      if (h == kNoSwitch || h == s || detourVia(s, h) == t) continue;
+      if (h == kNoSwitch || h == s || (!share && detourVia(s, h) == t)) continue;
+      // A dragonfly router's two local hops end at a holder: a third would
+      // make the route longer than the cabling needs.
+      if (!plus_ && (out[h] == kNoRoute || !ports_.global[ports_.at(h, out[h])])) continue;
       if (ordered && gi_.rank[h] < gi_.rank[s]) continue;
       if (load(s, p) < bestLoad) bestLoad = load(s, p), bestPort = p;
     }
@@ -298,18 +306,32 @@ class Router {
 
   // Switch hops along the chosen entries; kNoLen where the chain meets a
   // switch without one. Then every switch still unrouted joins the routes
-  // breadth first from the routed ones, nearest first.
+  // breadth first from the routed ones, nearest first. A chain can still
+  // end nowhere after that: a holder whose global link lands on a router
+  // that lost every local cable, while that router's only way out is
+  // through the holder. Such switches are then routed afresh, once.
   void extend(SwitchIndex d, std::uint8_t* out, std::uint8_t* len,
               std::vector<std::uint8_t>& detour) {
     const std::size_t n = graph_.size();
-    std::fill(len, len + n, kNoLen);
-    len[d] = 0;
+    for (int round = 0; round < 2; ++round) {
+      std::fill(len, len + n, kNoLen);
+      len[d] = 0;
+      measure(d, out, len);
+      // On a full fabric every switch is routed: no search.
+      if (std::find(len, len + n, kNoLen) == len + n) return;
+      if (round > 0)
+        for (SwitchIndex s = 0; s < n; ++s)
+          if (len[s] == kNoLen) out[s] = kNoRoute;
+      joinNearest(d, out, len, detour);
+    }
     measure(d, out, len);
-    // On a full fabric every switch is routed: no search.
-    if (std::find(len, len + n, kNoLen) == len + n) return;
+  }
+
+  void joinNearest(SwitchIndex d, std::uint8_t* out, std::uint8_t* len,
+                   std::vector<std::uint8_t>& detour) {
     std::vector<std::vector<SwitchIndex>>& buckets = buckets_;
     for (auto& b : buckets) b.clear();
-    for (SwitchIndex s = 0; s < n; ++s)
+    for (SwitchIndex s = 0; s < graph_.size(); ++s)
       if (len[s] != kNoLen) bucket(len[s]).push_back(s);
     for (std::size_t l = 0; l < buckets.size(); ++l) {
       for (std::size_t i = 0; i < buckets[l].size(); ++i) {
@@ -323,7 +345,6 @@ class Router {
         });
       }
     }
-    measure(d, out, len);
   }
 
   std::vector<SwitchIndex>& bucket(std::size_t l) {
