@@ -93,10 +93,16 @@ class DragonflyEngine final : public RoutingEngine {
     result.lfts = routing::dragonfly::toLfts(fabric, graph, tables);
     result.vlsUsed = vls.levels;
     if (vls.levels > 1) result.sl2vl = routing::dragonfly::sl2vlEntries(fabric, graph, ports, vls);
+    const std::string climbs =
+        vls.climbs == 0 ? std::string()
+                        : fmt::format(
+                              " and at {} turns inside groups where detours around missing "
+                              "cables would wait on each other",
+                              vls.climbs);
     result.notes.push_back(fmt::format(
-        "{} VLs by (in port, out port): the VL climbs after each global link, levels proven "
+        "{} VLs by (in port, out port): the VL climbs after each global link{}, levels proven "
         "acyclic",
-        vls.levels));
+        vls.levels, climbs));
     if (tables.detourRoutes > 0) {
       std::vector<std::string> examples;
       for (const auto& [s, lid] : tables.detourExamples)
