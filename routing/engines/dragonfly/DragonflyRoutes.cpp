@@ -2,74 +2,13 @@
 
 #include <algorithm>
 #include <limits>
-#include <span>
+
+#include "routing/engines/dragonfly/DragonflyGroupIndex.h"
 
 namespace ibsm::routing::dragonfly {
 namespace {
 
 constexpr std::uint8_t kNoLen = 0xFF;
-
-// The groups as arrays: members, each switch's rank in its group, the port
-// from one member to another, and the global cables from group to group.
-struct GroupIndex {
-  struct GlobalCable {
-    SwitchIndex from{kNoSwitch};
-    std::uint8_t port{0};
-  };
-  std::uint32_t groups{0};
-  std::uint32_t size{0};  // switches per group
-  std::vector<std::uint32_t> group, rank;
-  std::vector<std::vector<SwitchIndex>> members;
-  std::vector<std::uint8_t> localPort;   // [(g * size + rank a) * size + rank b]; 0 = none
-  std::vector<std::uint32_t> pairStart;  // CSR over gs * groups + gd
-  std::vector<GlobalCable> cables;
-
-  std::uint8_t local(SwitchIndex a, SwitchIndex b) const {
-    return localPort[(std::size_t{group[a]} * size + rank[a]) * size + rank[b]];
-  }
-  std::span<const GlobalCable> between(std::uint32_t gs, std::uint32_t gd) const {
-    const std::size_t k = std::size_t{gs} * groups + gd;
-    return {cables.data() + pairStart[k], cables.data() + pairStart[k + 1]};
-  }
-};
-
-GroupIndex indexGroups(const SwitchGraph& graph, const DragonflyShape& shape,
-                       const PortMap& ports) {
-  GroupIndex gi;
-  const std::size_t n = graph.size();
-  gi.groups = shape.groups;
-  gi.size = shape.switchesPerGroup;
-  gi.group.resize(n);
-  gi.rank.resize(n);
-  gi.members.resize(gi.groups);
-  for (SwitchIndex s = 0; s < n; ++s) {
-    gi.group[s] = shape.groupOf[graph.nodeId(s)];
-    gi.rank[s] = static_cast<std::uint32_t>(gi.members[gi.group[s]].size());
-    gi.members[gi.group[s]].push_back(s);
-  }
-  gi.localPort.assign(std::size_t{gi.groups} * gi.size * gi.size, 0);
-  std::vector<std::vector<GroupIndex::GlobalCable>> perPair(std::size_t{gi.groups} * gi.groups);
-  for (SwitchIndex s = 0; s < n; ++s) {
-    for (std::size_t p = 1; p < ports.stride; ++p) {
-      const SwitchIndex t = ports.peer[ports.at(s, static_cast<std::uint8_t>(p))];
-      if (t == kNoSwitch) continue;
-      if (gi.group[t] == gi.group[s]) {
-        auto& slot =
-            gi.localPort[(std::size_t{gi.group[s]} * gi.size + gi.rank[s]) * gi.size + gi.rank[t]];
-        if (slot == 0) slot = static_cast<std::uint8_t>(p);
-      } else {
-        perPair[std::size_t{gi.group[s]} * gi.groups + gi.group[t]].push_back(
-            {s, static_cast<std::uint8_t>(p)});
-      }
-    }
-  }
-  gi.pairStart.push_back(0);
-  for (auto& list : perPair) {
-    gi.cables.insert(gi.cables.end(), list.begin(), list.end());
-    gi.pairStart.push_back(static_cast<std::uint32_t>(gi.cables.size()));
-  }
-  return gi;
-}
 
 // One destination's routes and the loads they leave on every switch port.
 class Router {
@@ -385,22 +324,6 @@ class Router {
 };
 
 }  // namespace
-
-PortMap::PortMap(const Fabric& fabric, const SwitchGraph& graph,
-                 const std::vector<std::uint32_t>& groupOf) {
-  for (SwitchIndex s = 0; s < graph.size(); ++s)
-    stride = std::max<std::size_t>(stride, fabric.node(graph.nodeId(s)).ports.size());
-  peer.assign(graph.size() * stride, kNoSwitch);
-  peerPort.assign(graph.size() * stride, 0);
-  global.assign(graph.size() * stride, 0);
-  for (SwitchIndex s = 0; s < graph.size(); ++s)
-    graph.forEachCable(s, [&](SwitchIndex t, const Cable& c) {
-      peer[at(s, c.port)] = t;
-      peerPort[at(s, c.port)] = c.remotePort;
-      global[at(s, c.port)] = groupOf[graph.nodeId(s)] != groupOf[graph.nodeId(t)];
-    });
-}
-
 DragonflyTables routeDragonfly(const Fabric& fabric, const SwitchGraph& graph,
                                const DragonflyShape& shape, const PortMap& ports) {
   (void)fabric;
@@ -447,24 +370,6 @@ DragonflyTables routeDragonfly(const Fabric& fabric, const SwitchGraph& graph,
     }
   }
   return t;
-}
-
-std::vector<Lft> toLfts(const Fabric& fabric, const SwitchGraph& graph,
-                        const DragonflyTables& tables) {
-  std::vector<Lft> lfts(fabric.size());
-  const std::size_t n = graph.size();
-  const std::size_t lids = tables.targets.size();
-  for (SwitchIndex s = 0; s < n; ++s) lfts[graph.nodeId(s)].port.resize(lids);
-  // A block of switches at a time, so the LID-major rows are read in runs.
-  constexpr SwitchIndex kBlock = 64;
-  for (SwitchIndex first = 0; first < n; first += kBlock) {
-    const SwitchIndex last = std::min<SwitchIndex>(static_cast<SwitchIndex>(n), first + kBlock);
-    for (std::size_t lid = 0; lid < lids; ++lid) {
-      const std::uint8_t* row = tables.out.data() + lid * n;
-      for (SwitchIndex s = first; s < last; ++s) lfts[graph.nodeId(s)].port[lid] = row[s];
-    }
-  }
-  return lfts;
 }
 
 }  // namespace ibsm::routing::dragonfly
