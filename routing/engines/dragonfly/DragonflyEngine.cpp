@@ -96,9 +96,9 @@ class DragonflyEngine final : public RoutingEngine {
     const std::string climbs =
         vls.climbs == 0 ? std::string()
                         : fmt::format(
-                              " and at {} turns inside groups where detours around missing "
+                              " and at {} turn{} inside groups where detours around missing "
                               "cables would wait on each other",
-                              vls.climbs);
+                              vls.climbs, vls.climbs == 1 ? "" : "s");
     result.notes.push_back(fmt::format(
         "{} VLs by (in port, out port): the VL climbs after each global link{}, levels proven "
         "acyclic",
