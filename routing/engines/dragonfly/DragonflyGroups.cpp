@@ -130,28 +130,35 @@ void knitRemainder(const Neighbours& nb, std::uint32_t a, Parts& parts) {
       parts.join(ru, rv);
 }
 
-std::set<std::uint32_t> linkedParts(const Neighbours& nb, Parts& parts, std::uint32_t root) {
-  std::set<std::uint32_t> out;
-  for (SwitchIndex s = 0; s < nb.size(); ++s)
-    if (parts.uf.find(s) == root)
-      for (const SwitchIndex t : nb[s])
-        if (parts.uf.find(t) != root) out.insert(parts.uf.find(t));
+// The parts each short part (by its index in `roots`) is cabled to, in one
+// pass over the cables.
+std::vector<std::set<std::uint32_t>> linkedParts(const Neighbours& nb, Parts& parts,
+                                                 const std::vector<std::uint32_t>& roots) {
+  std::vector<std::size_t> index(nb.size(), roots.size());
+  for (std::size_t i = 0; i < roots.size(); ++i) index[roots[i]] = i;
+  std::vector<std::set<std::uint32_t>> out(roots.size());
+  for (SwitchIndex s = 0; s < nb.size(); ++s) {
+    const std::uint32_t root = parts.uf.find(s);
+    if (index[root] == roots.size()) continue;
+    for (const SwitchIndex t : nb[s])
+      if (parts.uf.find(t) != root) out[index[root]].insert(parts.uf.find(t));
+  }
   return out;
 }
 
 // Step 3: pairs of short parts that are not cabled to each other, joined
-// where their global links overlap least; refused when two joins that
-// exclude each other are equally good, since the cabling then does not tell.
-Result<void> placeStranded(const Fabric& f, const SwitchGraph& g, const Neighbours& nb,
-                           std::uint32_t a, Parts& parts) {
+// where their global links overlap least. Two joins can be equally good
+// (two stranded routers whose global links reach the same groups): the
+// first is taken, since a router with no local cable is routed through
+// other groups whichever group it is counted in.
+void placeStranded(const Neighbours& nb, std::uint32_t a, Parts& parts) {
   constexpr std::size_t kMaxShort = 64;  // beyond this the fabric is no degraded dragonfly
   for (;;) {
     std::vector<std::uint32_t> roots;
     for (SwitchIndex s = 0; s < nb.size(); ++s)
       if (parts.uf.find(s) == s && parts.size[s] < a) roots.push_back(s);
-    if (roots.size() < 2 || roots.size() > kMaxShort) return {};
-    std::vector<std::set<std::uint32_t>> linked;
-    for (const std::uint32_t r : roots) linked.push_back(linkedParts(nb, parts, r));
+    if (roots.size() < 2 || roots.size() > kMaxShort) return;
+    const auto linked = linkedParts(nb, parts, roots);
     // Fewest global links in common first, then the join that fills most.
     struct Join {
       std::pair<std::size_t, std::uint32_t> key;
@@ -166,18 +173,9 @@ Result<void> placeStranded(const Fabric& f, const SwitchGraph& g, const Neighbou
         for (const std::uint32_t x : linked[i]) overlap += linked[j].contains(x);
         joins.push_back({{overlap, a - parts.size[roots[i]] - parts.size[roots[j]]}, i, j});
       }
-    if (joins.empty()) return {};
+    if (joins.empty()) return;
     const Join best = *std::ranges::min_element(joins, {}, &Join::key);
-    const std::size_t i = best.i, j = best.j;
-    for (const Join& other : joins) {
-      const bool shares = other.i == i || other.i == j || other.j == i || other.j == j;
-      if (other.key == best.key && shares && (other.i != i || other.j != j))
-        return fail(fmt::format(
-            "switches {} and {} are in parts short of a group of {} switches, and the global "
-            "links do not tell which parts complete each other",
-            switchName(f, g, roots[i]), switchName(f, g, roots[j]), a));
-    }
-    parts.join(roots[i], roots[j]);
+    parts.join(roots[best.i], roots[best.j]);
   }
 }
 
@@ -191,7 +189,7 @@ Result<MeshGroups> findMeshGroups(const Fabric& f, const SwitchGraph& g, const N
   for (SwitchIndex s = 0; s < n; ++s) a = std::max(a, parts.sizeOf(s));
   if (a < 3) return fail("no switch is in a clique of 3 or more switches");
   knitRemainder(nb, a, parts);
-  if (auto ok = placeStranded(f, g, nb, a, parts); !ok) return std::unexpected(ok.error());
+  placeStranded(nb, a, parts);
   MeshGroups out;
   out.group.assign(n, kNoGroup);
   std::vector<std::uint32_t> id(n, kNoGroup);

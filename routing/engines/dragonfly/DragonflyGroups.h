@@ -16,7 +16,9 @@
 // 3. A part still short of a routers and cabled to no other short part
 //    (a router that lost every local cable) joins the short part whose
 //    global links complement its own: a dragonfly links each group pair,
-//    so the two together reach each other group, ideally once.
+//    so the two together reach each other group, ideally once. Where two
+//    parts would do equally well the first is taken: such a router reaches
+//    its group through other groups whichever group it is counted in.
 // Whatever is then not a routers is reported as groups that differ.
 #pragma once
 

@@ -223,6 +223,26 @@ TEST(DegradedDragonflyRoutes, PlacesARouterWithNoLocalCableLeftByItsGlobalLinks)
   EXPECT_TRUE(report.creditLoops.acyclic);
 }
 
+// g0r0 and g5r2 both reach groups 1 and 2: either could complete either
+// group, and either way each reaches its group through other groups.
+TEST(DegradedDragonflyRoutes, RoutesTwoStrandedRoutersWhoseGlobalLinksCannotTellThemApart) {
+  const Fabric f = smallWithout({{"g0r0", "g0r1"},
+                                 {"g0r0", "g0r2"},
+                                 {"g0r0", "g0r3"},
+                                 {"g5r2", "g5r0"},
+                                 {"g5r2", "g5r1"},
+                                 {"g5r2", "g5r3"}});
+  const auto shape = recogniseDragonfly(f);
+  ASSERT_TRUE(shape) << shape.error().message;
+  EXPECT_EQ(shape->stranded.size(), 2u);
+  const auto r = makeAutoEngine()->route(f, withVls(8));
+  ASSERT_TRUE(r);
+  EXPECT_EQ(r->engine, "dragonfly");
+  const RouteReport report = analyseRoutes(f, *r);
+  EXPECT_EQ(report.unreachablePairs(), 0u);
+  EXPECT_TRUE(report.creditLoops.acyclic);
+}
+
 // Detours in a group of 6 that lost cables chain into a cycle of local links
 // on VL0 (this fabric went to updn for it: busiest link 7.0x the mean, routes
 // up to 3 hops longer than the shortest); one turn of the cycle climbs a VL.
