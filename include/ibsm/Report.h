@@ -51,6 +51,7 @@
 #pragma once
 
 #include <ibsm/Fabric.h>
+#include <ibsm/LftChanges.h>
 #include <ibsm/Multicast.h>
 #include <ibsm/Routing.h>
 
@@ -165,6 +166,17 @@ struct MulticastReport {
   std::vector<std::string> problems;  // checkMulticast()'s; empty: every tree right
 };
 
+// What these routes would move on a fabric that holds other tables (the
+// dry run's --previous): the tables compared, and the busiest link before
+// and after, so an operator sees what a change costs in writes and balance.
+struct PreviousReport {
+  std::string tablesFile;  // where the previous tables were read
+  LftChanges tables;
+  // The report's link loads of the previous tables on the fabric they were
+  // routed for; nullopt when that fabric was not given (never guessed).
+  std::optional<LinkLoadStats> linkLoadBefore{};
+};
+
 struct RouteReport {
   std::string engine;
   std::vector<std::string> engineNotes;
@@ -186,6 +198,8 @@ struct RouteReport {
   CreditLoopReport creditLoops;
   // Filled by the caller when it planned multicast (analyseMulticast()).
   std::optional<MulticastReport> multicast{};
+  // Filled by the caller when it compared with previous tables.
+  std::optional<PreviousReport> previous{};
 
   // Filled by the caller: the report does no timing and no I/O.
   std::vector<std::string> inputWarnings;  // the topology reader's, "file:line: ..."

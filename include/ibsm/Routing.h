@@ -28,7 +28,12 @@ struct Lft {
 
   std::uint8_t at(Lid lid) const { return lid.value < port.size() ? port[lid.value] : kNoRoute; }
   // Highest routed LID (SwitchInfo:LinearFDBTop); 0 when nothing is routed.
-  Lid top() const;
+  // Inline: the analysis judges tables without linking the engines.
+  Lid top() const {
+    for (std::size_t l = port.size(); l-- > 1;)
+      if (port[l] != kNoRoute) return Lid{static_cast<std::uint16_t>(l)};
+    return Lid{};
+  }
 };
 
 // SL -> VL for one (in port, out port) pair of a switch.

@@ -113,6 +113,12 @@ JsonWriter& JsonWriter::value(bool flag) {
   return *this;
 }
 
+JsonWriter& JsonWriter::null() {
+  separate();
+  out_ += "null";
+  return *this;
+}
+
 JsonWriter& JsonWriter::value(const std::vector<std::string>& texts) {
   beginArray();
   for (const auto& t : texts) value(std::string_view{t});

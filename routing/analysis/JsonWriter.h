@@ -30,6 +30,7 @@ class JsonWriter {
   }
   JsonWriter& value(double number);
   JsonWriter& value(bool flag);
+  JsonWriter& null();  // a figure that was not computed
   JsonWriter& value(const std::vector<std::string>& texts);
 
   std::string take() { return std::move(out_); }

@@ -5,6 +5,7 @@
 #include <numeric>
 
 #include "routing/analysis/JsonWriter.h"
+#include "routing/analysis/PreviousFormat.h"
 
 namespace ibsm {
 namespace {
@@ -173,6 +174,7 @@ std::string reportJson(const RouteReport& r) {
   writeHopsAndLoads(w, r);
   writeCreditLoops(w, r.creditLoops);
   if (r.multicast) writeMulticast(w, *r.multicast);
+  if (r.previous) analysis::writePrevious(w, *r.previous, r.linkLoad);
   w.key("routeSeconds").value(r.routeSeconds).key("reportSeconds").value(r.reportSeconds);
   w.key("peakRssKiB").value(r.peakRssKiB);
   w.endObject();
@@ -239,6 +241,7 @@ std::string reportSummary(const RouteReport& r) {
                        v.dependencies));
   if (!c.cycle.empty()) line(fmt::format("  cycle: {}", joined(c.cycle, " => ")));
   if (r.multicast) summariseMulticast(*r.multicast, out);
+  if (r.previous) analysis::summarisePrevious(*r.previous, r.linkLoad, out);
   if (r.routeSeconds > 0 || r.reportSeconds > 0 || r.peakRssKiB > 0)
     line(fmt::format("time: routing {:.3f} s, report {:.3f} s; peak memory {:.1f} MiB",
                      r.routeSeconds, r.reportSeconds, static_cast<double>(r.peakRssKiB) / 1024.0));

@@ -5,12 +5,6 @@
 
 namespace ibsm {
 
-Lid Lft::top() const {
-  for (std::size_t l = port.size(); l-- > 1;)
-    if (port[l] != kNoRoute) return Lid{static_cast<std::uint16_t>(l)};
-  return Lid{};
-}
-
 void EngineRegistry::add(std::string name, Factory factory) {
   factories_.emplace_back(std::move(name), std::move(factory));
 }

@@ -12,6 +12,7 @@
 
 #include "sm/cli/Progress.h"
 #include "sm/cli/RouteMulticast.h"
+#include "sm/cli/RoutePrevious.h"
 #include "sm/config/ConfigInUse.h"
 #include "sm/config/PartitionSources.h"
 #include "sm/config/PlanSettings.h"
@@ -40,7 +41,8 @@ struct Inputs {
   Fabric fabric;
   PlanInputs plan;
   partition::PartitionConfig partitions;  // as `ibsm run` reads them
-  std::vector<std::string> warnings;      // the topology reader's
+  std::vector<std::string> warnings;      // the topology readers'
+  std::optional<PreviousInputs> previous;
 };
 
 Result<Inputs> gatherInputs(const RouteArgs& args, Progress& progress) {
@@ -61,10 +63,52 @@ Result<Inputs> gatherInputs(const RouteArgs& args, Progress& progress) {
   progress.phase(fmt::format("reading {}", args.topology.string()));
   auto read = readTopologyFile(args.topology);
   if (!read) return std::unexpected(read.error());
-  return Inputs{.fabric = std::move(read->fabric),
+  Inputs inputs{.fabric = std::move(read->fabric),
                 .plan = std::move(*plan),
                 .partitions = std::move(*partitions),
-                .warnings = std::move(read->warnings)};
+                .warnings = std::move(read->warnings),
+                .previous = {}};
+  if (args.previous) {
+    progress.phase(fmt::format("reading {}", args.previous->string()));
+    auto previous = readPrevious(*args.previous, args.previousTopology, inputs.warnings);
+    if (!previous) return std::unexpected(previous.error());
+    inputs.previous = std::move(*previous);
+  }
+  return inputs;
+}
+
+// The dumps of the run; report.json follows them, once writing them has
+// counted toward the peak memory it reports.
+Result<void> writeTables(const std::filesystem::path& out, const SubnetPlan& plan,
+                         const DryRunMulticast& multicast) {
+  std::error_code ec;
+  std::filesystem::create_directories(out, ec);
+  if (ec) return fail(fmt::format("{}: cannot create: {}", out.string(), ec.message()));
+  if (auto ok = files::writeFileAtomically(
+          out / "opensm-lfts.dump",
+          [&](const files::ChunkWriter& write) { writeLftDump(plan.fabric, plan.routing, write); });
+      !ok)
+    return ok;
+  if (plan.routing.sl2vl.empty()) {
+    // A dump from an earlier run with another engine would be mistaken for this one's.
+    std::filesystem::remove(out / "sl2vl.dump", ec);
+  } else if (auto ok = files::writeFileAtomically(out / "sl2vl.dump",
+                                                  [&](const files::ChunkWriter& write) {
+                                                    writeSl2VlDump(plan.fabric, plan.routing,
+                                                                   write);
+                                                  });
+             !ok) {
+    return ok;
+  }
+  if (auto ok = files::writeFileAtomically(out / "mcast-groups",
+                                           formatMcGroups(plan.fabric, multicast.groups));
+      !ok)
+    return ok;
+  if (auto ok = files::writeFileAtomically(out / "mfts.dump",
+                                           formatMftDump(plan.fabric, multicast.plan.mfts));
+      !ok)
+    return ok;
+  return files::writeFileAtomically(out / "guid2lid", formatGuid2Lid(toGuid2Lid(plan.lids)));
 }
 
 }  // namespace
@@ -89,6 +133,14 @@ void addRouteCommand(CLI::App& app, RouteArgs& args) {
   cmd->add_option("-P,--partitions", args.partitions,
                   "OpenSM partitions.conf whose multicast groups to plan (overrides "
                   "sm.partitions_file; none: the default partition, as ibsm run)");
+  auto* previous = cmd->add_option(
+      "--previous", args.previous,
+      "LFTs the fabric held before (opensm-lfts.dump, or dump_fts output): report the entries "
+      "and blocks this run's tables change");
+  cmd->add_option("--previous-topology", args.previousTopology,
+                  "The fabric the --previous tables were routed for: report its busiest link "
+                  "under them")
+      ->needs(previous);
   cmd->add_flag("--json", args.json, "Print the report as JSON on stdout instead of the summary");
   cmd->add_flag("--check", args.check,
                 "Exit 1 when a pair is unrouted, the routes have a credit loop or a multicast "
@@ -117,42 +169,16 @@ int runRoute(const RouteArgs& args) {
   auto multicast = planDryRunMulticast(plan->fabric, inputs->partitions);
   if (!multicast) return inputError(multicast.error());
   report.multicast = multicast->report;
+  if (auto& held = inputs->previous; held) {
+    progress.phase("comparing with the previous tables");
+    auto previous = comparePrevious(std::move(*held), *plan, inputs->plan);
+    if (!previous) return inputError(previous.error());
+    report.previous = std::move(*previous);
+  }
   report.reportSeconds = secondsSince(reportStart);
 
   progress.phase(fmt::format("writing {}", args.out.string()));
-  std::error_code ec;
-  std::filesystem::create_directories(args.out, ec);
-  if (ec)
-    return inputError(Error{fmt::format("{}: cannot create: {}", args.out.string(), ec.message())});
-  if (auto ok = files::writeFileAtomically(args.out / "opensm-lfts.dump",
-                                           [&](const files::ChunkWriter& write) {
-                                             writeLftDump(plan->fabric, plan->routing, write);
-                                           });
-      !ok)
-    return inputError(ok.error());
-  if (plan->routing.sl2vl.empty()) {
-    // A dump from an earlier run with another engine would be mistaken for this one's.
-    std::filesystem::remove(args.out / "sl2vl.dump", ec);
-  } else {
-    if (auto ok = files::writeFileAtomically(args.out / "sl2vl.dump",
-                                             [&](const files::ChunkWriter& write) {
-                                               writeSl2VlDump(plan->fabric, plan->routing, write);
-                                             });
-        !ok)
-      return inputError(ok.error());
-  }
-  if (auto ok = files::writeFileAtomically(args.out / "mcast-groups",
-                                           formatMcGroups(plan->fabric, multicast->groups));
-      !ok)
-    return inputError(ok.error());
-  if (auto ok = files::writeFileAtomically(args.out / "mfts.dump",
-                                           formatMftDump(plan->fabric, multicast->plan.mfts));
-      !ok)
-    return inputError(ok.error());
-  if (auto ok =
-          files::writeFileAtomically(args.out / "guid2lid", formatGuid2Lid(toGuid2Lid(plan->lids)));
-      !ok)
-    return inputError(ok.error());
+  if (auto ok = writeTables(args.out, *plan, *multicast); !ok) return inputError(ok.error());
 
   report.peakRssKiB = peakRssKiB();
   const std::string json = reportJson(report);

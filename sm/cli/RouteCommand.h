@@ -20,6 +20,10 @@ struct RouteArgs {
   std::filesystem::path out{"."};
   std::optional<std::filesystem::path> config;
   std::optional<std::filesystem::path> partitions;  // else sm.partitions_file of the config
+  // The tables the fabric held before, and the fabric they were routed for:
+  // the report then says what this run's tables would move.
+  std::optional<std::filesystem::path> previous;
+  std::optional<std::filesystem::path> previousTopology;
   bool json{false};
   bool check{false};
 };

@@ -107,5 +107,67 @@ TEST(ReportSummary, ShowsTheCycleOfACreditLoop) {
   EXPECT_THAT(text, HasSubstr("report 1.500 s"));
 }
 
+// A report compared with previous tables: one switch's table changed in two
+// blocks, one switch gone.
+RouteReport withPrevious(bool before) {
+  RouteReport r = brokenReport("h1");
+  PreviousReport p;
+  p.tablesFile = "before/opensm-lfts.dump";
+  p.tables.switchesCompared = 2;
+  p.tables.switchesChanged = 1;
+  p.tables.switchesGone = {NamedSwitch{"old", Guid{0xdead}}};
+  p.tables.entriesCompared = 400;
+  p.tables.entriesDiffer = 3;
+  p.tables.blocksCompared = 8;
+  p.tables.blocksDiffer = 2;
+  p.tables.mostChanged = {ChangedSwitch{NamedSwitch{"s0", Guid{0x200000}}, 2, 3, Lid{9}, Lid{9}}};
+  if (before) {
+    p.linkLoadBefore = r.linkLoad;
+    p.linkLoadBefore->max = 7;
+  }
+  r.previous = p;
+  return r;
+}
+
+TEST(ReportJson, CarriesWhatThePreviousTablesWouldMove) {
+  const auto tree = parseJson(reportJson(withPrevious(true)));
+  EXPECT_EQ(tree.get<std::string>("previous.tablesFile"), "before/opensm-lfts.dump");
+  EXPECT_EQ(tree.get<std::uint64_t>("previous.switches.compared"), 2u);
+  EXPECT_EQ(tree.get<std::uint64_t>("previous.switches.gone"), 1u);
+  EXPECT_EQ(tree.get<std::string>("previous.switchesGone..guid"), "0x000000000000dead");
+  EXPECT_EQ(tree.get<std::uint64_t>("previous.entries.differ"), 3u);
+  EXPECT_EQ(tree.get<std::uint64_t>("previous.entries.compared"), 400u);
+  EXPECT_DOUBLE_EQ(tree.get<double>("previous.entries.share"), 0.0075);
+  EXPECT_EQ(tree.get<std::uint64_t>("previous.blocks.differ"), 2u);
+  EXPECT_DOUBLE_EQ(tree.get<double>("previous.blocks.share"), 0.25);
+  EXPECT_EQ(tree.get<std::string>("previous.mostChanged..description"), "s0");
+  EXPECT_EQ(tree.get<std::uint64_t>("previous.busiestBefore.routes"), 7u);
+  EXPECT_EQ(tree.get<std::uint64_t>("previous.busiestAfter.routes"), 1u);
+  EXPECT_FALSE(tree.get_child_optional("previous.busiestAfter.link")->data().empty());
+}
+
+TEST(ReportJson, LeavesTheBusiestLinkBeforeNullWithoutThePreviousFabric) {
+  EXPECT_THAT(reportJson(withPrevious(false)), HasSubstr("\"busiestBefore\":null"));
+  EXPECT_THAT(reportJson(brokenReport("h1")), Not(HasSubstr("\"previous\"")));
+}
+
+TEST(ReportSummary, SaysWhatThePreviousTablesWouldMove) {
+  const std::string text = reportSummary(withPrevious(true));
+  EXPECT_THAT(text, HasSubstr("previous tables (before/opensm-lfts.dump): 2 switches compared, "
+                              "1 gone, 0 new"));
+  EXPECT_THAT(text, HasSubstr("entries that differ: 3 of 400 (0.75%)"));
+  EXPECT_THAT(text, HasSubstr("blocks that differ: 2 of 8 (25.00%)"));
+  EXPECT_THAT(text, HasSubstr("changed: \"s0\" (0x0000000000200000): 2 blocks, 3 entries\n"));
+  EXPECT_THAT(text, HasSubstr("gone: \"old\" (0x000000000000dead)"));
+  EXPECT_THAT(text, HasSubstr("busiest link before: 7 routes"));
+  EXPECT_THAT(text, HasSubstr("busiest link after:  1 routes"));
+}
+
+TEST(ReportSummary, SaysTheBusiestLinkBeforeNeedsThePreviousFabric) {
+  EXPECT_THAT(reportSummary(withPrevious(false)),
+              HasSubstr("busiest link before: not computed, it needs the fabric the previous "
+                        "tables were routed for (--previous-topology)"));
+}
+
 }  // namespace
 }  // namespace ibsm

@@ -1,0 +1,96 @@
+#include "sm/cli/RoutePrevious.h"
+
+#include <fmt/format.h>
+#include <ibsm/Lids.h>
+#include <ibsm/Topology.h>
+
+#include <algorithm>
+
+#include "sm/files/FileIo.h"
+
+namespace ibsm::sm::cli {
+namespace {
+
+// The tables must be routed for the LIDs the previous fabric's switches hold,
+// or every figure of the report on it would be about other destinations.
+Result<void> checkSwitchLids(const PreviousInputs& p, const Fabric& before) {
+  for (const DumpedLft& d : p.tables) {
+    const auto id = before.findNode(d.switchGuid);
+    if (!id || d.switchLid.value == 0) continue;  // no LID to disagree with
+    const Lid held = before.node(*id).ports[0].lid;
+    if (held != d.switchLid)
+      return fail(fmt::format(
+          "{}: switch '{}' ({}) has LID {} in these tables but LID {} in {} (LIDs planned as for "
+          "this run, with its --guid2lid and --lmc): give the guid2lid of the run that wrote "
+          "the tables",
+          p.tablesFile.string(), d.description, d.switchGuid, d.switchLid, held,
+          p.beforeFile.string()));
+  }
+  return {};
+}
+
+// The CA ports this run's engine routed apart, found again by port GUID, so
+// that the busiest link before leaves out the same traffic as the one after.
+std::vector<PortRef> apartIn(const Fabric& before, const SubnetPlan& plan) {
+  std::vector<PortRef> out;
+  for (const PortRef p : plan.routing.apart)
+    if (const auto there = before.findPort(plan.fabric.port(p).guid)) out.push_back(*there);
+  std::ranges::sort(out);
+  return out;
+}
+
+Result<LinkLoadStats> loadsBefore(const PreviousInputs& p, Fabric before, const SubnetPlan& plan,
+                                  const PlanInputs& inputs) {
+  auto lids = planLids(before, inputs.guid2lid, inputs.lmc);
+  if (!lids) return std::unexpected(lids.error());
+  applyLids(before, *lids);
+  auto lfts = lftsByNode(before, p.tables);
+  if (!lfts)
+    return fail(fmt::format("{}: the tables do not fit {}: {}", p.tablesFile.string(),
+                            p.beforeFile.string(), lfts.error().message));
+  if (auto ok = checkSwitchLids(p, before); !ok) return std::unexpected(ok.error());
+  RoutingResult held;
+  held.engine = "previous tables";
+  held.lfts = std::move(*lfts);
+  held.apart = apartIn(before, plan);
+  return analyseRoutes(before, held).linkLoad;
+}
+
+}  // namespace
+
+Result<PreviousInputs> readPrevious(const std::filesystem::path& tables,
+                                    const std::optional<std::filesystem::path>& topology,
+                                    std::vector<std::string>& warnings) {
+  PreviousInputs p{.tablesFile = tables, .tables = {}, .beforeFile = {}, .before = {}};
+  auto text = files::readFile(tables);
+  if (!text) return std::unexpected(text.error());
+  auto parsed = parseLftDump(*text, tables.string());
+  if (!parsed) return std::unexpected(parsed.error());
+  if (parsed->empty())
+    return std::unexpected(Error::at(
+        tables.string(), 1,
+        "expected the LFTs the fabric held, as opensm-lfts.dump or dump_fts lists them "
+        "('Unicast lids [...] of switch ... guid 0x...' headers), but no switch is listed"));
+  p.tables = std::move(*parsed);
+  if (!topology) return p;
+  auto read = readTopologyFile(*topology);
+  if (!read) return std::unexpected(read.error());
+  warnings.insert(warnings.end(), read->warnings.begin(), read->warnings.end());
+  p.beforeFile = *topology;
+  p.before = std::move(read->fabric);
+  return p;
+}
+
+Result<PreviousReport> comparePrevious(PreviousInputs previous, const SubnetPlan& plan,
+                                       const PlanInputs& inputs) {
+  PreviousReport out;
+  out.tablesFile = previous.tablesFile.string();
+  out.tables = compareLfts(previous.tables, plan.fabric, plan.routing);
+  if (!previous.before) return out;
+  auto loads = loadsBefore(previous, std::move(*previous.before), plan, inputs);
+  if (!loads) return std::unexpected(loads.error());
+  out.linkLoadBefore = std::move(*loads);
+  return out;
+}
+
+}  // namespace ibsm::sm::cli

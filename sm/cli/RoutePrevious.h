@@ -1,0 +1,44 @@
+// The `--previous` part of `ibsm route`: what this run's routes would move on
+// a fabric that holds other tables. The previous tables (an opensm-lfts.dump,
+// or dump_fts output of what the switches hold) are compared with this run's
+// by compareLfts(), whatever engine made either; with the fabric they were
+// routed for (`--previous-topology`), the usual report runs on it with them,
+// so the busiest link before is measured, not guessed.
+//
+// That fabric gets its LIDs as this run's does (the same --guid2lid and
+// --lmc), so they are the LIDs the run that wrote the tables gave it when it
+// was given the same; a switch whose LID differs from the one the tables
+// name is refused rather than judged against the wrong destinations.
+#pragma once
+
+#include <ibsm/Dumps.h>
+#include <ibsm/Report.h>
+#include <ibsm/SubnetPlan.h>
+
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace ibsm::sm::cli {
+
+struct PreviousInputs {
+  std::filesystem::path tablesFile;
+  std::vector<DumpedLft> tables;
+  std::filesystem::path beforeFile;  // empty: not given
+  std::optional<Fabric> before;      // as read, LIDs not planned yet
+};
+
+// Reads and parses both files (`topology` may be absent), before anything
+// is routed or written; the topology reader's warnings go to `warnings`.
+[[nodiscard]] Result<PreviousInputs> readPrevious(
+    const std::filesystem::path& tables, const std::optional<std::filesystem::path>& topology,
+    std::vector<std::string>& warnings);
+
+// The comparison with `plan`, and the busiest link before when the previous
+// fabric was given. Fails when the tables do not fit that fabric.
+[[nodiscard]] Result<PreviousReport> comparePrevious(PreviousInputs previous,
+                                                     const SubnetPlan& plan,
+                                                     const PlanInputs& inputs);
+
+}  // namespace ibsm::sm::cli

@@ -1,0 +1,199 @@
+// `ibsm route --previous`: what a change would move, as an operator asks it
+// after a cable is lost: route the fabric as it was, keep the dump, route
+// the fabric as it is against that dump, and read report.json.
+#include <fmt/format.h>
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "tests/sm/cli/IbsmProcess.h"
+
+namespace ibsm::sm::cli::testing {
+namespace {
+
+namespace fs = std::filesystem;
+using ::testing::HasSubstr;
+using Json = nlohmann::json;
+
+Json readJson(const fs::path& p) {
+  std::ifstream in(p);
+  return Json::parse(in);  // throws on malformed JSON, failing the test
+}
+
+class RoutePrevious : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() /
+           fmt::format("ibsm-prev-{}-{}", ::getpid(),
+                       ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::remove_all(dir_);
+    fs::create_directories(dir_);
+    // The fabric before, routed as the live SM would have routed it.
+    ASSERT_EQ(generate("before.net", "").status, 0);
+    const Outcome r =
+        runIbsm(fmt::format("route -t {} -R ftree -o {}", path("before.net"), path("before")));
+    ASSERT_EQ(r.status, 0) << r.out;
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+
+  Outcome generate(const std::string& name, const std::string& extra) {
+    return runIbsm(
+        fmt::format("topo generate fat-tree --levels 3 --radix 8 {} -o {}", extra, path(name)));
+  }
+  std::string path(const std::string& name) const { return (dir_ / name).string(); }
+  fs::path write(const std::string& name, const std::string& text) {
+    std::ofstream(dir_ / name) << text;
+    return dir_ / name;
+  }
+  // `ibsm route` of `topology` against the dump of the fabric before.
+  Outcome routeAgainstBefore(const std::string& topology, const std::string& extra) {
+    return runIbsm(fmt::format("route -t {} -R ftree --previous {} {} -o {}", path(topology),
+                               path("before/opensm-lfts.dump"), extra, path("after")));
+  }
+
+  fs::path dir_;
+};
+
+TEST_F(RoutePrevious, TheSameFabricMovesNothing) {
+  const Outcome r = routeAgainstBefore("before.net", "--previous-topology " + path("before.net"));
+  ASSERT_EQ(r.status, 0) << r.out;
+  const Json p = readJson(dir_ / "after/report.json")["previous"];
+  EXPECT_EQ(p["switches"]["compared"], 80);  // the radix-8 3-level tree's switches
+  EXPECT_GT(p["entries"]["compared"].get<std::uint64_t>(), 0u);
+  EXPECT_GT(p["blocks"]["compared"].get<std::uint64_t>(), 0u);
+  EXPECT_EQ(p["entries"]["differ"], 0);
+  EXPECT_EQ(p["blocks"]["differ"], 0);
+  EXPECT_EQ(p["switches"]["changed"], 0);
+  EXPECT_EQ(p["busiestBefore"], p["busiestAfter"]);
+  EXPECT_THAT(r.out, HasSubstr("entries that differ: 0 of "));
+}
+
+TEST_F(RoutePrevious, OneCableCutMovesSomeBlocksAndTheBusiestLinkIsMeasuredOnBothFabrics) {
+  ASSERT_EQ(generate("after.net", "--degrade 1 --seed 3").status, 0);
+  const Outcome r = routeAgainstBefore("after.net", "--previous-topology " + path("before.net"));
+  ASSERT_EQ(r.status, 0) << r.out;
+  const Json report = readJson(dir_ / "after/report.json");
+  const Json& p = report["previous"];
+  const auto entries = p["entries"]["differ"].get<std::uint64_t>();
+  const auto blocks = p["blocks"]["differ"].get<std::uint64_t>();
+  EXPECT_GT(blocks, 0u);
+  EXPECT_LE(blocks, entries);
+  EXPECT_LE(entries, p["entries"]["compared"].get<std::uint64_t>());
+  EXPECT_LE(blocks, p["blocks"]["compared"].get<std::uint64_t>());
+  EXPECT_GT(p["switches"]["changed"].get<std::uint64_t>(), 0u);
+  EXPECT_EQ(p["switches"]["gone"], 0);
+  EXPECT_EQ(p["switches"]["new"], 0);
+  EXPECT_FALSE(p["mostChanged"].empty());
+  EXPECT_LE(p["mostChanged"][0]["blocks"].get<std::uint64_t>(), blocks);
+  // Before: the previous tables on the fabric before, as its own run found them.
+  const Json before = readJson(dir_ / "before/report.json");
+  EXPECT_EQ(p["busiestBefore"]["routes"], before["linkLoad"]["max"]);
+  EXPECT_EQ(p["busiestBefore"]["link"], before["linkLoad"]["busiest"][0]["link"]);
+  EXPECT_EQ(p["busiestAfter"]["routes"], report["linkLoad"]["max"]);
+  EXPECT_THAT(r.out, HasSubstr(fmt::format("blocks that differ: {} of", blocks)));
+}
+
+TEST_F(RoutePrevious, WithoutThePreviousFabricTheBusiestLinkBeforeIsNotGuessed) {
+  ASSERT_EQ(generate("after.net", "--degrade 1 --seed 3").status, 0);
+  const Outcome r = routeAgainstBefore("after.net", "");
+  ASSERT_EQ(r.status, 0) << r.out;
+  const Json p = readJson(dir_ / "after/report.json")["previous"];
+  EXPECT_TRUE(p["busiestBefore"].is_null());
+  EXPECT_TRUE(p["busiestAfter"].is_object());
+  EXPECT_THAT(r.out, HasSubstr("busiest link before: not computed, it needs the fabric the "
+                               "previous tables were routed for (--previous-topology)"));
+}
+
+TEST_F(RoutePrevious, ASwitchTheFabricNoLongerHasIsCountedAndNamed) {
+  std::ifstream in(dir_ / "before/opensm-lfts.dump");
+  std::stringstream dump;
+  dump << in.rdbuf()
+       << "Unicast lids [0-1] of switch Lid 900 guid 0x0000000000abcdef ('unplugged'):\n"
+          "0x0001 001 # gone\n1 lids dumped\n";
+  write("with-gone.dump", dump.str());
+  const Outcome r = runIbsm(fmt::format("route -t {} -R ftree --previous {} -o {}",
+                                        path("before.net"), path("with-gone.dump"), path("after")));
+  ASSERT_EQ(r.status, 0) << r.out;
+  const Json p = readJson(dir_ / "after/report.json")["previous"];
+  EXPECT_EQ(p["switches"]["gone"], 1);
+  EXPECT_EQ(p["switchesGone"][0]["description"], "unplugged");
+  EXPECT_EQ(p["switchesGone"][0]["guid"], "0x0000000000abcdef");
+  EXPECT_EQ(p["entries"]["differ"], 0);
+  EXPECT_THAT(r.out, HasSubstr("80 switches compared, 1 gone, 0 new"));
+  EXPECT_THAT(r.out, HasSubstr("gone: \"unplugged\" (0x0000000000abcdef)"));
+}
+
+TEST_F(RoutePrevious, AMalformedPreviousDumpNamesFileAndLineAndWritesNothing) {
+  const auto bad = write("bad.dump",
+                         "Unicast lids [0-2] of switch Lid 1 guid 0x0000000000200000 ('s'):\n"
+                         "0x0001 000\n"
+                         "0x0002 port-two\n");
+  const Outcome r = runIbsm(fmt::format("route -t {} --previous {} -o {}", path("before.net"),
+                                        bad.string(), path("after")));
+  EXPECT_EQ(r.status, 2) << r.out;
+  EXPECT_THAT(r.out, HasSubstr(bad.string() + ":3: expected an out port"));
+  EXPECT_FALSE(fs::exists(dir_ / "after"));
+}
+
+TEST_F(RoutePrevious, AFileWithNoSwitchIsRefused) {
+  const auto empty = write("empty.dump", "# nothing\n");
+  const Outcome r = runIbsm(fmt::format("route -t {} --previous {} -o {}", path("before.net"),
+                                        empty.string(), path("after")));
+  EXPECT_EQ(r.status, 2) << r.out;
+  EXPECT_THAT(r.out, HasSubstr(empty.string() + ":1: expected the LFTs the fabric held"));
+  EXPECT_FALSE(fs::exists(dir_ / "after"));
+}
+
+TEST_F(RoutePrevious, TablesThatDoNotFitThePreviousFabricAreRefused) {
+  const Outcome other =
+      runIbsm(fmt::format("topo generate fat-tree --levels 2 --radix 4 -o {}", path("other.net")));
+  ASSERT_EQ(other.status, 0) << other.out;
+  const Outcome r = routeAgainstBefore("before.net", "--previous-topology " + path("other.net"));
+  EXPECT_EQ(r.status, 2) << r.out;
+  EXPECT_THAT(r.out, HasSubstr(fmt::format("{}: the tables do not fit {}",
+                                           path("before/opensm-lfts.dump"), path("other.net"))));
+  EXPECT_FALSE(fs::exists(dir_ / "after"));
+}
+
+// LIDs this run gives that the previous tables were not routed for: entries
+// compared by LID would be other destinations, so the operator is told, and
+// the report on the previous fabric is refused rather than made up.
+TEST_F(RoutePrevious, TablesRoutedForOtherLidsAreNamedAndNotJudgedOnThePreviousFabric) {
+  // The LIDs of the run before, but for one switch's.
+  std::ifstream in(dir_ / "before/guid2lid");
+  std::string kept;
+  for (std::string line; std::getline(in, line);)
+    if (!line.starts_with("0x0000000000200000 ")) kept += line + "\n";
+  const auto g2l = write("moved.guid2lid", kept + "0x0000000000200000 0x02bc 0x02bc\n");
+  const Outcome warned = routeAgainstBefore("before.net", "--guid2lid " + g2l.string());
+  ASSERT_EQ(warned.status, 0) << warned.out;
+  const Json p = readJson(dir_ / "after/report.json")["previous"];
+  EXPECT_EQ(p["switches"]["lidsChanged"], 1);
+  EXPECT_EQ(p["switchLidsChanged"][0]["guid"], "0x0000000000200000");
+  EXPECT_THAT(warned.out, HasSubstr("warning: 1 switches have other LIDs than the previous "
+                                    "tables give"));
+
+  fs::remove_all(dir_ / "after");
+  const Outcome refused = routeAgainstBefore(
+      "before.net",
+      fmt::format("--guid2lid {} --previous-topology {}", g2l.string(), path("before.net")));
+  EXPECT_EQ(refused.status, 2) << refused.out;
+  EXPECT_THAT(refused.out, HasSubstr("(0x0000000000200000) has LID"));
+  EXPECT_THAT(refused.out, HasSubstr("but LID 700 in " + path("before.net")));
+  EXPECT_FALSE(fs::exists(dir_ / "after"));
+}
+
+TEST_F(RoutePrevious, ThePreviousFabricAloneIsRefused) {
+  const Outcome r = runIbsm(fmt::format("route -t {} --previous-topology {} -o {}",
+                                        path("before.net"), path("before.net"), path("after")));
+  EXPECT_EQ(r.status, 2) << r.out;
+  EXPECT_THAT(r.out, HasSubstr("--previous-topology requires --previous"));
+}
+
+}  // namespace
+}  // namespace ibsm::sm::cli::testing
