@@ -16,6 +16,7 @@
 #include <ibsm/Fabric.h>
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -32,27 +33,49 @@ struct MinMax {
   std::uint32_t max{0};
 };
 
+// A cable the recognition finds missing, by its ends as far as the cabling
+// tells. Local: two routers (a leaf and a spine) of one group not cabled to
+// each other. Global: inferred from a group pair with fewer cables than the
+// others get and from switches with fewer global links than the others; an
+// end it cannot tell is nullopt (groupB kNoGroup when not even its group).
+struct MissingCable {
+  std::uint32_t groupA{kNoGroup};
+  std::uint32_t groupB{kNoGroup};
+  std::optional<NodeId> a;
+  std::optional<NodeId> b;
+};
+
 struct DragonflyShape {
   DragonflyKind kind{DragonflyKind::Dragonfly};
   std::vector<std::uint32_t> groupOf;  // index = NodeId; kNoGroup for CAs and routers
   std::vector<DragonflyRole> roleOf;   // index = NodeId
   std::uint32_t groups{0};
-  std::uint32_t switchesPerGroup{0};    // routers (dragonfly), leaves + spines (dragonfly+)
-  std::uint32_t leavesPerGroup{0};      // dragonfly+ only
-  MinMax hostsPerSwitch;                // per router, or per leaf
-  MinMax globalsPerSwitch;              // per router, or per spine
-  MinMax globalsPerGroupPair;           // parallel global cables between two groups
-  std::uint64_t missingLocalLinks{0};   // router pairs (leaf-spine pairs) of a group not cabled
-  std::uint64_t unlinkedGroupPairs{0};  // group pairs with no global cable between them
+  std::uint32_t switchesPerGroup{0};        // routers (dragonfly), leaves + spines (dragonfly+)
+  std::uint32_t leavesPerGroup{0};          // dragonfly+ only
+  MinMax hostsPerSwitch;                    // per router, or per leaf
+  MinMax globalsPerSwitch;                  // per router, or per spine
+  MinMax globalsPerGroupPair;               // parallel global cables between two groups
+  std::uint64_t missingLocalLinks{0};       // router pairs (leaf-spine pairs) of a group not cabled
+  std::uint64_t unlinkedGroupPairs{0};      // group pairs with no global cable between them
+  std::vector<MissingCable> missingLocal;   // missingLocalLinks of them, both ends named
+  std::vector<MissingCable> missingGlobal;  // as inferred
+  // Routers with no local cable left, placed in a group by their global links.
+  std::vector<NodeId> stranded;
 };
 
 // Fails, saying why, when the fabric is neither shape: no groups of three or
 // more densely cabled routers, groups of different sizes, a dragonfly+ leaf
-// cabled to another leaf or to a spine of another group, and so on.
+// cabled to another leaf or to a spine of another group, and so on. A group
+// that lost local cables is still recognised from the cabling that remains
+// (see routing/engines/dragonfly/DragonflyGroups.h).
 [[nodiscard]] Result<DragonflyShape> recogniseDragonfly(const Fabric& fabric);
 
 // One line for notes and logs: "dragonfly: 9 groups of 4 routers, 2 hosts and
 // 2 global links per router, 1 global link per group pair, 0 missing links".
 std::string describe(const DragonflyShape& shape);
+
+// Notes naming every missing local cable (router pair), every inferred
+// missing global link and every stranded router; none on a full fabric.
+std::vector<std::string> missingCableNotes(const Fabric& fabric, const DragonflyShape& shape);
 
 }  // namespace ibsm

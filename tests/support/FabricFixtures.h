@@ -13,6 +13,7 @@
 #include <ibsm/TopologyGenerator.h>
 
 #include <cstdint>
+#include <initializer_list>
 #include <string>
 #include <string_view>
 
@@ -38,5 +39,13 @@ Fabric ringFabric(int switches);
 
 // The node whose description is `name` (the net file's node name).
 NodeId nodeNamed(const Fabric& fabric, std::string_view name);
+
+// Unplugs every cable between each named pair of nodes, as when those cables
+// fail; throws when a pair has none. LIDs stay as they were.
+struct CablePair {
+  std::string_view a;
+  std::string_view b;
+};
+void removeCables(Fabric& fabric, std::initializer_list<CablePair> pairs);
 
 }  // namespace ibsm::testing

@@ -52,6 +52,16 @@ TEST(FabricFixtures, DegradedFabricLosesThatManyCables) {
   EXPECT_EQ(full.size() - cut.size(), 2u * 6u);  // each cable is listed from both ends
 }
 
+TEST(FabricFixtures, RemoveCablesUnplugsBothEndsOfEveryNamedCable) {
+  Fabric f = generatedFabric(DragonflySpec{.a = 4, .p = 2, .h = 2});
+  const auto full = cabling(f);
+  removeCables(f, {{"g0r0", "g0r1"}, {"g0r2", "g0r3"}});
+  EXPECT_EQ(full.size() - cabling(f).size(), 2u * 2u);
+  for (const Port& p : f.node(nodeNamed(f, "g0r0")).ports)
+    EXPECT_FALSE(p.remote && f.node(p.remote->node).description == "g0r1") << int(p.number);
+  EXPECT_THROW(removeCables(f, {{"g0r0", "g0r1"}}), std::runtime_error);  // already gone
+}
+
 TEST(FabricFixtures, LmcGivesCaPortsAlignedRanges) {
   const Fabric f = generatedFabric(DragonflyPlusSpec{}, {}, 2);
   for (const NodeId id : f.endNodes()) {

@@ -25,4 +25,18 @@ NodeId nodeNamed(const Fabric& fabric, std::string_view name) {
   throw std::runtime_error(fmt::format("no node named \"{}\" in the fabric", name));
 }
 
+void removeCables(Fabric& fabric, std::initializer_list<CablePair> pairs) {
+  for (const auto& [a, b] : pairs) {
+    const NodeId from = nodeNamed(fabric, a), to = nodeNamed(fabric, b);
+    int removed = 0;
+    for (const Port& p : fabric.node(from).ports)
+      if (p.remote && p.remote->node == to) {
+        fabric.disconnect({from, p.number});
+        ++removed;
+      }
+    if (removed == 0)
+      throw std::runtime_error(fmt::format("no cable between \"{}\" and \"{}\"", a, b));
+  }
+}
+
 }  // namespace ibsm::testing

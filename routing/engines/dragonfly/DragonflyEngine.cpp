@@ -79,6 +79,7 @@ class DragonflyEngine final : public RoutingEngine {
     RoutingResult result;
     result.engine = std::string(name());
     result.notes.push_back(describe(*shape));
+    for (auto& note : missingCableNotes(fabric, *shape)) result.notes.push_back(std::move(note));
     const std::uint8_t allowed = std::min(options.maxVls, declaredVls(fabric));
     if (vls.problem || vls.levels > allowed) {
       const std::string why = vls.problem
@@ -92,10 +93,16 @@ class DragonflyEngine final : public RoutingEngine {
     result.lfts = routing::dragonfly::toLfts(fabric, graph, tables);
     result.vlsUsed = vls.levels;
     if (vls.levels > 1) result.sl2vl = routing::dragonfly::sl2vlEntries(fabric, graph, ports, vls);
+    const std::string climbs =
+        vls.climbs == 0 ? std::string()
+                        : fmt::format(
+                              " and at {} turn{} inside groups where detours around missing "
+                              "cables would wait on each other",
+                              vls.climbs, vls.climbs == 1 ? "" : "s");
     result.notes.push_back(fmt::format(
-        "{} VLs by (in port, out port): the VL climbs after each global link, levels proven "
+        "{} VLs by (in port, out port): the VL climbs after each global link{}, levels proven "
         "acyclic",
-        vls.levels));
+        vls.levels, climbs));
     if (tables.detourRoutes > 0) {
       std::vector<std::string> examples;
       for (const auto& [s, lid] : tables.detourExamples)
@@ -122,6 +129,8 @@ class DragonflyEngine final : public RoutingEngine {
         updn->notes.begin(),
         {describe(shape), fmt::format("dragonfly fell back to updn on 1 VL: {}", why),
          fmt::format("cost: mean switch hops {:.2f} instead of {:.2f}", taken, minimal)});
+    const auto missing = missingCableNotes(fabric, shape);
+    updn->notes.insert(updn->notes.begin() + 3, missing.begin(), missing.end());
     return updn;
   }
 };

@@ -2,74 +2,13 @@
 
 #include <algorithm>
 #include <limits>
-#include <span>
+
+#include "routing/engines/dragonfly/DragonflyGroupIndex.h"
 
 namespace ibsm::routing::dragonfly {
 namespace {
 
 constexpr std::uint8_t kNoLen = 0xFF;
-
-// The groups as arrays: members, each switch's rank in its group, the port
-// from one member to another, and the global cables from group to group.
-struct GroupIndex {
-  struct GlobalCable {
-    SwitchIndex from{kNoSwitch};
-    std::uint8_t port{0};
-  };
-  std::uint32_t groups{0};
-  std::uint32_t size{0};  // switches per group
-  std::vector<std::uint32_t> group, rank;
-  std::vector<std::vector<SwitchIndex>> members;
-  std::vector<std::uint8_t> localPort;   // [(g * size + rank a) * size + rank b]; 0 = none
-  std::vector<std::uint32_t> pairStart;  // CSR over gs * groups + gd
-  std::vector<GlobalCable> cables;
-
-  std::uint8_t local(SwitchIndex a, SwitchIndex b) const {
-    return localPort[(std::size_t{group[a]} * size + rank[a]) * size + rank[b]];
-  }
-  std::span<const GlobalCable> between(std::uint32_t gs, std::uint32_t gd) const {
-    const std::size_t k = std::size_t{gs} * groups + gd;
-    return {cables.data() + pairStart[k], cables.data() + pairStart[k + 1]};
-  }
-};
-
-GroupIndex indexGroups(const SwitchGraph& graph, const DragonflyShape& shape,
-                       const PortMap& ports) {
-  GroupIndex gi;
-  const std::size_t n = graph.size();
-  gi.groups = shape.groups;
-  gi.size = shape.switchesPerGroup;
-  gi.group.resize(n);
-  gi.rank.resize(n);
-  gi.members.resize(gi.groups);
-  for (SwitchIndex s = 0; s < n; ++s) {
-    gi.group[s] = shape.groupOf[graph.nodeId(s)];
-    gi.rank[s] = static_cast<std::uint32_t>(gi.members[gi.group[s]].size());
-    gi.members[gi.group[s]].push_back(s);
-  }
-  gi.localPort.assign(std::size_t{gi.groups} * gi.size * gi.size, 0);
-  std::vector<std::vector<GroupIndex::GlobalCable>> perPair(std::size_t{gi.groups} * gi.groups);
-  for (SwitchIndex s = 0; s < n; ++s) {
-    for (std::size_t p = 1; p < ports.stride; ++p) {
-      const SwitchIndex t = ports.peer[ports.at(s, static_cast<std::uint8_t>(p))];
-      if (t == kNoSwitch) continue;
-      if (gi.group[t] == gi.group[s]) {
-        auto& slot =
-            gi.localPort[(std::size_t{gi.group[s]} * gi.size + gi.rank[s]) * gi.size + gi.rank[t]];
-        if (slot == 0) slot = static_cast<std::uint8_t>(p);
-      } else {
-        perPair[std::size_t{gi.group[s]} * gi.groups + gi.group[t]].push_back(
-            {s, static_cast<std::uint8_t>(p)});
-      }
-    }
-  }
-  gi.pairStart.push_back(0);
-  for (auto& list : perPair) {
-    gi.cables.insert(gi.cables.end(), list.begin(), list.end());
-    gi.pairStart.push_back(static_cast<std::uint32_t>(gi.cables.size()));
-  }
-  return gi;
-}
 
 // One destination's routes and the loads they leave on every switch port.
 class Router {
@@ -187,8 +126,12 @@ class Router {
       if (out[s] != kNoRoute) continue;
       const bool spine = !isLeafOrRouter_[s];
       std::uint8_t port = spine ? throughThirdGroup(s, gd, out, true) : 0;
-      if (!port) port = throughMember(s, out, spine);
-      if (!port && spine) port = throughMember(s, out, false);
+      if (!port) port = throughMember(s, out, spine, false);
+      if (!port && spine) port = throughMember(s, out, false, false);
+      // A router whose only way to a holder is the turn traffic entering
+      // the group takes toward it shares that turn: one VL more for its
+      // own traffic, still one global link and a shortest local path.
+      if (!port && !spine) port = throughMember(s, out, false, true);
       if (port) {
         out[s] = port;
         count(s, port, s);
@@ -261,15 +204,19 @@ class Router {
   // turns there, and a turn shared by both would carry the VL climb of one
   // group into the next. With `ordered`, a spine goes down and up again
   // only toward a later spine, so such turns cannot chain into a ring of
-  // local links on one VL.
-  std::uint8_t throughMember(SwitchIndex s, const std::uint8_t* out, bool ordered) {
+  // local links on one VL. With `share`, the member detourVia names is
+  // taken too.
+  std::uint8_t throughMember(SwitchIndex s, const std::uint8_t* out, bool ordered, bool share) {
     std::uint8_t bestPort = 0;
     std::uint32_t bestLoad = std::numeric_limits<std::uint32_t>::max();
     for (const SwitchIndex t : gi_.members[gi_.group[s]]) {
       const std::uint8_t p = gi_.local(s, t);
       if (!p || out[t] == kNoRoute || ports_.global[ports_.at(t, out[t])]) continue;
       const SwitchIndex h = ports_.peer[ports_.at(t, out[t])];
-      if (h == kNoSwitch || h == s || detourVia(s, h) == t) continue;
+      if (h == kNoSwitch || h == s || (!share && detourVia(s, h) == t)) continue;
+      // A dragonfly router's two local hops end at a holder: a third would
+      // make the route longer than the cabling needs.
+      if (!plus_ && (out[h] == kNoRoute || !ports_.global[ports_.at(h, out[h])])) continue;
       if (ordered && gi_.rank[h] < gi_.rank[s]) continue;
       if (load(s, p) < bestLoad) bestLoad = load(s, p), bestPort = p;
     }
@@ -298,18 +245,32 @@ class Router {
 
   // Switch hops along the chosen entries; kNoLen where the chain meets a
   // switch without one. Then every switch still unrouted joins the routes
-  // breadth first from the routed ones, nearest first.
+  // breadth first from the routed ones, nearest first. A chain can still
+  // end nowhere after that: a holder whose global link lands on a router
+  // that lost every local cable, while that router's only way out is
+  // through the holder. Such switches are then routed afresh, once.
   void extend(SwitchIndex d, std::uint8_t* out, std::uint8_t* len,
               std::vector<std::uint8_t>& detour) {
     const std::size_t n = graph_.size();
-    std::fill(len, len + n, kNoLen);
-    len[d] = 0;
+    for (int round = 0; round < 2; ++round) {
+      std::fill(len, len + n, kNoLen);
+      len[d] = 0;
+      measure(d, out, len);
+      // On a full fabric every switch is routed: no search.
+      if (std::find(len, len + n, kNoLen) == len + n) return;
+      if (round > 0)
+        for (SwitchIndex s = 0; s < n; ++s)
+          if (len[s] == kNoLen) out[s] = kNoRoute;
+      joinNearest(d, out, len, detour);
+    }
     measure(d, out, len);
-    // On a full fabric every switch is routed: no search.
-    if (std::find(len, len + n, kNoLen) == len + n) return;
+  }
+
+  void joinNearest(SwitchIndex d, std::uint8_t* out, std::uint8_t* len,
+                   std::vector<std::uint8_t>& detour) {
     std::vector<std::vector<SwitchIndex>>& buckets = buckets_;
     for (auto& b : buckets) b.clear();
-    for (SwitchIndex s = 0; s < n; ++s)
+    for (SwitchIndex s = 0; s < graph_.size(); ++s)
       if (len[s] != kNoLen) bucket(len[s]).push_back(s);
     for (std::size_t l = 0; l < buckets.size(); ++l) {
       for (std::size_t i = 0; i < buckets[l].size(); ++i) {
@@ -323,7 +284,6 @@ class Router {
         });
       }
     }
-    measure(d, out, len);
   }
 
   std::vector<SwitchIndex>& bucket(std::size_t l) {
@@ -364,22 +324,6 @@ class Router {
 };
 
 }  // namespace
-
-PortMap::PortMap(const Fabric& fabric, const SwitchGraph& graph,
-                 const std::vector<std::uint32_t>& groupOf) {
-  for (SwitchIndex s = 0; s < graph.size(); ++s)
-    stride = std::max<std::size_t>(stride, fabric.node(graph.nodeId(s)).ports.size());
-  peer.assign(graph.size() * stride, kNoSwitch);
-  peerPort.assign(graph.size() * stride, 0);
-  global.assign(graph.size() * stride, 0);
-  for (SwitchIndex s = 0; s < graph.size(); ++s)
-    graph.forEachCable(s, [&](SwitchIndex t, const Cable& c) {
-      peer[at(s, c.port)] = t;
-      peerPort[at(s, c.port)] = c.remotePort;
-      global[at(s, c.port)] = groupOf[graph.nodeId(s)] != groupOf[graph.nodeId(t)];
-    });
-}
-
 DragonflyTables routeDragonfly(const Fabric& fabric, const SwitchGraph& graph,
                                const DragonflyShape& shape, const PortMap& ports) {
   (void)fabric;
@@ -426,24 +370,6 @@ DragonflyTables routeDragonfly(const Fabric& fabric, const SwitchGraph& graph,
     }
   }
   return t;
-}
-
-std::vector<Lft> toLfts(const Fabric& fabric, const SwitchGraph& graph,
-                        const DragonflyTables& tables) {
-  std::vector<Lft> lfts(fabric.size());
-  const std::size_t n = graph.size();
-  const std::size_t lids = tables.targets.size();
-  for (SwitchIndex s = 0; s < n; ++s) lfts[graph.nodeId(s)].port.resize(lids);
-  // A block of switches at a time, so the LID-major rows are read in runs.
-  constexpr SwitchIndex kBlock = 64;
-  for (SwitchIndex first = 0; first < n; first += kBlock) {
-    const SwitchIndex last = std::min<SwitchIndex>(static_cast<SwitchIndex>(n), first + kBlock);
-    for (std::size_t lid = 0; lid < lids; ++lid) {
-      const std::uint8_t* row = tables.out.data() + lid * n;
-      for (SwitchIndex s = first; s < last; ++s) lfts[graph.nodeId(s)].port[lid] = row[s];
-    }
-  }
-  return lfts;
 }
 
 }  // namespace ibsm::routing::dragonfly

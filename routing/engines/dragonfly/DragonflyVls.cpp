@@ -10,6 +10,7 @@ namespace {
 constexpr std::uint8_t kNoLen = 0xFF;
 constexpr std::uint8_t kMaxLevel = 14;  // VL 15 is the management lane
 constexpr int kMaxPasses = 16;
+constexpr int kMaxClimbs = 64;  // turns made to climb before the plan gives up
 
 // Switches of one LID's routes, farthest first (counting sort on hops).
 void farthestFirst(const std::uint8_t* len, std::size_t n, std::vector<SwitchIndex>& order,
@@ -72,9 +73,15 @@ std::optional<std::vector<std::uint32_t>> findCycle(std::vector<Dependency>& dep
   return std::nullopt;
 }
 
-}  // namespace
+// One planning of the levels with some turns made to climb; the cycle of
+// same-level local dependencies left, if any.
+struct Levels {
+  VlPlan plan;
+  std::optional<std::vector<std::uint32_t>> cycle;
+};
 
-VlPlan planVls(const SwitchGraph& graph, const PortMap& ports, const DragonflyTables& tables) {
+Levels levelTurns(const SwitchGraph& graph, const PortMap& ports, const DragonflyTables& tables,
+                  const std::vector<std::uint8_t>& climb) {
   VlPlan plan;
   const std::size_t n = graph.size();
   const std::size_t stride = ports.stride;
@@ -111,7 +118,7 @@ VlPlan planVls(const SwitchGraph& graph, const PortMap& ports, const DragonflyTa
         const std::uint8_t onward = out[p];
         const std::size_t turn = (std::size_t{p} * stride + in) * stride + onward;
         std::uint8_t& level = plan.turn[turn];
-        const auto need = static_cast<std::uint8_t>(arrive[s] + ports.global[c1]);
+        const auto need = static_cast<std::uint8_t>(arrive[s] + ports.global[c1] + climb[turn]);
         if (level < need) {
           level = std::min(need, static_cast<std::uint8_t>(kMaxLevel + 1));
           // Only a turn some earlier tree already went through needs that
@@ -141,18 +148,44 @@ VlPlan planVls(const SwitchGraph& graph, const PortMap& ports, const DragonflyTa
         "VL levels did not settle after {} passes: the routes climb without end, a credit loop "
         "through global links",
         passes);
-    return plan;
+    return {std::move(plan), std::nullopt};
   }
-  if (const auto cycle = findCycle(same, n * stride * 16)) {
-    std::vector<std::string> names;
-    for (const std::uint32_t node : *cycle) {
-      const std::size_t c = node / 16;
-      names.push_back(fmt::format("switch {} port {} VL{}", c / stride, c % stride, node % 16));
+  return {std::move(plan), findCycle(same, n * stride * 16)};
+}
+
+// The turn where the dependency from one cycle node to the next is made.
+std::size_t turnOf(const PortMap& ports, std::uint32_t from, std::uint32_t to) {
+  const std::size_t c1 = from / 16, c2 = to / 16;
+  return (std::size_t{ports.peer[c1]} * ports.stride + ports.peerPort[c1]) * ports.stride +
+         c2 % ports.stride;
+}
+
+}  // namespace
+
+VlPlan planVls(const SwitchGraph& graph, const PortMap& ports, const DragonflyTables& tables) {
+  const std::size_t stride = ports.stride;
+  std::vector<std::uint8_t> climb(graph.size() * stride * stride, 0);
+  for (int step = 0;; ++step) {
+    Levels levels = levelTurns(graph, ports, tables, climb);
+    levels.plan.climbs = static_cast<std::uint32_t>(step);
+    if (!levels.cycle) return std::move(levels.plan);
+    const auto& cycle = *levels.cycle;
+    if (step == kMaxClimbs) {
+      std::vector<std::string> names;
+      for (const std::uint32_t node : cycle) {
+        const std::size_t c = node / 16;
+        names.push_back(fmt::format("switch {} port {} VL{}", c / stride, c % stride, node % 16));
+      }
+      levels.plan.problem =
+          fmt::format("local links wait for each other on one VL after {} turns climbed: {}", step,
+                      fmt::join(names, " -> "));
+      return std::move(levels.plan);
     }
-    plan.problem =
-        fmt::format("local links wait for each other on one VL: {}", fmt::join(names, " -> "));
+    // The cycle runs among local links on one level (detours inside a
+    // group): its first turn climbs a level, which breaks it; the next
+    // planning shows whether that closed another.
+    climb[turnOf(ports, cycle[0], cycle[1 % cycle.size()])] = 1;
   }
-  return plan;
 }
 
 std::vector<Sl2VlEntry> sl2vlEntries(const Fabric& fabric, const SwitchGraph& graph,

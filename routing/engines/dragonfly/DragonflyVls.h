@@ -5,11 +5,16 @@
 // only grow; a pass that raises no turn an earlier tree went through ends
 // it). Then every dependency along a global link climbs a level, so a credit
 // loop could only stay on one level among local links: the dependencies among
-// those are searched for a cycle. That
-// is the proof, by construction plus one search, that the VL-extended channel
-// dependency graph is acyclic; the route report re-derives it from the tables.
+// those are searched for a cycle. That is the proof, by construction plus one
+// search, that the VL-extended channel dependency graph is acyclic; the route
+// report re-derives it from the tables.
 //
-// Minimal dragonfly routes (local, global, local) need levels 0 and 1.
+// Minimal dragonfly routes (local, global, local) need levels 0 and 1. A
+// group that lost local cables is crossed by detours of two local hops,
+// which can wait on each other around the group's remaining cables. Where
+// the search finds such a cycle, one of its turns is made to climb a level
+// too and the levels are planned again, until no cycle is left: a detour's
+// second hop gets its own VL only where the dependencies need it.
 #pragma once
 
 #include <ibsm/Routing.h>
@@ -26,6 +31,7 @@ namespace ibsm::routing::dragonfly {
 struct VlPlan {
   std::uint8_t levels{1};              // VLs needed
   std::optional<std::string> problem;  // why the levels do not prove freedom from deadlock
+  std::uint32_t climbs{0};             // turns made to climb a level to break a local cycle
   std::vector<std::uint8_t> turn;      // [(s * stride + in) * stride + out]
 };
 
