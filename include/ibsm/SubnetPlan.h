@@ -4,25 +4,54 @@
 //
 //   auto plan = planSubnet(discovered, {.guid2lid = saved, .engines = {"ftree", "updn"}},
 //                          defaultRegistry());
+//
+// With PlanInputs::previous (the tables the switches hold and the fabric
+// they were routed for) the routes are made under change (StableRoutes.h):
+// a lost cable moves only the entries whose path used it. The live SM gives
+// its last plan; the dry run's --previous gives a dump; neither gives one
+// for a rebalance, which computes the tables afresh.
 #pragma once
 
 #include <ibsm/Lids.h>
 #include <ibsm/Multicast.h>
 #include <ibsm/PKeyTables.h>
 #include <ibsm/Routing.h>
+#include <ibsm/StableRoutes.h>
 
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
 namespace ibsm {
 
+// What the switches hold, as the hint for routing under change.
+struct PreviousRoutes {
+  std::map<Guid, Lft> lfts;  // each switch's table, by node GUID
+  // The fabric those tables were routed for; nullopt when not known (a dump
+  // without its topology), which classifies the change as Unknown.
+  std::optional<Fabric> fabric;
+};
+
+// The previous routes of a plan: its tables and fabric, keyed by GUID so
+// that they outlive the NodeIds of one sweep.
+[[nodiscard]] PreviousRoutes previousRoutesOf(const Fabric& fabric, const RoutingResult& routing);
+
 struct PlanInputs {
   Guid2Lid guid2lid;
   std::uint8_t lmc{0};
   std::vector<std::string> engines{"auto"};
   RoutingOptions routing;
+  // Set: route under change from these; unset: fresh tables. Shared, since
+  // the inputs are copied per sweep and the tables of a large fabric are not small.
+  std::shared_ptr<const PreviousRoutes> previous{};
+};
+
+// How the routes of a plan made with PlanInputs::previous came about.
+struct StablePlan {
+  FabricChange change{FabricChange::Unknown};
+  StableRoutesStats stats;
 };
 
 struct SubnetPlan {
@@ -43,7 +72,12 @@ struct SubnetPlan {
   // Filled after routing, like pkeys, so that a join is programmed
   // without routing again.
   std::optional<MulticastPlan> multicast{};
+  // Set when the plan was routed under change (PlanInputs::previous).
+  std::optional<StablePlan> stable{};
 };
+
+// "capacity-lost", "capacity-gained", "hosts-only", "unknown": for reports and status.
+[[nodiscard]] std::string_view changeName(FabricChange change);
 
 [[nodiscard]] Result<SubnetPlan> planSubnet(Fabric fabric, const PlanInputs& inputs,
                                             const EngineRegistry& registry);

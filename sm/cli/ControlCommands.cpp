@@ -57,6 +57,9 @@ void addSweepCommand(CLI::App& app, ControlArgs& args) {
   addCommon(cmd, args);
   cmd->add_flag("--heavy", args.heavy,
                 "Rediscover the whole fabric and reroute (default: a light sweep)");
+  cmd->add_flag("--rebalance", args.rebalance,
+                "A heavy sweep whose routes are computed afresh for the whole fabric, rather "
+                "than kept through the changes since the last fresh computation");
 }
 
 int runStatus(const ControlArgs& args) {
@@ -64,6 +67,7 @@ int runStatus(const ControlArgs& args) {
 }
 
 int runSweep(const ControlArgs& args) {
+  if (args.rebalance) return ask("sweep", args, "sweep rebalance");
   return ask("sweep", args, args.heavy ? "sweep heavy" : "sweep");
 }
 

@@ -12,8 +12,9 @@ namespace ibsm::sm::cli {
 struct ControlArgs {
   std::optional<std::filesystem::path> socket;  // else the config's sm.control_socket
   std::optional<std::filesystem::path> config;
-  bool json{false};   // status --json
-  bool heavy{false};  // sweep --heavy
+  bool json{false};       // status --json
+  bool heavy{false};      // sweep --heavy
+  bool rebalance{false};  // sweep --rebalance
 };
 
 void addStatusCommand(CLI::App& app, ControlArgs& args);

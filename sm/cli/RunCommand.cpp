@@ -80,6 +80,8 @@ Result<Setup> prepare(const RunArgs& args) {
   auto plan = config::planInputs(c, {.engines = args.engines, .lmc = args.lmc}, defaultRegistry());
   if (!plan) return std::unexpected(plan.error());
   s.sweep.plan = std::move(*plan);
+  s.sweep.stableRoutes = c.routing.stableRoutes;
+  s.sweep.rebalanceInterval = c.routing.rebalanceInterval;
   if (args.stateDir) c.sm.stateDir = *args.stateDir;
   if (args.logFile) c.log.file = *args.logFile;
   if (args.logLevel) c.log.level = *args.logLevel;

@@ -151,6 +151,19 @@ Result<void> applyMaxVls(Config& c, const toml::node& v, const std::string& wher
   return {};
 }
 
+Result<void> applyStableRoutes(Config& c, const toml::node& v, const std::string& where) {
+  auto b = v.value_exact<bool>();
+  if (!b) return expected(where, "routing.stable_routes to be true or false");
+  c.routing.stableRoutes = *b;
+  return {};
+}
+
+Result<void> applyRebalanceInterval(Config& c, const toml::node& v, const std::string& w) {
+  return applyInt<0, 31536000>(
+      c, v, w, "routing.rebalance_interval",
+      [](Config& cc, std::int64_t n) { cc.routing.rebalanceInterval = std::chrono::seconds(n); });
+}
+
 Result<void> applyPartitionsFile(Config& c, const toml::node& v, const std::string& where) {
   auto s = v.value_exact<std::string>();
   if (!s) return expected(where, "sm.partitions_file to be a path (string)");
@@ -266,6 +279,17 @@ constexpr OptionSpec kOptions[] = {
      "Data VLs a routing engine may use to avoid credit loops (dragonfly: 2-3); the ports' VLCap "
      "lowers it (default: as many as the ports have). 1: every route on VL 0, no SL2VL tables.",
      applyMaxVls},
+    {"routing.stable_routes", "boolean", "true",
+     "Keep every LFT entry whose path survives a change: a lost cable or switch moves only the "
+     "entries that used it, a host that reboots writes no block, and capacity that comes back "
+     "restores the tables a fresh computation gives. false: tables computed afresh at every "
+     "sweep (OpenSM's behaviour), which may move most entries for one lost cable.",
+     applyStableRoutes},
+    {"routing.rebalance_interval", "seconds 0-31536000", "0",
+     "Tables kept through lost capacity are computed afresh once they are this old, at the "
+     "next light sweep (the best balance for the fabric as it is, at the cost of moving "
+     "entries). 0: only when the operator runs `ibsm sweep --rebalance`.",
+     applyRebalanceInterval},
     {"sm.port_guid", "GUID string", R"("")",
      "Port GUID the SM runs on. Empty: the first active InfiniBand port, as OpenSM chooses.",
      applyPortGuid},

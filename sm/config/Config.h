@@ -9,6 +9,7 @@
 #include <ibsm/Ids.h>
 #include <ibsm/MadAttributes.h>
 
+#include <chrono>
 #include <filesystem>
 #include <optional>
 #include <span>
@@ -31,6 +32,12 @@ struct RoutingConfig {
   // Data VLs an engine may use against credit loops (dragonfly); the ports'
   // VLCap lowers it further. 1: one VL, no SL2VL tables to program.
   std::uint8_t maxVls{15};
+  // Keep every entry whose path survives a change; only those that used
+  // what was lost move (StableRoutes.h). False: fresh tables at every plan.
+  bool stableRoutes{true};
+  // Tables kept through changes are computed afresh once this old; 0:
+  // only on `ibsm sweep --rebalance`.
+  std::chrono::seconds rebalanceInterval{0};
 };
 
 struct SmConfig {

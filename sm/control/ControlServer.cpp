@@ -24,16 +24,24 @@ std::string trim(std::string_view s) {
 }
 
 std::string answer(const std::string& request, const std::function<DaemonStatus()>& status,
-                   const std::function<void(bool heavy)>& sweep) {
+                   const SweepRequest& sweep) {
   if (request == "status") return formatStatus(status());
   if (request == "status json") return formatStatusJson(status());
-  if (request == "sweep" || request == "sweep heavy") {
-    const bool heavy = request == "sweep heavy";
-    sweep(heavy);
-    return heavy ? "ok: heavy sweep requested\n" : "ok: light sweep requested\n";
+  if (request == "sweep") {
+    sweep(SweepAsk::Light);
+    return "ok: light sweep requested\n";
+  }
+  if (request == "sweep heavy") {
+    sweep(SweepAsk::Heavy);
+    return "ok: heavy sweep requested\n";
+  }
+  if (request == "sweep rebalance") {
+    sweep(SweepAsk::Rebalance);
+    return "ok: heavy sweep with fresh routes (rebalance) requested\n";
   }
   return fmt::format(
-      "error: unknown request '{}' (expected status, status json, sweep or sweep heavy)\n",
+      "error: unknown request '{}' (expected status, status json, sweep, sweep heavy or sweep "
+      "rebalance)\n",
       request.substr(0, 64));
 }
 
@@ -117,7 +125,7 @@ void ControlServer::acceptPending() {
 }
 
 bool ControlServer::progress(Client& client, const std::function<DaemonStatus()>& status,
-                             const std::function<void(bool heavy)>& sweep) {
+                             const SweepRequest& sweep) {
   char buf[128];
   bool eof = false;
   for (;;) {
@@ -159,8 +167,7 @@ bool ControlServer::progress(Client& client, const std::function<DaemonStatus()>
   return true;
 }
 
-void ControlServer::serve(const std::function<DaemonStatus()>& status,
-                          const std::function<void(bool heavy)>& sweep) {
+void ControlServer::serve(const std::function<DaemonStatus()>& status, const SweepRequest& sweep) {
   acceptPending();
   std::erase_if(clients_, [&](Client& c) {
     if (!progress(c, status, sweep)) return false;
@@ -174,7 +181,7 @@ void ControlServer::serve(const std::function<DaemonStatus()>& status,
 namespace ibsm::sm::control {
 
 void ControlServer::attach(loop::EventLoop& loop, std::function<DaemonStatus()> status,
-                           std::function<void(bool heavy)> sweep) {
+                           SweepRequest sweep) {
   loop_ = &loop;
   clock_ = loop.clock();
   status_ = std::move(status);

@@ -29,6 +29,12 @@
 
 namespace ibsm::sm::control {
 
+// What an operator's `ibsm sweep` asks for: a light sweep, a heavy one
+// (rediscover and route), or a heavy one whose routes are computed afresh
+// rather than kept through changes (--rebalance).
+enum class SweepAsk : std::uint8_t { Light, Heavy, Rebalance };
+using SweepRequest = std::function<void(SweepAsk)>;
+
 class ControlServer {
  public:
   // A request must arrive whole within this time after connecting.
@@ -49,16 +55,15 @@ class ControlServer {
 
   // Accepts and answers what is pending without blocking:
   //   "status" / "status json" -> the formatted status()
-  //   "sweep" / "sweep heavy"  -> sweep(heavy), then "ok: ... sweep requested"
+  //   "sweep" / "sweep heavy" / "sweep rebalance"
+  //                            -> sweep(ask), then "ok: ... requested"
   // anything else -> "error: ...".
-  void serve(const std::function<DaemonStatus()>& status,
-             const std::function<void(bool heavy)>& sweep);
+  void serve(const std::function<DaemonStatus()>& status, const SweepRequest& sweep);
   // Serves from `loop`'s waits from now on, timing clients on its clock:
   // the listening socket and every client are watched, and each client has
   // a timer at its deadline. Detaches itself when destroyed; the loop must
   // outlive the server. Not mixed with serve().
-  void attach(loop::EventLoop& loop, std::function<DaemonStatus()> status,
-              std::function<void(bool heavy)> sweep);
+  void attach(loop::EventLoop& loop, std::function<DaemonStatus()> status, SweepRequest sweep);
 
   // Readable when a client connects, for a daemon that polls its fds.
   int fd() const { return fd_; }
@@ -76,7 +81,7 @@ class ControlServer {
   void acceptPending();
   // True when the client is finished (answered or dropped).
   bool progress(Client& client, const std::function<DaemonStatus()>& status,
-                const std::function<void(bool heavy)>& sweep);
+                const SweepRequest& sweep);
   // Attached: the listening socket is readable / a client is readable or due.
   void onListening();
   void onClient(int fd);
@@ -87,7 +92,7 @@ class ControlServer {
   loop::EventLoop::Clock clock_{[] { return MadClock::now(); }};
   loop::EventLoop* loop_{nullptr};  // attached to; not owned
   std::function<DaemonStatus()> status_;
-  std::function<void(bool heavy)> sweep_;
+  SweepRequest sweep_;
 };
 
 }  // namespace ibsm::sm::control

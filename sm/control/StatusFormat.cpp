@@ -36,6 +36,11 @@ void appendSweep(std::string& out, std::string_view key, const std::optional<Swe
       n.mft.written);
   fmt::format_to(o, "{}_ports: {} configured, {} armed, {} activated, {} failed\n", key,
                  n.portsConfigured, n.portsArmed, n.portsActivated, n.failed);
+  if (const auto& r = n.routes; r && r->how == "kept")
+    fmt::format_to(o, "{}_routes: kept ({}) {} entries kept, {} rerouted, busiest {} (fresh {})\n",
+                   key, r->change, r->kept, r->rerouted, r->busiest, r->freshBusiest);
+  else if (r)
+    fmt::format_to(o, "{}_routes: {}{}{}\n", key, r->how, r->why.empty() ? "" : ": ", r->why);
   for (const auto& r : n.reasons) fmt::format_to(o, "{}_not_up: {}\n", key, r);
 }
 
@@ -46,6 +51,7 @@ void appendCounts(std::string& out, const DaemonStatus& s) {
                  k.takeover, k.lightQuiet);
   fmt::format_to(o, "sweeps_light_changed: {}\nsweeps_reroute: {}\nsweeps_replan: {}\n",
                  k.lightChanged, k.reroute, k.replan);
+  fmt::format_to(o, "sweeps_rebalance: {}\n", k.rebalance);
   fmt::format_to(o, "sweeps_discovery: {}\nsweeps_failed: {}\nfabric_walks: {}\n", k.discovery,
                  s.failedSweeps, s.fabricWalks);
 }

@@ -38,6 +38,17 @@ struct TableCounters {
 
 // What a sweep that planned and programmed (heavy, takeover, reroute,
 // replan) found and cost.
+// How a sweep's routes came about (routing.stable_routes).
+struct RoutesCounters {
+  std::string how;                // "fresh", "kept" (routed under change), "fresh-fallback"
+  std::string change;             // "capacity-lost", "hosts-only", ...; empty when fresh
+  std::uint64_t kept{0};          // (switch, LID) entries kept from the previous tables
+  std::uint64_t rerouted{0};      // of those whose previous path broke
+  std::uint64_t busiest{0};       // busiest link of the result, routes
+  std::uint64_t freshBusiest{0};  // that of fresh tables (0: not computed)
+  std::string why;                // why fresh tables were taken under change
+};
+
 struct SweepCounters {
   std::uint64_t discoveryMads{0};  // 0 when it rerouted or replanned without discovery
   std::uint64_t discoveryRetries{0};
@@ -50,7 +61,8 @@ struct SweepCounters {
   std::chrono::microseconds programTime{0};
   std::vector<PhaseCounters> phases;  // in programming order, those that ran
   TableCounters lft, pkey, sl2vl, mft;
-  std::uint64_t portsConfigured{0};  // PortInfo Sets of the SM-LID and LID phases
+  std::optional<RoutesCounters> routes;  // sweeps that routed
+  std::uint64_t portsConfigured{0};      // PortInfo Sets of the SM-LID and LID phases
   std::uint64_t portsArmed{0};
   std::uint64_t portsActivated{0};
   std::uint64_t failed{0};           // objects whose write failed or was deferred
@@ -59,7 +71,7 @@ struct SweepCounters {
 };
 
 struct SweepInfo {
-  std::string kind;  // "discovery", "heavy", "takeover", "light", "reroute", "replan"
+  std::string kind;  // "discovery", "heavy", "takeover", "light", "reroute", "replan", "rebalance"
   std::chrono::system_clock::time_point when;
   std::chrono::milliseconds duration{0};
   std::uint64_t mads{0};
@@ -77,7 +89,8 @@ struct SweepCounts {
   std::uint64_t lightQuiet{0};
   std::uint64_t lightChanged{0};
   std::uint64_t reroute{0};
-  std::uint64_t replan{0};  // SIGHUP as master
+  std::uint64_t replan{0};     // SIGHUP as master
+  std::uint64_t rebalance{0};  // routes computed afresh on the last fabric (schedule)
 };
 
 // Another SM as last read (its SMInfo).

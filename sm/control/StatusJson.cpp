@@ -36,6 +36,14 @@ Json tableJson(const TableCounters& t) {
   return {{"read", t.read}, {"written", t.written}, {"smps", t.smps}};
 }
 
+Json routesJson(const std::optional<RoutesCounters>& r) {
+  if (!r) return nullptr;
+  return {{"how", r->how},         {"change", r->change},
+          {"kept", r->kept},       {"rerouted", r->rerouted},
+          {"busiest", r->busiest}, {"fresh_busiest", r->freshBusiest},
+          {"why", r->why}};
+}
+
 Json countersJson(const SweepCounters& c) {
   return {{"discovery",
            {{"mads", c.discoveryMads},
@@ -57,6 +65,7 @@ Json countersJson(const SweepCounters& c) {
            {{"configured", c.portsConfigured},
             {"armed", c.portsArmed},
             {"activated", c.portsActivated}}},
+          {"routes", routesJson(c.routes)},
           {"failed", c.failed},
           {"complete", c.complete},
           {"not_up", c.reasons}};
@@ -81,7 +90,8 @@ Json countsJson(const SweepCounts& k) {
           {"light_quiet", k.lightQuiet},
           {"light_changed", k.lightChanged},
           {"reroute", k.reroute},
-          {"replan", k.replan}};
+          {"replan", k.replan},
+          {"rebalance", k.rebalance}};
 }
 
 Json smsJson(const DaemonStatus& s) {

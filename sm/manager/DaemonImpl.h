@@ -72,6 +72,9 @@ struct SmDaemon::Impl {
   // --once after a heavy sweep that ran: up and done, out of tries, or again.
   void onceSwept(const SweepResult& result);
   void light();
+  // A scheduled rebalance (SM-0430) on the last sweep's fabric; false when
+  // it could not run or left the subnet not up (a heavy sweep follows).
+  bool rebalance();
   // SM-0001, the one place the line is written.
   void logUp(const SweepResult& r, std::string_view how);
 

@@ -20,6 +20,22 @@ control::TableCounters tableCounters(const program::TableCounts& t, std::size_t 
   return {.read = t.read, .written = t.written, .smps = smps};
 }
 
+std::optional<control::RoutesCounters> routesCounters(const SweepResult& r) {
+  if (!r.plan) return std::nullopt;
+  control::RoutesCounters out;
+  out.how = "fresh";
+  if (!r.plan->stable) return out;
+  const StableRoutesStats& s = r.plan->stable->stats;
+  out.change = changeName(r.plan->stable->change);
+  out.how = s.stabilised ? "kept" : "fresh-fallback";
+  out.kept = s.kept;
+  out.rerouted = s.broken;
+  out.busiest = static_cast<std::uint64_t>(s.busiest);
+  out.freshBusiest = static_cast<std::uint64_t>(s.freshBusiest);
+  out.why = s.why;
+  return out;
+}
+
 control::SweepCounters sweepCounters(const SweepResult& r) {
   const program::ProgramSummary& p = r.program;
   control::SweepCounters c;
@@ -37,6 +53,7 @@ control::SweepCounters sweepCounters(const SweepResult& r) {
   c.sl2vl =
       tableCounters(p.table(program::TableKind::Sl2Vl), p.requests(program::TableKind::Sl2Vl));
   c.mft = tableCounters(p.table(program::TableKind::Mft), p.requests(program::TableKind::Mft));
+  c.routes = routesCounters(r);
   c.portsConfigured = p.portsConfigured;
   c.portsArmed = p.portsArmed;
   c.portsActivated = p.portsActivated;
@@ -81,6 +98,7 @@ void SmDaemon::Impl::recordSweep(const control::SweepInfo& info, const SweepResu
   if (info.kind == "takeover") ++k.takeover;
   if (info.kind == "reroute") ++k.reroute;
   if (info.kind == "replan") ++k.replan;
+  if (info.kind == "rebalance") ++k.rebalance;
   if (info.kind == "light") ++(info.changes.empty() ? k.lightQuiet : k.lightChanged);
   lastSweep = info;
   if (info.kind == "heavy" || info.kind == "takeover") lastHeavy = info;

@@ -168,7 +168,25 @@ void SmDaemon::Impl::light() {
                 result->mads, result->reroute ? result->reroute->changes : result->changes, up,
                 result->reroute ? &*result->reroute : nullptr);
   recordSweep(info, result->reroute ? &*result->reroute : nullptr);
+  if (!needsHeavy && sweep.rebalanceDue()) needsHeavy = !rebalance();
   machine.feed(Event::lightSweepDone(result->ok, needsHeavy));
+}
+
+bool SmDaemon::Impl::rebalance() {
+  log->info("SM-0430 rebalance due (routing.rebalance_interval): routing afresh");
+  const auto t0 = now();
+  sweep.requestRebalance();
+  auto result = sweep.replan();
+  if (!result) {
+    // Left asked: the next heavy sweep routes afresh.
+    log->warn("SM-0431 rebalance could not run on the last sweep ({}): sweeping heavy",
+              result.error().message);
+    return false;
+  }
+  setUp(result->up);
+  recordSweep(sweepInfo("rebalance", since(t0), result->mads, result->changes, up, &*result),
+              &*result);
+  return result->up;
 }
 
 }  // namespace ibsm::sm::manager

@@ -127,6 +127,45 @@ Result<SweepResult> MasterSweep::programMulticast() {
   return result;
 }
 
+std::shared_ptr<const PreviousRoutes> MasterSweep::previousRoutes() const {
+  if (!settings_.stableRoutes || rebalanceAsked_ || !lastPlan_ || rebalanceDue()) return nullptr;
+  return std::make_shared<const PreviousRoutes>(
+      previousRoutesOf(lastPlan_->fabric, lastPlan_->routing));
+}
+
+bool MasterSweep::rebalanceDue() const {
+  if (settings_.rebalanceInterval.count() == 0 || tablesFresh_) return false;
+  return now() - lastFresh_ >= settings_.rebalanceInterval;
+}
+
+void MasterSweep::noteFreshness(const SubnetPlan& plan, MadClock::time_point planned) {
+  // Kept entries whose paths all held leave the tables as fresh as they
+  // were; a path that broke and was mended in place may leave them
+  // elsewhere than a fresh computation would.
+  if (plan.stable && plan.stable->stats.stabilised) {
+    if (plan.stable->stats.broken > 0) tablesFresh_ = false;
+    return;
+  }
+  tablesFresh_ = true;
+  lastFresh_ = planned;
+}
+
+void MasterSweep::logStability(const SubnetPlan& plan) const {
+  if (!plan.stable) {
+    log_->info("SM-0427 routes computed afresh{}",
+               rebalanceAsked_ ? " (rebalance)" : (lastPlan_ ? "" : " (first plan)"));
+    return;
+  }
+  const auto& s = plan.stable->stats;
+  if (s.stabilised)
+    log_->info(
+        "SM-0428 routes under change ({}): {} entries kept, {} rerouted; busiest link {} routes "
+        "(fresh tables: {})",
+        changeName(plan.stable->change), s.kept, s.broken, s.busiest, s.freshBusiest);
+  else
+    log_->info("SM-0429 routes under change ({}): {}", changeName(plan.stable->change), s.why);
+}
+
 Result<SweepResult> MasterSweep::planAndProgram(const std::optional<Fabric>& before,
                                                 SweepResult result) {
   auto saved = store_.loadGuid2Lid();
@@ -134,8 +173,12 @@ Result<SweepResult> MasterSweep::planAndProgram(const std::optional<Fabric>& bef
   PlanInputs inputs = settings_.plan;
   inputs.guid2lid = *saved;
   const auto planStart = now();
+  inputs.previous = previousRoutes();
   auto plan = planSubnet(held_.observed().fabric, inputs, defaultRegistry());
   if (!plan) return std::unexpected(plan.error());
+  logStability(*plan);
+  noteFreshness(*plan, planStart);
+  rebalanceAsked_ = false;
   planPKeys(*plan);
   planMfts(*plan);
   result.planTime = since(planStart);

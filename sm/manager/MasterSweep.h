@@ -31,6 +31,13 @@
 // fabric between sweeps (a join, a leave) and writes only the MFT blocks
 // that differ -- the same plan-diff-program step, one table kind.
 //
+// Routes under change: every plan after the first is made with the last
+// plan's tables and fabric as the hint (PlanInputs::previous), so a lost
+// cable moves only the entries whose path used it, a host that comes and
+// goes writes no LFT block, and capacity that comes back restores the fresh
+// tables. requestRebalance() makes the next plan fresh; rebalanceDue() says
+// when routing.rebalance_interval asks for one.
+//
 // Log ids: see LOG MESSAGES in ibsm(8).
 #pragma once
 
@@ -64,6 +71,14 @@ struct SweepSettings {
   PlanInputs plan;  // guid2lid is taken from the state store at every sweep
   program::ProgramOptions program;
   PartitionPlanner partitions;  // empty: PKey tables are not managed
+  // Route under change with the last plan as the hint (routing.stable_routes):
+  // a lost cable moves only the entries that used it. False: fresh tables
+  // at every plan, as OpenSM computes them.
+  bool stableRoutes{true};
+  // routing.rebalance_interval: tables that differ from what a fresh
+  // computation gives (kept through changes) are computed afresh once they
+  // are this old; zero: only when the operator asks (`ibsm sweep --rebalance`).
+  std::chrono::seconds rebalanceInterval{0};
 };
 
 // The multicast groups to route, asked at every plan (the SA's groups as
@@ -151,6 +166,12 @@ class MasterSweep {
   // Fails when nothing was swept yet, after forgetHeld(), or when the
   // transport does.
   [[nodiscard]] Result<SweepResult> programMulticast();
+  // The next plan is computed afresh, whatever the last one held.
+  void requestRebalance() { rebalanceAsked_ = true; }
+  // The last plan kept entries a fresh computation would place elsewhere,
+  // and routing.rebalance_interval has passed since the tables were last
+  // computed afresh.
+  bool rebalanceDue() const;
   // The plan of the last sweep (or multicast pass); null before the first.
   const std::shared_ptr<const SubnetPlan>& lastPlan() const { return lastPlan_; }
 
@@ -170,6 +191,11 @@ class MasterSweep {
   void planPKeys(SubnetPlan& plan) const;
   // plan.multicast from the groups' source; unset when there is none.
   void planMfts(SubnetPlan& plan) const;
+  // The last plan as the hint for this one, or null for fresh tables.
+  std::shared_ptr<const PreviousRoutes> previousRoutes() const;
+  // SM-0427..0429: how this plan's routes came about.
+  void logStability(const SubnetPlan& plan) const;
+  void noteFreshness(const SubnetPlan& plan, MadClock::time_point planned);
   // The engine's clock, as every timer of the SM.
   MadClock::time_point now() const { return engine_.options().clock(); }
   std::chrono::microseconds since(MadClock::time_point t) const {
@@ -189,6 +215,9 @@ class MasterSweep {
   // for a join would otherwise spend most of its time finding them again.
   mutable McTopologyCache mcTopology_;
   std::shared_ptr<const SubnetPlan> lastPlan_;
+  bool rebalanceAsked_{false};
+  bool tablesFresh_{true};            // the tables are what a fresh computation gave
+  MadClock::time_point lastFresh_{};  // when they last were
 };
 
 }  // namespace ibsm::sm::manager

@@ -110,9 +110,14 @@ int SmDaemon::Impl::run() {
     controlServer = std::move(*server);
     controlServer->attach(
         loop, [this] { return status(); },
-        [this](bool heavySweep) {
-          log->info("SM-0111 sweep requested by the operator{}", heavySweep ? " (heavy)" : "");
-          machine.feed(Event::operatorSweep(heavySweep));
+        [this](control::SweepAsk ask) {
+          using control::SweepAsk;
+          log->info("SM-0111 sweep requested by the operator{}", ask == SweepAsk::Light ? ""
+                                                                 : ask == SweepAsk::Heavy
+                                                                     ? " (heavy)"
+                                                                     : " (heavy, routes afresh)");
+          if (ask == SweepAsk::Rebalance) sweep.requestRebalance();
+          machine.feed(Event::operatorSweep(ask != SweepAsk::Light));
         });
   }
   // Set(SMInfo) must be answered from inside the engine's callback; traps

@@ -56,13 +56,13 @@ class ControlCommands : public ::testing::Test {
   Outcome run(ControlServer& server, const std::string& args) {
     auto done = std::async(std::launch::async, [&] { return ibsm(args); });
     while (done.wait_for(5ms) != std::future_status::ready)
-      server.serve([&] { return status_; }, [&](bool heavy) { sweeps_.push_back(heavy); });
+      server.serve([&] { return status_; }, [&](SweepAsk ask) { sweeps_.push_back(ask); });
     return done.get();
   }
 
   fs::path dir_, path_;
   DaemonStatus status_;
-  std::vector<bool> sweeps_;
+  std::vector<SweepAsk> sweeps_;
 };
 
 TEST_F(ControlCommands, StatusPrintsTheDaemonsLinesAndExitsZero) {
@@ -89,7 +89,7 @@ TEST_F(ControlCommands, SweepHeavyAsksForAHeavySweep) {
   EXPECT_EQ(r.out, "ok: heavy sweep requested\n");
   r = run(**server, "sweep --socket " + path_.string());
   EXPECT_EQ(r.status, 0) << r.out;
-  EXPECT_EQ(sweeps_, (std::vector<bool>{true, false}));
+  EXPECT_EQ(sweeps_, (std::vector<SweepAsk>{SweepAsk::Heavy, SweepAsk::Light}));
 }
 
 TEST_F(ControlCommands, TheSocketComesFromTheConfigFileWithoutSocketFlag) {

@@ -51,7 +51,7 @@ class ControlSocket : public ::testing::Test {
   auto serveWhile(ControlServer& server, F ask) {
     auto answer = std::async(std::launch::async, ask);
     while (answer.wait_for(5ms) != std::future_status::ready)
-      server.serve([&] { return sample(); }, [&](bool heavy) { sweeps_.push_back(heavy); });
+      server.serve([&] { return sample(); }, [&](SweepAsk ask) { sweeps_.push_back(ask); });
     return answer.get();
   }
 
@@ -65,7 +65,7 @@ class ControlSocket : public ::testing::Test {
   }
 
   fs::path dir_, path_;
-  std::vector<bool> sweeps_;
+  std::vector<SweepAsk> sweeps_;
 };
 
 TEST_F(ControlSocket, StatusAnswersTheFormattedText) {
@@ -95,7 +95,7 @@ TEST_F(ControlSocket, SweepDeliversTheHeavyFlag) {
   ASSERT_TRUE(heavy && light);
   EXPECT_EQ(*heavy, "ok: heavy sweep requested\n");
   EXPECT_EQ(*light, "ok: light sweep requested\n");
-  EXPECT_EQ(sweeps_, (std::vector<bool>{true, false}));
+  EXPECT_EQ(sweeps_, (std::vector<SweepAsk>{SweepAsk::Heavy, SweepAsk::Light}));
 }
 
 TEST_F(ControlSocket, UnknownRequestIsAnsweredWithAnError) {
@@ -171,7 +171,7 @@ TEST_F(ControlSocket, ASilentClientNeitherBlocksServeNorOthersAndIsDroppedAtItsD
   const int silent = connectRaw();
 
   const auto start = std::chrono::steady_clock::now();
-  (*server)->serve([&] { return sample(); }, [](bool) {});
+  (*server)->serve([&] { return sample(); }, [](SweepAsk) {});
   EXPECT_LT(std::chrono::steady_clock::now() - start, 50ms);
 
   // Another operator is answered while the silent one holds its connection.
@@ -180,7 +180,7 @@ TEST_F(ControlSocket, ASilentClientNeitherBlocksServeNorOthersAndIsDroppedAtItsD
 
   // Past the deadline the server closes the silent connection: it reads EOF.
   std::this_thread::sleep_for(ControlServer::kRequestDeadline + 50ms);
-  (*server)->serve([&] { return sample(); }, [](bool) {});
+  (*server)->serve([&] { return sample(); }, [](SweepAsk) {});
   char c;
   EXPECT_EQ(::recv(silent, &c, 1, MSG_DONTWAIT), 0);
   ::close(silent);
@@ -241,7 +241,7 @@ TEST_F(ControlSocket, AttachedToTheLoopItAnswersFromItsWaitsAndDropsASilentClien
   auto server = ControlServer::listen(path_);
   ASSERT_TRUE(server);
   (*server)->attach(
-      loop, [&] { return sample(); }, [&](bool heavy) { sweeps_.push_back(heavy); });
+      loop, [&] { return sample(); }, [&](SweepAsk ask) { sweeps_.push_back(ask); });
   const auto waitWhile = [&](auto& pending) {
     const auto giveUp = MadClock::now() + 5s;
     while (pending.wait_for(0ms) != std::future_status::ready && MadClock::now() < giveUp)
@@ -257,7 +257,7 @@ TEST_F(ControlSocket, AttachedToTheLoopItAnswersFromItsWaitsAndDropsASilentClien
   auto sweep = std::async(std::launch::async, [&] { return request(path_, "sweep heavy"); });
   waitWhile(sweep);
   EXPECT_EQ(sweep.get().value_or(""), "ok: heavy sweep requested\n");
-  EXPECT_EQ(sweeps_, std::vector<bool>{true});
+  EXPECT_EQ(sweeps_, std::vector<SweepAsk>{SweepAsk::Heavy});
 
   // The silent client is dropped by its timer, with no other event to wake the loop.
   const auto connected = MadClock::now();

@@ -57,6 +57,7 @@ TEST(StatusText, IsOneKeyValueLinePerField) {
             "sweeps_light_changed: 0\n"
             "sweeps_reroute: 0\n"
             "sweeps_replan: 0\n"
+            "sweeps_rebalance: 0\n"
             "sweeps_discovery: 0\n"
             "sweeps_failed: 0\n"
             "fabric_walks: 0\n"
