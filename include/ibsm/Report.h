@@ -171,6 +171,14 @@ struct MulticastReport {
 // and after, so an operator sees what a change costs in writes and balance.
 struct PreviousReport {
   std::string tablesFile;  // where the previous tables were read
+  // How this run's routes came about: "kept" (routed under change, the
+  // previous tables as the hint), "fresh" (--rebalance, or
+  // routing.stable_routes false) or "fresh-fallback" (under change, but the
+  // fresh tables taken: `why`); as the live SM would route.
+  std::string routedAs;
+  std::string change;  // "capacity-lost", "hosts-only", ...; empty when fresh
+  std::uint64_t entriesKept{0}, entriesRerouted{0};
+  std::string why;
   LftChanges tables;
   // The report's link loads of the previous tables on the fabric they were
   // routed for; nullopt when that fabric was not given (never guessed).

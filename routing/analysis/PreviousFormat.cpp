@@ -71,6 +71,9 @@ std::string busiestText(const LinkLoadStats& l) {
 void writePrevious(JsonWriter& w, const PreviousReport& p, const LinkLoadStats& after) {
   const LftChanges& t = p.tables;
   w.key("previous").beginObject().key("tablesFile").value(p.tablesFile);
+  w.key("routedAs").value(p.routedAs).key("change").value(p.change);
+  w.key("entriesKept").value(p.entriesKept).key("entriesRerouted").value(p.entriesRerouted);
+  w.key("why").value(p.why);
   w.key("switches").beginObject();
   w.key("compared").value(t.switchesCompared).key("changed").value(t.switchesChanged);
   w.key("topsChanged").value(t.topsChanged).key("gone").value(t.switchesGone.size());
@@ -101,6 +104,14 @@ void summarisePrevious(const PreviousReport& p, const LinkLoadStats& after, std:
       "changed on {}\n",
       p.tablesFile, t.switchesCompared, t.switchesGone.size(), t.switchesNew.size(),
       t.switchesChanged, t.topsChanged);
+  if (p.routedAs == "kept")
+    out += fmt::format(
+        "  routed under change ({}): {} entries whose previous path holds kept, {} rerouted\n",
+        p.change, p.entriesKept, p.entriesRerouted);
+  else if (p.routedAs == "fresh-fallback")
+    out += fmt::format("  routed afresh under change ({}): {}\n", p.change, p.why);
+  else
+    out += "  routed afresh (--rebalance, or routing.stable_routes = false)\n";
   out += fmt::format("  entries that differ: {} of {} ({})\n", t.entriesDiffer, t.entriesCompared,
                      percent(t.entriesDiffer, t.entriesCompared));
   out += fmt::format("  blocks that differ: {} of {} ({}), 64 LIDs a block\n", t.blocksDiffer,

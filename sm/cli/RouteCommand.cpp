@@ -72,6 +72,9 @@ Result<Inputs> gatherInputs(const RouteArgs& args, Progress& progress) {
     progress.phase(fmt::format("reading {}", args.previous->string()));
     auto previous = readPrevious(*args.previous, args.previousTopology, inputs.warnings);
     if (!previous) return std::unexpected(previous.error());
+    // As the live SM routes from the tables it programmed.
+    if (!args.rebalance && loaded->config.routing.stableRoutes)
+      inputs.plan.previous = std::make_shared<const PreviousRoutes>(previousRoutes(*previous));
     inputs.previous = std::move(*previous);
   }
   return inputs;
@@ -135,11 +138,16 @@ void addRouteCommand(CLI::App& app, RouteArgs& args) {
                   "sm.partitions_file; none: the default partition, as ibsm run)");
   auto* previous = cmd->add_option(
       "--previous", args.previous,
-      "LFTs the fabric held before (opensm-lfts.dump, or dump_fts output): report the entries "
-      "and blocks this run's tables change");
+      "LFTs the fabric held before (opensm-lfts.dump, or dump_fts output): route from them as "
+      "the live SM does (only entries whose path broke move) and report the entries and "
+      "blocks that change");
   cmd->add_option("--previous-topology", args.previousTopology,
                   "The fabric the --previous tables were routed for: report its busiest link "
-                  "under them")
+                  "under them, and tell a lost cable from one that came back")
+      ->needs(previous);
+  cmd->add_flag("--rebalance", args.rebalance,
+                "With --previous: compute the tables afresh (as `ibsm sweep --rebalance`) "
+                "rather than keep the entries whose previous path still holds")
       ->needs(previous);
   cmd->add_flag("--json", args.json, "Print the report as JSON on stdout instead of the summary");
   cmd->add_flag("--check", args.check,

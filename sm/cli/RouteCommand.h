@@ -24,6 +24,7 @@ struct RouteArgs {
   // the report then says what this run's tables would move.
   std::optional<std::filesystem::path> previous;
   std::optional<std::filesystem::path> previousTopology;
+  bool rebalance{false};  // with --previous: fresh tables, compared only
   bool json{false};
   bool check{false};
 };

@@ -81,10 +81,26 @@ Result<PreviousInputs> readPrevious(const std::filesystem::path& tables,
   return p;
 }
 
+PreviousRoutes previousRoutes(const PreviousInputs& previous) {
+  PreviousRoutes out;
+  for (const DumpedLft& d : previous.tables) out.lfts.emplace(d.switchGuid, d.lft);
+  out.fabric = previous.before;
+  return out;
+}
+
 Result<PreviousReport> comparePrevious(PreviousInputs previous, const SubnetPlan& plan,
                                        const PlanInputs& inputs) {
   PreviousReport out;
   out.tablesFile = previous.tablesFile.string();
+  out.routedAs = "fresh";
+  if (plan.stable) {
+    const StableRoutesStats& s = plan.stable->stats;
+    out.routedAs = s.stabilised ? "kept" : "fresh-fallback";
+    out.change = changeName(plan.stable->change);
+    out.entriesKept = s.kept;
+    out.entriesRerouted = s.broken;
+    out.why = s.why;
+  }
   out.tables = compareLfts(previous.tables, plan.fabric, plan.routing);
   if (!previous.before) return out;
   auto loads = loadsBefore(previous, std::move(*previous.before), plan, inputs);

@@ -5,6 +5,12 @@
 // routed for (`--previous-topology`), the usual report runs on it with them,
 // so the busiest link before is measured, not guessed.
 //
+// Unless --rebalance (or routing.stable_routes = false), the previous tables
+// are also the hint this run routes from, as the live SM routes from the
+// tables it programmed: only entries whose path no longer holds move. With
+// the previous fabric the change is classified (capacity lost, gained,
+// hosts only); without it, a broken previous path counts as a loss.
+//
 // That fabric gets its LIDs as this run's does (the same --guid2lid and
 // --lmc), so they are the LIDs the run that wrote the tables gave it when it
 // was given the same; a switch whose LID differs from the one the tables
@@ -34,6 +40,10 @@ struct PreviousInputs {
 [[nodiscard]] Result<PreviousInputs> readPrevious(
     const std::filesystem::path& tables, const std::optional<std::filesystem::path>& topology,
     std::vector<std::string>& warnings);
+
+// The previous tables (by switch GUID) and fabric as the hint of routing
+// under change, as the live SM gives its last plan (SubnetPlan.h).
+[[nodiscard]] PreviousRoutes previousRoutes(const PreviousInputs& previous);
 
 // The comparison with `plan`, and the busiest link before when the previous
 // fabric was given. Fails when the tables do not fit that fabric.

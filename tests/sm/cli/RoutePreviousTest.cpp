@@ -98,6 +98,54 @@ TEST_F(RoutePrevious, OneCableCutMovesSomeBlocksAndTheBusiestLinkIsMeasuredOnBot
   EXPECT_THAT(r.out, HasSubstr(fmt::format("blocks that differ: {} of", blocks)));
 }
 
+// As the live SM routes after a lost cable: the previous tables are the
+// hint, so only entries whose path crossed the cable move; --rebalance
+// computes the tables afresh and moves far more.
+TEST_F(RoutePrevious, ALostCableMovesOnlyTheEntriesThatUsedItAndRebalanceMovesMore) {
+  ASSERT_EQ(generate("after.net", "--degrade 1 --seed 3").status, 0);
+  const std::string before = "--previous-topology " + path("before.net");
+  const Outcome kept = routeAgainstBefore("after.net", before);
+  ASSERT_EQ(kept.status, 0) << kept.out;
+  const Json k = readJson(dir_ / "after/report.json")["previous"];
+  EXPECT_EQ(k["routedAs"], "kept");
+  EXPECT_EQ(k["change"], "capacity-lost");
+  EXPECT_GT(k["entriesRerouted"].get<std::uint64_t>(), 0u);
+  EXPECT_THAT(kept.out, HasSubstr("routed under change (capacity-lost): "));
+
+  fs::remove_all(dir_ / "after");
+  const Outcome fresh = routeAgainstBefore("after.net", before + " --rebalance");
+  ASSERT_EQ(fresh.status, 0) << fresh.out;
+  const Json f = readJson(dir_ / "after/report.json")["previous"];
+  EXPECT_EQ(f["routedAs"], "fresh");
+  EXPECT_THAT(fresh.out, HasSubstr("routed afresh (--rebalance"));
+  EXPECT_LT(k["blocks"]["differ"].get<std::uint64_t>() * 2,
+            f["blocks"]["differ"].get<std::uint64_t>());
+  EXPECT_LE(k["entriesRerouted"].get<std::uint64_t>(),
+            k["entries"]["compared"].get<std::uint64_t>());
+}
+
+// The cable back: capacity gained, so the tables are exactly what a fresh
+// run of the whole fabric gives, and a flap ends where it started.
+TEST_F(RoutePrevious, ACableThatComesBackRestoresTheFreshTables) {
+  ASSERT_EQ(generate("cut.net", "--degrade 1 --seed 3").status, 0);
+  const Outcome cut = runIbsm(fmt::format(
+      "route -t {} -R ftree --previous {} --previous-topology {} -o {}", path("cut.net"),
+      path("before/opensm-lfts.dump"), path("before.net"), path("cut")));
+  ASSERT_EQ(cut.status, 0) << cut.out;
+  const Outcome back = runIbsm(
+      fmt::format("route -t {} -R ftree --previous {} --previous-topology {} -o {}",
+                  path("before.net"), path("cut/opensm-lfts.dump"), path("cut.net"), path("back")));
+  ASSERT_EQ(back.status, 0) << back.out;
+  const Json p = readJson(dir_ / "back/report.json")["previous"];
+  EXPECT_EQ(p["change"], "capacity-gained");
+  EXPECT_EQ(p["routedAs"], "fresh-fallback");
+  const auto slurp = [](const fs::path& f) {
+    std::ifstream in(f);
+    return std::string(std::istreambuf_iterator<char>(in), {});
+  };
+  EXPECT_EQ(slurp(dir_ / "back/opensm-lfts.dump"), slurp(dir_ / "before/opensm-lfts.dump"));
+}
+
 TEST_F(RoutePrevious, WithoutThePreviousFabricTheBusiestLinkBeforeIsNotGuessed) {
   ASSERT_EQ(generate("after.net", "--degrade 1 --seed 3").status, 0);
   const Outcome r = routeAgainstBefore("after.net", "");
