@@ -178,6 +178,7 @@ struct PreviousReport {
   std::string routedAs;
   std::string change;  // "capacity-lost", "hosts-only", ...; empty when fresh
   std::uint64_t entriesKept{0}, entriesRerouted{0};
+  std::uint64_t blocksRerouted{0};  // blocks holding a rerouted entry (at most these change)
   std::string why;
   LftChanges tables;
   // The report's link loads of the previous tables on the fabric they were

@@ -41,8 +41,11 @@
 namespace ibsm {
 
 struct StableRoutesStats {
-  bool stabilised{false};      // the result mixes previous and fresh entries
-  std::uint64_t broken{0};     // (switch, LID) whose previous path no longer holds
+  bool stabilised{false};   // the result mixes previous and fresh entries
+  std::uint64_t broken{0};  // (switch, LID) whose previous path no longer holds
+  // 64-LID LFT blocks holding such an entry: the blocks a change can need
+  // to write (a lost cable: those whose entries' paths crossed it).
+  std::uint64_t brokenBlocks{0};
   std::uint64_t kept{0};       // (switch, LID) kept from the previous tables
   std::uint64_t fromFresh{0};  // (switch, LID) taken from the fresh tables
   double busiest{0};           // busiest link of the result (CA->CA routes)

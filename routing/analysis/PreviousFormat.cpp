@@ -73,6 +73,7 @@ void writePrevious(JsonWriter& w, const PreviousReport& p, const LinkLoadStats& 
   w.key("previous").beginObject().key("tablesFile").value(p.tablesFile);
   w.key("routedAs").value(p.routedAs).key("change").value(p.change);
   w.key("entriesKept").value(p.entriesKept).key("entriesRerouted").value(p.entriesRerouted);
+  w.key("blocksRerouted").value(p.blocksRerouted);
   w.key("why").value(p.why);
   w.key("switches").beginObject();
   w.key("compared").value(t.switchesCompared).key("changed").value(t.switchesChanged);
@@ -106,8 +107,9 @@ void summarisePrevious(const PreviousReport& p, const LinkLoadStats& after, std:
       t.switchesChanged, t.topsChanged);
   if (p.routedAs == "kept")
     out += fmt::format(
-        "  routed under change ({}): {} entries whose previous path holds kept, {} rerouted\n",
-        p.change, p.entriesKept, p.entriesRerouted);
+        "  routed under change ({}): {} entries whose previous path holds kept, {} rerouted (in {} "
+        "blocks)\n",
+        p.change, p.entriesKept, p.entriesRerouted, p.blocksRerouted);
   else if (p.routedAs == "fresh-fallback")
     out += fmt::format("  routed afresh under change ({}): {}\n", p.change, p.why);
   else

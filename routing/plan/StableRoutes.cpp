@@ -1,4 +1,5 @@
 #include <fmt/format.h>
+#include <ibsm/MadAttributes.h>
 #include <ibsm/Report.h>
 #include <ibsm/StableRoutes.h>
 
@@ -124,6 +125,7 @@ RoutingResult mix(const Fabric& fabric, const RoutingResult& fresh,
   keepAbsentLids(present, previous, out);
   Chains chains(fabric, previous);
   const auto switches = fabric.switches();
+  std::set<std::pair<NodeId, std::uint16_t>> brokenBlocks;
   for (const Target& t : present) {
     chains.next(t);
     for (const NodeId s : switches) {
@@ -133,11 +135,14 @@ RoutingResult mix(const Fabric& fabric, const RoutingResult& fresh,
         port[t.lid.value] = chains.entry(s);
         stats.kept += 1;
       } else {
-        stats.broken += chains.hadRoute(s);
         stats.fromFresh += 1;
+        if (!chains.hadRoute(s)) continue;
+        stats.broken += 1;
+        brokenBlocks.emplace(s, static_cast<std::uint16_t>(t.lid.value / kLftBlockSize));
       }
     }
   }
+  stats.brokenBlocks = brokenBlocks.size();
   return out;
 }
 

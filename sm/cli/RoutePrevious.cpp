@@ -99,6 +99,7 @@ Result<PreviousReport> comparePrevious(PreviousInputs previous, const SubnetPlan
     out.change = changeName(plan.stable->change);
     out.entriesKept = s.kept;
     out.entriesRerouted = s.broken;
+    out.blocksRerouted = s.brokenBlocks;
     out.why = s.why;
   }
   out.tables = compareLfts(previous.tables, plan.fabric, plan.routing);

@@ -37,8 +37,11 @@ void appendSweep(std::string& out, std::string_view key, const std::optional<Swe
   fmt::format_to(o, "{}_ports: {} configured, {} armed, {} activated, {} failed\n", key,
                  n.portsConfigured, n.portsArmed, n.portsActivated, n.failed);
   if (const auto& r = n.routes; r && r->how == "kept")
-    fmt::format_to(o, "{}_routes: kept ({}) {} entries kept, {} rerouted, busiest {} (fresh {})\n",
-                   key, r->change, r->kept, r->rerouted, r->busiest, r->freshBusiest);
+    fmt::format_to(o,
+                   "{}_routes: kept ({}) {} entries kept, {} rerouted in {} blocks, busiest {} "
+                   "(fresh {})\n",
+                   key, r->change, r->kept, r->rerouted, r->reroutedBlocks, r->busiest,
+                   r->freshBusiest);
   else if (r)
     fmt::format_to(o, "{}_routes: {}{}{}\n", key, r->how, r->why.empty() ? "" : ": ", r->why);
   for (const auto& r : n.reasons) fmt::format_to(o, "{}_not_up: {}\n", key, r);

@@ -40,13 +40,14 @@ struct TableCounters {
 // replan) found and cost.
 // How a sweep's routes came about (routing.stable_routes).
 struct RoutesCounters {
-  std::string how;                // "fresh", "kept" (routed under change), "fresh-fallback"
-  std::string change;             // "capacity-lost", "hosts-only", ...; empty when fresh
-  std::uint64_t kept{0};          // (switch, LID) entries kept from the previous tables
-  std::uint64_t rerouted{0};      // of those whose previous path broke
-  std::uint64_t busiest{0};       // busiest link of the result, routes
-  std::uint64_t freshBusiest{0};  // that of fresh tables (0: not computed)
-  std::string why;                // why fresh tables were taken under change
+  std::string how;                  // "fresh", "kept" (routed under change), "fresh-fallback"
+  std::string change;               // "capacity-lost", "hosts-only", ...; empty when fresh
+  std::uint64_t kept{0};            // (switch, LID) entries kept from the previous tables
+  std::uint64_t rerouted{0};        // of those whose previous path broke
+  std::uint64_t reroutedBlocks{0};  // LFT blocks holding such an entry
+  std::uint64_t busiest{0};         // busiest link of the result, routes
+  std::uint64_t freshBusiest{0};    // that of fresh tables (0: not computed)
+  std::string why;                  // why fresh tables were taken under change
 };
 
 struct SweepCounters {

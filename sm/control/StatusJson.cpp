@@ -38,9 +38,13 @@ Json tableJson(const TableCounters& t) {
 
 Json routesJson(const std::optional<RoutesCounters>& r) {
   if (!r) return nullptr;
-  return {{"how", r->how},         {"change", r->change},
-          {"kept", r->kept},       {"rerouted", r->rerouted},
-          {"busiest", r->busiest}, {"fresh_busiest", r->freshBusiest},
+  return {{"how", r->how},
+          {"change", r->change},
+          {"kept", r->kept},
+          {"rerouted", r->rerouted},
+          {"rerouted_blocks", r->reroutedBlocks},
+          {"busiest", r->busiest},
+          {"fresh_busiest", r->freshBusiest},
           {"why", r->why}};
 }
 

@@ -30,6 +30,7 @@ std::optional<control::RoutesCounters> routesCounters(const SweepResult& r) {
   out.how = s.stabilised ? "kept" : "fresh-fallback";
   out.kept = s.kept;
   out.rerouted = s.broken;
+  out.reroutedBlocks = s.brokenBlocks;
   out.busiest = static_cast<std::uint64_t>(s.busiest);
   out.freshBusiest = static_cast<std::uint64_t>(s.freshBusiest);
   out.why = s.why;
