@@ -286,9 +286,9 @@ constexpr OptionSpec kOptions[] = {
      "sweep (OpenSM's behaviour), which may move most entries for one lost cable.",
      applyStableRoutes},
     {"routing.rebalance_interval", "seconds 0-31536000", "0",
-     "Tables kept through lost capacity are computed afresh once they are this old, at the "
-     "next light sweep (the best balance for the fabric as it is, at the cost of moving "
-     "entries). 0: only when the operator runs `ibsm sweep --rebalance`.",
+     "Tables mended in place after lost capacity are computed afresh once they have been so "
+     "this long, at the next light sweep (the best balance for the fabric as it is, at the "
+     "cost of moving entries). 0: only when the operator runs `ibsm sweep --rebalance`.",
      applyRebalanceInterval},
     {"sm.port_guid", "GUID string", R"("")",
      "Port GUID the SM runs on. Empty: the first active InfiniBand port, as OpenSM chooses.",

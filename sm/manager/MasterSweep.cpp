@@ -135,7 +135,7 @@ std::shared_ptr<const PreviousRoutes> MasterSweep::previousRoutes() const {
 
 bool MasterSweep::rebalanceDue() const {
   if (settings_.rebalanceInterval.count() == 0 || tablesFresh_) return false;
-  return now() - lastFresh_ >= settings_.rebalanceInterval;
+  return now() - staleSince_ >= settings_.rebalanceInterval;
 }
 
 void MasterSweep::noteFreshness(const SubnetPlan& plan, MadClock::time_point planned) {
@@ -143,11 +143,13 @@ void MasterSweep::noteFreshness(const SubnetPlan& plan, MadClock::time_point pla
   // were; a path that broke and was mended in place may leave them
   // elsewhere than a fresh computation would.
   if (plan.stable && plan.stable->stats.stabilised) {
-    if (plan.stable->stats.broken > 0) tablesFresh_ = false;
+    if (plan.stable->stats.broken > 0 && tablesFresh_) {
+      tablesFresh_ = false;
+      staleSince_ = planned;
+    }
     return;
   }
   tablesFresh_ = true;
-  lastFresh_ = planned;
 }
 
 void MasterSweep::logStability(const SubnetPlan& plan) const {

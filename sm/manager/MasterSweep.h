@@ -75,9 +75,10 @@ struct SweepSettings {
   // a lost cable moves only the entries that used it. False: fresh tables
   // at every plan, as OpenSM computes them.
   bool stableRoutes{true};
-  // routing.rebalance_interval: tables that differ from what a fresh
-  // computation gives (kept through changes) are computed afresh once they
-  // are this old; zero: only when the operator asks (`ibsm sweep --rebalance`).
+  // routing.rebalance_interval: tables that may differ from what a fresh
+  // computation gives (entries mended in place after a loss) are computed
+  // afresh once they have been so this long; zero: only when the operator
+  // asks (`ibsm sweep --rebalance`).
   std::chrono::seconds rebalanceInterval{0};
 };
 
@@ -168,9 +169,8 @@ class MasterSweep {
   [[nodiscard]] Result<SweepResult> programMulticast();
   // The next plan is computed afresh, whatever the last one held.
   void requestRebalance() { rebalanceAsked_ = true; }
-  // The last plan kept entries a fresh computation would place elsewhere,
-  // and routing.rebalance_interval has passed since the tables were last
-  // computed afresh.
+  // The tables were mended in place after a loss (they may differ from a
+  // fresh computation) at least routing.rebalance_interval ago.
   bool rebalanceDue() const;
   // The plan of the last sweep (or multicast pass); null before the first.
   const std::shared_ptr<const SubnetPlan>& lastPlan() const { return lastPlan_; }
@@ -216,8 +216,8 @@ class MasterSweep {
   mutable McTopologyCache mcTopology_;
   std::shared_ptr<const SubnetPlan> lastPlan_;
   bool rebalanceAsked_{false};
-  bool tablesFresh_{true};            // the tables are what a fresh computation gave
-  MadClock::time_point lastFresh_{};  // when they last were
+  bool tablesFresh_{true};             // the tables are what a fresh computation gave
+  MadClock::time_point staleSince_{};  // when they first kept entries of another fabric
 };
 
 }  // namespace ibsm::sm::manager

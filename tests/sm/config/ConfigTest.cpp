@@ -44,6 +44,26 @@ TEST(Config, ReadsMaxVlsAndThePartitionsFile) {
             "ibsm.toml:2: expected routing.max_vls to be an integer from 1 to 15");
 }
 
+TEST(Config, StableRoutesAreOnAndRebalanceOnlyWhenAskedByDefault) {
+  const auto defaults = parseConfig("", "empty.toml");
+  ASSERT_TRUE(defaults);
+  EXPECT_TRUE(defaults->routing.stableRoutes);
+  EXPECT_EQ(defaults->routing.rebalanceInterval, std::chrono::seconds(0));
+  const auto c =
+      parseConfig("[routing]\nstable_routes = false\nrebalance_interval = 86400\n", "a.toml");
+  ASSERT_TRUE(c) << c.error().message;
+  EXPECT_FALSE(c->routing.stableRoutes);
+  EXPECT_EQ(c->routing.rebalanceInterval, std::chrono::hours(24));
+  const auto notBool = parseConfig("[routing]\nstable_routes = 1\n", "ibsm.toml");
+  ASSERT_FALSE(notBool);
+  EXPECT_EQ(notBool.error().message,
+            "ibsm.toml:2: expected routing.stable_routes to be true or false");
+  const auto negative = parseConfig("[routing]\nrebalance_interval = -1\n", "ibsm.toml");
+  ASSERT_FALSE(negative);
+  EXPECT_EQ(negative.error().message,
+            "ibsm.toml:2: expected routing.rebalance_interval to be an integer from 0 to 31536000");
+}
+
 // [[partition]] tables are read by the partition manager from the same file;
 // the config parser leaves them alone, but only under that name.
 TEST(Config, ReadsTheSaSectionWithOpenSmsDefaults) {

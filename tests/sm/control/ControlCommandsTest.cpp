@@ -92,6 +92,15 @@ TEST_F(ControlCommands, SweepHeavyAsksForAHeavySweep) {
   EXPECT_EQ(sweeps_, (std::vector<SweepAsk>{SweepAsk::Heavy, SweepAsk::Light}));
 }
 
+TEST_F(ControlCommands, SweepRebalanceAsksForAHeavySweepWithFreshRoutes) {
+  auto server = ControlServer::listen(path_);
+  ASSERT_TRUE(server);
+  auto r = run(**server, "sweep --rebalance --socket " + path_.string());
+  EXPECT_EQ(r.status, 0) << r.out;
+  EXPECT_EQ(r.out, "ok: heavy sweep with fresh routes (rebalance) requested\n");
+  EXPECT_EQ(sweeps_, (std::vector<SweepAsk>{SweepAsk::Rebalance}));
+}
+
 TEST_F(ControlCommands, TheSocketComesFromTheConfigFileWithoutSocketFlag) {
   const fs::path other = dir_ / "elsewhere.sock";
   std::ofstream(dir_ / "ibsm.toml")

@@ -98,6 +98,15 @@ TEST_F(ControlSocket, SweepDeliversTheHeavyFlag) {
   EXPECT_EQ(sweeps_, (std::vector<SweepAsk>{SweepAsk::Heavy, SweepAsk::Light}));
 }
 
+TEST_F(ControlSocket, SweepRebalanceAsksForFreshRoutes) {
+  auto server = ControlServer::listen(path_);
+  ASSERT_TRUE(server);
+  const auto answer = serveWhile(**server, [&] { return request(path_, "sweep rebalance"); });
+  ASSERT_TRUE(answer);
+  EXPECT_EQ(*answer, "ok: heavy sweep with fresh routes (rebalance) requested\n");
+  EXPECT_EQ(sweeps_, (std::vector<SweepAsk>{SweepAsk::Rebalance}));
+}
+
 TEST_F(ControlSocket, UnknownRequestIsAnsweredWithAnError) {
   auto server = ControlServer::listen(path_);
   ASSERT_TRUE(server);

@@ -3,6 +3,7 @@
 // last discovery, writing exactly the LFT blocks whose contents change; a
 // new link is left to a heavy sweep.
 #include <gtest/gtest.h>
+#include <ibsm/Engines.h>
 #include <ibsm/Mad.h>
 
 #include <algorithm>
@@ -101,6 +102,10 @@ std::size_t blocksThatDiffer(const std::vector<std::uint8_t>& a,
     }
   }
   return n;
+}
+
+bool sameTables(const std::vector<Lft>& a, const std::vector<Lft>& b) {
+  return std::ranges::equal(a, b, {}, &Lft::port, &Lft::port);
 }
 
 class MasterLightSweep : public ::testing::Test {
@@ -235,6 +240,67 @@ TEST_F(MasterLightSweep, ALostCableIsRoutedAroundWritingOnlyTheBlocksThatChange)
   ASSERT_TRUE(quiet);
   EXPECT_FALSE(quiet->changed);
   EXPECT_EQ(quiet->mads, fabric().switches().size());
+}
+
+// routing.stable_routes (the default): a lost cable writes at most the
+// blocks holding an entry whose path crossed it; a rebalance then writes the
+// tables a fresh computation gives, and a sweep after it keeps them.
+TEST_F(MasterLightSweep, ALostCableMovesOnlyWhatCrossedItAndARebalanceRoutesAfresh) {
+  ASSERT_TRUE(sweep_->run());
+  const auto [a, b] = spineCable();
+  fabric().disconnect(a);
+  wire_->flag(a.node);
+  wire_->flag(b.node);
+  auto light = sweep_->lightSweep();
+  ASSERT_TRUE(light && light->reroute);
+  const SubnetPlan& kept = *light->reroute->plan;
+  ASSERT_TRUE(kept.stable);
+  EXPECT_EQ(kept.stable->change, FabricChange::CapacityLost);
+  EXPECT_TRUE(kept.stable->stats.stabilised) << kept.stable->stats.why;
+  const auto written = light->reroute->program.table(program::TableKind::Lft).written;
+  EXPECT_GT(written, 0u);
+  EXPECT_LE(written, kept.stable->stats.brokenBlocks);
+
+  PlanInputs inputs;
+  inputs.guid2lid = *store_->loadGuid2Lid();
+  const auto fresh = planSubnet(sweep_->held().observed().fabric, inputs, defaultRegistry());
+  ASSERT_TRUE(fresh);
+  ASSERT_FALSE(sameTables(fresh->routing.lfts, kept.routing.lfts))
+      << "fresh tables equal the kept ones: the test proves nothing";
+  sweep_->requestRebalance();
+  const auto rebalanced = sweep_->replan();
+  ASSERT_TRUE(rebalanced);
+  EXPECT_TRUE(rebalanced->up);
+  EXPECT_FALSE(rebalanced->plan->stable);
+  EXPECT_TRUE(sameTables(rebalanced->plan->routing.lfts, fresh->routing.lfts));
+  EXPECT_GT(rebalanced->program.table(program::TableKind::Lft).written, 0u);
+
+  const std::size_t mark = sent().size();
+  const auto again = sweep_->run();
+  ASSERT_TRUE(again && again->plan->stable);
+  EXPECT_EQ(again->plan->stable->change, FabricChange::HostsOnly);
+  EXPECT_EQ(countSent(sent(), mark, Method::Set, AttributeId::LinearForwardingTable), 0u);
+}
+
+// routing.stable_routes = false: OpenSM's way, the fresh tables at every plan.
+TEST_F(MasterLightSweep, WithoutStableRoutesALostCableGetsTheFreshTables) {
+  SweepSettings settings;
+  settings.stableRoutes = false;
+  sweep_->setSettings(settings);
+  ASSERT_TRUE(sweep_->run());
+  const auto [a, b] = spineCable();
+  fabric().disconnect(a);
+  wire_->flag(a.node);
+  wire_->flag(b.node);
+  auto light = sweep_->lightSweep();
+  ASSERT_TRUE(light && light->reroute);
+  EXPECT_FALSE(light->reroute->plan->stable);
+  PlanInputs inputs;
+  inputs.guid2lid = *store_->loadGuid2Lid();
+  const auto fresh = planSubnet(sweep_->held().observed().fabric, inputs, defaultRegistry());
+  ASSERT_TRUE(fresh);
+  EXPECT_TRUE(sameTables(light->reroute->plan->routing.lfts, fresh->routing.lfts));
+  EXPECT_FALSE(sweep_->rebalanceDue());
 }
 
 TEST_F(MasterLightSweep, AHostWhoseOnlyCableIsLostIsDroppedAndTheRestStaysRouted) {

@@ -14,15 +14,20 @@
 # held an entry whose path crossed the cable (the dry run's
 # previous.blocksRerouted, which the live status reports too). The blocks a
 # fresh computation would have moved (`--rebalance`) are printed beside them.
+# With REBALANCE (`rebalance`): routing.rebalance_interval = 12, so a
+# rebalance sweep follows the reroute within 12 s + one interval and leaves
+# exactly the dry run's fresh tables (`--rebalance`); `ibsm sweep
+# --rebalance` then writes no block.
 # `ReLink`: the tables equal the dry run of the whole fabric, the original.
 # `Unlink HOST[1]` and `ReLink`: no LFT block written, tables unchanged.
 #
-#   run-with-ibsim.sh NETFILE -- stable-routes.sh path/to/ibsm SWITCH PORT HOST
+#   run-with-ibsim.sh NETFILE -- stable-routes.sh path/to/ibsm SWITCH PORT HOST [rebalance]
 set -u
 IBSM=${1:?usage: $0 path/to/ibsm SWITCH PORT HOST}
 node=${2:?SWITCH}
 port=${3:?PORT}
 host=${4:?HOST}
+rebalance=${5:-}
 source "$(dirname "$0")/run-checks.sh"
 net=$IBSIM_NETFILE
 start=$SECONDS
@@ -31,6 +36,8 @@ swept='.sweeps_by_kind | .reroute + .heavy + .takeover'
 
 mkdir -p sm
 ibsm_conf sm/ibsm.toml "$PWD/sm" 1000 2 "$interval"
+rebalance_after=12
+[[ -z $rebalance ]] || printf '%s\n' '[routing]' "rebalance_interval = $rebalance_after" >>sm/ibsm.toml
 start_ibsm sm "$(net_cas "$net" | head -n 1)" 10
 sock=sm/control.sock
 wait_for_status $sock .up 60 || fail "the subnet is not up within 60 s"
@@ -86,6 +93,29 @@ if change Unlink "\"$node\"[$port]"; then
   jq -e '.previous.routedAs == "kept"' dry-cut/report.json >/dev/null ||
     fail "the dry run did not route under change: $(jq -c .previous.why dry-cut/report.json)"
 fi
+# A rebalance on schedule, then one asked: the fresh tables of the fabric
+# without the cable, the second writing nothing.
+if [[ -n $rebalance ]]; then
+  written0=$(lft_blocks_written $sock)
+  if wait_for_status $sock '.sweeps_by_kind.rebalance >= 1 and .up' $((rebalance_after + interval + 10)); then
+    written=$(($(lft_blocks_written $sock) - written0))
+    echo "rebalance after $rebalance_after s: $written LFT blocks written"
+    check_lfts_as_planned dry-fresh
+    written0=$(lft_blocks_written $sock)
+    heavy0=$(ibsm_status $sock .sweeps_by_kind.heavy)
+    env -u LD_PRELOAD "$IBSM" sweep --rebalance --socket $sock >/dev/null ||
+      fail "ibsm sweep --rebalance was refused"
+    wait_for_status $sock ".sweeps_by_kind.heavy > $heavy0 and .up" 20 ||
+      fail "no heavy sweep after ibsm sweep --rebalance"
+    [[ $(ibsm_status $sock .last_heavy.counters.routes.how) == fresh ]] ||
+      fail "the asked rebalance did not route afresh"
+    [[ $(($(lft_blocks_written $sock) - written0)) -eq 0 ]] ||
+      fail "a rebalance of fresh tables wrote LFT blocks"
+  else
+    fail "no rebalance within $((rebalance_after + interval + 10)) s of the reroute"
+  fi
+fi
+
 # The cable back: exactly the fresh tables of the whole fabric.
 if change ReLink "\"$node\"[$port]"; then
   check_lfts_as_planned dry
