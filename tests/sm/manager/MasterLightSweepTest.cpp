@@ -150,6 +150,21 @@ class MasterLightSweep : public ::testing::Test {
     return {};
   }
 
+  // The first spine cable pulled, both ends flagged, and a light sweep.
+  Result<LightResult> loseSpineCable() {
+    const auto [a, b] = spineCable();
+    fabric().disconnect(a);
+    wire_->flag(a.node);
+    wire_->flag(b.node);
+    return sweep_->lightSweep();
+  }
+  // What a fresh computation plans for the fabric the SM holds.
+  Result<SubnetPlan> freshPlan() {
+    PlanInputs inputs;
+    inputs.guid2lid = *store_->loadGuid2Lid();
+    return planSubnet(sweep_->held().observed().fabric, inputs, defaultRegistry());
+  }
+
   PortRef smPort_;
   std::optional<PscWire> wire_;
   std::optional<MadEngine> engine_;
@@ -247,11 +262,7 @@ TEST_F(MasterLightSweep, ALostCableIsRoutedAroundWritingOnlyTheBlocksThatChange)
 // tables a fresh computation gives, and a sweep after it keeps them.
 TEST_F(MasterLightSweep, ALostCableMovesOnlyWhatCrossedItAndARebalanceRoutesAfresh) {
   ASSERT_TRUE(sweep_->run());
-  const auto [a, b] = spineCable();
-  fabric().disconnect(a);
-  wire_->flag(a.node);
-  wire_->flag(b.node);
-  auto light = sweep_->lightSweep();
+  auto light = loseSpineCable();
   ASSERT_TRUE(light && light->reroute);
   const SubnetPlan& kept = *light->reroute->plan;
   ASSERT_TRUE(kept.stable);
@@ -261,9 +272,7 @@ TEST_F(MasterLightSweep, ALostCableMovesOnlyWhatCrossedItAndARebalanceRoutesAfre
   EXPECT_GT(written, 0u);
   EXPECT_LE(written, kept.stable->stats.brokenBlocks);
 
-  PlanInputs inputs;
-  inputs.guid2lid = *store_->loadGuid2Lid();
-  const auto fresh = planSubnet(sweep_->held().observed().fabric, inputs, defaultRegistry());
+  const auto fresh = freshPlan();
   ASSERT_TRUE(fresh);
   ASSERT_FALSE(sameTables(fresh->routing.lfts, kept.routing.lfts))
       << "fresh tables equal the kept ones: the test proves nothing";
@@ -288,16 +297,10 @@ TEST_F(MasterLightSweep, WithoutStableRoutesALostCableGetsTheFreshTables) {
   settings.stableRoutes = false;
   sweep_->setSettings(settings);
   ASSERT_TRUE(sweep_->run());
-  const auto [a, b] = spineCable();
-  fabric().disconnect(a);
-  wire_->flag(a.node);
-  wire_->flag(b.node);
-  auto light = sweep_->lightSweep();
+  auto light = loseSpineCable();
   ASSERT_TRUE(light && light->reroute);
   EXPECT_FALSE(light->reroute->plan->stable);
-  PlanInputs inputs;
-  inputs.guid2lid = *store_->loadGuid2Lid();
-  const auto fresh = planSubnet(sweep_->held().observed().fabric, inputs, defaultRegistry());
+  const auto fresh = freshPlan();
   ASSERT_TRUE(fresh);
   EXPECT_TRUE(sameTables(light->reroute->plan->routing.lfts, fresh->routing.lfts));
   EXPECT_FALSE(sweep_->rebalanceDue());
