@@ -114,8 +114,8 @@ class StableUnderChange : public ::testing::TestWithParam<ChangeCase> {
   StableRoutesStats stats_;
 };
 
-// ftree and updn take the previous tables as their hint; the other engines
-// get the generic mix. None falls back to the fresh tables on these cuts.
+// Every engine takes the previous tables as its hint; none falls back to
+// the fresh tables on these cuts.
 TEST_P(StableUnderChange, MovesAtMostTheBlocksWhosePathsCrossedTheLostCable) {
   ASSERT_TRUE(stats_.stabilised) << stats_.why;
   const auto moved = changedBlocks(before_.lfts, after_.lfts);
@@ -140,15 +140,31 @@ TEST_P(StableUnderChange, RoutesEveryPairWithoutCreditLoopsNearTheFreshBalance) 
       << "busiest " << stats_.busiest << " against fresh " << stats_.freshBusiest;
 }
 
-// The engines that take the hint themselves; the others are mixed by
-// routeUnderChange.
+// The engines that take the hint themselves (routeUnderChange mixes for any
+// other).
 TEST_P(StableUnderChange, EnginesThatTakeTheHintFollowIt) {
-  const std::set<std::string> takers{"ftree", "updn"};
+  const std::set<std::string> takers{"ftree", "updn", "minhop", "dragonfly"};
   if (!takers.contains(GetParam().engine)) GTEST_SKIP() << "generic mix";
   EXPECT_NE(std::ranges::find_if(
                 after_.notes,
                 [](const std::string& n) { return n.starts_with("previous tables as the hint"); }),
             after_.notes.end());
+}
+
+// What "still valid" adds per engine: minhop's routes stay shortest, a
+// dragonfly's no longer than the routes it takes now (minimal around what is
+// missing), updn's and ftree's legal in their order (the credit-loop check).
+TEST_P(StableUnderChange, KeptRoutesAreNoLongerThanTheEnginesOwn) {
+  const auto after = analyseRoutes(cut_, after_).hops;
+  const auto fresh = analyseRoutes(cut_, fresh_).hops;
+  if (GetParam().engine == "minhop") {
+    EXPECT_EQ(after.longerThanShortest, 0u);
+  }
+  if (GetParam().engine == "dragonfly") {
+    EXPECT_LE(after_.vlsUsed, fresh_.vlsUsed);
+    EXPECT_LE(after.max, fresh.max);
+    EXPECT_LE(after.mean, fresh.mean);
+  }
 }
 
 // One lost cable does not move updn's roots: the switches farthest from the
@@ -189,6 +205,41 @@ TEST_P(StableUnderChange, WritesNoBlockWhenAHostLeavesAndReturns) {
   ASSERT_TRUE(back.connect(at, host));
   const RoutingResult with = routeAfter(gone, back, GetParam().engine, without.lfts, s2);
   EXPECT_TRUE(changedBlocks(before_.lfts, with.lfts).empty());
+}
+
+// Tables another engine left behind, as the hint: what is kept must still
+// meet the engine's own rules.
+struct CrossEngine : ::testing::Test {
+  void SetUp() override {
+    cut_ = full_;
+    cut_.disconnect(firstSwitchCable(full_, nodeNamed(full_, "g1r2")));
+  }
+  Fabric full_ = generatedFabric(DragonflySpec{.a = 4, .p = 2, .h = 2});
+  Fabric cut_;
+};
+
+// updn's routes on a dragonfly climb to its root and are often longer than
+// the shortest: minhop keeps none of those and stays on shortest paths.
+TEST_F(CrossEngine, MinHopKeepsOnlyShortestPaths) {
+  StableRoutesStats stats;
+  const auto after = routeAfter(full_, cut_, "minhop", route(full_, "updn").lfts, stats);
+  EXPECT_TRUE(stats.stabilised) << stats.why;
+  EXPECT_GT(analyseRoutes(full_, route(full_, "updn")).hops.longerThanShortest, 0u);
+  EXPECT_EQ(analyseRoutes(cut_, after).hops.longerThanShortest, 0u);
+}
+
+// minhop's shortest paths on a dragonfly ignore the VL plan: the dragonfly
+// engine keeps only what is minimal and within a plan of no more VLs than its
+// own fresh routes need, and the result has no credit loop.
+TEST_F(CrossEngine, DragonflyKeepsOnlyMinimalRoutesWithinItsVlPlan) {
+  StableRoutesStats stats;
+  const auto after = routeAfter(full_, cut_, "dragonfly", route(full_, "minhop").lfts, stats);
+  const auto fresh = route(cut_, "dragonfly");
+  const auto report = analyseRoutes(cut_, after);
+  EXPECT_TRUE(report.creditLoops.acyclic);
+  EXPECT_LE(after.vlsUsed, fresh.vlsUsed);
+  EXPECT_LE(report.hops.max, analyseRoutes(cut_, fresh).hops.max);
+  EXPECT_EQ(report.unreachablePairs(), 0u);
 }
 
 std::vector<ChangeCase> cases() {
