@@ -1,5 +1,7 @@
 #include "routing/engines/ftree/FatTreeHint.h"
 
+#include <algorithm>
+
 namespace ibsm::routing::ftree {
 
 HintColumns::HintColumns(const SwitchGraph& graph, const FatTreeLayout& layout,
@@ -23,6 +25,25 @@ std::size_t HintColumns::apply(Lid lid, SwitchIndex target, std::uint8_t deliver
     next[s] = s == target ? kDeliver : portCable_[s][chains_.port(s)];
   }
   return kept;
+}
+
+std::optional<SwitchIndex> HintColumns::previousHub(const SwitchGraph& graph) {
+  if (chains_.empty()) return std::nullopt;
+  std::vector<std::uint32_t> through(layout_.switches(), 0);
+  const auto& tops = layout_.byHeight[layout_.top];
+  for (const SwitchIndex t : tops) {
+    const Lid lid = graph.endpoints(t).front().base;
+    if (lid.value == 0) continue;
+    chains_.judge(lid, t, 0);
+    for (const SwitchIndex s : tops) {
+      if (s == t || !chains_.holds(s)) continue;
+      for (SwitchIndex at = chains_.next(s); at != t && at != kNoSwitch; at = chains_.next(at))
+        through[at] += layout_.leafIndex[at] != kNotLeaf;
+    }
+  }
+  const auto best = std::ranges::max_element(through);
+  if (*best == 0) return std::nullopt;
+  return static_cast<SwitchIndex>(best - through.begin());
 }
 
 }  // namespace ibsm::routing::ftree

@@ -14,6 +14,7 @@
 #include <ibsm/Routing.h>
 
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <vector>
 
@@ -33,6 +34,12 @@ class HintColumns {
   // holds; returns how many switches kept theirs.
   std::size_t apply(Lid lid, SwitchIndex target, std::uint8_t deliverPort,
                     std::vector<CableId>& next);
+
+  // The hub of the order the previous tables followed (FatTreeHub.h): the
+  // leaf that the previous chains between top switches pass through, since
+  // in a legal chain only the hub leaf has both an earlier and a later
+  // neighbour on it. None without a hint, or when no such chain holds.
+  std::optional<SwitchIndex> previousHub(const SwitchGraph& graph);
 
  private:
   const FatTreeLayout& layout_;
