@@ -111,10 +111,12 @@ Result<RoutingResult> routeUnderChange(const Fabric& fabric, const EngineRegistr
   const routing::SwitchGraph graph(fabric);
   const auto present = targets(graph);
   routing::PreviousChains chains(graph, previous);
-  keepHolding(graph, present, chains, Tally::Count, nullptr, stats);
-  if (change == FabricChange::Unknown && stats.broken == 0) {
-    stats.why = "no previous path is broken and the previous fabric is unknown: fresh tables";
-    return registry.route(fabric, engines, options);
+  if (change == FabricChange::Unknown) {
+    keepHolding(graph, present, chains, Tally::Count, nullptr, stats);
+    if (stats.broken == 0) {
+      stats.why = "no previous path is broken and the previous fabric is unknown: fresh tables";
+      return registry.route(fabric, engines, options);
+    }
   }
   // The hinted run first: an engine that does not take the hint returns its
   // fresh tables, so one run serves both, and only a taker runs twice.
