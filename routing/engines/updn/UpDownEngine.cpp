@@ -29,10 +29,10 @@ class UpDownEngine final : public RoutingEngine {
 
   Result<RoutingResult> route(const Fabric& fabric, const RoutingOptions& options) const override {
     const SwitchGraph graph(fabric);
-    auto order = routing::updn::upDownOrder(fabric, graph, options.rootGuids);
+    routing::PreviousChains chains(graph, options.previous);
+    auto order = routing::updn::upDownOrder(fabric, graph, options.rootGuids, &chains);
     if (!order) return std::unexpected(order.error());
     routing::updn::UpDownRoutes routes(graph, *order);
-    routing::PreviousChains chains(graph, options.previous);
     const bool hinted = !chains.empty();
     SwitchIndex current = routing::kNoSwitch;
     std::uint64_t kept = 0;

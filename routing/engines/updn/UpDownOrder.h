@@ -39,6 +39,7 @@
 #include <string>
 #include <vector>
 
+#include "routing/graph/PreviousChains.h"
 #include "routing/graph/SwitchGraph.h"
 
 namespace ibsm::routing::updn {
@@ -53,7 +54,10 @@ struct UpDownOrder {
 };
 
 // Fails, naming the GUID, when a root GUID is not a switch of the fabric.
+// `previous`, the hint's chains when there is one, keeps T's joining switches
+// where the previous tables had them while they still join the roots.
 [[nodiscard]] Result<UpDownOrder> upDownOrder(const Fabric& fabric, const SwitchGraph& graph,
-                                              const std::vector<Guid>& rootGuids);
+                                              const std::vector<Guid>& rootGuids,
+                                              PreviousChains* previous = nullptr);
 
 }  // namespace ibsm::routing::updn
