@@ -185,6 +185,19 @@ TEST_P(StableUnderChange, UpDownKeepsItsRoots) {
   EXPECT_EQ(roots(before_), roots(after_));
 }
 
+// Without the previous fabric, a broken previous path tells of the loss:
+// the same tables as when the change is known.
+TEST_P(StableUnderChange, ReadsALossFromBrokenPathsWhenThePreviousFabricIsUnknown) {
+  StableRoutesStats unknown;
+  auto r =
+      routeUnderChange(cut_, defaultRegistry(), {GetParam().engine}, {.rootGuids = {}, .maxVls = 4},
+                       before_.lfts, FabricChange::Unknown, unknown);
+  ASSERT_TRUE(r.has_value());
+  EXPECT_TRUE(unknown.stabilised) << unknown.why;
+  EXPECT_GT(unknown.broken, 0u);
+  EXPECT_TRUE(changedBlocks(r->lfts, after_.lfts).empty());
+}
+
 TEST_P(StableUnderChange, ReturnsToTheFreshTablesWhenTheCableComesBack) {
   StableRoutesStats back;
   const RoutingResult restored = routeAfter(cut_, full_, GetParam().engine, after_.lfts, back);
