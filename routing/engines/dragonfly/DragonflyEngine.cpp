@@ -95,7 +95,7 @@ class DragonflyEngine final : public RoutingEngine {
                                         "the routes need {} VLs, the ports declare {} and {} are "
                                         "allowed (maxVls)",
                                         vls.levels, declaredVls(fabric), options.maxVls);
-      return fallBack(fabric, graph, ports, tables, why, *shape);
+      return fallBack(fabric, graph, ports, tables, why, *shape, options.previous);
     }
     result.lfts = routing::dragonfly::toLfts(fabric, graph, tables);
     result.vlsUsed = vls.levels;
@@ -155,8 +155,11 @@ class DragonflyEngine final : public RoutingEngine {
   static Result<RoutingResult> fallBack(const Fabric& fabric, const routing::SwitchGraph& graph,
                                         const routing::dragonfly::PortMap& ports,
                                         const routing::dragonfly::DragonflyTables& tables,
-                                        const std::string& why, const DragonflyShape& shape) {
-    auto updn = makeUpDownEngine()->route(fabric, RoutingOptions{});
+                                        const std::string& why, const DragonflyShape& shape,
+                                        std::span<const Lft> previous) {
+    // updn's own roots and one VL; the hint, when there is one, is updn's too.
+    auto updn = makeUpDownEngine()->route(
+        fabric, RoutingOptions{.rootGuids = {}, .maxVls = 1, .previous = previous});
     if (!updn) return fail(fmt::format("{}; and updn failed: {}", why, updn.error().message));
     const double minimal =
         meanCaHops(graph, ports, routing::dragonfly::toLfts(fabric, graph, tables), tables.targets);

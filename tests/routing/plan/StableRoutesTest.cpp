@@ -261,6 +261,19 @@ TEST_F(CrossEngine, DragonflyKeepsOnlyMinimalRoutesWithinItsVlPlan) {
   EXPECT_TRUE(changedBlocks(after.lfts, fresh.lfts).empty());
 }
 
+// On one VL the dragonfly engine routes with updn, and hands it the hint.
+TEST_F(CrossEngine, DragonflyOnOneVlHandsTheHintToUpdn) {
+  const RoutingOptions oneVl{.rootGuids = {}, .maxVls = 1};
+  const auto before = defaultRegistry().route(full_, {"dragonfly"}, oneVl);
+  ASSERT_TRUE(before.has_value());
+  StableRoutesStats stats;
+  const auto after = routeUnderChange(cut_, defaultRegistry(), {"dragonfly"}, oneVl, before->lfts,
+                                      classifyChange(full_, cut_), stats);
+  ASSERT_TRUE(after.has_value());
+  EXPECT_TRUE(stats.stabilised) << stats.why;
+  EXPECT_TRUE(after->followedPrevious);
+}
+
 std::vector<ChangeCase> cases() {
   std::vector<ChangeCase> out;
   const FatTreeSpec tree{.levels = 3, .radix = 8};
