@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <numeric>
 
+#include "routing/engines/updn/UpDownHint.h"
+
 namespace ibsm::routing::updn {
 namespace {
 
@@ -80,9 +82,12 @@ struct DetectedRoots {
 };
 
 // The switches farthest from the leaf level; when there is no level to speak
-// of (every switch a leaf, or no hosts at all) one root at the centre.
+// of (every switch a leaf, or no hosts at all) one root at the centre: with
+// the hint, the previous tables' root while it is within a hop of the centre
+// (a lost cable moves the centre of a dragonfly or a ring easily).
 DetectedRoots detectRoots(const Fabric& fabric, const SwitchGraph& graph,
-                          std::span<const SwitchIndex> component, Bfs& bfs) {
+                          std::span<const SwitchIndex> component, Bfs& bfs,
+                          PreviousChains* previous) {
   const auto guidOf = [&](SwitchIndex s) { return fabric.node(graph.nodeId(s)).guid; };
   DetectedRoots out;
   if (const auto leaves = leafSwitches(graph, component); !leaves.empty()) {
@@ -99,17 +104,24 @@ DetectedRoots detectRoots(const Fabric& fabric, const SwitchGraph& graph,
   }
   SwitchIndex centre = component.front();
   std::uint16_t least = kUnreachable;
+  std::vector<std::uint16_t> eccentricity(graph.size(), kUnreachable);
   for (const SwitchIndex s : component) {
     bfs.run(std::span(&s, 1));
-    std::uint16_t eccentricity = 0;
-    for (const SwitchIndex t : component) eccentricity = std::max(eccentricity, bfs.dist(t));
-    if (eccentricity < least || (eccentricity == least && guidOf(s) < guidOf(centre))) {
+    eccentricity[s] = 0;
+    for (const SwitchIndex t : component) eccentricity[s] = std::max(eccentricity[s], bfs.dist(t));
+    if (eccentricity[s] < least || (eccentricity[s] == least && guidOf(s) < guidOf(centre))) {
       centre = s;
-      least = eccentricity;
+      least = eccentricity[s];
     }
   }
   out.roots = {centre};
   out.how = "no leaf level: the centre of the fabric";
+  if (previous && !previous->empty())
+    if (const auto kept = previousCentre(graph, component, centre, *previous);
+        kept && *kept != centre && eccentricity[*kept] <= least + 1) {
+      out.roots = {*kept};
+      out.how = "no leaf level: the previous tables' root, within a hop of the centre";
+    }
   return out;
 }
 
@@ -146,27 +158,6 @@ void seedRoots(const SwitchGraph& graph, std::span<const SwitchIndex> roots,
   for (const SwitchIndex r : roots) offer(r);
   for (const SwitchIndex r : seed)
     if (r != kNoSwitch) join(r, 0);
-}
-
-// The non-root switches that the previous tables' chains from root to root
-// pass: the joining switches of the previous T, since a legal chain between
-// two roots never leaves T (a switch outside T comes after all of T).
-std::vector<bool> previousBridges(const SwitchGraph& graph, std::span<const SwitchIndex> roots,
-                                  PreviousChains& chains) {
-  std::vector<bool> isRoot(graph.size(), false), out(graph.size(), false);
-  for (const SwitchIndex r : roots) isRoot[r] = true;
-  for (const SwitchIndex r : roots) {
-    const Lid lid = graph.endpoints(r).front().base;
-    if (lid.value == 0) continue;
-    chains.judge(lid, r, 0);
-    for (const SwitchIndex s : roots) {
-      std::size_t steps = 0;
-      for (SwitchIndex at = s == r ? kNoSwitch : chains.next(s);
-           at != kNoSwitch && at != r && steps++ < graph.size(); at = chains.next(at))
-        out[at] = out[at] || !isRoot[at];
-    }
-  }
-  return out;
 }
 
 // Grows T by Prim's rule from the first root of each component (roots sorted
@@ -278,7 +269,7 @@ Result<UpDownOrder> upDownOrder(const Fabric& fabric, const SwitchGraph& graph,
 
   for (std::size_t c = 0; c < parts.size(); ++c) {
     if (hasRoot[c]) continue;
-    const auto found = detectRoots(fabric, graph, parts[c], bfs);
+    const auto found = detectRoots(fabric, graph, parts[c], bfs, previous);
     order.notes.push_back(fmt::format(
         "updn roots detected{} ({}): {}",
         order.roots.empty() ? "" : fmt::format(" for the {} switches without one", parts[c].size()),

@@ -89,6 +89,13 @@ std::set<std::pair<NodeId, std::size_t>> blocksCrossing(const Fabric& fabric,
   return out;
 }
 
+// The GUIDs of updn's roots, as its notes name them.
+std::string upDownRoots(const RoutingResult& r) {
+  for (const std::string& n : r.notes)
+    if (n.starts_with("updn roots")) return n.substr(n.rfind(": ") + 2);
+  return {};
+}
+
 PortRef firstSwitchCable(const Fabric& f, NodeId sw) {
   for (const Port& p : f.node(sw).ports)
     if (p.remote && f.node(p.remote->node).isSwitch()) return {sw, p.number};
@@ -176,13 +183,8 @@ TEST_P(StableUnderChange, KeptRoutesAreNoLongerThanTheEnginesOwn) {
 // leaves are still those.
 TEST_P(StableUnderChange, UpDownKeepsItsRoots) {
   if (GetParam().engine != "updn") GTEST_SKIP() << "updn only";
-  const auto roots = [](const RoutingResult& r) {
-    for (const std::string& n : r.notes)
-      if (n.starts_with("updn roots")) return n;
-    return std::string();
-  };
-  EXPECT_FALSE(roots(before_).empty());
-  EXPECT_EQ(roots(before_), roots(after_));
+  EXPECT_FALSE(upDownRoots(before_).empty());
+  EXPECT_EQ(upDownRoots(before_), upDownRoots(after_));
 }
 
 // Without the previous fabric, a broken previous path tells of the loss:
@@ -272,6 +274,49 @@ TEST_F(CrossEngine, DragonflyOnOneVlHandsTheHintToUpdn) {
   ASSERT_TRUE(after.has_value());
   EXPECT_TRUE(stats.stabilised) << stats.why;
   EXPECT_TRUE(after->followedPrevious);
+}
+
+// A dragonfly has no leaf level: updn's root is its centre, which one lost
+// cable can move to another switch of equal eccentricity (19 of its 90
+// inter-switch cables do). With the hint the previous root stays, read from
+// how the previous chains run.
+TEST(UpDownOnADragonfly, KeepsItsRootWhenTheCentreMoves) {
+  const Fabric full = generatedFabric(DragonflySpec{.a = 4, .p = 2, .h = 2});
+  const auto before = route(full, "updn");
+  std::size_t centreMoves = 0;
+  for (const NodeId s : full.switches())
+    for (const Port& p : full.node(s).ports) {
+      if (!p.remote || !full.node(p.remote->node).isSwitch() || p.remote->node < s) continue;
+      Fabric cut = full;
+      cut.disconnect({s, p.number});
+      if (upDownRoots(route(cut, "updn")) == upDownRoots(before)) continue;
+      ++centreMoves;
+      StableRoutesStats stats;
+      const auto after = routeAfter(full, cut, "updn", before.lfts, stats);
+      EXPECT_EQ(upDownRoots(after), upDownRoots(before)) << full.node(s).description;
+    }
+  EXPECT_EQ(centreMoves, 19u);
+}
+
+// Where the ranks below the root stay too, nothing moves but what crossed
+// the lost cable. (Where the loss lengthens some switch's way to the root,
+// its rank and so the order change: on this dragonfly 15 of those 19 cuts
+// move a few blocks beyond the crossing ones.)
+TEST(UpDownOnADragonfly, MovesOnlyWhatCrossedTheCableWhereTheOrderStays) {
+  const Fabric full = generatedFabric(DragonflySpec{.a = 4, .p = 2, .h = 2});
+  const PortRef cable{nodeNamed(full, "g6r1"), 5};
+  Fabric cut = full;
+  cut.disconnect(cable);
+  const auto before = route(full, "updn");
+  ASSERT_NE(upDownRoots(route(cut, "updn")), upDownRoots(before));  // the centre moved
+  StableRoutesStats stats;
+  const auto after = routeAfter(full, cut, "updn", before.lfts, stats);
+  const auto crossing = blocksCrossing(full, before.lfts, cable);
+  for (const auto& block : changedBlocks(before.lfts, after.lfts))
+    EXPECT_TRUE(crossing.contains(block));
+  // The busiest link stays what the previous tables had (338 routes); fresh
+  // tables around the new centre happen to do better (306).
+  EXPECT_LE(stats.busiest, analyseRoutes(full, before).linkLoad.max);
 }
 
 std::vector<ChangeCase> cases() {
