@@ -30,6 +30,13 @@
 // hosts may climb only through its neighbours on T, and routes between
 // switches may climb first (a core reaches another group's aggregation switch
 // through the roots); host-to-host routes are not affected on a fat tree.
+//
+// Under change (the previous tables as the hint, UpDownHint.h). One lost
+// cable should not move the order that judges which previous chains stay
+// legal: T first grows through the previous T's joining switches while they
+// still join the roots, and a centre root stays where the previous tables
+// had it while it is within a hop of the new centre. Ranks still follow the
+// fabric as it is: a switch whose way to the root grew longer moves later.
 #pragma once
 
 #include <ibsm/Error.h>
