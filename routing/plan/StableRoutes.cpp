@@ -63,7 +63,9 @@ void keepHolding(const routing::SwitchGraph& graph, const std::vector<Target>& p
     for (routing::SwitchIndex s = 0; s < graph.size(); ++s) {
       bool kept = chains.holds(s);
       if (tally != Tally::Count) {
-        auto& entry = candidate->lfts[graph.nodeId(s)].port[t.lid.value];
+        auto& table = candidate->lfts[graph.nodeId(s)].port;
+        if (t.lid.value >= table.size()) continue;  // an engine that sized it short
+        auto& entry = table[t.lid.value];
         if (kept && tally == Tally::Write) entry = chains.port(s);
         kept = kept && entry == chains.port(s);
       }
