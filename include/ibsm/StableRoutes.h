@@ -12,12 +12,18 @@
 // switch whose previous path is intact and follows that one on: no loop can
 // form, every destination is still delivered.
 //
-// "Still valid" is the same for every engine: the previous path exists
-// hop by hop and delivers to the port that owns the LID. What each engine
-// adds (up*/down* legality, a dragonfly's VL climbs) is checked on the whole
-// result instead: the mixed tables pass the report's channel dependency check
-// on the fresh result's SL2VL, or the fresh tables are taken and the stats
-// say why. Credit-loop freedom is never traded for stability.
+// "Still valid" starts the same for every engine: the previous path exists
+// hop by hop and delivers to the port that owns the LID (one walker,
+// routing/graph/PreviousChains.h). Each built-in engine takes the hint itself
+// and adds its own rule: ftree and updn keep a chain only while it climbs
+// then descends in their current order (the rest routed around the kept
+// chains, so no credit loop by construction); minhop only while it is a
+// shortest path; dragonfly only while it is no longer than its own route and
+// the VLs planned on the result need no more than the fresh routes'. For an
+// engine that does not take the hint, the mix above is made here. Either
+// way the result must pass the report's channel dependency check on its
+// SL2VL, or the fresh tables are taken and the stats say why. Credit-loop
+// freedom is never traded for stability.
 //
 // What changed decides whether the hint counts (classifyChange):
 // - inter-switch capacity came back (a cable or a switch the previous fabric
@@ -63,7 +69,7 @@ enum class FabricChange : std::uint8_t { Unknown, CapacityLost, CapacityGained, 
 // Routes `fabric` with `engines` and `options`, taking `previous` (indexed
 // by NodeId of `fabric`; an empty Lft where a switch had none) as the hint
 // where `change` calls for it: through RoutingOptions::previous for an engine
-// that takes it (ftree), else by the mix above. Falls back to the fresh
+// that takes it (every built-in one), else by the mix above. Falls back to the fresh
 // tables, saying why in `stats`, when the candidate leaves a pair unrouted
 // or closes a credit loop the fresh tables do not.
 [[nodiscard]] Result<RoutingResult> routeUnderChange(const Fabric& fabric,

@@ -111,10 +111,14 @@ BalancedLfts fillBalancedLfts(const Fabric& fabric, const SwitchGraph& graph,
   RoutesToward toward;
 
   for (const SwitchIndex d : destinations) {
-    toward.load(choices, d, n);
-    const std::size_t cut = n - 1 - toward.order().size();
+    if (!choices.forLid) toward.load(choices, d, n);
     for (const std::uint16_t lid : lidsBehind[d]) {
       const LidTarget& t = targets[lid];
+      if (choices.forLid) {
+        choices.forLid(Lid{lid}, d, t.switchPort);
+        toward.load(choices, d, n);
+      }
+      const std::size_t cut = n - 1 - toward.order().size();
       if (cut > 0) {
         out.unroutedEntries += cut;
         unreachable[lid] = true;

@@ -58,6 +58,11 @@ struct PathChoices {
   std::function<std::uint16_t(SwitchIndex s, SwitchIndex d)> length;
   // Appends the allowed out ports of s toward d (s != d) to `out`.
   std::function<void(SwitchIndex s, SwitchIndex d, std::vector<std::uint8_t>& out)> candidates;
+  // Optional, for an engine that takes the previous tables as its hint
+  // (RoutingOptions::previous), whose routes then differ LID by LID: called
+  // before each LID of d with the port d delivers it on; length and
+  // candidates are asked again after it and answer for that LID.
+  std::function<void(Lid lid, SwitchIndex d, std::uint8_t deliverPort)> forLid{};
 };
 
 struct BalancedLfts {

@@ -7,6 +7,7 @@
 #include <tuple>
 #include <vector>
 
+#include "routing/graph/PreviousChains.h"
 #include "routing/graph/SwitchGraph.h"
 
 namespace ibsm {
@@ -14,89 +15,20 @@ namespace {
 
 struct Target {
   Lid lid;
-  NodeId sw{0};          // the switch that delivers it
-  std::uint8_t port{0};  // its port toward the owner; 0 = the switch's own LID
+  routing::SwitchIndex sw{0};  // the switch that delivers it
+  std::uint8_t port{0};        // its port toward the owner; 0 = the switch's own LID
 };
 
-std::vector<Target> targets(const Fabric& fabric) {
-  const routing::SwitchGraph graph(fabric);
+std::vector<Target> targets(const routing::SwitchGraph& graph) {
   std::vector<Target> out;
   for (routing::SwitchIndex s = 0; s < graph.size(); ++s)
     for (const routing::Endpoint& e : graph.endpoints(s)) {
       if (e.base.value == 0) continue;
       for (std::uint32_t k = 0; k < (1u << e.lmc) && e.base.value + k <= kMaxUnicastLid; ++k)
-        out.push_back(
-            {Lid{static_cast<std::uint16_t>(e.base.value + k)}, graph.nodeId(s), e.switchPort});
+        out.push_back({Lid{static_cast<std::uint16_t>(e.base.value + k)}, s, e.switchPort});
     }
   return out;
 }
-
-// Whether each switch's previous chain toward one target still holds, by a
-// walk that marks every switch it passes (a loop or a dead end breaks all).
-class Chains {
- public:
-  Chains(const Fabric& fabric, const std::vector<Lft>& previous)
-      : fabric_(fabric), previous_(previous), state_(fabric.size(), 0), stamp_(fabric.size(), 0) {}
-
-  void next(const Target& t) {
-    target_ = t;
-    ++generation_;
-  }
-
-  bool holds(NodeId s) {
-    path_.clear();
-    NodeId at = s;
-    bool ok = false;
-    for (;;) {
-      if (stamp_[at] == generation_) {
-        ok = state_[at] == kHolds;  // kWalking: a loop
-        break;
-      }
-      stamp_[at] = generation_;
-      state_[at] = kWalking;
-      path_.push_back(at);
-      const auto step = hop(at);
-      if (!step.next) {
-        ok = step.delivered;
-        break;
-      }
-      at = *step.next;
-    }
-    for (const NodeId n : path_) state_[n] = ok ? kHolds : kBroken;
-    return ok;
-  }
-
-  bool hadRoute(NodeId s) const { return entry(s) != kNoRoute; }
-  std::uint8_t entry(NodeId s) const {
-    return s < previous_.size() ? previous_[s].at(target_.lid) : kNoRoute;
-  }
-
- private:
-  static constexpr std::uint8_t kWalking = 1, kHolds = 2, kBroken = 3;
-  struct Step {
-    std::optional<NodeId> next;
-    bool delivered{false};
-  };
-
-  Step hop(NodeId s) const {
-    const std::uint8_t p = entry(s);
-    const Node& node = fabric_.node(s);
-    if (p == kNoRoute || p > node.numPorts()) return {};
-    if (p == 0) return {std::nullopt, s == target_.sw && target_.port == 0};
-    const auto& remote = node.ports[p].remote;
-    if (!remote) return {};
-    if (fabric_.node(remote->node).isSwitch()) return {remote->node, false};
-    return {std::nullopt, s == target_.sw && p == target_.port};
-  }
-
-  const Fabric& fabric_;
-  const std::vector<Lft>& previous_;
-  Target target_{};
-  std::vector<std::uint8_t> state_;
-  std::vector<std::uint32_t> stamp_;
-  std::uint32_t generation_{0};
-  std::vector<NodeId> path_;
-};
 
 // Entries toward LIDs no port holds now keep their previous value: a host
 // that comes back finds its routes where they were.
@@ -117,33 +49,37 @@ void keepAbsentLids(const std::vector<Target>& present, const std::vector<Lft>& 
   }
 }
 
-// The fresh tables with every entry whose previous path holds put back.
-RoutingResult mix(const Fabric& fabric, const RoutingResult& fresh,
-                  const std::vector<Lft>& previous, StableRoutesStats& stats) {
-  RoutingResult out = fresh;
-  const auto present = targets(fabric);
-  keepAbsentLids(present, previous, out);
-  Chains chains(fabric, previous);
-  const auto switches = fabric.switches();
+// How the mix is counted: before routing (which chains hold), into the
+// fresh tables of an engine that does not take the hint (the kept entries
+// are written), or on the tables of one that does (kept: what it kept).
+enum class Tally : std::uint8_t { Count, Write, Read };
+
+// Walks every previous chain toward every LID present.
+void keepHolding(const routing::SwitchGraph& graph, const std::vector<Target>& present,
+                 routing::PreviousChains& chains, Tally tally, RoutingResult* candidate,
+                 StableRoutesStats& stats) {
+  stats.kept = stats.broken = stats.fromFresh = 0;
   std::set<std::pair<NodeId, std::uint16_t>> brokenBlocks;
   for (const Target& t : present) {
-    chains.next(t);
-    for (const NodeId s : switches) {
-      auto& port = out.lfts[s].port;
-      if (t.lid.value >= port.size()) continue;
-      if (chains.holds(s)) {
-        port[t.lid.value] = chains.entry(s);
-        stats.kept += 1;
-      } else {
-        stats.fromFresh += 1;
-        if (!chains.hadRoute(s)) continue;
-        stats.broken += 1;
-        brokenBlocks.emplace(s, static_cast<std::uint16_t>(t.lid.value / kLftBlockSize));
+    chains.judge(t.lid, t.sw, t.port);
+    for (routing::SwitchIndex s = 0; s < graph.size(); ++s) {
+      bool kept = chains.holds(s);
+      if (tally != Tally::Count) {
+        auto& table = candidate->lfts[graph.nodeId(s)].port;
+        if (t.lid.value >= table.size()) continue;  // an engine that sized it short
+        auto& entry = table[t.lid.value];
+        if (kept && tally == Tally::Write) entry = chains.port(s);
+        kept = kept && entry == chains.port(s);
       }
+      stats.kept += kept;
+      stats.fromFresh += !kept;
+      if (chains.holds(s) || !chains.hadRoute(s)) continue;
+      stats.broken += 1;
+      brokenBlocks.emplace(graph.nodeId(s),
+                           static_cast<std::uint16_t>(t.lid.value / kLftBlockSize));
     }
   }
   stats.brokenBlocks = brokenBlocks.size();
-  return out;
 }
 
 }  // namespace
@@ -176,23 +112,32 @@ Result<RoutingResult> routeUnderChange(const Fabric& fabric, const EngineRegistr
                                        FabricChange change, StableRoutesStats& stats) {
   stats = {};
   options.previous = {};
-  auto fresh = registry.route(fabric, engines, options);
-  if (!fresh) return fresh;
   if (change == FabricChange::CapacityGained || previous.empty()) {
     stats.why = "inter-switch capacity came back (or no previous tables): fresh tables";
-    return fresh;
+    return registry.route(fabric, engines, options);
   }
-  // The counts of the mix, whichever way the candidate is made.
-  RoutingResult candidate = mix(fabric, *fresh, previous, stats);
-  if (change == FabricChange::Unknown && stats.broken == 0) {
-    stats.why = "no previous path is broken and the previous fabric is unknown: fresh tables";
-    return fresh;
+  const routing::SwitchGraph graph(fabric);
+  const auto present = targets(graph);
+  routing::PreviousChains chains(graph, previous);
+  if (change == FabricChange::Unknown) {
+    keepHolding(graph, present, chains, Tally::Count, nullptr, stats);
+    if (stats.broken == 0) {
+      stats.why = "no previous path is broken and the previous fabric is unknown: fresh tables";
+      return registry.route(fabric, engines, options);
+    }
   }
+  // The hinted run first: an engine that does not take the hint returns its
+  // fresh tables, so one run serves both, and only a taker runs twice.
   options.previous = previous;
-  if (auto hinted = registry.route(fabric, engines, options); hinted && hinted->followedPrevious) {
-    candidate = std::move(*hinted);
-    keepAbsentLids(targets(fabric), previous, candidate);
-  }
+  auto hinted = registry.route(fabric, engines, options);
+  if (!hinted) return hinted;
+  const bool followed = hinted->followedPrevious;
+  options.previous = {};
+  auto fresh = followed ? registry.route(fabric, engines, options) : *hinted;
+  if (!fresh) return fresh;
+  RoutingResult candidate = std::move(*hinted);
+  keepHolding(graph, present, chains, followed ? Tally::Read : Tally::Write, &candidate, stats);
+  keepAbsentLids(present, previous, candidate);
   const RouteReport freshReport = analyseRoutes(fabric, *fresh);
   const RouteReport report = analyseRoutes(fabric, candidate);
   stats.freshBusiest = static_cast<double>(freshReport.linkLoad.max);

@@ -9,7 +9,11 @@
 #include <ibsm/Engines.h>
 
 #include <algorithm>
+#include <optional>
+#include <span>
+#include <string>
 
+#include "routing/engines/dragonfly/DragonflyHint.h"
 #include "routing/engines/dragonfly/DragonflyRoutes.h"
 #include "routing/engines/dragonfly/DragonflyVls.h"
 
@@ -73,8 +77,11 @@ class DragonflyEngine final : public RoutingEngine {
     if (!shape) return fail(fmt::format("not a dragonfly: {}", shape.error().message));
     const routing::SwitchGraph graph(fabric);
     const routing::dragonfly::PortMap ports(fabric, graph, shape->groupOf);
-    const auto tables = routing::dragonfly::routeDragonfly(fabric, graph, *shape, ports);
-    const auto vls = routing::dragonfly::planVls(graph, ports, tables);
+    auto tables = routing::dragonfly::routeDragonfly(fabric, graph, *shape, ports);
+    auto vls = routing::dragonfly::planVls(graph, ports, tables);
+    std::optional<std::string> hintNote;
+    if (!options.previous.empty() && !vls.problem)
+      hintNote = followPrevious(graph, ports, options.previous, tables, vls);
 
     RoutingResult result;
     result.engine = std::string(name());
@@ -88,7 +95,7 @@ class DragonflyEngine final : public RoutingEngine {
                                         "the routes need {} VLs, the ports declare {} and {} are "
                                         "allowed (maxVls)",
                                         vls.levels, declaredVls(fabric), options.maxVls);
-      return fallBack(fabric, graph, ports, tables, why, *shape);
+      return fallBack(fabric, graph, ports, tables, why, *shape, options.previous);
     }
     result.lfts = routing::dragonfly::toLfts(fabric, graph, tables);
     result.vlsUsed = vls.levels;
@@ -112,15 +119,47 @@ class DragonflyEngine final : public RoutingEngine {
           "{} of {} CA->LID routes detour around missing links (longer than minimal), e.g. {}",
           tables.detourRoutes, tables.caRoutes, fmt::join(examples, ", ")));
     }
+    if (hintNote) {
+      result.followedPrevious = true;
+      result.notes.push_back(std::move(*hintNote));
+    }
     return result;
   }
 
  private:
+  // Keeps the previous entries DragonflyHint.h allows when the VLs planned on
+  // the mix are proven and no more than the fresh routes need; says which.
+  static std::string followPrevious(const routing::SwitchGraph& graph,
+                                    const routing::dragonfly::PortMap& ports,
+                                    std::span<const Lft> previous,
+                                    routing::dragonfly::DragonflyTables& tables,
+                                    routing::dragonfly::VlPlan& vls) {
+    auto mixed = tables;
+    routing::PreviousChains chains(graph, previous);
+    const auto kept = routing::dragonfly::keepPrevious(graph, ports, chains, mixed);
+    auto mixedVls = routing::dragonfly::planVls(graph, ports, mixed);
+    if (mixedVls.problem || mixedVls.levels > vls.levels)
+      return fmt::format(
+          "previous tables as the hint: not kept, the {} entries whose previous path holds and "
+          "is still minimal would need {} (the fresh routes need {} VLs)",
+          kept, mixedVls.problem ? *mixedVls.problem : fmt::format("{} VLs", mixedVls.levels),
+          vls.levels);
+    tables = std::move(mixed);
+    vls = std::move(mixedVls);
+    return fmt::format(
+        "previous tables as the hint: {} (switch, LID) entries kept where their previous path "
+        "still holds and is no longer than the route taken now, within the VL plan",
+        kept);
+  }
+
   static Result<RoutingResult> fallBack(const Fabric& fabric, const routing::SwitchGraph& graph,
                                         const routing::dragonfly::PortMap& ports,
                                         const routing::dragonfly::DragonflyTables& tables,
-                                        const std::string& why, const DragonflyShape& shape) {
-    auto updn = makeUpDownEngine()->route(fabric, RoutingOptions{});
+                                        const std::string& why, const DragonflyShape& shape,
+                                        std::span<const Lft> previous) {
+    // updn's own roots and one VL; the hint, when there is one, is updn's too.
+    auto updn = makeUpDownEngine()->route(
+        fabric, RoutingOptions{.rootGuids = {}, .maxVls = 1, .previous = previous});
     if (!updn) return fail(fmt::format("{}; and updn failed: {}", why, updn.error().message));
     const double minimal =
         meanCaHops(graph, ports, routing::dragonfly::toLfts(fabric, graph, tables), tables.targets);

@@ -123,7 +123,8 @@ class FatTreeEngine final : public RoutingEngine {
     auto layout = layoutFatTree(fabric, graph, options.rootGuids);
     if (!layout) return std::unexpected(layout.error());
     const FatTreeReach reach(*layout);
-    const HubOrder hub = hubOrder(*layout, reach);
+    HintColumns hint(graph, *layout, options.previous);
+    const HubOrder hub = hubOrder(*layout, reach, hint.previousHub(graph));
     const auto destinations = caDestinations(*layout, graph, fabric);
 
     RoutingResult result;
@@ -133,7 +134,6 @@ class FatTreeEngine final : public RoutingEngine {
       result.notes.push_back(std::move(note));
 
     Legaliser legaliser(*layout, hub);
-    HintColumns hint(graph, *layout, options.previous);
     TableWriter writer(graph, *layout, result);
     Tally tally;
     std::vector<CableId> next(layout->switches(), kNoCable);

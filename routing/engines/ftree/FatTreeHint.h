@@ -14,10 +14,12 @@
 #include <ibsm/Routing.h>
 
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <vector>
 
 #include "routing/engines/ftree/FatTreeLayout.h"
+#include "routing/graph/PreviousChains.h"
 #include "routing/graph/SwitchGraph.h"
 
 namespace ibsm::routing::ftree {
@@ -26,25 +28,23 @@ class HintColumns {
  public:
   HintColumns(const SwitchGraph& graph, const FatTreeLayout& layout, std::span<const Lft> previous);
 
-  bool empty() const { return previous_.empty(); }
+  bool empty() const { return chains_.empty(); }
   // Puts the previous next hop toward `lid` (delivered by `target` on
   // `deliverPort`, 0 for the switch itself) into `next` wherever its chain
   // holds; returns how many switches kept theirs.
   std::size_t apply(Lid lid, SwitchIndex target, std::uint8_t deliverPort,
                     std::vector<CableId>& next);
 
- private:
-  CableId previousHop(SwitchIndex s, Lid lid, SwitchIndex target, std::uint8_t deliverPort) const;
+  // The hub of the order the previous tables followed (FatTreeHub.h): the
+  // leaf that the previous chains between top switches pass through, since
+  // in a legal chain only the hub leaf has both an earlier and a later
+  // neighbour on it. None without a hint, or when no such chain holds.
+  std::optional<SwitchIndex> previousHub(const SwitchGraph& graph);
 
+ private:
   const FatTreeLayout& layout_;
-  std::span<const Lft> previous_;
-  std::vector<const Lft*> bySwitch_;             // per switch: its previous table, or none
+  PreviousChains chains_;
   std::vector<std::vector<CableId>> portCable_;  // per switch, per port: the cable, or kNoCable
-  std::vector<std::uint32_t> stamp_;
-  std::vector<std::uint8_t> state_;
-  std::vector<CableId> hop_;
-  std::vector<SwitchIndex> path_;
-  std::uint32_t generation_{0};
 };
 
 }  // namespace ibsm::routing::ftree

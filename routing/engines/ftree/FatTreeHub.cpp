@@ -26,11 +26,25 @@ SwitchIndex chooseHub(const FatTreeLayout& layout, const FatTreeReach& reach,
   return best;
 }
 
+// Tops above a leaf; 0 when it is no compute leaf.
+std::size_t topsAbove(const FatTreeLayout& layout, const FatTreeReach& reach, SwitchIndex leaf) {
+  if (leaf >= layout.switches() || layout.leafIndex[leaf] == kNotLeaf) return 0;
+  std::size_t above = 0;
+  for (const SwitchIndex t : layout.byHeight[layout.top]) above += reach.under(t, leaf);
+  return above;
+}
+
 }  // namespace
 
-HubOrder hubOrder(const FatTreeLayout& layout, const FatTreeReach& reach) {
+HubOrder hubOrder(const FatTreeLayout& layout, const FatTreeReach& reach,
+                  std::optional<SwitchIndex> keep) {
   HubOrder out;
-  out.hub = chooseHub(layout, reach, out.topsAboveHub);
+  if (keep && topsAbove(layout, reach, *keep) > 0) {
+    out.hub = *keep;
+    out.topsAboveHub = topsAbove(layout, reach, *keep);
+  } else {
+    out.hub = chooseHub(layout, reach, out.topsAboveHub);
+  }
   const auto n = layout.switches();
   // Grown like Prim's tree from the hub, always taking the waiting switch of
   // least key, so each switch joins next to one already placed (its earlier

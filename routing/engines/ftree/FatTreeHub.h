@@ -18,6 +18,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 #include "routing/engines/ftree/FatTreeLayout.h"
@@ -36,7 +37,11 @@ struct HubOrder {
 
 // The hub is the leaf with the most top switches above it (then the most
 // ancestors, then the first in canonical order): on a degraded tree, one
-// whose ancestors miss no cable.
-HubOrder hubOrder(const FatTreeLayout& layout, const FatTreeReach& reach);
+// whose ancestors miss no cable. `keep`, when given (the previous tables'
+// hub, HintColumns::previousHub), stays the hub while it is still a compute
+// leaf with a top above it: a lost cable above the hub then leaves the order,
+// and with it every kept chain's legality, where it was.
+HubOrder hubOrder(const FatTreeLayout& layout, const FatTreeReach& reach,
+                  std::optional<SwitchIndex> keep = std::nullopt);
 
 }  // namespace ibsm::routing::ftree

@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <numeric>
 
+#include "routing/engines/updn/UpDownHint.h"
+
 namespace ibsm::routing::updn {
 namespace {
 
@@ -80,9 +82,12 @@ struct DetectedRoots {
 };
 
 // The switches farthest from the leaf level; when there is no level to speak
-// of (every switch a leaf, or no hosts at all) one root at the centre.
+// of (every switch a leaf, or no hosts at all) one root at the centre: with
+// the hint, the previous tables' root while it is within a hop of the centre
+// (a lost cable moves the centre of a dragonfly or a ring easily).
 DetectedRoots detectRoots(const Fabric& fabric, const SwitchGraph& graph,
-                          std::span<const SwitchIndex> component, Bfs& bfs) {
+                          std::span<const SwitchIndex> component, Bfs& bfs,
+                          PreviousChains* previous) {
   const auto guidOf = [&](SwitchIndex s) { return fabric.node(graph.nodeId(s)).guid; };
   DetectedRoots out;
   if (const auto leaves = leafSwitches(graph, component); !leaves.empty()) {
@@ -99,17 +104,24 @@ DetectedRoots detectRoots(const Fabric& fabric, const SwitchGraph& graph,
   }
   SwitchIndex centre = component.front();
   std::uint16_t least = kUnreachable;
+  std::vector<std::uint16_t> eccentricity(graph.size(), kUnreachable);
   for (const SwitchIndex s : component) {
     bfs.run(std::span(&s, 1));
-    std::uint16_t eccentricity = 0;
-    for (const SwitchIndex t : component) eccentricity = std::max(eccentricity, bfs.dist(t));
-    if (eccentricity < least || (eccentricity == least && guidOf(s) < guidOf(centre))) {
+    eccentricity[s] = 0;
+    for (const SwitchIndex t : component) eccentricity[s] = std::max(eccentricity[s], bfs.dist(t));
+    if (eccentricity[s] < least || (eccentricity[s] == least && guidOf(s) < guidOf(centre))) {
       centre = s;
-      least = eccentricity;
+      least = eccentricity[s];
     }
   }
   out.roots = {centre};
   out.how = "no leaf level: the centre of the fabric";
+  if (previous && !previous->empty())
+    if (const auto kept = previousCentre(graph, component, centre, *previous);
+        kept && *kept != centre && eccentricity[*kept] <= least + 1) {
+      out.roots = {*kept};
+      out.how = "no leaf level: the previous tables' root, within a hop of the centre";
+    }
   return out;
 }
 
@@ -126,18 +138,47 @@ std::vector<std::vector<SwitchIndex>> components(const SwitchGraph& graph, Bfs& 
   return out;
 }
 
+// T's first switch per component: its first root (by GUID), or with
+// bridges the first root cabled to one.
+template <typename Join>
+void seedRoots(const SwitchGraph& graph, std::span<const SwitchIndex> roots,
+               std::span<const std::size_t> componentOf, const std::vector<bool>& bridges,
+               Join&& join) {
+  std::vector<SwitchIndex> seed;
+  const auto offer = [&](SwitchIndex r) {
+    const std::size_t c = componentOf[r];
+    if (c >= seed.size()) seed.resize(c + 1, kNoSwitch);
+    if (seed[c] == kNoSwitch) seed[c] = r;
+  };
+  for (const SwitchIndex r : roots) {
+    bool cabled = false;
+    graph.forEachCable(r, [&](SwitchIndex w, const Cable&) { cabled = cabled || bridges[w]; });
+    if (cabled) offer(r);
+  }
+  for (const SwitchIndex r : roots) offer(r);
+  for (const SwitchIndex r : seed)
+    if (r != kNoSwitch) join(r, 0);
+}
+
 // Grows T by Prim's rule from the first root of each component (roots sorted
 // by GUID): one at a time, the root nearest to T joins along a shortest path.
 // One at a time matters: a root that lost its cable toward the first bridge
 // then joins through a root that already did (core, aggregation switch,
 // core) instead of opening a second bridge through another leaf. Distances
 // to T only shrink as it grows, so one BFS relaxes from the newcomers only.
+// With `bridges` (the previous T's, previousBridges) T first grows through
+// those alone, from the first root cabled to one: a lost cable leaves T, and
+// with it the order of every chain kept, where the cabling still allows.
 // Returns the depth in T (kUnreachable outside T).
 std::vector<std::uint16_t> joinRoots(const SwitchGraph& graph, std::span<const SwitchIndex> roots,
-                                     std::span<const std::size_t> componentOf) {
+                                     std::span<const std::size_t> componentOf,
+                                     const std::vector<bool>& bridges) {
   std::vector<std::uint16_t> depth(graph.size(), kUnreachable);
   std::vector<std::uint16_t> dist(graph.size(), kUnreachable);  // to T
   std::vector<SwitchIndex> parent(graph.size(), kNoSwitch);     // toward T
+  std::vector<bool> isRoot(graph.size(), false);
+  for (const SwitchIndex r : roots) isRoot[r] = true;
+  bool restricted = std::ranges::find(bridges, true) != bridges.end();
   std::vector<SwitchIndex> queue;
   const auto join = [&](SwitchIndex v, std::uint16_t d) {
     depth[v] = d;
@@ -148,7 +189,7 @@ std::vector<std::uint16_t> joinRoots(const SwitchGraph& graph, std::span<const S
     for (std::size_t head = 0; head < queue.size(); ++head) {
       const SwitchIndex u = queue[head];
       graph.forEachCable(u, [&](SwitchIndex w, const Cable&) {
-        if (dist[u] + 1 >= dist[w]) return;
+        if (dist[u] + 1 >= dist[w] || (restricted && !bridges[w] && !isRoot[w])) return;
         dist[w] = static_cast<std::uint16_t>(dist[u] + 1);
         parent[w] = u;
         queue.push_back(w);
@@ -156,14 +197,7 @@ std::vector<std::uint16_t> joinRoots(const SwitchGraph& graph, std::span<const S
     }
     queue.clear();
   };
-
-  std::vector<bool> componentSeeded;
-  for (const SwitchIndex r : roots) {
-    const std::size_t c = componentOf[r];
-    if (c >= componentSeeded.size()) componentSeeded.resize(c + 1, false);
-    if (!componentSeeded[c]) join(r, 0);
-    componentSeeded[c] = true;
-  }
+  seedRoots(graph, roots, componentOf, bridges, join);
   std::vector<SwitchIndex> path;
   for (;;) {
     relax();
@@ -172,6 +206,14 @@ std::vector<std::uint16_t> joinRoots(const SwitchGraph& graph, std::span<const S
       if (depth[r] == kUnreachable && (nearest == kNoSwitch || dist[r] < dist[nearest]))
         nearest = r;
     if (nearest == kNoSwitch) return depth;
+    if (dist[nearest] == kUnreachable) {  // the bridges join no more: the whole graph
+      restricted = false;
+      for (SwitchIndex v = 0; v < graph.size(); ++v) {
+        dist[v] = depth[v] == kUnreachable ? kUnreachable : 0;
+        if (depth[v] != kUnreachable) queue.push_back(v);
+      }
+      continue;
+    }
     path.clear();
     SwitchIndex v = nearest;
     for (; depth[v] == kUnreachable; v = parent[v]) path.push_back(v);
@@ -182,10 +224,26 @@ std::vector<std::uint16_t> joinRoots(const SwitchGraph& graph, std::span<const S
   }
 }
 
+// T's switches first by depth in T, then the others by rank; ties by GUID.
+std::vector<std::uint32_t> positions(const Fabric& fabric, const SwitchGraph& graph,
+                                     std::span<const std::uint16_t> depth,
+                                     std::span<const std::uint16_t> rank) {
+  std::vector<SwitchIndex> sorted(graph.size());
+  std::iota(sorted.begin(), sorted.end(), SwitchIndex{0});
+  const auto key = [&](SwitchIndex s) {
+    const bool inTree = depth[s] != kUnreachable;
+    return std::tuple(!inTree, inTree ? depth[s] : rank[s], fabric.node(graph.nodeId(s)).guid);
+  };
+  std::ranges::sort(sorted, [&](SwitchIndex a, SwitchIndex b) { return key(a) < key(b); });
+  std::vector<std::uint32_t> out(graph.size());
+  for (std::uint32_t i = 0; i < sorted.size(); ++i) out[sorted[i]] = i;
+  return out;
+}
+
 }  // namespace
 
 Result<UpDownOrder> upDownOrder(const Fabric& fabric, const SwitchGraph& graph,
-                                const std::vector<Guid>& rootGuids) {
+                                const std::vector<Guid>& rootGuids, PreviousChains* previous) {
   const auto guidOf = [&](SwitchIndex s) { return fabric.node(graph.nodeId(s)).guid; };
   UpDownOrder order;
   for (const Guid g : rootGuids) {
@@ -211,7 +269,7 @@ Result<UpDownOrder> upDownOrder(const Fabric& fabric, const SwitchGraph& graph,
 
   for (std::size_t c = 0; c < parts.size(); ++c) {
     if (hasRoot[c]) continue;
-    const auto found = detectRoots(fabric, graph, parts[c], bfs);
+    const auto found = detectRoots(fabric, graph, parts[c], bfs, previous);
     order.notes.push_back(fmt::format(
         "updn roots detected{} ({}): {}",
         order.roots.empty() ? "" : fmt::format(" for the {} switches without one", parts[c].size()),
@@ -223,7 +281,10 @@ Result<UpDownOrder> upDownOrder(const Fabric& fabric, const SwitchGraph& graph,
   bfs.run(order.roots);
   std::vector<std::uint16_t> rank(graph.size());
   for (SwitchIndex s = 0; s < graph.size(); ++s) rank[s] = bfs.dist(s);
-  const auto depth = joinRoots(graph, order.roots, componentOf);
+  const auto bridges = previous && !previous->empty()
+                           ? previousBridges(graph, order.roots, *previous)
+                           : std::vector<bool>(graph.size(), false);
+  const auto depth = joinRoots(graph, order.roots, componentOf, bridges);
   for (SwitchIndex s = 0; s < graph.size(); ++s)
     if (depth[s] != kUnreachable && rank[s] != 0) ++order.joiningSwitches;
   if (order.joiningSwitches > 0)
@@ -232,15 +293,7 @@ Result<UpDownOrder> upDownOrder(const Fabric& fabric, const SwitchGraph& graph,
         "switch has a legal path to every other",
         order.roots.size(), order.joiningSwitches));
 
-  std::vector<SwitchIndex> sorted(graph.size());
-  std::iota(sorted.begin(), sorted.end(), SwitchIndex{0});
-  const auto key = [&](SwitchIndex s) {
-    const bool inTree = depth[s] != kUnreachable;
-    return std::tuple(!inTree, inTree ? depth[s] : rank[s], guidOf(s));
-  };
-  std::ranges::sort(sorted, [&](SwitchIndex a, SwitchIndex b) { return key(a) < key(b); });
-  order.position.resize(graph.size());
-  for (std::uint32_t i = 0; i < sorted.size(); ++i) order.position[sorted[i]] = i;
+  order.position = positions(fabric, graph, depth, rank);
   return order;
 }
 

@@ -30,6 +30,13 @@
 // hosts may climb only through its neighbours on T, and routes between
 // switches may climb first (a core reaches another group's aggregation switch
 // through the roots); host-to-host routes are not affected on a fat tree.
+//
+// Under change (the previous tables as the hint, UpDownHint.h). One lost
+// cable should not move the order that judges which previous chains stay
+// legal: T first grows through the previous T's joining switches while they
+// still join the roots, and a centre root stays where the previous tables
+// had it while it is within a hop of the new centre. Ranks still follow the
+// fabric as it is: a switch whose way to the root grew longer moves later.
 #pragma once
 
 #include <ibsm/Error.h>
@@ -39,6 +46,7 @@
 #include <string>
 #include <vector>
 
+#include "routing/graph/PreviousChains.h"
 #include "routing/graph/SwitchGraph.h"
 
 namespace ibsm::routing::updn {
@@ -53,7 +61,10 @@ struct UpDownOrder {
 };
 
 // Fails, naming the GUID, when a root GUID is not a switch of the fabric.
+// `previous`, the hint's chains when there is one, keeps T's joining switches
+// where the previous tables had them while they still join the roots.
 [[nodiscard]] Result<UpDownOrder> upDownOrder(const Fabric& fabric, const SwitchGraph& graph,
-                                              const std::vector<Guid>& rootGuids);
+                                              const std::vector<Guid>& rootGuids,
+                                              PreviousChains* previous = nullptr);
 
 }  // namespace ibsm::routing::updn
