@@ -6,7 +6,8 @@
 # once (well before the 10 s sweep interval), which reports the cable lost
 # (its status's last change) and reprograms the tables as the dry run of the
 # fabric without that cable plans them, nothing forwarding into the dead
-# ports. SIGTERM then ends ibsm with exit 0 within a few seconds, and its
+# ports (the dry run from the tables held, `--previous`, as the live SM
+# routes under change). SIGTERM then ends ibsm with exit 0 within a few seconds, and its
 # --stats file says why.
 #
 #   run-with-ibsim.sh NETFILE -- daemon-is-master.sh path/to/ibsm SWITCH PORT
@@ -57,7 +58,11 @@ if wait_for_status $sock "$lost" 3 && wait_for_status $sock "($lost) and .up" 10
   grep -qE "\"$node\" \(0x[0-9a-f]+\)\[$port\]" <<<"$changes" ||
     fail "the lost cable reported is not \"$node\"[$port]"
   check_links_active "$net" 2
-  route_dry_run cut.net dry --guid2lid state/guid2lid
+  # Routes under change (routing.stable_routes): the dry run from the tables
+  # the fabric held, those of the whole fabric.
+  route_dry_run "$net" dry-whole --guid2lid state/guid2lid
+  route_dry_run cut.net dry --guid2lid state/guid2lid --previous dry-whole/opensm-lfts.dump \
+    --previous-topology "$net"
   check_lfts_as_planned dry
   check_every_lid_routed state/guid2lid
   check_nothing_forwards_into "$node" "$port"

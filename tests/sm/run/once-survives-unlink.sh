@@ -36,7 +36,11 @@ start=$SECONDS
 net_without_cable "$net" "$node" "$port" >cut.net
 [[ $(net_link_ends cut.net) -eq $(($(net_link_ends "$net") - 2)) ]] ||
   { fail "\"$node\"[$port] is not a cable of $net"; finish "unlink"; exit; }
-printf '[mad]\nwindow = 1\n' >slow.toml
+# Fresh tables at every plan (routing.stable_routes = false): the second run,
+# a new process with no plan of its own to keep, computes them afresh too, so
+# a clean second run writes nothing. Routes kept under change are the
+# RunStableRoutes tests' subject.
+printf '[mad]\nwindow = 1\n[routing]\nstable_routes = false\n' >slow.toml
 
 "$IBSM" run --once --config slow.toml --state-dir state --log-file ibsm.log --stats stats.json \
   >verdict.txt 2>stderr.txt &
