@@ -6,6 +6,7 @@
 #include <spdlog/sinks/null_sink.h>
 
 #include <filesystem>
+#include <functional>
 #include <set>
 
 #include "sm/discovery/Discovery.h"
@@ -26,8 +27,16 @@ struct Swept {
   DiscoveryCounters counters;
 };
 
-Swept discover(const Fabric& fabric, PortRef smPort) {
+// `sent` sees every SMP the walk sends.
+Swept discover(const Fabric& fabric, PortRef smPort,
+               const std::function<void(const Smp&)>& sent = {}) {
   FakeFabricTransport wire(fabric, smPort);
+  if (sent) {
+    wire.setFaults([&sent](const Smp& smp, std::size_t) {
+      sent(smp);
+      return FakeFabricTransport::Fate{};
+    });
+  }
   MadEngineOptions options;
   options.window = 16;
   options.clock = wire.clock();
@@ -217,21 +226,11 @@ class OneEndProbeTest : public ::testing::TestWithParam<FatTreeSpec> {};
 
 TEST_P(OneEndProbeTest, ProbesEachCableOnceBetweenLevels) {
   const Fabric truth = testing::generatedFabric(GetParam());
-  const PortRef smPort = testing::firstNodePort(truth);
-  FakeFabricTransport wire(truth, smPort);
   std::size_t nodeInfos = 0;
-  wire.setFaults([&](const Smp& smp, std::size_t) {
+  const Swept run = discover(truth, testing::firstNodePort(truth), [&](const Smp& smp) {
     nodeInfos += smp.header.attributeId == AttributeId::NodeInfo ? 1 : 0;
-    return FakeFabricTransport::Fate{};
   });
-  MadEngineOptions options;
-  options.window = 16;
-  options.clock = wire.clock();
-  MadEngine engine(wire, options);
-  Discovery discovery(engine, {},
-                      std::make_shared<spdlog::logger>(
-                          "discovery", std::make_shared<spdlog::sinks::null_sink_st>()));
-  auto subnet = discovery.run();
+  const auto& subnet = run.subnet;
   ASSERT_TRUE(subnet) << subnet.error().message;
   EXPECT_EQ(testing::cableList(subnet->fabric), testing::cableList(truth));
   EXPECT_THAT(subnet->problems, IsEmpty());
