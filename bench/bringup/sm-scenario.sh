@@ -10,7 +10,9 @@
 # retries, each with MadCount.cpp's per-MAD trace (OUTDIR/{master,standby}/trace).
 # Then, in order:
 #   quiet     3 intervals with no change: the master's requests per interval
-#   reroute   `Unlink SPINE[PORT]`, to the master's next "up"
+#   bring-up  the master's start to its first "up": time and requests
+#   reroute   `Unlink SPINE[PORT]`, to the master's next "up"; then the
+#             busiest link under the tables it left (ibsm route --previous)
 #   failover  SIGKILL to the master; from the standby leaving STANDBY (its
 #             detection of the loss) to its "up" and to sminfo naming it
 # and judges each with infiniband-diags (the walk of run-checks.sh). Writes
@@ -59,6 +61,18 @@ requests_between() {
     END { printf "%d", n; for (x in k) printf " %s=%d", x, k[x]; print "" }' "$1"
 }
 
+# The busiest link under the tables the master left (DUMP: dump_fts output),
+# judged by ibsm's dry run on the net file with the master's own LIDs (its
+# guid2lid): the report's previous.busiestBefore is the load of those tables.
+busiest_after_reroute() {
+  local json
+  json=$("$IBSM" route --topology "$net" --guid2lid "$(guid2lid_of master)" --previous "$1" \
+    --previous-topology "$net" --json 2>ibsm-route.err) || { echo "ibsm route failed" >&2; return; }
+  result reroute_busiest_routes "$(jq -r '.previous.busiestBefore.routes' <<<"$json")"
+  result reroute_busiest_over_mean "$(jq -r '.previous.busiestBefore.maxOverMean * 100 | round / 100' <<<"$json")"
+  result reroute_busiest_link "$(jq -r '.previous.busiestBefore.link | gsub(" "; "")' <<<"$json")"
+}
+
 # What each kind says, behind one interface:
 #   mark DIR            a mark of "now" for the two below
 #   wait_up DIR MARK S  waits up to S s for an "up" after MARK
@@ -67,6 +81,7 @@ requests_between() {
 #   lost_ns DIR MARK    epoch ns of leaving STANDBY after MARK (empty: not seen)
 if [[ $kind == ibsm ]]; then
   sock_of() { echo "$1/control.sock"; }
+  guid2lid_of() { echo "$1/state/guid2lid"; }
   mark() { ibsm_status "$(sock_of "$1")" .up_reports; }
   wait_up() { wait_for_status "$(sock_of "$1")" ".up_reports > $2" "$3"; }
   up_ns() { echo $(($(ibsm_status "$(sock_of "$1")" .last_up_unix_ms) * 1000000)); }
@@ -85,6 +100,7 @@ if [[ $kind == ibsm ]]; then
   }
 else
   mark() { wc -l <"$1/log"; }
+  guid2lid_of() { echo "$1/guid2lid"; }
   wait_up() { wait_for_line_since "$1/log" "$2" 'SUBNET UP' "$3"; }
   up_ns() { stamp_ns "$(log_since "$1/log" "$2" | grep -m1 'SUBNET UP')"; }
   wait_standby() { wait_for_line "$1/log" 'Entering STANDBY' "$2"; }
@@ -113,7 +129,12 @@ t=$(now_ns)
 with_madcount start_sm master "$node_a" 10
 master_pid=$sm_pid
 wait_up master 0 900 || { echo "master never up" >&2; exit 1; }
-result bringup_ms $((($(up_ns master 0) - t) / 1000000))
+t_up=$(up_ns master 0)
+result bringup_ms $(((t_up - t) / 1000000))
+sleep 1 # the trace is written as MADs go; let the last ones land
+read -r n detail < <(requests_between master/trace "$t" "$((t_up + 1000000))")
+result bringup_mads "$n"
+result bringup_detail "${detail// /,}"
 with_madcount start_sm standby "$node_b" 5
 standby_pid=$sm_pid
 wait_standby standby 300 || { echo "standby never STANDBY" >&2; kill "$master_pid" "$standby_pid"; exit 1; }
@@ -141,7 +162,8 @@ if wait_up master "$m" 120; then
   read -r n detail < <(requests_between master/trace "$t0" "$((t1 + 1000000))")
   result reroute_ms $(((t1 - t0) / 1000000))
   result reroute_mads "$n"
-  result reroute_lft_blocks "$(grep -o 'Set:0x0019=[0-9]*' <<<"$detail" | cut -d= -f2 || echo 0)"
+  lft_sets=$(grep -o 'Set:0x0019=[0-9]*' <<<"$detail" | cut -d= -f2)
+  result reroute_lft_blocks "${lft_sets:-0}"
   result reroute_detail "${detail// /,}"
   failures=0
   read -r far_node far_port < <(net_far_end "$net" "$spine" "$port")
@@ -150,6 +172,7 @@ if wait_up master "$m" 120; then
   check_nothing_forwards_into "$spine" "$port"
   check_nothing_forwards_into "$far_node" "$far_port"
   result reroute_verified "$([[ $failures -eq 0 ]] && echo yes || echo NO)"
+  busiest_after_reroute dump_fts.txt
 else
   result reroute_ms timeout
 fi

@@ -68,11 +68,16 @@ class Assembler {
   }
 
   // Whether `end` agrees that its cable leads to `other`, which probed it.
-  // An end that sent NodeInfo out of itself (switch ports, the SM's own
-  // port) agrees when that NodeInfo landed on `other`. An end never probed
-  // (a CA port; a port at the hop limit) agrees when its PortInfo, read
-  // through this very cable, says the link is up and nothing else landed
-  // on it.
+  // An end that sent NodeInfo out of itself agrees when that NodeInfo
+  // landed on `other`. An end never probed -- a CA port, a port at the hop
+  // limit, and a switch port the walk did not probe back because `other`'s
+  // probe had landed on it (Walk.h) -- agrees when its own PortInfo says
+  // the link is up and nothing else landed on it. That is enough: the
+  // landing proves the SMP left by `other` and entered by `end`, and a link
+  // joins exactly two ports, so the cable is other-end; the PortInfo proves
+  // `end` holds the link up itself. A port up with no probe of its own and
+  // no landing, or with two landings, confirms nothing (DISC-0310,
+  // DISC-0307): no half cable is ever recorded.
   bool confirms(PortKey end, PortKey other) const {
     if (auto it = seen_.probes.find(end); it != seen_.probes.end()) return it->second == other;
     if (auto it = seen_.failedProbes.find(end);

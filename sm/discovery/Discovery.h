@@ -9,14 +9,17 @@
 //   for (const auto& p : subnet->problems) ...  // each also logged at warn
 //
 // A breadth-first search over directed routes, kept in the MAD engine's
-// window from its callbacks: NodeInfo out of every up port of every switch,
-// then NodeDescription, SwitchInfo and PortInfo of each new node. A node met
-// again (loops, trunks, a CA reached through a second port) is known by its
-// node GUID. CAs are leaves: an HCA does not forward SMPs.
+// window from its callbacks: NodeInfo out of every up switch port that no
+// probe entered by, then NodeDescription, SwitchInfo and PortInfo of each
+// new node. A node met again (loops, trunks, a CA reached through a second
+// port) is known by its node GUID. CAs are leaves: an HCA does not forward SMPs.
 //
-// A cable enters the Fabric only when both ends were seen and agree: a
-// switch (or the SM's own CA) end by a NodeInfo sent out of it, a CA end by
-// its PortInfo read through that very cable. A port that is up but whose
+// Each cable is probed from one end only where the walk can tell (Walk.h):
+// a switch port a probe already entered by is not probed back. A cable
+// enters the Fabric only when both ends were seen and agree: the probing
+// end by the NodeInfo it sent landing on the other, the other end (a CA
+// port, or a switch port not probed back) by its own PortInfo saying the
+// link is up with no other probe landed on it. A port that is up but whose
 // peer did not answer or contradicts it stays unconnected and is listed in
 // `problems` and `unconfirmedLinks`, so a link that changes during the
 // sweep never leaves half a cable behind.

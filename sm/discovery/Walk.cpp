@@ -116,18 +116,52 @@ void Walk::enterCaPort(std::size_t node, std::uint8_t port, Guid portGuid, const
 }
 
 void Walk::readPortInfo(std::size_t node, std::uint8_t port, const DrPath& path, bool follow) {
+  const std::size_t level = depth(node);
+  if (follow) open(level);
   // A CA answers PortInfo for the port the SMP entered by, whatever the
   // modifier says on some implementations; asking for that port is exact on all.
   ask(SmpRequest::get(AttributeId::PortInfo, port, path),
-      [this, node, port, path, follow](const SmpReply& reply) {
+      [this, node, port, path, follow, level](const SmpReply& reply) {
         if (!reply.ok()) {
           failRead("DISC-0203", node, port, AttributeId::PortInfo, path, reply);
-          return;
+        } else {
+          const PortInfo pi = decodePortInfo(reply.smp->data);
+          seen_.nodes[node].ports[port] = pi;
+          if (follow && linkUp(pi)) wantProbe(node, port);
         }
-        const PortInfo pi = decodePortInfo(reply.smp->data);
-        seen_.nodes[node].ports[port] = pi;
-        if (follow && linkUp(pi)) probe(node, port);
+        if (follow) close(level);
       });
+}
+
+void Walk::open(std::size_t level) {
+  if (open_.size() <= level) open_.resize(level + 1, 0);
+  ++open_[level];
+}
+
+void Walk::close(std::size_t level) {
+  --open_[level];
+  while (!deferred_.empty() && settledBelow(deferred_.begin()->first)) {
+    const auto ports = std::move(deferred_.begin()->second);
+    deferred_.erase(deferred_.begin());
+    for (const auto& [node, port] : ports)
+      if (!landed_.contains({node, port})) probe(node, port);
+  }
+}
+
+bool Walk::settledBelow(std::size_t level) const {
+  for (std::size_t l = 0; l < level && l < open_.size(); ++l)
+    if (open_[l] > 0) return false;
+  return true;
+}
+
+void Walk::wantProbe(std::size_t node, std::uint8_t port) {
+  if (landed_.contains({node, port})) return;
+  const std::size_t level = depth(node);
+  if (settledBelow(level)) {
+    probe(node, port);
+  } else {
+    deferred_[level].emplace_back(node, port);
+  }
 }
 
 void Walk::probe(std::size_t node, std::uint8_t port) {
@@ -145,8 +179,13 @@ void Walk::probe(std::size_t node, std::uint8_t port) {
                                          r.path.hopCount() + 1, options_.maxHops)});
     return;
   }
+  const std::size_t level = depth(node);
+  open(level);
   ask(SmpRequest::get(AttributeId::NodeInfo, 0, *path),
-      [this, from, to = *path](const SmpReply& reply) { onProbe(from, to, reply); });
+      [this, from, to = *path, level](const SmpReply& reply) {
+        onProbe(from, to, reply);
+        close(level);
+      });
 }
 
 void Walk::onProbe(PortKey from, const DrPath& path, const SmpReply& reply) {
@@ -178,6 +217,7 @@ void Walk::onProbe(PortKey from, const DrPath& path, const SmpReply& reply) {
                                 typeName(r.info.nodeType), r.info.numPorts));
     }
     seen_.probes.emplace(from, to);
+    landed_.emplace(known->second, to.port);
     if (ni.nodeType != NodeType::Switch && !r.entered[to.port]) {
       enterCaPort(known->second, to.port, ni.portGuid, path, /*follow=*/false);
     }
@@ -185,6 +225,7 @@ void Walk::onProbe(PortKey from, const DrPath& path, const SmpReply& reply) {
   }
   seen_.probes.emplace(from, to);
   const std::size_t node = addNode(ni, path);
+  landed_.emplace(node, to.port);
   if (ni.nodeType == NodeType::Switch) {
     readSwitch(node);
   } else {

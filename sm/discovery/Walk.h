@@ -1,8 +1,17 @@
 // The breadth-first walk itself: submits SMPs to the engine and, from their
 // callbacks, the SMPs the answers call for, recording every answer in
 // Observations. It decides nothing about cables (see Assembly.h); it only
-// decides where to look next, so one runUntilIdle() drives the whole walk
-// with the engine's window full across BFS levels.
+// decides where to look next, so one runUntilIdle() drives the whole walk.
+//
+// Each cable is probed (NodeInfo sent through it) from one end only: a port
+// that a probe from the other end already landed on is not probed back,
+// since that landing names both ends of the cable (Assembly.h says what the
+// unprobed end must still show). To make "already landed" true for every
+// cable between two BFS levels, the probes out of nodes `d` hops from the SM
+// wait until every read and probe of the levels nearer the SM has been
+// answered; reads (NodeDescription, SwitchInfo, PortInfo) never wait, so
+// the engine's window stays full across levels. Only cables between two
+// nodes at the same distance can still be probed from both ends.
 //
 //   Walk walk(engine, options);
 //   walk.start();
@@ -14,6 +23,10 @@
 
 #include <cstdint>
 #include <functional>
+#include <map>
+#include <set>
+#include <utility>
+#include <vector>
 
 #include "sm/discovery/Discovery.h"
 #include "sm/discovery/Observations.h"
@@ -43,14 +56,28 @@ class Walk {
   void enterCaPort(std::size_t node, std::uint8_t port, Guid portGuid, const DrPath& path,
                    bool follow);
   void readPortInfo(std::size_t node, std::uint8_t port, const DrPath& path, bool follow);
+  // Probes `port` of `node` unless a probe already landed on it; waits
+  // (deferred_) while a level nearer the SM is still open.
+  void wantProbe(std::size_t node, std::uint8_t port);
   // NodeInfo out of `port` of `node`: what is on the other end of the cable.
   void probe(std::size_t node, std::uint8_t port);
+  std::size_t depth(std::size_t node) const { return seen_.nodes[node].path.hopCount(); }
+  void open(std::size_t level);
+  // One read or probe of `level` answered; sends the deferred probes that
+  // no open level holds back any more.
+  void close(std::size_t level);
+  bool settledBelow(std::size_t level) const;
   void failRead(std::string id, std::size_t node, std::uint8_t port, AttributeId attribute,
                 const DrPath& path, const SmpReply& reply);
 
   MadEngine& engine_;
   DiscoveryOptions options_;
   Observations seen_;
+  // By level (hops from the SM): reads that may call for probes, and
+  // probes, submitted and not answered yet.
+  std::vector<std::size_t> open_;
+  std::map<std::size_t, std::vector<std::pair<std::size_t, std::uint8_t>>> deferred_;
+  std::set<std::pair<std::size_t, std::uint8_t>> landed_;  // (node, port) a probe entered by
 };
 
 }  // namespace ibsm::sm::discovery

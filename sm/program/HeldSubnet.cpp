@@ -20,6 +20,16 @@ std::uint16_t pkeyEntries(const discovery::DiscoveredSubnet& seen, NodeId n, std
   return si == seen.switchInfo.end() ? 0 : si->second.partitionEnforcementCap;
 }
 
+// Whether switch `sw` was last told of an SM other than the one whose
+// port observed it (HeldSubnet.h: its blocks are then written unread).
+bool programmedByAnother(const discovery::DiscoveredSubnet& seen, NodeId sw) {
+  auto mine = seen.portInfo.find(seen.smPort);
+  auto its = seen.portInfo.find(PortRef{sw, 0});
+  if (mine == seen.portInfo.end() || its == seen.portInfo.end()) return false;
+  const Lid master = its->second.masterSmLid;
+  return master.value != 0 && master != mine->second.lid;
+}
+
 bool holdsLid(const discovery::DiscoveredSubnet& seen, PortRef port) {
   auto it = seen.portInfo.find(port);
   return it != seen.portInfo.end() && it->second.lid.value != 0;
@@ -57,7 +67,8 @@ void HeldSubnet::admitLfts(const discovery::DiscoveredSubnet& seen) {
     if (top.value == 0) {
       lfts_.reset(guid, 0, BlockState::Known, lftBlock({}, 0, kNoRoute));
     } else {
-      lfts_.reset(guid, top.value / kLftBlockSize + 1, BlockState::Unknown);
+      lfts_.reset(guid, top.value / kLftBlockSize + 1,
+                  programmedByAnother(seen, sw) ? BlockState::Stale : BlockState::Unknown);
     }
   }
 }

@@ -17,7 +17,13 @@
 //   SM last wrote or read (it rebooted, or another SM programmed it), is
 //   taken afresh: with LinearFDBTop 0 it forwards nothing; otherwise its
 //   blocks up to LinearFDBTop are Unknown (read before writing) and those
-//   past it Stale (written outright). Its MFT blocks are all Stale: written
+//   past it Stale (written outright) -- unless its port 0 names another SM
+//   as MasterSMLID (a takeover): then every block is Stale. A read costs
+//   what a write does (one SMP a block) and is followed by the write
+//   wherever the tables differ, so writing outright never sends more, and
+//   sends half where the other SM routed otherwise (OpenSM's minhop against
+//   ftree); reading pays only where this SM wrote the tables (a restart):
+//   a fabric that holds the plan is then sent no Set. Its MFT blocks are all Stale: written
 //   outright where the plan uses them. Reading first would cost a Get per
 //   block and then the Set anyway on a fresh fabric (empty tables), twice
 //   what OpenSM sends, which writes every block of the MLIDs in use;

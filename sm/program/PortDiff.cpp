@@ -180,9 +180,20 @@ void diffPorts(const DiffInput& in, ProgramDiff& out) {
       if (runs < need->second) shortVls.emplace_back(ref, runs);
     }
     const LinkSteps link = linkSteps(in.seen, ref, held);
+    // A port to be armed gets its new fields (LID, MasterSMLID, partition
+    // enforcement, HOQLife) in the Armed Set itself: one Set where a
+    // Lids-phase Set and the Armed Set went before. They may wait that long:
+    // a port carries no data before Active. Not folded: NeighborMTU and
+    // OperationalVLs, which IBA lets a port take only while in Init, so a
+    // Set that also leaves Init could see them refused; and the SM's own
+    // port, whose LID every other port is told.
+    const bool linkParameters = setting.desired.neighborMtu != held.neighborMtu ||
+                                setting.desired.operationalVls != held.operationalVls;
+    const bool foldIntoArm = link.arm && !linkParameters && ref != in.seen.smPort;
     // What may wait rides on the state Sets; a port that gets none is sent
     // a Set of its own.
-    const bool setFields = setting.changed || (setting.changedLater && !link.arm && !link.activate);
+    const bool setFields =
+        !foldIntoArm && (setting.changed || (setting.changedLater && !link.arm && !link.activate));
     if (!setFields && !link.arm && !link.activate) continue;
     auto path = pathToPort(in.seen, ref);
     if (!path) {
@@ -197,13 +208,14 @@ void diffPorts(const DiffInput& in, ProgramDiff& out) {
     // State Sets carry the new fields too: a Set writes the whole PortInfo;
     // but the clients are asked to re-register once, by the first Set.
     PortInfo next = setting.desired;
-    next.clientReregister = false;
+    next.clientReregister = foldIntoArm && setting.desired.clientReregister;
     if (link.arm) {
       next.portState = PortState::Armed;
       out.phase(ProgramPhase::Armed)
           .push_back(ProgramStep{PortInfoTarget{ref}, setPortInfo(ref, *path, next)});
     }
     if (link.activate) {
+      next.clientReregister = false;
       next.portState = PortState::Active;
       out.phase(ProgramPhase::Active)
           .push_back(ProgramStep{PortInfoTarget{ref}, setPortInfo(ref, *path, next)});

@@ -6,6 +6,7 @@
 #include <spdlog/sinks/null_sink.h>
 
 #include <filesystem>
+#include <functional>
 #include <set>
 
 #include "sm/discovery/Discovery.h"
@@ -26,8 +27,16 @@ struct Swept {
   DiscoveryCounters counters;
 };
 
-Swept discover(const Fabric& fabric, PortRef smPort) {
+// `sent` sees every SMP the walk sends.
+Swept discover(const Fabric& fabric, PortRef smPort,
+               const std::function<void(const Smp&)>& sent = {}) {
   FakeFabricTransport wire(fabric, smPort);
+  if (sent) {
+    wire.setFaults([&sent](const Smp& smp, std::size_t) {
+      sent(smp);
+      return FakeFabricTransport::Fate{};
+    });
+  }
   MadEngineOptions options;
   options.window = 16;
   options.clock = wire.clock();
@@ -194,20 +203,44 @@ TEST(DiscoveryTest, CountsItsMadsAndTime) {
   const Fabric truth = testing::generatedFabric(FatTreeSpec{.levels = 2, .radix = 8});
   const Swept run = discover(truth, testing::firstNodePort(truth));
   ASSERT_TRUE(run.subnet);
-  // One NodeInfo for the SM's own node and one out of every cabled switch
-  // port and the SM's port; NodeDescription of every node; SwitchInfo and
-  // PortInfo 0..n of every switch; PortInfo of every cabled CA port.
-  std::size_t expected = 2;
+  // One NodeInfo for the SM's own node and one through every cable (from
+  // the end nearer the SM: a fat tree has no cable between two nodes as far
+  // from the SM); NodeDescription of every node; SwitchInfo and PortInfo
+  // 0..n of every switch; PortInfo of every cabled CA port.
+  std::size_t expected = 1 + testing::cableList(truth).size();
   for (const Node& n : truth.nodes()) {
     std::size_t cabled = 0;
     for (const Port& p : n.ports) cabled += p.connected() ? 1 : 0;
-    expected += 1 + (n.isSwitch() ? cabled + 1 + n.ports.size() : cabled);
+    expected += 1 + (n.isSwitch() ? 1 + n.ports.size() : cabled);
   }
   EXPECT_EQ(run.counters.madsSent, expected);
   EXPECT_EQ(run.subnet->madsSent, expected);
   EXPECT_EQ(run.counters.nodes, truth.size());
   EXPECT_GT(run.counters.elapsed.count(), 0);
 }
+
+// Whatever the shape, no cable is probed from both ends unless its two ends
+// are as far from the SM (then the walk cannot know which answers first),
+// and every cable is still recorded with no problem.
+class OneEndProbeTest : public ::testing::TestWithParam<FatTreeSpec> {};
+
+TEST_P(OneEndProbeTest, ProbesEachCableOnceBetweenLevels) {
+  const Fabric truth = testing::generatedFabric(GetParam());
+  std::size_t nodeInfos = 0;
+  const Swept run = discover(truth, testing::firstNodePort(truth), [&](const Smp& smp) {
+    nodeInfos += smp.header.attributeId == AttributeId::NodeInfo ? 1 : 0;
+  });
+  const auto& subnet = run.subnet;
+  ASSERT_TRUE(subnet) << subnet.error().message;
+  EXPECT_EQ(testing::cableList(subnet->fabric), testing::cableList(truth));
+  EXPECT_THAT(subnet->problems, IsEmpty());
+  EXPECT_EQ(nodeInfos, 1 + testing::cableList(truth).size());
+}
+
+INSTANTIATE_TEST_SUITE_P(FatTrees, OneEndProbeTest,
+                         ::testing::Values(FatTreeSpec{.levels = 2, .radix = 8},
+                                           FatTreeSpec{.levels = 3, .radix = 4},
+                                           FatTreeSpec{.levels = 3, .radix = 8}));
 
 }  // namespace
 }  // namespace ibsm::sm::discovery

@@ -141,9 +141,10 @@ TEST_F(DiffTest, TheSmLidPhaseSetsTheSmsOwnPortWithItselfAsMasterSm) {
 TEST_F(DiffTest, EveryOtherLidCarryingPortGetsItsPlannedLidAndTheSmLid) {
   const SubnetPlan plan = makePlan();
   const ProgramDiff p = steps(plan);
-  const auto sets = portSets(p, ProgramPhase::Lids);
-  EXPECT_EQ(targets(p, ProgramPhase::Lids), (std::set<PortRef>{kSw0, kSw1, kCa0Port2, kCa1}))
-      << "switch link ports whose link parameters agree need no Set";
+  auto sets = portSets(p, ProgramPhase::Lids);
+  EXPECT_EQ(targets(p, ProgramPhase::Lids), (std::set<PortRef>{kSw0, kSw1}))
+      << "switch link ports whose link parameters agree need no Set, CA ports coming up get "
+         "their LID in the Armed Set";
   for (const auto& [port, pi] : sets) {
     EXPECT_EQ(pi.lid, plan.fabric.port(port).lid) << discovered.fabric.describe(port);
     EXPECT_EQ(pi.lmc, plan.fabric.port(port).lmc);
@@ -151,12 +152,34 @@ TEST_F(DiffTest, EveryOtherLidCarryingPortGetsItsPlannedLidAndTheSmLid) {
     EXPECT_EQ(pi.gidPrefix, kDefaultPrefix);
     EXPECT_EQ(pi.portState, PortState::NoChange) << "states change only in their phases";
   }
+  const auto armed = portSets(p, ProgramPhase::Armed);
+  for (const PortRef port : {kCa0Port2, kCa1}) {
+    ASSERT_TRUE(armed.contains(port)) << discovered.fabric.describe(port);
+    EXPECT_EQ(armed.at(port).lid, plan.fabric.port(port).lid);
+    EXPECT_EQ(armed.at(port).masterSmLid, plan.fabric.port(kSm).lid);
+    EXPECT_EQ(armed.at(port).gidPrefix, kDefaultPrefix);
+  }
+}
+
+// One Set where a LID Set and an Armed Set went: a port coming up takes
+// its fields with the state, unless its link parameters change (those only
+// while in Init, so in a Set of their own first).
+TEST_F(DiffTest, APortComingUpGetsOneSetForItsFieldsAndArmedUnlessItsLinkParametersChange) {
+  const SubnetPlan plan = makePlan();
+  ProgramDiff p = steps(plan);
+  EXPECT_FALSE(targets(p, ProgramPhase::Lids).contains(kCa1));
+  EXPECT_EQ(portSets(p, ProgramPhase::Armed).at(kCa1).portState, PortState::Armed);
+  EXPECT_TRUE(targets(p, ProgramPhase::SmLid).contains(kSm)) << "every port names that LID";
+  discovered.portInfo.at(kCa1).vlCap = 2;
+  p = steps(plan);
+  EXPECT_TRUE(targets(p, ProgramPhase::Lids).contains(kCa1));
+  EXPECT_TRUE(targets(p, ProgramPhase::Armed).contains(kCa1));
 }
 
 TEST_F(DiffTest, TheSubnetPrefixComesFromTheOptions) {
   options.subnetPrefix = 0xfec0000000000001ULL;
   const ProgramDiff p = steps(makePlan());
-  EXPECT_EQ(portSets(p, ProgramPhase::Lids).at(kCa1).gidPrefix, 0xfec0000000000001ULL);
+  EXPECT_EQ(portSets(p, ProgramPhase::Armed).at(kCa1).gidPrefix, 0xfec0000000000001ULL);
 }
 
 TEST_F(DiffTest, FieldsTheSmDoesNotManageAreWrittenBackAsRead) {
@@ -168,7 +191,7 @@ TEST_F(DiffTest, FieldsTheSmDoesNotManageAreWrittenBackAsRead) {
   held.subnetTimeout = 18;
   held.masterSmSl = 2;
   const ProgramDiff p = steps(makePlan());
-  const PortInfo sent = portSets(p, ProgramPhase::Lids).at(kCa1);
+  const PortInfo sent = portSets(p, ProgramPhase::Armed).at(kCa1);
   EXPECT_EQ(sent.mKey, held.mKey);
   EXPECT_EQ(sent.mKeyLeasePeriod, 30);
   EXPECT_EQ(sent.capabilityMask, held.capabilityMask);
@@ -395,12 +418,14 @@ TEST_F(DiffTest, ClientReregisterUnlessTurnedOffAndOnlyOnCaPortsThatSupportIt) {
   discovered.portInfo.at(kSw0).capabilityMask |= capability::kIsClientReregistrationSupported;
   const SubnetPlan plan = makePlan();
   options.clientReregister = false;
-  EXPECT_FALSE(portSets(steps(plan), ProgramPhase::Lids).at(kCa0Port2).clientReregister);
+  EXPECT_FALSE(portSets(steps(plan), ProgramPhase::Armed).at(kCa0Port2).clientReregister);
   options.clientReregister = true;
-  const auto sets = portSets(steps(plan), ProgramPhase::Lids);
-  EXPECT_TRUE(sets.at(kCa0Port2).clientReregister);
+  const ProgramDiff p = steps(plan);
+  const auto sets = portSets(p, ProgramPhase::Armed);
+  EXPECT_TRUE(sets.at(kCa0Port2).clientReregister) << "by its first Set, the Armed one";
+  EXPECT_FALSE(portSets(p, ProgramPhase::Active).at(kCa0Port2).clientReregister) << "once";
   EXPECT_FALSE(sets.at(kCa1).clientReregister);
-  EXPECT_FALSE(sets.at(kSw0).clientReregister);
+  EXPECT_FALSE(portSets(p, ProgramPhase::Lids).at(kSw0).clientReregister);
 }
 
 TEST_F(DiffTest, AnSmPortWithoutIsSmIsNoted) {

@@ -101,6 +101,20 @@ TEST(HeldLfts, ARunningSwitchHasItsBlocksUpToLinearFdbTopUnknownAndThoseBeyondSt
   EXPECT_EQ(lfts.state(s.guid(s.sw0), 3), Stale) << "beyond the top: unknown, not empty";
 }
 
+TEST(HeldLfts, ASwitchProgrammedByAnotherSmHasEveryBlockStaleToBeWrittenUnread) {
+  Subnet s;
+  s.top(s.sw0, 130);
+  s.top(s.sw1, 130);
+  s.seen.portInfo.at(PortRef{s.h0, 1}).lid = Lid{7};  // this SM's port
+  s.seen.portInfo.at(PortRef{s.sw0, 0}).masterSmLid = Lid{9};
+  s.seen.portInfo.at(PortRef{s.sw1, 0}).masterSmLid = Lid{7};
+  HeldSubnet held;
+  held.observe(s.seen);
+  const auto& lfts = held.table<LftKind>();
+  for (std::uint16_t b : {0, 1, 2, 3}) EXPECT_EQ(lfts.state(s.guid(s.sw0), b), Stale) << b;
+  EXPECT_EQ(lfts.state(s.guid(s.sw1), 0), Unknown) << "this SM's own tables (a restart): read";
+}
+
 TEST(HeldLfts, ASwitchSeenAgainWithTheTopItWasLeftWithKeepsWhatWasKnown) {
   Subnet s;
   HeldSubnet held;
