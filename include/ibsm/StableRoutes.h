@@ -22,8 +22,9 @@
 // the VLs planned on the result need no more than the fresh routes'. For an
 // engine that does not take the hint, the mix above is made here. Either
 // way the result must pass the report's channel dependency check on its
-// SL2VL, or the fresh tables are taken and the stats say why. Credit-loop
-// freedom is never traded for stability.
+// SL2VL, and its busiest link may carry at most 1.1x the routes of the fresh
+// tables' busiest, or the fresh tables are taken and the stats say why.
+// Credit-loop freedom is never traded for stability, nor balance beyond that.
 //
 // What changed decides whether the hint counts (classifyChange):
 // - inter-switch capacity came back (a cable or a switch the previous fabric
@@ -70,8 +71,9 @@ enum class FabricChange : std::uint8_t { Unknown, CapacityLost, CapacityGained, 
 // by NodeId of `fabric`; an empty Lft where a switch had none) as the hint
 // where `change` calls for it: through RoutingOptions::previous for an engine
 // that takes it (every built-in one), else by the mix above. Falls back to the fresh
-// tables, saying why in `stats`, when the candidate leaves a pair unrouted
-// or closes a credit loop the fresh tables do not.
+// tables, saying why in `stats`, when the candidate leaves a pair unrouted,
+// closes a credit loop the fresh tables do not, or loads its busiest link
+// with more than 1.1x the fresh tables' busiest.
 [[nodiscard]] Result<RoutingResult> routeUnderChange(const Fabric& fabric,
                                                      const EngineRegistry& registry,
                                                      const std::vector<std::string>& engines,

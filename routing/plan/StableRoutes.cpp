@@ -13,6 +13,9 @@
 namespace ibsm {
 namespace {
 
+// The busiest link routes under change may have, against fresh tables'.
+constexpr double kMaxBusiestOverFresh = 1.1;
+
 struct Target {
   Lid lid;
   routing::SwitchIndex sw{0};  // the switch that delivers it
@@ -148,6 +151,16 @@ Result<RoutingResult> routeUnderChange(const Fabric& fabric, const EngineRegistr
         "keeping the {} entries whose previous path holds would leave {} pairs unreachable{}: "
         "fresh tables",
         stats.kept, report.unreachablePairs(), loops ? " and close a credit loop" : "");
+    stats.busiest = stats.freshBusiest;
+    return fresh;
+  }
+  // Stability is worth some balance, not any: past this the flows crowded
+  // around the loss cost more than the entries a fresh computation moves.
+  if (stats.busiest > kMaxBusiestOverFresh * stats.freshBusiest) {
+    stats.why = fmt::format(
+        "keeping the {} entries whose previous path holds would load the busiest link with {} "
+        "routes, more than {}x the {} of fresh tables: fresh tables",
+        stats.kept, report.linkLoad.max, kMaxBusiestOverFresh, freshReport.linkLoad.max);
     stats.busiest = stats.freshBusiest;
     return fresh;
   }

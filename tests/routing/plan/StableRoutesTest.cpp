@@ -279,11 +279,12 @@ TEST_F(CrossEngine, DragonflyOnOneVlHandsTheHintToUpdn) {
 // A dragonfly has no leaf level: updn's root is its centre, which one lost
 // cable can move to another switch of equal eccentricity (19 of its 90
 // inter-switch cables do). With the hint the previous root stays, read from
-// how the previous chains run.
+// how the previous chains run -- unless the fresh tables around the new
+// centre balance so much better that the kept ones are refused.
 TEST(UpDownOnADragonfly, KeepsItsRootWhenTheCentreMoves) {
   const Fabric full = generatedFabric(DragonflySpec{.a = 4, .p = 2, .h = 2});
   const auto before = route(full, "updn");
-  std::size_t centreMoves = 0;
+  std::size_t centreMoves = 0, freshBalanceBetter = 0;
   for (const NodeId s : full.switches())
     for (const Port& p : full.node(s).ports) {
       if (!p.remote || !full.node(p.remote->node).isSwitch() || p.remote->node < s) continue;
@@ -293,16 +294,25 @@ TEST(UpDownOnADragonfly, KeepsItsRootWhenTheCentreMoves) {
       ++centreMoves;
       StableRoutesStats stats;
       const auto after = routeAfter(full, cut, "updn", before.lfts, stats);
+      if (!stats.stabilised) {
+        // Fresh tables around the new centre balance better than 1/1.1 of the kept ones.
+        ++freshBalanceBetter;
+        EXPECT_NE(stats.why.find("more than 1.1x"), std::string::npos) << stats.why;
+        continue;
+      }
       EXPECT_EQ(upDownRoots(after), upDownRoots(before)) << full.node(s).description;
     }
   EXPECT_EQ(centreMoves, 19u);
+  EXPECT_LT(freshBalanceBetter, centreMoves / 2) << "the hint hardly ever holds";
 }
 
-// Where the ranks below the root stay too, nothing moves but what crossed
-// the lost cable. (Where the loss lengthens some switch's way to the root,
-// its rank and so the order change: on this dragonfly 15 of those 19 cuts
-// move a few blocks beyond the crossing ones.)
-TEST(UpDownOnADragonfly, MovesOnlyWhatCrossedTheCableWhereTheOrderStays) {
+// Where the centre moves, fresh tables around the new one can balance
+// better than the kept ones: past 1.1x the fresh tables' busiest link the
+// fresh tables are taken, and the stats say why. (Where the loss lengthens
+// some switch's way to the root, its rank and so the order change too: on
+// this dragonfly 15 of those 19 cuts move a few blocks beyond the crossing
+// ones.)
+TEST(UpDownOnADragonfly, TakesTheFreshTablesWhenTheKeptOnesBalanceWorseThanOneAndATenth) {
   const Fabric full = generatedFabric(DragonflySpec{.a = 4, .p = 2, .h = 2});
   const PortRef cable{nodeNamed(full, "g6r1"), 5};
   Fabric cut = full;
@@ -311,12 +321,11 @@ TEST(UpDownOnADragonfly, MovesOnlyWhatCrossedTheCableWhereTheOrderStays) {
   ASSERT_NE(upDownRoots(route(cut, "updn")), upDownRoots(before));  // the centre moved
   StableRoutesStats stats;
   const auto after = routeAfter(full, cut, "updn", before.lfts, stats);
-  const auto crossing = blocksCrossing(full, before.lfts, cable);
-  for (const auto& block : changedBlocks(before.lfts, after.lfts))
-    EXPECT_TRUE(crossing.contains(block));
-  // The busiest link stays what the previous tables had (338 routes); fresh
-  // tables around the new centre happen to do better (306).
-  EXPECT_LE(stats.busiest, analyseRoutes(full, before).linkLoad.max);
+  // Kept: 338 routes on the busiest link, as the previous tables had; fresh: 306.
+  EXPECT_FALSE(stats.stabilised);
+  EXPECT_NE(stats.why.find("more than 1.1x the 306 of fresh tables"), std::string::npos)
+      << stats.why;
+  EXPECT_TRUE(changedBlocks(after.lfts, route(cut, "updn").lfts).empty());
 }
 
 std::vector<ChangeCase> cases() {
