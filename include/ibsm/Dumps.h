@@ -74,6 +74,12 @@ void writeLftDump(const Fabric& fabric, const RoutingResult& result, const DumpS
 // ports, or a switch listed twice is an error naming file and line.
 [[nodiscard]] Result<std::vector<DumpedLft>> parseLftDump(std::string_view text,
                                                           std::string_view fileName);
+// The same a line at a time: `next` sets its argument to the next line
+// (without its newline) and returns false at the end, so that a dump too
+// large to hold in memory (1.4 GB on a radix-36 tree) is parsed as it is read.
+using NextLine = std::function<bool(std::string_view& line)>;
+[[nodiscard]] Result<std::vector<DumpedLft>> parseLftDump(const NextLine& next,
+                                                          std::string_view fileName);
 
 // The dumped tables by NodeId of `fabric` (the layout of RoutingResult::lfts),
 // so they can be analysed or compared. Fails on a GUID that is not a switch

@@ -130,10 +130,15 @@ class Parser {
 }  // namespace
 
 Result<std::vector<DumpedLft>> parseLftDump(std::string_view text, std::string_view fileName) {
-  Parser parser(fileName);
   topology::LineReader lines(text);
-  for (std::string_view raw; lines.next(raw);)
-    if (auto ok = parser.line(raw, lines.number()); !ok) return std::unexpected(ok.error());
+  return parseLftDump([&](std::string_view& raw) { return lines.next(raw); }, fileName);
+}
+
+Result<std::vector<DumpedLft>> parseLftDump(const NextLine& next, std::string_view fileName) {
+  Parser parser(fileName);
+  std::size_t number = 0;
+  for (std::string_view raw; next(raw);)
+    if (auto ok = parser.line(raw, ++number); !ok) return std::unexpected(ok.error());
   return parser.take();
 }
 

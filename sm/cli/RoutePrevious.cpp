@@ -5,8 +5,9 @@
 #include <ibsm/Topology.h>
 
 #include <algorithm>
-
-#include "sm/files/FileIo.h"
+#include <cerrno>
+#include <cstring>
+#include <fstream>
 
 namespace ibsm::sm::cli {
 namespace {
@@ -62,10 +63,21 @@ Result<PreviousInputs> readPrevious(const std::filesystem::path& tables,
                                     const std::optional<std::filesystem::path>& topology,
                                     std::vector<std::string>& warnings) {
   PreviousInputs p{.tablesFile = tables, .tables = {}, .beforeFile = {}, .before = {}};
-  auto text = files::readFile(tables);
-  if (!text) return std::unexpected(text.error());
-  auto parsed = parseLftDump(*text, tables.string());
+  // Read as parsed: the dump of a large fabric is far larger than its tables.
+  std::ifstream in(tables, std::ios::binary);
+  if (!in) return fail(fmt::format("{}: cannot read: {}", tables.string(), std::strerror(errno)));
+  std::string buffer;
+  auto parsed = parseLftDump(
+      [&](std::string_view& line) {
+        if (!std::getline(in, buffer)) return false;
+        if (buffer.ends_with('\r')) buffer.pop_back();
+        line = buffer;
+        return true;
+      },
+      tables.string());
   if (!parsed) return std::unexpected(parsed.error());
+  if (in.bad())
+    return fail(fmt::format("{}: read failed: {}", tables.string(), std::strerror(errno)));
   if (parsed->empty())
     return std::unexpected(Error::at(
         tables.string(), 1,

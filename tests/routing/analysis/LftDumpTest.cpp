@@ -141,6 +141,33 @@ Result<std::vector<DumpedLft>> parse(std::string_view text) {
   return parseLftDump(text, "lfts.dump");
 }
 
+// Fed a line at a time (a dump read as it is parsed), the same tables, and
+// errors name the same line.
+TEST(ParseLftDump, ALineAtATimeReadsWhatTheWholeTextReads) {
+  const std::string text = readData("two-switch-lmc1.opensm-lfts.dump");
+  const auto byLines = [](const std::string& t) {
+    std::istringstream in(t);
+    std::string buffer;
+    return parseLftDump(
+        [&](std::string_view& line) {
+          if (!std::getline(in, buffer)) return false;
+          line = buffer;
+          return true;
+        },
+        "lfts.dump");
+  };
+  const auto whole = parse(text);
+  const auto lines = byLines(text);
+  ASSERT_TRUE(whole && lines);
+  ASSERT_EQ(lines->size(), whole->size());
+  for (std::size_t i = 0; i < whole->size(); ++i) {
+    EXPECT_EQ((*lines)[i].switchGuid, (*whole)[i].switchGuid);
+    EXPECT_EQ((*lines)[i].lft.port, (*whole)[i].lft.port);
+  }
+  const std::string bad = text + "\n0x0001 port\n";
+  EXPECT_EQ(byLines(bad).error().message, parse(bad).error().message);
+}
+
 TEST(ParseLftDump, ReadsHeaderFieldsOfBothFormats) {
   auto osm = parse(readData("two-switch-lmc1.opensm-lfts.dump"));
   ASSERT_TRUE(osm) << osm.error().message;
