@@ -1,0 +1,95 @@
+// Performance Management layouts (IBA 16.1.3-16.1.4). Bit offsets count
+// from the start of the MAD's data (byte 64), as libibmad's IB_PC_* do.
+#include <ibsm/PerfCounters.h>
+
+#include <tuple>
+
+#include "sm/mad/BitField.h"
+
+namespace ibsm {
+namespace {
+
+using sm::mad::Field;
+
+using I = PerfClassPortInfo;
+constexpr auto kClassPortInfoFields = std::tuple{
+    Field{&I::baseVersion, 0, 8},      Field{&I::classVersion, 8, 8},
+    Field{&I::capabilityMask, 16, 16}, Field{&I::capabilityMask2, 32, 27},
+    Field{&I::respTimeValue, 59, 5},
+};
+
+using P = PortCounters;
+constexpr auto kPortCountersFields = std::tuple{
+    Field{&P::portSelect, 8, 8},
+    Field{&P::counterSelect, 16, 16},
+    Field{&P::symbolErrorCounter, 32, 16},
+    Field{&P::linkErrorRecoveryCounter, 48, 8},
+    Field{&P::linkDownedCounter, 56, 8},
+    Field{&P::portRcvErrors, 64, 16},
+    Field{&P::portRcvRemotePhysicalErrors, 80, 16},
+    Field{&P::portRcvSwitchRelayErrors, 96, 16},
+    Field{&P::portXmitDiscards, 112, 16},
+    Field{&P::portXmitConstraintErrors, 128, 8},
+    Field{&P::portRcvConstraintErrors, 136, 8},
+    Field{&P::counterSelect2, 144, 8},
+    Field{&P::localLinkIntegrityErrors, 152, 4},
+    Field{&P::excessiveBufferOverrunErrors, 156, 4},
+    Field{&P::vl15Dropped, 176, 16},
+    Field{&P::portXmitData, 192, 32},
+    Field{&P::portRcvData, 224, 32},
+    Field{&P::portXmitPkts, 256, 32},
+    Field{&P::portRcvPkts, 288, 32},
+    Field{&P::portXmitWait, 320, 32},
+};
+
+using E = PortCountersExtended;
+constexpr auto kPortCountersExtendedFields = std::tuple{
+    Field{&E::portSelect, 8, 8},
+    Field{&E::counterSelect, 16, 16},
+    Field{&E::portXmitData, 64, 64},
+    Field{&E::portRcvData, 128, 64},
+    Field{&E::portXmitPkts, 192, 64},
+    Field{&E::portRcvPkts, 256, 64},
+    Field{&E::portUnicastXmitPkts, 320, 64},
+    Field{&E::portUnicastRcvPkts, 384, 64},
+    Field{&E::portMulticastXmitPkts, 448, 64},
+    Field{&E::portMulticastRcvPkts, 512, 64},
+};
+
+template <typename S, typename Table>
+PerfData encodeWith(const S& v, const Table& table) {
+  PerfData out{};
+  sm::mad::encodeFields(v, table, out);
+  return out;
+}
+
+template <typename S, typename Table>
+S decodeWith(const PerfData& data, const Table& table) {
+  S v;
+  sm::mad::decodeFields(data, table, v);
+  return v;
+}
+
+}  // namespace
+
+PerfData encode(const PerfClassPortInfo& v) {
+  return encodeWith(v, kClassPortInfoFields);
+}
+PerfData encode(const PortCounters& v) {
+  return encodeWith(v, kPortCountersFields);
+}
+PerfData encode(const PortCountersExtended& v) {
+  return encodeWith(v, kPortCountersExtendedFields);
+}
+
+PerfClassPortInfo decodePerfClassPortInfo(const PerfData& data) {
+  return decodeWith<PerfClassPortInfo>(data, kClassPortInfoFields);
+}
+PortCounters decodePortCounters(const PerfData& data) {
+  return decodeWith<PortCounters>(data, kPortCountersFields);
+}
+PortCountersExtended decodePortCountersExtended(const PerfData& data) {
+  return decodeWith<PortCountersExtended>(data, kPortCountersExtendedFields);
+}
+
+}  // namespace ibsm
