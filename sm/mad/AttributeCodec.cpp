@@ -69,39 +69,25 @@ constexpr auto kTrap144Fields = std::tuple{
     Field{&Trap144Details::capabilityMask2, 96, 16},
 };
 
-template <typename T, typename Table>
-SmpData encodeWith(const T& v, const Table& table) {
-  SmpData out{};
-  sm::mad::encodeFields(v, table, out);
-  return out;
-}
-
-template <typename T, typename Table>
-T decodeWith(const SmpData& data, const Table& table) {
-  T v;
-  sm::mad::decodeFields(data, table, v);
-  return v;
-}
-
 }  // namespace
 
 SmpData encode(const NodeInfo& v) {
-  return encodeWith(v, kNodeInfoFields);
+  return sm::mad::encodeLayout<SmpData>(v, kNodeInfoFields);
 }
 SmpData encode(const SwitchInfo& v) {
-  return encodeWith(v, kSwitchInfoFields);
+  return sm::mad::encodeLayout<SmpData>(v, kSwitchInfoFields);
 }
 SmpData encode(const SmInfo& v) {
-  return encodeWith(v, kSmInfoFields);
+  return sm::mad::encodeLayout<SmpData>(v, kSmInfoFields);
 }
 NodeInfo decodeNodeInfo(const SmpData& d) {
-  return decodeWith<NodeInfo>(d, kNodeInfoFields);
+  return sm::mad::decodeLayout<NodeInfo>(d, kNodeInfoFields);
 }
 SwitchInfo decodeSwitchInfo(const SmpData& d) {
-  return decodeWith<SwitchInfo>(d, kSwitchInfoFields);
+  return sm::mad::decodeLayout<SwitchInfo>(d, kSwitchInfoFields);
 }
 SmInfo decodeSmInfo(const SmpData& d) {
-  return decodeWith<SmInfo>(d, kSmInfoFields);
+  return sm::mad::decodeLayout<SmInfo>(d, kSmInfoFields);
 }
 
 SmpData encode(const NodeDescription& v) {
@@ -185,13 +171,13 @@ VlArbitrationBlock decodeVlArbitrationBlock(const SmpData& d) {
 }
 
 SmpData encode(const Notice& v) {
-  SmpData out = encodeWith(v, kNoticeFields);
+  SmpData out = sm::mad::encodeLayout<SmpData>(v, kNoticeFields);
   std::ranges::copy(v.dataDetails, out.begin() + kNoticeDetailsOffset);
   return out;
 }
 
 Notice decodeNotice(const SmpData& d) {
-  Notice v = decodeWith<Notice>(d, kNoticeFields);
+  Notice v = sm::mad::decodeLayout<Notice>(d, kNoticeFields);
   std::copy_n(d.begin() + kNoticeDetailsOffset, v.dataDetails.size(), v.dataDetails.begin());
   return v;
 }

@@ -91,4 +91,19 @@ void decodeFields(std::span<const std::uint8_t> in, const Table& table, S& value
       table);
 }
 
+// A whole layout in and out of its data part (`Bytes`: SmpData, PerfData...).
+template <typename Bytes, typename S, typename Table>
+Bytes encodeLayout(const S& value, const Table& table) {
+  Bytes out{};
+  encodeFields(value, table, out);
+  return out;
+}
+
+template <typename S, typename Bytes, typename Table>
+S decodeLayout(const Bytes& data, const Table& table) {
+  S value;
+  decodeFields(data, table, value);
+  return value;
+}
+
 }  // namespace ibsm::sm::mad

@@ -56,40 +56,26 @@ constexpr auto kPortCountersExtendedFields = std::tuple{
     Field{&E::portMulticastRcvPkts, 512, 64},
 };
 
-template <typename S, typename Table>
-PerfData encodeWith(const S& v, const Table& table) {
-  PerfData out{};
-  sm::mad::encodeFields(v, table, out);
-  return out;
-}
-
-template <typename S, typename Table>
-S decodeWith(const PerfData& data, const Table& table) {
-  S v;
-  sm::mad::decodeFields(data, table, v);
-  return v;
-}
-
 }  // namespace
 
 PerfData encode(const PerfClassPortInfo& v) {
-  return encodeWith(v, kClassPortInfoFields);
+  return sm::mad::encodeLayout<PerfData>(v, kClassPortInfoFields);
 }
 PerfData encode(const PortCounters& v) {
-  return encodeWith(v, kPortCountersFields);
+  return sm::mad::encodeLayout<PerfData>(v, kPortCountersFields);
 }
 PerfData encode(const PortCountersExtended& v) {
-  return encodeWith(v, kPortCountersExtendedFields);
+  return sm::mad::encodeLayout<PerfData>(v, kPortCountersExtendedFields);
 }
 
 PerfClassPortInfo decodePerfClassPortInfo(const PerfData& data) {
-  return decodeWith<PerfClassPortInfo>(data, kClassPortInfoFields);
+  return sm::mad::decodeLayout<PerfClassPortInfo>(data, kClassPortInfoFields);
 }
 PortCounters decodePortCounters(const PerfData& data) {
-  return decodeWith<PortCounters>(data, kPortCountersFields);
+  return sm::mad::decodeLayout<PortCounters>(data, kPortCountersFields);
 }
 PortCountersExtended decodePortCountersExtended(const PerfData& data) {
-  return decodeWith<PortCountersExtended>(data, kPortCountersExtendedFields);
+  return sm::mad::decodeLayout<PortCountersExtended>(data, kPortCountersExtendedFields);
 }
 
 }  // namespace ibsm

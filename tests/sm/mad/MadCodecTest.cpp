@@ -9,26 +9,13 @@
 
 #include <cstring>
 
+#include "tests/sm/support/LibibmadBytes.h"
+
 namespace ibsm {
 namespace {
 
-// A libibmad-built buffer, filled one field at a time.
 template <std::size_t N>
-struct Reference {
-  std::array<std::uint8_t, N> bytes{};
-  Reference& set(MAD_FIELDS f, std::uint32_t v) {
-    mad_set_field(bytes.data(), 0, f, v);
-    return *this;
-  }
-  Reference& set64(MAD_FIELDS f, std::uint64_t v) {
-    mad_set_field64(bytes.data(), 0, f, v);
-    return *this;
-  }
-  Reference& array(MAD_FIELDS f, const void* data) {
-    mad_encode_field(bytes.data(), f, const_cast<void*>(data));
-    return *this;
-  }
-};
+using Reference = testing::LibibmadBytes<N>;
 
 TEST(NodeInfoLayout, MatchesLibibmadFieldByField) {
   NodeInfo v;

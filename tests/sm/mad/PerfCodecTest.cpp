@@ -5,21 +5,12 @@
 #include <ibsm/PerfCounters.h>
 #include <infiniband/mad.h>
 
+#include "tests/sm/support/LibibmadBytes.h"
+
 namespace ibsm {
 namespace {
 
-// libibmad's buffer for the data part of a PerfMgt MAD.
-struct Reference {
-  PerfData bytes{};
-  Reference& set(MAD_FIELDS f, std::uint32_t v) {
-    mad_set_field(bytes.data(), 0, f, v);
-    return *this;
-  }
-  Reference& set64(MAD_FIELDS f, std::uint64_t v) {
-    mad_set_field64(bytes.data(), 0, f, v);
-    return *this;
-  }
-};
+using Reference = testing::LibibmadBytes<kPerfDataSize>;
 
 // Values all different and filling each field to (near) its width, so a
 // field one bit off or swapped with its neighbour shows.
