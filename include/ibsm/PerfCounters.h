@@ -97,13 +97,12 @@ inline constexpr std::uint16_t kErrors = 0x0FFF;
 inline constexpr std::uint16_t kAll = 0xFFFF;
 }  // namespace counterSelect
 
-// Widths of the PortCounters fields that count: a counter stops at
-// saturated(width), all ones.
+// A counter stops at saturated(width), all ones. Named here: the widths
+// the tests and the health arithmetic use; sm/health/Counters.cpp has every
+// counter's.
 inline constexpr unsigned kSymbolErrorCounterBits = 16;
 inline constexpr unsigned kLinkErrorRecoveryCounterBits = 8;
 inline constexpr unsigned kLinkDownedCounterBits = 8;
-inline constexpr unsigned kPortRcvErrorsBits = 16;
-inline constexpr unsigned kPortXmitConstraintErrorsBits = 8;
 inline constexpr unsigned kLocalLinkIntegrityErrorsBits = 4;
 inline constexpr unsigned kDataCounterBits = 32;  // PortXmitData .. PortXmitWait
 inline constexpr unsigned kExtendedCounterBits = 64;
