@@ -78,6 +78,10 @@ struct SubnetPlan {
 
 // "capacity-lost", "capacity-gained", "hosts-only", "unknown": for reports and status.
 [[nodiscard]] std::string_view changeName(FabricChange change);
+// How the plan's routes came about, for reports and status: "fresh" (no
+// previous routes given), "kept" (routed under change) or "fresh-fallback"
+// (under change, but the fresh tables taken: stable->stats.why).
+[[nodiscard]] std::string_view routesHow(const SubnetPlan& plan);
 
 [[nodiscard]] Result<SubnetPlan> planSubnet(Fabric fabric, const PlanInputs& inputs,
                                             const EngineRegistry& registry);

@@ -46,6 +46,11 @@ std::string_view changeName(FabricChange change) {
   return "unknown";
 }
 
+std::string_view routesHow(const SubnetPlan& plan) {
+  if (!plan.stable) return "fresh";
+  return plan.stable->stats.stabilised ? "kept" : "fresh-fallback";
+}
+
 Result<SubnetPlan> planSubnet(Fabric fabric, const PlanInputs& inputs,
                               const EngineRegistry& registry) {
   auto lids = planLids(fabric, inputs.guid2lid, inputs.lmc);

@@ -104,10 +104,9 @@ Result<PreviousReport> comparePrevious(PreviousInputs previous, const SubnetPlan
                                        const PlanInputs& inputs) {
   PreviousReport out;
   out.tablesFile = previous.tablesFile.string();
-  out.routedAs = "fresh";
+  out.routedAs = routesHow(plan);
   if (plan.stable) {
     const StableRoutesStats& s = plan.stable->stats;
-    out.routedAs = s.stabilised ? "kept" : "fresh-fallback";
     out.change = changeName(plan.stable->change);
     out.entriesKept = s.kept;
     out.entriesRerouted = s.broken;

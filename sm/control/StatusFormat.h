@@ -36,8 +36,6 @@ struct TableCounters {
   std::uint64_t smps{0};
 };
 
-// What a sweep that planned and programmed (heavy, takeover, reroute,
-// replan) found and cost.
 // How a sweep's routes came about (routing.stable_routes).
 struct RoutesCounters {
   std::string how;                  // "fresh", "kept" (routed under change), "fresh-fallback"
@@ -50,6 +48,8 @@ struct RoutesCounters {
   std::string why;                  // why fresh tables were taken under change
 };
 
+// What a sweep that planned and programmed (heavy, takeover, reroute,
+// replan, rebalance) found and cost.
 struct SweepCounters {
   std::uint64_t discoveryMads{0};  // 0 when it rerouted or replanned without discovery
   std::uint64_t discoveryRetries{0};

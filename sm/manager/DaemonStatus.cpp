@@ -23,11 +23,10 @@ control::TableCounters tableCounters(const program::TableCounts& t, std::size_t 
 std::optional<control::RoutesCounters> routesCounters(const SweepResult& r) {
   if (!r.plan) return std::nullopt;
   control::RoutesCounters out;
-  out.how = "fresh";
+  out.how = routesHow(*r.plan);
   if (!r.plan->stable) return out;
   const StableRoutesStats& s = r.plan->stable->stats;
   out.change = changeName(r.plan->stable->change);
-  out.how = s.stabilised ? "kept" : "fresh-fallback";
   out.kept = s.kept;
   out.rerouted = s.broken;
   out.reroutedBlocks = s.brokenBlocks;
