@@ -18,6 +18,7 @@
 #include "sm/control/ControlServer.h"
 #include "sm/control/StatusFormat.h"
 #include "sm/fsm/SmMachine.h"
+#include "sm/health/HealthView.h"
 #include "sm/manager/ForeignSms.h"
 #include "sm/manager/PeerSms.h"
 #include "sm/manager/SmDaemon.h"
@@ -104,6 +105,11 @@ struct SmDaemon::Impl {
   // Leaving MASTER: the groups joins made are forgotten, without traps.
   void forgetGroups();
 
+  // DaemonHealth.cpp
+  // After each pass of the counter sweep: the health book looks at what
+  // it read (health.ports).
+  void countersRead();
+
   // DaemonPeers.cpp
   void poll(Guid master);
   void notify(Guid master);
@@ -180,6 +186,10 @@ struct SmDaemon::Impl {
   // deadline (the next sweep or poll timer), seconds after the batch.
   std::optional<loop::EventLoop::TimerId> multicastTimer;
   control::MulticastCounts multicast;
+
+  // Fabric health: the counter sweep fills ports and counterSweep, the
+  // health book unhealthy; `ibsm health` and the metrics file read it.
+  health::HealthView health;
 
   // The discovery of the DISCOVERING phase, kept for the heavy sweep that
   // follows it at once (becoming master): one walk of the fabric, not two.
