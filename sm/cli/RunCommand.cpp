@@ -12,7 +12,9 @@
 #include <charconv>
 #include <filesystem>
 #include <optional>
+#include <variant>
 
+#include "sm/cli/ServiceNotify.h"
 #include "sm/config/ConfigInUse.h"
 #include "sm/config/PartitionSources.h"
 #include "sm/config/PlanSettings.h"
@@ -31,6 +33,7 @@ namespace {
 
 struct Setup {
   config::Config config;
+  std::optional<transport::UmadPortName> portName;  // --port DEVICE:PORT
   sm::manager::SweepSettings sweep;
   std::vector<McGroupSpec> multicastGroups;  // the partitions' pre-created groups
 };
@@ -40,6 +43,27 @@ Result<Guid> parseGuidArg(const std::string& text) {
   if (!v || *v == 0)
     return fail(fmt::format("--guid {}: expected a port GUID such as 0x0002c90300a1b2c3", text));
   return Guid{*v};
+}
+
+// --port: "0x0002c903000e0b71" (a GUID) or "mlx5_0:1" (device and port).
+Result<std::variant<Guid, transport::UmadPortName>> parsePortArg(const std::string& text) {
+  const auto bad = [&] {
+    return fail(fmt::format(
+        "--port {}: expected a port GUID (0x0002c90300a1b2c3) or device:port (mlx5_0:1)", text));
+  };
+  if (text.starts_with("0x") || text.starts_with("0X")) {
+    const auto v = parseHex64(text);
+    if (!v || *v == 0) return bad();
+    return Guid{*v};
+  }
+  const auto colon = text.rfind(':');
+  if (colon == std::string::npos || colon == 0 || colon + 1 == text.size()) return bad();
+  const std::string number = text.substr(colon + 1);
+  if (number.size() > 3 || number.find_first_not_of("0123456789") != std::string::npos)
+    return bad();
+  const int port = std::stoi(number);
+  if (port < 1 || port > 254) return bad();
+  return transport::UmadPortName{text.substr(0, colon), port};
 }
 
 Result<std::shared_ptr<spdlog::logger>> makeLogger(const config::LogConfig& log) {
@@ -70,6 +94,22 @@ Result<Setup> prepare(const RunArgs& args) {
     auto g = parseGuidArg(*args.guid);
     if (!g) return std::unexpected(g.error());
     c.sm.portGuid = *g;
+  }
+  if (args.port) {
+    if (args.guid) return fail("--port and --guid both name the port: give one");
+    auto where = parsePortArg(*args.port);
+    if (!where) return std::unexpected(where.error());
+    if (const auto* g = std::get_if<Guid>(&*where))
+      c.sm.portGuid = *g;
+    else
+      s.portName = std::get<transport::UmadPortName>(*where);
+  }
+  if (args.controlSocket) {
+    // sockaddr_un's limit, as sm.control_socket has it.
+    if (args.controlSocket->empty() || args.controlSocket->string().size() > 107)
+      return fail(fmt::format("--control-socket {}: expected a socket path of 1 to 107 bytes",
+                              args.controlSocket->string()));
+    c.sm.controlSocket = *args.controlSocket;
   }
   if (args.priority) {
     if (*args.priority < 0 || *args.priority > 15)
@@ -135,6 +175,11 @@ void addRunCommand(CLI::App& app, RunArgs& args) {
   cmd->add_option("-P,--partitions", args.partitions,
                   "OpenSM-style partitions.conf (overrides sm.partitions_file)");
   cmd->add_option("-g,--guid", args.guid, "Port GUID to run on (default: first active port)");
+  cmd->add_option("--port", args.port,
+                  "Port to run on as a GUID or device:port, e.g. mlx5_0:1 (ibsm@.service's "
+                  "instance)");
+  cmd->add_option("--control-socket", args.controlSocket,
+                  "Control socket to listen on (overrides sm.control_socket)");
   cmd->add_option("-p,--priority", args.priority, "SMInfo priority 0-15");
   cmd->add_option("-R,--engine", args.engines, "Routing engine(s) to try in order")->delimiter(',');
   cmd->add_option("--lmc", args.lmc, "LID Mask Control (0-7)");
@@ -220,6 +265,7 @@ int runRun(const RunArgs& args) {
 
   transport::UmadOptions portOptions;
   portOptions.portGuid = c.sm.portGuid;
+  portOptions.portName = setup->portName;
   auto transport = transport::UmadTransport::open(portOptions);
   if (!transport) {
     fmt::print(stderr, "ibsm run: {}\n", transport.error().message);
@@ -269,6 +315,7 @@ int runRun(const RunArgs& args) {
     reports.packetLifeTime = s.packetLifeTime;
     daemon.sendNotices(std::make_shared<sa::Notifier>(sa, s.subnetPrefix, reports));
   }
+  daemon.onLifecycle(tellServiceManager);
   if (signals.fd() >= 0)
     loop.watch(signals.fd(), [&] {
       while (auto sig = signals.poll()) daemon.signal(*sig);

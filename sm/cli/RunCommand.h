@@ -15,6 +15,10 @@ struct RunArgs {
   std::optional<std::filesystem::path> config;
   std::optional<std::filesystem::path> partitions;  // overrides sm.partitions_file
   std::optional<std::string> guid;
+  // --port: a port GUID or device:port ("mlx5_0:1"), what ibsm@.service's
+  // instance name holds.
+  std::optional<std::string> port;
+  std::optional<std::filesystem::path> controlSocket;  // overrides sm.control_socket
   std::optional<int> priority;
   std::vector<std::string> engines;
   std::optional<int> lmc;

@@ -66,6 +66,9 @@ struct SmDaemon::Impl {
   void setUp(bool isUp);
   control::DaemonStatus status() const;
 
+  // Tells the lifecycle listener, if any (SmDaemon::onLifecycle says when).
+  void announce(SmDaemon::Lifecycle what);
+
   // DaemonSweeps.cpp
   struct FreshDiscovery;
   void discover();
@@ -200,6 +203,10 @@ struct SmDaemon::Impl {
     std::uint64_t traps{0};
   };
   std::optional<FreshDiscovery> fresh;
+
+  SmDaemon::LifecycleListener lifecycle;
+  bool announcedReady{false};
+  bool reloadAnnounced{false};  // Reloading sent: Ready follows the reload
 
   bool performing{false};  // inside perform(): a signal then cancels the engine
   bool stopping{false};    // SIGTERM/SIGINT seen

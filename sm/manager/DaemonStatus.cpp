@@ -104,6 +104,7 @@ void SmDaemon::Impl::recordSweep(const control::SweepInfo& info, const SweepResu
   if (info.kind == "heavy" || info.kind == "takeover") lastHeavy = info;
   if (!info.changes.empty()) lastChange = info;
   if (info.kind == "replan") lastReplan = info;
+  if (info.kind == "heavy" || info.kind == "takeover") announce(SmDaemon::Lifecycle::Ready);
   if (!result) return;
   lastResult = *result;
   if (subnetListener && result->plan) subnetListener(*result, sweep.held(), agent.self());

@@ -75,6 +75,28 @@ void SmDaemon::onSubnetProgrammed(SubnetListener listener) {
   impl_->subnetListener = std::move(listener);
 }
 
+void SmDaemon::onLifecycle(LifecycleListener listener) {
+  impl_->lifecycle = std::move(listener);
+}
+
+void SmDaemon::Impl::announce(SmDaemon::Lifecycle what) {
+  if (what == SmDaemon::Lifecycle::Ready) {
+    // Once at start; after that only to end a reload announced as such.
+    if (announcedReady && !reloadAnnounced) return;
+    announcedReady = true;
+    reloadAnnounced = false;
+  }
+  if (what == SmDaemon::Lifecycle::Reloading) {
+    if (!announcedReady) return;  // not ready yet: the first Ready is still to come
+    reloadAnnounced = true;
+  }
+  if (!lifecycle) return;
+  const auto self = agent.self().smState;
+  std::string line{fsm::name(self)};
+  if (self == SmState::Master) line += up ? ", subnet up" : ", subnet not up";
+  lifecycle(what, line);
+}
+
 int SmDaemon::run() {
   return impl_->run();
 }
@@ -180,10 +202,12 @@ int SmDaemon::Impl::run() {
 void SmDaemon::Impl::signal(int signo) {
   if (signo == SIGHUP) {
     log->info("SM-0125 SIGHUP: re-reading the configuration");
+    announce(SmDaemon::Lifecycle::Reloading);
     machine.feed(Event::reload());
     return;
   }
   log->info("SM-0005 signal {}: stopping", signo);
+  announce(SmDaemon::Lifecycle::Stopping);
   if (stopSignal == 0) stopSignal = signo;
   if (performing && !engine.cancelled()) {
     const auto phase = machine.state().phase;
@@ -229,6 +253,10 @@ void SmDaemon::Impl::perform(const Action& a) {
       }
       agent.setState(a.smState);
       if (a.smState != SmState::Master) up = false;
+      // A master is ready after its first sweep (recordSweep); the others
+      // as soon as they know their place.
+      if (a.smState == SmState::Standby || a.smState == SmState::NotActive)
+        announce(SmDaemon::Lifecycle::Ready);
       break;
     case ActionKind::Discover:
       discover();
@@ -254,6 +282,7 @@ void SmDaemon::Impl::perform(const Action& a) {
       break;
     case ActionKind::ReloadConfig:
       applyReload();
+      if (reloadAnnounced) announce(SmDaemon::Lifecycle::Ready);
       break;
   }
   performing = false;

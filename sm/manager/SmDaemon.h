@@ -61,6 +61,7 @@
 #include <functional>
 #include <memory>
 #include <optional>
+#include <string_view>
 
 #include "sm/control/StatusFormat.h"
 #include "sm/loop/EventLoop.h"
@@ -158,6 +159,16 @@ class SmDaemon {
   // Adds what the SA responder counts to the status's `sa` (the daemon
   // knows the responder only as a GmpResponder).
   void describeSa(std::function<void(control::SaCounters&)> describe);
+
+  // What a service manager is told (systemd's sd_notify, wired by `ibsm
+  // run`): Ready once, when the SM has finished its first sweep (as master:
+  // its first heavy or take-over sweep, up or not; otherwise: once it
+  // knows it is STANDBY or NOT-ACTIVE); Reloading and Ready around a
+  // SIGHUP's reload; Stopping on SIGTERM/SIGINT. `status` is one line for
+  // the operator ("MASTER, subnet up, 80 switches").
+  enum class Lifecycle : std::uint8_t { Ready, Reloading, Stopping };
+  using LifecycleListener = std::function<void(Lifecycle, std::string_view status)>;
+  void onLifecycle(LifecycleListener listener);
 
   // Daemon: runs until SIGTERM/SIGINT (returns 0) or until the port or the
   // control socket cannot be used (returns 1; the reason is logged).

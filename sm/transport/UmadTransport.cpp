@@ -117,6 +117,8 @@ Result<std::unique_ptr<UmadTransport>> UmadTransport::open(const UmadOptions& op
     auto found = findPortByGuid(*options.portGuid);
     if (!found) return std::unexpected(found.error());
     where = *found;
+  } else if (options.portName) {
+    where = {options.portName->caName, options.portName->portNumber};
   }
   auto port = readPort(where.caName, where.portNumber);
   if (!port) return std::unexpected(port.error());

@@ -41,9 +41,17 @@ struct UmadPort {
   std::uint32_t capabilityMask{0};
 };
 
+// A port by device and number, as `ibstat` names it: mlx5_0 port 1.
+struct UmadPortName {
+  std::string caName;
+  int portNumber{1};
+};
+
 struct UmadOptions {
-  // Which port: by GUID, or libibumad's choice (the first active IB port).
+  // Which port: by GUID, by device and number, or libibumad's choice (the
+  // first active IB port). Not both.
   std::optional<Guid> portGuid;
+  std::optional<UmadPortName> portName;
   // Open the issm device, which sets PortInfo:IsSM: without it neither
   // traps nor other SMs' SubnGet(SMInfo) are delivered to this port.
   bool claimSm{true};
