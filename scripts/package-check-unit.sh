@@ -1,0 +1,83 @@
+#!/usr/bin/env bash
+# scripts/package-check.sh's part inside the simulator (run-with-ibsim.sh):
+# ibsm@ibsim0:1 started as systemd starts it, its READY=1, a reload, a stop.
+set -euo pipefail
+instance=ibsim0:1
+unit=/usr/lib/systemd/system/ibsm@.service
+node=$(sed -n 's/^\(Hca\|Ca\)[[:space:]]\+[0-9]\+[[:space:]]\+"\([^"]*\)".*/\2/p' "$IBSIM_NETFILE" | head -n 1)
+fail() { echo "FAIL: $*" >&2; exit 1; }
+ctl() { env -u LD_PRELOAD ibsm status --json --socket "/run/ibsm/$instance.sock"; }
+
+notify=$PWD/notify.log
+: >"$notify"
+python3 - "$PWD/notify.sock" "$notify" <<'PY' &
+import socket, sys
+s = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+s.bind(sys.argv[1])
+with open(sys.argv[2], "a", buffering=1) as out:
+    while True:
+        out.write(s.recv(4096).decode().replace("\n", "|") + "\n")
+PY
+listener=$!
+trap 'kill $listener ${pid:-} 2>/dev/null' EXIT
+wait_for() {  # SECONDS COMMAND...
+  local deadline=$((SECONDS + $1)); shift
+  until "$@" 2>/dev/null; do ((SECONDS < deadline)) || return 1; sleep 0.05; done
+}
+# The first READY=1 comes milliseconds after the start: listen first.
+wait_for 10 test -S "$PWD/notify.sock" || fail "the notify listener did not start"
+
+if [[ -d /run/systemd/system ]]; then
+  mkdir -p "/etc/systemd/system/ibsm@$instance.service.d"
+  cat >"/etc/systemd/system/ibsm@$instance.service.d/ibsim.conf" <<CONF
+[Service]
+Environment=LD_PRELOAD=$LD_PRELOAD IBSIM_SOCKNAME=$IBSIM_SOCKNAME SIM_HOST=$node
+# umad2sim talks to ibsim over sockets in /tmp and writes a fake sysfs in
+# the working directory.
+PrivateTmp=no
+RestrictAddressFamilies=
+WorkingDirectory=/var/lib/ibsm/%i
+CONF
+  systemctl daemon-reload
+  systemctl start "ibsm@$instance" || fail "systemctl start ibsm@$instance"
+  echo "systemctl start ibsm@$instance: $(systemctl is-active "ibsm@$instance")"
+  sed -i 's/^priority = .*/priority = 9/' /etc/ibsm/ibsm.toml
+  systemctl reload "ibsm@$instance"
+  wait_for 20 sh -c "$(declare -f ctl); ctl | jq -e '.priority == 9' >/dev/null" ||
+    fail "systemctl reload did not re-read the config"
+  systemctl stop "ibsm@$instance"
+  rm -rf "/etc/systemd/system/ibsm@$instance.service.d"
+  systemctl daemon-reload
+  cp /tmp/ibsm.toml.shipped /etc/ibsm/ibsm.toml
+  echo "systemd: start, READY, reload, stop: passed"
+  exit 0
+fi
+
+# No systemd: what it would do for this unit.
+exec_start=$(sed -n 's/^ExecStart=//p' "$unit")
+exec_start=${exec_start//%I/$instance}
+exec_start=${exec_start//%i/$instance}
+state=$(sed -n 's/^StateDirectory=//p' "$unit")
+mkdir -p "/var/lib/${state//%i/$instance}" /run/ibsm
+echo "ExecStart (as systemd runs it): $exec_start"
+read -r -a argv <<<"$exec_start"
+NOTIFY_SOCKET=$PWD/notify.sock SIM_HOST=$node "${argv[@]}" 2>"$PWD/ibsm.stderr" &
+pid=$!
+wait_for 60 grep -q '^READY=1' "$notify" || fail "no READY=1: $(tail -5 "$PWD/ibsm.stderr")"
+echo "READY: $(grep '^READY=1' "$notify" | head -n 1)"
+[[ -S /run/ibsm/$instance.sock ]] || fail "no control socket /run/ibsm/$instance.sock"
+[[ $(ctl | jq -r .up) == true ]] || fail "ibsm status: the subnet is not up"
+
+sed -i 's/^priority = .*/priority = 9/' /etc/ibsm/ibsm.toml
+kill -HUP "$pid"  # ExecReload
+wait_for 20 sh -c "grep -q '^RELOADING=1' '$notify' && [ \$(grep -c '^READY=1' '$notify') -ge 2 ]" ||
+  fail "no RELOADING=1 then READY=1 after the reload"
+[[ $(ctl | jq -r .priority) == 9 ]] || fail "the reload did not re-read the config"
+echo "reload: priority 9 from the edited config"
+cp /tmp/ibsm.toml.shipped /etc/ibsm/ibsm.toml
+
+kill -TERM "$pid"
+wait "$pid" || fail "ibsm exited $? after SIGTERM"
+grep -q '^STOPPING=1' "$notify" || fail "no STOPPING=1"
+[[ -s /var/lib/ibsm/$instance/guid2lid ]] || fail "no guid2lid in /var/lib/ibsm/$instance"
+echo "without systemd: ExecStart, READY, reload, stop: passed ($(tr '\n' ' ' <"$notify"))"
