@@ -43,6 +43,7 @@
 #pragma once
 
 #include <ibsm/Mad.h>
+#include <ibsm/MadLoss.h>
 #include <ibsm/MadPath.h>
 #include <ibsm/MadTransport.h>
 #include <spdlog/logger.h>
@@ -110,6 +111,10 @@ struct MadEngineOptions {
   std::size_t window{32};
   std::chrono::milliseconds timeout{200};
   unsigned retries{3};
+  // Attempts a request may get on a path that loses MADs (<ibsm/MadLoss.h>:
+  // as many as leave it a 1e-4 chance of failing at the loss seen lately on
+  // paths of its length); 1 + retries or less: always 1 + retries.
+  unsigned maxAttempts{16};
   // Time as the engine sees it; tests give a fake transport's clock. The
   // one clock of the SM: the daemon and its sweeps time themselves with it.
   std::function<MadClock::time_point()> clock;
@@ -120,11 +125,12 @@ struct MadEngineOptions {
 };
 
 struct MadCounters {
-  std::uint64_t sent{0};      // transmissions, retries included
-  std::uint64_t received{0};  // every MAD read from the transport
-  std::uint64_t timeouts{0};  // requests that failed after all retries
-  std::uint64_t retries{0};   // retransmissions
-  std::uint64_t errors{0};    // responses with a non-zero status
+  std::uint64_t sent{0};         // transmissions, retries included
+  std::uint64_t received{0};     // every MAD read from the transport
+  std::uint64_t timeouts{0};     // requests that failed after all retries
+  std::uint64_t retries{0};      // retransmissions
+  std::uint64_t lossRetries{0};  // of those, beyond `retries`: paths that lose MADs
+  std::uint64_t errors{0};       // responses with a non-zero status
   std::uint64_t sendFailures{0};
   std::uint64_t unmatched{0};  // responses to no outstanding request
   std::uint64_t unsolicited{0};
@@ -188,6 +194,8 @@ class MadEngine {
   std::size_t queued() const { return queue_.size(); }
   bool idle() const { return pending_.empty() && queue_.empty(); }
   const MadEngineOptions& options() const { return options_; }
+  // The loss seen per path length, which sets each request's attempts.
+  const MadLoss& loss() const { return loss_; }
 
  private:
   struct Queued {
@@ -200,6 +208,7 @@ class MadEngine {
     MadBuffer wire{};
     MadClock::time_point deadline;
     unsigned attempts{0};
+    std::size_t lossBucket{0};  // MadLoss::bucketOf(request.to)
   };
 
   void fillWindow();
@@ -226,6 +235,7 @@ class MadEngine {
   std::uint32_t lastTid_{0};
   UnsolicitedHandler unsolicited_;
   MadCounters counters_;
+  MadLoss loss_;
   bool cancelled_{false};
 };
 

@@ -203,6 +203,7 @@ MadEngineOptions engineOptions(const config::Config& c, loop::EventLoop& loop,
   o.window = c.mad.window;
   o.timeout = std::chrono::milliseconds(c.mad.timeoutMs);
   o.retries = c.mad.retries;
+  o.maxAttempts = c.mad.maxAttempts;
   o.clock = loop.clock();
   o.waiter = &loop;
   o.logger = std::move(logger);

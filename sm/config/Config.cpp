@@ -222,6 +222,12 @@ Result<void> applyRetries(Config& c, const toml::node& v, const std::string& w) 
   });
 }
 
+Result<void> applyMaxAttempts(Config& c, const toml::node& v, const std::string& w) {
+  return applyInt<1, 64>(c, v, w, "mad.max_attempts", [](Config& cc, std::int64_t n) {
+    cc.mad.maxAttempts = static_cast<std::uint32_t>(n);
+  });
+}
+
 Result<void> applySubnetTimeout(Config& c, const toml::node& v, const std::string& w) {
   return applyInt<0, 31>(c, v, w, "sa.subnet_timeout", [](Config& cc, std::int64_t n) {
     cc.sa.subnetTimeout = static_cast<std::uint8_t>(n);
@@ -348,6 +354,10 @@ constexpr OptionSpec kOptions[] = {
      "Time to wait for an SMP's response before sending it again.", applyTimeout},
     {"mad.retries", "integer 0-20", "3",
      "Times an unanswered SMP is sent again before it counts as lost.", applyRetries},
+    {"mad.max_attempts", "integer 1-64", "16",
+     "Attempts an SMP may get on paths that lose MADs: as many as leave it a 1e-4 chance of "
+     "failing at the loss seen lately on paths of its length (at least 1 + retries).",
+     applyMaxAttempts},
     {"sa.subnet_timeout", "integer 0-31", "18",
      "PortInfo:SubnetTimeout written to every port that carries a LID: how long its clients wait "
      "for the SA, 4.096 us * 2^value (OpenSM's subnet_timeout; 18 is about 1 s).",

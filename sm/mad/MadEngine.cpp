@@ -90,7 +90,9 @@ bool MadEngine::transmit(Pending& p) {
   }
   ++counters_.sent;
   ++p.attempts;
-  p.deadline = now() + options_.timeout;
+  const auto wait = std::chrono::duration_cast<std::chrono::milliseconds>(
+      options_.timeout * loss_.timeoutFactor(p.lossBucket, p.attempts));
+  p.deadline = now() + wait;
   return true;
 }
 
@@ -109,6 +111,7 @@ void MadEngine::fillWindow() {
     smp.header.mKey = r.mKey;
     smp.data = r.data;
     Pending p;
+    p.lossBucket = MadLoss::bucketOf(q.request.to);
     p.request = std::move(q.request);
     p.done = std::move(q.done);
     p.wire = encodeSmp(smp);
@@ -125,6 +128,8 @@ void MadEngine::fillWindow() {
 void MadEngine::complete(std::uint32_t tid, SmpReply reply) {
   auto node = pending_.extract(tid);
   reply.attempts = node.mapped().attempts;
+  if (reply.outcome == SmpOutcome::Ok || reply.outcome == SmpOutcome::BadStatus)
+    loss_.answeredAt(node.mapped().lossBucket, reply.attempts);
   node.mapped().done(node.mapped().request, reply);
 }
 
@@ -137,8 +142,11 @@ void MadEngine::expireTimeouts() {
   std::ranges::sort(expired);  // deterministic order for callbacks
   for (std::uint32_t tid : expired) {
     Pending& p = pending_.at(tid);
-    if (p.attempts <= options_.retries) {
+    const MadLoss::Limits limits{.floor = options_.retries + 1,
+                                 .ceiling = std::max(options_.maxAttempts, options_.retries + 1)};
+    if (p.attempts < loss_.attemptsFor(p.lossBucket, limits)) {
       ++counters_.retries;
+      if (p.attempts > options_.retries) ++counters_.lossRetries;
       log_->debug("MAD-0107 {} timed out (attempt {}), retrying", describe(p.request), p.attempts);
       if (transmit(p)) continue;
       complete(tid, outcomeOnly(SmpOutcome::SendFailed));

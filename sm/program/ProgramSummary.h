@@ -40,7 +40,10 @@ struct ProgramSummary {
   std::size_t portsConfigured{0};  // PortInfo Sets of the SM-LID and LID phases acknowledged
   std::size_t portsArmed{0};
   std::size_t portsActivated{0};
-  std::size_t quirksLearned{0};           // ports found to ignore partition enforcement
+  std::size_t quirksLearned{0};  // ports found to ignore partition enforcement
+  // PortInfo Sets refused on a retry that the port, read back, holds
+  // (RetriedSets.h): counted done, not failed.
+  std::size_t retriedSetsHeld{0};
   std::vector<std::string> failures;      // one line per failed or deferred object
   std::vector<std::string> notes;         // what the planner left alone, and why
   std::optional<ProgramPhase> stoppedAt;  // a phase whose failure ends the run early

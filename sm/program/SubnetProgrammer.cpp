@@ -8,6 +8,7 @@
 #include <functional>
 
 #include "sm/program/Diff.h"
+#include "sm/program/RetriedSets.h"
 
 namespace ibsm::sm::program {
 namespace {
@@ -119,6 +120,41 @@ void SubnetProgrammer::record(ProgramPhase phase, const ProgramStep& step, const
   }
 }
 
+// RetriedSets.h: a PortInfo Set refused on a retry may have been applied by
+// an attempt whose answer was lost; read the port back and count the Set as
+// done when the port holds what it asked for.
+Result<void> SubnetProgrammer::readBackRefusedRetries(const std::vector<ProgramStep>& steps,
+                                                      std::vector<SmpReply>& replies,
+                                                      ProgramSummary& summary) {
+  std::vector<std::size_t> refused;
+  for (std::size_t i = 0; i < steps.size(); ++i)
+    if (worthReadingBack(steps[i].request, replies[i])) refused.push_back(i);
+  if (refused.empty()) return {};
+  std::vector<SmpRequest> reads;
+  for (std::size_t i : refused) {
+    const SmpRequest& set = steps[i].request;
+    reads.push_back(SmpRequest::get(AttributeId::PortInfo, set.attributeModifier, set.to));
+  }
+  auto back = engine_.sendAll(reads);
+  if (!back) return std::unexpected(back.error());
+  const Fabric& fabric = held_.observed().fabric;
+  for (std::size_t k = 0; k < refused.size(); ++k) {
+    const SmpReply& read = (*back)[k];
+    SmpReply& reply = replies[refused[k]];
+    if (!read.ok() || !read.smp) continue;
+    if (!holdsWhatWasSet(decodePortInfo(steps[refused[k]].request.data),
+                         decodePortInfo(read.smp->data)))
+      continue;
+    log_->debug("PROG-0310 {} refused a retried Set ({}) but holds what it asked for",
+                describeTarget(fabric, steps[refused[k]].target), describeOutcome(reply));
+    const unsigned attempts = reply.attempts;
+    reply = read;
+    reply.attempts = attempts;
+    ++summary.retriedSetsHeld;
+  }
+  return {};
+}
+
 Result<std::vector<SmpReply>> SubnetProgrammer::runPhase(ProgramPhase phase,
                                                          const std::vector<ProgramStep>& steps,
                                                          std::size_t deferred,
@@ -134,6 +170,8 @@ Result<std::vector<SmpReply>> SubnetProgrammer::runPhase(ProgramPhase phase,
                    [&replies, i](const SmpRequest&, const SmpReply& reply) { replies[i] = reply; });
   }
   if (auto idle = engine_.runUntilIdle(); !idle) return std::unexpected(idle.error());
+  if (auto checked = readBackRefusedRetries(steps, replies, summary); !checked)
+    return std::unexpected(checked.error());
 
   PhaseReport& report = summary.phase(phase);
   report.ran = true;

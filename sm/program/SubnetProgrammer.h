@@ -61,6 +61,9 @@ class SubnetProgrammer {
     std::set<std::uint16_t> unprunedMlidBlocks;
     std::set<NodeId> mftFailed;
   };
+  [[nodiscard]] Result<void> readBackRefusedRetries(const std::vector<ProgramStep>& steps,
+                                                    std::vector<SmpReply>& replies,
+                                                    ProgramSummary& summary);
   [[nodiscard]] Result<std::vector<SmpReply>> runPhase(ProgramPhase phase,
                                                        const std::vector<ProgramStep>& steps,
                                                        std::size_t deferred,
