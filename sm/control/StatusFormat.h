@@ -224,6 +224,9 @@ struct HealthCounters {
   std::chrono::milliseconds lastPassDuration{0};
   std::optional<std::chrono::system_clock::time_point> lastPassAt;
   std::uint64_t ports{0};  // ports the last pass holds counters of
+  // Actions (sweeps) that began while a pass was in flight: it sent
+  // nothing new until they ended.
+  std::uint64_t sweepsDuringPass{0};
   std::vector<CounterOverZero> overZero;
 };
 

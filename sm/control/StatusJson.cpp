@@ -196,7 +196,8 @@ Json healthJson(const HealthCounters& h) {
             {"last_pass_gmps", h.lastPassGmps},
             {"last_pass_ms", h.lastPassDuration.count()},
             {"last_pass_unix_ms", h.lastPassAt ? Json(unixMs(*h.lastPassAt)) : Json(nullptr)},
-            {"ports", h.ports}}},
+            {"ports", h.ports},
+            {"sweeps_during_pass", h.sweepsDuringPass}}},
           {"ports_over_zero", std::move(over)}};
 }
 

@@ -109,7 +109,9 @@ bool SmDaemon::Impl::countersTurn() {
 }
 
 void SmDaemon::Impl::pauseCounters(bool paused) {
-  if (counterRun) counterRun->perf.pause(paused);
+  if (!counterRun) return;
+  if (paused && counterRun->sweep.running()) ++counterRun->sweepsDuringPass;
+  counterRun->perf.pause(paused);
 }
 
 void SmDaemon::Impl::onPerfGmp(const ReceivedGmp& in) {
@@ -134,6 +136,7 @@ void SmDaemon::Impl::describeCounters(control::DaemonStatus& s) const {
   h.lastPassDuration = f.lastPassDuration;
   h.lastPassAt = f.lastPassAt;
   h.ports = health.ports.size();
+  h.sweepsDuringPass = counterRun->sweepsDuringPass;
   for (const health::PortCounterView& v : health.ports) {
     for (std::size_t i = 0; i < health::kThresholdCounterCount; ++i) {
       if (v.totals[i].value == 0) continue;

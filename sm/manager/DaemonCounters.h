@@ -32,6 +32,8 @@ struct CounterRun {
   bool passEnded{false};  // set inside a wait; countersRead() runs at the loop's top
   std::uint64_t timeoutsLogged{0};
   std::uint64_t resetsLogged{0};
+  // Sweeps that started while a pass was in flight (it paused for them).
+  std::uint64_t sweepsDuringPass{0};
 };
 
 }  // namespace ibsm::sm::manager
