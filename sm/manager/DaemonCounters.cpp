@@ -82,6 +82,7 @@ bool SmDaemon::Impl::countersTurn() {
   if (run.passEnded) {
     run.passEnded = false;
     run.sweep.fill(health);
+    health.at = std::chrono::system_clock::now();
     health.counterSweep.enabled = settings.counterInterval.count() > 0;
     health.counterSweep.interval = settings.counterInterval;
     const health::CounterSweepFigures& f = run.sweep.figures();
@@ -96,7 +97,8 @@ bool SmDaemon::Impl::countersTurn() {
           f.passes, f.timeouts - run.timeoutsLogged);
       run.timeoutsLogged = f.timeouts;
     }
-    countersRead();
+    // A pass cut short by leaving MASTER is shown, but not acted upon.
+    if (agent.self().smState == SmState::Master) countersRead();
     return true;
   }
   if (run.sweep.running()) {  // no longer master: its answers are not ours to act on
