@@ -106,7 +106,10 @@ bool SmDaemon::Impl::countersTurn() {
     return true;
   }
   run.nextPass = now() + settings.counterInterval;
-  run.sweep.start(lastResult->plan->fabric, [this] { counterRun->passEnded = true; });
+  // counterRun is null while it is being destroyed (its passes cancelled).
+  run.sweep.start(lastResult->plan->fabric, [this] {
+    if (counterRun) counterRun->passEnded = true;
+  });
   return true;
 }
 

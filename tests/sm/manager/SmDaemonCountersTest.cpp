@@ -121,6 +121,18 @@ TEST_F(SmDaemonCountersTest, ErrorCountersOverZeroAreInTheStatus) {
   EXPECT_FALSE(c.lowerBound);
 }
 
+// A silent PMA keeps the first pass waiting (timeouts and retries): the
+// SIGTERM lands in the middle of it, and the daemon ends cleanly, its
+// outstanding GMPs cancelled.
+TEST_F(SmDaemonCountersTest, AStopInTheMiddleOfAPassEndsCleanly) {
+  settings_.counterInterval = 2s;
+  const Fabric& f = wire_.fabric();
+  pma_.silence(f.node(f.switches().back()).guid);
+  EXPECT_EQ(run(3500ms), 0);
+  EXPECT_GT(perfSent_, 0U);
+  EXPECT_EQ(status_.health.passes, 0U) << "the first pass was still waiting";
+}
+
 TEST_F(SmDaemonCountersTest, OffSendsNoPerfMgtGmp) {
   settings_.counterInterval = 0s;
   EXPECT_EQ(run(6s), 0);
