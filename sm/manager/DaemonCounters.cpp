@@ -62,55 +62,59 @@ bool SmDaemon::Impl::countersReady() const {
 bool SmDaemon::Impl::countersTurn() {
   if (!countersReady()) return false;
   if (!counterRun) {
-    health::PerfRequesterIo io{
-        .send = [this](std::span<const std::uint8_t> mad, const GmpAddress& to) -> Result<void> {
-          if (gmpPort == nullptr) return fail("no GMP port");
-          return gmpPort->sendGmp(mad, to);
-        },
-        .clock = [this] { return now(); },
-        .wakeAt = {}};
-    counterRun = std::make_unique<CounterRun>(
-        loop, std::move(io), health::PerfRequesterOptions{.window = settings.counterWindow},
-        health::CounterSweepClocks{.steady = [this] { return now(); },
-                                   .wall = [] { return std::chrono::system_clock::now(); }});
+    setUpCounters();
+  } else if (counterRun->passEnded) {
+    endCounterPass();
+  } else if (counterRun->sweep.running()) {
+    counterRun->perf.cancelAll();  // no longer master: its answers are not ours to act on
+  } else {
     counterRun->nextPass = now() + settings.counterInterval;
-    log->info("SM-0470 counter sweep every {} s, {} PerfMgt GMPs outstanding at most",
-              settings.counterInterval.count(), settings.counterWindow);
-    return true;
+    // counterRun is null while it is being destroyed (its passes cancelled).
+    counterRun->sweep.start(lastResult->plan->fabric, [this] {
+      if (counterRun) counterRun->passEnded = true;
+    });
   }
-  CounterRun& run = *counterRun;
-  if (run.passEnded) {
-    run.passEnded = false;
-    run.sweep.fill(health);
-    health.at = std::chrono::system_clock::now();
-    health.counterSweep.enabled = settings.counterInterval.count() > 0;
-    health.counterSweep.interval = settings.counterInterval;
-    const health::CounterSweepFigures& f = run.sweep.figures();
-    log->info("SM-0471 counter pass {}: {} ports, {} GMPs in {} ms, {} saturated counters cleared",
-              f.passes, health.ports.size(), f.lastPassGmps, f.lastPassDuration.count(),
-              f.resets - run.resetsLogged);
-    run.resetsLogged = f.resets;
-    if (f.timeouts > run.timeoutsLogged) {
-      log->warn(
-          "SM-0472 counter pass {}: {} PerfMgt GMPs unanswered after retries (PMAs "
-          "silent or unreachable); those ports keep their last reading",
-          f.passes, f.timeouts - run.timeoutsLogged);
-      run.timeoutsLogged = f.timeouts;
-    }
-    // A pass cut short by leaving MASTER is shown, but not acted upon.
-    if (agent.self().smState == SmState::Master) countersRead();
-    return true;
-  }
-  if (run.sweep.running()) {  // no longer master: its answers are not ours to act on
-    run.perf.cancelAll();
-    return true;
-  }
-  run.nextPass = now() + settings.counterInterval;
-  // counterRun is null while it is being destroyed (its passes cancelled).
-  run.sweep.start(lastResult->plan->fabric, [this] {
-    if (counterRun) counterRun->passEnded = true;
-  });
   return true;
+}
+
+void SmDaemon::Impl::setUpCounters() {
+  health::PerfRequesterIo io{
+      .send = [this](std::span<const std::uint8_t> mad, const GmpAddress& to) -> Result<void> {
+        if (gmpPort == nullptr) return fail("no GMP port");
+        return gmpPort->sendGmp(mad, to);
+      },
+      .clock = [this] { return now(); },
+      .wakeAt = {}};
+  counterRun = std::make_unique<CounterRun>(
+      loop, std::move(io), health::PerfRequesterOptions{.window = settings.counterWindow},
+      health::CounterSweepClocks{.steady = [this] { return now(); },
+                                 .wall = [] { return std::chrono::system_clock::now(); }});
+  counterRun->nextPass = now() + settings.counterInterval;
+  log->info("SM-0470 counter sweep every {} s, {} PerfMgt GMPs outstanding at most",
+            settings.counterInterval.count(), settings.counterWindow);
+}
+
+void SmDaemon::Impl::endCounterPass() {
+  CounterRun& run = *counterRun;
+  run.passEnded = false;
+  run.sweep.fill(health);
+  health.at = std::chrono::system_clock::now();
+  health.counterSweep.enabled = settings.counterInterval.count() > 0;
+  health.counterSweep.interval = settings.counterInterval;
+  const health::CounterSweepFigures& f = run.sweep.figures();
+  log->info("SM-0471 counter pass {}: {} ports, {} GMPs in {} ms, {} saturated counters cleared",
+            f.passes, health.ports.size(), f.lastPassGmps, f.lastPassDuration.count(),
+            f.resets - run.resetsLogged);
+  run.resetsLogged = f.resets;
+  if (f.timeouts > run.timeoutsLogged) {
+    log->warn(
+        "SM-0472 counter pass {}: {} PerfMgt GMPs unanswered after retries (PMAs "
+        "silent or unreachable); those ports keep their last reading",
+        f.passes, f.timeouts - run.timeoutsLogged);
+    run.timeoutsLogged = f.timeouts;
+  }
+  // A pass cut short by leaving MASTER is shown, but not acted upon.
+  if (agent.self().smState == SmState::Master) countersRead();
 }
 
 void SmDaemon::Impl::pauseCounters(bool paused) {

@@ -115,6 +115,9 @@ struct SmDaemon::Impl {
   // At the loop's top: ends a pass (countersRead()), cancels one when no
   // longer master, or starts one when due; true when it did something.
   bool countersTurn();
+  void setUpCounters();
+  // health.ports and health.counterSweep from the pass, then countersRead().
+  void endCounterPass();
   // Something for countersTurn() to do: the wait returns for it.
   bool countersReady() const;
   // A pass may start, whatever the time: master, up, idle, none running.
