@@ -10,9 +10,12 @@
 //
 // Who is who: the transport (sm/transport) receives GMPs of the classes it
 // registered and gives each to the daemon with its GmpAddress; the daemon
-// hands it to its GmpResponder while it is MASTER and drops it (counted)
-// otherwise; the SA (sm/sa) is the responder, answering from the SM's last
-// consistent model and never sending anything itself while answering.
+// hands an SA GMP to its GmpResponder while it is MASTER and drops it
+// (counted) otherwise; the SA (sm/sa) is the responder, answering from the
+// SM's last consistent model and never sending anything itself while
+// answering. Performance Management GMPs (class 0x04) are answers to the
+// counter sweep's own requests: the daemon gives them to its requester
+// (sm/health/PerfRequester.h), never to the SA.
 #pragma once
 
 #include <ibsm/Error.h>

@@ -18,6 +18,8 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <optional>
+#include <span>
 
 namespace ibsm {
 
@@ -35,6 +37,14 @@ inline constexpr std::uint16_t kClassPortInfo = 0x0001;
 inline constexpr std::uint16_t kPortCounters = 0x0012;
 inline constexpr std::uint16_t kPortCountersExtended = 0x001D;
 }  // namespace perfAttr
+
+// The methods a performance manager uses (IBA 16.1.1): Get and Set, and
+// the GetResp that answers both.
+namespace perfMethod {
+inline constexpr std::uint8_t kGet = 0x01;
+inline constexpr std::uint8_t kSet = 0x02;
+inline constexpr std::uint8_t kGetResp = 0x81;
+}  // namespace perfMethod
 
 // PortSelect 0xFF asks a switch for the sum over all its ports
 // (AllPortSelect, where ClassPortInfo says it is supported).
@@ -155,6 +165,29 @@ struct PortCountersExtended {
   std::uint64_t portMulticastRcvPkts{0};
   auto operator<=>(const PortCountersExtended&) const = default;
 };
+
+// A whole PerfMgt MAD: the common MAD header (IBA 13.4.2), 40 reserved
+// bytes, then the attribute's data. The requester writes and reads every
+// GMP it sends through this, so the header's layout lives here only.
+inline constexpr std::size_t kPerfMadSize = 256;
+using PerfMadBytes = std::array<std::uint8_t, kPerfMadSize>;
+struct PerfMad {
+  std::uint8_t baseVersion{1};
+  std::uint8_t mgmtClass{kPerfClass};
+  std::uint8_t classVersion{kPerfClassVersion};
+  std::uint8_t method{perfMethod::kGet};
+  std::uint16_t status{0};
+  std::uint16_t classSpecific{0};
+  std::uint64_t tid{0};
+  std::uint16_t attributeId{0};
+  std::uint32_t attributeModifier{0};
+  PerfData data{};
+  auto operator<=>(const PerfMad&) const = default;
+};
+
+PerfMadBytes encode(const PerfMad& v);
+// Nullopt when `bytes` is shorter than one MAD: a cut answer is not read.
+std::optional<PerfMad> decodePerfMad(std::span<const std::uint8_t> bytes);
 
 PerfData encode(const PerfClassPortInfo& v);
 PerfData encode(const PortCounters& v);

@@ -163,6 +163,8 @@ sm::manager::DaemonSettings daemonSettings(const Setup& s) {
   d.controlSocket = c.sm.controlSocket;
   d.multicastBatch = std::chrono::milliseconds(c.sm.multicastBatchMs);
   d.multicastGroups = s.multicastGroups;
+  d.counterInterval = std::chrono::seconds(c.health.counterIntervalSeconds);
+  d.counterWindow = c.health.counterWindow;
   return d;
 }
 

@@ -252,6 +252,18 @@ Result<void> applyServiceLeaseMax(Config& c, const toml::node& v, const std::str
       [](Config& cc, std::int64_t n) { cc.sa.serviceLeaseMaxS = static_cast<std::uint32_t>(n); });
 }
 
+Result<void> applyCounterInterval(Config& c, const toml::node& v, const std::string& w) {
+  return applyInt<0, 86400>(c, v, w, "health.counter_interval", [](Config& cc, std::int64_t n) {
+    cc.health.counterIntervalSeconds = static_cast<std::uint32_t>(n);
+  });
+}
+
+Result<void> applyCounterWindow(Config& c, const toml::node& v, const std::string& w) {
+  return applyInt<1, 64>(c, v, w, "health.counter_window", [](Config& cc, std::int64_t n) {
+    cc.health.counterWindow = static_cast<std::uint32_t>(n);
+  });
+}
+
 Result<void> applyLogFile(Config& c, const toml::node& v, const std::string& where) {
   auto s = v.value<std::string>();
   if (!s) return expected(where, "log.file to be a path (string; empty for stderr)");
@@ -372,6 +384,15 @@ constexpr OptionSpec kOptions[] = {
      "Longest ServiceRecord lease the SA grants; 4294967295 grants any, the IBA's indefinite lease "
      "included.",
      applyServiceLeaseMax},
+    {"health.counter_interval", "seconds 0-86400", "180",
+     "Seconds between passes of the counter sweep (the performance manager): every linked "
+     "port's PortCounters read over PerfMgt GMPs by the master, between sweeps; saturated "
+     "counters cleared. 0: no counter sweep.",
+     applyCounterInterval},
+    {"health.counter_window", "integer 1-64", "8",
+     "PerfMgt GMPs the counter sweep keeps outstanding at once. Modest: they share QP1 with the "
+     "SA and the switches' management processors with the SM's SMPs.",
+     applyCounterWindow},
     {"log.file", "path", R"("")", "Log file; empty logs to stderr.", applyLogFile},
     {"log.level", "string", R"("info")",
      "Log level: trace, debug, info, warn, error, critical or off.", applyLogLevel},

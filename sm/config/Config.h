@@ -84,6 +84,12 @@ struct SaConfig {
   std::uint32_t serviceLeaseMaxS{0xFFFFFFFFU};
 };
 
+// The performance manager (the counter sweep, sm/health/CounterSweep.h).
+struct HealthConfig {
+  std::uint32_t counterIntervalSeconds{180};  // 0: no counter sweep
+  std::uint32_t counterWindow{8};             // PerfMgt GMPs outstanding at once
+};
+
 struct LogConfig {
   std::filesystem::path file;  // empty: stderr
   std::string level{"info"};
@@ -94,6 +100,7 @@ struct Config {
   SmConfig sm;
   MadConfig mad;
   SaConfig sa;
+  HealthConfig health;
   LogConfig log;
 };
 

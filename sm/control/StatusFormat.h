@@ -196,6 +196,40 @@ struct MulticastCounts {
   std::chrono::microseconds lastPass{0};
 };
 
+// The counter sweep (health.counter_interval): its figures since start
+// (sm/health/HealthView.h CounterSweepFigures), and every error counter of
+// the last pass whose total is not zero, one entry per port and counter.
+struct CounterOverZero {
+  std::string name;  // "sw0"[3] (0x...), Fabric::describe
+  Guid node;
+  std::uint8_t port{0};
+  Lid lid;
+  std::string counter;     // "SymbolErrorCounter"
+  std::uint64_t total{0};  // since the SM first read the port
+  bool lowerBound{false};  // counts were lost (saturation, the port's own reset)
+  std::uint64_t last{0};   // the value the port held at the last read
+};
+struct HealthCounters {
+  bool enabled{false};
+  std::chrono::seconds interval{0};
+  std::uint64_t passes{0};
+  std::uint64_t gmps{0};  // PerfMgt GMPs sent, retries included
+  std::uint64_t timeouts{0};
+  std::uint64_t errors{0};
+  std::uint64_t resets{0};  // CounterSelect Sets sent for saturated counters
+  std::uint64_t allPortReads{0};
+  std::uint64_t portReads{0};
+  std::uint64_t portReadsSpared{0};
+  std::uint64_t lastPassGmps{0};
+  std::chrono::milliseconds lastPassDuration{0};
+  std::optional<std::chrono::system_clock::time_point> lastPassAt;
+  std::uint64_t ports{0};  // ports the last pass holds counters of
+  // Actions (sweeps) that began while a pass was in flight: it sent
+  // nothing new until they ended.
+  std::uint64_t sweepsDuringPass{0};
+  std::vector<CounterOverZero> overZero;
+};
+
 struct DaemonStatus {
   std::string state;  // "MASTER", "STANDBY", "DISCOVERING", "NOTACTIVE"
   std::string phase;  // fsm phase name, e.g. "MasterIdle"
@@ -246,6 +280,7 @@ struct DaemonStatus {
   std::uint64_t foreignReports{0};    // times one was reported (SM-0115: new, or changed)
   SaCounters sa;
   MulticastCounts multicast;
+  HealthCounters health;
   std::optional<DaemonExit> exit;
 };
 

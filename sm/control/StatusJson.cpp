@@ -171,6 +171,36 @@ Json saJson(const SaCounters& sa) {
             {"refused_by_status", sa.mcRefusedByStatus}}}};
 }
 
+Json healthJson(const HealthCounters& h) {
+  Json over = Json::array();
+  for (const CounterOverZero& c : h.overZero)
+    over.push_back({{"name", c.name},
+                    {"node_guid", text(c.node)},
+                    {"port", c.port},
+                    {"lid", c.lid.value},
+                    {"counter", c.counter},
+                    {"total", c.total},
+                    {"lower_bound", c.lowerBound},
+                    {"last", c.last}});
+  return {{"counters",
+           {{"enabled", h.enabled},
+            {"interval_s", h.interval.count()},
+            {"passes", h.passes},
+            {"gmps", h.gmps},
+            {"timeouts", h.timeouts},
+            {"errors", h.errors},
+            {"resets", h.resets},
+            {"all_port_reads", h.allPortReads},
+            {"port_reads", h.portReads},
+            {"port_reads_spared", h.portReadsSpared},
+            {"last_pass_gmps", h.lastPassGmps},
+            {"last_pass_ms", h.lastPassDuration.count()},
+            {"last_pass_unix_ms", h.lastPassAt ? Json(unixMs(*h.lastPassAt)) : Json(nullptr)},
+            {"ports", h.ports},
+            {"sweeps_during_pass", h.sweepsDuringPass}}},
+          {"ports_over_zero", std::move(over)}};
+}
+
 Json exitJson(const std::optional<DaemonExit>& e) {
   if (!e) return nullptr;
   return {{"code", e->code},
@@ -232,6 +262,7 @@ std::string formatStatusJson(const DaemonStatus& s) {
             {"foreign_sm_reports", s.foreignReports},
             {"sa", saJson(s.sa)},
             {"multicast", multicastJson(s.multicast)},
+            {"health", healthJson(s.health)},
             {"exit", exitJson(s.exit)}};
   // Invalid UTF-8 in a node description is replaced, not a reason to fail.
   std::string out = j.dump(-1, ' ', false, Json::error_handler_t::replace);

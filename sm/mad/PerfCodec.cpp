@@ -2,6 +2,7 @@
 // from the start of the MAD's data (byte 64), as libibmad's IB_PC_* do.
 #include <ibsm/PerfCounters.h>
 
+#include <algorithm>
 #include <tuple>
 
 #include "sm/mad/BitField.h"
@@ -10,6 +11,21 @@ namespace ibsm {
 namespace {
 
 using sm::mad::Field;
+
+// The common MAD header; bit offsets from the MAD's first byte. Bits
+// 144-159 are reserved.
+using H = PerfMad;
+constexpr auto kHeaderFields = std::tuple{
+    Field{&H::baseVersion, 0, 8},
+    Field{&H::mgmtClass, 8, 8},
+    Field{&H::classVersion, 16, 8},
+    Field{&H::method, 24, 8},
+    Field{&H::status, 32, 16},
+    Field{&H::classSpecific, 48, 16},
+    Field{&H::tid, 64, 64},
+    Field{&H::attributeId, 128, 16},
+    Field{&H::attributeModifier, 160, 32},
+};
 
 using I = PerfClassPortInfo;
 constexpr auto kClassPortInfoFields = std::tuple{
@@ -57,6 +73,21 @@ constexpr auto kPortCountersExtendedFields = std::tuple{
 };
 
 }  // namespace
+
+PerfMadBytes encode(const PerfMad& v) {
+  PerfMadBytes out = sm::mad::encodeLayout<PerfMadBytes>(v, kHeaderFields);
+  std::copy(v.data.begin(), v.data.end(), out.begin() + kPerfDataOffset);
+  return out;
+}
+
+std::optional<PerfMad> decodePerfMad(std::span<const std::uint8_t> bytes) {
+  if (bytes.size() < kPerfMadSize) return std::nullopt;
+  PerfMadBytes whole{};
+  std::copy_n(bytes.begin(), kPerfMadSize, whole.begin());
+  PerfMad mad = sm::mad::decodeLayout<PerfMad>(whole, kHeaderFields);
+  std::copy_n(whole.begin() + kPerfDataOffset, kPerfDataSize, mad.data.begin());
+  return mad;
+}
 
 PerfData encode(const PerfClassPortInfo& v) {
   return sm::mad::encodeLayout<PerfData>(v, kClassPortInfoFields);

@@ -19,6 +19,7 @@
 #include "sm/control/StatusFormat.h"
 #include "sm/fsm/SmMachine.h"
 #include "sm/health/HealthView.h"
+#include "sm/manager/DaemonCounters.h"
 #include "sm/manager/ForeignSms.h"
 #include "sm/manager/PeerSms.h"
 #include "sm/manager/SmDaemon.h"
@@ -113,6 +114,25 @@ struct SmDaemon::Impl {
   // it read (health.ports).
   void countersRead();
 
+  // DaemonCounters.cpp: the counter sweep (health.counter_interval).
+  // At the loop's top: ends a pass (countersRead()), cancels one when no
+  // longer master, or starts one when due; true when it did something.
+  bool countersTurn();
+  void setUpCounters();
+  // health.ports and health.counterSweep from the pass, then countersRead().
+  void endCounterPass();
+  // Something for countersTurn() to do: the wait returns for it.
+  bool countersReady() const;
+  // A pass may start, whatever the time: master, up, idle, none running.
+  bool mayCount() const;
+  // When the next pass is due, for the wait's deadline.
+  std::optional<MadClock::time_point> nextCounterPass() const;
+  // A sweep runs: no new PerfMgt GMPs until it ends.
+  void pauseCounters(bool paused);
+  // A PerfMgt GMP from the port: an answer to the requester.
+  void onPerfGmp(const ReceivedGmp& in);
+  void describeCounters(control::DaemonStatus& s) const;
+
   // DaemonPeers.cpp
   void poll(Guid master);
   void notify(Guid master);
@@ -193,6 +213,7 @@ struct SmDaemon::Impl {
   // Fabric health: the counter sweep fills ports and counterSweep, the
   // health book unhealthy; `ibsm health` and the metrics file read it.
   health::HealthView health;
+  std::unique_ptr<CounterRun> counterRun;  // made at the first pass
 
   // The discovery of the DISCOVERING phase, kept for the heavy sweep that
   // follows it at once (becoming master): one walk of the fabric, not two.

@@ -12,6 +12,7 @@
 // -- a trap's handler, the end of a sweep, or a timer of the loop, which
 // also fires between the MADs of a sweep -- and ReportResps come back as
 // GMPs like any other.
+#include <ibsm/PerfCounters.h>
 #include <spdlog/spdlog.h>
 
 #include "sm/manager/DaemonImpl.h"
@@ -44,6 +45,11 @@ void SmDaemon::Impl::serveSa(GmpPort& port, std::shared_ptr<GmpResponder> respon
 }
 
 void SmDaemon::Impl::onGmp(const ReceivedGmp& in) {
+  // PerfMgt answers are the counter sweep's: the SA never sees them.
+  if (in.mad.size() > 1 && in.mad[1] == kPerfClass) {
+    onPerfGmp(in);
+    return;
+  }
   ++sa.received;
   if (!isSaMad(in.mad)) {
     ++sa.droppedUndecodable;

@@ -181,6 +181,7 @@ control::DaemonStatus SmDaemon::Impl::status() const {
   s.foreignReports = foreignReports;
   s.sa = sa;
   s.multicast = multicast;
+  describeCounters(s);
   if (describeSa) describeSa(s.sa);
   if (notifier) {
     const sa::ReportCounters& r = notifier->reportCounters();

@@ -40,6 +40,7 @@ SmDaemon::Impl::Impl(MadEngine& e, loop::EventLoop& l, const StateStore& st, Gui
 SmDaemon::Impl::~Impl() {
   // The port outlives us and may still read GMPs (umad2sim's settle()).
   if (gmpPort != nullptr) gmpPort->onGmp({});
+  counterRun.reset();  // its outstanding GMPs cancelled while the rest is alive
 }
 
 SmInfo SmDaemon::Impl::selfInfo() const {
@@ -163,7 +164,10 @@ int SmDaemon::Impl::run() {
         ended->stoppedDuring = stoppedDuring;
         return ended->code;
       }
+      // A sweep's SMPs first: the counter sweep sends nothing new meanwhile.
+      pauseCounters(true);
       perform(*a);
+      pauseCounters(false);
       if (auto code = onceEnd()) return *code;
     }
     if (auto code = onceEnd()) return *code;
@@ -172,6 +176,7 @@ int SmDaemon::Impl::run() {
       multicastPass();
       continue;
     }
+    if (countersTurn()) continue;
     // --once sweeps heavy until it ends: no timed light sweeps.
     const bool timedSweeps = !once() && settings.sweepInterval.count() > 0;
     const auto t = now();
@@ -190,7 +195,9 @@ int SmDaemon::Impl::run() {
     // the next timer or as soon as a handler gave it work.
     auto until = timedSweeps ? std::min(pollAt, sweepAt) : pollAt;
     if (multicastAt) until = std::min(until, *multicastAt);
-    if (auto ok = engine.runUntil(until, [this] { return !machine.idle() || multicastReady(); });
+    if (const auto counters = nextCounterPass()) until = std::min(until, *counters);
+    if (auto ok = engine.runUntil(
+            until, [this] { return !machine.idle() || multicastReady() || countersReady(); });
         !ok) {
       if (stopping) continue;  // the machine holds Stop
       log->error("SM-0006 port failed: {}", ok.error().message);

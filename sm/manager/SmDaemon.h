@@ -91,6 +91,11 @@ struct DaemonSettings {
   // programs them (sm.multicast_batch_ms): a burst of joins costs one MFT
   // write per block that changes, not one per join.
   std::chrono::milliseconds multicastBatch{20};
+  // The counter sweep (health.counter_interval, health.counter_window):
+  // PerfMgt reads of every linked port as master, between sweeps, through
+  // the GmpPort given to serveSa(). 0: off.
+  std::chrono::seconds counterInterval{0};
+  std::size_t counterWindow{8};
   // --once: stop when the subnet is up, or after this many heavy sweeps
   // (sm.max_sweeps_once). Unset: run as a daemon.
   std::optional<std::uint32_t> onceMaxSweeps;

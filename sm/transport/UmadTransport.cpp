@@ -2,6 +2,7 @@
 
 #include <fcntl.h>
 #include <fmt/format.h>
+#include <ibsm/PerfCounters.h>
 #include <infiniband/umad.h>
 #include <poll.h>
 #include <unistd.h>
@@ -98,12 +99,14 @@ struct UmadTransport::Handles {
   int lidAgent{-1};
   int drAgent{-1};
   int saAgent{-1};
+  int perfAgent{-1};
   int issmFd{-1};
 
   ~Handles() {
     if (lidAgent >= 0) umad_unregister(portId, lidAgent);
     if (drAgent >= 0) umad_unregister(portId, drAgent);
     if (saAgent >= 0) umad_unregister(portId, saAgent);
+    if (perfAgent >= 0) umad_unregister(portId, perfAgent);
     if (portId >= 0) umad_close_port(portId);
     if (issmFd >= 0) ::close(issmFd);  // gives up IsSM
   }
@@ -151,6 +154,17 @@ Result<std::unique_ptr<UmadTransport>> UmadTransport::open(const UmadOptions& op
       // EBUSY: another SA (an OpenSM) serves this port already.
       return fail(fmt::format("cannot register the SA agent on port {}: {}", portName,
                               errnoText(handles->saAgent)));
+    }
+  }
+
+  if (options.readCounters) {
+    // A client only (no methods): the answers to our Gets and Sets reach it
+    // by TID; requests of other performance managers go to the port's own
+    // PMA, never here.
+    handles->perfAgent = umad_register(handles->portId, kPerfClass, kPerfClassVersion, 0, nullptr);
+    if (handles->perfAgent < 0) {
+      return fail(fmt::format("cannot register the PerfMgt agent on port {}: {}", portName,
+                              errnoText(handles->perfAgent)));
     }
   }
 
@@ -252,7 +266,7 @@ Result<std::optional<ReceivedMad>> UmadTransport::receive(MadClock::time_point d
     if (umad_status(recvBuf_.data()) != 0) continue;
 
     const auto* mad = static_cast<const std::uint8_t*>(umad_get_mad(recvBuf_.data()));
-    if (mad[1] == kSaClass) {
+    if (mad[1] == kSaClass || mad[1] == kPerfClass) {
       if ((mad[kMethodByte] & kResponseBit) != 0) ++responsesReceived_;
       deliverGmp(std::span(mad, static_cast<std::size_t>(std::max(length, 0))));
       // Never the engine's. What is queued is served in one go (a caller
@@ -309,10 +323,16 @@ void UmadTransport::deliverGmp(std::span<const std::uint8_t> mad) {
 }
 
 Result<void> UmadTransport::sendGmp(std::span<const std::uint8_t> mad, const GmpAddress& to) {
-  if (handles_->saAgent < 0) return fail("cannot send a GMP: no SA agent registered");
   if (mad.size() < kMadHeaderSize)
     return fail(
         fmt::format("cannot send a GMP of {} bytes: shorter than a MAD header", mad.size()));
+  // The agent of the MAD's class: the kernel matches a response to the
+  // agent that sent the request.
+  const int agent = mad[1] == kPerfClass ? handles_->perfAgent
+                    : mad[1] == kSaClass ? handles_->saAgent
+                                         : -1;
+  if (agent < 0)
+    return fail(fmt::format("cannot send a GMP of class 0x{:02x}: no agent registered", mad[1]));
   std::size_t length = mad.size();
   if (!kernelFd_ && length > kMadSize) {
     length = kMadSize;  // umad2sim has no RMPP: the first MAD's worth
@@ -337,12 +357,13 @@ Result<void> UmadTransport::sendGmp(std::span<const std::uint8_t> mad, const Gmp
     std::memcpy(grh.gid, to.gid->data(), to.gid->size());
     umad_set_grh(buf.data(), &grh);
   }
-  // A request (a Report) waits in the kernel for its response, which is
-  // delivered only while it does; the SA retries on its own timer.
+  // A request (a Report, a PerfMgt Get or Set) waits in the kernel for its
+  // response, which is delivered only while it does; the sender retries on
+  // its own timer.
   const bool request = (mad[kMethodByte] & kResponseBit) == 0;
   const int timeoutMs = request ? static_cast<int>(responseTimeout_.count()) : 0;
-  const int rc = umad_send(handles_->portId, handles_->saAgent, buf.data(),
-                           static_cast<int>(length), timeoutMs, 0);
+  const int rc =
+      umad_send(handles_->portId, agent, buf.data(), static_cast<int>(length), timeoutMs, 0);
   if (rc < 0) return fail(fmt::format("umad_send of a GMP failed: {}", errnoText(rc)));
   if (request) ++requestsSent_;
   return {};

@@ -5,9 +5,12 @@
 // Trap and TrapRepress requests as well as responses to what we send; and,
 // as the port's GmpPort (<ibsm/Gmp.h>), a third agent for Subnet
 // Administration (class 0x03 version 2 on QP1) registered as a server with
-// RMPP, so the kernel reassembles long requests and segments long answers.
-// GMPs go to the GMP handler from inside receive(); the MAD engine reading
-// receive() sees only SMPs.
+// RMPP, so the kernel reassembles long requests and segments long answers;
+// and a fourth, a Performance Management client (class 0x04), whose
+// answers to the counter sweep's Gets and Sets come back the same way.
+// GMPs of both classes go to the GMP handler from inside receive() (the
+// daemon tells them apart by class); the MAD engine reading receive() sees
+// only SMPs.
 //
 //   UmadOptions options;
 //   options.portGuid = Guid{0x0002c903000e0b71};   // or leave unset: first active port
@@ -64,6 +67,10 @@ struct UmadOptions {
   // receiver dereferences the missing agent), so only tools that never
   // serve a subnet leave it off.
   bool serveSa{true};
+  // Register a PerfMgt agent (class 0x04 version 1) as a client, for the
+  // counter sweep: a real kernel delivers a response only to the agent that
+  // sent the request, and umad2sim dies on a MAD of a class with no agent.
+  bool readCounters{true};
 };
 
 // What the port did with GMPs, for the daemon's status.
@@ -89,13 +96,15 @@ class UmadTransport final : public MadTransport, public GmpPort {
   // poll() ignores every other fd it is given with it.
   bool pollsWithOtherFds() const override { return kernelFd_; }
 
-  // GmpPort: SA requests (RMPP reassembled on a real port) to `handler`.
+  // GmpPort: SA requests (RMPP reassembled on a real port) and PerfMgt
+  // answers to `handler`.
   void onGmp(Handler handler) override { gmpHandler_ = std::move(handler); }
   // LID-routed to to.qpn with to.qkey, SL and P_Key index, a GRH back to
   // to.gid when there is one. Longer than 256 bytes: segmented by the
   // kernel (the answer's RMPP header says Active), cut to 256 under
-  // umad2sim, which has no RMPP. A request (a Report) is sent with the
-  // response timeout, so its response (ReportResp) reaches the handler.
+  // umad2sim, which has no RMPP. Sent by the agent of the MAD's class (SA
+  // or PerfMgt). A request (a Report, a PerfMgt Get or Set) is sent with
+  // the response timeout, so its response reaches the handler.
   [[nodiscard]] Result<void> sendGmp(std::span<const std::uint8_t> mad,
                                      const GmpAddress& to) override;
   const GmpWireCounters& gmpCounters() const { return gmpCounters_; }

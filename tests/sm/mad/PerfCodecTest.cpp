@@ -164,6 +164,42 @@ TEST(PerfClassPortInfo, CapabilityBitsSayWhichAttributesAPortAnswers) {
   EXPECT_TRUE(cpi.has(perfCapability::kIsPortXmitWaitSupported));
 }
 
+// The common MAD header of a PerfMgt request, against libibmad's IB_MAD_*
+// fields, and the data placed at byte 64 as its mad_get_field(.., IB_PC_*)
+// read it from a whole MAD.
+TEST(PerfMadLayout, HeaderMatchesLibibmadAndDataFollowsAtByte64) {
+  PerfMad v{.method = perfMethod::kGetResp,
+            .status = 0x001C,
+            .classSpecific = 0xA5A5,
+            .tid = 0x0123456789ABCDEF,
+            .attributeId = perfAttr::kPortCounters,
+            .attributeModifier = 0xDEADBEEF};
+  v.data = encode(busyPortCounters());
+  testing::LibibmadBytes<kPerfMadSize> ref;
+  ref.set(IB_MAD_BASEVER_F, 1)
+      .set(IB_MAD_MGMTCLASS_F, kPerfClass)
+      .set(IB_MAD_CLASSVER_F, kPerfClassVersion)
+      .set(IB_MAD_METHOD_F, perfMethod::kGetResp & 0x7F)
+      .set(IB_MAD_RESPONSE_F, 1)
+      .set(IB_MAD_STATUS_F, v.status)
+      .set(IB_DRSMP_HOPCNT_F, 0xA5)  // class-specific, the SMP's hop fields
+      .set(IB_DRSMP_HOPPTR_F, 0xA5)
+      .set64(IB_MAD_TRID_F, v.tid)
+      .set(IB_MAD_ATTRID_F, v.attributeId)
+      .set(IB_MAD_ATTRMOD_F, v.attributeModifier);
+  for (std::size_t i = 0; i < kPerfDataSize; ++i) ref.bytes[kPerfDataOffset + i] = v.data[i];
+  EXPECT_EQ(encode(v), ref.bytes);
+  ASSERT_TRUE(decodePerfMad(ref.bytes).has_value());
+  EXPECT_EQ(*decodePerfMad(ref.bytes), v);
+  EXPECT_EQ(mad_get_field(ref.bytes.data(), kPerfDataOffset, IB_PC_ERR_SYM_F),
+            busyPortCounters().symbolErrorCounter);
+}
+
+TEST(PerfMadLayout, ACutMadIsNotDecoded) {
+  const PerfMadBytes whole = encode(PerfMad{});
+  EXPECT_FALSE(decodePerfMad(std::span(whole).first(kPerfMadSize - 1)).has_value());
+}
+
 TEST(CounterSelect, ErrorBitsAreTheTwelveBelowTheDataCounters) {
   EXPECT_EQ(counterSelect::kErrors, counterSelect::kVl15Dropped * 2 - 1);
   EXPECT_EQ(counterSelect::kErrors | counterSelect::kPortXmitData | counterSelect::kPortRcvData |

@@ -1,0 +1,91 @@
+// The performance manager's pass: reads the port counters of every linked
+// port of the last swept Fabric through a PerfRequester, turns each
+// reading into deltas and totals (advance(), CounterDeltas.h), clears the
+// counters that saturated, and keeps what it learnt for the next pass and
+// for the HealthView. Asynchronous: start() submits, the requester's
+// callbacks carry each node through its steps, and `done` runs when the
+// pass's last GMP completed.
+//
+// Per node: ClassPortInfo, once (cached by node GUID; read again for a new
+// node or after its counters went down by themselves, a reboot); then,
+// where AllPortSelect is supported, the switch-wide sum, and the ports one
+// by one only when the sum's error counters moved (CounterPlan.h); then
+// per port PortCounters, and PortCountersExtended where supported; then a
+// PortCounters Set with CounterSelect for the counters that saturated.
+//
+//   CounterSweep counters(perf, {.steady = loop.clock(), .wall = &system_clock::now});
+//   counters.start(fabric, [&] { countersRead(); });
+//   counters.fill(health);   // health.ports, health.counterSweep
+#pragma once
+
+#include <ibsm/Fabric.h>
+
+#include <chrono>
+#include <functional>
+#include <map>
+#include <memory>
+#include <optional>
+#include <unordered_map>
+#include <vector>
+
+#include "sm/health/CounterPlan.h"
+#include "sm/health/HealthView.h"
+#include "sm/health/PerfRequester.h"
+
+namespace ibsm::sm::health {
+
+struct CounterSweepClocks {
+  std::function<MadClock::time_point()> steady;                 // the engine's: rates, durations
+  std::function<std::chrono::system_clock::time_point()> wall;  // what the view shows
+};
+
+class CounterSweep {
+ public:
+  CounterSweep(PerfRequester& perf, CounterSweepClocks clocks);
+  ~CounterSweep();
+  CounterSweep(const CounterSweep&) = delete;
+  CounterSweep& operator=(const CounterSweep&) = delete;
+
+  // Starts a pass over `fabric` (its LIDs as programmed); `done` runs once,
+  // from a requester callback, when every GMP of the pass completed. False
+  // when a pass is still running (nothing started).
+  bool start(const Fabric& fabric, std::function<void()> done);
+  bool running() const { return pass_ != nullptr; }
+
+  // The ports of the last finished pass, in fabric order, and the figures.
+  const std::vector<PortCounterView>& ports() const { return views_; }
+  const CounterSweepFigures& figures() const { return figures_; }
+  // HealthView::ports and ::counterSweep (enabled and interval are the
+  // daemon's: left as they are).
+  void fill(HealthView& view) const;
+
+ private:
+  struct PortMemory {
+    PortCounterState state;
+    PortCounterView view;
+    MadClock::time_point readAt{};
+  };
+  struct Pass;
+  struct PortRead;
+
+  void startNode(std::size_t node);
+  void readSum(std::size_t node);
+  void readPorts(std::size_t node);
+  void readPort(const CounterTarget& target, bool extended);
+  void portRead(const PortRead& read);
+  void resetCounters(const CounterTarget& target, const CounterSet& counters);
+  // One outstanding GMP of the pass less; the pass ends at none.
+  void settle();
+  void finish();
+
+  PerfRequester& perf_;
+  CounterSweepClocks clocks_;
+  std::unique_ptr<Pass> pass_;
+  std::unordered_map<Guid, PerfClassPortInfo> classPortInfo_;
+  std::unordered_map<Guid, PortReading> sums_;
+  std::map<PortKey, PortMemory> memory_;
+  std::vector<PortCounterView> views_;
+  CounterSweepFigures figures_;
+};
+
+}  // namespace ibsm::sm::health

@@ -1,0 +1,145 @@
+// The daemon's counter sweep on the fake fabric: PerfMgt GMPs go out only
+// as MASTER with the subnet up, a pass every health.counter_interval; their
+// answers (through the same GMP port as the SA's queries) reach the
+// requester and never the SA, while the SA keeps answering its own; the
+// status shows the passes and the error counters over zero.
+#include <gtest/gtest.h>
+
+#include <csignal>
+
+#include "sm/loop/EventLoop.h"
+#include "sm/manager/SmDaemon.h"
+#include "tests/sm/health/FakePma.h"
+#include "tests/sm/manager/DaemonOnFakeFabric.h"
+#include "tests/sm/support/GmpInjector.h"
+
+namespace ibsm::sm::manager {
+namespace {
+
+using namespace std::chrono_literals;
+using ibsm::testing::FakePma;
+using ibsm::testing::GmpInjector;
+
+constexpr std::uint8_t kGetResp = 0x81;
+
+// Answers every SA request with itself as a GetResp.
+class EchoResponder final : public GmpResponder {
+ public:
+  std::optional<std::vector<std::uint8_t>> answer(std::span<const std::uint8_t> request,
+                                                  const GmpAddress&) override {
+    std::vector<std::uint8_t> out(request.begin(), request.end());
+    out[3] = kGetResp;
+    return out;
+  }
+};
+
+class SmDaemonCountersTest : public DaemonOnFakeFabric {
+ protected:
+  SmDaemonCountersTest()
+      : DaemonOnFakeFabric("ibsm-daemon-counters-test"),
+        pma_(wire_.fabric(), perfCapability::kAllPortSelect) {
+    // The PMAs answer 1 ms after each PerfMgt GMP, from its destination.
+    gmps_.onSend([this](const GmpInjector::SentGmp& sent) {
+      if (sent.mad.size() < 2 || sent.mad[1] != kPerfClass) return;
+      ++perfSent_;
+      if (!upAt_) firstPerfBeforeUp_ = true;
+      if (auto answer = pma_.answer(sent.mad, sent.to.lid)) {
+        GmpAddress from;
+        from.lid = sent.to.lid;
+        gmps_.inject({{answer->begin(), answer->end()}, from}, sent.at + 1ms);
+      }
+    });
+  }
+
+  int run(std::chrono::milliseconds stopAt) {
+    SmDaemon daemon(*engine_, loop_, store_, wire_.fabric().port(firstCaPort()).guid, settings_, {},
+                    quiet());
+    daemon.serveSa(gmps_, std::make_shared<EchoResponder>());
+    auto stop = loop_.at(wire_.now() + stopAt, [&daemon] { daemon.signal(SIGTERM); });
+    // Watches for "up" every 100 ms, to tell GMPs sent before it.
+    std::function<void()> watch = [&] {
+      if (!upAt_ && daemon.status().up) upAt_ = wire_.now();
+      watchTimer_ = loop_.at(wire_.now() + 100ms, watch);
+    };
+    watch();
+    const int code = daemon.run();
+    loop_.cancel(stop);
+    loop_.cancel(watchTimer_);
+    status_ = daemon.status();
+    return code;
+  }
+
+  FakePma pma_;
+  std::size_t perfSent_{0};
+  bool firstPerfBeforeUp_{false};
+  std::optional<MadClock::time_point> upAt_;
+  loop::EventLoop::TimerId watchTimer_{};
+  control::DaemonStatus status_;
+};
+
+TEST_F(SmDaemonCountersTest, PassesEveryIntervalAsMasterWithTheAnswersNeverReachingTheSa) {
+  settings_.counterInterval = 2s;
+  // An SA query in the middle: still the SA's.
+  std::vector<std::uint8_t> query(kMadSize, 0);
+  query[0] = 1;
+  query[1] = kSaClass;
+  query[2] = kSaClassVersion;
+  query[3] = 0x01;
+  GmpAddress host;
+  host.lid = Lid{42};
+  gmps_.inject({query, host}, wire_.now() + 5s);
+  EXPECT_EQ(run(9s), 0);
+
+  EXPECT_FALSE(firstPerfBeforeUp_) << "no PerfMgt GMP before the subnet is up";
+  const control::HealthCounters& h = status_.health;
+  EXPECT_TRUE(h.enabled);
+  EXPECT_GE(h.passes, 3U) << "up within a second, then a pass every 2 s";
+  EXPECT_LE(h.passes, 5U);
+  EXPECT_EQ(h.gmps, perfSent_);
+  EXPECT_EQ(h.timeouts, 0U);
+  EXPECT_GT(h.ports, 0U);
+  EXPECT_GT(h.allPortReads, 0U);
+  EXPECT_GT(h.portReadsSpared, 0U) << "nothing moved after the first pass";
+  EXPECT_EQ(status_.sa.received, 1U) << "the SA saw its query and no PerfMgt answer";
+  EXPECT_EQ(status_.sa.answered, 1U);
+  EXPECT_EQ(status_.sa.droppedUndecodable, 0U);
+}
+
+TEST_F(SmDaemonCountersTest, ErrorCountersOverZeroAreInTheStatus) {
+  settings_.counterInterval = 2s;
+  const Fabric& f = wire_.fabric();
+  const Node& leaf = f.node(f.switches().front());
+  pma_.counters(PortKey{leaf.guid, 1}).symbolErrorCounter = 9;
+  EXPECT_EQ(run(5s), 0);
+  ASSERT_EQ(status_.health.overZero.size(), 1U);
+  const control::CounterOverZero& c = status_.health.overZero.front();
+  EXPECT_EQ(c.node, leaf.guid);
+  EXPECT_EQ(c.port, 1);
+  EXPECT_EQ(c.counter, "SymbolErrorCounter");
+  EXPECT_EQ(c.total, 9U);
+  EXPECT_EQ(c.last, 9U);
+  EXPECT_FALSE(c.lowerBound);
+}
+
+// A silent PMA keeps the first pass waiting (timeouts and retries): the
+// SIGTERM lands in the middle of it, and the daemon ends cleanly, its
+// outstanding GMPs cancelled.
+TEST_F(SmDaemonCountersTest, AStopInTheMiddleOfAPassEndsCleanly) {
+  settings_.counterInterval = 2s;
+  const Fabric& f = wire_.fabric();
+  pma_.silence(f.node(f.switches().back()).guid);
+  EXPECT_EQ(run(3500ms), 0);
+  EXPECT_GT(perfSent_, 0U);
+  EXPECT_EQ(status_.health.passes, 0U) << "the first pass was still waiting";
+}
+
+TEST_F(SmDaemonCountersTest, OffSendsNoPerfMgtGmp) {
+  settings_.counterInterval = 0s;
+  EXPECT_EQ(run(6s), 0);
+  EXPECT_EQ(perfSent_, 0U);
+  EXPECT_FALSE(status_.health.enabled);
+  EXPECT_EQ(status_.health.passes, 0U);
+}
+
+}  // namespace
+}  // namespace ibsm::sm::manager
