@@ -33,6 +33,7 @@ struct Setup {
   config::Config config;
   sm::manager::SweepSettings sweep;
   std::vector<McGroupSpec> multicastGroups;  // the partitions' pre-created groups
+  sm::health::HealthSettings health;         // [health], threshold files read
 };
 
 Result<Guid> parseGuidArg(const std::string& text) {
@@ -105,6 +106,11 @@ Result<Setup> prepare(const RunArgs& args) {
   s.sweep.partitions = [config = std::move(*partitions)](const Fabric& fabric, Guid smPort) {
     return partition::planPartitions(fabric, config, smPort);
   };
+  // A threshold file that does not parse: refused here (file:line), at start
+  // and on SIGHUP alike, before it can change anything.
+  auto health = config::healthSettings(c.health);
+  if (!health) return std::unexpected(health.error());
+  s.health = std::move(*health);
   // A state file that does not parse would lose LIDs: refuse before sending.
   if (auto saved = sm::manager::StateStore(c.sm.stateDir).loadGuid2Lid(); !saved)
     return std::unexpected(saved.error());
@@ -123,6 +129,7 @@ sm::manager::DaemonSettings daemonSettings(const Setup& s) {
   d.controlSocket = c.sm.controlSocket;
   d.multicastBatch = std::chrono::milliseconds(c.sm.multicastBatchMs);
   d.multicastGroups = s.multicastGroups;
+  d.health = s.health;
   return d;
 }
 

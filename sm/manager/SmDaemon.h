@@ -63,6 +63,7 @@
 #include <optional>
 
 #include "sm/control/StatusFormat.h"
+#include "sm/health/HealthSettings.h"
 #include "sm/loop/EventLoop.h"
 #include "sm/manager/MasterSweep.h"
 #include "sm/manager/StateStore.h"
@@ -90,6 +91,8 @@ struct DaemonSettings {
   // programs them (sm.multicast_batch_ms): a burst of joins costs one MFT
   // write per block that changes, not one per join.
   std::chrono::milliseconds multicastBatch{20};
+  // Fabric health ([health]): the policy, error thresholds and flap rule.
+  health::HealthSettings health;
   // --once: stop when the subnet is up, or after this many heavy sweeps
   // (sm.max_sweeps_once). Unset: run as a daemon.
   std::optional<std::uint32_t> onceMaxSweeps;

@@ -1,0 +1,167 @@
+#!/usr/bin/env bash
+# Fabric health on a running master (issue 16), on a fabric this script
+# writes itself (`health-links.sh --write-net FILE`, a ctest fixture): two
+# switches joined by two cables (s1[5]-s2[5], s1[6]-s2[6]), two hosts on
+# each; the cable s1[1]-h1[1] has w=3 (1x|4x enabled) at the switch and w=1
+# (1x) at the host, so it trains at 1x.
+#
+# (a) Downgraded: `ibsm status --json` lists the h1 cable downgraded with both
+#     ends, "4x SDR expected, 1x SDR active" at s1[1] and "1x SDR expected, 1x
+#     SDR active" at h1[1], and no other link; iblinkinfo agrees on what is
+#     active (1X at both ends of that cable, 4X everywhere else). iblinkinfo
+#     prints "Could be 12X" on every link (ibsim's LinkWidthSupported is 1x-12x
+#     whatever is enabled): the test counts that too, so a change of either
+#     rule shows. downgraded = "isolate": refused, the only way to reach h1.
+# (b) Flapping: Unlink/ReLink "s1"[5] three times, each waited for (flap_count
+#     2 in flap_window 20 s): listed flapping, and with flapping = "isolate"
+# (c) isolated: the tables are exactly the dry run's of the fabric without
+#     that cable routed under change from the original tables (`ibsm route
+#     --previous`): only the blocks that crossed it moved; nothing forwards
+#     into s1[5] or s2[5], every switch reaches every LID. 20 s after the
+#     first down the flaps leave the window, and clean_period (8 s) later the
+#     link is re-admitted: the original tables again. Three more flaps
+#     isolate it again; `ibsm sweep --readmit '"s1"[5]'` puts it back at once
+#     (the original tables), and it is not isolated again in that episode.
+#
+#   health-links.sh --write-net FILE
+#   run-with-ibsim.sh FILE -- health-links.sh path/to/ibsm
+set -u
+if [[ ${1:-} == --write-net ]]; then
+  cat >"${2:?FILE}" <<'NET'
+# Written by tests/sm/run/health-links.sh: one downgraded cable (s1[1]-h1[1]).
+Switch	8 "s1"
+[1]	"h1"[1]	w=3
+[2]	"h2"[1]
+[5]	"s2"[5]
+[6]	"s2"[6]
+
+Switch	8 "s2"
+[1]	"h3"[1]
+[2]	"h4"[1]
+[5]	"s1"[5]
+[6]	"s1"[6]
+
+Hca	1 "h1"
+[1]	"s1"[1]	w=1
+
+Hca	1 "h2"
+[1]	"s1"[2]
+
+Hca	1 "h3"
+[1]	"s2"[1]
+
+Hca	1 "h4"
+[1]	"s2"[2]
+NET
+  exit
+fi
+IBSM=${1:?usage: $0 path/to/ibsm}
+source "$(dirname "$0")/run-checks.sh"
+net=$IBSIM_NETFILE
+start=$SECONDS
+interval=2
+swept='.sweeps_by_kind | .reroute + .heavy + .takeover'
+flap_window=20
+clean=8
+
+mkdir -p sm
+ibsm_conf sm/ibsm.toml "$PWD/sm" 1000 2 "$interval"
+printf '%s\n' '[health]' 'downgraded = "isolate"' 'flapping = "isolate"' \
+  "clean_period = $clean" 'flap_count = 2' "flap_window = $flap_window" >>sm/ibsm.toml
+start_ibsm sm h2 10
+sock=sm/control.sock
+wait_for_status $sock .up 60 || fail "the subnet is not up within 60 s"
+route_dry_run "$net" dry --guid2lid sm/state/guid2lid
+check_lfts_as_planned dry
+entries() { ibsm_status $sock "[.health.unhealthy[] | select(.condition == \"$1\")]"; }
+
+# (a) The downgraded cable, both ends, and iblinkinfo beside it.
+wait_for_status $sock '[.health.unhealthy[] | select(.condition == "downgraded")] | length == 1' 10 ||
+  fail "no downgraded link listed: $(ibsm_status $sock -c .health)"
+down=$(entries downgraded)
+echo "downgraded: $(jq -r '.[0].detail' <<<"$down")"
+jq -e '.[0].ports | map(test("\"s1\"\\[1\\]|\"h1\"\\[1\\]")) | all and length == 2' <<<"$down" >/dev/null ||
+  fail "the downgraded entry does not name s1[1] and h1[1]: $down"
+detail=$(jq -r '.[0].detail' <<<"$down")
+grep -qE '"s1"\[1\] \([^)]*\) 4x SDR expected, 1x SDR active' <<<"$detail" ||
+  fail "s1[1] is not 4x expected, 1x active: $detail"
+grep -qE '"h1"\[1\] \([^)]*\) 1x SDR expected, 1x SDR active' <<<"$detail" ||
+  fail "h1[1] is not 1x expected, 1x active: $detail"
+jq -e '.[0].isolated == false and (.[0].not_isolated_why | test("only way to reach \"h1\""))' \
+  <<<"$down" >/dev/null || fail "the host cable was isolated, or not said why: $down"
+quiet iblinkinfo >iblinkinfo.txt
+links=$(grep -c '==(' iblinkinfo.txt)
+narrow=$(grep -E '==\( *1X ' iblinkinfo.txt)
+could=$(grep -c 'Could be 12X' iblinkinfo.txt)
+echo "iblinkinfo: $links link ends, $(wc -l <<<"$narrow") at 1X, $could say \"Could be 12X\""
+grep -qE '^ +[0-9]+ +1\[ *\] ==\( *1X .*"h1"' iblinkinfo.txt ||
+  fail "iblinkinfo does not show s1 port 1 at 1X to h1:"$'\n'"$(grep -F '"h1"' iblinkinfo.txt)"
+[[ $(wc -l <<<"$narrow") -eq 2 ]] ||
+  fail "iblinkinfo shows other than the two ends of one cable at 1X:"$'\n'"$narrow"
+[[ $(grep -cE '==\( *4X ' iblinkinfo.txt) -eq $((links - 2)) ]] ||
+  fail "iblinkinfo shows links other than h1's below 4X"
+[[ $could -eq $links ]] ||
+  echo "note: iblinkinfo says \"Could be 12X\" on $could of $links link ends (ibsim's Supported)"
+
+# (b) Flapping: three downs within the window, each waited for.
+flap() {
+  local cmd t0 sweeps0
+  for cmd in Unlink ReLink; do
+    sweeps0=$(ibsm_status $sock "$swept")
+    console "$cmd \"s1\"[5]"
+    wait_for_status $sock "($swept) > $sweeps0 and .up" $((interval + 10)) ||
+      fail "$cmd \"s1\"[5]: not up again after a sweep"
+  done
+}
+route_dry_run "$(net_without_cable "$net" s1 5 >cut.net && echo cut.net)" dry-cut \
+  --guid2lid sm/state/guid2lid --previous dry/opensm-lfts.dump --previous-topology "$net"
+crossing=$(jq .previous.blocksRerouted dry-cut/report.json)
+[[ $crossing -gt 0 ]] || fail "no LFT block held an entry through \"s1\"[5]: the test proves nothing"
+isolated='[.health.unhealthy[] | select(.condition == "flapping" and .isolated)] | length == 1'
+t_first=$SECONDS
+written0=$(lft_blocks_written $sock)
+for _ in 1 2 3; do flap; done
+wait_for_status $sock "$isolated" 10 || fail "\"s1\"[5] not listed flapping and isolated: $(ibsm_status $sock -c .health)"
+echo "flapping: $(entries flapping | jq -r '.[0] | "\(.ports | join(" - ")): \(.detail)"')"
+
+# (c) Isolated: the dry run's tables of the fabric without the cable.
+check_isolated() {
+  check_lfts_as_planned dry-cut
+  check_nothing_forwards_into s1 5
+  check_nothing_forwards_into s2 5
+  check_all_pairs_walk
+  check_links_active "$net" 0
+}
+check_isolated
+echo "  LFT blocks written over the three flaps and the isolation: $(($(lft_blocks_written $sock) - written0)); $crossing held an entry through the cable"
+
+# Re-admitted clean_period after the flaps left the window.
+left=$((t_first + flap_window + clean + 2 * interval + 10 - SECONDS))
+wait_for_status $sock '[.health.unhealthy[] | select(.condition == "flapping")] | length == 0' "$left" ||
+  fail "not re-admitted within $((flap_window + clean)) s of the first flap: $(ibsm_status $sock -c .health)"
+echo "re-admitted $((SECONDS - t_first)) s after the first flap (window $flap_window s, clean $clean s)"
+sleep 1
+check_lfts_as_planned dry
+check_all_pairs_walk
+
+# Isolated again; then re-admitted by hand.
+for _ in 1 2 3; do flap; done
+wait_for_status $sock "$isolated" 10 || fail "not isolated again after three more flaps"
+check_lfts_as_planned dry-cut
+heavy0=$(ibsm_status $sock .sweeps_by_kind.heavy)
+answer=$(env -u LD_PRELOAD "$IBSM" sweep --readmit '"s1"[5]' --socket $sock) ||
+  fail "ibsm sweep --readmit was refused: $answer"
+echo "ibsm sweep --readmit: $answer"
+wait_for_status $sock ".sweeps_by_kind.heavy > $heavy0 and .up" 20 || fail "no heavy sweep after --readmit"
+ibsm_status $sock '.health.unhealthy[] | select(.condition == "flapping")' | jq -e \
+  '.isolated == false and .not_isolated_why == "re-admitted by the operator"' >/dev/null ||
+  fail "after --readmit: $(ibsm_status $sock -c .health)"
+check_lfts_as_planned dry
+if env -u LD_PRELOAD "$IBSM" sweep --readmit '"s1"[5]' --socket $sock >/dev/null 2>&1; then
+  fail "a second --readmit of a link no longer isolated was accepted"
+fi
+
+stop_pid "$ibsm_pid" TERM 5
+rc=$?
+[[ $rc -eq 0 ]] || fail "ibsm exited $rc after SIGTERM"
+finish "health: downgraded, flapping, isolated and re-admitted, $((SECONDS - start)) s" sm/ibsm.log
