@@ -90,18 +90,20 @@ grep -qE '"h1"\[1\] \([^)]*\) 1x SDR expected, 1x SDR active' <<<"$detail" ||
 jq -e '.[0].isolated == false and (.[0].not_isolated_why | test("only way to reach \"h1\""))' \
   <<<"$down" >/dev/null || fail "the host cable was isolated, or not said why: $down"
 quiet iblinkinfo >iblinkinfo.txt
-links=$(grep -c '==(' iblinkinfo.txt)
+links=$(grep -c 'Active/ *LinkUp' iblinkinfo.txt)
 narrow=$(grep -E '==\( *1X ' iblinkinfo.txt)
 could=$(grep -c 'Could be 12X' iblinkinfo.txt)
-echo "iblinkinfo: $links link ends, $(wc -l <<<"$narrow") at 1X, $could say \"Could be 12X\""
+echo "iblinkinfo: $links active link ends, $(wc -l <<<"$narrow") at 1X, $could say \"Could be 12X\""
 grep -qE '^ +[0-9]+ +1\[ *\] ==\( *1X .*"h1"' iblinkinfo.txt ||
   fail "iblinkinfo does not show s1 port 1 at 1X to h1:"$'\n'"$(grep -F '"h1"' iblinkinfo.txt)"
 [[ $(wc -l <<<"$narrow") -eq 2 ]] ||
   fail "iblinkinfo shows other than the two ends of one cable at 1X:"$'\n'"$narrow"
-[[ $(grep -cE '==\( *4X ' iblinkinfo.txt) -eq $((links - 2)) ]] ||
-  fail "iblinkinfo shows links other than h1's below 4X"
+[[ $(grep -cE '==\( *4X .*Active/ *LinkUp' iblinkinfo.txt) -eq $((links - 2)) ]] ||
+  fail "iblinkinfo shows links other than h1's below 4X:"$'\n'"$(grep 'Active/' iblinkinfo.txt)"
+# ibsim's LinkWidthSupported is 1x-12x on every port: iblinkinfo's rule
+# (Supported only) flags every link, ours only h1's.
 [[ $could -eq $links ]] ||
-  echo "note: iblinkinfo says \"Could be 12X\" on $could of $links link ends (ibsim's Supported)"
+  fail "iblinkinfo says \"Could be 12X\" on $could of $links active link ends; ibsim changed?"
 
 # (b) Flapping: three downs within the window, each waited for.
 flap() {
@@ -118,13 +120,26 @@ route_dry_run "$(net_without_cable "$net" s1 5 >cut.net && echo cut.net)" dry-cu
 crossing=$(jq .previous.blocksRerouted dry-cut/report.json)
 [[ $crossing -gt 0 ]] || fail "no LFT block held an entry through \"s1\"[5]: the test proves nothing"
 isolated='[.health.unhealthy[] | select(.condition == "flapping" and .isolated)] | length == 1'
+# First with flapping = "report": listed, not isolated, the tables as they were.
+sed -i 's/^flapping = "isolate"$/flapping = "report"/' sm/ibsm.toml
+kill -HUP "$ibsm_pid"
+wait_for_status $sock '.reloads >= 1' 10 || fail "SIGHUP not taken"
 t_first=$SECONDS
-written0=$(lft_blocks_written $sock)
 for _ in 1 2 3; do flap; done
-wait_for_status $sock "$isolated" 10 || fail "\"s1\"[5] not listed flapping and isolated: $(ibsm_status $sock -c .health)"
+wait_for_status $sock '[.health.unhealthy[] | select(.condition == "flapping" and .action == "report" and (.isolated | not))] | length == 1' 10 ||
+  fail "\"s1\"[5] not listed flapping (report): $(ibsm_status $sock -c .health)"
 echo "flapping: $(entries flapping | jq -r '.[0] | "\(.ports | join(" - ")): \(.detail)"')"
+check_lfts_as_planned dry
 
-# (c) Isolated: the dry run's tables of the fabric without the cable.
+# (c) flapping = "isolate" on SIGHUP: the live link is isolated at the next
+# sweep, writing only blocks that crossed it; the dry run's tables of the
+# fabric without the cable.
+quiet dump_fts | lft_blocks >before.blocks
+written0=$(lft_blocks_written $sock)
+sed -i 's/^flapping = "report"$/flapping = "isolate"/' sm/ibsm.toml
+kill -HUP "$ibsm_pid"
+wait_for_status $sock "$isolated" $((2 * interval + 10)) ||
+  fail "\"s1\"[5] not isolated after flapping = \"isolate\": $(ibsm_status $sock -c .health)"
 check_isolated() {
   check_lfts_as_planned dry-cut
   check_nothing_forwards_into s1 5
@@ -133,7 +148,14 @@ check_isolated() {
   check_links_active "$net" 0
 }
 check_isolated
-echo "  LFT blocks written over the three flaps and the isolation: $(($(lft_blocks_written $sock) - written0)); $crossing held an entry through the cable"
+quiet dump_fts | lft_blocks >after.blocks
+written=$(($(lft_blocks_written $sock) - written0))
+changed=$(changed_blocks before.blocks after.blocks)
+echo "  isolating: $written LFT blocks written, $changed changed; $crossing held an entry whose path crossed the cable"
+[[ $written -eq $changed && $written -le $crossing ]] ||
+  fail "isolating wrote $written blocks, $changed changed, $crossing crossed the cable"
+[[ $(ibsm_status $sock .last_replan.counters.routes.how) == kept ]] ||
+  fail "the isolation was not routed under change: $(ibsm_status $sock -c .last_replan)"
 
 # Re-admitted clean_period after the flaps left the window.
 left=$((t_first + flap_window + clean + 2 * interval + 10 - SECONDS))
@@ -144,10 +166,11 @@ sleep 1
 check_lfts_as_planned dry
 check_all_pairs_walk
 
-# Isolated again; then re-admitted by hand.
+# Three more flaps: isolated again (while the cable is down, so the ReLink
+# that follows leaves the cut tables); then re-admitted by hand.
 for _ in 1 2 3; do flap; done
 wait_for_status $sock "$isolated" 10 || fail "not isolated again after three more flaps"
-check_lfts_as_planned dry-cut
+check_isolated
 heavy0=$(ibsm_status $sock .sweeps_by_kind.heavy)
 answer=$(env -u LD_PRELOAD "$IBSM" sweep --readmit '"s1"[5]' --socket $sock) ||
   fail "ibsm sweep --readmit was refused: $answer"
