@@ -1,8 +1,10 @@
 #include "sm/health/Isolation.h"
 
 #include <fmt/format.h>
+#include <ibsm/GuidList.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <deque>
 #include <optional>
 
@@ -73,6 +75,38 @@ IsolatedFabric isolateLinks(Fabric fabric, std::vector<LinkKey> links) {
   }
   out.fabric = std::move(fabric);
   return out;
+}
+
+Result<PortRef> parseLinkEnd(const Fabric& f, std::string_view text) {
+  if (text.starts_with('"')) {
+    const auto close = text.find("\"[", 1);
+    if (close == std::string_view::npos || !text.ends_with(']'))
+      return fail(fmt::format("'{}': expected \"node description\"[port]", text));
+    const std::string desc{text.substr(1, close - 1)};
+    const auto port = std::atoi(std::string(text.substr(close + 2)).c_str());
+    std::optional<NodeId> found;
+    for (NodeId n = 0; n < f.size(); ++n) {
+      if (f.node(n).description != desc) continue;
+      if (found) return fail(fmt::format("more than one node is \"{}\": give GUID/port", desc));
+      found = n;
+    }
+    if (!found) return fail(fmt::format("no node \"{}\" in the fabric", desc));
+    if (port <= 0 || port >= static_cast<int>(f.node(*found).ports.size()))
+      return fail(fmt::format("\"{}\" has no port {}", desc, port));
+    return PortRef{*found, static_cast<std::uint8_t>(port)};
+  }
+  const auto slash = text.find('/');
+  const auto guid = parseHex64(text.substr(0, slash));
+  if (slash == std::string_view::npos || !guid)
+    return fail(fmt::format("'{}': expected GUID/port or \"node description\"[port]", text));
+  const auto port = std::atoi(std::string(text.substr(slash + 1)).c_str());
+  auto node = f.findNode(Guid{*guid});
+  if (!node)
+    if (auto p = f.findPort(Guid{*guid})) node = p->node;
+  if (!node) return fail(fmt::format("no node or port {} in the fabric", Guid{*guid}));
+  if (port <= 0 || port >= static_cast<int>(f.node(*node).ports.size()))
+    return fail(fmt::format("{} has no port {}", Guid{*guid}, port));
+  return PortRef{*node, static_cast<std::uint8_t>(port)};
 }
 
 std::string describeLink(const Fabric& fabric, const LinkKey& link) {

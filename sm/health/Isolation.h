@@ -10,6 +10,7 @@
 #include <ibsm/Fabric.h>
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "sm/health/FlapTracker.h"
@@ -31,6 +32,11 @@ struct IsolatedFabric {
 // Links are removed in their sorted order, each only if its two ends stay
 // connected without it (and without those removed before it).
 [[nodiscard]] IsolatedFabric isolateLinks(Fabric fabric, std::vector<LinkKey> links);
+
+// One end of a link as an operator names it, in `ibsm sweep --readmit` and
+// `ibsm route --isolate`: GUID/port (a node or port GUID) or
+// "node description"[port]. Errors say what was expected or not found.
+[[nodiscard]] Result<PortRef> parseLinkEnd(const Fabric& fabric, std::string_view text);
 
 // "\"s1\"[3] (0x..) - \"h1\"[1] (0x..)" when both ends are in `fabric`,
 // else the GUIDs: "0x.../3 - 0x.../1".

@@ -8,7 +8,6 @@
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
-#include <cstdlib>
 
 #include "sm/health/LinkConditions.h"
 #include "sm/manager/DaemonImpl.h"
@@ -42,46 +41,12 @@ std::optional<PortKey> peerOf(const Fabric* f, PortKey port) {
   return link->a == port ? link->b : link->a;
 }
 
-// LINK as an operator writes it: GUID/port (node or port GUID) or
-// "node description"[port].
-Result<PortRef> parseLink(const Fabric& f, std::string_view text) {
-  if (text.starts_with('"')) {
-    const auto close = text.find("\"[", 1);
-    if (close == std::string_view::npos || !text.ends_with(']'))
-      return fail(fmt::format("'{}': expected \"node description\"[port]", text));
-    const std::string desc{text.substr(1, close - 1)};
-    const auto port = std::atoi(std::string(text.substr(close + 2)).c_str());
-    std::optional<NodeId> found;
-    for (NodeId n = 0; n < f.size(); ++n) {
-      if (f.node(n).description != desc) continue;
-      if (found) return fail(fmt::format("more than one node is \"{}\": give GUID/port", desc));
-      found = n;
-    }
-    if (!found) return fail(fmt::format("no node \"{}\" in the last sweep", desc));
-    if (port <= 0 || port >= static_cast<int>(f.node(*found).ports.size()))
-      return fail(fmt::format("\"{}\" has no port {}", desc, port));
-    return PortRef{*found, static_cast<std::uint8_t>(port)};
-  }
-  const auto slash = text.find('/');
-  const auto guid = parseHex64(text.substr(0, slash));
-  if (slash == std::string_view::npos || !guid)
-    return fail(fmt::format("'{}': expected GUID/port or \"node description\"[port]", text));
-  const auto port = std::atoi(std::string(text.substr(slash + 1)).c_str());
-  auto node = f.findNode(Guid{*guid});
-  if (!node)
-    if (auto p = f.findPort(Guid{*guid})) node = p->node;
-  if (!node) return fail(fmt::format("no node or port {} in the last sweep", Guid{*guid}));
-  if (port <= 0 || port >= static_cast<int>(f.node(*node).ports.size()))
-    return fail(fmt::format("{} has no port {}", Guid{*guid}, port));
-  return PortRef{*node, static_cast<std::uint8_t>(port)};
-}
-
 }  // namespace
 
 std::string SmDaemon::Impl::readmit(std::string_view text) {
   if (!sweep.held().hasObservation()) return "error: nothing swept yet\n";
   const Fabric& f = sweep.held().observed().fabric;
-  auto at = parseLink(f, text);
+  auto at = health::parseLinkEnd(f, text);
   if (!at) return fmt::format("error: {}\n", at.error().message);
   const auto link = health::linkAt(f, *at);
   if (!link) return fmt::format("error: {} is not cabled\n", f.describe(*at));

@@ -12,19 +12,25 @@
 #     prints "Could be 12X" on every link (ibsim's LinkWidthSupported is 1x-12x
 #     whatever is enabled): the test counts that too, so a change of either
 #     rule shows. downgraded = "isolate": refused, the only way to reach h1.
-# (b) Flapping: Unlink/ReLink "s1"[5] three times, each waited for (flap_count
-#     2 in flap_window 20 s): listed flapping, and with flapping = "isolate"
-# (c) isolated: the tables are exactly the dry run's of the fabric without
-#     that cable routed under change from the original tables (`ibsm route
-#     --previous`): only the blocks that crossed it moved; nothing forwards
-#     into s1[5] or s2[5], every switch reaches every LID. 20 s after the
-#     first down the flaps leave the window, and clean_period (8 s) later the
-#     link is re-admitted: the original tables again. Three more flaps
-#     isolate it again; `ibsm sweep --readmit '"s1"[5]'` puts it back at once
-#     (the original tables), and it is not isolated again in that episode.
+# (b) Flapping: with flapping = "report" (SIGHUP), Unlink/ReLink "$node"[$port] three
+#     times, each waited for (flap_count 2, flap_window 40 s): listed
+#     flapping, not isolated, the tables untouched.
+# (c) flapping = "isolate" (SIGHUP): the live link is isolated at the next
+#     sweep; the tables are exactly the dry run's with that link isolated
+#     (`ibsm route --isolate`), routed under change from the original tables
+#     (`--previous`): the LFT blocks written are the blocks that changed, at
+#     most those that held an entry through the cable, routed "kept"; nothing
+#     forwards into s1[5] or s2[5], every switch reaches every LID. 40 s after
+#     the first down the flaps leave the window and clean_period (8 s) later
+#     the link is re-admitted: the original tables. Three more flaps isolate
+#     it again (while down); `ibsm sweep --readmit "\"$node\"[$port]"` puts it back at
+#     once (the original tables) and a second --readmit is refused.
+#
+# On another fabric (SWITCH PORT: the cable to flap), (b) and (c) only, when
+# the net file has no w=3 end.
 #
 #   health-links.sh --write-net FILE
-#   run-with-ibsim.sh FILE -- health-links.sh path/to/ibsm
+#   run-with-ibsim.sh FILE -- health-links.sh path/to/ibsm [SWITCH PORT]
 set -u
 if [[ ${1:-} == --write-net ]]; then
   cat >"${2:?FILE}" <<'NET'
@@ -55,20 +61,23 @@ Hca	1 "h4"
 NET
   exit
 fi
-IBSM=${1:?usage: $0 path/to/ibsm}
+IBSM=${1:?usage: $0 path/to/ibsm [SWITCH PORT]}
+node=${2:-s1}
+port=${3:-5}
 source "$(dirname "$0")/run-checks.sh"
 net=$IBSIM_NETFILE
+read -r far_node far_port < <(net_far_end "$net" "$node" "$port")
 start=$SECONDS
 interval=2
 swept='.sweeps_by_kind | .reroute + .heavy + .takeover'
-flap_window=20
+flap_window=40
 clean=8
 
 mkdir -p sm
 ibsm_conf sm/ibsm.toml "$PWD/sm" 1000 2 "$interval"
 printf '%s\n' '[health]' 'downgraded = "isolate"' 'flapping = "isolate"' \
   "clean_period = $clean" 'flap_count = 2' "flap_window = $flap_window" >>sm/ibsm.toml
-start_ibsm sm h2 10
+start_ibsm sm "$(net_cas "$net" | sed -n 2p)" 10
 sock=sm/control.sock
 wait_for_status $sock .up 60 || fail "the subnet is not up within 60 s"
 route_dry_run "$net" dry --guid2lid sm/state/guid2lid
@@ -76,49 +85,61 @@ check_lfts_as_planned dry
 entries() { ibsm_status $sock "[.health.unhealthy[] | select(.condition == \"$1\")]"; }
 
 # (a) The downgraded cable, both ends, and iblinkinfo beside it.
-wait_for_status $sock '[.health.unhealthy[] | select(.condition == "downgraded")] | length == 1' 10 ||
-  fail "no downgraded link listed: $(ibsm_status $sock -c .health)"
-down=$(entries downgraded)
-echo "downgraded: $(jq -r '.[0].detail' <<<"$down")"
-jq -e '.[0].ports | map(test("\"s1\"\\[1\\]|\"h1\"\\[1\\]")) | all and length == 2' <<<"$down" >/dev/null ||
-  fail "the downgraded entry does not name s1[1] and h1[1]: $down"
-detail=$(jq -r '.[0].detail' <<<"$down")
-grep -qE '"s1"\[1\] \([^)]*\) 4x SDR expected, 1x SDR active' <<<"$detail" ||
-  fail "s1[1] is not 4x expected, 1x active: $detail"
-grep -qE '"h1"\[1\] \([^)]*\) 1x SDR expected, 1x SDR active' <<<"$detail" ||
-  fail "h1[1] is not 1x expected, 1x active: $detail"
-jq -e '.[0].isolated == false and (.[0].not_isolated_why | test("only way to reach \"h1\""))' \
-  <<<"$down" >/dev/null || fail "the host cable was isolated, or not said why: $down"
-quiet iblinkinfo >iblinkinfo.txt
-links=$(grep -c 'Active/ *LinkUp' iblinkinfo.txt)
-narrow=$(grep -E '==\( *1X ' iblinkinfo.txt)
-could=$(grep -c 'Could be 12X' iblinkinfo.txt)
-echo "iblinkinfo: $links active link ends, $(wc -l <<<"$narrow") at 1X, $could say \"Could be 12X\""
-grep -qE '^ +[0-9]+ +1\[ *\] ==\( *1X .*"h1"' iblinkinfo.txt ||
-  fail "iblinkinfo does not show s1 port 1 at 1X to h1:"$'\n'"$(grep -F '"h1"' iblinkinfo.txt)"
-[[ $(wc -l <<<"$narrow") -eq 2 ]] ||
-  fail "iblinkinfo shows other than the two ends of one cable at 1X:"$'\n'"$narrow"
-[[ $(grep -cE '==\( *4X .*Active/ *LinkUp' iblinkinfo.txt) -eq $((links - 2)) ]] ||
-  fail "iblinkinfo shows links other than h1's below 4X:"$'\n'"$(grep 'Active/' iblinkinfo.txt)"
-# ibsim's LinkWidthSupported is 1x-12x on every port: iblinkinfo's rule
-# (Supported only) flags every link, ours only h1's.
-[[ $could -eq $links ]] ||
-  fail "iblinkinfo says \"Could be 12X\" on $could of $links active link ends; ibsim changed?"
+check_downgraded() {
+  wait_for_status $sock '[.health.unhealthy[] | select(.condition == "downgraded")] | length == 1' 10 ||
+    fail "no downgraded link listed: $(ibsm_status $sock -c .health)"
+  down=$(entries downgraded)
+  echo "downgraded: $(jq -r '.[0].detail' <<<"$down")"
+  jq -e '.[0].ports | map(test("\"s1\"\\[1\\]|\"h1\"\\[1\\]")) | all and length == 2' <<<"$down" >/dev/null ||
+    fail "the downgraded entry does not name s1[1] and h1[1]: $down"
+  detail=$(jq -r '.[0].detail' <<<"$down")
+  grep -qE '"s1"\[1\] \([^)]*\) 4x SDR expected, 1x SDR active' <<<"$detail" ||
+    fail "s1[1] is not 4x expected, 1x active: $detail"
+  grep -qE '"h1"\[1\] \([^)]*\) 1x SDR expected, 1x SDR active' <<<"$detail" ||
+    fail "h1[1] is not 1x expected, 1x active: $detail"
+  jq -e '.[0].isolated == false and (.[0].not_isolated_why | test("only way to reach \"h1\""))' \
+    <<<"$down" >/dev/null || fail "the host cable was isolated, or not said why: $down"
+  quiet iblinkinfo >iblinkinfo.txt
+  links=$(grep -c 'Active/ *LinkUp' iblinkinfo.txt)
+  narrow=$(grep -E '==\( *1X ' iblinkinfo.txt)
+  could=$(grep -c 'Could be 12X' iblinkinfo.txt)
+  echo "iblinkinfo: $links active link ends, $(wc -l <<<"$narrow") at 1X, $could say \"Could be 12X\""
+  grep -qE '^ +[0-9]+ +1\[ *\] ==\( *1X .*"h1"' iblinkinfo.txt ||
+    fail "iblinkinfo does not show s1 port 1 at 1X to h1:"$'\n'"$(grep -F '"h1"' iblinkinfo.txt)"
+  [[ $(wc -l <<<"$narrow") -eq 2 ]] ||
+    fail "iblinkinfo shows other than the two ends of one cable at 1X:"$'\n'"$narrow"
+  [[ $(grep -cE '==\( *4X .*Active/ *LinkUp' iblinkinfo.txt) -eq $((links - 2)) ]] ||
+    fail "iblinkinfo shows links other than h1's below 4X:"$'\n'"$(grep 'Active/' iblinkinfo.txt)"
+  # ibsim's LinkWidthSupported is 1x-12x on every port: iblinkinfo's rule
+  # (Supported only) flags every link, ours only h1's.
+  [[ $could -eq $links ]] ||
+    fail "iblinkinfo says \"Could be 12X\" on $could of $links active link ends; ibsim changed?"
+}
+if grep -q 'w=3' "$net"; then
+  check_downgraded
+else
+  # No enable mask narrowed: nothing downgraded, though iblinkinfo says
+  # "Could be 12X" on every link.
+  sleep "$interval"
+  [[ $(entries downgraded | jq length) -eq 0 ]] ||
+    fail "downgraded links listed on a fabric of 4x links: $(entries downgraded)"
+fi
 
 # (b) Flapping: three downs within the window, each waited for.
 flap() {
   local cmd t0 sweeps0
   for cmd in Unlink ReLink; do
     sweeps0=$(ibsm_status $sock "$swept")
-    console "$cmd \"s1\"[5]"
+    console "$cmd \"$node\"[$port]"
     wait_for_status $sock "($swept) > $sweeps0 and .up" $((interval + 10)) ||
-      fail "$cmd \"s1\"[5]: not up again after a sweep"
+      fail "$cmd \"$node\"[$port]: not up again after a sweep"
   done
 }
-route_dry_run "$(net_without_cable "$net" s1 5 >cut.net && echo cut.net)" dry-cut \
+# The dry run isolates the link through the same filter as the live SM.
+route_dry_run "$net" dry-cut --isolate "\"$node\"[$port]" \
   --guid2lid sm/state/guid2lid --previous dry/opensm-lfts.dump --previous-topology "$net"
 crossing=$(jq .previous.blocksRerouted dry-cut/report.json)
-[[ $crossing -gt 0 ]] || fail "no LFT block held an entry through \"s1\"[5]: the test proves nothing"
+[[ $crossing -gt 0 ]] || fail "no LFT block held an entry through \"$node\"[$port]: the test proves nothing"
 isolated='[.health.unhealthy[] | select(.condition == "flapping" and .isolated)] | length == 1'
 # First with flapping = "report": listed, not isolated, the tables as they were.
 sed -i 's/^flapping = "isolate"$/flapping = "report"/' sm/ibsm.toml
@@ -127,7 +148,7 @@ wait_for_status $sock '.reloads >= 1' 10 || fail "SIGHUP not taken"
 t_first=$SECONDS
 for _ in 1 2 3; do flap; done
 wait_for_status $sock '[.health.unhealthy[] | select(.condition == "flapping" and .action == "report" and (.isolated | not))] | length == 1' 10 ||
-  fail "\"s1\"[5] not listed flapping (report): $(ibsm_status $sock -c .health)"
+  fail "\"$node\"[$port] not listed flapping (report): $(ibsm_status $sock -c .health)"
 echo "flapping: $(entries flapping | jq -r '.[0] | "\(.ports | join(" - ")): \(.detail)"')"
 check_lfts_as_planned dry
 
@@ -139,11 +160,11 @@ written0=$(lft_blocks_written $sock)
 sed -i 's/^flapping = "report"$/flapping = "isolate"/' sm/ibsm.toml
 kill -HUP "$ibsm_pid"
 wait_for_status $sock "$isolated" $((2 * interval + 10)) ||
-  fail "\"s1\"[5] not isolated after flapping = \"isolate\": $(ibsm_status $sock -c .health)"
+  fail "\"$node\"[$port] not isolated after flapping = \"isolate\": $(ibsm_status $sock -c .health)"
 check_isolated() {
   check_lfts_as_planned dry-cut
-  check_nothing_forwards_into s1 5
-  check_nothing_forwards_into s2 5
+  check_nothing_forwards_into "$node" "$port"
+  check_nothing_forwards_into "$far_node" "$far_port"
   check_all_pairs_walk
   check_links_active "$net" 0
 }
@@ -172,7 +193,7 @@ for _ in 1 2 3; do flap; done
 wait_for_status $sock "$isolated" 10 || fail "not isolated again after three more flaps"
 check_isolated
 heavy0=$(ibsm_status $sock .sweeps_by_kind.heavy)
-answer=$(env -u LD_PRELOAD "$IBSM" sweep --readmit '"s1"[5]' --socket $sock) ||
+answer=$(env -u LD_PRELOAD "$IBSM" sweep --readmit "\"$node\"[$port]" --socket $sock) ||
   fail "ibsm sweep --readmit was refused: $answer"
 echo "ibsm sweep --readmit: $answer"
 wait_for_status $sock ".sweeps_by_kind.heavy > $heavy0 and .up" 20 || fail "no heavy sweep after --readmit"
@@ -180,7 +201,7 @@ ibsm_status $sock '.health.unhealthy[] | select(.condition == "flapping")' | jq 
   '.isolated == false and .not_isolated_why == "re-admitted by the operator"' >/dev/null ||
   fail "after --readmit: $(ibsm_status $sock -c .health)"
 check_lfts_as_planned dry
-if env -u LD_PRELOAD "$IBSM" sweep --readmit '"s1"[5]' --socket $sock >/dev/null 2>&1; then
+if env -u LD_PRELOAD "$IBSM" sweep --readmit "\"$node\"[$port]" --socket $sock >/dev/null 2>&1; then
   fail "a second --readmit of a link no longer isolated was accepted"
 fi
 
