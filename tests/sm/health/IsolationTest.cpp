@@ -65,7 +65,7 @@ TEST(LinkEnd, NamedByDescriptionAndPortOrByGuidAndPort) {
   EXPECT_EQ(parseLinkEnd(p.f, "\"s1\"[2]"), (PortRef{p.s1, 2}));
   EXPECT_EQ(parseLinkEnd(p.f, "0x20/1"), (PortRef{p.s2, 1}));
   EXPECT_EQ(parseLinkEnd(p.f, "0x101/1"), (PortRef{p.h1, 1})) << "a port GUID";
-  EXPECT_EQ(parseLinkEnd(p.f, "\"s9\"[1]").error().message, "no node \"s9\" in the last sweep");
+  EXPECT_EQ(parseLinkEnd(p.f, "\"s9\"[1]").error().message, "no node \"s9\" in the fabric");
   EXPECT_EQ(parseLinkEnd(p.f, "\"s1\"[9]").error().message, "\"s1\" has no port 9");
   EXPECT_FALSE(parseLinkEnd(p.f, "s1[1]"));
 }
