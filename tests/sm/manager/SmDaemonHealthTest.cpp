@@ -3,13 +3,15 @@
 // enable 4x but train at 1x is listed downgraded after the first sweep, once;
 // with downgraded = "isolate" the plan routes around it (no LFT entry of
 // either switch uses it) and the entry says so; a host cable in the same
-// state stays, with why. Read from the status (`ibsm status`), not the log.
+// state stays, with why; a switch whose LFT is lost under the SM is reported
+// rebooted. Read from the status (`ibsm status`), not the log.
 #include <gtest/gtest.h>
 #include <spdlog/sinks/null_sink.h>
 
 #include <algorithm>
 #include <csignal>
 #include <filesystem>
+#include <functional>
 
 #include "sm/loop/EventLoop.h"
 #include "sm/manager/SmDaemon.h"
@@ -64,16 +66,21 @@ class SmDaemonHealthTest : public ::testing::Test {
     }
   }
 
-  // Runs the daemon for 25 s of fake time; the status at 24 s.
-  void run() {
+  // Runs the daemon for 25 s of fake time; the status at 24 s. `meanwhile`
+  // happens to the fabric at 12 s, after the first sweeps.
+  void run(const std::function<void()>& meanwhile = {}) {
     const auto start = wire_.now();
     SmDaemon daemon(*engine_, loop_, store_, wire_.fabric().port(smPort()).guid, settings_, {},
                     logger_);
     auto look = loop_.at(start + 24s, [&] { status_ = daemon.status(); });
     auto stop = loop_.at(start + 25s, [&] { daemon.signal(SIGTERM); });
+    auto change = loop_.at(start + 12s, [&] {
+      if (meanwhile) meanwhile();
+    });
     EXPECT_EQ(daemon.run(), 0);
     loop_.cancel(look);
     loop_.cancel(stop);
+    loop_.cancel(change);
     if (const SweepResult* r = daemon.lastResult()) plan_ = r->plan;
   }
 
@@ -134,6 +141,17 @@ TEST_F(SmDaemonHealthTest, IsolateRoutesAroundTheCableAndKeepsAHostsOnlyCable) {
   const PortRef far = *wire_.fabric().port(trunk).remote;
   EXPECT_FALSE(routesThrough(wire_.fabric().node(far.node).guid, far.port));
   EXPECT_TRUE(status_.up);
+}
+
+TEST_F(SmDaemonHealthTest, ASwitchThatLostItsTablesIsReportedRebooted) {
+  const NodeId sw = wire_.fabric().switches().front();
+  run([&] { wire_.fabric().node(sw).switchData->linearFdbTop = 0; });
+  ASSERT_EQ(status_.unhealthy.size(), 1U);
+  const auto& e = status_.unhealthy[0];
+  EXPECT_EQ(e.condition, health::Condition::Rebooted);
+  EXPECT_EQ(e.port, (PortKey{wire_.fabric().node(sw).guid, 0}));
+  EXPECT_NE(e.detail.find("LFT was lost"), std::string::npos) << e.detail;
+  EXPECT_TRUE(status_.up) << "the heavy sweep that follows programs it again";
 }
 
 }  // namespace
