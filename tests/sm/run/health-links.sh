@@ -25,6 +25,7 @@
 #     the link is re-admitted: the original tables. Three more flaps isolate
 #     it again (while down); `ibsm sweep --readmit "\"$node\"[$port]"` puts it back at
 #     once (the original tables) and a second --readmit is refused.
+# A threshold file with a bad line is refused on SIGHUP, naming file:line.
 #
 # On another fabric (SWITCH PORT: the cable to flap), (b) and (c) only, when
 # the net file has no w=3 end.
@@ -204,6 +205,16 @@ check_lfts_as_planned dry
 if env -u LD_PRELOAD "$IBSM" sweep --readmit "\"$node\"[$port]" --socket $sock >/dev/null 2>&1; then
   fail "a second --readmit of a link no longer isolated was accepted"
 fi
+
+# A threshold file that does not parse is refused on SIGHUP with its file
+# and line; the configuration in force stays.
+printf '%s\n' 'SymbolErrorCounter=10' 'LinkDowned=3' >bad-thresholds
+refused0=$(ibsm_status $sock .reloads_refused)
+printf '%s\n' "threshold_file = \"$PWD/bad-thresholds\"" >>sm/ibsm.toml
+kill -HUP "$ibsm_pid"
+wait_for_status $sock ".reloads_refused > $refused0" 10 || fail "a bad threshold file was not refused"
+ibsm_status $sock .reload_error | grep -qF "$PWD/bad-thresholds:2: unknown counter 'LinkDowned'" ||
+  fail "the refusal does not name the file and line: $(ibsm_status $sock .reload_error)"
 
 stop_pid "$ibsm_pid" TERM 5
 rc=$?
