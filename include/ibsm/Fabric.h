@@ -35,6 +35,9 @@ struct LinkAttrs {
   std::uint8_t speedEnabled{1};
   std::uint8_t speedActive{1};
   std::uint8_t extSpeedActive{0};
+  // 0 where the port has no extended speeds (IsExtendedSpeedsSupported clear).
+  std::uint8_t extSpeedSupported{0};
+  std::uint8_t extSpeedEnabled{0};
 };
 
 struct Port {

@@ -60,6 +60,9 @@ void addSweepCommand(CLI::App& app, ControlArgs& args) {
   cmd->add_flag("--rebalance", args.rebalance,
                 "A heavy sweep whose routes are computed afresh for the whole fabric, rather "
                 "than kept through the changes since the last fresh computation");
+  cmd->add_option("--readmit", args.readmit,
+                  "Put an isolated link back into the routes now: GUID/port or "
+                  "'\"node description\"[port]'");
 }
 
 int runStatus(const ControlArgs& args) {
@@ -67,6 +70,7 @@ int runStatus(const ControlArgs& args) {
 }
 
 int runSweep(const ControlArgs& args) {
+  if (!args.readmit.empty()) return ask("sweep", args, "sweep readmit " + args.readmit);
   if (args.rebalance) return ask("sweep", args, "sweep rebalance");
   return ask("sweep", args, args.heavy ? "sweep heavy" : "sweep");
 }

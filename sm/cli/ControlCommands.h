@@ -6,6 +6,7 @@
 #include <CLI/CLI.hpp>
 #include <filesystem>
 #include <optional>
+#include <string>
 
 namespace ibsm::sm::cli {
 
@@ -15,6 +16,7 @@ struct ControlArgs {
   bool json{false};       // status --json
   bool heavy{false};      // sweep --heavy
   bool rebalance{false};  // sweep --rebalance
+  std::string readmit;    // sweep --readmit LINK: an isolated link back into the routes
 };
 
 void addStatusCommand(CLI::App& app, ControlArgs& args);

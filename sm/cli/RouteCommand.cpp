@@ -17,6 +17,7 @@
 #include "sm/config/PartitionSources.h"
 #include "sm/config/PlanSettings.h"
 #include "sm/files/FileIo.h"
+#include "sm/health/Isolation.h"
 
 namespace ibsm::sm::cli {
 namespace {
@@ -45,6 +46,26 @@ struct Inputs {
   std::optional<PreviousInputs> previous;
 };
 
+// --isolate: the fabric as the live SM plans it with those links isolated,
+// through the same filter; a link kept (the only way to a node) is a warning.
+Result<void> isolate(Inputs& inputs, const std::vector<std::string>& ends) {
+  if (ends.empty()) return {};
+  std::vector<health::LinkKey> links;
+  for (const auto& end : ends) {
+    auto at = health::parseLinkEnd(inputs.fabric, end);
+    if (!at) return fail(fmt::format("--isolate {}: {}", end, at.error().message));
+    auto link = health::linkAt(inputs.fabric, *at);
+    if (!link) return fail(fmt::format("--isolate {}: the port is not cabled", end));
+    links.push_back(*link);
+  }
+  auto cut = health::isolateLinks(std::move(inputs.fabric), std::move(links));
+  for (const auto& r : cut.refused)
+    inputs.warnings.push_back(fmt::format("--isolate {}: not isolated: {}",
+                                          health::describeLink(cut.fabric, r.link), r.why));
+  inputs.fabric = std::move(cut.fabric);
+  return {};
+}
+
 Result<Inputs> gatherInputs(const RouteArgs& args, Progress& progress) {
   auto loaded = config::loadConfigInUse(args.config);
   if (!loaded) return std::unexpected(loaded.error());
@@ -68,6 +89,7 @@ Result<Inputs> gatherInputs(const RouteArgs& args, Progress& progress) {
                 .partitions = std::move(*partitions),
                 .warnings = std::move(read->warnings),
                 .previous = {}};
+  if (auto ok = isolate(inputs, args.isolate); !ok) return std::unexpected(ok.error());
   if (args.previous) {
     progress.phase(fmt::format("reading {}", args.previous->string()));
     auto previous = readPrevious(*args.previous, args.previousTopology, inputs.warnings);
@@ -141,6 +163,9 @@ void addRouteCommand(CLI::App& app, RouteArgs& args) {
       "LFTs the fabric held before (opensm-lfts.dump, or dump_fts output): route from them as "
       "the live SM does (only entries whose path broke move) and report the entries and "
       "blocks that change");
+  cmd->add_option("--isolate", args.isolate,
+                  "Route around this link as the live SM's health policy isolates it (one end: "
+                  "GUID/port or '\"node\"[port]'; repeatable)");
   cmd->add_option("--previous-topology", args.previousTopology,
                   "The fabric the --previous tables were routed for: report its busiest link "
                   "under them, and tell a lost cable from one that came back")

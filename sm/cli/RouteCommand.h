@@ -25,6 +25,9 @@ struct RouteArgs {
   std::optional<std::filesystem::path> previous;
   std::optional<std::filesystem::path> previousTopology;
   bool rebalance{false};  // with --previous: fresh tables, compared only
+  // Links routed around as the live SM's health policy isolates them
+  // (health::isolateLinks): one end each, GUID/port or "node"[port].
+  std::vector<std::string> isolate;
   bool json{false};
   bool check{false};
 };

@@ -36,6 +36,7 @@ struct Setup {
   std::optional<transport::UmadPortName> portName;  // --port DEVICE:PORT
   sm::manager::SweepSettings sweep;
   std::vector<McGroupSpec> multicastGroups;  // the partitions' pre-created groups
+  sm::health::HealthSettings health;         // [health], threshold files read
 };
 
 Result<Guid> parseGuidArg(const std::string& text) {
@@ -145,6 +146,11 @@ Result<Setup> prepare(const RunArgs& args) {
   s.sweep.partitions = [config = std::move(*partitions)](const Fabric& fabric, Guid smPort) {
     return partition::planPartitions(fabric, config, smPort);
   };
+  // A threshold file that does not parse: refused here (file:line), at start
+  // and on SIGHUP alike, before it can change anything.
+  auto health = config::healthSettings(c.health);
+  if (!health) return std::unexpected(health.error());
+  s.health = std::move(*health);
   // A state file that does not parse would lose LIDs: refuse before sending.
   if (auto saved = sm::manager::StateStore(c.sm.stateDir).loadGuid2Lid(); !saved)
     return std::unexpected(saved.error());
@@ -165,6 +171,7 @@ sm::manager::DaemonSettings daemonSettings(const Setup& s) {
   d.multicastGroups = s.multicastGroups;
   d.counterInterval = std::chrono::seconds(c.health.counterIntervalSeconds);
   d.counterWindow = c.health.counterWindow;
+  d.health = s.health;
   return d;
 }
 

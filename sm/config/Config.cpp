@@ -8,6 +8,9 @@
 #include <charconv>
 #include <fstream>
 #include <sstream>
+#include <vector>
+
+#include "sm/config/HealthOptions.h"
 
 namespace ibsm::sm::config {
 namespace {
@@ -401,7 +404,14 @@ constexpr OptionSpec kOptions[] = {
 }  // namespace
 
 std::span<const OptionSpec> optionTable() {
-  return kOptions;
+  // One table: the keys above and the [health] ones (HealthOptions.cpp).
+  static const std::vector<OptionSpec> all = [] {
+    std::vector<OptionSpec> v(std::begin(kOptions), std::end(kOptions));
+    const auto health = healthOptions();
+    v.insert(v.end(), health.begin(), health.end());
+    return v;
+  }();
+  return all;
 }
 
 Result<Config> parseConfig(std::string_view text, std::string_view fileName) {
@@ -422,8 +432,9 @@ Result<Config> parseConfig(std::string_view text, std::string_view fileName) {
                               lineOf(sectionNode, file), section.str()));
     for (const auto& [key, value] : *table) {
       const std::string full = fmt::format("{}.{}", section.str(), key.str());
-      const auto* spec = std::ranges::find(kOptions, full, &OptionSpec::key);
-      if (spec == std::end(kOptions))
+      const auto options = optionTable();
+      const auto spec = std::ranges::find(options, full, &OptionSpec::key);
+      if (spec == options.end())
         return fail(
             fmt::format("{}: unknown key '{}' (see man ibsm.toml)", lineOf(value, file), full));
       if (auto ok = spec->apply(config, value, lineOf(value, file)); !ok)

@@ -17,6 +17,8 @@
 #include <string_view>
 #include <vector>
 
+#include "sm/health/HealthSettings.h"
+
 namespace toml {
 inline namespace v3 {
 class node;
@@ -84,10 +86,22 @@ struct SaConfig {
   std::uint32_t serviceLeaseMaxS{0xFFFFFFFFU};
 };
 
-// The performance manager (the counter sweep, sm/health/CounterSweep.h).
+// [health]: the counter sweep (sm/health/CounterSweep.h), what the health book judges and what the policy does (issue
+// 16). The threshold files are read by the daemon (at start and on
+// SIGHUP), where a bad one is reported with its file and line.
 struct HealthConfig {
   std::uint32_t counterIntervalSeconds{180};  // 0: no counter sweep
   std::uint32_t counterWindow{8};             // PerfMgt GMPs outstanding at once
+  std::filesystem::path thresholdFile;      // empty: any count is over (ibqueryerrors' 0)
+  std::filesystem::path rateThresholdFile;  // empty: rates per hour are not judged
+  // "report" or "isolate", by condition.
+  bool isolateErrors{false};
+  bool isolateDowngraded{false};
+  bool isolateFlapping{false};
+  // A condition gone this long: an errors port is clean, an isolated link re-admitted.
+  std::chrono::seconds cleanPeriod{600};
+  std::uint32_t flapCount{5};  // more downs than this within flapWindow: flapping
+  std::chrono::seconds flapWindow{600};
 };
 
 struct LogConfig {
@@ -114,6 +128,10 @@ struct OptionSpec {
 };
 
 std::span<const OptionSpec> optionTable();
+
+// The [health] keys as the daemon runs with them, the threshold files
+// read: an error names the file and line of a bad one.
+[[nodiscard]] Result<health::HealthSettings> healthSettings(const HealthConfig& config);
 
 [[nodiscard]] Result<Config> parseConfig(std::string_view text, std::string_view fileName);
 // A missing file is an error only when `required` (an explicit --config).

@@ -24,7 +24,11 @@ std::string trim(std::string_view s) {
 }
 
 std::string answer(const std::string& request, const std::function<DaemonStatus()>& status,
-                   const SweepRequest& sweep) {
+                   const SweepRequest& sweep, const ReadmitRequest& readmit) {
+  if (constexpr std::string_view kReadmit = "sweep readmit "; request.starts_with(kReadmit)) {
+    if (!readmit) return "error: this daemon does not isolate links\n";
+    return readmit(trim(std::string_view(request).substr(kReadmit.size())));
+  }
   if (request == "status") return formatStatus(status());
   if (request == "status json") return formatStatusJson(status());
   if (request == "sweep") {
@@ -40,8 +44,8 @@ std::string answer(const std::string& request, const std::function<DaemonStatus(
     return "ok: heavy sweep with fresh routes (rebalance) requested\n";
   }
   return fmt::format(
-      "error: unknown request '{}' (expected status, status json, sweep, sweep heavy or sweep "
-      "rebalance)\n",
+      "error: unknown request '{}' (expected status, status json, sweep, sweep heavy, sweep "
+      "rebalance or sweep readmit LINK)\n",
       request.substr(0, 64));
 }
 
@@ -163,7 +167,7 @@ bool ControlServer::progress(Client& client, const std::function<DaemonStatus()>
   if (request.empty()) return true;
   if (request.starts_with("sweep"))
     spdlog::info("SM-0803 control: '{}' asked on {}", request, path_.string());
-  sendAll(client.fd, answer(request, status, sweep));
+  sendAll(client.fd, answer(request, status, sweep, readmit_));
   return true;
 }
 

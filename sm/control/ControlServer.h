@@ -34,6 +34,9 @@ namespace ibsm::sm::control {
 // rather than kept through changes (--rebalance).
 enum class SweepAsk : std::uint8_t { Light, Heavy, Rebalance };
 using SweepRequest = std::function<void(SweepAsk)>;
+// `ibsm sweep --readmit LINK`: puts an isolated link back; returns the
+// answer line ("ok: ..." or "error: ...").
+using ReadmitRequest = std::function<std::string(std::string_view link)>;
 
 class ControlServer {
  public:
@@ -57,6 +60,7 @@ class ControlServer {
   //   "status" / "status json" -> the formatted status()
   //   "sweep" / "sweep heavy" / "sweep rebalance"
   //                            -> sweep(ask), then "ok: ... requested"
+  //   "sweep readmit LINK"     -> the readmit handler's answer
   // anything else -> "error: ...".
   void serve(const std::function<DaemonStatus()>& status, const SweepRequest& sweep);
   // Serves from `loop`'s waits from now on, timing clients on its clock:
@@ -64,6 +68,9 @@ class ControlServer {
   // a timer at its deadline. Detaches itself when destroyed; the loop must
   // outlive the server. Not mixed with serve().
   void attach(loop::EventLoop& loop, std::function<DaemonStatus()> status, SweepRequest sweep);
+
+  // Who answers "sweep readmit LINK"; without one it is an error.
+  void onReadmit(ReadmitRequest readmit) { readmit_ = std::move(readmit); }
 
   // Readable when a client connects, for a daemon that polls its fds.
   int fd() const { return fd_; }
@@ -93,6 +100,7 @@ class ControlServer {
   loop::EventLoop* loop_{nullptr};  // attached to; not owned
   std::function<DaemonStatus()> status_;
   SweepRequest sweep_;
+  ReadmitRequest readmit_;
 };
 
 }  // namespace ibsm::sm::control

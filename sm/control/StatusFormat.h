@@ -16,6 +16,8 @@
 #include <string>
 #include <vector>
 
+#include "sm/health/HealthView.h"
+
 namespace ibsm::sm::control {
 
 // One programming phase of a sweep (sm/program's PhaseReport).
@@ -232,6 +234,8 @@ struct HealthCounters {
 
 struct DaemonStatus {
   std::string state;  // "MASTER", "STANDBY", "DISCOVERING", "NOTACTIVE"
+  // The health book's open entries (HealthView::unhealthy): JSON health.unhealthy.
+  std::vector<health::HealthEntry> unhealthy;
   std::string phase;  // fsm phase name, e.g. "MasterIdle"
   Guid portGuid{};
   Lid lid{};

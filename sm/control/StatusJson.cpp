@@ -124,6 +124,27 @@ Json statesJson(const std::vector<StateChange>& changes) {
   return out;
 }
 
+// Minimal: what a script needs to find an entry; `ibsm health` shows more.
+Json unhealthyJson(const std::vector<health::HealthEntry>& entries) {
+  Json out = Json::array();
+  for (const auto& e : entries) {
+    Json ports = Json::array({e.name});
+    if (e.peer) ports.push_back(e.peerName);
+    Json guids = Json::array({fmt::format("{}/{}", e.port.node, e.port.port)});
+    if (e.peer) guids.push_back(fmt::format("{}/{}", e.peer->node, e.peer->port));
+    out.push_back({{"condition", health::conditionName(e.condition)},
+                   {"ports", std::move(ports)},
+                   {"links", std::move(guids)},
+                   {"detail", e.detail},
+                   {"action", health::actionName(e.action)},
+                   {"isolated", e.isolated},
+                   {"not_isolated_why", e.notIsolatedWhy},
+                   {"since_unix_ms", unixMs(e.since)},
+                   {"last_seen_unix_ms", unixMs(e.lastSeen)}});
+  }
+  return out;
+}
+
 Json multicastJson(const MulticastCounts& m) {
   return {{"managed", m.managed},
           {"groups", m.groups},
@@ -171,7 +192,7 @@ Json saJson(const SaCounters& sa) {
             {"refused_by_status", sa.mcRefusedByStatus}}}};
 }
 
-Json healthJson(const HealthCounters& h) {
+Json healthCountersJson(const HealthCounters& h) {
   Json over = Json::array();
   for (const CounterOverZero& c : h.overZero)
     over.push_back({{"name", c.name},
@@ -199,6 +220,14 @@ Json healthJson(const HealthCounters& h) {
             {"ports", h.ports},
             {"sweeps_during_pass", h.sweepsDuringPass}}},
           {"ports_over_zero", std::move(over)}};
+}
+
+// The status's health: the counter sweep's figures and the unhealthy
+// entries of the health book.
+Json healthJson(const DaemonStatus& s) {
+  Json h = healthCountersJson(s.health);
+  h["unhealthy"] = unhealthyJson(s.unhealthy);
+  return h;
 }
 
 Json exitJson(const std::optional<DaemonExit>& e) {
@@ -262,7 +291,7 @@ std::string formatStatusJson(const DaemonStatus& s) {
             {"foreign_sm_reports", s.foreignReports},
             {"sa", saJson(s.sa)},
             {"multicast", multicastJson(s.multicast)},
-            {"health", healthJson(s.health)},
+            {"health", healthJson(s)},
             {"exit", exitJson(s.exit)}};
   // Invalid UTF-8 in a node description is replaced, not a reason to fail.
   std::string out = j.dump(-1, ' ', false, Json::error_handler_t::replace);

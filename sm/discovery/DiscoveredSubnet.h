@@ -34,7 +34,9 @@ inline void fillPort(Port& port, const PortInfo& pi, bool holdsLid) {
                         .speedSupported = pi.linkSpeedSupported,
                         .speedEnabled = pi.linkSpeedEnabled,
                         .speedActive = pi.linkSpeedActive,
-                        .extSpeedActive = ext ? pi.linkSpeedExtActive : std::uint8_t{0}};
+                        .extSpeedActive = ext ? pi.linkSpeedExtActive : std::uint8_t{0},
+                        .extSpeedSupported = ext ? pi.linkSpeedExtSupported : std::uint8_t{0},
+                        .extSpeedEnabled = ext ? pi.linkSpeedExtEnabled : std::uint8_t{0}};
   port.mtuCap = pi.mtuCap;
   port.vlCap = pi.vlCap;
   port.capabilityMask = pi.capabilityMask;

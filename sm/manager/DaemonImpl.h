@@ -8,6 +8,7 @@
 
 #include <chrono>
 #include <deque>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -18,6 +19,9 @@
 #include "sm/control/ControlServer.h"
 #include "sm/control/StatusFormat.h"
 #include "sm/fsm/SmMachine.h"
+#include "sm/health/ErrorWatch.h"
+#include "sm/health/FlapTracker.h"
+#include "sm/health/HealthBook.h"
 #include "sm/health/HealthView.h"
 #include "sm/manager/DaemonCounters.h"
 #include "sm/manager/ForeignSms.h"
@@ -111,8 +115,23 @@ struct SmDaemon::Impl {
 
   // DaemonHealth.cpp
   // After each pass of the counter sweep: the health book looks at what
-  // it read (health.ports).
+  // it read (health.ports): errors, LinkDownedCounter, counters reset.
   void countersRead();
+  // After a sweep that read the fabric (heavy, light, reroute): cables
+  // lost (flaps), downgraded links, switches that lost their tables; then
+  // the isolation the policy wants, re-planned at once when it changed.
+  void healthAfterSweep(const std::vector<Guid>& lostTables);
+  // `ibsm sweep --readmit LINK`: the answer line for the operator.
+  std::string readmit(std::string_view link);
+  // The book's changes, one log line each (SM-1601..SM-1605).
+  void logHealth(const std::vector<health::HealthChange>& changes);
+  // Flapping and rebooted findings as they stand, into the book.
+  void observeFlapsAndReboots();
+  // The isolation the book wants against what the last plan did; true
+  // when a new plan is needed.
+  bool isolationChanged();
+  void replanForIsolation();
+  void publishHealth();
 
   // DaemonCounters.cpp: the counter sweep (health.counter_interval).
   // At the loop's top: ends a pass (countersRead()), cancels one when no
@@ -214,6 +233,21 @@ struct SmDaemon::Impl {
   // health book unhealthy; `ibsm health` and the metrics file read it.
   health::HealthView health;
   std::unique_ptr<CounterRun> counterRun;  // made at the first pass
+  // The health book and its detectors' memory (DaemonHealth.cpp).
+  health::HealthBook healthBook{health::HealthPolicy{}};
+  health::FlapTracker flaps;
+  health::ErrorWatch errorWatch;
+  std::vector<health::LinkKey> healthLinks;  // cables at the last look
+  struct PortReadSeen {
+    std::uint64_t reads{0};   // PortCounterView::reads at the last look
+    std::uint64_t resets{0};  // PortCounterView::portResets then
+  };
+  std::map<PortKey, PortReadSeen> portReadsSeen;
+  struct Reboot {
+    MadClock::time_point at;
+    std::string why;
+  };
+  std::map<Guid, Reboot> rebootedAt;  // switches found rebooted, kept a clean period
 
   // The discovery of the DISCOVERING phase, kept for the heavy sweep that
   // follows it at once (becoming master): one walk of the fabric, not two.

@@ -194,6 +194,7 @@ control::DaemonStatus SmDaemon::Impl::status() const {
     for (const auto& [trap, n] : notifier->noticesByTrap())
       s.sa.noticesByTrap[std::to_string(trap)] = n;
   }
+  s.unhealthy = health.unhealthy;
   s.exit = ended;
   return s;
 }

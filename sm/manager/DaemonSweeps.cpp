@@ -110,6 +110,7 @@ void SmDaemon::Impl::heavy(bool takeover, std::optional<FreshDiscovery> discover
     }
   }
   recordSweep(info(up), &*result);
+  healthAfterSweep({});
   machine.feed(Event::heavySweepDone(true, up, std::move(sms)));
 }
 
@@ -168,6 +169,7 @@ void SmDaemon::Impl::light() {
                 result->mads, result->reroute ? result->reroute->changes : result->changes, up,
                 result->reroute ? &*result->reroute : nullptr);
   recordSweep(info, result->reroute ? &*result->reroute : nullptr);
+  healthAfterSweep(result->lostTables);
   if (!needsHeavy && sweep.rebalanceDue()) needsHeavy = !rebalance();
   machine.feed(Event::lightSweepDone(result->ok, needsHeavy));
 }

@@ -176,7 +176,10 @@ Result<SweepResult> MasterSweep::planAndProgram(const std::optional<Fabric>& bef
   inputs.guid2lid = *saved;
   const auto planStart = now();
   inputs.previous = previousRoutes();
-  auto plan = planSubnet(held_.observed().fabric, inputs, defaultRegistry());
+  auto cut = health::isolateLinks(held_.observed().fabric, isolate_);
+  isolated_ = std::move(cut.isolated);
+  refused_ = std::move(cut.refused);
+  auto plan = planSubnet(std::move(cut.fabric), inputs, defaultRegistry());
   if (!plan) return std::unexpected(plan.error());
   logStability(*plan);
   noteFreshness(*plan, planStart);
@@ -222,7 +225,8 @@ Result<SweepResult> MasterSweep::planAndProgram(const std::optional<Fabric>& bef
   if (summary->stoppedAt) result.reasons.push_back("programming stopped early");
 
   if (before) {
-    result.changes = describeChanges(*before, plan->fabric);
+    // The fabric's changes, not the isolation's: both as observed.
+    result.changes = describeChanges(*before, held_.observed().fabric);
     for (const auto& c : result.changes) log_->info("SM-0402 {}", c);
   }
   result.up = result.reasons.empty();
@@ -258,6 +262,8 @@ Result<LightResult> MasterSweep::lightSweep() {
   if (!seen) return std::unexpected(seen.error());
   out.changes = seen->changes;
   if (seen->quiet()) return finish();
+  for (const NodeId sw : seen->plan.lostTables)
+    out.lostTables.push_back(held_.observed().fabric.node(sw).guid);
   if (!seen->onlyLinksLost()) {
     out.changed = out.needsHeavy = true;
     log_->info("SM-0407 light sweep: {} change(s) need a heavy sweep", out.changes.size());

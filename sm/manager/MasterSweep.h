@@ -54,6 +54,7 @@
 #include <optional>
 
 #include "sm/discovery/Discovery.h"
+#include "sm/health/Isolation.h"
 #include "sm/manager/StateStore.h"
 #include "sm/program/HeldSubnet.h"
 #include "sm/program/ProgramOptions.h"
@@ -116,6 +117,7 @@ struct LightResult {
   std::uint64_t mads{0};               // every MAD of this light sweep incl. the reroute
   std::chrono::microseconds elapsed{0};
   std::vector<std::string> changes;  // e.g. "cable lost: \"s1\"[5] (0x..) - \"s2\"[7] (0x..)"
+  std::vector<Guid> lostTables;      // switches whose LFT was lost without us (a reboot)
 };
 
 // The SM-0406 line: what one sweep found and cost, by phase.
@@ -172,6 +174,15 @@ class MasterSweep {
   // The tables were mended in place after a loss (they may differ from a
   // fresh computation) at least routing.rebalance_interval ago.
   bool rebalanceDue() const;
+  // Links the health policy isolates: every plan from now on is made on the
+  // fabric without them (health::isolateLinks, as a dry run would), but for
+  // those that are the only way to a node; the programmed ports stay as
+  // they are, only the routes avoid them.
+  void setIsolation(std::vector<health::LinkKey> links) { isolate_ = std::move(links); }
+  const std::vector<health::LinkKey>& isolationAsked() const { return isolate_; }
+  // What the last plan did with them.
+  const std::vector<health::LinkKey>& isolated() const { return isolated_; }
+  const std::vector<health::RefusedLink>& isolationRefused() const { return refused_; }
   // The plan of the last sweep (or multicast pass); null before the first.
   const std::shared_ptr<const SubnetPlan>& lastPlan() const { return lastPlan_; }
 
@@ -216,6 +227,9 @@ class MasterSweep {
   mutable McTopologyCache mcTopology_;
   std::shared_ptr<const SubnetPlan> lastPlan_;
   bool rebalanceAsked_{false};
+  std::vector<health::LinkKey> isolate_;
+  std::vector<health::LinkKey> isolated_;
+  std::vector<health::RefusedLink> refused_;
   bool tablesFresh_{true};             // the tables are what a fresh computation gave
   MadClock::time_point staleSince_{};  // when they first kept entries of another fabric
 };

@@ -64,6 +64,7 @@
 #include <string_view>
 
 #include "sm/control/StatusFormat.h"
+#include "sm/health/HealthSettings.h"
 #include "sm/loop/EventLoop.h"
 #include "sm/manager/MasterSweep.h"
 #include "sm/manager/StateStore.h"
@@ -96,6 +97,8 @@ struct DaemonSettings {
   // the GmpPort given to serveSa(). 0: off.
   std::chrono::seconds counterInterval{0};
   std::size_t counterWindow{8};
+  // Fabric health ([health]): the policy, error thresholds and flap rule.
+  health::HealthSettings health;
   // --once: stop when the subnet is up, or after this many heavy sweeps
   // (sm.max_sweeps_once). Unset: run as a daemon.
   std::optional<std::uint32_t> onceMaxSweeps;

@@ -69,6 +69,8 @@ PortInfo portInfoOf(const SaSource& source, const SaSubnet& subnet, PortRef ref)
   pi.linkSpeedEnabled = port.link.speedEnabled;
   pi.linkSpeedActive = port.link.speedActive;
   pi.linkSpeedExtActive = port.link.extSpeedActive;
+  pi.linkSpeedExtSupported = port.link.extSpeedSupported;
+  pi.linkSpeedExtEnabled = port.link.extSpeedEnabled;
   pi.portState = port.state;
   pi.physState = port.physState;
   pi.mtuCap = port.mtuCap;

@@ -107,6 +107,25 @@ TEST_F(ControlSocket, SweepRebalanceAsksForFreshRoutes) {
   EXPECT_EQ(sweeps_, (std::vector<SweepAsk>{SweepAsk::Rebalance}));
 }
 
+TEST_F(ControlSocket, SweepReadmitHandsTheLinkToItsHandlerAndAnswersWhatItSays) {
+  auto server = ControlServer::listen(path_);
+  ASSERT_TRUE(server);
+  const auto none = serveWhile(**server, [&] { return request(path_, "sweep readmit 0x1/2"); });
+  ASSERT_TRUE(none);
+  EXPECT_EQ(*none, "error: this daemon does not isolate links\n");
+  std::string asked;
+  (*server)->onReadmit([&](std::string_view link) {
+    asked = link;
+    return std::string("ok: back\n");
+  });
+  const auto answer =
+      serveWhile(**server, [&] { return request(path_, "sweep readmit  \"s1\"[5] "); });
+  ASSERT_TRUE(answer);
+  EXPECT_EQ(*answer, "ok: back\n");
+  EXPECT_EQ(asked, "\"s1\"[5]");
+  EXPECT_TRUE(sweeps_.empty());
+}
+
 TEST_F(ControlSocket, UnknownRequestIsAnsweredWithAnError) {
   auto server = ControlServer::listen(path_);
   ASSERT_TRUE(server);

@@ -203,6 +203,8 @@ std::expected<SmpData, std::uint16_t> FakeFabricTransport::get(const Smp& reques
       pi.linkSpeedEnabled = port.link.speedEnabled;
       pi.linkSpeedActive = port.link.speedActive;
       pi.linkSpeedExtActive = port.link.extSpeedActive;
+      pi.linkSpeedExtSupported = port.link.extSpeedSupported;
+      pi.linkSpeedExtEnabled = port.link.extSpeedEnabled;
       pi.portState = !cabled                         ? PortState::Down
                      : port.state == PortState::Down ? PortState::Init
                                                      : port.state;
