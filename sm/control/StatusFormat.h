@@ -16,6 +16,8 @@
 #include <string>
 #include <vector>
 
+#include "sm/control/HealthFormat.h"
+
 namespace ibsm::sm::control {
 
 // One programming phase of a sweep (sm/program's PhaseReport).
@@ -246,6 +248,8 @@ struct DaemonStatus {
   std::uint64_t foreignReports{0};    // times one was reported (SM-0115: new, or changed)
   SaCounters sa;
   MulticastCounts multicast;
+  // Fabric health in figures (`ibsm health` shows the entries themselves).
+  HealthCounts health;
   std::optional<DaemonExit> exit;
 };
 

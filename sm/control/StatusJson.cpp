@@ -6,6 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "sm/control/HealthJsonParts.h"
 #include "sm/control/StatusFormat.h"
 
 namespace ibsm::sm::control {
@@ -232,6 +233,9 @@ std::string formatStatusJson(const DaemonStatus& s) {
             {"foreign_sm_reports", s.foreignReports},
             {"sa", saJson(s.sa)},
             {"multicast", multicastJson(s.multicast)},
+            {"health",
+             {{"counts", healthCountsJson(s.health)},
+              {"counter_sweep", counterSweepJson(s.health.counterSweep)}}},
             {"exit", exitJson(s.exit)}};
   // Invalid UTF-8 in a node description is replaced, not a reason to fail.
   std::string out = j.dump(-1, ' ', false, Json::error_handler_t::replace);
