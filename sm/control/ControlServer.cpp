@@ -10,7 +10,10 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <optional>
 
+#include "sm/control/HealthFormat.h"
+#include "sm/control/Metrics.h"
 #include "sm/control/SocketUtil.h"
 
 namespace ibsm::sm::control {
@@ -23,10 +26,25 @@ std::string trim(std::string_view s) {
   return std::string(s);
 }
 
+// `health` and `metrics`, or nullopt for another request.
+std::optional<std::string> answerHealth(const std::string& request,
+                                        const std::function<DaemonStatus()>& status,
+                                        const HealthSource& health) {
+  if (request == "metrics")
+    return formatMetrics(status(), health ? health() : health::HealthView{});
+  if (!request.starts_with("health")) return std::nullopt;
+  if (!health) return std::string("error: this daemon does not report fabric health\n");
+  if (request == "health") return formatHealth(health());
+  if (request == "health json") return formatHealthJson(health());
+  if (request == "health ports") return formatHealthPorts(health());
+  return std::nullopt;
+}
+
 std::string answer(const std::string& request, const std::function<DaemonStatus()>& status,
-                   const SweepRequest& sweep) {
+                   const SweepRequest& sweep, const HealthSource& health) {
   if (request == "status") return formatStatus(status());
   if (request == "status json") return formatStatusJson(status());
+  if (auto text = answerHealth(request, status, health)) return *text;
   if (request == "sweep") {
     sweep(SweepAsk::Light);
     return "ok: light sweep requested\n";
@@ -40,20 +58,27 @@ std::string answer(const std::string& request, const std::function<DaemonStatus(
     return "ok: heavy sweep with fresh routes (rebalance) requested\n";
   }
   return fmt::format(
-      "error: unknown request '{}' (expected status, status json, sweep, sweep heavy or sweep "
-      "rebalance)\n",
+      "error: unknown request '{}' (expected status, status json, health, health json, health "
+      "ports, metrics, sweep, sweep heavy or sweep rebalance)\n",
       request.substr(0, 64));
 }
 
-void sendAll(int fd, std::string_view text) {
-  // Answers are a few KiB and the socket buffer holds far more, so one
-  // non-blocking send normally takes it all; a client too slow to take the
-  // rest loses it rather than stall the SM.
+// Sends what the socket takes now, never waiting: the SM is single-threaded.
+// Returns false when the client is gone.
+bool sendSome(int fd, std::string& text) {
   while (!text.empty()) {
     const ssize_t n = ::send(fd, text.data(), text.size(), MSG_NOSIGNAL | MSG_DONTWAIT);
-    if (n <= 0) return;
-    text.remove_prefix(static_cast<std::size_t>(n));
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) return errno == EAGAIN || errno == EWOULDBLOCK;
+    text.erase(0, static_cast<std::size_t>(n));
   }
+  return true;
+}
+
+void sendAll(int fd, std::string_view text) {
+  // Error lines are short: the socket buffer takes them whole.
+  std::string copy(text);
+  (void)sendSome(fd, copy);
 }
 
 }  // namespace
@@ -124,8 +149,17 @@ void ControlServer::acceptPending() {
   }
 }
 
+bool ControlServer::flush(Client& client) {
+  if (!sendSome(client.fd, client.out) || client.out.empty()) return true;
+  if (clock_() < client.deadline) return false;
+  spdlog::debug("SM-0804 control: dropped a client that took no answer within {} ms",
+                kAnswerDeadline.count());
+  return true;
+}
+
 bool ControlServer::progress(Client& client, const std::function<DaemonStatus()>& status,
                              const SweepRequest& sweep) {
+  if (client.answered) return flush(client);
   char buf[128];
   bool eof = false;
   for (;;) {
@@ -163,8 +197,10 @@ bool ControlServer::progress(Client& client, const std::function<DaemonStatus()>
   if (request.empty()) return true;
   if (request.starts_with("sweep"))
     spdlog::info("SM-0803 control: '{}' asked on {}", request, path_.string());
-  sendAll(client.fd, answer(request, status, sweep));
-  return true;
+  client.out = answer(request, status, sweep, health_);
+  client.answered = true;
+  client.deadline = clock_() + kAnswerDeadline;
+  return flush(client);
 }
 
 void ControlServer::serve(const std::function<DaemonStatus()>& status, const SweepRequest& sweep) {
@@ -209,7 +245,17 @@ void ControlServer::onListening() {
 
 void ControlServer::onClient(int fd) {
   auto it = std::ranges::find_if(clients_, [fd](const Client& c) { return c.fd == fd; });
-  if (it == clients_.end() || !progress(*it, status_, sweep_)) return;
+  if (it == clients_.end()) return;
+  if (!progress(*it, status_, sweep_)) {
+    if (!it->answered) return;
+    // The rest of a long answer: sent again shortly, until the deadline.
+    // Only the timer calls back from now on: unread input would otherwise
+    // wake the loop again and again.
+    loop_->unwatch(fd);
+    loop_->cancel(it->timer);
+    it->timer = loop_->at(clock_() + kSendRetry, [this, fd] { onClient(fd); });
+    return;
+  }
   loop_->unwatch(fd);
   loop_->cancel(it->timer);
   ::close(fd);

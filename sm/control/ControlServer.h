@@ -25,6 +25,7 @@
 
 #include "sm/control/ControlClient.h"
 #include "sm/control/StatusFormat.h"
+#include "sm/health/HealthView.h"
 #include "sm/loop/EventLoop.h"
 
 namespace ibsm::sm::control {
@@ -34,11 +35,18 @@ namespace ibsm::sm::control {
 // rather than kept through changes (--rebalance).
 enum class SweepAsk : std::uint8_t { Light, Heavy, Rebalance };
 using SweepRequest = std::function<void(SweepAsk)>;
+// The fabric's health as of now (the daemon sets HealthView::at).
+using HealthSource = std::function<health::HealthView()>;
 
 class ControlServer {
  public:
   // A request must arrive whole within this time after connecting.
   static constexpr std::chrono::milliseconds kRequestDeadline{1000};
+  // An answer larger than the socket buffer (metrics, health of a large
+  // fabric: megabytes) goes out as the client reads it, sent again every
+  // kSendRetry from the loop, and is dropped unfinished after kAnswerDeadline.
+  static constexpr std::chrono::milliseconds kAnswerDeadline{10000};
+  static constexpr std::chrono::milliseconds kSendRetry{2};
   static constexpr std::size_t kMaxRequestBytes = 256;
   // Connections held at once; more wait in the listen backlog.
   static constexpr std::size_t kMaxPendingClients = 16;
@@ -57,8 +65,15 @@ class ControlServer {
   //   "status" / "status json" -> the formatted status()
   //   "sweep" / "sweep heavy" / "sweep rebalance"
   //                            -> sweep(ask), then "ok: ... requested"
+  //   "health" / "health json" / "health ports"
+  //                            -> the formatted health() (HealthFormat.h)
+  //   "metrics"                -> Prometheus text of status() and health()
   // anything else -> "error: ...".
   void serve(const std::function<DaemonStatus()>& status, const SweepRequest& sweep);
+  // Where `health` and `metrics` take the fabric's health from; set once,
+  // before serving. Unset, `health` answers an error and `metrics` shows
+  // the SM's figures alone.
+  void provideHealth(HealthSource health) { health_ = std::move(health); }
   // Serves from `loop`'s waits from now on, timing clients on its clock:
   // the listening socket and every client are watched, and each client has
   // a timer at its deadline. Detaches itself when destroyed; the loop must
@@ -75,10 +90,15 @@ class ControlServer {
     std::string line;
     MadClock::time_point deadline;
     loop::EventLoop::TimerId timer{0};  // attached: the deadline's timer
+    bool answered{false};
+    std::string out{};  // answered: what the client has not taken yet
   };
 
   ControlServer(int fd, std::filesystem::path path) : fd_(fd), path_(std::move(path)) {}
   void acceptPending();
+  // Answered: sends what the socket takes; true when done (all sent, the
+  // client gone, or past its deadline).
+  bool flush(Client& client);
   // True when the client is finished (answered or dropped).
   bool progress(Client& client, const std::function<DaemonStatus()>& status,
                 const SweepRequest& sweep);
@@ -93,6 +113,7 @@ class ControlServer {
   loop::EventLoop* loop_{nullptr};  // attached to; not owned
   std::function<DaemonStatus()> status_;
   SweepRequest sweep_;
+  HealthSource health_;
 };
 
 }  // namespace ibsm::sm::control
