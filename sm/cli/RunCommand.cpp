@@ -123,6 +123,7 @@ sm::manager::DaemonSettings daemonSettings(const Setup& s) {
   d.controlSocket = c.sm.controlSocket;
   d.multicastBatch = std::chrono::milliseconds(c.sm.multicastBatchMs);
   d.multicastGroups = s.multicastGroups;
+  d.metricsFile = c.health.metricsFile;
   return d;
 }
 

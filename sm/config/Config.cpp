@@ -246,6 +246,13 @@ Result<void> applyServiceLeaseMax(Config& c, const toml::node& v, const std::str
       [](Config& cc, std::int64_t n) { cc.sa.serviceLeaseMaxS = static_cast<std::uint32_t>(n); });
 }
 
+Result<void> applyMetricsFile(Config& c, const toml::node& v, const std::string& where) {
+  auto s = v.value_exact<std::string>();
+  if (!s) return expected(where, "health.metrics_file to be a path (string)");
+  c.health.metricsFile = *s;
+  return {};
+}
+
 Result<void> applyLogFile(Config& c, const toml::node& v, const std::string& where) {
   auto s = v.value<std::string>();
   if (!s) return expected(where, "log.file to be a path (string; empty for stderr)");
@@ -362,6 +369,11 @@ constexpr OptionSpec kOptions[] = {
      "Longest ServiceRecord lease the SA grants; 4294967295 grants any, the IBA's indefinite lease "
      "included.",
      applyServiceLeaseMax},
+    {"health.metrics_file", "path", R"("")",
+     "Prometheus metrics (text format) for node_exporter's textfile collector, rewritten "
+     "atomically after every sweep and counter pass: name it *.prom in the collector's "
+     "directory. Empty: no file (`ibsm metrics` prints the same text).",
+     applyMetricsFile},
     {"log.file", "path", R"("")", "Log file; empty logs to stderr.", applyLogFile},
     {"log.level", "string", R"("info")",
      "Log level: trace, debug, info, warn, error, critical or off.", applyLogLevel},

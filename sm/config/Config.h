@@ -83,6 +83,14 @@ struct SaConfig {
   std::uint32_t serviceLeaseMaxS{0xFFFFFFFFU};
 };
 
+// Fabric health (issue 16): the counter sweep, the health book's policy,
+// and what shows them outside the control socket.
+struct HealthConfig {
+  // Prometheus metrics for node_exporter's textfile collector, rewritten
+  // (temp file + rename) after every sweep and counter pass; empty: none.
+  std::filesystem::path metricsFile;
+};
+
 struct LogConfig {
   std::filesystem::path file;  // empty: stderr
   std::string level{"info"};
@@ -93,6 +101,7 @@ struct Config {
   SmConfig sm;
   MadConfig mad;
   SaConfig sa;
+  HealthConfig health;
   LogConfig log;
 };
 

@@ -62,6 +62,8 @@ struct SmDaemon::Impl {
 
   // DaemonStatus.cpp
   void recordSweep(const control::SweepInfo& info, const SweepResult* result);
+  // A sweep that planned and programmed: its result kept and counted.
+  void countResult(const SweepResult& result);
   // The subnet is up (or not) after a sweep as master; the first up is timed.
   void setUp(bool isUp);
   control::DaemonStatus status() const;
@@ -109,6 +111,16 @@ struct SmDaemon::Impl {
   // After each pass of the counter sweep: the health book looks at what
   // it read (health.ports).
   void countersRead();
+
+  // DaemonMetrics.cpp
+  // The fabric's health as of now (`at` set): what `ibsm health` shows.
+  health::HealthView healthView() const;
+  // Writes settings.metricsFile (health.metrics_file), when set, for
+  // node_exporter's textfile collector: temp file and rename, so a scrape
+  // never reads half of it. Called after every sweep (recordSweep) and
+  // after every counter pass (the counter sweep's end); a failure is logged
+  // once (SM-0805) and the SM goes on.
+  void writeMetrics();
 
   // DaemonPeers.cpp
   void poll(Guid master);
@@ -190,6 +202,7 @@ struct SmDaemon::Impl {
   // Fabric health: the counter sweep fills ports and counterSweep, the
   // health book unhealthy; `ibsm health` and the metrics file read it.
   health::HealthView health;
+  bool metricsFailing{false};  // SM-0805 logged, no write has succeeded since
 
   // The discovery of the DISCOVERING phase, kept for the heavy sweep that
   // follows it at once (becoming master): one walk of the fabric, not two.

@@ -119,6 +119,7 @@ int SmDaemon::Impl::run() {
           if (ask == SweepAsk::Rebalance) sweep.requestRebalance();
           machine.feed(Event::operatorSweep(ask != SweepAsk::Light));
         });
+    controlServer->provideHealth([this] { return healthView(); });
   }
   // Set(SMInfo) must be answered from inside the engine's callback; traps
   // only queue a sweep behind whatever runs now.
@@ -229,6 +230,8 @@ void SmDaemon::Impl::perform(const Action& a) {
       }
       agent.setState(a.smState);
       if (a.smState != SmState::Master) up = false;
+      // A standby does not sweep: the metrics still show the state it is in.
+      writeMetrics();
       break;
     case ActionKind::Discover:
       discover();

@@ -90,6 +90,10 @@ struct DaemonSettings {
   // programs them (sm.multicast_batch_ms): a burst of joins costs one MFT
   // write per block that changes, not one per join.
   std::chrono::milliseconds multicastBatch{20};
+  // Prometheus metrics for node_exporter's textfile collector
+  // (health.metrics_file), rewritten after every sweep and counter pass;
+  // empty: none.
+  std::filesystem::path metricsFile;
   // --once: stop when the subnet is up, or after this many heavy sweeps
   // (sm.max_sweeps_once). Unset: run as a daemon.
   std::optional<std::uint32_t> onceMaxSweeps;
