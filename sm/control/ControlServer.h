@@ -1,11 +1,12 @@
-// The daemon's control socket: `ibsm status` and `ibsm sweep` talk to a
-// running SM through a unix stream socket, one request line per connection,
-// one answer, then the server closes. The SM is single-threaded, so serving
-// never blocks: each connection keeps its partial line and a deadline, and a
-// client that connects and stays silent is dropped when the deadline passes.
+// The daemon's control socket: `ibsm status`, `ibsm sweep`, `ibsm health`
+// and `ibsm metrics` talk to a running SM through a unix stream socket, one
+// request line per connection, one answer, then the server closes. The SM is single-threaded, so
+// serving never blocks: each connection keeps its partial line and a deadline, and a client that
+// connects and stays silent is dropped when the deadline passes.
 //
 //   auto server = ControlServer::listen(config.sm.controlSocket);   // once
 //   server.value()->attach(loop, statusFn, sweepFn);  // served from the loop's waits
+//   server.value()->provideHealth(healthFn);          // `health`, `metrics`
 //   server.value()->serve(statusFn, sweepFn);         // or: serve what is pending now
 //
 // Attached to the SM's event loop (sm/loop/EventLoop.h), a request is

@@ -6,6 +6,7 @@
 
 #include <array>
 #include <string_view>
+#include <tuple>
 #include <utility>
 
 #include "sm/control/Exposition.h"

@@ -1,7 +1,8 @@
 // The inside of SmDaemon, shared by the files that implement it:
 // SmDaemon.cpp (the loop, signals, --once's end), DaemonSweeps.cpp
 // (discovery and the master's sweeps), DaemonPeers.cpp (the MADs to other
-// SMs) and DaemonStatus.cpp (what it counts and shows). Private to sm/manager.
+// SMs), DaemonStatus.cpp (what it counts and shows) and DaemonMetrics.cpp
+// (the metrics file). Private to sm/manager.
 #pragma once
 
 #include <spdlog/logger.h>
