@@ -14,7 +14,6 @@
 namespace ibsm::sm::control {
 namespace {
 
-using health::Counter;
 using Labels = std::vector<MetricLabel>;
 
 double seconds(std::chrono::milliseconds ms) {
@@ -146,14 +145,23 @@ void fabric(Exposition& e, const DaemonStatus& s) {
 
 }  // namespace
 
-std::string formatMetrics(const DaemonStatus& status, const health::HealthView& health) {
+std::string formatSmMetrics(const DaemonStatus& status, const health::HealthView& health) {
   Exposition e;
   smState(e, status);
   sweeps(e, status);
   fabric(e, status);
   healthFigures(e, health);
+  return e.text();
+}
+
+std::string formatPortMetrics(const health::HealthView& health) {
+  Exposition e;
   portCounters(e, health);
   return e.text();
+}
+
+std::string formatMetrics(const DaemonStatus& status, const health::HealthView& health) {
+  return formatSmMetrics(status, health) + formatPortMetrics(health);
 }
 
 }  // namespace ibsm::sm::control

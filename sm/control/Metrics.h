@@ -26,7 +26,15 @@
 
 namespace ibsm::sm::control {
 
-// Text exposition format 0.0.4; ends with a newline.
+// Text exposition format 0.0.4; ends with a newline. The same as
+// formatSmMetrics followed by formatPortMetrics.
 std::string formatMetrics(const DaemonStatus& status, const health::HealthView& health);
+// The two halves, each whole families, so that the daemon formats the
+// per-port half -- megabytes on a large fabric, and new only after a
+// counter pass -- once per pass rather than after every sweep:
+// everything but the ibsm_port_* families...
+std::string formatSmMetrics(const DaemonStatus& status, const health::HealthView& health);
+// ...and the ibsm_port_* families (17 counters per port, rates, resets).
+std::string formatPortMetrics(const health::HealthView& health);
 
 }  // namespace ibsm::sm::control

@@ -204,6 +204,13 @@ struct SmDaemon::Impl {
   // health book unhealthy; `ibsm health` and the metrics file read it.
   health::HealthView health;
   bool metricsFailing{false};  // SM-0805 logged, no write has succeeded since
+  // The metrics file's per-port samples, formatted after the counter pass
+  // numbered `pass` (writeMetrics).
+  struct MetricsPorts {
+    std::uint64_t pass{0};
+    std::string text;
+  };
+  std::optional<MetricsPorts> metricsPorts;
 
   // The discovery of the DISCOVERING phase, kept for the heavy sweep that
   // follows it at once (becoming master): one walk of the fabric, not two.

@@ -207,6 +207,18 @@ TEST(Metrics, ShowEveryPortCounterByIbaNameWithTheNameEscaped) {
   EXPECT_EQ(rates, health::kCounterCount);  // the port read once has none
 }
 
+// The daemon writes the two halves, the port half kept from the last
+// counter pass: together they must be the whole, and each valid alone.
+TEST(Metrics, AreTheSmHalfThenThePortHalfWithNoFamilyInBoth) {
+  const std::string sm = formatSmMetrics(master(), twoUnhealthy());
+  const std::string ports = formatPortMetrics(twoUnhealthy());
+  EXPECT_EQ(formatMetrics(master(), twoUnhealthy()), sm + ports);
+  const Parsed a = parse(sm), b = parse(ports);
+  EXPECT_TRUE(a.errors.empty() && b.errors.empty());
+  EXPECT_TRUE(b.types.contains("ibsm_port_counter_total"));
+  for (const auto& [name, type] : b.types) EXPECT_FALSE(a.types.contains(name)) << name;
+}
+
 TEST(Exposition, EscapesLabelValuesAndHelpAsTheFormatAsks) {
   EXPECT_EQ(escapeLabelValue("a\"b\\c\nd"), "a\\\"b\\\\c\\nd");
   EXPECT_EQ(escapeHelp("a\"b\\c\nd"), "a\"b\\\\c\\nd");
