@@ -63,8 +63,8 @@ struct SmDaemon::Impl {
 
   // DaemonStatus.cpp
   void recordSweep(const control::SweepInfo& info, const SweepResult* result);
-  // A sweep that planned and programmed: its result kept and counted.
-  void countResult(const SweepResult& result);
+  // recordSweep's counting, before the metrics file is written.
+  void countSweep(const control::SweepInfo& info, const SweepResult* result);
   // The subnet is up (or not) after a sweep as master; the first up is timed.
   void setUp(bool isUp);
   control::DaemonStatus status() const;

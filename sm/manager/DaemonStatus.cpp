@@ -91,6 +91,12 @@ control::SweepInfo sweepInfo(std::string kind, std::chrono::milliseconds duratio
 }
 
 void SmDaemon::Impl::recordSweep(const control::SweepInfo& info, const SweepResult* result) {
+  countSweep(info, result);
+  // After the counts, so the file shows this sweep.
+  writeMetrics();
+}
+
+void SmDaemon::Impl::countSweep(const control::SweepInfo& info, const SweepResult* result) {
   ++sweeps;
   auto& k = sweepsByKind;
   if (info.kind == "discovery") ++k.discovery;
@@ -104,21 +110,16 @@ void SmDaemon::Impl::recordSweep(const control::SweepInfo& info, const SweepResu
   if (info.kind == "heavy" || info.kind == "takeover") lastHeavy = info;
   if (!info.changes.empty()) lastChange = info;
   if (info.kind == "replan") lastReplan = info;
-  if (result) countResult(*result);
-  // After the counts, so the file shows this sweep.
-  writeMetrics();
-}
-
-void SmDaemon::Impl::countResult(const SweepResult& result) {
-  lastResult = result;
-  if (subnetListener && result.plan) subnetListener(result, sweep.held(), agent.self());
-  noticeSweep(result);
-  dropGoneMembers(result);
+  if (!result) return;
+  lastResult = *result;
+  if (subnetListener && result->plan) subnetListener(*result, sweep.held(), agent.self());
+  noticeSweep(*result);
+  dropGoneMembers(*result);
   for (std::size_t k = 0; k < program::kTableKinds; ++k) {
     const auto kind = static_cast<program::TableKind>(k);
-    tablesTotal[kind].read += result.program.table(kind).read;
-    tablesTotal[kind].written += result.program.table(kind).written;
-    tablesTotal[kind].smps += result.program.requests(kind);
+    tablesTotal[kind].read += result->program.table(kind).read;
+    tablesTotal[kind].written += result->program.table(kind).written;
+    tablesTotal[kind].smps += result->program.requests(kind);
   }
 }
 

@@ -230,8 +230,6 @@ void SmDaemon::Impl::perform(const Action& a) {
       }
       agent.setState(a.smState);
       if (a.smState != SmState::Master) up = false;
-      // A standby does not sweep: the metrics still show the state it is in.
-      writeMetrics();
       break;
     case ActionKind::Discover:
       discover();
@@ -260,6 +258,8 @@ void SmDaemon::Impl::perform(const Action& a) {
       break;
   }
   performing = false;
+  // A standby does not sweep: the metrics still show the state it is in.
+  if (a.kind == ActionKind::SetSmState) writeMetrics();
 }
 
 std::optional<int> SmDaemon::Impl::onceEnd() {
