@@ -92,7 +92,8 @@ class ControlServer {
     MadClock::time_point deadline;
     loop::EventLoop::TimerId timer{0};  // attached: the deadline's timer
     bool answered{false};
-    std::string out{};  // answered: what the client has not taken yet
+    std::string out{};    // answered: the answer
+    std::size_t sent{0};  // of which the client has taken this much
   };
 
   ControlServer(int fd, std::filesystem::path path) : fd_(fd), path_(std::move(path)) {}
