@@ -65,6 +65,23 @@ void addSweepCommand(CLI::App& app, ControlArgs& args) {
                   "'\"node description\"[port]'");
 }
 
+void addHealthCommand(CLI::App& app, ControlArgs& args) {
+  auto* cmd = app.add_subcommand(
+      "health", "Show the fabric's health: unhealthy ports and links, the counter sweep");
+  addCommon(cmd, args);
+  auto* json = cmd->add_flag("--json", args.json,
+                             "Print the whole health view (every port's counters) as JSON");
+  cmd->add_flag("--ports", args.ports,
+                "List every port's error counters, totals and rates, and data rates")
+      ->excludes(json);
+}
+
+void addMetricsCommand(CLI::App& app, ControlArgs& args) {
+  auto* cmd = app.add_subcommand(
+      "metrics", "Print the daemon's Prometheus metrics (what health.metrics_file holds)");
+  addCommon(cmd, args);
+}
+
 int runStatus(const ControlArgs& args) {
   return ask("status", args, args.json ? "status json" : "status");
 }
@@ -73,6 +90,15 @@ int runSweep(const ControlArgs& args) {
   if (!args.readmit.empty()) return ask("sweep", args, "sweep readmit " + args.readmit);
   if (args.rebalance) return ask("sweep", args, "sweep rebalance");
   return ask("sweep", args, args.heavy ? "sweep heavy" : "sweep");
+}
+
+int runHealth(const ControlArgs& args) {
+  if (args.json) return ask("health", args, "health json");
+  return ask("health", args, args.ports ? "health ports" : "health");
+}
+
+int runMetrics(const ControlArgs& args) {
+  return ask("metrics", args, "metrics");
 }
 
 }  // namespace ibsm::sm::cli

@@ -1,6 +1,7 @@
-// `ibsm status` and `ibsm sweep`: what an operator types to ask a running
-// daemon how the subnet is and to make it sweep now. Both talk to the
-// daemon's control socket (sm/control), never to the fabric.
+// `ibsm status`, `ibsm sweep`, `ibsm health` and `ibsm metrics`: what an
+// operator types to ask a running daemon how the subnet and its links are,
+// and to make it sweep now. All talk to the daemon's control socket
+// (sm/control), never to the fabric.
 #pragma once
 
 #include <CLI/CLI.hpp>
@@ -13,7 +14,8 @@ namespace ibsm::sm::cli {
 struct ControlArgs {
   std::optional<std::filesystem::path> socket;  // else the config's sm.control_socket
   std::optional<std::filesystem::path> config;
-  bool json{false};       // status --json
+  bool json{false};       // status --json, health --json
+  bool ports{false};      // health --ports
   bool heavy{false};      // sweep --heavy
   bool rebalance{false};  // sweep --rebalance
   std::string readmit;    // sweep --readmit LINK: an isolated link back into the routes
@@ -21,9 +23,13 @@ struct ControlArgs {
 
 void addStatusCommand(CLI::App& app, ControlArgs& args);
 void addSweepCommand(CLI::App& app, ControlArgs& args);
+void addHealthCommand(CLI::App& app, ControlArgs& args);
+void addMetricsCommand(CLI::App& app, ControlArgs& args);
 // Exit status: 0 answered; 1 the daemon answered with an error; 2 no daemon
 // (nothing listens on the socket, or it did not answer) or bad input.
 int runStatus(const ControlArgs& args);
 int runSweep(const ControlArgs& args);
+int runHealth(const ControlArgs& args);
+int runMetrics(const ControlArgs& args);
 
 }  // namespace ibsm::sm::cli

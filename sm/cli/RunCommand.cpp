@@ -172,6 +172,7 @@ sm::manager::DaemonSettings daemonSettings(const Setup& s) {
   d.counterInterval = std::chrono::seconds(c.health.counterIntervalSeconds);
   d.counterWindow = c.health.counterWindow;
   d.health = s.health;
+  d.metricsFile = c.health.metricsFile;
   return d;
 }
 

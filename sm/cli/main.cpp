@@ -28,6 +28,10 @@ int main(int argc, char** argv) {
   ibsm::sm::cli::addStatusCommand(app, status);
   ibsm::sm::cli::ControlArgs sweep;
   ibsm::sm::cli::addSweepCommand(app, sweep);
+  ibsm::sm::cli::ControlArgs health;
+  ibsm::sm::cli::addHealthCommand(app, health);
+  ibsm::sm::cli::ControlArgs metrics;
+  ibsm::sm::cli::addMetricsCommand(app, metrics);
 
   try {
     app.parse(argc, argv);
@@ -42,5 +46,7 @@ int main(int argc, char** argv) {
   if (app.got_subcommand("partitions")) return ibsm::sm::cli::runPartitions(partitions);
   if (app.got_subcommand("status")) return ibsm::sm::cli::runStatus(status);
   if (app.got_subcommand("sweep")) return ibsm::sm::cli::runSweep(sweep);
+  if (app.got_subcommand("health")) return ibsm::sm::cli::runHealth(health);
+  if (app.got_subcommand("metrics")) return ibsm::sm::cli::runMetrics(metrics);
   return 2;
 }

@@ -267,6 +267,13 @@ Result<void> applyCounterWindow(Config& c, const toml::node& v, const std::strin
   });
 }
 
+Result<void> applyMetricsFile(Config& c, const toml::node& v, const std::string& where) {
+  auto s = v.value_exact<std::string>();
+  if (!s) return expected(where, "health.metrics_file to be a path (string)");
+  c.health.metricsFile = *s;
+  return {};
+}
+
 Result<void> applyLogFile(Config& c, const toml::node& v, const std::string& where) {
   auto s = v.value<std::string>();
   if (!s) return expected(where, "log.file to be a path (string; empty for stderr)");
@@ -396,6 +403,11 @@ constexpr OptionSpec kOptions[] = {
      "PerfMgt GMPs the counter sweep keeps outstanding at once. Modest: they share QP1 with the "
      "SA and the switches' management processors with the SM's SMPs.",
      applyCounterWindow},
+    {"health.metrics_file", "path", R"("")",
+     "Prometheus metrics (text format) for node_exporter's textfile collector, rewritten "
+     "atomically after every sweep and counter pass: name it *.prom in the collector's "
+     "directory. Empty: no file (`ibsm metrics` prints the same text).",
+     applyMetricsFile},
     {"log.file", "path", R"("")", "Log file; empty logs to stderr.", applyLogFile},
     {"log.level", "string", R"("info")",
      "Log level: trace, debug, info, warn, error, critical or off.", applyLogLevel},

@@ -86,8 +86,8 @@ struct SaConfig {
   std::uint32_t serviceLeaseMaxS{0xFFFFFFFFU};
 };
 
-// [health]: the counter sweep (sm/health/CounterSweep.h), what the health book judges and what the policy does (issue
-// 16). The threshold files are read by the daemon (at start and on
+// [health] (issue 16): the counter sweep (sm/health/CounterSweep.h), what
+// the health book judges and what the policy does, and the metrics file. The threshold files are read by the daemon (at start and on
 // SIGHUP), where a bad one is reported with its file and line.
 struct HealthConfig {
   std::uint32_t counterIntervalSeconds{180};  // 0: no counter sweep
@@ -102,6 +102,9 @@ struct HealthConfig {
   std::chrono::seconds cleanPeriod{600};
   std::uint32_t flapCount{5};  // more downs than this within flapWindow: flapping
   std::chrono::seconds flapWindow{600};
+  // Prometheus metrics for node_exporter's textfile collector, rewritten
+  // (temp file + rename) after every sweep and counter pass; empty: none.
+  std::filesystem::path metricsFile;
 };
 
 struct LogConfig {

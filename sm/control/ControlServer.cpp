@@ -10,7 +10,10 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <optional>
 
+#include "sm/control/HealthFormat.h"
+#include "sm/control/Metrics.h"
 #include "sm/control/SocketUtil.h"
 
 namespace ibsm::sm::control {
@@ -23,14 +26,30 @@ std::string trim(std::string_view s) {
   return std::string(s);
 }
 
+// `health` and `metrics`, or nullopt for another request.
+std::optional<std::string> answerHealth(const std::string& request,
+                                        const std::function<DaemonStatus()>& status,
+                                        const HealthSource& health) {
+  if (request == "metrics")
+    return formatMetrics(status(), health ? health() : health::HealthView{});
+  if (!request.starts_with("health")) return std::nullopt;
+  if (!health) return std::string("error: this daemon does not report fabric health\n");
+  if (request == "health") return formatHealth(health());
+  if (request == "health json") return formatHealthJson(health());
+  if (request == "health ports") return formatHealthPorts(health());
+  return std::nullopt;
+}
+
 std::string answer(const std::string& request, const std::function<DaemonStatus()>& status,
-                   const SweepRequest& sweep, const ReadmitRequest& readmit) {
+                   const SweepRequest& sweep, const ReadmitRequest& readmit,
+                   const HealthSource& health) {
   if (constexpr std::string_view kReadmit = "sweep readmit "; request.starts_with(kReadmit)) {
     if (!readmit) return "error: this daemon does not isolate links\n";
     return readmit(trim(std::string_view(request).substr(kReadmit.size())));
   }
   if (request == "status") return formatStatus(status());
   if (request == "status json") return formatStatusJson(status());
+  if (auto text = answerHealth(request, status, health)) return *text;
   if (request == "sweep") {
     sweep(SweepAsk::Light);
     return "ok: light sweep requested\n";
@@ -44,20 +63,29 @@ std::string answer(const std::string& request, const std::function<DaemonStatus(
     return "ok: heavy sweep with fresh routes (rebalance) requested\n";
   }
   return fmt::format(
-      "error: unknown request '{}' (expected status, status json, sweep, sweep heavy, sweep "
-      "rebalance or sweep readmit LINK)\n",
+      "error: unknown request '{}' (expected status, status json, health, health json, health "
+      "ports, metrics, sweep, sweep heavy, sweep rebalance or sweep readmit LINK)\n",
       request.substr(0, 64));
 }
 
-void sendAll(int fd, std::string_view text) {
-  // Answers are a few KiB and the socket buffer holds far more, so one
-  // non-blocking send normally takes it all; a client too slow to take the
-  // rest loses it rather than stall the SM.
-  while (!text.empty()) {
-    const ssize_t n = ::send(fd, text.data(), text.size(), MSG_NOSIGNAL | MSG_DONTWAIT);
-    if (n <= 0) return;
-    text.remove_prefix(static_cast<std::size_t>(n));
+// Sends what the socket takes now, never waiting (the SM is single-threaded):
+// how many bytes it took, or nullopt when the client is gone.
+std::optional<std::size_t> sendSome(int fd, std::string_view text) {
+  std::size_t sent = 0;
+  while (sent < text.size()) {
+    const ssize_t n =
+        ::send(fd, text.data() + sent, text.size() - sent, MSG_NOSIGNAL | MSG_DONTWAIT);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) break;
+    if (n < 0) return std::nullopt;
+    sent += static_cast<std::size_t>(n);
   }
+  return sent;
+}
+
+void sendAll(int fd, std::string_view text) {
+  // Error lines are short: the socket buffer takes them whole.
+  (void)sendSome(fd, text);
 }
 
 }  // namespace
@@ -128,8 +156,21 @@ void ControlServer::acceptPending() {
   }
 }
 
+bool ControlServer::flush(Client& client) {
+  // An offset, not erasing what went: megabytes go out ~200 KiB at a time.
+  const auto sent = sendSome(client.fd, std::string_view(client.out).substr(client.sent));
+  if (!sent) return true;
+  client.sent += *sent;
+  if (client.sent == client.out.size()) return true;
+  if (clock_() < client.deadline) return false;
+  spdlog::debug("SM-0804 control: dropped a client that took no answer within {} ms",
+                kAnswerDeadline.count());
+  return true;
+}
+
 bool ControlServer::progress(Client& client, const std::function<DaemonStatus()>& status,
                              const SweepRequest& sweep) {
+  if (client.answered) return flush(client);
   char buf[128];
   bool eof = false;
   for (;;) {
@@ -167,8 +208,10 @@ bool ControlServer::progress(Client& client, const std::function<DaemonStatus()>
   if (request.empty()) return true;
   if (request.starts_with("sweep"))
     spdlog::info("SM-0803 control: '{}' asked on {}", request, path_.string());
-  sendAll(client.fd, answer(request, status, sweep, readmit_));
-  return true;
+  client.out = answer(request, status, sweep, readmit_, health_);
+  client.answered = true;
+  client.deadline = clock_() + kAnswerDeadline;
+  return flush(client);
 }
 
 void ControlServer::serve(const std::function<DaemonStatus()>& status, const SweepRequest& sweep) {
@@ -213,7 +256,17 @@ void ControlServer::onListening() {
 
 void ControlServer::onClient(int fd) {
   auto it = std::ranges::find_if(clients_, [fd](const Client& c) { return c.fd == fd; });
-  if (it == clients_.end() || !progress(*it, status_, sweep_)) return;
+  if (it == clients_.end()) return;
+  if (!progress(*it, status_, sweep_)) {
+    if (!it->answered) return;
+    // The rest of a long answer: sent again shortly, until the deadline.
+    // Only the timer calls back from now on: unread input would otherwise
+    // wake the loop again and again.
+    loop_->unwatch(fd);
+    loop_->cancel(it->timer);
+    it->timer = loop_->at(clock_() + kSendRetry, [this, fd] { onClient(fd); });
+    return;
+  }
   loop_->unwatch(fd);
   loop_->cancel(it->timer);
   ::close(fd);

@@ -1,11 +1,12 @@
-// The daemon's control socket: `ibsm status` and `ibsm sweep` talk to a
-// running SM through a unix stream socket, one request line per connection,
-// one answer, then the server closes. The SM is single-threaded, so serving
-// never blocks: each connection keeps its partial line and a deadline, and a
-// client that connects and stays silent is dropped when the deadline passes.
+// The daemon's control socket: `ibsm status`, `ibsm sweep`, `ibsm health`
+// and `ibsm metrics` talk to a running SM through a unix stream socket, one
+// request line per connection, one answer, then the server closes. The SM is single-threaded, so
+// serving never blocks: each connection keeps its partial line and a deadline, and a client that
+// connects and stays silent is dropped when the deadline passes.
 //
 //   auto server = ControlServer::listen(config.sm.controlSocket);   // once
 //   server.value()->attach(loop, statusFn, sweepFn);  // served from the loop's waits
+//   server.value()->provideHealth(healthFn);          // `health`, `metrics`
 //   server.value()->serve(statusFn, sweepFn);         // or: serve what is pending now
 //
 // Attached to the SM's event loop (sm/loop/EventLoop.h), a request is
@@ -25,6 +26,7 @@
 
 #include "sm/control/ControlClient.h"
 #include "sm/control/StatusFormat.h"
+#include "sm/health/HealthView.h"
 #include "sm/loop/EventLoop.h"
 
 namespace ibsm::sm::control {
@@ -37,11 +39,18 @@ using SweepRequest = std::function<void(SweepAsk)>;
 // `ibsm sweep --readmit LINK`: puts an isolated link back; returns the
 // answer line ("ok: ..." or "error: ...").
 using ReadmitRequest = std::function<std::string(std::string_view link)>;
+// The fabric's health as of now (the daemon sets HealthView::at).
+using HealthSource = std::function<health::HealthView()>;
 
 class ControlServer {
  public:
   // A request must arrive whole within this time after connecting.
   static constexpr std::chrono::milliseconds kRequestDeadline{1000};
+  // An answer larger than the socket buffer (metrics, health of a large
+  // fabric: megabytes) goes out as the client reads it, sent again every
+  // kSendRetry from the loop, and is dropped unfinished after kAnswerDeadline.
+  static constexpr std::chrono::milliseconds kAnswerDeadline{10000};
+  static constexpr std::chrono::milliseconds kSendRetry{2};
   static constexpr std::size_t kMaxRequestBytes = 256;
   // Connections held at once; more wait in the listen backlog.
   static constexpr std::size_t kMaxPendingClients = 16;
@@ -61,8 +70,15 @@ class ControlServer {
   //   "sweep" / "sweep heavy" / "sweep rebalance"
   //                            -> sweep(ask), then "ok: ... requested"
   //   "sweep readmit LINK"     -> the readmit handler's answer
+  //   "health" / "health json" / "health ports"
+  //                            -> the formatted health() (HealthFormat.h)
+  //   "metrics"                -> Prometheus text of status() and health()
   // anything else -> "error: ...".
   void serve(const std::function<DaemonStatus()>& status, const SweepRequest& sweep);
+  // Where `health` and `metrics` take the fabric's health from; set once,
+  // before serving. Unset, `health` answers an error and `metrics` shows
+  // the SM's figures alone.
+  void provideHealth(HealthSource health) { health_ = std::move(health); }
   // Serves from `loop`'s waits from now on, timing clients on its clock:
   // the listening socket and every client are watched, and each client has
   // a timer at its deadline. Detaches itself when destroyed; the loop must
@@ -82,10 +98,16 @@ class ControlServer {
     std::string line;
     MadClock::time_point deadline;
     loop::EventLoop::TimerId timer{0};  // attached: the deadline's timer
+    bool answered{false};
+    std::string out{};    // answered: the answer
+    std::size_t sent{0};  // of which the client has taken this much
   };
 
   ControlServer(int fd, std::filesystem::path path) : fd_(fd), path_(std::move(path)) {}
   void acceptPending();
+  // Answered: sends what the socket takes; true when done (all sent, the
+  // client gone, or past its deadline).
+  bool flush(Client& client);
   // True when the client is finished (answered or dropped).
   bool progress(Client& client, const std::function<DaemonStatus()>& status,
                 const SweepRequest& sweep);
@@ -101,6 +123,7 @@ class ControlServer {
   std::function<DaemonStatus()> status_;
   SweepRequest sweep_;
   ReadmitRequest readmit_;
+  HealthSource health_;
 };
 
 }  // namespace ibsm::sm::control

@@ -140,6 +140,7 @@ std::string formatStatus(const DaemonStatus& s) {
   appendSweep(out, "last_replan", s.lastReplan);
   fmt::format_to(o, "switches: {}\nca_ports: {}\nrouted_pairs: {}\nunreachable_pairs: {}\n",
                  s.switches, s.caPorts, s.routedPairs, s.unreachablePairs);
+  fmt::format_to(o, "health: {}\n", healthLine(s.health));
   fmt::format_to(o, "engine: {}\nmads_sent: {}\nmad_retries: {}\nmad_timeouts: {}\n",
                  s.engine.empty() ? "none" : s.engine, s.madsSent, s.madRetries, s.madTimeouts);
   fmt::format_to(

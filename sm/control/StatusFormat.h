@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "sm/health/HealthView.h"
+#include "sm/control/HealthFormat.h"
 
 namespace ibsm::sm::control {
 
@@ -284,7 +285,10 @@ struct DaemonStatus {
   std::uint64_t foreignReports{0};    // times one was reported (SM-0115: new, or changed)
   SaCounters sa;
   MulticastCounts multicast;
-  HealthCounters health;
+  // The counter sweep's figures and the error counters over zero.
+  HealthCounters healthCounters;
+  // Fabric health in figures (`ibsm health` shows the entries themselves).
+  HealthCounts health;
   std::optional<DaemonExit> exit;
 };
 

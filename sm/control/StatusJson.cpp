@@ -6,6 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "sm/control/HealthJsonParts.h"
 #include "sm/control/StatusFormat.h"
 
 namespace ibsm::sm::control {
@@ -222,10 +223,13 @@ Json healthCountersJson(const HealthCounters& h) {
           {"ports_over_zero", std::move(over)}};
 }
 
-// The status's health: the counter sweep's figures and the unhealthy
-// entries of the health book.
+// The status's health: the counter sweep's figures (`counters`, the error
+// counters over zero), the counts by condition, and the health book's
+// unhealthy entries (all of them with their counters: `ibsm health`).
 Json healthJson(const DaemonStatus& s) {
-  Json h = healthCountersJson(s.health);
+  Json h = healthCountersJson(s.healthCounters);
+  h["counts"] = healthCountsJson(s.health);
+  h["counter_sweep"] = counterSweepJson(s.health.counterSweep);
   h["unhealthy"] = unhealthyJson(s.unhealthy);
   return h;
 }

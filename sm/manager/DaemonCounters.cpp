@@ -128,7 +128,7 @@ void SmDaemon::Impl::onPerfGmp(const ReceivedGmp& in) {
 }
 
 void SmDaemon::Impl::describeCounters(control::DaemonStatus& s) const {
-  control::HealthCounters& h = s.health;
+  control::HealthCounters& h = s.healthCounters;
   h.enabled = settings.counterInterval.count() > 0;
   h.interval = settings.counterInterval;
   if (!counterRun) return;

@@ -1,7 +1,8 @@
 // The inside of SmDaemon, shared by the files that implement it:
 // SmDaemon.cpp (the loop, signals, --once's end), DaemonSweeps.cpp
 // (discovery and the master's sweeps), DaemonPeers.cpp (the MADs to other
-// SMs) and DaemonStatus.cpp (what it counts and shows). Private to sm/manager.
+// SMs), DaemonStatus.cpp (what it counts and shows) and DaemonMetrics.cpp
+// (the metrics file). Private to sm/manager.
 #pragma once
 
 #include <spdlog/logger.h>
@@ -67,6 +68,8 @@ struct SmDaemon::Impl {
 
   // DaemonStatus.cpp
   void recordSweep(const control::SweepInfo& info, const SweepResult* result);
+  // recordSweep's counting, before the metrics file is written.
+  void countSweep(const control::SweepInfo& info, const SweepResult* result);
   // The subnet is up (or not) after a sweep as master; the first up is timed.
   void setUp(bool isUp);
   control::DaemonStatus status() const;
@@ -151,6 +154,16 @@ struct SmDaemon::Impl {
   // A PerfMgt GMP from the port: an answer to the requester.
   void onPerfGmp(const ReceivedGmp& in);
   void describeCounters(control::DaemonStatus& s) const;
+
+  // DaemonMetrics.cpp
+  // The fabric's health as of now (`at` set): what `ibsm health` shows.
+  health::HealthView healthView() const;
+  // Writes settings.metricsFile (health.metrics_file), when set, for
+  // node_exporter's textfile collector: temp file and rename, so a scrape
+  // never reads half of it. Called after every sweep (recordSweep) and
+  // after every counter pass (the counter sweep's end); a failure is logged
+  // once (SM-0805) and the SM goes on.
+  void writeMetrics();
 
   // DaemonPeers.cpp
   void poll(Guid master);
@@ -248,6 +261,14 @@ struct SmDaemon::Impl {
     std::string why;
   };
   std::map<Guid, Reboot> rebootedAt;  // switches found rebooted, kept a clean period
+  bool metricsFailing{false};  // SM-0805 logged, no write has succeeded since
+  // The metrics file's per-port samples, formatted after the counter pass
+  // numbered `pass` (writeMetrics).
+  struct MetricsPorts {
+    std::uint64_t pass{0};
+    std::string text;
+  };
+  std::optional<MetricsPorts> metricsPorts;
 
   // The discovery of the DISCOVERING phase, kept for the heavy sweep that
   // follows it at once (becoming master): one walk of the fabric, not two.

@@ -91,6 +91,12 @@ control::SweepInfo sweepInfo(std::string kind, std::chrono::milliseconds duratio
 }
 
 void SmDaemon::Impl::recordSweep(const control::SweepInfo& info, const SweepResult* result) {
+  countSweep(info, result);
+  // After the counts, so the file shows this sweep.
+  writeMetrics();
+}
+
+void SmDaemon::Impl::countSweep(const control::SweepInfo& info, const SweepResult* result) {
   ++sweeps;
   auto& k = sweepsByKind;
   if (info.kind == "discovery") ++k.discovery;
@@ -182,6 +188,7 @@ control::DaemonStatus SmDaemon::Impl::status() const {
   s.sa = sa;
   s.multicast = multicast;
   describeCounters(s);
+  s.health = control::healthCounts(health);
   if (describeSa) describeSa(s.sa);
   if (notifier) {
     const sa::ReportCounters& r = notifier->reportCounters();

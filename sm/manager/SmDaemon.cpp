@@ -143,6 +143,7 @@ int SmDaemon::Impl::run() {
           machine.feed(Event::operatorSweep(ask != SweepAsk::Light));
         });
     controlServer->onReadmit([this](std::string_view link) { return readmit(link); });
+    controlServer->provideHealth([this] { return healthView(); });
   }
   // Set(SMInfo) must be answered from inside the engine's callback; traps
   // only queue a sweep behind whatever runs now.
@@ -294,6 +295,8 @@ void SmDaemon::Impl::perform(const Action& a) {
       break;
   }
   performing = false;
+  // A standby does not sweep: the metrics still show the state it is in.
+  if (a.kind == ActionKind::SetSmState) writeMetrics();
 }
 
 std::optional<int> SmDaemon::Impl::onceEnd() {

@@ -99,6 +99,10 @@ struct DaemonSettings {
   std::size_t counterWindow{8};
   // Fabric health ([health]): the policy, error thresholds and flap rule.
   health::HealthSettings health;
+  // Prometheus metrics for node_exporter's textfile collector
+  // (health.metrics_file), rewritten after every sweep and counter pass;
+  // empty: none.
+  std::filesystem::path metricsFile;
   // --once: stop when the subnet is up, or after this many heavy sweeps
   // (sm.max_sweeps_once). Unset: run as a daemon.
   std::optional<std::uint32_t> onceMaxSweeps;

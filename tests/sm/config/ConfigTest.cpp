@@ -151,6 +151,18 @@ TEST(Config, RejectsBadTomlWithItsLine) {
   EXPECT_EQ(c.error().message.rfind("x.toml:", 0), 0u) << c.error().message;
 }
 
+TEST(Config, HealthMetricsFileIsOffByDefaultAndTakesAPath) {
+  const auto none = parseConfig("", "x.toml");
+  ASSERT_TRUE(none);
+  EXPECT_TRUE(none->health.metricsFile.empty());
+  const auto c = parseConfig("[health]\nmetrics_file = \"/var/lib/node/ibsm.prom\"\n", "x.toml");
+  ASSERT_TRUE(c) << c.error().message;
+  EXPECT_EQ(c->health.metricsFile, "/var/lib/node/ibsm.prom");
+  const auto bad = parseConfig("[health]\nmetrics_file = 1\n", "x.toml");
+  ASSERT_FALSE(bad);
+  EXPECT_EQ(bad.error().message, "x.toml:2: expected health.metrics_file to be a path (string)");
+}
+
 TEST(Config, MissingFileIsAnErrorOnlyWhenRequired) {
   EXPECT_TRUE(loadConfig("/nonexistent/ibsm.toml", false));
   const auto c = loadConfig("/nonexistent/ibsm.toml", true);

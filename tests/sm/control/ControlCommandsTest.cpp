@@ -15,6 +15,8 @@
 #include <thread>
 
 #include "sm/control/ControlServer.h"
+#include "sm/control/Metrics.h"
+#include "tests/sm/control/HealthViewSample.h"
 
 namespace ibsm::sm::control {
 namespace {
@@ -118,6 +120,40 @@ TEST_F(ControlCommands, NoDaemonExitsTwoNamingTheSocket) {
   EXPECT_EQ(r.out, "ibsm status: no ibsm daemon listening on " + path_.string() +
                        ": no such file or directory\n");
   EXPECT_EQ(ibsm("sweep --heavy --socket " + path_.string()).status, 2);
+}
+
+TEST_F(ControlCommands, HealthPrintsTheDaemonsHealthAndItsVariants) {
+  auto server = ControlServer::listen(path_);
+  ASSERT_TRUE(server);
+  (*server)->provideHealth([] { return testing::twoUnhealthy(); });
+  auto r = run(**server, "health --socket " + path_.string());
+  EXPECT_EQ(r.status, 0) << r.out;
+  EXPECT_EQ(r.out, formatHealth(testing::twoUnhealthy()));
+  r = run(**server, "health --ports --socket " + path_.string());
+  EXPECT_EQ(r.out, formatHealthPorts(testing::twoUnhealthy()));
+  r = run(**server, "health --json --socket " + path_.string());
+  EXPECT_EQ(r.out, formatHealthJson(testing::twoUnhealthy()));
+  EXPECT_EQ(ibsm("health --json --ports --socket " + path_.string()).status, 2);
+}
+
+TEST_F(ControlCommands, MetricsPrintsThePrometheusText) {
+  auto server = ControlServer::listen(path_);
+  ASSERT_TRUE(server);
+  (*server)->provideHealth([] { return testing::healthy(); });
+  const auto r = run(**server, "metrics --socket " + path_.string());
+  EXPECT_EQ(r.status, 0) << r.out;
+  EXPECT_EQ(r.out, formatMetrics(status_, testing::healthy()));
+}
+
+TEST_F(ControlCommands, HealthAndMetricsWithNoDaemonExitTwoWithOneLine) {
+  auto r = ibsm("health --socket " + path_.string());
+  EXPECT_EQ(r.status, 2);
+  EXPECT_EQ(r.out, "ibsm health: no ibsm daemon listening on " + path_.string() +
+                       ": no such file or directory\n");
+  r = ibsm("metrics --socket " + path_.string());
+  EXPECT_EQ(r.status, 2);
+  EXPECT_EQ(r.out, "ibsm metrics: no ibsm daemon listening on " + path_.string() +
+                       ": no such file or directory\n");
 }
 
 TEST_F(ControlCommands, ABadConfigExitsTwoWithFileAndLine) {

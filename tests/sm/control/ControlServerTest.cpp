@@ -12,6 +12,9 @@
 #include <thread>
 
 #include "sm/control/ControlServer.h"
+#include "sm/control/HealthFormat.h"
+#include "sm/control/Metrics.h"
+#include "tests/sm/control/HealthViewSample.h"
 #include "tests/sm/support/PipeTransport.h"
 
 namespace ibsm::sm::control {
@@ -296,6 +299,76 @@ TEST_F(ControlSocket, AttachedToTheLoopItAnswersFromItsWaitsAndDropsASilentClien
   EXPECT_EQ(::recv(silent, &c, 1, MSG_DONTWAIT), 0);
   EXPECT_LT(MadClock::now() - connected, ControlServer::kRequestDeadline + 200ms);
   ::close(silent);
+}
+
+// A fabric of `ports` ports, every one read: its JSON runs to megabytes.
+health::HealthView manyPorts(std::size_t ports) {
+  health::HealthView v = testing::twoUnhealthy();
+  const auto port = v.ports.front();
+  v.ports.assign(ports, port);
+  for (std::size_t i = 0; i < ports; ++i) v.ports[i].port.node = Guid{0x0002c90300100000 + i};
+  return v;
+}
+
+TEST_F(ControlSocket, HealthAnswersTheFormattedHealthItsPortsAndItsJson) {
+  auto server = ControlServer::listen(path_);
+  ASSERT_TRUE(server);
+  (*server)->provideHealth([] { return testing::twoUnhealthy(); });
+  const auto text = serveWhile(**server, [&] { return request(path_, "health"); });
+  EXPECT_EQ(text.value_or(""), formatHealth(testing::twoUnhealthy()));
+  const auto ports = serveWhile(**server, [&] { return request(path_, "health ports"); });
+  EXPECT_EQ(ports.value_or(""), formatHealthPorts(testing::twoUnhealthy()));
+  const auto json = serveWhile(**server, [&] { return request(path_, "health json"); });
+  EXPECT_EQ(json.value_or(""), formatHealthJson(testing::twoUnhealthy()));
+  EXPECT_TRUE(sweeps_.empty());
+}
+
+TEST_F(ControlSocket, HealthWithoutAHealthSourceIsAnError) {
+  auto server = ControlServer::listen(path_);
+  ASSERT_TRUE(server);
+  const auto answer = serveWhile(**server, [&] { return request(path_, "health"); });
+  EXPECT_EQ(answer.value_or(""), "error: this daemon does not report fabric health\n");
+}
+
+TEST_F(ControlSocket, MetricsAnswersThePrometheusTextOfStatusAndHealth) {
+  auto server = ControlServer::listen(path_);
+  ASSERT_TRUE(server);
+  (*server)->provideHealth([] { return testing::twoUnhealthy(); });
+  const auto answer = serveWhile(**server, [&] { return request(path_, "metrics"); });
+  EXPECT_EQ(answer.value_or(""), formatMetrics(sample(), testing::twoUnhealthy()));
+}
+
+// A socket buffer holds a few hundred KiB; the answer for a large fabric
+// is megabytes and must arrive whole, sent as the client reads it.
+TEST_F(ControlSocket, AnAnswerLargerThanTheSocketBufferArrivesWhole) {
+  auto server = ControlServer::listen(path_);
+  ASSERT_TRUE(server);
+  const health::HealthView big = manyPorts(2000);
+  (*server)->provideHealth([&] { return big; });
+  const std::string expected = formatHealthJson(big);
+  ASSERT_GT(expected.size(), 2u << 20);
+  const auto answer = serveWhile(**server, [&] { return request(path_, "health json"); });
+  ASSERT_TRUE(answer) << answer.error().message;
+  EXPECT_EQ(answer->size(), expected.size());
+  EXPECT_EQ(*answer, expected);
+}
+
+TEST_F(ControlSocket, AttachedALargeAnswerIsSentFromTheLoopsTimersUntilWhole) {
+  ibsm::testing::PipeTransport wire;
+  loop::EventLoop loop;
+  auto server = ControlServer::listen(path_);
+  ASSERT_TRUE(server);
+  (*server)->attach(
+      loop, [&] { return sample(); }, [&](SweepAsk ask) { sweeps_.push_back(ask); });
+  const health::HealthView big = manyPorts(2000);
+  (*server)->provideHealth([&] { return big; });
+  auto pending = std::async(std::launch::async, [&] { return request(path_, "health json"); });
+  const auto giveUp = MadClock::now() + 5s;
+  while (pending.wait_for(0ms) != std::future_status::ready && MadClock::now() < giveUp)
+    ASSERT_TRUE(loop.receive(wire, MadClock::now() + 50ms));
+  const auto answer = pending.get();
+  ASSERT_TRUE(answer) << answer.error().message;
+  EXPECT_EQ(*answer, formatHealthJson(big));
 }
 
 }  // namespace

@@ -69,6 +69,7 @@ TEST(StatusText, IsOneKeyValueLinePerField) {
             "ca_ports: 0\n"
             "routed_pairs: 0\n"
             "unreachable_pairs: 0\n"
+            "health: healthy, 0 isolated; counters off\n"
             "engine: none\n"
             "mads_sent: 40\n"
             "mad_retries: 0\n"

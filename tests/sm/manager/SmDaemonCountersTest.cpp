@@ -91,7 +91,7 @@ TEST_F(SmDaemonCountersTest, PassesEveryIntervalAsMasterWithTheAnswersNeverReach
   EXPECT_EQ(run(9s), 0);
 
   EXPECT_FALSE(firstPerfBeforeUp_) << "no PerfMgt GMP before the subnet is up";
-  const control::HealthCounters& h = status_.health;
+  const control::HealthCounters& h = status_.healthCounters;
   EXPECT_TRUE(h.enabled);
   EXPECT_GE(h.passes, 3U) << "up within a second, then a pass every 2 s";
   EXPECT_LE(h.passes, 5U);
@@ -111,8 +111,8 @@ TEST_F(SmDaemonCountersTest, ErrorCountersOverZeroAreInTheStatus) {
   const Node& leaf = f.node(f.switches().front());
   pma_.counters(PortKey{leaf.guid, 1}).symbolErrorCounter = 9;
   EXPECT_EQ(run(5s), 0);
-  ASSERT_EQ(status_.health.overZero.size(), 1U);
-  const control::CounterOverZero& c = status_.health.overZero.front();
+  ASSERT_EQ(status_.healthCounters.overZero.size(), 1U);
+  const control::CounterOverZero& c = status_.healthCounters.overZero.front();
   EXPECT_EQ(c.node, leaf.guid);
   EXPECT_EQ(c.port, 1);
   EXPECT_EQ(c.counter, "SymbolErrorCounter");
@@ -130,15 +130,15 @@ TEST_F(SmDaemonCountersTest, AStopInTheMiddleOfAPassEndsCleanly) {
   pma_.silence(f.node(f.switches().back()).guid);
   EXPECT_EQ(run(3500ms), 0);
   EXPECT_GT(perfSent_, 0U);
-  EXPECT_EQ(status_.health.passes, 0U) << "the first pass was still waiting";
+  EXPECT_EQ(status_.healthCounters.passes, 0U) << "the first pass was still waiting";
 }
 
 TEST_F(SmDaemonCountersTest, OffSendsNoPerfMgtGmp) {
   settings_.counterInterval = 0s;
   EXPECT_EQ(run(6s), 0);
   EXPECT_EQ(perfSent_, 0U);
-  EXPECT_FALSE(status_.health.enabled);
-  EXPECT_EQ(status_.health.passes, 0U);
+  EXPECT_FALSE(status_.healthCounters.enabled);
+  EXPECT_EQ(status_.healthCounters.passes, 0U);
 }
 
 }  // namespace

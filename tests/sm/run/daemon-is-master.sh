@@ -24,8 +24,10 @@ start=$SECONDS
 mapfile -t nodes < <(net_nodes "$net")
 asker=${nodes[-1]}
 
-# Default settings but for a control socket of its own.
-printf '[sm]\ncontrol_socket = "%s"\n' "$PWD/control.sock" >ibsm.toml
+# Default settings but for a control socket and a metrics file of its own.
+mkdir -p metrics
+printf '[sm]\ncontrol_socket = "%s"\n[health]\nmetrics_file = "%s"\n' "$PWD/control.sock" \
+  "$PWD/metrics/ibsm.prom" >ibsm.toml
 sock=control.sock
 "$IBSM" run -F ibsm.toml --state-dir state --log-file ibsm.log --stats stats.json 2>stderr.txt &
 pid=$!
@@ -43,6 +45,16 @@ if wait_for_status $sock .up 60; then
     fail "sminfo names LID ${BASH_REMATCH[1]:-?}, ibsm's port has LID $sm_lid"
   [[ $(($(ibsm_status $sock .port_guid))) -eq $((sm_guid)) ]] ||
     fail "ibsm's status does not name its port GUID $sm_guid: $(ibsm_status $sock .port_guid)"
+  # The metrics file for node_exporter follows the sweep that brought the
+  # subnet up; `ibsm health` and `ibsm metrics` answer from the socket.
+  wait_until 10 grep -qx 'ibsm_subnet_up 1' metrics/ibsm.prom ||
+    fail "metrics/ibsm.prom does not say the subnet is up: $(head -c 300 metrics/ibsm.prom 2>&1)"
+  grep -qx 'ibsm_sm_state{state="MASTER"} 1' metrics/ibsm.prom ||
+    fail "metrics/ibsm.prom does not say MASTER"
+  health=$("$IBSM" health --socket $sock) || fail "ibsm health failed: $health"
+  [[ $health == "health: "* ]] || fail "ibsm health does not start with its summary: $health"
+  "$IBSM" metrics --socket $sock | grep -qx '# TYPE ibsm_unhealthy gauge' ||
+    fail "ibsm metrics has no ibsm_unhealthy family"
 else
   fail "the subnet is not up within 60 s"
 fi
