@@ -163,6 +163,12 @@ bool ControlServer::progress(Client& client, const std::function<DaemonStatus()>
   if (request.empty()) return true;
   if (request.starts_with("sweep"))
     spdlog::info("SM-0803 control: '{}' asked on {}", request, path_.string());
+  if (request == "draw") {
+    // Megabytes for a large fabric: whole only when the socket buffer
+    // takes it (see sendAll).
+    sendAll(client.fd, draw_ ? draw_() : std::string("error: this daemon does not draw\n"));
+    return true;
+  }
   sendAll(client.fd, answer(request, status, sweep));
   return true;
 }

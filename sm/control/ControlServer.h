@@ -34,6 +34,9 @@ namespace ibsm::sm::control {
 // rather than kept through changes (--rebalance).
 enum class SweepAsk : std::uint8_t { Light, Heavy, Rebalance };
 using SweepRequest = std::function<void(SweepAsk)>;
+// `ibsm draw` from the daemon: the SVG of the last sweep's fabric, or
+// "error: ...\n" when there is nothing to draw.
+using DrawingSource = std::function<std::string()>;
 
 class ControlServer {
  public:
@@ -57,8 +60,12 @@ class ControlServer {
   //   "status" / "status json" -> the formatted status()
   //   "sweep" / "sweep heavy" / "sweep rebalance"
   //                            -> sweep(ask), then "ok: ... requested"
+  //   "draw"                   -> the SVG provideDrawing()'s source makes
   // anything else -> "error: ...".
   void serve(const std::function<DaemonStatus()>& status, const SweepRequest& sweep);
+  // Where the "draw" request takes its SVG from; set once, before serving.
+  // Unset, "draw" answers an error.
+  void provideDrawing(DrawingSource draw) { draw_ = std::move(draw); }
   // Serves from `loop`'s waits from now on, timing clients on its clock:
   // the listening socket and every client are watched, and each client has
   // a timer at its deadline. Detaches itself when destroyed; the loop must
@@ -93,6 +100,7 @@ class ControlServer {
   loop::EventLoop* loop_{nullptr};  // attached to; not owned
   std::function<DaemonStatus()> status_;
   SweepRequest sweep_;
+  DrawingSource draw_;
 };
 
 }  // namespace ibsm::sm::control

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <csignal>
 
+#include "sm/manager/DaemonDraw.h"
 #include "sm/manager/DaemonImpl.h"
 
 namespace ibsm::sm::manager {
@@ -141,6 +142,7 @@ int SmDaemon::Impl::run() {
           if (ask == SweepAsk::Rebalance) sweep.requestRebalance();
           machine.feed(Event::operatorSweep(ask != SweepAsk::Light));
         });
+    controlServer->provideDrawing([this] { return drawLastSweep(lastResult, health); });
   }
   // Set(SMInfo) must be answered from inside the engine's callback; traps
   // only queue a sweep behind whatever runs now.
