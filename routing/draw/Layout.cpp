@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
 #include <limits>
 #include <map>
 #include <set>
@@ -14,7 +15,7 @@ namespace ibsm::draw {
 namespace {
 
 constexpr double kMargin = 40.0;
-constexpr double kHeader = 90.0;  // title and legend above the fabric
+constexpr double kHeader = 110.0;  // title and legend above the fabric
 constexpr double kHostGap = 16.0;
 
 struct Builder {
@@ -31,18 +32,16 @@ struct Builder {
     const bool upright = placed.boxWidth < placed.boxHeight;
     layout.hostsWidth = upright ? placed.boxWidth : 58.0;
     layout.hostsHeight = upright ? 58.0 : 16.0;
-    const double reach = std::max(placed.boxWidth, placed.boxHeight) / 2 + kHostGap +
-                         std::max(layout.hostsWidth, layout.hostsHeight) / 2;
     for (const Placed& p : placed.switches) {
       const Node& node = fabric.node(p.node);
       std::set<NodeId> hosts;
       for (const Port& port : node.ports)
         if (port.remote && !fabric.node(port.remote->node).isSwitch())
           hosts.insert(port.remote->node);
-      // Below a level's box the summary hangs just under it; elsewhere outwards.
-      const double offset = placed.arrangement == Arrangement::Levels
-                                ? placed.boxHeight / 2 + kHostGap / 2 + layout.hostsHeight / 2
-                                : reach;
+      // Far enough along `out` that the two boxes clear each other, no further.
+      const double offset = std::abs(p.out.x) * (placed.boxWidth + layout.hostsWidth) / 2 +
+                            std::abs(p.out.y) * (placed.boxHeight + layout.hostsHeight) / 2 +
+                            kHostGap / 2;
       boxOf[p.node] = layout.switches.size();
       layout.switches.push_back({.node = p.node,
                                  .name = switchName(node),

@@ -121,8 +121,9 @@ void placeGroup(const DragonflyShape& shape, const std::vector<NodeId>& members,
                 double radius, double pitch, Placement& p) {
   const Point centre = along({0, 0}, angle, 0.0, radius);
   if (shape.kind == DragonflyKind::Dragonfly) {
-    const double local =
-        std::max(30.0, static_cast<double>(members.size()) * pitch / (2 * std::numbers::pi));
+    // Roomy enough that a router's host summary fits between its neighbours'.
+    const double local = std::max(
+        40.0, static_cast<double>(members.size()) * (pitch + 30.0) / (2 * std::numbers::pi));
     for (std::size_t i = 0; i < members.size(); ++i) {
       const double a =
           angle + std::numbers::pi +
@@ -165,7 +166,7 @@ std::optional<Placement> placeByGroups(const Fabric& fabric) {
               .boxHeight = 18.0};
   const double pitch = p.boxWidth + kGap;
   // Each group takes an arc as long as its widest row or wheel, plus room to breathe.
-  const double arc = static_cast<double>(largest) * pitch * 0.8 + 80.0;
+  const double arc = static_cast<double>(largest) * (pitch + 30.0) * 0.8 + 160.0;
   const double radius =
       std::max(150.0, static_cast<double>(groups.size()) * arc / (2 * std::numbers::pi));
   for (std::size_t g = 0; g < groups.size(); ++g) {

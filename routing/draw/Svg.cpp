@@ -14,6 +14,8 @@ namespace {
 constexpr std::array<const char*, kLoadBins> kBlues = {"#c6dbef", "#9ecae1", "#6baed6", "#4292c6",
                                                        "#2171b5", "#08519c", "#08306b", "#041c40"};
 constexpr const char* kRed = "#d62728";
+// The legend's width: a small fabric's picture is widened to show it whole.
+constexpr double kLegendWidth = 1000.0;
 
 std::size_t utf8Length(unsigned char lead) {
   if (lead >= 0xF0 && lead <= 0xF4) return 4;
@@ -32,8 +34,9 @@ void appendStyle(std::string& out) {
   out += ".noload{stroke:#888}\n.unused{stroke:#ddd}\n";
   for (int i = 0; i < kLoadBins; ++i)
     fmt::format_to(std::back_inserter(out), ".l{}{{stroke:{}}}\n", i, kBlues[i]);
-  fmt::format_to(std::back_inserter(out), "line.unhealthy{{stroke:{};stroke-dasharray:6 4}}\n",
-                 kRed);
+  fmt::format_to(
+      std::back_inserter(out),
+      "line.unhealthy{{stroke:{};stroke-dasharray:6 4;stroke-width:3px;stroke-opacity:1}}\n", kRed);
   out += "</style>\n";
 }
 
@@ -43,32 +46,38 @@ void appendLegend(std::string& out, const Layout& l, std::string_view title) {
   std::uint64_t hosts = 0, cables = 0;
   for (const auto& s : l.switches) hosts += s.hosts;
   for (const auto& b : l.bundles) cables += b.cables;
-  fmt::format_to(o, "<g id=\"legend\">\n<text x=\"40\" y=\"32\" font-size=\"16\">{}</text>\n",
-                 xmlText(fmt::format("{}: {}; {} switches, {} cables between them, {} hosts", title,
-                                     l.shape, l.switches.size(), cables, hosts)));
+  fmt::format_to(o,
+                 "<g id=\"legend\">\n<text x=\"40\" y=\"28\" font-size=\"16\">{}</text>\n"
+                 "<text x=\"40\" y=\"46\" font-size=\"11\">{}</text>\n",
+                 xmlText(fmt::format("{}: {} switches, {} cables between them, {} hosts", title,
+                                     l.switches.size(), cables, hosts)),
+                 xmlText(l.shape));
   if (!l.hasLoads) {
     fmt::format_to(o,
-                   "<text x=\"40\" y=\"58\">no route report given: links uncoloured; "
+                   "<text x=\"40\" y=\"66\">no route report given: links uncoloured; "
                    "line width grows with the cables bundled</text>\n</g>\n");
     return;
   }
   fmt::format_to(o,
-                 "<text x=\"40\" y=\"58\">routes per link (busiest direction of the busiest "
+                 "<text x=\"40\" y=\"66\">routes per link (busiest direction of the busiest "
                  "cable; line width grows with the cables bundled):</text>\n");
   double x = 40;
   for (int i = 0; i < kLoadBins; ++i, x += 74) {
     const std::uint64_t lo = l.maxRoutes * static_cast<std::uint64_t>(i) / kLoadBins + 1;
     const std::uint64_t hi = l.maxRoutes * static_cast<std::uint64_t>(i + 1) / kLoadBins;
     fmt::format_to(o,
-                   "<rect class=\"scale\" x=\"{:.0f}\" y=\"66\" width=\"70\" height=\"8\" "
-                   "fill=\"{}\"/><text x=\"{:.0f}\" y=\"86\">{}-{}</text>\n",
-                   x, kBlues[i], x, std::min(lo, hi), hi);
+                   "<rect class=\"scale\" x=\"{:.0f}\" y=\"74\" width=\"70\" height=\"8\" "
+                   "fill=\"{}\"/><text x=\"{:.0f}\" y=\"94\">{}</text>\n",
+                   x, kBlues[i], x,
+                   hi < lo    ? std::string("-")  // fewer routes than colours: a slice of none
+                   : lo == hi ? fmt::format("{}", hi)
+                              : fmt::format("{}-{}", lo, hi));
   }
   fmt::format_to(o,
-                 "<rect x=\"{:.0f}\" y=\"66\" width=\"40\" height=\"8\" fill=\"#ddd\"/>"
-                 "<text x=\"{:.0f}\" y=\"86\">unused</text>\n"
-                 "<line x1=\"{:.0f}\" y1=\"70\" x2=\"{:.0f}\" y2=\"70\" stroke=\"{}\" "
-                 "stroke-width=\"2\" stroke-dasharray=\"6 4\"/><text x=\"{:.0f}\" y=\"86\">"
+                 "<rect x=\"{:.0f}\" y=\"74\" width=\"40\" height=\"8\" fill=\"#ddd\"/>"
+                 "<text x=\"{:.0f}\" y=\"94\">unused</text>\n"
+                 "<line x1=\"{:.0f}\" y1=\"78\" x2=\"{:.0f}\" y2=\"78\" stroke=\"{}\" "
+                 "stroke-width=\"2\" stroke-dasharray=\"6 4\"/><text x=\"{:.0f}\" y=\"94\">"
                  "unhealthy (hover for why)</text>\n</g>\n",
                  x + 10, x + 10, x + 70, x + 120, kRed, x + 70);
 }
@@ -86,7 +95,7 @@ void appendLink(std::string& out, const Layout& l, const Bundle& b) {
       fmt::format("{} - {}: {} cable{}", a.name, z.name, b.cables, b.cables == 1 ? "" : "s");
   if (l.hasLoads) tip += fmt::format(", {} routes at most one way", b.maxRoutes);
   for (const auto& m : b.marks) tip += "\n" + m;
-  const double width = std::min(5.0, 0.8 * static_cast<double>(b.cables));
+  const double width = std::min(6.0, 1.0 + 0.8 * static_cast<double>(b.cables - 1));
   fmt::format_to(
       std::back_inserter(out),
       "<line class=\"link {}\" x1=\"{:.1f}\" y1=\"{:.1f}\" x2=\"{:.1f}\" y2=\"{:.1f}\" "
@@ -180,7 +189,7 @@ std::string renderSvg(const Layout& layout, std::string_view title) {
                  "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{0:.0f}\" height=\"{1:.0f}\" "
                  "viewBox=\"0 0 {0:.0f} {1:.0f}\" font-family=\"sans-serif\" font-size=\"10\">\n"
                  "<title>{2}</title>\n",
-                 layout.width, layout.height, xmlText(title));
+                 std::max(layout.width, kLegendWidth), layout.height, xmlText(title));
   appendStyle(out);
   out += "<rect width=\"100%\" height=\"100%\" fill=\"#fff\"/>\n";
   appendLegend(out, layout, title);
