@@ -67,6 +67,15 @@ int drawFromDaemon(const DrawArgs& args) {
     fmt::print(stderr, "ibsm draw: {}", *answer);
     return 1;
   }
+  // The server drops what a full socket buffer does not take rather than
+  // stall the SM: half a picture is no picture.
+  if (!answer->ends_with("</svg>\n")) {
+    fmt::print(stderr,
+               "ibsm draw: the daemon's answer on {} was cut short after {} bytes; nothing "
+               "written\n",
+               socket.string(), answer->size());
+    return 2;
+  }
   if (auto ok = files::writeFileAtomically(args.out, *answer); !ok) return inputError(ok.error());
   return 0;
 }

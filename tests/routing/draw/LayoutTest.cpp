@@ -19,11 +19,13 @@ using ::testing::HasSubstr;
 TEST(Layout, ChoosesTheArrangementByShape) {
   const Fabric tree = ibsm::testing::generatedFabric(FatTreeSpec{.levels = 3, .radix = 8});
   const Fabric fly = ibsm::testing::sampleFabric("dragonfly-a4-p2-h2.net");
+  const Fabric plus = ibsm::testing::sampleFabric("dragonfly-plus-5groups.net");
   const Fabric ring = ibsm::testing::ringFabric(7);
   EXPECT_EQ(draw::layoutFabric(tree, {})->arrangement, draw::Arrangement::Levels);
   EXPECT_EQ(draw::layoutFabric(fly, {})->arrangement, draw::Arrangement::Groups);
+  EXPECT_EQ(draw::layoutFabric(plus, {})->arrangement, draw::Arrangement::Groups);
   EXPECT_EQ(draw::layoutFabric(ring, {})->arrangement, draw::Arrangement::Distance);
-  for (const Fabric* f : {&tree, &fly, &ring}) {
+  for (const Fabric* f : {&tree, &fly, &plus, &ring}) {
     const auto layout = draw::layoutFabric(*f, {});
     ASSERT_TRUE(layout);
     EXPECT_EQ(layout->switches.size(), f->switches().size());

@@ -48,7 +48,7 @@ class ControlDraw : public ::testing::Test {
 TEST_F(ControlDraw, AnswersTheProvidedDrawingAndIbsmDrawWritesIt) {
   auto server = ControlServer::listen(path_);
   ASSERT_TRUE(server);
-  const std::string svg = "<svg xmlns=\"http://www.w3.org/2000/svg\"/>\n";
+  const std::string svg = "<svg xmlns=\"http://www.w3.org/2000/svg\"></svg>\n";
   (*server)->provideDrawing([&] { return svg; });
   const auto answer = serveWhile(**server, [&] { return request(path_, "draw"); });
   ASSERT_TRUE(answer) << answer.error().message;
@@ -71,6 +71,26 @@ TEST_F(ControlDraw, WithoutASourceOrASweepItIsAnErrorAndNothingIsWritten) {
   const fs::path out = dir_ / "fabric.svg";
   EXPECT_EQ(serveWhile(**server, [&] { return ibsmDraw(out); }), 1);
   EXPECT_FALSE(fs::exists(out));
+}
+
+TEST_F(ControlDraw, ALargeDrawingArrivesWholeOrNotAtAll) {
+  auto server = ControlServer::listen(path_);
+  ASSERT_TRUE(server);
+  std::string svg = "<svg xmlns=\"http://www.w3.org/2000/svg\">\n";
+  while (svg.size() < 3'000'000) svg += "<line x1=\"0\" y1=\"0\" x2=\"10\" y2=\"10\"/>\n";
+  svg += "</svg>\n";
+  (*server)->provideDrawing([&] { return svg; });
+  const fs::path out = dir_ / "fabric.svg";
+  const int status = serveWhile(**server, [&] { return ibsmDraw(out); });
+  if (status == 0) {
+    std::ifstream in(out);
+    std::ostringstream text;
+    text << in.rdbuf();
+    EXPECT_EQ(text.str(), svg);
+  } else {
+    EXPECT_EQ(status, 2);
+    EXPECT_FALSE(fs::exists(out));
+  }
 }
 
 }  // namespace
