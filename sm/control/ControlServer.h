@@ -29,14 +29,15 @@
 
 namespace ibsm::sm::control {
 
+// `ibsm draw` from the daemon: the SVG of the last sweep's fabric, or
+// "error: ...\n" when there is nothing to draw.
+using DrawingSource = std::function<std::string()>;
+
 // What an operator's `ibsm sweep` asks for: a light sweep, a heavy one
 // (rediscover and route), or a heavy one whose routes are computed afresh
 // rather than kept through changes (--rebalance).
 enum class SweepAsk : std::uint8_t { Light, Heavy, Rebalance };
 using SweepRequest = std::function<void(SweepAsk)>;
-// `ibsm draw` from the daemon: the SVG of the last sweep's fabric, or
-// "error: ...\n" when there is nothing to draw.
-using DrawingSource = std::function<std::string()>;
 
 class ControlServer {
  public:
@@ -60,17 +61,16 @@ class ControlServer {
   //   "status" / "status json" -> the formatted status()
   //   "sweep" / "sweep heavy" / "sweep rebalance"
   //                            -> sweep(ask), then "ok: ... requested"
-  //   "draw"                   -> the SVG provideDrawing()'s source makes
   // anything else -> "error: ...".
   void serve(const std::function<DaemonStatus()>& status, const SweepRequest& sweep);
-  // Where the "draw" request takes its SVG from; set once, before serving.
-  // Unset, "draw" answers an error.
-  void provideDrawing(DrawingSource draw) { draw_ = std::move(draw); }
   // Serves from `loop`'s waits from now on, timing clients on its clock:
   // the listening socket and every client are watched, and each client has
   // a timer at its deadline. Detaches itself when destroyed; the loop must
   // outlive the server. Not mixed with serve().
   void attach(loop::EventLoop& loop, std::function<DaemonStatus()> status, SweepRequest sweep);
+  // "draw" -> the SVG `draw` makes (or its "error: ..."). Set once, before
+  // serving; unset, "draw" answers an error.
+  void provideDrawing(DrawingSource draw) { draw_ = std::move(draw); }
 
   // Readable when a client connects, for a daemon that polls its fds.
   int fd() const { return fd_; }
@@ -98,9 +98,9 @@ class ControlServer {
   std::vector<Client> clients_;
   loop::EventLoop::Clock clock_{[] { return MadClock::now(); }};
   loop::EventLoop* loop_{nullptr};  // attached to; not owned
+  DrawingSource draw_;
   std::function<DaemonStatus()> status_;
   SweepRequest sweep_;
-  DrawingSource draw_;
 };
 
 }  // namespace ibsm::sm::control

@@ -131,6 +131,7 @@ int SmDaemon::Impl::run() {
       return end(1, "control socket", {server.error().message});
     }
     controlServer = std::move(*server);
+    controlServer->provideDrawing([this] { return drawLastSweep(lastResult, health); });
     controlServer->attach(
         loop, [this] { return status(); },
         [this](control::SweepAsk ask) {
@@ -142,7 +143,6 @@ int SmDaemon::Impl::run() {
           if (ask == SweepAsk::Rebalance) sweep.requestRebalance();
           machine.feed(Event::operatorSweep(ask != SweepAsk::Light));
         });
-    controlServer->provideDrawing([this] { return drawLastSweep(lastResult, health); });
   }
   // Set(SMInfo) must be answered from inside the engine's callback; traps
   // only queue a sweep behind whatever runs now.
