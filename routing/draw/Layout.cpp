@@ -30,7 +30,7 @@ struct Builder {
     layout.boxWidth = placed.boxWidth;
     layout.boxHeight = placed.boxHeight;
     const bool upright = placed.boxWidth < placed.boxHeight;
-    layout.hostsWidth = upright ? placed.boxWidth : 58.0;
+    layout.hostsWidth = upright ? placed.boxWidth : kHostsBoxWidth;
     layout.hostsHeight = upright ? 58.0 : 16.0;
     for (const Placed& p : placed.switches) {
       const Node& node = fabric.node(p.node);

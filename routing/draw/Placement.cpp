@@ -133,6 +133,8 @@ void placeGroup(const DragonflyShape& shape, const std::vector<NodeId>& members,
     }
     return;
   }
+  // Leaves' host summaries hang outwards side by side: room for each.
+  pitch = std::max(pitch, kHostsBoxWidth + 10.0);
   std::vector<NodeId> rows[2];  // spines, leaves
   for (NodeId n : members) rows[shape.roleOf[n] == DragonflyRole::Spine ? 0 : 1].push_back(n);
   for (int r = 0; r < 2; ++r)

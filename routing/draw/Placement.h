@@ -13,6 +13,9 @@
 
 namespace ibsm::draw {
 
+// A host summary's box beside a switch whose label runs across ("12 hosts").
+inline constexpr double kHostsBoxWidth = 58.0;
+
 struct Placed {
   NodeId node{0};
   Point at;

@@ -130,12 +130,13 @@ void appendSwitch(std::string& out, const Layout& l, const SwitchBox& s) {
   appendBox(out, s.at, l.boxWidth, l.boxHeight, name);
   out += "</g>\n";
   if (s.hosts == 0) return;
-  std::string hostTip = fmt::format("{} hosts on {}", s.hosts, s.name);
+  const std::string hosts = fmt::format("{} host{}", s.hosts, s.hosts == 1 ? "" : "s");
+  std::string hostTip = fmt::format("{} on {}", hosts, s.name);
   for (const auto& m : s.hostMarks) hostTip += "\n" + m;
   fmt::format_to(std::back_inserter(out),
                  "<g class=\"hosts{}\" data-switch=\"{}\" data-hosts=\"{}\"><title>{}</title>",
                  s.hostMarks.empty() ? "" : " unhealthy", name, s.hosts, xmlText(hostTip));
-  appendBox(out, s.hostsAt, l.hostsWidth, l.hostsHeight, fmt::format("{} hosts", s.hosts));
+  appendBox(out, s.hostsAt, l.hostsWidth, l.hostsHeight, hosts);
   out += "</g>\n";
 }
 
