@@ -39,15 +39,15 @@ Result<draw::LayoutInputs> readInputs(const DrawArgs& args) {
   return inputs;
 }
 
-Result<std::string> drawTopologyFile(const DrawArgs& args) {
-  auto read = readTopologyFile(*args.topology);
+Result<std::string> drawTopologyFile(const std::filesystem::path& topology, const DrawArgs& args) {
+  auto read = readTopologyFile(topology);
   if (!read) return std::unexpected(read.error());
   for (const auto& w : read->warnings) fmt::print(stderr, "ibsm draw: warning: {}\n", w);
   auto inputs = readInputs(args);
   if (!inputs) return std::unexpected(inputs.error());
   auto layout = draw::layoutFabric(read->fabric, *inputs);
   if (!layout) return std::unexpected(layout.error());
-  return draw::renderSvg(*layout, args.topology->filename().string());
+  return draw::renderSvg(*layout, topology.filename().string());
 }
 
 // The daemon draws its last sweep itself (control request "draw"): it holds
@@ -106,7 +106,7 @@ void addDrawCommand(CLI::App& app, DrawArgs& args) {
 
 int runDraw(const DrawArgs& args) {
   if (!args.topology) return drawFromDaemon(args);
-  auto svg = drawTopologyFile(args);
+  auto svg = drawTopologyFile(*args.topology, args);
   if (!svg) return inputError(svg.error());
   if (auto ok = files::writeFileAtomically(args.out, *svg); !ok) return inputError(ok.error());
   return 0;
