@@ -117,13 +117,22 @@ struct LinkLoad {
   std::uint64_t routes{0};
 };
 
+// One directed inter-switch cable's load, keyed as every report of any
+// fabric names it: `ibsm draw` colours the cable by it.
+struct DirectedLinkLoad {
+  Guid fromGuid;
+  std::uint8_t fromPort{0};
+  std::uint64_t routes{0};
+};
+
 struct LinkLoadStats {
   std::size_t links{0};  // directed inter-switch cables
   std::uint64_t max{0};
   std::uint64_t min{0};
   double mean{0};
-  double maxOverMean{0};          // 0 when no route crosses any link
-  std::vector<LinkLoad> busiest;  // the few busiest, busiest first
+  double maxOverMean{0};                  // 0 when no route crosses any link
+  std::vector<LinkLoad> busiest;          // the few busiest, busiest first
+  std::vector<DirectedLinkLoad> perLink;  // every directed inter-switch cable, unused ones too
 };
 
 // The dependencies that stay on one VL: a cycle among them deadlocks that VL

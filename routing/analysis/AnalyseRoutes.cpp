@@ -242,6 +242,11 @@ class Analysis {
                         return load_[a] != load_[b] ? load_[a] > load_[b] : a < b;
                       });
     const Fabric& fabric = view_.fabric();
+    l.perLink.reserve(load_.size());
+    for (ChannelId c = 0; c < load_.size(); ++c) {
+      const analysis::Channel& ch = view_.channel(c);
+      l.perLink.push_back({fabric.node(view_.graph().nodeId(ch.from)).guid, ch.port, load_[c]});
+    }
     for (std::size_t i = 0; i < top; ++i) {
       const analysis::Channel& ch = view_.channel(byLoad[i]);
       l.busiest.push_back(LinkLoad{

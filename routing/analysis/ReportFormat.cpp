@@ -83,6 +83,16 @@ void writeHopsAndLoads(JsonWriter& w, const RouteReport& r) {
     w.key("toGuid").value(fmt::format("{}", b.toGuid)).key("toPort").value(b.toPort);
     w.key("routes").value(b.routes).endObject();
   }
+  w.endArray();
+  // [fromGuid, fromPort, routes] per directed cable: arrays, not objects, so
+  // that 60,000 cables of a large tree stay a couple of megabytes.
+  w.key("perLink").beginArray();
+  for (const auto& p : l.perLink)
+    w.beginArray()
+        .value(fmt::format("{}", p.fromGuid))
+        .value(p.fromPort)
+        .value(p.routes)
+        .endArray();
   w.endArray().endObject();
 }
 

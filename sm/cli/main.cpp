@@ -6,6 +6,7 @@
 #include <CLI/CLI.hpp>
 
 #include "sm/cli/ControlCommands.h"
+#include "sm/cli/DrawCommand.h"
 #include "sm/cli/PartitionsCommand.h"
 #include "sm/cli/RouteCommand.h"
 #include "sm/cli/RunCommand.h"
@@ -24,6 +25,8 @@ int main(int argc, char** argv) {
   ibsm::sm::cli::addTopoCommand(app, topo);
   ibsm::sm::cli::PartitionsArgs partitions;
   ibsm::sm::cli::addPartitionsCommand(app, partitions);
+  ibsm::sm::cli::DrawArgs draw;
+  ibsm::sm::cli::addDrawCommand(app, draw);
   ibsm::sm::cli::ControlArgs status;
   ibsm::sm::cli::addStatusCommand(app, status);
   ibsm::sm::cli::ControlArgs sweep;
@@ -44,6 +47,7 @@ int main(int argc, char** argv) {
   if (app.got_subcommand("run")) return ibsm::sm::cli::runRun(run);
   if (app.got_subcommand("topo")) return ibsm::sm::cli::runTopo(topo);
   if (app.got_subcommand("partitions")) return ibsm::sm::cli::runPartitions(partitions);
+  if (app.got_subcommand("draw")) return ibsm::sm::cli::runDraw(draw);
   if (app.got_subcommand("status")) return ibsm::sm::cli::runStatus(status);
   if (app.got_subcommand("sweep")) return ibsm::sm::cli::runSweep(sweep);
   if (app.got_subcommand("health")) return ibsm::sm::cli::runHealth(health);

@@ -87,13 +87,13 @@ struct SaConfig {
 };
 
 // [health] (issue 16): the counter sweep (sm/health/CounterSweep.h), what
-// the health book judges and what the policy does, and the metrics file. The threshold files are read by the daemon (at start and on
-// SIGHUP), where a bad one is reported with its file and line.
+// the health book judges and what the policy does, and the metrics file. The threshold files are
+// read by the daemon (at start and on SIGHUP), where a bad one is reported with its file and line.
 struct HealthConfig {
   std::uint32_t counterIntervalSeconds{180};  // 0: no counter sweep
   std::uint32_t counterWindow{8};             // PerfMgt GMPs outstanding at once
-  std::filesystem::path thresholdFile;      // empty: any count is over (ibqueryerrors' 0)
-  std::filesystem::path rateThresholdFile;  // empty: rates per hour are not judged
+  std::filesystem::path thresholdFile;        // empty: any count is over (ibqueryerrors' 0)
+  std::filesystem::path rateThresholdFile;    // empty: rates per hour are not judged
   // "report" or "isolate", by condition.
   bool isolateErrors{false};
   bool isolateDowngraded{false};

@@ -64,7 +64,7 @@ std::string answer(const std::string& request, const std::function<DaemonStatus(
   }
   return fmt::format(
       "error: unknown request '{}' (expected status, status json, health, health json, health "
-      "ports, metrics, sweep, sweep heavy, sweep rebalance or sweep readmit LINK)\n",
+      "ports, metrics, draw, sweep, sweep heavy, sweep rebalance or sweep readmit LINK)\n",
       request.substr(0, 64));
 }
 
@@ -208,7 +208,11 @@ bool ControlServer::progress(Client& client, const std::function<DaemonStatus()>
   if (request.empty()) return true;
   if (request.starts_with("sweep"))
     spdlog::info("SM-0803 control: '{}' asked on {}", request, path_.string());
-  client.out = answer(request, status, sweep, readmit_, health_);
+  // `draw` is megabytes for a large fabric: sent as the client reads it, as
+  // every long answer is (flush).
+  client.out = request == "draw"
+                   ? (draw_ ? draw_() : std::string("error: this daemon does not draw\n"))
+                   : answer(request, status, sweep, readmit_, health_);
   client.answered = true;
   client.deadline = clock_() + kAnswerDeadline;
   return flush(client);

@@ -31,6 +31,10 @@
 
 namespace ibsm::sm::control {
 
+// `ibsm draw` from the daemon: the SVG of the last sweep's fabric, or
+// "error: ...\n" when there is nothing to draw.
+using DrawingSource = std::function<std::string()>;
+
 // What an operator's `ibsm sweep` asks for: a light sweep, a heavy one
 // (rediscover and route), or a heavy one whose routes are computed afresh
 // rather than kept through changes (--rebalance).
@@ -84,6 +88,9 @@ class ControlServer {
   // a timer at its deadline. Detaches itself when destroyed; the loop must
   // outlive the server. Not mixed with serve().
   void attach(loop::EventLoop& loop, std::function<DaemonStatus()> status, SweepRequest sweep);
+  // "draw" -> the SVG `draw` makes (or its "error: ..."). Set once, before
+  // serving; unset, "draw" answers an error.
+  void provideDrawing(DrawingSource draw) { draw_ = std::move(draw); }
 
   // Who answers "sweep readmit LINK"; without one it is an error.
   void onReadmit(ReadmitRequest readmit) { readmit_ = std::move(readmit); }
@@ -120,6 +127,7 @@ class ControlServer {
   std::vector<Client> clients_;
   loop::EventLoop::Clock clock_{[] { return MadClock::now(); }};
   loop::EventLoop* loop_{nullptr};  // attached to; not owned
+  DrawingSource draw_;
   std::function<DaemonStatus()> status_;
   SweepRequest sweep_;
   ReadmitRequest readmit_;

@@ -115,6 +115,8 @@ void SmDaemon::Impl::endCounterPass() {
   }
   // A pass cut short by leaving MASTER is shown, but not acted upon.
   if (agent.self().smState == SmState::Master) countersRead();
+  // The metrics file carries the new counters (and what the book made of them).
+  writeMetrics();
 }
 
 void SmDaemon::Impl::pauseCounters(bool paused) {

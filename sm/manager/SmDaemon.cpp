@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <csignal>
 
+#include "sm/manager/DaemonDraw.h"
 #include "sm/manager/DaemonImpl.h"
 
 namespace ibsm::sm::manager {
@@ -131,6 +132,7 @@ int SmDaemon::Impl::run() {
       return end(1, "control socket", {server.error().message});
     }
     controlServer = std::move(*server);
+    controlServer->provideDrawing([this] { return drawLastSweep(lastResult, health); });
     controlServer->attach(
         loop, [this] { return status(); },
         [this](control::SweepAsk ask) {

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 #include <ibsm/Report.h>
 
+#include <map>
 #include <set>
 
 #include "tests/routing/analysis/HandTables.h"
@@ -252,6 +253,15 @@ TEST(RouteReport, CountsCaToCaRoutesPerDirectedLinkByHand) {
   EXPECT_EQ(l.busiest[0].fromPort, 3);
   EXPECT_EQ(l.busiest[3].routes, 0u);
   EXPECT_EQ(l.busiest[3].name, "\"s0\"[4] -> \"s1\"[4]");
+  // Every directed cable, unused ones too, keyed by GUID and port for `ibsm draw`.
+  ASSERT_EQ(l.perLink.size(), 4u);
+  std::map<std::pair<std::uint64_t, int>, std::uint64_t> routes;
+  for (const auto& p : l.perLink) routes[{p.fromGuid.value, p.fromPort}] = p.routes;
+  const Guid s0 = f.node(testing::nodeNamed(f, "s0")).guid;
+  const Guid s1 = f.node(testing::nodeNamed(f, "s1")).guid;
+  EXPECT_EQ(routes,
+            (std::map<std::pair<std::uint64_t, int>, std::uint64_t>{
+                {{s0.value, 3}, 2}, {{s0.value, 4}, 0}, {{s1.value, 3}, 1}, {{s1.value, 4}, 1}}));
 }
 
 TEST(RouteReport, LinkLoadsCountEachHostPairOnceWhateverTheLmc) {
