@@ -16,8 +16,8 @@
 #include <string>
 #include <vector>
 
-#include "sm/health/HealthView.h"
 #include "sm/control/HealthFormat.h"
+#include "sm/health/HealthView.h"
 
 namespace ibsm::sm::control {
 
