@@ -261,7 +261,7 @@ struct SmDaemon::Impl {
     std::string why;
   };
   std::map<Guid, Reboot> rebootedAt;  // switches found rebooted, kept a clean period
-  bool metricsFailing{false};  // SM-0805 logged, no write has succeeded since
+  bool metricsFailing{false};         // SM-0805 logged, no write has succeeded since
   // The metrics file's per-port samples, formatted after the counter pass
   // numbered `pass` (writeMetrics).
   struct MetricsPorts {
