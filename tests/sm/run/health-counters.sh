@@ -15,6 +15,11 @@
 # - the ports ibqueryerrors reports with errors are exactly the ports whose
 #   last reading the daemon holds with an error counter over zero, with the
 #   same counters and values;
+# - with the same threshold file (SymbolErrorCounter=10, PortRcvErrors=5),
+#   the ports `ibsm health --json` lists unhealthy with errors, and the
+#   counters over threshold, are exactly those `ibqueryerrors
+#   --threshold-file` reports -- plus the saturated port, whose counter ibsm
+#   cleared itself (ibqueryerrors then reads 0, ibsm keeps the >= 65535);
 # - the figures add up: AllPortSelect reads (ibsim answers PortSelect 0xFF),
 #   port reads and the reads the sums spared, no GMP timed out.
 #
@@ -28,7 +33,9 @@ interval=2
 
 mkdir -p sm
 ibsm_conf sm/ibsm.toml "$PWD/sm" 1000 2 10
-printf '%s\n' '[health]' "counter_interval = $interval" 'counter_window = 8' >>sm/ibsm.toml
+printf '%s\n' SymbolErrorCounter=10 PortRcvErrors=5 >sm/thresholds
+printf '%s\n' '[health]' "counter_interval = $interval" 'counter_window = 8' \
+  "threshold_file = \"$PWD/sm/thresholds\"" >>sm/ibsm.toml
 start_ibsm sm "$(net_cas "$net" | head -n 1)" 10
 sock=sm/control.sock
 wait_for_status $sock .up 60 || fail "the subnet is not up within 60 s"
@@ -93,6 +100,33 @@ echo "  saturated \"$satsw\"[$satp]: perfquery now $now_value, ibsm total $total
 [[ -n $total && $total -ge 65535 ]] || fail "ibsm's total of the saturated counter is ${total:-missing}, not >= 65535"
 [[ $lower == true ]] || fail "the saturated counter's total is not marked a lower bound"
 [[ $resets -ge 1 ]] || fail "no counter reset counted"
+
+# Over the thresholds: `ibsm health` against `ibqueryerrors --threshold-file`,
+# as "NODE PORT COUNTER" lines.
+ibqe_counters() { # ibqueryerrors output on stdin
+  awk '/^Errors for / { name = $0; sub(/^[^"]*"/, "", name); sub(/".*/, "", name); next }
+       /^ *GUID 0x[0-9a-f]+ port [0-9]+:/ {
+         port = $4; sub(/:/, "", port); line = $0
+         while (match(line, /\[[A-Za-z0-9]+ == [0-9]+\]/)) {
+           f = substr(line, RSTART + 1, RLENGTH - 2); line = substr(line, RSTART + RLENGTH)
+           split(f, kv, " == "); print name, port, kv[1] } }'
+}
+quiet ibqueryerrors --threshold-file sm/thresholds >ibqe-thresholds.out
+{
+  ibqe_counters <ibqe-thresholds.out
+  echo "$satsw $satp SymbolErrorCounter"  # cleared by ibsm: ibqueryerrors reads 0
+} | sort -u >diags.over
+env -u LD_PRELOAD "$IBSM" health --json --socket "$PWD/$sock" >health.json ||
+  fail "ibsm health --json failed: $(cat health.json)"
+jq -r '.unhealthy[] | select(.condition == "errors") | .name as $n | .port.port as $p |
+       .counters[] | "\($n | capture("^\"(?<n>[^\"]*)\"").n) \($p) \(.)"' health.json |
+  sort -u >ibsm.over
+echo "  over the thresholds: ibqueryerrors (and the saturated port) $(wc -l <diags.over), ibsm health $(wc -l <ibsm.over)"
+if ! diff diags.over ibsm.over >over.diff; then
+  fail "ibsm health and ibqueryerrors --threshold-file disagree (< ibqueryerrors, > ibsm):"
+  cat over.diff >&2
+  jq -c '.unhealthy' health.json >&2
+fi
 
 # ibqueryerrors' ports with errors == the ports ibsm last read with errors.
 quiet ibqueryerrors -k -K >ibqueryerrors.out
