@@ -213,19 +213,9 @@ struct CounterOverZero {
   std::uint64_t last{0};   // the value the port held at the last read
 };
 struct HealthCounters {
-  bool enabled{false};
-  std::chrono::seconds interval{0};
-  std::uint64_t passes{0};
-  std::uint64_t gmps{0};  // PerfMgt GMPs sent, retries included
-  std::uint64_t timeouts{0};
-  std::uint64_t errors{0};
-  std::uint64_t resets{0};  // CounterSelect Sets sent for saturated counters
-  std::uint64_t allPortReads{0};
-  std::uint64_t portReads{0};
-  std::uint64_t portReadsSpared{0};
-  std::uint64_t lastPassGmps{0};
-  std::chrono::milliseconds lastPassDuration{0};
-  std::optional<std::chrono::system_clock::time_point> lastPassAt;
+  // The counter sweep's own figures, as it counts them (live, mid-pass
+  // too), with enabled and interval from the settings.
+  health::CounterSweepFigures figures;
   std::uint64_t ports{0};  // ports the last pass holds counters of
   // Actions (sweeps) that began while a pass was in flight: it sent
   // nothing new until they ended.

@@ -131,21 +131,10 @@ void SmDaemon::Impl::onPerfGmp(const ReceivedGmp& in) {
 
 void SmDaemon::Impl::describeCounters(control::DaemonStatus& s) const {
   control::HealthCounters& h = s.healthCounters;
-  h.enabled = settings.counterInterval.count() > 0;
-  h.interval = settings.counterInterval;
+  if (counterRun) h.figures = counterRun->sweep.figures();
+  h.figures.enabled = settings.counterInterval.count() > 0;
+  h.figures.interval = settings.counterInterval;
   if (!counterRun) return;
-  const health::CounterSweepFigures& f = counterRun->sweep.figures();
-  h.passes = f.passes;
-  h.gmps = f.gmpsSent;
-  h.timeouts = f.timeouts;
-  h.errors = f.errors;
-  h.resets = f.resets;
-  h.allPortReads = f.allPortReads;
-  h.portReads = f.portReads;
-  h.portReadsSpared = f.portReadsSpared;
-  h.lastPassGmps = f.lastPassGmps;
-  h.lastPassDuration = f.lastPassDuration;
-  h.lastPassAt = f.lastPassAt;
   h.ports = health.ports.size();
   h.sweepsDuringPass = counterRun->sweepsDuringPass;
   for (const health::PortCounterView& v : health.ports) {

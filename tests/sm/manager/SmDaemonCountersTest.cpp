@@ -92,14 +92,14 @@ TEST_F(SmDaemonCountersTest, PassesEveryIntervalAsMasterWithTheAnswersNeverReach
 
   EXPECT_FALSE(firstPerfBeforeUp_) << "no PerfMgt GMP before the subnet is up";
   const control::HealthCounters& h = status_.healthCounters;
-  EXPECT_TRUE(h.enabled);
-  EXPECT_GE(h.passes, 3U) << "up within a second, then a pass every 2 s";
-  EXPECT_LE(h.passes, 5U);
-  EXPECT_EQ(h.gmps, perfSent_);
-  EXPECT_EQ(h.timeouts, 0U);
+  EXPECT_TRUE(h.figures.enabled);
+  EXPECT_GE(h.figures.passes, 3U) << "up within a second, then a pass every 2 s";
+  EXPECT_LE(h.figures.passes, 5U);
+  EXPECT_EQ(h.figures.gmpsSent, perfSent_);
+  EXPECT_EQ(h.figures.timeouts, 0U);
   EXPECT_GT(h.ports, 0U);
-  EXPECT_GT(h.allPortReads, 0U);
-  EXPECT_GT(h.portReadsSpared, 0U) << "nothing moved after the first pass";
+  EXPECT_GT(h.figures.allPortReads, 0U);
+  EXPECT_GT(h.figures.portReadsSpared, 0U) << "nothing moved after the first pass";
   EXPECT_EQ(status_.sa.received, 1U) << "the SA saw its query and no PerfMgt answer";
   EXPECT_EQ(status_.sa.answered, 1U);
   EXPECT_EQ(status_.sa.droppedUndecodable, 0U);
@@ -130,15 +130,15 @@ TEST_F(SmDaemonCountersTest, AStopInTheMiddleOfAPassEndsCleanly) {
   pma_.silence(f.node(f.switches().back()).guid);
   EXPECT_EQ(run(3500ms), 0);
   EXPECT_GT(perfSent_, 0U);
-  EXPECT_EQ(status_.healthCounters.passes, 0U) << "the first pass was still waiting";
+  EXPECT_EQ(status_.healthCounters.figures.passes, 0U) << "the first pass was still waiting";
 }
 
 TEST_F(SmDaemonCountersTest, OffSendsNoPerfMgtGmp) {
   settings_.counterInterval = 0s;
   EXPECT_EQ(run(6s), 0);
   EXPECT_EQ(perfSent_, 0U);
-  EXPECT_FALSE(status_.healthCounters.enabled);
-  EXPECT_EQ(status_.healthCounters.passes, 0U);
+  EXPECT_FALSE(status_.healthCounters.figures.enabled);
+  EXPECT_EQ(status_.healthCounters.figures.passes, 0U);
 }
 
 }  // namespace
