@@ -150,6 +150,12 @@ std::string formatStatus(const DaemonStatus& s) {
       s.lftTotal.written, s.lftTotal.read, s.pkeyTotal.written, s.pkeyTotal.read,
       s.sl2vlTotal.written, s.sl2vlTotal.read, s.mftTotal.written);
   fmt::format_to(o, "traps_received: {}\n", s.trapsReceived);
+  const ResourceCounts& r = s.resources;
+  fmt::format_to(o,
+                 "resources: rss {:.1f} MB, heap {:.1f} MB in use {:.1f} MB free, smps {} "
+                 "outstanding {} queued, perfmgt {} outstanding {} queued, {} ports' counters\n",
+                 r.rssBytes / 1e6, r.heapInUse / 1e6, r.heapFree / 1e6, r.madOutstanding,
+                 r.madQueued, r.gmpOutstanding, r.gmpQueued, r.counterPorts);
   appendPeers(out, s);
   fmt::format_to(o, "foreign_sms: {}\nforeign_sm_reports: {}\n", s.foreignSms.size(),
                  s.foreignReports);

@@ -223,6 +223,20 @@ struct HealthCounters {
   std::vector<CounterOverZero> overZero;
 };
 
+// What the daemon holds now, sampled when the status is asked: its queues
+// and its memory (the soak requires them flat over a long run).
+struct ResourceCounts {
+  std::size_t madOutstanding{0};  // SMPs on the wire (the MAD engine)
+  std::size_t madQueued{0};       // SMPs waiting for the window
+  std::size_t gmpOutstanding{0};  // PerfMgt GMPs on the wire
+  std::size_t gmpQueued{0};
+  std::size_t counterPorts{0};  // ports the counter sweep remembers
+  std::uint64_t rssBytes{0};
+  std::uint64_t heapInUse{0};
+  std::uint64_t heapFree{0};        // freed, kept by the allocator
+  std::uint64_t memoryReleases{0};  // free memory handed back (after heavy sweeps, counter passes)
+};
+
 struct DaemonStatus {
   std::string state;  // "MASTER", "STANDBY", "DISCOVERING", "NOTACTIVE"
   // The health book's open entries (HealthView::unhealthy): JSON health.unhealthy.
@@ -279,6 +293,7 @@ struct DaemonStatus {
   HealthCounters healthCounters;
   // Fabric health in figures (`ibsm health` shows the entries themselves).
   HealthCounts health;
+  ResourceCounts resources;
   std::optional<DaemonExit> exit;
 };
 

@@ -235,6 +235,14 @@ Json healthJson(const DaemonStatus& s) {
   return h;
 }
 
+Json resourcesJson(const ResourceCounts& r) {
+  return {{"mad_outstanding", r.madOutstanding}, {"mad_queued", r.madQueued},
+          {"gmp_outstanding", r.gmpOutstanding}, {"gmp_queued", r.gmpQueued},
+          {"counter_ports", r.counterPorts},     {"rss_bytes", r.rssBytes},
+          {"heap_in_use_bytes", r.heapInUse},    {"heap_free_bytes", r.heapFree},
+          {"memory_releases", r.memoryReleases}};
+}
+
 Json exitJson(const std::optional<DaemonExit>& e) {
   if (!e) return nullptr;
   return {{"code", e->code},
@@ -297,6 +305,7 @@ std::string formatStatusJson(const DaemonStatus& s) {
             {"sa", saJson(s.sa)},
             {"multicast", multicastJson(s.multicast)},
             {"health", healthJson(s)},
+            {"resources", resourcesJson(s.resources)},
             {"exit", exitJson(s.exit)}};
   // Invalid UTF-8 in a node description is replaced, not a reason to fail.
   std::string out = j.dump(-1, ' ', false, Json::error_handler_t::replace);

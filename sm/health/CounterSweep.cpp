@@ -1,6 +1,7 @@
 #include "sm/health/CounterSweep.h"
 
 #include <algorithm>
+#include <set>
 #include <utility>
 
 namespace ibsm::sm::health {
@@ -160,12 +161,14 @@ void CounterSweep::portRead(const PortRead& read) {
   std::optional<PortCounterState> before;
   double seconds = 0;
   if (!first) {
-    before = it->second.state;
-    seconds = std::chrono::duration<double>(steadyNow - it->second.readAt).count();
+    const PortMemory& was = it->second;
+    before = PortCounterState{
+        .last = was.view.last, .totals = was.view.totals, .resetAfterLast = was.resetAfterLast};
+    seconds = std::chrono::duration<double>(steadyNow - was.readAt).count();
   }
   const PortUpdate u = advance(before, now, seconds);
   PortMemory& m = first ? memory_[read.target.port] : it->second;
-  m.state = PortCounterState{.last = now, .totals = u.totals, .resetAfterLast = {}};
+  m.resetAfterLast = {};
   m.readAt = steadyNow;
   PortCounterView& v = m.view;
   v.port = read.target.port;
@@ -196,7 +199,7 @@ void CounterSweep::resetCounters(const CounterTarget& target, const CounterSet& 
   perf_.submit(std::move(set), [this, key = target.port, counters](const PerfReply& r) {
     // Only a Set that was answered cleared them: the next read then counts
     // from zero. Unanswered, the next read still sees them saturated.
-    if (r.ok()) memory_.at(key).state.resetAfterLast = counters;
+    if (r.ok()) memory_.at(key).resetAfterLast = counters;
     settle();
   });
 }
@@ -207,13 +210,11 @@ void CounterSweep::settle() {
 
 void CounterSweep::finish() {
   std::unique_ptr<Pass> pass = std::move(pass_);
-  views_.clear();
-  for (const NodeTargets& n : pass->nodes) {
-    for (const CounterTarget& t : n.ports) {
-      const auto it = memory_.find(t.port);
-      if (it != memory_.end()) views_.push_back(it->second.view);
-    }
-  }
+  lastPass_.clear();
+  for (const NodeTargets& n : pass->nodes)
+    for (const CounterTarget& t : n.ports)
+      if (memory_.contains(t.port)) lastPass_.push_back(t.port);
+  forgetGone(*pass);
   const PerfRequesterCounters& c = perf_.counters();
   ++figures_.passes;
   figures_.gmpsSent = c.sent;
@@ -226,8 +227,29 @@ void CounterSweep::finish() {
   if (pass->done) pass->done();
 }
 
+// Ports out of the fabric for forgetAfter, and the nodes none of whose
+// ports is remembered any more (their ClassPortInfo and switch-wide sum).
+void CounterSweep::forgetGone(const Pass& pass) {
+  std::set<Guid> inFabric;
+  for (const NodeTargets& n : pass.nodes) inFabric.insert(n.node);
+  const auto oldest = clocks_.steady() - clocks_.forgetAfter;
+  std::set<PortKey> inPass(lastPass_.begin(), lastPass_.end());
+  std::erase_if(memory_, [&](const auto& entry) {
+    return !inPass.contains(entry.first) && entry.second.readAt < oldest;
+  });
+  std::set<Guid> remembered;
+  for (const auto& [key, m] : memory_) remembered.insert(key.node);
+  const auto gone = [&](const auto& entry) {
+    return !inFabric.contains(entry.first) && !remembered.contains(entry.first);
+  };
+  std::erase_if(classPortInfo_, gone);
+  std::erase_if(sums_, gone);
+}
+
 void CounterSweep::fill(HealthView& view) const {
-  view.ports = views_;
+  view.ports.clear();
+  view.ports.reserve(lastPass_.size());
+  for (const PortKey& key : lastPass_) view.ports.push_back(memory_.at(key).view);
   const bool enabled = view.counterSweep.enabled;
   const auto interval = view.counterSweep.interval;
   view.counterSweep = figures_;

@@ -37,6 +37,10 @@ namespace ibsm::sm::health {
 struct CounterSweepClocks {
   std::function<MadClock::time_point()> steady;                 // the engine's: rates, durations
   std::function<std::chrono::system_clock::time_point()> wall;  // what the view shows
+  // A port out of the fabric this long is forgotten, its totals with it:
+  // the memory is bounded by the fabric now, not by every port ever seen.
+  // A cable pulled and put back within it keeps its totals.
+  std::chrono::seconds forgetAfter{600};
 };
 
 class CounterSweep {
@@ -52,17 +56,21 @@ class CounterSweep {
   bool start(const Fabric& fabric, std::function<void()> done);
   bool running() const { return pass_ != nullptr; }
 
-  // The ports of the last finished pass, in fabric order, and the figures.
-  const std::vector<PortCounterView>& ports() const { return views_; }
   const CounterSweepFigures& figures() const { return figures_; }
-  // HealthView::ports and ::counterSweep (enabled and interval are the
-  // daemon's: left as they are).
+  // Ports remembered (read at least once, not forgotten yet).
+  std::size_t remembered() const { return memory_.size(); }
+  bool remembers(const PortKey& port) const { return memory_.contains(port); }
+  // HealthView::ports (the ports of the last finished pass, in fabric
+  // order) and ::counterSweep (enabled and interval are the daemon's: left
+  // as they are).
   void fill(HealthView& view) const;
 
  private:
+  // The view holds the last reading and the totals: the state advance()
+  // needs is made from it (stateOf), not kept twice.
   struct PortMemory {
-    PortCounterState state;
     PortCounterView view;
+    CounterSet resetAfterLast{};  // cleared by our Set after view.last was read
     MadClock::time_point readAt{};
   };
   struct Pass;
@@ -77,6 +85,7 @@ class CounterSweep {
   // One outstanding GMP of the pass less; the pass ends at none.
   void settle();
   void finish();
+  void forgetGone(const Pass& pass);
 
   PerfRequester& perf_;
   CounterSweepClocks clocks_;
@@ -84,7 +93,7 @@ class CounterSweep {
   std::unordered_map<Guid, PerfClassPortInfo> classPortInfo_;
   std::unordered_map<Guid, PortReading> sums_;
   std::map<PortKey, PortMemory> memory_;
-  std::vector<PortCounterView> views_;
+  std::vector<PortKey> lastPass_;  // the ports the last finished pass read, in fabric order
   CounterSweepFigures figures_;
 };
 

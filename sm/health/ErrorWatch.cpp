@@ -46,6 +46,7 @@ std::vector<PortErrors> ErrorWatch::update(const std::vector<PortCounterView>& p
   std::vector<PortErrors> out;
   for (const PortCounterView& view : ports) {
     PortState& st = ports_[view.port];
+    st.seen = now;
     const bool fresh = view.reads != st.reads;
     st.reads = view.reads;
     if (fresh) {
@@ -68,6 +69,9 @@ std::vector<PortErrors> ErrorWatch::update(const std::vector<PortCounterView>& p
       if (st.episode.test(i)) e.counters.push_back(counterAt(i));
     out.push_back(std::move(e));
   }
+  // A port out of the fabric for a clean period is forgotten, as the
+  // counter sweep forgets it: a new port, with a new baseline, if it comes back.
+  std::erase_if(ports_, [&](const auto& p) { return now - p.second.seen >= rule.cleanPeriod; });
   std::ranges::sort(out, {}, &PortErrors::port);
   return out;
 }

@@ -56,6 +56,7 @@ class ErrorWatch {
     std::uint64_t reads{0};    // the read last looked at
     CounterSet episode{};      // counters over during the unhealthy episode
     Clock::time_point lastIncrease{};
+    Clock::time_point seen{};  // the last update that listed the port
     std::string detail;
   };
   std::map<PortKey, PortState> ports_;

@@ -102,6 +102,7 @@ class PerfRequester {
 
   bool idle() const { return queue_.empty() && pending_.empty(); }
   std::size_t outstanding() const { return pending_.size(); }
+  std::size_t queued() const { return queue_.size(); }
   const PerfRequesterCounters& counters() const { return counters_; }
   const PerfRequesterOptions& options() const { return options_; }
 

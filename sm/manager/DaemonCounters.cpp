@@ -88,7 +88,8 @@ void SmDaemon::Impl::setUpCounters() {
   counterRun = std::make_unique<CounterRun>(
       loop, std::move(io), health::PerfRequesterOptions{.window = settings.counterWindow},
       health::CounterSweepClocks{.steady = [this] { return now(); },
-                                 .wall = [] { return std::chrono::system_clock::now(); }});
+                                 .wall = [] { return std::chrono::system_clock::now(); },
+                                 .forgetAfter = settings.health.policy.cleanPeriod});
   counterRun->nextPass = now() + settings.counterInterval;
   log->info("SM-0470 counter sweep every {} s, {} PerfMgt GMPs outstanding at most",
             settings.counterInterval.count(), settings.counterWindow);
@@ -117,6 +118,7 @@ void SmDaemon::Impl::endCounterPass() {
   if (agent.self().smState == SmState::Master) countersRead();
   // The metrics file carries the new counters (and what the book made of them).
   writeMetrics();
+  releaseMemory();
 }
 
 void SmDaemon::Impl::pauseCounters(bool paused) {

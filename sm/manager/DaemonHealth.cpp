@@ -10,6 +10,7 @@
 #include <algorithm>
 
 #include "sm/health/LinkConditions.h"
+#include "sm/manager/DaemonCounters.h"
 #include "sm/manager/DaemonImpl.h"
 
 namespace ibsm::sm::manager {
@@ -198,6 +199,10 @@ void SmDaemon::Impl::countersRead() {
     ++r.first;
     r.second += reset ? 1 : 0;
   }
+  // What the counter sweep forgot (ports gone a clean period) goes here too.
+  std::erase_if(portReadsSeen, [&](const auto& p) {
+    return !counterRun || !counterRun->sweep.remembers(p.first);
+  });
   for (const auto& [link, n] : downs) flaps.counterDowns(link, n, t);
   for (const auto& [guid, r] : resets)
     if (r.first >= 2 && r.first == r.second)

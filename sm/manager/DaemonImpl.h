@@ -73,6 +73,11 @@ struct SmDaemon::Impl {
   // The subnet is up (or not) after a sweep as master; the first up is timed.
   void setUp(bool isUp);
   control::DaemonStatus status() const;
+  control::ResourceCounts resources() const;
+  // Hands the allocator's free pages back after a sweep that planned or a
+  // counter pass (ProcessMemory.h says why).
+  void releaseMemory();
+  std::uint64_t memoryReleases{0};
 
   // Tells the lifecycle listener, if any (SmDaemon::onLifecycle says when).
   void announce(SmDaemon::Lifecycle what);

@@ -4,7 +4,9 @@
 // lines.
 #include <string>
 
+#include "sm/manager/DaemonCounters.h"
 #include "sm/manager/DaemonImpl.h"
+#include "sm/manager/ProcessMemory.h"
 
 namespace ibsm::sm::manager {
 namespace {
@@ -94,6 +96,8 @@ void SmDaemon::Impl::recordSweep(const control::SweepInfo& info, const SweepResu
   countSweep(info, result);
   // After the counts, so the file shows this sweep.
   writeMetrics();
+  // A sweep that planned (heavy, reroute, replan) freed its walk, plan and diff.
+  if (result) releaseMemory();
 }
 
 void SmDaemon::Impl::countSweep(const control::SweepInfo& info, const SweepResult* result) {
@@ -164,6 +168,7 @@ control::DaemonStatus SmDaemon::Impl::status() const {
   s.madsSent = engine.counters().sent;
   s.madRetries = engine.counters().retries;
   s.madTimeouts = engine.counters().timeouts;
+  s.resources = resources();
   s.lftTotal = tablesTotal[program::TableKind::Lft];
   s.pkeyTotal = tablesTotal[program::TableKind::PKey];
   s.sl2vlTotal = tablesTotal[program::TableKind::Sl2Vl];
@@ -204,6 +209,28 @@ control::DaemonStatus SmDaemon::Impl::status() const {
   s.unhealthy = health.unhealthy;
   s.exit = ended;
   return s;
+}
+
+control::ResourceCounts SmDaemon::Impl::resources() const {
+  control::ResourceCounts r;
+  r.madOutstanding = engine.outstanding();
+  r.madQueued = engine.queued();
+  if (counterRun) {
+    r.gmpOutstanding = counterRun->perf.outstanding();
+    r.gmpQueued = counterRun->perf.queued();
+    r.counterPorts = counterRun->sweep.remembered();
+  }
+  const ProcessMemory m = readProcessMemory();
+  r.rssBytes = m.rssBytes;
+  r.heapInUse = m.heapInUse;
+  r.heapFree = m.heapFree;
+  r.memoryReleases = memoryReleases;
+  return r;
+}
+
+void SmDaemon::Impl::releaseMemory() {
+  releaseFreeMemory();
+  ++memoryReleases;
 }
 
 }  // namespace ibsm::sm::manager

@@ -23,6 +23,15 @@ DaemonStatus standby() {
   s.master = Guid{0x0002c90300000001};
   s.uptime = 3723s;
   s.madsSent = 40;
+  s.resources = {.madOutstanding = 3,
+                 .madQueued = 7,
+                 .gmpOutstanding = 1,
+                 .gmpQueued = 2,
+                 .counterPorts = 896,
+                 .rssBytes = 31'500'000,
+                 .heapInUse = 5'100'000,
+                 .heapFree = 2'000'000,
+                 .memoryReleases = 4};
   return s;
 }
 
@@ -77,6 +86,8 @@ TEST(StatusText, IsOneKeyValueLinePerField) {
             "blocks_total: lft 0 written 0 read, pkey 0 written 0 read, sl2vl 0 written 0 read, "
             "mft 0 written\n"
             "traps_received: 0\n"
+            "resources: rss 31.5 MB, heap 5.1 MB in use 2.0 MB free, smps 3 outstanding 7 queued, "
+            "perfmgt 1 outstanding 2 queued, 896 ports' counters\n"
             "state_changes: 0\n"
             "times_master: 0\n"
             "missed_polls: 0\n"
@@ -399,6 +410,20 @@ TEST(StatusJson, CarriesEveryCounterOfASweepAndHowTheRunEnded) {
   EXPECT_EQ(j["exit"]["reason"], "stopped");
   EXPECT_EQ(j["exit"]["signal"], 15);
   EXPECT_EQ(j["exit"]["stopped_during"], "MASTER (heavy sweep)");
+}
+
+TEST(StatusJson, CarriesTheQueuesAndTheMemoryTheSoakWatches) {
+  const auto j = nlohmann::json::parse(formatStatusJson(standby()));
+  const auto& r = j.at("resources");
+  EXPECT_EQ(r.at("mad_outstanding"), 3);
+  EXPECT_EQ(r.at("mad_queued"), 7);
+  EXPECT_EQ(r.at("gmp_outstanding"), 1);
+  EXPECT_EQ(r.at("gmp_queued"), 2);
+  EXPECT_EQ(r.at("counter_ports"), 896);
+  EXPECT_EQ(r.at("rss_bytes"), 31'500'000);
+  EXPECT_EQ(r.at("heap_in_use_bytes"), 5'100'000);
+  EXPECT_EQ(r.at("heap_free_bytes"), 2'000'000);
+  EXPECT_EQ(r.at("memory_releases"), 4);
 }
 
 TEST(StatusJson, ListsEverySmOfAnotherKey) {

@@ -20,8 +20,9 @@ using testing::FakePma;
 constexpr std::uint16_t kAllAndExtended =
     perfCapability::kAllPortSelect | perfCapability::kIsExtendedWidthSupported;
 
-// Two switches cabled twice, two hosts on each: 4 + 4 switch ports, 4 CA ports.
-Fabric twoSwitches() {
+// Two switches cabled twice, two hosts on each: 4 + 4 switch ports, 4 CA
+// ports (h3 and sw1[4] left out when `withH3` is false).
+Fabric twoSwitches(bool withH3 = true) {
   FabricBuilder b;
   b.addSwitch("sw0", 8);
   b.addSwitch("sw1", 8);
@@ -29,7 +30,7 @@ Fabric twoSwitches() {
   b.addHost("h0", "sw0", 3);
   b.addHost("h1", "sw0", 4);
   b.addHost("h2", "sw1", 3);
-  b.addHost("h3", "sw1", 4);
+  if (withH3) b.addHost("h3", "sw1", 4);
   return b.build();
 }
 
@@ -46,12 +47,15 @@ struct Bench {
                              .wakeAt = {}},
              {.window = 4, .timeout = 100ms, .retries = 1}),
         sweep(perf, {.steady = [this] { return now; },
-                     .wall = [] { return std::chrono::system_clock::time_point{}; }}) {}
+                     .wall = [] { return std::chrono::system_clock::time_point{}; },
+                     .forgetAfter = 600s}) {}
 
   // One pass to its end: answers delivered in order, silent GMPs timed out.
-  void pass() {
+  // `shown` is what the daemon's view holds after it.
+  void pass() { pass(fabric); }
+  void pass(const Fabric& swept) {
     bool done = false;
-    ASSERT_TRUE(sweep.start(fabric, [&] { done = true; }));
+    ASSERT_TRUE(sweep.start(swept, [&] { done = true; }));
     for (int guard = 0; !done && guard < 100000; ++guard) {
       if (!wire.empty()) {
         const PerfMadBytes a = wire.front();
@@ -63,6 +67,7 @@ struct Bench {
       }
     }
     ASSERT_TRUE(done);
+    sweep.fill(shown);
     now += 60s;
   }
   PortKey key(std::string_view name, std::uint8_t port) const {
@@ -71,7 +76,7 @@ struct Bench {
     throw std::runtime_error("no node " + std::string(name));
   }
   const PortCounterView& view(PortKey k) const {
-    for (const PortCounterView& v : sweep.ports())
+    for (const PortCounterView& v : shown.ports)
       if (v.port == k) return v;
     throw std::runtime_error("no view");
   }
@@ -82,6 +87,7 @@ struct Bench {
   std::deque<PerfMadBytes> wire;
   PerfRequester perf;
   CounterSweep sweep;
+  HealthView shown;
 };
 
 constexpr std::size_t kSymbols = index(Counter::SymbolErrorCounter);
@@ -92,7 +98,7 @@ TEST(CounterSweep, FirstPassReadsEveryLinkedPortWithExtendedCountersWhereSupport
   b.pma.extended(b.key("sw0", 3)).portXmitData = 0x123456789;
   b.pass();
   EXPECT_EQ(b.pma.count(perfAttr::kClassPortInfo), 6U) << "one per node";
-  EXPECT_EQ(b.sweep.ports().size(), 12U);
+  EXPECT_EQ(b.shown.ports.size(), 12U);
   const auto& f = b.sweep.figures();
   EXPECT_EQ(f.passes, 1U);
   EXPECT_EQ(f.allPortReads, 2U);
@@ -185,11 +191,41 @@ TEST(CounterSweep, ASilentNodeTimesOutAndThePassStillEnds) {
   b.pass();
   const auto& f = b.sweep.figures();
   EXPECT_EQ(f.timeouts, 1U) << "its ClassPortInfo, after one retry";
-  EXPECT_EQ(b.sweep.ports().size(), 11U);
+  EXPECT_EQ(b.shown.ports.size(), 11U);
   EXPECT_FALSE(b.sweep.running());
   b.pma.silence(b.key("h1", 1).node, false);
   b.pass();
-  EXPECT_EQ(b.sweep.ports().size(), 12U);
+  EXPECT_EQ(b.shown.ports.size(), 12U);
+}
+
+TEST(CounterSweep, APortBackWithinForgetAfterKeepsItsTotals) {
+  Bench b(kAllAndExtended);
+  const PortKey h3 = b.key("h3", 1);
+  b.pma.counters(h3).symbolErrorCounter = 7;
+  b.pass();
+  const Fabric without = twoSwitches(false);
+  b.pass(without);
+  b.pass(without);
+  EXPECT_EQ(b.shown.ports.size(), 10U) << "h3[1] and sw1[4] not in the fabric";
+  EXPECT_EQ(b.sweep.remembered(), 12U);
+  b.pass();
+  EXPECT_EQ(b.view(h3).totals[kSymbols].value, 7U);
+  EXPECT_EQ(b.view(h3).reads, 2U);
+}
+
+TEST(CounterSweep, APortOutOfTheFabricLongerThanForgetAfterIsForgottenWithItsNode) {
+  Bench b(kAllAndExtended);
+  const PortKey h3 = b.key("h3", 1);
+  b.pma.counters(h3).symbolErrorCounter = 7;
+  b.pass();
+  const Fabric without = twoSwitches(false);
+  for (int i = 0; i < 11; ++i) b.pass(without);  // 660 s > forgetAfter
+  EXPECT_EQ(b.sweep.remembered(), 10U) << "memory is bounded by the fabric now";
+  const auto cpiBefore = b.pma.count(perfAttr::kClassPortInfo);
+  b.pass();
+  EXPECT_EQ(b.pma.count(perfAttr::kClassPortInfo), cpiBefore + 1) << "h3's asked again";
+  EXPECT_EQ(b.view(h3).reads, 1U) << "a new port to the sweep";
+  EXPECT_FALSE(b.view(h3).rates.has_value());
 }
 
 TEST(CounterSweep, FillLeavesTheDaemonsSettingsAndCopiesTheRest) {

@@ -61,6 +61,25 @@ TEST(Errors, AfterCleanOnlyNewErrorsOverTheThresholdCountAgain) {
   EXPECT_EQ(w.update(p.read(6), t0 + 420s, rule(10)).size(), 1U) << "11 since clean";
 }
 
+TEST(Errors, APortOutOfTheFabricLessThanACleanPeriodKeepsItsBaseline) {
+  ErrorWatch w;
+  Port p;
+  ASSERT_EQ(w.update(p.read(20), t0, rule(10)).size(), 1U);
+  ASSERT_TRUE(w.update(p.read(0), t0 + 300s, rule(10)).empty());  // clean: baseline 20
+  ASSERT_TRUE(w.update({}, t0 + 400s, rule(10)).empty());         // its cable pulled
+  EXPECT_TRUE(w.update(p.read(5), t0 + 599s, rule(10)).empty()) << "5 since clean";
+}
+
+TEST(Errors, APortOutOfTheFabricForACleanPeriodIsForgotten) {
+  ErrorWatch w;
+  Port p;
+  ASSERT_EQ(w.update(p.read(20), t0, rule(10)).size(), 1U);
+  ASSERT_TRUE(w.update(p.read(0), t0 + 300s, rule(10)).empty());  // clean: baseline 20
+  ASSERT_TRUE(w.update({}, t0 + 600s, rule(10)).empty());         // gone 300 s: forgotten
+  EXPECT_EQ(w.update(p.read(5), t0 + 660s, rule(10)).size(), 1U)
+      << "a new port to the watch: its 25 are over 10";
+}
+
 TEST(Errors, RateThresholdsJudgeTheRatePerHour) {
   ErrorWatch w;
   Port p;

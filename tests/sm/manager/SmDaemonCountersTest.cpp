@@ -121,6 +121,18 @@ TEST_F(SmDaemonCountersTest, ErrorCountersOverZeroAreInTheStatus) {
   EXPECT_FALSE(c.lowerBound);
 }
 
+TEST_F(SmDaemonCountersTest, TheStatusShowsTheQueuesEmptyAtTheEndAndTheMemoryHeld) {
+  settings_.counterInterval = 2s;
+  EXPECT_EQ(run(5s), 0);
+  const control::ResourceCounts& r = status_.resources;
+  EXPECT_EQ(r.madOutstanding + r.madQueued, 0U) << "nothing left once stopped";
+  EXPECT_EQ(r.gmpOutstanding + r.gmpQueued, 0U);
+  EXPECT_EQ(r.counterPorts, status_.healthCounters.ports) << "every port of the fabric, no more";
+  EXPECT_GT(r.rssBytes, 0U);
+  EXPECT_GT(r.heapInUse, 0U);
+  EXPECT_GE(r.memoryReleases, 3U) << "after the heavy sweep and each counter pass";
+}
+
 // A silent PMA keeps the first pass waiting (timeouts and retries): the
 // SIGTERM lands in the middle of it, and the daemon ends cleanly, its
 // outstanding GMPs cancelled.

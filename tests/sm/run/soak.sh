@@ -7,8 +7,11 @@
 # switch-to-LID route of what ibnetdiscover reaches walked through the
 # tables without a gap, loop or dead end (check_all_pairs_walk), within
 # BOUND seconds (SMP drops paused while the judges read). Every minute it samples the daemon's RSS, open fds and
-# what its status counts, and at the end requires them flat: RSS within
-# RSS_SLACK% of the first sample after warm-up, fds equal.
+# what its status counts (its heap in use and free, its SMP and PerfMgt
+# queues), and at the end requires them flat: RSS and heap in use within
+# RSS_SLACK% of the first sample after warm-up, fds equal, and once the
+# fabric is quiet nothing left in a queue. Counters are read every 30 s, so
+# the warm-up minute includes the counter sweep's first passes.
 #
 #   run-with-ibsim.sh NETFILE -- soak.sh path/to/ibsm path/to/sa-client MINUTES [BOUND] [DROP]
 # scripts/soak.sh runs the 30-minute version on a radix-16 tree; CI runs 2 minutes on k8.
@@ -46,6 +49,7 @@ echo "fabric: ${#switches[@]} switches, ${#cas[@]} CAs, ${#cables[@]} inter-swit
 
 mkdir -p sm
 ibsm_conf sm/ibsm.toml "$PWD/sm" 1000 2 5
+printf '%s\n' '[health]' 'counter_interval = 30' >>sm/ibsm.toml
 start_ibsm sm "$sm_node" 10
 pid=$ibsm_pid
 sock=sm/control.sock
@@ -80,13 +84,20 @@ settle() {  # WHAT: waits for consistency after an event, and times it
 
 samples=()
 sample() {
-  local rss fds
+  local rss fds json heap
   rss=$(awk '/^VmRSS:/ { print $2 }' "/proc/$pid/status" 2>/dev/null)
   fds=$(ls "/proc/$pid/fd" 2>/dev/null | wc -l)
-  local st
-  st=$(ibsm_status_json $sock | jq -c '{sweeps, mads_sent, mad_retries, mad_timeouts, traps_received}' 2>/dev/null)
-  samples+=("$(((SECONDS - start) / 60)) $rss $fds")
-  echo "sample t=$(((SECONDS - start) / 60)) min: RSS ${rss} kB, fds $fds, $st"
+  json=$(ibsm_status_json $sock)
+  heap=$(jq -r '.resources.heap_in_use_bytes / 1024 | floor' <<<"$json" 2>/dev/null)
+  samples+=("$(((SECONDS - start) / 60)) $rss $fds ${heap:-0}")
+  echo "sample t=$(((SECONDS - start) / 60)) min: RSS ${rss} kB, fds $fds," \
+    "$(jq -c '{sweeps, mads_sent, mad_retries, mad_timeouts, traps_received} + .resources' <<<"$json" 2>/dev/null)"
+}
+# Nothing stuck: between sweeps the SMP engine and the PerfMgt requester hold
+# nothing (a request never completed would stay outstanding for good).
+queues_empty() {
+  ibsm_status_json $sock | jq -e '.resources | .mad_outstanding + .mad_queued
+    + .gmp_outstanding + .gmp_queued == 0' >/dev/null 2>&1
 }
 
 pulled_cable="" pulled_switch="" dropping=()
@@ -165,18 +176,22 @@ settle "everything restored"
 sample
 
 kill -0 "$pid" 2>/dev/null || fail "the daemon died: $(tail -n 5 sm/stderr)"
-# Flat: after the first minute's warm-up (the first sweeps allocate the
-# tables and caches for good), RSS within rss_slack% and fds unchanged.
-read -r _ rss0 fds0 <<<"${samples[1]:-${samples[0]}}"
-read -r _ rss1 fds1 <<<"${samples[-1]}"
+# Flat: after the first minute's warm-up (the first sweeps and counter
+# passes allocate the tables and caches for good), RSS and heap in use
+# within rss_slack% and fds unchanged.
+read -r _ rss0 fds0 heap0 <<<"${samples[1]:-${samples[0]}}"
+read -r _ rss1 fds1 heap1 <<<"${samples[-1]}"
 if [[ -n $rss0 && -n $rss1 ]]; then
   ((rss1 * 100 <= rss0 * (100 + rss_slack))) || fail "RSS grew from $rss0 kB to $rss1 kB"
+  ((heap1 * 100 <= heap0 * (100 + rss_slack))) || fail "heap in use grew from $heap0 kB to $heap1 kB"
   ((fds1 == fds0)) || fail "open fds went from $fds0 to $fds1"
 fi
+wait_until 20 queues_empty || fail "requests left in the queues with the fabric quiet: \
+$(ibsm_status_json $sock | jq -c .resources)"
 summary=""
 for k in "${!count[@]}"; do summary+="$k ${count[$k]}, "; done
 echo "events survived: $events (${summary%, }); broken: $broken"
 echo "longest time to consistency: $worst s ($worst_what)"
-echo "memory: RSS ${samples[0]#* } -> ${samples[-1]#* } (kB fds)"
+echo "memory: RSS, fds, heap in use: ${samples[0]#* } -> ${samples[1]#* } (warm) -> ${samples[-1]#* } (kB, fds, kB)"
 stop_pid "$pid" TERM 10 || fail "the daemon did not stop cleanly on SIGTERM"
 finish "soak $minutes min: $events events, worst $worst s" sm/ibsm.log
