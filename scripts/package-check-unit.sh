@@ -27,29 +27,55 @@ wait_for() {  # SECONDS COMMAND...
 # The first READY=1 comes milliseconds after the start: listen first.
 wait_for 10 test -S "$PWD/notify.sock" || fail "the notify listener did not start"
 
-if [[ -d /run/systemd/system ]]; then
-  mkdir -p "/etc/systemd/system/ibsm@$instance.service.d"
-  cat >"/etc/systemd/system/ibsm@$instance.service.d/ibsim.conf" <<CONF
+# Under systemd: UNIT with a drop-in that points it at the simulator, started
+# to READY, its journal, a reload, a stop. STATE is its state directory.
+systemd_check() {
+  local u=$1 state=$2 sock=$3
+  mkdir -p "/etc/systemd/system/$u.d"
+  cat >"/etc/systemd/system/$u.d/ibsim.conf" <<CONF
+[Unit]
+# The simulator has no /dev/infiniband: the unit runs on umad2sim's.
+ConditionPathExistsGlob=
 [Service]
 Environment=LD_PRELOAD=$LD_PRELOAD IBSIM_SOCKNAME=$IBSIM_SOCKNAME SIM_HOST=$node
 # umad2sim talks to ibsim over sockets in /tmp and writes a fake sysfs in
 # the working directory.
 PrivateTmp=no
+ReadWritePaths=/tmp
 RestrictAddressFamilies=
-WorkingDirectory=/var/lib/ibsm/%i
+WorkingDirectory=$state
 CONF
   systemctl daemon-reload
-  systemctl start "ibsm@$instance" || fail "systemctl start ibsm@$instance"
-  echo "systemctl start ibsm@$instance: $(systemctl is-active "ibsm@$instance")"
+  # Type=notify: start returns once the daemon sent READY=1 (or failed).
+  systemctl start "$u" || fail "systemctl start $u: $(journalctl -u "$u" -o cat | tail -n 5)"
+  show() { systemctl show -P "$1" "$u"; }
+  status() { env -u LD_PRELOAD ibsm status --json --socket "$sock"; }
+  [[ $(show ActiveState) == active ]] || fail "$u is $(show ActiveState) after start"
+  echo "systemctl start $u: $(show ActiveState) ($(show SubState)), status \"$(show StatusText)\""
+  [[ $(status | jq -r .up) == true ]] || fail "ibsm status --socket $sock: the subnet is not up"
+  local journal
+  journal=$(journalctl -u "$u" -o cat)
+  grep -q 'SM-0001 ' <<<"$journal" || fail "no SM-0001 (subnet up) in the journal: $(tail -n 5 <<<"$journal")"
+  echo "journal: $(grep -c 'SM-[0-9]\|PROG-[0-9]' <<<"$journal") lines with log ids, e.g. $(grep -m 1 'SM-0001 ' <<<"$journal")"
   sed -i 's/^priority = .*/priority = 9/' /etc/ibsm/ibsm.toml
-  systemctl reload "ibsm@$instance"
-  wait_for 20 sh -c "$(declare -f ctl); ctl | jq -e '.priority == 9' >/dev/null" ||
-    fail "systemctl reload did not re-read the config"
-  systemctl stop "ibsm@$instance"
-  rm -rf "/etc/systemd/system/ibsm@$instance.service.d"
-  systemctl daemon-reload
+  systemctl reload "$u" || fail "systemctl reload $u"
+  wait_for 20 sh -c "$(declare -f status); status | jq -e '.priority == 9' >/dev/null" ||
+    fail "systemctl reload $u did not re-read the config"
+  echo "systemctl reload $u: priority 9 from the edited config, status \"$(show StatusText)\""
   cp /tmp/ibsm.toml.shipped /etc/ibsm/ibsm.toml
-  echo "systemd: start, READY, reload, stop: passed"
+  systemctl stop "$u"
+  [[ $(show Result) == success && $(show ExecMainStatus) == 0 ]] ||
+    fail "stop $u: result $(show Result), exit status $(show ExecMainStatus)"
+  [[ -s $state/guid2lid ]] || fail "no guid2lid in $state"
+  rm -rf "/etc/systemd/system/$u.d"
+  systemctl daemon-reload
+  echo "systemctl stop $u: $(show ActiveState), result $(show Result), $state/guid2lid kept"
+}
+
+if [[ -d /run/systemd/system && ${IBSM_PACKAGE_CHECK_NO_SYSTEMD:-0} != 1 ]]; then
+  systemd_check ibsm.service /var/lib/ibsm/default /run/ibsm/ibsm.sock
+  systemd_check "ibsm@$instance.service" "/var/lib/ibsm/$instance" "/run/ibsm/$instance.sock"
+  echo "systemd: ibsm and ibsm@$instance, start to READY, journal, reload, stop: passed"
   exit 0
 fi
 
