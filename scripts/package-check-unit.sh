@@ -56,7 +56,14 @@ CONF
   local journal
   journal=$(journalctl -u "$u" -o cat)
   grep -q 'SM-0001 ' <<<"$journal" || fail "no SM-0001 (subnet up) in the journal: $(tail -n 5 <<<"$journal")"
-  echo "journal: $(grep -c 'SM-[0-9]\|PROG-[0-9]' <<<"$journal") lines with log ids, e.g. $(grep -m 1 'SM-0001 ' <<<"$journal")"
+  echo "journal: $(grep -c '^SM-[0-9]\|^PROG-[0-9]' <<<"$journal") lines starting with a log id"
+  # Straight to the journal: the id is a field, the level a priority.
+  local up
+  up=$(journalctl -u "$u" IBSM_LOG_ID=SM-0001 -o cat)
+  [[ $up == "SM-0001 subnet up:"* ]] || fail "journalctl IBSM_LOG_ID=SM-0001: \"$up\""
+  [[ $(journalctl -u "$u" IBSM_LOG_ID=SM-0001 -o json | jq -r .PRIORITY | head -n 1) == 6 ]] ||
+    fail "SM-0001 is not filed as info (priority 6)"
+  echo "journalctl -u $u IBSM_LOG_ID=SM-0001: $up"
   sed -i 's/^priority = .*/priority = 9/' /etc/ibsm/ibsm.toml
   systemctl reload "$u" || fail "systemctl reload $u"
   wait_for 20 sh -c "$(declare -f status); status | jq -e '.priority == 9' >/dev/null" ||

@@ -14,6 +14,7 @@
 #include <optional>
 #include <variant>
 
+#include "sm/cli/JournalSink.h"
 #include "sm/cli/ServiceNotify.h"
 #include "sm/config/ConfigInUse.h"
 #include "sm/config/PartitionSources.h"
@@ -70,7 +71,9 @@ Result<std::variant<Guid, transport::UmadPortName>> parsePortArg(const std::stri
 Result<std::shared_ptr<spdlog::logger>> makeLogger(const config::LogConfig& log) {
   try {
     std::shared_ptr<spdlog::logger> logger;
-    if (log.file.empty())
+    if (log.file.empty() && stderrIsJournal())
+      logger = std::make_shared<spdlog::logger>("ibsm", std::make_shared<JournalSink>());
+    else if (log.file.empty())
       logger = spdlog::stderr_color_mt("ibsm");
     else
       logger = spdlog::basic_logger_mt("ibsm", log.file.string());
