@@ -10,14 +10,7 @@ ctl() { env -u LD_PRELOAD ibsm status --json --socket "/run/ibsm/$instance.sock"
 
 notify=$PWD/notify.log
 : >"$notify"
-python3 - "$PWD/notify.sock" "$notify" <<'PY' &
-import socket, sys
-s = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
-s.bind(sys.argv[1])
-with open(sys.argv[2], "a", buffering=1) as out:
-    while True:
-        out.write(s.recv(4096).decode().replace("\n", "|") + "\n")
-PY
+python3 "$IBSM_PACKAGE_CHECK_ROOT/tests/sm/run/notify-listener.py" "$PWD/notify.sock" "$notify" &
 listener=$!
 trap 'kill $listener ${pid:-} 2>/dev/null' EXIT
 wait_for() {  # SECONDS COMMAND...

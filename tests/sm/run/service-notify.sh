@@ -16,17 +16,9 @@ IBSM=${1:?usage: $0 path/to/ibsm}
 source "$(dirname "$0")/run-checks.sh"
 net=$IBSIM_NETFILE
 
-# systemd's side: every datagram to notify-*.sock, one line per message
-# with its newlines as '|'.
+# systemd's side: every datagram to notify-*.sock, one line per message.
 listen() {
-  python3 - "$1" "$2" <<'PY' &
-import socket, sys
-sock = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
-sock.bind(sys.argv[1])
-with open(sys.argv[2], "a", buffering=1) as out:
-    while True:
-        out.write(sock.recv(4096).decode().replace("\n", "|") + "\n")
-PY
+  python3 "$(dirname "$0")/notify-listener.py" "$1" "$2" &
   listener_pids+=($!)
 }
 listener_pids=()
