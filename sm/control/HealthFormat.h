@@ -19,7 +19,7 @@
 namespace ibsm::sm::control {
 
 // The figures `ibsm status` shows of the fabric's health (its `health:`
-// line and the JSON's `health.counts` / `health.counter_sweep`).
+// line and the JSON's `health.counts`).
 struct HealthCounts {
   std::array<std::uint64_t, health::kConditionCount> unhealthy{};  // by health::Condition
   std::uint64_t isolated{0};

@@ -224,13 +224,14 @@ Json healthCountersJson(const HealthCounters& h) {
           {"ports_over_zero", std::move(over)}};
 }
 
-// The status's health: the counter sweep's figures (`counters`, the error
-// counters over zero), the counts by condition, and the health book's
-// unhealthy entries (all of them with their counters: `ibsm health`).
+// The status's health: the counter sweep's figures (`counters`, live, and
+// the error counters over zero), the counts by condition, and the health
+// book's unhealthy entries (all of them with their counters: `ibsm health`).
+// The sweep's figures as of its last pass are `ibsm health --json`'s
+// `counter_sweep`; here they would say the same twice.
 Json healthJson(const DaemonStatus& s) {
   Json h = healthCountersJson(s.healthCounters);
   h["counts"] = healthCountsJson(s.health);
-  h["counter_sweep"] = counterSweepJson(s.health.counterSweep);
   h["unhealthy"] = unhealthyJson(s.unhealthy);
   return h;
 }

@@ -129,18 +129,20 @@ TEST(HealthCountsTest, CountByConditionAndIsolated) {
   EXPECT_EQ(c.isolated, 1u);
 }
 
-TEST(StatusHealth, TheTextHasOneHealthLineAndTheJsonCountsAndCounterSweep) {
+TEST(StatusHealth, TheTextHasOneHealthLineAndTheJsonTheCountsAndTheSweepsFiguresOnce) {
   DaemonStatus s;
   s.state = "MASTER";
   s.health = healthCounts(twoUnhealthy());
+  s.healthCounters.figures = s.health.counterSweep;
   EXPECT_THAT(formatStatus(s),
               HasSubstr("\nhealth: 2 unhealthy (1 errors, 1 downgraded), 1 isolated; counters "
                         "every 60 s, last pass 2026-12-04T12:03:04Z (3,451 GMPs, 0.8 s)\n"));
   const auto j = nlohmann::json::parse(formatStatusJson(s));
   EXPECT_EQ(j["health"]["counts"]["unhealthy"]["errors"], 1);
   EXPECT_EQ(j["health"]["counts"]["isolated"], 1);
-  EXPECT_EQ(j["health"]["counter_sweep"]["enabled"], true);
-  EXPECT_EQ(j["health"]["counter_sweep"]["gmps_sent"], 144942);
+  EXPECT_EQ(j["health"]["counters"]["enabled"], true);
+  EXPECT_EQ(j["health"]["counters"]["gmps"], 144942);
+  EXPECT_FALSE(j["health"].contains("counter_sweep")) << "ibsm health --json has it";
 }
 
 }  // namespace
