@@ -235,6 +235,7 @@ struct ResourceCounts {
   std::uint64_t heapInUse{0};
   std::uint64_t heapFree{0};        // freed, kept by the allocator
   std::uint64_t memoryReleases{0};  // free memory handed back (after heavy sweeps, counter passes)
+  std::uint64_t metricsWrites{0};   // health.metrics_file written
 };
 
 struct DaemonStatus {

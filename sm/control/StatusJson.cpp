@@ -241,7 +241,7 @@ Json resourcesJson(const ResourceCounts& r) {
           {"gmp_outstanding", r.gmpOutstanding}, {"gmp_queued", r.gmpQueued},
           {"counter_ports", r.counterPorts},     {"rss_bytes", r.rssBytes},
           {"heap_in_use_bytes", r.heapInUse},    {"heap_free_bytes", r.heapFree},
-          {"memory_releases", r.memoryReleases}};
+          {"memory_releases", r.memoryReleases}, {"metrics_writes", r.metricsWrites}};
 }
 
 Json exitJson(const std::optional<DaemonExit>& e) {

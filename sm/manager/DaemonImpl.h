@@ -168,7 +168,13 @@ struct SmDaemon::Impl {
   // never reads half of it. Called after every sweep (recordSweep) and
   // after every counter pass (the counter sweep's end); a failure is logged
   // once (SM-0805) and the SM goes on.
-  void writeMetrics();
+  // Writes health.metrics_file. A quiet light sweep changes only the sweep
+  // counters: it writes at most every kQuietMetricsPeriod (the file is tens
+  // of megabytes on a big fabric); anything else writes at once.
+  void writeMetrics(bool quiet = false);
+  static constexpr std::chrono::seconds kQuietMetricsPeriod{60};
+  std::optional<MadClock::time_point> metricsWrittenAt;
+  std::uint64_t metricsWrites{0};
 
   // DaemonPeers.cpp
   void poll(Guid master);

@@ -18,8 +18,10 @@ health::HealthView SmDaemon::Impl::healthView() const {
   return view;
 }
 
-void SmDaemon::Impl::writeMetrics() {
+void SmDaemon::Impl::writeMetrics(bool quiet) {
   if (settings.metricsFile.empty()) return;
+  if (quiet && metricsWrittenAt && now() - *metricsWrittenAt < kQuietMetricsPeriod) return;
+  metricsWrittenAt = now();
   const health::HealthView view = healthView();
   // The per-port samples are ~140 bytes each, 35 a port: 25 MB and 200 ms
   // of formatting for 5000 ports, which a light sweep every 10 s would pay
@@ -39,6 +41,7 @@ void SmDaemon::Impl::writeMetrics() {
     metricsFailing = true;
     return;
   }
+  ++metricsWrites;
   if (metricsFailing)
     log->info("SM-0806 metrics file {} written again", settings.metricsFile.string());
   metricsFailing = false;

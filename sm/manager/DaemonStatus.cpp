@@ -94,8 +94,8 @@ control::SweepInfo sweepInfo(std::string kind, std::chrono::milliseconds duratio
 
 void SmDaemon::Impl::recordSweep(const control::SweepInfo& info, const SweepResult* result) {
   countSweep(info, result);
-  // After the counts, so the file shows this sweep.
-  writeMetrics();
+  // After the counts, so the file shows this sweep (a quiet one, within a minute).
+  writeMetrics(result == nullptr && info.changes.empty());
   // A sweep that planned (heavy, reroute, replan) freed its walk, plan and diff.
   if (result) releaseMemory();
 }
@@ -225,6 +225,7 @@ control::ResourceCounts SmDaemon::Impl::resources() const {
   r.heapInUse = m.heapInUse;
   r.heapFree = m.heapFree;
   r.memoryReleases = memoryReleases;
+  r.metricsWrites = metricsWrites;
   return r;
 }
 

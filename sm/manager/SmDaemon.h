@@ -100,8 +100,9 @@ struct DaemonSettings {
   // Fabric health ([health]): the policy, error thresholds and flap rule.
   health::HealthSettings health;
   // Prometheus metrics for node_exporter's textfile collector
-  // (health.metrics_file), rewritten after every sweep and counter pass;
-  // empty: none.
+  // (health.metrics_file), rewritten after every sweep that changed
+  // something, every counter pass and state change, and at least once a
+  // minute; empty: none.
   std::filesystem::path metricsFile;
   // --once: stop when the subnet is up, or after this many heavy sweeps
   // (sm.max_sweeps_once). Unset: run as a daemon.

@@ -5,6 +5,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <csignal>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -23,10 +24,14 @@ class SmDaemonMetrics : public DaemonOnFakeFabric {
     std::filesystem::create_directories(stateDir_ / "textfile");
   }
 
-  int run() {
+  // Until up (--once), or as a daemon until `stopAt`.
+  int run(std::optional<std::chrono::milliseconds> stopAt = std::nullopt) {
     SmDaemon daemon(*engine_, loop_, store_, wire_.fabric().port(firstCaPort()).guid, settings_, {},
                     quiet());
+    std::optional<loop::EventLoop::TimerId> stop;
+    if (stopAt) stop = loop_.at(wire_.now() + *stopAt, [&daemon] { daemon.signal(SIGTERM); });
     const int code = daemon.run();
+    if (stop) loop_.cancel(*stop);
     status_ = daemon.status();
     return code;
   }
@@ -56,6 +61,24 @@ TEST_F(SmDaemonMetrics, TheFileShowsTheSweepThatBroughtTheSubnetUp) {
   for ([[maybe_unused]] const auto& e : std::filesystem::directory_iterator(stateDir_ / "textfile"))
     ++files;
   EXPECT_EQ(files, 1u);
+}
+
+// A light sweep that found nothing changes only the sweep counters: the
+// file (tens of megabytes on a big fabric) is not rewritten for each.
+TEST_F(SmDaemonMetrics, QuietLightSweepsRewriteTheFileAtMostOnceAMinute) {
+  settings_.metricsFile = stateDir_ / "textfile" / "ibsm.prom";
+  settings_.onceMaxSweeps.reset();
+  settings_.sweepInterval = std::chrono::seconds{5};
+  settings_.counterInterval = std::chrono::seconds{0};
+  ASSERT_EQ(run(std::chrono::milliseconds{150'000}), 0);
+  EXPECT_GE(status_.sweepsByKind.lightQuiet, 25U);
+  // The state changes and the take-over wrote at once; then one a minute.
+  EXPECT_GE(status_.resources.metricsWrites, 3U);
+  EXPECT_LE(status_.resources.metricsWrites, 8U);
+  // The stop (a state change) wrote the last counts at once.
+  EXPECT_THAT(read(settings_.metricsFile),
+              HasSubstr(fmt::format("\nibsm_sweeps_total{{kind=\"light_quiet\"}} {}\n",
+                                    status_.sweepsByKind.lightQuiet)));
 }
 
 TEST_F(SmDaemonMetrics, AFileThatCannotBeWrittenDoesNotStopTheSm) {
