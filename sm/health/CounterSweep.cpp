@@ -246,15 +246,24 @@ void CounterSweep::forgetGone(const Pass& pass) {
   std::erase_if(sums_, gone);
 }
 
-void CounterSweep::fill(HealthView& view) const {
-  view.ports.clear();
-  view.ports.reserve(lastPass_.size());
-  for (const PortKey& key : lastPass_) view.ports.push_back(memory_.at(key).view);
+std::vector<PortCounterView> CounterSweep::lastPassPorts() const {
+  std::vector<PortCounterView> out;
+  out.reserve(lastPass_.size());
+  forEachPort([&](const PortCounterView& v) { out.push_back(v); });
+  return out;
+}
+
+void CounterSweep::fillFigures(HealthView& view) const {
   const bool enabled = view.counterSweep.enabled;
   const auto interval = view.counterSweep.interval;
   view.counterSweep = figures_;
   view.counterSweep.enabled = enabled;
   view.counterSweep.interval = interval;
+}
+
+void CounterSweep::fill(HealthView& view) const {
+  view.ports = lastPassPorts();
+  fillFigures(view);
 }
 
 }  // namespace ibsm::sm::health

@@ -60,9 +60,17 @@ class CounterSweep {
   // Ports remembered (read at least once, not forgotten yet).
   std::size_t remembered() const { return memory_.size(); }
   bool remembers(const PortKey& port) const { return memory_.contains(port); }
-  // HealthView::ports (the ports of the last finished pass, in fabric
-  // order) and ::counterSweep (enabled and interval are the daemon's: left
-  // as they are).
+  // The ports of the last finished pass, in fabric order: how many, each
+  // in turn (no copy), or a copy.
+  std::size_t portsRead() const { return lastPass_.size(); }
+  template <typename F>
+  void forEachPort(F&& f) const {
+    for (const PortKey& key : lastPass_) f(memory_.at(key).view);
+  }
+  std::vector<PortCounterView> lastPassPorts() const;
+  // HealthView::counterSweep (enabled and interval are the daemon's: left
+  // as they are), and with fill() HealthView::ports too (lastPassPorts()).
+  void fillFigures(HealthView& view) const;
   void fill(HealthView& view) const;
 
  private:

@@ -4,7 +4,7 @@
 // the engine's waits (answers arrive in the transport's receive(), timers
 // fire in the loop), and while a sweep runs nothing new is sent. When its
 // last GMP completed the pass is handed to countersRead() at the loop's
-// top, once, with health.ports and health.counterSweep filled.
+// top, once, with health.counterSweep filled (the ports stay the sweep's).
 #include <spdlog/spdlog.h>
 
 #include "sm/manager/DaemonImpl.h"
@@ -98,13 +98,14 @@ void SmDaemon::Impl::setUpCounters() {
 void SmDaemon::Impl::endCounterPass() {
   CounterRun& run = *counterRun;
   run.passEnded = false;
-  run.sweep.fill(health);
+  // The ports stay the sweep's: the view gets a copy when asked (healthView).
+  run.sweep.fillFigures(health);
   health.at = std::chrono::system_clock::now();
   health.counterSweep.enabled = settings.counterInterval.count() > 0;
   health.counterSweep.interval = settings.counterInterval;
   const health::CounterSweepFigures& f = run.sweep.figures();
   log->info("SM-0471 counter pass {}: {} ports, {} GMPs in {} ms, {} saturated counters cleared",
-            f.passes, health.ports.size(), f.lastPassGmps, f.lastPassDuration.count(),
+            f.passes, run.sweep.portsRead(), f.lastPassGmps, f.lastPassDuration.count(),
             f.resets - run.resetsLogged);
   run.resetsLogged = f.resets;
   if (f.timeouts > run.timeoutsLogged) {
@@ -137,9 +138,9 @@ void SmDaemon::Impl::describeCounters(control::DaemonStatus& s) const {
   h.figures.enabled = settings.counterInterval.count() > 0;
   h.figures.interval = settings.counterInterval;
   if (!counterRun) return;
-  h.ports = health.ports.size();
+  h.ports = counterRun->sweep.portsRead();
   h.sweepsDuringPass = counterRun->sweepsDuringPass;
-  for (const health::PortCounterView& v : health.ports) {
+  counterRun->sweep.forEachPort([&](const health::PortCounterView& v) {
     for (std::size_t i = 0; i < health::kThresholdCounterCount; ++i) {
       if (v.totals[i].value == 0) continue;
       h.overZero.push_back({.name = v.name,
@@ -151,7 +152,7 @@ void SmDaemon::Impl::describeCounters(control::DaemonStatus& s) const {
                             .lowerBound = v.totals[i].lowerBound,
                             .last = v.last.values[i]});
     }
-  }
+  });
 }
 
 }  // namespace ibsm::sm::manager

@@ -185,7 +185,9 @@ void SmDaemon::Impl::countersRead() {
   // switches whose every port read this pass reset its counters itself.
   std::map<health::LinkKey, std::uint64_t> downs;
   std::map<Guid, std::pair<std::size_t, std::size_t>> resets;  // ports read, ports reset
-  for (const auto& p : health.ports) {
+  const std::vector<health::PortCounterView> ports =
+      counterRun ? counterRun->sweep.lastPassPorts() : std::vector<health::PortCounterView>{};
+  for (const auto& p : ports) {
     auto& seen = portReadsSeen[p.port];
     if (p.reads == seen.reads) continue;
     const bool reset = p.portResets > seen.resets;
@@ -209,7 +211,7 @@ void SmDaemon::Impl::countersRead() {
       rebootedAt[guid] = {t, fmt::format("its counters reset on all {} ports read", r.first)};
 
   std::vector<Finding> errors;
-  for (const auto& e : errorWatch.update(health.ports, t, settings.health.errors)) {
+  for (const auto& e : errorWatch.update(ports, t, settings.health.errors)) {
     const auto peer = peerOf(f, e.port);
     errors.push_back({.port = e.port,
                       .name = e.name,

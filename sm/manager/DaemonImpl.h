@@ -123,7 +123,7 @@ struct SmDaemon::Impl {
 
   // DaemonHealth.cpp
   // After each pass of the counter sweep: the health book looks at what
-  // it read (health.ports): errors, LinkDownedCounter, counters reset.
+  // it read (the sweep's last pass): errors, LinkDownedCounter, counters reset.
   void countersRead();
   // After a sweep that read the fabric (heavy, light, reroute): cables
   // lost (flaps), downgraded links, switches that lost their tables; then
@@ -146,7 +146,7 @@ struct SmDaemon::Impl {
   // longer master, or starts one when due; true when it did something.
   bool countersTurn();
   void setUpCounters();
-  // health.ports and health.counterSweep from the pass, then countersRead().
+  // health.counterSweep from the pass, then countersRead().
   void endCounterPass();
   // Something for countersTurn() to do: the wait returns for it.
   bool countersReady() const;
@@ -253,8 +253,10 @@ struct SmDaemon::Impl {
   std::optional<loop::EventLoop::TimerId> multicastTimer;
   control::MulticastCounts multicast;
 
-  // Fabric health: the counter sweep fills ports and counterSweep, the
-  // health book unhealthy; `ibsm health` and the metrics file read it.
+  // Fabric health: the counter sweep fills counterSweep, the health book
+  // unhealthy; the ports stay in the counter sweep (one copy of ~1 KB a
+  // port, not two) and healthView() copies them in for `ibsm health` and
+  // the metrics file.
   health::HealthView health;
   std::unique_ptr<CounterRun> counterRun;  // made at the first pass
   // The health book and its detectors' memory (DaemonHealth.cpp).

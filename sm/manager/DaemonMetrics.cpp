@@ -14,6 +14,7 @@ namespace ibsm::sm::manager {
 
 health::HealthView SmDaemon::Impl::healthView() const {
   health::HealthView view = health;
+  if (counterRun) view.ports = counterRun->sweep.lastPassPorts();
   view.at = std::chrono::system_clock::now();
   return view;
 }
