@@ -60,6 +60,7 @@ struct SweepCounters {
   std::uint64_t nodes{0};
   std::uint64_t cables{0};
   std::uint64_t discoveryProblems{0};
+  std::uint64_t discoveryRecalled{0};  // answers lost on lossy routes, taken from the last sweep
   std::chrono::microseconds discoveryTime{0};
   std::chrono::microseconds planTime{0};  // LIDs and routing
   std::chrono::microseconds programTime{0};

@@ -57,6 +57,7 @@ Json countersJson(const SweepCounters& c) {
             {"nodes", c.nodes},
             {"cables", c.cables},
             {"problems", c.discoveryProblems},
+            {"recalled", c.discoveryRecalled},
             {"duration_us", c.discoveryTime.count()}}},
           {"plan_us", c.planTime.count()},
           {"program_us", c.programTime.count()},

@@ -31,7 +31,7 @@ Result<DiscoveredSubnet> Discovery::run() {
                   idle.error().message);
     return std::unexpected(idle.error());
   }
-  const discovery::Observations seen = walk.take();
+  discovery::Observations seen = walk.take();
 
   const MadCounters& after = engine_.counters();
   counters_ = DiscoveryCounters{
@@ -46,6 +46,11 @@ Result<DiscoveredSubnet> Discovery::run() {
     return fail(fmt::format("discovery: {}", *seen.localFailure));
   }
 
+  if (options_.last) {
+    counters_.recalled = recallConfirmed(seen, *options_.last, [this](const DrPath& path) {
+      return lossyRoute(engine_.loss(), path);
+    });
+  }
   DiscoveredSubnet subnet = discovery::assembleSubnet(seen);
   subnet.madsSent = counters_.madsSent;
   counters_.nodes = subnet.fabric.size();
@@ -57,10 +62,11 @@ Result<DiscoveredSubnet> Discovery::run() {
   for (const std::string& problem : subnet.problems) log_->warn("{}", problem);
   log_->info(
       "DISC-0101 discovered {} nodes ({} switches), {} cables in {:.1f} ms with {} MADs "
-      "({} retries, {} timeouts); {} problems",
+      "({} retries, {} timeouts, {} answers lost on lossy routes taken from the last sweep); {} "
+      "problems",
       counters_.nodes, subnet.fabric.switches().size(), counters_.cables,
       static_cast<double>(counters_.elapsed.count()) / 1000.0, counters_.madsSent,
-      counters_.retries, counters_.timeouts, subnet.problems.size());
+      counters_.retries, counters_.timeouts, counters_.recalled.total(), subnet.problems.size());
   return subnet;
 }
 

@@ -24,6 +24,11 @@
 // `problems` and `unconfirmedLinks`, so a link that changes during the
 // sweep never leaves half a cable behind.
 //
+// With the last sweep's observation (DiscoveryOptions::last), what it
+// confirmed and this sweep's answers vouch for is not lost with an SMP on a
+// route that loses MADs (Recall.h): a lossy fabric converges instead of
+// finding a few new holes at every sweep.
+//
 // Log ids: see LOG MESSAGES in ibsm(8).
 #pragma once
 
@@ -35,12 +40,16 @@
 #include <memory>
 
 #include "sm/discovery/DiscoveredSubnet.h"
+#include "sm/discovery/Recall.h"
 
 namespace ibsm::sm::discovery {
 
 struct DiscoveryOptions {
   // Ports farther than this from the SM are not followed (and reported).
   std::uint8_t maxHops{DrPath::kMaxHops};
+  // The last sweep's observation, as programming changed it (not owned;
+  // it outlives run()); null: everything is read afresh, nothing recalled.
+  const DiscoveredSubnet* last{nullptr};
 };
 
 // What the last run() cost, from the engine's counters and clock.
@@ -52,6 +61,7 @@ struct DiscoveryCounters {
   std::size_t nodes{0};
   std::size_t cables{0};
   std::size_t problems{0};  // lines in DiscoveredSubnet::problems
+  RecallCounts recalled{};  // answers lost on lossy routes, taken from the last sweep
   std::chrono::microseconds elapsed{0};
 };
 

@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include "sm/discovery/Recall.h"
+
 namespace ibsm::sm::discovery {
 namespace {
 
@@ -124,6 +126,11 @@ void Walk::readPortInfo(std::size_t node, std::uint8_t port, const DrPath& path,
       [this, node, port, path, follow, level](const SmpReply& reply) {
         if (!reply.ok()) {
           failRead("DISC-0203", node, port, AttributeId::PortInfo, path, reply);
+          // Lost on a lossy route, of a port the last sweep saw linked: the
+          // probe proves the cable again (Recall.h takes the PortInfo).
+          if (follow && options_.last && lossyRoute(engine_.loss(), path) &&
+              wasLinked(*options_.last, seen_.nodes[node].info.nodeGuid, port))
+            wantProbe(node, port);
         } else {
           const PortInfo pi = decodePortInfo(reply.smp->data);
           seen_.nodes[node].ports[port] = pi;

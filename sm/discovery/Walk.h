@@ -13,6 +13,11 @@
 // the engine's window stays full across levels. Only cables between two
 // nodes at the same distance can still be probed from both ends.
 //
+// A port whose PortInfo is lost on a route that loses MADs is probed all
+// the same when the last sweep (DiscoveryOptions::last) saw it Armed or
+// Active with a cable: the probe proves the cable again, and a CA behind
+// it, which nothing else leads to, is found (Recall.h).
+//
 //   Walk walk(engine, options);
 //   walk.start();
 //   engine.runUntilIdle();          // every callback has run when it returns,

@@ -47,6 +47,7 @@ control::SweepCounters sweepCounters(const SweepResult& r) {
   c.nodes = r.discovery.nodes;
   c.cables = r.discovery.cables;
   c.discoveryProblems = r.discovery.problems;
+  c.discoveryRecalled = r.discovery.recalled.total();
   c.discoveryTime = r.discovery.elapsed;
   c.planTime = r.planTime;
   c.programTime = p.duration();

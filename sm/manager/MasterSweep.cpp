@@ -31,7 +31,10 @@ void logSweep(spdlog::logger& log, const SweepResult& r) {
 Result<SweepResult> MasterSweep::run() {
   const auto start = now();
   const auto sentBefore = engine_.counters().sent;
-  discovery::Discovery discovery(engine_, {}, log_);
+  // What the last sweep confirmed is not lost with an SMP (Recall.h).
+  const discovery::DiscoveryOptions options{.last = held_.hasObservation() ? &held_.observed()
+                                                                           : nullptr};
+  discovery::Discovery discovery(engine_, options, log_);
   auto discovered = discovery.run();
   if (!discovered) return std::unexpected(discovered.error());
   return sweepOn(std::move(*discovered), discovery.counters(), start, sentBefore);
