@@ -54,7 +54,9 @@ wait_for_line standby.notify '^READY=1\|STATUS=STANDBY$' 60 ||
 
 kill -HUP "$master_pid"
 wait_for_line master.notify '^RELOADING=1' 10 || fail "no RELOADING=1 after SIGHUP"
-wait_until 10 test "$(grep -c '^READY=1' master.notify)" -ge 2 || fail "no READY=1 after the reload"
+# A function, so each try counts again (a $(...) argument is counted once).
+ready_again() { (($(grep -c '^READY=1' master.notify) >= 2)); }
+wait_until 10 ready_again || fail "no READY=1 after the reload"
 sed -n '2,3p' master.notify | tr '\n' ' ' | grep -q '^RELOADING=1.*READY=1' ||
   fail "RELOADING=1 then READY=1 expected: $(cat master.notify)"
 
