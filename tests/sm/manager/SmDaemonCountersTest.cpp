@@ -129,7 +129,9 @@ TEST_F(SmDaemonCountersTest, TheStatusShowsTheQueuesEmptyAtTheEndAndTheMemoryHel
   EXPECT_EQ(r.gmpOutstanding + r.gmpQueued, 0U);
   EXPECT_EQ(r.counterPorts, status_.healthCounters.ports) << "every port of the fabric, no more";
   EXPECT_GT(r.rssBytes, 0U);
+#if !defined(__SANITIZE_ADDRESS__)  // ASan's allocator replaces glibc's: mallinfo2 says 0
   EXPECT_GT(r.heapInUse, 0U);
+#endif
   EXPECT_GE(r.memoryReleases, 3U) << "after the heavy sweep and each counter pass";
 }
 
