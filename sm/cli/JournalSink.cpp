@@ -55,13 +55,14 @@ void JournalSink::sink_it_(const spdlog::details::log_msg& msg) {
   const std::string_view text(msg.payload.data(), msg.payload.size());
   const std::string message = fmt::format("MESSAGE={}", text);
   const std::string priority = fmt::format("PRIORITY={}", journalPriority(msg.level));
-  const std::string id = fmt::format("IBSM_LOG_ID={}", logIdOf(text));
+  const std::string_view logId = logIdOf(text);
+  const std::string id = fmt::format("IBSM_LOG_ID={}", logId);
   static constexpr std::string_view kIdentifier = "SYSLOG_IDENTIFIER=ibsm";
   const auto field = [](std::string_view s) {
     return iovec{.iov_base = const_cast<char*>(s.data()), .iov_len = s.size()};
   };
   std::array<iovec, 4> fields{field(message), field(priority), field(kIdentifier), field(id)};
-  const int count = logIdOf(text).empty() ? 3 : 4;
+  const int count = logId.empty() ? 3 : 4;
   // The journal gone (stopping, or never there): the line still reaches
   // stderr, which systemd also files in the journal.
   if (sd_journal_sendv(fields.data(), count) < 0) fmt::print(stderr, "{}\n", text);

@@ -261,9 +261,4 @@ void CounterSweep::fillFigures(HealthView& view) const {
   view.counterSweep.interval = interval;
 }
 
-void CounterSweep::fill(HealthView& view) const {
-  view.ports = lastPassPorts();
-  fillFigures(view);
-}
-
 }  // namespace ibsm::sm::health

@@ -15,7 +15,7 @@
 //
 //   CounterSweep counters(perf, {.steady = loop.clock(), .wall = &system_clock::now});
 //   counters.start(fabric, [&] { countersRead(); });
-//   counters.fill(health);   // health.ports, health.counterSweep
+//   counters.fillFigures(health);   // health.counterSweep; counters.lastPassPorts(): the ports
 #pragma once
 
 #include <ibsm/Fabric.h>
@@ -69,13 +69,12 @@ class CounterSweep {
   }
   std::vector<PortCounterView> lastPassPorts() const;
   // HealthView::counterSweep (enabled and interval are the daemon's: left
-  // as they are), and with fill() HealthView::ports too (lastPassPorts()).
+  // as they are); the ports are lastPassPorts().
   void fillFigures(HealthView& view) const;
-  void fill(HealthView& view) const;
 
  private:
   // The view holds the last reading and the totals: the state advance()
-  // needs is made from it (stateOf), not kept twice.
+  // needs is made from it (portRead), not kept twice.
   struct PortMemory {
     PortCounterView view;
     CounterSet resetAfterLast{};  // cleared by our Set after view.last was read

@@ -185,8 +185,8 @@ void SmDaemon::Impl::countersRead() {
   // switches whose every port read this pass reset its counters itself.
   std::map<health::LinkKey, std::uint64_t> downs;
   std::map<Guid, std::pair<std::size_t, std::size_t>> resets;  // ports read, ports reset
-  const std::vector<health::PortCounterView> ports =
-      counterRun ? counterRun->sweep.lastPassPorts() : std::vector<health::PortCounterView>{};
+  // A copy for the pass's look (ErrorWatch takes a vector); freed after it.
+  const std::vector<health::PortCounterView> ports = counterRun->sweep.lastPassPorts();
   for (const auto& p : ports) {
     auto& seen = portReadsSeen[p.port];
     if (p.reads == seen.reads) continue;
@@ -202,9 +202,8 @@ void SmDaemon::Impl::countersRead() {
     r.second += reset ? 1 : 0;
   }
   // What the counter sweep forgot (ports gone a clean period) goes here too.
-  std::erase_if(portReadsSeen, [&](const auto& p) {
-    return !counterRun || !counterRun->sweep.remembers(p.first);
-  });
+  std::erase_if(portReadsSeen,
+                [&](const auto& p) { return !counterRun->sweep.remembers(p.first); });
   for (const auto& [link, n] : downs) flaps.counterDowns(link, n, t);
   for (const auto& [guid, r] : resets)
     if (r.first >= 2 && r.first == r.second)

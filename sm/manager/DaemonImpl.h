@@ -77,7 +77,6 @@ struct SmDaemon::Impl {
   // Hands the allocator's free pages back after a sweep that planned or a
   // counter pass (ProcessMemory.h says why).
   void releaseMemory();
-  std::uint64_t memoryReleases{0};
 
   // Tells the lifecycle listener, if any (SmDaemon::onLifecycle says when).
   void announce(SmDaemon::Lifecycle what);
@@ -165,16 +164,13 @@ struct SmDaemon::Impl {
   health::HealthView healthView() const;
   // Writes settings.metricsFile (health.metrics_file), when set, for
   // node_exporter's textfile collector: temp file and rename, so a scrape
-  // never reads half of it. Called after every sweep (recordSweep) and
-  // after every counter pass (the counter sweep's end); a failure is logged
+  // never reads half of it. Called after every sweep (recordSweep), every
+  // counter pass and state change; a quiet light sweep (`quiet`) changes
+  // only the sweep counters, so it writes at most every kQuietMetricsPeriod
+  // (the file is tens of megabytes on a big fabric). A failure is logged
   // once (SM-0805) and the SM goes on.
-  // Writes health.metrics_file. A quiet light sweep changes only the sweep
-  // counters: it writes at most every kQuietMetricsPeriod (the file is tens
-  // of megabytes on a big fabric); anything else writes at once.
   void writeMetrics(bool quiet = false);
   static constexpr std::chrono::seconds kQuietMetricsPeriod{60};
-  std::optional<MadClock::time_point> metricsWrittenAt;
-  std::uint64_t metricsWrites{0};
 
   // DaemonPeers.cpp
   void poll(Guid master);
@@ -275,6 +271,9 @@ struct SmDaemon::Impl {
   };
   std::map<Guid, Reboot> rebootedAt;  // switches found rebooted, kept a clean period
   bool metricsFailing{false};         // SM-0805 logged, no write has succeeded since
+  std::optional<MadClock::time_point> metricsWrittenAt;
+  std::uint64_t metricsWrites{0};
+  std::uint64_t memoryReleases{0};  // releaseMemory() calls
   // The metrics file's per-port samples, formatted after the counter pass
   // numbered `pass` (writeMetrics).
   struct MetricsPorts {

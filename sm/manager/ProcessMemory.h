@@ -12,7 +12,8 @@
 namespace ibsm::sm::manager {
 
 struct ProcessMemory {
-  std::uint64_t rssBytes{0};   // 0 where /proc/self/statm cannot be read
+  std::uint64_t rssBytes{0};  // 0 where /proc/self/statm cannot be read
+  // glibc's figures; 0 under another allocator (ASan's, tcmalloc, jemalloc).
   std::uint64_t heapInUse{0};  // allocated and not freed (mallinfo2 uordblks + hblkhd)
   std::uint64_t heapFree{0};   // freed, still held by the allocator (fordblks)
 };

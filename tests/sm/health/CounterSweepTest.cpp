@@ -67,7 +67,8 @@ struct Bench {
       }
     }
     ASSERT_TRUE(done);
-    sweep.fill(shown);
+    shown.ports = sweep.lastPassPorts();
+    sweep.fillFigures(shown);
     now += 60s;
   }
   PortKey key(std::string_view name, std::uint8_t port) const {
@@ -228,17 +229,18 @@ TEST(CounterSweep, APortOutOfTheFabricLongerThanForgetAfterIsForgottenWithItsNod
   EXPECT_FALSE(b.view(h3).rates.has_value());
 }
 
-TEST(CounterSweep, FillLeavesTheDaemonsSettingsAndCopiesTheRest) {
+TEST(CounterSweep, FillFiguresLeavesTheDaemonsSettingsAndCopiesTheRest) {
   Bench b(kAllAndExtended);
   b.pass();
   HealthView view;
   view.counterSweep.enabled = true;
   view.counterSweep.interval = 180s;
-  b.sweep.fill(view);
+  b.sweep.fillFigures(view);
   EXPECT_TRUE(view.counterSweep.enabled);
   EXPECT_EQ(view.counterSweep.interval, 180s);
   EXPECT_EQ(view.counterSweep.passes, 1U);
-  EXPECT_EQ(view.ports.size(), 12U);
+  EXPECT_EQ(b.sweep.lastPassPorts().size(), 12U);
+  EXPECT_EQ(b.sweep.portsRead(), 12U);
 }
 
 }  // namespace
