@@ -101,4 +101,12 @@ int runMetrics(const ControlArgs& args) {
   return ask("metrics", args, "metrics");
 }
 
+void addControlSocketOptions(CLI::App* cmd, ControlArgs& args) {
+  addCommon(cmd, args);
+}
+
+Result<std::filesystem::path> controlSocketPath(const ControlArgs& args) {
+  return socketPath(args);
+}
+
 }  // namespace ibsm::sm::cli

@@ -4,6 +4,8 @@
 // (sm/control), never to the fabric.
 #pragma once
 
+#include <ibsm/Error.h>
+
 #include <CLI/CLI.hpp>
 #include <filesystem>
 #include <optional>
@@ -31,5 +33,11 @@ int runStatus(const ControlArgs& args);
 int runSweep(const ControlArgs& args);
 int runHealth(const ControlArgs& args);
 int runMetrics(const ControlArgs& args);
+
+// For other commands that ask the daemon (`ibsm dump`): the --socket and
+// -F/--config options, and the socket they name, as the commands above
+// take them.
+void addControlSocketOptions(CLI::App* cmd, ControlArgs& args);
+[[nodiscard]] Result<std::filesystem::path> controlSocketPath(const ControlArgs& args);
 
 }  // namespace ibsm::sm::cli

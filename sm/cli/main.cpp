@@ -7,6 +7,7 @@
 
 #include "sm/cli/ControlCommands.h"
 #include "sm/cli/DrawCommand.h"
+#include "sm/cli/DumpCommand.h"
 #include "sm/cli/PartitionsCommand.h"
 #include "sm/cli/RouteCommand.h"
 #include "sm/cli/RunCommand.h"
@@ -35,6 +36,8 @@ int main(int argc, char** argv) {
   ibsm::sm::cli::addHealthCommand(app, health);
   ibsm::sm::cli::ControlArgs metrics;
   ibsm::sm::cli::addMetricsCommand(app, metrics);
+  ibsm::sm::cli::DumpArgs dump;
+  ibsm::sm::cli::addDumpCommand(app, dump);
 
   try {
     app.parse(argc, argv);
@@ -52,5 +55,6 @@ int main(int argc, char** argv) {
   if (app.got_subcommand("sweep")) return ibsm::sm::cli::runSweep(sweep);
   if (app.got_subcommand("health")) return ibsm::sm::cli::runHealth(health);
   if (app.got_subcommand("metrics")) return ibsm::sm::cli::runMetrics(metrics);
+  if (app.got_subcommand("dump")) return ibsm::sm::cli::runDump(dump);
   return 2;
 }

@@ -83,6 +83,18 @@ std::optional<std::size_t> sendSome(int fd, std::string_view text) {
   return sent;
 }
 
+// "dump KIND": megabytes for a large fabric, sent as the client reads it.
+std::string answerDump(std::string_view kindName, const DumpSource& dump) {
+  const auto kind = parseDumpKind(kindName);
+  if (!kind)
+    return fmt::format("error: unknown table '{}' (expected lfts, mfts, guid2lid or sl2vl)\n",
+                       kindName.substr(0, 64));
+  if (!dump) return "error: this daemon does not dump its tables\n";
+  auto text = dump(*kind);
+  if (!text) return fmt::format("error: {}\n", text.error().message);
+  return frameDump(*kind, *text);
+}
+
 void sendAll(int fd, std::string_view text) {
   // Error lines are short: the socket buffer takes them whole.
   (void)sendSome(fd, text);
@@ -210,9 +222,12 @@ bool ControlServer::progress(Client& client, const std::function<DaemonStatus()>
     spdlog::info("SM-0803 control: '{}' asked on {}", request, path_.string());
   // `draw` is megabytes for a large fabric: sent as the client reads it, as
   // every long answer is (flush).
-  client.out = request == "draw"
-                   ? (draw_ ? draw_() : std::string("error: this daemon does not draw\n"))
-                   : answer(request, status, sweep, readmit_, health_);
+  if (constexpr std::string_view kDump = "dump "; request.starts_with(kDump))
+    client.out = answerDump(trim(std::string_view(request).substr(kDump.size())), dump_);
+  else
+    client.out = request == "draw"
+                     ? (draw_ ? draw_() : std::string("error: this daemon does not draw\n"))
+                     : answer(request, status, sweep, readmit_, health_);
   client.answered = true;
   client.deadline = clock_() + kAnswerDeadline;
   return flush(client);

@@ -25,6 +25,7 @@
 #include <vector>
 
 #include "sm/control/ControlClient.h"
+#include "sm/control/DumpRequest.h"
 #include "sm/control/StatusFormat.h"
 #include "sm/health/HealthView.h"
 #include "sm/loop/EventLoop.h"
@@ -34,6 +35,9 @@ namespace ibsm::sm::control {
 // `ibsm draw` from the daemon: the SVG of the last sweep's fabric, or
 // "error: ...\n" when there is nothing to draw.
 using DrawingSource = std::function<std::string()>;
+// `ibsm dump KIND` from the daemon: the table in the dry run's file format,
+// or why there is none (DumpRequest.h frames it).
+using DumpSource = std::function<Result<std::string>(DumpKind)>;
 
 // What an operator's `ibsm sweep` asks for: a light sweep, a heavy one
 // (rediscover and route), or a heavy one whose routes are computed afresh
@@ -91,6 +95,9 @@ class ControlServer {
   // "draw" -> the SVG `draw` makes (or its "error: ..."). Set once, before
   // serving; unset, "draw" answers an error.
   void provideDrawing(DrawingSource draw) { draw_ = std::move(draw); }
+  // "dump KIND" -> frameDump(KIND, dump(KIND)) (or "error: ..."). Set once,
+  // before serving; unset, "dump" answers an error.
+  void provideDump(DumpSource dump) { dump_ = std::move(dump); }
 
   // Who answers "sweep readmit LINK"; without one it is an error.
   void onReadmit(ReadmitRequest readmit) { readmit_ = std::move(readmit); }
@@ -128,6 +135,7 @@ class ControlServer {
   loop::EventLoop::Clock clock_{[] { return MadClock::now(); }};
   loop::EventLoop* loop_{nullptr};  // attached to; not owned
   DrawingSource draw_;
+  DumpSource dump_;
   std::function<DaemonStatus()> status_;
   SweepRequest sweep_;
   ReadmitRequest readmit_;

@@ -7,6 +7,7 @@
 #include <csignal>
 
 #include "sm/manager/DaemonDraw.h"
+#include "sm/manager/DaemonDump.h"
 #include "sm/manager/DaemonImpl.h"
 
 namespace ibsm::sm::manager {
@@ -133,6 +134,10 @@ int SmDaemon::Impl::run() {
     }
     controlServer = std::move(*server);
     controlServer->provideDrawing([this] { return drawLastSweep(lastResult, health); });
+    controlServer->provideDump([this](control::DumpKind kind) {
+      return dumpHeldTables(kind, sweep.lastPlan().get(), sweep.held(),
+                            agent.self().smState == SmState::Master);
+    });
     controlServer->attach(
         loop, [this] { return status(); },
         [this](control::SweepAsk ask) {
