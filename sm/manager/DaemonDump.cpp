@@ -81,10 +81,10 @@ RoutingResult heldSl2Vl(const Fabric& fabric, const RoutingResult& planned,
 
 Result<std::string> dumpHeldTables(control::DumpKind kind, const SubnetPlan* plan,
                                    const program::HeldSubnet& held, bool master) {
-  if (!master)
-    return fail("this SM is not the master: the tables are the master's to dump (ask it)");
   if (!plan || !held.hasObservation())
     return fail("no sweep has programmed the fabric yet: nothing to dump");
+  if (!master)
+    return fail("this SM is not the master: the tables are the master's to dump (ask it)");
   const Fabric& fabric = plan->fabric;
   switch (kind) {
     case control::DumpKind::Lfts:

@@ -28,8 +28,8 @@
 namespace ibsm::sm::manager {
 
 // Fails when there is no plan (no sweep has programmed yet, or the tables
-// were forgotten at a takeover) or this SM is not the master (`master`
-// false: what it held may have been rewritten by the master since).
+// were forgotten at a takeover), or when this SM, which was master, is not
+// now (`master` false: the master may have rewritten the tables since).
 [[nodiscard]] Result<std::string> dumpHeldTables(control::DumpKind kind, const SubnetPlan* plan,
                                                  const program::HeldSubnet& held, bool master);
 
