@@ -13,6 +13,8 @@
 #     reads back, and at least one;
 #   - `ibsm dump sl2vl` (VLS > 1) lists the tables `smpquery sl2vl` reads
 #     from every switch output port it names, and none is missing;
+#   - `ibsm route --previous dump_fts.txt` (dump_fts read by LftDumpParse)
+#     finds no entry of the dry run's tables that differs;
 #   - each dump equals, byte for byte, the dry run's file of the same name
 #     (`ibsm route` with the same config and the dumped guid2lid; its
 #     multicast plan assumes every CA port joined, as they did);
@@ -128,6 +130,17 @@ for file in opensm-lfts.dump mfts.dump guid2lid sl2vl.dump; do
     fail "ibsm dump's $file differs from the dry run's:"$'\n'"$(diff "dry/$file" "held/$file" 2>&1 | head -10)"
   fi
 done
+
+# The same judged by the repository's dump parser (LftDumpParse): the dry
+# run, whose tables are `ibsm dump lfts` (above), compared with dump_fts.
+"$IBSM" route -F sm/ibsm.toml -t "$net" --guid2lid held/guid2lid --previous dump_fts.txt \
+  --rebalance -o prev --json >prev.json 2>prev.err || fail "ibsm route --previous dump_fts.txt failed:"$'\n'"$(cat prev.err)"
+read -r differ compared < <(jq -r '.previous.entries | "\(.differ) \(.compared)"' prev.json)
+if [[ $differ == 0 && ${compared:-0} -gt 0 ]]; then
+  echo "ibsm route --previous dump_fts.txt: 0 of $compared entries differ"
+else
+  fail "ibsm route --previous dump_fts.txt: ${differ:-?} of ${compared:-?} entries differ from ibsm dump lfts"
+fi
 
 # A second dump into the same directory replaces nothing without --force.
 cp held/guid2lid kept.guid2lid
