@@ -1,7 +1,8 @@
 // `ibsm sweep --rebalance` over the real control socket, on the fake fabric:
 // the heavy sweep it asks for routes afresh and status counts it under
 // sweeps_rebalance, as ibsm(8) says, not under sweeps_heavy. Two asks, two
-// rebalances; the heavy count stays what bring-up left.
+// rebalances; the heavy count stays what bring-up left, and last_heavy (the
+// last sweep that walked the fabric) is the second rebalance.
 #include <gtest/gtest.h>
 #include <spdlog/sinks/null_sink.h>
 #include <unistd.h>
@@ -81,6 +82,7 @@ TEST(SmDaemonRebalance, SweepRebalanceCountsAsARebalanceNotAsAHeavySweep) {
   });
   std::optional<Counts> atUp, after;
   std::vector<std::string> answers;
+  std::string lastStatus;
   std::jthread operatorThread([&] {
     const auto giveUp = WallClock::now() + 20s;
     const auto isUp = [&] {
@@ -101,6 +103,7 @@ TEST(SmDaemonRebalance, SweepRebalanceCountsAsARebalanceNotAsAHeavySweep) {
         std::this_thread::sleep_for(5ms);
       }
     }
+    if (auto s = control::request(settings.controlSocket, "status", 2s)) lastStatus = *s;
     (void)!::write(sig[1], "x", 1);
   });
   EXPECT_EQ(daemon.run(), 0);
@@ -115,6 +118,7 @@ TEST(SmDaemonRebalance, SweepRebalanceCountsAsARebalanceNotAsAHeavySweep) {
   EXPECT_EQ(answers.size(), 2U);
   EXPECT_EQ(after->rebalance, atUp->rebalance + 2);
   EXPECT_EQ(after->heavy, atUp->heavy);
+  EXPECT_NE(lastStatus.find("\nlast_heavy: rebalance "), std::string::npos) << lastStatus;
 }
 
 }  // namespace
