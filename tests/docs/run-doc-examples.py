@@ -42,6 +42,7 @@ import sys
 import time
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Callable
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import doc_examples as de  # noqa: E402
@@ -80,8 +81,9 @@ class Figure:
     """
     doc: str
     text: str      # regex over the doc, its whitespace runs made single spaces
-    command: str   # a substring of the example whose stdout gives them
-    output: str    # regex over that stdout (re.S)
+    command: str   # the example whose stdout gives them (or a substring of it)
+    output: str | Callable[[str], dict[str, str] | None]  # regex over that stdout (re.S),
+    # or a function that reads the figures from it
 
 
 _ENTRIES_BLOCKS = (r"(?P<entries>\d+) of (?P<entries_of>\d+) entries \((?P<entries_pct>[\d.]+)%\)"
@@ -92,6 +94,7 @@ _PREVIOUS_OUTPUT = (r"; (?P<switches>\d+) changed,.*?"
                     r" \((?P<entries_pct>[\d.]+)%\).*?"
                     r"blocks that differ: (?P<blocks>\d+) of (?P<blocks_of>\d+)"
                     r" \((?P<blocks_pct>[\d.]+)%\)")
+_DEFAULT_PARTITION = "ibsm partitions --topology fabric.ibnetdiscover"
 _STABLE = "--guid2lid before/guid2lid -o after"
 _FRESH = "--guid2lid before/guid2lid --rebalance -o fresh"
 
@@ -107,6 +110,10 @@ FIGURES = [
            + r".*?busiest link before: (?P<before>\d+) routes, mean [\d.]+, max/mean"
            r" (?P<before_ratio>[\d.]+).*?busiest link after: +(?P<after>\d+) routes, mean"
            r" [\d.]+, max/mean (?P<after_ratio>[\d.]+)"),
+    Figure("man/ibsm-partitions.conf.5",
+           r"prints one partition, 'Default' 0x7fff, with (?P<members>\d+) members \(128 hosts and"
+           r" 80 switch ports 0\), (?P<full>\d+) of them full",
+           _DEFAULT_PARTITION, lambda out: default_partition(out)),
     Figure("README.md", r"Routed afresh \(`--rebalance`\) it rewrites " + _ENTRIES_BLOCKS,
            _FRESH, _PREVIOUS_OUTPUT),
 ]
@@ -118,6 +125,15 @@ DAEMON_COUNTER_INTERVAL = 2
 # Made empty for the run, so that the examples' default paths and absolute
 # outputs stay in the run.
 MASKED = ("/run", "/var/lib", "/tmp")
+
+def default_partition(out: str) -> dict[str, str] | None:
+    """`ibsm partitions` of one partition, 0x7fff: its members, and how many are full."""
+    head = re.search(r"^partitions: 1;.*?^partition 'Default' 0x7fff: (\d+) members\n", out, re.S | re.M)
+    if not head:
+        return None
+    rows = out[head.end():].split("\n\n", 1)[0].splitlines()
+    return {"members": head.group(1), "full": str(sum(r.startswith("  full ") for r in rows))}
+
 
 CONTROL = re.compile(r"\bibsm\s+(status|sweep|health|metrics|dump|log-level)\b|\bpidof\s+ibsm\b")
 NEEDS_TOPOLOGY = re.compile(r"\bibsm\s+(draw|path)\b")
@@ -192,15 +208,16 @@ def check_figures(source: Path, outputs: dict[str, str]) -> int:
             print(f"FAIL figure: {f.doc} no longer says /{f.text}/ (update FIGURES)")
             failed += 1
             continue
-        out = next((o for c, o in outputs.items() if f.command in c), None)
+        out = outputs.get(f.command, next((o for c, o in outputs.items() if f.command in c), None))
         if out is None:
             print(f"FAIL figure: no example ran with '{f.command}'")
             failed += 1
             continue
-        got = re.search(f.output, out, re.S)
-        if not got or not same_figures(said.groupdict(), got.groupdict()):
+        got = (f.output(out) if callable(f.output) else
+               (m.groupdict() if (m := re.search(f.output, out, re.S)) else None))
+        if not got or not same_figures(said.groupdict(), got):
             print(f"FAIL figure: {f.doc} says {said.groupdict()}; the command printed "
-                  f"{got.groupdict() if got else 'no such figure'}")
+                  f"{got or 'no such figure'}")
             failed += 1
         else:
             print(f"ok   figure: {said.group(0)}")
