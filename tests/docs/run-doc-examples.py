@@ -18,8 +18,9 @@ tests/sm/ibsim/run-with-ibsim.sh):
            by this script with the defaults but a counter pass every
            DAEMON_COUNTER_INTERVAL seconds, once the subnet is up and the first
            counter pass is over.
-The whole run is in private mount and PID namespaces (unshare): /run,
-/var/lib and /tmp are empty tmpfs there (and /etc/ibsm when it exists), so
+The whole run is in private mount and PID namespaces (unshare, as root): /run,
+/var/lib and /tmp (MASKED) are empty tmpfs there, but one that holds the
+sources or ibsm (a clone in /tmp), and /etc/ibsm when it exists, so
 the examples use the default paths as printed (/run/ibsm/ibsm.sock,
 /var/lib/ibsm) without touching the machine, and `pidof ibsm` sees only
 this run's daemon.
