@@ -95,7 +95,7 @@ struct SweepCounts {
   std::uint64_t lightChanged{0};
   std::uint64_t reroute{0};
   std::uint64_t replan{0};     // SIGHUP as master
-  std::uint64_t rebalance{0};  // routes computed afresh on the last fabric (schedule)
+  std::uint64_t rebalance{0};  // routes afresh: `ibsm sweep --rebalance` or the schedule
 };
 
 // Another SM as last read (its SMInfo).

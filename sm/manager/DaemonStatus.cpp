@@ -112,7 +112,12 @@ void SmDaemon::Impl::countSweep(const control::SweepInfo& info, const SweepResul
   if (info.kind == "rebalance") ++k.rebalance;
   if (info.kind == "light") ++(info.changes.empty() ? k.lightQuiet : k.lightChanged);
   lastSweep = info;
-  if (info.kind == "heavy" || info.kind == "takeover") lastHeavy = info;
+  // The last sweep that walked the whole fabric: an asked rebalance does,
+  // a scheduled one (a replan of the last walk) does not.
+  const bool walked =
+      info.kind == "heavy" || info.kind == "takeover" ||
+      (info.kind == "rebalance" && info.counters && info.counters->discoveryMads > 0);
+  if (walked) lastHeavy = info;
   if (!info.changes.empty()) lastChange = info;
   if (info.kind == "replan") lastReplan = info;
   if (info.kind == "heavy" || info.kind == "takeover") announce(SmDaemon::Lifecycle::Ready);

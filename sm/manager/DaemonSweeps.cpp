@@ -66,6 +66,10 @@ void SmDaemon::Impl::heavy(bool takeover, std::optional<FreshDiscovery> discover
     sweep.forgetHeld();
   }
   if (!discovery) ++fabricWalks;
+  // `ibsm sweep --rebalance` (or a rebalance SM-0431 left asked) is a heavy
+  // sweep that routes afresh: status counts it as a rebalance, as the
+  // operator asked for one.
+  const bool rebalancing = !takeover && sweep.rebalanceAsked();
   auto result =
       discovery ? sweep.run(std::move(discovery->subnet), discovery->counters) : sweep.run();
   if (!result) {
@@ -84,8 +88,10 @@ void SmDaemon::Impl::heavy(bool takeover, std::optional<FreshDiscovery> discover
   // As the subnet now holds it: our port's LID is the one just programmed.
   if (sweep.held().hasObservation()) learnPeers(sweep.held().observed());
   const auto info = [&](bool isUp) {
-    return sweepInfo(takeover ? "takeover" : "heavy", since(t0), result->mads, result->changes,
-                     isUp, &*result);
+    return sweepInfo(takeover      ? "takeover"
+                     : rebalancing ? "rebalance"
+                                   : "heavy",
+                     since(t0), result->mads, result->changes, isUp, &*result);
   };
   if (once()) {
     onceSwept(*result);

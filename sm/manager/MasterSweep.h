@@ -171,6 +171,9 @@ class MasterSweep {
   [[nodiscard]] Result<SweepResult> programMulticast();
   // The next plan is computed afresh, whatever the last one held.
   void requestRebalance() { rebalanceAsked_ = true; }
+  // A rebalance was asked and the next plan has not taken it yet: the
+  // daemon counts that plan's sweep as a rebalance.
+  bool rebalanceAsked() const { return rebalanceAsked_; }
   // The tables were mended in place after a loss (they may differ from a
   // fresh computation) at least routing.rebalance_interval ago.
   bool rebalanceDue() const;

@@ -102,11 +102,13 @@ if [[ -n $rebalance ]]; then
     echo "rebalance after $rebalance_after s: $written LFT blocks written"
     check_lfts_as_planned dry-fresh
     written0=$(lft_blocks_written $sock)
-    heavy0=$(ibsm_status $sock .sweeps_by_kind.heavy)
+    rebalance0=$(ibsm_status $sock .sweeps_by_kind.rebalance)
     env -u LD_PRELOAD "$IBSM" sweep --rebalance --socket $sock >/dev/null ||
       fail "ibsm sweep --rebalance was refused"
-    wait_for_status $sock ".sweeps_by_kind.heavy > $heavy0 and .up" 20 ||
-      fail "no heavy sweep after ibsm sweep --rebalance"
+    wait_for_status $sock ".sweeps_by_kind.rebalance > $rebalance0 and .up" 20 ||
+      fail "no rebalance counted after ibsm sweep --rebalance"
+    [[ $(ibsm_status $sock .last_heavy.kind) == rebalance ]] ||
+      fail "the asked rebalance is not the last heavy sweep"
     [[ $(ibsm_status $sock .last_heavy.counters.routes.how) == fresh ]] ||
       fail "the asked rebalance did not route afresh"
     [[ $(($(lft_blocks_written $sock) - written0)) -eq 0 ]] ||
