@@ -98,3 +98,9 @@ for net in "$out"/*.net; do
   echo "$(basename "$capture"): $(grep -c '^Switch' "$capture") switches," \
     "$(grep -c '^Ca' "$capture") CAs"
 done
+
+echo "== written by script"
+# A director as ibdiagnet writes its chips: no net file, ibsim would give
+# every chip the chassis' GUID.
+"$root/scripts/make-director-capture.py" >"$out/director-ibdiagnet.ibnetdiscover"
+echo "director-ibdiagnet.ibnetdiscover: scripts/make-director-capture.py"

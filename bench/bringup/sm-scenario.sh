@@ -67,7 +67,8 @@ requests_between() {
 busiest_after_reroute() {
   local json
   json=$("$IBSM" route --topology "$net" --guid2lid "$(guid2lid_of master)" --previous "$1" \
-    --previous-topology "$net" --json 2>ibsm-route.err) || { echo "ibsm route failed" >&2; return; }
+    --previous-topology "$net" --out dry-reroute --json 2>ibsm-route.err) ||
+    { echo "ibsm route failed" >&2; return; }
   result reroute_busiest_routes "$(jq -r '.previous.busiestBefore.routes' <<<"$json")"
   result reroute_busiest_over_mean "$(jq -r '.previous.busiestBefore.maxOverMean * 100 | round / 100' <<<"$json")"
   result reroute_busiest_link "$(jq -r '.previous.busiestBefore.link | gsub(" "; "")' <<<"$json")"

@@ -81,6 +81,27 @@ using NextLine = std::function<bool(std::string_view& line)>;
 [[nodiscard]] Result<std::vector<DumpedLft>> parseLftDump(const NextLine& next,
                                                           std::string_view fileName);
 
+// Where ibroute or dump_fts stopped: the "iberror:" line they print when a
+// switch stops answering in the middle of its table (stderr kept with the
+// output, `2>&1`).
+struct LftDumpCut {
+  std::size_t line{0};      // of the iberror line
+  std::string message;      // the line as printed
+  Guid switchGuid;          // the switch whose table it cut; 0 when between tables
+  std::string description;  // of that switch
+};
+
+struct HeldLftDump {
+  std::vector<DumpedLft> tables;  // whole tables only
+  std::vector<LftDumpCut> cuts;
+};
+
+// parseLftDump() for what switches held, as an operator captures it: read up
+// to each iberror line, whose cut table (one with no "N lids dumped" line yet)
+// is left out and named in `cuts`; libibmad's "ibwarn:" lines before it are
+// passed over. Everything else as parseLftDump().
+[[nodiscard]] Result<HeldLftDump> parseHeldLftDump(const NextLine& next, std::string_view fileName);
+
 // The dumped tables by NodeId of `fabric` (the layout of RoutingResult::lfts),
 // so they can be analysed or compared. Fails on a GUID that is not a switch
 // of the fabric, or an entry naming a port the switch does not have.

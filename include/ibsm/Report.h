@@ -180,6 +180,9 @@ struct MulticastReport {
 // and after, so an operator sees what a change costs in writes and balance.
 struct PreviousReport {
   std::string tablesFile;  // where the previous tables were read
+  // Where the dump stopped early (ibroute's "iberror:" line), one line
+  // each: the tables after it are missing, so counted as new switches.
+  std::vector<std::string> truncated{};
   // How this run's routes came about: "kept" (routed under change, the
   // previous tables as the hint), "fresh" (--rebalance, or
   // routing.stable_routes false) or "fresh-fallback" (under change, but the
@@ -199,6 +202,8 @@ struct RouteReport {
   std::string engine;
   std::vector<std::string> engineNotes;
   std::vector<std::string> fallbacks;
+  // RoutingResult::loopbacks, each as '"leaf0"[7] (0x...) -- "leaf0"[8] (0x...)'.
+  std::vector<std::string> loopbacks;
 
   std::size_t switches{0};
   std::size_t caPorts{0};          // CA endpoints (ports with a LID cabled to a switch)

@@ -17,6 +17,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace ibsm {
@@ -69,6 +70,10 @@ struct RoutingResult {
   std::vector<PortRef> apart;
   // The engine took RoutingOptions::previous as its hint itself.
   bool followedPrevious{false};
+  // Cables from a node to itself (two ports of one switch cabled to each
+  // other), lower port first: they carry no route, so planSubnet() routes
+  // the fabric without them and names them here.
+  std::vector<std::pair<PortRef, PortRef>> loopbacks{};
 };
 
 class RoutingEngine {

@@ -1,6 +1,8 @@
 // The step from a Fabric to what the switches should hold, shared by the
 // live SM and the dry run: assign LIDs, then route. Because both call this
-// one function, a dry run predicts exactly what the live SM programs.
+// one function, a dry run predicts exactly what the live SM programs. A
+// cable from a node to itself is left out of routing here, for every engine
+// (RoutingResult::loopbacks names it).
 //
 //   auto plan = planSubnet(discovered, {.guid2lid = saved, .engines = {"ftree", "updn"}},
 //                          defaultRegistry());

@@ -275,6 +275,8 @@ RouteReport analyseRoutes(const Fabric& fabric, const RoutingResult& result) {
   report.engine = result.engine;
   report.engineNotes = result.notes;
   report.fallbacks = result.fallbacks;
+  for (const auto& [a, b] : result.loopbacks)
+    report.loopbacks.push_back(fmt::format("{} -- {}", fabric.describe(a), fabric.describe(b)));
   report.switches = view.switches();
   report.caPorts = view.caPorts();
   report.destinationLids = view.destinations().size();

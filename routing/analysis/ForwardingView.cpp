@@ -37,7 +37,9 @@ void ForwardingView::indexPorts(const std::vector<PortRef>& apart) {
     targets_.push_back(PortTarget{PortTarget::Kind::Self});
     for (std::size_t p = 1; p < sw.ports.size(); ++p) {
       const auto& remote = sw.ports[p].remote;
-      if (!remote) {
+      // A cable back into the switch leads nowhere: planSubnet() routes
+      // without it, and its two idle channels are no inter-switch links.
+      if (!remote || remote->node == graph_.nodeId(s)) {
         targets_.push_back(PortTarget{});
       } else if (fabric_.node(remote->node).isSwitch()) {
         const auto c = static_cast<ChannelId>(channels_.size());

@@ -34,9 +34,17 @@ bool takePrefix(std::string_view& s, std::string_view prefix) {
   return true;
 }
 
+// "ibroute: iberror: [pid 812] main: failed: dump tables: ..." (the pid and
+// function only in some versions).
+bool isIbError(std::string_view s) {
+  const auto at = s.find("iberror:");
+  return at != s.npos && (at == 0 || s.substr(0, at).ends_with(": "));
+}
+
 class Parser {
  public:
-  explicit Parser(std::string_view fileName) : fileName_(fileName) {}
+  // `held`: a capture of what switches hold, which may stop at an iberror.
+  Parser(std::string_view fileName, bool held) : fileName_(fileName), held_(held) {}
 
   Result<void> line(std::string_view raw, std::size_t number) {
     line_ = number;
@@ -44,6 +52,8 @@ class Parser {
     if (s.empty() || s.starts_with('#')) return {};
     if (s.starts_with("Unicast lids [")) return header(s);
     if (s.starts_with("0x")) return entry(s);
+    if (held_ && isIbError(s)) return cut(s);
+    if (held_ && s.starts_with("ibwarn:")) return {};
     if (s.starts_with("Multicast mlids"))
       return error("a unicast LFT dump, not a multicast one ('Multicast mlids')");
     if ((s.starts_with("Lid ") && s.find("Out") != s.npos) ||
@@ -51,21 +61,44 @@ class Parser {
       return {};  // dump_fts column titles
     if (s.ends_with("lids dumped")) {
       std::string_view rest = s;
-      if (takeNumber<unsigned>(rest, 10)) return {};
+      if (takeNumber<unsigned>(rest, 10)) {
+        whole_ = true;
+        return {};
+      }
     }
+    if (isIbError(s))
+      return error(
+          "a table, but the tool that dumped it stopped here (a switch did not answer): "
+          "dump it again");
     return error(
         "a 'Unicast lids [...] of switch ... guid 0x...' header, an entry "
         "'0xLID PORT', or 'N lids dumped'");
   }
 
   std::vector<DumpedLft> take() { return std::move(tables_); }
+  std::vector<LftDumpCut> takeCuts() { return std::move(cuts_); }
 
  private:
   Result<void> error(std::string_view expected) const {
     return std::unexpected(Error::at(fileName_, line_, fmt::format("expected {}", expected)));
   }
 
+  // The table the iberror cut, if any (headed, not yet "N lids dumped"),
+  // is left out: a part of a table would count as entries that changed.
+  Result<void> cut(std::string_view s) {
+    LftDumpCut c{.line = line_, .message = std::string(s), .switchGuid = {}, .description = {}};
+    if (!tables_.empty() && !whole_) {
+      c.switchGuid = tables_.back().switchGuid;
+      c.description = tables_.back().description;
+      tables_.pop_back();
+    }
+    whole_ = true;
+    cuts_.push_back(std::move(c));
+    return {};
+  }
+
   Result<void> header(std::string_view s) {
+    whole_ = false;
     DumpedLft t;
     // OpenSM writes the range in decimal, dump_fts in hex.
     std::string_view rest = s.substr(s.find('[') + 1);
@@ -123,8 +156,11 @@ class Parser {
   }
 
   std::string_view fileName_;
+  bool held_{false};
   std::size_t line_{0};
   std::vector<DumpedLft> tables_;
+  std::vector<LftDumpCut> cuts_;
+  bool whole_{true};  // the last table's "N lids dumped" came (or none is open)
 };
 
 }  // namespace
@@ -135,11 +171,19 @@ Result<std::vector<DumpedLft>> parseLftDump(std::string_view text, std::string_v
 }
 
 Result<std::vector<DumpedLft>> parseLftDump(const NextLine& next, std::string_view fileName) {
-  Parser parser(fileName);
+  Parser parser(fileName, false);
   std::size_t number = 0;
   for (std::string_view raw; next(raw);)
     if (auto ok = parser.line(raw, ++number); !ok) return std::unexpected(ok.error());
   return parser.take();
+}
+
+Result<HeldLftDump> parseHeldLftDump(const NextLine& next, std::string_view fileName) {
+  Parser parser(fileName, true);
+  std::size_t number = 0;
+  for (std::string_view raw; next(raw);)
+    if (auto ok = parser.line(raw, ++number); !ok) return std::unexpected(ok.error());
+  return HeldLftDump{.tables = parser.take(), .cuts = parser.takeCuts()};
 }
 
 }  // namespace ibsm

@@ -71,6 +71,7 @@ std::string busiestText(const LinkLoadStats& l) {
 void writePrevious(JsonWriter& w, const PreviousReport& p, const LinkLoadStats& after) {
   const LftChanges& t = p.tables;
   w.key("previous").beginObject().key("tablesFile").value(p.tablesFile);
+  w.key("truncated").value(p.truncated);
   w.key("routedAs").value(p.routedAs).key("change").value(p.change);
   w.key("entriesKept").value(p.entriesKept).key("entriesRerouted").value(p.entriesRerouted);
   w.key("blocksRerouted").value(p.blocksRerouted);
@@ -105,6 +106,8 @@ void summarisePrevious(const PreviousReport& p, const LinkLoadStats& after, std:
       "changed on {}\n",
       p.tablesFile, t.switchesCompared, t.switchesGone.size(), t.switchesNew.size(),
       t.switchesChanged, t.topsChanged);
+  for (const auto& cut : p.truncated)
+    out += fmt::format("  truncated: {} (switches it did not reach count as new)\n", cut);
   if (p.routedAs == "kept")
     out += fmt::format(
         "  routed under change ({}): {} entries whose previous path holds kept, {} rerouted (in {} "

@@ -176,6 +176,7 @@ std::string reportJson(const RouteReport& r) {
   w.beginObject();
   w.key("engine").value(r.engine).key("engineNotes").value(r.engineNotes);
   w.key("fallbacks").value(r.fallbacks);
+  w.key("loopbackCables").value(r.loopbacks);
   w.key("warnings").value(r.inputWarnings);
   w.key("fabric").beginObject();
   w.key("switches").value(r.switches).key("caPorts").value(r.caPorts);
@@ -200,6 +201,8 @@ std::string reportSummary(const RouteReport& r) {
   line(fmt::format("routing engine: {}", r.engine));
   for (const auto& f : r.fallbacks) line(fmt::format("  refused first: {}", f));
   for (const auto& n : r.engineNotes) line(fmt::format("  note: {}", n));
+  for (const auto& l : r.loopbacks)
+    line(fmt::format("  loopback cable, carries no route, left out of routing: {}", l));
   if (!r.inputWarnings.empty())
     line(fmt::format("input: {} warning{} about the topology file (on stderr, in report.json)",
                      r.inputWarnings.size(), r.inputWarnings.size() == 1 ? "" : "s"));

@@ -1,5 +1,9 @@
 #include <ibsm/SubnetPlan.h>
 
+#include <optional>
+#include <utility>
+#include <vector>
+
 namespace ibsm {
 namespace {
 
@@ -13,13 +17,38 @@ std::vector<Lft> byNode(const Fabric& fabric, const PreviousRoutes& previous) {
   return out;
 }
 
-Result<RoutingResult> routeFromPrevious(const Fabric& fabric, const PlanInputs& inputs,
-                                        const EngineRegistry& registry, StablePlan& stable) {
+// `fabric` as it is cabled, classified against the previous one as it was;
+// `routedOn` the same without its loopback cables, for the engines.
+Result<RoutingResult> routeFromPrevious(const Fabric& fabric, const Fabric& routedOn,
+                                        const PlanInputs& inputs, const EngineRegistry& registry,
+                                        StablePlan& stable) {
   const PreviousRoutes& previous = *inputs.previous;
   stable.change =
       previous.fabric ? classifyChange(*previous.fabric, fabric) : FabricChange::Unknown;
-  return routeUnderChange(fabric, registry, inputs.engines, inputs.routing,
+  return routeUnderChange(routedOn, registry, inputs.engines, inputs.routing,
                           byNode(fabric, previous), stable.change, stable.stats);
+}
+
+// A cable from a node to itself carries no route, yet an engine that reads
+// the cabling would take it for a link: ftree as a cycle of odd length that
+// no fat tree has, so one spare-port loop turned a tree to updn.
+std::vector<std::pair<PortRef, PortRef>> loopbackCables(const Fabric& fabric) {
+  std::vector<std::pair<PortRef, PortRef>> out;
+  for (NodeId n = 0; n < fabric.size(); ++n)
+    for (const Port& p : fabric.node(n).ports)
+      if (p.remote && p.remote->node == n && p.number < p.remote->port)
+        out.emplace_back(PortRef{n, p.number}, *p.remote);
+  return out;
+}
+
+// The fabric the engines see: without its loopback cables. NodeIds and
+// ports stay as they are, so the tables fit the fabric as cabled.
+std::optional<Fabric> withoutLoopbacks(const Fabric& fabric,
+                                       const std::vector<std::pair<PortRef, PortRef>>& loops) {
+  if (loops.empty()) return std::nullopt;
+  Fabric cut = fabric;
+  for (const auto& loop : loops) cut.disconnect(loop.first);
+  return cut;
 }
 
 }  // namespace
@@ -56,10 +85,15 @@ Result<SubnetPlan> planSubnet(Fabric fabric, const PlanInputs& inputs,
   auto lids = planLids(fabric, inputs.guid2lid, inputs.lmc);
   if (!lids) return std::unexpected(lids.error());
   applyLids(fabric, *lids);
+  auto loops = loopbackCables(fabric);
+  const std::optional<Fabric> cut = withoutLoopbacks(fabric, loops);
+  const Fabric& routedOn = cut ? *cut : fabric;
   std::optional<StablePlan> stable;
-  auto routed = inputs.previous ? routeFromPrevious(fabric, inputs, registry, stable.emplace())
-                                : registry.route(fabric, inputs.engines, inputs.routing);
+  auto routed = inputs.previous
+                    ? routeFromPrevious(fabric, routedOn, inputs, registry, stable.emplace())
+                    : registry.route(routedOn, inputs.engines, inputs.routing);
   if (!routed) return std::unexpected(routed.error());
+  routed->loopbacks = std::move(loops);
   SubnetPlan plan{std::move(fabric), std::move(*lids), std::move(*routed)};
   plan.stable = std::move(stable);
   return plan;

@@ -17,6 +17,7 @@ namespace {
 
 using topology::Cursor;
 using topology::IbndCapture;
+using topology::IbndHeader;
 using topology::IbndSection;
 using topology::typeName;
 
@@ -71,6 +72,8 @@ class IbndScanner {
   Result<void> record(LineKind kind, std::string_view text, std::size_t no);
   Result<void> idLine(std::string_view text, std::size_t no);
   Result<void> header(std::string_view text, std::size_t no);
+  bool isDirectorChip(const topology::IbndHeader& h) const;
+  Result<void> directorChip(const topology::IbndHeader& h, std::size_t no);
   Result<void> portLine(std::string_view text, std::size_t no);
   std::string name(const IbndSection& s) const {
     return fmt::format("{} {} \"{}\"", typeName(s.header.type), s.header.guid,
@@ -137,9 +140,33 @@ Result<void> IbndScanner::idLine(std::string_view text, std::size_t no) {
   return {};
 }
 
+// ibdiagnet names a director's switch chip "S-<chip GUID>" but announces it
+// as 'switchguid=0x<chassis GUID>(<chip GUID>)': the chassis' GUID (its
+// system image GUID) first, the chip's in parentheses. The chip's GUID is its
+// node GUID (what it answers in NodeInfo.NodeGUID, so the one LIDs are kept
+// by) and the GUID of its port 0.
+bool IbndScanner::isDirectorChip(const IbndHeader& h) const {
+  return h.type == NodeType::Switch && pending_.nodeType == NodeType::Switch && pending_.nodeGuid &&
+         *pending_.nodeGuid != h.guid && pending_.portGuid == h.guid;
+}
+
+Result<void> IbndScanner::directorChip(const IbndHeader& h, std::size_t no) {
+  const Guid chassis = *pending_.nodeGuid;
+  if (pending_.systemImageGuid && *pending_.systemImageGuid != chassis)
+    return fail(no, fmt::format("this switch header names {}, which line {} gives in parentheses "
+                                "after {} as ibdiagnet announces a director's chip (chassis GUID "
+                                "first), but sysimgguid= gives the chassis as {}",
+                                h.guid, pending_.guidLine, chassis, *pending_.systemImageGuid));
+  pending_.systemImageGuid = chassis;
+  pending_.nodeGuid = h.guid;
+  return {};
+}
+
 Result<void> IbndScanner::header(std::string_view text, std::size_t no) {
   auto h = topology::parseIbndHeader(text);
   if (!h) return fail(no, h.error());
+  if (isDirectorChip(*h))
+    if (auto ok = directorChip(*h, no); !ok) return ok;
   if (pending_.nodeGuid && (pending_.nodeType != h->type || *pending_.nodeGuid != h->guid))
     return fail(no, fmt::format("this {} header names {} but line {} announced {} {}",
                                 typeName(h->type), h->guid, pending_.guidLine,

@@ -78,14 +78,28 @@ void addPartitionsCommand(CLI::App& app, PartitionsArgs& args) {
       ->required();
   cmd->add_option("-P,--partitions", args.partitions,
                   "OpenSM partitions.conf (overrides sm.partitions_file)");
-  cmd->add_option("-c,--config", args.config,
-                  fmt::format("ibsm.toml whose sm.partitions_file and [[partition]] tables the SM "
-                              "would read (default {} if present)",
-                              config::kDefaultConfigPath));
+  auto* config = cmd->add_option(
+      "-F,--config", args.config,
+      fmt::format("ibsm.toml whose sm.partitions_file and [[partition]] tables the SM "
+                  "would read (default {} if present)",
+                  config::kDefaultConfigPath));
+  // -c was this command's alone (every other one takes -F); kept for
+  // scripts that learnt it, hidden from --help, with a warning.
+  cmd->add_option_function<std::string>(
+         "-c",
+         [&args](const std::string& path) {
+           args.config = path;
+           args.configByDashC = true;
+         },
+         "Deprecated: -F")
+      ->group("")
+      ->excludes(config);
   cmd->add_option("--sm-guid", args.smGuid, "Port GUID of the SM (SELF; a full member of 0x7fff)");
 }
 
 int runPartitions(const PartitionsArgs& args) {
+  if (args.configByDashC)
+    fmt::print(stderr, "ibsm partitions: warning: -c is deprecated, give -F (or --config)\n");
   std::optional<Guid> sm;
   if (args.smGuid) {
     auto g = parseHex64(*args.smGuid);

@@ -16,6 +16,7 @@ struct PartitionsArgs {
   std::filesystem::path topology;
   std::optional<std::filesystem::path> partitions;  // overrides sm.partitions_file
   std::optional<std::filesystem::path> config;      // unset: the default path if present
+  bool configByDashC{false};                        // given as -c, the deprecated spelling of -F
   std::optional<std::string> smGuid;                // the SM's port GUID: SELF, full in 0x7fff
 };
 

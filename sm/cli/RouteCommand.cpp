@@ -12,6 +12,7 @@
 
 #include "sm/cli/Progress.h"
 #include "sm/cli/RouteMulticast.h"
+#include "sm/cli/RouteOutput.h"
 #include "sm/cli/RoutePrevious.h"
 #include "sm/config/ConfigInUse.h"
 #include "sm/config/PartitionSources.h"
@@ -107,8 +108,6 @@ Result<Inputs> gatherInputs(const RouteArgs& args, Progress& progress) {
 Result<void> writeTables(const std::filesystem::path& out, const SubnetPlan& plan,
                          const DryRunMulticast& multicast) {
   std::error_code ec;
-  std::filesystem::create_directories(out, ec);
-  if (ec) return fail(fmt::format("{}: cannot create: {}", out.string(), ec.message()));
   if (auto ok = files::writeFileAtomically(
           out / "opensm-lfts.dump",
           [&](const files::ChunkWriter& write) { writeLftDump(plan.fabric, plan.routing, write); });
@@ -152,7 +151,11 @@ void addRouteCommand(CLI::App& app, RouteArgs& args) {
   cmd->add_option(
       "-o,--out", args.out,
       "Directory for opensm-lfts.dump, sl2vl.dump (dragonfly), mfts.dump, mcast-groups, "
-      "guid2lid, report.json");
+      "guid2lid, report.json (default: a new ./ibsm-route-YYYYmmdd-HHMMSS); files there that "
+      "ibsm route did not write are never replaced without --force");
+  cmd->add_flag("--force", args.force,
+                "Replace outputs in --out that ibsm route did not write (another program's "
+                "guid2lid, say)");
   cmd->add_option("-F,--config", args.config,
                   fmt::format("TOML config (default {} if present)", config::kDefaultConfigPath));
   cmd->add_option("-P,--partitions", args.partitions,
@@ -182,6 +185,8 @@ void addRouteCommand(CLI::App& app, RouteArgs& args) {
 
 int runRoute(const RouteArgs& args) {
   Progress progress;
+  const auto outDir = checkOutputDir(args.out, args.force);
+  if (!outDir) return inputError(outDir.error());
   auto inputs = gatherInputs(args, progress);
   if (!inputs) return inputError(inputs.error());
   for (const auto& w : inputs->warnings) fmt::print(stderr, "ibsm route: warning: {}\n", w);
@@ -210,12 +215,16 @@ int runRoute(const RouteArgs& args) {
   }
   report.reportSeconds = secondsSince(reportStart);
 
-  progress.phase(fmt::format("writing {}", args.out.string()));
-  if (auto ok = writeTables(args.out, *plan, *multicast); !ok) return inputError(ok.error());
+  const auto out = makeOutputDir(*outDir);
+  if (!out) return inputError(out.error());
+  // Named on stderr, where --json leaves it out of what scripts parse.
+  if (!args.out) fmt::print(stderr, "ibsm route: writing into {}/\n", out->string());
+  progress.phase(fmt::format("writing {}", out->string()));
+  if (auto ok = writeTables(*out, *plan, *multicast); !ok) return inputError(ok.error());
 
   report.peakRssKiB = peakRssKiB();
   const std::string json = reportJson(report);
-  if (auto ok = files::writeFileAtomically(args.out / "report.json", json); !ok)
+  if (auto ok = files::writeFileAtomically(*out / "report.json", json); !ok)
     return inputError(ok.error());
 
   if (args.json)

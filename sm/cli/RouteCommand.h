@@ -17,7 +17,9 @@ struct RouteArgs {
   std::optional<std::filesystem::path> guid2lid;
   std::optional<int> lmc;
   std::optional<std::filesystem::path> rootGuids;
-  std::filesystem::path out{"."};
+  // Absent: a new directory ./ibsm-route-YYYYmmdd-HHMMSS (RouteOutput.h).
+  std::optional<std::filesystem::path> out;
+  bool force{false};  // replace outputs in --out that ibsm route did not write
   std::optional<std::filesystem::path> config;
   std::optional<std::filesystem::path> partitions;  // else sm.partitions_file of the config
   // The tables the fabric held before, and the fabric they were routed for:

@@ -62,12 +62,12 @@ Result<LinkLoadStats> loadsBefore(const PreviousInputs& p, Fabric before, const 
 Result<PreviousInputs> readPrevious(const std::filesystem::path& tables,
                                     const std::optional<std::filesystem::path>& topology,
                                     std::vector<std::string>& warnings) {
-  PreviousInputs p{.tablesFile = tables, .tables = {}, .beforeFile = {}, .before = {}};
+  PreviousInputs p{.tablesFile = tables, .tables = {}, .cuts = {}, .beforeFile = {}, .before = {}};
   // Read as parsed: the dump of a large fabric is far larger than its tables.
   std::ifstream in(tables, std::ios::binary);
   if (!in) return fail(fmt::format("{}: cannot read: {}", tables.string(), std::strerror(errno)));
   std::string buffer;
-  auto parsed = parseLftDump(
+  auto parsed = parseHeldLftDump(
       [&](std::string_view& line) {
         if (!std::getline(in, buffer)) return false;
         if (buffer.ends_with('\r')) buffer.pop_back();
@@ -78,12 +78,14 @@ Result<PreviousInputs> readPrevious(const std::filesystem::path& tables,
   if (!parsed) return std::unexpected(parsed.error());
   if (in.bad())
     return fail(fmt::format("{}: read failed: {}", tables.string(), std::strerror(errno)));
-  if (parsed->empty())
-    return std::unexpected(Error::at(
-        tables.string(), 1,
-        "expected the LFTs the fabric held, as opensm-lfts.dump or dump_fts lists them "
-        "('Unicast lids [...] of switch ... guid 0x...' headers), but no switch is listed"));
-  p.tables = std::move(*parsed);
+  if (parsed->tables.empty())
+    return std::unexpected(
+        Error::at(tables.string(), 1,
+                  "expected the LFTs the fabric held, as opensm-lfts.dump or dump_fts lists them "
+                  "('Unicast lids [...] of switch ... guid 0x...' headers), but no whole table is "
+                  "listed"));
+  p.tables = std::move(parsed->tables);
+  p.cuts = std::move(parsed->cuts);
   if (!topology) return p;
   auto read = readTopologyFile(*topology);
   if (!read) return std::unexpected(read.error());
@@ -113,6 +115,15 @@ Result<PreviousReport> comparePrevious(PreviousInputs previous, const SubnetPlan
     out.blocksRerouted = s.brokenBlocks;
     out.why = s.why;
   }
+  for (const LftDumpCut& c : previous.cuts)
+    out.truncated.push_back(
+        c.switchGuid.value == 0
+            ? fmt::format("{}:{}: the dump stops between two tables: {}",
+                          previous.tablesFile.string(), c.line, c.message)
+            : fmt::format("{}:{}: the dump stops in the table of switch \"{}\" ({}), which is "
+                          "left out: {}",
+                          previous.tablesFile.string(), c.line, c.description, c.switchGuid,
+                          c.message));
   out.tables = compareLfts(previous.tables, plan.fabric, plan.routing);
   if (!previous.before) return out;
   auto loads = loadsBefore(previous, std::move(*previous.before), plan, inputs);

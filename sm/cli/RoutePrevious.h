@@ -31,6 +31,7 @@ namespace ibsm::sm::cli {
 struct PreviousInputs {
   std::filesystem::path tablesFile;
   std::vector<DumpedLft> tables;
+  std::vector<LftDumpCut> cuts;      // where ibroute or dump_fts stopped early
   std::filesystem::path beforeFile;  // empty: not given
   std::optional<Fabric> before;      // as read, LIDs not planned yet
 };

@@ -41,9 +41,12 @@ void addFatTreeFurniture(CLI::App* cmd, TopoArgs& args) {
 }
 
 void addCommon(CLI::App* cmd, TopoArgs& args) {
-  cmd->add_option("--degrade", args.degrade.links,
-                  "Remove this many random inter-switch cables (never disconnecting the fabric)");
-  cmd->add_option("--seed", args.degrade.seed, "Seed for --degrade (same seed, same cables)");
+  auto* degrade = cmd->add_option(
+      "--degrade", args.degrade.links,
+      "Remove this many random inter-switch cables (never disconnecting the fabric)");
+  // A seed alone would be read as a request for a random fabric it cannot make.
+  cmd->add_option("--seed", args.degrade.seed, "Seed for --degrade (same seed, same cables)")
+      ->needs(degrade);
   cmd->add_option("-o,--out", args.out, "Write the net file here instead of stdout");
 }
 
@@ -84,13 +87,18 @@ void addTopoCommand(CLI::App& app, TopoArgs& args) {
   args.dragonflyPlusCmd = gen->add_subcommand(
       "dragonfly-plus", "Dragonfly+: leaf/spine groups, global links on spines");
   auto& dp = args.dragonflyPlus;
-  args.dragonflyPlusCmd->add_option("--groups", dp.groups)->capture_default_str();
+  args.dragonflyPlusCmd->add_option("--groups", dp.groups, "Groups, each joined to every other")
+      ->capture_default_str();
   args.dragonflyPlusCmd->add_option("--leaves", dp.leaves, "Leaves per group")
       ->capture_default_str();
   args.dragonflyPlusCmd->add_option("--spines", dp.spines, "Spines per group")
       ->capture_default_str();
-  args.dragonflyPlusCmd->add_option("--hosts-per-leaf", dp.hostsPerLeaf)->capture_default_str();
-  args.dragonflyPlusCmd->add_option("--global-per-spine", dp.globalPerSpine)->capture_default_str();
+  args.dragonflyPlusCmd->add_option("--hosts-per-leaf", dp.hostsPerLeaf, "Hosts on each leaf")
+      ->capture_default_str();
+  args.dragonflyPlusCmd
+      ->add_option("--global-per-spine", dp.globalPerSpine,
+                   "Global links from each spine to spines of other groups")
+      ->capture_default_str();
   addCommon(args.dragonflyPlusCmd, args);
 }
 

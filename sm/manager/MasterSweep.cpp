@@ -4,6 +4,7 @@
 #include <ibsm/Engines.h>
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
 #include <future>
 
 #include "sm/manager/FabricChanges.h"
@@ -171,6 +172,28 @@ void MasterSweep::logStability(const SubnetPlan& plan) const {
     log_->info("SM-0429 routes under change ({}): {}", changeName(plan.stable->change), s.why);
 }
 
+namespace {
+
+// Loopback cables by name, which outlives the NodeIds of one sweep.
+std::vector<std::string> loopbackNames(const SubnetPlan& plan) {
+  std::vector<std::string> out;
+  for (const auto& [a, b] : plan.routing.loopbacks)
+    out.push_back(fmt::format("{} -- {}", plan.fabric.describe(a), plan.fabric.describe(b)));
+  return out;
+}
+
+}  // namespace
+
+// Once when a loopback cable appears, not on every sweep that still finds it.
+void MasterSweep::logLoopbacks(const SubnetPlan& plan) const {
+  if (plan.routing.loopbacks.empty()) return;
+  const auto now = loopbackNames(plan);
+  const auto before = lastPlan_ ? loopbackNames(*lastPlan_) : std::vector<std::string>{};
+  for (const auto& name : now)
+    if (std::ranges::find(before, name) == before.end())
+      log_->warn("SM-0440 loopback cable {} carries no route: left out of routing", name);
+}
+
 Result<SweepResult> MasterSweep::planAndProgram(const std::optional<Fabric>& before,
                                                 SweepResult result) {
   auto saved = store_.loadGuid2Lid();
@@ -185,6 +208,7 @@ Result<SweepResult> MasterSweep::planAndProgram(const std::optional<Fabric>& bef
   auto plan = planSubnet(std::move(cut.fabric), inputs, defaultRegistry());
   if (!plan) return std::unexpected(plan.error());
   logStability(*plan);
+  logLoopbacks(*plan);
   noteFreshness(*plan, planStart);
   rebalanceAsked_ = false;
   planPKeys(*plan);

@@ -209,6 +209,7 @@ class MasterSweep {
   std::shared_ptr<const PreviousRoutes> previousRoutes() const;
   // SM-0427..0429: how this plan's routes came about.
   void logStability(const SubnetPlan& plan) const;
+  void logLoopbacks(const SubnetPlan& plan) const;
   void noteFreshness(const SubnetPlan& plan, MadClock::time_point planned);
   // The engine's clock, as every timer of the SM.
   MadClock::time_point now() const { return engine_.options().clock(); }

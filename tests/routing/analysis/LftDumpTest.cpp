@@ -226,6 +226,66 @@ TEST(ParseLftDump, NamesFileAndLineOfWhatItCannotRead) {
   EXPECT_FALSE(parse("Unicast lids [0-3] of switch Lid 1 guid 0x0000000000200000:\n"));
 }
 
+// ibroute and dump_fts print an "iberror:" line when a switch stops
+// answering mid-dump (2>&1 keeps it with the tables). What switches held is
+// read up to it; the table it cut short is left out and named.
+constexpr std::string_view kCutShort =
+    "Unicast lids [0x0-0x2] of switch Lid 1 guid 0x0000000000200000 (Switch1):\n"
+    "  Lid  Out   Destination\n"
+    "       Port     Info \n"
+    "0x0001 000 : (Switch portguid 0x0000000000200000: 'Switch1')\n"
+    "0x0002 001 : (Channel Adapter portguid 0x0000000000100001: 'Hca1')\n"
+    "2 valid lids dumped \n"
+    "Unicast lids [0x0-0x2] of switch Lid 2 guid 0x0000000000200001 (Switch2):\n"
+    "  Lid  Out   Destination\n"
+    "       Port     Info \n"
+    "0x0001 003 : (Switch portguid 0x0000000000200000: 'Switch1')\n"
+    "ibwarn: [812] _do_madrpc: recv failed: Connection timed out\n"
+    "ibroute: iberror: failed: dump tables: Unicast forwarding table get failed\n";
+
+Result<HeldLftDump> parseHeld(std::string_view text) {
+  std::istringstream in{std::string(text)};
+  std::string buffer;
+  return parseHeldLftDump(
+      [&](std::string_view& line) {
+        if (!std::getline(in, buffer)) return false;
+        line = buffer;
+        return true;
+      },
+      "held.dump");
+}
+
+TEST(ParseHeldLftDump, ReadsUpToAnIbErrorAndLeavesOutTheTableItCut) {
+  const auto held = parseHeld(kCutShort);
+  ASSERT_TRUE(held) << held.error().message;
+  ASSERT_EQ(held->tables.size(), 1u);
+  EXPECT_EQ(held->tables[0].switchGuid, Guid{0x200000});
+  EXPECT_EQ(held->tables[0].lft.port, (std::vector<std::uint8_t>{kNoRoute, 0, 1}));
+  ASSERT_EQ(held->cuts.size(), 1u);
+  EXPECT_EQ(held->cuts[0].line, 12u);
+  EXPECT_EQ(held->cuts[0].switchGuid, Guid{0x200001});
+  EXPECT_EQ(held->cuts[0].description, "Switch2");
+  EXPECT_EQ(held->cuts[0].message,
+            "ibroute: iberror: failed: dump tables: Unicast forwarding table get failed");
+
+  // Stopped between two tables: every table read is whole.
+  const std::string whole{kCutShort.substr(0, kCutShort.find("Unicast lids", 10))};
+  const auto between =
+      parseHeld(whole + "ibroute: iberror: [pid 812] main: failed: dump tables: x\n");
+  ASSERT_TRUE(between) << between.error().message;
+  EXPECT_EQ(between->tables.size(), 1u);
+  ASSERT_EQ(between->cuts.size(), 1u);
+  EXPECT_EQ(between->cuts[0].switchGuid, Guid{});
+}
+
+TEST(ParseHeldLftDump, ParseLftDumpStillRefusesADumpCutShort) {
+  const auto strict = parse(kCutShort);
+  ASSERT_FALSE(strict);
+  EXPECT_THAT(strict.error().message, StartsWith("lfts.dump:11: expected"));
+  // Anything else unreadable is an error in both.
+  EXPECT_FALSE(parseHeld(std::string(kCutShort) + "routing is fun\n"));
+}
+
 TEST(LftsByNode, RejectsASwitchTheFabricDoesNotHaveOrAPortItLacks) {
   const Fabric f = twoSwitchFabric(0);
   const auto unknown = parse("Unicast lids [0-1] of switch Lid 1 guid 0x0000000000abcdef ('X'):\n");

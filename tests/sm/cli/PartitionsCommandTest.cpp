@@ -123,5 +123,22 @@ TEST_F(PartitionsCommand, RunAndPartitionsBothReadTheConfigsPartitionsFile) {
   EXPECT_THAT(started.out, HasSubstr(bad.string() + ":2"));
 }
 
+// Every command takes its config as -F; -c, this command's own spelling
+// before, still reads it, with a warning.
+TEST_F(PartitionsCommand, TakesTheConfigAsDashFLikeEveryOtherCommand) {
+  const auto toml = config(kStorage);
+  const Outcome dashF = partitions(fmt::format("-F {}", toml.string()));
+  ASSERT_EQ(dashF.status, 0) << dashF.out;
+  EXPECT_THAT(dashF.out, HasSubstr("partition 'storage' 0x0b0b"));
+  EXPECT_THAT(dashF.out, Not(HasSubstr("deprecated")));
+
+  const Outcome dashC = partitions(fmt::format("-c {}", toml.string()));
+  ASSERT_EQ(dashC.status, 0) << dashC.out;
+  EXPECT_THAT(dashC.out, HasSubstr("partition 'storage' 0x0b0b"));
+  EXPECT_THAT(dashC.out, HasSubstr("ibsm partitions: warning: -c is deprecated, give -F"));
+
+  EXPECT_EQ(partitions(fmt::format("-c {} -F {}", toml.string(), toml.string())).status, 2);
+}
+
 }  // namespace
 }  // namespace ibsm::sm::cli

@@ -9,6 +9,8 @@
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <string>
+#include <vector>
 
 namespace {
 
@@ -20,8 +22,7 @@ struct Outcome {
   std::string out;  // stdout and stderr together
 };
 
-Outcome ibsm(const std::string& args) {
-  const std::string cmd = fmt::format("{} {} 2>&1", IBSM_BINARY, args);
+Outcome shell(const std::string& cmd) {
   Outcome r;
   FILE* p = ::popen(cmd.c_str(), "r");
   if (!p) return r;
@@ -30,6 +31,15 @@ Outcome ibsm(const std::string& args) {
   const int st = ::pclose(p);
   r.status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
   return r;
+}
+
+Outcome ibsm(const std::string& args) {
+  return shell(fmt::format("{} {} 2>&1", IBSM_BINARY, args));
+}
+
+// As run from `cwd`.
+Outcome ibsmIn(const fs::path& cwd, const std::string& args) {
+  return shell(fmt::format("cd {} && {} {} 2>&1", cwd.string(), IBSM_BINARY, args));
 }
 
 std::string slurp(const fs::path& p) {
@@ -248,6 +258,111 @@ TEST_F(RouteCommand, ABadMgidLineNamesFileAndLineAndWritesNothing) {
   EXPECT_EQ(r.status, 2) << r.out;
   EXPECT_THAT(r.out, HasSubstr(parts.string() + ":2: mgid= takes a multicast GID"));
   EXPECT_FALSE(fs::exists(out / "mfts.dump"));
+}
+
+// Without --out, a new directory in the current one: run where OpenSM keeps
+// its cache (/var/cache/opensm), the dry run must not replace its guid2lid.
+TEST_F(RouteCommand, WithoutOutItWritesIntoANewDirectoryAndReplacesNothing) {
+  const auto cache = dir_ / "cache";
+  fs::create_directories(cache);
+  const std::string opensms = "0x0000000000100001 0x0040 0x0040\n";
+  std::ofstream(cache / "guid2lid") << opensms;
+  std::ofstream(cache / "opensm-lfts.dump") << "OpenSM's\n";
+  const std::string args =
+      fmt::format("route -t {}/two-switch-dual-port-hcas.net", IBSM_TEST_TOPOLOGIES);
+  const Outcome first = ibsmIn(cache, args);
+  ASSERT_EQ(first.status, 0) << first.out;
+  const Outcome second = ibsmIn(cache, args);  // within the same second, as often as not
+  ASSERT_EQ(second.status, 0) << second.out;
+  EXPECT_EQ(slurp(cache / "guid2lid"), opensms);
+  EXPECT_EQ(slurp(cache / "opensm-lfts.dump"), "OpenSM's\n");
+  std::vector<fs::path> made;
+  for (const auto& e : fs::directory_iterator(cache))
+    if (e.is_directory()) made.push_back(e.path());
+  ASSERT_EQ(made.size(), 2u) << first.out << second.out;
+  for (const auto& d : made) {
+    EXPECT_THAT(d.filename().string(), ::testing::StartsWith("ibsm-route-"));
+    EXPECT_THAT(first.out + second.out,
+                HasSubstr(fmt::format("ibsm route: writing into {}/", d.filename().string())));
+    EXPECT_THAT(slurp(d / "guid2lid"), HasSubstr("0x0000000000200000 "));
+    EXPECT_TRUE(fs::exists(d / "report.json"));
+  }
+}
+
+// --out into a directory where another program wrote a file of the same name
+// is refused before anything is routed, naming the file; --force replaces it.
+TEST_F(RouteCommand, AnOutputThatIbsmRouteDidNotWriteIsNeverReplacedWithoutForce) {
+  const auto cache = dir_ / "cache";
+  fs::create_directories(cache);
+  const std::string opensms = "0x0000000000100001 0x0040 0x0040\n";
+  std::ofstream(cache / "guid2lid") << opensms;
+  const std::string args = fmt::format("route -t {}/two-switch-dual-port-hcas.net -o {}",
+                                       IBSM_TEST_TOPOLOGIES, cache.string());
+  const Outcome refused = ibsm(args);
+  EXPECT_EQ(refused.status, 2) << refused.out;
+  EXPECT_THAT(refused.out, HasSubstr((cache / "guid2lid").string() +
+                                     ": exists and was not written by ibsm route"));
+  EXPECT_THAT(refused.out, HasSubstr("--force"));
+  EXPECT_EQ(slurp(cache / "guid2lid"), opensms);
+  EXPECT_FALSE(fs::exists(cache / "report.json"));
+  EXPECT_FALSE(fs::exists(cache / "opensm-lfts.dump"));
+
+  const Outcome forced = ibsm(args + " --force");
+  ASSERT_EQ(forced.status, 0) << forced.out;
+  EXPECT_THAT(slurp(cache / "guid2lid"), HasSubstr("0x0000000000200000 "));
+  // Forced once is not forced for good: the next run is refused again.
+  EXPECT_EQ(ibsm(args).status, 2);
+}
+
+TEST_F(RouteCommand, ItsOwnOutputDirectoryIsWrittenAgain) {
+  const std::string args = fmt::format("route -t {}/two-switch-dual-port-hcas.net -o {}",
+                                       IBSM_TEST_TOPOLOGIES, (dir_ / "out").string());
+  ASSERT_EQ(ibsm(args).status, 0);
+  const Outcome again = ibsm(args + " -R updn");
+  ASSERT_EQ(again.status, 0) << again.out;
+  EXPECT_THAT(slurp(dir_ / "out/report.json"), HasSubstr("\"engine\":\"updn\""));
+}
+
+// ibdiagnet's director chips (switchguid=0x<chassis>(<chip>)) read as the
+// chips they are, and the fabric routes.
+TEST_F(RouteCommand, TheDirectorCaptureOfIbdiagnetRoutesEveryPair) {
+  const auto out = dir_ / "out";
+  const Outcome r = ibsm(fmt::format("route -t {}/director-ibdiagnet.ibnetdiscover --check -o {}",
+                                     IBSM_TEST_TOPOLOGIES, out.string()));
+  ASSERT_EQ(r.status, 0) << r.out;
+  EXPECT_THAT(r.out, HasSubstr("fabric: 12 switches, 8 CA ports"));
+  EXPECT_THAT(r.out, HasSubstr(", 0 unreachable"));
+  const std::string lids = slurp(out / "guid2lid");
+  EXPECT_THAT(lids, HasSubstr("0xb8cef6030019c882 0x0001 0x0001"));  // the LID the capture gives
+  EXPECT_THAT(lids, ::testing::Not(HasSubstr("0xb8cef603008fbe36")));
+}
+
+// Two spare ports of one edge switch cabled to each other: the tree is
+// still routed by ftree, as the clean tree is, and the cable named once.
+TEST_F(RouteCommand, ALoopbackCableIsNamedOnceAndTheTreeStaysAFatTree) {
+  std::string net = slurp(fs::path{IBSM_TEST_TOPOLOGIES} / "fat-tree-3level-k8.net");
+  const auto at = net.find("Switch\t8 \"edge0_0\"\n");
+  ASSERT_NE(at, std::string::npos);
+  net.replace(at, 7, "Switch\t10");
+  const std::string last = "[8]\t\"agg0_3\"[1]\n";
+  net.insert(net.find(last, at) + last.size(), "[9]\t\"edge0_0\"[10]\n[10]\t\"edge0_0\"[9]\n");
+  const auto looped = write("looped.net", net);
+  ASSERT_EQ(ibsm(fmt::format("route -t {}/fat-tree-3level-k8.net -R ftree -o {}",
+                             IBSM_TEST_TOPOLOGIES, (dir_ / "clean").string()))
+                .status,
+            0);
+  const Outcome r =
+      ibsm(fmt::format("route -t {} -R ftree --check --previous {} -o {}", looped.string(),
+                       (dir_ / "clean/opensm-lfts.dump").string(), (dir_ / "out").string()));
+  ASSERT_EQ(r.status, 0) << r.out;
+  EXPECT_THAT(r.out, HasSubstr("routing engine: ftree"));
+  const std::string named = "loopback cable, carries no route, left out of routing: \"edge0_0\"[9]";
+  const auto first = r.out.find(named);
+  EXPECT_NE(first, std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find(named, first + 1), std::string::npos) << "named once";
+  EXPECT_THAT(r.out, HasSubstr("entries that differ: 0 of "));
+  EXPECT_THAT(slurp(dir_ / "out/report.json"),
+              HasSubstr("\"loopbackCables\":[\"\\\"edge0_0\\\"[9]"));
 }
 
 TEST(TopoCommand, ABadSpecNamesTheParameter) {

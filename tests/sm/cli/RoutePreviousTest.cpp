@@ -243,5 +243,40 @@ TEST_F(RoutePrevious, ThePreviousFabricAloneIsRefused) {
   EXPECT_THAT(r.out, HasSubstr("--previous-topology requires --previous"));
 }
 
+// ibroute stops with an "iberror:" line when a switch stops answering
+// mid-dump; an operator who kept its output (2>&1) has the tables up to it.
+// They are read and compared; the table cut short is left out and named.
+TEST_F(RoutePrevious, ADumpThatEndsWithAnIbErrorIsReadUpToItAndSaysWhere) {
+  std::ifstream in(dir_ / "before/opensm-lfts.dump");
+  std::string text, line;
+  std::size_t headers = 0, lines = 0, cutAt = 0;
+  std::string cutSwitch;
+  while (std::getline(in, line)) {
+    if (line.starts_with("Unicast lids") && ++headers == 3) {
+      cutAt = lines + 4;  // the header and three entries of the third table
+      cutSwitch = line.substr(line.find(" guid 0x") + 8, 16);
+    }
+    if (cutAt != 0 && lines == cutAt) break;
+    text += line + "\n";
+    ++lines;
+  }
+  ASSERT_EQ(headers, 3u);
+  text += "ibroute: iberror: failed: dump tables: Unicast forwarding table get failed\n";
+  const auto cut = write("cut.dump", text);
+  const Outcome r = runIbsm(fmt::format("route -t {} -R ftree --previous {} -o {}",
+                                        path("before.net"), cut.string(), path("after")));
+  ASSERT_EQ(r.status, 0) << r.out;
+  const std::string where =
+      fmt::format("{}:{}: the dump stops in the table of switch ", cut.string(), lines + 1);
+  EXPECT_THAT(r.out, HasSubstr("truncated: " + where));
+  EXPECT_THAT(r.out, HasSubstr(fmt::format("(0x{}), which is left out: ibroute: iberror: failed",
+                                           cutSwitch)));
+  const Json p = readJson(dir_ / "after/report.json")["previous"];
+  ASSERT_EQ(p["truncated"].size(), 1u);
+  EXPECT_THAT(p["truncated"][0].get<std::string>(), HasSubstr(where));
+  EXPECT_EQ(p["switches"]["compared"], 2);  // the two whole tables
+  EXPECT_EQ(p["switches"]["new"], 78);      // the cut one and those never reached
+}
+
 }  // namespace
 }  // namespace ibsm::sm::cli::testing

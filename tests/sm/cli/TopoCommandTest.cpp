@@ -6,6 +6,10 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <sstream>
+#include <string>
+#include <vector>
+
 #include "tests/sm/cli/IbsmProcess.h"
 
 namespace {
@@ -42,6 +46,42 @@ TEST(TopoCommand, AFurnitureValueTheTreeCannotTakeNamesItsOption) {
   EXPECT_EQ(r.status, 2);
   EXPECT_THAT(r.out, HasSubstr("--rails 3"));
   EXPECT_THAT(r.out, HasSubstr("must divide the 8 leaves"));
+}
+
+// Every option of every generator says what it sets: `--help` prints a
+// description after each option's name and type, or on the next line when
+// the name column is full ("--seed UINT Needs: --degrade").
+bool hasHelp(const std::vector<std::string>& lines, std::size_t i) {
+  const auto gap = lines[i].find("  ", 2);
+  if (gap != std::string::npos && lines[i].find_first_not_of(' ', gap) != std::string::npos)
+    return true;
+  return i + 1 < lines.size() && !lines[i + 1].starts_with("  -") &&
+         lines[i + 1].find_first_not_of(' ') != std::string::npos;
+}
+
+TEST(TopoCommand, EveryGeneratorOptionHasHelp) {
+  for (const char* shape : {"fat-tree", "dragonfly", "dragonfly-plus"}) {
+    const Outcome r = runIbsm(fmt::format("topo generate {} --help", shape));
+    ASSERT_EQ(r.status, 0) << r.out;
+    std::istringstream text(r.out);
+    std::vector<std::string> lines;
+    for (std::string line; std::getline(text, line);) lines.push_back(line);
+    std::size_t options = 0;
+    for (std::size_t i = 0; i < lines.size(); ++i) {
+      if (!lines[i].starts_with("  -")) continue;
+      ++options;
+      EXPECT_TRUE(hasHelp(lines, i)) << shape << ": no help: " << lines[i];
+    }
+    EXPECT_GE(options, 5u) << r.out;
+  }
+}
+
+TEST(TopoCommand, ASeedWithoutDegradeIsRefused) {
+  const Outcome r = runIbsm("topo generate fat-tree --levels 2 --radix 4 --seed 7");
+  EXPECT_EQ(r.status, 2) << r.out;
+  EXPECT_THAT(r.out, HasSubstr("--seed requires --degrade"));
+  EXPECT_THAT(r.out, Not(HasSubstr("Switch")));  // no net file printed
+  EXPECT_EQ(runIbsm("topo generate fat-tree --levels 2 --radix 4 --degrade 1 --seed 7").status, 0);
 }
 
 }  // namespace
