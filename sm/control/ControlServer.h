@@ -34,6 +34,9 @@ namespace ibsm::sm::control {
 // `ibsm draw` from the daemon: the SVG of the last sweep's fabric, or
 // "error: ...\n" when there is nothing to draw.
 using DrawingSource = std::function<std::string()>;
+// `ibsm path` from the daemon: the answer to a path request line
+// (PathRequest.h), or "error: ...\n".
+using PathSource = std::function<std::string(std::string_view line)>;
 
 // What an operator's `ibsm sweep` asks for: a light sweep, a heavy one
 // (rediscover and route), or a heavy one whose routes are computed afresh
@@ -91,6 +94,9 @@ class ControlServer {
   // "draw" -> the SVG `draw` makes (or its "error: ..."). Set once, before
   // serving; unset, "draw" answers an error.
   void provideDrawing(DrawingSource draw) { draw_ = std::move(draw); }
+  // "path\t..." -> the walk `path` answers. Set once, before serving;
+  // unset, a path request answers an error.
+  void providePaths(PathSource paths) { paths_ = std::move(paths); }
 
   // Who answers "sweep readmit LINK"; without one it is an error.
   void onReadmit(ReadmitRequest readmit) { readmit_ = std::move(readmit); }
@@ -128,6 +134,7 @@ class ControlServer {
   loop::EventLoop::Clock clock_{[] { return MadClock::now(); }};
   loop::EventLoop* loop_{nullptr};  // attached to; not owned
   DrawingSource draw_;
+  PathSource paths_;
   std::function<DaemonStatus()> status_;
   SweepRequest sweep_;
   ReadmitRequest readmit_;

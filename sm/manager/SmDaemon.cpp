@@ -8,6 +8,7 @@
 
 #include "sm/manager/DaemonDraw.h"
 #include "sm/manager/DaemonImpl.h"
+#include "sm/manager/DaemonPath.h"
 
 namespace ibsm::sm::manager {
 
@@ -133,6 +134,12 @@ int SmDaemon::Impl::run() {
     }
     controlServer = std::move(*server);
     controlServer->provideDrawing([this] { return drawLastSweep(lastResult, health); });
+    controlServer->providePaths([this](std::string_view line) {
+      std::vector<std::pair<Gid, Lid>> mlids;
+      if (groups.routes)
+        for (const McGroupRoute& g : groups.routes()) mlids.emplace_back(g.mgid, g.mlid);
+      return answerPath(line, sweep.lastPlan().get(), sweep.held(), mlids);
+    });
     controlServer->attach(
         loop, [this] { return status(); },
         [this](control::SweepAsk ask) {
