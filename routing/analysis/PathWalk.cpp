@@ -36,7 +36,9 @@ std::optional<PortRef> stepSwitch(const Fabric& fabric, const PathTables& tables
                                   std::uint8_t in, UnicastPath& path) {
   const Node& node = fabric.node(sw);
   const Lft* lft = tableOf(tables, sw);
-  const std::uint8_t out = lft ? lft->at(path.dlid) : kNoRoute;
+  const std::uint8_t out = tables.entry ? tables.entry(sw, path.dlid)
+                           : lft        ? lft->at(path.dlid)
+                                        : kNoRoute;
   PathHop hop{.node = sw, .inPort = in, .outPort = out, .vl = kUnknownVl};
   if (out == 0) {
     path.hops.push_back(hop);

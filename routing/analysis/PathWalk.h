@@ -16,6 +16,7 @@
 #include <ibsm/Routing.h>
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <span>
 #include <string>
@@ -24,9 +25,13 @@
 
 namespace ibsm::analysis {
 
+// The tables a walk reads. `entry`, when set, answers a switch's LFT entry
+// in place of `lfts` (the daemon reads its held blocks one at a time rather
+// than copy every table of a large fabric per question).
 struct PathTables {
   std::span<const Lft> lfts;          // index = NodeId
   std::span<const Sl2VlEntry> sl2vl;  // empty: the engine programs no SL2VL
+  std::function<std::uint8_t(NodeId sw, Lid lid)> entry{};
 };
 
 inline constexpr std::uint8_t kUnknownVl = 0xFF;

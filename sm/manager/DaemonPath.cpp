@@ -9,24 +9,14 @@
 namespace ibsm::sm::manager {
 namespace {
 
-// The plan's LFTs with every block the SM knows a switch holds laid over.
-std::vector<Lft> heldLfts(const SubnetPlan& plan, const program::HeldSubnet& held) {
-  std::vector<Lft> lfts = plan.routing.lfts;
-  lfts.resize(plan.fabric.size());
-  const auto& table = held.table<program::LftKind>();
-  for (const NodeId sw : plan.fabric.switches()) {
-    const Guid guid = plan.fabric.node(sw).guid;
-    Lft& lft = lfts[sw];
-    const std::size_t blocks = std::max(table.blocks(guid), (lft.port.size() + 63) / 64);
-    for (std::size_t b = 0; b < blocks; ++b) {
-      const auto block = table.block(guid, static_cast<std::uint16_t>(b));
-      if (!block) continue;
-      if (lft.port.size() < (b + 1) * kLftBlockSize)
-        lft.port.resize((b + 1) * kLftBlockSize, kNoRoute);
-      std::ranges::copy(block->ports, lft.port.begin() + static_cast<std::ptrdiff_t>(b * 64));
-    }
-  }
-  return lfts;
+// A switch's entry for a LID: from the block the SM knows it holds, else
+// the plan's.
+std::uint8_t heldEntry(const SubnetPlan& plan, const program::HeldSubnet& held, NodeId sw,
+                       Lid lid) {
+  const auto block = held.table<program::LftKind>().block(
+      plan.fabric.node(sw).guid, static_cast<std::uint16_t>(lid.value / kLftBlockSize));
+  if (block) return block->ports[lid.value % kLftBlockSize];
+  return sw < plan.routing.lfts.size() ? plan.routing.lfts[sw].at(lid) : kNoRoute;
 }
 
 std::vector<Sl2VlEntry> heldSl2Vl(const SubnetPlan& plan, const program::HeldSubnet& held) {
@@ -93,9 +83,11 @@ std::string answerPath(std::string_view line, const SubnetPlan* plan,
   }
   auto to = analysis::findDestinationLid(fabric, request->to);
   if (!to) return errorLine(to.error().message);
-  const auto lfts = heldLfts(*plan, held);
   const auto sl2vl = heldSl2Vl(*plan, held);
-  const auto walk = analysis::walkUnicast(fabric, {lfts, sl2vl}, *from, *to, request->sl);
+  const analysis::PathTables tables{.lfts = {}, .sl2vl = sl2vl, .entry = [&](NodeId sw, Lid lid) {
+                                      return heldEntry(*plan, held, sw, lid);
+                                    }};
+  const auto walk = analysis::walkUnicast(fabric, tables, *from, *to, request->sl);
   return request->json ? analysis::unicastPathJson(fabric, walk)
                        : analysis::formatUnicastPath(fabric, walk);
 }

@@ -192,6 +192,20 @@ TEST(PathWalk, TheVlOfEachLinkComesFromTheSl2VlEntryOfItsPortPair) {
   EXPECT_THAT(unicastPathJson(f, p0), HasSubstr("\"vl\":1"));
 }
 
+// The daemon answers entries one at a time from the blocks it holds.
+TEST(PathWalk, AnEntryFunctionStandsInForTheTables) {
+  const Fabric f = line();
+  HandTables t = lineTables(f);
+  const auto& lfts = t.result().lfts;
+  const NodeId s1 = nodeNamed(f, "s1");
+  const PathTables tables{.lfts = {}, .sl2vl = {}, .entry = [&](NodeId sw, Lid lid) {
+                            return sw == s1 ? std::uint8_t{1} : lfts[sw].at(lid);
+                          }};
+  const auto p = walkUnicast(f, tables, host(f, "h0"), lidOf(f, "h2", 1), 0);
+  EXPECT_EQ(p.end, PathEnd::WrongPort);
+  EXPECT_EQ(f.node(p.hops.back().node).description, "h1");
+}
+
 TEST(PathWalk, EndsAreNamedByNodeNameGuidPortGuidOrLid) {
   const Fabric f = line();
   const PortRef h2 = host(f, "h2");
