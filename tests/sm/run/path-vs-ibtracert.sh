@@ -91,12 +91,29 @@ for pair in "${pairs[@]}"; do
   [[ $(path_vls <<<"$live") == "$(path_vls <<<"$offline")" ]] ||
     fail "ibsm path $from $to: VLs of the daemon ($(path_vls <<<"$live")) and offline ($(path_vls <<<"$offline")) differ"
   vl_hops=$((vl_hops + $(jq '[.hops[] | select(.vl != null and .vl > 0)] | length' <<<"$live")))
+  # "LID IN OUT VL" of each switch hop, for the SL2VL check below.
+  jq -r '.hops[] | select(.type == "switch" and .in_port != null and .out_port != null and .vl != null)
+         | "\(.lid) \(.in_port) \(.out_port) \(.vl)"' <<<"$live" >>switch-vls.txt
   compared=$((compared + 1))
 done
 echo "compared $compared pairs with ibtracert (daemon, --topology, --dir); $vl_hops hops on a VL above 0"
 [[ $compared -ge 20 ]] || fail "only $compared pairs compared"
 if [[ $engine == dragonfly ]]; then
   [[ $vl_hops -gt 0 ]] || fail "no sampled dragonfly route climbs a VL: the SL2VL tables were not read"
+  # The VL of SL 0 each hop names is what the switch's SL2VL table holds for
+  # that in/out pair (smpquery sl2vl LID OUT: "ports: in  I, out  O: | 0| 1|...|").
+  checked=0
+  while read -r lid out; do
+    quiet smpquery sl2vl "$lid" "$out" |
+      sed -nE 's/^ports: in +([0-9]+), out +([0-9]+): \| *([0-9]+)\|.*/\1 \3/p' >sl2vl.now
+    while read -r in vl; do
+      held=$(awk -v i="$in" '$1 == i { print $2 }' sl2vl.now)
+      [[ $held == "$vl" ]] || fail "switch LID $lid in $in out $out: ibsm path says VL$vl, the switch maps SL 0 to VL${held:-?}"
+      checked=$((checked + 1))
+    done < <(awk -v l="$lid" -v o="$out" '$1 == l && $3 == o { print $2, $4 }' switch-vls.txt | sort -u)
+  done < <(awk '{ print $1, $3 }' switch-vls.txt | sort -u | head -30)
+  echo "SL2VL: $checked switch hops' VLs read back with smpquery sl2vl"
+  [[ $checked -gt 0 ]] || fail "no switch hop's VL was checked against smpquery sl2vl"
 fi
 
 # Names resolve as LIDs do; an unknown LID is bad input.
