@@ -9,6 +9,7 @@
 #include "sm/cli/DrawCommand.h"
 #include "sm/cli/DumpCommand.h"
 #include "sm/cli/PartitionsCommand.h"
+#include "sm/cli/PathCommand.h"
 #include "sm/cli/RouteCommand.h"
 #include "sm/cli/RunCommand.h"
 #include "sm/cli/TopoCommand.h"
@@ -28,6 +29,8 @@ int main(int argc, char** argv) {
   ibsm::sm::cli::addPartitionsCommand(app, partitions);
   ibsm::sm::cli::DrawArgs draw;
   ibsm::sm::cli::addDrawCommand(app, draw);
+  ibsm::sm::cli::PathArgs path;
+  ibsm::sm::cli::addPathCommand(app, path);
   ibsm::sm::cli::ControlArgs status;
   ibsm::sm::cli::addStatusCommand(app, status);
   ibsm::sm::cli::ControlArgs sweep;
@@ -51,6 +54,7 @@ int main(int argc, char** argv) {
   if (app.got_subcommand("topo")) return ibsm::sm::cli::runTopo(topo);
   if (app.got_subcommand("partitions")) return ibsm::sm::cli::runPartitions(partitions);
   if (app.got_subcommand("draw")) return ibsm::sm::cli::runDraw(draw);
+  if (app.got_subcommand("path")) return ibsm::sm::cli::runPath(path);
   if (app.got_subcommand("status")) return ibsm::sm::cli::runStatus(status);
   if (app.got_subcommand("sweep")) return ibsm::sm::cli::runSweep(sweep);
   if (app.got_subcommand("health")) return ibsm::sm::cli::runHealth(health);

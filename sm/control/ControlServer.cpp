@@ -14,6 +14,7 @@
 
 #include "sm/control/HealthFormat.h"
 #include "sm/control/Metrics.h"
+#include "sm/control/PathRequest.h"
 #include "sm/control/SocketUtil.h"
 
 namespace ibsm::sm::control {
@@ -227,6 +228,8 @@ bool ControlServer::progress(Client& client, const std::function<DaemonStatus()>
   else
     client.out = request == "draw"
                      ? (draw_ ? draw_() : std::string("error: this daemon does not draw\n"))
+                 : request.starts_with(kPathRequest)
+                     ? (paths_ ? paths_(request) : std::string("error: this daemon walks no paths\n"))
                      : answer(request, status, sweep, readmit_, health_);
   client.answered = true;
   client.deadline = clock_() + kAnswerDeadline;

@@ -38,6 +38,9 @@ using DrawingSource = std::function<std::string()>;
 // `ibsm dump KIND` from the daemon: the table in the dry run's file format,
 // or why there is none (DumpRequest.h frames it).
 using DumpSource = std::function<Result<std::string>(DumpKind)>;
+// `ibsm path` from the daemon: the answer to a path request line
+// (PathRequest.h), or "error: ...\n".
+using PathSource = std::function<std::string(std::string_view line)>;
 
 // What an operator's `ibsm sweep` asks for: a light sweep, a heavy one
 // (rediscover and route), or a heavy one whose routes are computed afresh
@@ -98,6 +101,9 @@ class ControlServer {
   // "dump KIND" -> frameDump(KIND, dump(KIND)) (or "error: ..."). Set once,
   // before serving; unset, "dump" answers an error.
   void provideDump(DumpSource dump) { dump_ = std::move(dump); }
+  // "path\t..." -> the walk `path` answers. Set once, before serving;
+  // unset, a path request answers an error.
+  void providePaths(PathSource paths) { paths_ = std::move(paths); }
 
   // Who answers "sweep readmit LINK"; without one it is an error.
   void onReadmit(ReadmitRequest readmit) { readmit_ = std::move(readmit); }
@@ -136,6 +142,7 @@ class ControlServer {
   loop::EventLoop* loop_{nullptr};  // attached to; not owned
   DrawingSource draw_;
   DumpSource dump_;
+  PathSource paths_;
   std::function<DaemonStatus()> status_;
   SweepRequest sweep_;
   ReadmitRequest readmit_;

@@ -9,6 +9,7 @@
 #include "sm/manager/DaemonDraw.h"
 #include "sm/manager/DaemonDump.h"
 #include "sm/manager/DaemonImpl.h"
+#include "sm/manager/DaemonPath.h"
 
 namespace ibsm::sm::manager {
 
@@ -137,6 +138,12 @@ int SmDaemon::Impl::run() {
     controlServer->provideDump([this](control::DumpKind kind) {
       return dumpHeldTables(kind, sweep.lastPlan().get(), sweep.held(),
                             agent.self().smState == SmState::Master);
+    });
+    controlServer->providePaths([this](std::string_view line) {
+      std::vector<std::pair<Gid, Lid>> mlids;
+      if (groups.routes)
+        for (const McGroupRoute& g : groups.routes()) mlids.emplace_back(g.mgid, g.mlid);
+      return answerPath(line, sweep.lastPlan().get(), sweep.held(), mlids);
     });
     controlServer->attach(
         loop, [this] { return status(); },

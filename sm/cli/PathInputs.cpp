@@ -1,0 +1,151 @@
+#include "sm/cli/PathInputs.h"
+
+#include <arpa/inet.h>
+#include <fmt/format.h>
+#include <ibsm/Dumps.h>
+#include <ibsm/Engines.h>
+#include <ibsm/Lids.h>
+#include <ibsm/SubnetPlan.h>
+#include <ibsm/Topology.h>
+
+#include <charconv>
+#include <sstream>
+
+#include "sm/cli/RouteMulticast.h"
+#include "sm/config/ConfigInUse.h"
+#include "sm/config/PartitionSources.h"
+#include "sm/config/PlanSettings.h"
+#include "sm/files/FileIo.h"
+
+namespace ibsm::sm::cli {
+namespace {
+
+// mcast-groups: "mgid MGID mlid 0xMLID ..." per group; member lines are indented.
+Result<std::vector<std::pair<Gid, Lid>>> parseGroups(const std::string& text,
+                                                     const std::string& file) {
+  std::vector<std::pair<Gid, Lid>> out;
+  std::istringstream in(text);
+  std::string line;
+  for (std::size_t n = 1; std::getline(in, line); ++n) {
+    if (!line.starts_with("mgid ")) continue;
+    std::istringstream words(line);
+    std::string key, mgid, mlidKey, mlid;
+    words >> key >> mgid >> mlidKey >> mlid;
+    Gid gid{};
+    std::uint16_t value = 0;
+    const bool gidOk = ::inet_pton(AF_INET6, mgid.c_str(), gid.data()) == 1;
+    const bool mlidOk =
+        mlidKey == "mlid" && mlid.starts_with("0x") &&
+        std::from_chars(mlid.data() + 2, mlid.data() + mlid.size(), value, 16).ec == std::errc{};
+    if (!gidOk || !mlidOk)
+      return fail(fmt::format("{}:{}: expected 'mgid MGID mlid 0xMLID ...'", file, n));
+    out.emplace_back(gid, Lid{value});
+  }
+  return out;
+}
+
+Result<std::string> readIfPresent(const std::filesystem::path& path) {
+  std::error_code ec;
+  if (!std::filesystem::exists(path, ec)) return std::string{};
+  return files::readFile(path);
+}
+
+// The dry run's tables on the fabric, its LIDs from the run's guid2lid.
+Result<void> readDir(const std::filesystem::path& dir, const PlanInputs& plan, OfflineTables& out) {
+  const auto g2lPath = dir / "guid2lid";
+  auto g2lText = files::readFile(g2lPath);
+  if (!g2lText) return std::unexpected(g2lText.error());
+  auto g2l = parseGuid2Lid(*g2lText, g2lPath.string());
+  if (!g2l) return std::unexpected(g2l.error());
+  auto lids = planLids(out.fabric, *g2l, plan.lmc);
+  if (!lids) return std::unexpected(lids.error());
+  for (const auto& a : lids->assignments)
+    if (a.source == LidAssignment::Source::Fresh)
+      return fail(
+          fmt::format("{}: has no LID for port {}: is this the topology the dry run "
+                      "was made from?",
+                      g2lPath.string(), a.portGuid));
+  applyLids(out.fabric, *lids);
+
+  const auto lftPath = dir / "opensm-lfts.dump";
+  auto lftText = files::readFile(lftPath);
+  if (!lftText) return std::unexpected(lftText.error());
+  auto dumped = parseLftDump(*lftText, lftPath.string());
+  if (!dumped) return std::unexpected(dumped.error());
+  auto lfts = lftsByNode(out.fabric, *dumped);
+  if (!lfts) return fail(fmt::format("{}: {}", lftPath.string(), lfts.error().message));
+  out.lfts = std::move(*lfts);
+
+  const auto sl2vlPath = dir / "sl2vl.dump";
+  auto sl2vlText = readIfPresent(sl2vlPath);
+  if (!sl2vlText) return std::unexpected(sl2vlText.error());
+  if (!sl2vlText->empty()) {
+    auto parsed = parseSl2VlDump(*sl2vlText, sl2vlPath.string());
+    if (!parsed) return std::unexpected(parsed.error());
+    auto entries = sl2vlByNode(out.fabric, *parsed);
+    if (!entries) return fail(fmt::format("{}: {}", sl2vlPath.string(), entries.error().message));
+    out.sl2vl = std::move(*entries);
+  }
+  const auto mftPath = dir / "mfts.dump";
+  auto mftText = readIfPresent(mftPath);
+  if (!mftText) return std::unexpected(mftText.error());
+  if (!mftText->empty()) {
+    auto parsed = parseMftDump(*mftText, mftPath.string());
+    if (!parsed) return std::unexpected(parsed.error());
+    auto mfts = mftsByNode(out.fabric, *parsed);
+    if (!mfts) return fail(fmt::format("{}: {}", mftPath.string(), mfts.error().message));
+    out.mfts = std::move(*mfts);
+  }
+  const auto groupsPath = dir / "mcast-groups";
+  auto groupsText = readIfPresent(groupsPath);
+  if (!groupsText) return std::unexpected(groupsText.error());
+  auto groups = parseGroups(*groupsText, groupsPath.string());
+  if (!groups) return std::unexpected(groups.error());
+  out.groups = std::move(*groups);
+  return {};
+}
+
+// Routed here as `ibsm route` routes it; multicast planned only when asked.
+Result<void> routeHere(const PathArgs& args, const config::ConfigInUse& loaded,
+                       const PlanInputs& inputs, OfflineTables& out) {
+  auto plan = planSubnet(std::move(out.fabric), inputs, defaultRegistry());
+  if (!plan) return std::unexpected(plan.error());
+  out.fabric = std::move(plan->fabric);
+  out.lfts = std::move(plan->routing.lfts);
+  out.sl2vl = std::move(plan->routing.sl2vl);
+  if (!args.mgid) return {};
+  auto partitions = config::readPartitionSources(loaded, args.partitions);
+  if (!partitions) return std::unexpected(partitions.error());
+  auto multicast = planDryRunMulticast(out.fabric, *partitions);
+  if (!multicast) return std::unexpected(multicast.error());
+  out.mfts = std::move(multicast->plan.mfts);
+  for (const auto& g : multicast->routes) out.groups.emplace_back(g.mgid, g.mlid);
+  return {};
+}
+
+}  // namespace
+
+Result<OfflineTables> offlineTables(const PathArgs& args) {
+  auto loaded = config::loadConfigInUse(args.config);
+  if (!loaded) return std::unexpected(loaded.error());
+  auto inputs = config::planInputs(loaded->config,
+                                   {.engines = args.engines,
+                                    .lmc = args.lmc,
+                                    .rootGuidFile = args.rootGuids,
+                                    .guid2lid = args.guid2lid},
+                                   defaultRegistry());
+  if (!inputs) return std::unexpected(inputs.error());
+  auto read = readTopologyFile(*args.topology);
+  if (!read) return std::unexpected(read.error());
+  OfflineTables out{.fabric = std::move(read->fabric),
+                    .lfts = {},
+                    .sl2vl = {},
+                    .mfts = {},
+                    .groups = {},
+                    .warnings = std::move(read->warnings)};
+  auto done = args.dir ? readDir(*args.dir, *inputs, out) : routeHere(args, *loaded, *inputs, out);
+  if (!done) return std::unexpected(done.error());
+  return out;
+}
+
+}  // namespace ibsm::sm::cli
