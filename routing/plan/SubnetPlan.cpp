@@ -1,5 +1,7 @@
 #include <ibsm/SubnetPlan.h>
 
+#include "routing/plan/CreditLoopJudge.h"
+
 namespace ibsm {
 namespace {
 
@@ -57,8 +59,9 @@ Result<SubnetPlan> planSubnet(Fabric fabric, const PlanInputs& inputs,
   if (!lids) return std::unexpected(lids.error());
   applyLids(fabric, *lids);
   std::optional<StablePlan> stable;
-  auto routed = inputs.previous ? routeFromPrevious(fabric, inputs, registry, stable.emplace())
-                                : registry.route(fabric, inputs.engines, inputs.routing);
+  auto routed = inputs.previous
+                    ? routeFromPrevious(fabric, inputs, registry, stable.emplace())
+                    : registry.route(fabric, inputs.engines, inputs.routing, creditLoopJudge());
   if (!routed) return std::unexpected(routed.error());
   SubnetPlan plan{std::move(fabric), std::move(*lids), std::move(*routed)};
   plan.stable = std::move(stable);
