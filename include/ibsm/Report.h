@@ -241,6 +241,9 @@ struct RouteReport {
 // tables were built for). Pure: no I/O, no timing.
 RouteReport analyseRoutes(const Fabric& fabric, const RoutingResult& result);
 
+// analyseRoutes(fabric, result).creditLoops, without the rest of the walk.
+CreditLoopReport findCreditLoops(const Fabric& fabric, const RoutingResult& result);
+
 // The multicast plan judged: figures, and checkMulticast() over its MFTs.
 MulticastReport analyseMulticast(const Fabric& fabric, const MulticastPlan& plan,
                                  const std::vector<McGroupRoute>& groups);

@@ -14,6 +14,7 @@
 #include <array>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -63,6 +64,9 @@ struct RoutingResult {
   std::uint8_t vlsUsed{1};
   std::vector<std::string> notes;      // what the engine observed or gave up
   std::vector<std::string> fallbacks;  // engines that refused before this one, with why
+  // Set when these tables were taken although the registry's judge objected
+  // (no later engine routed the fabric): the objection.
+  std::optional<std::string> objection{};
   // CA ports the engine routed apart from the compute traffic (ftree: SHARP
   // aggregation nodes, hosts above the leaf level), sorted. The report
   // counts their pairs in reachability and credit loops, and keeps them out
@@ -86,15 +90,25 @@ class RoutingEngine {
                                                     const RoutingOptions& options) const = 0;
 };
 
+// A verdict on an engine's tables before they are taken: why they are not
+// good enough, or nullopt. routing/plan judges credit loops with it.
+using TablesJudge = std::function<std::optional<std::string>(const Fabric&, const RoutingResult&)>;
+
 class EngineRegistry {
  public:
   using Factory = std::function<std::unique_ptr<RoutingEngine>()>;
   void add(std::string name, Factory factory);
   std::vector<std::string> names() const;
   // Tries the engines in order; the result records who refused and why.
+  // With a judge, tables it objects to count as a refusal while another
+  // engine follows, so the next is tried; the last engine's tables are
+  // taken unjudged (connectivity first), and when every engine after the
+  // first objected-to tables refuses the fabric, those tables are taken
+  // (RoutingResult::objection says why they were not wanted).
   [[nodiscard]] Result<RoutingResult> route(const Fabric& fabric,
                                             const std::vector<std::string>& engines,
-                                            const RoutingOptions& options) const;
+                                            const RoutingOptions& options,
+                                            const TablesJudge& judge = {}) const;
 
  private:
   std::vector<std::pair<std::string, Factory>> factories_;

@@ -253,6 +253,13 @@ std::string reportSummary(const RouteReport& r) {
       line(fmt::format("  VL{}: {} ({} dependencies)", v.vl, v.acyclic ? "acyclic" : "CYCLIC",
                        v.dependencies));
   if (!c.cycle.empty()) line(fmt::format("  cycle: {}", joined(c.cycle, " => ")));
+  // The rule of routing/plan/CreditLoopJudge.h, as the live SM applies it.
+  if (!c.acyclic)
+    line(fmt::format(
+        "  taken: no engine after {} was left to route the fabric; `ibsm run` programs these "
+        "tables and reports the subnet up with routes_credit_loop: yes. For loop-free tables "
+        "name an engine after it (-R {},updn)",
+        r.engine, r.engine));
   if (r.multicast) summariseMulticast(*r.multicast, out);
   if (r.previous) analysis::summarisePrevious(*r.previous, r.linkLoad, out);
   if (r.routeSeconds > 0 || r.reportSeconds > 0 || r.peakRssKiB > 0)

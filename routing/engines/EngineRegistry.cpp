@@ -2,6 +2,7 @@
 #include <ibsm/Routing.h>
 
 #include <algorithm>
+#include <optional>
 
 namespace ibsm {
 
@@ -17,20 +18,44 @@ std::vector<std::string> EngineRegistry::names() const {
 
 Result<RoutingResult> EngineRegistry::route(const Fabric& fabric,
                                             const std::vector<std::string>& engines,
-                                            const RoutingOptions& options) const {
+                                            const RoutingOptions& options,
+                                            const TablesJudge& judge) const {
   if (engines.empty()) return fail("no routing engine named");
   std::vector<std::string> refusals;
-  for (const auto& wanted : engines) {
+  // The first tables the judge objected to, kept in case nothing after
+  // them routes the fabric at all: tables with a flaw beat no tables.
+  std::optional<RoutingResult> objected;
+  std::size_t objectedAt = 0;
+  for (std::size_t i = 0; i < engines.size(); ++i) {
+    const std::string& wanted = engines[i];
     const auto it = std::ranges::find(factories_, wanted, &std::pair<std::string, Factory>::first);
     if (it == factories_.end())
       return fail(
           fmt::format("unknown routing engine '{}' (known: {})", wanted, fmt::join(names(), ", ")));
     auto result = it->second()->route(fabric, options);
-    if (result) {
-      result->fallbacks = std::move(refusals);
-      return result;
+    if (!result) {
+      refusals.push_back(fmt::format("{}: {}", wanted, result.error().message));
+      continue;
     }
-    refusals.push_back(fmt::format("{}: {}", wanted, result.error().message));
+    const bool last = i + 1 == engines.size();
+    if (judge && !last) {
+      if (auto objection = judge(fabric, *result)) {
+        refusals.push_back(fmt::format("{}: {}", wanted, *objection));
+        if (!objected) {
+          result->objection = std::move(*objection);
+          objected = std::move(*result);
+          objectedAt = refusals.size() - 1;
+        }
+        continue;
+      }
+    }
+    result->fallbacks = std::move(refusals);
+    return result;
+  }
+  if (objected) {
+    refusals.erase(refusals.begin() + static_cast<std::ptrdiff_t>(objectedAt));
+    objected->fallbacks = std::move(refusals);
+    return std::move(*objected);
   }
   return fail(fmt::format("every routing engine refused: {}", fmt::join(refusals, "; ")));
 }

@@ -9,6 +9,7 @@
 
 #include "routing/graph/PreviousChains.h"
 #include "routing/graph/SwitchGraph.h"
+#include "routing/plan/CreditLoopJudge.h"
 
 namespace ibsm {
 namespace {
@@ -115,9 +116,10 @@ Result<RoutingResult> routeUnderChange(const Fabric& fabric, const EngineRegistr
                                        FabricChange change, StableRoutesStats& stats) {
   stats = {};
   options.previous = {};
+  const TablesJudge judge = creditLoopJudge();
   if (change == FabricChange::CapacityGained || previous.empty()) {
     stats.why = "inter-switch capacity came back (or no previous tables): fresh tables";
-    return registry.route(fabric, engines, options);
+    return registry.route(fabric, engines, options, judge);
   }
   const routing::SwitchGraph graph(fabric);
   const auto present = targets(graph);
@@ -126,17 +128,17 @@ Result<RoutingResult> routeUnderChange(const Fabric& fabric, const EngineRegistr
     keepHolding(graph, present, chains, Tally::Count, nullptr, stats);
     if (stats.broken == 0) {
       stats.why = "no previous path is broken and the previous fabric is unknown: fresh tables";
-      return registry.route(fabric, engines, options);
+      return registry.route(fabric, engines, options, judge);
     }
   }
   // The hinted run first: an engine that does not take the hint returns its
   // fresh tables, so one run serves both, and only a taker runs twice.
   options.previous = previous;
-  auto hinted = registry.route(fabric, engines, options);
+  auto hinted = registry.route(fabric, engines, options, judge);
   if (!hinted) return hinted;
   const bool followed = hinted->followedPrevious;
   options.previous = {};
-  auto fresh = followed ? registry.route(fabric, engines, options) : *hinted;
+  auto fresh = followed ? registry.route(fabric, engines, options, judge) : *hinted;
   if (!fresh) return fresh;
   RoutingResult candidate = std::move(*hinted);
   keepHolding(graph, present, chains, followed ? Tally::Read : Tally::Write, &candidate, stats);

@@ -4,6 +4,8 @@
 #include <utility>
 #include <vector>
 
+#include "routing/plan/CreditLoopJudge.h"
+
 namespace ibsm {
 namespace {
 
@@ -91,7 +93,7 @@ Result<SubnetPlan> planSubnet(Fabric fabric, const PlanInputs& inputs,
   std::optional<StablePlan> stable;
   auto routed = inputs.previous
                     ? routeFromPrevious(fabric, routedOn, inputs, registry, stable.emplace())
-                    : registry.route(routedOn, inputs.engines, inputs.routing);
+                    : registry.route(routedOn, inputs.engines, inputs.routing, creditLoopJudge());
   if (!routed) return std::unexpected(routed.error());
   routed->loopbacks = std::move(loops);
   SubnetPlan plan{std::move(fabric), std::move(*lids), std::move(*routed)};

@@ -3,22 +3,26 @@
 #include <fmt/format.h>
 
 #include "sm/config/ConfigInUse.h"
+#include "sm/config/ControlSocket.h"
 #include "sm/control/ControlClient.h"
 
 namespace ibsm::sm::cli {
 namespace {
 
 // --socket wins; else the socket the daemon was configured with, read from
-// the same config file (so a non-default path needs no flag); else the default.
-Result<std::filesystem::path> socketPath(const ControlArgs& args) {
+// the same config file (so a non-default path needs no flag); else the
+// default. Of the file only sm.control_socket counts (ControlSocket.h): a
+// typo elsewhere is a warning, never a lock-out.
+Result<std::filesystem::path> socketPath(std::string_view command, const ControlArgs& args) {
   if (args.socket) return *args.socket;
-  auto loaded = config::loadConfigInUse(args.config);
-  if (!loaded) return std::unexpected(loaded.error());
-  return loaded->config.sm.controlSocket;
+  auto socket = config::controlSocketOf(args.config);
+  if (!socket) return std::unexpected(socket.error());
+  for (const auto& w : socket->warnings) fmt::print(stderr, "ibsm {}: warning: {}\n", command, w);
+  return socket->path;
 }
 
 int ask(std::string_view command, const ControlArgs& args, std::string_view line) {
-  auto socket = socketPath(args);
+  auto socket = socketPath(command, args);
   if (!socket) {
     fmt::print(stderr, "ibsm {}: {}\n", command, socket.error().message);
     return 2;

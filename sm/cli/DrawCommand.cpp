@@ -7,6 +7,7 @@
 #include "routing/draw/Svg.h"
 #include "sm/cli/DrawInputs.h"
 #include "sm/config/ConfigInUse.h"
+#include "sm/config/ControlSocket.h"
 #include "sm/control/ControlClient.h"
 #include "sm/files/FileIo.h"
 
@@ -57,9 +58,10 @@ int drawFromDaemon(const DrawArgs& args) {
   if (args.socket) {
     socket = *args.socket;
   } else {
-    auto loaded = config::loadConfigInUse(args.config);
-    if (!loaded) return inputError(loaded.error());
-    socket = loaded->config.sm.controlSocket;
+    auto configured = config::controlSocketOf(args.config);
+    if (!configured) return inputError(configured.error());
+    for (const auto& w : configured->warnings) fmt::print(stderr, "ibsm draw: warning: {}\n", w);
+    socket = configured->path;
   }
   auto answer = control::request(socket, "draw");
   if (!answer) return inputError(answer.error());

@@ -268,6 +268,13 @@ int runRun(const RunArgs& args) {
     return 2;
   }
   auto& log = **logger;
+  // Bad setup, like a bad config: exit 2 before the port opens. A run that
+  // could not save guid2lid would hand ports other LIDs when it restarts.
+  sm::manager::StateStore store(c.sm.stateDir);
+  if (auto ready = store.prepare(); !ready) {
+    fmt::print(stderr, "ibsm run: {}\n", ready.error().message);
+    return 2;
+  }
 
   // Before the port opens: a signal mask is per thread, and a thread started
   // without it (umad2sim's receiver is one) would take SIGTERM's default
@@ -307,7 +314,6 @@ int runRun(const RunArgs& args) {
     if (!fresh) return std::unexpected(fresh.error());
     return daemonSettings(*fresh);
   };
-  sm::manager::StateStore store(c.sm.stateDir);
   sm::manager::SmDaemon daemon(engine, loop, store, port.portGuid, std::move(settings), reload,
                                *logger);
   // Subnet Administration: answered while master from the snapshot of the

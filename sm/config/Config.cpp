@@ -294,8 +294,9 @@ Result<void> applyLogLevel(Config& c, const toml::node& v, const std::string& wh
 constexpr OptionSpec kOptions[] = {
     {"routing.engine", "string or list of strings", R"(["auto"])",
      "Routing engines to try in order: minhop, updn, ftree, dragonfly, auto. The first that "
-     "accepts the "
-     "fabric routes it; the report names it and why the ones before it refused.",
+     "accepts the fabric routes it; the report names it and why the ones before it refused. "
+     "Tables with a credit loop count as a refusal while another engine follows; the last "
+     "engine's are programmed as they are, the subnet up with routes_credit_loop in status.",
      applyEngines},
     {"routing.root_guid_file", "path", R"("")",
      "File of root switch node GUIDs, one per line, for updn and ftree (default: detect roots).",
@@ -426,7 +427,7 @@ std::span<const OptionSpec> optionTable() {
   return all;
 }
 
-Result<Config> parseConfig(std::string_view text, std::string_view fileName) {
+Result<LenientConfig> parseConfigLeniently(std::string_view text, std::string_view fileName) {
   const std::string file(fileName);
   toml::table root;
   try {
@@ -434,26 +435,39 @@ Result<Config> parseConfig(std::string_view text, std::string_view fileName) {
   } catch (const toml::parse_error& e) {
     return fail(fmt::format("{}:{}: {}", file, e.source().begin.line, e.description()));
   }
-  Config config;
+  LenientConfig out;
   for (const auto& [section, sectionNode] : root) {
     // [[partition]] tables belong to the partition manager (partition/).
     if (section.str() == "partition" && sectionNode.is_array_of_tables()) continue;
     const auto* table = sectionNode.as_table();
-    if (!table)
-      return fail(fmt::format("{}: expected a [section] table, found key '{}'",
-                              lineOf(sectionNode, file), section.str()));
+    if (!table) {
+      out.problems.push_back(
+          {std::string(section.str()), fmt::format("{}: expected a [section] table, found key '{}'",
+                                                   lineOf(sectionNode, file), section.str())});
+      continue;
+    }
     for (const auto& [key, value] : *table) {
       const std::string full = fmt::format("{}.{}", section.str(), key.str());
       const auto options = optionTable();
       const auto spec = std::ranges::find(options, full, &OptionSpec::key);
-      if (spec == options.end())
-        return fail(
-            fmt::format("{}: unknown key '{}' (see man ibsm.toml)", lineOf(value, file), full));
-      if (auto ok = spec->apply(config, value, lineOf(value, file)); !ok)
-        return std::unexpected(ok.error());
+      if (spec == options.end()) {
+        out.problems.push_back({full, fmt::format("{}: unknown key '{}' (see man ibsm.toml)",
+                                                  lineOf(value, file), full)});
+        continue;
+      }
+      // An apply stores nothing when it fails: the key keeps its default.
+      if (auto ok = spec->apply(out.config, value, lineOf(value, file)); !ok)
+        out.problems.push_back({full, ok.error().message});
     }
   }
-  return config;
+  return out;
+}
+
+Result<Config> parseConfig(std::string_view text, std::string_view fileName) {
+  auto lenient = parseConfigLeniently(text, fileName);
+  if (!lenient) return std::unexpected(lenient.error());
+  if (!lenient->problems.empty()) return fail(lenient->problems.front().message);
+  return std::move(lenient->config);
 }
 
 Result<Config> loadConfig(const std::filesystem::path& path, bool required) {

@@ -137,6 +137,21 @@ std::span<const OptionSpec> optionTable();
 [[nodiscard]] Result<health::HealthSettings> healthSettings(const HealthConfig& config);
 
 [[nodiscard]] Result<Config> parseConfig(std::string_view text, std::string_view fileName);
+
+// A key parseConfig() would refuse: unknown, ill-typed or out of range.
+struct KeyProblem {
+  std::string key;      // "sm.priorty"; the section's name for a key outside any section
+  std::string message;  // "file:line: ..." as parseConfig() says it
+};
+struct LenientConfig {
+  Config config;  // every good key applied, the others at their defaults
+  std::vector<KeyProblem> problems;
+};
+// Every key that can be applied, and what is wrong with the others, for the
+// commands that need one key and must not be locked out by a typo in
+// another (ControlSocket.h). A file that is not TOML at all is an error.
+[[nodiscard]] Result<LenientConfig> parseConfigLeniently(std::string_view text,
+                                                         std::string_view fileName);
 // A missing file is an error only when `required` (an explicit --config).
 [[nodiscard]] Result<Config> loadConfig(const std::filesystem::path& path, bool required);
 

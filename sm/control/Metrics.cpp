@@ -137,6 +137,9 @@ void fabric(Exposition& e, const DaemonStatus& s) {
     e.family(name, MetricType::Gauge, help);
     e.sample({}, value);
   }
+  e.family("ibsm_routes_credit_loop", MetricType::Gauge,
+           "1 when the routes programmed have a credit loop (the last engine named made them).");
+  e.sample({}, std::uint64_t{s.routesCreditLoop ? 1u : 0u});
   e.family("ibsm_mads_sent_total", MetricType::Counter, "SMPs sent, retries included.");
   e.sample({}, s.madsSent);
   e.family("ibsm_mad_timeouts_total", MetricType::Counter, "SMPs unanswered after all retries.");

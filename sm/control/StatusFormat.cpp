@@ -141,8 +141,11 @@ std::string formatStatus(const DaemonStatus& s) {
   fmt::format_to(o, "switches: {}\nca_ports: {}\nrouted_pairs: {}\nunreachable_pairs: {}\n",
                  s.switches, s.caPorts, s.routedPairs, s.unreachablePairs);
   fmt::format_to(o, "health: {}\n", healthLine(s.health));
-  fmt::format_to(o, "engine: {}\nmads_sent: {}\nmad_retries: {}\nmad_timeouts: {}\n",
-                 s.engine.empty() ? "none" : s.engine, s.madsSent, s.madRetries, s.madTimeouts);
+  fmt::format_to(o, "engine: {}\n", s.engine.empty() ? "none" : s.engine);
+  for (const auto& f : s.engineFallbacks) fmt::format_to(o, "engine_refused: {}\n", f);
+  fmt::format_to(o, "routes_credit_loop: {}\n", s.routesCreditLoop ? "yes" : "no");
+  fmt::format_to(o, "mads_sent: {}\nmad_retries: {}\nmad_timeouts: {}\n", s.madsSent, s.madRetries,
+                 s.madTimeouts);
   fmt::format_to(
       o,
       "blocks_total: lft {} written {} read, pkey {} written {} read, sl2vl {} written {} read, "

@@ -262,6 +262,12 @@ struct DaemonStatus {
   std::size_t switches{0}, caPorts{0};
   std::uint64_t routedPairs{0}, unreachablePairs{0};
   std::string engine;
+  // The engines the last plan passed over before `engine`, with why (not
+  // their shape, or tables with a credit loop while another followed).
+  std::vector<std::string> engineFallbacks;
+  // The routes programmed have a credit loop: the last engine named made
+  // them (routing/plan/CreditLoopJudge.h). Up, but traffic can deadlock.
+  bool routesCreditLoop{false};
   std::chrono::seconds uptime{0};
   // Wall-clock start, for the operator and for benchmarks that set process
   // timing against first_up (which, like uptime, is on the SM's own clock).

@@ -281,6 +281,8 @@ std::string formatStatusJson(const DaemonStatus& s) {
             {"routed_pairs", s.routedPairs},
             {"unreachable_pairs", s.unreachablePairs},
             {"engine", s.engine},
+            {"engine_fallbacks", s.engineFallbacks},
+            {"routes_credit_loop", s.routesCreditLoop},
             {"mads_sent", s.madsSent},
             {"mad_retries", s.madRetries},
             {"mad_timeouts", s.madTimeouts},

@@ -168,6 +168,8 @@ control::DaemonStatus SmDaemon::Impl::status() const {
     s.routedPairs = lastResult->routedPairs;
     s.unreachablePairs = lastResult->unreachablePairs;
     s.engine = lastResult->engine;
+    s.engineFallbacks = lastResult->report.fallbacks;
+    s.routesCreditLoop = !lastResult->report.creditLoops.acyclic;
   }
   s.uptime = std::chrono::duration_cast<std::chrono::seconds>(now() - started);
   s.started = startedWall;

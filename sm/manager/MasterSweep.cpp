@@ -194,6 +194,19 @@ void MasterSweep::logLoopbacks(const SubnetPlan& plan) const {
       log_->warn("SM-0440 loopback cable {} carries no route: left out of routing", name);
 }
 
+void MasterSweep::noteCreditLoop(const SubnetPlan& plan, const CreditLoopReport& loops) {
+  // Once per plan that brings the loop in, not at every sweep that keeps it.
+  const bool wasLooped = lastPlanLooped_;
+  lastPlanLooped_ = !loops.acyclic;
+  if (loops.acyclic || wasLooped) return;
+  log_->warn(
+      "SM-0442 routes programmed with a credit loop (engine {}: {}); cycle: {}. Name a loop-free "
+      "engine after it, e.g. routing.engine = [\"{}\", \"updn\"]",
+      plan.routing.engine,
+      plan.routing.objection ? "no engine after it routed the fabric" : "the last named",
+      fmt::join(loops.cycle, " => "), plan.routing.engine);
+}
+
 Result<SweepResult> MasterSweep::planAndProgram(const std::optional<Fabric>& before,
                                                 SweepResult result) {
   auto saved = store_.loadGuid2Lid();
@@ -245,7 +258,9 @@ Result<SweepResult> MasterSweep::planAndProgram(const std::optional<Fabric>& bef
   result.unreachablePairs = report.unreachablePairs();
   if (result.unreachablePairs > 0)
     result.reasons.push_back(fmt::format("{} pairs unrouted", result.unreachablePairs));
-  if (!report.creditLoops.acyclic) result.reasons.push_back("the routes have a credit loop");
+  // Tables with a credit loop reach here only from the last engine named
+  // (CreditLoopJudge.h): programmed, the subnet up, and the operator told.
+  noteCreditLoop(*plan, report.creditLoops);
 
   result.program = *summary;
   for (const auto& f : summary->failures) result.reasons.push_back("programming: " + f);

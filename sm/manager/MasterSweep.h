@@ -210,6 +210,8 @@ class MasterSweep {
   // SM-0427..0429: how this plan's routes came about.
   void logStability(const SubnetPlan& plan) const;
   void logLoopbacks(const SubnetPlan& plan) const;
+  // SM-0442 when a plan brings tables with a credit loop (the last engine's).
+  void noteCreditLoop(const SubnetPlan& plan, const CreditLoopReport& loops);
   void noteFreshness(const SubnetPlan& plan, MadClock::time_point planned);
   // The engine's clock, as every timer of the SM.
   MadClock::time_point now() const { return engine_.options().clock(); }
@@ -234,7 +236,8 @@ class MasterSweep {
   std::vector<health::LinkKey> isolate_;
   std::vector<health::LinkKey> isolated_;
   std::vector<health::RefusedLink> refused_;
-  bool tablesFresh_{true};             // the tables are what a fresh computation gave
+  bool lastPlanLooped_{false};  // the last plan's tables have a credit loop (SM-0442 said so)
+  bool tablesFresh_{true};      // the tables are what a fresh computation gave
   MadClock::time_point staleSince_{};  // when they first kept entries of another fabric
 };
 

@@ -6,6 +6,21 @@
 
 namespace ibsm::sm::manager {
 
+Result<void> StateStore::prepare() const {
+  std::error_code ec;
+  std::filesystem::create_directories(dir_, ec);
+  if (ec)
+    return fail(fmt::format("{}: cannot create the state directory (sm.state_dir, --state-dir): {}",
+                            dir_.string(), ec.message()));
+  const auto probe = dir_ / ".ibsm-write-probe";
+  if (auto written = files::writeFileAtomically(probe, ""); !written)
+    return fail(
+        fmt::format("{}: the state directory (sm.state_dir, --state-dir) is not writable: {}",
+                    dir_.string(), written.error().message));
+  std::filesystem::remove(probe, ec);
+  return {};
+}
+
 Result<Guid2Lid> StateStore::loadGuid2Lid() const {
   std::error_code ec;
   if (!std::filesystem::exists(guid2lidPath(), ec)) return Guid2Lid{};

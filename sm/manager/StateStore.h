@@ -13,6 +13,11 @@ class StateStore {
  public:
   explicit StateStore(std::filesystem::path dir) : dir_(std::move(dir)) {}
 
+  // Creates the directory when missing and proves it writable (a file made
+  // and removed in it, as saveGuid2Lid() writes one), so that a run that
+  // could not keep its LIDs stops before it sends anything: a non-root user
+  // cannot create /var/lib/ibsm. Errors name the directory and its key.
+  [[nodiscard]] Result<void> prepare() const;
   // A missing file is an empty map; a corrupt one is an error naming its line.
   [[nodiscard]] Result<Guid2Lid> loadGuid2Lid() const;
   // Entries of ports absent now are kept: a host that comes back gets its LID.

@@ -48,23 +48,60 @@ struct PortLocation {
   int portNumber{0};
 };
 
-Result<PortLocation> findPortByGuid(Guid guid) {
+struct PresentPort {
+  PortLocation where;
+  Guid guid;
+};
+
+// Every IB port libibumad shows, as `ibstat -p` would list them.
+Result<std::vector<PresentPort>> presentPorts() {
   char cas[UMAD_MAX_DEVICES][UMAD_CA_NAME_LEN];
   const int numCas = umad_get_cas_names(cas, UMAD_MAX_DEVICES);
   if (numCas < 0) return fail(fmt::format("cannot list IB devices: {}", errnoText(numCas)));
-  std::string seen;
+  std::vector<PresentPort> out;
   for (int ca = 0; ca < numCas; ++ca) {
     __be64 guids[UMAD_CA_MAX_PORTS] = {};
     const int numPorts = umad_get_ca_portguids(cas[ca], guids, UMAD_CA_MAX_PORTS);
-    for (int p = 0; p < numPorts; ++p) {
-      const Guid g{be64toh(guids[p])};
-      if (!g) continue;
-      if (g == guid) return PortLocation{cas[ca], p};
-      seen += fmt::format("{}{}/{}={}", seen.empty() ? "" : ", ", cas[ca], p, g);
-    }
+    for (int p = 0; p < numPorts; ++p)
+      if (const Guid g{be64toh(guids[p])}; g) out.push_back({{cas[ca], p}, g});
   }
-  return fail(fmt::format("no IB port with GUID {} (ports present: {})", guid,
-                          seen.empty() ? "none" : seen));
+  return out;
+}
+
+std::string describe(const std::vector<PresentPort>& ports) {
+  if (ports.empty()) return "none";
+  std::string out;
+  for (const auto& p : ports)
+    out += fmt::format("{}{}:{} (GUID {})", out.empty() ? "" : ", ", p.where.caName,
+                       p.where.portNumber, p.guid);
+  return out;
+}
+
+Result<PortLocation> findPortByGuid(Guid guid) {
+  auto ports = presentPorts();
+  if (!ports) return std::unexpected(ports.error());
+  for (const auto& p : *ports)
+    if (p.guid == guid) return p.where;
+  return fail(fmt::format("no IB port with GUID {} (ports present: {})", guid, describe(*ports)));
+}
+
+// A device:port the operator named that cannot be read: say which of the
+// two is missing and what exists, rather than libibumad's bare errno.
+Error namedPortMissing(const UmadPortName& name, const Error& unreadable) {
+  auto ports = presentPorts();
+  if (!ports) return unreadable;
+  // There but unreadable: libibumad's reason is the one to give.
+  if (std::ranges::any_of(*ports, [&](const PresentPort& p) {
+        return p.where.caName == name.caName && p.where.portNumber == name.portNumber;
+      }))
+    return unreadable;
+  const bool deviceExists = std::ranges::any_of(
+      *ports, [&](const PresentPort& p) { return p.where.caName == name.caName; });
+  const std::string missing =
+      deviceExists ? fmt::format("no port {} on IB device {}", name.portNumber, name.caName)
+                   : fmt::format("no IB device {}", name.caName);
+  return Error{fmt::format("{}:{}: {} (ports present: {})", name.caName, name.portNumber, missing,
+                           describe(*ports))};
 }
 
 Result<UmadPort> readPort(const std::string& caName, int portNumber) {
@@ -124,6 +161,8 @@ Result<std::unique_ptr<UmadTransport>> UmadTransport::open(const UmadOptions& op
     where = {options.portName->caName, options.portName->portNumber};
   }
   auto port = readPort(where.caName, where.portNumber);
+  if (!port && options.portName)
+    return std::unexpected(namedPortMissing(*options.portName, port.error()));
   if (!port) return std::unexpected(port.error());
   const std::string portName =
       fmt::format("{}/{} ({})", port->caName, port->portNumber, port->portGuid);

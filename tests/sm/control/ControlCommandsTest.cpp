@@ -165,6 +165,47 @@ TEST_F(ControlCommands, ABadConfigExitsTwoWithFileAndLine) {
                        ":2: expected sm.control_socket to be a socket path (string)\n");
 }
 
+// Issue 27: a typo the daemon refused on SIGHUP must not lock the operator
+// out of the commands that ask it what is wrong. Only sm.control_socket is
+// read; every other bad key is a warning naming its line.
+TEST_F(ControlCommands, AConfigTheDaemonRefusesStillFindsItsSocketWithWarnings) {
+  const fs::path other = dir_ / "elsewhere.sock";
+  const fs::path conf = dir_ / "typo.toml";
+  std::ofstream(conf) << fmt::format(
+      "[sm]\npriorty = 7\nsweep_interval = \"ten\"\ncontrol_socket = \"{}\"\n", other.string());
+  auto server = ControlServer::listen(other);
+  ASSERT_TRUE(server);
+  (*server)->provideHealth([] { return testing::healthy(); });
+  const std::string warnings = fmt::format(
+      "ibsm {{0}}: warning: {0}:2: unknown key 'sm.priorty' (see man ibsm.toml) (ignored by this "
+      "command; the daemon refuses the file)\n"
+      "ibsm {{0}}: warning: {0}:3: expected sm.sweep_interval to be an integer from 0 to 86400 "
+      "(ignored by this command; the daemon refuses the file)\n",
+      conf.string());
+  const auto status = run(**server, "status -F " + conf.string());
+  EXPECT_EQ(status.status, 0) << status.out;
+  EXPECT_EQ(status.out, fmt::format(fmt::runtime(warnings), "status") + formatStatus(status_));
+  for (const std::string command : {"sweep --heavy", "health", "metrics"}) {
+    const auto r = run(**server, command + " -F " + conf.string());
+    EXPECT_EQ(r.status, 0) << command << ": " << r.out;
+    EXPECT_EQ(
+        r.out.rfind(fmt::format(fmt::runtime(warnings), command.substr(0, command.find(' '))), 0),
+        0u)
+        << r.out;
+  }
+  EXPECT_EQ(sweeps_, (std::vector<SweepAsk>{SweepAsk::Heavy}));
+}
+
+TEST_F(ControlCommands, AConfigThatIsNotTomlExitsTwoAskingForTheSocket) {
+  const fs::path conf = dir_ / "broken.toml";
+  std::ofstream(conf) << "[sm\npriority = 7\n";
+  const auto r = ibsm("status -F " + conf.string());
+  EXPECT_EQ(r.status, 2);
+  EXPECT_EQ(r.out.rfind("ibsm status: " + conf.string() + ":1: ", 0), 0u) << r.out;
+  EXPECT_TRUE(r.out.ends_with("(the control socket cannot be read from it: give --socket PATH)\n"))
+      << r.out;
+}
+
 TEST_F(ControlCommands, ADaemonErrorAnswerExitsOne) {
   // A daemon that refuses the request (one of another ibsm version, say).
   const int fd = ::socket(AF_UNIX, SOCK_STREAM, 0);

@@ -80,6 +80,7 @@ TEST(StatusText, IsOneKeyValueLinePerField) {
             "unreachable_pairs: 0\n"
             "health: healthy, 0 isolated; counters off\n"
             "engine: none\n"
+            "routes_credit_loop: no\n"
             "mads_sent: 40\n"
             "mad_retries: 0\n"
             "mad_timeouts: 0\n"

@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
 # `ibsm run` refuses bad input before it sends a single SMP: an unknown config
 # key (named with file:line), an unknown port GUID, an unknown engine, a
-# state file that does not parse (named with file:line) and a malformed
-# option each end with exit 2 and a message naming the culprit. ibsim, at Verbose 1, logs every request
+# state file that does not parse (named with file:line), a malformed
+# option, a --port DEVICE:PORT that does not exist (the message names what
+# is missing and the ports that exist) and a state directory that cannot be
+# created (as for a non-root user; here a path below a regular file) each
+# end with exit 2 and a message naming the culprit. ibsim, at Verbose 1, logs every request
 # that reaches a node: none may appear while ibsm runs. Afterwards the fabric
 # is as ibsim made it: every port LID 0 (ibnetdiscover), no link past Init
 # (iblinkinfo), no SM LID on the SM's own port (smpquery).
@@ -39,6 +42,13 @@ refuses "0x0*deadbeef" --guid 0xdeadbeef --state-dir state
 refuses "'nosuch'" --engine nosuch --state-dir state
 refuses "broken-state/guid2lid:2" --state-dir broken-state
 refuses "priority.*abc" --priority abc --state-dir state
+# Under umad2sim the host's CA is ibsim0, with one port.
+refuses "ibsim0:2: no port 2 on IB device ibsim0 \(ports present: ibsim0:1 \(GUID 0x[0-9a-f]{16}\)\)$" \
+  --port ibsim0:2 --state-dir state
+refuses "mlx5_9:1: no IB device mlx5_9 \(ports present: ibsim0:1 " --port mlx5_9:1 --state-dir state
+touch not-a-directory
+refuses "not-a-directory/state: cannot create the state directory \(sm\.state_dir, --state-dir\): " \
+  --state-dir not-a-directory/state
 
 console "Verbose 0"
 wait_for_line ibsim.log 'simulator verbose level is 0' 20 || fail "ibsim did not turn quiet"
