@@ -164,7 +164,13 @@ std::string healthLine(const HealthCounts& c) {
   }
   fmt::format_to(o, "counters every {} s, ", s.interval.count());
   if (!s.lastPassAt) {
-    out += "no pass yet";
+    if (!s.nextPassIn) {
+      out += "first pass once master with the subnet up";
+    } else if (s.nextPassIn->count() == 0) {
+      out += "first pass now";
+    } else {
+      fmt::format_to(o, "first pass in {} s", s.nextPassIn->count());
+    }
     return out;
   }
   fmt::format_to(o, "last pass {} ({} GMPs, {})", utcTime(*s.lastPassAt), grouped(s.lastPassGmps),

@@ -31,8 +31,10 @@ struct HealthCounts {
 HealthCounts healthCounts(const health::HealthView& view);
 
 // "2 unhealthy (1 errors, 1 downgraded), 0 isolated; counters every 60 s,
-// last pass 2026-12-04T12:03:04Z (3,451 GMPs, 0.8 s)"; "healthy, 0
-// isolated; counters off". No newline.
+// last pass 2026-12-04T12:03:04Z (3,451 GMPs, 0.8 s)"; before the first
+// pass "counters every 180 s, first pass in 12 s" (or "first pass once
+// master with the subnet up"); "healthy, 0 isolated; counters off". No
+// newline.
 std::string healthLine(const HealthCounts& counts);
 
 // `ibsm health`: "health: <healthLine>" then the unhealthy entries, each

@@ -87,7 +87,8 @@ Json counterSweepJson(const health::CounterSweepFigures& s) {
           {"port_reads_spared", s.portReadsSpared},
           {"last_pass_gmps", s.lastPassGmps},
           {"last_pass_duration_ms", s.lastPassDuration.count()},
-          {"last_pass_at", s.lastPassAt ? Json(utcTime(*s.lastPassAt)) : Json(nullptr)}};
+          {"last_pass_at", s.lastPassAt ? Json(utcTime(*s.lastPassAt)) : Json(nullptr)},
+          {"next_pass_in_s", s.nextPassIn ? Json(s.nextPassIn->count()) : Json(nullptr)}};
 }
 
 std::string formatHealthJson(const health::HealthView& view) {

@@ -12,7 +12,7 @@ namespace ibsm::sm::control {
 // {"unhealthy": {"errors": n, "downgraded": n, ...}, "total": n, "isolated": n}
 nlohmann::ordered_json healthCountsJson(const HealthCounts& counts);
 // {"enabled": .., "interval_s": .., "passes": .., "gmps_sent": .., ...,
-//  "last_pass_at": "2026-12-04T12:03:04Z" or null}
+//  "last_pass_at": "2026-12-04T12:03:04Z" or null, "next_pass_in_s": 12 or null}
 nlohmann::ordered_json counterSweepJson(const health::CounterSweepFigures& figures);
 
 }  // namespace ibsm::sm::control

@@ -220,6 +220,7 @@ Json healthCountersJson(const HealthCounters& h) {
             {"last_pass_gmps", f.lastPassGmps},
             {"last_pass_ms", f.lastPassDuration.count()},
             {"last_pass_unix_ms", f.lastPassAt ? Json(unixMs(*f.lastPassAt)) : Json(nullptr)},
+            {"next_pass_in_s", f.nextPassIn ? Json(f.nextPassIn->count()) : Json(nullptr)},
             {"ports", h.ports},
             {"sweeps_during_pass", h.sweepsDuringPass}}},
           {"ports_over_zero", std::move(over)}};

@@ -61,6 +61,12 @@ bool portsNeedReading(const std::optional<PortReading>& before, const PortReadin
   return false;
 }
 
+bool portMayBeSpared(std::optional<std::uint64_t> lastReadPass, std::uint64_t sumMovedPass,
+                     std::uint64_t pass) {
+  if (!lastReadPass || *lastReadPass < sumMovedPass) return false;
+  return pass - *lastReadPass < kRefreshPasses;
+}
+
 CounterSelectBits counterSelectFor(const CounterSet& counters) {
   CounterSelectBits bits;
   for (std::size_t i = 0; i < kCounterCount; ++i) {

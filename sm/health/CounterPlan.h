@@ -8,7 +8,8 @@
 //   for (const NodeTargets& n : counterTargets(fabric)) {
 //     NodeReads r = readsFor(n, memory.at(n.node).cpi, havePreviousSum);
 //     ...
-//     if (r.allPortSelect && !portsNeedReading(before, sumNow)) spared += n.ports.size();
+//     if (r.allPortSelect && !portsNeedReading(before, sumNow))
+//       for (port : n.ports) if (portMayBeSpared(port's read pass, sum moved at, pass)) ++spared;
 //   }
 //
 // Addressing (IBA 16.1.2): a switch's PMA answers at the switch's LID (port
@@ -69,6 +70,20 @@ struct NodeReads {
 // last data counters and rates.
 [[nodiscard]] bool portsNeedReading(const std::optional<PortReading>& before,
                                     const PortReading& now);
+
+// Whether one port of a switch whose sum did not move this pass may keep
+// its last reading. The sum only vouches for ports whose reading is at
+// least as new as the sum it is compared with: a port read at or after the
+// pass where the sum last moved (`sumMovedPass`). A port out of the fabric
+// then (its cable pulled: its counters moved the sum but could not be
+// read), or whose read went unanswered, is read. And a port is read at
+// least every kRefreshPasses passes however still the sum stands: its data
+// rates need two reads, and a sum that is blind to a port (a counter of the
+// sum at a ceiling narrower than the port's, as ibsim's 8-bit sum of
+// PortXmitDiscards) hides it for a bounded time only.
+inline constexpr std::uint64_t kRefreshPasses = 5;
+[[nodiscard]] bool portMayBeSpared(std::optional<std::uint64_t> lastReadPass,
+                                   std::uint64_t sumMovedPass, std::uint64_t pass);
 
 // The CounterSelect and CounterSelect2 bits of a PortCounters Set that
 // clears `counters` (PortXmitWait is selected by CounterSelect2).

@@ -57,6 +57,7 @@ CounterSweep::~CounterSweep() = default;
 bool CounterSweep::start(const Fabric& fabric, std::function<void()> done) {
   if (pass_) return false;
   pass_ = std::make_unique<Pass>();
+  ++passNumber_;
   pass_->nodes = counterTargets(fabric);
   pass_->done = std::move(done);
   pass_->startedAt = clocks_.steady();
@@ -106,13 +107,15 @@ void CounterSweep::readSum(std::size_t node) {
           const PortReading sum = readingOf(decodePortCounters(r.mad->data));
           const auto before = sums_.find(t.node);
           const std::optional<PortReading> was =
-              before == sums_.end() ? std::nullopt : std::optional(before->second);
+              before == sums_.end() ? std::nullopt : std::optional(before->second.sum);
           if (was && wentDown(*was, sum)) classPortInfo_.erase(t.node);  // rebooted?
-          sums_[t.node] = sum;
+          NodeSum& kept = sums_[t.node];
+          kept.sum = sum;
           if (portsNeedReading(was, sum)) {
+            kept.movedPass = passNumber_;
             readPorts(node);
           } else {
-            figures_.portReadsSpared += t.ports.size();
+            readPortsNotSpared(node, kept.movedPass);
           }
         }
         settle();
@@ -124,6 +127,23 @@ void CounterSweep::readPorts(std::size_t node) {
   const auto cpi = classPortInfo_.find(t.node);
   const bool extended = cpi != classPortInfo_.end() && readsFor(t, cpi->second).extended;
   for (const CounterTarget& port : t.ports) readPort(port, extended);
+}
+
+// The sum stood still: only the ports it does not vouch for are read.
+void CounterSweep::readPortsNotSpared(std::size_t node, std::uint64_t sumMovedPass) {
+  const NodeTargets& t = pass_->nodes[node];
+  const auto cpi = classPortInfo_.find(t.node);  // gone when the sum's data counters went down
+  const bool extended = cpi != classPortInfo_.end() && readsFor(t, cpi->second).extended;
+  for (const CounterTarget& port : t.ports) {
+    const auto m = memory_.find(port.port);
+    const std::optional<std::uint64_t> readPass =
+        m == memory_.end() ? std::nullopt : std::optional(m->second.readPass);
+    if (portMayBeSpared(readPass, sumMovedPass, passNumber_)) {
+      ++figures_.portReadsSpared;
+    } else {
+      readPort(port, extended);
+    }
+  }
 }
 
 void CounterSweep::readPort(const CounterTarget& target, bool extended) {
@@ -170,6 +190,7 @@ void CounterSweep::portRead(const PortRead& read) {
   PortMemory& m = first ? memory_[read.target.port] : it->second;
   m.resetAfterLast = {};
   m.readAt = steadyNow;
+  m.readPass = passNumber_;
   PortCounterView& v = m.view;
   v.port = read.target.port;
   v.lid = read.target.lid;

@@ -9,7 +9,9 @@
 // Per node: ClassPortInfo, once (cached by node GUID; read again for a new
 // node or after its counters went down by themselves, a reboot); then,
 // where AllPortSelect is supported, the switch-wide sum, and the ports one
-// by one only when the sum's error counters moved (CounterPlan.h); then
+// by one when the sum's error counters moved, or when a port's reading is
+// older than the sum's last move or than kRefreshPasses (portMayBeSpared,
+// CounterPlan.h); then
 // per port PortCounters, and PortCountersExtended where supported; then a
 // PortCounters Set with CounterSelect for the counters that saturated.
 //
@@ -79,6 +81,13 @@ class CounterSweep {
     PortCounterView view;
     CounterSet resetAfterLast{};  // cleared by our Set after view.last was read
     MadClock::time_point readAt{};
+    std::uint64_t readPass{0};  // the pass that read view.last
+  };
+  // A switch's last sum, and the pass where it last moved: the ports read
+  // since then are the ones it vouches for.
+  struct NodeSum {
+    PortReading sum;
+    std::uint64_t movedPass{0};
   };
   struct Pass;
   struct PortRead;
@@ -86,6 +95,7 @@ class CounterSweep {
   void startNode(std::size_t node);
   void readSum(std::size_t node);
   void readPorts(std::size_t node);
+  void readPortsNotSpared(std::size_t node, std::uint64_t sumMovedPass);
   void readPort(const CounterTarget& target, bool extended);
   void portRead(const PortRead& read);
   void resetCounters(const CounterTarget& target, const CounterSet& counters);
@@ -98,7 +108,8 @@ class CounterSweep {
   CounterSweepClocks clocks_;
   std::unique_ptr<Pass> pass_;
   std::unordered_map<Guid, PerfClassPortInfo> classPortInfo_;
-  std::unordered_map<Guid, PortReading> sums_;
+  std::unordered_map<Guid, NodeSum> sums_;
+  std::uint64_t passNumber_{0};  // of the pass running or last run; the first is 1
   std::map<PortKey, PortMemory> memory_;
   std::vector<PortKey> lastPass_;  // the ports the last finished pass read, in fabric order
   CounterSweepFigures figures_;

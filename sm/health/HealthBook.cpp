@@ -28,6 +28,11 @@ std::optional<LinkKey> HealthBook::linkOf(const HealthEntry& e) {
   return linkKey(e.port, *e.peer);
 }
 
+void HealthBook::setPolicy(HealthPolicy policy) {
+  policy_ = policy;
+  for (auto& [key, ep] : episodes_) ep.entry.action = policy_.of(key.condition);
+}
+
 std::vector<HealthChange> HealthBook::observe(Condition condition,
                                               const std::vector<Finding>& findings,
                                               Clock::time_point now,

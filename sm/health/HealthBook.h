@@ -73,7 +73,9 @@ struct HealthChange {
 class HealthBook {
  public:
   explicit HealthBook(HealthPolicy policy) : policy_(policy) {}
-  void setPolicy(HealthPolicy policy) { policy_ = policy; }
+  // A new policy (SIGHUP) applies to the open entries at once: each says
+  // the action its condition now takes, which isolation() then carries out.
+  void setPolicy(HealthPolicy policy);
   const HealthPolicy& policy() const { return policy_; }
 
   // Everything the detector of `condition` finds now.

@@ -65,6 +65,9 @@ struct CounterSweepFigures {
   std::uint64_t lastPassGmps{0};
   std::chrono::milliseconds lastPassDuration{0};
   std::optional<std::chrono::system_clock::time_point> lastPassAt;
+  // How long until the next pass is due, as of the view (0: due now or
+  // running); none while no pass can start (not master, subnet not up).
+  std::optional<std::chrono::seconds> nextPassIn;
 };
 
 // One condition on one port (errors) or link (the others: both ends).

@@ -132,11 +132,25 @@ void SmDaemon::Impl::onPerfGmp(const ReceivedGmp& in) {
   if (counterRun) counterRun->perf.deliver(in.mad);
 }
 
+health::CounterSweepFigures SmDaemon::Impl::counterFigures() const {
+  health::CounterSweepFigures f;
+  if (counterRun) f = counterRun->sweep.figures();
+  f.enabled = settings.counterInterval.count() > 0;
+  f.interval = settings.counterInterval;
+  if (counterRun && counterRun->sweep.running()) {
+    f.nextPassIn = std::chrono::seconds{0};
+  } else if (const auto next = nextCounterPass()) {
+    // Not set up yet: set up at once, the first pass an interval later.
+    const auto due = counterRun ? *next : now() + settings.counterInterval;
+    f.nextPassIn =
+        std::max(std::chrono::seconds{0}, std::chrono::ceil<std::chrono::seconds>(due - now()));
+  }
+  return f;
+}
+
 void SmDaemon::Impl::describeCounters(control::DaemonStatus& s) const {
   control::HealthCounters& h = s.healthCounters;
-  if (counterRun) h.figures = counterRun->sweep.figures();
-  h.figures.enabled = settings.counterInterval.count() > 0;
-  h.figures.interval = settings.counterInterval;
+  h.figures = counterFigures();
   if (!counterRun) return;
   h.ports = counterRun->sweep.portsRead();
   h.sweepsDuringPass = counterRun->sweepsDuringPass;

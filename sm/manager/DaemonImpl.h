@@ -158,6 +158,10 @@ struct SmDaemon::Impl {
   // A PerfMgt GMP from the port: an answer to the requester.
   void onPerfGmp(const ReceivedGmp& in);
   void describeCounters(control::DaemonStatus& s) const;
+  // The sweep's figures as of now, with the daemon's settings (enabled,
+  // interval) and when the next pass is due: what status and health show,
+  // also before the first pass.
+  health::CounterSweepFigures counterFigures() const;
 
   // DaemonMetrics.cpp
   // The fabric's health as of now (`at` set): what `ibsm health` shows.

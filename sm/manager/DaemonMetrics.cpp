@@ -15,6 +15,7 @@ namespace ibsm::sm::manager {
 health::HealthView SmDaemon::Impl::healthView() const {
   health::HealthView view = health;
   if (counterRun) view.ports = counterRun->sweep.lastPassPorts();
+  view.counterSweep = counterFigures();
   view.at = std::chrono::system_clock::now();
   return view;
 }

@@ -202,6 +202,7 @@ control::DaemonStatus SmDaemon::Impl::status() const {
   s.multicast = multicast;
   describeCounters(s);
   s.health = control::healthCounts(health);
+  s.health.counterSweep = s.healthCounters.figures;  // set before the first pass too
   if (describeSa) describeSa(s.sa);
   if (notifier) {
     const sa::ReportCounters& r = notifier->reportCounters();

@@ -26,6 +26,8 @@
 #include <ibsm/SubnetPlan.h>
 
 #include <optional>
+#include <set>
+#include <vector>
 
 #include "sm/program/HeldSubnet.h"
 #include "sm/program/ProgramOptions.h"
@@ -44,6 +46,17 @@ namespace ibsm::sm::program {
 // plan.multicast.
 [[nodiscard]] Result<ProgramDiff> diffMulticast(const SubnetPlan& plan, const HeldSubnet& held,
                                                 const ProgramOptions& options);
+
+// The PortStateChange phase (ProgramSteps.h): a SwitchInfo Set of each
+// switch whose SwitchInfo, as `seen` holds it now, flags PortStateChange:
+// that SwitchInfo with the flag written 1, so every other field is what the
+// switch was last known to hold (this run's Sets included, HeldSubnet
+// applies their replies). Computed after the Active phase, not by diff():
+// the LinearFDBTop and MulticastFDBTop it carries are the ones written by
+// then. `skip`: switches whose SwitchInfo or tables a failed write left
+// unknown.
+[[nodiscard]] std::vector<ProgramStep> portStateChangeClears(
+    const discovery::DiscoveredSubnet& seen, const std::set<NodeId>& skip);
 
 // A directed route that enters the node through `port`: the only way to
 // Set a CA port (a CA accepts Sets of PortInfo only for the port the SMP

@@ -41,6 +41,8 @@ std::string_view phaseName(ProgramPhase phase) {
       return "armed";
     case ProgramPhase::Active:
       return "active";
+    case ProgramPhase::PortStateChange:
+      return "port-state-change";
     case ProgramPhase::ReadVlArb:
       return "read-vlarb";
   }

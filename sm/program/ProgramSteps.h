@@ -44,12 +44,17 @@ enum class ProgramPhase : std::uint8_t {
   MftPrune,
   Mfts,
   MftTop,
-  Sl2Vl,      // SLtoVLMappingTables that differ (engines that need VLs)
-  Armed,      // Init ports to Armed, both ends of each link
-  Active,     // Armed ports to Active, once the tables are in place
+  Sl2Vl,   // SLtoVLMappingTables that differ (engines that need VLs)
+  Armed,   // Init ports to Armed, both ends of each link
+  Active,  // Armed ports to Active, once the tables are in place
+  // SwitchInfo Sets writing PortStateChange 1 (the IBA's write-1-to-clear)
+  // on the switches whose held SwitchInfo flags it, as OpenSM clears it at
+  // the end of its heavy sweep: what discovery saw is taken in, so the flag
+  // is left to mean "a port changed since", for the light sweep and the SA.
+  PortStateChange,
   ReadVlArb,  // VLArbitration Gets for the SA (readForSa(), after up; program() skips it)
 };
-inline constexpr std::size_t kProgramPhases = 12;
+inline constexpr std::size_t kProgramPhases = 13;
 std::string_view phaseName(ProgramPhase phase);
 
 // The object a step reads or writes, so that the executor can tell what

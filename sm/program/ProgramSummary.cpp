@@ -17,8 +17,11 @@ std::size_t ProgramSummary::requests(TableKind kind) const {
 std::size_t ProgramSummary::failed() const {
   std::size_t n = 0;
   // A failed read costs nothing: the block is not known, so it is written.
+  // Nor does a PortStateChange left set: the next light sweep reads the
+  // switch's ports once more and clears it.
   for (std::size_t i = 0; i < kProgramPhases; ++i) {
-    if (static_cast<ProgramPhase>(i) == ProgramPhase::ReadTables) continue;
+    const auto phase = static_cast<ProgramPhase>(i);
+    if (phase == ProgramPhase::ReadTables || phase == ProgramPhase::PortStateChange) continue;
     n += phases[i].failures + phases[i].deferred;
   }
   return n;

@@ -110,7 +110,7 @@ void SubnetProgrammer::record(ProgramPhase phase, const ProgramStep& step, const
   if (auto kind = tableKindOf(step.target)) {
     ++(isSet ? summary.tables[*kind].written : summary.tables[*kind].read);
   } else if (std::holds_alternative<SwitchInfoTarget>(step.target)) {
-    ++summary.topsWritten;
+    if (phase != ProgramPhase::PortStateChange) ++summary.topsWritten;
   } else if (phase == ProgramPhase::SmLid || phase == ProgramPhase::Lids) {
     ++summary.portsConfigured;
   } else if (phase == ProgramPhase::Armed) {
@@ -192,6 +192,11 @@ Result<std::vector<SmpReply>> SubnetProgrammer::runPhase(ProgramPhase phase,
                  describeOutcome(replies[i]));
       continue;
     }
+    if (phase == ProgramPhase::PortStateChange) {
+      log_->warn("PROG-0311 clearing PortStateChange with {}: {}; the next light sweep clears it",
+                 what, describeOutcome(replies[i]));
+      continue;
+    }
     if (phase == ProgramPhase::ReadTables) {
       // Harmless: a block whose contents are not known is simply written.
       log_->warn("PROG-0308 reading {}: {}; it will be written", what, describeOutcome(replies[i]));
@@ -229,6 +234,7 @@ Result<ProgramSummary> SubnetProgrammer::program(const SubnetPlan& plan) {
   if (!summary.stoppedAt) {
     if (auto ok = changeLinkStates(*writes, summary, holds); !ok)
       return std::unexpected(ok.error());
+    if (auto ok = clearPortStateChanges(summary, holds); !ok) return std::unexpected(ok.error());
   }
   logTotals(summary);
   return summary;
@@ -354,6 +360,18 @@ Result<void> SubnetProgrammer::changeLinkStates(const ProgramDiff& d, ProgramSum
         "failures; the next sweep retries them",
         armDeferred, activeDeferred);
   }
+  return {};
+}
+
+// OpenSM's end of a heavy sweep: the flags discovery saw are taken in.
+// Skipped where a failed write left the switch's SwitchInfo or tables
+// unknown: the Set carries every writable field as held.
+Result<void> SubnetProgrammer::clearPortStateChanges(ProgramSummary& summary, const Holds& holds) {
+  std::set<NodeId> skip = holds.heldNodes;
+  skip.insert(holds.mftFailed.begin(), holds.mftFailed.end());
+  const auto steps = portStateChangeClears(held_.observed(), skip);
+  auto replies = runPhase(ProgramPhase::PortStateChange, steps, 0, summary);
+  if (!replies) return std::unexpected(replies.error());
   return {};
 }
 

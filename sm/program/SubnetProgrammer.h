@@ -74,6 +74,7 @@ class SubnetProgrammer {
                                          ProgramSummary& summary, Holds& holds);
   [[nodiscard]] Result<void> writeTables(const ProgramDiff& d, ProgramSummary& summary,
                                          Holds& holds);
+  [[nodiscard]] Result<void> clearPortStateChanges(ProgramSummary& summary, const Holds& holds);
   [[nodiscard]] Result<void> changeLinkStates(const ProgramDiff& d, ProgramSummary& summary,
                                               Holds& holds);
   void noteFailure(ProgramPhase phase, const ProgramStep& step, Holds& holds) const;

@@ -166,15 +166,17 @@ inline constexpr std::uint32_t kIsLinkSpeedNdrSupported = 1U << 17;
 // subset. Not claimed: optional records (IBA: all of them;
 // RandomForwardingTable-, ServiceAssociation-, MulticastForwardingTable-,
 // Trace- and MultiPathRecord are not served) and Get/Set(Notice).
-// CapabilityMask2: SendOnlyFullMember joins, PortInfoRecords of every
-// switch port, rates and speeds of extended, 2x, HDR and NDR links
-// (PathRecords and PortInfoRecords), CapabilityMask2 matched as a subset.
-// Not yet: MulticastFDBTop (the programming of MFTs claims it when it sets
-// MulticastFDBTop), multicast ServiceRecords, alias GUIDs (GUIDInfo Set).
+// CapabilityMask2: SwitchInfo:MulticastFDBTop (the MFT programming sets it
+// on every switch whose port 0 PortInfo has IsMulticastFDBTopSupported, as
+// OpenSM with use_mfttop, which claims it the same way), SendOnlyFullMember
+// joins, PortInfoRecords of every switch port, rates and speeds of
+// extended, 2x, HDR and NDR links (PathRecords and PortInfoRecords),
+// CapabilityMask2 matched as a subset. Not yet: multicast ServiceRecords,
+// alias GUIDs (GUIDInfo Set).
 inline constexpr std::uint16_t kImplemented =
     kIsUdMulticastSupported | kIsPortInfoCapMaskMatchSupported;
 inline constexpr std::uint32_t kImplemented2 =
-    kIsFullPortInfoRecordSupported | kIsExtendedSpeedsSupported |
+    kIsMulticastFdbTopSupported | kIsFullPortInfoRecordSupported | kIsExtendedSpeedsSupported |
     kIsPortInfoCapMask2MatchSupported | kIsSendOnlyFullMemberSupported | kIsLinkWidth2xSupported |
     kIsLinkSpeedHdrSupported | kIsLinkSpeedNdrSupported;
 }  // namespace saCapability

@@ -20,9 +20,21 @@ using namespace testing;  // the samples
 
 TEST(HealthText, AHealthyFabricSaysSoPlainly) {
   EXPECT_EQ(formatHealth(healthy()),
-            "health: healthy, 0 isolated; counters every 60 s, no pass yet\n"
+            "health: healthy, 0 isolated; counters every 60 s, first pass once master with the "
+            "subnet up\n"
             "Every port and link is healthy: no counter over its threshold, no link downgraded "
             "or flapping, no switch rebooted.\n");
+}
+
+// Issue 27: before the first pass the line says when it is due, never "off".
+TEST(HealthText, BeforeTheFirstPassItSaysWhenThePassIsDue) {
+  health::HealthView v = healthy();
+  v.counterSweep.nextPassIn = std::chrono::seconds{12};
+  EXPECT_THAT(formatHealth(v), HasSubstr("; counters every 60 s, first pass in 12 s\n"));
+  v.counterSweep.nextPassIn = std::chrono::seconds{0};
+  EXPECT_THAT(formatHealth(v), HasSubstr("; counters every 60 s, first pass now\n"));
+  const auto j = nlohmann::json::parse(formatHealthJson(v));
+  EXPECT_EQ(j["counter_sweep"]["next_pass_in_s"], 0);
 }
 
 TEST(HealthText, WithTheCounterSweepOffItSaysErrorsAreNotWatched) {

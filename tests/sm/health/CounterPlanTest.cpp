@@ -96,6 +96,15 @@ TEST(PortsNeedReading, OnAFirstPassAndWhenAnErrorCounterOfTheSumMoved) {
   EXPECT_TRUE(portsNeedReading(ceiling, ceiling)) << "a saturated sum no longer counts";
 }
 
+TEST(PortMayBeSpared, OnlyAPortReadSinceTheSumLastMovedAndWithinRefreshPasses) {
+  EXPECT_FALSE(portMayBeSpared(std::nullopt, 1, 2)) << "never read";
+  EXPECT_TRUE(portMayBeSpared(3, 3, 4)) << "read in the pass the sum moved";
+  EXPECT_TRUE(portMayBeSpared(5, 3, 6)) << "read after it";
+  EXPECT_FALSE(portMayBeSpared(2, 3, 4)) << "read before the sum moved: out of the fabric then";
+  EXPECT_TRUE(portMayBeSpared(1, 1, kRefreshPasses)) << "still fresh";
+  EXPECT_FALSE(portMayBeSpared(1, 1, 1 + kRefreshPasses)) << "due again for its rates";
+}
+
 TEST(CounterSelectFor, ErrorCountersThenDataCountersWithPortXmitWaitInCounterSelect2) {
   CounterSet s;
   s.set(index(Counter::SymbolErrorCounter));

@@ -132,6 +132,39 @@ TEST(CounterSweep, ASecondPassReadsOnlyTheSwitchesWhoseSumMoved) {
   EXPECT_EQ(b.view(b.key("sw0", 1)).reads, 1U) << "spared: its last reading kept";
 }
 
+// Issue 27: a switch port out of the fabric while its counters moved (a
+// cable pulled: PortXmitDiscards as ibsim counts them) moves the switch's
+// sum in a pass that cannot read it; when the cable is back, the sum has
+// not moved since, but the port's last reading is older than the sum.
+TEST(CounterSweep, APortBackInTheFabricIsReadThoughItsSwitchsSumDidNotMoveSince) {
+  Bench b(kAllAndExtended);
+  b.pass();
+  const PortKey sw1p4 = b.key("sw1", 4);
+  const Fabric without = twoSwitches(false);  // sw1[4]'s cable pulled
+  b.pma.counters(sw1p4).portXmitDiscards = 1;
+  b.pass(without);
+  b.pass();  // the cable back
+  const PortCounterView& v = b.view(sw1p4);
+  EXPECT_EQ(v.reads, 2U) << "its reading predates the sum that counted the discard";
+  EXPECT_EQ(v.totals[index(Counter::PortXmitDiscards)].value, 1U);
+  EXPECT_EQ(b.view(b.key("sw1", 1)).reads, 2U) << "read when the sum moved, spared after";
+}
+
+// A port the sum spares keeps its last reading: it is read again after
+// kRefreshPasses passes all the same, so that its data rates (which the
+// sum does not watch) are shown, and so that a sum blind to some port
+// (one counter of it at its ceiling, a PMA that sums loosely) is bounded.
+TEST(CounterSweep, AQuietPortIsReadAgainAfterRefreshPassesAndThenHasRates) {
+  Bench b(kAllAndExtended);
+  const PortKey k = b.key("sw0", 1);
+  for (std::uint64_t i = 0; i < kRefreshPasses; ++i) b.pass();
+  EXPECT_EQ(b.view(k).reads, 1U) << "spared while the sum stood still";
+  EXPECT_FALSE(b.view(k).rates.has_value());
+  b.pass();
+  EXPECT_EQ(b.view(k).reads, 2U);
+  EXPECT_TRUE(b.view(k).rates.has_value());
+}
+
 TEST(CounterSweep, WithoutAllPortSelectEveryPortIsReadEveryPass) {
   Bench b(perfCapability::kIsExtendedWidthSupported);
   b.pass();

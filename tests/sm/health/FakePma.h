@@ -94,6 +94,7 @@ class FakePma {
       const PortCounters& c = counters_[{node.guid, p}];
       s.symbolErrorCounter = add16(s.symbolErrorCounter, c.symbolErrorCounter);
       s.portRcvErrors = add16(s.portRcvErrors, c.portRcvErrors);
+      s.portXmitDiscards = add16(s.portXmitDiscards, c.portXmitDiscards);
       s.linkDownedCounter = static_cast<std::uint8_t>(
           std::min<unsigned>(0xFF, unsigned{s.linkDownedCounter} + c.linkDownedCounter));
       s.portXmitData += c.portXmitData;

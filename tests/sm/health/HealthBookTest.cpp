@@ -126,6 +126,22 @@ TEST(HealthBook, PolicyBackToReportReadmits) {
   book.setPolicy(policy(Action::Report));
   EXPECT_TRUE(book.wantIsolated().empty());
   EXPECT_EQ(transitions(book.isolation({}, {})), std::vector{T::Readmitted});
+  EXPECT_EQ(book.entries()[0].action, Action::Report);
+}
+
+// Issue 27: an entry isolated after a SIGHUP made its condition isolating
+// says so, before the detector finds it again: "action":"isolate", not
+// "report" with "isolated":true.
+TEST(HealthBook, APolicyChangedToIsolateIsTheActionOfTheOpenEntriesAtOnce) {
+  HealthBook book(policy(Action::Report));
+  (void)book.observe(Condition::Flapping, {flappingLink()}, t0, wall);
+  book.setPolicy(policy(Action::Isolate));
+  EXPECT_EQ(book.entries()[0].action, Action::Isolate);
+  const auto changes = book.isolation({kLink}, {});
+  ASSERT_EQ(transitions(changes), std::vector{T::Isolated});
+  EXPECT_EQ(changes[0].entry.action, Action::Isolate) << "what SM-1603 and the view say";
+  EXPECT_EQ(book.entries()[0].action, Action::Isolate);
+  EXPECT_TRUE(book.entries()[0].isolated);
 }
 
 }  // namespace

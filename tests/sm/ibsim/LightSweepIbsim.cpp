@@ -1,6 +1,7 @@
 // Issue 4 on ibsim's 3-level k=8 fat tree: a master keeps the fabric right
 // while a core cable is pulled and put back. A heavy sweep brings the
-// subnet up; a quiet light sweep costs one SMP per switch; after Unlink a
+// subnet up (and clears PortStateChange); a quiet light sweep, the first
+// one included, costs one SMP per switch; after Unlink a
 // light sweep reroutes every pair without rediscovery, writing exactly the
 // LFT blocks whose contents change; after ReLink it asks for a heavy
 // sweep, which puts back the original tables. Prints MADs and times.
@@ -81,13 +82,14 @@ TEST(LightSweepIbsim, UnlinkIsReroutedIncrementallyAndReLinkRestoresTheTables) {
   const Tables original = readTables(engine, sweep.held().observed());
 
   // Links trained Down->Init when ibsim started, which set every switch's
-  // PortStateChange; the first light sweep clears the bits, reads every
-  // port once and finds nothing changed.
+  // PortStateChange; the heavy sweep took that in and cleared the bits at
+  // its end, as OpenSM does (issue 27), so the first light sweep is already
+  // quiet: one SwitchInfo Get per switch, no port read.
   auto first = sweep.lightSweep();
   ASSERT_TRUE(first);
   EXPECT_FALSE(first->changed);
-  fmt::print("first light sweep (clears PortStateChange of link training): {} MADs in {:.1f} ms\n",
-             first->mads, ms(first->elapsed));
+  EXPECT_EQ(first->mads, heavy->switches);
+  fmt::print("first light sweep: {} MADs in {:.1f} ms\n", first->mads, ms(first->elapsed));
 
   auto quiet = sweep.lightSweep();
   ASSERT_TRUE(quiet);

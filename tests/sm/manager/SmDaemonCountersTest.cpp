@@ -6,7 +6,9 @@
 #include <gtest/gtest.h>
 
 #include <csignal>
+#include <regex>
 
+#include "sm/control/StatusFormat.h"
 #include "sm/loop/EventLoop.h"
 #include "sm/manager/SmDaemon.h"
 #include "tests/sm/health/FakePma.h"
@@ -62,9 +64,13 @@ class SmDaemonCountersTest : public DaemonOnFakeFabric {
       watchTimer_ = loop_.at(wire_.now() + 100ms, watch);
     };
     watch();
+    std::optional<loop::EventLoop::TimerId> snapshot;
+    if (snapshotAt_)
+      snapshot = loop_.at(wire_.now() + *snapshotAt_, [&] { snapshot_ = daemon.status(); });
     const int code = daemon.run();
     loop_.cancel(stop);
     loop_.cancel(watchTimer_);
+    if (snapshot) loop_.cancel(*snapshot);
     status_ = daemon.status();
     return code;
   }
@@ -75,6 +81,8 @@ class SmDaemonCountersTest : public DaemonOnFakeFabric {
   std::optional<MadClock::time_point> upAt_;
   loop::EventLoop::TimerId watchTimer_{};
   control::DaemonStatus status_;
+  std::optional<std::chrono::milliseconds> snapshotAt_;  // status() then, into snapshot_
+  control::DaemonStatus snapshot_;
 };
 
 TEST_F(SmDaemonCountersTest, PassesEveryIntervalAsMasterWithTheAnswersNeverReachingTheSa) {
@@ -145,6 +153,26 @@ TEST_F(SmDaemonCountersTest, AStopInTheMiddleOfAPassEndsCleanly) {
   EXPECT_EQ(run(3500ms), 0);
   EXPECT_GT(perfSent_, 0U);
   EXPECT_EQ(status_.healthCounters.figures.passes, 0U) << "the first pass was still waiting";
+}
+
+// Issue 27: up as master, before the first pass, status said "counters
+// off"; it says the sweep is on and when its first pass is due.
+TEST_F(SmDaemonCountersTest, BeforeTheFirstPassTheStatusSaysWhenItIsDue) {
+  settings_.counterInterval = 30s;
+  snapshotAt_ = 3s;  // up within a second; the first pass 30 s after
+  EXPECT_EQ(run(4s), 0);
+  EXPECT_TRUE(snapshot_.up);
+  EXPECT_TRUE(snapshot_.health.counterSweep.enabled);
+  EXPECT_EQ(snapshot_.health.counterSweep.passes, 0U);
+  const std::string text = control::formatStatus(snapshot_);
+  EXPECT_EQ(text.find("counters off"), std::string::npos) << text;
+  std::smatch due;
+  ASSERT_TRUE(
+      std::regex_search(text, due, std::regex("counters every 30 s, first pass in (\\d+) s")))
+      << text;
+  const int in = std::stoi(due[1]);
+  EXPECT_GE(in, 25);
+  EXPECT_LE(in, 30);
 }
 
 TEST_F(SmDaemonCountersTest, OffSendsNoPerfMgtGmp) {

@@ -126,6 +126,42 @@ class ProgramTest : public ::testing::Test {
   std::unique_ptr<Bench> bench;
 };
 
+// Issue 27: OpenSM clears SwitchInfo:PortStateChange at the end of its
+// heavy sweep (a Set writing the bit 1, IBA: write 1 to clear), so that
+// SA SwitchInfoRecords and the next light sweep do not see what discovery
+// already took in. After every port went Active, with every other field
+// as the switch holds it then.
+TEST_F(ProgramTest, APortStateChangeDiscoverySawIsClearedOnceThePortsAreActive) {
+  const std::vector<NodeId> switches = bench->wire().fabric().switches();
+  const NodeId flagged = switches.front();
+  bench->wire().flagPortStateChange(flagged);
+  const ProgramSummary s = bench->sweep();
+  EXPECT_TRUE(s.complete()) << ::testing::PrintToString(s.failures);
+  const auto clears = [](const Smp& m) {
+    return isSet(m, AttributeId::SwitchInfo) && decodeSwitchInfo(m.data).portStateChange;
+  };
+  EXPECT_EQ(bench->count(clears), 1U) << "only the flagged switch";
+  EXPECT_EQ(s.topsWritten, switches.size()) << "the clear is no LinearFDBTop write";
+
+  const auto smps = bench->programSmps();
+  std::optional<std::size_t> lastActive, clearAt;
+  for (std::size_t i = 0; i < smps.size(); ++i) {
+    if (setsState(smps[i].smp, PortState::Active)) lastActive = i;
+    if (clears(smps[i].smp)) clearAt = i;
+  }
+  ASSERT_TRUE(lastActive && clearAt);
+  EXPECT_GT(*clearAt, *lastActive);
+  const SwitchInfo sent = decodeSwitchInfo(smps[*clearAt].smp.data);
+  EXPECT_EQ(sent.linearFdbTop, bench->plan().routing.lfts[flagged].top().value)
+      << "the top this run wrote, not the one discovery read";
+
+  ASSERT_TRUE(bench->held().observed().switchInfo.contains(flagged));
+  EXPECT_FALSE(bench->held().observed().switchInfo.at(flagged).portStateChange)
+      << "the held SwitchInfo (what the SA answers) is the cleared one";
+  (void)bench->sweep();
+  EXPECT_EQ(bench->count(clears), 0U) << "the switch no longer flags it";
+}
+
 TEST_F(ProgramTest, ChangingTheRouteOfOneLidSendsExactlyTheBlocksHoldingIt) {
   ASSERT_TRUE(bench->sweep().complete());
   // Route the highest CA LID out of another port on every switch.

@@ -23,6 +23,10 @@
 # - the figures add up: AllPortSelect reads (ibsim answers PortSelect 0xFF),
 #   port reads and the reads the sums spared, no GMP timed out.
 #
+# - (issue 27) every error counter ibqueryerrors knows, raised on ports of
+#   their own, and a cable pulled and put back: ibsm holds every port's error
+#   counters as ibqueryerrors reads them, and every port shows its rates.
+#
 #   run-with-ibsim.sh NETFILE -- health-counters.sh path/to/ibsm SW1 P1 SW2 P2 CA SATSW SATP
 set -u
 IBSM=${1:?usage: $0 path/to/ibsm SW1 P1 SW2 P2 CA SATSW SATP}
@@ -128,25 +132,31 @@ if ! diff diags.over ibsm.over >over.diff; then
   jq -c '.unhealthy' health.json >&2
 fi
 
-# ibqueryerrors' ports with errors == the ports ibsm last read with errors.
-quiet ibqueryerrors -k -K >ibqueryerrors.out
-# "NAME PORT COUNTER VALUE" per counter ibqueryerrors reports (its GUIDs are
-# port GUIDs for CAs, so ports are matched by node name and number).
-awk '/^Errors for / { name = $0; sub(/^[^"]*"/, "", name); sub(/".*/, "", name); next }
-     /^ *GUID 0x[0-9a-f]+ port [0-9]+:/ {
-       port = $4; sub(/:/, "", port); line = $0
-       while (match(line, /\[[A-Za-z0-9]+ == [0-9]+\]/)) {
-         f = substr(line, RSTART + 1, RLENGTH - 2); line = substr(line, RSTART + RLENGTH)
-         split(f, kv, " == "); print name, port, kv[1], kv[2] } }' ibqueryerrors.out | sort >diags.errors
-jq -r '.health.ports_over_zero[] | select(.last > 0) | "\(.name | capture("^\"(?<n>[^\"]*)\"").n) \(.port) \(.counter) \(.last)"' \
-  status.json | sort >ibsm.errors
-echo "  ibqueryerrors: $(wc -l <diags.errors) port counters over zero; ibsm: $(wc -l <ibsm.errors)"
-if ! diff diags.errors ibsm.errors >errors.diff; then
-  fail "ibqueryerrors and ibsm disagree on the error counters (< ibqueryerrors, > ibsm):"
-  cat errors.diff >&2
-  cat ibqueryerrors.out >&2
-fi
-[[ $(wc -l <ibsm.errors) -ge 4 ]] || fail "ibsm holds fewer than the 4 counters raised"
+# ibqueryerrors' ports with errors == the ports ibsm last read with errors,
+# port by port, counter by counter, value by value. TAG names the files.
+compare_with_ibqueryerrors() { # TAG STATUS-JSON
+  local tag=$1 json=$2
+  quiet ibqueryerrors -k -K >"ibqueryerrors-$tag.out"
+  # "NAME PORT COUNTER VALUE" per counter ibqueryerrors reports (its GUIDs are
+  # port GUIDs for CAs, so ports are matched by node name and number).
+  awk '/^Errors for / { name = $0; sub(/^[^"]*"/, "", name); sub(/".*/, "", name); next }
+       /^ *GUID 0x[0-9a-f]+ port [0-9]+:/ {
+         port = $4; sub(/:/, "", port); line = $0
+         while (match(line, /\[[A-Za-z0-9]+ == [0-9]+\]/)) {
+           f = substr(line, RSTART + 1, RLENGTH - 2); line = substr(line, RSTART + RLENGTH)
+           split(f, kv, " == "); print name, port, kv[1], kv[2] } }' "ibqueryerrors-$tag.out" |
+    sort >"diags-$tag.errors"
+  jq -r '.health.ports_over_zero[] | select(.last > 0) | "\(.name | capture("^\"(?<n>[^\"]*)\"").n) \(.port) \(.counter) \(.last)"' \
+    "$json" | sort >"ibsm-$tag.errors"
+  echo "  $tag: ibqueryerrors $(wc -l <"diags-$tag.errors") port counters over zero; ibsm $(wc -l <"ibsm-$tag.errors")"
+  if ! diff "diags-$tag.errors" "ibsm-$tag.errors" >"errors-$tag.diff"; then
+    fail "$tag: ibqueryerrors and ibsm disagree on the error counters (< ibqueryerrors, > ibsm):"
+    cat "errors-$tag.diff" >&2
+    cat "ibqueryerrors-$tag.out" >&2
+  fi
+}
+compare_with_ibqueryerrors raised status.json
+[[ $(wc -l <ibsm-raised.errors) -ge 4 ]] || fail "ibsm holds fewer than the 4 counters raised"
 
 # The figures: AllPortSelect answered by ibsim, sums sparing quiet switches.
 jq -r '.health.counters | "passes \(.passes), GMPs \(.gmps), timeouts \(.timeouts), errors \(.errors), AllPortSelect reads \(.all_port_reads), port reads \(.port_reads), spared \(.port_reads_spared)"' status.json
@@ -154,6 +164,49 @@ jq -r '.health.counters | "passes \(.passes), GMPs \(.gmps), timeouts \(.timeout
 [[ $(jq .health.counters.all_port_reads status.json) -gt 0 ]] || fail "no AllPortSelect read"
 [[ $(jq .health.counters.port_reads_spared status.json) -gt 0 ]] || fail "no port read spared by a switch's sum"
 [[ $(jq '.sa.dropped_undecodable' status.json) -eq 0 ]] || fail "PerfMgt GMPs reached the SA"
+
+
+# Issue 27: every error counter ibqueryerrors knows, each raised by
+# PerformanceSet on a port of its own (values under the 4-bit ceilings), and
+# a cable pulled and put back ("edge1_0"[5] - "agg1_0"[1]: ibsim counts
+# PortXmitDiscards on a port that sends into a link that is down). After the
+# passes that follow, ibsm holds every port's error counters as ibqueryerrors
+# reads them. Before the fix, a switch port out of the fabric while its
+# counters moved kept its first reading for good: its switch's AllPortSelect
+# sum moved in a pass that could not read the port, and never moved again, so
+# every later pass spared it ("reads": 1, health said healthy).
+every=(SymbolErrorCounter LinkErrorRecoveryCounter LinkDownedCounter PortRcvErrors
+  PortRcvRemotePhysicalErrors PortRcvSwitchRelayErrors PortXmitDiscards PortXmitConstraintErrors
+  PortRcvConstraintErrors LocalLinkIntegrityErrors ExcessiveBufferOverrunErrors VL15Dropped)
+for i in "${!every[@]}"; do
+  console "PerformanceSet \"agg$((i % 8))_1\"[$((1 + i / 8))] PortCounters.${every[$i]}=$((2 + i))"
+done
+swept='.sweeps_by_kind | .reroute + .heavy + .takeover'
+for cmd in Unlink ReLink; do
+  sweeps0=$(ibsm_status $sock "$swept")
+  console "$cmd \"edge1_0\"[5]"
+  wait_for_status $sock "($swept) > $sweeps0 and .up" 30 ||
+    fail "$cmd \"edge1_0\"[5]: not up again after a sweep"
+  passes=$(ibsm_status $sock .health.counters.passes)
+  wait_for_status $sock ".health.counters.passes >= $((passes + 2))" $((4 * interval + 30)) ||
+    fail "$cmd: not two more counter passes within $((4 * interval + 30)) s"
+done
+passes=$(ibsm_status $sock .health.counters.passes)
+wait_for_status $sock ".health.counters.passes >= $((passes + 1))" $((2 * interval + 30))
+ibsm_status_json $sock >status-every.json
+compare_with_ibqueryerrors every status-every.json
+for i in "${!every[@]}"; do
+  grep -qx "agg$((i % 8))_1 $((1 + i / 8)) ${every[$i]} $((2 + i))" ibsm-every.errors ||
+    fail "\"agg$((i % 8))_1\"[$((1 + i / 8))] ${every[$i]}: ibsm does not hold the $((2 + i)) set"
+done
+# A quiet switch port is read again within kRefreshPasses passes (5), so
+# after this many passes every port shows its rates.
+env -u LD_PRELOAD "$IBSM" health --ports --socket "$PWD/$sock" >health-ports.txt ||
+  fail "ibsm health --ports failed"
+if grep -q "rates after the next read" health-ports.txt; then
+  fail "ports still without rates after $(jq .health.counters.passes status-every.json) passes:"
+  grep "rates after the next read" health-ports.txt | head -5 >&2
+fi
 
 stop_pid "$ibsm_pid" TERM 10 || fail "ibsm did not stop cleanly on SIGTERM"
 finish "counters held as perfquery and ibqueryerrors read them" sm/ibsm.log

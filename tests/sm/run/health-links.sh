@@ -162,6 +162,10 @@ sed -i 's/^flapping = "report"$/flapping = "isolate"/' sm/ibsm.toml
 kill -HUP "$ibsm_pid"
 wait_for_status $sock "$isolated" $((2 * interval + 10)) ||
   fail "\"$node\"[$port] not isolated after flapping = \"isolate\": $(ibsm_status $sock -c .health)"
+# Issue 27: the entry says what was done, "action":"isolate" (it said
+# "report", the policy its detector last saw, with "isolated":true).
+status_holds $sock '[.health.unhealthy[] | select(.condition == "flapping" and .isolated and .action == "isolate")] | length == 1' ||
+  fail "the isolated link's entry does not say action isolate: $(ibsm_status $sock -c .health.unhealthy)"
 check_isolated() {
   check_lfts_as_planned dry-cut
   check_nothing_forwards_into "$node" "$port"

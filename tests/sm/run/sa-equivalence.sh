@@ -212,26 +212,18 @@ known() { known_patterns+=("$1") known_reasons+=("$2"); }
 # PortInfo CapabilityMask match (0x2000).
 known '^CPI \| Capability mask: opensm 0x2602, ibsm 0x2200$' \
   'Get/Set(Notice): OpenSM implements it, ibsm does not'
-# CapabilityMask2: OpenSM 0xB5E8, ibsm 0x2B4C0. Both: full PortInfoRecords
-# (0x40), extended speeds (0x80), CapabilityMask2 match (0x400),
-# SendOnlyFullMember joins (0x1000), 2x widths (0x2000), HDR (0x8000). Only
-# OpenSM: MulticastFDBTop (0x8: ibsm claims it once its MFT programming sets
-# MulticastFDBTop), alias GUIDs (0x20: GUIDInfo Set is not implemented),
-# multicast ServiceRecords (0x100). Only ibsm: NDR rates (0x20000), which
-# OpenSM 3.3.23 predates.
-known '^CPI \| Capability mask 2: opensm 0x0000B5E8, ibsm 0x0002B4C0$' \
-  'MulticastFDBTop, alias GUIDs and multicast ServiceRecords only in OpenSM; NDR rates only in ibsm (OpenSM 3.3.23 predates NDR)'
-# saquery prints SwitchInfo:MulticastFDBTop only when the SA claims
-# IsMulticastFDBTopSupported (above), which ibsm does not yet.
-known '^SWIR [0-9]+ \| MulticastFDBTop: only opensm: 0x0$' \
-  'ibsm does not claim MulticastFDBTop support (yet), so saquery does not print it'
-# SwitchInfo:PortStateChange is an event flag: OpenSM clears it on every
-# switch at the end of its heavy sweep (osm_reset_switch_state_change_bit),
-# ibsm at its next light sweep, where it also rereads the flagged switches'
-# ports (sm/manager/LightSweeper.cpp); each SA answers the SwitchInfo as its
-# last sweep left it, so right after bring-up ibsm's still says 1.
-known '^SWIR [0-9]+ \| PortStateChange: opensm 0, ibsm 1$' \
-  'an event flag: OpenSM clears it at the end of its sweep, ibsm at its next light sweep'
+# CapabilityMask2: OpenSM 0xB5E8, ibsm 0x2B4C8. Both: MulticastFDBTop (0x8:
+# both set it where a switch's PortInfo has IsMulticastFDBTopSupported; on
+# ibsim none has, so both SAs answer the 0x0 the switches hold), full
+# PortInfoRecords (0x40), extended speeds (0x80), CapabilityMask2 match
+# (0x400), SendOnlyFullMember joins (0x1000), 2x widths (0x2000), HDR
+# (0x8000). Only OpenSM: alias GUIDs (0x20: GUIDInfo Set is not
+# implemented), multicast ServiceRecords (0x100). Only ibsm: NDR rates
+# (0x20000), which OpenSM 3.3.23 predates.
+known '^CPI \| Capability mask 2: opensm 0x0000B5E8, ibsm 0x0002B4C8$' \
+  'alias GUIDs and multicast ServiceRecords only in OpenSM; NDR rates only in ibsm (OpenSM 3.3.23 predates NDR)'
+# SwitchInfo:PortStateChange (an event flag) is no difference: both clear it
+# at the end of their heavy sweep (issue 27), so SWIR says 0 on both.
 # SL2VL tables: OpenSM without QoS never reads or writes them and answers
 # its own zeroed copy; ibsm programs them only for routes that use more than
 # one VL (dragonfly) and answers only tables it programmed.

@@ -7,7 +7,8 @@
 # master's NodeRecord by LID, ClassPortInfo; sa.answered), and a PathRecord
 # from the master to the asker carries the SL of the partitions.conf's
 # `sl=3` flag (saquery --src-to-dst), and a VLArbitrationTableRecord of the
-# asker's port equal to what smpdump reads from it. ibsm keeps running and
+# asker's port equal to what smpdump reads from it, and a switch's
+# SwitchInfoRecord with MulticastFDBTop and PortStateChange 0 (issue 27). ibsm keeps running and
 # answering its status, and SIGTERM then ends it with exit 0. (SubnetTimeout,
 # which ibsm writes, cannot be checked here: ibsim keeps 31 whatever an SM
 # writes, OpenSM's 18 as well; tests/sm/program/ClientReregisterTest has it.)
@@ -55,6 +56,27 @@ if wait_for_status $sock .up 60; then
   smp_bytes=$(SIM_HOST=$asker quiet smpdump -D 0 0x18 0x10000 | grep -E '^[0-9a-f ]+$' | tr -d ' \n')
   [[ ${#sa_bytes} -eq 128 && $sa_bytes == "${smp_bytes:0:128}" ]] ||
     fail "the SA's VLArbitrationTableRecord is not what the port holds:"$'\n'"$vlar"$'\n'"smpdump: $smp_bytes"
+  # Issue 27: the SwitchInfoRecord of the asker's switch as OpenSM answers
+  # it. saquery prints MulticastFDBTop only when the SA claims
+  # IsMulticastFDBTopSupported (ClassPortInfo CapabilityMask2), and then with
+  # the value the switch holds (smpquery); PortStateChange, which the switches
+  # raise as their links come up, was cleared at the end of the bring-up (the
+  # SwitchInfo Set writing it 1, as OpenSM at the end of its heavy sweep): 0
+  # in the record and in the switch.
+  swlid=$(SIM_HOST=$asker quiet smpquery portinfo -D 0,1 0 | sed -n 's/^Lid:\.*//p')
+  swir=$(SIM_HOST=$asker quiet timeout 20 saquery -t 500 SWIR "$swlid") ||
+    fail "saquery SWIR $swlid got no answer"
+  si=$(SIM_HOST=$asker quiet smpquery switchinfo -D 0,1)
+  sa_top=$(sed -n 's/^[[:space:]]*MulticastFDBTop\.*//p' <<<"$swir")
+  sw_top=$(sed -n 's/^MulticastFDBTop:\.*//p' <<<"$si")
+  [[ -n $sa_top && -n $sw_top && $((sa_top)) -eq $((sw_top)) ]] ||
+    fail "SWIR $swlid: MulticastFDBTop '${sa_top}', the switch holds '${sw_top}':"$'\n'"$swir"
+  psc=$(sed -n 's/^[[:space:]]*LifeTimeValue\/PortStateChange\/OpSL2VL\.*//p' <<<"$swir")
+  [[ -n $psc && $(((psc >> 2) & 1)) -eq 0 ]] ||
+    fail "SWIR $swlid: PortStateChange still set after bring-up:"$'\n'"$swir"
+  [[ $(sed -n 's/^StateChange:\.*//p' <<<"$si") == 0 ]] ||
+    fail "switch LID $swlid still flags PortStateChange:"$'\n'"$si"
+  echo "SWIR $swlid: MulticastFDBTop $sa_top (the switch: $sw_top), PortStateChange 0"
   kill -0 "$pid" 2>/dev/null || fail "ibsm died when saquery asked it:"$'\n'"$(tail -5 stderr.txt)"
   if wait_for_status $sock '.sa.received >= 4 and .sa.by_attribute.VLArbitrationTableRecord >= 1 and .sa.answered == .sa.received and
       .sa.by_attribute.PathRecord >= 1 and .sa.by_attribute.NodeRecord >= 1 and .sa.by_attribute.ClassPortInfo >= 1' 5; then

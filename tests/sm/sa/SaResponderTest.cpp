@@ -278,14 +278,16 @@ TEST_F(SaResponderTest, ClassPortInfoSaysWhatIsImplemented) {
   EXPECT_EQ(cpi->capabilityMask,
             saCapability::kIsUdMulticastSupported | saCapability::kIsPortInfoCapMaskMatchSupported);
   // Not (yet) implemented, so not claimed: optional records, Notice,
-  // MulticastFDBTop, alias GUIDs.
+  // alias GUIDs.
   EXPECT_EQ(cpi->capabilityMask & saCapability::kIsSubnetOptionalRecordsSupported, 0);
-  EXPECT_EQ(cpi->capabilityMask2 &
-                (saCapability::kIsMulticastFdbTopSupported | saCapability::kIsAliasGuidsSupported),
-            0U);
+  EXPECT_EQ(cpi->capabilityMask2 & saCapability::kIsAliasGuidsSupported, 0U);
+  // Issue 27: MulticastFDBTop claimed as OpenSM (use_mfttop) claims it: the
+  // MFT programming sets it on every switch whose PortInfo says it has it.
+  EXPECT_NE(cpi->capabilityMask2 & saCapability::kIsMulticastFdbTopSupported, 0U);
   EXPECT_EQ(
       cpi->capabilityMask2,
-      saCapability::kIsFullPortInfoRecordSupported | saCapability::kIsExtendedSpeedsSupported |
+      saCapability::kIsMulticastFdbTopSupported | saCapability::kIsFullPortInfoRecordSupported |
+          saCapability::kIsExtendedSpeedsSupported |
           saCapability::kIsPortInfoCapMask2MatchSupported |
           saCapability::kIsSendOnlyFullMemberSupported | saCapability::kIsLinkWidth2xSupported |
           saCapability::kIsLinkSpeedHdrSupported | saCapability::kIsLinkSpeedNdrSupported);
