@@ -82,6 +82,16 @@ void addMetricsCommand(CLI::App& app, ControlArgs& args) {
   addCommon(cmd, args);
 }
 
+void addLogLevelCommand(CLI::App& app, ControlArgs& args) {
+  auto* cmd = app.add_subcommand(
+      "log-level",
+      "Set the running daemon's log level now (shown by ibsm status; a SIGHUP re-applies the "
+      "configuration's log.level)");
+  addCommon(cmd, args);
+  cmd->add_option("LEVEL", args.level, "trace, debug, info, warn, error, critical or off")
+      ->required();
+}
+
 int runStatus(const ControlArgs& args) {
   return ask("status", args, args.json ? "status json" : "status");
 }
@@ -99,6 +109,14 @@ int runHealth(const ControlArgs& args) {
 
 int runMetrics(const ControlArgs& args) {
   return ask("metrics", args, "metrics");
+}
+
+}  // namespace ibsm::sm::cli
+
+namespace ibsm::sm::cli {
+
+int runLogLevel(const ControlArgs& args) {
+  return ask("log-level", args, "log-level " + args.level);
 }
 
 }  // namespace ibsm::sm::cli

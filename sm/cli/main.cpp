@@ -35,6 +35,8 @@ int main(int argc, char** argv) {
   ibsm::sm::cli::addHealthCommand(app, health);
   ibsm::sm::cli::ControlArgs metrics;
   ibsm::sm::cli::addMetricsCommand(app, metrics);
+  ibsm::sm::cli::ControlArgs logLevel;
+  ibsm::sm::cli::addLogLevelCommand(app, logLevel);
 
   try {
     app.parse(argc, argv);
@@ -52,5 +54,6 @@ int main(int argc, char** argv) {
   if (app.got_subcommand("sweep")) return ibsm::sm::cli::runSweep(sweep);
   if (app.got_subcommand("health")) return ibsm::sm::cli::runHealth(health);
   if (app.got_subcommand("metrics")) return ibsm::sm::cli::runMetrics(metrics);
+  if (app.got_subcommand("log-level")) return ibsm::sm::cli::runLogLevel(logLevel);
   return 2;
 }

@@ -86,7 +86,8 @@ void SmDaemon::Impl::setUpCounters() {
       .clock = [this] { return now(); },
       .wakeAt = {}};
   counterRun = std::make_unique<CounterRun>(
-      loop, std::move(io), health::PerfRequesterOptions{.window = settings.counterWindow},
+      loop, std::move(io),
+      health::PerfRequesterOptions{.window = settings.counterWindow, .logger = log},
       health::CounterSweepClocks{.steady = [this] { return now(); },
                                  .wall = [] { return std::chrono::system_clock::now(); },
                                  .forgetAfter = settings.health.policy.cleanPeriod});
