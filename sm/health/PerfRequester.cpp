@@ -19,7 +19,7 @@ PerfReply failed(PerfOutcome outcome, unsigned attempts) {
 }  // namespace
 
 PerfRequester::PerfRequester(PerfRequesterIo io, PerfRequesterOptions options)
-    : io_(std::move(io)), options_(std::move(options)), trace_(options_.logger) {
+    : io_(std::move(io)), options_(options), trace_(nullptr) {
   options_.window = std::max<std::size_t>(options_.window, 1);
 }
 

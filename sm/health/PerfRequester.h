@@ -63,9 +63,6 @@ struct PerfRequesterOptions {
   // ibsim, real switches under load answer GMPs slower than SMPs.
   std::chrono::milliseconds timeout{500};
   unsigned retries{2};
-  // Where `--log-level trace` writes one line per GMP (<ibsm/MadTrace.h>);
-  // null: spdlog's default logger.
-  std::shared_ptr<spdlog::logger> logger;
 };
 
 struct PerfRequesterCounters {
@@ -111,6 +108,9 @@ class PerfRequester {
   const PerfRequesterCounters& counters() const { return counters_; }
   // The trace lines of `--log-level trace` logged and suppressed.
   const MadTraceCounters& traceCounters() const { return trace_.counters(); }
+  // Where `--log-level trace` writes one line per GMP (<ibsm/MadTrace.h>);
+  // until then spdlog's default logger.
+  void traceTo(std::shared_ptr<spdlog::logger> logger) { trace_ = MadTrace(std::move(logger)); }
   const PerfRequesterOptions& options() const { return options_; }
 
  private:

@@ -86,11 +86,11 @@ void SmDaemon::Impl::setUpCounters() {
       .clock = [this] { return now(); },
       .wakeAt = {}};
   counterRun = std::make_unique<CounterRun>(
-      loop, std::move(io),
-      health::PerfRequesterOptions{.window = settings.counterWindow, .logger = log},
+      loop, std::move(io), health::PerfRequesterOptions{.window = settings.counterWindow},
       health::CounterSweepClocks{.steady = [this] { return now(); },
                                  .wall = [] { return std::chrono::system_clock::now(); },
                                  .forgetAfter = settings.health.policy.cleanPeriod});
+  counterRun->perf.traceTo(log);
   counterRun->nextPass = now() + settings.counterInterval;
   log->info("SM-0470 counter sweep every {} s, {} PerfMgt GMPs outstanding at most",
             settings.counterInterval.count(), settings.counterWindow);
