@@ -45,6 +45,7 @@
 #include <ibsm/Mad.h>
 #include <ibsm/MadLoss.h>
 #include <ibsm/MadPath.h>
+#include <ibsm/MadTrace.h>
 #include <ibsm/MadTransport.h>
 #include <spdlog/logger.h>
 
@@ -190,6 +191,8 @@ class MadEngine {
   [[nodiscard]] Result<void> sendTrap(Lid to, const SmpData& notice);
 
   const MadCounters& counters() const { return counters_; }
+  // The trace lines of `--log-level trace` logged and suppressed (MadTrace.h).
+  const MadTraceCounters& traceCounters() const { return trace_.counters(); }
   std::size_t outstanding() const { return pending_.size(); }
   std::size_t queued() const { return queue_.size(); }
   bool idle() const { return pending_.empty() && queue_.empty(); }
@@ -207,6 +210,7 @@ class MadEngine {
     SmpCallback done;
     MadBuffer wire{};
     MadClock::time_point deadline;
+    MadClock::time_point sentAt;  // the last transmission: the trace's latency
     unsigned attempts{0};
     std::size_t lossBucket{0};  // MadLoss::bucketOf(request.to)
   };
@@ -214,6 +218,7 @@ class MadEngine {
   void fillWindow();
   bool transmit(Pending& p);
   void complete(std::uint32_t tid, SmpReply reply);
+  void traceEnd(const Pending& p, const SmpReply& reply);
   void handleIncoming(const ReceivedMad& in);
   void expireTimeouts();
   [[nodiscard]] Result<void> step(MadClock::time_point until);
@@ -236,6 +241,7 @@ class MadEngine {
   UnsolicitedHandler unsolicited_;
   MadCounters counters_;
   MadLoss loss_;
+  MadTrace trace_;
   bool cancelled_{false};
 };
 

@@ -86,6 +86,16 @@ void addMetricsCommand(CLI::App& app, ControlArgs& args) {
   addCommon(cmd, args);
 }
 
+void addLogLevelCommand(CLI::App& app, ControlArgs& args) {
+  auto* cmd = app.add_subcommand(
+      "log-level",
+      "Set the running daemon's log level now (shown by ibsm status; a SIGHUP re-applies the "
+      "configuration's log.level)");
+  addCommon(cmd, args);
+  cmd->add_option("LEVEL", args.level, "trace, debug, info, warn, error, critical or off")
+      ->required();
+}
+
 int runStatus(const ControlArgs& args) {
   return ask("status", args, args.json ? "status json" : "status");
 }
@@ -111,6 +121,14 @@ void addControlSocketOptions(CLI::App* cmd, ControlArgs& args) {
 
 Result<std::filesystem::path> controlSocketPath(const ControlArgs& args) {
   return socketPath(args);
+}
+
+}  // namespace ibsm::sm::cli
+
+namespace ibsm::sm::cli {
+
+int runLogLevel(const ControlArgs& args) {
+  return ask("log-level", args, "log-level " + args.level);
 }
 
 }  // namespace ibsm::sm::cli

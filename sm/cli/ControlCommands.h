@@ -1,4 +1,4 @@
-// `ibsm status`, `ibsm sweep`, `ibsm health` and `ibsm metrics`: what an
+// `ibsm status`, `ibsm sweep`, `ibsm health`, `ibsm metrics` and `ibsm log-level`: what an
 // operator types to ask a running daemon how the subnet and its links are,
 // and to make it sweep now. All talk to the daemon's control socket
 // (sm/control), never to the fabric.
@@ -21,18 +21,21 @@ struct ControlArgs {
   bool heavy{false};      // sweep --heavy
   bool rebalance{false};  // sweep --rebalance
   std::string readmit;    // sweep --readmit LINK: an isolated link back into the routes
+  std::string level;      // log-level LEVEL
 };
 
 void addStatusCommand(CLI::App& app, ControlArgs& args);
 void addSweepCommand(CLI::App& app, ControlArgs& args);
 void addHealthCommand(CLI::App& app, ControlArgs& args);
 void addMetricsCommand(CLI::App& app, ControlArgs& args);
+void addLogLevelCommand(CLI::App& app, ControlArgs& args);
 // Exit status: 0 answered; 1 the daemon answered with an error; 2 no daemon
 // (nothing listens on the socket, or it did not answer) or bad input.
 int runStatus(const ControlArgs& args);
 int runSweep(const ControlArgs& args);
 int runHealth(const ControlArgs& args);
 int runMetrics(const ControlArgs& args);
+int runLogLevel(const ControlArgs& args);
 
 // For other commands that ask the daemon (`ibsm dump`): the --socket and
 // -F/--config options, and the socket they name, as the commands above

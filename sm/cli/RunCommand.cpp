@@ -5,16 +5,17 @@
 #include <ibsm/GuidList.h>
 #include <ibsm/Partitions.h>
 #include <ibsm/Report.h>
-#include <spdlog/sinks/basic_file_sink.h>
 #include <spdlog/sinks/stdout_color_sinks.h>
 #include <spdlog/spdlog.h>
 
 #include <charconv>
+#include <csignal>
 #include <filesystem>
 #include <optional>
 #include <variant>
 
 #include "sm/cli/JournalSink.h"
+#include "sm/cli/LogFile.h"
 #include "sm/cli/ServiceNotify.h"
 #include "sm/config/ConfigInUse.h"
 #include "sm/config/PartitionSources.h"
@@ -68,21 +69,41 @@ Result<std::variant<Guid, transport::UmadPortName>> parsePortArg(const std::stri
   return transport::UmadPortName{text.substr(0, colon), port};
 }
 
-Result<std::shared_ptr<spdlog::logger>> makeLogger(const config::LogConfig& log) {
+// The logger, and its file when it writes one: reopened on SIGHUP.
+struct Logging {
+  std::shared_ptr<spdlog::logger> logger;
+  std::shared_ptr<LogFileSink> file;
+};
+
+Result<Logging> makeLogger(const config::LogConfig& log) {
   try {
-    std::shared_ptr<spdlog::logger> logger;
-    if (log.file.empty() && stderrIsJournal())
-      logger = std::make_shared<spdlog::logger>("ibsm", std::make_shared<JournalSink>());
-    else if (log.file.empty())
-      logger = spdlog::stderr_color_mt("ibsm");
-    else
-      logger = spdlog::basic_logger_mt("ibsm", log.file.string());
-    logger->set_level(spdlog::level::from_str(log.level));
-    logger->flush_on(spdlog::level::info);
-    spdlog::set_default_logger(logger);
-    return logger;
+    Logging made;
+    if (log.file.empty() && stderrIsJournal()) {
+      made.logger = std::make_shared<spdlog::logger>("ibsm", std::make_shared<JournalSink>());
+    } else if (log.file.empty()) {
+      made.logger = spdlog::stderr_color_mt("ibsm");
+    } else {
+      made.file = std::make_shared<LogFileSink>(log.file);
+      made.logger = std::make_shared<spdlog::logger>("ibsm", made.file);
+    }
+    made.logger->set_level(spdlog::level::from_str(log.level));
+    made.logger->flush_on(spdlog::level::info);
+    spdlog::set_default_logger(made.logger);
+    return made;
   } catch (const spdlog::spdlog_ex& e) {
     return fail(fmt::format("log.file {}: {}", log.file.string(), e.what()));
+  }
+}
+
+// SIGHUP: the log file opened again at its path, so the lines after a
+// logrotate go to the new file. A path that cannot be opened is said on
+// stderr (the log has nowhere to go), and the daemon runs on.
+void reopenLog(const Logging& logging, const std::filesystem::path& path) {
+  if (!logging.file) return;
+  try {
+    logging.file->reopen();
+  } catch (const spdlog::spdlog_ex& e) {
+    fmt::print(stderr, "ibsm run: log.file {}: {}\n", path.string(), e.what());
   }
 }
 
@@ -176,6 +197,7 @@ sm::manager::DaemonSettings daemonSettings(const Setup& s) {
   d.counterWindow = c.health.counterWindow;
   d.health = s.health;
   d.metricsFile = c.health.metricsFile;
+  d.logLevel = c.log.level;
   return d;
 }
 
@@ -262,12 +284,13 @@ int runRun(const RunArgs& args) {
     return 2;
   }
   const auto& c = setup->config;
-  auto logger = makeLogger(c.log);
-  if (!logger) {
-    fmt::print(stderr, "ibsm run: {}\n", logger.error().message);
+  auto logging = makeLogger(c.log);
+  if (!logging) {
+    fmt::print(stderr, "ibsm run: {}\n", logging.error().message);
     return 2;
   }
-  auto& log = **logger;
+  const std::shared_ptr<spdlog::logger> logger = logging->logger;
+  auto& log = *logger;
   // Bad setup, like a bad config: exit 2 before the port opens. A run that
   // could not save guid2lid would hand ports other LIDs when it restarts.
   sm::manager::StateStore store(c.sm.stateDir);
@@ -299,7 +322,7 @@ int runRun(const RunArgs& args) {
   // The one loop and the one clock: the engine waits through the loop, so
   // its waits serve the signal fd and the control socket too (SmDaemon.h).
   loop::EventLoop loop;
-  MadEngine engine(**transport, engineOptions(c, loop, *logger));
+  MadEngine engine(**transport, engineOptions(c, loop, logger));
 
   // --once is the daemon's state machine with an end (SmDaemon.h): it stops
   // when the subnet is up or after sm.max_sweeps_once heavy sweeps, and
@@ -315,7 +338,7 @@ int runRun(const RunArgs& args) {
     return daemonSettings(*fresh);
   };
   sm::manager::SmDaemon daemon(engine, loop, store, port.portGuid, std::move(settings), reload,
-                               *logger);
+                               logger);
   // Subnet Administration: answered while master from the snapshot of the
   // last sweep that programmed (SaFeed.h), on the engine's clock.
   auto sa = std::make_shared<sa::SaResponder>(nullptr, loop.clock());
@@ -338,7 +361,10 @@ int runRun(const RunArgs& args) {
   daemon.onLifecycle(tellServiceManager);
   if (signals.fd() >= 0)
     loop.watch(signals.fd(), [&] {
-      while (auto sig = signals.poll()) daemon.signal(*sig);
+      while (auto sig = signals.poll()) {
+        if (*sig == SIGHUP) reopenLog(*logging, c.log.file);
+        daemon.signal(*sig);
+      }
     });
   const int status = daemon.run();
   loop.unwatch(signals.fd());

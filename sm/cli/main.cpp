@@ -41,6 +41,8 @@ int main(int argc, char** argv) {
   ibsm::sm::cli::addMetricsCommand(app, metrics);
   ibsm::sm::cli::DumpArgs dump;
   ibsm::sm::cli::addDumpCommand(app, dump);
+  ibsm::sm::cli::ControlArgs logLevel;
+  ibsm::sm::cli::addLogLevelCommand(app, logLevel);
 
   try {
     app.parse(argc, argv);
@@ -60,5 +62,6 @@ int main(int argc, char** argv) {
   if (app.got_subcommand("health")) return ibsm::sm::cli::runHealth(health);
   if (app.got_subcommand("metrics")) return ibsm::sm::cli::runMetrics(metrics);
   if (app.got_subcommand("dump")) return ibsm::sm::cli::runDump(dump);
+  if (app.got_subcommand("log-level")) return ibsm::sm::cli::runLogLevel(logLevel);
   return 2;
 }

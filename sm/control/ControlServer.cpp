@@ -41,6 +41,13 @@ std::optional<std::string> answerHealth(const std::string& request,
   return std::nullopt;
 }
 
+constexpr std::string_view kLogLevel = "log-level ";
+
+std::string answerLogLevel(const std::string& request, const LogLevelRequest& logLevel) {
+  if (!logLevel) return "error: this daemon does not change its log level\n";
+  return logLevel(trim(std::string_view(request).substr(kLogLevel.size())));
+}
+
 std::string answer(const std::string& request, const std::function<DaemonStatus()>& status,
                    const SweepRequest& sweep, const ReadmitRequest& readmit,
                    const HealthSource& health) {
@@ -65,7 +72,8 @@ std::string answer(const std::string& request, const std::function<DaemonStatus(
   }
   return fmt::format(
       "error: unknown request '{}' (expected status, status json, health, health json, health "
-      "ports, metrics, draw, sweep, sweep heavy, sweep rebalance or sweep readmit LINK)\n",
+      "ports, metrics, draw, sweep, sweep heavy, sweep rebalance, sweep readmit LINK or log-level "
+      "LEVEL)\n",
       request.substr(0, 64));
 }
 
@@ -219,7 +227,7 @@ bool ControlServer::progress(Client& client, const std::function<DaemonStatus()>
   }
   const std::string request = trim(std::string_view(client.line).substr(0, nl));
   if (request.empty()) return true;
-  if (request.starts_with("sweep"))
+  if (request.starts_with("sweep") || request.starts_with("log-level"))
     spdlog::info("SM-0803 control: '{}' asked on {}", request, path_.string());
   // `draw` is megabytes for a large fabric: sent as the client reads it, as
   // every long answer is (flush).
@@ -230,7 +238,8 @@ bool ControlServer::progress(Client& client, const std::function<DaemonStatus()>
                      ? (draw_ ? draw_() : std::string("error: this daemon does not draw\n"))
                  : request.starts_with(kPathRequest)
                      ? (paths_ ? paths_(request) : std::string("error: this daemon walks no paths\n"))
-                     : answer(request, status, sweep, readmit_, health_);
+                 : request.starts_with(kLogLevel) ? answerLogLevel(request, logLevel_)
+                                                  : answer(request, status, sweep, readmit_, health_);
   client.answered = true;
   client.deadline = clock_() + kAnswerDeadline;
   return flush(client);

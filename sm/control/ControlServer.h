@@ -50,6 +50,9 @@ using SweepRequest = std::function<void(SweepAsk)>;
 // `ibsm sweep --readmit LINK`: puts an isolated link back; returns the
 // answer line ("ok: ..." or "error: ...").
 using ReadmitRequest = std::function<std::string(std::string_view link)>;
+// `ibsm log-level LEVEL`: sets the daemon's log level; returns the answer
+// line ("ok: ..." or "error: ...").
+using LogLevelRequest = std::function<std::string(std::string_view level)>;
 // The fabric's health as of now (the daemon sets HealthView::at).
 using HealthSource = std::function<health::HealthView()>;
 
@@ -81,6 +84,7 @@ class ControlServer {
   //   "sweep" / "sweep heavy" / "sweep rebalance"
   //                            -> sweep(ask), then "ok: ... requested"
   //   "sweep readmit LINK"     -> the readmit handler's answer
+  //   "log-level LEVEL"        -> the log-level handler's answer
   //   "health" / "health json" / "health ports"
   //                            -> the formatted health() (HealthFormat.h)
   //   "metrics"                -> Prometheus text of status() and health()
@@ -107,6 +111,8 @@ class ControlServer {
 
   // Who answers "sweep readmit LINK"; without one it is an error.
   void onReadmit(ReadmitRequest readmit) { readmit_ = std::move(readmit); }
+  // Who answers "log-level LEVEL"; without one it is an error.
+  void onLogLevel(LogLevelRequest logLevel) { logLevel_ = std::move(logLevel); }
 
   // Readable when a client connects, for a daemon that polls its fds.
   int fd() const { return fd_; }
@@ -146,6 +152,7 @@ class ControlServer {
   std::function<DaemonStatus()> status_;
   SweepRequest sweep_;
   ReadmitRequest readmit_;
+  LogLevelRequest logLevel_;
   HealthSource health_;
 };
 

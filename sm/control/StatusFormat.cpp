@@ -36,6 +36,7 @@ void appendSweep(std::string& out, std::string_view key, const std::optional<Swe
       n.mft.written);
   fmt::format_to(o, "{}_ports: {} configured, {} armed, {} activated, {} failed\n", key,
                  n.portsConfigured, n.portsArmed, n.portsActivated, n.failed);
+  fmt::format_to(o, "{}_enforcement_kept: {}\n", key, n.enforcementKept);
   if (const auto& r = n.routes; r && r->how == "kept")
     fmt::format_to(o,
                    "{}_routes: kept ({}) {} entries kept, {} rerouted in {} blocks, busiest {} "
@@ -117,6 +118,19 @@ void appendMulticast(std::string& out, const MulticastCounts& m) {
                  m.membersForgotten);
 }
 
+// A standby's `up:` says what it sees of the master's subnet, never a bare
+// "no" while another SM runs it.
+std::string upLine(const DaemonStatus& s) {
+  if (!s.masterView) return s.up ? "yes" : "no";
+  const MasterView& m = *s.masterView;
+  return fmt::format(
+      "{} as this SM sees it, run by master {} (lid {}, priority {}, {}): {} of {} linked ports "
+      "Active{}",
+      m.fabricUp ? "yes" : "no", m.guid, m.lid.value, m.priority, m.state, m.portsActive,
+      m.portsLinked,
+      m.seenAt ? fmt::format(" at this SM's discovery {}", utcTime(*m.seenAt)) : std::string());
+}
+
 }  // namespace
 
 std::string utcTime(std::chrono::system_clock::time_point t) {
@@ -130,9 +144,9 @@ std::string formatStatus(const DaemonStatus& s) {
   fmt::format_to(o, "port_guid: {}\nlid: {}\npriority: {}\nsm_key: {}\nmaster: {}\n", s.portGuid,
                  s.lid.value, s.priority, s.smKeyIsDefault ? "default" : "configured",
                  guidOrNone(s.master));
-  fmt::format_to(o, "uptime: {} s\nup: {}\nfirst_up: {}\n", s.uptime.count(), s.up ? "yes" : "no",
+  fmt::format_to(o, "uptime: {} s\nup: {}\nfirst_up: {}\n", s.uptime.count(), upLine(s),
                  s.firstUp ? fmt::format("{} ms", s.firstUp->count()) : std::string("none"));
-  fmt::format_to(o, "sweeps: {}\n", s.sweeps);
+  fmt::format_to(o, "sweeps: {}\nfirst_bring_ups: {}\n", s.sweeps, s.firstBringUps);
   appendCounts(out, s);
   appendSweep(out, "last_sweep", s.lastSweep);
   appendSweep(out, "last_heavy", s.lastHeavy);
@@ -167,6 +181,10 @@ std::string formatStatus(const DaemonStatus& s) {
                    f.state, f.priority, f.smKey, f.port, f.lid.value);
   appendSa(out, s.sa);
   appendMulticast(out, s.multicast);
+  fmt::format_to(o, "log_level: {} (set by {}, {} changes)\n", s.log.level, s.log.setBy,
+                 s.log.levelChanges);
+  fmt::format_to(o, "mad_trace: {} lines, {} suppressed\n", s.log.traceLines,
+                 s.log.traceSuppressed);
   return out;
 }
 

@@ -70,6 +70,7 @@ struct SweepCounters {
   std::uint64_t portsConfigured{0};      // PortInfo Sets of the SM-LID and LID phases
   std::uint64_t portsArmed{0};
   std::uint64_t portsActivated{0};
+  std::uint64_t enforcementKept{0};  // switch ports that kept their enforcement bits (PROG-0307)
   std::uint64_t failed{0};           // objects whose write failed or was deferred
   bool complete{false};              // everything the plan asked for is in place
   std::vector<std::string> reasons;  // why the subnet is not up after it
@@ -239,6 +240,35 @@ struct ResourceCounts {
   std::uint64_t metricsWrites{0};   // health.metrics_file written
 };
 
+// What a standby (or an SM waiting on another) sees of the subnet it does
+// not run: the master as its SMInfo last said (a poll's answer, else the
+// discovery's read), and the ports as this SM's own discovery found them.
+// The fabric is up as far as it can tell when every linked port it found
+// (Init, Armed or Active) was Active.
+struct MasterView {
+  Guid guid;
+  Lid lid;  // the master port's LID as discovered (0: none known)
+  std::uint8_t priority{0};
+  std::string state;  // as the master's SMInfo says: "MASTER", ...
+  std::uint64_t portsLinked{0};
+  std::uint64_t portsActive{0};
+  bool fabricUp{false};
+  std::optional<std::chrono::system_clock::time_point> seenAt;  // that discovery
+};
+
+// The log as the daemon runs it: the level in force and who set it last
+// ("config": at start or by a SIGHUP, from log.level or --log-level;
+// "operator": `ibsm log-level`, until the next SIGHUP), and the MAD trace
+// of the trace level (<ibsm/MadTrace.h>): lines logged and lines its rate
+// limit suppressed, SMPs and PerfMgt GMPs together.
+struct LogCounts {
+  std::string level;
+  std::string setBy{"config"};
+  std::uint64_t levelChanges{0};  // by the operator or a SIGHUP that changed it
+  std::uint64_t traceLines{0};
+  std::uint64_t traceSuppressed{0};
+};
+
 struct DaemonStatus {
   std::string state;  // "MASTER", "STANDBY", "DISCOVERING", "NOTACTIVE"
   // The health book's open entries (HealthView::unhealthy): JSON health.unhealthy.
@@ -247,9 +277,11 @@ struct DaemonStatus {
   Guid portGuid{};
   Lid lid{};
   std::uint8_t priority{0};
-  bool smKeyIsDefault{true};                         // OpenSM's default key, kDefaultSmKey
-  std::optional<Guid> master;                        // the master we poll (standby) / ourselves
-  bool up{false};                                    // as of the last sweep, as master
+  bool smKeyIsDefault{true};             // OpenSM's default key, kDefaultSmKey
+  std::optional<Guid> master;            // the master we poll (standby) / ourselves
+  bool up{false};                        // as of the last sweep, as master
+  std::optional<MasterView> masterView;  // not master, with a master known
+  std::uint64_t firstBringUps{0};        // takeovers of a fabric no SM had run (SM-0137)
   std::optional<std::chrono::milliseconds> firstUp;  // from start to the subnet first up
   std::uint64_t sweeps{0};
   SweepCounts sweepsByKind;
@@ -302,6 +334,7 @@ struct DaemonStatus {
   // Fabric health in figures (`ibsm health` shows the entries themselves).
   HealthCounts health;
   ResourceCounts resources;
+  LogCounts log;
   std::optional<DaemonExit> exit;
 };
 

@@ -70,7 +70,8 @@ Json countersJson(const SweepCounters& c) {
           {"ports",
            {{"configured", c.portsConfigured},
             {"armed", c.portsArmed},
-            {"activated", c.portsActivated}}},
+            {"activated", c.portsActivated},
+            {"enforcement_kept", c.enforcementKept}}},
           {"routes", routesJson(c.routes)},
           {"failed", c.failed},
           {"complete", c.complete},
@@ -312,6 +313,25 @@ std::string formatStatusJson(const DaemonStatus& s) {
             {"health", healthJson(s)},
             {"resources", resourcesJson(s.resources)},
             {"exit", exitJson(s.exit)}};
+  j["first_bring_ups"] = s.firstBringUps;
+  if (s.masterView) {
+    const MasterView& m = *s.masterView;
+    j["master_view"] = {{"guid", text(m.guid)},
+                        {"lid", m.lid.value},
+                        {"priority", m.priority},
+                        {"state", m.state},
+                        {"ports_linked", m.portsLinked},
+                        {"ports_active", m.portsActive},
+                        {"fabric_up", m.fabricUp},
+                        {"seen_unix_ms", m.seenAt ? Json(unixMs(*m.seenAt)) : Json(nullptr)}};
+  } else {
+    j["master_view"] = nullptr;
+  }
+  j["log"] = {{"level", s.log.level},
+              {"set_by", s.log.setBy},
+              {"level_changes", s.log.levelChanges},
+              {"trace_lines", s.log.traceLines},
+              {"trace_suppressed", s.log.traceSuppressed}};
   // Invalid UTF-8 in a node description is replaced, not a reason to fail.
   std::string out = j.dump(-1, ' ', false, Json::error_handler_t::replace);
   out += '\n';

@@ -1,5 +1,7 @@
 #include "sm/health/PerfRequester.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <utility>
 #include <vector>
@@ -17,7 +19,7 @@ PerfReply failed(PerfOutcome outcome, unsigned attempts) {
 }  // namespace
 
 PerfRequester::PerfRequester(PerfRequesterIo io, PerfRequesterOptions options)
-    : io_(std::move(io)), options_(options) {
+    : io_(std::move(io)), options_(options), trace_(nullptr) {
   options_.window = std::max<std::size_t>(options_.window, 1);
 }
 
@@ -58,6 +60,7 @@ bool PerfRequester::transmit(Queued q) {
                     .data = q.request.data};
   const PerfMadBytes wire = encode(mad);
   ++q.attempts;
+  q.sentAt = io_.clock();
   ++counters_.sent;
   if (q.attempts > 1) ++counters_.retries;
   if (auto sent = io_.send(wire, q.request.to); !sent) {
@@ -72,7 +75,28 @@ bool PerfRequester::transmit(Queued q) {
   return true;
 }
 
+void PerfRequester::traceEnd(const Queued& q, const PerfReply& reply) {
+  const auto t = io_.clock();
+  const std::string status = reply.outcome == PerfOutcome::Ok ? std::string("ok")
+                             : reply.outcome == PerfOutcome::BadStatus
+                                 ? fmt::format("status 0x{:04x}", reply.mad->status)
+                             : reply.outcome == PerfOutcome::Timeout   ? std::string("timeout")
+                             : reply.outcome == PerfOutcome::Cancelled ? std::string("cancelled")
+                                                                       : std::string("send failed");
+  trace_.record(
+      MadTraceEntry{.method = q.request.method == perfMethod::kSet ? "PerfSet" : "PerfGet",
+                    .attribute = perfAttributeName(q.request.attributeId),
+                    .attributeId = q.request.attributeId,
+                    .modifier = q.request.attributeModifier,
+                    .to = fmt::format("LID {}", q.request.to.lid),
+                    .status = status,
+                    .latency = std::chrono::duration_cast<std::chrono::microseconds>(t - q.sentAt),
+                    .attempts = reply.attempts},
+      t);
+}
+
 void PerfRequester::complete(Queued q, PerfReply reply) {
+  if (trace_.enabled()) traceEnd(q, reply);
   // Moved out first: the callback may submit, which may reuse the TID.
   PerfCallback done = std::move(q.done);
   if (done) done(reply);

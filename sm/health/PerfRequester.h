@@ -21,6 +21,7 @@
 
 #include <ibsm/Error.h>
 #include <ibsm/Gmp.h>
+#include <ibsm/MadTrace.h>
 #include <ibsm/MadTransport.h>
 #include <ibsm/PerfCounters.h>
 
@@ -28,6 +29,7 @@
 #include <cstdint>
 #include <deque>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <span>
 #include <unordered_map>
@@ -104,6 +106,11 @@ class PerfRequester {
   std::size_t outstanding() const { return pending_.size(); }
   std::size_t queued() const { return queue_.size(); }
   const PerfRequesterCounters& counters() const { return counters_; }
+  // The trace lines of `--log-level trace` logged and suppressed.
+  const MadTraceCounters& traceCounters() const { return trace_.counters(); }
+  // Where `--log-level trace` writes one line per GMP (<ibsm/MadTrace.h>);
+  // until then spdlog's default logger.
+  void traceTo(std::shared_ptr<spdlog::logger> logger) { trace_ = MadTrace(std::move(logger)); }
   const PerfRequesterOptions& options() const { return options_; }
 
  private:
@@ -111,7 +118,8 @@ class PerfRequester {
     PerfRequest request;
     PerfCallback done;
     unsigned attempts{0};
-    std::uint32_t tid{0};  // kept by a retry that waits out a pause
+    std::uint32_t tid{0};           // kept by a retry that waits out a pause
+    MadClock::time_point sentAt{};  // the last transmission: the trace's latency
   };
   struct Pending {
     Queued q;
@@ -122,11 +130,13 @@ class PerfRequester {
   // True when on the wire; otherwise completed as SendFailed.
   bool transmit(Queued q);
   void complete(Queued q, PerfReply reply);
+  void traceEnd(const Queued& q, const PerfReply& reply);
   void rearm();
   std::uint32_t nextTid();
 
   PerfRequesterIo io_;
   PerfRequesterOptions options_;
+  MadTrace trace_;
   std::deque<Queued> queue_;
   std::unordered_map<std::uint32_t, Pending> pending_;
   std::uint32_t lastTid_{0};

@@ -62,10 +62,12 @@ std::string describe(const SmpRequest& r) {
 }  // namespace
 
 MadEngine::MadEngine(MadTransport& transport, MadEngineOptions options)
-    : transport_(transport), options_(std::move(options)) {
+    : transport_(transport),
+      options_(std::move(options)),
+      log_(options_.logger ? options_.logger : spdlog::default_logger()),
+      trace_(log_) {
   options_.window = std::max<std::size_t>(options_.window, 1);
   if (!options_.clock) options_.clock = [] { return MadClock::now(); };
-  log_ = options_.logger ? options_.logger : spdlog::default_logger();
 }
 
 void MadEngine::submit(SmpRequest request, SmpCallback done) {
@@ -92,7 +94,8 @@ bool MadEngine::transmit(Pending& p) {
   ++p.attempts;
   const auto wait = std::chrono::duration_cast<std::chrono::milliseconds>(
       options_.timeout * loss_.timeoutFactor(p.lossBucket, p.attempts));
-  p.deadline = now() + wait;
+  p.sentAt = now();
+  p.deadline = p.sentAt + wait;
   return true;
 }
 
@@ -125,9 +128,32 @@ void MadEngine::fillWindow() {
   }
 }
 
+void MadEngine::traceEnd(const Pending& p, const SmpReply& reply) {
+  const auto t = now();
+  const auto id = static_cast<std::uint16_t>(p.request.attributeId);
+  std::string status =
+      reply.outcome == SmpOutcome::Ok ? std::string("ok")
+      : reply.outcome == SmpOutcome::BadStatus
+          ? fmt::format("status 0x{:04x} ({})", reply.status, describeMadStatus(reply.status))
+      : reply.outcome == SmpOutcome::Timeout   ? std::string("timeout")
+      : reply.outcome == SmpOutcome::Cancelled ? std::string("cancelled")
+                                               : std::string("transport failed");
+  trace_.record(
+      MadTraceEntry{.method = p.request.method == Method::Set ? "SubnSet" : "SubnGet",
+                    .attribute = smpAttributeName(id),
+                    .attributeId = id,
+                    .modifier = p.request.attributeModifier,
+                    .to = p.request.destination(),
+                    .status = std::move(status),
+                    .latency = std::chrono::duration_cast<std::chrono::microseconds>(t - p.sentAt),
+                    .attempts = reply.attempts},
+      t);
+}
+
 void MadEngine::complete(std::uint32_t tid, SmpReply reply) {
   auto node = pending_.extract(tid);
   reply.attempts = node.mapped().attempts;
+  if (trace_.enabled()) traceEnd(node.mapped(), reply);
   if (reply.outcome == SmpOutcome::Ok || reply.outcome == SmpOutcome::BadStatus)
     loss_.answeredAt(node.mapped().lossBucket, reply.attempts);
   node.mapped().done(node.mapped().request, reply);

@@ -90,6 +90,7 @@ void SmDaemon::Impl::setUpCounters() {
       health::CounterSweepClocks{.steady = [this] { return now(); },
                                  .wall = [] { return std::chrono::system_clock::now(); },
                                  .forgetAfter = settings.health.policy.cleanPeriod});
+  counterRun->perf.traceTo(log);
   counterRun->nextPass = now() + settings.counterInterval;
   log->info("SM-0470 counter sweep every {} s, {} PerfMgt GMPs outstanding at most",
             settings.counterInterval.count(), settings.counterWindow);

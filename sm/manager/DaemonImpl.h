@@ -5,6 +5,7 @@
 // (the metrics file). Private to sm/manager.
 #pragma once
 
+#include <ibsm/MadTrace.h>
 #include <spdlog/logger.h>
 
 #include <chrono>
@@ -78,6 +79,13 @@ struct SmDaemon::Impl {
   // counter pass (ProcessMemory.h says why).
   void releaseMemory();
 
+  // DaemonLogging.cpp
+  // `ibsm log-level LEVEL`: the answer line for the control socket.
+  std::string setLogLevel(std::string_view level);
+  // On SIGHUP: the configuration's level, whatever the operator set.
+  void applyConfigLogLevel();
+  void describeLogging(control::DaemonStatus& s) const;
+
   // Tells the lifecycle listener, if any (SmDaemon::onLifecycle says when).
   void announce(SmDaemon::Lifecycle what);
 
@@ -98,6 +106,9 @@ struct SmDaemon::Impl {
   void serveSa(GmpPort& port, std::shared_ptr<GmpResponder> responder);
   // One GMP from the port: answered while master, dropped (counted) otherwise.
   void onGmp(const ReceivedGmp& in);
+  // The MAD trace's line for an SA query answered (<ibsm/MadTrace.h>).
+  void traceSa(const ReceivedGmp& in, std::span<const std::uint8_t> answer,
+               MadClock::time_point began);
   // Notices (sendNotices): a trap received, a sweep that programmed, the
   // state changing to or from MASTER; pumpNotices() sends the Reports due
   // and arms the loop's timer for the next.
@@ -178,6 +189,10 @@ struct SmDaemon::Impl {
 
   // DaemonPeers.cpp
   void poll(Guid master);
+  // Not master, with a master known: what this SM sees of its subnet.
+  std::optional<control::MasterView> masterView() const;
+  // The ports the last discovery found linked and Active (masterView).
+  void notePorts(const discovery::DiscoveredSubnet& subnet);
   void notify(Guid master);
   void handover(Guid to);
   void acknowledge(Guid to, SmState as);
@@ -192,6 +207,7 @@ struct SmDaemon::Impl {
   DaemonSettings settings;
   ReloadSettings reload;
   std::shared_ptr<spdlog::logger> log;
+  MadTrace saTrace{log};  // SA queries answered, at trace level
   fsm::SmMachine machine;
   SmInfoAgent agent;
   MasterSweep sweep;
@@ -223,6 +239,11 @@ struct SmDaemon::Impl {
   std::uint64_t reloads{0};
   std::uint64_t reloadsRefused{0};
   std::string reloadError;
+  std::optional<SmInfo> masterAnswer;  // the master's SMInfo, as its last poll answered
+  control::MasterView portsSeen;       // portsLinked, portsActive, seenAt of the last discovery
+  std::uint64_t firstBringUps{0};
+  std::string logLevelSetBy{"config"};
+  std::uint64_t logLevelChanges{0};
   std::optional<std::chrono::milliseconds> firstUp;
   std::optional<control::SweepInfo> lastSweep;
   std::optional<control::SweepInfo> lastHeavy;

@@ -57,6 +57,7 @@ void SmDaemon::Impl::poll(Guid master) {
     return;
   }
   const auto missedBefore = machine.state().missedPolls;
+  if (*answer) masterAnswer = **answer;
   if (*answer)
     machine.feed(Event::masterAnswered(**answer));
   else
@@ -107,6 +108,41 @@ void SmDaemon::Impl::acknowledge(Guid to, SmState as) {
   self.smState = as;
   if (auto ok = sendSmControl(engine, *p, fsm::sminfo::kAcknowledge, self); !ok || !*ok)
     log->warn("SM-0122 acknowledge to {} not answered", to);
+}
+
+void SmDaemon::Impl::notePorts(const discovery::DiscoveredSubnet& subnet) {
+  portsSeen.portsLinked = 0;
+  portsSeen.portsActive = 0;
+  for (const auto& [port, info] : subnet.portInfo) {
+    if (port.port == 0 || info.portState == PortState::Down ||
+        info.portState == PortState::NoChange)
+      continue;
+    ++portsSeen.portsLinked;
+    portsSeen.portsActive += info.portState == PortState::Active;
+  }
+  portsSeen.seenAt = std::chrono::system_clock::now();
+}
+
+std::optional<control::MasterView> SmDaemon::Impl::masterView() const {
+  const Guid master = machine.state().master;
+  if (agent.self().smState == SmState::Master || master == Guid{}) return std::nullopt;
+  control::MasterView v = portsSeen;
+  v.guid = master;
+  if (const PeerSm* p = peer(master)) v.lid = p->lid;
+  std::optional<SmInfo> info =
+      masterAnswer && masterAnswer->guid == master ? masterAnswer : std::optional<SmInfo>{};
+  if (!info) {
+    auto it = std::ranges::find_if(lastSms, [&](const SmInfo& s) { return s.guid == master; });
+    if (it != lastSms.end()) info = *it;
+  }
+  if (info) {
+    v.priority = info->priority;
+    v.state = std::string(fsm::name(info->smState));
+  } else {
+    v.state = "unknown";
+  }
+  v.fabricUp = v.portsLinked > 0 && v.portsActive == v.portsLinked;
+  return v;
 }
 
 }  // namespace ibsm::sm::manager

@@ -12,12 +12,14 @@
 // -- a trap's handler, the end of a sweep, or a timer of the loop, which
 // also fires between the MADs of a sweep -- and ReportResps come back as
 // GMPs like any other.
+#include <fmt/format.h>
 #include <ibsm/PerfCounters.h>
 #include <spdlog/spdlog.h>
 
 #include "sm/manager/DaemonImpl.h"
 #include "sm/manager/SaFeed.h"
 #include "sm/sa/Notices.h"
+#include "sm/sa/SaNames.h"
 
 namespace ibsm::sm::manager {
 namespace {
@@ -69,6 +71,7 @@ void SmDaemon::Impl::onGmp(const ReceivedGmp& in) {
     ++sa.droppedNoResponder;
     return;
   }
+  const auto began = now();
   auto answer = saResponder->answer(in.mad, in.from);
   if (!answer) {
     ++sa.notAnswered;
@@ -81,8 +84,37 @@ void SmDaemon::Impl::onGmp(const ReceivedGmp& in) {
     return;
   }
   ++sa.answered;
+  if (saTrace.enabled()) traceSa(in, *answer, began);
   // A join or a leave: the MFTs follow in a pass (DaemonMulticast.cpp).
   watchGroups();
+}
+
+void SmDaemon::Impl::traceSa(const ReceivedGmp& in, std::span<const std::uint8_t> answer,
+                             MadClock::time_point began) {
+  // MAD header fields, big-endian: method at 3, status at 4, attribute id
+  // at 16, modifier at 20 (IBA 13.4.2); isSaMad() checked the length.
+  const auto be16 = [](std::span<const std::uint8_t> m, std::size_t at) {
+    return static_cast<std::uint16_t>(m[at] << 8 | m[at + 1]);
+  };
+  const std::uint16_t id = be16(in.mad, 16);
+  const std::uint32_t modifier =
+      static_cast<std::uint32_t>(be16(in.mad, 20)) << 16 | be16(in.mad, 22);
+  const std::uint16_t status = answer.size() > 5 ? be16(answer, 4) : 0;
+  const std::string method = "SubnAdm" + sa::methodName(in.mad[3]);
+  std::string attribute = sa::attributeName(id);
+  if (attribute.starts_with("0x")) attribute.clear();  // no name: the id alone
+  const auto t = now();
+  saTrace.record(
+      MadTraceEntry{.method = method,
+                    .attribute = attribute,
+                    .attributeId = id,
+                    .modifier = modifier,
+                    .to = fmt::format("from LID {}", in.from.lid.value),
+                    .status = status == 0 ? std::string("answered ok")
+                                          : fmt::format("answered status 0x{:04x}", status),
+                    .latency = std::chrono::duration_cast<std::chrono::microseconds>(t - began),
+                    .attempts = 1},
+      t);
 }
 
 void SmDaemon::Impl::noticeTrap(const Notice& notice, Lid from) {

@@ -60,6 +60,7 @@ control::SweepCounters sweepCounters(const SweepResult& r) {
   c.portsConfigured = p.portsConfigured;
   c.portsArmed = p.portsArmed;
   c.portsActivated = p.portsActivated;
+  c.enforcementKept = p.quirksLearned;
   c.failed = p.failed();
   c.complete = p.complete();
   c.reasons = r.reasons;
@@ -153,6 +154,8 @@ control::DaemonStatus SmDaemon::Impl::status() const {
   else if (st.master)
     s.master = st.master;
   s.up = up;
+  s.masterView = masterView();
+  s.firstBringUps = firstBringUps;
   s.firstUp = firstUp;
   s.sweeps = sweeps;
   s.sweepsByKind = sweepsByKind;
@@ -216,6 +219,7 @@ control::DaemonStatus SmDaemon::Impl::status() const {
       s.sa.noticesByTrap[std::to_string(trap)] = n;
   }
   s.unhealthy = health.unhealthy;
+  describeLogging(s);
   s.exit = ended;
   return s;
 }

@@ -11,14 +11,26 @@ namespace ibsm::sm::manager {
 
 using fsm::Event;
 
+namespace {
+
+// A fabric no SM has run: no port holds a LID, and none shows an SM as
+// master (an SM that ran it and died leaves both behind).
+bool neverRun(const discovery::DiscoveredSubnet& subnet) {
+  return std::ranges::none_of(subnet.portInfo, [](const auto& entry) {
+    return entry.second.lid != Lid{} || entry.second.masterSmLid != Lid{};
+  });
+}
+
+}  // namespace
+
 void SmDaemon::Impl::logUp(const SweepResult& r, std::string_view how) {
   const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(r.elapsed).count();
   const auto sinceStart = std::chrono::duration<double>(now() - started).count();
   log->info(
-      "SM-0001 subnet up: {} switches, {} CA ports, {} pairs routed by {}, {} ports active; {} "
-      "of {} MADs in {} ms; {} MADs, {:.2f} s since start",
-      r.switches, r.caPorts, r.routedPairs, r.engine, r.program.portsActivated, how, r.mads, ms,
-      engine.counters().sent, sinceStart);
+      "SM-0001 subnet up: {} switches, {} CA ports, {} pairs routed by {}, {} ports active ({} "
+      "activated by this sweep); {} of {} MADs in {} ms; {} MADs, {:.2f} s since start",
+      r.switches, r.caPorts, r.routedPairs, r.engine, r.portsActive, r.program.portsActivated, how,
+      r.mads, ms, engine.counters().sent, sinceStart);
   ++upReports;
   lastUpReport = std::chrono::system_clock::now();
 }
@@ -43,6 +55,7 @@ void SmDaemon::Impl::discover() {
     return;
   }
   learnPeers(*found);
+  notePorts(*found);
   auto sms = readPeers();
   for (const auto& s : sms)
     log->info("SM-0113 SM {} priority {} in state {}", s.guid, s.priority, fsm::name(s.smState));
@@ -61,8 +74,13 @@ void SmDaemon::Impl::discover() {
 void SmDaemon::Impl::heavy(bool takeover, std::optional<FreshDiscovery> discovery) {
   const auto t0 = now();
   if (takeover) {
-    log->info("SM-0105 taking over{}: adopting the LIDs and tables the fabric holds",
-              machine.state().master ? fmt::format(" from {}", machine.state().master) : "");
+    if (machine.state().master == Guid{} && discovery && neverRun(discovery->subnet)) {
+      ++firstBringUps;
+      log->info("SM-0137 first bring-up: no SM was master and no port holds a LID");
+    } else {
+      log->info("SM-0105 taking over{}: adopting the LIDs and tables the fabric holds",
+                machine.state().master ? fmt::format(" from {}", machine.state().master) : "");
+    }
     sweep.forgetHeld();
   }
   if (!discovery) ++fabricWalks;

@@ -13,6 +13,18 @@
 #include "sm/program/SubnetProgrammer.h"
 
 namespace ibsm::sm::manager {
+namespace {
+
+// Ports ACTIVE as the subnet holds them, switch port 0 aside: what SM-0001
+// says is active, beside what the sweep itself activated.
+std::size_t activePorts(const discovery::DiscoveredSubnet& subnet) {
+  std::size_t n = 0;
+  for (const auto& [port, info] : subnet.portInfo)
+    n += port.port != 0 && info.portState == PortState::Active;
+  return n;
+}
+
+}  // namespace
 
 MasterSweep::MasterSweep(MadEngine& engine, const StateStore& store, SweepSettings settings,
                          std::shared_ptr<spdlog::logger> logger)
@@ -263,6 +275,7 @@ Result<SweepResult> MasterSweep::planAndProgram(const std::optional<Fabric>& bef
   noteCreditLoop(*plan, report.creditLoops);
 
   result.program = *summary;
+  result.portsActive = activePorts(held_.observed());
   for (const auto& f : summary->failures) result.reasons.push_back("programming: " + f);
   if (summary->stoppedAt) result.reasons.push_back("programming stopped early");
 

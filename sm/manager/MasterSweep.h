@@ -96,6 +96,9 @@ struct SweepResult {
   std::size_t caPorts{0};
   std::uint64_t routedPairs{0};
   std::uint64_t unreachablePairs{0};
+  // Ports ACTIVE as the subnet holds them after the sweep (switch port 0
+  // aside), whoever activated them; program.portsActivated: by this sweep.
+  std::size_t portsActive{0};
   discovery::DiscoveryCounters discovery;
   program::ProgramSummary program;
   std::uint64_t mads{0};  // transmissions in this sweep, retries included

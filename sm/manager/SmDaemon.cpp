@@ -157,6 +157,7 @@ int SmDaemon::Impl::run() {
           machine.feed(Event::operatorSweep(ask != SweepAsk::Light));
         });
     controlServer->onReadmit([this](std::string_view link) { return readmit(link); });
+    controlServer->onLogLevel([this](std::string_view level) { return setLogLevel(level); });
     controlServer->provideHealth([this] { return healthView(); });
   }
   // Set(SMInfo) must be answered from inside the engine's callback; traps
@@ -360,6 +361,7 @@ void SmDaemon::Impl::applyReload() {
   next->controlSocket = settings.controlSocket;
   next->onceMaxSweeps = settings.onceMaxSweeps;
   settings = std::move(*next);
+  applyConfigLogLevel();
   machine.setContext(contextOf(portGuid, settings));
   agent.setPriority(settings.priority);
   agent.setSmKey(settings.smKey);

@@ -104,6 +104,9 @@ struct DaemonSettings {
   // something, every counter pass and state change, and at least once a
   // minute; empty: none.
   std::filesystem::path metricsFile;
+  // log.level (or --log-level): applied to the logger by every SIGHUP, so a
+  // reload undoes an `ibsm log-level`. Empty: the level is left as it is.
+  std::string logLevel;
   // --once: stop when the subnet is up, or after this many heavy sweeps
   // (sm.max_sweeps_once). Unset: run as a daemon.
   std::optional<std::uint32_t> onceMaxSweeps;

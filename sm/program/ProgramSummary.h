@@ -41,6 +41,8 @@ struct ProgramSummary {
   std::size_t portsArmed{0};
   std::size_t portsActivated{0};
   std::size_t quirksLearned{0};  // ports found to ignore partition enforcement
+  // The first few of them, for the one log line that names them (PROG-0307).
+  std::vector<std::string> quirkExamples;
   // PortInfo Sets refused on a retry that the port, read back, holds
   // (RetriedSets.h): counted done, not failed.
   std::size_t retriedSetsHeld{0};

@@ -1,6 +1,7 @@
 #include "sm/program/SubnetProgrammer.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
@@ -94,16 +95,18 @@ SubnetProgrammer::SubnetProgrammer(MadEngine& engine, HeldSubnet& held, ProgramO
 void SubnetProgrammer::record(ProgramPhase phase, const ProgramStep& step, const SmpReply& reply,
                               ProgramSummary& summary) {
   if (held_.apply(step, reply)) {
+    // Named in one line when the programming ends (logQuirks): a fabric
+    // whose switches all ignore the bits (ibsim) has one per host port.
     ++summary.quirksLearned;
-    const PortRef port = *targetPort(step);
-    const PortInfo asked = decodePortInfo(step.request.data);
-    const PortInfo now = decodePortInfo(reply.smp->data);
-    log_->warn(
-        "PROG-0307 {} kept partition enforcement inbound {} outbound {} after a Set asking for "
-        "{}/{}; not asked again until the switch is reset",
-        held_.observed().fabric.describe(port), now.partitionEnforcementInbound,
-        now.partitionEnforcementOutbound, asked.partitionEnforcementInbound,
-        asked.partitionEnforcementOutbound);
+    if (summary.quirkExamples.size() < kQuirkExamples) {
+      const PortRef port = *targetPort(step);
+      const PortInfo asked = decodePortInfo(step.request.data);
+      const PortInfo now = decodePortInfo(reply.smp->data);
+      summary.quirkExamples.push_back(fmt::format(
+          "{} kept inbound {} outbound {} for {}/{}", held_.observed().fabric.describe(port),
+          now.partitionEnforcementInbound, now.partitionEnforcementOutbound,
+          asked.partitionEnforcementInbound, asked.partitionEnforcementOutbound));
+    }
   }
   if (!reply.ok()) return;
   const bool isSet = step.request.method == Method::Set;
@@ -236,8 +239,18 @@ Result<ProgramSummary> SubnetProgrammer::program(const SubnetPlan& plan) {
       return std::unexpected(ok.error());
     if (auto ok = clearPortStateChanges(summary, holds); !ok) return std::unexpected(ok.error());
   }
+  logQuirks(summary);
   logTotals(summary);
   return summary;
+}
+
+void SubnetProgrammer::logQuirks(const ProgramSummary& summary) const {
+  if (summary.quirksLearned == 0) return;
+  log_->warn(
+      "PROG-0307 {} switch ports kept their partition enforcement bits after a Set asking for "
+      "others (e.g. {}{}); not asked again until their switch is reset",
+      summary.quirksLearned, fmt::join(summary.quirkExamples, "; "),
+      summary.quirksLearned > summary.quirkExamples.size() ? "; ..." : "");
 }
 
 Result<ProgramSummary> SubnetProgrammer::readForSa(const SubnetPlan& plan) {

@@ -79,6 +79,9 @@ class SubnetProgrammer {
                                               Holds& holds);
   void noteFailure(ProgramPhase phase, const ProgramStep& step, Holds& holds) const;
   void logTotals(const ProgramSummary& summary);
+  // One PROG-0307 line for every port that kept its enforcement bits.
+  void logQuirks(const ProgramSummary& summary) const;
+  static constexpr std::size_t kQuirkExamples = 3;
 
   MadEngine& engine_;
   HeldSubnet& held_;

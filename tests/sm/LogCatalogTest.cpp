@@ -109,7 +109,8 @@ std::multiset<std::string> catalogIds(std::string_view source) {
   const std::string section = man.substr(start, stop == std::string::npos ? stop : stop - start);
   // Entries are ".B "ID level"" lines; prose may mention ids again.
   std::multiset<std::string> ids;
-  const std::regex entry{R"re(\n\.B "((SM|DISC|PROG|MAD)-[0-9]{4}) (debug|info|warn|error)")re"};
+  const std::regex entry{
+      R"re(\n\.B "((SM|DISC|PROG|MAD)-[0-9]{4}) (trace|debug|info|warn|error)")re"};
   for (std::sregex_iterator m(section.begin(), section.end(), entry), e; m != e; ++m)
     ids.insert((*m)[1].str());
   return ids;

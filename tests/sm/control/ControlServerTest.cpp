@@ -129,6 +129,24 @@ TEST_F(ControlSocket, SweepReadmitHandsTheLinkToItsHandlerAndAnswersWhatItSays) 
   EXPECT_TRUE(sweeps_.empty());
 }
 
+TEST_F(ControlSocket, LogLevelHandsTheLevelToItsHandlerAndAnswersWhatItSays) {
+  auto server = ControlServer::listen(path_);
+  ASSERT_TRUE(server);
+  const auto none = serveWhile(**server, [&] { return request(path_, "log-level debug"); });
+  ASSERT_TRUE(none);
+  EXPECT_EQ(*none, "error: this daemon does not change its log level\n");
+  std::string asked;
+  (*server)->onLogLevel([&](std::string_view level) {
+    asked = level;
+    return std::string("ok: log level trace\n");
+  });
+  const auto answer = serveWhile(**server, [&] { return request(path_, "log-level  trace "); });
+  ASSERT_TRUE(answer);
+  EXPECT_EQ(*answer, "ok: log level trace\n");
+  EXPECT_EQ(asked, "trace");
+  EXPECT_TRUE(sweeps_.empty());
+}
+
 TEST_F(ControlSocket, UnknownRequestIsAnsweredWithAnError) {
   auto server = ControlServer::listen(path_);
   ASSERT_TRUE(server);

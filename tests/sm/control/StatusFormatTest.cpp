@@ -48,6 +48,16 @@ SweepInfo heavySweep() {
 
 TEST(StatusText, IsOneKeyValueLinePerField) {
   DaemonStatus s = standby();
+  s.masterView = MasterView{.guid = Guid{0x0002c90300000001},
+                            .lid = Lid{1},
+                            .priority = 5,
+                            .state = "MASTER",
+                            .portsLinked = 48,
+                            .portsActive = 48,
+                            .fabricUp = true,
+                            .seenAt = std::chrono::sys_days{std::chrono::December / 3 / 2026} + 7h};
+  s.log = LogCounts{
+      .level = "info", .setBy = "config", .levelChanges = 0, .traceLines = 0, .traceSuppressed = 0};
   EXPECT_EQ(formatStatus(s),
             "state: STANDBY\n"
             "phase: StandbyPolling\n"
@@ -57,9 +67,11 @@ TEST(StatusText, IsOneKeyValueLinePerField) {
             "sm_key: configured\n"
             "master: 0x0002c90300000001\n"
             "uptime: 3723 s\n"
-            "up: no\n"
+            "up: yes as this SM sees it, run by master 0x0002c90300000001 (lid 1, priority 5, "
+            "MASTER): 48 of 48 linked ports Active at this SM's discovery 2026-12-03T07:00:00Z\n"
             "first_up: none\n"
             "sweeps: 0\n"
+            "first_bring_ups: 0\n"
             "sweeps_heavy: 0\n"
             "sweeps_takeover: 0\n"
             "sweeps_light_quiet: 0\n"
@@ -115,7 +127,56 @@ TEST(StatusText, IsOneKeyValueLinePerField) {
             "sa_limited: answers_trimmed 0 leases_shortened 0 segmented_refused 0\n"
             "sa_multicast: groups 0 joins 0 leaves 0 created 0 deleted 0\n"
             "sa_multicast_refused: none\n"
-            "multicast: not managed\n");
+            "multicast: not managed\n"
+            "log_level: info (set by config, 0 changes)\n"
+            "mad_trace: 0 lines, 0 suppressed\n");
+}
+
+// A standby never says a bare "up: no" of a subnet another SM runs: what it
+// sees of it, and the master's SMInfo.
+TEST(StatusText, AStandbyShowsTheMastersSubnetAsItSeesIt) {
+  DaemonStatus s = standby();
+  s.masterView = MasterView{.guid = Guid{0x0002c90300000001},
+                            .lid = Lid{1},
+                            .priority = 5,
+                            .state = "MASTER",
+                            .portsLinked = 48,
+                            .portsActive = 40,
+                            .fabricUp = false,
+                            .seenAt = std::nullopt};
+  EXPECT_THAT(formatStatus(s),
+              ::testing::HasSubstr("\nup: no as this SM sees it, run by master 0x0002c90300000001 "
+                                   "(lid 1, priority 5, MASTER): 40 of 48 linked ports Active\n"));
+  const auto j = nlohmann::json::parse(formatStatusJson(s));
+  EXPECT_EQ(j["master_view"]["guid"], "0x0002c90300000001");
+  EXPECT_EQ(j["master_view"]["lid"], 1);
+  EXPECT_EQ(j["master_view"]["priority"], 5);
+  EXPECT_EQ(j["master_view"]["ports_active"], 40);
+  EXPECT_EQ(j["master_view"]["ports_linked"], 48);
+  EXPECT_EQ(j["master_view"]["fabric_up"], false);
+  EXPECT_EQ(j["up"], false);
+  s.masterView.reset();
+  EXPECT_TRUE(nlohmann::json::parse(formatStatusJson(s))["master_view"].is_null());
+}
+
+TEST(StatusJson, CarriesTheLogLevelAndTheMadTrace) {
+  DaemonStatus s = standby();
+  s.log = LogCounts{.level = "trace",
+                    .setBy = "operator",
+                    .levelChanges = 2,
+                    .traceLines = 1200,
+                    .traceSuppressed = 35};
+  s.firstBringUps = 1;
+  const auto j = nlohmann::json::parse(formatStatusJson(s));
+  EXPECT_EQ(j["log"]["level"], "trace");
+  EXPECT_EQ(j["log"]["set_by"], "operator");
+  EXPECT_EQ(j["log"]["level_changes"], 2);
+  EXPECT_EQ(j["log"]["trace_lines"], 1200);
+  EXPECT_EQ(j["log"]["trace_suppressed"], 35);
+  EXPECT_EQ(j["first_bring_ups"], 1);
+  EXPECT_THAT(formatStatus(s), ::testing::HasSubstr("\nlog_level: trace (set by operator, 2 "
+                                                    "changes)\nmad_trace: 1200 lines, 35 "
+                                                    "suppressed\n"));
 }
 
 TEST(StatusText, ShowsTheMulticastPassesWhenManaged) {
@@ -339,6 +400,7 @@ SweepCounters programmed() {
   c.portsConfigured = 59;
   c.portsArmed = 80;
   c.portsActivated = 80;
+  c.enforcementKept = 7;
   c.failed = 1;
   c.reasons = {"programming: writing PortInfo of \"h1\"[1]: busy"};
   return c;
@@ -356,6 +418,7 @@ TEST(StatusText, ASweepThatProgrammedShowsItsTimesBlocksAndPorts) {
                       "last_heavy_blocks: lft 96 written 0 read, pkey 2 written 32 read, sl2vl 0 "
                       "written 0 read, mft 12 written\n"
                       "last_heavy_ports: 59 configured, 80 armed, 80 activated, 1 failed\n"
+                      "last_heavy_enforcement_kept: 7\n"
                       "last_heavy_not_up: programming: writing PortInfo of \"h1\"[1]: busy\n"),
             std::string::npos)
       << text;
@@ -398,6 +461,7 @@ TEST(StatusJson, CarriesEveryCounterOfASweepAndHowTheRunEnded) {
   EXPECT_EQ(c["tables"]["mft"]["written"], 12);
   EXPECT_EQ(c["tables"]["mft"]["smps"], 13);
   EXPECT_EQ(c["ports"]["activated"], 80);
+  EXPECT_EQ(c["ports"]["enforcement_kept"], 7);
   EXPECT_EQ(c["failed"], 1);
   EXPECT_EQ(c["not_up"].size(), 1U);
   EXPECT_EQ(j["last_change"]["changes"].size(), 2U);

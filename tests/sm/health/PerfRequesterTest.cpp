@@ -2,8 +2,10 @@
 // window, timeouts and retries with the same TID, late and duplicate
 // answers, TID matching, refused sends, pause and cancel.
 #include <gtest/gtest.h>
+#include <spdlog/sinks/ostream_sink.h>
 
 #include <algorithm>
+#include <sstream>
 #include <vector>
 
 #include "sm/health/PerfRequester.h"
@@ -78,6 +80,39 @@ TEST(PerfRequester, KeepsAtMostTheWindowOutstandingAndRefillsAsAnswersCome) {
   EXPECT_EQ(wire.sent[4].to.qpn, 1U);
   EXPECT_EQ(perf.counters().sent, 5U);
   EXPECT_EQ(perf.counters().answered, 5U);
+}
+
+// `--log-level trace`: one line per GMP that ended, answered or not.
+TEST(PerfRequester, TracesOneLinePerGmpThatEndedAtTraceLevel) {
+  Wire wire;
+  PerfRequester perf(wire.io(), {.window = 4, .timeout = 100ms, .retries = 0});
+  std::ostringstream text;
+  auto logger = std::make_shared<spdlog::logger>(
+      "perf", std::make_shared<spdlog::sinks::ostream_sink_st>(text));
+  logger->set_level(spdlog::level::trace);
+  perf.traceTo(logger);
+  Done done;
+  perf.submit(get(7, 3), done.callback());
+  perf.submit(get(9), done.callback());
+  wire.now += 25us;
+  EXPECT_TRUE(perf.deliver(wire.answerTo(0)));
+  wire.now += 100ms;
+  perf.expire();
+  ASSERT_EQ(done.replies.size(), 2U);
+  EXPECT_EQ(perf.traceCounters().lines, 2U);
+  EXPECT_NE(text.str().find("MAD-0113 PerfGet(PortCounters 0x0012, mod 0x3) LID 7: ok in 25 us, "
+                            "attempt 1"),
+            std::string::npos)
+      << text.str();
+  EXPECT_NE(text.str().find("MAD-0113 PerfGet(PortCounters 0x0012, mod 0x0) LID 9: timeout in "
+                            "100025 us, attempt 1"),
+            std::string::npos)
+      << text.str();
+
+  logger->set_level(spdlog::level::debug);
+  perf.submit(get(11), done.callback());
+  EXPECT_TRUE(perf.deliver(wire.answerTo(2)));
+  EXPECT_EQ(perf.traceCounters().lines, 2U) << "nothing traced below trace level";
 }
 
 TEST(PerfRequester, RetriesWithTheSameTidThenTimesOut) {

@@ -7,8 +7,10 @@
 // (tests/partition), how the sweep uses it is this file's.
 #include <gtest/gtest.h>
 #include <ibsm/Mad.h>
+#include <spdlog/sinks/ostream_sink.h>
 
 #include <filesystem>
+#include <sstream>
 
 #include "sm/manager/MasterSweep.h"
 #include "sm/manager/SaFeed.h"
@@ -226,6 +228,45 @@ TEST_F(MasterSweepPartitions, TheSettledSubnetHoldsTheEnforcementThePortsTook) {
     EXPECT_EQ(enforcing, ignored ? 0u : facingCas);
     TearDown();
   }
+}
+
+// ibsim keeps every switch port's enforcement bits: one line for the
+// sweep (how many, a few named), not one per host-facing port; the count is
+// the sweep's (ibsm status: _enforcement_kept).
+TEST_F(MasterSweepPartitions, PortsThatKeepTheirEnforcementBitsAreSummedUpInOneLine) {
+  for (const NodeId sw : wire_->fabric().switches())
+    wire_->fabric().node(sw).switchData->enforcesPartitions = true;
+  wire_->ignoreEnforcementSets(true);
+  std::ostringstream logText;
+  auto logger = std::make_shared<spdlog::logger>(
+      "quirks", std::make_shared<spdlog::sinks::ostream_sink_st>(logText));
+  SweepSettings settings;
+  settings.partitions = [](const Fabric& f, Guid) -> Result<partition::PartitionPlan> {
+    return enforcingPlan(f);
+  };
+  MasterSweep sweep(*engine_, *store_, settings, logger);
+  auto result = sweep.run();
+  ASSERT_TRUE(result) << result.error().message;
+  std::size_t facingCas = 0;
+  for (const NodeId ca : wire_->fabric().endNodes())
+    facingCas += wire_->fabric().port({ca, 1}).connected();
+  ASSERT_GT(facingCas, 3U);
+  EXPECT_EQ(result->program.quirksLearned, facingCas);
+  const std::string log = logText.str();
+  std::size_t lines = 0;
+  for (auto at = log.find("PROG-0307 "); at != std::string::npos;
+       at = log.find("PROG-0307 ", at + 1))
+    ++lines;
+  EXPECT_EQ(lines, 1U) << log;
+  EXPECT_NE(log.find(fmt::format("PROG-0307 {} switch ports kept", facingCas)), std::string::npos)
+      << log;
+
+  // Not asked again, so not said again.
+  logText.str("");
+  auto again = sweep.run();
+  ASSERT_TRUE(again) << again.error().message;
+  EXPECT_EQ(again->program.quirksLearned, 0U);
+  EXPECT_EQ(logText.str().find("PROG-0307"), std::string::npos);
 }
 
 }  // namespace

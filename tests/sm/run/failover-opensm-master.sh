@@ -42,6 +42,10 @@ if wait_for_status $sock '.state == "STANDBY"' 30; then
     fail "ibsm does not name OpenSM's port $guid_a as the master: $master"
   status_holds $sock '.times_master == 0' && status_holds $sock '.sweeps_by_kind | .heavy + .takeover == 0' ||
     fail "ibsm was MASTER while OpenSM ran: $(ibsm_status_json $sock | stats_summary)"
+  # Issue 27: the standby shows OpenSM's subnet as it sees it, never a bare "up: no".
+  view='.master_view | .state == "MASTER" and .priority == 10 and .fabric_up and .ports_active > 0'
+  status_holds $sock "$view" || fail "the standby's master_view is not OpenSM's up subnet: $(ibsm_status_json $sock | jq -c .master_view)"
+  echo "ibsm standby: $(env -u LD_PRELOAD "$IBSM" status --socket $sock | grep '^up:')"
 else
   fail "ibsm did not turn STANDBY within 30 s"
 fi
