@@ -119,8 +119,8 @@ void addControlSocketOptions(CLI::App* cmd, ControlArgs& args) {
   addCommon(cmd, args);
 }
 
-Result<std::filesystem::path> controlSocketPath(const ControlArgs& args) {
-  return socketPath(args);
+Result<std::filesystem::path> controlSocketPath(std::string_view command, const ControlArgs& args) {
+  return socketPath(command, args);
 }
 
 }  // namespace ibsm::sm::cli

@@ -41,6 +41,7 @@ int runLogLevel(const ControlArgs& args);
 // -F/--config options, and the socket they name, as the commands above
 // take them.
 void addControlSocketOptions(CLI::App* cmd, ControlArgs& args);
-[[nodiscard]] Result<std::filesystem::path> controlSocketPath(const ControlArgs& args);
+[[nodiscard]] Result<std::filesystem::path> controlSocketPath(std::string_view command,
+                                                              const ControlArgs& args);
 
 }  // namespace ibsm::sm::cli

@@ -121,7 +121,7 @@ int runDump(const DumpArgs& args) {
       return inputError(fmt::format("{} already exist(s): not replaced (give --force to replace)",
                                     fmt::join(existing, ", ")));
   }
-  auto socket = controlSocketPath(args.control);
+  auto socket = controlSocketPath("dump", args.control);
   if (!socket) return inputError(socket.error().message);
   auto answers = askAll(*socket, *kinds);
   if (!answers) return answers.error();

@@ -4,6 +4,7 @@
 
 #include "routing/analysis/PathFormat.h"
 #include "routing/analysis/PathWalk.h"
+#include "sm/cli/ControlCommands.h"
 #include "sm/cli/PathInputs.h"
 #include "sm/config/ConfigInUse.h"
 #include "sm/control/ControlClient.h"
@@ -51,20 +52,15 @@ int walkOffline(const PathArgs& args) {
 }
 
 int walkLive(const PathArgs& args) {
-  std::filesystem::path socket;
-  if (args.socket) {
-    socket = *args.socket;
-  } else {
-    auto loaded = config::loadConfigInUse(args.config);
-    if (!loaded) return inputError(loaded.error().message);
-    socket = loaded->config.sm.controlSocket;
-  }
+  // As every control command: only sm.control_socket of the config counts.
+  auto socket = controlSocketPath("path", {.socket = args.socket, .config = args.config});
+  if (!socket) return inputError(socket.error().message);
   const control::PathRequest request{.json = args.json,
                                      .sl = static_cast<std::uint8_t>(args.sl),
                                      .mgid = args.mgid,
                                      .from = args.from,
                                      .to = args.to};
-  auto answer = control::request(socket, control::encodePathRequest(request));
+  auto answer = control::request(*socket, control::encodePathRequest(request));
   if (!answer) return inputError(answer.error().message);
   if (answer->starts_with("error:")) {
     fmt::print(stderr, "ibsm path: {}", *answer);

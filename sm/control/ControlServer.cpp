@@ -234,12 +234,12 @@ bool ControlServer::progress(Client& client, const std::function<DaemonStatus()>
   if (constexpr std::string_view kDump = "dump "; request.starts_with(kDump))
     client.out = answerDump(trim(std::string_view(request).substr(kDump.size())), dump_);
   else
-    client.out = request == "draw"
-                     ? (draw_ ? draw_() : std::string("error: this daemon does not draw\n"))
-                 : request.starts_with(kPathRequest)
-                     ? (paths_ ? paths_(request) : std::string("error: this daemon walks no paths\n"))
-                 : request.starts_with(kLogLevel) ? answerLogLevel(request, logLevel_)
-                                                  : answer(request, status, sweep, readmit_, health_);
+    client.out =
+        request == "draw" ? (draw_ ? draw_() : std::string("error: this daemon does not draw\n"))
+        : request.starts_with(kPathRequest)
+            ? (paths_ ? paths_(request) : std::string("error: this daemon walks no paths\n"))
+        : request.starts_with(kLogLevel) ? answerLogLevel(request, logLevel_)
+                                         : answer(request, status, sweep, readmit_, health_);
   client.answered = true;
   client.deadline = clock_() + kAnswerDeadline;
   return flush(client);
