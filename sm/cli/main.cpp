@@ -5,6 +5,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include "sm/cli/ConfigCommand.h"
 #include "sm/cli/ControlCommands.h"
 #include "sm/cli/DrawCommand.h"
 #include "sm/cli/PartitionsCommand.h"
@@ -35,6 +36,9 @@ int main(int argc, char** argv) {
   ibsm::sm::cli::addHealthCommand(app, health);
   ibsm::sm::cli::ControlArgs metrics;
   ibsm::sm::cli::addMetricsCommand(app, metrics);
+  ibsm::sm::cli::ConfigArgs configImport;
+  ibsm::sm::cli::ConfigArgs configCheck;
+  ibsm::sm::cli::addConfigCommand(app, configImport, configCheck);
 
   try {
     app.parse(argc, argv);
@@ -52,5 +56,6 @@ int main(int argc, char** argv) {
   if (app.got_subcommand("sweep")) return ibsm::sm::cli::runSweep(sweep);
   if (app.got_subcommand("health")) return ibsm::sm::cli::runHealth(health);
   if (app.got_subcommand("metrics")) return ibsm::sm::cli::runMetrics(metrics);
+  if (app.got_subcommand("config")) return ibsm::sm::cli::runConfig(app, configImport, configCheck);
   return 2;
 }

@@ -420,7 +420,8 @@ constexpr OptionSpec kOptions[] = {
      "a flag value it cannot take, an mgid= group it cannot create, a membership it does not "
      "know, a last definition without ';') refuses the file, and the error says what OpenSM "
      "would have done instead. false: such items are skipped as OpenSM skips them, each logged "
-     "(SM-0440) and counted. A line OpenSM cannot parse at all refuses the file either way.",
+     "with its file and line and counted. A line OpenSM cannot parse at all refuses the file "
+     "either way.",
      applyPartitionsStrict},
     {"log.file", "path", R"("")", "Log file; empty logs to stderr.", applyLogFile},
     {"log.level", "string", R"("info")",
