@@ -38,7 +38,9 @@ int runImport(const ConfigArgs& args) {
   } else {
     fmt::print("{}", imported->toml);
   }
-  fmt::print(stderr, "{}: {} options mapped to ibsm keys, {} written as comments, {} warnings{}\n",
+  fmt::print(stderr,
+             "{}: {} ibsm keys set, {} lines commented (no equivalent, or left to ibsm's "
+             "default), {} warnings{}\n",
              args.input.string(), imported->mapped, imported->commented, imported->warnings.size(),
              args.output ? fmt::format("; wrote {}", args.output->string()) : "");
   return 0;

@@ -31,8 +31,8 @@ struct ImportNote {
 struct ImportedConfig {
   std::string toml;
   std::vector<ImportNote> warnings;  // unknown options, values ibsm reads otherwise
-  std::size_t mapped{0};             // OpenSM options written as ibsm keys
-  std::size_t commented{0};          // OpenSM options written as comments
+  std::size_t mapped{0};             // ibsm keys set (subnet_timeout sets two)
+  std::size_t commented{0};          // options and keys written as comments
 };
 
 [[nodiscard]] Result<ImportedConfig> importOpenSmConf(std::string_view text,

@@ -58,7 +58,7 @@ TEST_P(ConfigCommand, ImportsAndTheResultPassesTheCheck) {
   const auto imported =
       runIn(kData, fmt::format("config import {}.conf -o {}", GetParam(), out.string()));
   ASSERT_EQ(imported.status, 0) << imported.out;
-  EXPECT_THAT(imported.out, HasSubstr("options mapped to ibsm keys"));
+  EXPECT_THAT(imported.out, HasSubstr("ibsm keys set"));
   ASSERT_TRUE(fs::exists(out));
   const auto checked = runIn(kData, fmt::format("config check {}", out.string()));
   EXPECT_EQ(checked.status, 0) << checked.out;
