@@ -103,7 +103,9 @@ PartitionConfig defaultPartitionConfig() {
   all.membership = Membership::Full;
   all.where = d.where;
   d.members = {all};
-  return PartitionConfig{{d}};
+  PartitionConfig config;
+  config.partitions = {d};
+  return config;
 }
 
 const PartitionDef* PartitionConfig::find(std::uint16_t pkey) const {
@@ -133,6 +135,7 @@ Result<PartitionConfig> mergeSources(const PartitionConfig& a, const PartitionCo
     }
     out.partitions.push_back(d);
   }
+  out.ignored.insert(out.ignored.end(), b.ignored.begin(), b.ignored.end());
   return out;
 }
 

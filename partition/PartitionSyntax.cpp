@@ -169,6 +169,31 @@ Result<MemberSpec> parseMember(std::string_view text, Membership defmember,
   return m;
 }
 
+Result<void> Tolerance::pass(const std::string& where, std::string_view problem,
+                             std::string_view openSm) const {
+  if (strict_) {
+    return std::unexpected(Error{fmt::format(
+        "{}: {}; OpenSM would {} (with partitions.strict = false, so does ibsm, with a warning)",
+        where, problem, openSm)});
+  }
+  ignored_->push_back(IgnoredItem{where, fmt::format("{}: as OpenSM would, {}", problem, openSm)});
+  return {};
+}
+
+Result<void> Tolerance::pass(const std::string& where, const Error& error,
+                             std::string_view openSm) const {
+  std::string_view problem = error.message;
+  if (problem.starts_with(where + ": ")) problem.remove_prefix(where.size() + 2);
+  return pass(where, problem, openSm);
+}
+
+Error openSmDropsTheFile(Error error) {
+  error.message +=
+      "; OpenSM would drop the whole file and manage only its default partition (Default=0x7fff, "
+      "every port a full member), saying only PARSE ERROR in its log";
+  return error;
+}
+
 namespace {
 
 template <typename T>

@@ -9,6 +9,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace ibsm::partition::detail {
 
@@ -34,12 +35,37 @@ std::optional<Membership> parseMembership(std::string_view text);
 [[nodiscard]] Result<MemberSpec> parseMember(std::string_view text, Membership defmember,
                                              const std::string& where);
 
+// Items of a partitions.conf that OpenSM reads past: refused with what
+// OpenSM would do instead (partitions.strict, the default), or skipped as
+// OpenSM skips them and listed for the caller to warn about.
+class Tolerance {
+ public:
+  Tolerance(bool strict, std::vector<IgnoredItem>& ignored) : strict_(strict), ignored_(&ignored) {}
+  // `problem` at `where` ("file:line"); `openSm` what OpenSM does instead,
+  // as in "OpenSM would <openSm>". Strict: the error; else {} once listed.
+  [[nodiscard]] Result<void> pass(const std::string& where, std::string_view problem,
+                                  std::string_view openSm) const;
+  // The same for an error whose message starts with "where: ".
+  [[nodiscard]] Result<void> pass(const std::string& where, const Error& error,
+                                  std::string_view openSm) const;
+
+ private:
+  bool strict_;
+  std::vector<IgnoredItem>* ignored_;
+};
+
+// What OpenSM does with a line it cannot parse at all, for errors on such lines.
+Error openSmDropsTheFile(Error error);
+
 // Whether a member entry is an `mgid=` group (which takes the rest of its line).
 bool isMcGroupEntry(std::string_view text);
 
 // `mgid=GID[,flag=value]*`: a multicast GID (first byte 0xff) and the flags
-// mtu, rate, sl, scope, Q_Key, TClass, FlowLabel.
-[[nodiscard]] Result<McGroupDef> parseMcGroup(std::string_view text, const std::string& where);
+// mtu, rate, sl, scope, Q_Key, TClass, FlowLabel. nullopt: a group OpenSM
+// would not create, passed by `tolerance`.
+[[nodiscard]] Result<std::optional<McGroupDef>> parseMcGroup(std::string_view text,
+                                                             const std::string& where,
+                                                             const Tolerance& tolerance);
 
 // Collects definitions in order, merging a PKey split over several
 // definitions of the same name and refusing a PKey or name reused.

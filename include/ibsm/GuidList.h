@@ -1,5 +1,9 @@
-// Lists of GUIDs in files, one per line, '#' comments: OpenSM's root_guid_file
-// and friends, so operators can reuse theirs.
+// Lists of GUIDs in files, in OpenSM's format for root_guid_file,
+// cn_guid_file and io_guid_file (its parse_node_map()), so operators reuse
+// theirs: one GUID a line, optionally followed by blanks and a node name,
+// which is ignored; '#' starts a comment; blank lines are skipped. One
+// difference: a GUID without "0x" is read as hex, where OpenSM's strtoull
+// would read it as decimal (or octal with a leading 0).
 #pragma once
 
 #include <ibsm/Error.h>

@@ -83,10 +83,31 @@ struct PartitionDef {
   bool sameAs(const PartitionDef& o) const;
 };
 
+// An item of a partitions.conf that OpenSM reads past (an unknown flag, a
+// flag value it cannot take, an mgid= group it cannot create, a membership
+// it does not know) and that ibsm skipped too, because partitions.strict
+// is false.
+struct IgnoredItem {
+  std::string where;  // "file:line"
+  std::string what;   // the problem, and what OpenSM (and so ibsm) did instead
+  bool operator==(const IgnoredItem&) const = default;
+};
+
 // One definition per PKey, in the order first written.
 struct PartitionConfig {
   std::vector<PartitionDef> partitions;
+  std::vector<IgnoredItem> ignored{};  // empty when read strictly
   const PartitionDef* find(std::uint16_t pkey) const;
+};
+
+// How a partitions.conf is read. Strict (the default): an item OpenSM would
+// read past is an error that names what OpenSM would have done instead.
+// Not strict: it is skipped as OpenSM skips it, and listed in `ignored`
+// for the caller to warn about. A line OpenSM cannot parse at all (it then
+// drops the whole file for its default partition, saying only PARSE ERROR
+// in its log) is an error either way: ibsm never falls back silently.
+struct PartitionsFileOptions {
+  bool strict{true};
 };
 
 // What an SM manages when no partition is configured anywhere, as OpenSM
@@ -101,8 +122,10 @@ PartitionConfig defaultPartitionConfig();
 // definitions (OpenSM merges them); under another name it is an error, as
 // is a name reused for another PKey.
 [[nodiscard]] Result<PartitionConfig> parsePartitionsFile(std::string_view text,
-                                                          std::string_view fileName);
-[[nodiscard]] Result<PartitionConfig> readPartitionsFile(const std::filesystem::path& path);
+                                                          std::string_view fileName,
+                                                          PartitionsFileOptions options = {});
+[[nodiscard]] Result<PartitionConfig> readPartitionsFile(const std::filesystem::path& path,
+                                                         PartitionsFileOptions options = {});
 
 // The [[partition]] tables of an ibsm.toml; the file's other keys are the
 // config parser's business and ignored here.

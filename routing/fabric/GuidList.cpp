@@ -1,6 +1,8 @@
 #include <fmt/format.h>
 #include <ibsm/GuidList.h>
 
+#include <algorithm>
+#include <cctype>
 #include <charconv>
 
 namespace ibsm {
@@ -29,11 +31,18 @@ Result<std::vector<Guid>> parseGuidList(std::string_view text, std::string_view 
     while (!line.empty() && std::isspace(static_cast<unsigned char>(line.back())))
       line.remove_suffix(1);
     if (line.empty()) continue;
-    const auto v = parseHex64(line);
+    // OpenSM's parse_node_map() takes a node name after the GUID, which its
+    // root, compute and I/O node lists ignore: so does ibsm.
+    const auto blank =
+        std::ranges::find_if(line, [](unsigned char c) { return std::isspace(c) != 0; });
+    const std::string_view guid = line.substr(0, static_cast<std::size_t>(blank - line.begin()));
+    const auto v = parseHex64(guid);
     if (!v || *v == 0)
-      return std::unexpected(
-          Error::at(fileName, lineNo,
-                    fmt::format("expected one GUID (e.g. 0x0002c90300a1b2c3), found '{}'", line)));
+      return std::unexpected(Error::at(
+          fileName, lineNo,
+          fmt::format("expected a GUID (e.g. 0x0002c90300a1b2c3), optionally followed by a node "
+                      "name, found '{}'",
+                      line)));
     out.emplace_back(*v);
   }
   return out;

@@ -115,6 +115,12 @@ int runPartitions(const PartitionsArgs& args) {
   const Fabric& fabric = read->fabric;
   auto config = readPartitions(args);
   if (!config) return inputError(config.error());
+  // partitions.strict = false: what was read past, as OpenSM would.
+  for (const auto& i : config->ignored)
+    fmt::print(stderr, "ibsm partitions: warning: {}: ignored: {}\n", i.where, i.what);
+  if (!config->ignored.empty())
+    fmt::print(stderr, "ibsm partitions: {} items of the partitions file ignored\n",
+               config->ignored.size());
   auto plan = partition::planPartitions(fabric, *config, sm);
   if (!plan) return inputError(plan.error());
   printPlan(fabric, *plan);

@@ -90,6 +90,11 @@ Result<Inputs> gatherInputs(const RouteArgs& args, Progress& progress) {
                 .partitions = std::move(*partitions),
                 .warnings = std::move(read->warnings),
                 .previous = {}};
+  // partitions.strict = false: what the partitions file had that was read
+  // past, as the live SM warns about it (SM-0443).
+  for (const auto& i : inputs.partitions.ignored)
+    inputs.warnings.push_back(
+        fmt::format("{}: ignored (partitions.strict = false): {}", i.where, i.what));
   if (auto ok = isolate(inputs, args.isolate); !ok) return std::unexpected(ok.error());
   if (args.previous) {
     progress.phase(fmt::format("reading {}", args.previous->string()));

@@ -39,7 +39,20 @@ struct Setup {
   sm::manager::SweepSettings sweep;
   std::vector<McGroupSpec> multicastGroups;  // the partitions' pre-created groups
   sm::health::HealthSettings health;         // [health], threshold files read
+  // partitions.strict = false: items of the partitions file read past.
+  std::vector<partition::IgnoredItem> partitionsIgnored;
 };
+
+// Each item the partitions file had that was read past as OpenSM reads it,
+// and how many: logged at start and at every SIGHUP that reads the file.
+void logIgnoredPartitionItems(spdlog::logger& log,
+                              const std::vector<partition::IgnoredItem>& ignored) {
+  for (const auto& i : ignored)
+    log.warn("SM-0443 partitions file: {}: ignored: {}", i.where, i.what);
+  if (!ignored.empty())
+    log.warn("SM-0444 partitions file read with partitions.strict = false: {} items ignored",
+             ignored.size());
+}
 
 Result<Guid> parseGuidArg(const std::string& text) {
   const auto v = parseHex64(text);
@@ -162,6 +175,7 @@ Result<Setup> prepare(const RunArgs& args) {
   auto partitions = config::readPartitionSources(*in, args.partitions);
   if (!partitions) return std::unexpected(partitions.error());
   if (args.partitions) c.sm.partitionsFile = *args.partitions;
+  s.partitionsIgnored = partitions->ignored;
   // IPoIB broadcast groups and mgid= lines: bad values fail here, before
   // anything is sent.
   auto groups = partition::multicastGroups(*partitions);
@@ -298,6 +312,7 @@ int runRun(const RunArgs& args) {
     fmt::print(stderr, "ibsm run: {}\n", ready.error().message);
     return 2;
   }
+  logIgnoredPartitionItems(log, setup->partitionsIgnored);
 
   // Before the port opens: a signal mask is per thread, and a thread started
   // without it (umad2sim's receiver is one) would take SIGTERM's default
@@ -332,9 +347,10 @@ int runRun(const RunArgs& args) {
     settings.onceMaxSweeps = c.sm.maxSweepsOnce;
     settings.controlSocket.clear();
   }
-  const auto reload = [&args]() -> Result<sm::manager::DaemonSettings> {
+  const auto reload = [&args, &log]() -> Result<sm::manager::DaemonSettings> {
     auto fresh = prepare(args);
     if (!fresh) return std::unexpected(fresh.error());
+    logIgnoredPartitionItems(log, fresh->partitionsIgnored);
     return daemonSettings(*fresh);
   };
   sm::manager::SmDaemon daemon(engine, loop, store, port.portGuid, std::move(settings), reload,

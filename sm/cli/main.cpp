@@ -5,6 +5,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include "sm/cli/ConfigCommand.h"
 #include "sm/cli/ControlCommands.h"
 #include "sm/cli/DrawCommand.h"
 #include "sm/cli/DumpCommand.h"
@@ -43,6 +44,9 @@ int main(int argc, char** argv) {
   ibsm::sm::cli::addDumpCommand(app, dump);
   ibsm::sm::cli::ControlArgs logLevel;
   ibsm::sm::cli::addLogLevelCommand(app, logLevel);
+  ibsm::sm::cli::ConfigArgs configImport;
+  ibsm::sm::cli::ConfigArgs configCheck;
+  ibsm::sm::cli::addConfigCommand(app, configImport, configCheck);
 
   try {
     app.parse(argc, argv);
@@ -63,5 +67,6 @@ int main(int argc, char** argv) {
   if (app.got_subcommand("metrics")) return ibsm::sm::cli::runMetrics(metrics);
   if (app.got_subcommand("dump")) return ibsm::sm::cli::runDump(dump);
   if (app.got_subcommand("log-level")) return ibsm::sm::cli::runLogLevel(logLevel);
+  if (app.got_subcommand("config")) return ibsm::sm::cli::runConfig(app, configImport, configCheck);
   return 2;
 }

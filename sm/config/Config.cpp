@@ -274,6 +274,13 @@ Result<void> applyMetricsFile(Config& c, const toml::node& v, const std::string&
   return {};
 }
 
+Result<void> applyPartitionsStrict(Config& c, const toml::node& v, const std::string& where) {
+  auto b = v.value_exact<bool>();
+  if (!b) return expected(where, "partitions.strict to be true or false");
+  c.partitions.strict = *b;
+  return {};
+}
+
 Result<void> applyLogFile(Config& c, const toml::node& v, const std::string& where) {
   auto s = v.value<std::string>();
   if (!s) return expected(where, "log.file to be a path (string; empty for stderr)");
@@ -409,6 +416,14 @@ constexpr OptionSpec kOptions[] = {
      "atomically after every sweep and counter pass: name it *.prom in the collector's "
      "directory. Empty: no file (`ibsm metrics` prints the same text).",
      applyMetricsFile},
+    {"partitions.strict", "boolean", "true",
+     "How the partitions file is read. true: whatever OpenSM would read past (an unknown flag, "
+     "a flag value it cannot take, an mgid= group it cannot create, a membership it does not "
+     "know, a last definition without ';') refuses the file, and the error says what OpenSM "
+     "would have done instead. false: such items are skipped as OpenSM skips them, each logged "
+     "with its file and line and counted. A line OpenSM cannot parse at all refuses the file "
+     "either way.",
+     applyPartitionsStrict},
     {"log.file", "path", R"("")", "Log file; empty logs to stderr.", applyLogFile},
     {"log.level", "string", R"("info")",
      "Log level: trace, debug, info, warn, error, critical or off.", applyLogLevel},

@@ -107,6 +107,14 @@ struct HealthConfig {
   std::filesystem::path metricsFile;
 };
 
+// [partitions]: how the partitions file is read (include/ibsm/Partitions.h
+// PartitionsFileOptions).
+struct PartitionsConfig {
+  // false: what OpenSM reads past in a partitions.conf (an unknown flag, a
+  // value it cannot take, ...) is skipped with a warning, not refused.
+  bool strict{true};
+};
+
 struct LogConfig {
   std::filesystem::path file;  // empty: stderr
   std::string level{"info"};
@@ -118,6 +126,7 @@ struct Config {
   MadConfig mad;
   SaConfig sa;
   HealthConfig health;
+  PartitionsConfig partitions;
   LogConfig log;
 };
 

@@ -8,7 +8,8 @@ Result<partition::PartitionConfig> readPartitionSources(
   partition::PartitionConfig merged;
   bool managed = false;
   if (!file.empty()) {
-    auto read = partition::readPartitionsFile(file);
+    auto read = partition::readPartitionsFile(
+        file, partition::PartitionsFileOptions{.strict = config.config.partitions.strict});
     if (!read) return std::unexpected(read.error());
     merged = std::move(*read);
     managed = true;

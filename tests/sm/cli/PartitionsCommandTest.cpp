@@ -73,6 +73,26 @@ TEST_F(PartitionsCommand, TheConfigsPartitionsFileAndTablesArePlannedTogether) {
   EXPECT_THAT(r.out, HasSubstr("partition 'storage' 0x0b0b: 8 members"));
 }
 
+// The file: OpenSM loses group B without a word. ibsm refuses it by
+// default saying so, and with partitions.strict = false plans what OpenSM
+// would, naming what it read past; `ibsm run` reads it by the same rule.
+TEST_F(PartitionsCommand, WhatOpenSmReadsPastIsRefusedOrWithStrictOffNamed) {
+  const auto conf = write("p.conf",
+                          "storage=0x0b0b : ALL_CAS=full,\n"
+                          "  mgid=ff12:a01b::1,mtu=4 , mgid=ff12:a01b::2;\n");
+  const Outcome strict = partitions(fmt::format("--config {}", config("", conf).string()));
+  EXPECT_EQ(strict.status, 2) << strict.out;
+  EXPECT_THAT(strict.out, HasSubstr("p.conf:2: a second group 'mgid=ff12:a01b::2'"));
+  EXPECT_THAT(strict.out, HasSubstr("OpenSM would take it for an unknown flag"));
+  EXPECT_EQ(run(fmt::format("--config {}", config("", conf).string())).status, 2);
+  const Outcome lenient = partitions(
+      fmt::format("--config {}", config("[partitions]\nstrict = false\n", conf).string()));
+  ASSERT_EQ(lenient.status, 0) << lenient.out;
+  EXPECT_THAT(lenient.out, HasSubstr("p.conf:2: ignored: a second group 'mgid=ff12:a01b::2'"));
+  EXPECT_THAT(lenient.out, HasSubstr("1 items of the partitions file ignored"));
+  EXPECT_THAT(lenient.out, HasSubstr("partition 'storage' 0x0b0b"));
+}
+
 TEST_F(PartitionsCommand, ThePartitionsFlagReplacesTheConfigsFile) {
   const auto configured = write("configured.conf", "old=0x0c0c : ALL ;\n");
   const auto given = write("given.conf", "new=0x0d0d : ALL ;\n");

@@ -118,6 +118,27 @@ TEST_F(RouteCommand, AnUnknownConfigKeyNamesTheKeyAndLine) {
   EXPECT_THAT(r.out, HasSubstr(conf.string() + ":2: unknown key 'routing.engines'"));
 }
 
+// partitions.strict = false: the dry run reads the partitions file as the
+// live SM does, and says what it read past, as the live SM logs it.
+TEST_F(RouteCommand, WhatThePartitionsFileHadThatWasReadPastIsAWarning) {
+  const auto parts = write("p.conf", "Default=0x7fff, ipoib, fast : ALL=full;\n");
+  const auto topo = fmt::format("{}/two-switch-dual-port-hcas.net", IBSM_TEST_TOPOLOGIES);
+  const auto strict =
+      write("strict.toml", fmt::format("[sm]\npartitions_file = \"{}\"\n", parts.string()));
+  EXPECT_EQ(
+      ibsm(fmt::format("route -t {} -F {} -o {}", topo, strict.string(), dir_.string())).status, 2);
+  const auto lenient =
+      write("lenient.toml", fmt::format("[sm]\npartitions_file = \"{}\"\n[partitions]\nstrict = "
+                                        "false\n",
+                                        parts.string()));
+  const Outcome r =
+      ibsm(fmt::format("route -t {} -F {} -o {}", topo, lenient.string(), dir_.string()));
+  EXPECT_EQ(r.status, 0) << r.out;
+  EXPECT_THAT(r.out, HasSubstr("warning: " + parts.string() +
+                               ":1: ignored (partitions.strict = false): unknown partition flag "
+                               "'fast'"));
+}
+
 TEST_F(RouteCommand, TheConfigChoosesTheEngineAndTheFlagOverridesIt) {
   const auto conf = write("ibsm.toml", "[routing]\nengine = \"minhop\"\n");
   const auto topo = fmt::format("{}/two-switch-dual-port-hcas.net", IBSM_TEST_TOPOLOGIES);
