@@ -251,7 +251,7 @@ Result<void> IbndFabricBuilder::link(Fabric& fabric, std::size_t i, std::size_t 
   const PortRef there{static_cast<NodeId>(ri), pl.remotePort};
   if (auto c = fabric.connect(here, there); !c) return fail(s.portLine[k], c.error().message);
   Port& port = fabric.port(here);
-  port.link = linkAttrsFromRate(lowerLinkRate(pl.rate, c_.sections[ri].ports[rk].rate));
+  setCapturedLink(port, lowerLinkRate(pl.rate, c_.sections[ri].ports[rk].rate));
   port.state = PortState::Active;
   port.physState = 5;  // LinkUp: ibnetdiscover saw a node behind it
   if (pl.vlCap) port.vlCap = *pl.vlCap;

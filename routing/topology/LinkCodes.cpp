@@ -1,6 +1,7 @@
 #include "routing/topology/LinkCodes.h"
 
 #include <fmt/format.h>
+#include <ibsm/MadAttributes.h>
 
 #include <algorithm>
 #include <array>
@@ -136,6 +137,11 @@ LinkAttrs linkAttrsFromRate(const LinkRate& rate) {
     a.extSpeedActive = rate.extSpeed;
   }
   return a;
+}
+
+void setCapturedLink(Port& port, const LinkRate& rate) {
+  port.link = linkAttrsFromRate(rate);
+  if (port.link.extSpeedActive != 0) port.capabilityMask |= capability::kIsExtendedSpeedsSupported;
 }
 
 std::uint8_t commonWidth(std::uint8_t a, std::uint8_t b) {

@@ -72,6 +72,11 @@ std::string_view typeName(NodeType t);
 // supported and enabled say the same.
 LinkAttrs linkAttrsFromRate(const LinkRate& rate);
 
+// A captured port's link from its rate, and what the rate says of the port:
+// a port that runs an extended speed (FDR and up) has IsExtendedSpeedsSupported
+// set, as it answers PortInfo (LinkSpeedExt* are reserved without it).
+void setCapturedLink(Port& port, const LinkRate& rate);
+
 // The highest width / speed / extended speed two enabled sets share, the way
 // a link trains (and ibsim computes it); 0 when they share none.
 std::uint8_t commonWidth(std::uint8_t a, std::uint8_t b);

@@ -205,7 +205,7 @@ Result<void> PortsReader::link(Fabric& fabric, std::size_t r) {
   const PortRef there{nodeOfRecord_[*peerIndex], q.self.port};
   if (auto c = fabric.connect(here, there); !c) return fail(rec.no, c.error().message);
   Port& port = fabric.port(here);
-  port.link = topology::linkAttrsFromRate(topology::lowerLinkRate(p.rate, q.rate));
+  topology::setCapturedLink(port, topology::lowerLinkRate(p.rate, q.rate));
   port.state = PortState::Active;
   port.physState = 5;  // LinkUp: ibnetdiscover saw a node behind it
   return {};

@@ -53,7 +53,10 @@ int walkOffline(const PathArgs& args) {
 
 int walkLive(const PathArgs& args) {
   // As every control command: only sm.control_socket of the config counts.
-  auto socket = controlSocketPath("path", {.socket = args.socket, .config = args.config});
+  ControlArgs control;
+  control.socket = args.socket;
+  control.config = args.config;
+  auto socket = controlSocketPath("path", control);
   if (!socket) return inputError(socket.error().message);
   const control::PathRequest request{.json = args.json,
                                      .sl = static_cast<std::uint8_t>(args.sl),
