@@ -111,6 +111,13 @@ class Plan(unittest.TestCase):
         self.assertEqual(phase("ibsm status --json | jq .up"), "daemon")
         self.assertEqual(phase("kill -HUP $(pidof ibsm)"), "daemon")
 
+    def test_an_example_after_a_daemon_example_of_its_block_runs_with_the_daemon(self):
+        block = [de.Example("README.md", 10, "ibsm dump all -o held", 9),
+                 de.Example("README.md", 11, "ibsm route -t f.net --guid2lid held/guid2lid", 9),
+                 de.Example("README.md", 12, "ibsm run --once", 9),
+                 de.Example("README.md", 21, "ibsm route -t f.net -o dry", 20)]
+        self.assertEqual(runner.phases(block), ["daemon", "daemon", "fabric", "offline"])
+
 
 class Figures(unittest.TestCase):
     def test_a_figure_is_compared_as_the_doc_rounds_it(self):

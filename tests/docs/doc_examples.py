@@ -41,7 +41,7 @@ COMMAND_WORDS = {
 
 # First words the harness can run here: ibsm itself and the tools the
 # bundled fabric answers or that read files.
-RUNNABLE_WORDS = {"ibsm", "jq", "grep", "kill", "cat", "ls", "ibnetdiscover",
+RUNNABLE_WORDS = {"ibsm", "jq", "grep", "kill", "cat", "ls", "cmp", "opensm", "ibnetdiscover",
                   "ibroute", "dump_fts", "ibtracert", "smpquery", "perfquery",
                   "ibqueryerrors", "saquery"}
 
@@ -51,6 +51,7 @@ class Example:
     doc: str       # README.md, man/ibsm.8, ...
     line: int      # 1-based line of its first line in the doc
     command: str   # as a shell runs it (continuations joined, troff unescaped)
+    block: int = 0  # line of the block it stands in: a block's examples are one sequence
 
     def where(self) -> str:
         return f"{self.doc}:{self.line}"
@@ -102,7 +103,7 @@ def markdown_examples(doc: str, text: str) -> list[Example]:
                 fence = stripped[3:].strip().lower()
                 block = []
                 continue
-            examples += _block_examples(doc, fence, block)
+            examples += _block_examples(doc, fence, block, number)
             fence = None
             continue
         if fence is not None:
@@ -110,12 +111,13 @@ def markdown_examples(doc: str, text: str) -> list[Example]:
     return examples
 
 
-def _block_examples(doc: str, fence: str, block: list[tuple[int, str]]) -> list[Example]:
+def _block_examples(doc: str, fence: str, block: list[tuple[int, str]],
+                    end: int) -> list[Example]:
     if fence in ("sh", "bash", "shell"):
         lines = [(n, t) for n, t in block if not _is_comment(t)]
-        return [Example(doc, n, t.strip()) for n, t in _join_continued(lines)]
+        return [Example(doc, n, t.strip(), end) for n, t in _join_continued(lines)]
     prompted = [(n, t.strip()[2:]) for n, t in block if t.strip().startswith("$ ")]
-    return [Example(doc, n, t.strip()) for n, t in _join_continued(prompted)]
+    return [Example(doc, n, t.strip(), end) for n, t in _join_continued(prompted)]
 
 
 def _starts_a_command(text: str) -> bool:
@@ -147,7 +149,7 @@ def man_examples(doc: str, text: str) -> list[Example]:
                     commands.append((n, t[2:].strip()))
                 elif _starts_a_command(t):
                     commands.append((n, t))
-            examples += [Example(doc, n, t) for n, t in commands]
+            examples += [Example(doc, n, t, number) for n, t in commands]
             continue
         if in_block:
             block.append((number, raw))
