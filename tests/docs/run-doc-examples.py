@@ -19,8 +19,8 @@ tests/sm/ibsim/run-with-ibsim.sh):
            DAEMON_COUNTER_INTERVAL seconds, once the subnet is up and the first
            counter pass is over.
 The whole run is in private mount and PID namespaces (unshare, as root): /run,
-/var/lib and /tmp (MASKED) are empty tmpfs there, but one that holds the
-sources or ibsm (a clone in /tmp), and /etc/ibsm when it exists, so
+/var/lib and /tmp (MASKED) are empty tmpfs there (the directory of a clone in
+/tmp bound back into it), and /etc/ibsm when it exists, so
 the examples use the default paths as printed (/run/ibsm/ibsm.sock,
 /var/lib/ibsm) without touching the machine, and `pidof ibsm` sees only
 this run's daemon.
@@ -332,15 +332,26 @@ def inner(args: argparse.Namespace) -> int:
 def in_namespace(args: argparse.Namespace) -> int:
     """Root of private mount and PID namespaces: empty /run, /var/lib, /tmp; then ibsim.
 
-    A directory that holds the sources or ibsm (a clone in /tmp) stays as it is.
+    A directory that holds the sources or ibsm (a clone in /tmp) is bound back
+    into the empty one.
     """
     source = Path(args.source_dir)
-    needed = [source, Path(args.ibsm)]
+    needed = [source.resolve(), Path(args.ibsm).resolve()]
     for d in MASKED + (("/etc/ibsm",) if Path("/etc/ibsm").is_dir() else ()):
-        if any(p.is_relative_to(d) for p in needed):
-            print(f"note: {d} is not masked: it holds {source} or {args.ibsm}")
-            continue
+        # What the run needs under d (a clone in /tmp) is bound back into the
+        # empty d through a descriptor opened before d was covered, so the
+        # examples still never see, nor write into, the machine's d.
+        kept = sorted({Path(d) / p.relative_to(d).parts[0]
+                       for p in needed if p.is_relative_to(d) and p != Path(d)})
+        fds = [os.open(k, os.O_PATH | os.O_DIRECTORY) for k in kept]
         subprocess.run(["mount", "-t", "tmpfs", "doc-examples", d], check=True)
+        for k, fd in zip(kept, fds):
+            k.mkdir()
+            # --no-canonicalize: mount(8) would resolve the link to the covered path.
+            subprocess.run(["mount", "--no-canonicalize", "--bind", f"/proc/self/fd/{fd}", str(k)],
+                           check=True,
+                           pass_fds=(fd,))
+            os.close(fd)
     return subprocess.run([str(source / "tests/sm/ibsim/run-with-ibsim.sh"), str(source / FABRIC),
                            "--", sys.executable, __file__, "--inner", "--ibsm", args.ibsm,
                            "--source-dir", args.source_dir]).returncode
