@@ -88,7 +88,7 @@ void SmDaemon::Impl::setUpCounters() {
   counterRun = std::make_unique<CounterRun>(
       loop, std::move(io), health::PerfRequesterOptions{.window = settings.counterWindow},
       health::CounterSweepClocks{.steady = [this] { return now(); },
-                                 .wall = [] { return std::chrono::system_clock::now(); },
+                                 .wall = [this] { return wall(); },
                                  .forgetAfter = settings.health.policy.cleanPeriod});
   counterRun->perf.traceTo(log);
   counterRun->nextPass = now() + settings.counterInterval;
@@ -101,7 +101,7 @@ void SmDaemon::Impl::endCounterPass() {
   run.passEnded = false;
   // The ports stay the sweep's: the view gets a copy when asked (healthView).
   run.sweep.fillFigures(health);
-  health.at = std::chrono::system_clock::now();
+  health.at = wall();
   health.counterSweep.enabled = settings.counterInterval.count() > 0;
   health.counterSweep.interval = settings.counterInterval;
   const health::CounterSweepFigures& f = run.sweep.figures();

@@ -91,7 +91,7 @@ void SmDaemon::Impl::logHealth(const std::vector<health::HealthChange>& changes)
 void SmDaemon::Impl::observeFlapsAndReboots() {
   const auto t = now();
   const Fabric* f = sweep.held().hasObservation() ? &sweep.held().observed().fabric : nullptr;
-  const auto wall = std::chrono::system_clock::now();
+  const auto wallNow = wall();
   const auto& rule = settings.health.flaps;
   std::vector<Finding> flapping;
   for (const auto& fl : flaps.flapping(t, rule))
@@ -101,7 +101,7 @@ void SmDaemon::Impl::observeFlapsAndReboots() {
                         .peerName = endName(f, fl.link.b),
                         .detail = fmt::format("{} downs in {} s (more than {})", fl.downs,
                                               rule.window.count(), rule.count)});
-  logHealth(healthBook.observe(Condition::Flapping, flapping, t, wall));
+  logHealth(healthBook.observe(Condition::Flapping, flapping, t, wallNow));
   std::vector<Finding> rebooted;
   std::erase_if(rebootedAt, [&](const auto& r) {
     return t - r.second.at >= settings.health.policy.cleanPeriod;
@@ -113,7 +113,7 @@ void SmDaemon::Impl::observeFlapsAndReboots() {
                                      : fmt::format("{}", guid),
                         .detail = r.why});
   }
-  logHealth(healthBook.observe(Condition::Rebooted, rebooted, t, wall));
+  logHealth(healthBook.observe(Condition::Rebooted, rebooted, t, wallNow));
 }
 
 bool SmDaemon::Impl::isolationChanged() {
@@ -145,7 +145,7 @@ void SmDaemon::Impl::replanForIsolation() {
 
 void SmDaemon::Impl::publishHealth() {
   health.unhealthy = healthBook.entries();
-  health.at = std::chrono::system_clock::now();
+  health.at = wall();
 }
 
 void SmDaemon::Impl::healthAfterSweep(const std::vector<Guid>& lostTables) {
@@ -167,8 +167,7 @@ void SmDaemon::Impl::healthAfterSweep(const std::vector<Guid>& lostTables) {
                           .peer = PortKey{f.node(d.b.port.node).guid, d.b.port.port},
                           .peerName = f.describe(d.b.port),
                           .detail = d.detail});
-  logHealth(
-      healthBook.observe(Condition::Downgraded, downgraded, t, std::chrono::system_clock::now()));
+  logHealth(healthBook.observe(Condition::Downgraded, downgraded, t, wall()));
   observeFlapsAndReboots();
   // What the plan just made did with the links asked (a heavy sweep may
   // find a link the only way to a node now).
@@ -219,7 +218,7 @@ void SmDaemon::Impl::countersRead() {
                       .detail = e.detail,
                       .counters = e.counters});
   }
-  logHealth(healthBook.observe(Condition::Errors, errors, t, std::chrono::system_clock::now()));
+  logHealth(healthBook.observe(Condition::Errors, errors, t, wall()));
   observeFlapsAndReboots();
   // Not in the middle of a sweep: the next heavy sweep plans with it.
   if (isolationChanged() && agent.self().smState == SmState::Master)

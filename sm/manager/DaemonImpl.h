@@ -28,6 +28,7 @@
 #include "sm/manager/DaemonCounters.h"
 #include "sm/manager/ForeignSms.h"
 #include "sm/manager/PeerSms.h"
+#include "sm/manager/Service.h"
 #include "sm/manager/SmDaemon.h"
 #include "sm/manager/SmInfoAgent.h"
 #include "sm/sa/Notifier.h"
@@ -35,11 +36,6 @@
 namespace ibsm::sm::manager {
 
 fsm::SmContext contextOf(Guid portGuid, const DaemonSettings& s);
-// What `ibsm status` shows of a sweep; `when` is wall-clock time. `result`:
-// the sweep planned and programmed, and these are its counters.
-control::SweepInfo sweepInfo(std::string kind, std::chrono::milliseconds duration,
-                             std::uint64_t mads, std::vector<std::string> changes, bool up,
-                             const SweepResult* result = nullptr);
 
 struct SmDaemon::Impl {
   Impl(MadEngine& e, loop::EventLoop& l, const StateStore& st, Guid guid, DaemonSettings s,
@@ -52,6 +48,13 @@ struct SmDaemon::Impl {
   MadClock::time_point now() const { return engine.options().clock(); }
   std::chrono::milliseconds since(MadClock::time_point t) const {
     return std::chrono::duration_cast<std::chrono::milliseconds>(now() - t);
+  }
+  // Wall-clock time for the operator's eyes (status, health, metrics): the
+  // wall time at start advanced by the engine's clock, so the daemon reads
+  // one clock and fake-clock tests see their own time pass.
+  std::chrono::system_clock::time_point wall() const {
+    return startedWall +
+           std::chrono::duration_cast<std::chrono::system_clock::duration>(now() - started);
   }
   SmInfo selfInfo() const;
   bool once() const { return settings.onceMaxSweeps.has_value(); }
@@ -68,9 +71,15 @@ struct SmDaemon::Impl {
   int end(int code, std::string reason, std::vector<std::string> details = {});
 
   // DaemonStatus.cpp
+  // What `ibsm status` shows of a sweep, ended now (wall()). `result`: the
+  // sweep planned and programmed, and these are its counters.
+  control::SweepInfo sweepInfo(std::string kind, std::chrono::milliseconds duration,
+                               std::uint64_t mads, std::vector<std::string> changes, bool up,
+                               const SweepResult* result = nullptr) const;
   void recordSweep(const control::SweepInfo& info, const SweepResult* result);
   // recordSweep's counting, before the metrics file is written.
   void countSweep(const control::SweepInfo& info, const SweepResult* result);
+  void countResult(const SweepResult& result);
   // The subnet is up (or not) after a sweep as master; the first up is timed.
   void setUp(bool isUp);
   control::DaemonStatus status() const;
@@ -88,6 +97,16 @@ struct SmDaemon::Impl {
 
   // Tells the lifecycle listener, if any (SmDaemon::onLifecycle says when).
   void announce(SmDaemon::Lifecycle what);
+
+  // The services, asked in one place (Service.h): the loop's top gives each
+  // a turn when due; the wait returns when one is ready or at the earliest
+  // deadline.
+  bool servicesTurn();
+  bool servicesReady() const;
+  std::optional<MadClock::time_point> servicesDeadline() const;
+  void servicesOnSweep(const SweepOutcome& outcome);
+  void servicesOnState(SmState from, SmState to);
+  void servicesDescribe(control::DaemonStatus& s) const;
 
   // DaemonSweeps.cpp
   struct FreshDiscovery;
@@ -212,6 +231,9 @@ struct SmDaemon::Impl {
   SmInfoAgent agent;
   MasterSweep sweep;
   std::unique_ptr<control::ControlServer> controlServer;
+  // The services, in the order they are told and asked (not owned: each is
+  // a member below, registered by the constructor).
+  std::vector<Service*> services;
 
   // How to reach every SM port the last discovery saw, by port GUID.
   std::unordered_map<Guid, PeerSm> peers;

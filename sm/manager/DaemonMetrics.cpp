@@ -16,7 +16,7 @@ health::HealthView SmDaemon::Impl::healthView() const {
   health::HealthView view = health;
   if (counterRun) view.ports = counterRun->sweep.lastPassPorts();
   view.counterSweep = counterFigures();
-  view.at = std::chrono::system_clock::now();
+  view.at = wall();
   return view;
 }
 

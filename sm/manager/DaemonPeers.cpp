@@ -120,7 +120,7 @@ void SmDaemon::Impl::notePorts(const discovery::DiscoveredSubnet& subnet) {
     ++portsSeen.portsLinked;
     portsSeen.portsActive += info.portState == PortState::Active;
   }
-  portsSeen.seenAt = std::chrono::system_clock::now();
+  portsSeen.seenAt = wall();
 }
 
 std::optional<control::MasterView> SmDaemon::Impl::masterView() const {

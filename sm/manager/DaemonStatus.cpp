@@ -79,12 +79,12 @@ control::SweepCounters sweepCounters(const SweepResult& r) {
 
 }  // namespace
 
-control::SweepInfo sweepInfo(std::string kind, std::chrono::milliseconds duration,
-                             std::uint64_t mads, std::vector<std::string> changes, bool up,
-                             const SweepResult* result) {
+control::SweepInfo SmDaemon::Impl::sweepInfo(std::string kind, std::chrono::milliseconds duration,
+                                             std::uint64_t mads, std::vector<std::string> changes,
+                                             bool up, const SweepResult* result) const {
   // `when` is for the operator's eyes: wall-clock time, not the engine's.
   control::SweepInfo info{.kind = std::move(kind),
-                          .when = std::chrono::system_clock::now(),
+                          .when = wall(),
                           .duration = duration,
                           .mads = mads,
                           .changes = std::move(changes),
@@ -122,16 +122,20 @@ void SmDaemon::Impl::countSweep(const control::SweepInfo& info, const SweepResul
   if (!info.changes.empty()) lastChange = info;
   if (info.kind == "replan") lastReplan = info;
   if (info.kind == "heavy" || info.kind == "takeover") announce(SmDaemon::Lifecycle::Ready);
-  if (!result) return;
-  lastResult = *result;
-  if (subnetListener && result->plan) subnetListener(*result, sweep.held(), agent.self());
-  noticeSweep(*result);
-  dropGoneMembers(*result);
+  if (result) countResult(*result);
+  servicesOnSweep({.info = info, .result = result});
+}
+
+void SmDaemon::Impl::countResult(const SweepResult& result) {
+  lastResult = result;
+  if (subnetListener && result.plan) subnetListener(result, sweep.held(), agent.self());
+  noticeSweep(result);
+  dropGoneMembers(result);
   for (std::size_t k = 0; k < program::kTableKinds; ++k) {
     const auto kind = static_cast<program::TableKind>(k);
-    tablesTotal[kind].read += result->program.table(kind).read;
-    tablesTotal[kind].written += result->program.table(kind).written;
-    tablesTotal[kind].smps += result->program.requests(kind);
+    tablesTotal[kind].read += result.program.table(kind).read;
+    tablesTotal[kind].written += result.program.table(kind).written;
+    tablesTotal[kind].smps += result.program.requests(kind);
   }
 }
 
@@ -220,6 +224,7 @@ control::DaemonStatus SmDaemon::Impl::status() const {
   }
   s.unhealthy = health.unhealthy;
   describeLogging(s);
+  servicesDescribe(s);
   s.exit = ended;
   return s;
 }

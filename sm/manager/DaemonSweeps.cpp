@@ -32,7 +32,7 @@ void SmDaemon::Impl::logUp(const SweepResult& r, std::string_view how) {
       r.switches, r.caPorts, r.routedPairs, r.engine, r.portsActive, r.program.portsActivated, how,
       r.mads, ms, engine.counters().sent, sinceStart);
   ++upReports;
-  lastUpReport = std::chrono::system_clock::now();
+  lastUpReport = wall();
 }
 
 void SmDaemon::Impl::discover() {

@@ -194,6 +194,7 @@ int SmDaemon::Impl::run() {
       continue;
     }
     if (countersTurn()) continue;
+    if (servicesTurn()) continue;
     // --once sweeps heavy until it ends: no timed light sweeps.
     const bool timedSweeps = !once() && settings.sweepInterval.count() > 0;
     const auto t = now();
@@ -213,8 +214,12 @@ int SmDaemon::Impl::run() {
     auto until = timedSweeps ? std::min(pollAt, sweepAt) : pollAt;
     if (multicastAt) until = std::min(until, *multicastAt);
     if (const auto counters = nextCounterPass()) until = std::min(until, *counters);
-    if (auto ok = engine.runUntil(
-            until, [this] { return !machine.idle() || multicastReady() || countersReady(); });
+    if (const auto due = servicesDeadline()) until = std::min(until, *due);
+    if (auto ok = engine.runUntil(until,
+                                  [this] {
+                                    return !machine.idle() || multicastReady() || countersReady() ||
+                                           servicesReady();
+                                  });
         !ok) {
       if (stopping) continue;  // the machine holds Stop
       log->error("SM-0006 port failed: {}", ok.error().message);
@@ -265,10 +270,10 @@ void SmDaemon::Impl::perform(const Action& a) {
         log->info("SM-0101 state {} ({})", fsm::name(a.smState), fsm::name(machine.state().phase));
         ++stateChanges;
         if (a.smState == SmState::Master) ++timesMaster;
-        recentStates.push_back(
-            {std::string(fsm::name(a.smState)), std::chrono::system_clock::now()});
+        recentStates.push_back({std::string(fsm::name(a.smState)), wall()});
         if (recentStates.size() > 16) recentStates.pop_front();
       }
+      if (agent.self().smState != a.smState) servicesOnState(agent.self().smState, a.smState);
       if (agent.self().smState != a.smState) {
         // Not when the process stops: the groups end with it.
         if (agent.self().smState == SmState::Master && !stopping) forgetGroups();
