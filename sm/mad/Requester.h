@@ -1,0 +1,304 @@
+// The one requester of the SM: a window of outstanding requests with a FIFO
+// queue behind it, transaction ids, retries, per-attempt timeouts and
+// cancel, written once for every MAD the SM asks and waits for: SMPs
+// (MadEngine), PerfMgt GMPs (health::PerfRequester) and the SA's
+// Report(Notice)s (sa::Reports). Each user keeps its own request and answer
+// types and its wire; the requester never touches the wire itself. It is
+// handed hooks (send, how long an attempt waits, how many attempts a
+// request gets, where a request ends) and fed answers by TID (deliver) and
+// the clock's progress (expire); it says when it wants to be woken next
+// (nextDeadline, or the wakeAt hook).
+//
+//   Requester<MyRequest, MyAnswer> r({.send = ..., .timeout = ..., .attempts = ...,
+//                                     .complete = ..., .clock = ...}, {.window = 8});
+//   r.submit(request);       // queued
+//   r.pump();                // sends what the window has room for
+//   r.deliver(tid, answer, /*badStatus=*/false);   // from the receive path, then pump()
+//   r.expire();              // at r.nextDeadline(): retries, or Timeout
+//
+// TIDs: the lower 32 bits (the kernel owns the upper 32), unique while
+// outstanding, never 0. A retry resends the same TID, so a late answer to
+// an earlier attempt still completes the request; an answer to nothing
+// outstanding is counted unmatched and dropped. Every request ends exactly
+// once in the complete hook: answered (Ok, BadStatus), Timeout after its
+// last attempt, SendFailed when the transport refused it, or cancelAll()'s
+// outcome. Hooks may submit more; those only queue until the next pump().
+#pragma once
+
+#include <ibsm/MadTransport.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <optional>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+namespace ibsm::sm::mad {
+
+// How a request ended: one type for every user (SmpOutcome, PerfOutcome).
+enum class RequestOutcome : std::uint8_t {
+  Ok,               // answered with status 0
+  BadStatus,        // answered with a non-zero status (busy, unsupported, invalid field)
+  Timeout,          // no answer after every attempt
+  SendFailed,       // the transport refused the request
+  TransportFailed,  // the transport stopped receiving while the request was pending
+  Cancelled,        // the work ended before an answer came
+};
+
+template <typename Answer>
+struct Completion {
+  RequestOutcome outcome{RequestOutcome::Timeout};
+  std::optional<Answer> answer;   // for Ok and BadStatus
+  unsigned attempts{0};           // sends tried, the refused one included
+  std::uint32_t tid{0};           // 0: never given one
+  bool wasSent{false};            // the transport took at least one attempt
+  MadClock::time_point sentAt{};  // the last transmission (if wasSent): a trace's latency
+};
+
+struct RequesterCounters {
+  std::uint64_t sent{0};        // transmissions the transport took, retries included
+  std::uint64_t retried{0};     // retransmissions tried after a timeout
+  std::uint64_t answered{0};    // requests answered (Ok or BadStatus)
+  std::uint64_t badStatus{0};   // of those, with a non-zero status
+  std::uint64_t timedOut{0};    // requests that failed after every attempt
+  std::uint64_t sendFailed{0};  // transmissions the transport refused
+  std::uint64_t unmatched{0};   // answers to nothing outstanding (late, duplicate, stray)
+  std::uint64_t cancelled{0};   // requests ended by cancelAll(Cancelled)
+};
+
+struct RequesterOptions {
+  std::size_t window{32};     // requests outstanding at most (at least 1)
+  std::uint32_t firstTid{1};  // TIDs count up from here (a capture tells users apart)
+};
+
+template <typename Request, typename Answer>
+struct RequesterHooks {
+  // Puts `request` on the wire with `tid`, attempt `attempt` (1-based);
+  // false when the transport refused it. May cache the encoding in `request`.
+  std::function<bool(Request&, std::uint32_t tid, unsigned attempt)> send;
+  // How long attempt `attempt` (1-based) waits for its answer.
+  std::function<std::chrono::milliseconds(const Request&, unsigned attempt)> timeout;
+  // Attempts the request gets in all; asked each time one times out.
+  std::function<unsigned(const Request&)> attempts;
+  // Where every request ends, exactly once.
+  std::function<void(Request&, Completion<Answer>&&)> complete;
+  std::function<MadClock::time_point()> clock;
+  // Optional: called before each retry (attempt: the ones made so far).
+  std::function<void(const Request&, unsigned attempt)> retrying;
+  // Optional: the timer the requester wants (nullopt: none), asked when
+  // its earliest deadline changes or after expire() spent the last one.
+  std::function<void(std::optional<MadClock::time_point>)> wakeAt;
+};
+
+template <typename Request, typename Answer>
+class Requester {
+ public:
+  using Hooks = RequesterHooks<Request, Answer>;
+
+  Requester(Hooks hooks, RequesterOptions options)
+      : hooks_(std::move(hooks)), options_(options), lastTid_(options.firstTid - 1) {
+    options_.window = std::max<std::size_t>(options_.window, 1);
+  }
+  Requester(const Requester&) = delete;
+  Requester& operator=(const Requester&) = delete;
+
+  // Queues a request; it goes out from the next pump().
+  void submit(Request request) { queue_.push_back(Entry{.request = std::move(request)}); }
+
+  // Sends from the queue, in order, while the window has room and the
+  // requester is not paused. A refused send completes at once; hooks'
+  // submits are taken by this same loop.
+  void pump() {
+    if (pumping_) return;
+    pumping_ = true;
+    while (!paused_ && !queue_.empty() && pending_.size() < options_.window) {
+      Entry e = std::move(queue_.front());
+      queue_.pop_front();
+      if (e.tid == 0) e.tid = nextTid();
+      transmit(std::move(e));
+    }
+    pumping_ = false;
+    rearm();
+  }
+
+  // An answer with `tid` (the lower 32 bits); `accepts` may refuse one
+  // that does not fit the request (another attribute). True when it
+  // completed an outstanding request; otherwise counted unmatched. The
+  // window refills at the caller's next pump().
+  template <typename Accepts>
+  bool deliver(std::uint32_t tid, Answer answer, bool badStatus, Accepts&& accepts) {
+    auto it = pending_.find(tid);
+    if (it == pending_.end() || !accepts(std::as_const(it->second.entry.request))) {
+      ++counters_.unmatched;
+      return false;
+    }
+    Entry e = std::move(it->second.entry);
+    pending_.erase(it);
+    ++counters_.answered;
+    if (badStatus) ++counters_.badStatus;
+    finish(e, badStatus ? RequestOutcome::BadStatus : RequestOutcome::Ok, std::move(answer));
+    return true;
+  }
+  bool deliver(std::uint32_t tid, Answer answer, bool badStatus) {
+    return deliver(tid, std::move(answer), badStatus, [](const Request&) { return true; });
+  }
+  // An answer the user could not even read as one of its own.
+  void countUnmatched() { ++counters_.unmatched; }
+
+  // Retries, or fails as Timeout, what is past its deadline (in TID order:
+  // deterministic), then fills the window again.
+  void expire() {
+    spent_ = true;  // the timer that called this is spent: always say what is next
+    const auto now = hooks_.clock();
+    std::vector<std::uint32_t> due;
+    for (const auto& [tid, p] : pending_)
+      if (p.deadline <= now) due.push_back(tid);
+    std::ranges::sort(due);
+    for (std::uint32_t tid : due) {
+      auto it = pending_.find(tid);  // an earlier hook may have cancelled it
+      if (it == pending_.end()) continue;
+      Entry e = std::move(it->second.entry);
+      pending_.erase(it);
+      if (e.attempts < hooks_.attempts(e.request)) {
+        retry(std::move(e));
+        continue;
+      }
+      ++counters_.timedOut;
+      finish(e, RequestOutcome::Timeout);
+    }
+    pump();
+  }
+
+  // Paused: nothing new is sent and retries wait at the queue's head
+  // (keeping their TID); what is outstanding may still be answered.
+  void pause(bool paused) {
+    paused_ = paused;
+    pump();
+  }
+
+  // Completes everything outstanding (by TID) and queued (in order) with
+  // `outcome`; what hooks submit meanwhile too, until nothing is left.
+  // Returns how many requests it completed.
+  std::size_t cancelAll(RequestOutcome outcome = RequestOutcome::Cancelled) {
+    const bool wasPaused = std::exchange(paused_, true);
+    std::size_t completed = 0;
+    while (!idle()) {
+      std::vector<std::uint32_t> tids;
+      tids.reserve(pending_.size());
+      for (const auto& [tid, p] : pending_) tids.push_back(tid);
+      std::ranges::sort(tids);
+      std::vector<Entry> all;
+      all.reserve(tids.size() + queue_.size());
+      for (std::uint32_t tid : tids) all.push_back(std::move(pending_.at(tid).entry));
+      pending_.clear();
+      for (Entry& e : queue_) all.push_back(std::move(e));
+      queue_.clear();
+      for (Entry& e : all) {
+        ++completed;
+        if (outcome == RequestOutcome::Cancelled) ++counters_.cancelled;
+        finish(e, outcome);
+      }
+    }
+    paused_ = wasPaused;
+    rearm();
+    return completed;
+  }
+
+  // A TID no outstanding request holds, for a MAD sent outside the window
+  // (a trap): TIDs stay unique across everything the user sends.
+  std::uint32_t takeTid() { return nextTid(); }
+
+  // The earliest deadline of what is outstanding; nullopt when nothing is.
+  std::optional<MadClock::time_point> nextDeadline() const {
+    std::optional<MadClock::time_point> next;
+    for (const auto& [tid, p] : pending_)
+      if (!next || p.deadline < *next) next = p.deadline;
+    return next;
+  }
+
+  bool idle() const { return queue_.empty() && pending_.empty(); }
+  std::size_t outstanding() const { return pending_.size(); }
+  std::size_t queued() const { return queue_.size(); }
+  const RequesterCounters& counters() const { return counters_; }
+  const RequesterOptions& options() const { return options_; }
+
+ private:
+  struct Entry {
+    Request request;
+    std::uint32_t tid{0};  // kept by a retry that waits out a pause
+    unsigned attempts{0};
+    bool wasSent{false};
+    MadClock::time_point sentAt{};
+  };
+  struct Pending {
+    Entry entry;
+    MadClock::time_point deadline;
+  };
+
+  std::uint32_t nextTid() {
+    do {
+      ++lastTid_;
+    } while (lastTid_ == 0 || pending_.contains(lastTid_));
+    return lastTid_;
+  }
+
+  void transmit(Entry e) {
+    ++e.attempts;
+    if (!hooks_.send(e.request, e.tid, e.attempts)) {
+      ++counters_.sendFailed;
+      finish(e, RequestOutcome::SendFailed);
+      return;
+    }
+    ++counters_.sent;
+    e.wasSent = true;
+    e.sentAt = hooks_.clock();
+    const auto deadline = e.sentAt + hooks_.timeout(e.request, e.attempts);
+    const std::uint32_t tid = e.tid;
+    pending_.insert_or_assign(tid, Pending{.entry = std::move(e), .deadline = deadline});
+  }
+
+  void retry(Entry e) {
+    ++counters_.retried;
+    if (hooks_.retrying) hooks_.retrying(e.request, e.attempts);
+    if (paused_) {
+      queue_.push_front(std::move(e));
+    } else {
+      transmit(std::move(e));
+    }
+  }
+
+  void finish(Entry& e, RequestOutcome outcome, std::optional<Answer> answer = std::nullopt) {
+    hooks_.complete(e.request, Completion<Answer>{.outcome = outcome,
+                                                  .answer = std::move(answer),
+                                                  .attempts = e.attempts,
+                                                  .tid = e.tid,
+                                                  .wasSent = e.wasSent,
+                                                  .sentAt = e.sentAt});
+  }
+
+  void rearm() {
+    if (!hooks_.wakeAt) return;
+    const auto next = nextDeadline();
+    if (next == armedAt_ && !spent_) return;
+    spent_ = false;
+    armedAt_ = next;
+    hooks_.wakeAt(next);
+  }
+
+  Hooks hooks_;
+  RequesterOptions options_;
+  std::deque<Entry> queue_;
+  std::unordered_map<std::uint32_t, Pending> pending_;
+  std::uint32_t lastTid_;
+  bool paused_{false};
+  bool pumping_{false};  // inside pump(): hooks' submits only queue
+  bool spent_{false};    // expire() ran: the armed timer fired
+  std::optional<MadClock::time_point> armedAt_;
+  RequesterCounters counters_;
+};
+
+}  // namespace ibsm::sm::mad
