@@ -51,14 +51,14 @@
 
 #include <chrono>
 #include <cstdint>
-#include <deque>
 #include <functional>
 #include <memory>
 #include <optional>
 #include <string>
-#include <unordered_map>
 #include <variant>
 #include <vector>
+
+#include "sm/mad/Requester.h"
 
 namespace ibsm {
 
@@ -77,14 +77,9 @@ struct SmpRequest {
   std::string destination() const;
 };
 
-enum class SmpOutcome : std::uint8_t {
-  Ok,               // a GetResp with status 0
-  BadStatus,        // a GetResp with a non-zero status (busy, unsupported, invalid field)
-  Timeout,          // no response after 1 + retries attempts
-  SendFailed,       // the transport refused the request
-  TransportFailed,  // the transport stopped receiving while the request was pending
-  Cancelled,        // cancel() ended the work before an answer came
-};
+// The one requester's outcome (sm/mad/Requester.h): SMPs end as every
+// request the SM waits on does.
+using SmpOutcome = sm::mad::RequestOutcome;
 
 struct SmpReply {
   SmpOutcome outcome{SmpOutcome::Timeout};
@@ -190,37 +185,37 @@ class MadEngine {
   // the unsolicited handler.
   [[nodiscard]] Result<void> sendTrap(Lid to, const SmpData& notice);
 
-  const MadCounters& counters() const { return counters_; }
+  // The requester's counts and the engine's own (received, traps, ...).
+  MadCounters counters() const;
   // The trace lines of `--log-level trace` logged and suppressed (MadTrace.h).
   const MadTraceCounters& traceCounters() const { return trace_.counters(); }
-  std::size_t outstanding() const { return pending_.size(); }
-  std::size_t queued() const { return queue_.size(); }
-  bool idle() const { return pending_.empty() && queue_.empty(); }
+  std::size_t outstanding() const { return requests_.outstanding(); }
+  std::size_t queued() const { return requests_.queued(); }
+  bool idle() const { return requests_.idle(); }
   const MadEngineOptions& options() const { return options_; }
   // The loss seen per path length, which sets each request's attempts.
   const MadLoss& loss() const { return loss_; }
 
  private:
-  struct Queued {
-    SmpRequest request;
-    SmpCallback done;
-  };
-  struct Pending {
+  // What the requester holds per SMP: the request, its callback, the
+  // encoding every attempt resends, and the loss bucket its attempts
+  // and timeouts come from.
+  struct Entry {
     SmpRequest request;
     SmpCallback done;
     MadBuffer wire{};
-    MadClock::time_point deadline;
-    MadClock::time_point sentAt;  // the last transmission: the trace's latency
-    unsigned attempts{0};
     std::size_t lossBucket{0};  // MadLoss::bucketOf(request.to)
   };
+  using Requests = sm::mad::Requester<Entry, Smp>;
 
-  void fillWindow();
-  bool transmit(Pending& p);
-  void complete(std::uint32_t tid, SmpReply reply);
-  void traceEnd(const Pending& p, const SmpReply& reply);
+  Requests::Hooks hooks();
+  bool transmit(Entry& e, std::uint32_t tid, unsigned attempt);
+  unsigned attemptsFor(const Entry& e) const;
+  void retrying(const Entry& e, unsigned attempts);
+  void complete(Entry& e, sm::mad::Completion<Smp>&& done);
+  void traceEnd(const Entry& e, const SmpReply& reply, MadClock::time_point sentAt);
   void handleIncoming(const ReceivedMad& in);
-  void expireTimeouts();
+  void handleResponse(Smp smp);
   [[nodiscard]] Result<void> step(MadClock::time_point until);
   // Completes everything queued or outstanding with `outcome` (callbacks may
   // queue more: those complete too), then returns `why` as the error.
@@ -228,21 +223,18 @@ class MadEngine {
   [[nodiscard]] Result<std::optional<ReceivedMad>> receive(MadClock::time_point deadline);
   [[nodiscard]] Result<void> cancelledAtEnd();
   static Error cancelError();
-  std::uint32_t nextTid();
   MadClock::time_point now() const { return options_.clock(); }
   [[nodiscard]] Result<void> sendResponse(const IncomingSmp& request, Smp response);
 
   MadTransport& transport_;
   MadEngineOptions options_;
   std::shared_ptr<spdlog::logger> log_;
-  std::deque<Queued> queue_;
-  std::unordered_map<std::uint32_t, Pending> pending_;
-  std::uint32_t lastTid_{0};
   UnsolicitedHandler unsolicited_;
-  MadCounters counters_;
+  MadCounters own_;  // what the engine counts itself: all but the requester's
   MadLoss loss_;
   MadTrace trace_;
   bool cancelled_{false};
+  Requests requests_;
 };
 
 }  // namespace ibsm

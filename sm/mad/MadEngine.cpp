@@ -47,12 +47,6 @@ std::string describeFailure(const SmpReply& reply) {
 
 namespace {
 
-SmpReply outcomeOnly(SmpOutcome outcome) {
-  SmpReply reply;
-  reply.outcome = outcome;
-  return reply;
-}
-
 std::string describe(const SmpRequest& r) {
   return fmt::format("{}(0x{:04x}, mod 0x{:x}) to {}",
                      r.method == Method::Set ? "SubnSet" : "SubnGet",
@@ -65,72 +59,84 @@ MadEngine::MadEngine(MadTransport& transport, MadEngineOptions options)
     : transport_(transport),
       options_(std::move(options)),
       log_(options_.logger ? options_.logger : spdlog::default_logger()),
-      trace_(log_) {
-  options_.window = std::max<std::size_t>(options_.window, 1);
+      trace_(log_),
+      requests_(hooks(), {.window = options_.window}) {
+  options_.window = requests_.options().window;
   if (!options_.clock) options_.clock = [] { return MadClock::now(); };
 }
 
+MadEngine::Requests::Hooks MadEngine::hooks() {
+  return Requests::Hooks{
+      .send = [this](Entry& e, std::uint32_t tid,
+                     unsigned attempt) { return transmit(e, tid, attempt); },
+      .timeout =
+          [this](const Entry& e, unsigned attempt) {
+            return std::chrono::duration_cast<std::chrono::milliseconds>(
+                options_.timeout * loss_.timeoutFactor(e.lossBucket, attempt));
+          },
+      .attempts = [this](const Entry& e) { return attemptsFor(e); },
+      .complete = [this](Entry& e,
+                         sm::mad::Completion<Smp>&& done) { complete(e, std::move(done)); },
+      .clock = [this] { return now(); },
+      .retrying = [this](const Entry& e, unsigned attempts) { retrying(e, attempts); },
+      .wakeAt = {}};
+}
+
+MadCounters MadEngine::counters() const {
+  const sm::mad::RequesterCounters& r = requests_.counters();
+  MadCounters c = own_;
+  c.sent += r.sent;
+  c.timeouts = r.timedOut;
+  c.retries = r.retried;
+  c.errors = r.badStatus;
+  c.sendFailures += r.sendFailed;
+  c.unmatched = r.unmatched;
+  c.cancelled = r.cancelled;
+  return c;
+}
+
 void MadEngine::submit(SmpRequest request, SmpCallback done) {
-  queue_.push_back(Queued{std::move(request), std::move(done)});
+  const std::size_t bucket = MadLoss::bucketOf(request.to);
+  requests_.submit(
+      Entry{.request = std::move(request), .done = std::move(done), .lossBucket = bucket});
 }
 
-std::uint32_t MadEngine::nextTid() {
-  do {
-    ++lastTid_;
-  } while (lastTid_ == 0 || pending_.contains(lastTid_));
-  return lastTid_;
-}
-
-bool MadEngine::transmit(Pending& p) {
-  const MadAddress to = std::holds_alternative<DrPath>(p.request.to)
-                            ? MadAddress::directed()
-                            : MadAddress::toLid(std::get<Lid>(p.request.to));
-  if (auto sent = transport_.send(p.wire, to); !sent) {
-    ++counters_.sendFailures;
-    log_->error("MAD-0103 cannot send {}: {}", describe(p.request), sent.error().message);
-    return false;
-  }
-  ++counters_.sent;
-  ++p.attempts;
-  const auto wait = std::chrono::duration_cast<std::chrono::milliseconds>(
-      options_.timeout * loss_.timeoutFactor(p.lossBucket, p.attempts));
-  p.sentAt = now();
-  p.deadline = p.sentAt + wait;
-  return true;
-}
-
-void MadEngine::fillWindow() {
-  // A failed send completes at once, and its callback may queue more.
-  while (pending_.size() < options_.window && !queue_.empty()) {
-    Queued q = std::move(queue_.front());
-    queue_.pop_front();
-    const SmpRequest& r = q.request;
+bool MadEngine::transmit(Entry& e, std::uint32_t tid, unsigned attempt) {
+  const SmpRequest& r = e.request;
+  if (attempt == 1) {
     Smp smp =
         std::holds_alternative<DrPath>(r.to)
             ? Smp::directed(r.method, r.attributeId, r.attributeModifier, std::get<DrPath>(r.to))
             : Smp::lidRouted(r.method, r.attributeId, r.attributeModifier);
-    const std::uint32_t tid = nextTid();
     smp.header.tid = tid;
     smp.header.mKey = r.mKey;
     smp.data = r.data;
-    Pending p;
-    p.lossBucket = MadLoss::bucketOf(q.request.to);
-    p.request = std::move(q.request);
-    p.done = std::move(q.done);
-    p.wire = encodeSmp(smp);
-    if (transmit(p)) {
-      pending_.emplace(tid, std::move(p));
-    } else {
-      SmpReply reply = outcomeOnly(SmpOutcome::SendFailed);
-      reply.attempts = 1;
-      p.done(p.request, reply);
-    }
+    e.wire = encodeSmp(smp);
   }
+  const MadAddress to = std::holds_alternative<DrPath>(r.to)
+                            ? MadAddress::directed()
+                            : MadAddress::toLid(std::get<Lid>(r.to));
+  if (auto sent = transport_.send(e.wire, to); !sent) {
+    log_->error("MAD-0103 cannot send {}: {}", describe(r), sent.error().message);
+    return false;
+  }
+  return true;
 }
 
-void MadEngine::traceEnd(const Pending& p, const SmpReply& reply) {
+unsigned MadEngine::attemptsFor(const Entry& e) const {
+  const MadLoss::Limits limits{.floor = options_.retries + 1,
+                               .ceiling = std::max(options_.maxAttempts, options_.retries + 1)};
+  return loss_.attemptsFor(e.lossBucket, limits);
+}
+
+void MadEngine::retrying(const Entry& e, unsigned attempts) {
+  if (attempts > options_.retries) ++own_.lossRetries;
+  log_->debug("MAD-0107 {} timed out (attempt {}), retrying", describe(e.request), attempts);
+}
+
+void MadEngine::traceEnd(const Entry& e, const SmpReply& reply, MadClock::time_point sentAt) {
   const auto t = now();
-  const auto id = static_cast<std::uint16_t>(p.request.attributeId);
+  const auto id = static_cast<std::uint16_t>(e.request.attributeId);
   std::string status =
       reply.outcome == SmpOutcome::Ok ? std::string("ok")
       : reply.outcome == SmpOutcome::BadStatus
@@ -139,95 +145,72 @@ void MadEngine::traceEnd(const Pending& p, const SmpReply& reply) {
       : reply.outcome == SmpOutcome::Cancelled ? std::string("cancelled")
                                                : std::string("transport failed");
   trace_.record(
-      MadTraceEntry{.method = p.request.method == Method::Set ? "SubnSet" : "SubnGet",
+      MadTraceEntry{.method = e.request.method == Method::Set ? "SubnSet" : "SubnGet",
                     .attribute = smpAttributeName(id),
                     .attributeId = id,
-                    .modifier = p.request.attributeModifier,
-                    .to = p.request.destination(),
+                    .modifier = e.request.attributeModifier,
+                    .to = e.request.destination(),
                     .status = std::move(status),
-                    .latency = std::chrono::duration_cast<std::chrono::microseconds>(t - p.sentAt),
+                    .latency = std::chrono::duration_cast<std::chrono::microseconds>(t - sentAt),
                     .attempts = reply.attempts},
       t);
 }
 
-void MadEngine::complete(std::uint32_t tid, SmpReply reply) {
-  auto node = pending_.extract(tid);
-  reply.attempts = node.mapped().attempts;
-  if (trace_.enabled()) traceEnd(node.mapped(), reply);
+void MadEngine::complete(Entry& e, sm::mad::Completion<Smp>&& done) {
+  SmpReply reply{.outcome = done.outcome, .smp = std::move(done.answer), .attempts = done.attempts};
+  if (reply.smp) reply.status = reply.smp->header.status;
+  // Never on the wire (refused at once, or queued when the work ended):
+  // nothing to trace, nothing learnt of the path.
+  if (reply.outcome == SmpOutcome::Timeout) {
+    log_->warn("MAD-0101 {} got no response after {} attempts", describe(e.request),
+               reply.attempts);
+  } else if (reply.outcome == SmpOutcome::BadStatus) {
+    log_->warn("MAD-0102 {} answered with status {}", describe(e.request),
+               describeMadStatus(reply.status));
+  }
+  if (done.wasSent && trace_.enabled()) traceEnd(e, reply, done.sentAt);
   if (reply.outcome == SmpOutcome::Ok || reply.outcome == SmpOutcome::BadStatus)
-    loss_.answeredAt(node.mapped().lossBucket, reply.attempts);
-  node.mapped().done(node.mapped().request, reply);
-}
-
-void MadEngine::expireTimeouts() {
-  const auto t = now();
-  std::vector<std::uint32_t> expired;
-  for (const auto& [tid, p] : pending_) {
-    if (p.deadline <= t) expired.push_back(tid);
-  }
-  std::ranges::sort(expired);  // deterministic order for callbacks
-  for (std::uint32_t tid : expired) {
-    Pending& p = pending_.at(tid);
-    const MadLoss::Limits limits{.floor = options_.retries + 1,
-                                 .ceiling = std::max(options_.maxAttempts, options_.retries + 1)};
-    if (p.attempts < loss_.attemptsFor(p.lossBucket, limits)) {
-      ++counters_.retries;
-      if (p.attempts > options_.retries) ++counters_.lossRetries;
-      log_->debug("MAD-0107 {} timed out (attempt {}), retrying", describe(p.request), p.attempts);
-      if (transmit(p)) continue;
-      complete(tid, outcomeOnly(SmpOutcome::SendFailed));
-      continue;
-    }
-    ++counters_.timeouts;
-    log_->warn("MAD-0101 {} got no response after {} attempts", describe(p.request), p.attempts);
-    complete(tid, outcomeOnly(SmpOutcome::Timeout));
-  }
+    loss_.answeredAt(e.lossBucket, reply.attempts);
+  e.done(e.request, reply);
 }
 
 void MadEngine::handleIncoming(const ReceivedMad& in) {
-  ++counters_.received;
+  ++own_.received;
   auto smp = decodeSmp(in.mad);
   if (!smp) {
-    ++counters_.malformed;
+    ++own_.malformed;
     log_->warn("MAD-0106 dropped a MAD from LID {}: {}", in.from.lid, smp.error().message);
     return;
   }
   if (smp->header.method == Method::TrapRepress) {
     // Answers a trap we sent; there is nothing to match or to answer.
-    ++counters_.represses;
+    ++own_.represses;
     log_->debug("MAD-0109 TrapRepress TID 0x{:x} from LID {}", smp->header.tid, in.from.lid);
     return;
   }
-  if (!isResponse(smp->header.method)) {
-    ++counters_.unsolicited;
-    if (unsolicited_) {
-      unsolicited_(IncomingSmp{*smp, in.from});
-    } else {
-      ++counters_.unhandled;
-      log_->debug("MAD-0105 no handler for method 0x{:02x} attribute 0x{:04x} from LID {}",
-                  static_cast<unsigned>(smp->header.method),
-                  static_cast<unsigned>(smp->header.attributeId), in.from.lid);
-    }
-    return;
+  if (isResponse(smp->header.method)) return handleResponse(std::move(*smp));
+  ++own_.unsolicited;
+  if (unsolicited_) {
+    unsolicited_(IncomingSmp{*smp, in.from});
+  } else {
+    ++own_.unhandled;
+    log_->debug("MAD-0105 no handler for method 0x{:02x} attribute 0x{:04x} from LID {}",
+                static_cast<unsigned>(smp->header.method),
+                static_cast<unsigned>(smp->header.attributeId), in.from.lid);
   }
+}
+
+void MadEngine::handleResponse(Smp smp) {
   // The transport owns the upper 32 TID bits (see MadTransport::send).
-  const auto tid = static_cast<std::uint32_t>(smp->header.tid);
-  auto it = pending_.find(tid);
-  if (it == pending_.end() || it->second.request.attributeId != smp->header.attributeId) {
-    ++counters_.unmatched;
+  const auto tid = static_cast<std::uint32_t>(smp.header.tid);
+  const std::uint64_t wholeTid = smp.header.tid;
+  const AttributeId attribute = smp.header.attributeId;
+  const bool bad = smp.header.status != 0;
+  const bool matched = requests_.deliver(
+      tid, std::move(smp), bad, [&](const Entry& e) { return e.request.attributeId == attribute; });
+  if (!matched)
     log_->debug("MAD-0104 response TID 0x{:x} attribute 0x{:04x} matches no outstanding request",
-                smp->header.tid, static_cast<unsigned>(smp->header.attributeId));
-    return;
-  }
-  const std::uint16_t status = smp->header.status;
-  if (status != 0) {
-    ++counters_.errors;
-    log_->warn("MAD-0102 {} answered with status {}", describe(it->second.request),
-               describeMadStatus(status));
-  }
-  complete(tid, SmpReply{.outcome = status == 0 ? SmpOutcome::Ok : SmpOutcome::BadStatus,
-                         .smp = std::move(*smp),
-                         .status = status});
+                wholeTid, static_cast<unsigned>(attribute));
 }
 
 Error MadEngine::cancelError() {
@@ -240,44 +223,25 @@ Result<std::optional<ReceivedMad>> MadEngine::receive(MadClock::time_point deadl
 }
 
 Result<void> MadEngine::step(MadClock::time_point until) {
-  auto deadline = until;
-  for (const auto& [tid, p] : pending_) deadline = std::min(deadline, p.deadline);
-  auto in = receive(deadline);
+  const auto next = requests_.nextDeadline();
+  auto in = receive(next ? std::min(until, *next) : until);
   if (!in) return failAll(SmpOutcome::TransportFailed, in.error());
   if (*in) handleIncoming(**in);
   // A handler (the waiter's, or one run for the MAD just read) may have
   // cancelled the work; nothing more goes out then.
   if (cancelled_) return failAll(SmpOutcome::Cancelled, cancelError());
-  expireTimeouts();
-  fillWindow();
+  requests_.expire();  // retries, timeouts, then the window refilled
   return {};
 }
 
 Result<void> MadEngine::failAll(SmpOutcome outcome, Error why) {
-  std::size_t completed = 0;
   // Callbacks may submit again (a BFS does on success only, but any caller
-  // may): loop until nothing is left, so no callback outlives this run.
-  while (!pending_.empty() || !queue_.empty()) {
-    std::vector<std::uint32_t> tids;
-    tids.reserve(pending_.size());
-    for (const auto& [tid, p] : pending_) tids.push_back(tid);
-    std::ranges::sort(tids);  // deterministic order: outstanding by TID, then the queue
-    for (std::uint32_t tid : tids) {
-      ++completed;
-      complete(tid, outcomeOnly(outcome));
-    }
-    while (!queue_.empty()) {
-      Queued q = std::move(queue_.front());
-      queue_.pop_front();
-      ++completed;
-      q.done(q.request, outcomeOnly(outcome));
-    }
-  }
+  // may): the requester completes those too, so no callback outlives this run.
+  const std::size_t completed = requests_.cancelAll(outcome);
   if (outcome == SmpOutcome::Cancelled) {
-    counters_.cancelled += completed;
     if (completed > 0) log_->info("MAD-0112 cancelled {} pending request(s)", completed);
   } else {
-    counters_.transportFailed += completed;
+    own_.transportFailed += completed;
     if (completed > 0)
       log_->warn("MAD-0111 {} pending request(s) completed unanswered: the transport failed ({})",
                  completed, why.message);
@@ -287,10 +251,10 @@ Result<void> MadEngine::failAll(SmpOutcome outcome, Error why) {
 
 Result<void> MadEngine::runUntilIdle() {
   if (cancelled_) return failAll(SmpOutcome::Cancelled, cancelError());
-  fillWindow();
-  // fillWindow leaves either an empty queue or a full window, so nothing
+  requests_.pump();
+  // pump() leaves either an empty queue or a full window, so nothing
   // outstanding means nothing left to do.
-  while (!pending_.empty()) {
+  while (requests_.outstanding() > 0) {
     if (auto ok = step(MadClock::time_point::max()); !ok) return ok;
   }
   return cancelledAtEnd();
@@ -298,7 +262,7 @@ Result<void> MadEngine::runUntilIdle() {
 
 Result<void> MadEngine::runUntil(MadClock::time_point deadline, const std::function<bool()>& stop) {
   if (cancelled_) return failAll(SmpOutcome::Cancelled, cancelError());
-  fillWindow();
+  requests_.pump();
   while (now() < deadline && !(stop && stop())) {
     if (auto ok = step(deadline); !ok) return ok;
   }
@@ -329,7 +293,7 @@ Result<void> MadEngine::sendResponse(const IncomingSmp& request, Smp response) {
                 sent.error().message);
     return sent;
   }
-  ++counters_.sent;
+  ++own_.sent;
   return {};
 }
 
@@ -356,15 +320,15 @@ Result<void> MadEngine::repress(const IncomingSmp& trap) {
 
 Result<void> MadEngine::sendTrap(Lid to, const SmpData& notice) {
   Smp trap = Smp::lidRouted(Method::Trap, AttributeId::Notice, 0);
-  trap.header.tid = nextTid();
+  trap.header.tid = requests_.takeTid();
   trap.data = notice;
   if (auto sent = transport_.send(encodeSmp(trap), MadAddress::toLid(to)); !sent) {
-    ++counters_.sendFailures;
+    ++own_.sendFailures;
     log_->error("MAD-0110 cannot send a trap to LID {}: {}", to, sent.error().message);
     return sent;
   }
-  ++counters_.sent;
-  ++counters_.traps;
+  ++own_.sent;
+  ++own_.traps;
   return {};
 }
 
