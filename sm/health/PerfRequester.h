@@ -1,5 +1,7 @@
-// Keeps a window of Performance Management GMPs (class 0x04) on the wire,
-// as the MAD engine does for SMPs, for the counter sweep. GMPs go on QP1
+// Keeps a window of Performance Management GMPs (class 0x04) on the wire
+// for the counter sweep, with the requester the MAD engine uses for SMPs
+// (sm/mad/Requester.h): this file is only what is PerfMgt's own (the
+// encoding, the trace line, its counters' names). GMPs go on QP1
 // beside the SA's traffic, not through the engine (which knows SMPs only),
 // and their answers come back from inside the transport's receive() -- in
 // the daemon's waits and between the SMPs of a sweep -- so the requester
@@ -27,12 +29,12 @@
 
 #include <chrono>
 #include <cstdint>
-#include <deque>
 #include <functional>
 #include <memory>
 #include <optional>
 #include <span>
-#include <unordered_map>
+
+#include "sm/mad/Requester.h"
 
 namespace ibsm::sm::health {
 
@@ -44,7 +46,9 @@ struct PerfRequest {
   PerfData data{};
 };
 
-enum class PerfOutcome : std::uint8_t { Ok, BadStatus, Timeout, SendFailed, Cancelled };
+// The one requester's outcome (never TransportFailed here: nothing waits
+// on a receive of its own).
+using PerfOutcome = ibsm::sm::mad::RequestOutcome;
 
 struct PerfReply {
   PerfOutcome outcome{PerfOutcome::Timeout};
@@ -102,10 +106,10 @@ class PerfRequester {
   // Completes everything queued and outstanding as Cancelled (left MASTER).
   void cancelAll();
 
-  bool idle() const { return queue_.empty() && pending_.empty(); }
-  std::size_t outstanding() const { return pending_.size(); }
-  std::size_t queued() const { return queue_.size(); }
-  const PerfRequesterCounters& counters() const { return counters_; }
+  bool idle() const { return requests_.idle(); }
+  std::size_t outstanding() const { return requests_.outstanding(); }
+  std::size_t queued() const { return requests_.queued(); }
+  PerfRequesterCounters counters() const;
   // The trace lines of `--log-level trace` logged and suppressed.
   const MadTraceCounters& traceCounters() const { return trace_.counters(); }
   // Where `--log-level trace` writes one line per GMP (<ibsm/MadTrace.h>);
@@ -114,37 +118,21 @@ class PerfRequester {
   const PerfRequesterOptions& options() const { return options_; }
 
  private:
-  struct Queued {
+  struct Entry {
     PerfRequest request;
     PerfCallback done;
-    unsigned attempts{0};
-    std::uint32_t tid{0};           // kept by a retry that waits out a pause
-    MadClock::time_point sentAt{};  // the last transmission: the trace's latency
   };
-  struct Pending {
-    Queued q;
-    MadClock::time_point deadline;
-  };
+  using Requests = ibsm::sm::mad::Requester<Entry, PerfMad>;
 
-  void fillWindow();
-  // True when on the wire; otherwise completed as SendFailed.
-  bool transmit(Queued q);
-  void complete(Queued q, PerfReply reply);
-  void traceEnd(const Queued& q, const PerfReply& reply);
-  void rearm();
-  std::uint32_t nextTid();
+  Requests::Hooks hooks();
+  bool transmit(const Entry& e, std::uint32_t tid);
+  void complete(Entry& e, ibsm::sm::mad::Completion<PerfMad>&& done);
+  void traceEnd(const Entry& e, const PerfReply& reply, MadClock::time_point sentAt);
 
   PerfRequesterIo io_;
   PerfRequesterOptions options_;
   MadTrace trace_;
-  std::deque<Queued> queue_;
-  std::unordered_map<std::uint32_t, Pending> pending_;
-  std::uint32_t lastTid_{0};
-  bool paused_{false};
-  bool filling_{false};  // inside fillWindow: callbacks' submits only queue
-  std::optional<MadClock::time_point> armedAt_;
-  bool spent_{false};  // expire() ran: the armed timer fired
-  PerfRequesterCounters counters_;
+  Requests requests_;
 };
 
 }  // namespace ibsm::sm::health
