@@ -1,6 +1,7 @@
 #include "sm/sa/Reports.h"
 
 #include <algorithm>
+#include <utility>
 
 #include "sm/sa/Notices.h"
 
@@ -30,62 +31,70 @@ std::chrono::milliseconds reportTimeout(std::uint8_t respTimeValue,
                     settings.maxTimeout);
 }
 
-std::uint32_t Reports::nextTid() {
-  do {
-    ++lastTid_;
-  } while (lastTid_ == 0 ||
-           std::ranges::any_of(pending_, [&](const Pending& p) { return p.tid == lastTid_; }));
-  return lastTid_;
+Reports::Reports(ReportSettings settings)
+    : settings_(settings),
+      // OpenSM starts its Report TIDs at 0x02DAB000; any start will do, ours
+      // tells ibsm's Reports apart in a capture. No window of its own: the
+      // cap is maxOutstanding, enforced (failing, not queueing) by add().
+      requests_(hooks(), {.window = std::max<std::size_t>(settings.maxOutstanding, 1),
+                          .firstTid = 0x1B5A0001}) {}
+
+Reports::Requests::Hooks Reports::hooks() {
+  return Requests::Hooks{.send =
+                             [this](Report& r, std::uint32_t tid, unsigned attempt) {
+                               if (attempt == 1) r.mad = encodeReport(r.notice, tid);
+                               ++(attempt == 1 ? counters_.sent : counters_.retried);
+                               out_.push_back(OutgoingGmp{.mad = r.mad, .to = r.to});
+                               return true;
+                             },
+                         .timeout = [](const Report& r, unsigned) { return r.timeout; },
+                         .attempts = [this](const Report&) { return settings_.retries + 1; },
+                         .complete =
+                             [this](Report&, ibsm::sm::mad::Completion<std::monostate>&& done) {
+                               // Cancelled: clear(), not counted.
+                               if (done.outcome == ibsm::sm::mad::RequestOutcome::Ok)
+                                 ++counters_.acknowledged;
+                               if (done.outcome == ibsm::sm::mad::RequestOutcome::Timeout)
+                                 ++counters_.failed;
+                             },
+                         .clock = [this] { return now_; },
+                         .retrying = {},
+                         .wakeAt = {}};
 }
 
 void Reports::add(const SaNotice& notice, const Subscription& to, Clock::time_point now) {
-  if (pending_.size() >= settings_.maxOutstanding) {
+  if (outstanding() >= settings_.maxOutstanding) {
     ++counters_.failed;
     return;
   }
-  Pending p;
-  p.tid = nextTid();
-  p.gmp = {.mad = encodeReport(notice, p.tid), .to = to.reportTo};
-  p.timeout = reportTimeout(to.info.respTimeValue, settings_);
-  p.deadline = now;
-  pending_.push_back(std::move(p));
+  now_ = now;
+  if (requests_.queued() == 0) firstQueuedAt_ = now;
+  requests_.submit(Report{.notice = notice,
+                          .to = to.reportTo,
+                          .timeout = reportTimeout(to.info.respTimeValue, settings_),
+                          .mad = {}});
 }
 
 std::vector<OutgoingGmp> Reports::due(Clock::time_point now) {
-  std::vector<OutgoingGmp> out;
-  std::vector<std::uint32_t> failed;
-  for (Pending& p : pending_) {
-    if (p.deadline > now) continue;
-    if (p.sends > settings_.retries) {
-      failed.push_back(p.tid);
-      continue;
-    }
-    ++(p.sends == 0 ? counters_.sent : counters_.retried);
-    ++p.sends;
-    p.deadline = now + p.timeout;
-    out.push_back(p.gmp);
-  }
-  counters_.failed += std::erase_if(
-      pending_, [&](const Pending& p) { return std::ranges::find(failed, p.tid) != failed.end(); });
-  return out;
+  now_ = now;
+  requests_.expire();  // retries and failures first, then the first sends
+  return std::exchange(out_, {});
 }
 
 bool Reports::acknowledge(std::span<const std::uint8_t> mad) {
   if (mad.size() < kMadHeaderSize || mad[kMethodByte] != saMethod::kReportResp) return false;
   const auto tid = static_cast<std::uint32_t>(tidOf(mad));
-  const auto it = std::ranges::find(pending_, tid, &Pending::tid);
-  if (it == pending_.end() || it->sends == 0) {
-    ++counters_.unmatched;
-    return false;
-  }
-  pending_.erase(it);
-  ++counters_.acknowledged;
-  return true;
+  const bool matched = requests_.deliver(tid, std::monostate{}, false);
+  if (!matched) ++counters_.unmatched;
+  return matched;
 }
 
 std::optional<Reports::Clock::time_point> Reports::nextDeadline() const {
-  if (pending_.empty()) return std::nullopt;
-  return std::ranges::min(pending_, {}, &Pending::deadline).deadline;
+  // A Report added but not yet sent is due from when it was added; due()
+  // sends every one (the window is the cap add() keeps).
+  const auto sent = requests_.nextDeadline();
+  if (requests_.queued() == 0) return sent;
+  return sent ? std::min(*sent, firstQueuedAt_) : firstQueuedAt_;
 }
 
 }  // namespace ibsm::sm::sa

@@ -1,8 +1,11 @@
 // The Reports in flight: each Report(Notice) sent to a subscriber is sent
 // again, with the same TID, until a ReportResp with that TID comes back or
 // the retries run out (then it counts as failed; the subscription stays,
-// as in OpenSM). Pure: it says what to send and when (due()), on the
-// caller's clock; the daemon sends and arms one timer at nextDeadline().
+// as in OpenSM). The window, TIDs, retries and timeouts are the SM's one
+// requester's (sm/mad/Requester.h); this file is what is the SA's own: the
+// subscriber's timeout, the cap on Reports in flight, the Report encoding.
+// Pure: it says what to send and when (due()), on the caller's clock; the
+// daemon sends and arms one timer at nextDeadline().
 //
 //   Reports reports(settings);
 //   reports.add(notice, subscription, now);           // queued, due at once
@@ -19,8 +22,10 @@
 #include <cstdint>
 #include <optional>
 #include <span>
+#include <variant>
 #include <vector>
 
+#include "sm/mad/Requester.h"
 #include "sm/sa/Subscriptions.h"
 
 namespace ibsm::sm::sa {
@@ -55,7 +60,9 @@ std::chrono::milliseconds reportTimeout(std::uint8_t respTimeValue, const Report
 class Reports {
  public:
   using Clock = MadClock;
-  explicit Reports(ReportSettings settings = {}) : settings_(settings) {}
+  explicit Reports(ReportSettings settings = {});
+  Reports(const Reports&) = delete;
+  Reports& operator=(const Reports&) = delete;
 
   // Queues a Report of `notice` to `to`, due at `now`.
   void add(const SaNotice& notice, const Subscription& to, Clock::time_point now);
@@ -70,27 +77,27 @@ class Reports {
   std::optional<Clock::time_point> nextDeadline() const;
   // Forgets every Report in flight (not counted failed): the SM is no
   // longer master, another SA speaks for the subnet now.
-  void clear() { pending_.clear(); }
+  void clear() { requests_.cancelAll(); }
 
-  std::size_t outstanding() const { return pending_.size(); }
+  std::size_t outstanding() const { return requests_.outstanding() + requests_.queued(); }
   const ReportCounters& counters() const { return counters_; }
 
  private:
-  struct Pending {
-    std::uint32_t tid{0};
-    OutgoingGmp gmp;
+  struct Report {
+    SaNotice notice;
+    GmpAddress to;
     std::chrono::milliseconds timeout{};
-    Clock::time_point deadline{};  // next send, or failure once sends == 1 + retries
-    std::uint32_t sends{0};
+    std::vector<std::uint8_t> mad;  // encoded at the first send, with its TID
   };
-  std::uint32_t nextTid();
+  using Requests = ibsm::sm::mad::Requester<Report, std::monostate>;
+  Requests::Hooks hooks();
 
   ReportSettings settings_;
-  std::vector<Pending> pending_;
-  // OpenSM starts its Report TIDs at 0x02DAB000; any start will do, ours
-  // tells ibsm's Reports apart in a capture.
-  std::uint32_t lastTid_{0x1B5A0000};
+  Clock::time_point now_{};            // the caller's clock, as of the last add() or due()
+  Clock::time_point firstQueuedAt_{};  // when the oldest Report not yet sent was added
+  std::vector<OutgoingGmp> out_;       // what the requester sent during due()
   ReportCounters counters_;
+  Requests requests_;
 };
 
 }  // namespace ibsm::sm::sa
