@@ -1,8 +1,8 @@
 // The inside of SmDaemon, shared by the files that implement it:
 // SmDaemon.cpp (the loop, signals, --once's end), DaemonSweeps.cpp
-// (discovery and the master's sweeps), DaemonPeers.cpp (the MADs to other
-// SMs), DaemonStatus.cpp (what it counts and shows) and DaemonMetrics.cpp
-// (the metrics file). Private to sm/manager.
+// (discovery and the master's sweeps), DaemonStatus.cpp (what it counts
+// and shows) and DaemonMetrics.cpp (the metrics file); the services it
+// holds live in their own files (Service.h). Private to sm/manager.
 #pragma once
 
 #include <ibsm/MadTrace.h>
@@ -26,8 +26,9 @@
 #include "sm/health/HealthBook.h"
 #include "sm/health/HealthView.h"
 #include "sm/manager/DaemonCounters.h"
-#include "sm/manager/ForeignSms.h"
-#include "sm/manager/PeerSms.h"
+#include "sm/manager/LifecycleService.h"
+#include "sm/manager/LogControl.h"
+#include "sm/manager/PeerService.h"
 #include "sm/manager/Service.h"
 #include "sm/manager/SmDaemon.h"
 #include "sm/manager/SmInfoAgent.h"
@@ -58,6 +59,8 @@ struct SmDaemon::Impl {
   }
   SmInfo selfInfo() const;
   bool once() const { return settings.onceMaxSweeps.has_value(); }
+  // The MAD trace's lines, SMPs, SA answers and PerfMgt GMPs together.
+  MadTraceCounters traceCounters() const;
 
   // SmDaemon.cpp
   int run();
@@ -87,16 +90,6 @@ struct SmDaemon::Impl {
   // Hands the allocator's free pages back after a sweep that planned or a
   // counter pass (ProcessMemory.h says why).
   void releaseMemory();
-
-  // DaemonLogging.cpp
-  // `ibsm log-level LEVEL`: the answer line for the control socket.
-  std::string setLogLevel(std::string_view level);
-  // On SIGHUP: the configuration's level, whatever the operator set.
-  void applyConfigLogLevel();
-  void describeLogging(control::DaemonStatus& s) const;
-
-  // Tells the lifecycle listener, if any (SmDaemon::onLifecycle says when).
-  void announce(SmDaemon::Lifecycle what);
 
   // The services, asked in one place (Service.h): the loop's top gives each
   // a turn when due; the wait returns when one is ready or at the earliest
@@ -206,19 +199,6 @@ struct SmDaemon::Impl {
   void writeMetrics(bool quiet = false);
   static constexpr std::chrono::seconds kQuietMetricsPeriod{60};
 
-  // DaemonPeers.cpp
-  void poll(Guid master);
-  // Not master, with a master known: what this SM sees of its subnet.
-  std::optional<control::MasterView> masterView() const;
-  // The ports the last discovery found linked and Active (masterView).
-  void notePorts(const discovery::DiscoveredSubnet& subnet);
-  void notify(Guid master);
-  void handover(Guid to);
-  void acknowledge(Guid to, SmState as);
-  void learnPeers(const discovery::DiscoveredSubnet& subnet);
-  std::vector<SmInfo> readPeers();
-  const PeerSm* peer(Guid guid) const;
-
   MadEngine& engine;
   loop::EventLoop& loop;
   const StateStore& store;
@@ -235,13 +215,7 @@ struct SmDaemon::Impl {
   // a member below, registered by the constructor).
   std::vector<Service*> services;
 
-  // How to reach every SM port the last discovery saw, by port GUID.
-  std::unordered_map<Guid, PeerSm> peers;
-  std::vector<SmInfo> lastSms;  // their SMInfo as last read
-  ForeignSms foreign;
-  Lid ownLid{};
   bool up{false};
-  Guid lastMasterLogged{};
   MadClock::time_point started;
   std::chrono::system_clock::time_point startedWall{std::chrono::system_clock::now()};
   std::uint64_t sweeps{0};
@@ -254,18 +228,10 @@ struct SmDaemon::Impl {
   std::deque<control::StateChange> recentStates;  // the last 16
   std::uint64_t upReports{0};
   std::optional<std::chrono::system_clock::time_point> lastUpReport;
-  std::uint64_t missedPolls{0};
-  std::uint64_t foreignReports{0};
-  std::uint64_t handoversSent{0};
-  std::uint64_t handoversAccepted{0};
   std::uint64_t reloads{0};
   std::uint64_t reloadsRefused{0};
   std::string reloadError;
-  std::optional<SmInfo> masterAnswer;  // the master's SMInfo, as its last poll answered
-  control::MasterView portsSeen;       // portsLinked, portsActive, seenAt of the last discovery
   std::uint64_t firstBringUps{0};
-  std::string logLevelSetBy{"config"};
-  std::uint64_t logLevelChanges{0};
   std::optional<std::chrono::milliseconds> firstUp;
   std::optional<control::SweepInfo> lastSweep;
   std::optional<control::SweepInfo> lastHeavy;
@@ -339,16 +305,18 @@ struct SmDaemon::Impl {
   };
   std::optional<FreshDiscovery> fresh;
 
-  SmDaemon::LifecycleListener lifecycle;
-  bool announcedReady{false};
-  bool reloadAnnounced{false};  // Reloading sent: Ready follows the reload
-
   bool performing{false};  // inside perform(): a signal then cancels the engine
   bool stopping{false};    // SIGTERM/SIGINT seen
   int stopSignal{0};
   std::string stoppedDuring;                 // the action a stop cut short
   std::optional<control::DaemonExit> ended;  // decided: run() returns ended->code
   std::uint32_t onceSweeps{0};               // --once: heavy sweeps that ran
+
+  // Services of this part (registered in `services` by the constructor):
+  // the other SMs, what the service manager is told, the log level.
+  PeerService peerService;
+  LifecycleService lifecycle;
+  LogControl logControl;
 };
 
 }  // namespace ibsm::sm::manager

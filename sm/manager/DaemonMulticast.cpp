@@ -45,7 +45,7 @@ void SmDaemon::Impl::noticeGroups() {
   if (!groups.takeEvents) return;
   auto events = groups.takeEvents();
   if (events.empty() || !notifier || agent.self().smState != SmState::Master) return;
-  notifier->groupsChanged(events, ownLid, portGuid, now());
+  notifier->groupsChanged(events, peerService.ownLid(), portGuid, now());
   pumpNotices();
 }
 

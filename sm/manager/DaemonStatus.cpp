@@ -121,7 +121,6 @@ void SmDaemon::Impl::countSweep(const control::SweepInfo& info, const SweepResul
   if (walked) lastHeavy = info;
   if (!info.changes.empty()) lastChange = info;
   if (info.kind == "replan") lastReplan = info;
-  if (info.kind == "heavy" || info.kind == "takeover") announce(SmDaemon::Lifecycle::Ready);
   if (result) countResult(*result);
   servicesOnSweep({.info = info, .result = result});
 }
@@ -150,7 +149,6 @@ control::DaemonStatus SmDaemon::Impl::status() const {
   s.state = std::string(fsm::name(agent.self().smState));
   s.phase = std::string(fsm::name(st.phase));
   s.portGuid = portGuid;
-  s.lid = ownLid;
   s.priority = settings.priority;
   s.smKeyIsDefault = settings.smKey == kDefaultSmKey;
   if (agent.self().smState == SmState::Master)
@@ -158,7 +156,6 @@ control::DaemonStatus SmDaemon::Impl::status() const {
   else if (st.master)
     s.master = st.master;
   s.up = up;
-  s.masterView = masterView();
   s.firstBringUps = firstBringUps;
   s.firstUp = firstUp;
   s.sweeps = sweeps;
@@ -194,17 +191,9 @@ control::DaemonStatus SmDaemon::Impl::status() const {
   s.recentStates.assign(recentStates.begin(), recentStates.end());
   s.upReports = upReports;
   s.lastUpReport = lastUpReport;
-  s.missedPolls = missedPolls;
-  s.handoversSent = handoversSent;
-  s.handoversAccepted = handoversAccepted;
   s.reloads = reloads;
   s.reloadsRefused = reloadsRefused;
   s.reloadError = reloadError;
-  for (const SmInfo& m : lastSms)
-    s.sms.push_back(
-        {.guid = m.guid, .priority = m.priority, .state = std::string(fsm::name(m.smState))});
-  s.foreignSms = foreign.current();
-  s.foreignReports = foreignReports;
   s.sa = sa;
   s.multicast = multicast;
   describeCounters(s);
@@ -223,7 +212,6 @@ control::DaemonStatus SmDaemon::Impl::status() const {
       s.sa.noticesByTrap[std::to_string(trap)] = n;
   }
   s.unhealthy = health.unhealthy;
-  describeLogging(s);
   servicesDescribe(s);
   s.exit = ended;
   return s;

@@ -54,21 +54,16 @@ void SmDaemon::Impl::discover() {
     machine.feed(Event::discoveryDone(false, {}));
     return;
   }
-  learnPeers(*found);
-  notePorts(*found);
-  auto sms = readPeers();
+  peerService.learnPeers(*found);
+  peerService.notePorts(*found);
+  auto sms = peerService.readPeers();
   for (const auto& s : sms)
     log->info("SM-0113 SM {} priority {} in state {}", s.guid, s.priority, fsm::name(s.smState));
   recordSweep(sweepInfo("discovery", since(t0), engine.counters().sent - sent, {}, false), nullptr);
   fresh = FreshDiscovery{std::move(*found), discovery.counters(), traps};
   machine.feed(Event::discoveryDone(true, sms));
   const auto& st = machine.state();
-  if (st.phase == fsm::Phase::Standby && st.master != lastMasterLogged) {
-    lastMasterLogged = st.master;
-    auto it = std::ranges::find_if(sms, [&](const SmInfo& s) { return s.guid == st.master; });
-    log->info("SM-0102 master is {} (priority {})", st.master,
-              it == sms.end() ? -1 : static_cast<int>(it->priority));
-  }
+  if (st.phase == fsm::Phase::Standby) peerService.noteMaster(st.master, sms);
 }
 
 void SmDaemon::Impl::heavy(bool takeover, std::optional<FreshDiscovery> discovery) {
@@ -104,7 +99,7 @@ void SmDaemon::Impl::heavy(bool takeover, std::optional<FreshDiscovery> discover
   agent.countActivity(static_cast<std::uint32_t>(result->mads));
   logSweep(*log, *result);
   // As the subnet now holds it: our port's LID is the one just programmed.
-  if (sweep.held().hasObservation()) learnPeers(sweep.held().observed());
+  if (sweep.held().hasObservation()) peerService.learnPeers(sweep.held().observed());
   const auto info = [&](bool isUp) {
     return sweepInfo(takeover      ? "takeover"
                      : rebalancing ? "rebalance"
@@ -116,7 +111,7 @@ void SmDaemon::Impl::heavy(bool takeover, std::optional<FreshDiscovery> discover
     recordSweep(info(up), &*result);
     return;
   }
-  auto sms = readPeers();
+  auto sms = peerService.readPeers();
   const bool wasUp = up;
   setUp(result->up);
   if (up && (!wasUp || !result->changes.empty()))
@@ -159,7 +154,7 @@ void SmDaemon::Impl::onceSwept(const SweepResult& result) {
   if (stale) log->warn("SM-0118 a link changed during the sweep (Trap 128): sweeping again");
   // Not up: the machine goes idle with a heavy sweep due, and onceEnd()
   // asks for it at once -- unless the SMs just read hand the subnet on.
-  machine.feed(Event::heavySweepDone(true, false, readPeers()));
+  machine.feed(Event::heavySweepDone(true, false, peerService.readPeers()));
 }
 
 void SmDaemon::Impl::light() {

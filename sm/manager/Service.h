@@ -15,6 +15,7 @@
 #pragma once
 
 #include <ibsm/Ids.h>
+#include <ibsm/MadAttributes.h>
 #include <ibsm/MadEngine.h>
 
 #include <optional>

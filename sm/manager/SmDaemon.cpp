@@ -38,7 +38,20 @@ SmDaemon::Impl::Impl(MadEngine& e, loop::EventLoop& l, const StateStore& st, Gui
       machine(contextOf(portGuid, settings)),
       agent(engine, selfInfo(), log),
       sweep(engine, store, settings.sweep, log),
-      started(now()) {}
+      started(now()),
+      peerService({.engine = engine,
+                   .machine = machine,
+                   .self = agent.self(),
+                   .settings = settings,
+                   .stopping = stopping,
+                   .wall = [this] { return wall(); },
+                   .log = log}),
+      lifecycle(agent.self(), up),
+      logControl(log, [this] { return traceCounters(); }) {
+  services.push_back(&peerService);
+  services.push_back(&lifecycle);
+  services.push_back(&logControl);
+}
 
 SmDaemon::Impl::~Impl() {
   // The port outlives us and may still read GMPs (umad2sim's settle()).
@@ -53,6 +66,17 @@ SmInfo SmDaemon::Impl::selfInfo() const {
   self.smKey = settings.smKey;
   self.smState = SmState::Discovering;
   return self;
+}
+
+MadTraceCounters SmDaemon::Impl::traceCounters() const {
+  MadTraceCounters sum = engine.traceCounters();
+  sum.lines += saTrace.counters().lines;
+  sum.suppressed += saTrace.counters().suppressed;
+  if (counterRun) {
+    sum.lines += counterRun->perf.traceCounters().lines;
+    sum.suppressed += counterRun->perf.traceCounters().suppressed;
+  }
+  return sum;
 }
 
 SmDaemon::SmDaemon(MadEngine& engine, loop::EventLoop& loop, const StateStore& store, Guid portGuid,
@@ -80,25 +104,7 @@ void SmDaemon::onSubnetProgrammed(SubnetListener listener) {
 }
 
 void SmDaemon::onLifecycle(LifecycleListener listener) {
-  impl_->lifecycle = std::move(listener);
-}
-
-void SmDaemon::Impl::announce(SmDaemon::Lifecycle what) {
-  if (what == SmDaemon::Lifecycle::Ready) {
-    // Once at start; after that only to end a reload announced as such.
-    if (announcedReady && !reloadAnnounced) return;
-    announcedReady = true;
-    reloadAnnounced = false;
-  }
-  if (what == SmDaemon::Lifecycle::Reloading) {
-    if (!announcedReady) return;  // not ready yet: the first Ready is still to come
-    reloadAnnounced = true;
-  }
-  if (!lifecycle) return;
-  const auto self = agent.self().smState;
-  std::string line{fsm::name(self)};
-  if (self == SmState::Master) line += up ? ", subnet up" : ", subnet not up";
-  lifecycle(what, line);
+  impl_->lifecycle.listen(std::move(listener));
 }
 
 int SmDaemon::run() {
@@ -157,7 +163,8 @@ int SmDaemon::Impl::run() {
           machine.feed(Event::operatorSweep(ask != SweepAsk::Light));
         });
     controlServer->onReadmit([this](std::string_view link) { return readmit(link); });
-    controlServer->onLogLevel([this](std::string_view level) { return setLogLevel(level); });
+    controlServer->onLogLevel(
+        [this](std::string_view level) { return logControl.setLevel(level); });
     controlServer->provideHealth([this] { return healthView(); });
   }
   // Set(SMInfo) must be answered from inside the engine's callback; traps
@@ -231,12 +238,12 @@ int SmDaemon::Impl::run() {
 void SmDaemon::Impl::signal(int signo) {
   if (signo == SIGHUP) {
     log->info("SM-0125 SIGHUP: re-reading the configuration");
-    announce(SmDaemon::Lifecycle::Reloading);
+    lifecycle.reloading();
     machine.feed(Event::reload());
     return;
   }
   log->info("SM-0005 signal {}: stopping", signo);
-  announce(SmDaemon::Lifecycle::Stopping);
+  lifecycle.stopping();
   if (stopSignal == 0) stopSignal = signo;
   if (performing && !engine.cancelled()) {
     const auto phase = machine.state().phase;
@@ -282,10 +289,6 @@ void SmDaemon::Impl::perform(const Action& a) {
       }
       agent.setState(a.smState);
       if (a.smState != SmState::Master) up = false;
-      // A master is ready after its first sweep (recordSweep); the others
-      // as soon as they know their place.
-      if (a.smState == SmState::Standby || a.smState == SmState::NotActive)
-        announce(SmDaemon::Lifecycle::Ready);
       break;
     case ActionKind::Discover:
       discover();
@@ -298,20 +301,20 @@ void SmDaemon::Impl::perform(const Action& a) {
       light();
       break;
     case ActionKind::PollMaster:
-      poll(a.peer);
+      peerService.poll(a.peer);
       break;
     case ActionKind::NotifyMaster:
-      notify(a.peer);
+      peerService.notify(a.peer);
       break;
     case ActionKind::SendHandover:
-      handover(a.peer);
+      peerService.handover(a.peer);
       break;
     case ActionKind::SendAcknowledge:
-      acknowledge(a.peer, a.smState);
+      peerService.acknowledge(a.peer, a.smState);
       break;
     case ActionKind::ReloadConfig:
       applyReload();
-      if (reloadAnnounced) announce(SmDaemon::Lifecycle::Ready);
+      lifecycle.reloaded();
       break;
   }
   performing = false;
@@ -323,8 +326,9 @@ std::optional<int> SmDaemon::Impl::onceEnd() {
   if (ended || !once()) return ended ? std::optional(ended->code) : std::nullopt;
   const auto& st = machine.state();
   const auto who = [&](Guid g) {
-    auto it = std::ranges::find_if(lastSms, [g](const SmInfo& s) { return s.guid == g; });
-    if (it == lastSms.end()) return fmt::format("SM {}", g);
+    const auto& sms = peerService.lastSms();
+    auto it = std::ranges::find_if(sms, [g](const SmInfo& s) { return s.guid == g; });
+    if (it == sms.end()) return fmt::format("SM {}", g);
     return fmt::format("SM {} (priority {}, {})", g, it->priority, fsm::name(it->smState));
   };
   std::string owner;
@@ -366,7 +370,7 @@ void SmDaemon::Impl::applyReload() {
   next->controlSocket = settings.controlSocket;
   next->onceMaxSweeps = settings.onceMaxSweeps;
   settings = std::move(*next);
-  applyConfigLogLevel();
+  logControl.applyConfig(settings.logLevel);
   machine.setContext(contextOf(portGuid, settings));
   agent.setPriority(settings.priority);
   agent.setSmKey(settings.smKey);

@@ -77,6 +77,9 @@ class SmDaemonTest : public ::testing::Test {
     const auto start = wire_.now();
     SmDaemon daemon(*engine_, loop_, store_, wire_.fabric().port(smPort()).guid, settings_,
                     std::move(reload), logger_);
+    daemon.onLifecycle([this](SmDaemon::Lifecycle what, std::string_view line) {
+      told_.emplace_back(what, std::string(line));
+    });
     std::vector<loop::EventLoop::TimerId> timers;
     for (const Cue& c : cues)
       timers.push_back(loop_.at(start + c.at, [&daemon, c] { daemon.signal(c.signal); }));
@@ -110,6 +113,8 @@ class SmDaemonTest : public ::testing::Test {
   std::optional<bool> lastUp_;     // the last sweep result's verdict, after run()
   control::DaemonStatus status_;   // what --stats would write, after run()
   control::DaemonStatus running_;  // what `ibsm status` said at run()'s `look`
+  // What the service manager was told (SmDaemon::onLifecycle), in order.
+  std::vector<std::pair<SmDaemon::Lifecycle, std::string>> told_;
   std::optional<MadEngine> engine_;
   DaemonSettings settings_;
 };
@@ -198,6 +203,33 @@ TEST_F(SmDaemonTest, SighupWithAGoodConfigReplansWithoutRediscovery) {
   for (std::size_t i = afterBringUp(); i < sent.size(); ++i)
     if (isGet(sent[i].smp, AttributeId::NodeInfo)) ++nodeInfoAfter;
   EXPECT_EQ(nodeInfoAfter, 0U);
+}
+
+TEST_F(SmDaemonTest, TheServiceManagerHearsReadyAfterTheFirstSweepAndAroundAReload) {
+  const auto same = [&]() -> Result<DaemonSettings> { return settings_; };
+  EXPECT_EQ(run({{12s, SIGHUP}, {15s, SIGTERM}}, same), 0);
+  using L = SmDaemon::Lifecycle;
+  const std::vector<std::pair<L, std::string>> expected{{L::Ready, "MASTER, subnet up"},
+                                                        {L::Reloading, "MASTER, subnet up"},
+                                                        {L::Ready, "MASTER, subnet up"},
+                                                        {L::Stopping, "MASTER, subnet up"}};
+  EXPECT_EQ(told_, expected) << log();
+}
+
+TEST_F(SmDaemonTest, AStandbyTellsTheServiceManagerReadyAsSoonAsItIsOne) {
+  PortRef other{};
+  for (NodeId n : wire_.fabric().endNodes()) other = PortRef{n, 1};
+  wire_.fabric().port(other).capabilityMask |= capability::kIsSm;
+  wire_.runSm(other, SmInfo{.guid = wire_.fabric().port(other).guid,
+                            .smKey = kDefaultSmKey,
+                            .priority = 0,
+                            .smState = SmState::Master});
+  EXPECT_EQ(run({{5s, SIGTERM}}, {}, 4s), 0);
+  EXPECT_EQ(running_.state, "STANDBY") << log();
+  using L = SmDaemon::Lifecycle;
+  const std::vector<std::pair<L, std::string>> expected{{L::Ready, "STANDBY"},
+                                                        {L::Stopping, "STANDBY"}};
+  EXPECT_EQ(told_, expected) << log();
 }
 
 std::size_t sentAfter(const FakeFabricTransport& wire, MadClock::time_point t) {

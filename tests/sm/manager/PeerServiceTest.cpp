@@ -1,0 +1,160 @@
+// The other SMs as the daemon deals with them, on the fake fabric: what it
+// read of them is what status shows (sms, masterView), a silent master's
+// polls and the handovers are counted, an SM with another SM_Key is
+// reported once as foreign.
+#include <gtest/gtest.h>
+#include <spdlog/sinks/null_sink.h>
+
+#include "sm/discovery/Discovery.h"
+#include "sm/manager/PeerService.h"
+#include "tests/sm/support/FakeFabricTransport.h"
+#include "tests/support/FabricFixtures.h"
+
+namespace ibsm::sm::manager {
+namespace {
+
+using namespace std::chrono_literals;
+using ibsm::testing::FakeFabricTransport;
+
+std::shared_ptr<spdlog::logger> quiet() {
+  return std::make_shared<spdlog::logger>("t", std::make_shared<spdlog::sinks::null_sink_st>());
+}
+
+// Hca1 port 1 runs the master (priority 5); ours is Hca2 port 2, a standby.
+class PeerServiceTest : public ::testing::Test {
+ protected:
+  PeerServiceTest() {
+    truth.node(hca1).ports[1].capabilityMask |= capability::kIsSm;
+    truth.node(hca2).ports[2].capabilityMask |= capability::kIsSm;
+    wire.emplace(truth, PortRef{hca2, 2});
+    MadEngineOptions o;
+    o.clock = wire->clock();
+    o.logger = quiet();
+    engine.emplace(*wire, o);
+    fsm::SmContext ctx;
+    ctx.self = self;
+    ctx.pollingRetries = settings.pollingRetries;
+    machine.emplace(ctx);
+    service.emplace(PeerService::Core{.engine = *engine,
+                                      .machine = *machine,
+                                      .self = self,
+                                      .settings = settings,
+                                      .stopping = stopping,
+                                      .wall = [] { return kWall; },
+                                      .log = quiet()});
+  }
+  // Presenting our SM_Key unless told another.
+  void runMaster(std::optional<std::uint64_t> smKey = std::nullopt) {
+    wire->runSm({hca1, 1}, SmInfo{.guid = masterGuid(),
+                                  .smKey = smKey.value_or(settings.smKey),
+                                  .actCount = 0,
+                                  .priority = 5,
+                                  .smState = SmState::Master});
+  }
+  Guid masterGuid() const { return truth.node(hca1).ports[1].guid; }
+  // DISCOVERING's work, as the core does it: discover, learn, read, decide.
+  std::vector<SmInfo> discoverAndRead() {
+    discovery::Discovery discovery(*engine, {}, quiet());
+    auto subnet = discovery.run();
+    EXPECT_TRUE(subnet) << subnet.error().message;
+    service->learnPeers(*subnet);
+    service->notePorts(*subnet);
+    auto sms = service->readPeers();
+    machine->feed(fsm::Event::discoveryDone(true, sms));
+    while (machine->take()) {
+    }
+    return sms;
+  }
+  control::DaemonStatus described() const {
+    control::DaemonStatus s;
+    service->describe(s);
+    return s;
+  }
+
+  static constexpr std::chrono::system_clock::time_point kWall{std::chrono::seconds{1'700'000'000}};
+  Fabric truth = ibsm::testing::sampleFabric("two-switch-dual-port-hcas.net");
+  NodeId hca1 = ibsm::testing::nodeNamed(truth, "Hca1");
+  NodeId hca2 = ibsm::testing::nodeNamed(truth, "Hca2");
+  DaemonSettings settings;
+  SmInfo self{.guid = Guid{0xA},
+              .smKey = settings.smKey,
+              .actCount = 0,
+              .priority = 1,
+              .smState = SmState::Standby};
+  bool stopping{false};
+  std::optional<FakeFabricTransport> wire;
+  std::optional<MadEngine> engine;
+  std::optional<fsm::SmMachine> machine;
+  std::optional<PeerService> service;
+};
+
+TEST_F(PeerServiceTest, StatusListsTheSmsReadAndWhatThisStandbySeesOfItsMaster) {
+  runMaster();
+  const auto sms = discoverAndRead();
+  ASSERT_EQ(sms.size(), 1U);
+  ASSERT_EQ(machine->state().master, masterGuid());
+
+  const auto s = described();
+  ASSERT_EQ(s.sms.size(), 1U);
+  EXPECT_EQ(s.sms[0].guid, masterGuid());
+  EXPECT_EQ(s.sms[0].priority, 5);
+  EXPECT_EQ(s.sms[0].state, "MASTER");
+  EXPECT_TRUE(s.foreignSms.empty());
+  ASSERT_TRUE(s.masterView);
+  EXPECT_EQ(s.masterView->guid, masterGuid());
+  EXPECT_EQ(s.masterView->state, "MASTER");
+  EXPECT_EQ(s.masterView->priority, 5);
+  EXPECT_GT(s.masterView->portsLinked, 0U);
+  EXPECT_EQ(s.masterView->seenAt, kWall) << "read through the core's clock";
+  EXPECT_EQ(service->lastSms(), sms);
+}
+
+TEST_F(PeerServiceTest, AMasterShowsNoMasterView) {
+  runMaster();
+  discoverAndRead();
+  self.smState = SmState::Master;
+  EXPECT_FALSE(described().masterView);
+}
+
+TEST_F(PeerServiceTest, APollTheMasterAnswersIsNoMissedPoll) {
+  runMaster();
+  discoverAndRead();
+  service->poll(masterGuid());
+  EXPECT_EQ(described().missedPolls, 0U);
+  EXPECT_EQ(machine->state().missedPolls, 0U);
+}
+
+TEST_F(PeerServiceTest, ASilentMastersPollsAreCountedOneEach) {
+  runMaster();
+  discoverAndRead();
+  wire->setFaults([](const Smp& r, std::size_t) {
+    return FakeFabricTransport::Fate::dropped(r.header.attributeId == AttributeId::SmInfo);
+  });
+  service->poll(masterGuid());
+  service->poll(masterGuid());
+  EXPECT_EQ(described().missedPolls, 2U);
+  EXPECT_EQ(machine->state().missedPolls, 2U);
+}
+
+TEST_F(PeerServiceTest, AHandoverNobodyAcceptsIsCountedSentButNotAccepted) {
+  runMaster();
+  discoverAndRead();
+  service->handover(Guid{0xDEAD});  // no path known to it
+  const auto s = described();
+  EXPECT_EQ(s.handoversSent, 1U);
+  EXPECT_EQ(s.handoversAccepted, 0U);
+}
+
+TEST_F(PeerServiceTest, AnSmWithAnotherSmKeyIsForeignAndReportedOnce) {
+  settings.smKey = 0x1234;
+  self.smKey = 0x1234;
+  runMaster(0x9999);
+  discoverAndRead();
+  service->readPeers();
+  const auto s = described();
+  ASSERT_EQ(s.foreignSms.size(), 1U);
+  EXPECT_EQ(s.foreignReports, 1U);
+}
+
+}  // namespace
+}  // namespace ibsm::sm::manager
