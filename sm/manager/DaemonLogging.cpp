@@ -59,8 +59,8 @@ void SmDaemon::Impl::describeLogging(control::DaemonStatus& s) const {
   s.log.levelChanges = logLevelChanges;
   s.log.traceLines = engine.traceCounters().lines;
   s.log.traceSuppressed = engine.traceCounters().suppressed;
-  s.log.traceLines += saTrace.counters().lines;
-  s.log.traceSuppressed += saTrace.counters().suppressed;
+  s.log.traceLines += sa.trace().counters().lines;
+  s.log.traceSuppressed += sa.trace().counters().suppressed;
   if (counterRun) {
     s.log.traceLines += counterRun->perf.traceCounters().lines;
     s.log.traceSuppressed += counterRun->perf.traceCounters().suppressed;

@@ -38,11 +38,23 @@ SmDaemon::Impl::Impl(MadEngine& e, loop::EventLoop& l, const StateStore& st, Gui
       machine(contextOf(portGuid, settings)),
       agent(engine, selfInfo(), log),
       sweep(engine, store, settings.sweep, log),
-      started(now()) {}
+      started(now()),
+      sa(log, agent, sweep,
+         {.clock = [this] { return now(); },
+          .perfGmp = [this](const ReceivedGmp& in) { onPerfGmp(in); },
+          .reportResp =
+              [this](std::span<const std::uint8_t> mad) { return notices.acknowledge(mad); },
+          .answered = [this] { watchGroups(); }}),
+      notices(log, loop, agent, sweep, portGuid,
+              {.clock = [this] { return now(); }, .port = [this] { return sa.port(); }}) {
+  // The SA before its notices: a sweep's snapshot, then its traps 64/65.
+  services.push_back(&sa);
+  services.push_back(&notices);
+}
 
 SmDaemon::Impl::~Impl() {
   // The port outlives us and may still read GMPs (umad2sim's settle()).
-  if (gmpPort != nullptr) gmpPort->onGmp({});
+  sa.unbind();
   counterRun.reset();  // its outstanding GMPs cancelled while the rest is alive
 }
 
@@ -64,19 +76,19 @@ SmDaemon::SmDaemon(MadEngine& engine, loop::EventLoop& loop, const StateStore& s
 SmDaemon::~SmDaemon() = default;
 
 void SmDaemon::serveSa(GmpPort& port, std::shared_ptr<GmpResponder> responder) {
-  impl_->serveSa(port, std::move(responder));
+  impl_->sa.serve(port, std::move(responder));
 }
 
 void SmDaemon::sendNotices(std::shared_ptr<sa::Notifier> notifier) {
-  impl_->notifier = std::move(notifier);
+  impl_->notices.setNotifier(std::move(notifier));
 }
 
 void SmDaemon::describeSa(std::function<void(control::SaCounters&)> describe) {
-  impl_->describeSa = std::move(describe);
+  impl_->sa.describeWith(std::move(describe));
 }
 
 void SmDaemon::onSubnetProgrammed(SubnetListener listener) {
-  impl_->subnetListener = std::move(listener);
+  impl_->sa.onSubnetProgrammed(std::move(listener));
 }
 
 void SmDaemon::onLifecycle(LifecycleListener listener) {
@@ -167,7 +179,7 @@ int SmDaemon::Impl::run() {
   });
   agent.onTrap([this](const Notice& notice, Lid from) {
     ++traps;
-    noticeTrap(notice, from);
+    notices.trapReceived(notice, from);
     machine.feed(Event::trap(notice.trapNumber == 144));
   });
 
@@ -277,7 +289,6 @@ void SmDaemon::Impl::perform(const Action& a) {
       if (agent.self().smState != a.smState) {
         // Not when the process stops: the groups end with it.
         if (agent.self().smState == SmState::Master && !stopping) forgetGroups();
-        resetNotices();
         multicastAt.reset();
       }
       agent.setState(a.smState);
