@@ -24,7 +24,8 @@ namespace {
 using namespace ibsm;
 using namespace ibsm::sm::sa;
 
-SubnetPlan planFatTree(int radix) {
+// Shared, as the daemon's sweeps hand their plan to the SA's snapshot.
+std::shared_ptr<const SubnetPlan> planFatTree(int radix) {
   const auto net = generateNetFile(FatTreeSpec{.levels = 3, .radix = radix});
   if (!net) throw std::runtime_error(net.error().message);
   auto fabric = parseNetFile(*net, "generated");
@@ -33,15 +34,15 @@ SubnetPlan planFatTree(int radix) {
   inputs.engines = {"ftree", "updn"};
   auto plan = planSubnet(std::move(*fabric), inputs, defaultRegistry());
   if (!plan) throw std::runtime_error(plan.error().message);
-  return std::move(*plan);
+  return std::make_shared<const SubnetPlan>(std::move(*plan));
 }
 
-SaSource sourceOf(const SubnetPlan& plan) {
-  return SaSource{.plan = &plan, .smPort = {plan.fabric.endNodes().front(), 1}};
+SaSource sourceOf(const std::shared_ptr<const SubnetPlan>& plan) {
+  return SaSource{.plan = plan, .smPort = {plan->fabric.endNodes().front(), 1}};
 }
 
 void buildSnapshot(benchmark::State& state) {
-  const SubnetPlan plan = planFatTree(static_cast<int>(state.range(0)));
+  const auto plan = planFatTree(static_cast<int>(state.range(0)));
   std::size_t heap = 0, records = 0;
   for (auto _ : state) {
     const auto before = mallinfo2().uordblks;
@@ -50,7 +51,7 @@ void buildSnapshot(benchmark::State& state) {
     records = subnet->memoryBytes();
     benchmark::DoNotOptimize(subnet.get());
   }
-  state.counters["nodes"] = double(plan.fabric.size());
+  state.counters["nodes"] = double(plan->fabric.size());
   state.counters["heap_MiB"] = double(heap) / (1024.0 * 1024.0);
   state.counters["records_MiB"] = double(records) / (1024.0 * 1024.0);
 }
@@ -67,21 +68,21 @@ std::vector<std::uint8_t> request(std::uint16_t attribute, std::uint64_t mask,
 }
 
 void pathRecordGet(benchmark::State& state) {
-  const SubnetPlan plan = planFatTree(static_cast<int>(state.range(0)));
+  const auto plan = planFatTree(static_cast<int>(state.range(0)));
   SaResponder sa(SaSubnet::build(sourceOf(plan), {}));
-  const auto hosts = plan.fabric.endNodes();
+  const auto hosts = plan->fabric.endNodes();
   std::vector<std::vector<std::uint8_t>> requests;
   std::mt19937 random(42);
   std::uniform_int_distribution<std::size_t> pick(0, hosts.size() - 1);
   for (int i = 0; i < 1024; ++i) {
     PathRecord q;
-    q.sgid = makeGid(kDefaultSubnetPrefix, plan.fabric.port({hosts[pick(random)], 1}).guid);
-    q.dgid = makeGid(kDefaultSubnetPrefix, plan.fabric.port({hosts[pick(random)], 1}).guid);
+    q.sgid = makeGid(kDefaultSubnetPrefix, plan->fabric.port({hosts[pick(random)], 1}).guid);
+    q.dgid = makeGid(kDefaultSubnetPrefix, plan->fabric.port({hosts[pick(random)], 1}).guid);
     requests.push_back(
         request(saAttr::kPathRecord, prMask::kSgid | prMask::kDgid, encodeRecord(q)));
   }
   GmpAddress from;
-  from.lid = plan.fabric.port({hosts[0], 1}).lid;
+  from.lid = plan->fabric.port({hosts[0], 1}).lid;
   std::size_t i = 0;
   for (auto _ : state) {
     auto reply = sa.answer(requests[i++ % requests.size()], from);
@@ -93,14 +94,14 @@ void pathRecordGet(benchmark::State& state) {
 BENCHMARK(pathRecordGet)->ArgName("radix")->Arg(24);
 
 void nodeRecordGet(benchmark::State& state) {
-  const SubnetPlan plan = planFatTree(static_cast<int>(state.range(0)));
+  const auto plan = planFatTree(static_cast<int>(state.range(0)));
   SaResponder sa(SaSubnet::build(sourceOf(plan), {}));
-  const auto hosts = plan.fabric.endNodes();
+  const auto hosts = plan->fabric.endNodes();
   GmpAddress from;
-  from.lid = plan.fabric.port({hosts[0], 1}).lid;
+  from.lid = plan->fabric.port({hosts[0], 1}).lid;
   std::size_t i = 0;
   for (auto _ : state) {
-    const NodeRecord q{.lid = plan.fabric.port({hosts[i++ % hosts.size()], 1}).lid};
+    const NodeRecord q{.lid = plan->fabric.port({hosts[i++ % hosts.size()], 1}).lid};
     auto reply = sa.answer(request(saAttr::kNodeRecord, 1, encodeRecord(q)), from);
     benchmark::DoNotOptimize(reply);
   }

@@ -38,7 +38,7 @@ void CounterRun::wakeAt(std::optional<MadClock::time_point> when) {
 }
 
 bool SmDaemon::Impl::mayCount() const {
-  return settings.counterInterval.count() > 0 && gmpPort != nullptr && up &&
+  return settings.counterInterval.count() > 0 && sa.port() != nullptr && up &&
          agent.self().smState == SmState::Master && machine.idle() && lastResult &&
          lastResult->plan != nullptr && !(counterRun && counterRun->sweep.running());
 }
@@ -80,8 +80,8 @@ bool SmDaemon::Impl::countersTurn() {
 void SmDaemon::Impl::setUpCounters() {
   health::PerfRequesterIo io{
       .send = [this](std::span<const std::uint8_t> mad, const GmpAddress& to) -> Result<void> {
-        if (gmpPort == nullptr) return fail("no GMP port");
-        return gmpPort->sendGmp(mad, to);
+        if (sa.port() == nullptr) return fail("no GMP port");
+        return sa.port()->sendGmp(mad, to);
       },
       .clock = [this] { return now(); },
       .wakeAt = {}};

@@ -5,7 +5,6 @@
 // holds live in their own files (Service.h). Private to sm/manager.
 #pragma once
 
-#include <ibsm/MadTrace.h>
 #include <spdlog/logger.h>
 
 #include <chrono>
@@ -28,11 +27,12 @@
 #include "sm/manager/DaemonCounters.h"
 #include "sm/manager/LifecycleService.h"
 #include "sm/manager/LogControl.h"
+#include "sm/manager/NoticeService.h"
 #include "sm/manager/PeerService.h"
+#include "sm/manager/SaService.h"
 #include "sm/manager/Service.h"
 #include "sm/manager/SmDaemon.h"
 #include "sm/manager/SmInfoAgent.h"
-#include "sm/sa/Notifier.h"
 
 namespace ibsm::sm::manager {
 
@@ -114,21 +114,6 @@ struct SmDaemon::Impl {
   // SM-0001, the one place the line is written.
   void logUp(const SweepResult& r, std::string_view how);
 
-  // DaemonSa.cpp
-  void serveSa(GmpPort& port, std::shared_ptr<GmpResponder> responder);
-  // One GMP from the port: answered while master, dropped (counted) otherwise.
-  void onGmp(const ReceivedGmp& in);
-  // The MAD trace's line for an SA query answered (<ibsm/MadTrace.h>).
-  void traceSa(const ReceivedGmp& in, std::span<const std::uint8_t> answer,
-               MadClock::time_point began);
-  // Notices (sendNotices): a trap received, a sweep that programmed, the
-  // state changing to or from MASTER; pumpNotices() sends the Reports due
-  // and arms the loop's timer for the next.
-  void noticeTrap(const Notice& notice, Lid from);
-  void noticeSweep(const SweepResult& result);
-  void resetNotices();
-  void pumpNotices();
-
   // DaemonMulticast.cpp
   // After an SA answer or a sweep: a pass is due when the groups changed
   // since they were last planned.
@@ -206,7 +191,6 @@ struct SmDaemon::Impl {
   DaemonSettings settings;
   ReloadSettings reload;
   std::shared_ptr<spdlog::logger> log;
-  MadTrace saTrace{log};  // SA queries answered, at trace level
   fsm::SmMachine machine;
   SmInfoAgent agent;
   MasterSweep sweep;
@@ -241,15 +225,10 @@ struct SmDaemon::Impl {
   program::PerKind<control::TableCounters> tablesTotal{};  // every sweep's, added up
   std::optional<SweepResult> lastResult;
 
-  // Subnet Administration (serveSa): where GMPs come from and who answers.
-  GmpPort* gmpPort{nullptr};
-  std::shared_ptr<GmpResponder> saResponder;
-  SmDaemon::SubnetListener subnetListener;
-  std::function<void(control::SaCounters&)> describeSa;
-  control::SaCounters sa;
-  std::shared_ptr<sa::Notifier> notifier;
-  std::optional<loop::EventLoop::TimerId> noticeTimer;
-  MadClock::time_point noticeTimerAt{};
+  // Subnet Administration (serveSa) and its notices (sendNotices): the
+  // services that own them, registered by the constructor.
+  SaService sa;
+  NoticeService notices;
 
   // Multicast (manageMulticast): the SA's groups, the generation the last
   // plan routed, and when the next pass is due.

@@ -43,14 +43,11 @@ void SmDaemon::manageMulticast(MulticastGroups groups) {
 
 void SmDaemon::Impl::noticeGroups() {
   if (!groups.takeEvents) return;
-  auto events = groups.takeEvents();
-  if (events.empty() || !notifier || agent.self().smState != SmState::Master) return;
-  notifier->groupsChanged(events, peerService.ownLid(), portGuid, now());
-  pumpNotices();
+  notices.groupsChanged(groups.takeEvents(), peerService.ownLid());
 }
 
 // No trap 67 for the groups forgotten: this SM no longer speaks for the
-// subnet (its notices were dropped with resetNotices()), and to the hosts
+// subnet (its notices were dropped on leaving MASTER), and to the hosts
 // the groups did not end -- they re-join them at the new master, whose
 // trap 66 tells the subscribers there.
 void SmDaemon::Impl::forgetGroups() {

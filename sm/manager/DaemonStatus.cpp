@@ -123,13 +123,12 @@ void SmDaemon::Impl::countSweep(const control::SweepInfo& info, const SweepResul
   if (info.kind == "replan") lastReplan = info;
   if (result) countResult(*result);
   servicesOnSweep({.info = info, .result = result});
+  // After the notices' traps 64/65: the traps 67 of groups left empty follow.
+  if (result) dropGoneMembers(*result);
 }
 
 void SmDaemon::Impl::countResult(const SweepResult& result) {
   lastResult = result;
-  if (subnetListener && result.plan) subnetListener(result, sweep.held(), agent.self());
-  noticeSweep(result);
-  dropGoneMembers(result);
   for (std::size_t k = 0; k < program::kTableKinds; ++k) {
     const auto kind = static_cast<program::TableKind>(k);
     tablesTotal[kind].read += result.program.table(kind).read;
@@ -194,23 +193,10 @@ control::DaemonStatus SmDaemon::Impl::status() const {
   s.reloads = reloads;
   s.reloadsRefused = reloadsRefused;
   s.reloadError = reloadError;
-  s.sa = sa;
   s.multicast = multicast;
   describeCounters(s);
   s.health = control::healthCounts(health);
   s.health.counterSweep = s.healthCounters.figures;  // set before the first pass too
-  if (describeSa) describeSa(s.sa);
-  if (notifier) {
-    const sa::ReportCounters& r = notifier->reportCounters();
-    s.sa.reportsSent = r.sent;
-    s.sa.reportsRetried = r.retried;
-    s.sa.reportsAcknowledged = r.acknowledged;
-    s.sa.reportsFailed = r.failed;
-    s.sa.reportsUnmatched = r.unmatched;
-    s.sa.subscribersDropped = notifier->subscribersDropped();
-    for (const auto& [trap, n] : notifier->noticesByTrap())
-      s.sa.noticesByTrap[std::to_string(trap)] = n;
-  }
   s.unhealthy = health.unhealthy;
   servicesDescribe(s);
   s.exit = ended;

@@ -10,7 +10,7 @@ std::shared_ptr<const sa::SaSubnet> saSnapshot(const SweepResult& result,
                                                const program::HeldSubnet& held, const SmInfo& self,
                                                const sa::SaSettings& settings) {
   if (!result.plan) return nullptr;
-  sa::SaSource source{.plan = result.plan.get(), .smInfo = self};
+  sa::SaSource source{.plan = result.plan, .smInfo = self};
   source.slByPKey = result.plan->partitionSl;  // the partitions' `sl` flags
   // The plan's fabric keeps the discovery's NodeIds (planSubnet), so what
   // the ports hold is keyed like it.

@@ -39,6 +39,14 @@ SmDaemon::Impl::Impl(MadEngine& e, loop::EventLoop& l, const StateStore& st, Gui
       agent(engine, selfInfo(), log),
       sweep(engine, store, settings.sweep, log),
       started(now()),
+      sa(log, agent, sweep,
+         {.clock = [this] { return now(); },
+          .perfGmp = [this](const ReceivedGmp& in) { onPerfGmp(in); },
+          .reportResp =
+              [this](std::span<const std::uint8_t> mad) { return notices.acknowledge(mad); },
+          .answered = [this] { watchGroups(); }}),
+      notices(log, loop, agent, sweep, portGuid,
+              {.clock = [this] { return now(); }, .port = [this] { return sa.port(); }}),
       peerService({.engine = engine,
                    .machine = machine,
                    .self = agent.self(),
@@ -48,6 +56,9 @@ SmDaemon::Impl::Impl(MadEngine& e, loop::EventLoop& l, const StateStore& st, Gui
                    .log = log}),
       lifecycle(agent.self(), up),
       logControl(log, [this] { return traceCounters(); }) {
+  // The SA before its notices: a sweep's snapshot, then its traps 64/65.
+  services.push_back(&sa);
+  services.push_back(&notices);
   services.push_back(&peerService);
   services.push_back(&lifecycle);
   services.push_back(&logControl);
@@ -55,7 +66,7 @@ SmDaemon::Impl::Impl(MadEngine& e, loop::EventLoop& l, const StateStore& st, Gui
 
 SmDaemon::Impl::~Impl() {
   // The port outlives us and may still read GMPs (umad2sim's settle()).
-  if (gmpPort != nullptr) gmpPort->onGmp({});
+  sa.unbind();
   counterRun.reset();  // its outstanding GMPs cancelled while the rest is alive
 }
 
@@ -70,8 +81,8 @@ SmInfo SmDaemon::Impl::selfInfo() const {
 
 MadTraceCounters SmDaemon::Impl::traceCounters() const {
   MadTraceCounters sum = engine.traceCounters();
-  sum.lines += saTrace.counters().lines;
-  sum.suppressed += saTrace.counters().suppressed;
+  sum.lines += sa.trace().counters().lines;
+  sum.suppressed += sa.trace().counters().suppressed;
   if (counterRun) {
     sum.lines += counterRun->perf.traceCounters().lines;
     sum.suppressed += counterRun->perf.traceCounters().suppressed;
@@ -88,19 +99,19 @@ SmDaemon::SmDaemon(MadEngine& engine, loop::EventLoop& loop, const StateStore& s
 SmDaemon::~SmDaemon() = default;
 
 void SmDaemon::serveSa(GmpPort& port, std::shared_ptr<GmpResponder> responder) {
-  impl_->serveSa(port, std::move(responder));
+  impl_->sa.serve(port, std::move(responder));
 }
 
 void SmDaemon::sendNotices(std::shared_ptr<sa::Notifier> notifier) {
-  impl_->notifier = std::move(notifier);
+  impl_->notices.setNotifier(std::move(notifier));
 }
 
 void SmDaemon::describeSa(std::function<void(control::SaCounters&)> describe) {
-  impl_->describeSa = std::move(describe);
+  impl_->sa.describeWith(std::move(describe));
 }
 
 void SmDaemon::onSubnetProgrammed(SubnetListener listener) {
-  impl_->subnetListener = std::move(listener);
+  impl_->sa.onSubnetProgrammed(std::move(listener));
 }
 
 void SmDaemon::onLifecycle(LifecycleListener listener) {
@@ -174,7 +185,7 @@ int SmDaemon::Impl::run() {
   });
   agent.onTrap([this](const Notice& notice, Lid from) {
     ++traps;
-    noticeTrap(notice, from);
+    notices.trapReceived(notice, from);
     machine.feed(Event::trap(notice.trapNumber == 144));
   });
 
@@ -284,7 +295,6 @@ void SmDaemon::Impl::perform(const Action& a) {
       if (agent.self().smState != a.smState) {
         // Not when the process stops: the groups end with it.
         if (agent.self().smState == SmState::Master && !stopping) forgetGroups();
-        resetNotices();
         multicastAt.reset();
       }
       agent.setState(a.smState);

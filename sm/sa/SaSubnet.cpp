@@ -48,12 +48,10 @@ std::pair<std::size_t, std::size_t> RecordTable::withLid(Lid lid) const {
 }
 
 SaSubnet::SaSubnet(const SaSource& source, const SaSettings& settings)
-    : settings_(settings),
-      fabric_(source.plan->fabric),
-      lfts_(source.plan->routing.lfts),
-      slByPKey_(source.slByPKey) {
-  for (NodeId id = 0; id < fabric_.size(); ++id) {
-    const Node& node = fabric_.node(id);
+    : settings_(settings), plan_(source.plan), slByPKey_(source.slByPKey) {
+  const Fabric& fabric = plan_->fabric;
+  for (NodeId id = 0; id < fabric.size(); ++id) {
+    const Node& node = fabric.node(id);
     for (const std::uint8_t p : node.endpointPorts()) {
       const Port& port = node.ports[p];
       if (!port.lid.isUnicast()) continue;
@@ -63,14 +61,15 @@ SaSubnet::SaSubnet(const SaSource& source, const SaSettings& settings)
       for (std::size_t lid = port.lid.value; lid <= last; ++lid) lidOwner_[lid] = {id, p};
     }
   }
-  for (const Sl2VlEntry& e : source.plan->routing.sl2vl) {
+  for (const Sl2VlEntry& e : plan_->routing.sl2vl) {
     std::uint16_t carried = 0;
     for (std::size_t sl = 0; sl < e.vl.size(); ++sl)
       if (e.vl[sl] != kDropVl) carried = static_cast<std::uint16_t>(carried | (1U << sl));
     if (carried != kAllSls) slsCarried_[turnKey(e.sw, e.inPort, e.outPort)] = carried;
   }
-  if (source.plan->pkeys) {
-    for (const PortPKeys& entry : source.plan->pkeys->ports) pkeys_[entry.port] = entry.pkeys;
+  if (plan_->pkeys) {
+    const auto& ports = plan_->pkeys->ports;
+    for (std::size_t i = 0; i < ports.size(); ++i) pkeys_[ports[i].port] = i;
   }
   // IsMultiPathSupported stays clear (saCapability::kImplemented): the IBA
   // ties GetMulti to dual-sided RMPP, and this SA answers MultiPathRecords of
@@ -98,7 +97,8 @@ const RecordTable* SaSubnet::records(std::uint16_t attributeId) const {
 }
 
 const Lft* SaSubnet::lft(NodeId sw) const {
-  return sw < lfts_.size() && !lfts_[sw].port.empty() ? &lfts_[sw] : nullptr;
+  const auto& lfts = plan_->routing.lfts;
+  return sw < lfts.size() && !lfts[sw].port.empty() ? &lfts[sw] : nullptr;
 }
 
 std::optional<PortRef> SaSubnet::portOfLid(Lid lid) const {
@@ -114,7 +114,7 @@ std::span<const std::uint16_t> SaSubnet::pkeys(PortRef endPort) const {
   static constexpr std::array<std::uint16_t, 1> kDefault{0xFFFF};
   const auto it = pkeys_.find(endPort);
   if (it == pkeys_.end()) return kDefault;
-  return it->second;
+  return plan_->pkeys->ports[it->second].pkeys;
 }
 
 std::optional<std::uint8_t> SaSubnet::slOfPKey(std::uint16_t pkey) const {

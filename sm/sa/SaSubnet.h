@@ -5,8 +5,11 @@
 // one after each sweep that programmed the subnet and hands it to the
 // responder (SaResponder::setSubnet), which swaps it in atomically: a query
 // sees one whole snapshot, never half of two, and answering sends nothing.
+// The plan is immutable and shared (`shared_ptr<const SubnetPlan>`): the
+// snapshot holds it rather than a copy of its fabric, LFTs and PKeys, so a
+// snapshot costs only its encoded records and indexes.
 //
-//   SaSource source{.plan = &plan, .portInfo = &held.observed().portInfo,
+//   SaSource source{.plan = plan, .portInfo = &held.observed().portInfo,
 //                   .switchInfo = &held.observed().switchInfo,
 //                   .smPort = held.observed().smPort, .smInfo = mySmInfo};
 //   responder.setSubnet(SaSubnet::build(source, settings));
@@ -46,10 +49,10 @@ struct SaSettings {
   std::uint32_t serviceLeaseMaxS{ServiceRecord::kInfiniteLease};
 };
 
-// What the SM knows after a sweep. `plan` is required; the others refine
-// what the plan alone says (the PortInfo and SwitchInfo the devices hold,
-// keyed like the plan's fabric: planSubnet() keeps the discovery's
-// NodeIds). Only read while building.
+// What the SM knows after a sweep. `plan` is required and is kept by the
+// snapshot; the others refine what the plan alone says (the PortInfo and
+// SwitchInfo the devices hold, keyed like the plan's fabric: planSubnet()
+// keeps the discovery's NodeIds) and are only read while building.
 // A VLArbitration block a port holds (read by the SM, sm/program VlArbKind):
 // on a switch, port is the output port (0 for its own port 0).
 struct HeldVlArbBlock {
@@ -59,7 +62,7 @@ struct HeldVlArbBlock {
 };
 
 struct SaSource {
-  const SubnetPlan* plan{nullptr};
+  std::shared_ptr<const SubnetPlan> plan;
   const std::unordered_map<PortRef, PortInfo>* portInfo{nullptr};
   const std::unordered_map<NodeId, SwitchInfo>* switchInfo{nullptr};
   PortRef smPort{};
@@ -104,10 +107,12 @@ class SaSubnet {
   const RecordTable* records(std::uint16_t attributeId) const;
 
   // What paths are computed from.
-  const Fabric& fabric() const { return fabric_; }
+  const Fabric& fabric() const { return plan_->fabric; }
   const Lft* lft(NodeId sw) const;
   std::optional<PortRef> portOfLid(Lid lid) const;
-  std::optional<PortRef> portOfGuid(Guid portGuid) const { return fabric_.findPort(portGuid); }
+  std::optional<PortRef> portOfGuid(Guid portGuid) const {
+    return plan_->fabric.findPort(portGuid);
+  }
   // The port that carries the LIDs of `port`'s node side: itself on a CA,
   // port 0 on a switch.
   static PortRef lidPort(const Fabric& fabric, PortRef port);
@@ -128,10 +133,10 @@ class SaSubnet {
   SaSubnet(const SaSource& source, const SaSettings& settings);
 
   SaSettings settings_;
-  Fabric fabric_;
-  std::vector<Lft> lfts_;
-  std::vector<PortRef> lidOwner_;  // index = LID; node == kNoNode when free
-  std::map<PortRef, std::vector<std::uint16_t>> pkeys_;
+  std::shared_ptr<const SubnetPlan> plan_;  // shared with the sweep that made it, never copied
+  std::vector<PortRef> lidOwner_;           // index = LID; node == kNoNode when free
+  // The plan's PKey table of a port, by index into plan_->pkeys->ports.
+  std::map<PortRef, std::size_t> pkeys_;
   std::map<std::uint16_t, std::uint8_t> slByPKey_;
   // slsCarried() of the turns that drop an SL, keyed (sw << 16 | in << 8 | out).
   std::unordered_map<std::uint64_t, std::uint16_t> slsCarried_;

@@ -35,7 +35,8 @@ SubnetPlan planOrDie();
 struct Sa {
   Sa() : plan(planOrDie()) {
     const PortRef smPort{plan.fabric.endNodes().front(), 1};
-    responder.setSubnet(sm::sa::SaSubnet::build({.plan = &plan, .smPort = smPort}, {}));
+    responder.setSubnet(sm::sa::SaSubnet::build(
+        {.plan = std::make_shared<const SubnetPlan>(plan), .smPort = smPort}, {}));
     for (const NodeId host : plan.fabric.endNodes())
       hosts.push_back(plan.fabric.port({host, 1}).lid);
     // Every port that may join a group: the hosts' and the switch's port 0.

@@ -47,8 +47,11 @@ struct SaFixture {
 
   // A new snapshot of `plan` (after a test changed it) in the responder.
   void rebuild() {
-    SaSource source{
-        .plan = &plan, .smPort = smPort, .smInfo = smInfo, .slByPKey = slByPKey, .vlArb = vlArb};
+    SaSource source{.plan = std::make_shared<const SubnetPlan>(plan),
+                    .smPort = smPort,
+                    .smInfo = smInfo,
+                    .slByPKey = slByPKey,
+                    .vlArb = vlArb};
     subnet = SaSubnet::build(source, settings);
     responder.setSubnet(subnet);
   }

@@ -185,7 +185,10 @@ TEST_F(SaResponderTest, PortInfoCapabilityMask2MatchesAsASubsetToo) {
   PortInfo pi;
   pi.capabilityMask2 = 0x0034;
   held[port] = pi;
-  SaSource source{.plan = &sa.plan, .portInfo = &held, .smPort = sa.smPort, .smInfo = sa.smInfo};
+  SaSource source{.plan = std::make_shared<const SubnetPlan>(sa.plan),
+                  .portInfo = &held,
+                  .smPort = sa.smPort,
+                  .smInfo = sa.smInfo};
   sa.responder.setSubnet(SaSubnet::build(source, sa.settings));
   PortInfoRecord query;
   query.portInfo.capabilityMask2 = 0x0014;

@@ -1,0 +1,100 @@
+// The daemon's Subnet Administration: GMPs from the port, answered by the
+// GmpResponder (sm/sa) only while this SM is MASTER, and the SA's snapshot
+// made after every sweep that planned.
+//
+// Why only as master: a standby or a not-active SM must not answer (hosts
+// would take two SAs' word), yet a GMP must never stop the daemon: whatever
+// cannot be answered is dropped and counted. The handler runs on the
+// daemon's one thread from inside the transport's receive(), so queries are
+// served between the MADs of a sweep as well as between sweeps, and the
+// responder answers from the snapshot of the last finished sweep (Gmp.h).
+//
+// The port is bound here and nowhere else, so the GMPs that are not the
+// SA's are handed on from here: PerfMgt answers to the counter sweep,
+// ReportResps to the notices (NoticeService), each through a hook.
+#pragma once
+
+#include <ibsm/Gmp.h>
+#include <ibsm/MadTrace.h>
+#include <spdlog/logger.h>
+
+#include <functional>
+#include <memory>
+#include <span>
+
+#include "sm/control/StatusFormat.h"
+#include "sm/manager/MasterSweep.h"
+#include "sm/manager/Service.h"
+#include "sm/manager/SmDaemon.h"
+#include "sm/manager/SmInfoAgent.h"
+
+namespace ibsm::sm::manager {
+
+class SaService final : public Service {
+ public:
+  // What the SA needs of the rest of the daemon, none of it owned here.
+  struct Hooks {
+    std::function<MadClock::time_point()> clock;  // the daemon's one clock
+    // A PerfMgt GMP (class 0x04): an answer to the counter sweep.
+    std::function<void(const ReceivedGmp&)> perfGmp;
+    // A ReportResp: true when the notices took it (they have a notifier).
+    std::function<bool(std::span<const std::uint8_t>)> reportResp;
+    // An answer went out: a join or a leave may have changed the groups.
+    std::function<void()> answered;
+  };
+
+  // `agent`: whether this SM is MASTER and its SMInfo for the snapshot;
+  // `sweep`: what the subnet holds when a sweep ends.
+  SaService(std::shared_ptr<spdlog::logger> log, const SmInfoAgent& agent, const MasterSweep& sweep,
+            Hooks hooks);
+  ~SaService() override;
+  SaService(const SaService&) = delete;
+  SaService& operator=(const SaService&) = delete;
+
+  // SmDaemon::serveSa: takes the port's GMPs from now on (the port given
+  // before, if another, is let go); a null responder drops SA queries.
+  void serve(GmpPort& port, std::shared_ptr<GmpResponder> responder);
+  // Gives the port's handler back (the port outlives the daemon).
+  void unbind();
+  // SmDaemon::onSubnetProgrammed: where the snapshot is made.
+  void onSubnetProgrammed(SmDaemon::SubnetListener listener) { listener_ = std::move(listener); }
+  // SmDaemon::describeSa: what the responder counts, into the status's `sa`.
+  void describeWith(std::function<void(control::SaCounters&)> describe) {
+    describe_ = std::move(describe);
+  }
+
+  // The port bound (null before serve()): the notices and the counter
+  // sweep send through it.
+  GmpPort* port() const { return port_; }
+  // SA queries answered, at trace level (the status's log counts its lines).
+  const MadTrace& trace() const { return trace_; }
+
+  // One GMP from the port: answered while master, dropped (counted) otherwise.
+  void onGmp(const ReceivedGmp& in);
+
+  std::string_view name() const override { return "sa"; }
+  // A sweep that planned: the SA's snapshot (the listener's), whether or
+  // not the subnet came up.
+  void onSweep(const SweepOutcome& outcome) override;
+  void describe(control::DaemonStatus& status) const override;
+
+ private:
+  // The MAD trace's line for an SA query answered (<ibsm/MadTrace.h>).
+  void traceAnswer(const ReceivedGmp& in, std::span<const std::uint8_t> answer,
+                   MadClock::time_point began);
+
+  std::shared_ptr<spdlog::logger> log_;
+  const SmInfoAgent& agent_;
+  const MasterSweep& sweep_;
+  Hooks hooks_;
+  GmpPort* port_{nullptr};
+  std::shared_ptr<GmpResponder> responder_;
+  SmDaemon::SubnetListener listener_;
+  std::function<void(control::SaCounters&)> describe_;
+  // What the daemon's side counts: received..sendFailed (the responder
+  // counts the rest, through describe_).
+  control::SaCounters counts_;
+  MadTrace trace_;
+};
+
+}  // namespace ibsm::sm::manager
