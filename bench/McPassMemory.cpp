@@ -64,84 +64,116 @@ ReceivedGmp memberMad(const Fabric& f, PortRef port, bool join, std::uint64_t ti
           GmpAddress{.lid = f.port(port).lid, .qpn = 1, .sl = 0, .pkeyIndex = 0, .gid = {}}};
 }
 
+// One daemon on the fake fabric with the SA bound, and the batches.
+class PassRig {
+ public:
+  PassRig(int radix, int passes)
+      : fabric_(ibsm::testing::generatedFabric(FatTreeSpec{.levels = 3, .radix = radix})),
+        cas_(fabric_.endNodes()),
+        wire_(ibsm::testing::unprogrammed(fabric_), PortRef{cas_.front(), 1}),
+        dir_(std::filesystem::temp_directory_path() /
+             ("ibsm-mcast-pass-memory-" + std::to_string(::getpid()))),
+        store_(dir_),
+        passes_(passes) {
+    settings_.sweep.plan.engines = {"ftree"};
+    settings_.sweepInterval = 0s;  // no light sweeps: only the passes run
+    for (const NodeId sw : wire_.fabric().switches())
+      wire_.fabric().node(sw).switchData->multicastFdbCap = 1024;
+  }
+  ~PassRig() { std::filesystem::remove_all(dir_); }
+
+  int run() {
+    SmDaemon daemon(engine_, events_, store_, wire_.fabric().port({cas_.front(), 1}).guid,
+                    settings_, {}, quiet_);
+    daemon.serveSa(gmps_, responder_);
+    daemon.onSubnetProgrammed(
+        [this](const SweepResult& result, const sm::program::HeldSubnet& held, const SmInfo& self) {
+          responder_->setSubnet(saSnapshot(result, held, self, sm::sa::SaSettings{}));
+        });
+    daemon.manageMulticast(multicastGroupsOf(responder_));
+    waitUp(daemon, 5s);
+    const int code = daemon.run();
+    status_ = daemon.status();
+    releaseFreeMemory();
+    after_ = readProcessMemory();
+    seconds_ = std::chrono::duration<double>(std::chrono::steady_clock::now() - began_).count();
+    return code;
+  }
+
+  int print(int code) const {
+    if (!up_) {
+      std::fprintf(stderr, "the subnet never came up (exit %d)\n", code);
+      return 1;
+    }
+    const auto& m = status_.multicast;
+    std::printf("fabric: 3-level fat tree, %zu switches, %zu CAs\n", fabric_.switches().size(),
+                cas_.size());
+    std::printf("multicast passes: %llu (failed %llu), %llu MFT blocks written, %.1f s\n",
+                static_cast<unsigned long long>(m.passes),
+                static_cast<unsigned long long>(m.passesFailed),
+                static_cast<unsigned long long>(m.passBlocksWritten), seconds_);
+    std::printf("heap in use, subnet up:         %8.1f MiB\n", mib(up_->heapInUse));
+    std::printf("heap in use, after the passes:  %8.1f MiB\n", mib(after_.heapInUse));
+    std::printf("RSS after the passes:           %8.1f MiB\n", mib(after_.rssBytes));
+    std::printf("peak RSS:                       %8.1f MiB\n", peakRssMib());
+    return m.passes == static_cast<std::uint64_t>(passes_) ? 0 : 1;
+  }
+
+ private:
+  // Every second from 5 s on until the subnet is up; then the batches.
+  void waitUp(SmDaemon& daemon, std::chrono::seconds after) {
+    events_.at(wire_.now() + after, [this, &daemon] {
+      if (!daemon.status().up) {
+        waitUp(daemon, 1s);
+        return;
+      }
+      releaseFreeMemory();
+      up_ = readProcessMemory();
+      began_ = std::chrono::steady_clock::now();
+      schedule(daemon);
+    });
+  }
+  // Batches a second apart: the first half joins one host each, the second
+  // half has them leave in the same order; then SIGTERM.
+  void schedule(SmDaemon& daemon) {
+    const auto upAt = wire_.now();
+    const auto members = static_cast<std::size_t>(passes_ + 1) / 2;
+    for (int i = 0; i < passes_; ++i) {
+      const bool join = static_cast<std::size_t>(i) < members;
+      const std::size_t host = 1 + (join ? i : i - members) * 7 % (cas_.size() - 1);
+      gmps_.inject(memberMad(wire_.fabric(), PortRef{cas_[host], 1}, join, 0x100 + i),
+                   upAt + 1s * (i + 1));
+    }
+    events_.at(upAt + 1s * (passes_ + 2), [&daemon] { daemon.signal(SIGTERM); });
+  }
+
+  const Fabric fabric_;
+  const std::vector<NodeId> cas_;
+  ibsm::testing::FakeFabricTransport wire_;
+  ibsm::testing::GmpInjector gmps_{wire_, wire_.clock()};
+  std::filesystem::path dir_;
+  StateStore store_;
+  sm::loop::EventLoop events_{wire_.clock()};
+  std::shared_ptr<spdlog::logger> quiet_ =
+      std::make_shared<spdlog::logger>("bench", std::make_shared<spdlog::sinks::null_sink_st>());
+  MadEngine engine_{
+      gmps_, MadEngineOptions{.clock = events_.clock(), .waiter = &events_, .logger = quiet_}};
+  std::shared_ptr<sm::sa::SaResponder> responder_ =
+      std::make_shared<sm::sa::SaResponder>(nullptr, events_.clock());
+  DaemonSettings settings_;
+  int passes_;
+  std::optional<ProcessMemory> up_;
+  ProcessMemory after_;
+  sm::control::DaemonStatus status_;
+  std::chrono::steady_clock::time_point began_{};
+  double seconds_{0};
+};
+
 }  // namespace
 
 int main(int argc, char** argv) {
   const int radix = argc > 1 ? std::stoi(argv[1]) : 24;
   const int passes = argc > 2 ? std::stoi(argv[2]) : 100;
-  const Fabric fabric = ibsm::testing::generatedFabric(FatTreeSpec{.levels = 3, .radix = radix});
-  const auto cas = fabric.endNodes();
-  const PortRef smPort{cas.front(), 1};
-  ibsm::testing::FakeFabricTransport wire(ibsm::testing::unprogrammed(fabric), smPort);
-  ibsm::testing::GmpInjector gmps(wire, wire.clock());
-  const auto dir = std::filesystem::temp_directory_path() /
-                   ("ibsm-mcast-pass-memory-" + std::to_string(::getpid()));
-  StateStore store(dir);
-  sm::loop::EventLoop events(wire.clock());
-  auto quiet =
-      std::make_shared<spdlog::logger>("bench", std::make_shared<spdlog::sinks::null_sink_st>());
-  MadEngine engine(gmps,
-                   MadEngineOptions{.clock = events.clock(), .waiter = &events, .logger = quiet});
-  DaemonSettings settings;
-  settings.sweep.plan.engines = {"ftree"};
-  settings.sweepInterval = 0s;  // no light sweeps: only the passes run
-  for (const NodeId sw : wire.fabric().switches())
-    wire.fabric().node(sw).switchData->multicastFdbCap = 1024;
-  auto responder = std::make_shared<sm::sa::SaResponder>(nullptr, events.clock());
-
-  SmDaemon daemon(engine, events, store, wire.fabric().port(smPort).guid, settings, {}, quiet);
-  daemon.serveSa(gmps, responder);
-  daemon.onSubnetProgrammed([&responder](const SweepResult& result,
-                                         const sm::program::HeldSubnet& held, const SmInfo& self) {
-    responder->setSubnet(saSnapshot(result, held, self, sm::sa::SaSettings{}));
-  });
-  daemon.manageMulticast(multicastGroupsOf(responder));
-
-  // Batches a second apart from the first that finds the subnet up: pass i
-  // joins host i+1 for the first half and has them leave for the second.
-  const auto members = static_cast<std::size_t>(passes + 1) / 2;
-  std::optional<ProcessMemory> up;
-  MadClock::time_point upAt{};
-  auto began = std::chrono::steady_clock::now();
-  auto passesBegan = began;
-  std::function<void()> waitUp = [&] {
-    if (!daemon.status().up) {
-      events.at(wire.now() + 1s, waitUp);
-      return;
-    }
-    releaseFreeMemory();
-    up = readProcessMemory();
-    upAt = wire.now();
-    passesBegan = std::chrono::steady_clock::now();
-    for (int i = 0; i < passes; ++i) {
-      const bool join = static_cast<std::size_t>(i) < members;
-      const std::size_t host = 1 + (join ? i : i - members) * 7 % (cas.size() - 1);
-      gmps.inject(memberMad(wire.fabric(), PortRef{cas[host], 1}, join, 0x100 + i),
-                  upAt + 1s * (i + 1));
-    }
-    events.at(upAt + 1s * (passes + 2), [&] { daemon.signal(SIGTERM); });
-  };
-  events.at(wire.now() + 5s, waitUp);
-  const int code = daemon.run();
-  const auto st = daemon.status();
-  releaseFreeMemory();
-  const ProcessMemory after = readProcessMemory();
-  const double seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - passesBegan).count();
-  std::filesystem::remove_all(dir);
-  if (!up) {
-    std::fprintf(stderr, "the subnet never came up (exit %d)\n", code);
-    return 1;
-  }
-  std::printf("fabric: 3-level fat tree radix %d, %zu switches, %zu CAs\n", radix,
-              fabric.switches().size(), cas.size());
-  std::printf("multicast passes: %llu (failed %llu), %llu MFT blocks written, %.1f s\n",
-              static_cast<unsigned long long>(st.multicast.passes),
-              static_cast<unsigned long long>(st.multicast.passesFailed),
-              static_cast<unsigned long long>(st.multicast.passBlocksWritten), seconds);
-  std::printf("heap in use, subnet up:         %8.1f MiB\n", mib(up->heapInUse));
-  std::printf("heap in use, after the passes:  %8.1f MiB\n", mib(after.heapInUse));
-  std::printf("RSS after the passes:           %8.1f MiB\n", mib(after.rssBytes));
-  std::printf("peak RSS:                       %8.1f MiB\n", peakRssMib());
-  return st.multicast.passes == static_cast<std::uint64_t>(passes) ? 0 : 1;
+  PassRig rig(radix, passes);
+  return rig.print(rig.run());
 }
