@@ -85,8 +85,8 @@ void SmDaemon::Impl::onGmp(const ReceivedGmp& in) {
   }
   ++sa.answered;
   if (saTrace.enabled()) traceSa(in, *answer, began);
-  // A join or a leave: the MFTs follow in a pass (DaemonMulticast.cpp).
-  watchGroups();
+  // A join or a leave: the MFTs follow in a pass (MulticastService.h).
+  multicast.watch();
 }
 
 void SmDaemon::Impl::traceSa(const ReceivedGmp& in, std::span<const std::uint8_t> answer,

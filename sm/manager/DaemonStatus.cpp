@@ -130,7 +130,6 @@ void SmDaemon::Impl::countResult(const SweepResult& result) {
   lastResult = result;
   if (subnetListener && result.plan) subnetListener(result, sweep.held(), agent.self());
   noticeSweep(result);
-  dropGoneMembers(result);
   for (std::size_t k = 0; k < program::kTableKinds; ++k) {
     const auto kind = static_cast<program::TableKind>(k);
     tablesTotal[kind].read += result.program.table(kind).read;
@@ -206,7 +205,6 @@ control::DaemonStatus SmDaemon::Impl::status() const {
   s.foreignSms = foreign.current();
   s.foreignReports = foreignReports;
   s.sa = sa;
-  s.multicast = multicast;
   describeCounters(s);
   s.health = control::healthCounts(health);
   s.health.counterSweep = s.healthCounters.figures;  // set before the first pass too

@@ -38,7 +38,36 @@ SmDaemon::Impl::Impl(MadEngine& e, loop::EventLoop& l, const StateStore& st, Gui
       machine(contextOf(portGuid, settings)),
       agent(engine, selfInfo(), log),
       sweep(engine, store, settings.sweep, log),
-      started(now()) {}
+      multicast(sweep, loop, settings, log, multicastHooks()),
+      started(now()) {
+  services.push_back(&multicast);
+}
+
+MulticastService::Hooks SmDaemon::Impl::multicastHooks() {
+  return {
+      .master = [this] { return agent.self().smState == SmState::Master; },
+      .idle = [this] { return machine.idle(); },
+      .stopping = [this] { return stopping; },
+      .performing = [this](bool on) { performing = on; },
+      .programmed =
+          [this](const SweepResult& r) {
+            agent.countActivity(static_cast<std::uint32_t>(r.mads));
+            for (std::size_t k = 0; k < program::kTableKinds; ++k) {
+              const auto kind = static_cast<program::TableKind>(k);
+              tablesTotal[kind].read += r.program.table(kind).read;
+              tablesTotal[kind].written += r.program.table(kind).written;
+              tablesTotal[kind].smps += r.program.requests(kind);
+            }
+          },
+      // Traps 66/67 while master, through the notifier.
+      .groupsChanged =
+          [this](std::vector<sa::McGroupEvent> events) {
+            if (!notifier || agent.self().smState != SmState::Master) return;
+            notifier->groupsChanged(events, ownLid, portGuid, now());
+            pumpNotices();
+          },
+  };
+}
 
 SmDaemon::Impl::~Impl() {
   // The port outlives us and may still read GMPs (umad2sim's settle()).
@@ -69,6 +98,10 @@ void SmDaemon::serveSa(GmpPort& port, std::shared_ptr<GmpResponder> responder) {
 
 void SmDaemon::sendNotices(std::shared_ptr<sa::Notifier> notifier) {
   impl_->notifier = std::move(notifier);
+}
+
+void SmDaemon::manageMulticast(std::shared_ptr<GroupSource> groups) {
+  impl_->multicast.manage(std::move(groups));
 }
 
 void SmDaemon::describeSa(std::function<void(control::SaCounters&)> describe) {
@@ -140,10 +173,8 @@ int SmDaemon::Impl::run() {
                             agent.self().smState == SmState::Master);
     });
     controlServer->providePaths([this](std::string_view line) {
-      std::vector<std::pair<Gid, Lid>> mlids;
-      if (groups.routes)
-        for (const McGroupRoute& g : groups.routes()) mlids.emplace_back(g.mgid, g.mlid);
-      return answerPath(line, sweep.lastPlan().get(), sweep.held(), mlids);
+      return answerPath(line, sweep.lastPlan().get(), sweep.multicastPlan().get(), sweep.held(),
+                        multicast.mlids());
     });
     controlServer->attach(
         loop, [this] { return status(); },
@@ -189,10 +220,6 @@ int SmDaemon::Impl::run() {
     }
     if (auto code = onceEnd()) return *code;
     if (!machine.idle()) continue;
-    if (multicastReady()) {
-      multicastPass();
-      continue;
-    }
     if (countersTurn()) continue;
     if (servicesTurn()) continue;
     // --once sweeps heavy until it ends: no timed light sweeps.
@@ -212,14 +239,10 @@ int SmDaemon::Impl::run() {
     // loop serves signals and the control socket; back to the machine at
     // the next timer or as soon as a handler gave it work.
     auto until = timedSweeps ? std::min(pollAt, sweepAt) : pollAt;
-    if (multicastAt) until = std::min(until, *multicastAt);
     if (const auto counters = nextCounterPass()) until = std::min(until, *counters);
     if (const auto due = servicesDeadline()) until = std::min(until, *due);
-    if (auto ok = engine.runUntil(until,
-                                  [this] {
-                                    return !machine.idle() || multicastReady() || countersReady() ||
-                                           servicesReady();
-                                  });
+    if (auto ok = engine.runUntil(
+            until, [this] { return !machine.idle() || countersReady() || servicesReady(); });
         !ok) {
       if (stopping) continue;  // the machine holds Stop
       log->error("SM-0006 port failed: {}", ok.error().message);
@@ -274,12 +297,7 @@ void SmDaemon::Impl::perform(const Action& a) {
         if (recentStates.size() > 16) recentStates.pop_front();
       }
       if (agent.self().smState != a.smState) servicesOnState(agent.self().smState, a.smState);
-      if (agent.self().smState != a.smState) {
-        // Not when the process stops: the groups end with it.
-        if (agent.self().smState == SmState::Master && !stopping) forgetGroups();
-        resetNotices();
-        multicastAt.reset();
-      }
+      if (agent.self().smState != a.smState) resetNotices();
       agent.setState(a.smState);
       if (a.smState != SmState::Master) up = false;
       // A master is ready after its first sweep (recordSweep); the others
@@ -371,7 +389,7 @@ void SmDaemon::Impl::applyReload() {
   agent.setPriority(settings.priority);
   agent.setSmKey(settings.smKey);
   sweep.setSettings(settings.sweep);
-  if (groups.precreate) groups.precreate(settings.multicastGroups);
+  multicast.precreate();
   ++reloads;
   reloadError.clear();
   log->info("SM-0107 configuration reloaded: priority {}, sweep interval {} s", settings.priority,
