@@ -65,7 +65,7 @@ struct SmConfig {
   std::uint8_t leafHeadOfQueueLifetime{0x10};
   std::uint8_t switchLifeTime{0x12};
   // Joins and leaves gathered before one multicast pass programs their MFT
-  // blocks (sm/manager DaemonMulticast.cpp).
+  // blocks (sm/manager/MulticastService.h).
   std::uint32_t multicastBatchMs{20};
 };
 

@@ -27,6 +27,7 @@
 #include "sm/manager/DaemonCounters.h"
 #include "sm/manager/LifecycleService.h"
 #include "sm/manager/LogControl.h"
+#include "sm/manager/MulticastService.h"
 #include "sm/manager/NoticeService.h"
 #include "sm/manager/PeerService.h"
 #include "sm/manager/SaService.h"
@@ -114,19 +115,9 @@ struct SmDaemon::Impl {
   // SM-0001, the one place the line is written.
   void logUp(const SweepResult& r, std::string_view how);
 
-  // DaemonMulticast.cpp
-  // After an SA answer or a sweep: a pass is due when the groups changed
-  // since they were last planned.
-  void watchGroups();
-  // Due and idle: run it now (the loop's top, never inside an action).
-  bool multicastReady() const;
-  void multicastPass();
-  // After a sweep that planned: members gone from the fabric leave.
-  void dropGoneMembers(const SweepResult& result);
-  // Traps 66/67 for the groups created and deleted since the last call.
-  void noticeGroups();
-  // Leaving MASTER: the groups joins made are forgotten, without traps.
-  void forgetGroups();
+  // The multicast service's view of the core (SmDaemon.cpp): master,
+  // idle, stopping, the pass counted with the sweeps, traps 66/67.
+  MulticastService::Hooks multicastHooks();
 
   // DaemonHealth.cpp
   // After each pass of the counter sweep: the health book looks at what
@@ -198,6 +189,9 @@ struct SmDaemon::Impl {
   // The services, in the order they are told and asked (not owned: each is
   // a member below, registered by the constructor).
   std::vector<Service*> services;
+  // The SA's groups, routed by every sweep and programmed by passes
+  // between sweeps (manageMulticast).
+  MulticastService multicast;
 
   bool up{false};
   MadClock::time_point started;
@@ -229,17 +223,6 @@ struct SmDaemon::Impl {
   // services that own them, registered by the constructor.
   SaService sa;
   NoticeService notices;
-
-  // Multicast (manageMulticast): the SA's groups, the generation the last
-  // plan routed, and when the next pass is due.
-  MulticastGroups groups;
-  std::uint64_t groupsPlanned{0};
-  std::optional<MadClock::time_point> multicastAt;
-  // Wakes the engine's wait at multicastAt: joins are answered inside the
-  // transport's receive, which otherwise returns only at the wait's
-  // deadline (the next sweep or poll timer), seconds after the batch.
-  std::optional<loop::EventLoop::TimerId> multicastTimer;
-  control::MulticastCounts multicast;
 
   // Fabric health: the counter sweep fills counterSweep, the health book
   // unhealthy; the ports stay in the counter sweep (one copy of ~1 KB a

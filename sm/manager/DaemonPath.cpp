@@ -29,8 +29,9 @@ std::vector<Sl2VlEntry> heldSl2Vl(const SubnetPlan& plan, const program::HeldSub
 }
 
 // The planned MFTs with what the switches are known to hold for `mlid`.
-std::vector<SwitchMft> heldMfts(const SubnetPlan& plan, const program::HeldSubnet& held, Lid mlid) {
-  std::vector<SwitchMft> mfts = plan.multicast ? plan.multicast->mfts : std::vector<SwitchMft>{};
+std::vector<SwitchMft> heldMfts(const SubnetPlan& plan, const MulticastPlan* planned,
+                                const program::HeldSubnet& held, Lid mlid) {
+  std::vector<SwitchMft> mfts = planned ? planned->mfts : std::vector<SwitchMft>{};
   mfts.resize(plan.fabric.size());
   const auto& table = held.table<program::MftKind>();
   const auto offset = static_cast<std::uint16_t>(mlid.value - 0xC000);
@@ -64,7 +65,7 @@ std::string errorLine(std::string_view message) {
 
 }  // namespace
 
-std::string answerPath(std::string_view line, const SubnetPlan* plan,
+std::string answerPath(std::string_view line, const SubnetPlan* plan, const MulticastPlan* planned,
                        const program::HeldSubnet& held,
                        const std::vector<std::pair<Gid, Lid>>& groups) {
   auto request = control::decodePathRequest(line);
@@ -76,7 +77,7 @@ std::string answerPath(std::string_view line, const SubnetPlan* plan,
   if (request->mgid) {
     auto mlid = analysis::resolveMlid(*request->mgid, groups);
     if (!mlid) return errorLine(mlid.error().message);
-    const auto mfts = heldMfts(*plan, held, *mlid);
+    const auto mfts = heldMfts(*plan, planned, held, *mlid);
     const auto walk = analysis::walkMulticast(fabric, mfts, *from, *mlid);
     return request->json ? analysis::multicastPathJson(fabric, walk)
                          : analysis::formatMulticastPath(fabric, walk);

@@ -19,10 +19,12 @@
 
 namespace ibsm::sm::manager {
 
-// `line` is a path request (sm/control/PathRequest.h); `groups` the SA's
-// groups (MGID, MLID). Answers the formatted walk, or "error: ...\n" when
-// nothing is planned yet or the request names nothing in the fabric.
-std::string answerPath(std::string_view line, const SubnetPlan* plan,
+// `line` is a path request (sm/control/PathRequest.h); `planned` the trees of
+// the last sweep or multicast pass (MasterSweep::multicastPlan(), null when
+// none); `groups` the SA's groups (MGID, MLID). Answers the formatted walk,
+// or "error: ...\n" when nothing is planned yet or the request names
+// nothing in the fabric.
+std::string answerPath(std::string_view line, const SubnetPlan* plan, const MulticastPlan* planned,
                        const program::HeldSubnet& held,
                        const std::vector<std::pair<Gid, Lid>>& groups);
 

@@ -123,8 +123,6 @@ void SmDaemon::Impl::countSweep(const control::SweepInfo& info, const SweepResul
   if (info.kind == "replan") lastReplan = info;
   if (result) countResult(*result);
   servicesOnSweep({.info = info, .result = result});
-  // After the notices' traps 64/65: the traps 67 of groups left empty follow.
-  if (result) dropGoneMembers(*result);
 }
 
 void SmDaemon::Impl::countResult(const SweepResult& result) {
@@ -193,7 +191,6 @@ control::DaemonStatus SmDaemon::Impl::status() const {
   s.reloads = reloads;
   s.reloadsRefused = reloadsRefused;
   s.reloadError = reloadError;
-  s.multicast = multicast;
   describeCounters(s);
   s.health = control::healthCounts(health);
   s.health.counterSweep = s.healthCounters.figures;  // set before the first pass too

@@ -105,41 +105,48 @@ void MasterSweep::planPKeys(SubnetPlan& plan) const {
     if (p.sl) plan.partitionSl[p.pkey & 0x7FFF] = *p.sl;
 }
 
-void MasterSweep::planMfts(SubnetPlan& plan) const {
-  if (!multicast_) return;
+std::optional<MulticastPlan> MasterSweep::planTrees(const Fabric& fabric) {
+  if (!multicast_) return std::nullopt;
+  // The generation first: a join between the two reads is planned again
+  // by the next pass, never missed.
+  planned_.generation = multicast_->generation();
+  const auto groups = multicast_->routes();
+  ++planned_.plans;
+  planned_.groups = groups.size();
+  planned_.members = 0;
+  for (const McGroupRoute& g : groups) planned_.members += g.members.size();
   MulticastOptions options;
   options.cache = &mcTopology_;
-  auto mfts = planMulticast(plan.fabric, multicast_(), options);
+  auto mfts = planMulticast(fabric, groups, options);
   if (!mfts) {
     // As for partitions: the trees of the last plan beat none.
     log_->error("SM-0423 multicast not programmed this sweep, MFTs left as they are: {}",
                 mfts.error().message);
-    return;
+    return std::nullopt;
   }
   if (!mfts->warnings.empty()) log_->warn("SM-0424 multicast: {}", fmt::join(mfts->warnings, "; "));
-  plan.multicast = std::move(*mfts);
+  return std::move(*mfts);
 }
 
 Result<SweepResult> MasterSweep::programMulticast() {
   if (!held_.hasObservation() || !lastPlan_) return fail("no sweep to program multicast on");
   const auto start = now();
   const auto sentBefore = engine_.counters().sent;
-  auto plan = std::make_shared<SubnetPlan>(*lastPlan_);
-  plan->multicast.reset();
-  planMfts(*plan);
+  // Only the trees are new: the last plan is shared, not copied.
+  auto trees = planTrees(lastPlan_->fabric);
   SweepResult result;
   result.planTime = since(start);
-  result.engine = plan->routing.engine;
+  result.engine = lastPlan_->routing.engine;
   program::SubnetProgrammer programmer(engine_, held_, settings_.program, log_);
-  auto summary = programmer.programMulticast(*plan);
+  auto summary = programmer.programMulticast(*lastPlan_, trees ? &*trees : nullptr);
   if (!summary) return std::unexpected(summary.error());
   result.program = *summary;
   for (const auto& f : summary->failures) result.reasons.push_back("programming: " + f);
   result.up = result.reasons.empty();
   result.mads = engine_.counters().sent - sentBefore;
   result.elapsed = since(start);
-  lastPlan_ = plan;
-  result.plan = std::move(plan);
+  mfts_ = trees ? std::make_shared<const MulticastPlan>(std::move(*trees)) : nullptr;
+  result.plan = lastPlan_;
   return result;
 }
 
@@ -237,7 +244,7 @@ Result<SweepResult> MasterSweep::planAndProgram(const std::optional<Fabric>& bef
   noteFreshness(*plan, planStart);
   rebalanceAsked_ = false;
   planPKeys(*plan);
-  planMfts(*plan);
+  plan->multicast = planTrees(plan->fabric);
   result.planTime = since(planStart);
   result.engine = plan->routing.engine;
   for (const auto& f : plan->routing.fallbacks) log_->warn("SM-0404 engine refused: {}", f);
@@ -289,6 +296,10 @@ Result<SweepResult> MasterSweep::planAndProgram(const std::optional<Fabric>& bef
     for (const auto& r : result.reasons) log_->warn("SM-0403 not up yet: {}", r);
   result.plan = std::make_shared<const SubnetPlan>(std::move(*plan));
   lastPlan_ = result.plan;
+  // The sweep's trees, shared with its plan (aliasing: no copy).
+  mfts_ = lastPlan_->multicast
+              ? std::shared_ptr<const MulticastPlan>(lastPlan_, &*lastPlan_->multicast)
+              : nullptr;
   return result;
 }
 

@@ -29,7 +29,9 @@
 // every plan gets every switch's MFT from planMulticast() on the planned
 // fabric, and programMulticast() plans the trees again on the last plan's
 // fabric between sweeps (a join, a leave) and writes only the MFT blocks
-// that differ -- the same plan-diff-program step, one table kind.
+// that differ -- the same plan-diff-program step, one table kind. A pass
+// shares the last plan (fabric, LIDs, LFTs: a join changes none of them)
+// and keeps only its new trees (multicastPlan()), never a copy of the plan.
 //
 // Routes under change: every plan after the first is made with the last
 // plan's tables and fabric as the hint (PlanInputs::previous), so a lost
@@ -55,6 +57,7 @@
 
 #include "sm/discovery/Discovery.h"
 #include "sm/health/Isolation.h"
+#include "sm/manager/GroupSource.h"
 #include "sm/manager/StateStore.h"
 #include "sm/program/HeldSubnet.h"
 #include "sm/program/ProgramOptions.h"
@@ -83,9 +86,15 @@ struct SweepSettings {
   std::chrono::seconds rebalanceInterval{0};
 };
 
-// The multicast groups to route, asked at every plan (the SA's groups as
-// they stand). Empty: MFTs are not managed.
-using MulticastSource = std::function<std::vector<McGroupRoute>()>;
+// What the last plan that asked the groups' source saw: the source's
+// generation then (a pass is due when it moved on) and the groups and
+// members it routed. `plans` counts the plans that asked.
+struct MulticastPlanned {
+  std::uint64_t plans{0};
+  std::uint64_t generation{0};
+  std::uint64_t groups{0};
+  std::uint64_t members{0};
+};
 
 struct SweepResult {
   bool up{false};                    // every reachable port ACTIVE and every pair routed
@@ -157,6 +166,7 @@ class MasterSweep {
   void forgetHeld() {
     held_.forget();
     lastPlan_.reset();
+    mfts_.reset();
   }
   // The VLArbitration blocks the SA serves that are not known yet, read
   // after the subnet is up (SubnetProgrammer::readForSa).
@@ -164,14 +174,17 @@ class MasterSweep {
   // SIGHUP: routing and programming options for the next sweep; what the
   // switches hold and the last fabric stay known.
   void setSettings(SweepSettings settings) { settings_ = std::move(settings); }
-  // Where the groups come from; kept across setSettings().
-  void setMulticast(MulticastSource source) { multicast_ = std::move(source); }
+  // Where the groups come from, asked (routes() and generation()) at every
+  // plan; null: MFTs are not managed. Kept across setSettings().
+  void setMulticast(std::shared_ptr<const GroupSource> source) { multicast_ = std::move(source); }
   // The groups changed since the last plan: their trees planned again on
   // the last plan's fabric, and the MFT blocks that differ written (and
-  // nothing else). The result's plan is the last one with the new trees.
-  // Fails when nothing was swept yet, after forgetHeld(), or when the
-  // transport does.
+  // nothing else). The result's plan is the last sweep's, shared, not
+  // copied; the new trees are multicastPlan(). Fails when nothing was
+  // swept yet, after forgetHeld(), or when the transport does.
   [[nodiscard]] Result<SweepResult> programMulticast();
+  // What the last plan or pass saw of the groups (MulticastPlanned).
+  const MulticastPlanned& multicastPlanned() const { return planned_; }
   // The next plan is computed afresh, whatever the last one held.
   void requestRebalance() { rebalanceAsked_ = true; }
   // A rebalance was asked and the next plan has not taken it yet: the
@@ -189,8 +202,13 @@ class MasterSweep {
   // What the last plan did with them.
   const std::vector<health::LinkKey>& isolated() const { return isolated_; }
   const std::vector<health::RefusedLink>& isolationRefused() const { return refused_; }
-  // The plan of the last sweep (or multicast pass); null before the first.
+  // The plan of the last sweep; null before the first. Its `multicast` is
+  // the trees that sweep planned: the passes since keep theirs apart.
   const std::shared_ptr<const SubnetPlan>& lastPlan() const { return lastPlan_; }
+  // The MFTs as the last sweep or multicast pass planned them (sharing the
+  // sweep's plan until a pass replaces them); null when not managed, before
+  // the first sweep, or when the last planning of the trees failed.
+  const std::shared_ptr<const MulticastPlan>& multicastPlan() const { return mfts_; }
 
  private:
   // Both run()s: observe `discovered` (made from `start` on, `sentBefore`
@@ -206,8 +224,9 @@ class MasterSweep {
   // plan.pkeys from the partition planner; left unset (PKeys as they are)
   // when there is none or it refuses the fabric.
   void planPKeys(SubnetPlan& plan) const;
-  // plan.multicast from the groups' source; unset when there is none.
-  void planMfts(SubnetPlan& plan) const;
+  // The groups' trees on `fabric`, from the source as it stands (noted in
+  // planned_); nullopt when there is no source or planning failed.
+  std::optional<MulticastPlan> planTrees(const Fabric& fabric);
   // The last plan as the hint for this one, or null for fresh tables.
   std::shared_ptr<const PreviousRoutes> previousRoutes() const;
   // SM-0427..0429: how this plan's routes came about.
@@ -230,11 +249,13 @@ class MasterSweep {
   SweepSettings settings_;
   std::shared_ptr<spdlog::logger> log_;
   program::HeldSubnet held_;
-  MulticastSource multicast_;
+  std::shared_ptr<const GroupSource> multicast_;
+  MulticastPlanned planned_;
   // The trees' roots, kept while the switch graph stays the same: a pass
   // for a join would otherwise spend most of its time finding them again.
   mutable McTopologyCache mcTopology_;
   std::shared_ptr<const SubnetPlan> lastPlan_;
+  std::shared_ptr<const MulticastPlan> mfts_;  // lastPlan_'s trees, or the last pass's
   bool rebalanceAsked_{false};
   std::vector<health::LinkKey> isolate_;
   std::vector<health::LinkKey> isolated_;

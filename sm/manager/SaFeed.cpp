@@ -82,28 +82,42 @@ void describeSa(const sa::SaResponder& responder, control::SaCounters& out) {
     out.mcRefusedByStatus[sa::statusName(status)] += n;
 }
 
-MulticastGroups multicastGroupsOf(std::shared_ptr<sa::SaResponder> responder) {
-  MulticastGroups g;
-  g.routes = [responder] { return responder->groups().routes(); };
-  g.generation = [responder] { return responder->groups().generation(); };
-  g.precreate = [responder](const std::vector<McGroupSpec>& specs) {
-    responder->setPrecreated(specs);
-  };
-  g.takeEvents = [responder] { return responder->takeGroupEvents(); };
-  g.forget = [responder] { return responder->forgetJoins(); };
-  g.keepPortsOf = [responder](const Fabric& fabric) {
+namespace {
+
+// The SA's groups as the daemon's GroupSource.
+class SaGroups final : public GroupSource {
+ public:
+  explicit SaGroups(std::shared_ptr<sa::SaResponder> responder)
+      : responder_(std::move(responder)) {}
+
+  std::vector<McGroupRoute> routes() const override { return responder_->groups().routes(); }
+  std::uint64_t generation() const override { return responder_->groups().generation(); }
+  void precreate(const std::vector<McGroupSpec>& specs) override {
+    responder_->setPrecreated(specs);
+  }
+  std::vector<sa::McGroupEvent> takeEvents() override { return responder_->takeGroupEvents(); }
+  std::size_t forget() override { return responder_->forgetJoins(); }
+  std::size_t keepPortsOf(const Fabric& fabric) override {
     std::set<Guid> gone;
-    for (const McGroupRoute& group : responder->groups().routes()) {
+    for (const McGroupRoute& group : responder_->groups().routes()) {
       for (const McRouteMember& m : group.members) {
         const auto port = fabric.findPort(m.portGuid);
         if (!port || fabric.port(*port).state == PortState::Down) gone.insert(m.portGuid);
       }
     }
     std::size_t dropped = 0;
-    for (const Guid guid : gone) dropped += responder->dropPort(guid);
+    for (const Guid guid : gone) dropped += responder_->dropPort(guid);
     return dropped;
-  };
-  return g;
+  }
+
+ private:
+  std::shared_ptr<sa::SaResponder> responder_;
+};
+
+}  // namespace
+
+std::shared_ptr<GroupSource> multicastGroupsOf(std::shared_ptr<sa::SaResponder> responder) {
+  return std::make_shared<SaGroups>(std::move(responder));
 }
 
 }  // namespace ibsm::sm::manager

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "sm/control/StatusFormat.h"
+#include "sm/manager/GroupSource.h"
 #include "sm/manager/MasterSweep.h"
 #include "sm/manager/SmDaemon.h"
 #include "sm/program/HeldSubnet.h"
@@ -47,7 +48,8 @@ struct PortsInService {
 // manageMulticast): routes and generation from its McGroups, the
 // configuration's groups pre-created, traps 66/67's events, and members
 // gone with their port -- absent from the fabric a sweep found, or Down.
-[[nodiscard]] MulticastGroups multicastGroupsOf(std::shared_ptr<sa::SaResponder> responder);
+[[nodiscard]] std::shared_ptr<GroupSource> multicastGroupsOf(
+    std::shared_ptr<sa::SaResponder> responder);
 
 // What the SA counts and holds, by name, into the status's `sa`.
 void describeSa(const sa::SaResponder& responder, control::SaCounters& out);

@@ -38,13 +38,14 @@ SmDaemon::Impl::Impl(MadEngine& e, loop::EventLoop& l, const StateStore& st, Gui
       machine(contextOf(portGuid, settings)),
       agent(engine, selfInfo(), log),
       sweep(engine, store, settings.sweep, log),
+      multicast(sweep, loop, settings, log, multicastHooks()),
       started(now()),
       sa(log, agent, sweep,
          {.clock = [this] { return now(); },
           .perfGmp = [this](const ReceivedGmp& in) { onPerfGmp(in); },
           .reportResp =
               [this](std::span<const std::uint8_t> mad) { return notices.acknowledge(mad); },
-          .answered = [this] { watchGroups(); }}),
+          .answered = [this] { multicast.watch(); }}),
       notices(log, loop, agent, sweep, portGuid,
               {.clock = [this] { return now(); }, .port = [this] { return sa.port(); }}),
       peerService({.engine = engine,
@@ -59,9 +60,35 @@ SmDaemon::Impl::Impl(MadEngine& e, loop::EventLoop& l, const StateStore& st, Gui
   // The SA before its notices: a sweep's snapshot, then its traps 64/65.
   services.push_back(&sa);
   services.push_back(&notices);
+  // After the notices: the traps 67 of groups a sweep left empty follow 64/65.
+  services.push_back(&multicast);
   services.push_back(&peerService);
   services.push_back(&lifecycle);
   services.push_back(&logControl);
+}
+
+MulticastService::Hooks SmDaemon::Impl::multicastHooks() {
+  return {
+      .master = [this] { return agent.self().smState == SmState::Master; },
+      .idle = [this] { return machine.idle(); },
+      .stopping = [this] { return stopping; },
+      .performing = [this](bool on) { performing = on; },
+      .programmed =
+          [this](const SweepResult& r) {
+            agent.countActivity(static_cast<std::uint32_t>(r.mads));
+            for (std::size_t k = 0; k < program::kTableKinds; ++k) {
+              const auto kind = static_cast<program::TableKind>(k);
+              tablesTotal[kind].read += r.program.table(kind).read;
+              tablesTotal[kind].written += r.program.table(kind).written;
+              tablesTotal[kind].smps += r.program.requests(kind);
+            }
+          },
+      // Traps 66/67 while master, through the notifier.
+      .groupsChanged =
+          [this](std::vector<sa::McGroupEvent> events) {
+            notices.groupsChanged(events, peerService.ownLid());
+          },
+  };
 }
 
 SmDaemon::Impl::~Impl() {
@@ -104,6 +131,10 @@ void SmDaemon::serveSa(GmpPort& port, std::shared_ptr<GmpResponder> responder) {
 
 void SmDaemon::sendNotices(std::shared_ptr<sa::Notifier> notifier) {
   impl_->notices.setNotifier(std::move(notifier));
+}
+
+void SmDaemon::manageMulticast(std::shared_ptr<GroupSource> groups) {
+  impl_->multicast.manage(std::move(groups));
 }
 
 void SmDaemon::describeSa(std::function<void(control::SaCounters&)> describe) {
@@ -157,10 +188,8 @@ int SmDaemon::Impl::run() {
                             agent.self().smState == SmState::Master);
     });
     controlServer->providePaths([this](std::string_view line) {
-      std::vector<std::pair<Gid, Lid>> mlids;
-      if (groups.routes)
-        for (const McGroupRoute& g : groups.routes()) mlids.emplace_back(g.mgid, g.mlid);
-      return answerPath(line, sweep.lastPlan().get(), sweep.held(), mlids);
+      return answerPath(line, sweep.lastPlan().get(), sweep.multicastPlan().get(), sweep.held(),
+                        multicast.mlids());
     });
     controlServer->attach(
         loop, [this] { return status(); },
@@ -207,10 +236,6 @@ int SmDaemon::Impl::run() {
     }
     if (auto code = onceEnd()) return *code;
     if (!machine.idle()) continue;
-    if (multicastReady()) {
-      multicastPass();
-      continue;
-    }
     if (countersTurn()) continue;
     if (servicesTurn()) continue;
     // --once sweeps heavy until it ends: no timed light sweeps.
@@ -230,14 +255,10 @@ int SmDaemon::Impl::run() {
     // loop serves signals and the control socket; back to the machine at
     // the next timer or as soon as a handler gave it work.
     auto until = timedSweeps ? std::min(pollAt, sweepAt) : pollAt;
-    if (multicastAt) until = std::min(until, *multicastAt);
     if (const auto counters = nextCounterPass()) until = std::min(until, *counters);
     if (const auto due = servicesDeadline()) until = std::min(until, *due);
-    if (auto ok = engine.runUntil(until,
-                                  [this] {
-                                    return !machine.idle() || multicastReady() || countersReady() ||
-                                           servicesReady();
-                                  });
+    if (auto ok = engine.runUntil(
+            until, [this] { return !machine.idle() || countersReady() || servicesReady(); });
         !ok) {
       if (stopping) continue;  // the machine holds Stop
       log->error("SM-0006 port failed: {}", ok.error().message);
@@ -292,11 +313,6 @@ void SmDaemon::Impl::perform(const Action& a) {
         if (recentStates.size() > 16) recentStates.pop_front();
       }
       if (agent.self().smState != a.smState) servicesOnState(agent.self().smState, a.smState);
-      if (agent.self().smState != a.smState) {
-        // Not when the process stops: the groups end with it.
-        if (agent.self().smState == SmState::Master && !stopping) forgetGroups();
-        multicastAt.reset();
-      }
       agent.setState(a.smState);
       if (a.smState != SmState::Master) up = false;
       break;
@@ -385,7 +401,7 @@ void SmDaemon::Impl::applyReload() {
   agent.setPriority(settings.priority);
   agent.setSmKey(settings.smKey);
   sweep.setSettings(settings.sweep);
-  if (groups.precreate) groups.precreate(settings.multicastGroups);
+  multicast.precreate();
   ++reloads;
   reloadError.clear();
   log->info("SM-0107 configuration reloaded: priority {}, sweep interval {} s", settings.priority,

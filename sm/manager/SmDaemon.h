@@ -66,9 +66,9 @@
 #include "sm/control/StatusFormat.h"
 #include "sm/health/HealthSettings.h"
 #include "sm/loop/EventLoop.h"
+#include "sm/manager/GroupSource.h"
 #include "sm/manager/MasterSweep.h"
 #include "sm/manager/StateStore.h"
-#include "sm/sa/McGroups.h"
 
 namespace ibsm::sm::sa {
 class Notifier;
@@ -85,7 +85,7 @@ struct DaemonSettings {
   std::uint64_t smKey{kDefaultSmKey};
   std::filesystem::path controlSocket;  // empty: no control socket
   // The multicast groups the configuration creates (partitions: IPoIB
-  // broadcast groups, mgid= lines), handed to MulticastGroups::precreate at
+  // broadcast groups, mgid= lines), handed to GroupSource::precreate at
   // start and on every reload.
   std::vector<McGroupSpec> multicastGroups;
   // How long joins and leaves are gathered before one multicast pass
@@ -110,24 +110,6 @@ struct DaemonSettings {
   // --once: stop when the subnet is up, or after this many heavy sweeps
   // (sm.max_sweeps_once). Unset: run as a daemon.
   std::optional<std::uint32_t> onceMaxSweeps;
-};
-
-// The SA's multicast groups as the daemon needs them (sm/sa keeps them;
-// `ibsm run` binds these to its SaResponder).
-struct MulticastGroups {
-  std::function<std::vector<McGroupRoute>()> routes;  // every group to route, with its members
-  std::function<std::uint64_t()> generation;          // changes whenever routes() would
-  std::function<void(const std::vector<McGroupSpec>&)> precreate;  // the configuration's groups
-  // After a sweep: the members whose port the fabric no longer has leave.
-  std::function<std::size_t(const Fabric&)> keepPortsOf;  // returns how many left
-  // Groups created and deleted since the last call: traps 66/67 through
-  // the notifier (sendNotices).
-  std::function<std::vector<sa::McGroupEvent>()> takeEvents;
-  // This SM left MASTER: every member, and every group not pre-created,
-  // is forgotten (sa::McGroups::forgetJoins); returns the members dropped.
-  // A group kept would be stale the day this SM is master again: the hosts
-  // re-register with whichever SM took over, and re-join there.
-  std::function<std::size_t()> forget;
 };
 
 // Re-reads the configuration for SIGHUP; an error keeps the running settings.
@@ -170,8 +152,9 @@ class SmDaemon {
   // MFTs; between sweeps, the groups are watched after every SA answer and,
   // when they changed, a multicast pass (MasterSweep::programMulticast)
   // runs once the machine is idle, DaemonSettings::multicastBatch after the
-  // first change. Call before run().
-  void manageMulticast(MulticastGroups groups);
+  // first change. `groups`: where they come from (sm/manager/GroupSource.h;
+  // `ibsm run` gives multicastGroupsOf(its SaResponder)). Call before run().
+  void manageMulticast(std::shared_ptr<GroupSource> groups);
   // Adds what the SA responder counts to the status's `sa` (the daemon
   // knows the responder only as a GmpResponder).
   void describeSa(std::function<void(control::SaCounters&)> describe);

@@ -69,14 +69,18 @@ Result<Lid> checkedSmLid(const SubnetPlan& plan, const HeldSubnet& held) {
 
 }  // namespace
 
-Result<ProgramDiff> diffMulticast(const SubnetPlan& plan, const HeldSubnet& held,
-                                  const ProgramOptions& options) {
+Result<ProgramDiff> diffMulticast(const SubnetPlan& plan, const MulticastPlan* mfts,
+                                  const HeldSubnet& held, const ProgramOptions& options) {
   auto smLid = checkedSmLid(plan, held);
   if (!smLid) return std::unexpected(smLid.error());
   ProgramDiff out;
-  const DiffInput in{
-      .plan = plan, .held = held, .seen = held.observed(), .options = options, .smLid = *smLid};
-  if (plan.multicast) diffMfts(in, out);
+  const DiffInput in{.plan = plan,
+                     .held = held,
+                     .seen = held.observed(),
+                     .options = options,
+                     .smLid = *smLid,
+                     .mfts = mfts};
+  if (mfts) diffMfts(in, out);
   return out;
 }
 
@@ -95,7 +99,12 @@ Result<ProgramDiff> diff(const SubnetPlan& plan, const HeldSubnet& held,
         "it (the transport opens the issm device for that)",
         seen.fabric.describe(smPort)));
   }
-  const DiffInput in{.plan = plan, .held = held, .seen = seen, .options = options, .smLid = *smLid};
+  const DiffInput in{.plan = plan,
+                     .held = held,
+                     .seen = seen,
+                     .options = options,
+                     .smLid = *smLid,
+                     .mfts = plan.multicast ? &*plan.multicast : nullptr};
   diffPorts(in, out);
   diffLfts(in, out);
   if (plan.multicast) diffMfts(in, out);

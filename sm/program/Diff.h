@@ -41,10 +41,12 @@ namespace ibsm::sm::program {
 // is touched; with plan.routing.sl2vl empty no SL2VL table is.
 [[nodiscard]] Result<ProgramDiff> diff(const SubnetPlan& plan, const HeldSubnet& held,
                                        const ProgramOptions& options);
-// Only the MFT phases of diff(): what a multicast pass between sweeps
-// writes (a join or a leave changes nothing else). Empty without
-// plan.multicast.
-[[nodiscard]] Result<ProgramDiff> diffMulticast(const SubnetPlan& plan, const HeldSubnet& held,
+// Only the MFT phases of diff(), for `mfts` in place of plan.multicast:
+// what a multicast pass between sweeps writes (a join or a leave changes
+// nothing else, so the pass keeps the last plan and brings only its trees).
+// Empty when `mfts` is null.
+[[nodiscard]] Result<ProgramDiff> diffMulticast(const SubnetPlan& plan, const MulticastPlan* mfts,
+                                                const HeldSubnet& held,
                                                 const ProgramOptions& options);
 
 // The PortStateChange phase (ProgramSteps.h): a SwitchInfo Set of each

@@ -20,6 +20,9 @@ struct DiffInput {
   const discovery::DiscoveredSubnet& seen;  // held.observed()
   const ProgramOptions& options;
   Lid smLid;  // the SM port's LID in the plan
+  // The MFTs to program: plan.multicast's in a sweep, a pass's own trees
+  // between sweeps (diffMulticast); null: MFTs are left alone.
+  const MulticastPlan* mfts{nullptr};
 };
 
 // PortInfo: LIDs (SM port first), link parameters, enforcement; Armed, Active.
@@ -29,7 +32,7 @@ void diffLfts(const DiffInput& in, ProgramDiff& out);
 // SwitchInfo as the Lfts phase leaves it (LinearFDBTop, LifeTimeValue), the
 // base of any later SwitchInfo Set of the same switch.
 SwitchInfo switchInfoAfterLfts(const DiffInput& in, NodeId sw, const SwitchInfo& held);
-// MFT blocks of plan.multicast and MulticastFDBTop, in the phases MftPrune,
+// MFT blocks of in.mfts and MulticastFDBTop, in the phases MftPrune,
 // Mfts and MftTop (ProgramSteps.h says why three).
 void diffMfts(const DiffInput& in, ProgramDiff& out);
 // PKeyTable blocks of the ports plan.pkeys lists.

@@ -1,6 +1,6 @@
 // diff()'s MFT part: per switch, the MulticastForwardingTable blocks (32
-// MLIDs by one 16-port position) that are not known to hold what
-// plan.multicast wants, split between the phases MftPrune and Mfts so that
+// MLIDs by one 16-port position) that are not known to hold what the
+// trees (in.mfts) want, split between the phases MftPrune and Mfts so that
 // no moment of a reprogramming forwards in a loop (ProgramSteps.h says
 // why), and SwitchInfo:MulticastFDBTop where the switch supports it.
 //
@@ -137,7 +137,7 @@ bool supportsMcastTop(const discovery::DiscoveredSubnet& seen, NodeId sw) {
 
 void diffSwitch(const DiffInput& in, NodeId sw, std::size_t inUse, ProgramDiff& out) {
   const Node& node = in.seen.fabric.node(sw);
-  const auto& mfts = in.plan.multicast->mfts;
+  const auto& mfts = in.mfts->mfts;
   const SwitchMft* mft = sw < mfts.size() ? &mfts[sw] : nullptr;
   auto si = in.seen.switchInfo.find(sw);
   auto path = pathToPort(in.seen, PortRef{sw, 0});
@@ -177,7 +177,7 @@ void diffSwitch(const DiffInput& in, NodeId sw, std::size_t inUse, ProgramDiff& 
 }  // namespace
 
 void diffMfts(const DiffInput& in, ProgramDiff& out) {
-  const std::size_t inUse = blocksInUse(*in.plan.multicast);
+  const std::size_t inUse = blocksInUse(*in.mfts);
   for (const NodeId sw : in.seen.fabric.switches()) diffSwitch(in, sw, inUse, out);
 }
 

@@ -283,9 +283,10 @@ Result<void> SubnetProgrammer::writeTables(const ProgramDiff& d, ProgramSummary&
   return {};
 }
 
-Result<ProgramSummary> SubnetProgrammer::programMulticast(const SubnetPlan& plan) {
+Result<ProgramSummary> SubnetProgrammer::programMulticast(const SubnetPlan& plan,
+                                                          const MulticastPlan* mfts) {
   ProgramSummary summary;
-  auto writes = diffMulticast(plan, held_, options_);
+  auto writes = diffMulticast(plan, mfts, held_, options_);
   if (!writes) return std::unexpected(writes.error());
   static constexpr std::array kPhases{ProgramPhase::MftPrune, ProgramPhase::Mfts,
                                       ProgramPhase::MftTop};

@@ -48,8 +48,11 @@ class SubnetProgrammer {
   // so bring-up waits on none of them.
   [[nodiscard]] Result<ProgramSummary> readForSa(const SubnetPlan& plan);
   // Only the MFT phases (prune, grow, top): a multicast pass between
-  // sweeps, when joins and leaves changed plan.multicast and nothing else.
-  [[nodiscard]] Result<ProgramSummary> programMulticast(const SubnetPlan& plan);
+  // sweeps, when joins and leaves changed the trees (`mfts`, planned on
+  // plan.fabric) and nothing else; the plan's own `multicast` is not read,
+  // so a pass shares the last sweep's plan. Null `mfts`: nothing to write.
+  [[nodiscard]] Result<ProgramSummary> programMulticast(const SubnetPlan& plan,
+                                                        const MulticastPlan* mfts);
 
  private:
   // What failed so far, to hold back the steps that depend on it.

@@ -99,11 +99,11 @@ class SmDaemonSaTest : public DaemonOnFakeFabric {
   // Runs the daemon until SIGTERM at `stopAt`; running_ is its status a
   // second before (`ibsm status`), status_ its last (--stats).
   int run(std::chrono::milliseconds stopAt, std::shared_ptr<GmpResponder> responder,
-          MulticastGroups groups = {}) {
+          std::shared_ptr<GroupSource> groups = nullptr) {
     SmDaemon daemon(*engine_, loop_, store_, wire_.fabric().port(firstCaPort()).guid, settings_, {},
                     quiet());
     daemon.serveSa(gmps_, std::move(responder));
-    if (groups.routes) daemon.manageMulticast(std::move(groups));
+    if (groups) daemon.manageMulticast(std::move(groups));
     auto stop = loop_.at(wire_.now() + stopAt, [&daemon] { daemon.signal(SIGTERM); });
     auto look = loop_.at(wire_.now() + stopAt - 1s, [&] { running_ = daemon.status(); });
     const int code = daemon.run();
@@ -161,16 +161,22 @@ TEST_F(SmDaemonSaTest, AJoinIsProgrammedWithinTheBatchNotAtTheNextTimer) {
   settings_.multicastBatch = 20ms;
   std::uint64_t generation = 0;
   const Guid member = wire_.fabric().port(lastCaPort()).guid;
-  MulticastGroups groups;
-  groups.generation = [&] { return generation; };
-  groups.routes = [&] {
-    std::vector<McGroupRoute> routes;
-    if (generation > 0)
-      routes.push_back({.mgid = ipoibBroadcastMgid(0xffff),
-                        .mlid = kFirstMlid,
-                        .members = {{.portGuid = member, .receives = true}}});
-    return routes;
+  // One group with one member from the first join on.
+  struct OneGroup final : GroupSource {
+    const std::uint64_t& generation_;
+    Guid member;
+    OneGroup(const std::uint64_t& g, Guid m) : generation_(g), member(m) {}
+    std::uint64_t generation() const override { return generation_; }
+    std::vector<McGroupRoute> routes() const override {
+      std::vector<McGroupRoute> routes;
+      if (generation_ > 0)
+        routes.push_back({.mgid = ipoibBroadcastMgid(0xffff),
+                          .mlid = kFirstMlid,
+                          .members = {{.portGuid = member, .receives = true}}});
+      return routes;
+    }
   };
+  auto groups = std::make_shared<OneGroup>(generation, member);
   auto responder = std::make_shared<EchoResponder>();
   responder->probe = [&] { ++generation; };  // the query stands for a join
   query(1, 5s);
