@@ -61,10 +61,7 @@ void SmDaemon::Impl::describeLogging(control::DaemonStatus& s) const {
   s.log.traceSuppressed = engine.traceCounters().suppressed;
   s.log.traceLines += saTrace.counters().lines;
   s.log.traceSuppressed += saTrace.counters().suppressed;
-  if (counterRun) {
-    s.log.traceLines += counterRun->perf.traceCounters().lines;
-    s.log.traceSuppressed += counterRun->perf.traceCounters().suppressed;
-  }
+  // The counter sweep's requester adds its own (CounterService::describe).
 }
 
 }  // namespace ibsm::sm::manager

@@ -49,7 +49,7 @@ void SmDaemon::Impl::serveSa(GmpPort& port, std::shared_ptr<GmpResponder> respon
 void SmDaemon::Impl::onGmp(const ReceivedGmp& in) {
   // PerfMgt answers are the counter sweep's: the SA never sees them.
   if (in.mad.size() > 1 && in.mad[1] == kPerfClass) {
-    onPerfGmp(in);
+    counters.deliver(in.mad);
     return;
   }
   ++sa.received;

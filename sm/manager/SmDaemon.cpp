@@ -38,12 +38,70 @@ SmDaemon::Impl::Impl(MadEngine& e, loop::EventLoop& l, const StateStore& st, Gui
       machine(contextOf(portGuid, settings)),
       agent(engine, selfInfo(), log),
       sweep(engine, store, settings.sweep, log),
-      started(now()) {}
+      started(now()) {
+  services = {&counters, &health, &metrics};
+}
 
 SmDaemon::Impl::~Impl() {
   // The port outlives us and may still read GMPs (umad2sim's settle()).
+  // The services, declared last, go first: the counter sweep's outstanding
+  // GMPs are cancelled while the rest is alive.
   if (gmpPort != nullptr) gmpPort->onGmp({});
-  counterRun.reset();  // its outstanding GMPs cancelled while the rest is alive
+}
+
+CounterHooks SmDaemon::Impl::counterHooks() {
+  return {
+      .now = [this] { return now(); },
+      .wall = [this] { return wall(); },
+      .countable = [this]() -> const Fabric* {
+        const bool may = gmpPort != nullptr && up && agent.self().smState == SmState::Master &&
+                         machine.idle() && lastResult && lastResult->plan != nullptr;
+        return may ? &lastResult->plan->fabric : nullptr;
+      },
+      .master = [this] { return agent.self().smState == SmState::Master; },
+      .send = [this](std::span<const std::uint8_t> mad, const GmpAddress& to) -> Result<void> {
+        if (gmpPort == nullptr) return fail("no GMP port");
+        return gmpPort->sendGmp(mad, to);
+      },
+      .read = [this](const health::CounterSweep& pass) { health.countersRead(pass); },
+      .passEnded =
+          [this] {
+            metrics.write();
+            releaseMemory();
+          },
+  };
+}
+
+HealthHooks SmDaemon::Impl::healthHooks() {
+  return {
+      .now = [this] { return now(); },
+      .wall = [this] { return wall(); },
+      .master = [this] { return agent.self().smState == SmState::Master; },
+      .stopping = [this] { return stopping; },
+      .sweepHeavy = [this] { machine.feed(Event::operatorSweep(true)); },
+      // Today the core runs it once the sweep that found it is counted
+      // (recordSweep); a pass of the machine (Replan, isolation) tomorrow.
+      .wantReplan = [this] { replanWanted = true; },
+      .recordReplan =
+          [this](const SweepResult& r, std::vector<std::string> changes,
+                 MadClock::time_point began) { recordReplan(r, std::move(changes), began); },
+  };
+}
+
+MetricsHooks SmDaemon::Impl::metricsHooks() {
+  return {
+      .now = [this] { return now(); },
+      .status = [this] { return status(); },
+      .health = [this] { return health.view(); },
+  };
+}
+
+void SmDaemon::Impl::recordReplan(const SweepResult& result, std::vector<std::string> changes,
+                                  MadClock::time_point began) {
+  setUp(result.up);
+  recordSweep(sweepInfo("replan", since(began), result.mads, std::move(changes), up, &result),
+              &result);
+  if (!up) machine.feed(Event::operatorSweep(true));
 }
 
 SmInfo SmDaemon::Impl::selfInfo() const {
@@ -134,7 +192,7 @@ int SmDaemon::Impl::run() {
       return end(1, "control socket", {server.error().message});
     }
     controlServer = std::move(*server);
-    controlServer->provideDrawing([this] { return drawLastSweep(lastResult, health); });
+    controlServer->provideDrawing([this] { return drawLastSweep(lastResult, health.published()); });
     controlServer->provideDump([this](control::DumpKind kind) {
       return dumpHeldTables(kind, sweep.lastPlan().get(), sweep.held(),
                             agent.self().smState == SmState::Master);
@@ -156,9 +214,9 @@ int SmDaemon::Impl::run() {
           if (ask == SweepAsk::Rebalance) sweep.requestRebalance();
           machine.feed(Event::operatorSweep(ask != SweepAsk::Light));
         });
-    controlServer->onReadmit([this](std::string_view link) { return readmit(link); });
+    controlServer->onReadmit([this](std::string_view link) { return health.readmit(link); });
     controlServer->onLogLevel([this](std::string_view level) { return setLogLevel(level); });
-    controlServer->provideHealth([this] { return healthView(); });
+    controlServer->provideHealth([this] { return health.view(); });
   }
   // Set(SMInfo) must be answered from inside the engine's callback; traps
   // only queue a sweep behind whatever runs now.
@@ -182,9 +240,9 @@ int SmDaemon::Impl::run() {
         return ended->code;
       }
       // A sweep's SMPs first: the counter sweep sends nothing new meanwhile.
-      pauseCounters(true);
+      counters.pause(true);
       perform(*a);
-      pauseCounters(false);
+      counters.pause(false);
       if (auto code = onceEnd()) return *code;
     }
     if (auto code = onceEnd()) return *code;
@@ -193,7 +251,6 @@ int SmDaemon::Impl::run() {
       multicastPass();
       continue;
     }
-    if (countersTurn()) continue;
     if (servicesTurn()) continue;
     // --once sweeps heavy until it ends: no timed light sweeps.
     const bool timedSweeps = !once() && settings.sweepInterval.count() > 0;
@@ -213,13 +270,9 @@ int SmDaemon::Impl::run() {
     // the next timer or as soon as a handler gave it work.
     auto until = timedSweeps ? std::min(pollAt, sweepAt) : pollAt;
     if (multicastAt) until = std::min(until, *multicastAt);
-    if (const auto counters = nextCounterPass()) until = std::min(until, *counters);
     if (const auto due = servicesDeadline()) until = std::min(until, *due);
-    if (auto ok = engine.runUntil(until,
-                                  [this] {
-                                    return !machine.idle() || multicastReady() || countersReady() ||
-                                           servicesReady();
-                                  });
+    if (auto ok = engine.runUntil(
+            until, [this] { return !machine.idle() || multicastReady() || servicesReady(); });
         !ok) {
       if (stopping) continue;  // the machine holds Stop
       log->error("SM-0006 port failed: {}", ok.error().message);
@@ -315,8 +368,9 @@ void SmDaemon::Impl::perform(const Action& a) {
       break;
   }
   performing = false;
-  // A standby does not sweep: the metrics still show the state it is in.
-  if (a.kind == ActionKind::SetSmState) writeMetrics();
+  // A standby does not sweep: the metrics still show the state it is in
+  // (here, not in onState, which comes before the state is set).
+  if (a.kind == ActionKind::SetSmState) metrics.write();
 }
 
 std::optional<int> SmDaemon::Impl::onceEnd() {
