@@ -151,7 +151,7 @@ struct SmDaemon::Impl {
   // Leaving MASTER: the groups joins made are forgotten, without traps.
   void forgetGroups();
 
-  // The services' hooks into the core (SmDaemon.cpp), made by the constructor.
+  // DaemonHealthHooks.cpp: the services' hooks into the core, made at construction.
   CounterHooks counterHooks();
   HealthHooks healthHooks();
   MetricsHooks metricsHooks();
