@@ -1,8 +1,8 @@
 // The inside of SmDaemon, shared by the files that implement it:
 // SmDaemon.cpp (the loop, signals, --once's end), DaemonSweeps.cpp
-// (discovery and the master's sweeps), DaemonStatus.cpp (what it counts
-// and shows) and DaemonMetrics.cpp (the metrics file); the services it
-// holds live in their own files (Service.h). Private to sm/manager.
+// (discovery and the master's sweeps) and DaemonStatus.cpp (what it counts
+// and shows); the services it holds live in their own files (Service.h).
+// Private to sm/manager.
 #pragma once
 
 #include <spdlog/logger.h>
@@ -20,13 +20,11 @@
 #include "sm/control/ControlServer.h"
 #include "sm/control/StatusFormat.h"
 #include "sm/fsm/SmMachine.h"
-#include "sm/health/ErrorWatch.h"
-#include "sm/health/FlapTracker.h"
-#include "sm/health/HealthBook.h"
-#include "sm/health/HealthView.h"
-#include "sm/manager/DaemonCounters.h"
+#include "sm/manager/CounterService.h"
+#include "sm/manager/HealthService.h"
 #include "sm/manager/LifecycleService.h"
 #include "sm/manager/LogControl.h"
+#include "sm/manager/MetricsService.h"
 #include "sm/manager/MulticastService.h"
 #include "sm/manager/NoticeService.h"
 #include "sm/manager/PeerService.h"
@@ -80,9 +78,12 @@ struct SmDaemon::Impl {
   control::SweepInfo sweepInfo(std::string kind, std::chrono::milliseconds duration,
                                std::uint64_t mads, std::vector<std::string> changes, bool up,
                                const SweepResult* result = nullptr) const;
-  void recordSweep(const control::SweepInfo& info, const SweepResult* result);
-  // recordSweep's counting, before the metrics file is written.
-  void countSweep(const control::SweepInfo& info, const SweepResult* result);
+  // `fabric`: what the sweep read of the fabric, for the health book.
+  void recordSweep(const control::SweepInfo& info, const SweepResult* result,
+                   FabricRead fabric = {});
+  // recordSweep's counting; the services are told last (the metrics file
+  // is written by the last of them).
+  void countSweep(const control::SweepInfo& info, const SweepResult* result, FabricRead fabric);
   void countResult(const SweepResult& result);
   // The subnet is up (or not) after a sweep as master; the first up is timed.
   void setUp(bool isUp);
@@ -119,61 +120,13 @@ struct SmDaemon::Impl {
   // idle, stopping, the pass counted with the sweeps, traps 66/67.
   MulticastService::Hooks multicastHooks();
 
-  // DaemonHealth.cpp
-  // After each pass of the counter sweep: the health book looks at what
-  // it read (the sweep's last pass): errors, LinkDownedCounter, counters reset.
-  void countersRead();
-  // After a sweep that read the fabric (heavy, light, reroute): cables
-  // lost (flaps), downgraded links, switches that lost their tables; then
-  // the isolation the policy wants, re-planned at once when it changed.
-  void healthAfterSweep(const std::vector<Guid>& lostTables);
-  // `ibsm sweep --readmit LINK`: the answer line for the operator.
-  std::string readmit(std::string_view link);
-  // The book's changes, one log line each (SM-1601..SM-1605).
-  void logHealth(const std::vector<health::HealthChange>& changes);
-  // Flapping and rebooted findings as they stand, into the book.
-  void observeFlapsAndReboots();
-  // The isolation the book wants against what the last plan did; true
-  // when a new plan is needed.
-  bool isolationChanged();
-  void replanForIsolation();
-  void publishHealth();
-
-  // DaemonCounters.cpp: the counter sweep (health.counter_interval).
-  // At the loop's top: ends a pass (countersRead()), cancels one when no
-  // longer master, or starts one when due; true when it did something.
-  bool countersTurn();
-  void setUpCounters();
-  // health.counterSweep from the pass, then countersRead().
-  void endCounterPass();
-  // Something for countersTurn() to do: the wait returns for it.
-  bool countersReady() const;
-  // A pass may start, whatever the time: master, up, idle, none running.
-  bool mayCount() const;
-  // When the next pass is due, for the wait's deadline.
-  std::optional<MadClock::time_point> nextCounterPass() const;
-  // A sweep runs: no new PerfMgt GMPs until it ends.
-  void pauseCounters(bool paused);
-  // A PerfMgt GMP from the port: an answer to the requester.
-  void onPerfGmp(const ReceivedGmp& in);
-  void describeCounters(control::DaemonStatus& s) const;
-  // The sweep's figures as of now, with the daemon's settings (enabled,
-  // interval) and when the next pass is due: what status and health show,
-  // also before the first pass.
-  health::CounterSweepFigures counterFigures() const;
-
-  // DaemonMetrics.cpp
-  // The fabric's health as of now (`at` set): what `ibsm health` shows.
-  health::HealthView healthView() const;
-  // Writes settings.metricsFile (health.metrics_file), when set, for
-  // node_exporter's textfile collector: temp file and rename, so a scrape
-  // never reads half of it. Called after every sweep (recordSweep), every
-  // counter pass and state change; a quiet light sweep (`quiet`) changes
-  // only the sweep counters, so it writes at most every kQuietMetricsPeriod
-  // (the file is tens of megabytes on a big fabric). A failure is logged
-  // once (SM-0805) and the SM goes on.
-  void writeMetrics(bool quiet = false);
-  static constexpr std::chrono::seconds kQuietMetricsPeriod{60};
+  // DaemonHealthHooks.cpp: the services' hooks into the core, made at construction.
+  CounterHooks counterHooks();
+  HealthHooks healthHooks();
+  MetricsHooks metricsHooks();
+  // A replan for isolation that programmed (HealthHooks::recordReplan).
+  void recordReplan(const SweepResult& result, std::vector<std::string> changes,
+                    MadClock::time_point began);
 
   MadEngine& engine;
   loop::EventLoop& loop;
@@ -224,38 +177,7 @@ struct SmDaemon::Impl {
   SaService sa;
   NoticeService notices;
 
-  // Fabric health: the counter sweep fills counterSweep, the health book
-  // unhealthy; the ports stay in the counter sweep (one copy of ~1 KB a
-  // port, not two) and healthView() copies them in for `ibsm health` and
-  // the metrics file.
-  health::HealthView health;
-  std::unique_ptr<CounterRun> counterRun;  // made at the first pass
-  // The health book and its detectors' memory (DaemonHealth.cpp).
-  health::HealthBook healthBook{health::HealthPolicy{}};
-  health::FlapTracker flaps;
-  health::ErrorWatch errorWatch;
-  std::vector<health::LinkKey> healthLinks;  // cables at the last look
-  struct PortReadSeen {
-    std::uint64_t reads{0};   // PortCounterView::reads at the last look
-    std::uint64_t resets{0};  // PortCounterView::portResets then
-  };
-  std::map<PortKey, PortReadSeen> portReadsSeen;
-  struct Reboot {
-    MadClock::time_point at;
-    std::string why;
-  };
-  std::map<Guid, Reboot> rebootedAt;  // switches found rebooted, kept a clean period
-  bool metricsFailing{false};         // SM-0805 logged, no write has succeeded since
-  std::optional<MadClock::time_point> metricsWrittenAt;
-  std::uint64_t metricsWrites{0};
   std::uint64_t memoryReleases{0};  // releaseMemory() calls
-  // The metrics file's per-port samples, formatted after the counter pass
-  // numbered `pass` (writeMetrics).
-  struct MetricsPorts {
-    std::uint64_t pass{0};
-    std::string text;
-  };
-  std::optional<MetricsPorts> metricsPorts;
 
   // The discovery of the DISCOVERING phase, kept for the heavy sweep that
   // follows it at once (becoming master): one walk of the fabric, not two.
@@ -279,6 +201,17 @@ struct SmDaemon::Impl {
   PeerService peerService;
   LifecycleService lifecycle;
   LogControl logControl;
+  // The health book asked for a replan during the sweep being counted
+  // (HealthHooks::wantReplan): recordSweep runs it once the sweep is.
+  bool replanWanted{false};
+
+  // Services of their own (Service.h), registered in this order by the
+  // constructor; declared last, so they go first, while what their hooks
+  // reach is alive. The metrics file stays last: it shows what the others
+  // made of a sweep.
+  CounterService counters{loop, settings, log, counterHooks()};
+  HealthService health{sweep, counters, settings, log, healthHooks()};
+  MetricsService metrics{settings, log, metricsHooks()};
 };
 
 }  // namespace ibsm::sm::manager

@@ -4,7 +4,6 @@
 // lines.
 #include <string>
 
-#include "sm/manager/DaemonCounters.h"
 #include "sm/manager/DaemonImpl.h"
 #include "sm/manager/ProcessMemory.h"
 
@@ -94,15 +93,19 @@ control::SweepInfo SmDaemon::Impl::sweepInfo(std::string kind, std::chrono::mill
   return info;
 }
 
-void SmDaemon::Impl::recordSweep(const control::SweepInfo& info, const SweepResult* result) {
-  countSweep(info, result);
-  // After the counts, so the file shows this sweep (a quiet one, within a minute).
-  writeMetrics(result == nullptr && info.changes.empty());
+void SmDaemon::Impl::recordSweep(const control::SweepInfo& info, const SweepResult* result,
+                                 FabricRead fabric) {
+  // The metrics file is written by the last service told (MetricsService).
+  countSweep(info, result, fabric);
   // A sweep that planned (heavy, reroute, replan) freed its walk, plan and diff.
   if (result) releaseMemory();
+  // The isolation the health book wants changed with this sweep: planned
+  // now that it is counted, never inside it.
+  if (std::exchange(replanWanted, false)) health.replanForIsolation();
 }
 
-void SmDaemon::Impl::countSweep(const control::SweepInfo& info, const SweepResult* result) {
+void SmDaemon::Impl::countSweep(const control::SweepInfo& info, const SweepResult* result,
+                                FabricRead fabric) {
   ++sweeps;
   auto& k = sweepsByKind;
   if (info.kind == "discovery") ++k.discovery;
@@ -122,7 +125,7 @@ void SmDaemon::Impl::countSweep(const control::SweepInfo& info, const SweepResul
   if (!info.changes.empty()) lastChange = info;
   if (info.kind == "replan") lastReplan = info;
   if (result) countResult(*result);
-  servicesOnSweep({.info = info, .result = result});
+  servicesOnSweep({.info = info, .result = result, .fabric = fabric});
 }
 
 void SmDaemon::Impl::countResult(const SweepResult& result) {
@@ -191,10 +194,6 @@ control::DaemonStatus SmDaemon::Impl::status() const {
   s.reloads = reloads;
   s.reloadsRefused = reloadsRefused;
   s.reloadError = reloadError;
-  describeCounters(s);
-  s.health = control::healthCounts(health);
-  s.health.counterSweep = s.healthCounters.figures;  // set before the first pass too
-  s.unhealthy = health.unhealthy;
   servicesDescribe(s);
   s.exit = ended;
   return s;
@@ -204,17 +203,11 @@ control::ResourceCounts SmDaemon::Impl::resources() const {
   control::ResourceCounts r;
   r.madOutstanding = engine.outstanding();
   r.madQueued = engine.queued();
-  if (counterRun) {
-    r.gmpOutstanding = counterRun->perf.outstanding();
-    r.gmpQueued = counterRun->perf.queued();
-    r.counterPorts = counterRun->sweep.remembered();
-  }
   const ProcessMemory m = readProcessMemory();
   r.rssBytes = m.rssBytes;
   r.heapInUse = m.heapInUse;
   r.heapFree = m.heapFree;
   r.memoryReleases = memoryReleases;
-  r.metricsWrites = metricsWrites;
   return r;
 }
 

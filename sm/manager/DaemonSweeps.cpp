@@ -128,8 +128,7 @@ void SmDaemon::Impl::heavy(bool takeover, std::optional<FreshDiscovery> discover
       log->warn("SM-0422 reading VLArbitration tables for the SA: {}", read.error().message);
     }
   }
-  recordSweep(info(up), &*result);
-  healthAfterSweep({});
+  recordSweep(info(up), &*result, {.read = true});
   machine.feed(Event::heavySweepDone(true, up, std::move(sms)));
 }
 
@@ -187,8 +186,8 @@ void SmDaemon::Impl::light() {
                 std::chrono::duration_cast<std::chrono::milliseconds>(result->elapsed),
                 result->mads, result->reroute ? result->reroute->changes : result->changes, up,
                 result->reroute ? &*result->reroute : nullptr);
-  recordSweep(info, result->reroute ? &*result->reroute : nullptr);
-  healthAfterSweep(result->lostTables);
+  recordSweep(info, result->reroute ? &*result->reroute : nullptr,
+              {.read = true, .lostTables = result->lostTables});
   if (!needsHeavy && sweep.rebalanceDue()) needsHeavy = !rebalance();
   machine.feed(Event::lightSweepDone(result->ok, needsHeavy));
 }

@@ -19,6 +19,7 @@
 #include <ibsm/MadEngine.h>
 
 #include <optional>
+#include <span>
 #include <string_view>
 
 namespace ibsm::sm::control {
@@ -30,10 +31,19 @@ namespace ibsm::sm::manager {
 
 struct SweepResult;
 
+// What a sweep read of the fabric, for the services that watch it (health).
+struct FabricRead {
+  // It read the fabric (heavy, take-over, an asked rebalance, light,
+  // reroute); not a replan of the last walk, nor --once's sweeps.
+  bool read{false};
+  std::span<const Guid> lostTables{};  // switches whose LFT was lost without the SM
+};
+
 // A sweep as master has ended and been counted.
 struct SweepOutcome {
   const control::SweepInfo& info;  // what `ibsm status` shows of it
   const SweepResult* result;       // planned and programmed: its plan and counters; else null
+  FabricRead fabric{};
 };
 
 class Service {

@@ -42,7 +42,7 @@ SmDaemon::Impl::Impl(MadEngine& e, loop::EventLoop& l, const StateStore& st, Gui
       started(now()),
       sa(log, agent, sweep,
          {.clock = [this] { return now(); },
-          .perfGmp = [this](const ReceivedGmp& in) { onPerfGmp(in); },
+          .perfGmp = [this](const ReceivedGmp& in) { counters.deliver(in.mad); },
           .reportResp =
               [this](std::span<const std::uint8_t> mad) { return notices.acknowledge(mad); },
           .answered = [this] { multicast.watch(); }}),
@@ -65,6 +65,11 @@ SmDaemon::Impl::Impl(MadEngine& e, loop::EventLoop& l, const StateStore& st, Gui
   services.push_back(&peerService);
   services.push_back(&lifecycle);
   services.push_back(&logControl);
+  // After the log control: the counter sweep adds its requester's trace lines.
+  services.push_back(&counters);
+  services.push_back(&health);
+  // Last: the metrics file shows what the others made of a sweep.
+  services.push_back(&metrics);
 }
 
 MulticastService::Hooks SmDaemon::Impl::multicastHooks() {
@@ -94,7 +99,6 @@ MulticastService::Hooks SmDaemon::Impl::multicastHooks() {
 SmDaemon::Impl::~Impl() {
   // The port outlives us and may still read GMPs (umad2sim's settle()).
   sa.unbind();
-  counterRun.reset();  // its outstanding GMPs cancelled while the rest is alive
 }
 
 SmInfo SmDaemon::Impl::selfInfo() const {
@@ -110,10 +114,6 @@ MadTraceCounters SmDaemon::Impl::traceCounters() const {
   MadTraceCounters sum = engine.traceCounters();
   sum.lines += sa.trace().counters().lines;
   sum.suppressed += sa.trace().counters().suppressed;
-  if (counterRun) {
-    sum.lines += counterRun->perf.traceCounters().lines;
-    sum.suppressed += counterRun->perf.traceCounters().suppressed;
-  }
   return sum;
 }
 
@@ -182,7 +182,7 @@ int SmDaemon::Impl::run() {
       return end(1, "control socket", {server.error().message});
     }
     controlServer = std::move(*server);
-    controlServer->provideDrawing([this] { return drawLastSweep(lastResult, health); });
+    controlServer->provideDrawing([this] { return drawLastSweep(lastResult, health.published()); });
     controlServer->provideDump([this](control::DumpKind kind) {
       return dumpHeldTables(kind, sweep.lastPlan().get(), sweep.held(),
                             agent.self().smState == SmState::Master);
@@ -202,10 +202,10 @@ int SmDaemon::Impl::run() {
           if (ask == SweepAsk::Rebalance) sweep.requestRebalance();
           machine.feed(Event::operatorSweep(ask != SweepAsk::Light));
         });
-    controlServer->onReadmit([this](std::string_view link) { return readmit(link); });
+    controlServer->onReadmit([this](std::string_view link) { return health.readmit(link); });
     controlServer->onLogLevel(
         [this](std::string_view level) { return logControl.setLevel(level); });
-    controlServer->provideHealth([this] { return healthView(); });
+    controlServer->provideHealth([this] { return health.view(); });
   }
   // Set(SMInfo) must be answered from inside the engine's callback; traps
   // only queue a sweep behind whatever runs now.
@@ -229,14 +229,13 @@ int SmDaemon::Impl::run() {
         return ended->code;
       }
       // A sweep's SMPs first: the counter sweep sends nothing new meanwhile.
-      pauseCounters(true);
+      counters.pause(true);
       perform(*a);
-      pauseCounters(false);
+      counters.pause(false);
       if (auto code = onceEnd()) return *code;
     }
     if (auto code = onceEnd()) return *code;
     if (!machine.idle()) continue;
-    if (countersTurn()) continue;
     if (servicesTurn()) continue;
     // --once sweeps heavy until it ends: no timed light sweeps.
     const bool timedSweeps = !once() && settings.sweepInterval.count() > 0;
@@ -255,10 +254,8 @@ int SmDaemon::Impl::run() {
     // loop serves signals and the control socket; back to the machine at
     // the next timer or as soon as a handler gave it work.
     auto until = timedSweeps ? std::min(pollAt, sweepAt) : pollAt;
-    if (const auto counters = nextCounterPass()) until = std::min(until, *counters);
     if (const auto due = servicesDeadline()) until = std::min(until, *due);
-    if (auto ok = engine.runUntil(
-            until, [this] { return !machine.idle() || countersReady() || servicesReady(); });
+    if (auto ok = engine.runUntil(until, [this] { return !machine.idle() || servicesReady(); });
         !ok) {
       if (stopping) continue;  // the machine holds Stop
       log->error("SM-0006 port failed: {}", ok.error().message);
@@ -344,8 +341,9 @@ void SmDaemon::Impl::perform(const Action& a) {
       break;
   }
   performing = false;
-  // A standby does not sweep: the metrics still show the state it is in.
-  if (a.kind == ActionKind::SetSmState) writeMetrics();
+  // A standby does not sweep: the metrics still show the state it is in
+  // (here, not in onState, which comes before the state is set).
+  if (a.kind == ActionKind::SetSmState) metrics.write();
 }
 
 std::optional<int> SmDaemon::Impl::onceEnd() {

@@ -1,17 +1,16 @@
-// The daemon's side of fabric health: it feeds the detectors what each
-// sweep and each counter pass found, hands their findings to the health
-// book, logs the book's changes (one line per change, never one per sweep),
-// and turns the isolation the book wants into a plan. Log ids SM-1601 ..
-// SM-1607, see LOG MESSAGES in ibsm(8).
+// The health book's side of the daemon (HealthService.h): the detectors
+// fed, the book's changes logged, the isolation it wants planned.
+#include "sm/manager/HealthService.h"
+
 #include <fmt/format.h>
 #include <ibsm/GuidList.h>
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
 
+#include "sm/control/HealthFormat.h"
+#include "sm/control/StatusFormat.h"
 #include "sm/health/LinkConditions.h"
-#include "sm/manager/DaemonCounters.h"
-#include "sm/manager/DaemonImpl.h"
 
 namespace ibsm::sm::manager {
 namespace {
@@ -44,121 +43,138 @@ std::optional<PortKey> peerOf(const Fabric* f, PortKey port) {
 
 }  // namespace
 
-std::string SmDaemon::Impl::readmit(std::string_view text) {
-  if (!sweep.held().hasObservation()) return "error: nothing swept yet\n";
-  const Fabric& f = sweep.held().observed().fabric;
+HealthService::HealthService(MasterSweep& sweep, const CounterService& counters,
+                             const DaemonSettings& settings, std::shared_ptr<spdlog::logger> log,
+                             HealthHooks hooks)
+    : sweep_(sweep),
+      counters_(counters),
+      settings_(settings),
+      log_(std::move(log)),
+      hooks_(std::move(hooks)) {}
+
+const Fabric* HealthService::observed() const {
+  return sweep_.held().hasObservation() ? &sweep_.held().observed().fabric : nullptr;
+}
+
+std::string HealthService::readmit(std::string_view text) {
+  if (!sweep_.held().hasObservation()) return "error: nothing swept yet\n";
+  const Fabric& f = sweep_.held().observed().fabric;
   auto at = health::parseLinkEnd(f, text);
   if (!at) return fmt::format("error: {}\n", at.error().message);
   const auto link = health::linkAt(f, *at);
   if (!link) return fmt::format("error: {} is not cabled\n", f.describe(*at));
-  auto change = healthBook.readmit(*link);
+  auto change = book_.readmit(*link);
   if (!change) return fmt::format("error: {} is not isolated\n", health::describeLink(f, *link));
   logHealth({*change});
   isolationChanged();
-  publishHealth();
+  publish();
   // Planned by the heavy sweep this asks for, never inside the sweep that
   // may be running while the control socket answers.
-  machine.feed(fsm::Event::operatorSweep(true));
+  hooks_.sweepHeavy();
   return fmt::format("ok: {} re-admitted, heavy sweep requested\n", health::describeLink(f, *link));
 }
 
-void SmDaemon::Impl::logHealth(const std::vector<health::HealthChange>& changes) {
+void HealthService::logHealth(const std::vector<health::HealthChange>& changes) {
   for (const auto& c : changes) {
     const auto& e = c.entry;
     const auto cond = health::conditionName(e.condition);
     switch (c.transition) {
       case Transition::BecameUnhealthy:
-        log->warn("SM-1601 {} {}: {} (policy: {})", cond, where(e), e.detail,
-                  health::actionName(e.action));
+        log_->warn("SM-1601 {} {}: {} (policy: {})", cond, where(e), e.detail,
+                   health::actionName(e.action));
         break;
       case Transition::Recovered:
-        log->info("SM-1602 {} {}: recovered after {} s", cond, where(e),
-                  std::chrono::duration_cast<std::chrono::seconds>(e.lastSeen - e.since).count());
+        log_->info("SM-1602 {} {}: recovered after {} s", cond, where(e),
+                   std::chrono::duration_cast<std::chrono::seconds>(e.lastSeen - e.since).count());
         break;
       case Transition::Isolated:
-        log->warn("SM-1603 link isolated ({}): {}: routes avoid it", cond, where(e));
+        log_->warn("SM-1603 link isolated ({}): {}: routes avoid it", cond, where(e));
         break;
       case Transition::Readmitted:
-        log->info("SM-1604 link re-admitted ({}): {}: {}", cond, where(e), c.why);
+        log_->info("SM-1604 link re-admitted ({}): {}: {}", cond, where(e), c.why);
         break;
       case Transition::IsolationRefused:
-        log->warn("SM-1605 link not isolated ({}): {}: {}", cond, where(e), c.why);
+        log_->warn("SM-1605 link not isolated ({}): {}: {}", cond, where(e), c.why);
         break;
     }
   }
 }
 
-void SmDaemon::Impl::observeFlapsAndReboots() {
-  const auto t = now();
-  const Fabric* f = sweep.held().hasObservation() ? &sweep.held().observed().fabric : nullptr;
-  const auto wallNow = wall();
-  const auto& rule = settings.health.flaps;
+void HealthService::observeFlapsAndReboots() {
+  const auto t = hooks_.now();
+  const Fabric* f = observed();
+  const auto wallNow = hooks_.wall();
+  const auto& rule = settings_.health.flaps;
   std::vector<Finding> flapping;
-  for (const auto& fl : flaps.flapping(t, rule))
+  for (const auto& fl : flaps_.flapping(t, rule))
     flapping.push_back({.port = fl.link.a,
                         .name = endName(f, fl.link.a),
                         .peer = fl.link.b,
                         .peerName = endName(f, fl.link.b),
                         .detail = fmt::format("{} downs in {} s (more than {})", fl.downs,
                                               rule.window.count(), rule.count)});
-  logHealth(healthBook.observe(Condition::Flapping, flapping, t, wallNow));
+  logHealth(book_.observe(Condition::Flapping, flapping, t, wallNow));
   std::vector<Finding> rebooted;
-  std::erase_if(rebootedAt, [&](const auto& r) {
-    return t - r.second.at >= settings.health.policy.cleanPeriod;
+  std::erase_if(rebootedAt_, [&](const auto& r) {
+    return t - r.second.at >= settings_.health.policy.cleanPeriod;
   });
-  for (const auto& [guid, r] : rebootedAt) {
+  for (const auto& [guid, r] : rebootedAt_) {
     const auto node = f ? f->findNode(guid) : std::nullopt;
     rebooted.push_back({.port = {guid, 0},
                         .name = node ? fmt::format("\"{}\" ({})", f->node(*node).description, guid)
                                      : fmt::format("{}", guid),
                         .detail = r.why});
   }
-  logHealth(healthBook.observe(Condition::Rebooted, rebooted, t, wallNow));
+  logHealth(book_.observe(Condition::Rebooted, rebooted, t, wallNow));
 }
 
-bool SmDaemon::Impl::isolationChanged() {
-  auto wanted = healthBook.wantIsolated();
-  if (wanted == sweep.isolationAsked()) return false;
-  sweep.setIsolation(std::move(wanted));
+bool HealthService::isolationChanged() {
+  auto wanted = book_.wantIsolated();
+  if (wanted == sweep_.isolationAsked()) return false;
+  sweep_.setIsolation(std::move(wanted));
   return true;
 }
 
-void SmDaemon::Impl::replanForIsolation() {
-  const auto t0 = now();
-  auto result = sweep.replan();
+void HealthService::replanForIsolation() {
+  const auto t0 = hooks_.now();
+  auto result = sweep_.replan();
   if (!result) {
-    if (stopping) return;
-    log->warn("SM-1607 could not re-plan for a link isolated or re-admitted ({}): sweeping heavy",
-              result.error().message);
-    machine.feed(fsm::Event::operatorSweep(true));
+    if (hooks_.stopping()) return;
+    log_->warn("SM-1607 could not re-plan for a link isolated or re-admitted ({}): sweeping heavy",
+               result.error().message);
+    hooks_.sweepHeavy();
     return;
   }
-  logHealth(healthBook.isolation(sweep.isolated(), sweep.isolationRefused()));
-  setUp(result->up);
+  logHealth(book_.isolation(sweep_.isolated(), sweep_.isolationRefused()));
+  // Before the replan is counted: its status (and metrics) show the book
+  // as the plan left it.
+  publish();
   std::vector<std::string> changes;
-  for (const auto& l : sweep.isolated())
+  for (const auto& l : sweep_.isolated())
     changes.push_back("isolated: " + health::describeLink(result->plan->fabric, l));
-  recordSweep(sweepInfo("replan", since(t0), result->mads, std::move(changes), up, &*result),
-              &*result);
-  if (!up) machine.feed(fsm::Event::operatorSweep(true));
+  hooks_.recordReplan(*result, std::move(changes), t0);
 }
 
-void SmDaemon::Impl::publishHealth() {
-  health.unhealthy = healthBook.entries();
-  health.at = wall();
+void HealthService::publish() {
+  published_.unhealthy = book_.entries();
+  published_.at = hooks_.wall();
 }
 
-void SmDaemon::Impl::healthAfterSweep(const std::vector<Guid>& lostTables) {
-  if (!sweep.held().hasObservation()) return;
-  healthBook.setPolicy(settings.health.policy);
-  const auto t = now();
-  const Fabric& f = sweep.held().observed().fabric;
+void HealthService::onSweep(const SweepOutcome& outcome) {
+  if (outcome.fabric.read) afterSweep(outcome.fabric.lostTables);
+}
+
+void HealthService::afterSweep(std::span<const Guid> lostTables) {
+  if (!sweep_.held().hasObservation()) return;
+  book_.setPolicy(settings_.health.policy);
+  const auto t = hooks_.now();
+  const Fabric& f = sweep_.held().observed().fabric;
   auto links = health::linksOf(f);
-  if (!healthLinks.empty())
-    for (const auto& lost : health::linksLost(healthLinks, links)) flaps.sweepDown(lost, t);
-  healthLinks = std::move(links);
+  if (!links_.empty())
+    for (const auto& lost : health::linksLost(links_, links)) flaps_.sweepDown(lost, t);
+  links_ = std::move(links);
   for (const Guid g : lostTables)
-    rebootedAt[g] = {t, "its LFT was lost without the SM (LinearFDBTop reset)"};
+    rebootedAt_[g] = {t, "its LFT was lost without the SM (LinearFDBTop reset)"};
 
   std::vector<Finding> downgraded;
   for (const auto& d : health::downgradedLinks(f))
@@ -167,27 +183,27 @@ void SmDaemon::Impl::healthAfterSweep(const std::vector<Guid>& lostTables) {
                           .peer = PortKey{f.node(d.b.port.node).guid, d.b.port.port},
                           .peerName = f.describe(d.b.port),
                           .detail = d.detail});
-  logHealth(healthBook.observe(Condition::Downgraded, downgraded, t, wall()));
+  logHealth(book_.observe(Condition::Downgraded, downgraded, t, hooks_.wall()));
   observeFlapsAndReboots();
   // What the plan just made did with the links asked (a heavy sweep may
   // find a link the only way to a node now).
-  logHealth(healthBook.isolation(sweep.isolated(), sweep.isolationRefused()));
-  if (isolationChanged()) replanForIsolation();
-  publishHealth();
+  logHealth(book_.isolation(sweep_.isolated(), sweep_.isolationRefused()));
+  if (isolationChanged()) hooks_.wantReplan();
+  publish();
 }
 
-void SmDaemon::Impl::countersRead() {
-  healthBook.setPolicy(settings.health.policy);
-  const auto t = now();
-  const Fabric* f = sweep.held().hasObservation() ? &sweep.held().observed().fabric : nullptr;
+void HealthService::countersRead(const health::CounterSweep& counters) {
+  book_.setPolicy(settings_.health.policy);
+  const auto t = hooks_.now();
+  const Fabric* f = observed();
   // LinkDownedCounter per link (the larger of its two ends this pass), and
   // switches whose every port read this pass reset its counters itself.
   std::map<health::LinkKey, std::uint64_t> downs;
   std::map<Guid, std::pair<std::size_t, std::size_t>> resets;  // ports read, ports reset
   // A copy for the pass's look (ErrorWatch takes a vector); freed after it.
-  const std::vector<health::PortCounterView> ports = counterRun->sweep.lastPassPorts();
+  const std::vector<health::PortCounterView> ports = counters.lastPassPorts();
   for (const auto& p : ports) {
-    auto& seen = portReadsSeen[p.port];
+    auto& seen = portReadsSeen_[p.port];
     if (p.reads == seen.reads) continue;
     const bool reset = p.portResets > seen.resets;
     seen = {p.reads, p.portResets};
@@ -201,15 +217,14 @@ void SmDaemon::Impl::countersRead() {
     r.second += reset ? 1 : 0;
   }
   // What the counter sweep forgot (ports gone a clean period) goes here too.
-  std::erase_if(portReadsSeen,
-                [&](const auto& p) { return !counterRun->sweep.remembers(p.first); });
-  for (const auto& [link, n] : downs) flaps.counterDowns(link, n, t);
+  std::erase_if(portReadsSeen_, [&](const auto& p) { return !counters.remembers(p.first); });
+  for (const auto& [link, n] : downs) flaps_.counterDowns(link, n, t);
   for (const auto& [guid, r] : resets)
     if (r.first >= 2 && r.first == r.second)
-      rebootedAt[guid] = {t, fmt::format("its counters reset on all {} ports read", r.first)};
+      rebootedAt_[guid] = {t, fmt::format("its counters reset on all {} ports read", r.first)};
 
   std::vector<Finding> errors;
-  for (const auto& e : errorWatch.update(ports, t, settings.health.errors)) {
+  for (const auto& e : errorWatch_.update(ports, t, settings_.health.errors)) {
     const auto peer = peerOf(f, e.port);
     errors.push_back({.port = e.port,
                       .name = e.name,
@@ -218,12 +233,25 @@ void SmDaemon::Impl::countersRead() {
                       .detail = e.detail,
                       .counters = e.counters});
   }
-  logHealth(healthBook.observe(Condition::Errors, errors, t, wall()));
+  logHealth(book_.observe(Condition::Errors, errors, t, hooks_.wall()));
   observeFlapsAndReboots();
   // Not in the middle of a sweep: the next heavy sweep plans with it.
-  if (isolationChanged() && agent.self().smState == SmState::Master)
-    machine.feed(fsm::Event::operatorSweep(true));
-  publishHealth();
+  if (isolationChanged() && hooks_.master()) hooks_.sweepHeavy();
+  publish();
+}
+
+health::HealthView HealthService::view() const {
+  health::HealthView v = published_;
+  v.ports = counters_.lastPassPorts();
+  v.counterSweep = counters_.figures();
+  v.at = hooks_.wall();
+  return v;
+}
+
+void HealthService::describe(control::DaemonStatus& s) const {
+  s.health = control::healthCounts(published_);
+  s.health.counterSweep = counters_.figures();  // set before the first pass too
+  s.unhealthy = published_.unhealthy;
 }
 
 }  // namespace ibsm::sm::manager

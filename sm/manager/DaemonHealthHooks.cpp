@@ -1,0 +1,66 @@
+// The core's side of the counter sweep, the health book and the metrics
+// file (CounterService, HealthService, MetricsService): the hooks each is
+// given, and the replan for isolation counted as a sweep. Apart from
+// SmDaemon.cpp so the loop's file stays the loop.
+#include "sm/manager/DaemonImpl.h"
+
+namespace ibsm::sm::manager {
+
+using fsm::Event;
+
+CounterHooks SmDaemon::Impl::counterHooks() {
+  return {
+      .now = [this] { return now(); },
+      .wall = [this] { return wall(); },
+      .countable = [this]() -> const Fabric* {
+        const bool may = sa.port() != nullptr && up && agent.self().smState == SmState::Master &&
+                         machine.idle() && lastResult && lastResult->plan != nullptr;
+        return may ? &lastResult->plan->fabric : nullptr;
+      },
+      .master = [this] { return agent.self().smState == SmState::Master; },
+      .send = [this](std::span<const std::uint8_t> mad, const GmpAddress& to) -> Result<void> {
+        if (sa.port() == nullptr) return fail("no GMP port");
+        return sa.port()->sendGmp(mad, to);
+      },
+      .read = [this](const health::CounterSweep& pass) { health.countersRead(pass); },
+      .passEnded =
+          [this] {
+            metrics.write();
+            releaseMemory();
+          },
+  };
+}
+
+HealthHooks SmDaemon::Impl::healthHooks() {
+  return {
+      .now = [this] { return now(); },
+      .wall = [this] { return wall(); },
+      .master = [this] { return agent.self().smState == SmState::Master; },
+      .stopping = [this] { return stopping; },
+      .sweepHeavy = [this] { machine.feed(Event::operatorSweep(true)); },
+      // Today the core runs it once the sweep that found it is counted
+      // (recordSweep); a pass of the machine (Replan, isolation) tomorrow.
+      .wantReplan = [this] { replanWanted = true; },
+      .recordReplan =
+          [this](const SweepResult& r, std::vector<std::string> changes,
+                 MadClock::time_point began) { recordReplan(r, std::move(changes), began); },
+  };
+}
+
+MetricsHooks SmDaemon::Impl::metricsHooks() {
+  return {
+      .now = [this] { return now(); },
+      .status = [this] { return status(); },
+      .health = [this] { return health.view(); },
+  };
+}
+
+void SmDaemon::Impl::recordReplan(const SweepResult& result, std::vector<std::string> changes,
+                                  MadClock::time_point began) {
+  setUp(result.up);
+  recordSweep(sweepInfo("replan", since(began), result.mads, std::move(changes), up, &result),
+              &result);
+  if (!up) machine.feed(Event::operatorSweep(true));
+}
+
+}  // namespace ibsm::sm::manager
