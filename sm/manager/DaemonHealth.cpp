@@ -172,7 +172,7 @@ void SmDaemon::Impl::healthAfterSweep(const std::vector<Guid>& lostTables) {
   // What the plan just made did with the links asked (a heavy sweep may
   // find a link the only way to a node now).
   logHealth(healthBook.isolation(sweep.isolated(), sweep.isolationRefused()));
-  if (isolationChanged()) replanForIsolation();
+  if (isolationChanged()) requestReplan(fsm::ReplanReason::Isolation);
   publishHealth();
 }
 
