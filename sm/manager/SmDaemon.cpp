@@ -394,6 +394,7 @@ void SmDaemon::Impl::replan(ReplanReason why) {
   switch (why) {
     case ReplanReason::Isolation:
       replanForIsolation();
+      publishHealth();  // the book's isolation as planned, shown at once (it was, inside the sweep)
       break;
     case ReplanReason::Reload:
       // A configuration refused (SM-0108) changes no plan.
