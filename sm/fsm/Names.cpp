@@ -37,6 +37,10 @@ std::string_view name(Phase phase) {
       return "MASTER (heavy sweep)";
     case Phase::MasterLightSweep:
       return "MASTER (light sweep)";
+    case Phase::MasterRebalance:
+      return "MASTER (rebalance)";
+    case Phase::MasterReplan:
+      return "MASTER (replan)";
     case Phase::MasterHandover:
       return "MASTER (handover)";
     case Phase::MasterWaiting:
@@ -75,6 +79,12 @@ std::string_view name(EventKind kind) {
       return "handover answered";
     case EventKind::SmInfoSet:
       return "Set(SMInfo)";
+    case EventKind::ReplanWanted:
+      return "replan wanted";
+    case EventKind::RebalanceDue:
+      return "rebalance due";
+    case EventKind::PassDone:
+      return "pass done";
   }
   return "?";
 }
@@ -95,6 +105,10 @@ std::string_view name(ActionKind kind) {
       return "heavy sweep";
     case ActionKind::LightSweep:
       return "light sweep";
+    case ActionKind::Rebalance:
+      return "rebalance";
+    case ActionKind::Replan:
+      return "replan";
     case ActionKind::PollMaster:
       return "poll master";
     case ActionKind::NotifyMaster:
@@ -105,6 +119,18 @@ std::string_view name(ActionKind kind) {
       return "reload config";
     case ActionKind::Stop:
       return "stop";
+  }
+  return "?";
+}
+
+std::string_view name(ReplanReason reason) {
+  switch (reason) {
+    case ReplanReason::Isolation:
+      return "isolation";
+    case ReplanReason::Reload:
+      return "reload";
+    case ReplanReason::Multicast:
+      return "multicast";
   }
   return "?";
 }

@@ -12,13 +12,15 @@ SmMachine::SmMachine(SmContext ctx) : ctx_(ctx) {
 
 namespace {
 
-// Sweeps, discovery, polls and handovers: the actions a phase waits on.
+// Sweeps, passes, discovery, polls and handovers: the actions a phase waits on.
 bool isWork(ActionKind k) {
   switch (k) {
     case ActionKind::Discover:
     case ActionKind::TakeOver:
     case ActionKind::HeavySweep:
     case ActionKind::LightSweep:
+    case ActionKind::Rebalance:
+    case ActionKind::Replan:
     case ActionKind::PollMaster:
     case ActionKind::SendHandover:
       return true;
@@ -48,6 +50,11 @@ std::optional<bool> SmMachine::feed(const Event& event) {
       pending_.push_back(a);
   }
   return verdict;
+}
+
+std::optional<Action> SmMachine::peek() const {
+  if (pending_.empty()) return std::nullopt;
+  return pending_.front();
 }
 
 std::optional<Action> SmMachine::take() {

@@ -30,6 +30,8 @@ class SmMachine {
 
   // The next action to perform, in order; nullopt when none is pending.
   std::optional<Action> take();
+  // The action take() would return next, left in place.
+  std::optional<Action> peek() const;
   bool idle() const { return pending_.empty(); }
 
   // After ReloadConfig: new priority, key or retry count apply from the next event.

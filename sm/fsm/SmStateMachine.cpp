@@ -45,7 +45,14 @@ Transition becomeMaster(const State& from, Actions first = {}) {
                 {action(ActionKind::TakeOver)});
 }
 
-// Master phases: start the due sweep now (the strongest one due).
+std::uint8_t bit(ReplanReason r) {
+  return static_cast<std::uint8_t>(1U << static_cast<unsigned>(r));
+}
+
+// Master phases: start the due sweep now (the strongest one due). A heavy
+// sweep plans from scratch with everything a Replan or Rebalance would
+// bring in (the isolation asked, the settings read, the groups, routes
+// afresh when a rebalance is due), so it drops those remembered.
 Transition startSweep(const State& from, bool heavy, Actions first = {}) {
   State to = from;
   to.master = Guid{};
@@ -53,7 +60,11 @@ Transition startSweep(const State& from, bool heavy, Actions first = {}) {
   to.sweepDue = false;
   const bool takeover = from.takeoverDue;
   heavy = heavy || from.heavyDue || takeover;
-  if (heavy) to.heavyDue = false;
+  if (heavy) {
+    to.heavyDue = false;
+    to.replansDue = 0;
+    to.rebalanceDue = false;
+  }
   to.takeoverDue = false;
   to.phase = takeover ? Phase::MasterTakeOver
              : heavy  ? Phase::MasterHeavySweep
@@ -64,14 +75,47 @@ Transition startSweep(const State& from, bool heavy, Actions first = {}) {
   return moveTo(from, to, std::move(first), {action(kind)});
 }
 
+// The first Replan remembered, in ReplanReason's order (isolation before a
+// reload's, as the old in-sweep replan came first); the others wait their turn.
+Transition startReplan(State s, Actions first = {}) {
+  for (std::size_t r = 0; r < kReplanReasonCount; ++r) {
+    const auto reason = static_cast<ReplanReason>(r);
+    if ((s.replansDue & bit(reason)) == 0) continue;
+    s.replansDue = static_cast<std::uint8_t>(s.replansDue & ~bit(reason));
+    s.phase = Phase::MasterReplan;
+    Action replan = action(ActionKind::Replan);
+    replan.reason = reason;
+    first.push_back(replan);
+    return stay(s, std::move(first));
+  }
+  return stay(s, std::move(first));
+}
+
+Transition startRebalance(State s) {
+  s.rebalanceDue = false;
+  s.phase = Phase::MasterRebalance;
+  return stay(s, {action(ActionKind::Rebalance)});
+}
+
 State queueSweep(State s, bool heavy) {
   s.sweepDue = true;
   s.heavyDue = s.heavyDue || heavy;
   return s;
 }
 
-// A master sweep or handover attempt ended: run what came in meanwhile.
+State queueReplan(State s, ReplanReason why) {
+  s.replansDue = static_cast<std::uint8_t>(s.replansDue | bit(why));
+  return s;
+}
+
+// A master sweep, pass or handover attempt ended: run what came in
+// meanwhile. A heavy sweep asked goes first and drops the passes; the
+// passes go before a light sweep asked (a reload's replan, then the light
+// sweep that follows it).
 Transition whenFree(State s) {
+  if (s.sweepDue && (s.heavyDue || s.takeoverDue)) return startSweep(s, false);
+  if (s.replansDue != 0) return startReplan(s);
+  if (s.rebalanceDue) return startRebalance(s);
   if (s.sweepDue) return startSweep(s, false);
   s.phase = Phase::MasterIdle;
   return stay(s);
@@ -141,12 +185,44 @@ Transition busyRequest(const SmContext&, const State& s, const Event& e) {
 }
 
 // New settings change the plan (routing, LMC, partitions), never the
-// fabric: the caller re-plans from the last discovery when it performs
-// ReloadConfig and programs the difference, so what follows is only a light
-// sweep -- a partitions.conf edit costs its PKey blocks, not a rediscovery.
+// fabric: a Replan (Reload) re-plans from the last discovery and programs
+// the difference, and what follows is only a light sweep -- a
+// partitions.conf edit costs its PKey blocks, not a rediscovery. The
+// Replan is the machine's, not the reload's: the caller performs it as
+// nothing to do when the file was refused. Idle, it runs at once, before
+// even a heavy sweep due (the order SIGHUP always had).
 Transition masterReload(const SmContext&, const State& s, const Event&) {
-  if (s.phase == Phase::MasterIdle) return startSweep(s, false, {action(ActionKind::ReloadConfig)});
-  return stay(queueSweep(s, false), {action(ActionKind::ReloadConfig)});
+  State after = queueReplan(queueSweep(s, false), ReplanReason::Reload);
+  if (s.phase == Phase::MasterIdle) return startReplan(after, {action(ActionKind::ReloadConfig)});
+  return stay(after, {action(ActionKind::ReloadConfig)});
+}
+
+// A pass asked: run now when idle, else when the running work ends.
+Transition idleReplan(const SmContext&, const State& s, const Event& e) {
+  return whenFree(queueReplan(s, e.reason));
+}
+
+Transition busyReplan(const SmContext&, const State& s, const Event& e) {
+  return stay(queueReplan(s, e.reason));
+}
+
+Transition idleRebalance(const SmContext&, const State& s, const Event&) {
+  State after = s;
+  after.rebalanceDue = true;
+  return whenFree(after);
+}
+
+Transition busyRebalance(const SmContext&, const State& s, const Event&) {
+  State after = s;
+  after.rebalanceDue = true;
+  return stay(after);
+}
+
+// A pass that could not program, or left the subnet not up: a heavy sweep
+// at once (what a light sweep that found it so would start).
+Transition passDone(const SmContext&, const State& s, const Event& e) {
+  if (!e.ok) return startSweep(s, true);
+  return whenFree(s);
 }
 
 // Ends a TakeOver or a heavy sweep; the SMs it saw decide what comes next.
@@ -177,10 +253,13 @@ Transition heavyDone(const SmContext& ctx, const State& s, const Event& e) {
   return whenFree(after);
 }
 
+// A rebalance is only for a light sweep that found nothing to sweep heavy
+// for: a heavy sweep due routes afresh anyway.
 Transition lightDone(const SmContext&, const State& s, const Event& e) {
   State after = s;
   if (!e.ok) {
     after.heavyDue = true;
+    after.rebalanceDue = false;
     return whenFree(after);
   }
   if (e.changed) return startSweep(after, true);
@@ -242,7 +321,9 @@ Transition onHandover(const State& s, const SmInfo& sender) {
     }
     case Phase::MasterTakeOver:
     case Phase::MasterHeavySweep:
-    case Phase::MasterLightSweep: {
+    case Phase::MasterLightSweep:
+    case Phase::MasterRebalance:
+    case Phase::MasterReplan: {
       State after = queueSweep(s, true);
       after.takeoverDue = true;
       return stay(after, reply);
@@ -299,19 +380,21 @@ Transition smInfoSet(const SmContext& ctx, const State& s, const Event& e) {
 constexpr std::size_t kCols = kEventKindCount;
 using Row = std::array<Handler, kCols>;
 // clang-format off
-//                  SweepTimer      PollTimer       Trap         OperatorSweep   Reload        Stop    DiscoveryDone  HeavySweepDone LightSweepDone MasterAnswered   MasterSilent   HandoverAnswered  SmInfoSet
+//                  SweepTimer      PollTimer       Trap         OperatorSweep   Reload        Stop    DiscoveryDone  HeavySweepDone LightSweepDone MasterAnswered   MasterSilent   HandoverAnswered  SmInfoSet  ReplanWanted RebalanceDue   PassDone
 constexpr std::array<Row, kPhaseCount> kTable = {{
-  /* Discovering */ {ignore,         ignore,         ignore,      ignore,         reload,       stop,   discoveryDone, ignore,        ignore,        ignore,          ignore,        ignore,           smInfoSet},
-  /* DiscFailed  */ {retryDiscovery, retryDiscovery, ignore,      retryDiscovery, reload,       stop,   ignore,        ignore,        ignore,        ignore,          ignore,        ignore,           smInfoSet},
-  /* Standby     */ {ignore,         standbyPoll,    ignore,      ignore,         reload,       stop,   ignore,        ignore,        ignore,        standbyAnswered, standbySilent, ignore,           smInfoSet},
-  /* NotActive   */ {ignore,         ignore,         ignore,      ignore,         reload,       stop,   ignore,        ignore,        ignore,        ignore,          ignore,        ignore,           smInfoSet},
-  /* MasterIdle  */ {idleSweepTimer, ignore,         idleRequest, idleRequest,    masterReload, stop,   ignore,        ignore,        ignore,        ignore,          ignore,        ignore,           smInfoSet},
-  /* MasterTakeOv*/ {ignore,         ignore,         busyRequest, busyRequest,    masterReload, stop,   ignore,        heavyDone,     ignore,        ignore,          ignore,        ignore,           smInfoSet},
-  /* MasterHeavy */ {ignore,         ignore,         busyRequest, busyRequest,    masterReload, stop,   ignore,        heavyDone,     ignore,        ignore,          ignore,        ignore,           smInfoSet},
-  /* MasterLight */ {ignore,         ignore,         busyRequest, busyRequest,    masterReload, stop,   ignore,        ignore,        lightDone,     ignore,          ignore,        ignore,           smInfoSet},
-  /* MasterHandov*/ {ignore,         ignore,         busyRequest, busyRequest,    masterReload, stop,   ignore,        ignore,        ignore,        ignore,          ignore,        handoverAnswered, smInfoSet},
-  /* MasterWaitin*/ {ignore,         waitingPoll,    busyRequest, busyRequest,    masterReload, stop,   ignore,        ignore,        ignore,        waitingAnswered, waitingSilent, ignore,           smInfoSet},
-  /* Stopped     */ {ignore,         ignore,         ignore,      ignore,         ignore,       ignore, ignore,        ignore,        ignore,        ignore,          ignore,        ignore,           ignore},
+  /* Discovering */ {ignore,         ignore,         ignore,      ignore,         reload,       stop,   discoveryDone, ignore,        ignore,        ignore,          ignore,        ignore,           smInfoSet, ignore,      ignore,        ignore},
+  /* DiscFailed  */ {retryDiscovery, retryDiscovery, ignore,      retryDiscovery, reload,       stop,   ignore,        ignore,        ignore,        ignore,          ignore,        ignore,           smInfoSet, ignore,      ignore,        ignore},
+  /* Standby     */ {ignore,         standbyPoll,    ignore,      ignore,         reload,       stop,   ignore,        ignore,        ignore,        standbyAnswered, standbySilent, ignore,           smInfoSet, ignore,      ignore,        ignore},
+  /* NotActive   */ {ignore,         ignore,         ignore,      ignore,         reload,       stop,   ignore,        ignore,        ignore,        ignore,          ignore,        ignore,           smInfoSet, ignore,      ignore,        ignore},
+  /* MasterIdle  */ {idleSweepTimer, ignore,         idleRequest, idleRequest,    masterReload, stop,   ignore,        ignore,        ignore,        ignore,          ignore,        ignore,           smInfoSet, idleReplan,  idleRebalance, ignore},
+  /* MasterTakeOv*/ {ignore,         ignore,         busyRequest, busyRequest,    masterReload, stop,   ignore,        heavyDone,     ignore,        ignore,          ignore,        ignore,           smInfoSet, busyReplan,  busyRebalance, ignore},
+  /* MasterHeavy */ {ignore,         ignore,         busyRequest, busyRequest,    masterReload, stop,   ignore,        heavyDone,     ignore,        ignore,          ignore,        ignore,           smInfoSet, busyReplan,  busyRebalance, ignore},
+  /* MasterLight */ {ignore,         ignore,         busyRequest, busyRequest,    masterReload, stop,   ignore,        ignore,        lightDone,     ignore,          ignore,        ignore,           smInfoSet, busyReplan,  busyRebalance, ignore},
+  /* MasterRebal */ {ignore,         ignore,         busyRequest, busyRequest,    masterReload, stop,   ignore,        ignore,        ignore,        ignore,          ignore,        ignore,           smInfoSet, busyReplan,  busyRebalance, passDone},
+  /* MasterReplan*/ {ignore,         ignore,         busyRequest, busyRequest,    masterReload, stop,   ignore,        ignore,        ignore,        ignore,          ignore,        ignore,           smInfoSet, busyReplan,  busyRebalance, passDone},
+  /* MasterHandov*/ {ignore,         ignore,         busyRequest, busyRequest,    masterReload, stop,   ignore,        ignore,        ignore,        ignore,          ignore,        handoverAnswered, smInfoSet, busyReplan,  busyRebalance, ignore},
+  /* MasterWaitin*/ {ignore,         waitingPoll,    busyRequest, busyRequest,    masterReload, stop,   ignore,        ignore,        ignore,        waitingAnswered, waitingSilent, ignore,           smInfoSet, busyReplan,  busyRebalance, ignore},
+  /* Stopped     */ {ignore,         ignore,         ignore,      ignore,         ignore,       ignore, ignore,        ignore,        ignore,        ignore,          ignore,        ignore,           ignore,    ignore,      ignore,        ignore},
 }};
 // clang-format on
 
@@ -331,6 +414,8 @@ SmState smStateOf(Phase phase) {
     case Phase::MasterTakeOver:
     case Phase::MasterHeavySweep:
     case Phase::MasterLightSweep:
+    case Phase::MasterRebalance:
+    case Phase::MasterReplan:
     case Phase::MasterHandover:
     case Phase::MasterWaiting:
       return SmState::Master;

@@ -16,6 +16,15 @@
 //   caller keeps: a trap arriving mid-sweep is remembered (sweepDue) and
 //   swept after, never run concurrently. DiscoveryFailed is DISCOVERING
 //   waiting for the next tick to try again, so a dead port does not spin.
+// - Every pass that programs the switches is an action of this machine, so
+//   one call site programs and this table shows every pass: HeavySweep,
+//   TakeOver, LightSweep (with its in-place reroute), Rebalance and Replan
+//   with its reason. The daemon's parts only ask (ReplanWanted,
+//   RebalanceDue); the machine runs a pass as master and idle, never beside
+//   a sweep: one asked while busy is remembered (replansDue, rebalanceDue)
+//   and run when free, dropped when a heavy sweep starts instead (it plans
+//   from scratch, with whatever the replan would have taken in) or the SM
+//   stops being master.
 // - Whenever another SM may have programmed the fabric since our last sweep
 //   (we just became master, or were handed it), the sweep is a TakeOver: it
 //   adopts the LIDs and LFT entries the fabric holds (traffic keeps
@@ -76,16 +85,28 @@ enum class Phase : std::uint8_t {
   MasterTakeOver,    // heavy sweep adopting what another SM left in the fabric
   MasterHeavySweep,  // discover, plan, program
   MasterLightSweep,  // SwitchInfo of every switch (LightSweep.h)
+  MasterRebalance,   // routing afresh on the last sweep's fabric (routing.rebalance_interval)
+  MasterReplan,      // planning again from the last sweep's fabric, programming the difference
   MasterHandover,    // HANDOVER sent to `master`; no sweeps until it answers
   MasterWaiting,     // `master` is a second, worse master: told it (Trap 144), polling
                      // it, not sweeping, until it hands over or is gone
   Stopped,           // SIGTERM: absorbs every event
 };
-inline constexpr std::size_t kPhaseCount = 11;
+inline constexpr std::size_t kPhaseCount = 13;
 inline constexpr std::array<Phase, kPhaseCount> kAllPhases = {
-    Phase::Discovering,    Phase::DiscoveryFailed, Phase::Standby,          Phase::NotActive,
-    Phase::MasterIdle,     Phase::MasterTakeOver,  Phase::MasterHeavySweep, Phase::MasterLightSweep,
-    Phase::MasterHandover, Phase::MasterWaiting,   Phase::Stopped};
+    Phase::Discovering,      Phase::DiscoveryFailed,  Phase::Standby,
+    Phase::NotActive,        Phase::MasterIdle,       Phase::MasterTakeOver,
+    Phase::MasterHeavySweep, Phase::MasterLightSweep, Phase::MasterRebalance,
+    Phase::MasterReplan,     Phase::MasterHandover,   Phase::MasterWaiting,
+    Phase::Stopped};
+
+// Why a plan is made again from the last sweep's fabric between sweeps.
+enum class ReplanReason : std::uint8_t {
+  Isolation,  // the health book wants a link isolated or re-admitted
+  Reload,     // SIGHUP: new routing, LMC or partitions settings
+  Multicast,  // joins and leaves since the groups were last planned
+};
+inline constexpr std::size_t kReplanReasonCount = 3;
 
 // The SMInfo:SMState the SM shows others in this phase (Stopped: NOTACTIVE,
 // so pollers count us gone at once).
@@ -99,6 +120,8 @@ struct State {
   bool sweepDue{false};          // a trap/request came while busy: sweep when free
   bool heavyDue{false};          // the next master sweep must be heavy (not up, trap 144, ...)
   bool takeoverDue{false};       // another SM programmed the fabric: next sweep is a TakeOver
+  std::uint8_t replansDue{0};    // Replans asked while busy: bit (1 << ReplanReason)
+  bool rebalanceDue{false};      // a Rebalance asked while busy
   auto operator<=>(const State&) const = default;
 };
 
@@ -116,8 +139,11 @@ enum class EventKind : std::uint8_t {
   MasterSilent,      // the poll got no answer (after the engine's retries)
   HandoverAnswered,  // the answer to our Set(SMInfo, HANDOVER): `ok` false if refused/lost
   SmInfoSet,         // a Set(SMInfo) control packet: `modifier`, sender's SMInfo in `peer`
+  ReplanWanted,      // a part of the daemon needs a new plan, for `reason`
+  RebalanceDue,      // routing.rebalance_interval: the tables are due to be routed afresh
+  PassDone,          // a Rebalance or Replan ended; `ok` false: a heavy sweep must follow now
 };
-inline constexpr std::size_t kEventKindCount = 13;
+inline constexpr std::size_t kEventKindCount = 16;
 
 // SMInfo attribute modifiers of a Set: IBA's SM control packets.
 namespace sminfo {
@@ -137,6 +163,7 @@ struct Event {
   std::vector<SmInfo> sms{};  // DiscoveryDone, HeavySweepDone: SMInfo of the other SMs seen
   SmInfo peer{};              // MasterAnswered: the answer; SmInfoSet: the Set's payload
   std::uint32_t modifier{0};  // SmInfoSet
+  ReplanReason reason{ReplanReason::Isolation};  // ReplanWanted
 
   static Event sweepTimer() { return {.kind = EventKind::SweepTimer}; }
   static Event pollTimer() { return {.kind = EventKind::PollTimer}; }
@@ -163,6 +190,11 @@ struct Event {
   static Event smInfoSet(std::uint32_t modifier, SmInfo sender) {
     return {.kind = EventKind::SmInfoSet, .peer = sender, .modifier = modifier};
   }
+  static Event replanWanted(ReplanReason why) {
+    return {.kind = EventKind::ReplanWanted, .reason = why};
+  }
+  static Event rebalanceDue() { return {.kind = EventKind::RebalanceDue}; }
+  static Event passDone(bool ok) { return {.kind = EventKind::PassDone, .ok = ok}; }
 };
 
 enum class ActionKind : std::uint8_t {
@@ -173,12 +205,16 @@ enum class ActionKind : std::uint8_t {
   TakeOver,         // heavy sweep adopting the LIDs/LFT entries the fabric holds
   HeavySweep,       // discover, plan, program the difference
   LightSweep,       // SwitchInfo of every switch, then only what changed (LightSweep.h)
+  Rebalance,        // route afresh on the last sweep's fabric, program the difference;
+                    // PassDone(ok: the subnet is up after it) when it ends
+  Replan,           // plan again for `reason` from the last sweep's fabric, program the
+                    // difference; PassDone when it ends
   PollMaster,       // SubnGet(SMInfo) to `peer`, presenting our SM_Key; the answer (or
                     // its absence) comes back as MasterAnswered / MasterSilent
   NotifyMaster,     // Trap 144 (SM priority changed) to master `peer`: we outrank it
   SendHandover,     // Set(SMInfo, HANDOVER) to `peer`, our SMInfo saying `smState`
-  ReloadConfig,     // re-read the config file (the caller rebuilds SmContext) and, as
-                    // master, re-plan from the last discovery and program the difference
+  ReloadConfig,     // re-read the config file (the caller rebuilds SmContext); as master
+                    // a Replan (Reload) follows
   Stop,             // leave the loop
 };
 
@@ -187,6 +223,7 @@ struct Action {
   Guid peer{};
   SmState smState{SmState::NotActive};
   bool accepted{false};
+  ReplanReason reason{ReplanReason::Isolation};  // Replan
   auto operator<=>(const Action&) const = default;
 };
 
@@ -194,7 +231,8 @@ struct Action {
 // answers inside the MAD callback; the rest may wait for the loop, see
 // SmMachine.h), then SendAcknowledge or ReloadConfig, then SetSmState, then
 // what the new phase does: at most one piece of work (Discover, TakeOver,
-// HeavySweep, LightSweep, PollMaster, SendHandover), a NotifyMaster, or Stop.
+// HeavySweep, LightSweep, Rebalance, Replan, PollMaster, SendHandover), a
+// NotifyMaster, or Stop.
 struct Transition {
   State state;
   std::vector<Action> actions;
@@ -212,5 +250,6 @@ std::string_view name(SmState state);  // as IBA spells it: "MASTER", "STANDBY",
 std::string_view name(Phase phase);
 std::string_view name(EventKind kind);
 std::string_view name(ActionKind kind);
+std::string_view name(ReplanReason reason);  // "isolation", "reload", "multicast"
 
 }  // namespace ibsm::sm::fsm

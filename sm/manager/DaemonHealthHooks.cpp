@@ -40,7 +40,7 @@ HealthHooks SmDaemon::Impl::healthHooks() {
       .sweepHeavy = [this] { machine.feed(Event::operatorSweep(true)); },
       // Today the core runs it once the sweep that found it is counted
       // (recordSweep); a pass of the machine (Replan, isolation) tomorrow.
-      .wantReplan = [this] { replanWanted = true; },
+      .wantReplan = [this] { requestReplan(fsm::ReplanReason::Isolation); },
       .recordReplan =
           [this](const SweepResult& r, std::vector<std::string> changes,
                  MadClock::time_point began) { recordReplan(r, std::move(changes), began); },

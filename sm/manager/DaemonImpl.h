@@ -63,12 +63,37 @@ struct SmDaemon::Impl {
 
   // SmDaemon.cpp
   int run();
+  // The loop's timers: the next light sweep and the next poll.
+  struct LoopTimers {
+    MadClock::time_point sweepAt;
+    MadClock::time_point pollAt;
+  };
+  // The control socket, when configured; an exit status when it cannot open.
+  std::optional<int> openControl();
+  // Performs the machine's actions in order; an exit status when run() ends.
+  std::optional<int> performPending();
+  // The machine idle: what is due (a multicast pass, the counter sweep, a
+  // service, a timer) asked or done; true when the loop goes round again.
+  bool askTurn(LoopTimers& timers);
+  // The one wait, until the next deadline or work; an exit status when the port failed.
+  std::optional<int> waitForWork(const LoopTimers& timers);
+  // --once sweeps heavy until it ends: no timed light sweeps.
+  bool timedSweeps() const { return !once() && settings.sweepInterval.count() > 0; }
   void signal(int signo);
+  // The one call site that programs: each action of the machine, performed.
   void perform(const fsm::Action& a);
+  void setState(SmState to);
+  // A part of the daemon needs a new plan: the machine decides when (SmStateMachine.h).
+  void requestReplan(fsm::ReplanReason why);
+  // Replan(why) performed by the function that does it; PassDone after.
+  void replan(fsm::ReplanReason why);
   // --once: the exit status once it must end, after checking where the
   // machine stands (another SM's subnet: end; idle as master: sweep again).
   std::optional<int> onceEnd();
-  void applyReload();
+  // ReloadConfig: re-reads the configuration; true when it took (a
+  // Replan(Reload) then programs what it changed).
+  bool applyReload();
+  void replanForReload();
   // How run() ends (the status's `exit`); returns `code`.
   int end(int code, std::string reason, std::vector<std::string> details = {});
 
@@ -107,9 +132,13 @@ struct SmDaemon::Impl {
   struct FreshDiscovery;
   void discover();
   void heavy(bool takeover, std::optional<FreshDiscovery> discovery);
+  void noteTakeOver(const std::optional<FreshDiscovery>& discovery);
+  void readVlArbForSa(SweepResult& result);
   // --once after a heavy sweep that ran: up and done, out of tries, or again.
   void onceSwept(const SweepResult& result);
   void light();
+  // The machine's Rebalance: rebalance() when still due, then PassDone.
+  void rebalancePass();
   // A scheduled rebalance (SM-0430) on the last sweep's fabric; false when
   // it could not run or left the subnet not up (a heavy sweep follows).
   bool rebalance();
@@ -189,6 +218,8 @@ struct SmDaemon::Impl {
   };
   std::optional<FreshDiscovery> fresh;
 
+  bool reloadTook{false};  // the last ReloadConfig read new settings: Replan(Reload) applies them
+
   bool performing{false};  // inside perform(): a signal then cancels the engine
   bool stopping{false};    // SIGTERM/SIGINT seen
   int stopSignal{0};
@@ -201,10 +232,6 @@ struct SmDaemon::Impl {
   PeerService peerService;
   LifecycleService lifecycle;
   LogControl logControl;
-  // The health book asked for a replan during the sweep being counted
-  // (HealthHooks::wantReplan): recordSweep runs it once the sweep is.
-  bool replanWanted{false};
-
   // Services of their own (Service.h), registered in this order by the
   // constructor; declared last, so they go first, while what their hooks
   // reach is alive. The metrics file stays last: it shows what the others

@@ -99,9 +99,6 @@ void SmDaemon::Impl::recordSweep(const control::SweepInfo& info, const SweepResu
   countSweep(info, result, fabric);
   // A sweep that planned (heavy, reroute, replan) freed its walk, plan and diff.
   if (result) releaseMemory();
-  // The isolation the health book wants changed with this sweep: planned
-  // now that it is counted, never inside it.
-  if (std::exchange(replanWanted, false)) health.replanForIsolation();
 }
 
 void SmDaemon::Impl::countSweep(const control::SweepInfo& info, const SweepResult* result,

@@ -66,18 +66,21 @@ void SmDaemon::Impl::discover() {
   if (st.phase == fsm::Phase::Standby) peerService.noteMaster(st.master, sms);
 }
 
+// A TakeOver starts from what the fabric holds, not from our picture of it.
+void SmDaemon::Impl::noteTakeOver(const std::optional<FreshDiscovery>& discovery) {
+  if (machine.state().master == Guid{} && discovery && neverRun(discovery->subnet)) {
+    ++firstBringUps;
+    log->info("SM-0137 first bring-up: no SM was master and no port holds a LID");
+  } else {
+    log->info("SM-0105 taking over{}: adopting the LIDs and tables the fabric holds",
+              machine.state().master ? fmt::format(" from {}", machine.state().master) : "");
+  }
+  sweep.forgetHeld();
+}
+
 void SmDaemon::Impl::heavy(bool takeover, std::optional<FreshDiscovery> discovery) {
   const auto t0 = now();
-  if (takeover) {
-    if (machine.state().master == Guid{} && discovery && neverRun(discovery->subnet)) {
-      ++firstBringUps;
-      log->info("SM-0137 first bring-up: no SM was master and no port holds a LID");
-    } else {
-      log->info("SM-0105 taking over{}: adopting the LIDs and tables the fabric holds",
-                machine.state().master ? fmt::format(" from {}", machine.state().master) : "");
-    }
-    sweep.forgetHeld();
-  }
+  if (takeover) noteTakeOver(discovery);
   if (!discovery) ++fabricWalks;
   // `ibsm sweep --rebalance` (or a rebalance SM-0431 left asked) is a heavy
   // sweep that routes afresh: status counts it as a rebalance, as the
@@ -116,20 +119,23 @@ void SmDaemon::Impl::heavy(bool takeover, std::optional<FreshDiscovery> discover
   setUp(result->up);
   if (up && (!wasUp || !result->changes.empty()))
     logUp(*result, takeover ? "takeover" : "heavy sweep");
-  // After up, for the SA only: the VLArbitration blocks not read yet, in
-  // the sweep's counters (phase read_vlarb) and the snapshot recordSweep
-  // feeds the SA. `ibsm run --once` ends at up and reads none.
-  if (up && result->plan) {
-    if (auto read = sweep.readForSa(*result->plan)) {
-      const auto phase = program::ProgramPhase::ReadVlArb;
-      result->program.phase(phase) = read->phase(phase);
-      result->program.tables[program::TableKind::VlArb] = read->table(program::TableKind::VlArb);
-    } else {
-      log->warn("SM-0422 reading VLArbitration tables for the SA: {}", read.error().message);
-    }
-  }
+  if (up && result->plan) readVlArbForSa(*result);
   recordSweep(info(up), &*result, {.read = true});
   machine.feed(Event::heavySweepDone(true, up, std::move(sms)));
+}
+
+// After up, for the SA only: the VLArbitration blocks not read yet, in the
+// sweep's counters (phase read_vlarb) and the snapshot recordSweep feeds
+// the SA. `ibsm run --once` ends at up and reads none.
+void SmDaemon::Impl::readVlArbForSa(SweepResult& result) {
+  auto read = sweep.readForSa(*result.plan);
+  if (!read) {
+    log->warn("SM-0422 reading VLArbitration tables for the SA: {}", read.error().message);
+    return;
+  }
+  const auto phase = program::ProgramPhase::ReadVlArb;
+  result.program.phase(phase) = read->phase(phase);
+  result.program.tables[program::TableKind::VlArb] = read->table(program::TableKind::VlArb);
 }
 
 void SmDaemon::Impl::onceSwept(const SweepResult& result) {
@@ -188,8 +194,15 @@ void SmDaemon::Impl::light() {
                 result->reroute ? &*result->reroute : nullptr);
   recordSweep(info, result->reroute ? &*result->reroute : nullptr,
               {.read = true, .lostTables = result->lostTables});
-  if (!needsHeavy && sweep.rebalanceDue()) needsHeavy = !rebalance();
+  // The machine runs it after this sweep, unless it sweeps heavy instead.
+  if (sweep.rebalanceDue()) machine.feed(Event::rebalanceDue());
   machine.feed(Event::lightSweepDone(result->ok, needsHeavy));
+}
+
+void SmDaemon::Impl::rebalancePass() {
+  // A replan since the light sweep asked for it routed afresh already
+  // (MasterSweep gives no previous routes once a rebalance is due).
+  machine.feed(Event::passDone(!sweep.rebalanceDue() || rebalance()));
 }
 
 bool SmDaemon::Impl::rebalance() {

@@ -61,9 +61,7 @@ void MulticastService::unschedule() {
 
 bool MulticastService::takeTurn() {
   if (!due()) return false;
-  hooks_.performing(true);
-  pass();
-  hooks_.performing(false);
+  hooks_.requestPass();
   return true;
 }
 

@@ -43,10 +43,11 @@ class MulticastService final : public Service {
   // What the service asks of the core, and tells it.
   struct Hooks {
     std::function<bool()> master;    // this SM is MASTER
-    std::function<bool()> idle;      // the machine runs no action
+    std::function<bool()> idle;      // the master is idle: a pass may be asked for now
     std::function<bool()> stopping;  // SIGTERM/SIGINT seen
-    // Around a pass run from takeTurn(): a signal then cancels the engine.
-    std::function<void(bool)> performing;
+    // Asks the state machine for the pass (Replan, reason multicast); the
+    // core's perform() runs pass() when the machine decides.
+    std::function<void()> requestPass;
     // A pass programmed: its MADs and tables count with the core's.
     std::function<void(const SweepResult&)> programmed;
     // Groups created and deleted (traps 66/67, through the notifier).
@@ -86,7 +87,11 @@ class MulticastService final : public Service {
   // due any more.
   void onState(SmState from, SmState to, bool stopping) override;
   bool ready() const override { return due(); }
-  std::optional<MadClock::time_point> deadline() const override { return at_; }
+  // Only while a pass may be asked: a deadline passed while the master is
+  // busy would wake the loop's wait at once, again and again.
+  std::optional<MadClock::time_point> deadline() const override {
+    return hooks_.idle() ? at_ : std::nullopt;
+  }
   bool takeTurn() override;
   void describe(control::DaemonStatus& status) const override;
 

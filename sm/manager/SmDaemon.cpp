@@ -16,6 +16,7 @@ namespace ibsm::sm::manager {
 using fsm::Action;
 using fsm::ActionKind;
 using fsm::Event;
+using fsm::ReplanReason;
 
 fsm::SmContext contextOf(Guid portGuid, const DaemonSettings& s) {
   fsm::SmContext ctx;
@@ -75,9 +76,11 @@ SmDaemon::Impl::Impl(MadEngine& e, loop::EventLoop& l, const StateStore& st, Gui
 MulticastService::Hooks SmDaemon::Impl::multicastHooks() {
   return {
       .master = [this] { return agent.self().smState == SmState::Master; },
-      .idle = [this] { return machine.idle(); },
+      // Only from MasterIdle: a pass asked elsewhere would wait in the
+      // machine while the loop, seeing it still due, never slept.
+      .idle = [this] { return machine.idle() && machine.state().phase == fsm::Phase::MasterIdle; },
       .stopping = [this] { return stopping; },
-      .performing = [this](bool on) { performing = on; },
+      .requestPass = [this] { requestReplan(fsm::ReplanReason::Multicast); },
       .programmed =
           [this](const SweepResult& r) {
             agent.countActivity(static_cast<std::uint32_t>(r.mads));
@@ -174,39 +177,44 @@ int SmDaemon::Impl::end(int code, std::string reason, std::vector<std::string> d
   return code;
 }
 
-int SmDaemon::Impl::run() {
-  if (!settings.controlSocket.empty()) {
-    auto server = control::ControlServer::listen(settings.controlSocket);
-    if (!server) {
-      log->error("SM-0110 control socket: {}", server.error().message);
-      return end(1, "control socket", {server.error().message});
-    }
-    controlServer = std::move(*server);
-    controlServer->provideDrawing([this] { return drawLastSweep(lastResult, health.published()); });
-    controlServer->provideDump([this](control::DumpKind kind) {
-      return dumpHeldTables(kind, sweep.lastPlan().get(), sweep.held(),
-                            agent.self().smState == SmState::Master);
-    });
-    controlServer->providePaths([this](std::string_view line) {
-      return answerPath(line, sweep.lastPlan().get(), sweep.multicastPlan().get(), sweep.held(),
-                        multicast.mlids());
-    });
-    controlServer->attach(
-        loop, [this] { return status(); },
-        [this](control::SweepAsk ask) {
-          using control::SweepAsk;
-          log->info("SM-0111 sweep requested by the operator{}", ask == SweepAsk::Light ? ""
-                                                                 : ask == SweepAsk::Heavy
-                                                                     ? " (heavy)"
-                                                                     : " (heavy, routes afresh)");
-          if (ask == SweepAsk::Rebalance) sweep.requestRebalance();
-          machine.feed(Event::operatorSweep(ask != SweepAsk::Light));
-        });
-    controlServer->onReadmit([this](std::string_view link) { return health.readmit(link); });
-    controlServer->onLogLevel(
-        [this](std::string_view level) { return logControl.setLevel(level); });
-    controlServer->provideHealth([this] { return health.view(); });
+// The control socket: status, sweep requests, drawing, dumps and paths;
+// an error ends run() with its exit status.
+std::optional<int> SmDaemon::Impl::openControl() {
+  if (settings.controlSocket.empty()) return std::nullopt;
+  auto server = control::ControlServer::listen(settings.controlSocket);
+  if (!server) {
+    log->error("SM-0110 control socket: {}", server.error().message);
+    return end(1, "control socket", {server.error().message});
   }
+  controlServer = std::move(*server);
+  controlServer->provideDrawing([this] { return drawLastSweep(lastResult, health.published()); });
+  controlServer->provideDump([this](control::DumpKind kind) {
+    return dumpHeldTables(kind, sweep.lastPlan().get(), sweep.held(),
+                          agent.self().smState == SmState::Master);
+  });
+  controlServer->providePaths([this](std::string_view line) {
+    return answerPath(line, sweep.lastPlan().get(), sweep.multicastPlan().get(), sweep.held(),
+                      multicast.mlids());
+  });
+  controlServer->attach(
+      loop, [this] { return status(); },
+      [this](control::SweepAsk ask) {
+        using control::SweepAsk;
+        log->info("SM-0111 sweep requested by the operator{}", ask == SweepAsk::Light ? ""
+                                                               : ask == SweepAsk::Heavy
+                                                                   ? " (heavy)"
+                                                                   : " (heavy, routes afresh)");
+        if (ask == SweepAsk::Rebalance) sweep.requestRebalance();
+        machine.feed(Event::operatorSweep(ask != SweepAsk::Light));
+      });
+  controlServer->onReadmit([this](std::string_view link) { return health.readmit(link); });
+  controlServer->onLogLevel([this](std::string_view level) { return logControl.setLevel(level); });
+  controlServer->provideHealth([this] { return health.view(); });
+  return std::nullopt;
+}
+
+int SmDaemon::Impl::run() {
+  if (auto code = openControl()) return *code;
   // Set(SMInfo) must be answered from inside the engine's callback; traps
   // only queue a sweep behind whatever runs now.
   agent.onSmInfoSet([this](std::uint32_t modifier, const SmInfo& sender) {
@@ -218,50 +226,95 @@ int SmDaemon::Impl::run() {
     machine.feed(Event::trap(notice.trapNumber == 144));
   });
 
-  auto sweepAt = now() + settings.sweepInterval;
-  auto pollAt = now() + settings.pollingTimeout;
+  LoopTimers timers{.sweepAt = now() + settings.sweepInterval,
+                    .pollAt = now() + settings.pollingTimeout};
   for (;;) {
-    while (auto a = machine.take()) {
-      if (a->kind == ActionKind::Stop) {  // --once: stopped before up
-        end(once() ? 1 : 0, "stopped");
-        ended->signal = stopSignal;
-        ended->stoppedDuring = stoppedDuring;
-        return ended->code;
-      }
-      // A sweep's SMPs first: the counter sweep sends nothing new meanwhile.
-      counters.pause(true);
-      perform(*a);
-      counters.pause(false);
-      if (auto code = onceEnd()) return *code;
-    }
-    if (auto code = onceEnd()) return *code;
+    if (auto code = performPending()) return *code;
     if (!machine.idle()) continue;
-    if (servicesTurn()) continue;
-    // --once sweeps heavy until it ends: no timed light sweeps.
-    const bool timedSweeps = !once() && settings.sweepInterval.count() > 0;
-    const auto t = now();
-    if (timedSweeps && t >= sweepAt) {
-      sweepAt = t + settings.sweepInterval;
-      machine.feed(Event::sweepTimer());
-      continue;
+    if (askTurn(timers)) continue;
+    if (auto code = waitForWork(timers)) return *code;
+  }
+}
+
+namespace {
+
+// The multicast pass, a few MFT blocks, never paused the counter sweep.
+bool pausesCounters(const Action& a) {
+  return !(a.kind == ActionKind::Replan && a.reason == ReplanReason::Multicast);
+}
+
+// A replan or rebalance the action just ended asked for, run next: it was
+// part of that action before the machine ran it, so the counter sweep
+// stays paused through both (one pause, as status counts them).
+bool followsOn(const std::optional<Action>& next) {
+  return next && pausesCounters(*next) &&
+         (next->kind == ActionKind::Replan || next->kind == ActionKind::Rebalance);
+}
+
+}  // namespace
+
+std::optional<int> SmDaemon::Impl::performPending() {
+  bool paused = false;
+  while (auto a = machine.take()) {
+    if (a->kind == ActionKind::Stop) {  // --once: stopped before up
+      if (paused) counters.pause(false);
+      end(once() ? 1 : 0, "stopped");
+      ended->signal = stopSignal;
+      ended->stoppedDuring = stoppedDuring;
+      return ended->code;
     }
-    if (t >= pollAt) {
-      pollAt = t + settings.pollingTimeout;
-      machine.feed(Event::pollTimer());
-      continue;
+    // A sweep's SMPs first: the counter sweep sends nothing new meanwhile.
+    if (pausesCounters(*a) && !paused) counters.pause(true);
+    paused = pausesCounters(*a);
+    perform(*a);
+    if (paused && !followsOn(machine.peek())) {
+      counters.pause(false);
+      paused = false;
     }
-    // The one wait: the engine answers SMInfo queries and traps while the
-    // loop serves signals and the control socket; back to the machine at
-    // the next timer or as soon as a handler gave it work.
-    auto until = timedSweeps ? std::min(pollAt, sweepAt) : pollAt;
-    if (const auto due = servicesDeadline()) until = std::min(until, *due);
-    if (auto ok = engine.runUntil(until, [this] { return !machine.idle() || servicesReady(); });
-        !ok) {
-      if (stopping) continue;  // the machine holds Stop
-      log->error("SM-0006 port failed: {}", ok.error().message);
-      return end(1, "port failed", {ok.error().message});
+    if (auto code = onceEnd()) {
+      if (paused) counters.pause(false);
+      return code;
     }
   }
+  if (paused) counters.pause(false);
+  return onceEnd();
+}
+
+void SmDaemon::Impl::requestReplan(ReplanReason why) {
+  machine.feed(Event::replanWanted(why));
+}
+
+// The loop's top, the machine idle: ask what is due, in one place; true
+// when something was done or asked (the machine may have work again).
+bool SmDaemon::Impl::askTurn(LoopTimers& timers) {
+  if (servicesTurn()) return true;
+  const auto t = now();
+  if (timedSweeps() && t >= timers.sweepAt) {
+    timers.sweepAt = t + settings.sweepInterval;
+    machine.feed(Event::sweepTimer());
+    return true;
+  }
+  if (t >= timers.pollAt) {
+    timers.pollAt = t + settings.pollingTimeout;
+    machine.feed(Event::pollTimer());
+    return true;
+  }
+  return false;
+}
+
+// The one wait: the engine answers SMInfo queries and traps while the
+// loop serves signals and the control socket; back to the machine at
+// the next timer or as soon as a handler gave it work.
+std::optional<int> SmDaemon::Impl::waitForWork(const LoopTimers& timers) {
+  auto until = timedSweeps() ? std::min(timers.pollAt, timers.sweepAt) : timers.pollAt;
+  if (const auto due = servicesDeadline()) until = std::min(until, *due);
+  const auto workDue = [this] { return !machine.idle() || servicesReady(); };
+  if (auto ok = engine.runUntil(until, workDue); !ok) {
+    if (stopping) return std::nullopt;  // the machine holds Stop
+    log->error("SM-0006 port failed: {}", ok.error().message);
+    return end(1, "port failed", {ok.error().message});
+  }
+  return std::nullopt;
 }
 
 void SmDaemon::Impl::signal(int signo) {
@@ -276,9 +329,10 @@ void SmDaemon::Impl::signal(int signo) {
   if (stopSignal == 0) stopSignal = signo;
   if (performing && !engine.cancelled()) {
     const auto phase = machine.state().phase;
-    const bool programming = phase == fsm::Phase::MasterTakeOver ||
-                             phase == fsm::Phase::MasterHeavySweep ||
-                             phase == fsm::Phase::MasterLightSweep;
+    const bool programming =
+        phase == fsm::Phase::MasterTakeOver || phase == fsm::Phase::MasterHeavySweep ||
+        phase == fsm::Phase::MasterLightSweep || phase == fsm::Phase::MasterRebalance ||
+        phase == fsm::Phase::MasterReplan;
     log->info("SM-0117 stopped during {}: its MADs are cancelled{}", fsm::name(phase),
               programming ? "; what it left half-programmed is repaired by the next master's "
                             "heavy sweep"
@@ -290,6 +344,8 @@ void SmDaemon::Impl::signal(int signo) {
   machine.feed(Event::stop());
 }
 
+// The one call site that programs: every pass the machine decides on
+// (sweeps, the rebalance, a replan for its reason) is dispatched here.
 void SmDaemon::Impl::perform(const Action& a) {
   // A discovery is fresh only for the sweep it leads to at once.
   std::optional<FreshDiscovery> discovery;
@@ -302,16 +358,7 @@ void SmDaemon::Impl::perform(const Action& a) {
     case ActionKind::Stop:
       break;
     case ActionKind::SetSmState:
-      if (agent.self().smState != a.smState) {
-        log->info("SM-0101 state {} ({})", fsm::name(a.smState), fsm::name(machine.state().phase));
-        ++stateChanges;
-        if (a.smState == SmState::Master) ++timesMaster;
-        recentStates.push_back({std::string(fsm::name(a.smState)), wall()});
-        if (recentStates.size() > 16) recentStates.pop_front();
-      }
-      if (agent.self().smState != a.smState) servicesOnState(agent.self().smState, a.smState);
-      agent.setState(a.smState);
-      if (a.smState != SmState::Master) up = false;
+      setState(a.smState);
       break;
     case ActionKind::Discover:
       discover();
@@ -322,6 +369,12 @@ void SmDaemon::Impl::perform(const Action& a) {
       break;
     case ActionKind::LightSweep:
       light();
+      break;
+    case ActionKind::Rebalance:
+      rebalancePass();
+      break;
+    case ActionKind::Replan:
+      replan(a.reason);
       break;
     case ActionKind::PollMaster:
       peerService.poll(a.peer);
@@ -336,7 +389,7 @@ void SmDaemon::Impl::perform(const Action& a) {
       peerService.acknowledge(a.peer, a.smState);
       break;
     case ActionKind::ReloadConfig:
-      applyReload();
+      reloadTook = applyReload();
       lifecycle.reloaded();
       break;
   }
@@ -344,6 +397,41 @@ void SmDaemon::Impl::perform(const Action& a) {
   // A standby does not sweep: the metrics still show the state it is in
   // (here, not in onState, which comes before the state is set).
   if (a.kind == ActionKind::SetSmState) metrics.write();
+}
+
+void SmDaemon::Impl::setState(SmState to) {
+  const SmState from = agent.self().smState;
+  if (from != to) {
+    log->info("SM-0101 state {} ({})", fsm::name(to), fsm::name(machine.state().phase));
+    ++stateChanges;
+    if (to == SmState::Master) ++timesMaster;
+    recentStates.push_back({std::string(fsm::name(to)), wall()});
+    if (recentStates.size() > 16) recentStates.pop_front();
+    servicesOnState(from, to);
+  }
+  agent.setState(to);
+  if (to != SmState::Master) up = false;
+}
+
+// Each reason's replan is the function that has always done it; the
+// machine hears PassDone after it (a replan that could not run, or left
+// the subnet not up, asked for a heavy sweep itself).
+void SmDaemon::Impl::replan(ReplanReason why) {
+  switch (why) {
+    case ReplanReason::Isolation:
+      health
+          .replanForIsolation();  // publishes the book as the plan left it  // the book's isolation
+                                  // as planned, shown at once (it was, inside the sweep)
+      break;
+    case ReplanReason::Reload:
+      // A configuration refused (SM-0108) changes no plan.
+      if (std::exchange(reloadTook, false)) replanForReload();
+      break;
+    case ReplanReason::Multicast:
+      multicast.pass();
+      break;
+  }
+  machine.feed(Event::passDone(true));
 }
 
 std::optional<int> SmDaemon::Impl::onceEnd() {
@@ -379,15 +467,15 @@ std::optional<int> SmDaemon::Impl::onceEnd() {
   return end(1, "another SM has the subnet", {owner});
 }
 
-void SmDaemon::Impl::applyReload() {
-  if (!reload) return;
+bool SmDaemon::Impl::applyReload() {
+  if (!reload) return false;
   auto next = reload();
   if (!next) {
     log->error("SM-0108 configuration not reloaded, the running one stays: {}",
                next.error().message);
     ++reloadsRefused;
     reloadError = next.error().message;
-    return;
+    return false;
   }
   if (next->controlSocket != settings.controlSocket)
     log->warn("SM-0126 control_socket changes only on restart");
@@ -404,9 +492,13 @@ void SmDaemon::Impl::applyReload() {
   reloadError.clear();
   log->info("SM-0107 configuration reloaded: priority {}, sweep interval {} s", settings.priority,
             settings.sweepInterval.count());
+  return true;
+}
+
+// The fabric did not change, the plan may have: program the difference
+// now; the machine follows with a light sweep.
+void SmDaemon::Impl::replanForReload() {
   if (agent.self().smState != SmState::Master) return;
-  // The fabric did not change, the plan may have: program the difference
-  // now; the machine follows with a light sweep.
   const auto t0 = now();
   auto result = sweep.replan();
   if (!result) {

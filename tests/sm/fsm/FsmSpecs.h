@@ -40,6 +40,7 @@ inline void PrintTo(const Action& a, std::ostream* os) {
       a.kind == ActionKind::SendHandover)
     *os << " state " << static_cast<int>(a.smState);
   if (a.kind == ActionKind::AnswerSet) *os << (a.accepted ? " accepted" : " refused");
+  if (a.kind == ActionKind::Replan) *os << " (" << name(a.reason) << ")";
 }
 
 }  // namespace ibsm::sm::fsm

@@ -157,6 +157,10 @@ class Subnet {
         case ActionKind::LightSweep:
           post(i, Event::lightSweepDone(true, false));
           break;
+        case ActionKind::Rebalance:
+        case ActionKind::Replan:
+          post(i, Event::passDone(true));
+          break;
         case ActionKind::PollMaster: {
           const auto j = find(a.peer);
           if (j && sms_[*j].alive)

@@ -61,6 +61,12 @@ Event canonical(EventKind k) {
       return Event::handoverAnswered(true);
     case E::SmInfoSet:
       return Event::smInfoSet(sminfo::kHandover, kBetterMaster);
+    case E::ReplanWanted:
+      return Event::replanWanted(ReplanReason::Isolation);
+    case E::RebalanceDue:
+      return Event::rebalanceDue();
+    case E::PassDone:
+      return Event::passDone(true);
   }
   return {};
 }
@@ -97,10 +103,13 @@ const std::map<std::pair<Phase, EventKind>, Cell> kSpec = {
   {{P::MasterIdle, E::SweepTimer},    {P::MasterLightSweep, {LightSweep}}},
   {{P::MasterIdle, E::Trap},          {P::MasterLightSweep, {LightSweep}}},
   {{P::MasterIdle, E::OperatorSweep}, {P::MasterLightSweep, {LightSweep}}},
-  {{P::MasterIdle, E::Reload},        {P::MasterLightSweep, {ReloadConfig, LightSweep}}},
+  // The reload's replan at once; the light sweep after it (sweepDue).
+  {{P::MasterIdle, E::Reload},        {P::MasterReplan, {ReloadConfig, Replan}}},
   {{P::MasterIdle, E::Stop},          {P::Stopped, {SetSmState, Stop}}},
   // Handed the subnet by a master we did not know of: it was programming the switches too.
   {{P::MasterIdle, E::SmInfoSet},     {P::MasterTakeOver, {AnswerSet, SendAcknowledge, TakeOver}}},
+  {{P::MasterIdle, E::ReplanWanted},  {P::MasterReplan, {Replan}}},
+  {{P::MasterIdle, E::RebalanceDue},  {P::MasterRebalance, {Rebalance}}},
 
   {{P::MasterTakeOver, E::Reload},         {P::MasterTakeOver, {ReloadConfig}}},
   {{P::MasterTakeOver, E::Stop},           {P::Stopped, {SetSmState, Stop}}},
@@ -116,6 +125,17 @@ const std::map<std::pair<Phase, EventKind>, Cell> kSpec = {
   {{P::MasterLightSweep, E::Stop},           {P::Stopped, {SetSmState, Stop}}},
   {{P::MasterLightSweep, E::LightSweepDone}, {P::MasterIdle, {}}},
   {{P::MasterLightSweep, E::SmInfoSet},      {P::MasterLightSweep, {AnswerSet, SendAcknowledge}}},
+
+  // A pass asked, a trap or a sweep request while a pass runs: remembered, nothing now.
+  {{P::MasterRebalance, E::Reload},    {P::MasterRebalance, {ReloadConfig}}},
+  {{P::MasterRebalance, E::Stop},      {P::Stopped, {SetSmState, Stop}}},
+  {{P::MasterRebalance, E::SmInfoSet}, {P::MasterRebalance, {AnswerSet, SendAcknowledge}}},
+  {{P::MasterRebalance, E::PassDone},  {P::MasterIdle, {}}},
+
+  {{P::MasterReplan, E::Reload},    {P::MasterReplan, {ReloadConfig}}},
+  {{P::MasterReplan, E::Stop},      {P::Stopped, {SetSmState, Stop}}},
+  {{P::MasterReplan, E::SmInfoSet}, {P::MasterReplan, {AnswerSet, SendAcknowledge}}},
+  {{P::MasterReplan, E::PassDone},  {P::MasterIdle, {}}},
 
   {{P::MasterHandover, E::Reload},           {P::MasterHandover, {ReloadConfig}}},
   {{P::MasterHandover, E::Stop},             {P::Stopped, {SetSmState, Stop}}},
@@ -144,7 +164,7 @@ TEST(SmStateMachineTable, EveryPhaseAndEventPairHasTheSpecifiedOutcome) {
       ++cells;
     }
   EXPECT_EQ(cells, kPhaseCount * kEventKindCount);
-  EXPECT_EQ(cells, 143U);
+  EXPECT_EQ(cells, 208U);
 }
 
 // ---- rules over every phase, flag combination and event variant ----
@@ -152,12 +172,16 @@ TEST(SmStateMachineTable, EveryPhaseAndEventPairHasTheSpecifiedOutcome) {
 std::vector<State> stateVariants() {
   std::vector<State> out;
   for (const Phase p : kAllPhases)
-    for (int flags = 0; flags < 8; ++flags)
+    for (int flags = 0; flags < 64; ++flags)
       for (std::uint32_t missed : {0U, 3U}) {
         State s = canonical(p);
         s.sweepDue = flags & 1;
         s.heavyDue = flags & 2;
         s.takeoverDue = flags & 4;
+        s.rebalanceDue = flags & 8;
+        // Replans remembered: none, a reload's, or an isolation's and a multicast's.
+        s.replansDue = static_cast<std::uint8_t>((flags >> 4) == 1 ? 2 : (flags >> 4) == 2 ? 5 : 0);
+        if ((flags >> 4) == 3) continue;
         s.missedPolls = (p == P::Standby || p == P::MasterWaiting) ? missed : 0;
         out.push_back(s);
       }
@@ -181,7 +205,10 @@ std::vector<Event> eventVariants() {
     }
     for (bool changed : {true, false}) out.push_back(Event::lightSweepDone(ok, changed));
     out.push_back(Event::handoverAnswered(ok));
+    out.push_back(Event::passDone(ok));
   }
+  for (std::size_t r = 0; r < kReplanReasonCount; ++r)
+    out.push_back(Event::replanWanted(ReplanReason(r)));
   for (SmState st : {SmState::NotActive, SmState::Discovering, SmState::Standby, SmState::Master})
     for (std::uint8_t prio : {1, 9}) out.push_back(Event::masterAnswered(smInfo(0x70, prio, st)));
   out.push_back(Event::masterAnswered(smInfo(0x71, 9, SmState::Master)));
@@ -193,8 +220,8 @@ std::vector<Event> eventVariants() {
 }
 
 bool isWork(ActionKind k) {
-  return k == Discover || k == TakeOver || k == HeavySweep || k == LightSweep || k == PollMaster ||
-         k == SendHandover;
+  return k == Discover || k == TakeOver || k == HeavySweep || k == LightSweep || k == Rebalance ||
+         k == Replan || k == PollMaster || k == SendHandover;
 }
 
 // The phases a piece of work may leave the SM in.
@@ -208,6 +235,10 @@ std::set<Phase> phasesOfWork(ActionKind k) {
       return {P::MasterHeavySweep};
     case LightSweep:
       return {P::MasterLightSweep};
+    case Rebalance:
+      return {P::MasterRebalance};
+    case Replan:
+      return {P::MasterReplan};
     case SendHandover:
       return {P::MasterHandover};
     default:  // PollMaster
@@ -221,9 +252,11 @@ void forEveryTransition(const SmContext& ctx, Check check) {
   const auto events = eventVariants();
   for (const auto& s : states)
     for (const auto& e : events) {
-      SCOPED_TRACE(fmt::format("{} (sweepDue {} heavyDue {} takeoverDue {} missed {}) + {} mod {}",
-                               name(s.phase), s.sweepDue, s.heavyDue, s.takeoverDue, s.missedPolls,
-                               name(e.kind), e.modifier));
+      SCOPED_TRACE(fmt::format(
+          "{} (sweepDue {} heavyDue {} takeoverDue {} rebalanceDue {} replansDue {} missed {}) + "
+          "{} mod {}",
+          name(s.phase), s.sweepDue, s.heavyDue, s.takeoverDue, s.rebalanceDue, s.replansDue,
+          s.missedPolls, name(e.kind), e.modifier));
       check(s, e, next(ctx, s, e));
     }
 }
@@ -262,8 +295,9 @@ TEST(SmStateMachineRules, AtMostOnePieceOfWorkAndThePhaseSaysWhichOneRuns) {
       EXPECT_EQ(t.actions.back().kind, work[0]);  // the work comes last
     }
     // Entering a phase that stands for running work means starting it.
-    const std::set<Phase> busy = {P::Discovering, P::MasterTakeOver, P::MasterHeavySweep,
-                                  P::MasterLightSweep, P::MasterHandover};
+    const std::set<Phase> busy = {P::Discovering,      P::MasterTakeOver,  P::MasterHeavySweep,
+                                  P::MasterLightSweep, P::MasterRebalance, P::MasterReplan,
+                                  P::MasterHandover};
     if (busy.contains(t.state.phase) && t.state.phase != s.phase) {
       EXPECT_EQ(work.size(), 1U);
     }
@@ -356,12 +390,66 @@ TEST(SmStateMachineRules, TheSameInputGivesTheSameOutput) {
   });
 }
 
+// Every programming pass is an action of the machine, and the machine runs
+// one at a time: a Rebalance or Replan starts only from MasterIdle, or as
+// the next thing when a sweep, a pass or a handover attempt ends.
+TEST(SmStateMachineRules, APassStartsOnlyWhenTheMasterIsFree) {
+  forEveryTransition(kCtx, [](const State& s, const Event& e, const Transition& t) {
+    const auto k = kinds(t.actions);
+    if (std::ranges::count(k, Rebalance) + std::ranges::count(k, Replan) == 0) return;
+    const bool workEnded = e.kind == E::HeavySweepDone || e.kind == E::LightSweepDone ||
+                           e.kind == E::PassDone || e.kind == E::HandoverAnswered;
+    EXPECT_TRUE(s.phase == P::MasterIdle || workEnded) << name(s.phase);
+    // A SIGHUP's replan runs at once, as it always did, the heavy sweep after it.
+    if (e.kind != E::Reload) {
+      EXPECT_FALSE(t.state.sweepDue && (t.state.heavyDue || t.state.takeoverDue))
+          << "a heavy sweep asked goes first";
+    }
+  });
+}
+
+// A heavy sweep plans from scratch (the isolation asked, the settings read,
+// the groups, routes afresh when due): it takes the remembered passes with it.
+// Not master any more: nothing of the master's is left to do.
+TEST(SmStateMachineRules, AHeavySweepOrLeavingMasterDropsThePassesRemembered) {
+  forEveryTransition(kCtx, [](const State& s, const Event&, const Transition& t) {
+    const auto k = kinds(t.actions);
+    const bool heavy = std::ranges::count(k, HeavySweep) + std::ranges::count(k, TakeOver) > 0;
+    const bool leftMaster =
+        smStateOf(s.phase) == SmState::Master && smStateOf(t.state.phase) != SmState::Master;
+    if (heavy || leftMaster) {
+      EXPECT_EQ(t.state.replansDue, 0);
+      EXPECT_FALSE(t.state.rebalanceDue);
+    }
+  });
+}
+
+// A pass asked is never lost while master: it runs now, is remembered, or
+// a heavy sweep starting now takes it in.
+TEST(SmStateMachineRules, APassAskedAsMasterRunsNowOrIsRemembered) {
+  forEveryTransition(kCtx, [](const State& s, const Event& e, const Transition& t) {
+    if (smStateOf(s.phase) != SmState::Master || s.phase == P::Stopped) return;
+    const auto k = kinds(t.actions);
+    const bool heavy = std::ranges::count(k, HeavySweep) + std::ranges::count(k, TakeOver) > 0;
+    if (e.kind == E::ReplanWanted) {
+      const auto bit = 1U << static_cast<unsigned>(e.reason);
+      const bool now = std::ranges::count(k, Replan) > 0 && t.actions.back().reason == e.reason;
+      EXPECT_TRUE(now || heavy || (t.state.replansDue & bit) != 0);
+    }
+    if (e.kind == E::RebalanceDue) {
+      EXPECT_TRUE(std::ranges::count(k, Rebalance) > 0 || heavy || t.state.rebalanceDue);
+    }
+  });
+}
+
 TEST(SmStateMachineNames, EveryPhaseEventAndActionHasAName) {
   std::set<std::string_view> seen;
   for (const Phase p : kAllPhases) EXPECT_TRUE(seen.insert(name(p)).second);
   for (std::size_t k = 0; k < kEventKindCount; ++k)
     EXPECT_TRUE(seen.insert(name(EventKind(k))).second);
   for (int k = 0; k <= static_cast<int>(Stop); ++k) EXPECT_FALSE(name(ActionKind(k)).empty());
+  for (std::size_t r = 0; r < kReplanReasonCount; ++r)
+    EXPECT_TRUE(seen.insert(name(ReplanReason(r))).second);
 }
 
 }  // namespace

@@ -153,13 +153,28 @@ TEST(MasterSweeps, AHeavyRequestDuringALightSweepMakesTheNextOneHeavy) {
   EXPECT_EQ(sm.feedKinds(Event::lightSweepDone(true, false)), std::vector{HeavySweep});
 }
 
-// A reload changes the plan, not the fabric: the caller re-plans from the
-// last discovery in ReloadConfig; no rediscovery follows, only a light sweep.
-TEST(MasterSweeps, SighupReloadsAndSweepsLight) {
+// A reload changes the plan, not the fabric: a Replan (Reload) re-plans
+// from the last discovery; no rediscovery follows, only a light sweep.
+TEST(MasterSweeps, SighupReloadsReplansAndSweepsLight) {
   Sm sm = master();
-  EXPECT_EQ(sm.feedKinds(Event::reload()), (std::vector{ReloadConfig, LightSweep}));
-  EXPECT_EQ(sm.feedKinds(Event::reload()), std::vector{ReloadConfig});  // busy: queued
-  EXPECT_EQ(sm.feedKinds(Event::lightSweepDone(true, false)), std::vector{LightSweep});
+  const auto actions = sm.feed(Event::reload());
+  ASSERT_EQ(kinds(actions), (std::vector{ReloadConfig, Replan}));
+  EXPECT_EQ(actions[1].reason, ReplanReason::Reload);
+  EXPECT_EQ(sm.state.phase, P::MasterReplan);
+  EXPECT_EQ(sm.feedKinds(Event::passDone(true)), std::vector{LightSweep});
+  EXPECT_EQ(sm.feedKinds(Event::reload()), std::vector{ReloadConfig});  // busy: remembered
+  const auto after = sm.feed(Event::lightSweepDone(true, false));
+  ASSERT_EQ(kinds(after), std::vector{Replan});
+  EXPECT_EQ(after[0].reason, ReplanReason::Reload);
+  EXPECT_EQ(sm.feedKinds(Event::passDone(true)), std::vector{LightSweep});
+}
+
+// A standby has no plan to change: the reload only reads the file.
+TEST(MasterSweeps, ANonMasterReloadsWithoutReplanning) {
+  Sm sm = standby();
+  EXPECT_EQ(sm.feedKinds(Event::reload()), std::vector{ReloadConfig});
+  EXPECT_TRUE(sm.feed(Event::replanWanted(ReplanReason::Multicast)).empty());
+  EXPECT_EQ(sm.state.replansDue, 0);
 }
 
 TEST(MasterSweeps, TimersDoNotPileUpWhileASweepRuns) {
@@ -414,6 +429,158 @@ TEST(LateResults, ResultsOfWorkAbandonedByAStateChangeAreIgnored) {
   EXPECT_EQ(sm.state.phase, P::Discovering);
   EXPECT_TRUE(sm.feed(Event::heavySweepDone(true, true, {})).empty());
   EXPECT_EQ(sm.state.phase, P::Discovering);
+}
+
+// ---- passes between sweeps: rebalance and replans ----
+
+std::vector<ReplanReason> reasons(const std::vector<Action>& actions) {
+  std::vector<ReplanReason> out;
+  for (const auto& a : actions)
+    if (a.kind == Replan) out.push_back(a.reason);
+  return out;
+}
+
+TEST(Passes, AReplanAskedWhileIdleRunsAtOnceAndEndsIdle) {
+  Sm sm = master();
+  const auto actions = sm.feed(Event::replanWanted(ReplanReason::Multicast));
+  EXPECT_EQ(reasons(actions), std::vector{ReplanReason::Multicast});
+  EXPECT_EQ(sm.state.phase, P::MasterReplan);
+  EXPECT_TRUE(sm.feed(Event::sweepTimer()).empty()) << "no sweep beside a pass";
+  EXPECT_TRUE(sm.feed(Event::passDone(true)).empty());
+  EXPECT_EQ(sm.state.phase, P::MasterIdle);
+}
+
+// What the health book finds after a sweep is re-planned after that sweep
+// ends, never inside it.
+TEST(Passes, AReplanAskedDuringASweepRunsWhenItEnds) {
+  Sm sm = master();
+  sm.feed(Event::sweepTimer());
+  EXPECT_TRUE(sm.feed(Event::replanWanted(ReplanReason::Isolation)).empty());
+  EXPECT_EQ(reasons(sm.feed(Event::lightSweepDone(true, false))),
+            std::vector{ReplanReason::Isolation});
+  EXPECT_EQ(sm.state.replansDue, 0);
+}
+
+TEST(Passes, ReplansRememberedRunOneAfterAnotherInReasonOrderThenTheLightSweep) {
+  Sm sm = master();
+  sm.feed(Event::sweepTimer());
+  sm.feed(Event::replanWanted(ReplanReason::Multicast));
+  sm.feed(Event::reload());  // remembers Replan (Reload) and the light sweep after it
+  sm.feed(Event::replanWanted(ReplanReason::Isolation));
+  sm.feed(Event::replanWanted(ReplanReason::Isolation));  // once is enough
+  std::vector<ReplanReason> order;
+  auto actions = sm.feed(Event::lightSweepDone(true, false));
+  for (int i = 0; i < 3; ++i) {
+    auto r = reasons(actions);
+    ASSERT_EQ(r.size(), 1U);
+    order.push_back(r[0]);
+    actions = sm.feed(Event::passDone(true));
+  }
+  EXPECT_EQ(order,
+            (std::vector{ReplanReason::Isolation, ReplanReason::Reload, ReplanReason::Multicast}));
+  EXPECT_EQ(kinds(actions), std::vector{LightSweep});
+}
+
+// A heavy sweep plans from scratch with whatever a replan would bring in.
+TEST(Passes, AHeavySweepDueDropsTheReplansAndTheRebalance) {
+  Sm sm = master();
+  sm.feed(Event::sweepTimer());
+  sm.feed(Event::replanWanted(ReplanReason::Isolation));
+  sm.feed(Event::rebalanceDue());
+  sm.feed(Event::trap(true));
+  EXPECT_EQ(sm.feedKinds(Event::lightSweepDone(true, false)), std::vector{HeavySweep});
+  EXPECT_EQ(sm.state.replansDue, 0);
+  EXPECT_FALSE(sm.state.rebalanceDue);
+  EXPECT_TRUE(sm.feed(Event::heavySweepDone(true, true, {})).empty());
+  EXPECT_EQ(sm.state.phase, P::MasterIdle);
+}
+
+TEST(Passes, ALightSweepThatNeedsAHeavyOneDropsThem) {
+  Sm sm = master();
+  sm.feed(Event::sweepTimer());
+  sm.feed(Event::replanWanted(ReplanReason::Isolation));
+  sm.feed(Event::rebalanceDue());
+  EXPECT_EQ(sm.feedKinds(Event::lightSweepDone(true, true)), std::vector{HeavySweep});
+  EXPECT_TRUE(sm.feed(Event::heavySweepDone(true, true, {})).empty());
+}
+
+// The scheduled rebalance is its own action after a quiet light sweep.
+TEST(Passes, ARebalanceDueRunsAfterAQuietLightSweep) {
+  Sm sm = master();
+  sm.feed(Event::sweepTimer());
+  EXPECT_TRUE(sm.feed(Event::rebalanceDue()).empty());
+  EXPECT_EQ(sm.feedKinds(Event::lightSweepDone(true, false)), std::vector{Rebalance});
+  EXPECT_EQ(sm.state.phase, P::MasterRebalance);
+  EXPECT_TRUE(sm.feed(Event::passDone(true)).empty());
+  EXPECT_EQ(sm.state.phase, P::MasterIdle);
+}
+
+// A light sweep that could not look at every switch asks for a heavy one
+// (at the next tick); a rebalance would route afresh on a fabric not read.
+TEST(Passes, AFailedLightSweepDropsTheRebalanceButKeepsTheReplan) {
+  Sm sm = master();
+  sm.feed(Event::sweepTimer());
+  sm.feed(Event::rebalanceDue());
+  sm.feed(Event::replanWanted(ReplanReason::Isolation));
+  EXPECT_EQ(reasons(sm.feed(Event::lightSweepDone(false, false))),
+            std::vector{ReplanReason::Isolation});
+  EXPECT_TRUE(sm.feed(Event::passDone(true)).empty());
+  EXPECT_EQ(sm.state.phase, P::MasterIdle);
+  EXPECT_TRUE(sm.state.heavyDue);
+  EXPECT_EQ(sm.feedKinds(Event::sweepTimer()), std::vector{HeavySweep});
+}
+
+// A rebalance that could not run or left the subnet not up: sweep heavy at once.
+TEST(Passes, APassThatFailedIsFollowedByAHeavySweepAtOnce) {
+  Sm sm = master();
+  sm.feed(Event::rebalanceDue());
+  EXPECT_EQ(sm.feedKinds(Event::passDone(false)), std::vector{HeavySweep});
+}
+
+// A replan that could not run asks for the heavy sweep itself (as
+// `ibsm sweep --heavy` would): after the pass, before anything else.
+TEST(Passes, AHeavySweepAskedDuringAPassRunsAfterItAndDropsTheRest) {
+  Sm sm = master();
+  sm.feed(Event::reload());
+  sm.feed(Event::replanWanted(ReplanReason::Multicast));
+  sm.feed(Event::operatorSweep(true));
+  EXPECT_EQ(sm.feedKinds(Event::passDone(true)), std::vector{HeavySweep});
+  EXPECT_EQ(sm.state.replansDue, 0);
+}
+
+TEST(Passes, LeavingMasterDropsThePassesRemembered) {
+  Sm sm = master();
+  sm.feed(Event::sweepTimer());
+  sm.feed(Event::replanWanted(ReplanReason::Isolation));
+  sm.feed(Event::rebalanceDue());
+  sm.feed(Event::smInfoSet(sminfo::kDiscover, smInfo(0x70, 9, SmState::Master)));
+  EXPECT_EQ(sm.state.phase, P::Discovering);
+  EXPECT_EQ(sm.state.replansDue, 0);
+  EXPECT_FALSE(sm.state.rebalanceDue);
+}
+
+// A master handing over keeps what it was asked until the answer:
+// accepted, it is a standby with nothing to program; refused, still
+// master, it re-plans now and looks again with a heavy sweep at the next tick.
+TEST(Passes, AHandoverAnsweredEndsOrRunsTheReplansRemembered) {
+  for (bool accepted : {true, false}) {
+    Sm sm = master();
+    sm.feed(Event::sweepTimer());
+    sm.feed(Event::trap(true));
+    sm.feed(Event::lightSweepDone(true, false));  // the heavy sweep
+    sm.feed(Event::replanWanted(ReplanReason::Isolation));
+    sm.feed(Event::heavySweepDone(true, true, {smInfo(0x70, 9, SmState::Standby)}));
+    ASSERT_EQ(sm.state.phase, P::MasterHandover);
+    EXPECT_NE(sm.state.replansDue, 0);
+    const auto actions = sm.feed(Event::handoverAnswered(accepted));
+    if (accepted) {
+      EXPECT_EQ(sm.state.phase, P::Standby);
+      EXPECT_EQ(sm.state.replansDue, 0);
+    } else {
+      EXPECT_EQ(reasons(actions), std::vector{ReplanReason::Isolation});
+      EXPECT_TRUE(sm.state.heavyDue);
+    }
+  }
 }
 
 }  // namespace
