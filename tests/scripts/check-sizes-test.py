@@ -149,11 +149,13 @@ class Check(unittest.TestCase):
             "# a comment line",
             "sm/x/long.cpp:overLimit  # who removes it",
             "sm/x/members.h:TooMany",
-            "sm/x/gone.cpp:shortNow",
+            "sm/x/long.cpp:atLimit",
+            "sm/y/elsewhere.cpp:notScanned",
         ])
         self.assertEqual(code, 0)
         self.assertIn("sm/x/long.cpp:6: overLimit, 61 lines, limit 60 (allowed)", out)
-        self.assertIn("names sm/x/gone.cpp:shortNow, which is within the limits now", out)
+        self.assertIn("names sm/x/long.cpp:atLimit, which is within the limits now", out)
+        self.assertNotIn("notScanned", out)  # a file the run did not read
 
     def test_an_allowlist_entry_names_one_offender_only(self):
         code, out = self.run_check(["sm/x/long.cpp:overLimit"])
