@@ -21,7 +21,6 @@
 #include <ibsm/Error.h>
 #include <ibsm/Ids.h>
 
-#include <array>
 #include <cstdint>
 #include <functional>
 #include <optional>
@@ -36,9 +35,6 @@ inline constexpr std::uint8_t kSaClassVersion = 2;
 
 // QP1's well-known Q_Key (IBA 13.5.3.1).
 inline constexpr std::uint32_t kQp1QKey = 0x80010000;
-
-// A 128-bit GID (subnet prefix, then interface id, network byte order).
-using Gid = std::array<std::uint8_t, 16>;
 
 // Where a GMP came from, and where its answer goes: the sender's LID, QP
 // and Q_Key, the SL and P_Key index it used, and its GRH's source GID when

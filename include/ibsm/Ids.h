@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include <array>
 #include <compare>
 #include <cstdint>
 #include <functional>
@@ -31,6 +32,10 @@ struct Lid {
 
 inline constexpr std::uint16_t kMaxUnicastLid = 0xBFFF;
 inline constexpr std::uint16_t kPermissiveLid = 0xFFFF;
+
+// A 128-bit GID (subnet prefix, then interface id, network byte order):
+// a port's address beyond its subnet, and a multicast group's name.
+using Gid = std::array<std::uint8_t, 16>;
 
 // Index of a node inside one Fabric; meaningless across Fabrics.
 using NodeId = std::uint32_t;

@@ -16,7 +16,7 @@
 
 #include <ibsm/Error.h>
 #include <ibsm/Fabric.h>
-#include <ibsm/Gmp.h>
+#include <ibsm/Ids.h>
 
 #include <bitset>
 #include <cstdint>

@@ -11,7 +11,7 @@
 
 #include <ibsm/Error.h>
 #include <ibsm/Fabric.h>
-#include <ibsm/Gmp.h>
+#include <ibsm/Ids.h>
 #include <ibsm/Multicast.h>
 #include <ibsm/Routing.h>
 

@@ -120,13 +120,8 @@ void reopenLog(const Logging& logging, const std::filesystem::path& path) {
   }
 }
 
-// Reads and checks everything; sends nothing. Called again on SIGHUP, so it
-// must not create anything that exists once per process (the logger).
-Result<Setup> prepare(const RunArgs& args) {
-  auto in = config::loadConfigInUse(args.config);
-  if (!in) return std::unexpected(in.error());
-  Setup s;
-  s.config = in->config;
+// --guid, --port, --control-socket and --priority over the config's values.
+Result<void> applyPortFlags(const RunArgs& args, Setup& s) {
   auto& c = s.config;
   if (args.guid) {
     auto g = parseGuidArg(*args.guid);
@@ -154,6 +149,18 @@ Result<Setup> prepare(const RunArgs& args) {
       return fail(fmt::format("--priority {}: expected 0 to 15", *args.priority));
     c.sm.priority = static_cast<std::uint8_t>(*args.priority);
   }
+  return {};
+}
+
+// Reads and checks everything; sends nothing. Called again on SIGHUP, so it
+// must not create anything that exists once per process (the logger).
+Result<Setup> prepare(const RunArgs& args) {
+  auto in = config::loadConfigInUse(args.config);
+  if (!in) return std::unexpected(in.error());
+  Setup s;
+  s.config = in->config;
+  auto& c = s.config;
+  if (auto flags = applyPortFlags(args, s); !flags) return std::unexpected(flags.error());
   // What `ibsm route` plans from the same config and flags.
   auto plan = config::planInputs(c, {.engines = args.engines, .lmc = args.lmc}, defaultRegistry());
   if (!plan) return std::unexpected(plan.error());
@@ -289,76 +296,53 @@ int afterRun(const RunArgs& args, const sm::manager::SmDaemon& daemon, int statu
   return status;
 }
 
-}  // namespace
+// --once is the daemon's state machine with an end (SmDaemon.h): it stops
+// when the subnet is up or after sm.max_sweeps_once heavy sweeps, and
+// opens no control socket (it needs no writable /run/ibsm).
+sm::manager::DaemonSettings startSettings(const RunArgs& args, const Setup& setup) {
+  sm::manager::DaemonSettings settings = daemonSettings(setup);
+  if (args.once) {
+    settings.onceMaxSweeps = setup.config.sm.maxSweepsOnce;
+    settings.controlSocket.clear();
+  }
+  return settings;
+}
 
-int runRun(const RunArgs& args) {
-  auto setup = prepare(args);
-  if (!setup) {
-    fmt::print(stderr, "ibsm run: {}\n", setup.error().message);
-    return 2;
-  }
-  const auto& c = setup->config;
-  auto logging = makeLogger(c.log);
-  if (!logging) {
-    fmt::print(stderr, "ibsm run: {}\n", logging.error().message);
-    return 2;
-  }
-  const std::shared_ptr<spdlog::logger> logger = logging->logger;
+// A run refused before the daemon starts: said on stderr, exit 2.
+int refuse(const Error& error) {
+  fmt::print(stderr, "ibsm run: {}\n", error.message);
+  return 2;
+}
+
+// Everything once the port is open: the one loop, the engine, the daemon and
+// what it serves (SA, multicast, notices), until the daemon returns.
+int serve(const RunArgs& args, const Setup& setup, const Logging& logging,
+          const sm::manager::StateStore& store, sm::manager::SignalWatch& signals,
+          transport::UmadTransport& umad) {
+  const auto& c = setup.config;
+  const std::shared_ptr<spdlog::logger> logger = logging.logger;
   auto& log = *logger;
-  // Bad setup, like a bad config: exit 2 before the port opens. A run that
-  // could not save guid2lid would hand ports other LIDs when it restarts.
-  sm::manager::StateStore store(c.sm.stateDir);
-  if (auto ready = store.prepare(); !ready) {
-    fmt::print(stderr, "ibsm run: {}\n", ready.error().message);
-    return 2;
-  }
-  logIgnoredPartitionItems(log, setup->partitionsIgnored);
-
-  // Before the port opens: a signal mask is per thread, and a thread started
-  // without it (umad2sim's receiver is one) would take SIGTERM's default
-  // action and kill the SM instead of letting it stop cleanly. The signals
-  // are then read from the signalfd by the event loop, also in the middle
-  // of a sweep, so SIGTERM and Ctrl-C stop the daemon and --once alike
-  // within milliseconds.
-  sm::manager::SignalWatch signals;
-
-  transport::UmadOptions portOptions;
-  portOptions.portGuid = c.sm.portGuid;
-  portOptions.portName = setup->portName;
-  auto transport = transport::UmadTransport::open(portOptions);
-  if (!transport) {
-    fmt::print(stderr, "ibsm run: {}\n", transport.error().message);
-    return 2;
-  }
-  const transport::UmadPort port = (*transport)->port();
+  const transport::UmadPort port = umad.port();
   log.info("SM-0002 ibsm starting on {} port {} (GUID {}), priority {}", port.caName,
            port.portNumber, port.portGuid, c.sm.priority);
 
   // The one loop and the one clock: the engine waits through the loop, so
   // its waits serve the signal fd and the control socket too (SmDaemon.h).
   loop::EventLoop loop;
-  MadEngine engine(**transport, engineOptions(c, loop, logger));
+  MadEngine engine(umad, engineOptions(c, loop, logger));
 
-  // --once is the daemon's state machine with an end (SmDaemon.h): it stops
-  // when the subnet is up or after sm.max_sweeps_once heavy sweeps, and
-  // opens no control socket (it needs no writable /run/ibsm).
-  sm::manager::DaemonSettings settings = daemonSettings(*setup);
-  if (args.once) {
-    settings.onceMaxSweeps = c.sm.maxSweepsOnce;
-    settings.controlSocket.clear();
-  }
   const auto reload = [&args, &log]() -> Result<sm::manager::DaemonSettings> {
     auto fresh = prepare(args);
     if (!fresh) return std::unexpected(fresh.error());
     logIgnoredPartitionItems(log, fresh->partitionsIgnored);
     return daemonSettings(*fresh);
   };
-  sm::manager::SmDaemon daemon(engine, loop, store, port.portGuid, std::move(settings), reload,
-                               logger);
+  sm::manager::SmDaemon daemon(engine, loop, store, port.portGuid, startSettings(args, setup),
+                               reload, logger);
   // Subnet Administration: answered while master from the snapshot of the
   // last sweep that programmed (SaFeed.h), on the engine's clock.
   auto sa = std::make_shared<sa::SaResponder>(nullptr, loop.clock());
-  daemon.serveSa(**transport, sa);
+  daemon.serveSa(umad, sa);
   daemon.onSubnetProgrammed([sa, settings = saSettings(c)](const sm::manager::SweepResult& result,
                                                            const program::HeldSubnet& held,
                                                            const SmInfo& self) {
@@ -378,13 +362,42 @@ int runRun(const RunArgs& args) {
   if (signals.fd() >= 0)
     loop.watch(signals.fd(), [&] {
       while (auto sig = signals.poll()) {
-        if (*sig == SIGHUP) reopenLog(*logging, c.log.file);
+        if (*sig == SIGHUP) reopenLog(logging, c.log.file);
         daemon.signal(*sig);
       }
     });
   const int status = daemon.run();
   loop.unwatch(signals.fd());
   return afterRun(args, daemon, status);
+}
+
+}  // namespace
+
+int runRun(const RunArgs& args) {
+  auto setup = prepare(args);
+  if (!setup) return refuse(setup.error());
+  auto logging = makeLogger(setup->config.log);
+  if (!logging) return refuse(logging.error());
+  // Bad setup, like a bad config: exit 2 before the port opens. A run that
+  // could not save guid2lid would hand ports other LIDs when it restarts.
+  sm::manager::StateStore store(setup->config.sm.stateDir);
+  if (auto ready = store.prepare(); !ready) return refuse(ready.error());
+  logIgnoredPartitionItems(*logging->logger, setup->partitionsIgnored);
+
+  // Before the port opens: a signal mask is per thread, and a thread started
+  // without it (umad2sim's receiver is one) would take SIGTERM's default
+  // action and kill the SM instead of letting it stop cleanly. The signals
+  // are then read from the signalfd by the event loop, also in the middle
+  // of a sweep, so SIGTERM and Ctrl-C stop the daemon and --once alike
+  // within milliseconds.
+  sm::manager::SignalWatch signals;
+
+  transport::UmadOptions portOptions;
+  portOptions.portGuid = setup->config.sm.portGuid;
+  portOptions.portName = setup->portName;
+  auto transport = transport::UmadTransport::open(portOptions);
+  if (!transport) return refuse(transport.error());
+  return serve(args, *setup, *logging, store, signals, **transport);
 }
 
 }  // namespace ibsm::sm::cli

@@ -100,6 +100,9 @@ class Mapper {
   Result<void> engines();
   Result<void> perfmgr();
   Result<void> logLevel();
+  Result<void> mapOptions();
+  void writeKeys(ImportedConfig& out) const;
+  void writeUnmapped(ImportedConfig& out) const;
 
   std::map<std::string, Option> options_;
   std::string file_;
@@ -317,7 +320,9 @@ Result<void> Mapper::logLevel() {
   return {};
 }
 
-Result<ImportedConfig> Mapper::run() {
+// Every ibsm key an OpenSM option gives, in the file's section order; the
+// first option that does not parse, once all were read.
+Result<void> Mapper::mapOptions() {
   using R = Result<void>;
   const R steps[] = {
       portGuid(),
@@ -349,9 +354,11 @@ Result<ImportedConfig> Mapper::run() {
   };
   for (const R& r : steps)
     if (!r) return std::unexpected(r.error());
+  return {};
+}
 
-  ImportedConfig out;
-  out.warnings = std::move(warnings_);
+// The header, then each section's keys, each after the option it came from.
+void Mapper::writeKeys(ImportedConfig& out) const {
   std::string& t = out.toml;
   t += fmt::format(
       "# ibsm.toml imported from {} by `ibsm config import` (OpenSM 3.3 opensm.conf).\n"
@@ -369,6 +376,12 @@ Result<ImportedConfig> Mapper::run() {
       ++(k.commented ? out.commented : out.mapped);
     }
   }
+}
+
+// The options no key took, as comments saying why, in the file's order;
+// those OpenSM does not know are warned about too.
+void Mapper::writeUnmapped(ImportedConfig& out) const {
+  std::string& t = out.toml;
   std::vector<std::pair<std::size_t, std::string>> rest;
   for (const auto& [name, o] : options_) {
     if (std::ranges::find(done_, name) != done_.end()) continue;
@@ -388,6 +401,14 @@ Result<ImportedConfig> Mapper::run() {
     t += text;
     ++out.commented;
   }
+}
+
+Result<ImportedConfig> Mapper::run() {
+  if (auto mapped = mapOptions(); !mapped) return std::unexpected(mapped.error());
+  ImportedConfig out;
+  out.warnings = std::move(warnings_);
+  writeKeys(out);
+  writeUnmapped(out);
   std::ranges::sort(out.warnings, {}, &ImportNote::line);
   return out;
 }

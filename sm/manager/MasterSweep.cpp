@@ -226,6 +226,42 @@ void MasterSweep::noteCreditLoop(const SubnetPlan& plan, const CreditLoopReport&
       fmt::join(loops.cycle, " => "), plan.routing.engine);
 }
 
+namespace {
+
+void logPlan(spdlog::logger& log, const SubnetPlan& plan, std::chrono::microseconds planTime) {
+  for (const auto& f : plan.routing.fallbacks) log.warn("SM-0404 engine refused: {}", f);
+  log.info("SM-0401 plan: engine {}, {} LIDs (max {}), routed in {} ms", plan.routing.engine,
+           plan.lids.assignments.size(), plan.lids.maxLid.value, planTime.count() / 1000);
+}
+
+// What the second thread of the class comment returns.
+struct Judgement {
+  RouteReport report;
+  Result<void> saved;
+};
+
+// The verdict on the tables, and the pairs left unrouted as a reason the
+// subnet is not up.
+void takeReport(SweepResult& result, RouteReport judged) {
+  result.report = std::move(judged);
+  const RouteReport& report = result.report;
+  result.switches = report.switches;
+  result.caPorts = report.caPorts;
+  result.routedPairs = report.routedPairs();
+  result.unreachablePairs = report.unreachablePairs();
+  if (result.unreachablePairs > 0)
+    result.reasons.push_back(fmt::format("{} pairs unrouted", result.unreachablePairs));
+}
+
+// What programming did, and what it failed at as reasons the subnet is not up.
+void takeProgramming(SweepResult& result, const program::ProgramSummary& summary) {
+  result.program = summary;
+  for (const auto& f : summary.failures) result.reasons.push_back("programming: " + f);
+  if (summary.stoppedAt) result.reasons.push_back("programming stopped early");
+}
+
+}  // namespace
+
 Result<SweepResult> MasterSweep::planAndProgram(const std::optional<Fabric>& before,
                                                 SweepResult result) {
   auto saved = store_.loadGuid2Lid();
@@ -247,17 +283,10 @@ Result<SweepResult> MasterSweep::planAndProgram(const std::optional<Fabric>& bef
   plan->multicast = planTrees(plan->fabric);
   result.planTime = since(planStart);
   result.engine = plan->routing.engine;
-  for (const auto& f : plan->routing.fallbacks) log_->warn("SM-0404 engine refused: {}", f);
-  log_->info("SM-0401 plan: engine {}, {} LIDs (max {}), routed in {} ms", plan->routing.engine,
-             plan->lids.assignments.size(), plan->lids.maxLid.value,
-             result.planTime.count() / 1000);
+  logPlan(*log_, *plan, result.planTime);
 
   // The second thread of the class comment: the verdict walk and the LID
   // file need only the plan, which nothing changes until get() below.
-  struct Judgement {
-    RouteReport report;
-    Result<void> saved;
-  };
   auto judging = std::async(std::launch::async, [&plan, &saved, this] {
     // As the dry run does: the verdict on the tables comes from walking them.
     return Judgement{analyseRoutes(plan->fabric, plan->routing),
@@ -269,22 +298,12 @@ Result<SweepResult> MasterSweep::planAndProgram(const std::optional<Fabric>& bef
   if (!judged.saved) log_->error("SM-0405 could not save LIDs: {}", judged.saved.error().message);
   if (!summary) return std::unexpected(summary.error());
 
-  result.report = std::move(judged.report);
-  const RouteReport& report = result.report;
-  result.switches = report.switches;
-  result.caPorts = report.caPorts;
-  result.routedPairs = report.routedPairs();
-  result.unreachablePairs = report.unreachablePairs();
-  if (result.unreachablePairs > 0)
-    result.reasons.push_back(fmt::format("{} pairs unrouted", result.unreachablePairs));
+  takeReport(result, std::move(judged.report));
   // Tables with a credit loop reach here only from the last engine named
   // (CreditLoopJudge.h): programmed, the subnet up, and the operator told.
-  noteCreditLoop(*plan, report.creditLoops);
-
-  result.program = *summary;
+  noteCreditLoop(*plan, result.report.creditLoops);
+  takeProgramming(result, *summary);
   result.portsActive = activePorts(held_.observed());
-  for (const auto& f : summary->failures) result.reasons.push_back("programming: " + f);
-  if (summary->stoppedAt) result.reasons.push_back("programming stopped early");
 
   if (before) {
     // The fabric's changes, not the isolation's: both as observed.

@@ -46,53 +46,78 @@ Result<std::vector<std::optional<DrPath>>> reachable(const Fabric& fabric, PortR
   return path;
 }
 
-}  // namespace
+// The subnet's fabric and PortInfo with the lost cables cut, both ends Down.
+struct Cut {
+  Fabric fabric;
+  std::unordered_map<PortRef, PortInfo> portInfo;
+};
 
-Result<discovery::DiscoveredSubnet> withoutLinks(const discovery::DiscoveredSubnet& last,
-                                                 std::span<const PortRef> lost) {
-  Fabric cut = last.fabric;
-  std::unordered_map<PortRef, PortInfo> portInfo = last.portInfo;
+Cut cutLinks(const discovery::DiscoveredSubnet& last, std::span<const PortRef> lost) {
+  Cut cut{last.fabric, last.portInfo};
   auto down = [&](PortRef p) {
-    cut.port(p).state = PortState::Down;
-    if (auto it = portInfo.find(p); it != portInfo.end()) it->second.portState = PortState::Down;
+    cut.fabric.port(p).state = PortState::Down;
+    if (auto it = cut.portInfo.find(p); it != cut.portInfo.end())
+      it->second.portState = PortState::Down;
   };
   for (const PortRef p : lost) {
-    if (p.node >= cut.size() || p.port > cut.node(p.node).numPorts()) continue;
-    const auto remote = cut.port(p).remote;
+    if (p.node >= cut.fabric.size() || p.port > cut.fabric.node(p.node).numPorts()) continue;
+    const auto remote = cut.fabric.port(p).remote;
     if (!remote) continue;
-    cut.disconnect(p);
+    cut.fabric.disconnect(p);
     down(p);
     down(*remote);
   }
+  return cut;
+}
 
-  auto fresh = reachable(cut, last.smPort);
-  if (!fresh) return std::unexpected(fresh.error());
-  // Old NodeId -> new NodeId for the nodes still reachable, in the old order.
-  std::vector<std::optional<NodeId>> renumber(cut.size());
-  Fabric kept;
+// The nodes still reachable, in the old order, and the cables between them;
+// `renumber` maps an old NodeId to the new one.
+struct Kept {
+  Fabric fabric;
+  std::vector<std::optional<NodeId>> renumber;
+};
+
+Result<Kept> keepReachable(const Fabric& cut, const std::vector<std::optional<DrPath>>& reach,
+                           NodeId smNode) {
+  Kept kept{Fabric{}, std::vector<std::optional<NodeId>>(cut.size())};
   for (NodeId n = 0; n < cut.size(); ++n) {
-    if (!(*fresh)[n]) continue;
+    if (!reach[n]) continue;
     Node node = cut.node(n);
     for (Port& port : node.ports) port.remote.reset();
-    auto id = kept.addNode(std::move(node));
+    auto id = kept.fabric.addNode(std::move(node));
     if (!id) return std::unexpected(id.error());
-    renumber[n] = *id;
+    kept.renumber[n] = *id;
   }
-  if (!renumber[last.smPort.node]) return fail("the SM's own node is not reachable from its port");
+  const auto& renumber = kept.renumber;
+  if (!renumber[smNode]) return fail("the SM's own node is not reachable from its port");
   for (NodeId n = 0; n < cut.size(); ++n) {
     if (!renumber[n]) continue;
     const Node& node = cut.node(n);
     for (std::uint8_t p = 0; p < node.ports.size(); ++p) {
       const auto& remote = node.ports[p].remote;
       if (!remote || !renumber[remote->node] || PortRef{n, p} > *remote) continue;
-      auto ok =
-          kept.connect(PortRef{*renumber[n], p}, PortRef{*renumber[remote->node], remote->port});
+      auto ok = kept.fabric.connect(PortRef{*renumber[n], p},
+                                    PortRef{*renumber[remote->node], remote->port});
       if (!ok) return std::unexpected(ok.error());
     }
   }
+  return kept;
+}
+
+}  // namespace
+
+Result<discovery::DiscoveredSubnet> withoutLinks(const discovery::DiscoveredSubnet& last,
+                                                 std::span<const PortRef> lost) {
+  const Cut cutSubnet = cutLinks(last, lost);
+  const Fabric& cut = cutSubnet.fabric;
+  auto fresh = reachable(cut, last.smPort);
+  if (!fresh) return std::unexpected(fresh.error());
+  auto reached = keepReachable(cut, *fresh, last.smPort.node);
+  if (!reached) return std::unexpected(reached.error());
+  const auto& renumber = reached->renumber;
 
   discovery::DiscoveredSubnet out;
-  out.fabric = std::move(kept);
+  out.fabric = std::move(reached->fabric);
   out.smPort = PortRef{*renumber[last.smPort.node], last.smPort.port};
   out.problems = last.problems;
   out.pathTo.resize(out.fabric.size());
@@ -102,7 +127,7 @@ Result<discovery::DiscoveredSubnet> withoutLinks(const discovery::DiscoveredSubn
     const bool stillGood = n < last.pathTo.size() && walk(cut, last.smPort, last.pathTo[n]) == n;
     out.pathTo[*renumber[n]] = stillGood ? last.pathTo[n] : *(*fresh)[n];
   }
-  for (const auto& [ref, info] : portInfo)
+  for (const auto& [ref, info] : cutSubnet.portInfo)
     if (renumber[ref.node]) out.portInfo.emplace(PortRef{*renumber[ref.node], ref.port}, info);
   for (const auto& [sw, info] : last.switchInfo)
     if (renumber[sw]) out.switchInfo.emplace(*renumber[sw], info);

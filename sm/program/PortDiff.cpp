@@ -51,8 +51,9 @@ std::optional<std::uint8_t> wantedHoqLife(const DiffInput& in, PortRef port) {
                                               : in.options.leafHeadOfQueueLifetime;
 }
 
-PortSetting portSetting(const DiffInput& in, PortRef port, const PortInfo& held) {
-  const Node& node = in.seen.fabric.node(port.node);
+// What the port holds, with every field whose write could disturb it left
+// "no change".
+PortInfo heldAsNoChange(const PortInfo& held) {
   PortInfo want = held;
   // Writing 0 leaves these alone; writing back the value read could make
   // a port renegotiate its link (ibsim even retrains to the enabled speed).
@@ -64,46 +65,70 @@ PortSetting portSetting(const DiffInput& in, PortRef port, const PortInfo& held)
   want.linkSpeedExtEnabled = 0;
   // A request to the port's clients, not a state: only when due (below).
   want.clientReregister = false;
+  return want;
+}
 
+// Sets `field` to `value`; true when it held something else.
+template <typename Field, typename Value>
+bool update(Field& field, Value value) {
+  const bool differs = field != value;
+  field = value;
+  return differs;
+}
+
+// The LID, LMC, SM LID and prefix of switch port 0 and CA ports; true when
+// one differs.
+bool setAddresses(const DiffInput& in, PortRef port, PortInfo& want) {
+  const Port& planned = in.plan.fabric.port(port);
+  bool changed = update(want.lid, planned.lid);
+  changed |= update(want.lmc, planned.lmc);
+  changed |= update(want.masterSmLid, in.smLid);
+  changed |= update(want.gidPrefix, in.options.subnetPrefix);
+  // Rides on the Sets the port gets anyway, never one of its own: ibsim
+  // (as OpenSM sees too) acknowledges it but keeps 31, so a Set for it
+  // alone would be sent again every sweep, and a restart that finds the
+  // fabric as it wants it must write nothing.
+  want.subnetTimeout = in.options.subnetTimeout;
+  return changed;
+}
+
+// Link parameters are negotiated per link and may only change before the
+// link carries data, so an Armed or Active port keeps what it has.
+bool setLinkParameters(const DiffInput& in, PortRef port, const PortInfo& held, PortInfo& want) {
+  if (!isLinkPort(in.seen.fabric, port) || held.portState != PortState::Init) return false;
+  const PortInfo* peer = peerInfo(in.seen, port);
+  if (peer == nullptr) return false;
+  bool changed = update(want.neighborMtu, std::min(held.mtuCap, peer->mtuCap));
+  // IBA: OperationalVLs must not exceed VLCap, at either end.
+  changed |= update(want.operationalVls, std::min(held.vlCap, peer->vlCap));
+  return changed;
+}
+
+// Enforcement is the partition plan's: a listed switch external port
+// filters exactly when the plan says so and the switch can -- unless the
+// port is known to keep its own bits whatever it is told.
+bool setEnforcement(const DiffInput& in, const Node& node, PortRef port, PortInfo& want) {
+  if (!in.plan.pkeys || !node.isSwitch() || port.port == 0 ||
+      in.held.ignoresEnforcement(PortKey{node.guid, port.port})) {
+    return false;
+  }
+  const PortPKeys* entry = findPort(*in.plan.pkeys, port);
+  if (entry == nullptr) return false;
+  const bool enforce = entry->enforce && enforcesPartitions(in.seen, port.node);
+  bool changed = update(want.partitionEnforcementInbound, enforce);
+  changed |= update(want.partitionEnforcementOutbound, enforce);
+  return changed;
+}
+
+PortSetting portSetting(const DiffInput& in, PortRef port, const PortInfo& held) {
+  const Node& node = in.seen.fabric.node(port.node);
+  PortInfo want = heldAsNoChange(held);
   bool changed = false;
-  auto update = [&changed](auto& field, auto value) {
-    if (field != value) changed = true;
-    field = value;
-  };
   // Only switch port 0 and CA ports carry a LID; on switch link ports
   // these fields are reserved, and writing them would never read back.
-  if (!node.isSwitch() || port.port == 0) {
-    const Port& planned = in.plan.fabric.port(port);
-    update(want.lid, planned.lid);
-    update(want.lmc, planned.lmc);
-    update(want.masterSmLid, in.smLid);
-    update(want.gidPrefix, in.options.subnetPrefix);
-    // Rides on the Sets the port gets anyway, never one of its own: ibsim
-    // (as OpenSM sees too) acknowledges it but keeps 31, so a Set for it
-    // alone would be sent again every sweep, and a restart that finds the
-    // fabric as it wants it must write nothing.
-    want.subnetTimeout = in.options.subnetTimeout;
-  }
-  // Link parameters are negotiated per link and may only change before the
-  // link carries data, so an Armed or Active port keeps what it has.
-  if (isLinkPort(in.seen.fabric, port) && held.portState == PortState::Init) {
-    if (const PortInfo* peer = peerInfo(in.seen, port)) {
-      update(want.neighborMtu, std::min(held.mtuCap, peer->mtuCap));
-      // IBA: OperationalVLs must not exceed VLCap, at either end.
-      update(want.operationalVls, std::min(held.vlCap, peer->vlCap));
-    }
-  }
-  // Enforcement is the partition plan's: a listed switch external port
-  // filters exactly when the plan says so and the switch can -- unless the
-  // port is known to keep its own bits whatever it is told.
-  if (in.plan.pkeys && node.isSwitch() && port.port != 0 &&
-      !in.held.ignoresEnforcement(PortKey{node.guid, port.port})) {
-    if (const PortPKeys* entry = findPort(*in.plan.pkeys, port)) {
-      const bool enforce = entry->enforce && enforcesPartitions(in.seen, port.node);
-      update(want.partitionEnforcementInbound, enforce);
-      update(want.partitionEnforcementOutbound, enforce);
-    }
-  }
+  if (!node.isSwitch() || port.port == 0) changed |= setAddresses(in, port, want);
+  changed |= setLinkParameters(in, port, held, want);
+  changed |= setEnforcement(in, node, port, want);
   bool changedLater = false;
   if (const auto hoq = wantedHoqLife(in, port); hoq && want.hoqLife != *hoq) {
     want.hoqLife = *hoq;

@@ -129,6 +129,79 @@ Result<UmadPort> readPort(const std::string& caName, int portNumber) {
   return port;
 }
 
+// The port the options name (by GUID, by device:port, else the first
+// usable one), read.
+Result<UmadPort> locatePort(const UmadOptions& options) {
+  PortLocation where;
+  if (options.portGuid) {
+    auto found = findPortByGuid(*options.portGuid);
+    if (!found) return std::unexpected(found.error());
+    where = *found;
+  } else if (options.portName) {
+    where = {options.portName->caName, options.portName->portNumber};
+  }
+  auto port = readPort(where.caName, where.portNumber);
+  if (!port && options.portName)
+    return std::unexpected(namedPortMissing(*options.portName, port.error()));
+  return port;
+}
+
+// The SM's agents for LID-routed and directed-route SMPs (Get, Set, Trap).
+Result<void> registerSmAgents(int portId, int& lidAgent, int& drAgent,
+                              const std::string& portName) {
+  long methods[16 / sizeof(long)] = {};
+  for (Method m : {Method::Get, Method::Set, Method::Trap})
+    allowMethod(methods, static_cast<std::uint8_t>(m));
+  lidAgent =
+      umad_register(portId, static_cast<int>(MgmtClass::SubnLid), kSmClassVersion, 0, methods);
+  drAgent =
+      umad_register(portId, static_cast<int>(MgmtClass::SubnDirected), kSmClassVersion, 0, methods);
+  if (lidAgent < 0 || drAgent < 0) {
+    return fail(fmt::format("cannot register SM agents on port {}: {}", portName,
+                            errnoText(std::min(lidAgent, drAgent))));
+  }
+  return {};
+}
+
+Result<void> registerSaAgent(int portId, int& saAgent, const std::string& portName) {
+  long saMethods[16 / sizeof(long)] = {};
+  for (std::uint8_t m : kSaMethods) allowMethod(saMethods, m);
+  saAgent = umad_register(portId, kSaClass, kSaClassVersion, kSaRmppVersion, saMethods);
+  if (saAgent < 0) {
+    // EBUSY: another SA (an OpenSM) serves this port already.
+    return fail(
+        fmt::format("cannot register the SA agent on port {}: {}", portName, errnoText(saAgent)));
+  }
+  return {};
+}
+
+// A client only (no methods): the answers to our Gets and Sets reach it by
+// TID; requests of other performance managers go to the port's own PMA,
+// never here.
+Result<void> registerPerfAgent(int portId, int& perfAgent, const std::string& portName) {
+  perfAgent = umad_register(portId, kPerfClass, kPerfClassVersion, 0, nullptr);
+  if (perfAgent < 0) {
+    return fail(fmt::format("cannot register the PerfMgt agent on port {}: {}", portName,
+                            errnoText(perfAgent)));
+  }
+  return {};
+}
+
+// The port's issm device held open: the port says IsSM while it is.
+Result<void> claimSm(const UmadPort& port, int& issmFd, const std::string& portName) {
+  char path[256] = {};
+  if (umad_get_issm_path(port.caName.c_str(), port.portNumber, path, sizeof(path)) < 0) {
+    return fail(fmt::format("no issm device for port {}", portName));
+  }
+  issmFd = ::open(path, O_RDWR);
+  if (issmFd < 0) {
+    // EBUSY: another SM on this host holds the port.
+    return fail(
+        fmt::format("cannot claim port {} for an SM ({}): {}", portName, path, errnoText(errno)));
+  }
+  return {};
+}
+
 }  // namespace
 
 struct UmadTransport::Handles {
@@ -151,18 +224,7 @@ struct UmadTransport::Handles {
 
 Result<std::unique_ptr<UmadTransport>> UmadTransport::open(const UmadOptions& options) {
   if (umad_init() < 0) return fail("cannot initialise libibumad");
-
-  PortLocation where;
-  if (options.portGuid) {
-    auto found = findPortByGuid(*options.portGuid);
-    if (!found) return std::unexpected(found.error());
-    where = *found;
-  } else if (options.portName) {
-    where = {options.portName->caName, options.portName->portNumber};
-  }
-  auto port = readPort(where.caName, where.portNumber);
-  if (!port && options.portName)
-    return std::unexpected(namedPortMissing(*options.portName, port.error()));
+  auto port = locatePort(options);
   if (!port) return std::unexpected(port.error());
   const std::string portName =
       fmt::format("{}/{} ({})", port->caName, port->portNumber, port->portGuid);
@@ -172,53 +234,13 @@ Result<std::unique_ptr<UmadTransport>> UmadTransport::open(const UmadOptions& op
   if (handles->portId < 0) {
     return fail(fmt::format("cannot open IB port {}: {}", portName, errnoText(handles->portId)));
   }
-
-  long methods[16 / sizeof(long)] = {};
-  for (Method m : {Method::Get, Method::Set, Method::Trap})
-    allowMethod(methods, static_cast<std::uint8_t>(m));
-  handles->lidAgent = umad_register(handles->portId, static_cast<int>(MgmtClass::SubnLid),
-                                    kSmClassVersion, 0, methods);
-  handles->drAgent = umad_register(handles->portId, static_cast<int>(MgmtClass::SubnDirected),
-                                   kSmClassVersion, 0, methods);
-  if (handles->lidAgent < 0 || handles->drAgent < 0) {
-    return fail(fmt::format("cannot register SM agents on port {}: {}", portName,
-                            errnoText(std::min(handles->lidAgent, handles->drAgent))));
-  }
-  if (options.serveSa) {
-    long saMethods[16 / sizeof(long)] = {};
-    for (std::uint8_t m : kSaMethods) allowMethod(saMethods, m);
-    handles->saAgent =
-        umad_register(handles->portId, kSaClass, kSaClassVersion, kSaRmppVersion, saMethods);
-    if (handles->saAgent < 0) {
-      // EBUSY: another SA (an OpenSM) serves this port already.
-      return fail(fmt::format("cannot register the SA agent on port {}: {}", portName,
-                              errnoText(handles->saAgent)));
-    }
-  }
-
-  if (options.readCounters) {
-    // A client only (no methods): the answers to our Gets and Sets reach it
-    // by TID; requests of other performance managers go to the port's own
-    // PMA, never here.
-    handles->perfAgent = umad_register(handles->portId, kPerfClass, kPerfClassVersion, 0, nullptr);
-    if (handles->perfAgent < 0) {
-      return fail(fmt::format("cannot register the PerfMgt agent on port {}: {}", portName,
-                              errnoText(handles->perfAgent)));
-    }
-  }
-
-  if (options.claimSm) {
-    char path[256] = {};
-    if (umad_get_issm_path(port->caName.c_str(), port->portNumber, path, sizeof(path)) < 0) {
-      return fail(fmt::format("no issm device for port {}", portName));
-    }
-    handles->issmFd = ::open(path, O_RDWR);
-    if (handles->issmFd < 0) {
-      // EBUSY: another SM on this host holds the port.
-      return fail(
-          fmt::format("cannot claim port {} for an SM ({}): {}", portName, path, errnoText(errno)));
-    }
-  }
+  // What registered before a failure is unregistered by ~Handles.
+  Handles& h = *handles;
+  Result<void> ready = registerSmAgents(h.portId, h.lidAgent, h.drAgent, portName);
+  if (ready && options.serveSa) ready = registerSaAgent(h.portId, h.saAgent, portName);
+  if (ready && options.readCounters) ready = registerPerfAgent(h.portId, h.perfAgent, portName);
+  if (ready && options.claimSm) ready = claimSm(*port, h.issmFd, portName);
+  if (!ready) return std::unexpected(ready.error());
   return std::unique_ptr<UmadTransport>(
       new UmadTransport(std::move(*port), std::move(handles), options));
 }
