@@ -138,7 +138,8 @@ void SmDaemon::Impl::replanForIsolation() {
   std::vector<std::string> changes;
   for (const auto& l : sweep.isolated())
     changes.push_back("isolated: " + health::describeLink(result->plan->fabric, l));
-  recordSweep(sweepInfo("replan", since(t0), result->mads, std::move(changes), up, &*result),
+  recordSweep(sweepInfo(control::SweepKind::Replan, since(t0), result->mads, std::move(changes), up,
+                        &*result),
               &*result);
   if (!up) machine.feed(fsm::Event::operatorSweep(true));
 }

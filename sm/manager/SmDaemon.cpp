@@ -268,10 +268,10 @@ void SmDaemon::Impl::perform(const Action& a) {
     case ActionKind::SetSmState:
       if (agent.self().smState != a.smState) {
         log->info("SM-0101 state {} ({})", fsm::name(a.smState), fsm::name(machine.state().phase));
-        ++stateChanges;
-        if (a.smState == SmState::Master) ++timesMaster;
-        recentStates.push_back({std::string(fsm::name(a.smState)), wall()});
-        if (recentStates.size() > 16) recentStates.pop_front();
+        ++states.changes;
+        if (a.smState == SmState::Master) ++states.timesMaster;
+        states.recent.push_back({std::string(fsm::name(a.smState)), wall()});
+        if (states.recent.size() > control::StateHistory::kRecentStates) states.recent.pop_front();
       }
       if (agent.self().smState != a.smState) servicesOnState(agent.self().smState, a.smState);
       if (agent.self().smState != a.smState) {
@@ -357,8 +357,8 @@ void SmDaemon::Impl::applyReload() {
   if (!next) {
     log->error("SM-0108 configuration not reloaded, the running one stays: {}",
                next.error().message);
-    ++reloadsRefused;
-    reloadError = next.error().message;
+    ++reloads.refused;
+    reloads.error = next.error().message;
     return;
   }
   if (next->controlSocket != settings.controlSocket)
@@ -372,8 +372,8 @@ void SmDaemon::Impl::applyReload() {
   agent.setSmKey(settings.smKey);
   sweep.setSettings(settings.sweep);
   if (groups.precreate) groups.precreate(settings.multicastGroups);
-  ++reloads;
-  reloadError.clear();
+  ++reloads.taken;
+  reloads.error.clear();
   log->info("SM-0107 configuration reloaded: priority {}, sweep interval {} s", settings.priority,
             settings.sweepInterval.count());
   if (agent.self().smState != SmState::Master) return;
@@ -394,8 +394,9 @@ void SmDaemon::Impl::applyReload() {
       result->mads, result->program.table(program::TableKind::PKey).written,
       result->program.table(program::TableKind::Lft).written);
   setUp(result->up);
-  recordSweep(sweepInfo("replan", since(t0), result->mads, result->changes, up, &*result),
-              &*result);
+  recordSweep(
+      sweepInfo(control::SweepKind::Replan, since(t0), result->mads, result->changes, up, &*result),
+      &*result);
   if (!up) machine.feed(Event::operatorSweep(true));
 }
 
