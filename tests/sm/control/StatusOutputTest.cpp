@@ -266,7 +266,9 @@ void expectDeclared(const Group& group, const std::array<CounterDecl<Group>, N>&
   for (const CounterDecl<Group>& d : decls) {
     const std::string key(d.key);
     EXPECT_EQ(at.count(key), 1U) << path << "/" << key;
-    if (at.contains(key)) EXPECT_EQ(at.at(key), d.value(group)) << path << "/" << key;
+    if (at.contains(key)) {
+      EXPECT_EQ(at.at(key), d.value(group)) << path << "/" << key;
+    }
     if (d.metric.empty()) continue;
     const std::string type = fmt::format("# TYPE {} ", d.metric);
     EXPECT_EQ(occurrences(metrics, type), 1U) << d.metric;
