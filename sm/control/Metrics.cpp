@@ -6,10 +6,10 @@
 
 #include <array>
 #include <string_view>
-#include <tuple>
 #include <utility>
 
 #include "sm/control/Exposition.h"
+#include "sm/control/StatusCounters.h"
 
 namespace ibsm::sm::control {
 namespace {
@@ -18,6 +18,17 @@ using Labels = std::vector<MetricLabel>;
 
 double seconds(std::chrono::milliseconds ms) {
   return static_cast<double>(ms.count()) / 1000.0;
+}
+
+// A group's declared counters that are metrics, one family each.
+template <typename Group, std::size_t N>
+void families(Exposition& e, const Group& group, const std::array<CounterDecl<Group>, N>& decls) {
+  for (const CounterDecl<Group>& d : decls) {
+    if (d.metric.empty()) continue;
+    e.family(d.metric, d.kind == CounterKind::Gauge ? MetricType::Gauge : MetricType::Counter,
+             d.help);
+    e.sample({}, d.value(group));
+  }
 }
 
 Labels portLabels(const health::PortCounterView& p) {
@@ -100,50 +111,25 @@ void smState(Exposition& e, const DaemonStatus& s) {
            "routed.");
   e.sample({}, std::uint64_t{s.up});
   e.family("ibsm_uptime_seconds", MetricType::Gauge, "Seconds since the daemon started.");
-  e.sample({}, static_cast<std::uint64_t>(s.uptime.count()));
+  e.sample({}, static_cast<std::uint64_t>(s.times.uptime.count()));
 }
 
-void sweeps(Exposition& e, const DaemonStatus& s) {
-  const SweepCounts& k = s.sweepsByKind;
-  const std::array<std::pair<std::string_view, std::uint64_t>, 8> kinds{{
-      {"discovery", k.discovery},
-      {"heavy", k.heavy},
-      {"takeover", k.takeover},
-      {"light_quiet", k.lightQuiet},
-      {"light_changed", k.lightChanged},
-      {"reroute", k.reroute},
-      {"replan", k.replan},
-      {"rebalance", k.rebalance},
-  }};
-  e.family("ibsm_sweeps_total", MetricType::Counter, "Sweeps run since start, by kind.");
-  for (const auto& [kind, n] : kinds) e.sample({{"kind", std::string(kind)}}, n);
-  e.family("ibsm_sweeps_failed_total", MetricType::Counter,
-           "Sweeps or discoveries that could not run.");
-  e.sample({}, s.failedSweeps);
+void sweeps(Exposition& e, const SweepHistory& h) {
+  e.family(kSweepsByKindMetric, MetricType::Counter, kSweepsByKindHelp);
+  for (std::size_t i = 0; i < kSweepCounts; ++i)
+    e.sample({{"kind", std::string(kSweepCountNames[i])}}, h.byKind.values[i]);
+  families(e, h, kSweepCounters);
   e.family("ibsm_last_sweep_duration_seconds", MetricType::Gauge,
            "How long the last sweep took (any kind; 0 before the first).");
-  e.sample({}, s.lastSweep ? seconds(s.lastSweep->duration) : 0.0);
+  e.sample({}, h.last ? seconds(h.last->duration) : 0.0);
 }
 
 void fabric(Exposition& e, const DaemonStatus& s) {
-  const std::array<std::tuple<std::string_view, std::string_view, std::uint64_t>, 4> gauges{{
-      {"ibsm_switches", "Switches the last sweep found.", s.switches},
-      {"ibsm_ca_ports", "CA ports the last sweep found.", s.caPorts},
-      {"ibsm_routed_pairs", "Port pairs the last sweep's routes connect.", s.routedPairs},
-      {"ibsm_unreachable_pairs", "Port pairs the last sweep's routes cannot connect.",
-       s.unreachablePairs},
-  }};
-  for (const auto& [name, help, value] : gauges) {
-    e.family(name, MetricType::Gauge, help);
-    e.sample({}, value);
-  }
+  families(e, s.routes, kRoutesCounters);
   e.family("ibsm_routes_credit_loop", MetricType::Gauge,
            "1 when the routes programmed have a credit loop (the last engine named made them).");
-  e.sample({}, std::uint64_t{s.routesCreditLoop ? 1u : 0u});
-  e.family("ibsm_mads_sent_total", MetricType::Counter, "SMPs sent, retries included.");
-  e.sample({}, s.madsSent);
-  e.family("ibsm_mad_timeouts_total", MetricType::Counter, "SMPs unanswered after all retries.");
-  e.sample({}, s.madTimeouts);
+  e.sample({}, std::uint64_t{s.routes.creditLoop ? 1u : 0u});
+  families(e, s.mads, kMadCounters);
 }
 
 }  // namespace
@@ -151,7 +137,7 @@ void fabric(Exposition& e, const DaemonStatus& s) {
 std::string formatSmMetrics(const DaemonStatus& status, const health::HealthView& health) {
   Exposition e;
   smState(e, status);
-  sweeps(e, status);
+  sweeps(e, status.sweeps);
   fabric(e, status);
   healthFigures(e, health);
   return e.text();

@@ -6,11 +6,30 @@
 
 #include <iterator>
 
+#include "sm/control/StatusCounters.h"
+
 namespace ibsm::sm::control {
 namespace {
 
 std::string guidOrNone(const std::optional<Guid>& g) {
   return g ? fmt::format("{}", *g) : "none";
+}
+
+// A group's declared counters, one "<prefix><word>: N" line each.
+template <typename Group, std::size_t N>
+void appendLines(std::string& out, std::string_view prefix, const Group& group,
+                 const std::array<CounterDecl<Group>, N>& decls) {
+  for (const CounterDecl<Group>& d : decls)
+    fmt::format_to(std::back_inserter(out), "{}{}: {}\n", prefix, d.word(), d.value(group));
+}
+// ...or all on one line: "<key>: word N word N ...".
+template <typename Group, std::size_t N>
+void appendWords(std::string& out, std::string_view key, const Group& group,
+                 const std::array<CounterDecl<Group>, N>& decls) {
+  auto o = std::back_inserter(out);
+  fmt::format_to(o, "{}:", key);
+  for (const CounterDecl<Group>& d : decls) fmt::format_to(o, " {} {}", d.word(), d.value(group));
+  out += '\n';
 }
 
 void appendSweep(std::string& out, std::string_view key, const std::optional<SweepInfo>& s) {
@@ -19,7 +38,7 @@ void appendSweep(std::string& out, std::string_view key, const std::optional<Swe
     fmt::format_to(o, "{}: none\n", key);
     return;
   }
-  fmt::format_to(o, "{}: {} {} {} ms {} mads {}\n", key, s->kind, utcTime(s->when),
+  fmt::format_to(o, "{}: {} {} {} ms {} mads {}\n", key, name(s->kind), utcTime(s->when),
                  s->duration.count(), s->mads, s->up ? "up" : "not-up");
   fmt::format_to(o, "{}_changes: {}\n", key, s->changes.size());
   for (const auto& c : s->changes) fmt::format_to(o, "{}_change: {}\n", key, c);
@@ -48,60 +67,54 @@ void appendSweep(std::string& out, std::string_view key, const std::optional<Swe
   for (const auto& r : n.reasons) fmt::format_to(o, "{}_not_up: {}\n", key, r);
 }
 
-void appendCounts(std::string& out, const DaemonStatus& s) {
+// Sweeps by kind, DISCOVERING's last, then the other sweep counters.
+void appendCounts(std::string& out, const SweepHistory& h) {
   auto o = std::back_inserter(out);
-  const SweepCounts& k = s.sweepsByKind;
-  fmt::format_to(o, "sweeps_heavy: {}\nsweeps_takeover: {}\nsweeps_light_quiet: {}\n", k.heavy,
-                 k.takeover, k.lightQuiet);
-  fmt::format_to(o, "sweeps_light_changed: {}\nsweeps_reroute: {}\nsweeps_replan: {}\n",
-                 k.lightChanged, k.reroute, k.replan);
-  fmt::format_to(o, "sweeps_rebalance: {}\n", k.rebalance);
-  fmt::format_to(o, "sweeps_discovery: {}\nsweeps_failed: {}\nfabric_walks: {}\n", k.discovery,
-                 s.failedSweeps, s.fabricWalks);
+  for (std::size_t i = 1; i < kSweepCounts; ++i)
+    fmt::format_to(o, "sweeps_{}: {}\n", kSweepCountNames[i], h.byKind.values[i]);
+  fmt::format_to(o, "sweeps_{}: {}\n", name(SweepCount::Discovery),
+                 h.byKind[SweepCount::Discovery]);
+  appendLines(out, "", h, kSweepCounters);
 }
 
 void appendPeers(std::string& out, const DaemonStatus& s) {
   auto o = std::back_inserter(out);
-  fmt::format_to(o, "state_changes: {}\ntimes_master: {}\nmissed_polls: {}\n", s.stateChanges,
-                 s.timesMaster, s.missedPolls);
-  fmt::format_to(o, "handovers_sent: {}\nhandovers_accepted: {}\n", s.handoversSent,
-                 s.handoversAccepted);
-  fmt::format_to(o, "reloads: {}\nreloads_refused: {}\n", s.reloads, s.reloadsRefused);
-  if (!s.reloadError.empty()) fmt::format_to(o, "reload_error: {}\n", s.reloadError);
-  fmt::format_to(o, "sms: {}\n", s.sms.size());
-  for (const OtherSm& m : s.sms)
+  appendLines(out, "", s.states, kStateCounters);
+  appendLines(out, "", s.peers, kPeerCounters);
+  appendLines(out, "", s.reloads, kReloadCounters);
+  if (!s.reloads.error.empty()) fmt::format_to(o, "reload_error: {}\n", s.reloads.error);
+  fmt::format_to(o, "sms: {}\n", s.peers.sms.size());
+  for (const OtherSm& m : s.peers.sms)
     fmt::format_to(o, "sm: {} {} priority {}\n", m.guid, m.state, m.priority);
+  fmt::format_to(o, "foreign_sms: {}\nforeign_sm_reports: {}\n", s.peers.foreignSms.size(),
+                 s.peers.foreignReports);
+  for (const ForeignSm& f : s.peers.foreignSms)
+    fmt::format_to(o, "foreign_sm: {} {} priority {} sm_key 0x{:016x} at {} lid {}\n", f.guid,
+                   f.state, f.priority, f.smKey, f.port, f.lid.value);
+}
+
+std::string byName(const std::map<std::string, std::uint64_t>& counts) {
+  std::string line;
+  for (const auto& [name, n] : counts)
+    line += fmt::format("{}{} {}", line.empty() ? "" : ", ", name, n);
+  return line.empty() ? std::string("none") : line;
 }
 
 void appendSa(std::string& out, const SaCounters& sa) {
   auto o = std::back_inserter(out);
-  fmt::format_to(o, "sa_received: {}\nsa_answered: {}\n", sa.received, sa.answered);
-  fmt::format_to(o, "sa_dropped: not_master {} undecodable {} no_responder {}\n",
-                 sa.droppedNotMaster, sa.droppedUndecodable, sa.droppedNoResponder);
-  fmt::format_to(o, "sa_not_answered: {}\nsa_send_failed: {}\n", sa.notAnswered, sa.sendFailed);
-  const auto byName = [](const std::map<std::string, std::uint64_t>& counts) {
-    std::string line;
-    for (const auto& [name, n] : counts)
-      line += fmt::format("{}{} {}", line.empty() ? "" : ", ", name, n);
-    return line.empty() ? std::string("none") : line;
-  };
+  const auto& traffic = kSaTrafficCounters;
+  appendLines(out, "sa_", sa, std::array{traffic[0], traffic[1]});
+  appendWords(out, "sa_dropped", sa, std::array{traffic[2], traffic[3], traffic[4]});
+  appendLines(out, "sa_", sa, std::array{traffic[5], traffic[6]});
   fmt::format_to(o, "sa_by_attribute: {}\nsa_by_method: {}\nsa_errors: {}\n",
                  byName(sa.byAttribute), byName(sa.byMethod), byName(sa.errorsByStatus));
-  fmt::format_to(o, "sa_service_records: {}\nsa_subscribers: {}\n", sa.serviceRecords,
-                 sa.subscribers);
+  appendLines(out, "sa_", sa, kSaHeldCounters);
   fmt::format_to(o, "sa_notices: {}\n", byName(sa.noticesByTrap));
-  fmt::format_to(o,
-                 "sa_reports: sent {} retried {} acknowledged {} failed {} unmatched {} "
-                 "send_failed {}\nsa_subscribers_dropped: {}\n",
-                 sa.reportsSent, sa.reportsRetried, sa.reportsAcknowledged, sa.reportsFailed,
-                 sa.reportsUnmatched, sa.reportSendFailed, sa.subscribersDropped);
-  fmt::format_to(o, "sa_limited: answers_trimmed {} leases_shortened {} segmented_refused {}\n",
-                 sa.answersTrimmed, sa.leasesShortened, sa.segmentedRefused);
-  fmt::format_to(o,
-                 "sa_multicast: groups {} joins {} leaves {} created {} deleted {}\n"
-                 "sa_multicast_refused: {}\n",
-                 sa.mcGroups, sa.mcJoins, sa.mcLeaves, sa.mcGroupsCreated, sa.mcGroupsDeleted,
-                 byName(sa.mcRefusedByStatus));
+  appendWords(out, "sa_reports", sa, kSaReportCounters);
+  appendLines(out, "sa_", sa, kSaSubscriberCounters);
+  appendWords(out, "sa_limited", sa, kSaLimitCounters);
+  appendWords(out, "sa_multicast", sa, kSaMulticastCounters);
+  fmt::format_to(o, "sa_multicast_refused: {}\n", byName(sa.mcRefusedByStatus));
 }
 
 void appendMulticast(std::string& out, const MulticastCounts& m) {
@@ -131,6 +144,33 @@ std::string upLine(const DaemonStatus& s) {
       m.seenAt ? fmt::format(" at this SM's discovery {}", utcTime(*m.seenAt)) : std::string());
 }
 
+// The last plan's fabric and routes, the health, and the SMPs since start.
+void appendRoutes(std::string& out, const DaemonStatus& s) {
+  auto o = std::back_inserter(out);
+  const RoutesSummary& r = s.routes;
+  appendLines(out, "", r, kRoutesCounters);
+  fmt::format_to(o, "health: {}\n", healthLine(s.health));
+  fmt::format_to(o, "engine: {}\n", r.engine.empty() ? "none" : r.engine);
+  for (const auto& f : r.engineFallbacks) fmt::format_to(o, "engine_refused: {}\n", f);
+  fmt::format_to(o, "routes_credit_loop: {}\n", r.creditLoop ? "yes" : "no");
+  const MadTotals& m = s.mads;
+  appendLines(out, "", m, kMadCounters);
+  fmt::format_to(
+      o,
+      "blocks_total: lft {} written {} read, pkey {} written {} read, sl2vl {} written {} read, "
+      "mft {} written\n",
+      m.lft.written, m.lft.read, m.pkey.written, m.pkey.read, m.sl2vl.written, m.sl2vl.read,
+      m.mft.written);
+}
+
+void appendResources(std::string& out, const ResourceCounts& r) {
+  fmt::format_to(std::back_inserter(out),
+                 "resources: rss {:.1f} MB, heap {:.1f} MB in use {:.1f} MB free, smps {} "
+                 "outstanding {} queued, perfmgt {} outstanding {} queued, {} ports' counters\n",
+                 r.rssBytes / 1e6, r.heapInUse / 1e6, r.heapFree / 1e6, r.madOutstanding,
+                 r.madQueued, r.gmpOutstanding, r.gmpQueued, r.counterPorts);
+}
+
 }  // namespace
 
 std::string utcTime(std::chrono::system_clock::time_point t) {
@@ -144,41 +184,19 @@ std::string formatStatus(const DaemonStatus& s) {
   fmt::format_to(o, "port_guid: {}\nlid: {}\npriority: {}\nsm_key: {}\nmaster: {}\n", s.portGuid,
                  s.lid.value, s.priority, s.smKeyIsDefault ? "default" : "configured",
                  guidOrNone(s.master));
-  fmt::format_to(o, "uptime: {} s\nup: {}\nfirst_up: {}\n", s.uptime.count(), upLine(s),
-                 s.firstUp ? fmt::format("{} ms", s.firstUp->count()) : std::string("none"));
-  fmt::format_to(o, "sweeps: {}\nfirst_bring_ups: {}\n", s.sweeps, s.firstBringUps);
-  appendCounts(out, s);
-  appendSweep(out, "last_sweep", s.lastSweep);
-  appendSweep(out, "last_heavy", s.lastHeavy);
-  appendSweep(out, "last_change", s.lastChange);
-  appendSweep(out, "last_replan", s.lastReplan);
-  fmt::format_to(o, "switches: {}\nca_ports: {}\nrouted_pairs: {}\nunreachable_pairs: {}\n",
-                 s.switches, s.caPorts, s.routedPairs, s.unreachablePairs);
-  fmt::format_to(o, "health: {}\n", healthLine(s.health));
-  fmt::format_to(o, "engine: {}\n", s.engine.empty() ? "none" : s.engine);
-  for (const auto& f : s.engineFallbacks) fmt::format_to(o, "engine_refused: {}\n", f);
-  fmt::format_to(o, "routes_credit_loop: {}\n", s.routesCreditLoop ? "yes" : "no");
-  fmt::format_to(o, "mads_sent: {}\nmad_retries: {}\nmad_timeouts: {}\n", s.madsSent, s.madRetries,
-                 s.madTimeouts);
-  fmt::format_to(
-      o,
-      "blocks_total: lft {} written {} read, pkey {} written {} read, sl2vl {} written {} read, "
-      "mft {} written\n",
-      s.lftTotal.written, s.lftTotal.read, s.pkeyTotal.written, s.pkeyTotal.read,
-      s.sl2vlTotal.written, s.sl2vlTotal.read, s.mftTotal.written);
+  const DaemonTimes& t = s.times;
+  fmt::format_to(o, "uptime: {} s\nup: {}\nfirst_up: {}\n", t.uptime.count(), upLine(s),
+                 t.firstUp ? fmt::format("{} ms", t.firstUp->count()) : std::string("none"));
+  fmt::format_to(o, "sweeps: {}\nfirst_bring_ups: {}\n", s.sweeps.total, s.sweeps.firstBringUps);
+  appendCounts(out, s.sweeps);
+  appendSweep(out, "last_sweep", s.sweeps.last);
+  appendSweep(out, "last_heavy", s.sweeps.lastHeavy);
+  appendSweep(out, "last_change", s.sweeps.lastChange);
+  appendSweep(out, "last_replan", s.sweeps.lastReplan);
+  appendRoutes(out, s);
   fmt::format_to(o, "traps_received: {}\n", s.trapsReceived);
-  const ResourceCounts& r = s.resources;
-  fmt::format_to(o,
-                 "resources: rss {:.1f} MB, heap {:.1f} MB in use {:.1f} MB free, smps {} "
-                 "outstanding {} queued, perfmgt {} outstanding {} queued, {} ports' counters\n",
-                 r.rssBytes / 1e6, r.heapInUse / 1e6, r.heapFree / 1e6, r.madOutstanding,
-                 r.madQueued, r.gmpOutstanding, r.gmpQueued, r.counterPorts);
+  appendResources(out, s.resources);
   appendPeers(out, s);
-  fmt::format_to(o, "foreign_sms: {}\nforeign_sm_reports: {}\n", s.foreignSms.size(),
-                 s.foreignReports);
-  for (const ForeignSm& f : s.foreignSms)
-    fmt::format_to(o, "foreign_sm: {} {} priority {} sm_key 0x{:016x} at {} lid {}\n", f.guid,
-                   f.state, f.priority, f.smKey, f.port, f.lid.value);
   appendSa(out, s.sa);
   appendMulticast(out, s.multicast);
   fmt::format_to(o, "log_level: {} (set by {}, {} changes)\n", s.log.level, s.log.setBy,

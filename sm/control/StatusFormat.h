@@ -11,12 +11,14 @@
 
 #include <chrono>
 #include <cstdint>
+#include <deque>
 #include <map>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "sm/control/HealthFormat.h"
+#include "sm/control/SweepKind.h"
 #include "sm/health/HealthView.h"
 
 namespace ibsm::sm::control {
@@ -77,26 +79,13 @@ struct SweepCounters {
 };
 
 struct SweepInfo {
-  std::string kind;  // "discovery", "heavy", "takeover", "light", "reroute", "replan", "rebalance"
+  SweepKind kind{SweepKind::Heavy};
   std::chrono::system_clock::time_point when;
   std::chrono::milliseconds duration{0};
   std::uint64_t mads{0};
   std::vector<std::string> changes;       // one line each, e.g. "port 0x... down"
   bool up{false};                         // every reachable port ACTIVE and every pair routed
   std::optional<SweepCounters> counters;  // sweeps that programmed
-};
-
-// Sweeps since start, by kind. A light sweep is quiet when it found no
-// change; a reroute is a light sweep that rerouted lost cables in place.
-struct SweepCounts {
-  std::uint64_t discovery{0};  // DISCOVERING's look at the fabric and the SMs
-  std::uint64_t heavy{0};
-  std::uint64_t takeover{0};
-  std::uint64_t lightQuiet{0};
-  std::uint64_t lightChanged{0};
-  std::uint64_t reroute{0};
-  std::uint64_t replan{0};     // SIGHUP as master
-  std::uint64_t rebalance{0};  // routes afresh: `ibsm sweep --rebalance` or the schedule
 };
 
 // Another SM as last read (its SMInfo).
@@ -269,6 +258,80 @@ struct LogCounts {
   std::uint64_t traceSuppressed{0};
 };
 
+// Sweeps since start: how many of each kind, and the last ones.
+struct SweepHistory {
+  std::uint64_t total{0};
+  SweepCounts byKind{};
+  std::uint64_t failed{0};         // sweeps or discoveries that could not run
+  std::uint64_t fabricWalks{0};    // full discoveries (a takeover reuses DISCOVERING's)
+  std::uint64_t firstBringUps{0};  // takeovers of a fabric no SM had run (SM-0137)
+  std::optional<SweepInfo> last;
+  std::optional<SweepInfo> lastHeavy;   // heavy or takeover
+  std::optional<SweepInfo> lastChange;  // the last sweep that found a change
+  std::optional<SweepInfo> lastReplan;  // what the last SIGHUP wrote, as master
+};
+
+// The fabric and its routes as the last sweep that planned left them.
+struct RoutesSummary {
+  std::uint64_t switches{0};
+  std::uint64_t caPorts{0};
+  std::uint64_t routedPairs{0};
+  std::uint64_t unreachablePairs{0};
+  std::string engine;
+  // The engines the last plan passed over before `engine`, with why (not
+  // their shape, or tables with a credit loop while another followed).
+  std::vector<std::string> engineFallbacks;
+  // The routes programmed have a credit loop: the last engine named made
+  // them (routing/plan/CreditLoopJudge.h). Up, but traffic can deadlock.
+  bool creditLoop{false};
+};
+
+// SMPs since start, and the blocks read and written by every sweep (SL2VL:
+// tables), so a script can take the difference across an event.
+struct MadTotals {
+  std::uint64_t sent{0};
+  std::uint64_t retries{0};   // retransmissions
+  std::uint64_t timeouts{0};  // requests that failed after all retries
+  TableCounters lft, pkey, sl2vl, mft;
+};
+
+// Changes of this SM's SMInfo state, and the "subnet up" reports (SM-0001:
+// a sweep brought the subnet up, or changed it while up).
+struct StateHistory {
+  std::uint64_t changes{0};  // SMInfo state changes (MASTER, STANDBY, ...)
+  std::uint64_t timesMaster{0};
+  std::deque<StateChange> recent;  // the last kRecentStates, oldest first
+  std::uint64_t upReports{0};
+  std::optional<std::chrono::system_clock::time_point> lastUpReport;
+  static constexpr std::size_t kRecentStates = 16;
+};
+
+// SIGHUP configurations taken and refused.
+struct ReloadRecord {
+  std::uint64_t taken{0};
+  std::uint64_t refused{0};
+  std::string error;  // why the last SIGHUP was refused; empty after a good one
+};
+
+// The other SMs: polls, handovers, the SMs as last read.
+struct PeerCounts {
+  std::uint64_t missedPolls{0};  // as standby: polls of the master not answered
+  std::uint64_t handoversSent{0};
+  std::uint64_t handoversAccepted{0};  // of those, acknowledged by the other SM
+  std::vector<OtherSm> sms;            // the other SMs as last read
+  std::vector<ForeignSm> foreignSms;   // as of the last read of the other SMs
+  std::uint64_t foreignReports{0};     // times one was reported (SM-0115: new, or changed)
+};
+
+// When the daemon started and came up.
+struct DaemonTimes {
+  // Wall-clock start, for the operator and for benchmarks that set process
+  // timing against first_up (which, like uptime, is on the SM's own clock).
+  std::chrono::system_clock::time_point started;
+  std::chrono::seconds uptime{0};
+  std::optional<std::chrono::milliseconds> firstUp;  // from start to the subnet first up
+};
+
 struct DaemonStatus {
   std::string state;  // "MASTER", "STANDBY", "DISCOVERING", "NOTACTIVE"
   // The health book's open entries (HealthView::unhealthy): JSON health.unhealthy.
@@ -281,52 +344,14 @@ struct DaemonStatus {
   std::optional<Guid> master;            // the master we poll (standby) / ourselves
   bool up{false};                        // as of the last sweep, as master
   std::optional<MasterView> masterView;  // not master, with a master known
-  std::uint64_t firstBringUps{0};        // takeovers of a fabric no SM had run (SM-0137)
-  std::optional<std::chrono::milliseconds> firstUp;  // from start to the subnet first up
-  std::uint64_t sweeps{0};
-  SweepCounts sweepsByKind;
-  std::uint64_t fabricWalks{0};  // full discoveries (a takeover reuses DISCOVERING's)
-  std::optional<SweepInfo> lastSweep;
-  std::optional<SweepInfo> lastHeavy;   // heavy or takeover
-  std::optional<SweepInfo> lastChange;  // the last sweep that found a change
-  std::optional<SweepInfo> lastReplan;  // what the last SIGHUP wrote, as master
-  std::uint64_t failedSweeps{0};        // sweeps or discoveries that could not run
-  std::size_t switches{0}, caPorts{0};
-  std::uint64_t routedPairs{0}, unreachablePairs{0};
-  std::string engine;
-  // The engines the last plan passed over before `engine`, with why (not
-  // their shape, or tables with a credit loop while another followed).
-  std::vector<std::string> engineFallbacks;
-  // The routes programmed have a credit loop: the last engine named made
-  // them (routing/plan/CreditLoopJudge.h). Up, but traffic can deadlock.
-  bool routesCreditLoop{false};
-  std::chrono::seconds uptime{0};
-  // Wall-clock start, for the operator and for benchmarks that set process
-  // timing against first_up (which, like uptime, is on the SM's own clock).
-  std::chrono::system_clock::time_point started;
-  std::uint64_t madsSent{0};
-  std::uint64_t madRetries{0};   // retransmissions
-  std::uint64_t madTimeouts{0};  // requests that failed after all retries
-  // Blocks read and written by every sweep since start (SL2VL: tables), so
-  // a script can take the difference across an event.
-  TableCounters lftTotal, pkeyTotal, sl2vlTotal, mftTotal;
+  DaemonTimes times;
+  SweepHistory sweeps;
+  RoutesSummary routes;
+  MadTotals mads;
   std::uint64_t trapsReceived{0};
-  std::uint64_t stateChanges{0};          // SMInfo state changes (MASTER, STANDBY, ...)
-  std::uint64_t timesMaster{0};           // of those, to MASTER
-  std::vector<StateChange> recentStates;  // the last few state changes, oldest first
-  // "Subnet up" reports (SM-0001: a sweep brought the subnet up, or changed
-  // it while up) and the wall-clock time of the last one.
-  std::uint64_t upReports{0};
-  std::optional<std::chrono::system_clock::time_point> lastUpReport;
-  std::uint64_t missedPolls{0};  // as standby: polls of the master not answered
-  std::uint64_t handoversSent{0};
-  std::uint64_t handoversAccepted{0};  // of those, acknowledged by the other SM
-  std::uint64_t reloads{0};            // SIGHUP configurations taken
-  std::uint64_t reloadsRefused{0};
-  std::string reloadError;            // why the last SIGHUP was refused; empty after a good one
-  std::vector<OtherSm> sms;           // the other SMs as last read
-  std::vector<ForeignSm> foreignSms;  // as of the last read of the other SMs
-  std::uint64_t foreignReports{0};    // times one was reported (SM-0115: new, or changed)
+  StateHistory states;
+  ReloadRecord reloads;
+  PeerCounts peers;
   SaCounters sa;
   MulticastCounts multicast;
   // The counter sweep's figures and the error counters over zero.

@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "sm/control/HealthJsonParts.h"
+#include "sm/control/StatusCounters.h"
 #include "sm/control/StatusFormat.h"
 
 namespace ibsm::sm::control {
@@ -20,6 +21,18 @@ std::int64_t unixMs(std::chrono::system_clock::time_point t) {
 
 std::string text(Guid g) {
   return fmt::format("{}", g);
+}
+
+// A group's declared counters, in their order, into `out`.
+template <typename Group, std::size_t N>
+void put(Json& out, const Group& group, const std::array<CounterDecl<Group>, N>& decls) {
+  for (const CounterDecl<Group>& d : decls) out[d.key] = d.value(group);
+}
+template <typename Group, std::size_t N>
+Json object(const Group& group, const std::array<CounterDecl<Group>, N>& decls) {
+  Json out = Json::object();
+  put(out, group, decls);
+  return out;
 }
 
 Json phasesJson(const std::vector<PhaseCounters>& phases) {
@@ -80,7 +93,7 @@ Json countersJson(const SweepCounters& c) {
 
 Json sweepJson(const std::optional<SweepInfo>& s) {
   if (!s) return nullptr;
-  return {{"kind", s->kind},
+  return {{"kind", name(s->kind)},
           {"when", utcTime(s->when)},
           {"when_unix_ms", unixMs(s->when)},
           {"duration_ms", s->duration.count()},
@@ -91,19 +104,14 @@ Json sweepJson(const std::optional<SweepInfo>& s) {
 }
 
 Json countsJson(const SweepCounts& k) {
-  return {{"discovery", k.discovery},
-          {"heavy", k.heavy},
-          {"takeover", k.takeover},
-          {"light_quiet", k.lightQuiet},
-          {"light_changed", k.lightChanged},
-          {"reroute", k.reroute},
-          {"replan", k.replan},
-          {"rebalance", k.rebalance}};
+  Json out = Json::object();
+  for (std::size_t i = 0; i < kSweepCounts; ++i) out[kSweepCountNames[i]] = k.values[i];
+  return out;
 }
 
-Json smsJson(const DaemonStatus& s) {
+Json smsJson(const std::vector<OtherSm>& sms) {
   Json out = Json::array();
-  for (const OtherSm& m : s.sms)
+  for (const OtherSm& m : sms)
     out.push_back({{"guid", text(m.guid)}, {"priority", m.priority}, {"state", m.state}});
   return out;
 }
@@ -120,7 +128,7 @@ Json foreignJson(const std::vector<ForeignSm>& sms) {
   return out;
 }
 
-Json statesJson(const std::vector<StateChange>& changes) {
+Json statesJson(const std::deque<StateChange>& changes) {
   Json out = Json::array();
   for (const StateChange& c : changes)
     out.push_back({{"state", c.state}, {"at_unix_ms", unixMs(c.at)}});
@@ -149,50 +157,25 @@ Json unhealthyJson(const std::vector<health::HealthEntry>& entries) {
 }
 
 Json multicastJson(const MulticastCounts& m) {
-  return {{"managed", m.managed},
-          {"groups", m.groups},
-          {"members", m.members},
-          {"passes", m.passes},
-          {"passes_failed", m.passesFailed},
-          {"pass_mft_blocks_written", m.passBlocksWritten},
-          {"pass_mft_blocks_failed", m.passBlocksFailed},
-          {"members_dropped", m.membersDropped},
-          {"members_forgotten", m.membersForgotten},
-          {"last_pass_us", m.lastPass.count()}};
+  Json out = {{"managed", m.managed}};
+  put(out, m, kMulticastCounters);
+  return out;
 }
 
 Json saJson(const SaCounters& sa) {
-  return {{"received", sa.received},
-          {"answered", sa.answered},
-          {"dropped_not_master", sa.droppedNotMaster},
-          {"dropped_undecodable", sa.droppedUndecodable},
-          {"dropped_no_responder", sa.droppedNoResponder},
-          {"not_answered", sa.notAnswered},
-          {"send_failed", sa.sendFailed},
-          {"by_attribute", sa.byAttribute},
-          {"by_method", sa.byMethod},
-          {"errors_by_status", sa.errorsByStatus},
-          {"service_records", sa.serviceRecords},
-          {"subscribers", sa.subscribers},
-          {"notices_by_trap", sa.noticesByTrap},
-          {"reports",
-           {{"sent", sa.reportsSent},
-            {"retried", sa.reportsRetried},
-            {"acknowledged", sa.reportsAcknowledged},
-            {"failed", sa.reportsFailed},
-            {"unmatched", sa.reportsUnmatched},
-            {"send_failed", sa.reportSendFailed}}},
-          {"subscribers_dropped", sa.subscribersDropped},
-          {"answers_trimmed", sa.answersTrimmed},
-          {"leases_shortened", sa.leasesShortened},
-          {"segmented_refused", sa.segmentedRefused},
-          {"multicast",
-           {{"groups", sa.mcGroups},
-            {"joins", sa.mcJoins},
-            {"leaves", sa.mcLeaves},
-            {"groups_created", sa.mcGroupsCreated},
-            {"groups_deleted", sa.mcGroupsDeleted},
-            {"refused_by_status", sa.mcRefusedByStatus}}}};
+  Json out = object(sa, kSaTrafficCounters);
+  out["by_attribute"] = sa.byAttribute;
+  out["by_method"] = sa.byMethod;
+  out["errors_by_status"] = sa.errorsByStatus;
+  put(out, sa, kSaHeldCounters);
+  out["notices_by_trap"] = sa.noticesByTrap;
+  out["reports"] = object(sa, kSaReportCounters);
+  put(out, sa, kSaSubscriberCounters);
+  put(out, sa, kSaLimitCounters);
+  Json mc = object(sa, kSaMulticastCounters);
+  mc["refused_by_status"] = sa.mcRefusedByStatus;
+  out["multicast"] = std::move(mc);
+  return out;
 }
 
 Json healthCountersJson(const HealthCounters& h) {
@@ -239,14 +222,6 @@ Json healthJson(const DaemonStatus& s) {
   return h;
 }
 
-Json resourcesJson(const ResourceCounts& r) {
-  return {{"mad_outstanding", r.madOutstanding}, {"mad_queued", r.madQueued},
-          {"gmp_outstanding", r.gmpOutstanding}, {"gmp_queued", r.gmpQueued},
-          {"counter_ports", r.counterPorts},     {"rss_bytes", r.rssBytes},
-          {"heap_in_use_bytes", r.heapInUse},    {"heap_free_bytes", r.heapFree},
-          {"memory_releases", r.memoryReleases}, {"metrics_writes", r.metricsWrites}};
-}
-
 Json exitJson(const std::optional<DaemonExit>& e) {
   if (!e) return nullptr;
   return {{"code", e->code},
@@ -256,82 +231,94 @@ Json exitJson(const std::optional<DaemonExit>& e) {
           {"stopped_during", e->stoppedDuring}};
 }
 
+// This SM: who it is, since when, whether the subnet is up.
+void addSelf(Json& j, const DaemonStatus& s) {
+  j["state"] = s.state;
+  j["phase"] = s.phase;
+  j["port_guid"] = text(s.portGuid);
+  j["lid"] = s.lid.value;
+  j["priority"] = s.priority;
+  j["sm_key_default"] = s.smKeyIsDefault;
+  j["master"] = s.master ? Json(text(*s.master)) : Json(nullptr);
+  j["uptime_s"] = s.times.uptime.count();
+  j["started_unix_ms"] = unixMs(s.times.started);
+  j["up"] = s.up;
+  j["first_up_ms"] = s.times.firstUp ? Json(s.times.firstUp->count()) : Json(nullptr);
+}
+
+void addSweeps(Json& j, const SweepHistory& h) {
+  j["sweeps"] = h.total;
+  j["sweeps_by_kind"] = countsJson(h.byKind);
+  put(j, h, kSweepCounters);
+  j["last_sweep"] = sweepJson(h.last);
+  j["last_heavy"] = sweepJson(h.lastHeavy);
+  j["last_change"] = sweepJson(h.lastChange);
+  j["last_replan"] = sweepJson(h.lastReplan);
+}
+
+void addRoutesAndMads(Json& j, const RoutesSummary& r, const MadTotals& m) {
+  put(j, r, kRoutesCounters);
+  j["engine"] = r.engine;
+  j["engine_fallbacks"] = r.engineFallbacks;
+  j["routes_credit_loop"] = r.creditLoop;
+  put(j, m, kMadCounters);
+  j["tables_total"] = {{"lft", tableJson(m.lft)},
+                       {"pkey", tableJson(m.pkey)},
+                       {"sl2vl", tableJson(m.sl2vl)},
+                       {"mft", tableJson(m.mft)}};
+}
+
+// The state changes, the reloads, the other SMs.
+void addHistory(Json& j, const DaemonStatus& s) {
+  const StateHistory& h = s.states;
+  put(j, h, kStateCounters);
+  j["recent_states"] = statesJson(h.recent);
+  j["up_reports"] = h.upReports;
+  j["last_up_unix_ms"] = h.lastUpReport ? Json(unixMs(*h.lastUpReport)) : Json(nullptr);
+  put(j, s.peers, kPeerCounters);
+  put(j, s.reloads, kReloadCounters);
+  j["reload_error"] = s.reloads.error;
+  j["sms"] = smsJson(s.peers.sms);
+  j["foreign_sms"] = foreignJson(s.peers.foreignSms);
+  j["foreign_sm_reports"] = s.peers.foreignReports;
+}
+
+Json masterViewJson(const std::optional<MasterView>& view) {
+  if (!view) return nullptr;
+  const MasterView& m = *view;
+  return {{"guid", text(m.guid)},
+          {"lid", m.lid.value},
+          {"priority", m.priority},
+          {"state", m.state},
+          {"ports_linked", m.portsLinked},
+          {"ports_active", m.portsActive},
+          {"fabric_up", m.fabricUp},
+          {"seen_unix_ms", m.seenAt ? Json(unixMs(*m.seenAt)) : Json(nullptr)}};
+}
+
+Json logJson(const LogCounts& log) {
+  Json out = {{"level", log.level}, {"set_by", log.setBy}};
+  put(out, log, kLogCounters);
+  return out;
+}
+
 }  // namespace
 
 std::string formatStatusJson(const DaemonStatus& s) {
-  Json j = {{"state", s.state},
-            {"phase", s.phase},
-            {"port_guid", text(s.portGuid)},
-            {"lid", s.lid.value},
-            {"priority", s.priority},
-            {"sm_key_default", s.smKeyIsDefault},
-            {"master", s.master ? Json(text(*s.master)) : Json(nullptr)},
-            {"uptime_s", s.uptime.count()},
-            {"started_unix_ms", unixMs(s.started)},
-            {"up", s.up},
-            {"first_up_ms", s.firstUp ? Json(s.firstUp->count()) : Json(nullptr)},
-            {"sweeps", s.sweeps},
-            {"sweeps_by_kind", countsJson(s.sweepsByKind)},
-            {"sweeps_failed", s.failedSweeps},
-            {"fabric_walks", s.fabricWalks},
-            {"last_sweep", sweepJson(s.lastSweep)},
-            {"last_heavy", sweepJson(s.lastHeavy)},
-            {"last_change", sweepJson(s.lastChange)},
-            {"last_replan", sweepJson(s.lastReplan)},
-            {"switches", s.switches},
-            {"ca_ports", s.caPorts},
-            {"routed_pairs", s.routedPairs},
-            {"unreachable_pairs", s.unreachablePairs},
-            {"engine", s.engine},
-            {"engine_fallbacks", s.engineFallbacks},
-            {"routes_credit_loop", s.routesCreditLoop},
-            {"mads_sent", s.madsSent},
-            {"mad_retries", s.madRetries},
-            {"mad_timeouts", s.madTimeouts},
-            {"tables_total",
-             {{"lft", tableJson(s.lftTotal)},
-              {"pkey", tableJson(s.pkeyTotal)},
-              {"sl2vl", tableJson(s.sl2vlTotal)},
-              {"mft", tableJson(s.mftTotal)}}},
-            {"traps_received", s.trapsReceived},
-            {"state_changes", s.stateChanges},
-            {"times_master", s.timesMaster},
-            {"recent_states", statesJson(s.recentStates)},
-            {"up_reports", s.upReports},
-            {"last_up_unix_ms", s.lastUpReport ? Json(unixMs(*s.lastUpReport)) : Json(nullptr)},
-            {"missed_polls", s.missedPolls},
-            {"handovers_sent", s.handoversSent},
-            {"handovers_accepted", s.handoversAccepted},
-            {"reloads", s.reloads},
-            {"reloads_refused", s.reloadsRefused},
-            {"reload_error", s.reloadError},
-            {"sms", smsJson(s)},
-            {"foreign_sms", foreignJson(s.foreignSms)},
-            {"foreign_sm_reports", s.foreignReports},
-            {"sa", saJson(s.sa)},
-            {"multicast", multicastJson(s.multicast)},
-            {"health", healthJson(s)},
-            {"resources", resourcesJson(s.resources)},
-            {"exit", exitJson(s.exit)}};
-  j["first_bring_ups"] = s.firstBringUps;
-  if (s.masterView) {
-    const MasterView& m = *s.masterView;
-    j["master_view"] = {{"guid", text(m.guid)},
-                        {"lid", m.lid.value},
-                        {"priority", m.priority},
-                        {"state", m.state},
-                        {"ports_linked", m.portsLinked},
-                        {"ports_active", m.portsActive},
-                        {"fabric_up", m.fabricUp},
-                        {"seen_unix_ms", m.seenAt ? Json(unixMs(*m.seenAt)) : Json(nullptr)}};
-  } else {
-    j["master_view"] = nullptr;
-  }
-  j["log"] = {{"level", s.log.level},
-              {"set_by", s.log.setBy},
-              {"level_changes", s.log.levelChanges},
-              {"trace_lines", s.log.traceLines},
-              {"trace_suppressed", s.log.traceSuppressed}};
+  Json j = Json::object();
+  addSelf(j, s);
+  addSweeps(j, s.sweeps);
+  addRoutesAndMads(j, s.routes, s.mads);
+  j["traps_received"] = s.trapsReceived;
+  addHistory(j, s);
+  j["sa"] = saJson(s.sa);
+  j["multicast"] = multicastJson(s.multicast);
+  j["health"] = healthJson(s);
+  j["resources"] = object(s.resources, kResourceCounters);
+  j["exit"] = exitJson(s.exit);
+  j["first_bring_ups"] = s.sweeps.firstBringUps;
+  j["master_view"] = masterViewJson(s.masterView);
+  j["log"] = logJson(s.log);
   // Invalid UTF-8 in a node description is replaced, not a reason to fail.
   std::string out = j.dump(-1, ' ', false, Json::error_handler_t::replace);
   out += '\n';

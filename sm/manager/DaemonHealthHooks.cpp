@@ -58,7 +58,8 @@ MetricsHooks SmDaemon::Impl::metricsHooks() {
 void SmDaemon::Impl::recordReplan(const SweepResult& result, std::vector<std::string> changes,
                                   MadClock::time_point began) {
   setUp(result.up);
-  recordSweep(sweepInfo("replan", since(began), result.mads, std::move(changes), up, &result),
+  recordSweep(sweepInfo(control::SweepKind::Replan, since(began), result.mads, std::move(changes),
+                        up, &result),
               &result);
   if (!up) machine.feed(Event::operatorSweep(true));
 }

@@ -100,7 +100,7 @@ struct SmDaemon::Impl {
   // DaemonStatus.cpp
   // What `ibsm status` shows of a sweep, ended now (wall()). `result`: the
   // sweep planned and programmed, and these are its counters.
-  control::SweepInfo sweepInfo(std::string kind, std::chrono::milliseconds duration,
+  control::SweepInfo sweepInfo(control::SweepKind kind, std::chrono::milliseconds duration,
                                std::uint64_t mads, std::vector<std::string> changes, bool up,
                                const SweepResult* result = nullptr) const;
   // `fabric`: what the sweep read of the fabric, for the health book.
@@ -113,6 +113,8 @@ struct SmDaemon::Impl {
   // The subnet is up (or not) after a sweep as master; the first up is timed.
   void setUp(bool isUp);
   control::DaemonStatus status() const;
+  void describeSelf(control::DaemonStatus& s) const;
+  void describeCore(control::DaemonStatus& s) const;
   control::ResourceCounts resources() const;
   // Hands the allocator's free pages back after a sweep that planned or a
   // counter pass (ProcessMemory.h says why).
@@ -178,26 +180,13 @@ struct SmDaemon::Impl {
   bool up{false};
   MadClock::time_point started;
   std::chrono::system_clock::time_point startedWall{std::chrono::system_clock::now()};
-  std::uint64_t sweeps{0};
   std::uint64_t traps{0};
-  // What `ibsm status` counts (DaemonStatus says what each means).
-  control::SweepCounts sweepsByKind;
-  std::uint64_t fabricWalks{0};
-  std::uint64_t stateChanges{0};
-  std::uint64_t timesMaster{0};
-  std::deque<control::StateChange> recentStates;  // the last 16
-  std::uint64_t upReports{0};
-  std::optional<std::chrono::system_clock::time_point> lastUpReport;
-  std::uint64_t reloads{0};
-  std::uint64_t reloadsRefused{0};
-  std::string reloadError;
-  std::uint64_t firstBringUps{0};
+  // What `ibsm status` counts of the core's own work (DaemonStatus says
+  // what each means): sweeps, SMInfo state changes, SIGHUPs.
+  control::SweepHistory sweeps;
+  control::StateHistory states;
+  control::ReloadRecord reloads;
   std::optional<std::chrono::milliseconds> firstUp;
-  std::optional<control::SweepInfo> lastSweep;
-  std::optional<control::SweepInfo> lastHeavy;
-  std::optional<control::SweepInfo> lastChange;
-  std::optional<control::SweepInfo> lastReplan;
-  std::uint64_t failedSweeps{0};
   program::PerKind<control::TableCounters> tablesTotal{};  // every sweep's, added up
   std::optional<SweepResult> lastResult;
 

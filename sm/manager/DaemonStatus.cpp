@@ -78,11 +78,12 @@ control::SweepCounters sweepCounters(const SweepResult& r) {
 
 }  // namespace
 
-control::SweepInfo SmDaemon::Impl::sweepInfo(std::string kind, std::chrono::milliseconds duration,
-                                             std::uint64_t mads, std::vector<std::string> changes,
-                                             bool up, const SweepResult* result) const {
+control::SweepInfo SmDaemon::Impl::sweepInfo(control::SweepKind kind,
+                                             std::chrono::milliseconds duration, std::uint64_t mads,
+                                             std::vector<std::string> changes, bool up,
+                                             const SweepResult* result) const {
   // `when` is for the operator's eyes: wall-clock time, not the engine's.
-  control::SweepInfo info{.kind = std::move(kind),
+  control::SweepInfo info{.kind = kind,
                           .when = wall(),
                           .duration = duration,
                           .mads = mads,
@@ -103,24 +104,18 @@ void SmDaemon::Impl::recordSweep(const control::SweepInfo& info, const SweepResu
 
 void SmDaemon::Impl::countSweep(const control::SweepInfo& info, const SweepResult* result,
                                 FabricRead fabric) {
-  ++sweeps;
-  auto& k = sweepsByKind;
-  if (info.kind == "discovery") ++k.discovery;
-  if (info.kind == "heavy") ++k.heavy;
-  if (info.kind == "takeover") ++k.takeover;
-  if (info.kind == "reroute") ++k.reroute;
-  if (info.kind == "replan") ++k.replan;
-  if (info.kind == "rebalance") ++k.rebalance;
-  if (info.kind == "light") ++(info.changes.empty() ? k.lightQuiet : k.lightChanged);
-  lastSweep = info;
+  using control::SweepKind;
+  ++sweeps.total;
+  ++sweeps.byKind[control::countedAs(info.kind, !info.changes.empty())];
+  sweeps.last = info;
   // The last sweep that walked the whole fabric: an asked rebalance does,
   // a scheduled one (a replan of the last walk) does not.
-  const bool walked =
-      info.kind == "heavy" || info.kind == "takeover" ||
-      (info.kind == "rebalance" && info.counters && info.counters->discoveryMads > 0);
-  if (walked) lastHeavy = info;
-  if (!info.changes.empty()) lastChange = info;
-  if (info.kind == "replan") lastReplan = info;
+  const bool heavy = info.kind == SweepKind::Heavy || info.kind == SweepKind::Takeover;
+  const bool walked = heavy || (info.kind == SweepKind::Rebalance && info.counters &&
+                                info.counters->discoveryMads > 0);
+  if (walked) sweeps.lastHeavy = info;
+  if (!info.changes.empty()) sweeps.lastChange = info;
+  if (info.kind == SweepKind::Replan) sweeps.lastReplan = info;
   if (result) countResult(*result);
   servicesOnSweep({.info = info, .result = result, .fabric = fabric});
 }
@@ -140,8 +135,34 @@ void SmDaemon::Impl::setUp(bool isUp) {
   if (up && !firstUp) firstUp = since(started);
 }
 
-control::DaemonStatus SmDaemon::Impl::status() const {
-  control::DaemonStatus s;
+namespace {
+
+control::RoutesSummary routesSummary(const SweepResult& r) {
+  return {.switches = r.switches,
+          .caPorts = r.caPorts,
+          .routedPairs = r.routedPairs,
+          .unreachablePairs = r.unreachablePairs,
+          .engine = r.engine,
+          .engineFallbacks = r.report.fallbacks,
+          .creditLoop = !r.report.creditLoops.acyclic};
+}
+
+control::MadTotals madTotals(const MadCounters& sent,
+                             const program::PerKind<control::TableCounters>& tables) {
+  using program::TableKind;
+  return {.sent = sent.sent,
+          .retries = sent.retries,
+          .timeouts = sent.timeouts,
+          .lft = tables[TableKind::Lft],
+          .pkey = tables[TableKind::PKey],
+          .sl2vl = tables[TableKind::Sl2Vl],
+          .mft = tables[TableKind::Mft]};
+}
+
+}  // namespace
+
+// Who this SM is, whom it takes for master, since when it runs.
+void SmDaemon::Impl::describeSelf(control::DaemonStatus& s) const {
   const auto& st = machine.state();
   s.state = std::string(fsm::name(agent.self().smState));
   s.phase = std::string(fsm::name(st.phase));
@@ -153,44 +174,26 @@ control::DaemonStatus SmDaemon::Impl::status() const {
   else if (st.master)
     s.master = st.master;
   s.up = up;
-  s.firstBringUps = firstBringUps;
-  s.firstUp = firstUp;
+  s.times = {.started = startedWall,
+             .uptime = std::chrono::duration_cast<std::chrono::seconds>(now() - started),
+             .firstUp = firstUp};
+}
+
+// The core's own counters: sweeps, routes, SMPs, state changes, reloads.
+void SmDaemon::Impl::describeCore(control::DaemonStatus& s) const {
   s.sweeps = sweeps;
-  s.sweepsByKind = sweepsByKind;
-  s.fabricWalks = fabricWalks;
-  s.lastSweep = lastSweep;
-  s.lastHeavy = lastHeavy;
-  s.lastChange = lastChange;
-  s.lastReplan = lastReplan;
-  s.failedSweeps = failedSweeps;
-  if (lastResult) {
-    s.switches = lastResult->switches;
-    s.caPorts = lastResult->caPorts;
-    s.routedPairs = lastResult->routedPairs;
-    s.unreachablePairs = lastResult->unreachablePairs;
-    s.engine = lastResult->engine;
-    s.engineFallbacks = lastResult->report.fallbacks;
-    s.routesCreditLoop = !lastResult->report.creditLoops.acyclic;
-  }
-  s.uptime = std::chrono::duration_cast<std::chrono::seconds>(now() - started);
-  s.started = startedWall;
-  s.madsSent = engine.counters().sent;
-  s.madRetries = engine.counters().retries;
-  s.madTimeouts = engine.counters().timeouts;
-  s.resources = resources();
-  s.lftTotal = tablesTotal[program::TableKind::Lft];
-  s.pkeyTotal = tablesTotal[program::TableKind::PKey];
-  s.sl2vlTotal = tablesTotal[program::TableKind::Sl2Vl];
-  s.mftTotal = tablesTotal[program::TableKind::Mft];
+  if (lastResult) s.routes = routesSummary(*lastResult);
+  s.mads = madTotals(engine.counters(), tablesTotal);
   s.trapsReceived = traps;
-  s.stateChanges = stateChanges;
-  s.timesMaster = timesMaster;
-  s.recentStates.assign(recentStates.begin(), recentStates.end());
-  s.upReports = upReports;
-  s.lastUpReport = lastUpReport;
+  s.states = states;
   s.reloads = reloads;
-  s.reloadsRefused = reloadsRefused;
-  s.reloadError = reloadError;
+}
+
+control::DaemonStatus SmDaemon::Impl::status() const {
+  control::DaemonStatus s;
+  describeSelf(s);
+  describeCore(s);
+  s.resources = resources();
   servicesDescribe(s);
   s.exit = ended;
   return s;

@@ -31,19 +31,19 @@ void SmDaemon::Impl::logUp(const SweepResult& r, std::string_view how) {
       "activated by this sweep); {} of {} MADs in {} ms; {} MADs, {:.2f} s since start",
       r.switches, r.caPorts, r.routedPairs, r.engine, r.portsActive, r.program.portsActivated, how,
       r.mads, ms, engine.counters().sent, sinceStart);
-  ++upReports;
-  lastUpReport = wall();
+  ++states.upReports;
+  states.lastUpReport = wall();
 }
 
 void SmDaemon::Impl::discover() {
   const auto t0 = now();
   const auto sent = engine.counters().sent;
   discovery::Discovery discovery(engine, {}, log);
-  ++fabricWalks;
+  ++sweeps.fabricWalks;
   auto found = discovery.run();
   if (!found) {
     if (stopping) return;
-    ++failedSweeps;
+    ++sweeps.failed;
     if (once()) {
       // --once cannot wait for the next tick: it ends here (onceEnd).
       log->error("SM-0007 discovery failed, --once ends: {}", found.error().message);
@@ -59,7 +59,9 @@ void SmDaemon::Impl::discover() {
   auto sms = peerService.readPeers();
   for (const auto& s : sms)
     log->info("SM-0113 SM {} priority {} in state {}", s.guid, s.priority, fsm::name(s.smState));
-  recordSweep(sweepInfo("discovery", since(t0), engine.counters().sent - sent, {}, false), nullptr);
+  recordSweep(
+      sweepInfo(control::SweepKind::Discovery, since(t0), engine.counters().sent - sent, {}, false),
+      nullptr);
   fresh = FreshDiscovery{std::move(*found), discovery.counters(), traps};
   machine.feed(Event::discoveryDone(true, sms));
   const auto& st = machine.state();
@@ -69,7 +71,7 @@ void SmDaemon::Impl::discover() {
 // A TakeOver starts from what the fabric holds, not from our picture of it.
 void SmDaemon::Impl::noteTakeOver(const std::optional<FreshDiscovery>& discovery) {
   if (machine.state().master == Guid{} && discovery && neverRun(discovery->subnet)) {
-    ++firstBringUps;
+    ++sweeps.firstBringUps;
     log->info("SM-0137 first bring-up: no SM was master and no port holds a LID");
   } else {
     log->info("SM-0105 taking over{}: adopting the LIDs and tables the fabric holds",
@@ -81,7 +83,7 @@ void SmDaemon::Impl::noteTakeOver(const std::optional<FreshDiscovery>& discovery
 void SmDaemon::Impl::heavy(bool takeover, std::optional<FreshDiscovery> discovery) {
   const auto t0 = now();
   if (takeover) noteTakeOver(discovery);
-  if (!discovery) ++fabricWalks;
+  if (!discovery) ++sweeps.fabricWalks;
   // `ibsm sweep --rebalance` (or a rebalance SM-0431 left asked) is a heavy
   // sweep that routes afresh: status counts it as a rebalance, as the
   // operator asked for one.
@@ -91,7 +93,7 @@ void SmDaemon::Impl::heavy(bool takeover, std::optional<FreshDiscovery> discover
   if (!result) {
     if (stopping) return;  // cancelled: the machine holds Stop
     log->error("SM-0003 sweep failed: {}", result.error().message);
-    ++failedSweeps;
+    ++sweeps.failed;
     if (once()) {
       end(1, "sweep failed", {result.error().message});
       return;
@@ -104,9 +106,10 @@ void SmDaemon::Impl::heavy(bool takeover, std::optional<FreshDiscovery> discover
   // As the subnet now holds it: our port's LID is the one just programmed.
   if (sweep.held().hasObservation()) peerService.learnPeers(sweep.held().observed());
   const auto info = [&](bool isUp) {
-    return sweepInfo(takeover      ? "takeover"
-                     : rebalancing ? "rebalance"
-                                   : "heavy",
+    using control::SweepKind;
+    return sweepInfo(takeover      ? SweepKind::Takeover
+                     : rebalancing ? SweepKind::Rebalance
+                                   : SweepKind::Heavy,
                      since(t0), result->mads, result->changes, isUp, &*result);
   };
   if (once()) {
@@ -167,7 +170,7 @@ void SmDaemon::Impl::light() {
   if (!result) {
     if (stopping) return;
     log->error("SM-0414 light sweep failed: {}", result.error().message);
-    ++failedSweeps;
+    ++sweeps.failed;
     machine.feed(Event::lightSweepDone(false, false));
     return;
   }
@@ -188,7 +191,7 @@ void SmDaemon::Impl::light() {
   }
   // A reroute's changes are the fabric's, as a heavy sweep words them.
   const auto info =
-      sweepInfo(result->reroute ? "reroute" : "light",
+      sweepInfo(result->reroute ? control::SweepKind::Reroute : control::SweepKind::Light,
                 std::chrono::duration_cast<std::chrono::milliseconds>(result->elapsed),
                 result->mads, result->reroute ? result->reroute->changes : result->changes, up,
                 result->reroute ? &*result->reroute : nullptr);
@@ -217,7 +220,8 @@ bool SmDaemon::Impl::rebalance() {
     return false;
   }
   setUp(result->up);
-  recordSweep(sweepInfo("rebalance", since(t0), result->mads, result->changes, up, &*result),
+  recordSweep(sweepInfo(control::SweepKind::Rebalance, since(t0), result->mads, result->changes, up,
+                        &*result),
               &*result);
   return result->up;
 }

@@ -10,7 +10,8 @@ namespace ibsm::sm::manager {
 
 void LifecycleService::onSweep(const SweepOutcome& outcome) {
   // A master is ready after its first sweep, up or not.
-  if (outcome.info.kind == "heavy" || outcome.info.kind == "takeover")
+  if (outcome.info.kind == control::SweepKind::Heavy ||
+      outcome.info.kind == control::SweepKind::Takeover)
     announce(SmDaemon::Lifecycle::Ready, self_.smState);
 }
 

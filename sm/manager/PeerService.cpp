@@ -161,14 +161,14 @@ std::optional<control::MasterView> PeerService::masterView() const {
 void PeerService::describe(control::DaemonStatus& s) const {
   s.lid = ownLid_;
   s.masterView = masterView();
-  s.missedPolls = missedPolls_;
-  s.handoversSent = handoversSent_;
-  s.handoversAccepted = handoversAccepted_;
+  s.peers.missedPolls = missedPolls_;
+  s.peers.handoversSent = handoversSent_;
+  s.peers.handoversAccepted = handoversAccepted_;
   for (const SmInfo& m : lastSms_)
-    s.sms.push_back(
+    s.peers.sms.push_back(
         {.guid = m.guid, .priority = m.priority, .state = std::string(fsm::name(m.smState))});
-  s.foreignSms = foreign_.current();
-  s.foreignReports = foreignReports_;
+  s.peers.foreignSms = foreign_.current();
+  s.peers.foreignReports = foreignReports_;
 }
 
 }  // namespace ibsm::sm::manager

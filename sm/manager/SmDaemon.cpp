@@ -403,10 +403,10 @@ void SmDaemon::Impl::setState(SmState to) {
   const SmState from = agent.self().smState;
   if (from != to) {
     log->info("SM-0101 state {} ({})", fsm::name(to), fsm::name(machine.state().phase));
-    ++stateChanges;
-    if (to == SmState::Master) ++timesMaster;
-    recentStates.push_back({std::string(fsm::name(to)), wall()});
-    if (recentStates.size() > 16) recentStates.pop_front();
+    ++states.changes;
+    if (to == SmState::Master) ++states.timesMaster;
+    states.recent.push_back({std::string(fsm::name(to)), wall()});
+    if (states.recent.size() > control::StateHistory::kRecentStates) states.recent.pop_front();
     servicesOnState(from, to);
   }
   agent.setState(to);
@@ -473,8 +473,8 @@ bool SmDaemon::Impl::applyReload() {
   if (!next) {
     log->error("SM-0108 configuration not reloaded, the running one stays: {}",
                next.error().message);
-    ++reloadsRefused;
-    reloadError = next.error().message;
+    ++reloads.refused;
+    reloads.error = next.error().message;
     return false;
   }
   if (next->controlSocket != settings.controlSocket)
@@ -488,8 +488,8 @@ bool SmDaemon::Impl::applyReload() {
   agent.setSmKey(settings.smKey);
   sweep.setSettings(settings.sweep);
   multicast.precreate();
-  ++reloads;
-  reloadError.clear();
+  ++reloads.taken;
+  reloads.error.clear();
   log->info("SM-0107 configuration reloaded: priority {}, sweep interval {} s", settings.priority,
             settings.sweepInterval.count());
   return true;
@@ -514,8 +514,9 @@ void SmDaemon::Impl::replanForReload() {
       result->mads, result->program.table(program::TableKind::PKey).written,
       result->program.table(program::TableKind::Lft).written);
   setUp(result->up);
-  recordSweep(sweepInfo("replan", since(t0), result->mads, result->changes, up, &*result),
-              &*result);
+  recordSweep(
+      sweepInfo(control::SweepKind::Replan, since(t0), result->mads, result->changes, up, &*result),
+      &*result);
   if (!up) machine.feed(Event::operatorSweep(true));
 }
 

@@ -14,6 +14,7 @@
 
 #include <ibsm/Ids.h>
 #include <ibsm/MadAttributes.h>
+#include <ibsm/PerKind.h>
 
 #include <array>
 #include <cstdint>
@@ -99,10 +100,6 @@ inline constexpr std::uint8_t mftPosition(std::uint16_t index) {
 
 // Per-kind counts, indexed by TableKind.
 template <typename T>
-struct PerKind {
-  std::array<T, kTableKinds> values{};
-  T& operator[](TableKind k) { return values[static_cast<std::size_t>(k)]; }
-  const T& operator[](TableKind k) const { return values[static_cast<std::size_t>(k)]; }
-};
+using PerKind = ibsm::PerKind<TableKind, T, kTableKinds>;
 
 }  // namespace ibsm::sm::program

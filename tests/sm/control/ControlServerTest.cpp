@@ -41,10 +41,10 @@ class ControlSocket : public ::testing::Test {
     s.lid = Lid{1};
     s.priority = 7;
     s.master = s.portGuid;
-    s.sweeps = 3;
-    s.engine = "ftree";
-    s.switches = 80;
-    s.caPorts = 128;
+    s.sweeps.total = 3;
+    s.routes.engine = "ftree";
+    s.routes.switches = 80;
+    s.routes.caPorts = 128;
     return s;
   }
 

@@ -133,16 +133,16 @@ DaemonStatus master() {
   DaemonStatus s;
   s.state = "MASTER";
   s.up = true;
-  s.switches = 12;
-  s.caPorts = 64;
-  s.routedPairs = 4032;
-  s.unreachablePairs = 2;
-  s.sweepsByKind.heavy = 3;
-  s.sweepsByKind.lightQuiet = 120;
-  s.lastSweep.emplace();
-  s.lastSweep->kind = "light";
-  s.lastSweep->duration = 250ms;
-  s.madsSent = 99;
+  s.routes.switches = 12;
+  s.routes.caPorts = 64;
+  s.routes.routedPairs = 4032;
+  s.routes.unreachablePairs = 2;
+  s.sweeps.byKind[SweepCount::Heavy] = 3;
+  s.sweeps.byKind[SweepCount::LightQuiet] = 120;
+  s.sweeps.last.emplace();
+  s.sweeps.last->kind = SweepKind::Light;
+  s.sweeps.last->duration = 250ms;
+  s.mads.sent = 99;
   return s;
 }
 

@@ -21,8 +21,8 @@ DaemonStatus standby() {
   s.priority = 3;
   s.smKeyIsDefault = false;
   s.master = Guid{0x0002c90300000001};
-  s.uptime = 3723s;
-  s.madsSent = 40;
+  s.times.uptime = 3723s;
+  s.mads.sent = 40;
   s.resources = {.madOutstanding = 3,
                  .madQueued = 7,
                  .gmpOutstanding = 1,
@@ -37,7 +37,7 @@ DaemonStatus standby() {
 
 SweepInfo heavySweep() {
   SweepInfo w;
-  w.kind = "heavy";
+  w.kind = SweepKind::Heavy;
   w.when = std::chrono::sys_days{std::chrono::December / 3 / 2026} + 7h + 1min + 2s + 300ms;
   w.duration = 812ms;
   w.mads = 2410;
@@ -166,7 +166,7 @@ TEST(StatusJson, CarriesTheLogLevelAndTheMadTrace) {
                     .levelChanges = 2,
                     .traceLines = 1200,
                     .traceSuppressed = 35};
-  s.firstBringUps = 1;
+  s.sweeps.firstBringUps = 1;
   const auto j = nlohmann::json::parse(formatStatusJson(s));
   EXPECT_EQ(j["log"]["level"], "trace");
   EXPECT_EQ(j["log"]["set_by"], "operator");
@@ -298,8 +298,8 @@ TEST(StatusJson, CountsNoticesByTrapAndTheReportsTheyBecame) {
 
 TEST(StatusText, ASweepShowsKindTimeDurationMadsVerdictAndEachChange) {
   DaemonStatus s = standby();
-  s.lastSweep = heavySweep();
-  s.lastSweep->up = false;
+  s.sweeps.last = heavySweep();
+  s.sweeps.last->up = false;
   const auto text = formatStatus(s);
   EXPECT_NE(text.find("last_sweep: heavy 2026-12-03T07:01:02Z 812 ms 2410 mads not-up\n"
                       "last_sweep_changes: 2\n"
@@ -332,7 +332,7 @@ ForeignSm foreignMaster() {
 // showing another key is listed, one line each, with what identifies it.
 TEST(StatusText, ListsEverySmOfAnotherKey) {
   DaemonStatus s = standby();
-  s.foreignSms = {foreignMaster()};
+  s.peers.foreignSms = {foreignMaster()};
   const auto text = formatStatus(s);
   EXPECT_NE(text.find("\nforeign_sms: 1\nforeign_sm_reports: 0\n"
                       "foreign_sm: 0x0002c90300000009 MASTER priority 5 sm_key 0x0000000000000002 "
@@ -343,8 +343,8 @@ TEST(StatusText, ListsEverySmOfAnotherKey) {
 
 TEST(StatusJson, CarriesTheSameFieldsWithNullsAndEscapes) {
   DaemonStatus s = standby();
-  s.lastHeavy = heavySweep();
-  s.engine = "ftree";
+  s.sweeps.lastHeavy = heavySweep();
+  s.routes.engine = "ftree";
   const std::string text = formatStatusJson(s);
   ASSERT_TRUE(text.ends_with("}\n")) << text;
   EXPECT_EQ(text.find('\n'), text.size() - 1) << "one line";
@@ -408,11 +408,11 @@ SweepCounters programmed() {
 
 TEST(StatusText, ASweepThatProgrammedShowsItsTimesBlocksAndPorts) {
   DaemonStatus s = standby();
-  s.lastHeavy = heavySweep();
-  s.lastHeavy->counters = programmed();
-  s.sweepsByKind.heavy = 1;
+  s.sweeps.lastHeavy = heavySweep();
+  s.sweeps.lastHeavy->counters = programmed();
+  s.sweeps.byKind[SweepCount::Heavy] = 1;
   s.up = true;
-  s.firstUp = 1500ms;
+  s.times.firstUp = 1500ms;
   const auto text = formatStatus(s);
   EXPECT_NE(text.find("last_heavy_time: discovery 120 ms, plan 15 ms, programming 300 ms\n"
                       "last_heavy_blocks: lft 96 written 0 read, pkey 2 written 32 read, sl2vl 0 "
@@ -428,15 +428,15 @@ TEST(StatusText, ASweepThatProgrammedShowsItsTimesBlocksAndPorts) {
 
 TEST(StatusJson, CarriesEveryCounterOfASweepAndHowTheRunEnded) {
   DaemonStatus s = standby();
-  s.lastSweep = heavySweep();
-  s.lastSweep->counters = programmed();
-  s.lastChange = s.lastSweep;
-  s.sweepsByKind.discovery = 1;
-  s.sweepsByKind.heavy = 2;
-  s.sweepsByKind.lightQuiet = 7;
-  s.sweepsByKind.reroute = 1;
-  s.handoversSent = 1;
-  s.sms = {OtherSm{.guid = Guid{0x0002c90300000009}, .priority = 4, .state = "STANDBY"}};
+  s.sweeps.last = heavySweep();
+  s.sweeps.last->counters = programmed();
+  s.sweeps.lastChange = s.sweeps.last;
+  s.sweeps.byKind[SweepCount::Discovery] = 1;
+  s.sweeps.byKind[SweepCount::Heavy] = 2;
+  s.sweeps.byKind[SweepCount::LightQuiet] = 7;
+  s.sweeps.byKind[SweepCount::Reroute] = 1;
+  s.peers.handoversSent = 1;
+  s.peers.sms = {OtherSm{.guid = Guid{0x0002c90300000009}, .priority = 4, .state = "STANDBY"}};
   s.exit = DaemonExit{};
   s.exit->code = 1;
   s.exit->reason = "stopped";
@@ -493,7 +493,7 @@ TEST(StatusJson, CarriesTheQueuesAndTheMemoryTheSoakWatches) {
 
 TEST(StatusJson, ListsEverySmOfAnotherKey) {
   DaemonStatus s = standby();
-  s.foreignSms = {foreignMaster()};
+  s.peers.foreignSms = {foreignMaster()};
   const auto json = formatStatusJson(s);
   EXPECT_EQ(nlohmann::json::parse(json)["foreign_sms"],
             nlohmann::json::parse(R"([{"guid":"0x0002c90300000009","state":"MASTER","priority":5,)"

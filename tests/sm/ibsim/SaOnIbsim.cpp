@@ -94,7 +94,7 @@ TEST(SaOnIbsim, SaqueryGetsTheRespondersAnswerFromTheMaster) {
   ::close(done[1]);
 
   const auto status = daemon.status();
-  EXPECT_GE(status.timesMaster, 1U);
+  EXPECT_GE(status.states.timesMaster, 1U);
   EXPECT_GE(status.sa.answered, 1U);
   EXPECT_EQ(status.sa.answered, status.sa.received);
   EXPECT_TRUE(asked.second) << "saquery CPI failed:\n" << asked.first;

@@ -23,9 +23,9 @@ class LifecycleServiceTest : public ::testing::Test {
       told.emplace_back(what, std::string(line));
     });
   }
-  void sweep(std::string kind) {
+  void sweep(control::SweepKind kind) {
     control::SweepInfo info;
-    info.kind = std::move(kind);
+    info.kind = kind;
     service.onSweep({.info = info, .result = nullptr});
   }
   // As the core does: the service is told, then the agent shows the state.
@@ -61,11 +61,11 @@ TEST_F(LifecycleServiceTest, ANotActiveSmIsReadyToo) {
 
 TEST_F(LifecycleServiceTest, AMasterIsReadyAfterItsFirstHeavySweepUpOrNot) {
   become(SmState::Master);
-  sweep("discovery");
+  sweep(control::SweepKind::Discovery);
   EXPECT_TRUE(told.empty()) << "becoming master is not ready: its first sweep is";
-  sweep("heavy");
-  sweep("heavy");
-  sweep("light");
+  sweep(control::SweepKind::Heavy);
+  sweep(control::SweepKind::Heavy);
+  sweep(control::SweepKind::Light);
   ASSERT_EQ(told.size(), 1U);
   EXPECT_EQ(told[0].first, Lifecycle::Ready);
   EXPECT_EQ(told[0].second, "MASTER, subnet not up");
@@ -74,7 +74,7 @@ TEST_F(LifecycleServiceTest, AMasterIsReadyAfterItsFirstHeavySweepUpOrNot) {
 TEST_F(LifecycleServiceTest, ATakeoverSweepMakesTheMasterReadyWithTheSubnetUp) {
   become(SmState::Master);
   up = true;
-  sweep("takeover");
+  sweep(control::SweepKind::Takeover);
   ASSERT_EQ(told.size(), 1U);
   EXPECT_EQ(told[0].second, "MASTER, subnet up");
 }
@@ -101,9 +101,9 @@ TEST_F(LifecycleServiceTest, AReloadOnceReadyIsReloadingThenReadyAgain) {
 
 TEST_F(LifecycleServiceTest, AHeavySweepDuringAReloadEndsItWithReady) {
   become(SmState::Master);
-  sweep("heavy");
+  sweep(control::SweepKind::Heavy);
   service.reloading();
-  sweep("heavy");
+  sweep(control::SweepKind::Heavy);
   service.reloaded();
   ASSERT_EQ(told.size(), 3U);
   EXPECT_EQ(told[1].first, Lifecycle::Reloading);

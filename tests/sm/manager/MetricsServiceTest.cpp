@@ -36,7 +36,7 @@ class MetricsServiceTest : public ::testing::Test {
   // A light sweep: quiet, or with one change.
   static void sweep(MetricsService& m, bool quiet) {
     control::SweepInfo info;
-    info.kind = "light";
+    info.kind = control::SweepKind::Light;
     if (!quiet) info.changes.push_back("cable lost");
     m.onSweep({.info = info, .result = nullptr});
   }

@@ -95,11 +95,11 @@ TEST_F(PeerServiceTest, StatusListsTheSmsReadAndWhatThisStandbySeesOfItsMaster) 
   ASSERT_EQ(machine->state().master, masterGuid());
 
   const auto s = described();
-  ASSERT_EQ(s.sms.size(), 1U);
-  EXPECT_EQ(s.sms[0].guid, masterGuid());
-  EXPECT_EQ(s.sms[0].priority, 5);
-  EXPECT_EQ(s.sms[0].state, "MASTER");
-  EXPECT_TRUE(s.foreignSms.empty());
+  ASSERT_EQ(s.peers.sms.size(), 1U);
+  EXPECT_EQ(s.peers.sms[0].guid, masterGuid());
+  EXPECT_EQ(s.peers.sms[0].priority, 5);
+  EXPECT_EQ(s.peers.sms[0].state, "MASTER");
+  EXPECT_TRUE(s.peers.foreignSms.empty());
   ASSERT_TRUE(s.masterView);
   EXPECT_EQ(s.masterView->guid, masterGuid());
   EXPECT_EQ(s.masterView->state, "MASTER");
@@ -120,7 +120,7 @@ TEST_F(PeerServiceTest, APollTheMasterAnswersIsNoMissedPoll) {
   runMaster();
   discoverAndRead();
   service->poll(masterGuid());
-  EXPECT_EQ(described().missedPolls, 0U);
+  EXPECT_EQ(described().peers.missedPolls, 0U);
   EXPECT_EQ(machine->state().missedPolls, 0U);
 }
 
@@ -132,7 +132,7 @@ TEST_F(PeerServiceTest, ASilentMastersPollsAreCountedOneEach) {
   });
   service->poll(masterGuid());
   service->poll(masterGuid());
-  EXPECT_EQ(described().missedPolls, 2U);
+  EXPECT_EQ(described().peers.missedPolls, 2U);
   EXPECT_EQ(machine->state().missedPolls, 2U);
 }
 
@@ -141,8 +141,8 @@ TEST_F(PeerServiceTest, AHandoverNobodyAcceptsIsCountedSentButNotAccepted) {
   discoverAndRead();
   service->handover(Guid{0xDEAD});  // no path known to it
   const auto s = described();
-  EXPECT_EQ(s.handoversSent, 1U);
-  EXPECT_EQ(s.handoversAccepted, 0U);
+  EXPECT_EQ(s.peers.handoversSent, 1U);
+  EXPECT_EQ(s.peers.handoversAccepted, 0U);
 }
 
 TEST_F(PeerServiceTest, AnSmWithAnotherSmKeyIsForeignAndReportedOnce) {
@@ -152,8 +152,8 @@ TEST_F(PeerServiceTest, AnSmWithAnotherSmKeyIsForeignAndReportedOnce) {
   discoverAndRead();
   service->readPeers();
   const auto s = described();
-  ASSERT_EQ(s.foreignSms.size(), 1U);
-  EXPECT_EQ(s.foreignReports, 1U);
+  ASSERT_EQ(s.peers.foreignSms.size(), 1U);
+  EXPECT_EQ(s.peers.foreignReports, 1U);
 }
 
 }  // namespace

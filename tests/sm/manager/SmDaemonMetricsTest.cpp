@@ -15,6 +15,8 @@
 namespace ibsm::sm::manager {
 namespace {
 
+using control::SweepCount;
+
 using ::testing::HasSubstr;
 
 class SmDaemonMetrics : public DaemonOnFakeFabric {
@@ -54,7 +56,7 @@ TEST_F(SmDaemonMetrics, TheFileShowsTheSweepThatBroughtTheSubnetUp) {
   const std::string text = read(file);
   EXPECT_THAT(text, HasSubstr("\nibsm_subnet_up 1\n"));
   EXPECT_THAT(text, HasSubstr("\nibsm_sm_state{state=\"MASTER\"} 1\n"));
-  EXPECT_THAT(text, HasSubstr(fmt::format("\nibsm_switches {}\n", status_.switches)));
+  EXPECT_THAT(text, HasSubstr(fmt::format("\nibsm_switches {}\n", status_.routes.switches)));
   EXPECT_THAT(text, HasSubstr("\nibsm_sweeps_total{kind=\"takeover\"} 1\n"));
   // Renamed into place: no temporary file is left for the collector to read.
   std::size_t files = 0;
@@ -71,14 +73,14 @@ TEST_F(SmDaemonMetrics, QuietLightSweepsRewriteTheFileAtMostOnceAMinute) {
   settings_.sweepInterval = std::chrono::seconds{5};
   settings_.counterInterval = std::chrono::seconds{0};
   ASSERT_EQ(run(std::chrono::milliseconds{150'000}), 0);
-  EXPECT_GE(status_.sweepsByKind.lightQuiet, 25U);
+  EXPECT_GE(status_.sweeps.byKind[SweepCount::LightQuiet], 25U);
   // The state changes and the take-over wrote at once; then one a minute.
   EXPECT_GE(status_.resources.metricsWrites, 3U);
   EXPECT_LE(status_.resources.metricsWrites, 8U);
   // The stop (a state change) wrote the last counts at once.
   EXPECT_THAT(read(settings_.metricsFile),
               HasSubstr(fmt::format("\nibsm_sweeps_total{{kind=\"light_quiet\"}} {}\n",
-                                    status_.sweepsByKind.lightQuiet)));
+                                    status_.sweeps.byKind[SweepCount::LightQuiet])));
 }
 
 TEST_F(SmDaemonMetrics, AFileThatCannotBeWrittenDoesNotStopTheSm) {

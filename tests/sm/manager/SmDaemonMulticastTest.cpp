@@ -241,7 +241,7 @@ TEST_F(SmDaemonMulticastTest, AnSmThatLeavesMasterForgetsTheGroupsJoinsMade) {
   look(15s, [&](const control::DaemonStatus& s) {
     EXPECT_EQ(s.state, "MASTER") << control::formatStatus(s);
     EXPECT_TRUE(s.up);
-    EXPECT_EQ(s.timesMaster, 2U) << "master, discovering, master again";
+    EXPECT_EQ(s.states.timesMaster, 2U) << "master, discovering, master again";
     EXPECT_EQ(s.multicast.membersForgotten, 2U);
     EXPECT_EQ(s.multicast.members, 0U);
     EXPECT_EQ(sa_->groups().group(kGroup), nullptr);

@@ -25,6 +25,8 @@
 namespace ibsm::sm::manager {
 namespace {
 
+using control::SweepCount;
+
 using namespace std::chrono_literals;
 using ibsm::testing::FakeFabricTransport;
 
@@ -122,9 +124,9 @@ class SmDaemonTest : public ::testing::Test {
 TEST_F(SmDaemonTest, ALoneSmBecomesMasterAndBringsTheSubnetUp) {
   EXPECT_EQ(run({{15s, SIGTERM}}, {}, 14s), 0);
   EXPECT_EQ(running_.state, "MASTER") << log();
-  EXPECT_GE(running_.stateChanges, 1U);
+  EXPECT_GE(running_.states.changes, 1U);
   EXPECT_TRUE(running_.up) << log();
-  EXPECT_TRUE(running_.firstUp);
+  EXPECT_TRUE(running_.times.firstUp);
   ASSERT_TRUE(status_.exit);
   EXPECT_EQ(status_.exit->reason, "stopped");
   EXPECT_EQ(status_.exit->signal, SIGTERM);
@@ -175,12 +177,12 @@ TEST_F(SmDaemonTest, SighupWithABadConfigKeepsTheRunningOne) {
   };
   EXPECT_EQ(run({{12s, SIGHUP}, {25s, SIGTERM}}, bad, 24s), 0);
   EXPECT_EQ(reloads, 1);
-  EXPECT_EQ(status_.reloadsRefused, 1U) << log();
-  EXPECT_EQ(status_.reloads, 0U);
-  EXPECT_NE(status_.reloadError.find("ibsm.toml:3"), std::string::npos) << status_.reloadError;
+  EXPECT_EQ(status_.reloads.refused, 1U) << log();
+  EXPECT_EQ(status_.reloads.taken, 0U);
+  EXPECT_NE(status_.reloads.error.find("ibsm.toml:3"), std::string::npos) << status_.reloads.error;
   // Still master and still sweeping after the failed reload (at 20 s).
   EXPECT_EQ(running_.state, "MASTER");
-  EXPECT_GE(running_.sweepsByKind.lightQuiet, 2U);  // at 10 s, and 20 s
+  EXPECT_GE(running_.sweeps.byKind[SweepCount::LightQuiet], 2U);  // at 10 s, and 20 s
 }
 
 // New settings change the plan, not the fabric: the daemon re-plans on the
@@ -192,11 +194,11 @@ TEST_F(SmDaemonTest, SighupWithAGoodConfigReplansWithoutRediscovery) {
     return s;
   };
   EXPECT_EQ(run({{12s, SIGHUP}, {15s, SIGTERM}}, good), 0);
-  EXPECT_EQ(status_.reloads, 1U) << log();
+  EXPECT_EQ(status_.reloads.taken, 1U) << log();
   EXPECT_EQ(status_.priority, 7);
-  EXPECT_EQ(status_.sweepsByKind.replan, 1U);
-  ASSERT_TRUE(status_.lastReplan) << log();
-  EXPECT_EQ(status_.lastReplan->mads, 0U);
+  EXPECT_EQ(status_.sweeps.byKind[SweepCount::Replan], 1U);
+  ASSERT_TRUE(status_.sweeps.lastReplan) << log();
+  EXPECT_EQ(status_.sweeps.lastReplan->mads, 0U);
   // Bring-up reads NodeInfo; after the reload nothing does.
   const auto& sent = wire_.sent();
   std::size_t nodeInfoAfter = 0;
@@ -253,7 +255,7 @@ TEST_F(SmDaemonTest, SigtermInTheMiddleOfASweepCancelsItAndExitsZero) {
   // Stopped at the signal: not a MAD more, no retry waited out.
   EXPECT_EQ(wire_.now() - start, 300ms);
   EXPECT_EQ(sentAfter(wire_, start + 300ms), 0U);
-  EXPECT_EQ(status_.failedSweeps, 0U) << "a cancelled sweep is no failure";
+  EXPECT_EQ(status_.sweeps.failed, 0U) << "a cancelled sweep is no failure";
 }
 
 TEST_F(SmDaemonTest, OnceStopsWithZeroWhenUpAfterOneWalkOfTheFabric) {
@@ -261,13 +263,13 @@ TEST_F(SmDaemonTest, OnceStopsWithZeroWhenUpAfterOneWalkOfTheFabric) {
   EXPECT_EQ(run({}), 0);
   EXPECT_EQ(lastUp_, true);
   // The discovery of DISCOVERING is the take-over's: one walk.
-  EXPECT_EQ(status_.fabricWalks, 1U) << log();
+  EXPECT_EQ(status_.sweeps.fabricWalks, 1U) << log();
   // Up is how it ended, as scripts read it (--stats), timed from the start.
   ASSERT_TRUE(status_.exit);
   EXPECT_EQ(status_.exit->code, 0);
   EXPECT_EQ(status_.exit->reason, "up");
   EXPECT_TRUE(status_.up);
-  EXPECT_TRUE(status_.firstUp);
+  EXPECT_TRUE(status_.times.firstUp);
 }
 
 TEST_F(SmDaemonTest, OnceGivesUpAfterItsSweepsWithTheReasons) {
@@ -285,8 +287,9 @@ TEST_F(SmDaemonTest, OnceGivesUpAfterItsSweepsWithTheReasons) {
   EXPECT_TRUE(status_.exit->details.front().starts_with("programming:"))
       << status_.exit->details.front();
   EXPECT_FALSE(status_.up);
-  EXPECT_FALSE(status_.firstUp) << "never up";
-  EXPECT_EQ(status_.sweepsByKind.takeover + status_.sweepsByKind.heavy, 2U);
+  EXPECT_FALSE(status_.times.firstUp) << "never up";
+  EXPECT_EQ(status_.sweeps.byKind[SweepCount::Takeover] + status_.sweeps.byKind[SweepCount::Heavy],
+            2U);
 }
 
 TEST_F(SmDaemonTest, OnceLeavesTheSubnetToAnExistingMaster) {

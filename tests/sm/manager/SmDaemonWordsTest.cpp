@@ -76,7 +76,7 @@ class SmDaemonWordsTest : public DaemonOnFakeFabric {
 TEST_F(SmDaemonWordsTest, AFreshFabricsFirstSweepIsAFirstBringUpNotATakeover) {
   live(15s);
   ASSERT_TRUE(running_.up) << log_.str();
-  EXPECT_EQ(running_.firstBringUps, 1U);
+  EXPECT_EQ(running_.sweeps.firstBringUps, 1U);
   EXPECT_EQ(countOf(log_.str(), "SM-0137 first bring-up"), 1U) << log_.str();
   EXPECT_EQ(countOf(log_.str(), "SM-0105 "), 0U) << log_.str();
 }
@@ -90,7 +90,7 @@ TEST_F(SmDaemonWordsTest, AFabricAnSmRanBeforeIsTakenOverAndItsActivePortsCounte
 
   live(15s);  // the next finds them programmed
   ASSERT_TRUE(running_.up) << log_.str();
-  EXPECT_EQ(running_.firstBringUps, 0U);
+  EXPECT_EQ(running_.sweeps.firstBringUps, 0U);
   EXPECT_EQ(countOf(log_.str(), "SM-0105 taking over"), 1U) << log_.str();
   ASSERT_TRUE(lastResult_);
   EXPECT_EQ(lastResult_->program.portsActivated, 0U);

@@ -1,0 +1,140 @@
+// The status's counter groups, each declared once (CounterTable.h): the
+// text status, the JSON and the metrics print them from these tables. A
+// table lists its group's counters in the order every output shows them;
+// what a group holds beyond counters (names, times, lists) its outputs
+// print by hand beside the table.
+#pragma once
+
+#include <array>
+
+#include "sm/control/CounterTable.h"
+#include "sm/control/StatusFormat.h"
+
+namespace ibsm::sm::control {
+
+// Sweeps by kind: one family, labelled by kSweepCountNames.
+inline constexpr std::string_view kSweepsByKindMetric = "ibsm_sweeps_total";
+inline constexpr std::string_view kSweepsByKindHelp = "Sweeps run since start, by kind.";
+
+inline constexpr std::array<CounterDecl<SweepHistory>, 2> kSweepCounters{{
+    {"sweeps_failed", read<&SweepHistory::failed>, "ibsm_sweeps_failed_total", CounterKind::Counter,
+     "Sweeps or discoveries that could not run."},
+    {"fabric_walks", read<&SweepHistory::fabricWalks>},
+}};
+
+inline constexpr std::array<CounterDecl<RoutesSummary>, 4> kRoutesCounters{{
+    {"switches", read<&RoutesSummary::switches>, "ibsm_switches", CounterKind::Gauge,
+     "Switches the last sweep found."},
+    {"ca_ports", read<&RoutesSummary::caPorts>, "ibsm_ca_ports", CounterKind::Gauge,
+     "CA ports the last sweep found."},
+    {"routed_pairs", read<&RoutesSummary::routedPairs>, "ibsm_routed_pairs", CounterKind::Gauge,
+     "Port pairs the last sweep's routes connect."},
+    {"unreachable_pairs", read<&RoutesSummary::unreachablePairs>, "ibsm_unreachable_pairs",
+     CounterKind::Gauge, "Port pairs the last sweep's routes cannot connect."},
+}};
+
+inline constexpr std::array<CounterDecl<MadTotals>, 3> kMadCounters{{
+    {"mads_sent", read<&MadTotals::sent>, "ibsm_mads_sent_total", CounterKind::Counter,
+     "SMPs sent, retries included."},
+    {"mad_retries", read<&MadTotals::retries>},
+    {"mad_timeouts", read<&MadTotals::timeouts>, "ibsm_mad_timeouts_total", CounterKind::Counter,
+     "SMPs unanswered after all retries."},
+}};
+
+inline constexpr std::array<CounterDecl<StateHistory>, 2> kStateCounters{{
+    {"state_changes", read<&StateHistory::changes>},
+    {"times_master", read<&StateHistory::timesMaster>},
+}};
+
+inline constexpr std::array<CounterDecl<PeerCounts>, 3> kPeerCounters{{
+    {"missed_polls", read<&PeerCounts::missedPolls>},
+    {"handovers_sent", read<&PeerCounts::handoversSent>},
+    {"handovers_accepted", read<&PeerCounts::handoversAccepted>},
+}};
+
+inline constexpr std::array<CounterDecl<ReloadRecord>, 2> kReloadCounters{{
+    {"reloads", read<&ReloadRecord::taken>},
+    {"reloads_refused", read<&ReloadRecord::refused>},
+}};
+
+// The SA's GMPs: JSON sa.*; text sa_received, sa_answered, then the drops
+// on one line, then the rest.
+inline constexpr std::array<CounterDecl<SaCounters>, 7> kSaTrafficCounters{{
+    {"received", read<&SaCounters::received>},
+    {"answered", read<&SaCounters::answered>},
+    {"dropped_not_master", read<&SaCounters::droppedNotMaster>, {}, {}, {}, "not_master"},
+    {"dropped_undecodable", read<&SaCounters::droppedUndecodable>, {}, {}, {}, "undecodable"},
+    {"dropped_no_responder", read<&SaCounters::droppedNoResponder>, {}, {}, {}, "no_responder"},
+    {"not_answered", read<&SaCounters::notAnswered>},
+    {"send_failed", read<&SaCounters::sendFailed>},
+}};
+
+// What the SA holds: JSON sa.*, text sa_<key>.
+inline constexpr std::array<CounterDecl<SaCounters>, 2> kSaHeldCounters{{
+    {"service_records", read<&SaCounters::serviceRecords>},
+    {"subscribers", read<&SaCounters::subscribers>},
+}};
+
+// Report(Notice)s: JSON sa.reports, text "sa_reports: sent N retried N ...".
+inline constexpr std::array<CounterDecl<SaCounters>, 6> kSaReportCounters{{
+    {"sent", read<&SaCounters::reportsSent>},
+    {"retried", read<&SaCounters::reportsRetried>},
+    {"acknowledged", read<&SaCounters::reportsAcknowledged>},
+    {"failed", read<&SaCounters::reportsFailed>},
+    {"unmatched", read<&SaCounters::reportsUnmatched>},
+    {"send_failed", read<&SaCounters::reportSendFailed>},
+}};
+
+inline constexpr std::array<CounterDecl<SaCounters>, 1> kSaSubscriberCounters{{
+    {"subscribers_dropped", read<&SaCounters::subscribersDropped>},
+}};
+
+// The SA's limits: JSON sa.*, text "sa_limited: answers_trimmed N ...".
+inline constexpr std::array<CounterDecl<SaCounters>, 3> kSaLimitCounters{{
+    {"answers_trimmed", read<&SaCounters::answersTrimmed>},
+    {"leases_shortened", read<&SaCounters::leasesShortened>},
+    {"segmented_refused", read<&SaCounters::segmentedRefused>},
+}};
+
+// Multicast as the SA holds it: JSON sa.multicast, text "sa_multicast: groups N ...".
+inline constexpr std::array<CounterDecl<SaCounters>, 5> kSaMulticastCounters{{
+    {"groups", read<&SaCounters::mcGroups>},
+    {"joins", read<&SaCounters::mcJoins>},
+    {"leaves", read<&SaCounters::mcLeaves>},
+    {"groups_created", read<&SaCounters::mcGroupsCreated>, {}, {}, {}, "created"},
+    {"groups_deleted", read<&SaCounters::mcGroupsDeleted>, {}, {}, {}, "deleted"},
+}};
+
+// Multicast as the daemon manages it: JSON multicast.* after `managed`.
+inline constexpr std::array<CounterDecl<MulticastCounts>, 9> kMulticastCounters{{
+    {"groups", read<&MulticastCounts::groups>},
+    {"members", read<&MulticastCounts::members>},
+    {"passes", read<&MulticastCounts::passes>},
+    {"passes_failed", read<&MulticastCounts::passesFailed>},
+    {"pass_mft_blocks_written", read<&MulticastCounts::passBlocksWritten>},
+    {"pass_mft_blocks_failed", read<&MulticastCounts::passBlocksFailed>},
+    {"members_dropped", read<&MulticastCounts::membersDropped>},
+    {"members_forgotten", read<&MulticastCounts::membersForgotten>},
+    {"last_pass_us", read<&MulticastCounts::lastPass>},
+}};
+
+inline constexpr std::array<CounterDecl<ResourceCounts>, 10> kResourceCounters{{
+    {"mad_outstanding", read<&ResourceCounts::madOutstanding>},
+    {"mad_queued", read<&ResourceCounts::madQueued>},
+    {"gmp_outstanding", read<&ResourceCounts::gmpOutstanding>},
+    {"gmp_queued", read<&ResourceCounts::gmpQueued>},
+    {"counter_ports", read<&ResourceCounts::counterPorts>},
+    {"rss_bytes", read<&ResourceCounts::rssBytes>},
+    {"heap_in_use_bytes", read<&ResourceCounts::heapInUse>},
+    {"heap_free_bytes", read<&ResourceCounts::heapFree>},
+    {"memory_releases", read<&ResourceCounts::memoryReleases>},
+    {"metrics_writes", read<&ResourceCounts::metricsWrites>},
+}};
+
+inline constexpr std::array<CounterDecl<LogCounts>, 3> kLogCounters{{
+    {"level_changes", read<&LogCounts::levelChanges>},
+    {"trace_lines", read<&LogCounts::traceLines>},
+    {"trace_suppressed", read<&LogCounts::traceSuppressed>},
+}};
+
+}  // namespace ibsm::sm::control
