@@ -8,7 +8,6 @@
 // last sweep's stays with the status and the SA) and peaks by one more.
 //
 //   mcast_pass_memory [radix=24] [passes=100]
-#include <ibsm/SaMad.h>
 #include <spdlog/sinks/null_sink.h>
 #include <sys/resource.h>
 #include <unistd.h>
@@ -23,6 +22,7 @@
 #include "sm/manager/SaFeed.h"
 #include "sm/manager/SmDaemon.h"
 #include "sm/sa/Components.h"
+#include "sm/sa/SaMad.h"
 #include "tests/sm/program/SubnetSnapshot.h"
 #include "tests/sm/support/FakeFabricTransport.h"
 #include "tests/sm/support/GmpInjector.h"

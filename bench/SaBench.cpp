@@ -7,7 +7,6 @@
 //   sa_bench --benchmark_filter='radix:24'
 #include <benchmark/benchmark.h>
 #include <ibsm/Engines.h>
-#include <ibsm/SaRecords.h>
 #include <ibsm/SubnetPlan.h>
 #include <ibsm/Topology.h>
 #include <ibsm/TopologyGenerator.h>
@@ -17,6 +16,7 @@
 #include <stdexcept>
 
 #include "sm/sa/PathRecords.h"
+#include "sm/sa/SaRecords.h"
 #include "sm/sa/SaResponder.h"
 
 namespace {

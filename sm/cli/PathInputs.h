@@ -8,7 +8,6 @@
 
 #include <ibsm/Error.h>
 #include <ibsm/Fabric.h>
-#include <ibsm/Gmp.h>
 #include <ibsm/Multicast.h>
 #include <ibsm/Routing.h>
 
@@ -17,6 +16,7 @@
 #include <vector>
 
 #include "sm/cli/PathCommand.h"
+#include "sm/mad/Gmp.h"
 
 namespace ibsm::sm::cli {
 

@@ -73,7 +73,7 @@ struct MadConfig {
   std::uint32_t window{32};  // measured on ibsim: no gain past 16-32
   std::uint32_t timeoutMs{200};
   std::uint32_t retries{3};
-  std::uint32_t maxAttempts{16};  // on paths that lose MADs (<ibsm/MadLoss.h>)
+  std::uint32_t maxAttempts{16};  // on paths that lose MADs (sm/mad/MadLoss.h)
 };
 
 // Subnet Administration: what the SA answers with and how much it keeps.

@@ -248,7 +248,7 @@ struct MasterView {
 // The log as the daemon runs it: the level in force and who set it last
 // ("config": at start or by a SIGHUP, from log.level or --log-level;
 // "operator": `ibsm log-level`, until the next SIGHUP), and the MAD trace
-// of the trace level (<ibsm/MadTrace.h>): lines logged and lines its rate
+// of the trace level (sm/mad/MadTrace.h): lines logged and lines its rate
 // limit suppressed, SMPs and PerfMgt GMPs together.
 struct LogCounts {
   std::string level;

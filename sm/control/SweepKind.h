@@ -4,12 +4,12 @@
 // these names.
 #pragma once
 
-#include <ibsm/PerKind.h>
-
 #include <array>
 #include <cstddef>
 #include <cstdint>
 #include <string_view>
+
+#include "sm/program/PerKind.h"
 
 namespace ibsm::sm::control {
 

@@ -32,7 +32,6 @@
 // Log ids: see LOG MESSAGES in ibsm(8).
 #pragma once
 
-#include <ibsm/MadEngine.h>
 #include <spdlog/logger.h>
 
 #include <chrono>
@@ -41,6 +40,7 @@
 
 #include "sm/discovery/DiscoveredSubnet.h"
 #include "sm/discovery/Recall.h"
+#include "sm/mad/MadEngine.h"
 
 namespace ibsm::sm::discovery {
 

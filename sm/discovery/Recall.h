@@ -33,13 +33,12 @@
 //   DiscoveredSubnet subnet = assembleSubnet(seen);
 #pragma once
 
-#include <ibsm/MadLoss.h>
-
 #include <cstddef>
 #include <functional>
 
 #include "sm/discovery/DiscoveredSubnet.h"
 #include "sm/discovery/Observations.h"
+#include "sm/mad/MadLoss.h"
 
 namespace ibsm::sm::discovery {
 

@@ -24,8 +24,6 @@
 //   Observations seen = walk.take();  // failed or not (MadEngine.h's lifetime rule)
 #pragma once
 
-#include <ibsm/MadEngine.h>
-
 #include <cstdint>
 #include <functional>
 #include <map>
@@ -35,6 +33,7 @@
 
 #include "sm/discovery/Discovery.h"
 #include "sm/discovery/Observations.h"
+#include "sm/mad/MadEngine.h"
 
 namespace ibsm::sm::discovery {
 

@@ -18,13 +18,13 @@
 #pragma once
 
 #include <ibsm/Fabric.h>
-#include <ibsm/PerfCounters.h>
 
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "sm/health/Counters.h"
+#include "sm/mad/PerfCounters.h"
 
 namespace ibsm::sm::health {
 

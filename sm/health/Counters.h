@@ -6,14 +6,14 @@
 //   std::uint64_t symbols = r.values[index(Counter::SymbolErrorCounter)];
 #pragma once
 
-#include <ibsm/PerfCounters.h>
-
 #include <array>
 #include <bitset>
 #include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <string_view>
+
+#include "sm/mad/PerfCounters.h"
 
 namespace ibsm::sm::health {
 

@@ -22,10 +22,6 @@
 #pragma once
 
 #include <ibsm/Error.h>
-#include <ibsm/Gmp.h>
-#include <ibsm/MadTrace.h>
-#include <ibsm/MadTransport.h>
-#include <ibsm/PerfCounters.h>
 
 #include <chrono>
 #include <cstdint>
@@ -34,6 +30,10 @@
 #include <optional>
 #include <span>
 
+#include "sm/mad/Gmp.h"
+#include "sm/mad/MadTrace.h"
+#include "sm/mad/MadTransport.h"
+#include "sm/mad/PerfCounters.h"
 #include "sm/mad/Requester.h"
 
 namespace ibsm::sm::health {
@@ -112,7 +112,7 @@ class PerfRequester {
   PerfRequesterCounters counters() const;
   // The trace lines of `--log-level trace` logged and suppressed.
   const MadTraceCounters& traceCounters() const { return trace_.counters(); }
-  // Where `--log-level trace` writes one line per GMP (<ibsm/MadTrace.h>);
+  // Where `--log-level trace` writes one line per GMP (sm/mad/MadTrace.h);
   // until then spdlog's default logger.
   void traceTo(std::shared_ptr<spdlog::logger> logger) { trace_ = MadTrace(std::move(logger)); }
   const PerfRequesterOptions& options() const { return options_; }

@@ -29,7 +29,6 @@
 // level-triggered: a handler that leaves it readable is called again.
 #pragma once
 
-#include <ibsm/MadTransport.h>
 #include <poll.h>
 
 #include <chrono>
@@ -38,6 +37,8 @@
 #include <map>
 #include <optional>
 #include <vector>
+
+#include "sm/mad/MadTransport.h"
 
 namespace ibsm::sm::loop {
 

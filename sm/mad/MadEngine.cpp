@@ -1,5 +1,6 @@
+#include "sm/mad/MadEngine.h"
+
 #include <fmt/format.h>
-#include <ibsm/MadEngine.h>
 #include <spdlog/spdlog.h>
 
 #include <algorithm>

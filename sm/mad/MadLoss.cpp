@@ -1,4 +1,4 @@
-#include <ibsm/MadLoss.h>
+#include "sm/mad/MadLoss.h"
 
 #include <algorithm>
 #include <cmath>

@@ -1,8 +1,10 @@
+#include "sm/mad/MadTrace.h"
+
 #include <fmt/format.h>
 #include <ibsm/Mad.h>
-#include <ibsm/MadTrace.h>
-#include <ibsm/PerfCounters.h>
 #include <spdlog/spdlog.h>
+
+#include "sm/mad/PerfCounters.h"
 
 namespace ibsm {
 

@@ -1,11 +1,10 @@
 // Performance Management layouts (IBA 16.1.3-16.1.4). Bit offsets count
 // from the start of the MAD's data (byte 64), as libibmad's IB_PC_* do.
-#include <ibsm/PerfCounters.h>
-
 #include <algorithm>
 #include <tuple>
 
 #include "sm/mad/BitField.h"
+#include "sm/mad/PerfCounters.h"
 
 namespace ibsm {
 namespace {

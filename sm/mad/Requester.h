@@ -25,8 +25,6 @@
 // outcome. Hooks may submit more; those only queue until the next pump().
 #pragma once
 
-#include <ibsm/MadTransport.h>
-
 #include <algorithm>
 #include <chrono>
 #include <cstdint>
@@ -36,6 +34,8 @@
 #include <unordered_map>
 #include <utility>
 #include <vector>
+
+#include "sm/mad/MadTransport.h"
 
 namespace ibsm::sm::mad {
 

@@ -14,7 +14,6 @@
 // Private to sm/manager.
 #pragma once
 
-#include <ibsm/Gmp.h>
 #include <spdlog/logger.h>
 
 #include <functional>
@@ -24,6 +23,7 @@
 #include "sm/health/CounterSweep.h"
 #include "sm/health/PerfRequester.h"
 #include "sm/loop/EventLoop.h"
+#include "sm/mad/Gmp.h"
 #include "sm/manager/Service.h"
 #include "sm/manager/SmDaemon.h"
 

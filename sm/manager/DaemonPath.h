@@ -7,7 +7,6 @@
 // tested without a daemon.
 #pragma once
 
-#include <ibsm/Gmp.h>
 #include <ibsm/SubnetPlan.h>
 
 #include <string>
@@ -15,6 +14,7 @@
 #include <utility>
 #include <vector>
 
+#include "sm/mad/Gmp.h"
 #include "sm/program/HeldSubnet.h"
 
 namespace ibsm::sm::manager {

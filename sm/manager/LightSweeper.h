@@ -15,7 +15,6 @@
 // Log ids: see LOG MESSAGES in ibsm(8).
 #pragma once
 
-#include <ibsm/MadEngine.h>
 #include <spdlog/logger.h>
 
 #include <memory>
@@ -24,6 +23,7 @@
 
 #include "sm/discovery/DiscoveredSubnet.h"
 #include "sm/fsm/LightSweep.h"
+#include "sm/mad/MadEngine.h"
 
 namespace ibsm::sm::manager {
 

@@ -1,10 +1,9 @@
 // The daemon's log level, as the operator (`ibsm log-level`) and the
 // configuration (start, SIGHUP) set it, and what `ibsm status` shows of the
 // log: the level, who set it last, how often it changed, and the MAD
-// trace's lines (<ibsm/MadTrace.h>), summed over the tracers the core has.
+// trace's lines (sm/mad/MadTrace.h), summed over the tracers the core has.
 #pragma once
 
-#include <ibsm/MadTrace.h>
 #include <spdlog/logger.h>
 
 #include <cstdint>
@@ -13,6 +12,7 @@
 #include <string>
 #include <string_view>
 
+#include "sm/mad/MadTrace.h"
 #include "sm/manager/Service.h"
 
 namespace ibsm::sm::manager {

@@ -43,7 +43,6 @@
 // Log ids: see LOG MESSAGES in ibsm(8).
 #pragma once
 
-#include <ibsm/MadEngine.h>
 #include <ibsm/Multicast.h>
 #include <ibsm/Partitions.h>
 #include <ibsm/Report.h>
@@ -57,6 +56,7 @@
 
 #include "sm/discovery/Discovery.h"
 #include "sm/health/Isolation.h"
+#include "sm/mad/MadEngine.h"
 #include "sm/manager/GroupSource.h"
 #include "sm/manager/StateStore.h"
 #include "sm/program/HeldSubnet.h"

@@ -10,7 +10,6 @@
 // timers fire inside the engine's wait, so retries keep their pace.
 #pragma once
 
-#include <ibsm/Gmp.h>
 #include <spdlog/logger.h>
 
 #include <functional>
@@ -20,6 +19,7 @@
 #include <vector>
 
 #include "sm/loop/EventLoop.h"
+#include "sm/mad/Gmp.h"
 #include "sm/manager/MasterSweep.h"
 #include "sm/manager/Service.h"
 #include "sm/manager/SmInfoAgent.h"

@@ -12,7 +12,6 @@
 #pragma once
 
 #include <ibsm/MadAttributes.h>
-#include <ibsm/MadEngine.h>
 #include <ibsm/MadPath.h>
 
 #include <cstdint>
@@ -22,6 +21,7 @@
 #include <vector>
 
 #include "sm/discovery/DiscoveredSubnet.h"
+#include "sm/mad/MadEngine.h"
 
 namespace ibsm::sm::manager {
 

@@ -1,10 +1,10 @@
 #include "sm/manager/SaService.h"
 
 #include <fmt/format.h>
-#include <ibsm/PerfCounters.h>
-#include <ibsm/SaMad.h>
 #include <spdlog/spdlog.h>
 
+#include "sm/mad/PerfCounters.h"
+#include "sm/sa/SaMad.h"
 #include "sm/sa/SaNames.h"
 
 namespace ibsm::sm::manager {

@@ -14,8 +14,6 @@
 // ReportResps to the notices (NoticeService), each through a hook.
 #pragma once
 
-#include <ibsm/Gmp.h>
-#include <ibsm/MadTrace.h>
 #include <spdlog/logger.h>
 
 #include <functional>
@@ -23,6 +21,8 @@
 #include <span>
 
 #include "sm/control/StatusFormat.h"
+#include "sm/mad/Gmp.h"
+#include "sm/mad/MadTrace.h"
 #include "sm/manager/MasterSweep.h"
 #include "sm/manager/Service.h"
 #include "sm/manager/SmDaemon.h"
@@ -79,7 +79,7 @@ class SaService final : public Service {
   void describe(control::DaemonStatus& status) const override;
 
  private:
-  // The MAD trace's line for an SA query answered (<ibsm/MadTrace.h>).
+  // The MAD trace's line for an SA query answered (sm/mad/MadTrace.h).
   void traceAnswer(const ReceivedGmp& in, std::span<const std::uint8_t> answer,
                    MadClock::time_point began);
 

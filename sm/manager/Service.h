@@ -16,11 +16,12 @@
 
 #include <ibsm/Ids.h>
 #include <ibsm/MadAttributes.h>
-#include <ibsm/MadEngine.h>
 
 #include <optional>
 #include <span>
 #include <string_view>
+
+#include "sm/mad/MadEngine.h"
 
 namespace ibsm::sm::control {
 struct DaemonStatus;

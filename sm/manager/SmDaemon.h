@@ -50,9 +50,7 @@
 // Log ids: see LOG MESSAGES in ibsm(8).
 #pragma once
 
-#include <ibsm/Gmp.h>
 #include <ibsm/MadAttributes.h>
-#include <ibsm/MadEngine.h>
 #include <ibsm/Multicast.h>
 #include <spdlog/logger.h>
 
@@ -66,6 +64,8 @@
 #include "sm/control/StatusFormat.h"
 #include "sm/health/HealthSettings.h"
 #include "sm/loop/EventLoop.h"
+#include "sm/mad/Gmp.h"
+#include "sm/mad/MadEngine.h"
 #include "sm/manager/GroupSource.h"
 #include "sm/manager/MasterSweep.h"
 #include "sm/manager/StateStore.h"

@@ -7,13 +7,14 @@
 #pragma once
 
 #include <ibsm/MadAttributes.h>
-#include <ibsm/MadEngine.h>
 #include <spdlog/logger.h>
 
 #include <cstdint>
 #include <functional>
 #include <memory>
 #include <optional>
+
+#include "sm/mad/MadEngine.h"
 
 namespace ibsm::sm::manager {
 

@@ -5,7 +5,6 @@
 #pragma once
 
 #include <ibsm/Ids.h>
-#include <ibsm/MadEngine.h>
 
 #include <array>
 #include <optional>
@@ -14,6 +13,7 @@
 #include <variant>
 #include <vector>
 
+#include "sm/mad/MadEngine.h"
 #include "sm/program/TableKinds.h"
 
 namespace ibsm::sm::program {

@@ -9,9 +9,10 @@
 #pragma once
 
 #include <ibsm/MadAttributes.h>
-#include <ibsm/MadEngine.h>
 
 #include <optional>
+
+#include "sm/mad/MadEngine.h"
 
 namespace ibsm::sm::program {
 

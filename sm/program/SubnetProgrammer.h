@@ -21,7 +21,6 @@
 // Log ids: see LOG MESSAGES in ibsm(8).
 #pragma once
 
-#include <ibsm/MadEngine.h>
 #include <ibsm/SubnetPlan.h>
 #include <spdlog/logger.h>
 
@@ -29,6 +28,7 @@
 #include <set>
 #include <span>
 
+#include "sm/mad/MadEngine.h"
 #include "sm/program/HeldSubnet.h"
 #include "sm/program/ProgramOptions.h"
 #include "sm/program/ProgramSummary.h"

@@ -14,12 +14,13 @@
 
 #include <ibsm/Ids.h>
 #include <ibsm/MadAttributes.h>
-#include <ibsm/PerKind.h>
 
 #include <array>
 #include <cstdint>
 #include <string>
 #include <string_view>
+
+#include "sm/program/PerKind.h"
 
 namespace ibsm::sm::program {
 

@@ -2,12 +2,11 @@
 // included (they hold a mask bit each).
 #include "sm/sa/Components.h"
 
-#include <ibsm/SaRecords.h>
-
 #include <algorithm>
 #include <array>
 
 #include "sm/mad/BitField.h"
+#include "sm/sa/SaRecords.h"
 
 namespace ibsm::sm::sa {
 namespace {

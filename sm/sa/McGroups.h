@@ -21,7 +21,6 @@
 #pragma once
 
 #include <ibsm/Multicast.h>
-#include <ibsm/SaRecords.h>
 
 #include <cstdint>
 #include <expected>
@@ -30,6 +29,7 @@
 #include <utility>
 #include <vector>
 
+#include "sm/sa/SaRecords.h"
 #include "sm/sa/SaSubnet.h"
 
 namespace ibsm::sm::sa {

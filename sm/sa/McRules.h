@@ -7,11 +7,12 @@
 
 #include <ibsm/Fabric.h>
 #include <ibsm/Multicast.h>
-#include <ibsm/SaRecords.h>
 
 #include <cstdint>
 #include <optional>
 #include <span>
+
+#include "sm/sa/SaRecords.h"
 
 namespace ibsm::sm::sa {
 

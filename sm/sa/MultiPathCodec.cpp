@@ -3,12 +3,12 @@
 // lives apart from SaRecordCodec.cpp because its length depends on its
 // counts: the one SA record that is not a fixed size.
 #include <fmt/format.h>
-#include <ibsm/SaRecords.h>
 
 #include <algorithm>
 #include <tuple>
 
 #include "sm/mad/BitField.h"
+#include "sm/sa/SaRecords.h"
 
 namespace ibsm {
 namespace {

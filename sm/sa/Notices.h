@@ -8,11 +8,11 @@
 //     if (informMatches(s.info, n)) send(encodeReport(n, tid), s.reportTo);
 #pragma once
 
-#include <ibsm/SaMad.h>
-#include <ibsm/SaRecords.h>
-
 #include <cstdint>
 #include <vector>
+
+#include "sm/sa/SaMad.h"
+#include "sm/sa/SaRecords.h"
 
 namespace ibsm::sm::sa {
 

@@ -9,12 +9,11 @@
 //   if (!paths) answer with paths.error();  // an SA status
 #pragma once
 
-#include <ibsm/SaRecords.h>
-
 #include <cstdint>
 #include <expected>
 #include <vector>
 
+#include "sm/sa/SaRecords.h"
 #include "sm/sa/SaSubnet.h"
 
 namespace ibsm::sm::sa {

@@ -14,10 +14,6 @@
 //   loop.at(*reports.nextDeadline(), ...);            // retries
 #pragma once
 
-#include <ibsm/Gmp.h>
-#include <ibsm/MadTransport.h>
-#include <ibsm/SaRecords.h>
-
 #include <chrono>
 #include <cstdint>
 #include <optional>
@@ -25,7 +21,10 @@
 #include <variant>
 #include <vector>
 
+#include "sm/mad/Gmp.h"
+#include "sm/mad/MadTransport.h"
 #include "sm/mad/Requester.h"
+#include "sm/sa/SaRecords.h"
 #include "sm/sa/Subscriptions.h"
 
 namespace ibsm::sm::sa {

@@ -2,13 +2,13 @@
 // of named fields, read and written by the same walk.
 #include <fmt/format.h>
 #include <ibsm/Mad.h>
-#include <ibsm/SaMad.h>
 
 #include <algorithm>
 #include <array>
 #include <tuple>
 
 #include "sm/mad/BitField.h"
+#include "sm/sa/SaMad.h"
 
 namespace ibsm {
 namespace {

@@ -1,9 +1,8 @@
 // MCMemberRecord through the SA: the MAD side of McGroups -- the method,
 // the requester, the answer and the counters.
-#include <ibsm/SaRecords.h>
-
 #include "sm/sa/Components.h"
 #include "sm/sa/McRules.h"
+#include "sm/sa/SaRecords.h"
 #include "sm/sa/SaResponder.h"
 
 namespace ibsm::sm::sa {

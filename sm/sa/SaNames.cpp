@@ -1,10 +1,11 @@
 #include "sm/sa/SaNames.h"
 
 #include <fmt/format.h>
-#include <ibsm/SaMad.h>
 
 #include <array>
 #include <utility>
+
+#include "sm/sa/SaMad.h"
 
 namespace ibsm::sm::sa {
 namespace {

@@ -2,13 +2,12 @@
 // table of (member, bit, width); an SMP attribute inside a record is cut
 // from, or pasted into, that attribute's own 64-byte encoding
 // (MadAttributes.h), so NodeInfo or PortInfo is laid out in one place only.
-#include <ibsm/SaRecords.h>
-
 #include <algorithm>
 #include <cstring>
 #include <tuple>
 
 #include "sm/mad/BitField.h"
+#include "sm/sa/SaRecords.h"
 
 namespace ibsm {
 namespace {

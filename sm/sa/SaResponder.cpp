@@ -1,12 +1,11 @@
 #include "sm/sa/SaResponder.h"
 
-#include <ibsm/SaRecords.h>
-
 #include <algorithm>
 
 #include "sm/sa/Components.h"
 #include "sm/sa/MultiPathRecords.h"
 #include "sm/sa/PathRecords.h"
+#include "sm/sa/SaRecords.h"
 
 namespace ibsm::sm::sa {
 namespace {

@@ -21,16 +21,15 @@
 // SA key (else REQ_INVALID); an error answer echoes the request's data.
 #pragma once
 
-#include <ibsm/Gmp.h>
-#include <ibsm/SaMad.h>
-
 #include <atomic>
 #include <cstdint>
 #include <functional>
 #include <map>
 #include <memory>
 
+#include "sm/mad/Gmp.h"
 #include "sm/sa/McGroups.h"
+#include "sm/sa/SaMad.h"
 #include "sm/sa/SaSubnet.h"
 #include "sm/sa/ServiceRegistry.h"
 #include "sm/sa/Subscriptions.h"

@@ -16,7 +16,6 @@
 #pragma once
 
 #include <ibsm/MadAttributes.h>
-#include <ibsm/SaRecords.h>
 #include <ibsm/SubnetPlan.h>
 
 #include <map>
@@ -26,6 +25,8 @@
 #include <unordered_map>
 #include <utility>
 #include <vector>
+
+#include "sm/sa/SaRecords.h"
 
 namespace ibsm::sm::sa {
 

@@ -6,14 +6,14 @@
 // and lasts ServiceLease seconds from its last registration.
 #pragma once
 
-#include <ibsm/SaMad.h>
-#include <ibsm/SaRecords.h>
-
 #include <chrono>
 #include <cstdint>
 #include <expected>
 #include <span>
 #include <vector>
+
+#include "sm/sa/SaMad.h"
+#include "sm/sa/SaRecords.h"
 
 namespace ibsm::sm::sa {
 

@@ -5,13 +5,13 @@
 // responder itself sends nothing.
 #pragma once
 
-#include <ibsm/SaMad.h>
-#include <ibsm/SaRecords.h>
-
 #include <cstdint>
 #include <expected>
 #include <span>
 #include <vector>
+
+#include "sm/sa/SaMad.h"
+#include "sm/sa/SaRecords.h"
 
 namespace ibsm::sm::sa {
 

@@ -2,7 +2,6 @@
 
 #include <fcntl.h>
 #include <fmt/format.h>
-#include <ibsm/PerfCounters.h>
 #include <infiniband/umad.h>
 #include <poll.h>
 #include <unistd.h>
@@ -11,6 +10,8 @@
 #include <cerrno>
 #include <cstring>
 #include <vector>
+
+#include "sm/mad/PerfCounters.h"
 
 namespace ibsm::sm::transport {
 namespace {

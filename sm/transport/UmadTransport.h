@@ -3,7 +3,7 @@
 // one open port with two agents, for the LID-routed (0x01) and the
 // directed-route (0x81) SM classes, both registered to receive Get, Set,
 // Trap and TrapRepress requests as well as responses to what we send; and,
-// as the port's GmpPort (<ibsm/Gmp.h>), a third agent for Subnet
+// as the port's GmpPort (sm/mad/Gmp.h), a third agent for Subnet
 // Administration (class 0x03 version 2 on QP1) registered as a server with
 // RMPP, so the kernel reassembles long requests and segments long answers;
 // and a fourth, a Performance Management client (class 0x04), whose
@@ -20,8 +20,6 @@
 #pragma once
 
 #include <ibsm/Fabric.h>
-#include <ibsm/Gmp.h>
-#include <ibsm/MadTransport.h>
 
 #include <chrono>
 #include <memory>
@@ -29,6 +27,9 @@
 #include <span>
 #include <string>
 #include <vector>
+
+#include "sm/mad/Gmp.h"
+#include "sm/mad/MadTransport.h"
 
 namespace ibsm::sm::transport {
 

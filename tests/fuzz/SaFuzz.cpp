@@ -14,13 +14,13 @@
 // and multicast, every group kept by a Full or SendOnlyFull member or
 // pre-created.
 #include <ibsm/Lids.h>
-#include <ibsm/SaMad.h>
 #include <ibsm/SubnetPlan.h>
 
 #include <cstdio>
 #include <cstdlib>
 #include <set>
 
+#include "sm/sa/SaMad.h"
 #include "sm/sa/SaResponder.h"
 
 namespace {

@@ -10,7 +10,6 @@
 // Without a NETFILE argument it takes IBSIM_NETFILE (set by the harness).
 // --unlink NODE PORT first cuts that cable through ibsim's console
 // (IBSIM_CONSOLE) and expects the net file without it.
-#include <ibsm/MadEngine.h>
 #include <ibsm/Topology.h>
 #include <spdlog/spdlog.h>
 
@@ -25,6 +24,7 @@
 #include <vector>
 
 #include "sm/discovery/Discovery.h"
+#include "sm/mad/MadEngine.h"
 #include "sm/transport/UmadTransport.h"
 #include "tests/sm/discovery/DiscoveryChecks.h"
 

@@ -7,7 +7,6 @@
 #pragma once
 
 #include <ibsm/Fabric.h>
-#include <ibsm/PerfCounters.h>
 
 #include <algorithm>
 #include <map>
@@ -15,6 +14,8 @@
 #include <set>
 #include <span>
 #include <vector>
+
+#include "sm/mad/PerfCounters.h"
 
 namespace ibsm::testing {
 

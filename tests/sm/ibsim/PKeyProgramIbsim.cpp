@@ -14,7 +14,6 @@
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 #include <ibsm/Engines.h>
-#include <ibsm/MadEngine.h>
 #include <spdlog/spdlog.h>
 
 #include <cstdio>
@@ -22,6 +21,7 @@
 #include <sstream>
 
 #include "sm/discovery/Discovery.h"
+#include "sm/mad/MadEngine.h"
 #include "sm/program/SubnetProgrammer.h"
 #include "sm/transport/UmadTransport.h"
 

@@ -16,7 +16,6 @@
 // ibsim answers one SMP at a time, so past 16-32 outstanding SMPs there is
 // nothing left to overlap; 32 is the default, and no window lost an SMP.
 #include <ibsm/MadAttributes.h>
-#include <ibsm/MadEngine.h>
 #include <ibsm/Topology.h>
 #include <spdlog/spdlog.h>
 
@@ -28,6 +27,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "sm/mad/MadEngine.h"
 #include "sm/transport/UmadTransport.h"
 
 namespace ibsm {

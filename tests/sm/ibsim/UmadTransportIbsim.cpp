@@ -4,7 +4,6 @@
 #include <fcntl.h>
 #include <gtest/gtest.h>
 #include <ibsm/MadAttributes.h>
-#include <ibsm/MadEngine.h>
 #include <ibsm/Topology.h>
 #include <spawn.h>
 #include <sys/wait.h>
@@ -14,6 +13,7 @@
 #include <set>
 #include <sstream>
 
+#include "sm/mad/MadEngine.h"
 #include "sm/transport/UmadTransport.h"
 
 extern char** environ;

@@ -5,13 +5,13 @@
 // on it to capture their own frame; these tests fail if one callback is
 // dropped, run twice, or left behind for a later run.
 #include <gtest/gtest.h>
-#include <ibsm/MadEngine.h>
 #include <spdlog/sinks/ostream_sink.h>
 
 #include <algorithm>
 #include <sstream>
 
 #include "sm/loop/EventLoop.h"
+#include "sm/mad/MadEngine.h"
 #include "tests/sm/support/DyingPort.h"
 #include "tests/sm/support/FakeFabricTransport.h"
 

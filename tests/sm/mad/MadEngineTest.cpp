@@ -3,13 +3,13 @@
 // of 3 retries of 200 ms takes microseconds.
 #include <gtest/gtest.h>
 #include <ibsm/MadAttributes.h>
-#include <ibsm/MadEngine.h>
 #include <spdlog/sinks/ostream_sink.h>
 
 #include <algorithm>
 #include <set>
 #include <sstream>
 
+#include "sm/mad/MadEngine.h"
 #include "tests/sm/support/FakeFabricTransport.h"
 
 namespace ibsm {

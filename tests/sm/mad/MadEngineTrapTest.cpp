@@ -4,10 +4,10 @@
 // change flags follow the packed ntc_144 layout OpenSM and Linux read.
 #include <gtest/gtest.h>
 #include <ibsm/MadAttributes.h>
-#include <ibsm/MadEngine.h>
 #include <infiniband/mad.h>
 #include <spdlog/sinks/null_sink.h>
 
+#include "sm/mad/MadEngine.h"
 #include "tests/sm/support/FakeFabricTransport.h"
 
 namespace ibsm {

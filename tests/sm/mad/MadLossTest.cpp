@@ -1,7 +1,8 @@
 // How many attempts an SMP gets: from the loss seen on answered requests
 // of the same path length, never from requests that were not answered.
 #include <gtest/gtest.h>
-#include <ibsm/MadLoss.h>
+
+#include "sm/mad/MadLoss.h"
 
 namespace ibsm {
 namespace {

@@ -5,12 +5,12 @@
 // read; the rate limit is judged by its counters.
 #include <gtest/gtest.h>
 #include <ibsm/MadAttributes.h>
-#include <ibsm/MadEngine.h>
-#include <ibsm/MadTrace.h>
 #include <spdlog/sinks/ostream_sink.h>
 
 #include <sstream>
 
+#include "sm/mad/MadEngine.h"
+#include "sm/mad/MadTrace.h"
 #include "tests/sm/support/FakeFabricTransport.h"
 
 namespace ibsm {

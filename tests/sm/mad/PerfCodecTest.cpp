@@ -2,9 +2,9 @@
 // with mad_set_field() on its IB_PC_*, IB_PC_EXT_* and IB_CPI_* fields must
 // give the same 192 data bytes, and decoding those bytes the values back.
 #include <gtest/gtest.h>
-#include <ibsm/PerfCounters.h>
 #include <infiniband/mad.h>
 
+#include "sm/mad/PerfCounters.h"
 #include "tests/sm/support/LibibmadBytes.h"
 
 namespace ibsm {

@@ -9,7 +9,6 @@
 //   run-with-ibsim.sh two-switch-dual-port-hcas.net -- MftOnIbsim --engine updn --expect FILE
 #include <fmt/format.h>
 #include <ibsm/Engines.h>
-#include <ibsm/MadEngine.h>
 #include <ibsm/Multicast.h>
 #include <spdlog/spdlog.h>
 
@@ -18,6 +17,7 @@
 #include <string_view>
 
 #include "sm/discovery/Discovery.h"
+#include "sm/mad/MadEngine.h"
 #include "sm/program/SubnetProgrammer.h"
 #include "sm/transport/UmadTransport.h"
 

@@ -8,13 +8,13 @@
 // Prints one line per sweep (and the PROG-* log lines); exit status 0 when
 // the first sweep completed and the second wrote nothing.
 #include <ibsm/Engines.h>
-#include <ibsm/MadEngine.h>
 #include <spdlog/spdlog.h>
 
 #include <cstdlib>
 #include <string_view>
 
 #include "sm/discovery/Discovery.h"
+#include "sm/mad/MadEngine.h"
 #include "sm/program/SubnetProgrammer.h"
 #include "sm/transport/UmadTransport.h"
 

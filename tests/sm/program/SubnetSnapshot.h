@@ -8,9 +8,9 @@
 #pragma once
 
 #include <ibsm/Fabric.h>
-#include <ibsm/MadEngine.h>
 
 #include "sm/discovery/DiscoveredSubnet.h"
+#include "sm/mad/MadEngine.h"
 
 namespace ibsm::testing {
 

@@ -2,10 +2,10 @@
 // fields in order, end to end, and a field set through the codec lands in
 // the component the IBA numbers it with.
 #include <gtest/gtest.h>
-#include <ibsm/SaRecords.h>
 
 #include "sm/mad/BitField.h"
 #include "sm/sa/Components.h"
+#include "sm/sa/SaRecords.h"
 
 namespace ibsm::sm::sa {
 namespace {

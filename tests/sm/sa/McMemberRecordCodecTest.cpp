@@ -4,13 +4,13 @@
 // scope, which it does not name, sit at the IBA's bit offsets. And each
 // named component-mask bit is the component of that field.
 #include <gtest/gtest.h>
-#include <ibsm/SaRecords.h>
 #include <infiniband/mad.h>
 
 #include <bit>
 
 #include "sm/mad/BitField.h"
 #include "sm/sa/Components.h"
+#include "sm/sa/SaRecords.h"
 
 namespace ibsm {
 namespace {

@@ -5,13 +5,14 @@
 // attribute is checked against its own encoding and the record's fields at
 // the byte offsets of IBA 15.2.5.
 #include <gtest/gtest.h>
-#include <ibsm/SaMad.h>
-#include <ibsm/SaRecords.h>
 #include <infiniband/mad.h>
 
 #include <algorithm>
 #include <cstring>
 #include <vector>
+
+#include "sm/sa/SaMad.h"
+#include "sm/sa/SaRecords.h"
 
 namespace ibsm {
 namespace {

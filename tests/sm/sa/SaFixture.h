@@ -10,12 +10,12 @@
 
 #include <gtest/gtest.h>
 #include <ibsm/Engines.h>
-#include <ibsm/SaMad.h>
-#include <ibsm/SaRecords.h>
 #include <ibsm/SubnetPlan.h>
 
 #include <stdexcept>
 
+#include "sm/sa/SaMad.h"
+#include "sm/sa/SaRecords.h"
 #include "sm/sa/SaResponder.h"
 #include "sm/sa/SaSubnet.h"
 #include "tests/support/FabricFixtures.h"

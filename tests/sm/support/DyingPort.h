@@ -4,10 +4,11 @@
 #pragma once
 
 #include <ibsm/Error.h>
-#include <ibsm/MadTransport.h>
 
 #include <cstddef>
 #include <optional>
+
+#include "sm/mad/MadTransport.h"
 
 namespace ibsm::testing {
 

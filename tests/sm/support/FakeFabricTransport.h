@@ -31,7 +31,6 @@
 #include <ibsm/Fabric.h>
 #include <ibsm/Mad.h>
 #include <ibsm/MadAttributes.h>
-#include <ibsm/MadTransport.h>
 
 #include <bitset>
 #include <chrono>
@@ -44,6 +43,8 @@
 #include <tuple>
 #include <utility>
 #include <vector>
+
+#include "sm/mad/MadTransport.h"
 
 namespace ibsm::testing {
 

@@ -11,13 +11,13 @@
 //   daemon.serveSa(gmps, responder);
 #pragma once
 
-#include <ibsm/Gmp.h>
-#include <ibsm/MadTransport.h>
-
 #include <algorithm>
 #include <functional>
 #include <utility>
 #include <vector>
+
+#include "sm/mad/Gmp.h"
+#include "sm/mad/MadTransport.h"
 
 namespace ibsm::testing {
 

@@ -5,13 +5,14 @@
 // claim that its fd must be polled alone, as umad2sim's must.
 #pragma once
 
-#include <ibsm/MadTransport.h>
 #include <poll.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <array>
 #include <cstdint>
+
+#include "sm/mad/MadTransport.h"
 
 namespace ibsm::testing {
 

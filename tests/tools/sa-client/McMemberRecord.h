@@ -1,5 +1,5 @@
 // The test client's own MCMemberRecord codec (IBA 15.2.5.17), field by
-// field, independent of ibsm's (include/ibsm/SaRecords.h): the client judges
+// field, independent of ibsm's (sm/sa/SaRecords.h): the client judges
 // an SA's multicast answers, so it must not share the SA's encoder.
 //
 //   McMemberRecord r;

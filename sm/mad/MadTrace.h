@@ -17,7 +17,6 @@
 //   if (trace.enabled()) trace.record(entry, clock());
 #pragma once
 
-#include <ibsm/MadTransport.h>
 #include <spdlog/logger.h>
 
 #include <chrono>
@@ -25,6 +24,8 @@
 #include <memory>
 #include <string>
 #include <string_view>
+
+#include "sm/mad/MadTransport.h"
 
 namespace ibsm {
 

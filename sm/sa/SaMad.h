@@ -14,13 +14,13 @@
 // (8-byte units), which a GetTableResp sets to the record's padded size.
 #pragma once
 
-#include <ibsm/Gmp.h>
-
 #include <cstdint>
 #include <expected>
 #include <span>
 #include <string>
 #include <vector>
+
+#include "sm/mad/Gmp.h"
 
 namespace ibsm {
 

@@ -43,10 +43,7 @@
 #pragma once
 
 #include <ibsm/Mad.h>
-#include <ibsm/MadLoss.h>
 #include <ibsm/MadPath.h>
-#include <ibsm/MadTrace.h>
-#include <ibsm/MadTransport.h>
 #include <spdlog/logger.h>
 
 #include <chrono>
@@ -58,6 +55,9 @@
 #include <variant>
 #include <vector>
 
+#include "sm/mad/MadLoss.h"
+#include "sm/mad/MadTrace.h"
+#include "sm/mad/MadTransport.h"
 #include "sm/mad/Requester.h"
 
 namespace ibsm {
@@ -107,7 +107,7 @@ struct MadEngineOptions {
   std::size_t window{32};
   std::chrono::milliseconds timeout{200};
   unsigned retries{3};
-  // Attempts a request may get on a path that loses MADs (<ibsm/MadLoss.h>:
+  // Attempts a request may get on a path that loses MADs (sm/mad/MadLoss.h:
   // as many as leave it a 1e-4 chance of failing at the loss seen lately on
   // paths of its length); 1 + retries or less: always 1 + retries.
   unsigned maxAttempts{16};

@@ -14,15 +14,16 @@
 #pragma once
 
 #include <ibsm/Error.h>
-#include <ibsm/Gmp.h>
 #include <ibsm/MadAttributes.h>
-#include <ibsm/SaMad.h>
 
 #include <array>
 #include <cstdint>
 #include <span>
 #include <string>
 #include <vector>
+
+#include "sm/mad/Gmp.h"
+#include "sm/sa/SaMad.h"
 
 namespace ibsm {
 
