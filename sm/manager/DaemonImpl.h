@@ -110,6 +110,9 @@ struct SmDaemon::Impl {
   // is written by the last of them).
   void countSweep(const control::SweepInfo& info, const SweepResult* result, FabricRead fabric);
   void countResult(const SweepResult& result);
+  // Every table's reads, writes and SMPs added to the status' totals (a
+  // sweep's, or a multicast pass's that is not counted as a sweep).
+  void addTables(const SweepResult& result);
   // The subnet is up (or not) after a sweep as master; the first up is timed.
   void setUp(bool isUp);
   control::DaemonStatus status() const;

@@ -122,6 +122,10 @@ void SmDaemon::Impl::countSweep(const control::SweepInfo& info, const SweepResul
 
 void SmDaemon::Impl::countResult(const SweepResult& result) {
   lastResult = result;
+  addTables(result);
+}
+
+void SmDaemon::Impl::addTables(const SweepResult& result) {
   for (std::size_t k = 0; k < program::kTableKinds; ++k) {
     const auto kind = static_cast<program::TableKind>(k);
     tablesTotal[kind].read += result.program.table(kind).read;

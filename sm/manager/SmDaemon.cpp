@@ -84,12 +84,7 @@ MulticastService::Hooks SmDaemon::Impl::multicastHooks() {
       .programmed =
           [this](const SweepResult& r) {
             agent.countActivity(static_cast<std::uint32_t>(r.mads));
-            for (std::size_t k = 0; k < program::kTableKinds; ++k) {
-              const auto kind = static_cast<program::TableKind>(k);
-              tablesTotal[kind].read += r.program.table(kind).read;
-              tablesTotal[kind].written += r.program.table(kind).written;
-              tablesTotal[kind].smps += r.program.requests(kind);
-            }
+            addTables(r);
           },
       // Traps 66/67 while master, through the notifier.
       .groupsChanged =
