@@ -348,7 +348,7 @@ int serve(const RunArgs& args, const Setup& setup, const Logging& logging,
                                                            const SmInfo& self) {
     sa->setSubnet(sm::manager::saSnapshot(result, held, self, settings));
   });
-  daemon.describeSa([sa](control::SaCounters& c) { sm::manager::describeSa(*sa, c); });
+  daemon.describeSa([sa](control::SaStatus& c) { sm::manager::describeSa(*sa, c); });
   // Multicast: the SA's groups are what every sweep and every pass routes.
   daemon.manageMulticast(sm::manager::multicastGroupsOf(sa));
   // Notices: traps 64/65 and the traps received, as Reports to subscribers.

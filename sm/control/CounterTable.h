@@ -46,11 +46,21 @@ struct MemberRead<Member> {
       return static_cast<std::uint64_t>(g.*Member);
   }
 };
+template <auto Outer, auto Member>
+struct NestedRead;
+template <typename Group, typename Inner, Inner Group::*Outer, auto Member>
+struct NestedRead<Outer, Member> {
+  static std::uint64_t get(const Group& g) { return MemberRead<Member>::get(g.*Outer); }
+};
 }  // namespace detail
 
 // The reader of a member: an unsigned count, a bool (0 or 1) or a duration
 // (in its own unit, which the key names: `_us`, `_ms`).
 template <auto Member>
 inline constexpr auto read = &detail::MemberRead<Member>::get;
+// The reader of a member of a member: a group that holds another module's
+// counters as they are (control::SaStatus holds sa::SaCounters).
+template <auto Outer, auto Member>
+inline constexpr auto readIn = &detail::NestedRead<Outer, Member>::get;
 
 }  // namespace ibsm::sm::control

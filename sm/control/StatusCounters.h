@@ -59,50 +59,60 @@ inline constexpr std::array<CounterDecl<ReloadRecord>, 2> kReloadCounters{{
 
 // The SA's GMPs: JSON sa.*; text sa_received, sa_answered, then the drops
 // on one line, then the rest.
-inline constexpr std::array<CounterDecl<SaCounters>, 7> kSaTrafficCounters{{
-    {"received", read<&SaCounters::received>},
-    {"answered", read<&SaCounters::answered>},
-    {"dropped_not_master", read<&SaCounters::droppedNotMaster>, {}, {}, {}, "not_master"},
-    {"dropped_undecodable", read<&SaCounters::droppedUndecodable>, {}, {}, {}, "undecodable"},
-    {"dropped_no_responder", read<&SaCounters::droppedNoResponder>, {}, {}, {}, "no_responder"},
-    {"not_answered", read<&SaCounters::notAnswered>},
-    {"send_failed", read<&SaCounters::sendFailed>},
+inline constexpr std::array<CounterDecl<SaTraffic>, 7> kSaTrafficCounters{{
+    {"received", read<&SaTraffic::received>},
+    {"answered", read<&SaTraffic::answered>},
+    {"dropped_not_master", read<&SaTraffic::droppedNotMaster>, {}, {}, {}, "not_master"},
+    {"dropped_undecodable", read<&SaTraffic::droppedUndecodable>, {}, {}, {}, "undecodable"},
+    {"dropped_no_responder", read<&SaTraffic::droppedNoResponder>, {}, {}, {}, "no_responder"},
+    {"not_answered", read<&SaTraffic::notAnswered>},
+    {"send_failed", read<&SaTraffic::sendFailed>},
 }};
 
 // What the SA holds: JSON sa.*, text sa_<key>.
-inline constexpr std::array<CounterDecl<SaCounters>, 2> kSaHeldCounters{{
-    {"service_records", read<&SaCounters::serviceRecords>},
-    {"subscribers", read<&SaCounters::subscribers>},
+inline constexpr std::array<CounterDecl<SaStatus>, 2> kSaHeldCounters{{
+    {"service_records", read<&SaStatus::serviceRecords>},
+    {"subscribers", read<&SaStatus::subscribers>},
 }};
 
 // Report(Notice)s: JSON sa.reports, text "sa_reports: sent N retried N ...".
-inline constexpr std::array<CounterDecl<SaCounters>, 6> kSaReportCounters{{
-    {"sent", read<&SaCounters::reportsSent>},
-    {"retried", read<&SaCounters::reportsRetried>},
-    {"acknowledged", read<&SaCounters::reportsAcknowledged>},
-    {"failed", read<&SaCounters::reportsFailed>},
-    {"unmatched", read<&SaCounters::reportsUnmatched>},
-    {"send_failed", read<&SaCounters::reportSendFailed>},
+inline constexpr std::array<CounterDecl<SaStatus>, 6> kSaReportCounters{{
+    {"sent", read<&SaStatus::reportsSent>},
+    {"retried", read<&SaStatus::reportsRetried>},
+    {"acknowledged", read<&SaStatus::reportsAcknowledged>},
+    {"failed", read<&SaStatus::reportsFailed>},
+    {"unmatched", read<&SaStatus::reportsUnmatched>},
+    {"send_failed", read<&SaStatus::reportSendFailed>},
 }};
 
-inline constexpr std::array<CounterDecl<SaCounters>, 1> kSaSubscriberCounters{{
-    {"subscribers_dropped", read<&SaCounters::subscribersDropped>},
+inline constexpr std::array<CounterDecl<SaStatus>, 1> kSaSubscriberCounters{{
+    {"subscribers_dropped", read<&SaStatus::subscribersDropped>},
 }};
 
 // The SA's limits: JSON sa.*, text "sa_limited: answers_trimmed N ...".
-inline constexpr std::array<CounterDecl<SaCounters>, 3> kSaLimitCounters{{
-    {"answers_trimmed", read<&SaCounters::answersTrimmed>},
-    {"leases_shortened", read<&SaCounters::leasesShortened>},
-    {"segmented_refused", read<&SaCounters::segmentedRefused>},
+inline constexpr std::array<CounterDecl<SaStatus>, 3> kSaLimitCounters{{
+    {"answers_trimmed", readIn<&SaStatus::answers, &sa::SaCounters::answersTrimmed>},
+    {"leases_shortened", readIn<&SaStatus::answers, &sa::SaCounters::leasesShortened>},
+    {"segmented_refused", readIn<&SaStatus::answers, &sa::SaCounters::segmentedRefused>},
 }};
 
 // Multicast as the SA holds it: JSON sa.multicast, text "sa_multicast: groups N ...".
-inline constexpr std::array<CounterDecl<SaCounters>, 5> kSaMulticastCounters{{
-    {"groups", read<&SaCounters::mcGroups>},
-    {"joins", read<&SaCounters::mcJoins>},
-    {"leaves", read<&SaCounters::mcLeaves>},
-    {"groups_created", read<&SaCounters::mcGroupsCreated>, {}, {}, {}, "created"},
-    {"groups_deleted", read<&SaCounters::mcGroupsDeleted>, {}, {}, {}, "deleted"},
+inline constexpr std::array<CounterDecl<SaStatus>, 5> kSaMulticastCounters{{
+    {"groups", read<&SaStatus::mcGroups>},
+    {"joins", readIn<&SaStatus::answers, &sa::SaCounters::mcJoins>},
+    {"leaves", readIn<&SaStatus::answers, &sa::SaCounters::mcLeaves>},
+    {"groups_created",
+     readIn<&SaStatus::answers, &sa::SaCounters::mcGroupsCreated>,
+     {},
+     {},
+     {},
+     "created"},
+    {"groups_deleted",
+     readIn<&SaStatus::answers, &sa::SaCounters::mcGroupsDeleted>,
+     {},
+     {},
+     {},
+     "deleted"},
 }};
 
 // Multicast as the daemon manages it: JSON multicast.* after `managed`.

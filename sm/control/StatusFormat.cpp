@@ -7,8 +7,21 @@
 #include <iterator>
 
 #include "sm/control/StatusCounters.h"
+#include "sm/sa/SaNames.h"
 
 namespace ibsm::sm::control {
+
+SaNamedCounts namedCounts(const sa::SaCounters& counts) {
+  SaNamedCounts named;
+  for (const auto& [id, n] : counts.byAttribute) named.byAttribute[sa::attributeName(id)] += n;
+  for (const auto& [method, n] : counts.byMethod) named.byMethod[sa::methodName(method)] += n;
+  for (const auto& [status, n] : counts.errorsByStatus)
+    named.errorsByStatus[sa::statusName(status)] += n;
+  for (const auto& [status, n] : counts.mcRefusedByStatus)
+    named.mcRefusedByStatus[sa::statusName(status)] += n;
+  return named;
+}
+
 namespace {
 
 std::string guidOrNone(const std::optional<Guid>& g) {
@@ -100,21 +113,22 @@ std::string byName(const std::map<std::string, std::uint64_t>& counts) {
   return line.empty() ? std::string("none") : line;
 }
 
-void appendSa(std::string& out, const SaCounters& sa) {
+void appendSa(std::string& out, const SaStatus& sa) {
   auto o = std::back_inserter(out);
   const auto& traffic = kSaTrafficCounters;
-  appendLines(out, "sa_", sa, std::array{traffic[0], traffic[1]});
-  appendWords(out, "sa_dropped", sa, std::array{traffic[2], traffic[3], traffic[4]});
-  appendLines(out, "sa_", sa, std::array{traffic[5], traffic[6]});
+  appendLines(out, "sa_", sa.traffic, std::array{traffic[0], traffic[1]});
+  appendWords(out, "sa_dropped", sa.traffic, std::array{traffic[2], traffic[3], traffic[4]});
+  appendLines(out, "sa_", sa.traffic, std::array{traffic[5], traffic[6]});
+  const SaNamedCounts named = namedCounts(sa.answers);
   fmt::format_to(o, "sa_by_attribute: {}\nsa_by_method: {}\nsa_errors: {}\n",
-                 byName(sa.byAttribute), byName(sa.byMethod), byName(sa.errorsByStatus));
+                 byName(named.byAttribute), byName(named.byMethod), byName(named.errorsByStatus));
   appendLines(out, "sa_", sa, kSaHeldCounters);
   fmt::format_to(o, "sa_notices: {}\n", byName(sa.noticesByTrap));
   appendWords(out, "sa_reports", sa, kSaReportCounters);
   appendLines(out, "sa_", sa, kSaSubscriberCounters);
   appendWords(out, "sa_limited", sa, kSaLimitCounters);
   appendWords(out, "sa_multicast", sa, kSaMulticastCounters);
-  fmt::format_to(o, "sa_multicast_refused: {}\n", byName(sa.mcRefusedByStatus));
+  fmt::format_to(o, "sa_multicast_refused: {}\n", byName(named.mcRefusedByStatus));
 }
 
 void appendMulticast(std::string& out, const MulticastCounts& m) {

@@ -20,6 +20,7 @@
 #include "sm/control/HealthFormat.h"
 #include "sm/control/SweepKind.h"
 #include "sm/health/HealthView.h"
+#include "sm/sa/SaCounters.h"
 
 namespace ibsm::sm::control {
 
@@ -127,7 +128,7 @@ struct ForeignSm {
 
 // Subnet Administration GMPs the daemon took from the port: every one
 // received is answered or dropped for one of the reasons here.
-struct SaCounters {
+struct SaTraffic {
   std::uint64_t received{0};
   std::uint64_t answered{0};            // an answer sent
   std::uint64_t droppedNotMaster{0};    // arrived while not MASTER
@@ -135,13 +136,19 @@ struct SaCounters {
   std::uint64_t droppedNoResponder{0};  // master, but no SA to answer
   std::uint64_t notAnswered{0};         // the SA had nothing to send back (a ReportResp...)
   std::uint64_t sendFailed{0};          // the answer could not be sent
-  // What the SA itself counts (sm/sa's SaResponder), by name: queries by
-  // attribute and by method, error answers by status; what it holds.
-  std::map<std::string, std::uint64_t> byAttribute;
-  std::map<std::string, std::uint64_t> byMethod;
-  std::map<std::string, std::uint64_t> errorsByStatus;
+};
+
+// The SA in `ibsm status`: the daemon's GMP traffic (SaService), what the
+// responder counted answering (queries by attribute and method, errors and
+// refused joins by status, answers its limits cut short, joins and leaves:
+// sm/sa's own counters, whose ids the printers name), what it holds, and
+// the notices.
+struct SaStatus {
+  SaTraffic traffic;
+  sa::SaCounters answers;
   std::uint64_t serviceRecords{0};
   std::uint64_t subscribers{0};
+  std::uint64_t mcGroups{0};
   // Notices (sm/sa/Notifier.h): by trap number ("64", "65", "128"...),
   // generated or received, whether or not anyone subscribed; the
   // Report(Notice)s they became: first sends, sends again, acknowledged by
@@ -156,22 +163,18 @@ struct SaCounters {
   std::uint64_t reportsUnmatched{0};
   std::uint64_t reportSendFailed{0};
   std::uint64_t subscribersDropped{0};
-  // Answers the SA cut short or turned down by its limits: GetTable answers
-  // trimmed to sa.max_records, ServiceRecord leases cut to
-  // sa.service_lease_max_s, requests sent in RMPP segments (refused).
-  std::uint64_t answersTrimmed{0};
-  std::uint64_t leasesShortened{0};
-  std::uint64_t segmentedRefused{0};
-  // Multicast: the groups the SA holds, MCMemberRecord Sets (joins) and
-  // Deletes (leaves) that succeeded, groups created and deleted, and the
-  // Sets and Deletes refused, by status name.
-  std::uint64_t mcGroups{0};
-  std::uint64_t mcJoins{0};
-  std::uint64_t mcLeaves{0};
-  std::uint64_t mcGroupsCreated{0};
-  std::uint64_t mcGroupsDeleted{0};
+};
+
+// The responder's counts by id under the names an operator reads
+// ("PathRecord", "GetTable", "no_records": SaNames.h); ids that share a
+// name add up.
+struct SaNamedCounts {
+  std::map<std::string, std::uint64_t> byAttribute;
+  std::map<std::string, std::uint64_t> byMethod;
+  std::map<std::string, std::uint64_t> errorsByStatus;
   std::map<std::string, std::uint64_t> mcRefusedByStatus;
 };
+SaNamedCounts namedCounts(const sa::SaCounters& counts);
 
 // Multicast as the daemon manages it (SmDaemon::manageMulticast): the
 // groups and members routed by the last plan, and the passes between
@@ -352,7 +355,7 @@ struct DaemonStatus {
   StateHistory states;
   ReloadRecord reloads;
   PeerCounts peers;
-  SaCounters sa;
+  SaStatus sa;
   MulticastCounts multicast;
   // The counter sweep's figures and the error counters over zero.
   HealthCounters healthCounters;

@@ -162,18 +162,19 @@ Json multicastJson(const MulticastCounts& m) {
   return out;
 }
 
-Json saJson(const SaCounters& sa) {
-  Json out = object(sa, kSaTrafficCounters);
-  out["by_attribute"] = sa.byAttribute;
-  out["by_method"] = sa.byMethod;
-  out["errors_by_status"] = sa.errorsByStatus;
+Json saJson(const SaStatus& sa) {
+  Json out = object(sa.traffic, kSaTrafficCounters);
+  const SaNamedCounts named = namedCounts(sa.answers);
+  out["by_attribute"] = named.byAttribute;
+  out["by_method"] = named.byMethod;
+  out["errors_by_status"] = named.errorsByStatus;
   put(out, sa, kSaHeldCounters);
   out["notices_by_trap"] = sa.noticesByTrap;
   out["reports"] = object(sa, kSaReportCounters);
   put(out, sa, kSaSubscriberCounters);
   put(out, sa, kSaLimitCounters);
   Json mc = object(sa, kSaMulticastCounters);
-  mc["refused_by_status"] = sa.mcRefusedByStatus;
+  mc["refused_by_status"] = named.mcRefusedByStatus;
   out["multicast"] = std::move(mc);
   return out;
 }

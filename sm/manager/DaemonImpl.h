@@ -53,8 +53,8 @@ struct SmDaemon::Impl {
   // wall time at start advanced by the engine's clock, so the daemon reads
   // one clock and fake-clock tests see their own time pass.
   std::chrono::system_clock::time_point wall() const {
-    return startedWall +
-           std::chrono::duration_cast<std::chrono::system_clock::duration>(now() - started);
+    return uptime.startedWall +
+           std::chrono::duration_cast<std::chrono::system_clock::duration>(now() - uptime.started);
   }
   SmInfo selfInfo() const;
   bool once() const { return settings.onceMaxSweeps.has_value(); }
@@ -85,15 +85,9 @@ struct SmDaemon::Impl {
   void setState(SmState to);
   // A part of the daemon needs a new plan: the machine decides when (SmStateMachine.h).
   void requestReplan(fsm::ReplanReason why);
-  // Replan(why) performed by the function that does it; PassDone after.
-  void replan(fsm::ReplanReason why);
   // --once: the exit status once it must end, after checking where the
   // machine stands (another SM's subnet: end; idle as master: sweep again).
   std::optional<int> onceEnd();
-  // ReloadConfig: re-reads the configuration; true when it took (a
-  // Replan(Reload) then programs what it changed).
-  bool applyReload();
-  void replanForReload();
   // How run() ends (the status's `exit`); returns `code`.
   int end(int code, std::string reason, std::vector<std::string> details = {});
 
@@ -149,12 +143,17 @@ struct SmDaemon::Impl {
   bool rebalance();
   // SM-0001, the one place the line is written.
   void logUp(const SweepResult& r, std::string_view how);
+  // Replan(why) performed by the function that does it; PassDone after.
+  void replan(fsm::ReplanReason why);
+  // ReloadConfig: re-reads the configuration; true when it took (a
+  // Replan(Reload) then programs what it changed).
+  bool applyReload();
+  void replanForReload();
 
-  // The multicast service's view of the core (SmDaemon.cpp): master,
-  // idle, stopping, the pass counted with the sweeps, traps 66/67.
+  // DaemonHooks.cpp: the services' hooks into the core, made at construction.
+  // The multicast service's: master, idle, stopping, the pass counted with
+  // the sweeps, traps 66/67.
   MulticastService::Hooks multicastHooks();
-
-  // DaemonHealthHooks.cpp: the services' hooks into the core, made at construction.
   CounterHooks counterHooks();
   HealthHooks healthHooks();
   MetricsHooks metricsHooks();
@@ -180,25 +179,32 @@ struct SmDaemon::Impl {
   // between sweeps (manageMulticast).
   MulticastService multicast;
 
-  bool up{false};
-  MadClock::time_point started;
-  std::chrono::system_clock::time_point startedWall{std::chrono::system_clock::now()};
-  std::uint64_t traps{0};
+  bool up{false};  // the subnet, after the last sweep as master
+  // Since when the daemon runs (its clock and the wall's) and how long the
+  // subnet took to come up the first time.
+  struct Uptime {
+    MadClock::time_point started;
+    std::chrono::system_clock::time_point startedWall{std::chrono::system_clock::now()};
+    std::optional<std::chrono::milliseconds> firstUp;
+  };
+  Uptime uptime;
   // What `ibsm status` counts of the core's own work (DaemonStatus says
-  // what each means): sweeps, SMInfo state changes, SIGHUPs.
-  control::SweepHistory sweeps;
-  control::StateHistory states;
-  control::ReloadRecord reloads;
-  std::optional<std::chrono::milliseconds> firstUp;
-  program::PerKind<control::TableCounters> tablesTotal{};  // every sweep's, added up
-  std::optional<SweepResult> lastResult;
+  // what each means), and the last sweep's result it shows and draws.
+  struct Record {
+    control::SweepHistory sweeps;
+    control::StateHistory states;                       // SMInfo state changes
+    control::ReloadRecord reloads;                      // SIGHUPs
+    program::PerKind<control::TableCounters> tables{};  // every sweep's, added up
+    std::uint64_t traps{0};
+    std::uint64_t memoryReleases{0};  // releaseMemory() calls
+    std::optional<SweepResult> lastResult;
+  };
+  Record record;
 
   // Subnet Administration (serveSa) and its notices (sendNotices): the
   // services that own them, registered by the constructor.
   SaService sa;
   NoticeService notices;
-
-  std::uint64_t memoryReleases{0};  // releaseMemory() calls
 
   // The discovery of the DISCOVERING phase, kept for the heavy sweep that
   // follows it at once (becoming master): one walk of the fabric, not two.
@@ -208,16 +214,18 @@ struct SmDaemon::Impl {
     discovery::DiscoveryCounters counters;
     std::uint64_t traps{0};
   };
-  std::optional<FreshDiscovery> fresh;
-
-  bool reloadTook{false};  // the last ReloadConfig read new settings: Replan(Reload) applies them
-
-  bool performing{false};  // inside perform(): a signal then cancels the engine
-  bool stopping{false};    // SIGTERM/SIGINT seen
-  int stopSignal{0};
-  std::string stoppedDuring;                 // the action a stop cut short
-  std::optional<control::DaemonExit> ended;  // decided: run() returns ended->code
-  std::uint32_t onceSweeps{0};               // --once: heavy sweeps that ran
+  // How run() goes: what the loop decided so far and carries between actions.
+  struct Running {
+    std::optional<FreshDiscovery> fresh;
+    bool reloadTook{false};  // the last ReloadConfig read new settings: Replan(Reload) applies them
+    bool performing{false};  // inside perform(): a signal then cancels the engine
+    bool stopping{false};    // SIGTERM/SIGINT seen
+    int stopSignal{0};
+    std::string stoppedDuring;                 // the action a stop cut short
+    std::optional<control::DaemonExit> ended;  // decided: run() returns ended->code
+    std::uint32_t onceSweeps{0};               // --once: heavy sweeps that ran
+  };
+  Running running;
 
   // Services of this part (registered in `services` by the constructor):
   // the other SMs, what the service manager is told, the log level.

@@ -27,7 +27,7 @@ void SmDaemon::Impl::servicesOnSweep(const SweepOutcome& outcome) {
 }
 
 void SmDaemon::Impl::servicesOnState(SmState from, SmState to) {
-  for (Service* s : services) s->onState(from, to, stopping);
+  for (Service* s : services) s->onState(from, to, running.stopping);
 }
 
 void SmDaemon::Impl::servicesDescribe(control::DaemonStatus& st) const {

@@ -105,38 +105,38 @@ void SmDaemon::Impl::recordSweep(const control::SweepInfo& info, const SweepResu
 void SmDaemon::Impl::countSweep(const control::SweepInfo& info, const SweepResult* result,
                                 FabricRead fabric) {
   using control::SweepKind;
-  ++sweeps.total;
-  ++sweeps.byKind[control::countedAs(info.kind, !info.changes.empty())];
-  sweeps.last = info;
+  ++record.sweeps.total;
+  ++record.sweeps.byKind[control::countedAs(info.kind, !info.changes.empty())];
+  record.sweeps.last = info;
   // The last sweep that walked the whole fabric: an asked rebalance does,
   // a scheduled one (a replan of the last walk) does not.
   const bool heavy = info.kind == SweepKind::Heavy || info.kind == SweepKind::Takeover;
   const bool walked = heavy || (info.kind == SweepKind::Rebalance && info.counters &&
                                 info.counters->discoveryMads > 0);
-  if (walked) sweeps.lastHeavy = info;
-  if (!info.changes.empty()) sweeps.lastChange = info;
-  if (info.kind == SweepKind::Replan) sweeps.lastReplan = info;
+  if (walked) record.sweeps.lastHeavy = info;
+  if (!info.changes.empty()) record.sweeps.lastChange = info;
+  if (info.kind == SweepKind::Replan) record.sweeps.lastReplan = info;
   if (result) countResult(*result);
   servicesOnSweep({.info = info, .result = result, .fabric = fabric});
 }
 
 void SmDaemon::Impl::countResult(const SweepResult& result) {
-  lastResult = result;
+  record.lastResult = result;
   addTables(result);
 }
 
 void SmDaemon::Impl::addTables(const SweepResult& result) {
   for (std::size_t k = 0; k < program::kTableKinds; ++k) {
     const auto kind = static_cast<program::TableKind>(k);
-    tablesTotal[kind].read += result.program.table(kind).read;
-    tablesTotal[kind].written += result.program.table(kind).written;
-    tablesTotal[kind].smps += result.program.requests(kind);
+    record.tables[kind].read += result.program.table(kind).read;
+    record.tables[kind].written += result.program.table(kind).written;
+    record.tables[kind].smps += result.program.requests(kind);
   }
 }
 
 void SmDaemon::Impl::setUp(bool isUp) {
   up = isUp;
-  if (up && !firstUp) firstUp = since(started);
+  if (up && !uptime.firstUp) uptime.firstUp = since(uptime.started);
 }
 
 namespace {
@@ -178,19 +178,19 @@ void SmDaemon::Impl::describeSelf(control::DaemonStatus& s) const {
   else if (st.master)
     s.master = st.master;
   s.up = up;
-  s.times = {.started = startedWall,
-             .uptime = std::chrono::duration_cast<std::chrono::seconds>(now() - started),
-             .firstUp = firstUp};
+  s.times = {.started = uptime.startedWall,
+             .uptime = std::chrono::duration_cast<std::chrono::seconds>(now() - uptime.started),
+             .firstUp = uptime.firstUp};
 }
 
 // The core's own counters: sweeps, routes, SMPs, state changes, reloads.
 void SmDaemon::Impl::describeCore(control::DaemonStatus& s) const {
-  s.sweeps = sweeps;
-  if (lastResult) s.routes = routesSummary(*lastResult);
-  s.mads = madTotals(engine.counters(), tablesTotal);
-  s.trapsReceived = traps;
-  s.states = states;
-  s.reloads = reloads;
+  s.sweeps = record.sweeps;
+  if (record.lastResult) s.routes = routesSummary(*record.lastResult);
+  s.mads = madTotals(engine.counters(), record.tables);
+  s.trapsReceived = record.traps;
+  s.states = record.states;
+  s.reloads = record.reloads;
 }
 
 control::DaemonStatus SmDaemon::Impl::status() const {
@@ -199,7 +199,7 @@ control::DaemonStatus SmDaemon::Impl::status() const {
   describeCore(s);
   s.resources = resources();
   servicesDescribe(s);
-  s.exit = ended;
+  s.exit = running.ended;
   return s;
 }
 
@@ -211,13 +211,13 @@ control::ResourceCounts SmDaemon::Impl::resources() const {
   r.rssBytes = m.rssBytes;
   r.heapInUse = m.heapInUse;
   r.heapFree = m.heapFree;
-  r.memoryReleases = memoryReleases;
+  r.memoryReleases = record.memoryReleases;
   return r;
 }
 
 void SmDaemon::Impl::releaseMemory() {
   releaseFreeMemory();
-  ++memoryReleases;
+  ++record.memoryReleases;
 }
 
 }  // namespace ibsm::sm::manager

@@ -1,5 +1,7 @@
 // SmDaemon's work as DISCOVERING and as master: discovery, heavy sweeps
-// (take-over included), light sweeps, and how --once judges a heavy sweep.
+// (take-over included), light sweeps, rebalances and replans (for
+// isolation, a reloaded configuration, multicast), the reload itself, and
+// how --once judges a heavy sweep.
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
 
@@ -10,6 +12,7 @@
 namespace ibsm::sm::manager {
 
 using fsm::Event;
+using fsm::ReplanReason;
 
 namespace {
 
@@ -25,25 +28,25 @@ bool neverRun(const discovery::DiscoveredSubnet& subnet) {
 
 void SmDaemon::Impl::logUp(const SweepResult& r, std::string_view how) {
   const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(r.elapsed).count();
-  const auto sinceStart = std::chrono::duration<double>(now() - started).count();
+  const auto sinceStart = std::chrono::duration<double>(now() - uptime.started).count();
   log->info(
       "SM-0001 subnet up: {} switches, {} CA ports, {} pairs routed by {}, {} ports active ({} "
       "activated by this sweep); {} of {} MADs in {} ms; {} MADs, {:.2f} s since start",
       r.switches, r.caPorts, r.routedPairs, r.engine, r.portsActive, r.program.portsActivated, how,
       r.mads, ms, engine.counters().sent, sinceStart);
-  ++states.upReports;
-  states.lastUpReport = wall();
+  ++record.states.upReports;
+  record.states.lastUpReport = wall();
 }
 
 void SmDaemon::Impl::discover() {
   const auto t0 = now();
   const auto sent = engine.counters().sent;
   discovery::Discovery discovery(engine, {}, log);
-  ++sweeps.fabricWalks;
+  ++record.sweeps.fabricWalks;
   auto found = discovery.run();
   if (!found) {
-    if (stopping) return;
-    ++sweeps.failed;
+    if (running.stopping) return;
+    ++record.sweeps.failed;
     if (once()) {
       // --once cannot wait for the next tick: it ends here (onceEnd).
       log->error("SM-0007 discovery failed, --once ends: {}", found.error().message);
@@ -62,7 +65,7 @@ void SmDaemon::Impl::discover() {
   recordSweep(
       sweepInfo(control::SweepKind::Discovery, since(t0), engine.counters().sent - sent, {}, false),
       nullptr);
-  fresh = FreshDiscovery{std::move(*found), discovery.counters(), traps};
+  running.fresh = FreshDiscovery{std::move(*found), discovery.counters(), record.traps};
   machine.feed(Event::discoveryDone(true, sms));
   const auto& st = machine.state();
   if (st.phase == fsm::Phase::Standby) peerService.noteMaster(st.master, sms);
@@ -71,7 +74,7 @@ void SmDaemon::Impl::discover() {
 // A TakeOver starts from what the fabric holds, not from our picture of it.
 void SmDaemon::Impl::noteTakeOver(const std::optional<FreshDiscovery>& discovery) {
   if (machine.state().master == Guid{} && discovery && neverRun(discovery->subnet)) {
-    ++sweeps.firstBringUps;
+    ++record.sweeps.firstBringUps;
     log->info("SM-0137 first bring-up: no SM was master and no port holds a LID");
   } else {
     log->info("SM-0105 taking over{}: adopting the LIDs and tables the fabric holds",
@@ -83,7 +86,7 @@ void SmDaemon::Impl::noteTakeOver(const std::optional<FreshDiscovery>& discovery
 void SmDaemon::Impl::heavy(bool takeover, std::optional<FreshDiscovery> discovery) {
   const auto t0 = now();
   if (takeover) noteTakeOver(discovery);
-  if (!discovery) ++sweeps.fabricWalks;
+  if (!discovery) ++record.sweeps.fabricWalks;
   // `ibsm sweep --rebalance` (or a rebalance SM-0431 left asked) is a heavy
   // sweep that routes afresh: status counts it as a rebalance, as the
   // operator asked for one.
@@ -91,9 +94,9 @@ void SmDaemon::Impl::heavy(bool takeover, std::optional<FreshDiscovery> discover
   auto result =
       discovery ? sweep.run(std::move(discovery->subnet), discovery->counters) : sweep.run();
   if (!result) {
-    if (stopping) return;  // cancelled: the machine holds Stop
+    if (running.stopping) return;  // cancelled: the machine holds Stop
     log->error("SM-0003 sweep failed: {}", result.error().message);
-    ++sweeps.failed;
+    ++record.sweeps.failed;
     if (once()) {
       end(1, "sweep failed", {result.error().message});
       return;
@@ -142,7 +145,7 @@ void SmDaemon::Impl::readVlArbForSa(SweepResult& result) {
 }
 
 void SmDaemon::Impl::onceSwept(const SweepResult& result) {
-  ++onceSweeps;
+  ++running.onceSweeps;
   // A link that changed while the sweep ran (Trap 128) means the tables
   // just written may point into a dead port: sweep again.
   const bool stale = agent.takeLinkChange();
@@ -152,11 +155,12 @@ void SmDaemon::Impl::onceSwept(const SweepResult& result) {
     end(0, "up");
     return;
   }
-  if (onceSweeps >= *settings.onceMaxSweeps) {
+  if (running.onceSweeps >= *settings.onceMaxSweeps) {
     std::vector<std::string> reasons = result.reasons;
     if (stale) reasons.push_back("links kept changing during every sweep");
-    log->error("SM-0004 subnet not up after {} sweeps: {}", onceSweeps, fmt::join(reasons, "; "));
-    end(1, fmt::format("not up after {} sweeps", onceSweeps), std::move(reasons));
+    log->error("SM-0004 subnet not up after {} sweeps: {}", running.onceSweeps,
+               fmt::join(reasons, "; "));
+    end(1, fmt::format("not up after {} sweeps", running.onceSweeps), std::move(reasons));
     return;
   }
   if (stale) log->warn("SM-0118 a link changed during the sweep (Trap 128): sweeping again");
@@ -168,9 +172,9 @@ void SmDaemon::Impl::onceSwept(const SweepResult& result) {
 void SmDaemon::Impl::light() {
   auto result = sweep.lightSweep();
   if (!result) {
-    if (stopping) return;
+    if (running.stopping) return;
     log->error("SM-0414 light sweep failed: {}", result.error().message);
-    ++sweeps.failed;
+    ++record.sweeps.failed;
     machine.feed(Event::lightSweepDone(false, false));
     return;
   }
@@ -224,6 +228,79 @@ bool SmDaemon::Impl::rebalance() {
                         &*result),
               &*result);
   return result->up;
+}
+
+// Each reason's replan is the function that has always done it; the
+// machine hears PassDone after it (a replan that could not run, or left
+// the subnet not up, asked for a heavy sweep itself).
+void SmDaemon::Impl::replan(ReplanReason why) {
+  switch (why) {
+    case ReplanReason::Isolation:
+      // Publishes the book's isolation as planned, shown at once.
+      health.replanForIsolation();
+      break;
+    case ReplanReason::Reload:
+      // A configuration refused (SM-0108) changes no plan.
+      if (std::exchange(running.reloadTook, false)) replanForReload();
+      break;
+    case ReplanReason::Multicast:
+      multicast.pass();
+      break;
+  }
+  machine.feed(Event::passDone(true));
+}
+
+bool SmDaemon::Impl::applyReload() {
+  if (!reload) return false;
+  auto next = reload();
+  if (!next) {
+    log->error("SM-0108 configuration not reloaded, the running one stays: {}",
+               next.error().message);
+    ++record.reloads.refused;
+    record.reloads.error = next.error().message;
+    return false;
+  }
+  if (next->controlSocket != settings.controlSocket)
+    log->warn("SM-0126 control_socket changes only on restart");
+  next->controlSocket = settings.controlSocket;
+  next->onceMaxSweeps = settings.onceMaxSweeps;
+  settings = std::move(*next);
+  logControl.applyConfig(settings.logLevel);
+  machine.setContext(contextOf(portGuid, settings));
+  agent.setPriority(settings.priority);
+  agent.setSmKey(settings.smKey);
+  sweep.setSettings(settings.sweep);
+  multicast.precreate();
+  ++record.reloads.taken;
+  record.reloads.error.clear();
+  log->info("SM-0107 configuration reloaded: priority {}, sweep interval {} s", settings.priority,
+            settings.sweepInterval.count());
+  return true;
+}
+
+// The fabric did not change, the plan may have: program the difference
+// now; the machine follows with a light sweep.
+void SmDaemon::Impl::replanForReload() {
+  if (agent.self().smState != SmState::Master) return;
+  const auto t0 = now();
+  auto result = sweep.replan();
+  if (!result) {
+    if (running.stopping) return;
+    log->warn("SM-0127 could not re-plan from the last sweep ({}): sweeping heavy",
+              result.error().message);
+    machine.feed(Event::operatorSweep(true));
+    return;
+  }
+  log->info(
+      "SM-0114 re-planned with the new configuration: {} MADs, {} PKey blocks and {} LFT "
+      "blocks written",
+      result->mads, result->program.table(program::TableKind::PKey).written,
+      result->program.table(program::TableKind::Lft).written);
+  setUp(result->up);
+  recordSweep(
+      sweepInfo(control::SweepKind::Replan, since(t0), result->mads, result->changes, up, &*result),
+      &*result);
+  if (!up) machine.feed(Event::operatorSweep(true));
 }
 
 }  // namespace ibsm::sm::manager

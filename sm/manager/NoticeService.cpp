@@ -90,7 +90,7 @@ void NoticeService::pump() {
 }
 
 void NoticeService::describe(control::DaemonStatus& status) const {
-  control::SaCounters& out = status.sa;
+  control::SaStatus& out = status.sa;
   out.reportSendFailed = reportSendFailed_;
   if (!notifier_) return;
   const sa::ReportCounters& r = notifier_->reportCounters();

@@ -63,23 +63,11 @@ PortsInService portsInService(const SweepResult& result, const program::HeldSubn
   return out;
 }
 
-void describeSa(const sa::SaResponder& responder, control::SaCounters& out) {
-  const sa::SaCounters& c = responder.counters();
-  for (const auto& [id, n] : c.byAttribute) out.byAttribute[sa::attributeName(id)] += n;
-  for (const auto& [method, n] : c.byMethod) out.byMethod[sa::methodName(method)] += n;
-  for (const auto& [status, n] : c.errorsByStatus) out.errorsByStatus[sa::statusName(status)] += n;
+void describeSa(const sa::SaResponder& responder, control::SaStatus& out) {
+  out.answers = responder.counters();
   out.serviceRecords = responder.serviceRecords();
   out.subscribers = responder.subscriptions().size();
-  out.answersTrimmed = c.answersTrimmed;
-  out.leasesShortened = c.leasesShortened;
-  out.segmentedRefused = c.segmentedRefused;
   out.mcGroups = responder.groups().size();
-  out.mcJoins = c.mcJoins;
-  out.mcLeaves = c.mcLeaves;
-  out.mcGroupsCreated = c.mcGroupsCreated;
-  out.mcGroupsDeleted = c.mcGroupsDeleted;
-  for (const auto& [status, n] : c.mcRefusedByStatus)
-    out.mcRefusedByStatus[sa::statusName(status)] += n;
 }
 
 namespace {

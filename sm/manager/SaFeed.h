@@ -52,6 +52,6 @@ struct PortsInService {
     std::shared_ptr<sa::SaResponder> responder);
 
 // What the SA counts and holds, by name, into the status's `sa`.
-void describeSa(const sa::SaResponder& responder, control::SaCounters& out);
+void describeSa(const sa::SaResponder& responder, control::SaStatus& out);
 
 }  // namespace ibsm::sm::manager

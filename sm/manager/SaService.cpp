@@ -119,14 +119,8 @@ void SaService::onSweep(const SweepOutcome& outcome) {
 }
 
 void SaService::describe(control::DaemonStatus& status) const {
-  control::SaCounters& out = status.sa;
-  out.received = counts_.received;
-  out.answered = counts_.answered;
-  out.droppedNotMaster = counts_.droppedNotMaster;
-  out.droppedUndecodable = counts_.droppedUndecodable;
-  out.droppedNoResponder = counts_.droppedNoResponder;
-  out.notAnswered = counts_.notAnswered;
-  out.sendFailed = counts_.sendFailed;
+  control::SaStatus& out = status.sa;
+  out.traffic = counts_;
   if (describe_) describe_(out);
 }
 

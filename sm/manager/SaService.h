@@ -59,7 +59,7 @@ class SaService final : public Service {
   // SmDaemon::onSubnetProgrammed: where the snapshot is made.
   void onSubnetProgrammed(SmDaemon::SubnetListener listener) { listener_ = std::move(listener); }
   // SmDaemon::describeSa: what the responder counts, into the status's `sa`.
-  void describeWith(std::function<void(control::SaCounters&)> describe) {
+  void describeWith(std::function<void(control::SaStatus&)> describe) {
     describe_ = std::move(describe);
   }
 
@@ -90,10 +90,10 @@ class SaService final : public Service {
   GmpPort* port_{nullptr};
   std::shared_ptr<GmpResponder> responder_;
   SmDaemon::SubnetListener listener_;
-  std::function<void(control::SaCounters&)> describe_;
+  std::function<void(control::SaStatus&)> describe_;
   // What the daemon's side counts: received..sendFailed (the responder
   // counts the rest, through describe_).
-  control::SaCounters counts_;
+  control::SaTraffic counts_;
   MadTrace trace_;
 };
 

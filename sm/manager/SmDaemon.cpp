@@ -40,7 +40,7 @@ SmDaemon::Impl::Impl(MadEngine& e, loop::EventLoop& l, const StateStore& st, Gui
       agent(engine, selfInfo(), log),
       sweep(engine, store, settings.sweep, log),
       multicast(sweep, loop, settings, log, multicastHooks()),
-      started(now()),
+      uptime{.started = now(), .firstUp = {}},
       sa(log, agent, sweep,
          {.clock = [this] { return now(); },
           .perfGmp = [this](const ReceivedGmp& in) { counters.deliver(in.mad); },
@@ -53,7 +53,7 @@ SmDaemon::Impl::Impl(MadEngine& e, loop::EventLoop& l, const StateStore& st, Gui
                    .machine = machine,
                    .self = agent.self(),
                    .settings = settings,
-                   .stopping = stopping,
+                   .stopping = running.stopping,
                    .wall = [this] { return wall(); },
                    .log = log}),
       lifecycle(agent.self(), up),
@@ -71,27 +71,6 @@ SmDaemon::Impl::Impl(MadEngine& e, loop::EventLoop& l, const StateStore& st, Gui
   services.push_back(&health);
   // Last: the metrics file shows what the others made of a sweep.
   services.push_back(&metrics);
-}
-
-MulticastService::Hooks SmDaemon::Impl::multicastHooks() {
-  return {
-      .master = [this] { return agent.self().smState == SmState::Master; },
-      // Only from MasterIdle: a pass asked elsewhere would wait in the
-      // machine while the loop, seeing it still due, never slept.
-      .idle = [this] { return machine.idle() && machine.state().phase == fsm::Phase::MasterIdle; },
-      .stopping = [this] { return stopping; },
-      .requestPass = [this] { requestReplan(fsm::ReplanReason::Multicast); },
-      .programmed =
-          [this](const SweepResult& r) {
-            agent.countActivity(static_cast<std::uint32_t>(r.mads));
-            addTables(r);
-          },
-      // Traps 66/67 while master, through the notifier.
-      .groupsChanged =
-          [this](std::vector<sa::McGroupEvent> events) {
-            notices.groupsChanged(events, peerService.ownLid());
-          },
-  };
 }
 
 SmDaemon::Impl::~Impl() {
@@ -135,7 +114,7 @@ void SmDaemon::manageMulticast(std::shared_ptr<GroupSource> groups) {
   impl_->multicast.manage(std::move(groups));
 }
 
-void SmDaemon::describeSa(std::function<void(control::SaCounters&)> describe) {
+void SmDaemon::describeSa(std::function<void(control::SaStatus&)> describe) {
   impl_->sa.describeWith(std::move(describe));
 }
 
@@ -156,7 +135,7 @@ void SmDaemon::signal(int signo) {
 }
 
 const SweepResult* SmDaemon::lastResult() const {
-  return impl_->lastResult ? &*impl_->lastResult : nullptr;
+  return impl_->record.lastResult ? &*impl_->record.lastResult : nullptr;
 }
 
 control::DaemonStatus SmDaemon::status() const {
@@ -164,11 +143,11 @@ control::DaemonStatus SmDaemon::status() const {
 }
 
 int SmDaemon::Impl::end(int code, std::string reason, std::vector<std::string> details) {
-  ended = control::DaemonExit{.code = code,
-                              .reason = std::move(reason),
-                              .details = std::move(details),
-                              .signal = 0,
-                              .stoppedDuring = {}};
+  running.ended = control::DaemonExit{.code = code,
+                                      .reason = std::move(reason),
+                                      .details = std::move(details),
+                                      .signal = 0,
+                                      .stoppedDuring = {}};
   return code;
 }
 
@@ -182,7 +161,8 @@ std::optional<int> SmDaemon::Impl::openControl() {
     return end(1, "control socket", {server.error().message});
   }
   controlServer = std::move(*server);
-  controlServer->provideDrawing([this] { return drawLastSweep(lastResult, health.published()); });
+  controlServer->provideDrawing(
+      [this] { return drawLastSweep(record.lastResult, health.published()); });
   controlServer->provideDump([this](control::DumpKind kind) {
     return dumpHeldTables(kind, sweep.lastPlan().get(), sweep.held(),
                           agent.self().smState == SmState::Master);
@@ -216,7 +196,7 @@ int SmDaemon::Impl::run() {
     return machine.feed(Event::smInfoSet(modifier, sender));
   });
   agent.onTrap([this](const Notice& notice, Lid from) {
-    ++traps;
+    ++record.traps;
     notices.trapReceived(notice, from);
     machine.feed(Event::trap(notice.trapNumber == 144));
   });
@@ -254,9 +234,9 @@ std::optional<int> SmDaemon::Impl::performPending() {
     if (a->kind == ActionKind::Stop) {  // --once: stopped before up
       if (paused) counters.pause(false);
       end(once() ? 1 : 0, "stopped");
-      ended->signal = stopSignal;
-      ended->stoppedDuring = stoppedDuring;
-      return ended->code;
+      running.ended->signal = running.stopSignal;
+      running.ended->stoppedDuring = running.stoppedDuring;
+      return running.ended->code;
     }
     // A sweep's SMPs first: the counter sweep sends nothing new meanwhile.
     if (pausesCounters(*a) && !paused) counters.pause(true);
@@ -305,7 +285,7 @@ std::optional<int> SmDaemon::Impl::waitForWork(const LoopTimers& timers) {
   if (const auto due = servicesDeadline()) until = std::min(until, *due);
   const auto workDue = [this] { return !machine.idle() || servicesReady(); };
   if (auto ok = engine.runUntil(until, workDue); !ok) {
-    if (stopping) return std::nullopt;  // the machine holds Stop
+    if (running.stopping) return std::nullopt;  // the machine holds Stop
     log->error("SM-0006 port failed: {}", ok.error().message);
     return end(1, "port failed", {ok.error().message});
   }
@@ -321,8 +301,8 @@ void SmDaemon::Impl::signal(int signo) {
   }
   log->info("SM-0005 signal {}: stopping", signo);
   lifecycle.stopping();
-  if (stopSignal == 0) stopSignal = signo;
-  if (performing && !engine.cancelled()) {
+  if (running.stopSignal == 0) running.stopSignal = signo;
+  if (running.performing && !engine.cancelled()) {
     const auto phase = machine.state().phase;
     const bool programming =
         phase == fsm::Phase::MasterTakeOver || phase == fsm::Phase::MasterHeavySweep ||
@@ -332,10 +312,10 @@ void SmDaemon::Impl::signal(int signo) {
               programming ? "; what it left half-programmed is repaired by the next master's "
                             "heavy sweep"
                           : "");
-    stoppedDuring = std::string(fsm::name(phase));
+    running.stoppedDuring = std::string(fsm::name(phase));
     engine.cancel();
   }
-  stopping = true;
+  running.stopping = true;
   machine.feed(Event::stop());
 }
 
@@ -345,9 +325,9 @@ void SmDaemon::Impl::perform(const Action& a) {
   // A discovery is fresh only for the sweep it leads to at once.
   std::optional<FreshDiscovery> discovery;
   if (a.kind != ActionKind::SetSmState && a.kind != ActionKind::AnswerSet)
-    discovery = std::exchange(fresh, std::nullopt);
-  if (discovery && discovery->traps != traps) discovery.reset();
-  performing = true;
+    discovery = std::exchange(running.fresh, std::nullopt);
+  if (discovery && discovery->traps != record.traps) discovery.reset();
+  running.performing = true;
   switch (a.kind) {
     case ActionKind::AnswerSet:  // answered inside the callback (SmMachine)
     case ActionKind::Stop:
@@ -384,11 +364,11 @@ void SmDaemon::Impl::perform(const Action& a) {
       peerService.acknowledge(a.peer, a.smState);
       break;
     case ActionKind::ReloadConfig:
-      reloadTook = applyReload();
+      running.reloadTook = applyReload();
       lifecycle.reloaded();
       break;
   }
-  performing = false;
+  running.performing = false;
   // A standby does not sweep: the metrics still show the state it is in
   // (here, not in onState, which comes before the state is set).
   if (a.kind == ActionKind::SetSmState) metrics.write();
@@ -398,39 +378,20 @@ void SmDaemon::Impl::setState(SmState to) {
   const SmState from = agent.self().smState;
   if (from != to) {
     log->info("SM-0101 state {} ({})", fsm::name(to), fsm::name(machine.state().phase));
-    ++states.changes;
-    if (to == SmState::Master) ++states.timesMaster;
-    states.recent.push_back({std::string(fsm::name(to)), wall()});
-    if (states.recent.size() > control::StateHistory::kRecentStates) states.recent.pop_front();
+    ++record.states.changes;
+    if (to == SmState::Master) ++record.states.timesMaster;
+    record.states.recent.push_back({std::string(fsm::name(to)), wall()});
+    if (record.states.recent.size() > control::StateHistory::kRecentStates)
+      record.states.recent.pop_front();
     servicesOnState(from, to);
   }
   agent.setState(to);
   if (to != SmState::Master) up = false;
 }
 
-// Each reason's replan is the function that has always done it; the
-// machine hears PassDone after it (a replan that could not run, or left
-// the subnet not up, asked for a heavy sweep itself).
-void SmDaemon::Impl::replan(ReplanReason why) {
-  switch (why) {
-    case ReplanReason::Isolation:
-      health
-          .replanForIsolation();  // publishes the book as the plan left it  // the book's isolation
-                                  // as planned, shown at once (it was, inside the sweep)
-      break;
-    case ReplanReason::Reload:
-      // A configuration refused (SM-0108) changes no plan.
-      if (std::exchange(reloadTook, false)) replanForReload();
-      break;
-    case ReplanReason::Multicast:
-      multicast.pass();
-      break;
-  }
-  machine.feed(Event::passDone(true));
-}
-
 std::optional<int> SmDaemon::Impl::onceEnd() {
-  if (ended || !once()) return ended ? std::optional(ended->code) : std::nullopt;
+  if (running.ended || !once())
+    return running.ended ? std::optional(running.ended->code) : std::nullopt;
   const auto& st = machine.state();
   const auto who = [&](Guid g) {
     const auto& sms = peerService.lastSms();
@@ -450,7 +411,7 @@ std::optional<int> SmDaemon::Impl::onceEnd() {
       owner = "the master told this SM to stand down (SMInfo DISABLE)";
       break;
     case fsm::Phase::DiscoveryFailed:  // discover() said why
-      return ended ? ended->code : end(1, "discovery failed");
+      return running.ended ? running.ended->code : end(1, "discovery failed");
     case fsm::Phase::MasterIdle:
       // Not up yet (onceSwept decides up and out-of-tries): sweep again now.
       if (machine.idle()) machine.feed(Event::operatorSweep(true));
@@ -460,59 +421,6 @@ std::optional<int> SmDaemon::Impl::onceEnd() {
   }
   log->error("SM-0116 --once: another SM has the subnet: {}; exiting without sweeping it", owner);
   return end(1, "another SM has the subnet", {owner});
-}
-
-bool SmDaemon::Impl::applyReload() {
-  if (!reload) return false;
-  auto next = reload();
-  if (!next) {
-    log->error("SM-0108 configuration not reloaded, the running one stays: {}",
-               next.error().message);
-    ++reloads.refused;
-    reloads.error = next.error().message;
-    return false;
-  }
-  if (next->controlSocket != settings.controlSocket)
-    log->warn("SM-0126 control_socket changes only on restart");
-  next->controlSocket = settings.controlSocket;
-  next->onceMaxSweeps = settings.onceMaxSweeps;
-  settings = std::move(*next);
-  logControl.applyConfig(settings.logLevel);
-  machine.setContext(contextOf(portGuid, settings));
-  agent.setPriority(settings.priority);
-  agent.setSmKey(settings.smKey);
-  sweep.setSettings(settings.sweep);
-  multicast.precreate();
-  ++reloads.taken;
-  reloads.error.clear();
-  log->info("SM-0107 configuration reloaded: priority {}, sweep interval {} s", settings.priority,
-            settings.sweepInterval.count());
-  return true;
-}
-
-// The fabric did not change, the plan may have: program the difference
-// now; the machine follows with a light sweep.
-void SmDaemon::Impl::replanForReload() {
-  if (agent.self().smState != SmState::Master) return;
-  const auto t0 = now();
-  auto result = sweep.replan();
-  if (!result) {
-    if (stopping) return;
-    log->warn("SM-0127 could not re-plan from the last sweep ({}): sweeping heavy",
-              result.error().message);
-    machine.feed(Event::operatorSweep(true));
-    return;
-  }
-  log->info(
-      "SM-0114 re-planned with the new configuration: {} MADs, {} PKey blocks and {} LFT "
-      "blocks written",
-      result->mads, result->program.table(program::TableKind::PKey).written,
-      result->program.table(program::TableKind::Lft).written);
-  setUp(result->up);
-  recordSweep(
-      sweepInfo(control::SweepKind::Replan, since(t0), result->mads, result->changes, up, &*result),
-      &*result);
-  if (!up) machine.feed(Event::operatorSweep(true));
 }
 
 }  // namespace ibsm::sm::manager

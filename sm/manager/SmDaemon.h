@@ -157,7 +157,7 @@ class SmDaemon {
   void manageMulticast(std::shared_ptr<GroupSource> groups);
   // Adds what the SA responder counts to the status's `sa` (the daemon
   // knows the responder only as a GmpResponder).
-  void describeSa(std::function<void(control::SaCounters&)> describe);
+  void describeSa(std::function<void(control::SaStatus&)> describe);
 
   // What a service manager is told (systemd's sd_notify, wired by `ibsm
   // run`): Ready once, when the SM has finished its first sweep (as master:

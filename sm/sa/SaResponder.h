@@ -29,35 +29,13 @@
 
 #include "sm/mad/Gmp.h"
 #include "sm/sa/McGroups.h"
+#include "sm/sa/SaCounters.h"
 #include "sm/sa/SaMad.h"
 #include "sm/sa/SaSubnet.h"
 #include "sm/sa/ServiceRegistry.h"
 #include "sm/sa/Subscriptions.h"
 
 namespace ibsm::sm::sa {
-
-// What the SA did, for `ibsm status`: queries by attribute and by method
-// (the request's), errors by the status answered.
-struct SaCounters {
-  std::uint64_t received{0};
-  std::uint64_t answered{0};
-  std::uint64_t dropped{0};  // responses, and MADs too short to answer
-  std::uint64_t recordsSent{0};
-  std::uint64_t answersTrimmed{0};    // cut to SaSettings::maxRecords
-  std::uint64_t leasesShortened{0};   // ServiceRecord leases cut to serviceLeaseMaxS
-  std::uint64_t segmentedRefused{0};  // requests in RMPP segments (GetMulti), not reassembled
-  std::map<std::uint16_t, std::uint64_t> byAttribute;
-  std::map<std::uint8_t, std::uint64_t> byMethod;
-  std::map<std::uint16_t, std::uint64_t> errorsByStatus;
-  // Multicast (MCMemberRecord): Sets and Deletes that succeeded, groups
-  // created and deleted however (joins, leaves, configuration, ports that
-  // left), and the Sets and Deletes refused, by the status answered.
-  std::uint64_t mcJoins{0};
-  std::uint64_t mcLeaves{0};
-  std::uint64_t mcGroupsCreated{0};
-  std::uint64_t mcGroupsDeleted{0};
-  std::map<std::uint16_t, std::uint64_t> mcRefusedByStatus;
-};
 
 class SaResponder final : public GmpResponder {
  public:

@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "sm/control/StatusFormat.h"
+#include "sm/sa/SaMad.h"
 
 namespace ibsm::sm::control {
 namespace {
@@ -208,27 +209,27 @@ TEST(StatusText, ShowsTheMulticastPassesWhenManaged) {
 TEST(StatusJson, CountsSaQueriesByWhatBecameOfThem) {
   DaemonStatus s = standby();
   // Member by member: the struct grows with the SA.
-  s.sa.received = 9;
-  s.sa.answered = 4;
-  s.sa.droppedNotMaster = 2;
-  s.sa.droppedUndecodable = 1;
-  s.sa.droppedNoResponder = 1;
-  s.sa.notAnswered = 1;
-  s.sa.sendFailed = 0;
-  s.sa.byAttribute = {{"NodeRecord", 3}, {"PathRecord", 6}};
-  s.sa.byMethod = {{"Get", 5}, {"GetTable", 4}};
-  s.sa.errorsByStatus = {{"no_records", 2}};
+  s.sa.traffic.received = 9;
+  s.sa.traffic.answered = 4;
+  s.sa.traffic.droppedNotMaster = 2;
+  s.sa.traffic.droppedUndecodable = 1;
+  s.sa.traffic.droppedNoResponder = 1;
+  s.sa.traffic.notAnswered = 1;
+  s.sa.traffic.sendFailed = 0;
+  s.sa.answers.byAttribute = {{sa::saAttr::kNodeRecord, 3}, {sa::saAttr::kPathRecord, 6}};
+  s.sa.answers.byMethod = {{sa::saMethod::kGet, 5}, {sa::saMethod::kGetTable, 4}};
+  s.sa.answers.errorsByStatus = {{sa::saStatus::kNoRecords, 2}};
   s.sa.serviceRecords = 1;
   s.sa.subscribers = 2;
-  s.sa.answersTrimmed = 3;
-  s.sa.leasesShortened = 4;
-  s.sa.segmentedRefused = 5;
+  s.sa.answers.answersTrimmed = 3;
+  s.sa.answers.leasesShortened = 4;
+  s.sa.answers.segmentedRefused = 5;
   s.sa.mcGroups = 2;
-  s.sa.mcJoins = 7;
-  s.sa.mcLeaves = 6;
-  s.sa.mcGroupsCreated = 3;
-  s.sa.mcGroupsDeleted = 1;
-  s.sa.mcRefusedByStatus = {{"req_invalid", 8}};
+  s.sa.answers.mcJoins = 7;
+  s.sa.answers.mcLeaves = 6;
+  s.sa.answers.mcGroupsCreated = 3;
+  s.sa.answers.mcGroupsDeleted = 1;
+  s.sa.answers.mcRefusedByStatus = {{sa::saStatus::kReqInvalid, 8}};
   const auto sa = nlohmann::json::parse(formatStatusJson(s)).at("sa");
   EXPECT_EQ(sa.at("received"), 9);
   EXPECT_EQ(sa.at("answered"), 4);

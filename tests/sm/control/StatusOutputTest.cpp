@@ -17,6 +17,7 @@
 #include "sm/control/Metrics.h"
 #include "sm/control/StatusCounters.h"
 #include "sm/control/StatusFormat.h"
+#include "sm/sa/SaMad.h"
 
 namespace ibsm::sm::control {
 namespace {
@@ -120,17 +121,17 @@ DaemonStatus filledStatus() {
   s.peers.sms = {{Guid{0x11}, 3, "STANDBY"}};
   s.peers.foreignSms = {{Guid{0x22}, "DR 0,1,3", Lid{9}, "MASTER", 5, 0xabc}};
   s.peers.foreignReports = 42;
-  SaCounters& a = s.sa;
-  a.received = 201;
-  a.answered = 202;
-  a.droppedNotMaster = 203;
-  a.droppedUndecodable = 204;
-  a.droppedNoResponder = 205;
-  a.notAnswered = 206;
-  a.sendFailed = 207;
-  a.byAttribute = {{"NodeRecord", 208}, {"PathRecord", 209}};
-  a.byMethod = {{"Get", 210}, {"GetTable", 211}};
-  a.errorsByStatus = {{"ERR_NO_RECORDS", 212}};
+  SaStatus& a = s.sa;
+  a.traffic = {.received = 201,
+               .answered = 202,
+               .droppedNotMaster = 203,
+               .droppedUndecodable = 204,
+               .droppedNoResponder = 205,
+               .notAnswered = 206,
+               .sendFailed = 207};
+  a.answers.byAttribute = {{sa::saAttr::kNodeRecord, 208}, {sa::saAttr::kPathRecord, 209}};
+  a.answers.byMethod = {{sa::saMethod::kGet, 210}, {sa::saMethod::kGetTable, 211}};
+  a.answers.errorsByStatus = {{sa::saStatus::kNoRecords, 212}};
   a.serviceRecords = 213;
   a.subscribers = 214;
   a.noticesByTrap = {{"64", 215}, {"128", 216}};
@@ -141,15 +142,15 @@ DaemonStatus filledStatus() {
   a.reportsUnmatched = 221;
   a.reportSendFailed = 222;
   a.subscribersDropped = 223;
-  a.answersTrimmed = 224;
-  a.leasesShortened = 225;
-  a.segmentedRefused = 226;
+  a.answers.answersTrimmed = 224;
+  a.answers.leasesShortened = 225;
+  a.answers.segmentedRefused = 226;
   a.mcGroups = 227;
-  a.mcJoins = 228;
-  a.mcLeaves = 229;
-  a.mcGroupsCreated = 230;
-  a.mcGroupsDeleted = 231;
-  a.mcRefusedByStatus = {{"ERR_REQ_INVALID", 232}};
+  a.answers.mcJoins = 228;
+  a.answers.mcLeaves = 229;
+  a.answers.mcGroupsCreated = 230;
+  a.answers.mcGroupsDeleted = 231;
+  a.answers.mcRefusedByStatus = {{sa::saStatus::kReqInvalid, 232}};
   s.multicast = {.managed = true,
                  .groups = 301,
                  .members = 302,

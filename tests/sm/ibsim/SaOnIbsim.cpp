@@ -95,8 +95,8 @@ TEST(SaOnIbsim, SaqueryGetsTheRespondersAnswerFromTheMaster) {
 
   const auto status = daemon.status();
   EXPECT_GE(status.states.timesMaster, 1U);
-  EXPECT_GE(status.sa.answered, 1U);
-  EXPECT_EQ(status.sa.answered, status.sa.received);
+  EXPECT_GE(status.sa.traffic.answered, 1U);
+  EXPECT_EQ(status.sa.traffic.answered, status.sa.traffic.received);
   EXPECT_TRUE(asked.second) << "saquery CPI failed:\n" << asked.first;
   EXPECT_NE(asked.first.find("Class version"), std::string::npos) << asked.first;
   std::filesystem::remove_all(stateDir);

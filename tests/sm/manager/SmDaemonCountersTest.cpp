@@ -108,9 +108,9 @@ TEST_F(SmDaemonCountersTest, PassesEveryIntervalAsMasterWithTheAnswersNeverReach
   EXPECT_GT(h.ports, 0U);
   EXPECT_GT(h.figures.allPortReads, 0U);
   EXPECT_GT(h.figures.portReadsSpared, 0U) << "nothing moved after the first pass";
-  EXPECT_EQ(status_.sa.received, 1U) << "the SA saw its query and no PerfMgt answer";
-  EXPECT_EQ(status_.sa.answered, 1U);
-  EXPECT_EQ(status_.sa.droppedUndecodable, 0U);
+  EXPECT_EQ(status_.sa.traffic.received, 1U) << "the SA saw its query and no PerfMgt answer";
+  EXPECT_EQ(status_.sa.traffic.answered, 1U);
+  EXPECT_EQ(status_.sa.traffic.droppedUndecodable, 0U);
 }
 
 TEST_F(SmDaemonCountersTest, ErrorCountersOverZeroAreInTheStatus) {

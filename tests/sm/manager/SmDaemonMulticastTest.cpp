@@ -140,7 +140,7 @@ class SmDaemonMulticastTest : public DaemonOnFakeFabric {
         [this](const SweepResult& result, const program::HeldSubnet& held, const SmInfo& self) {
           sa_->setSubnet(saSnapshot(result, held, self, sa::SaSettings{}));
         });
-    daemon.describeSa([this](control::SaCounters& c) { describeSa(*sa_, c); });
+    daemon.describeSa([this](control::SaStatus& c) { describeSa(*sa_, c); });
     daemon.sendNotices(std::make_shared<sa::Notifier>(sa_, kDefaultSubnetPrefix));
     daemon.manageMulticast(multicastGroupsOf(sa_));
     auto stop = loop_.at(wire_.now() + stopAt, [&daemon] { daemon.signal(SIGTERM); });
@@ -183,10 +183,10 @@ TEST_F(SmDaemonMulticastTest, JoinsOfOneBatchCostOnePassAndTheLastLeaveClearsThe
   EXPECT_EQ(switchesWithEntry(*created), 0U) << "the group ended: no entry anywhere";
   EXPECT_EQ(status_.multicast.passes, 2U);
   EXPECT_EQ(status_.multicast.passesFailed, 0U);
-  EXPECT_EQ(status_.sa.mcJoins, 2U);
-  EXPECT_EQ(status_.sa.mcLeaves, 2U);
+  EXPECT_EQ(status_.sa.answers.mcJoins, 2U);
+  EXPECT_EQ(status_.sa.answers.mcLeaves, 2U);
   EXPECT_EQ(status_.sa.mcGroups, 1U) << "the broadcast group stays";
-  EXPECT_EQ(status_.sa.mcGroupsDeleted, 1U);
+  EXPECT_EQ(status_.sa.answers.mcGroupsDeleted, 1U);
   EXPECT_EQ(reportsOf(sa::noticeTrap::kMcGroupCreated), 1U);
   EXPECT_EQ(reportsOf(sa::noticeTrap::kMcGroupDeleted), 1U);
 }

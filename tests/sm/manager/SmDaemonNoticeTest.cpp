@@ -80,7 +80,7 @@ class SmDaemonNoticeTest : public DaemonOnFakeFabric {
         [sa](const SweepResult& result, const program::HeldSubnet& held, const SmInfo& self) {
           sa->setSubnet(saSnapshot(result, held, self, sa::SaSettings{}));
         });
-    daemon.describeSa([sa](control::SaCounters& c) { describeSa(*sa, c); });
+    daemon.describeSa([sa](control::SaStatus& c) { describeSa(*sa, c); });
     daemon.sendNotices(std::make_shared<sa::Notifier>(sa, kDefaultSubnetPrefix));
     auto stop = loop_.at(wire_.now() + stopAt, [&daemon] { daemon.signal(SIGTERM); });
     const int code = daemon.run();

@@ -122,9 +122,9 @@ TEST_F(SmDaemonSaTest, AnswersOnlyAsMasterToTheSenderWithItsTid) {
   query(0x2222, 5s);   // master, the subnet up
   EXPECT_EQ(run(8s, std::make_shared<EchoResponder>()), 0);
   EXPECT_EQ(running_.state, "MASTER");
-  EXPECT_EQ(status_.sa.received, 2U);
-  EXPECT_EQ(status_.sa.droppedNotMaster, 1U);
-  EXPECT_EQ(status_.sa.answered, 1U);
+  EXPECT_EQ(status_.sa.traffic.received, 2U);
+  EXPECT_EQ(status_.sa.traffic.droppedNotMaster, 1U);
+  EXPECT_EQ(status_.sa.traffic.answered, 1U);
   ASSERT_EQ(gmps_.sentGmps().size(), 1U);
   const auto& sent = gmps_.sentGmps().front();
   EXPECT_EQ(tidOf(sent.mad), 0x2222U);
@@ -147,7 +147,7 @@ TEST_F(SmDaemonSaTest, AnswersBetweenTheSmpsOfASweep) {
   responder->probe = [&] { outstanding = engine_->outstanding(); };
   EXPECT_EQ(run(8s, responder), 0);
   ASSERT_TRUE(injected);
-  EXPECT_EQ(status_.sa.answered, 1U);
+  EXPECT_EQ(status_.sa.traffic.answered, 1U);
   EXPECT_GT(outstanding, 0U) << "answered only once the sweep's SMPs were done";
   EXPECT_TRUE(running_.up);
 }
@@ -181,7 +181,7 @@ TEST_F(SmDaemonSaTest, AJoinIsProgrammedWithinTheBatchNotAtTheNextTimer) {
   responder->probe = [&] { ++generation; };  // the query stands for a join
   query(1, 5s);
   EXPECT_EQ(run(6500ms, responder, std::move(groups)), 0);  // looks at 5.5 s
-  ASSERT_EQ(running_.sa.answered, 1U);
+  ASSERT_EQ(running_.sa.traffic.answered, 1U);
   EXPECT_EQ(running_.multicast.passes, 1U) << "the pass waited for the next timer";
   EXPECT_EQ(running_.multicast.members, 1U);
 }
@@ -190,8 +190,8 @@ TEST_F(SmDaemonSaTest, WithoutAResponderEveryQueryIsDroppedAndCounted) {
   query(1, 5s);
   query(2, 6s);
   EXPECT_EQ(run(8s, nullptr), 0);
-  EXPECT_EQ(status_.sa.received, 2U);
-  EXPECT_EQ(status_.sa.droppedNoResponder, 2U);
+  EXPECT_EQ(status_.sa.traffic.received, 2U);
+  EXPECT_EQ(status_.sa.traffic.droppedNoResponder, 2U);
   EXPECT_TRUE(gmps_.sentGmps().empty());
 }
 
@@ -202,16 +202,16 @@ TEST_F(SmDaemonSaTest, MadsThatAreNotSaQueriesAreDroppedNeverFatal) {
   query(2, 5s, oldVersion);
   query(3, 6s);  // and the next good one is answered
   EXPECT_EQ(run(8s, std::make_shared<EchoResponder>()), 0);
-  EXPECT_EQ(status_.sa.droppedUndecodable, 2U);
-  EXPECT_EQ(status_.sa.answered, 1U);
+  EXPECT_EQ(status_.sa.traffic.droppedUndecodable, 2U);
+  EXPECT_EQ(status_.sa.traffic.answered, 1U);
 }
 
 TEST_F(SmDaemonSaTest, AnAnswerThatCannotBeSentIsCountedNotFatal) {
   gmps_.failSends();
   query(1, 5s);
   EXPECT_EQ(run(8s, std::make_shared<EchoResponder>()), 0);
-  EXPECT_EQ(status_.sa.sendFailed, 1U);
-  EXPECT_EQ(status_.sa.answered, 0U);
+  EXPECT_EQ(status_.sa.traffic.sendFailed, 1U);
+  EXPECT_EQ(status_.sa.traffic.answered, 0U);
   EXPECT_EQ(running_.state, "MASTER");
 }
 
@@ -221,8 +221,8 @@ TEST_F(SmDaemonSaTest, AStandbyStartsAnsweringWhenItTakesOver) {
   query(2, 50s);  // master since the takeover
   EXPECT_EQ(run(55s, std::make_shared<EchoResponder>()), 0);
   EXPECT_EQ(running_.state, "MASTER");
-  EXPECT_EQ(status_.sa.droppedNotMaster, 1U);
-  EXPECT_EQ(status_.sa.answered, 1U);
+  EXPECT_EQ(status_.sa.traffic.droppedNotMaster, 1U);
+  EXPECT_EQ(status_.sa.traffic.answered, 1U);
   ASSERT_EQ(gmps_.sentGmps().size(), 1U);
   EXPECT_EQ(tidOf(gmps_.sentGmps().front().mad), 2U);
 }
@@ -249,7 +249,7 @@ TEST_F(SmDaemonSaTest, ATakeoverAsksEveryManagedPortToReregisterExactlyOnce) {
   loop_.cancel(look);
   EXPECT_EQ(running_.state, "MASTER");
   EXPECT_TRUE(running_.up);
-  EXPECT_EQ(status_.sa.answered, 1U);
+  EXPECT_EQ(status_.sa.traffic.answered, 1U);
   ASSERT_EQ(whileStandby.size(), supporting.size());
   for (std::size_t i = 0; i < supporting.size(); ++i) {
     EXPECT_EQ(whileStandby[i], 0U) << "asked while standby: port " << i;

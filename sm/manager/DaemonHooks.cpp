@@ -1,12 +1,34 @@
-// The core's side of the counter sweep, the health book and the metrics
-// file (CounterService, HealthService, MetricsService): the hooks each is
-// given, and the replan for isolation counted as a sweep. Apart from
-// SmDaemon.cpp so the loop's file stays the loop.
+// The services' hooks into the core, made at construction: what the
+// multicast pass, the counter sweep, the health book and the metrics file
+// (MulticastService, CounterService, HealthService, MetricsService) may ask
+// of it or tell it, and the replan for isolation counted as a sweep. Apart
+// from SmDaemon.cpp so the loop's file stays the loop.
 #include "sm/manager/DaemonImpl.h"
 
 namespace ibsm::sm::manager {
 
 using fsm::Event;
+
+MulticastService::Hooks SmDaemon::Impl::multicastHooks() {
+  return {
+      .master = [this] { return agent.self().smState == SmState::Master; },
+      // Only from MasterIdle: a pass asked elsewhere would wait in the
+      // machine while the loop, seeing it still due, never slept.
+      .idle = [this] { return machine.idle() && machine.state().phase == fsm::Phase::MasterIdle; },
+      .stopping = [this] { return running.stopping; },
+      .requestPass = [this] { requestReplan(fsm::ReplanReason::Multicast); },
+      .programmed =
+          [this](const SweepResult& r) {
+            agent.countActivity(static_cast<std::uint32_t>(r.mads));
+            addTables(r);
+          },
+      // Traps 66/67 while master, through the notifier.
+      .groupsChanged =
+          [this](std::vector<sa::McGroupEvent> events) {
+            notices.groupsChanged(events, peerService.ownLid());
+          },
+  };
+}
 
 CounterHooks SmDaemon::Impl::counterHooks() {
   return {
@@ -14,8 +36,8 @@ CounterHooks SmDaemon::Impl::counterHooks() {
       .wall = [this] { return wall(); },
       .countable = [this]() -> const Fabric* {
         const bool may = sa.port() != nullptr && up && agent.self().smState == SmState::Master &&
-                         machine.idle() && lastResult && lastResult->plan != nullptr;
-        return may ? &lastResult->plan->fabric : nullptr;
+                         machine.idle() && record.lastResult && record.lastResult->plan != nullptr;
+        return may ? &record.lastResult->plan->fabric : nullptr;
       },
       .master = [this] { return agent.self().smState == SmState::Master; },
       .send = [this](std::span<const std::uint8_t> mad, const GmpAddress& to) -> Result<void> {
@@ -36,7 +58,7 @@ HealthHooks SmDaemon::Impl::healthHooks() {
       .now = [this] { return now(); },
       .wall = [this] { return wall(); },
       .master = [this] { return agent.self().smState == SmState::Master; },
-      .stopping = [this] { return stopping; },
+      .stopping = [this] { return running.stopping; },
       .sweepHeavy = [this] { machine.feed(Event::operatorSweep(true)); },
       // Today the core runs it once the sweep that found it is counted
       // (recordSweep); a pass of the machine (Replan, isolation) tomorrow.
