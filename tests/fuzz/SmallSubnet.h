@@ -2,7 +2,8 @@
 // 1, routed by hand. Small, so that the fuzzer's time goes to the code
 // under test rather than to a fabric, and without the routing libraries,
 // which would make the coverage build long. Host i (1..3) has node GUID
-// 0x200+i and port GUID 0x300+i (the seed corpora address them so).
+// 0x200+i and port GUID 0x300+i and is node i, the switch node 0 (the
+// seed corpora and SmpRig address them so).
 #pragma once
 
 #include <ibsm/SubnetPlan.h>
