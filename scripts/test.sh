@@ -4,7 +4,8 @@
 # the project's own checks turn on), runs the README's first command,
 # scripts/demo.sh, from a fresh clone with nothing beside it, runs the unit
 # and ibsim integration tests, then the unit tests again under ASan/UBSan,
-# and the SA fuzz target for a few seconds (clang-19, libFuzzer).
+# and the fuzz targets (SA, and SMPs from the fabric) for a few seconds each
+# (clang-19, libFuzzer).
 #
 # The main build is Release, the demo's build type, so that with ccache the
 # clone's demo build is nearly all cache hits. The clone holds the last
@@ -66,33 +67,56 @@ phase "tests under ASan + UBSan"
 ASAN_OPTIONS=detect_leaks=1:verify_asan_link_order=0 UBSAN_OPTIONS=print_stacktrace=1 \
   ctest --test-dir "$root/build-asan" -j"$(nproc)" --output-on-failure --timeout 900 -L unit
 
-# The SA fuzz target (tests/fuzz/SaFuzz.cpp) in a build of its own: clang-19
-# with libFuzzer, ASan and UBSan; only the target and the libraries it links
-# are built. It starts from the seed corpus kept in the repository (one query
-# of each kind, tests/fuzz/make-corpus.py, and inputs that once crashed it)
-# and runs 200,000 inputs, or 60 s on a slow machine; what it finds goes to
-# a scratch directory, never into the repository. A crash, a sanitizer report
-# or an answer that does not decode fails the run; a missing clang-19 fails
-# it too, loudly, rather than skipping the phase. Warnings are not errors
-# here: clang reads GCC 12's libstdc++, which deprecates its own
-# get_temporary_buffer (std::stable_sort) in C++23; the GCC builds above
-# are the warnings check.
-phase "fuzz (SaFuzz, clang-19, 200000 runs or 60 s)"
+# The fuzz targets in a build of their own: clang-19 with libFuzzer, ASan
+# and UBSan; only the targets and the libraries they link are built.
+# SaFuzz (tests/fuzz/SaFuzz.cpp) sends the SA any bytes as GMPs from the
+# hosts; SmpFuzz (tests/fuzz/SmpFuzz.cpp) sends the daemon's SMP side any
+# bytes as SMInfo Gets/Sets from another SM and Traps from SMAs. Each starts
+# from its seed corpus kept in the repository (one MAD of each kind, made by
+# tests/fuzz/make-corpus.py and SmpCorpus, and inputs that once crashed it)
+# and runs a fixed number of inputs, or its time limit on a slow machine,
+# the two at once, so that the phase stays under about 2.5 minutes on 2
+# cores, the build included; what they find goes to a scratch directory,
+# never into the repository. A crash, a
+# sanitizer report or a broken promise of the target (an answer that does
+# not decode, ...) fails the run; a missing clang-19 fails it too, loudly,
+# rather than skipping the phase. Warnings are not errors here: clang reads
+# GCC 12's libstdc++, which deprecates its own get_temporary_buffer
+# (std::stable_sort) in C++23; the GCC builds above are the warnings check.
+phase "fuzz (SaFuzz 200000 runs or 60 s beside SmpFuzz 200000 runs or 45 s; clang-19)"
 if ! command -v clang++-19 >/dev/null; then
   echo "test.sh: clang++-19 is missing (scripts/install-deps.sh installs clang-19" \
-    "and libclang-rt-19-dev): the SA fuzz phase cannot run" >&2
+    "and libclang-rt-19-dev): the fuzz phase cannot run" >&2
   exit 1
 fi
 cmake -S "$root" -B "$root/build-fuzz" -G Ninja -DCMAKE_CXX_COMPILER=clang++-19 \
   -DCMAKE_BUILD_TYPE=RelWithDebInfo -DIBSM_FUZZ=ON -DIBSM_BENCH=OFF -DIBSM_WERROR=OFF >/dev/null
-ninja -C "$root/build-fuzz" -j"$(nproc)" SaFuzz >&2
+ninja -C "$root/build-fuzz" -j"$(nproc)" SaFuzz SmpFuzz >&2
+# The two targets run side by side, one a core, each into its own log.
 fuzz_scratch=$(mktemp -d "${TMPDIR:-/tmp}/ibsm-fuzz.XXXXXX")
-fuzz_status=0
-"$root/build-fuzz/tests/fuzz/SaFuzz" -runs=200000 -max_total_time=60 -seed=1 -print_final_stats=1 \
-  -artifact_prefix="$fuzz_scratch/" "$fuzz_scratch" "$root/tests/fuzz/corpus/SaFuzz" || fuzz_status=$?
-if ((fuzz_status != 0)); then
-  echo "test.sh: SaFuzz failed (exit $fuzz_status); the input that did it:" >&2
-  ls -l "$fuzz_scratch"/crash-* "$fuzz_scratch"/leak-* "$fuzz_scratch"/timeout-* 2>/dev/null >&2 || true
-  exit "$fuzz_status"
-fi
+fuzz() { # target runs seconds
+  mkdir -p "$fuzz_scratch/$1"
+  "$root/build-fuzz/tests/fuzz/$1" -runs="$2" -max_total_time="$3" -seed=1 -print_final_stats=1 \
+    -artifact_prefix="$fuzz_scratch/$1/" "$fuzz_scratch/$1" "$root/tests/fuzz/corpus/$1" \
+    >"$fuzz_scratch/$1.log" 2>&1
+}
+declare -A fuzz_pid
+fuzz SaFuzz 200000 60 &
+fuzz_pid[SaFuzz]=$!
+fuzz SmpFuzz 200000 45 &
+fuzz_pid[SmpFuzz]=$!
+fuzz_failed=0
+for target in SaFuzz SmpFuzz; do
+  status=0
+  wait "${fuzz_pid[$target]}" || status=$?
+  grep -E '^(stat::|Done|INFO: Done)' "$fuzz_scratch/$target.log" | sed "s/^/$target: /" >&2 || true
+  if ((status != 0)); then
+    echo "test.sh: $target failed (exit $status); its log's end and the input that did it:" >&2
+    tail -n 40 "$fuzz_scratch/$target.log" >&2
+    ls -l "$fuzz_scratch/$target"/crash-* "$fuzz_scratch/$target"/leak-* \
+      "$fuzz_scratch/$target"/timeout-* 2>/dev/null >&2 || true
+    fuzz_failed=$status
+  fi
+done
+((fuzz_failed == 0)) || exit "$fuzz_failed"
 rm -rf "$fuzz_scratch"

@@ -13,27 +13,24 @@
 // After each MAD the groups must hold the SA's invariants: MLIDs unique
 // and multicast, every group kept by a Full or SendOnlyFull member or
 // pre-created.
-#include <ibsm/Lids.h>
 #include <ibsm/SubnetPlan.h>
 
-#include <cstdio>
 #include <cstdlib>
 #include <set>
 
 #include "sm/sa/SaMad.h"
 #include "sm/sa/SaResponder.h"
+#include "tests/fuzz/SmallSubnet.h"
 
 namespace {
 
 using namespace ibsm;
 
-SubnetPlan planOrDie();
-
 // The fabric's SA, its SM on the first host, queries from the hosts; the
 // default partition's IPoIB broadcast group pre-created, as the
 // configuration does.
 struct Sa {
-  Sa() : plan(planOrDie()) {
+  Sa() : plan(fuzz::smallSubnetOrDie()) {
     const PortRef smPort{plan.fabric.endNodes().front(), 1};
     responder.setSubnet(sm::sa::SaSubnet::build(
         {.plan = std::make_shared<const SubnetPlan>(plan), .smPort = smPort}, {}));
@@ -60,34 +57,7 @@ struct Sa {
 constexpr std::size_t kMaxGroups = 64;
 
 [[noreturn]] void die(const std::string& why) {
-  std::fprintf(stderr, "SaFuzz: %s\n", why.c_str());
-  std::abort();
-}
-
-// One switch and three hosts with LMC 1, routed by hand: small, so that
-// the fuzzer's time goes to the SA rather than to a fabric, and without
-// the routing libraries, which would make the coverage build long.
-SubnetPlan planOrDie() {
-  SubnetPlan plan;
-  Fabric& f = plan.fabric;
-  const auto sw = f.addNode(Node::makeSwitch(Guid{0x100}, 4, "sw"));
-  if (!sw) die(sw.error().message);
-  for (std::uint8_t i = 1; i <= 3; ++i) {
-    const auto ca = f.addNode(Node::makeCa(Guid{0x200U + i}, {Guid{0x300U + i}}, "host"));
-    if (!ca || !f.connect({*sw, i}, {*ca, 1})) die("cannot cable the fabric");
-  }
-  const auto lids = planLids(f, {}, 1);
-  if (!lids) die(lids.error().message);
-  applyLids(f, *lids);
-  plan.routing.lfts.resize(f.size());
-  Lft& lft = plan.routing.lfts[*sw];
-  lft.port.assign(64, kNoRoute);
-  lft.port[f.node(*sw).ports[0].lid.value] = 0;
-  for (std::uint8_t i = 1; i <= 3; ++i) {
-    const Port& host = f.port(*f.node(*sw).ports[i].remote);
-    for (int l = 0; l < 2; ++l) lft.port[host.lid.value + l] = i;
-  }
-  return plan;
+  fuzz::die("SaFuzz", why);
 }
 
 Sa& sa() {

@@ -4,7 +4,10 @@ SA query of each kind the responder serves, addressed to the fuzz target's fabri
 (one switch, hosts with port GUIDs 0x301-0x303, default subnet prefix), so that
 a few seconds of fuzzing in CI start from inside every branch rather than from
 empty input. Run it again after changing a seed; the files are committed.
-Files named regression-* are inputs that once crashed SaFuzz, kept as found."""
+Files named regression-* are inputs that once crashed SaFuzz, kept as found.
+SmpFuzz's corpus (tests/fuzz/corpus/SmpFuzz/) is written by the C++ program
+SmpCorpus from ibsm's own encoders instead (SmpSeeds.cpp), and checked
+against them by SmpSeedsTest."""
 import pathlib
 import struct
 
