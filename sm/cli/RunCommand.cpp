@@ -381,7 +381,9 @@ int runRun(const RunArgs& args) {
   // Bad setup, like a bad config: exit 2 before the port opens. A run that
   // could not save guid2lid would hand ports other LIDs when it restarts.
   sm::manager::StateStore store(setup->config.sm.stateDir);
-  if (auto ready = store.prepare(); !ready) return refuse(ready.error());
+  auto ready = store.prepare();
+  if (!ready) return refuse(ready.error());
+  for (const auto& tightened : *ready) logging->logger->warn("SM-0810 {}", tightened);
   logIgnoredPartitionItems(*logging->logger, setup->partitionsIgnored);
 
   // Before the port opens: a signal mask is per thread, and a thread started
