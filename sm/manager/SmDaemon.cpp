@@ -176,7 +176,7 @@ int SmDaemon::Impl::end(int code, std::string reason, std::vector<std::string> d
 // an error ends run() with its exit status.
 std::optional<int> SmDaemon::Impl::openControl() {
   if (settings.controlSocket.empty()) return std::nullopt;
-  auto server = control::ControlServer::listen(settings.controlSocket);
+  auto server = control::ControlServer::listen(settings.controlSocket, settings.controlAccess);
   if (!server) {
     log->error("SM-0110 control socket: {}", server.error().message);
     return end(1, "control socket", {server.error().message});
@@ -475,6 +475,7 @@ bool SmDaemon::Impl::applyReload() {
   if (next->controlSocket != settings.controlSocket)
     log->warn("SM-0126 control_socket changes only on restart");
   next->controlSocket = settings.controlSocket;
+  next->controlAccess = settings.controlAccess;  // the socket's mode is set when it is made
   next->onceMaxSweeps = settings.onceMaxSweeps;
   settings = std::move(*next);
   logControl.applyConfig(settings.logLevel);
