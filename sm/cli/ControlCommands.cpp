@@ -33,7 +33,12 @@ int ask(std::string_view command, const ControlArgs& args, std::string_view line
     return 2;
   }
   if (answer->starts_with("error:")) {
-    fmt::print(stderr, "ibsm {}: {}", command, *answer);
+    // "ibsm sweep: refused: changing requests need root (...)": the daemon
+    // answered, but not this user.
+    constexpr std::string_view kError = "error: ";
+    const std::string_view text(*answer);
+    fmt::print(stderr, "ibsm {}: {}", command,
+               text.substr(text.starts_with("error: refused:") ? kError.size() : 0));
     return 1;
   }
   fmt::print("{}", *answer);

@@ -18,6 +18,7 @@
 #include "sm/cli/LogFile.h"
 #include "sm/cli/ServiceNotify.h"
 #include "sm/config/ConfigInUse.h"
+#include "sm/config/FileModes.h"
 #include "sm/config/PartitionSources.h"
 #include "sm/config/PlanSettings.h"
 #include "sm/files/FileIo.h"
@@ -161,6 +162,9 @@ Result<Setup> prepare(const RunArgs& args) {
   s.config = in->config;
   auto& c = s.config;
   if (auto flags = applyPortFlags(args, s); !flags) return std::unexpected(flags.error());
+  // Files another user could have written are refused before they are used.
+  if (auto trusted = config::checkDaemonFiles(*in, c, args.partitions); !trusted)
+    return std::unexpected(trusted.error());
   // What `ibsm route` plans from the same config and flags.
   auto plan = config::planInputs(c, {.engines = args.engines, .lmc = args.lmc}, defaultRegistry());
   if (!plan) return std::unexpected(plan.error());
@@ -212,6 +216,9 @@ sm::manager::DaemonSettings daemonSettings(const Setup& s) {
   d.priority = c.sm.priority;
   d.smKey = c.sm.smKey;
   d.controlSocket = c.sm.controlSocket;
+  d.controlAccess = {.readGroup = c.sm.control.gid,
+                     .readGroupName = c.sm.control.group,
+                     .requestDeadline = std::chrono::milliseconds(c.sm.control.requestTimeoutMs)};
   d.multicastBatch = std::chrono::milliseconds(c.sm.multicastBatchMs);
   d.multicastGroups = s.multicastGroups;
   d.counterInterval = std::chrono::seconds(c.health.counterIntervalSeconds);
@@ -381,7 +388,9 @@ int runRun(const RunArgs& args) {
   // Bad setup, like a bad config: exit 2 before the port opens. A run that
   // could not save guid2lid would hand ports other LIDs when it restarts.
   sm::manager::StateStore store(setup->config.sm.stateDir);
-  if (auto ready = store.prepare(); !ready) return refuse(ready.error());
+  auto ready = store.prepare();
+  if (!ready) return refuse(ready.error());
+  for (const auto& tightened : *ready) logging->logger->warn("SM-0810 {}", tightened);
   logIgnoredPartitionItems(*logging->logger, setup->partitionsIgnored);
 
   // Before the port opens: a signal mask is per thread, and a thread started

@@ -10,6 +10,7 @@
 #include <sstream>
 #include <vector>
 
+#include "sm/config/ControlOptions.h"
 #include "sm/config/HealthOptions.h"
 
 namespace ibsm::sm::config {
@@ -432,11 +433,14 @@ constexpr OptionSpec kOptions[] = {
 }  // namespace
 
 std::span<const OptionSpec> optionTable() {
-  // One table: the keys above and the [health] ones (HealthOptions.cpp).
+  // One table: the keys above, the [health] ones (HealthOptions.cpp) and the
+  // control socket's access (ControlOptions.cpp).
   static const std::vector<OptionSpec> all = [] {
     std::vector<OptionSpec> v(std::begin(kOptions), std::end(kOptions));
     const auto health = healthOptions();
     v.insert(v.end(), health.begin(), health.end());
+    const auto control = controlOptions();
+    v.insert(v.end(), control.begin(), control.end());
     return v;
   }();
   return all;

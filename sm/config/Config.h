@@ -42,6 +42,14 @@ struct RoutingConfig {
   std::chrono::seconds rebalanceInterval{0};
 };
 
+// Who may use the control socket, and how long a client may take to ask
+// (sm.control_group, sm.control_timeout_ms; sm/control/RequestAccess.h).
+struct ControlAccessConfig {
+  std::string group;                 // empty: the socket is the daemon's user's alone (0600)
+  std::optional<std::uint32_t> gid;  // the group's id, looked up when the key is read
+  std::uint32_t requestTimeoutMs{3000};
+};
+
 struct SmConfig {
   std::optional<Guid> portGuid;  // unset: the first active IB port
   std::uint8_t priority{0};      // SMInfo priority 0-15
@@ -53,6 +61,7 @@ struct SmConfig {
   std::uint32_t pollingRetries{4};         // unanswered polls before the master counts as gone
   std::uint64_t smKey{kDefaultSmKey};      // SMInfo SM_Key (OpenSM's default)
   std::filesystem::path controlSocket{"/run/ibsm/ibsm.sock"};
+  ControlAccessConfig control;
   // OpenSM-style partitions.conf; empty: PKey tables are managed only when
   // the config file has [[partition]] tables, else left as they are.
   std::filesystem::path partitionsFile;  // `ibsm status` / `ibsm sweep`

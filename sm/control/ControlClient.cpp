@@ -39,7 +39,8 @@ Result<std::string> request(const std::filesystem::path& socket, std::string_vie
     if (errno == EACCES)
       return fail(
           fmt::format("cannot connect to the ibsm daemon on {}: permission denied "
-                      "(the socket is for the daemon's user only)",
+                      "(the socket is for root, the daemon's user and the members of "
+                      "sm.control_group)",
                       socket.string()));
     return fail(fmt::format("no ibsm daemon listening on {}: {}", socket.string(),
                             lowerFirst(std::strerror(errno))));

@@ -20,6 +20,14 @@
 namespace ibsm::sm::control {
 namespace {
 
+// A request as a log line may show it: printable ASCII, at most `max` bytes.
+std::string printable(std::string_view s, std::size_t max) {
+  std::string out(s.substr(0, max));
+  for (char& c : out)
+    if (c < 0x20 || c > 0x7e) c = '?';
+  return out;
+}
+
 std::string trim(std::string_view s) {
   while (!s.empty() && (s.back() == '\r' || s.back() == ' ' || s.back() == '\t'))
     s.remove_suffix(1);
@@ -109,9 +117,40 @@ void sendAll(int fd, std::string_view text) {
   (void)sendSome(fd, text);
 }
 
+// `ibsm sweep` reprograms the fabric: the socket is created 0600 (the umask
+// applies to bind's file; the daemon is single-threaded here), and only then
+// given the read group and 0660, so no moment finds it more open than meant.
+Result<void> bindPrivately(int fd, const sockaddr_un& addr, const std::filesystem::path& path,
+                           const ControlOptions& options) {
+  const mode_t before = ::umask(0177);
+  const int bound = ::bind(fd, reinterpret_cast<const sockaddr*>(&addr), sizeof(addr));
+  const int bindErrno = errno;
+  ::umask(before);
+  if (bound != 0)
+    return fail(fmt::format("{}: cannot bind: {}", path.string(), std::strerror(bindErrno)));
+  if (!options.readGroup) return {};
+  if (::chown(path.c_str(), static_cast<uid_t>(-1), *options.readGroup) != 0 ||
+      ::chmod(path.c_str(), 0660) != 0) {
+    const std::string why = std::strerror(errno);
+    ::unlink(path.c_str());
+    return fail(fmt::format("{}: cannot give the socket to group {} (sm.control_group): {}",
+                            path.string(), options.readGroupName, why));
+  }
+  return {};
+}
+
+// Closing with input unread resets the connection, which can discard an
+// answer on its way; take what is already queued (bounded) first.
+void drainSome(int fd) {
+  char buf[128];
+  for (int i = 0; i < 64 && ::recv(fd, buf, sizeof buf, MSG_DONTWAIT) > 0; ++i) {
+  }
+}
+
 }  // namespace
 
-Result<std::unique_ptr<ControlServer>> ControlServer::listen(const std::filesystem::path& path) {
+Result<std::unique_ptr<ControlServer>> ControlServer::listen(const std::filesystem::path& path,
+                                                             ControlOptions options) {
   auto addr = unixAddress(path);
   if (!addr) return std::unexpected(addr.error());
   std::error_code ec;
@@ -141,17 +180,23 @@ Result<std::unique_ptr<ControlServer>> ControlServer::listen(const std::filesyst
   FileDescriptor fd(::socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0));
   if (fd.get() < 0)
     return fail(fmt::format("{}: cannot create socket: {}", path.string(), std::strerror(errno)));
-  if (::bind(fd.get(), reinterpret_cast<const sockaddr*>(&*addr), sizeof(*addr)) != 0)
-    return fail(fmt::format("{}: cannot bind: {}", path.string(), std::strerror(errno)));
-  // `ibsm sweep` reprograms the fabric: only the daemon's user may connect.
-  ::chmod(path.c_str(), 0600);
+  if (auto bound = bindPrivately(fd.get(), *addr, path, options); !bound)
+    return std::unexpected(bound.error());
   if (::listen(fd.get(), static_cast<int>(kMaxPendingClients)) != 0) {
     const std::string why = std::strerror(errno);
     ::unlink(path.c_str());
     return fail(fmt::format("{}: cannot listen: {}", path.string(), why));
   }
-  return std::unique_ptr<ControlServer>(new ControlServer(fd.release(), path));
+  return std::unique_ptr<ControlServer>(new ControlServer(fd.release(), path, std::move(options)));
 }
+
+ControlServer::ControlServer(int fd, std::filesystem::path path, ControlOptions options)
+    : fd_(fd),
+      path_(std::move(path)),
+      options_(std::move(options)),
+      policy_{.daemonUid = ::geteuid(),
+              .readGroup = options_.readGroup,
+              .readGroupName = options_.readGroupName} {}
 
 ControlServer::~ControlServer() {
   if (loop_) {
@@ -170,11 +215,41 @@ void ControlServer::acceptPending() {
   // Past the limit, connections wait in the kernel's backlog for a later
   // call rather than being refused: a burst of operators is slowed, not
   // failed, and silent clients cannot take more than kMaxPendingClients fds.
-  while (clients_.size() < kMaxPendingClients) {
-    const int c = ::accept4(fd_, nullptr, nullptr, SOCK_NONBLOCK | SOCK_CLOEXEC);
-    if (c < 0) return;  // EAGAIN: nothing more pending (other errors: try next call)
-    clients_.push_back({c, {}, clock_() + kRequestDeadline});
+  while (clients_.size() < kMaxPendingClients && acceptOne()) {
   }
+}
+
+bool ControlServer::acceptOne() {
+  const int c = ::accept4(fd_, nullptr, nullptr, SOCK_NONBLOCK | SOCK_CLOEXEC);
+  if (c < 0) return false;  // EAGAIN: nothing more pending (other errors: try next call)
+  auto peer = peerOf(c);
+  if (!peer) {
+    // Nobody can be served whose rights are unknown.
+    ::close(c);
+    return true;
+  }
+  const auto others = std::ranges::count_if(
+      clients_, [this](const Client& client) { return !privileged(client.peer, policy_); });
+  if (!privileged(*peer, policy_) && static_cast<std::size_t>(others) >= kMaxUnprivilegedClients) {
+    ++counts_.busy;
+    spdlog::debug(
+        "SM-0809 control: turned away uid {} pid {}: {} connections of users other "
+        "than root are open",
+        peer->uid, peer->pid, others);
+    sendAll(c, "error: busy: too many connections of users other than root; try again\n");
+    drainSome(c);
+    ::close(c);
+    return true;
+  }
+  clients_.push_back({.fd = c,
+                      .line = {},
+                      .deadline = clock_() + options_.requestDeadline,
+                      .timer = 0,
+                      .answered = false,
+                      .out = {},
+                      .sent = 0,
+                      .peer = std::move(*peer)});
+  return true;
 }
 
 bool ControlServer::flush(Client& client) {
@@ -212,37 +287,67 @@ bool ControlServer::progress(Client& client, const std::function<DaemonStatus()>
   }
   const auto nl = client.line.find('\n');
   if (nl == std::string::npos && client.line.size() > kMaxRequestBytes) {
+    ++counts_.oversized;
     sendAll(client.fd, fmt::format("error: request longer than {} bytes\n", kMaxRequestBytes));
-    // Closing with input unread resets the connection, which can discard
-    // the answer on its way; take what is already queued (bounded) first.
-    for (int i = 0; i < 64 && ::recv(client.fd, buf, sizeof buf, MSG_DONTWAIT) > 0; ++i) {
-    }
+    drainSome(client.fd);
     return true;
   }
   if (nl == std::string::npos && !eof) {
     if (clock_() < client.deadline) return false;
+    ++counts_.timedOut;
     spdlog::debug("SM-0802 control: dropped a client that sent no request within {} ms",
-                  kRequestDeadline.count());
+                  options_.requestDeadline.count());
     return true;
   }
   const std::string request = trim(std::string_view(client.line).substr(0, nl));
   if (request.empty()) return true;
-  if (request.starts_with("sweep") || request.starts_with("log-level"))
-    spdlog::info("SM-0803 control: '{}' asked on {}", request, path_.string());
-  // `draw` is megabytes for a large fabric: sent as the client reads it, as
-  // every long answer is (flush).
-  if (constexpr std::string_view kDump = "dump "; request.starts_with(kDump))
-    client.out = answerDump(trim(std::string_view(request).substr(kDump.size())), dump_);
-  else
-    client.out =
-        request == "draw" ? (draw_ ? draw_() : std::string("error: this daemon does not draw\n"))
-        : request.starts_with(kPathRequest)
-            ? (paths_ ? paths_(request) : std::string("error: this daemon walks no paths\n"))
-        : request.starts_with(kLogLevel) ? answerLogLevel(request, logLevel_)
-                                         : answer(request, status, sweep, readmit_, health_);
+  client.out = answerRequest(client, request, status, sweep);
   client.answered = true;
   client.deadline = clock_() + kAnswerDeadline;
   return flush(client);
+}
+
+std::string ControlServer::answerRequest(const Client& client, const std::string& request,
+                                         const std::function<DaemonStatus()>& status,
+                                         const SweepRequest& sweep) {
+  ++counts_.requests;
+  const RequestRule rule = classifyRequest(request);
+  if (auto why = refusal(rule.access, client.peer, policy_)) {
+    ++counts_.refused;
+    logRefusal(client.peer, rule, *why);
+    return fmt::format("error: refused: {}\n", *why);
+  }
+  if (rule.access == RequestAccess::Changing) {
+    ++counts_.changing;
+    spdlog::info("SM-0807 control: '{}' asked by uid {} pid {} on {}",
+                 printable(request, kMaxRequestBytes), client.peer.uid, client.peer.pid,
+                 path_.string());
+  }
+  // `draw` is megabytes for a large fabric: sent as the client reads it, as
+  // every long answer is (flush).
+  if (constexpr std::string_view kDump = "dump "; request.starts_with(kDump))
+    return answerDump(trim(std::string_view(request).substr(kDump.size())), dump_);
+  if (request == "draw") return draw_ ? draw_() : std::string("error: this daemon does not draw\n");
+  if (request.starts_with(kPathRequest))
+    return paths_ ? paths_(request) : std::string("error: this daemon walks no paths\n");
+  if (request.starts_with(kLogLevel)) return answerLogLevel(request, logLevel_);
+  return answer(request, status, sweep, readmit_, health_);
+}
+
+void ControlServer::logRefusal(const PeerCred& peer, const RequestRule& rule,
+                               const std::string& why) {
+  // A group member who loops on `ibsm sweep` gets one line a second.
+  const auto now = clock_();
+  if (lastRefusalLog_ && now - *lastRefusalLog_ < kRefusalLogInterval) {
+    ++refusalsUnlogged_;
+    return;
+  }
+  spdlog::warn(
+      "SM-0808 control: refused {} to uid {} pid {}: {} ({} more refused before, not "
+      "logged)",
+      rule.command, peer.uid, peer.pid, why, refusalsUnlogged_);
+  lastRefusalLog_ = now;
+  refusalsUnlogged_ = 0;
 }
 
 void ControlServer::serve(const std::function<DaemonStatus()>& status, const SweepRequest& sweep) {

@@ -20,12 +20,14 @@
 #include <filesystem>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "sm/control/ControlClient.h"
 #include "sm/control/DumpRequest.h"
+#include "sm/control/RequestAccess.h"
 #include "sm/control/StatusFormat.h"
 #include "sm/health/HealthView.h"
 #include "sm/loop/EventLoop.h"
@@ -58,8 +60,7 @@ using HealthSource = std::function<health::HealthView()>;
 
 class ControlServer {
  public:
-  // A request must arrive whole within this time after connecting.
-  static constexpr std::chrono::milliseconds kRequestDeadline{1000};
+  static constexpr std::chrono::milliseconds kRequestDeadline = ControlOptions{}.requestDeadline;
   // An answer larger than the socket buffer (metrics, health of a large
   // fabric: megabytes) goes out as the client reads it, sent again every
   // kSendRetry from the loop, and is dropped unfinished after kAnswerDeadline.
@@ -68,12 +69,17 @@ class ControlServer {
   static constexpr std::size_t kMaxRequestBytes = 256;
   // Connections held at once; more wait in the listen backlog.
   static constexpr std::size_t kMaxPendingClients = 16;
+  // Of those, connections of peers other than root and the daemon's user:
+  // past this they are answered "busy" and closed, so the read group can
+  // never take the slots root needs to stop a sweep storm.
+  static constexpr std::size_t kMaxUnprivilegedClients = 12;
 
   // Creates the parent directory if needed; refuses when a live daemon
   // answers on `path`; replaces a stale socket file; the destructor unlinks
-  // it. Errors name the path.
+  // it. The socket is bound 0600 (umask), then given `options.readGroup` and
+  // 0660 when set, so it is never more open than meant. Errors name the path.
   [[nodiscard]] static Result<std::unique_ptr<ControlServer>> listen(
-      const std::filesystem::path& path);
+      const std::filesystem::path& path, ControlOptions options = {});
 
   ControlServer(const ControlServer&) = delete;
   ControlServer& operator=(const ControlServer&) = delete;
@@ -114,6 +120,9 @@ class ControlServer {
   // Who answers "log-level LEVEL"; without one it is an error.
   void onLogLevel(LogLevelRequest logLevel) { logLevel_ = std::move(logLevel); }
 
+  // Requests served, refused, and clients dropped, since start.
+  const ControlCounts& counts() const { return counts_; }
+
   // Readable when a client connects, for a daemon that polls its fds.
   int fd() const { return fd_; }
   const std::filesystem::path& path() const { return path_; }
@@ -127,9 +136,18 @@ class ControlServer {
     bool answered{false};
     std::string out{};    // answered: the answer
     std::size_t sent{0};  // of which the client has taken this much
+    PeerCred peer{};
   };
 
-  ControlServer(int fd, std::filesystem::path path) : fd_(fd), path_(std::move(path)) {}
+  ControlServer(int fd, std::filesystem::path path, ControlOptions options);
+  // The answer to a whole request line, access checked; counted.
+  std::string answerRequest(const Client& client, const std::string& request,
+                            const std::function<DaemonStatus()>& status, const SweepRequest& sweep);
+  // Accepts one pending connection; false when none is pending.
+  bool acceptOne();
+  // SM-0808, at most once a kRefusalLogInterval.
+  void logRefusal(const PeerCred& peer, const RequestRule& rule, const std::string& why);
+  static constexpr std::chrono::seconds kRefusalLogInterval{1};
   void acceptPending();
   // Answered: sends what the socket takes; true when done (all sent, the
   // client gone, or past its deadline).
@@ -143,6 +161,11 @@ class ControlServer {
 
   int fd_;
   std::filesystem::path path_;
+  ControlOptions options_;
+  AccessPolicy policy_;
+  ControlCounts counts_;
+  std::optional<MadClock::time_point> lastRefusalLog_;
+  std::uint64_t refusalsUnlogged_{0};
   std::vector<Client> clients_;
   loop::EventLoop::Clock clock_{[] { return MadClock::now(); }};
   loop::EventLoop* loop_{nullptr};  // attached to; not owned

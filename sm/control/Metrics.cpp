@@ -139,6 +139,7 @@ std::string formatSmMetrics(const DaemonStatus& status, const health::HealthView
   smState(e, status);
   sweeps(e, status.sweeps);
   fabric(e, status);
+  families(e, status.resources.control, kControlCounters);
   healthFigures(e, health);
   return e.text();
 }

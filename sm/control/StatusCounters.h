@@ -147,4 +147,21 @@ inline constexpr std::array<CounterDecl<LogCounts>, 3> kLogCounters{{
     {"trace_suppressed", read<&LogCounts::traceSuppressed>},
 }};
 
+// The control socket: JSON control.*, text "control: requests N ...",
+// metrics ibsm_control_*.
+inline constexpr std::array<CounterDecl<ControlCounts>, 6> kControlCounters{{
+    {"requests", read<&ControlCounts::requests>, "ibsm_control_requests_total",
+     CounterKind::Counter, "Control socket requests answered (refusals included)."},
+    {"changing", read<&ControlCounts::changing>, "ibsm_control_changing_requests_total",
+     CounterKind::Counter, "Control requests that changed something (sweep, readmit, log level)."},
+    {"refused", read<&ControlCounts::refused>, "ibsm_control_refused_total", CounterKind::Counter,
+     "Control requests refused to their peer (not root, not in sm.control_group)."},
+    {"timed_out", read<&ControlCounts::timedOut>, "ibsm_control_timed_out_total",
+     CounterKind::Counter, "Control clients closed for not asking within sm.control_timeout_ms."},
+    {"oversized", read<&ControlCounts::oversized>, "ibsm_control_oversized_total",
+     CounterKind::Counter, "Control requests refused for their size."},
+    {"busy", read<&ControlCounts::busy>, "ibsm_control_busy_total", CounterKind::Counter,
+     "Control clients turned away: the slots of users other than root were full."},
+}};
+
 }  // namespace ibsm::sm::control

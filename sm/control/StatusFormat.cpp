@@ -217,6 +217,7 @@ std::string formatStatus(const DaemonStatus& s) {
                  s.log.levelChanges);
   fmt::format_to(o, "mad_trace: {} lines, {} suppressed\n", s.log.traceLines,
                  s.log.traceSuppressed);
+  appendWords(out, "control", s.resources.control, kControlCounters);
   return out;
 }
 

@@ -217,6 +217,19 @@ struct HealthCounters {
   std::vector<CounterOverZero> overZero;
 };
 
+// The control socket since start (sm/control/ControlServer.h): requests
+// answered, changing ones among them (sweep, readmit, log level: root only),
+// requests refused to their peer, and clients closed for taking too long to
+// ask, asking too much, or arriving when the read group's slots were full.
+struct ControlCounts {
+  std::uint64_t requests{0};
+  std::uint64_t changing{0};
+  std::uint64_t refused{0};
+  std::uint64_t timedOut{0};
+  std::uint64_t oversized{0};
+  std::uint64_t busy{0};
+};
+
 // What the daemon holds now, sampled when the status is asked: its queues
 // and its memory (the soak requires them flat over a long run).
 struct ResourceCounts {
@@ -230,6 +243,7 @@ struct ResourceCounts {
   std::uint64_t heapFree{0};        // freed, kept by the allocator
   std::uint64_t memoryReleases{0};  // free memory handed back (after heavy sweeps, counter passes)
   std::uint64_t metricsWrites{0};   // health.metrics_file written
+  ControlCounts control;            // shown at the top: JSON control.*, text "control:"
 };
 
 // What a standby (or an SM waiting on another) sees of the subnet it does

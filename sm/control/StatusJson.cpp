@@ -320,6 +320,7 @@ std::string formatStatusJson(const DaemonStatus& s) {
   j["first_bring_ups"] = s.sweeps.firstBringUps;
   j["master_view"] = masterViewJson(s.masterView);
   j["log"] = logJson(s.log);
+  j["control"] = object(s.resources.control, kControlCounters);
   // Invalid UTF-8 in a node description is replaced, not a reason to fail.
   std::string out = j.dump(-1, ' ', false, Json::error_handler_t::replace);
   out += '\n';

@@ -20,4 +20,11 @@ using ChunkWriter = std::function<void(std::string_view chunk)>;
 [[nodiscard]] Result<void> writeFileAtomically(
     const std::filesystem::path& path, const std::function<void(const ChunkWriter&)>& produce);
 
+// The same for a file only its owner may read (the SM's state: guid2lid,
+// secrets): the temporary is created 0600, so no moment shows the content to
+// anyone else, whatever the umask; an existing target's mode does not carry
+// over. A symlink in the temporary's place is refused.
+[[nodiscard]] Result<void> writePrivateFileAtomically(const std::filesystem::path& path,
+                                                      std::string_view content);
+
 }  // namespace ibsm::sm::files

@@ -212,6 +212,7 @@ control::ResourceCounts SmDaemon::Impl::resources() const {
   r.heapInUse = m.heapInUse;
   r.heapFree = m.heapFree;
   r.memoryReleases = record.memoryReleases;
+  if (controlServer) r.control = controlServer->counts();
   return r;
 }
 

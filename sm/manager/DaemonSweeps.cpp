@@ -263,6 +263,7 @@ bool SmDaemon::Impl::applyReload() {
   if (next->controlSocket != settings.controlSocket)
     log->warn("SM-0126 control_socket changes only on restart");
   next->controlSocket = settings.controlSocket;
+  next->controlAccess = settings.controlAccess;  // the socket's mode is set when it is made
   next->onceMaxSweeps = settings.onceMaxSweeps;
   settings = std::move(*next);
   logControl.applyConfig(settings.logLevel);

@@ -155,7 +155,7 @@ int SmDaemon::Impl::end(int code, std::string reason, std::vector<std::string> d
 // an error ends run() with its exit status.
 std::optional<int> SmDaemon::Impl::openControl() {
   if (settings.controlSocket.empty()) return std::nullopt;
-  auto server = control::ControlServer::listen(settings.controlSocket);
+  auto server = control::ControlServer::listen(settings.controlSocket, settings.controlAccess);
   if (!server) {
     log->error("SM-0110 control socket: {}", server.error().message);
     return end(1, "control socket", {server.error().message});

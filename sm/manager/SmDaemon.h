@@ -61,6 +61,7 @@
 #include <optional>
 #include <string_view>
 
+#include "sm/control/RequestAccess.h"
 #include "sm/control/StatusFormat.h"
 #include "sm/health/HealthSettings.h"
 #include "sm/loop/EventLoop.h"
@@ -84,6 +85,9 @@ struct DaemonSettings {
   std::uint8_t priority{0};
   std::uint64_t smKey{kDefaultSmKey};
   std::filesystem::path controlSocket;  // empty: no control socket
+  // Who may ask it what, and how long a client may take (sm.control_group,
+  // sm.control_timeout_ms); like the socket, fixed at start.
+  control::ControlOptions controlAccess;
   // The multicast groups the configuration creates (partitions: IPoIB
   // broadcast groups, mgid= lines), handed to GroupSource::precreate at
   // start and on every reload.

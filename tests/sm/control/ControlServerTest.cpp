@@ -71,6 +71,9 @@ class ControlSocket : public ::testing::Test {
   std::vector<SweepAsk> sweeps_;
 };
 
+// sm.control_timeout_ms as a test sets it, to keep the suite quick.
+constexpr auto kShortDeadline = 300ms;
+
 TEST_F(ControlSocket, StatusAnswersTheFormattedText) {
   auto server = ControlServer::listen(path_);
   ASSERT_TRUE(server) << server.error().message;
@@ -215,7 +218,8 @@ TEST_F(ControlSocket, TheSocketFileGoesWithTheServer) {
 }
 
 TEST_F(ControlSocket, ASilentClientNeitherBlocksServeNorOthersAndIsDroppedAtItsDeadline) {
-  auto server = ControlServer::listen(path_);
+  auto server = ControlServer::listen(
+      path_, {.readGroup = {}, .readGroupName = {}, .requestDeadline = kShortDeadline});
   ASSERT_TRUE(server);
   const int silent = connectRaw();
 
@@ -228,11 +232,13 @@ TEST_F(ControlSocket, ASilentClientNeitherBlocksServeNorOthersAndIsDroppedAtItsD
   EXPECT_TRUE(answer);
 
   // Past the deadline the server closes the silent connection: it reads EOF.
-  std::this_thread::sleep_for(ControlServer::kRequestDeadline + 50ms);
+  std::this_thread::sleep_for(kShortDeadline + 50ms);
   (*server)->serve([&] { return sample(); }, [](SweepAsk) {});
   char c;
   EXPECT_EQ(::recv(silent, &c, 1, MSG_DONTWAIT), 0);
   ::close(silent);
+  EXPECT_EQ((*server)->counts().timedOut, 1u);
+  EXPECT_EQ((*server)->counts().requests, 1u);
 }
 
 TEST_F(ControlSocket, ABurstOfClientsBeyondTheLimitIsAnsweredNotRefused) {
@@ -287,7 +293,8 @@ TEST_F(ControlSocket, ADaemonThatNeverAnswersTimesOut) {
 TEST_F(ControlSocket, AttachedToTheLoopItAnswersFromItsWaitsAndDropsASilentClientOnTime) {
   ibsm::testing::PipeTransport wire;
   loop::EventLoop loop;  // outlives the server, which detaches from it
-  auto server = ControlServer::listen(path_);
+  auto server = ControlServer::listen(
+      path_, {.readGroup = {}, .readGroupName = {}, .requestDeadline = kShortDeadline});
   ASSERT_TRUE(server);
   (*server)->attach(
       loop, [&] { return sample(); }, [&](SweepAsk ask) { sweeps_.push_back(ask); });
@@ -312,10 +319,10 @@ TEST_F(ControlSocket, AttachedToTheLoopItAnswersFromItsWaitsAndDropsASilentClien
   const auto connected = MadClock::now();
   char c;
   while (::recv(silent, &c, 1, MSG_DONTWAIT) != 0 &&
-         MadClock::now() - connected < ControlServer::kRequestDeadline + 2s)
+         MadClock::now() - connected < kShortDeadline + 2s)
     ASSERT_TRUE(loop.receive(wire, MadClock::now() + 2s));
   EXPECT_EQ(::recv(silent, &c, 1, MSG_DONTWAIT), 0);
-  EXPECT_LT(MadClock::now() - connected, ControlServer::kRequestDeadline + 200ms);
+  EXPECT_LT(MadClock::now() - connected, kShortDeadline + 200ms);
   ::close(silent);
 }
 
