@@ -109,8 +109,11 @@ if ! command -v clang++-19 >/dev/null; then
     "and libclang-rt-19-dev): the SA fuzz phase cannot run" >&2
   exit 1
 fi
+# -O1 with line tables only is OSS-Fuzz's default for sanitizer builds: reports
+# keep file:line, and the build is about a fifth cheaper than -O2 -g.
 cmake -S "$root" -B "$root/build-fuzz" -G Ninja -DCMAKE_CXX_COMPILER=clang++-19 \
-  -DCMAKE_BUILD_TYPE=RelWithDebInfo -DIBSM_FUZZ=ON -DIBSM_BENCH=OFF -DIBSM_WERROR=OFF >/dev/null
+  -DCMAKE_BUILD_TYPE=RelWithDebInfo "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O1 -gline-tables-only -DNDEBUG" \
+  -DIBSM_FUZZ=ON -DIBSM_BENCH=OFF -DIBSM_WERROR=OFF >/dev/null
 ninja -C "$root/build-fuzz" -j"$(nproc)" SaFuzz >&2
 fuzz_scratch=$(mktemp -d "${TMPDIR:-/tmp}/ibsm-fuzz.XXXXXX")
 fuzz_status=0
