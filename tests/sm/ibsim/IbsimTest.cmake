@@ -13,6 +13,7 @@ function(ibsm_add_ibsim_test name)
   if(NOT TARGET ${name})
     add_executable(${name} ${CMAKE_CURRENT_SOURCE_DIR}/${name}.cpp)
     target_link_libraries(${name} PRIVATE ${ARG_LIBS} GTest::gtest GTest::gtest_main)
+    ibsm_test_pch(${name})
   endif()
   add_test(NAME ${name}
            COMMAND ${IBSM_RUN_WITH_IBSIM} ${ARG_IBSIM_ARGS} ${ARG_NET} -- $<TARGET_FILE:${name}>
