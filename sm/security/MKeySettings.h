@@ -36,11 +36,18 @@ struct MKeySettings {  // parsed from [sm] in ibsm.toml
 [[nodiscard]] std::filesystem::path secretPath(const MKeySettings& settings,
                                                const std::filesystem::path& stateDir);
 
+// Where a rotation keeps the secret it replaces until every port holds a key
+// of the new one ("<secret>.previous"): written (saveSecret) before the new
+// secret is, removed when the rotation is done, so that a restart in the
+// middle of one still reaches the ports that hold a key of the old.
+[[nodiscard]] std::filesystem::path previousSecretPath(const std::filesystem::path& secret);
+
 // The scheme the settings ask for: off when disabled or sm.m_key = 0; one key
-// for sm.m_key; else keys derived from the secret. The state directory's
-// secret is created at first start; a configured sm.m_key_secret_file must
-// exist (made on purpose and shared with the standby: a fresh one there would
-// lock the standby out of the fabric).
+// for sm.m_key; else keys derived from the secret, with the previous secret
+// as previous when its file is there. The state directory's secret is
+// created at first start; a configured sm.m_key_secret_file must exist (made
+// on purpose and shared with the standby: a fresh one there would lock the
+// standby out of the fabric).
 [[nodiscard]] std::expected<KeyScheme, std::string> schemeFor(
     const MKeySettings& settings, const std::filesystem::path& stateDir);
 

@@ -47,6 +47,31 @@ TEST_F(MKeySettingsFiles, AConfiguredSecretFileMustExist) {
   EXPECT_EQ(ok->keyFor(0x1234), portMKey(s, 0x1234));
 }
 
+// A rotation cut short by a restart: the secret it replaces is still beside
+// the new one, and the ports that hold its keys stay reachable.
+TEST_F(MKeySettingsFiles, APreviousSecretLeftByARotationIsThePreviousScheme) {
+  const auto file = dir() / "state" / "mkey.secret";
+  EXPECT_EQ(previousSecretPath(file), dir() / "state" / "mkey.secret.previous");
+  Secret old;
+  old.bytes.fill(1);
+  Secret next;
+  next.bytes.fill(2);
+  ASSERT_TRUE(saveSecret(previousSecretPath(file), old));
+  ASSERT_TRUE(saveSecret(file, next));
+  const auto s = schemeFor(MKeySettings{}, dir() / "state");
+  ASSERT_TRUE(s) << s.error();
+  EXPECT_EQ(s->keyFor(0x1234), portMKey(next, 0x1234));
+  EXPECT_EQ(s->previousKeyFor(0x1234), portMKey(old, 0x1234));
+  ::chmod(previousSecretPath(file).c_str(), 0644);  // guarded as the secret is
+  const auto refused = schemeFor(MKeySettings{}, dir() / "state");
+  ASSERT_FALSE(refused);
+  EXPECT_THAT(refused.error(), StartsWith(previousSecretPath(file).string() + ": mode 0644"));
+  std::filesystem::remove(previousSecretPath(file));
+  const auto done = schemeFor(MKeySettings{}, dir() / "state");
+  ASSERT_TRUE(done) << done.error();
+  EXPECT_FALSE(done->hasPrevious());
+}
+
 TEST_F(MKeySettingsFiles, DisabledOrMKeyZeroIsOffAndReadsNoSecret) {
   const auto off = schemeFor(MKeySettings{.enabled = false}, dir() / "state");
   ASSERT_TRUE(off);
