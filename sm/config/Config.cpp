@@ -12,6 +12,7 @@
 
 #include "sm/config/ControlOptions.h"
 #include "sm/config/HealthOptions.h"
+#include "sm/config/MKeyOptions.h"
 
 namespace ibsm::sm::config {
 namespace {
@@ -133,16 +134,11 @@ Result<void> applyPollingRetries(Config& c, const toml::node& v, const std::stri
 // A 64-bit key: a hex string like the GUID keys, or a plain (non-negative)
 // integer, since TOML integers stop at 2^63-1 and operators write both.
 Result<void> applySmKey(Config& c, const toml::node& v, const std::string& where) {
-  constexpr std::string_view kWhat =
-      "sm.sm_key to be a 64-bit hex string such as \"0x0000000000000001\" or an integer >= 0";
-  if (auto n = v.value_exact<std::int64_t>()) {
-    if (*n < 0) return expected(where, kWhat);
-    c.sm.smKey = static_cast<std::uint64_t>(*n);
-    return {};
-  }
-  auto s = v.value_exact<std::string>();
-  auto k = s ? parseHex64(*s) : std::nullopt;
-  if (!k) return expected(where, kWhat);
+  const auto k = key64(v);
+  if (!k)
+    return expected(
+        where,
+        "sm.sm_key to be a 64-bit hex string such as \"0x0000000000000001\" or an integer >= 0");
   c.sm.smKey = *k;
   return {};
 }
@@ -433,14 +429,17 @@ constexpr OptionSpec kOptions[] = {
 }  // namespace
 
 std::span<const OptionSpec> optionTable() {
-  // One table: the keys above, the [health] ones (HealthOptions.cpp) and the
-  // control socket's access (ControlOptions.cpp).
+  // One table: the keys above, the [health] ones (HealthOptions.cpp), the
+  // control socket's access (ControlOptions.cpp) and the M_Key ones
+  // (MKeyOptions.cpp).
   static const std::vector<OptionSpec> all = [] {
     std::vector<OptionSpec> v(std::begin(kOptions), std::end(kOptions));
     const auto health = healthOptions();
     v.insert(v.end(), health.begin(), health.end());
     const auto control = controlOptions();
     v.insert(v.end(), control.begin(), control.end());
+    const auto mKey = mKeyOptions();
+    v.insert(v.end(), mKey.begin(), mKey.end());
     return v;
   }();
   return all;

@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "sm/health/HealthSettings.h"
+#include "sm/security/MKeySettings.h"
 
 namespace toml {
 inline namespace v3 {
@@ -76,6 +77,7 @@ struct SmConfig {
   // Joins and leaves gathered before one multicast pass programs their MFT
   // blocks (sm/manager/MulticastService.h).
   std::uint32_t multicastBatchMs{20};
+  ibsm::security::MKeySettings mKey;  // sm.m_key* (issue 29): M_Key protection
 };
 
 struct MadConfig {

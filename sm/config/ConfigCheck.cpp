@@ -8,6 +8,7 @@
 #include "sm/config/PartitionSources.h"
 #include "sm/config/PlanSettings.h"
 #include "sm/files/FileIo.h"
+#include "sm/security/Secret.h"
 
 namespace ibsm::sm::config {
 namespace {
@@ -54,6 +55,13 @@ Result<ConfigCheckSummary> checkConfigFile(const std::filesystem::path& path) {
   summary.partitions = partitions->partitions.size();
   summary.partitionsIgnored = partitions->ignored;
   summary.filesRead += !config->sm.partitionsFile.empty();
+  // A secret file the config names must exist and be guarded as `ibsm run`
+  // insists; the state directory's own is made at the first start.
+  if (config->sm.mKey.enabled && config->sm.mKey.secretFile) {
+    if (auto secret = security::loadSecret(*config->sm.mKey.secretFile, false); !secret)
+      return fail(secret.error());
+    ++summary.filesRead;
+  }
   return summary;
 }
 

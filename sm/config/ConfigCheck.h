@@ -1,6 +1,7 @@
 // `ibsm config check FILE`: an ibsm.toml read as `ibsm run --config FILE`
 // would read it, and the files it names read too (the partitions file and
-// the [[partition]] tables, the root GUID list, the health threshold files),
+// the [[partition]] tables, the root GUID list, the health threshold files,
+// the M_Key secret file),
 // so a config that passes starts. Sends and writes nothing.
 #pragma once
 

@@ -100,6 +100,9 @@ class Mapper {
   Result<void> engines();
   Result<void> perfmgr();
   Result<void> logLevel();
+  Result<void> mKey();
+  Result<void> mKeyField(std::string_view name, std::string_view key, std::uint64_t hi,
+                         bool openSmProtected);
   Result<void> mapOptions();
   void writeKeys(ImportedConfig& out) const;
   void writeUnmapped(ImportedConfig& out) const;
@@ -320,6 +323,50 @@ Result<void> Mapper::logLevel() {
   return {};
 }
 
+// OpenSM's m_key 0 (its default) sets no M_Key, where ibsm's default protects
+// every port with a key derived from a secret: the import says so and leaves
+// the choice to the operator. A key OpenSM set is kept, as one key for every
+// port; its protection level and lease follow it (with m_key 0 they did
+// nothing in OpenSM, so ibsm's defaults stand, commented).
+Result<void> Mapper::mKey() {
+  const Option* o = find("m_key");
+  bool openSmProtected = false;
+  if (o) {
+    const auto n = parseCNumber(o->value);
+    if (!n) return std::unexpected(bad(*o, "m_key", "a 64-bit number such as 0x00000000000000ff"));
+    openSmProtected = *n != 0;
+    put("sm",
+        Key{"m_key", openSmProtected ? tomlString(fmt::format("0x{:016x}", *n)) : "0",
+            source("m_key", *o),
+            openSmProtected
+                ? "one key for every port, as OpenSM; leave it out (and keep the secret file "
+                  "safe) for a key per port derived from sm.m_key_secret_file"
+                : "OpenSM sets no M_Key; ibsm protects every port with a key derived from a "
+                  "secret unless m_key is 0: uncomment to leave ports unprotected as OpenSM did",
+            !openSmProtected},
+        "m_key");
+  }
+  if (auto r = mKeyField("m_key_protection_level", "m_key_protect", 3, openSmProtected); !r)
+    return r;
+  return mKeyField("m_key_lease_period", "m_key_lease", 65535, openSmProtected);
+}
+
+Result<void> Mapper::mKeyField(std::string_view name, std::string_view key, std::uint64_t hi,
+                               bool openSmProtected) {
+  const Option* o = find(name);
+  if (!o) return {};
+  const auto n = parseCNumber(o->value);
+  if (!n || *n > hi)
+    return std::unexpected(
+        bad(*o, name, fmt::format("a number from 0 to {} (ibsm's sm.{})", hi, key)));
+  put("sm",
+      Key{std::string(key), std::to_string(*n), source(name, *o),
+          openSmProtected ? "" : "no effect in OpenSM without an m_key: ibsm's default applies",
+          !openSmProtected},
+      name);
+  return {};
+}
+
 // Every ibsm key an OpenSM option gives, in the file's section order; the
 // first option that does not parse, once all were read.
 Result<void> Mapper::mapOptions() {
@@ -328,6 +375,7 @@ Result<void> Mapper::mapOptions() {
       portGuid(),
       number("sm_priority", "sm", "priority", 0, 15),
       hex64("sm_key", "sm", "sm_key"),
+      mKey(),
       hex64("subnet_prefix", "sm", "subnet_prefix"),
       number("sweep_interval", "sm", "sweep_interval", 0, 86400),
       number("sminfo_polling_timeout", "sm", "polling_timeout_ms", 100, 3600000),

@@ -181,10 +181,9 @@ constexpr std::pair<std::string_view, std::string_view> kWhy[] = {
     {"suppress_sl2vl_mad_status_errors", "ibsm has no QoS keys yet (QoS is issue 30)"},
     {"cc_", "ibsm does not program congestion control"},
     {"congestion_control", "ibsm does not program congestion control"},
-    {"m_key",
-     "ibsm does not set M_Keys: ports keep theirs (0 and no protection, as OpenSM's "
-     "default)"},
-    {"m_key_", "ibsm does not set M_Keys"},
+    {"m_key_lookup",
+     "ibsm derives each port's key from its secret (sm.m_key_secret_file): there is no "
+     "guid2mkey file to look keys up in"},
     {"sa_key",
      "ibsm's SA trusts a query by SM_Key (sm.sm_key), as OpenSM's default sa_key equals "
      "its sm_key"},

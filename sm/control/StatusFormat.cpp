@@ -3,6 +3,7 @@
 
 #include <fmt/chrono.h>
 #include <fmt/format.h>
+#include <ibsm/MadAttributes.h>
 
 #include <iterator>
 
@@ -102,8 +103,8 @@ void appendPeers(std::string& out, const DaemonStatus& s) {
   fmt::format_to(o, "foreign_sms: {}\nforeign_sm_reports: {}\n", s.peers.foreignSms.size(),
                  s.peers.foreignReports);
   for (const ForeignSm& f : s.peers.foreignSms)
-    fmt::format_to(o, "foreign_sm: {} {} priority {} sm_key 0x{:016x} at {} lid {}\n", f.guid,
-                   f.state, f.priority, f.smKey, f.port, f.lid.value);
+    fmt::format_to(o, "foreign_sm: {} {} priority {} sm_key {} at {} lid {}\n", f.guid, f.state,
+                   f.priority, shownSmKey(f.smKey), f.port, f.lid.value);
 }
 
 std::string byName(const std::map<std::string, std::uint64_t>& counts) {
@@ -186,6 +187,11 @@ void appendResources(std::string& out, const ResourceCounts& r) {
 }
 
 }  // namespace
+
+std::string_view shownSmKey(std::uint64_t key) {
+  if (key == kDefaultSmKey) return "default";
+  return key == 0 ? "zero" : "other";
+}
 
 std::string utcTime(std::chrono::system_clock::time_point t) {
   return fmt::format("{:%Y-%m-%dT%H:%M:%SZ}", std::chrono::floor<std::chrono::seconds>(t));

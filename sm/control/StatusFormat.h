@@ -15,6 +15,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "sm/control/HealthFormat.h"
@@ -123,8 +124,13 @@ struct ForeignSm {
   Lid lid{};          // its port's LID as discovered (0: none yet)
   std::string state;  // the state it shows: "MASTER", "STANDBY", ...
   std::uint8_t priority{0};
-  std::uint64_t smKey{0};  // the key it shows
+  std::uint64_t smKey{0};  // the key it shows: never printed, see shownSmKey()
 };
+
+// What may be said of the SM_Key another SM shows: "default" (OpenSM's
+// well-known 0x1), "zero" (hidden from us, or unset) or "other". The key
+// itself authenticates that SM's domain and is never printed (issue 29).
+std::string_view shownSmKey(std::uint64_t key);
 
 // Subnet Administration GMPs the daemon took from the port: every one
 // received is answered or dropped for one of the reasons here.

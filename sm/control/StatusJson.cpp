@@ -122,7 +122,7 @@ Json foreignJson(const std::vector<ForeignSm>& sms) {
     out.push_back({{"guid", text(f.guid)},
                    {"state", f.state},
                    {"priority", f.priority},
-                   {"sm_key", fmt::format("0x{:016x}", f.smKey)},
+                   {"sm_key", std::string(shownSmKey(f.smKey))},
                    {"port", f.port},
                    {"lid", f.lid.value}});
   return out;

@@ -47,13 +47,21 @@ std::vector<control::ForeignSm> ForeignSms::update(std::span<const PeerSmInfo> r
   return news;
 }
 
-// Our own key stays out of the log: it is the secret that authenticates us.
+// No key goes into the log: ours is the secret that authenticates us, the
+// other SM's authenticates its domain (control::shownSmKey).
+std::string_view shownKey(std::uint64_t key) {
+  const auto shown = control::shownSmKey(key);
+  if (shown == "default") return "OpenSM's default";
+  if (shown == "zero") return "a zero (hidden from us, or unset)";
+  return "another";
+}
+
 std::string describeForeignSm(const control::ForeignSm& sm, bool weAreMaster) {
   return fmt::format(
-      "SM {} at {} (LID {}) is {} with priority {} and shows SM_Key 0x{:016x}, not ours: "
+      "SM {} at {} (LID {}) is {} with priority {} and shows {} SM_Key, not ours: "
       "ignored as another management domain -- if it belongs to this subnet, its sm_key "
       "differs from ours{}",
-      sm.guid, sm.port, sm.lid.value, sm.state, sm.priority, sm.smKey,
+      sm.guid, sm.port, sm.lid.value, sm.state, sm.priority, shownKey(sm.smKey),
       weAreMaster && sm.state == "MASTER" ? "; it ignores us too, so this subnet has two masters"
                                           : "");
 }

@@ -2,6 +2,7 @@
 // it, the files it names included; the first problem is named by file and line.
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 
 #include "sm/config/ConfigCheck.h"
 #include "tests/sm/config/ScratchFiles.h"
@@ -27,6 +28,26 @@ TEST_F(ConfigCheck, AConfigAndTheFilesItNamesPass) {
   EXPECT_EQ(s->partitions, 2u);
   EXPECT_EQ(s->rootGuids, 2u);
   EXPECT_EQ(s->filesRead, 2u);
+}
+
+// The M_Key secret a config names is read as `ibsm run` reads it: a file
+// others may read is refused before the daemon is ever started with it.
+TEST_F(ConfigCheck, TheMKeySecretFileItNamesIsReadAndItsModeChecked) {
+  const auto secret = write("mkey.secret", std::string(64, 'a') + "\n");
+  ::chmod(secret.c_str(), 0644);
+  const auto toml =
+      write("ibsm.toml", fmt::format("[sm]\nm_key_secret_file = \"{}\"\n", secret.string()));
+  auto s = checkConfigFile(toml);
+  ASSERT_FALSE(s);
+  EXPECT_THAT(s.error().message, StartsWith(secret.string() + ": mode 0644"));
+  ::chmod(secret.c_str(), 0600);
+  s = checkConfigFile(toml);
+  ASSERT_TRUE(s) << s.error().message;
+  EXPECT_EQ(s->filesRead, 1u);
+  std::filesystem::remove(secret);
+  s = checkConfigFile(toml);
+  ASSERT_FALSE(s);
+  EXPECT_THAT(s.error().message, StartsWith(secret.string() + ": no such file"));
 }
 
 TEST_F(ConfigCheck, AnUnknownKeyNamesTheConfigAndLine) {

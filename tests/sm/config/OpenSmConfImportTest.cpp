@@ -94,7 +94,44 @@ TEST(OpenSmConfImport, EveryOptionOfTheFileIsInTheOutputAsAKeyOrAComment) {
   EXPECT_THAT(imported.toml, HasSubstr("# strict = false"));
   EXPECT_THAT(imported.toml, HasSubstr("# qos_max_vls 0 (line"));
   EXPECT_THAT(imported.toml, HasSubstr("QoS is issue 30"));
-  EXPECT_THAT(imported.toml, HasSubstr("# m_key 0x0000000000000000 (line 8): ibsm does not set"));
+  EXPECT_THAT(imported.toml, HasSubstr("# m_key 0x0000000000000000 (line 8): OpenSM sets no M_Key; "
+                                       "ibsm protects every port"));
+  EXPECT_THAT(imported.toml, HasSubstr("\n# m_key = 0\n"));
+}
+
+// OpenSM's M_Key options (issue 29): a key it set is kept as one key for every
+// port with its protection level and lease; its default m_key 0 sets none,
+// so ibsm's default (a key per port from the secret) stays, with the
+// option to keep ports unprotected written commented.
+TEST(OpenSmConfImport, MKeyOptionsMapToTheSmMKeyKeys) {
+  const auto keyed = importOpenSmConf(
+      "m_key 0x00000000000000ff\nm_key_protection_level 2\nm_key_lease_period 30\n"
+      "m_key_lookup TRUE\n",
+      "o.conf");
+  ASSERT_TRUE(keyed) << keyed.error().message;
+  const auto c = parseConfig(keyed->toml, "o.toml");
+  ASSERT_TRUE(c) << c.error().message << "\n" << keyed->toml;
+  EXPECT_EQ(c->sm.mKey.singleKey, 0xffu);
+  EXPECT_EQ(c->sm.mKey.protectBits, 2);
+  EXPECT_EQ(c->sm.mKey.leaseSeconds, 30);
+  EXPECT_THAT(keyed->toml, HasSubstr("# m_key_lookup TRUE (line 4): ibsm derives each port's key"));
+
+  const auto none =
+      importOpenSmConf("m_key 0x0\nm_key_protection_level 0\nm_key_lease_period 0\n", "o.conf");
+  ASSERT_TRUE(none) << none.error().message;
+  const auto d = parseConfig(none->toml, "o.toml");
+  ASSERT_TRUE(d) << d.error().message;
+  EXPECT_TRUE(d->sm.mKey.enabled);
+  EXPECT_FALSE(d->sm.mKey.singleKey);
+  EXPECT_EQ(d->sm.mKey.protectBits, 1);
+  EXPECT_EQ(d->sm.mKey.leaseSeconds, 60);
+  EXPECT_THAT(none->toml, HasSubstr("\n# m_key_protect = 0\n"));
+
+  const auto bad = importOpenSmConf("m_key_protection_level 4\n", "o.conf");
+  ASSERT_FALSE(bad);
+  EXPECT_EQ(bad.error().message,
+            "o.conf:1: m_key_protection_level: expected a number from 0 to 3 (ibsm's "
+            "sm.m_key_protect), found '4'");
 }
 
 TEST(OpenSmConfImport, ValuesGivenOnOpenSmsCommandLineAreMapped) {

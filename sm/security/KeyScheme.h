@@ -1,0 +1,55 @@
+// How the SM chooses a port's M_Key: derived per port from the subnet secret
+// (ibsm's default), OpenSM's one subnet-wide key (sm.m_key), or no key. A
+// scheme may also hold the one it replaces, so that during a rotation the
+// engine can still reach a port that holds its previous key.
+//
+//   auto scheme = KeyScheme::derived(*loadSecret(file, true));
+//   smp.mKey = scheme.keyFor(portGuid);       // 0 when off
+//   auto next = KeyScheme::derived(newSecret()).withPrevious(old);
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include "sm/security/Secret.h"
+
+namespace ibsm::security {
+
+class KeyScheme {
+ public:
+  static KeyScheme off();
+  static KeyScheme derived(Secret secret);
+  // One key for every port, OpenSM's m_key; 0 is OpenSM's "no M_Key": off().
+  static KeyScheme single(std::uint64_t key);
+
+  [[nodiscard]] bool enabled() const;
+  // The key `portGuid` should hold; 0 when off.
+  [[nodiscard]] std::uint64_t keyFor(std::uint64_t portGuid) const;
+  // What an operator may read (status, logs): the kind of scheme and the
+  // secrets' fingerprints, never a key or a secret.
+  [[nodiscard]] std::string describe() const;
+
+  // The same scheme, remembering `previous` (a secret's keys, or a single key)
+  // as the one ports may still hold.
+  [[nodiscard]] KeyScheme withPrevious(Secret previous) const;
+  [[nodiscard]] KeyScheme withPreviousKey(std::uint64_t previous) const;
+  [[nodiscard]] KeyScheme withoutPrevious() const;
+  [[nodiscard]] bool hasPrevious() const;
+  // The key the previous scheme gave `portGuid`; 0 when there is none.
+  [[nodiscard]] std::uint64_t previousKeyFor(std::uint64_t portGuid) const;
+
+ private:
+  struct Source {
+    std::optional<Secret> secret{};  // derived keys
+    std::uint64_t single{0};         // else one key; 0: none
+    [[nodiscard]] std::uint64_t keyFor(std::uint64_t portGuid) const;
+    [[nodiscard]] std::string describe() const;
+  };
+  explicit KeyScheme(Source current) : current_(std::move(current)) {}
+
+  Source current_;
+  std::optional<Source> previous_;
+};
+
+}  // namespace ibsm::security
