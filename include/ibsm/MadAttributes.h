@@ -282,6 +282,23 @@ struct Trap144Details {
   auto operator<=>(const Trap144Details&) const = default;
 };
 
+// Trap 256 (Bad M_Key, IBA 14.3.9 and the Notice DataDetails of 14.2.5.1):
+// the port whose M_Key check failed and what the offending SMP carried.
+// The directed-route return path that follows (DRNoticeReturnPath) is not
+// carried here.
+struct Trap256Details {
+  Lid lid;
+  Lid drSlid;  // directed-route SMPs only
+  Method method{Method::Get};
+  AttributeId attributeId{AttributeId::NodeInfo};
+  std::uint32_t attributeModifier{0};
+  std::uint64_t mKey{0};  // the key the SMP carried
+  bool drNotice{false};   // the SMP was directed-route
+  bool drPathTruncated{false};
+  std::uint8_t drHopCount{0};  // 6 bits
+  auto operator<=>(const Trap256Details&) const = default;
+};
+
 SmpData encode(const NodeInfo& v);
 SmpData encode(const NodeDescription& v);
 SmpData encode(const PortInfo& v);
@@ -308,7 +325,9 @@ Notice decodeNotice(const SmpData& data);
 
 std::array<std::uint8_t, 54> encodeDetails(const Trap128Details& v);
 std::array<std::uint8_t, 54> encodeDetails(const Trap144Details& v);
+std::array<std::uint8_t, 54> encodeDetails(const Trap256Details& v);
 Trap128Details decodeTrap128(const Notice& notice);
 Trap144Details decodeTrap144(const Notice& notice);
+Trap256Details decodeTrap256(const Notice& notice);
 
 }  // namespace ibsm

@@ -68,6 +68,21 @@ constexpr auto kTrap144Fields = std::tuple{
     Field{&Trap144Details::changeFlags, 80, 16},
     Field{&Trap144Details::capabilityMask2, 96, 16},
 };
+// Trap 256's DataDetails, where Linux's packed ntc_256 (qib_mad.h) and
+// OpenSM's ib_mad_notice_attr put them: LID at details byte 2, DrSLID 4,
+// Method 6, AttributeID 8, AttributeModifier 10, M_Key 14, then the
+// DRNotice/DRPathTruncated/DRHopCount byte at 23.
+constexpr auto kTrap256Fields = std::tuple{
+    Field{&Trap256Details::lid, 16, 16},
+    Field{&Trap256Details::drSlid, 32, 16},
+    Field{&Trap256Details::method, 48, 8},
+    Field{&Trap256Details::attributeId, 64, 16},
+    Field{&Trap256Details::attributeModifier, 80, 32},
+    Field{&Trap256Details::mKey, 112, 64},
+    Field{&Trap256Details::drNotice, 184, 1},
+    Field{&Trap256Details::drPathTruncated, 185, 1},
+    Field{&Trap256Details::drHopCount, 186, 6},
+};
 
 }  // namespace
 
@@ -194,6 +209,12 @@ std::array<std::uint8_t, 54> encodeDetails(const Trap144Details& v) {
   return out;
 }
 
+std::array<std::uint8_t, 54> encodeDetails(const Trap256Details& v) {
+  std::array<std::uint8_t, 54> out{};
+  sm::mad::encodeFields(v, kTrap256Fields, out);
+  return out;
+}
+
 Trap128Details decodeTrap128(const Notice& notice) {
   Trap128Details v;
   sm::mad::decodeFields(notice.dataDetails, kTrap128Fields, v);
@@ -203,6 +224,12 @@ Trap128Details decodeTrap128(const Notice& notice) {
 Trap144Details decodeTrap144(const Notice& notice) {
   Trap144Details v;
   sm::mad::decodeFields(notice.dataDetails, kTrap144Fields, v);
+  return v;
+}
+
+Trap256Details decodeTrap256(const Notice& notice) {
+  Trap256Details v;
+  sm::mad::decodeFields(notice.dataDetails, kTrap256Fields, v);
   return v;
 }
 

@@ -7,6 +7,8 @@
 #include <ibsm/MadAttributes.h>
 #include <infiniband/mad.h>
 
+#include <algorithm>
+#include <array>
 #include <cstring>
 
 #include "tests/sm/support/LibibmadBytes.h"
@@ -406,6 +408,45 @@ TEST(NoticeLayout, Trap144CarriesLidAndCapabilityMaskWhereLibibmadPutsThem) {
 
   EXPECT_EQ(encode(v), ref.bytes);
   EXPECT_EQ(decodeTrap144(decodeNotice(ref.bytes)), details);
+}
+
+// libibmad has no fields for trap 256's details beyond the Notice header;
+// the details follow Linux's packed ntc_256 (qib_mad.h, ib_mad_notice_attr)
+// and OpenSM's layout: LID at details byte 2, DrSLID 4, Method 6,
+// AttributeID 8, AttributeModifier 10, M_Key 14, DR flags and hop count 23.
+TEST(NoticeLayout, Trap256CarriesTheOffendingSmpWhereLinuxPutsIt) {
+  Notice v;
+  v.type = 2;  // security
+  v.producerType = 2;
+  v.trapNumber = 256;
+  v.issuerLid = Lid{0x0012};
+  const Trap256Details details{.lid = Lid{0x0012},
+                               .drSlid = Lid{0xFFFF},
+                               .method = Method::Set,
+                               .attributeId = AttributeId::LinearForwardingTable,
+                               .attributeModifier = 0x01020304,
+                               .mKey = 0x1122334455667788,
+                               .drNotice = true,
+                               .drPathTruncated = false,
+                               .drHopCount = 3};
+  v.dataDetails = encodeDetails(details);
+
+  Reference<64> ref;
+  ref.set(IB_NOTICE_IS_GENERIC_F, 1)
+      .set(IB_NOTICE_TYPE_F, 2)
+      .set(IB_NOTICE_PRODUCER_F, 2)
+      .set(IB_NOTICE_TRAP_NUMBER_F, 256)
+      .set(IB_NOTICE_ISSUER_LID_F, 0x12);
+  const std::array<std::uint8_t, 24> detailBytes{
+      0x00, 0x00, 0x00, 0x12,                          // reserved, LID
+      0xFF, 0xFF, 0x02, 0x00, 0x00, 0x19,              // DrSLID, Method, reserved, AttributeID
+      0x01, 0x02, 0x03, 0x04,                          // AttributeModifier
+      0x11, 0x22, 0x33, 0x44, 0x55, 0x66, 0x77, 0x88,  // M_Key
+      0x00, 0x83};                                     // reserved, DRNotice | hop count 3
+  std::ranges::copy(detailBytes, ref.bytes.begin() + 10);
+
+  EXPECT_EQ(encode(v), ref.bytes);
+  EXPECT_EQ(decodeTrap256(decodeNotice(ref.bytes)), details);
 }
 
 TEST(SmpHeaderLayout, DirectedRouteMatchesLibibmad) {

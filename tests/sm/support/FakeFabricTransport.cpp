@@ -139,9 +139,9 @@ void FakeFabricTransport::inject(const Smp& smp, MadAddress from, std::chrono::m
   deliver(ReceivedMad{encodeSmp(smp), from}, now_ + after);
 }
 
-std::optional<PortRef> FakeFabricTransport::walk(const Smp& request) const {
-  if (!request.isDirected()) return std::nullopt;  // LID-routed: see send()
-  PortRef at = smPort_;
+std::optional<PortRef> FakeFabricTransport::walk(const Smp& request, PortRef from) const {
+  if (!request.isDirected()) return std::nullopt;  // LID-routed: see destination()
+  PortRef at = from;
   for (unsigned hop = 1; hop <= request.header.hopCount; ++hop) {
     const Node& node = fabric_.node(at.node);
     if (hop > 1 && !node.isSwitch()) return std::nullopt;  // only switches forward
@@ -154,8 +154,8 @@ std::optional<PortRef> FakeFabricTransport::walk(const Smp& request) const {
   return at;
 }
 
-std::expected<SmpData, std::uint16_t> FakeFabricTransport::get(const Smp& request,
-                                                               PortRef at) const {
+std::expected<SmpData, std::uint16_t> FakeFabricTransport::get(const Smp& request, PortRef at,
+                                                               bool hideMKey) const {
   const Node& node = fabric_.node(at.node);
   const std::uint32_t mod = request.header.attributeModifier;
   switch (request.header.attributeId) {
@@ -215,6 +215,8 @@ std::expected<SmpData, std::uint16_t> FakeFabricTransport::get(const Smp& reques
       pi.operationalVls = operationalVls({at.node, num});
       std::tie(pi.partitionEnforcementInbound, pi.partitionEnforcementOutbound) =
           enforcement({at.node, num});
+      // The M_Key fields are port 0's on a switch, reserved on its other ports.
+      if (!node.isSwitch() || num == 0) mkeys_.show({at.node, num}, hideMKey, now_, pi);
       return encode(pi);
     }
     case AttributeId::SwitchInfo: {
@@ -298,6 +300,7 @@ std::expected<void, std::uint16_t> FakeFabricTransport::set(const Smp& request, 
         smLids_[{at.node, num}] = pi.masterSmLid;
         gidPrefixes_[{at.node, num}] = pi.gidPrefix;
         subnetTimeouts_[{at.node, num}] = pi.subnetTimeout;
+        mkeys_.applySet({at.node, num}, pi);  // the SM's way to protect a port
       }
       if (pi.clientReregister) ++reregistrations_[{at.node, num}];
       if (pi.portState != PortState::NoChange) port.state = pi.portState;
@@ -357,7 +360,7 @@ std::expected<void, std::uint16_t> FakeFabricTransport::set(const Smp& request, 
   return std::unexpected(madstatus::kMethodAttrUnsupported);
 }
 
-Smp FakeFabricTransport::answer(const Smp& request, PortRef at) {
+Smp FakeFabricTransport::answer(const Smp& request, PortRef at, bool hideMKey) {
   Smp reply = request;
   reply.header.method = Method::GetResp;
   reply.header.direction = request.isDirected();
@@ -371,12 +374,69 @@ Smp FakeFabricTransport::answer(const Smp& request, PortRef at) {
     reply.header.status = madstatus::kMethodUnsupported;
     return reply;
   }
-  if (auto data = get(request, at)) {
+  if (auto data = get(request, at, hideMKey)) {
     reply.data = *data;
   } else {
     reply.header.status = data.error();
   }
   return reply;
+}
+
+std::optional<PortRef> FakeFabricTransport::destination(const Smp& request, Lid to,
+                                                        PortRef from) const {
+  if (request.isDirected()) return walk(request, from);
+  for (NodeId n = 0; n < fabric_.size(); ++n) {
+    for (std::uint8_t p : fabric_.node(n).endpointPorts()) {
+      const Port& port = fabric_.node(n).ports[p];
+      const unsigned first = port.lid.value;
+      if (first != 0 && to.value >= first && to.value < first + (1U << port.lmc)) {
+        return PortRef{n, p};
+      }
+    }
+  }
+  return std::nullopt;
+}
+
+std::optional<Smp> FakeFabricTransport::process(const Smp& request, PortRef at) {
+  const PortRef holder = FakeMKeys::holder(fabric_.node(at.node), at);
+  const MKeyCheck check = mkeys_.check(holder, request.header, now_);
+  if (check == MKeyCheck::Fail) {
+    badMKey(request, holder);
+    return std::nullopt;  // 14.2.4.3: the SMA does not respond
+  }
+  if (request.header.method == Method::TrapRepress) return std::nullopt;  // never answered
+  return answer(request, at, check == MKeyCheck::HideKey);
+}
+
+void FakeFabricTransport::badMKey(const Smp& request, PortRef holder) {
+  const Lid sm = smLid(holder);
+  auto timeout = subnetTimeouts_.find(holder);
+  if (sm.value == 0 ||
+      !mkeys_.mayTrap(holder, now_, timeout == subnetTimeouts_.end() ? 0 : timeout->second)) {
+    return;  // no SM to tell yet, or a trap just went
+  }
+  if (sm != fabric_.port(smPort_).lid) return;  // another SM's: it never reaches this engine
+  const Lid lid = fabric_.port(holder).lid;
+  Smp trap = Smp::lidRouted(Method::Trap, AttributeId::Notice, 0);
+  trap.data = encode(FakeMKeys::badMKeyNotice(lid, request, fabric_.node(holder.node).isSwitch()));
+  inject(trap, MadAddress::toLid(lid));
+}
+
+void FakeFabricTransport::protect(PortRef port, std::uint64_t key, std::uint8_t bits,
+                                  std::chrono::seconds lease) {
+  mkeys_.protect(FakeMKeys::holder(fabric_.node(port.node), port), key, bits, lease);
+}
+
+MKeyState FakeFabricTransport::mkeyState(PortRef port) const {
+  return mkeys_.state(FakeMKeys::holder(fabric_.node(port.node), port), now_);
+}
+
+std::optional<Smp> FakeFabricTransport::foreignSmp(const Smp& request, PortRef from, Lid to) {
+  const Method m = request.header.method;
+  if (m != Method::Get && m != Method::Set && m != Method::TrapRepress) return std::nullopt;
+  const auto at = destination(request, to, from);
+  if (!at) return std::nullopt;
+  return process(request, *at);
 }
 
 Result<void> FakeFabricTransport::send(const MadBuffer& mad, MadAddress to) {
@@ -387,33 +447,27 @@ Result<void> FakeFabricTransport::send(const MadBuffer& mad, MadAddress to) {
   auto smp = decodeSmp(mad);
   if (!smp) return std::unexpected(smp.error());
   sent_.push_back(SentMad{*smp, to, now_});
+  if (smp->header.method == Method::TrapRepress) {
+    // Not answered, but checked: a wrong key is a violation, a right one stops the lease timer.
+    if (auto at = destination(*smp, to.lid, smPort_)) (void)process(*smp, *at);
+    return {};
+  }
   if (smp->header.method != Method::Get && smp->header.method != Method::Set) return {};
 
   const Fate fate = faults_ ? faults_(*smp, requests_) : Fate{};
   ++requests_;
   if (fate.drop) return {};
 
-  std::optional<PortRef> at = walk(*smp);
-  if (!smp->isDirected()) {
-    for (NodeId n = 0; n < fabric_.size() && !at; ++n) {
-      for (std::uint8_t p : fabric_.node(n).endpointPorts()) {
-        const Port& port = fabric_.node(n).ports[p];
-        const unsigned first = port.lid.value;
-        if (first != 0 && to.lid.value >= first && to.lid.value < first + (1U << port.lmc)) {
-          at = PortRef{n, p};
-        }
-      }
-    }
-  }
+  const std::optional<PortRef> at = destination(*smp, to.lid, smPort_);
   if (!at) return {};  // nobody there: the SMP is lost, as on a real fabric
-
-  Smp reply = answer(*smp, *at);
-  if (fate.status) reply.header.status = *fate.status;
+  std::optional<Smp> reply = process(*smp, *at);
+  if (!reply) return {};  // refused by the M_Key check: silence
+  if (fate.status) reply->header.status = *fate.status;
   const MadAddress from =
       smp->isDirected() ? MadAddress::directed() : MadAddress::toLid(fabric_.port(*at).lid);
   const auto due = now_ + fate.latency;
   for (unsigned copy = 0; copy <= fate.duplicates; ++copy) {
-    deliver(ReceivedMad{encodeSmp(reply), from}, due + std::chrono::microseconds(copy));
+    deliver(ReceivedMad{encodeSmp(*reply), from}, due + std::chrono::microseconds(copy));
   }
   return {};
 }

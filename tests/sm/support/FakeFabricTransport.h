@@ -26,6 +26,16 @@
 // (SwitchData::enforcesPartitions), else none. Anything else gets status "method/attribute
 // unsupported". A cabled port whose Fabric state is Down reads as Init/LinkUp, as a fresh fabric
 // does before an SM has run.
+//
+// M_Keys are checked as the IBA's SMA checks them (FakeMKeys.h): every Get, Set and TrapRepress
+// against its port's key (a CA port's, a switch's port 0's), by the protection level; a failed
+// check is not answered, counts in M_KeyViolations, starts the lease timer and sends trap 256
+// to the port's SM LID when that is this SM's. A passing Set(PortInfo) writes M_Key,
+// M_KeyProtectBits and M_KeyLeasePeriod. Every key starts 0: nothing is protected until a Set
+// or protect() gives a port one.
+//
+//   wire.protect(PortRef{sw, 0}, 0xBAD, 2, 60s);          // another SM's key
+//   auto reply = wire.foreignSmp(setLft, PortRef{host, 1});   // nullopt: dropped
 #pragma once
 
 #include <ibsm/Fabric.h>
@@ -45,6 +55,7 @@
 #include <vector>
 
 #include "sm/mad/MadTransport.h"
+#include "tests/sm/support/FakeMKeys.h"
 
 namespace ibsm::testing {
 
@@ -141,6 +152,22 @@ class FakeFabricTransport final : public MadTransport {
   // CapabilityMask IsSM too, so that discovery sees an SM).
   void runSm(PortRef port, const SmInfo& info) { smInfos_[port] = info; }
 
+  // M_Key protection of the port (a switch's: any of its ports names port 0's) as if an SM had
+  // set it with Set(PortInfo); lease 0 never expires.
+  void protect(PortRef port, std::uint64_t key, std::uint8_t bits, std::chrono::seconds lease);
+  // The port's M_Key state as of now(): a lease that ran out has cleared the protect bits.
+  MKeyState mkeyState(PortRef port) const;
+  std::uint64_t mkey(PortRef port) const { return mkeyState(port).key; }
+  std::uint8_t protectBits(PortRef port) const { return mkeyState(port).protectBits; }
+  std::uint16_t violations(PortRef port) const { return mkeyState(port).violations; }
+  // Moves the fake clock on (to run a lease out without an engine waiting).
+  void advance(std::chrono::nanoseconds by) { now_ += by; }
+  // An SMP from another host's port `from`, as that host's SMI would send it: directed route
+  // walks from `from`, LID-routed goes to `to`. It is checked and answered as the SM's own but
+  // neither recorded in sent() nor subject to the faults; the reply comes back here, nullopt
+  // when none would (dropped by an M_Key check, nobody there, a TrapRepress).
+  std::optional<Smp> foreignSmp(const Smp& request, PortRef from, Lid to = {});
+
  private:
   struct InFlight {
     MadClock::time_point due;
@@ -148,11 +175,17 @@ class FakeFabricTransport final : public MadTransport {
     ReceivedMad mad;
   };
 
-  // Where an SMP lands: the node, and the port it entered through.
-  std::optional<PortRef> walk(const Smp& request) const;
-  Smp answer(const Smp& request, PortRef at);
+  // Where an SMP sent from `from` lands: the node, and the port it entered through.
+  std::optional<PortRef> walk(const Smp& request, PortRef from) const;
+  std::optional<PortRef> destination(const Smp& request, Lid to, PortRef from) const;
+  // The M_Key check, then the answer: nullopt when the SMA would not respond.
+  std::optional<Smp> process(const Smp& request, PortRef at);
+  // Trap 256 from the port holding the M_Key an SMP failed against.
+  void badMKey(const Smp& request, PortRef holder);
+  Smp answer(const Smp& request, PortRef at, bool hideMKey);
   // A MAD status instead of the data when the node would refuse.
-  std::expected<SmpData, std::uint16_t> get(const Smp& request, PortRef at) const;
+  std::expected<SmpData, std::uint16_t> get(const Smp& request, PortRef at,
+                                            bool hideMKey = false) const;
   std::expected<void, std::uint16_t> set(const Smp& request, PortRef at);
   void deliver(const ReceivedMad& mad, MadClock::time_point due);
 
@@ -179,6 +212,7 @@ class FakeFabricTransport final : public MadTransport {
   std::map<std::tuple<NodeId, std::uint8_t, std::uint8_t>, SlToVlTable> sl2vl_;  // tables Set
   std::map<PortRef, SmInfo> smInfos_;  // ports answering Get(SMInfo)
   bool ignoreEnforcement_{false};
+  FakeMKeys mkeys_;
 };
 
 }  // namespace ibsm::testing
