@@ -105,6 +105,18 @@ inline constexpr std::array<CounterDecl<SaCounters>, 5> kSaMulticastCounters{{
     {"groups_deleted", read<&SaCounters::mcGroupsDeleted>, {}, {}, {}, "deleted"},
 }};
 
+// The SA under load: JSON sa.fairness, text "sa_fairness: queued N ...".
+inline constexpr std::array<CounterDecl<SaFairness>, 8> kSaFairnessCounters{{
+    {"queued", read<&SaFairness::queued>},
+    {"dropped_requester_full", read<&SaFairness::droppedRequesterFull>},
+    {"dropped_total_full", read<&SaFairness::droppedTotalFull>},
+    {"requesters_waiting", read<&SaFairness::requestersWaiting>},
+    {"largest_queue", read<&SaFairness::largestQueue>},
+    {"largest_queue_ever", read<&SaFairness::largestQueueEver>},
+    {"joins_over_cap", read<&SaFairness::joinsOverCap>},
+    {"services_over_cap", read<&SaFairness::servicesOverCap>},
+}};
+
 // Multicast as the daemon manages it: JSON multicast.* after `managed`.
 inline constexpr std::array<CounterDecl<MulticastCounts>, 9> kMulticastCounters{{
     {"groups", read<&MulticastCounts::groups>},

@@ -115,6 +115,7 @@ void appendSa(std::string& out, const SaCounters& sa) {
   appendWords(out, "sa_limited", sa, kSaLimitCounters);
   appendWords(out, "sa_multicast", sa, kSaMulticastCounters);
   fmt::format_to(o, "sa_multicast_refused: {}\n", byName(sa.mcRefusedByStatus));
+  appendWords(out, "sa_fairness", sa.fairness, kSaFairnessCounters);
 }
 
 void appendMulticast(std::string& out, const MulticastCounts& m) {

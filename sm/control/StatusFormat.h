@@ -127,6 +127,22 @@ struct ForeignSm {
 
 // Subnet Administration GMPs the daemon took from the port: every one
 // received is answered or dropped for one of the reasons here.
+// The SA under load: requests through its fair queue (sm/sa/FairQueue.h),
+// those dropped because their requester's queue (or all of them) was full,
+// requesters waiting and the longest queue now and ever; joins and
+// ServiceRecords refused over the per-port caps (sa.max_joins_per_port,
+// sa.max_services_per_port).
+struct SaFairness {
+  std::uint64_t queued{0};
+  std::uint64_t droppedRequesterFull{0};
+  std::uint64_t droppedTotalFull{0};
+  std::uint64_t requestersWaiting{0};
+  std::uint64_t largestQueue{0};
+  std::uint64_t largestQueueEver{0};
+  std::uint64_t joinsOverCap{0};
+  std::uint64_t servicesOverCap{0};
+};
+
 struct SaCounters {
   std::uint64_t received{0};
   std::uint64_t answered{0};            // an answer sent
@@ -171,6 +187,7 @@ struct SaCounters {
   std::uint64_t mcGroupsCreated{0};
   std::uint64_t mcGroupsDeleted{0};
   std::map<std::string, std::uint64_t> mcRefusedByStatus;
+  SaFairness fairness;
 };
 
 // Multicast as the daemon manages it (SmDaemon::manageMulticast): the

@@ -175,6 +175,7 @@ Json saJson(const SaCounters& sa) {
   Json mc = object(sa, kSaMulticastCounters);
   mc["refused_by_status"] = sa.mcRefusedByStatus;
   out["multicast"] = std::move(mc);
+  out["fairness"] = object(sa.fairness, kSaFairnessCounters);
   return out;
 }
 

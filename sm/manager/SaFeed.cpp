@@ -80,6 +80,8 @@ void describeSa(const sa::SaResponder& responder, control::SaCounters& out) {
   out.mcGroupsDeleted = c.mcGroupsDeleted;
   for (const auto& [status, n] : c.mcRefusedByStatus)
     out.mcRefusedByStatus[sa::statusName(status)] += n;
+  out.fairness.joinsOverCap = c.joinsOverCap;
+  out.fairness.servicesOverCap = c.servicesOverCap;
 }
 
 namespace {
