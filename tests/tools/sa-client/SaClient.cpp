@@ -205,7 +205,7 @@ int pathload(SaPort& port, const Args& args) {
   std::uniform_int_distribution<std::size_t> pick(0, guids.size() - 1);
   std::unordered_map<std::uint32_t, Clock::time_point> inFlight;
   std::vector<double> latencyUs;
-  latencyUs.reserve(count);
+  latencyUs.reserve(std::min<std::size_t>(count, 1 << 20));
   std::size_t sent = 0, errors = 0, timeouts = 0;
   auto sendOne = [&] {
     SaMad mad = SaMad::request(kGet, kPathRecord, kPrDgid | kPrSgid | kPrNumbPath, nextTid());
