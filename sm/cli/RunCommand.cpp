@@ -283,6 +283,8 @@ sa::SaSettings saSettings(const config::Config& c) {
   s.saKey = c.sm.smKey;
   s.maxRecords = c.sa.maxRecords;
   s.serviceLeaseMaxS = c.sa.serviceLeaseMaxS;
+  s.maxJoinsPerPort = c.sa.maxJoinsPerPort;
+  s.maxServicesPerPort = c.sa.maxServicesPerPort;
   return s;
 }
 

@@ -252,6 +252,18 @@ Result<void> applyServiceLeaseMax(Config& c, const toml::node& v, const std::str
       [](Config& cc, std::int64_t n) { cc.sa.serviceLeaseMaxS = static_cast<std::uint32_t>(n); });
 }
 
+Result<void> applyMaxJoinsPerPort(Config& c, const toml::node& v, const std::string& w) {
+  return applyInt<1, 65536>(c, v, w, "sa.max_joins_per_port", [](Config& cc, std::int64_t n) {
+    cc.sa.maxJoinsPerPort = static_cast<std::uint32_t>(n);
+  });
+}
+
+Result<void> applyMaxServicesPerPort(Config& c, const toml::node& v, const std::string& w) {
+  return applyInt<1, 16384>(c, v, w, "sa.max_services_per_port", [](Config& cc, std::int64_t n) {
+    cc.sa.maxServicesPerPort = static_cast<std::uint32_t>(n);
+  });
+}
+
 Result<void> applyCounterInterval(Config& c, const toml::node& v, const std::string& w) {
   return applyInt<0, 86400>(c, v, w, "health.counter_interval", [](Config& cc, std::int64_t n) {
     cc.health.counterIntervalSeconds = static_cast<std::uint32_t>(n);
@@ -399,6 +411,15 @@ constexpr OptionSpec kOptions[] = {
      "Longest ServiceRecord lease the SA grants; 4294967295 grants any, the IBA's indefinite lease "
      "included.",
      applyServiceLeaseMax},
+    {"sa.max_joins_per_port", "integer 1-65536", "256",
+     "Multicast groups one port may be a member of (MCMemberRecord Sets that add a membership); "
+     "one more is refused with ERR_NO_RESOURCES and counted (sa_fairness joins_over_cap). IPoIB "
+     "joins a handful per interface and partition.",
+     applyMaxJoinsPerPort},
+    {"sa.max_services_per_port", "integer 1-16384", "64",
+     "ServiceRecords one port may own at once; one more is refused with ERR_NO_RESOURCES and "
+     "counted (sa_fairness services_over_cap); renewing one it owns is never refused.",
+     applyMaxServicesPerPort},
     {"health.counter_interval", "seconds 0-86400", "180",
      "Seconds between passes of the counter sweep (the performance manager): every linked "
      "port's PortCounters read over PerfMgt GMPs by the master, between sweeps; saturated "

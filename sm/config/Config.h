@@ -95,6 +95,10 @@ struct SaConfig {
   // The longest ServiceRecord lease granted, seconds; 0xFFFFFFFF: any,
   // indefinite ones included (the IBA's "infinite" lease).
   std::uint32_t serviceLeaseMaxS{0xFFFFFFFFU};
+  // Per-port caps: groups one port may be a member of, ServiceRecords one
+  // port may own (past them: NO_RESOURCES).
+  std::uint32_t maxJoinsPerPort{256};
+  std::uint32_t maxServicesPerPort{64};
 };
 
 // [health] (issue 16): the counter sweep (sm/health/CounterSweep.h), what

@@ -115,6 +115,18 @@ inline constexpr std::array<CounterDecl<SaStatus>, 5> kSaMulticastCounters{{
      "deleted"},
 }};
 
+// The SA under load: JSON sa.fairness, text "sa_fairness: queued N ...".
+inline constexpr std::array<CounterDecl<SaStatus>, 8> kSaFairnessCounters{{
+    {"queued", readIn<&SaStatus::fairness, &SaFairness::queued>},
+    {"dropped_requester_full", readIn<&SaStatus::fairness, &SaFairness::droppedRequesterFull>},
+    {"dropped_total_full", readIn<&SaStatus::fairness, &SaFairness::droppedTotalFull>},
+    {"requesters_waiting", readIn<&SaStatus::fairness, &SaFairness::requestersWaiting>},
+    {"largest_queue", readIn<&SaStatus::fairness, &SaFairness::largestQueue>},
+    {"largest_queue_ever", readIn<&SaStatus::fairness, &SaFairness::largestQueueEver>},
+    {"joins_over_cap", readIn<&SaStatus::answers, &sa::SaCounters::joinsOverCap>},
+    {"services_over_cap", readIn<&SaStatus::answers, &sa::SaCounters::servicesOverCap>},
+}};
+
 // Multicast as the daemon manages it: JSON multicast.* after `managed`.
 inline constexpr std::array<CounterDecl<MulticastCounts>, 9> kMulticastCounters{{
     {"groups", read<&MulticastCounts::groups>},

@@ -130,6 +130,7 @@ void appendSa(std::string& out, const SaStatus& sa) {
   appendWords(out, "sa_limited", sa, kSaLimitCounters);
   appendWords(out, "sa_multicast", sa, kSaMulticastCounters);
   fmt::format_to(o, "sa_multicast_refused: {}\n", byName(named.mcRefusedByStatus));
+  appendWords(out, "sa_fairness", sa, kSaFairnessCounters);
 }
 
 void appendMulticast(std::string& out, const MulticastCounts& m) {

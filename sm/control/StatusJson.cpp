@@ -176,6 +176,7 @@ Json saJson(const SaStatus& sa) {
   Json mc = object(sa, kSaMulticastCounters);
   mc["refused_by_status"] = named.mcRefusedByStatus;
   out["multicast"] = std::move(mc);
+  out["fairness"] = object(sa, kSaFairnessCounters);
   return out;
 }
 

@@ -88,6 +88,14 @@ class GmpPort {
   // Who takes the GMPs received from now on; an empty handler drops them.
   // The handler may call sendGmp().
   virtual void onGmp(Handler handler) = 0;
+  // Called inside receive() whenever every GMP that had arrived has been
+  // handed to the handler: a handler that queues them (the SA's fair queue)
+  // answers some from here and returns true while it holds more, and the
+  // port then reads what came meanwhile and calls it again rather than wait.
+  // So reading never waits behind answering, and what is queued is served
+  // in turns between reads.
+  using Drained = std::function<bool()>;
+  virtual void onGmpsDrained(Drained drained) = 0;
   // Sends one whole answer (any length: segmented or cut, see the top of
   // this file) LID-routed to `to`'s QP, with a GRH when `to` has a GID; or
   // a request (method without the response bit: a Report), whose response

@@ -31,15 +31,22 @@ SaService::~SaService() {
 }
 
 void SaService::unbind() {
-  if (port_ != nullptr) port_->onGmp({});
+  if (port_ != nullptr) {
+    port_->onGmp({});
+    port_->onGmpsDrained({});
+  }
   port_ = nullptr;
 }
 
 void SaService::serve(GmpPort& port, std::shared_ptr<GmpResponder> responder) {
-  if (port_ != nullptr && port_ != &port) port_->onGmp({});
+  if (port_ != nullptr && port_ != &port) {
+    port_->onGmp({});
+    port_->onGmpsDrained({});
+  }
   port_ = &port;
   responder_ = std::move(responder);
   port_->onGmp([this](const ReceivedGmp& in) { onGmp(in); });
+  port_->onGmpsDrained([this] { return serveTurn(); });
   log_->info("SM-0901 SA queries {}",
              responder_ ? "answered while master"
                         : "dropped: no SA responder (counted as sa.dropped_no_responder)");
@@ -67,7 +74,32 @@ void SaService::onGmp(const ReceivedGmp& in) {
     ++counts_.droppedNoResponder;
     return;
   }
-  const auto began = hooks_.clock();
+  queue_.push(in, hooks_.clock());
+  if (++readsSinceTurn_ >= kReadsPerTurn) serveTurn();
+}
+
+bool SaService::serveTurn() {
+  readsSinceTurn_ = 0;
+  for (std::size_t n = queue_.requesters(); n > 0; --n) {
+    auto next = queue_.pop();
+    if (!next) break;
+    serveOne(*next);
+  }
+  return !queue_.empty();
+}
+
+void SaService::serveOne(const sa::QueuedGmp& queued) {
+  const ReceivedGmp& in = queued.gmp;
+  // Queued while master: the state may have changed since.
+  if (agent_.self().smState != SmState::Master) {
+    ++counts_.droppedNotMaster;
+    return;
+  }
+  if (!responder_) {
+    ++counts_.droppedNoResponder;
+    return;
+  }
+  const auto began = queued.at;  // the trace's latency includes the wait
   auto answer = responder_->answer(in.mad, in.from);
   if (!answer) {
     ++counts_.notAnswered;
@@ -121,6 +153,13 @@ void SaService::onSweep(const SweepOutcome& outcome) {
 void SaService::describe(control::DaemonStatus& status) const {
   control::SaStatus& out = status.sa;
   out.traffic = counts_;
+  const sa::FairQueueCounters& q = queue_.counters();
+  out.fairness.queued = q.queued;
+  out.fairness.droppedRequesterFull = q.droppedRequesterFull;
+  out.fairness.droppedTotalFull = q.droppedTotalFull;
+  out.fairness.requestersWaiting = queue_.requesters();
+  out.fairness.largestQueue = queue_.largest();
+  out.fairness.largestQueueEver = q.largestEver;
   if (describe_) describe_(out);
 }
 

@@ -9,6 +9,13 @@
 // served between the MADs of a sweep as well as between sweeps, and the
 // responder answers from the snapshot of the last finished sweep (Gmp.h).
 //
+// Fairness: the SA requests are queued per requester (sm/sa/FairQueue.h)
+// and answered round-robin: one turn when the port has handed over all
+// that arrived (GmpPort::onGmpsDrained), one after every kReadsPerTurn
+// requests read in a row (a flood never lets the port run dry), and at the
+// loop's top while any wait (ready/takeTurn). So a host that sends as fast
+// as it can waits behind its own requests only.
+//
 // The port is bound here and nowhere else, so the GMPs that are not the
 // SA's are handed on from here: PerfMgt answers to the counter sweep,
 // ReportResps to the notices (NoticeService), each through a hook.
@@ -27,6 +34,7 @@
 #include "sm/manager/Service.h"
 #include "sm/manager/SmDaemon.h"
 #include "sm/manager/SmInfoAgent.h"
+#include "sm/sa/FairQueue.h"
 
 namespace ibsm::sm::manager {
 
@@ -77,8 +85,19 @@ class SaService final : public Service {
   // not the subnet came up.
   void onSweep(const SweepOutcome& outcome) override;
   void describe(control::DaemonStatus& status) const override;
+  // SA requests waiting in the fair queue: a turn at the loop's top.
+  bool ready() const override { return !queue_.empty(); }
+  bool takeTurn() override { return serveTurn(); }
+
+  // Requests read in a row after which one turn is served even though the
+  // port has more to hand over.
+  static constexpr std::size_t kReadsPerTurn = 8;
 
  private:
+  // One request of each requester waiting (in turn order); true when some
+  // still wait after it.
+  bool serveTurn();
+  void serveOne(const sa::QueuedGmp& queued);
   // The MAD trace's line for an SA query answered (sm/mad/MadTrace.h).
   void traceAnswer(const ReceivedGmp& in, std::span<const std::uint8_t> answer,
                    MadClock::time_point began);
@@ -95,6 +114,8 @@ class SaService final : public Service {
   // counts the rest, through describe_).
   control::SaTraffic counts_;
   MadTrace trace_;
+  sa::FairQueue queue_;
+  std::size_t readsSinceTurn_{0};
 };
 
 }  // namespace ibsm::sm::manager

@@ -113,6 +113,12 @@ McAnswer McGroups::join(const SaSubnet& subnet, const McRequest& req) {
   const auto old = g->members.find(guid);
   if (old != g->members.end() && !mayModify(subnet, *g, old->second, *port, req.requester))
     return std::unexpected(saStatus::kReqInvalid);
+  // A new membership past the port's cap: NO_RESOURCES (IBA 15.2.1.1,
+  // ERR_NO_RESOURCES), so one port cannot take every MLID or grow the SA.
+  if (old == g->members.end() && membershipsOf(guid) >= subnet.settings().maxJoinsPerPort) {
+    ++refusedOverCap_;
+    return std::unexpected(saStatus::kNoResources);
+  }
 
   const Gid mgid = g->mgid;
   if (g == &fresh) add(std::move(fresh));
@@ -129,6 +135,11 @@ McAnswer McGroups::join(const SaSubnet& subnet, const McRequest& req) {
   m.joinState = static_cast<std::uint8_t>(m.joinState | state);
   if (added || receives(before) != receives(m.joinState)) changed();
   return answerOf(target, r, m.joinState, m.proxyJoin);
+}
+
+std::size_t McGroups::membershipsOf(Guid portGuid) const {
+  return static_cast<std::size_t>(std::ranges::count_if(
+      groups_, [&](const auto& entry) { return entry.second.members.contains(portGuid); }));
 }
 
 // A group for a Set that named no existing one (o15-0.2.3): checked, with

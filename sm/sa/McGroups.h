@@ -116,6 +116,11 @@ class McGroups {
   std::size_t size() const { return groups_.size(); }
   std::uint64_t created() const { return created_; }
   std::uint64_t deleted() const { return deleted_; }
+  // Joins refused because the port was already a member of
+  // SaSettings::maxJoinsPerPort groups.
+  std::uint64_t refusedOverCap() const { return refusedOverCap_; }
+  // The groups `portGuid` is a member of.
+  std::size_t membershipsOf(Guid portGuid) const;
 
  private:
   std::expected<McGroup, std::uint16_t> create(const SaSubnet& subnet, const McRequest& request,
@@ -133,6 +138,7 @@ class McGroups {
   std::uint64_t generation_{0};
   std::uint64_t created_{0};
   std::uint64_t deleted_{0};
+  std::uint64_t refusedOverCap_{0};
   std::uint32_t nextAssigned_{0};  // the last 32 bits of the next SA-assigned MGID
 };
 

@@ -29,6 +29,9 @@ struct SaCounters {
   std::uint64_t mcGroupsCreated{0};
   std::uint64_t mcGroupsDeleted{0};
   std::map<std::uint16_t, std::uint64_t> mcRefusedByStatus;
+  // Refused with NO_RESOURCES over the per-port caps (SaSettings).
+  std::uint64_t joinsOverCap{0};
+  std::uint64_t servicesOverCap{0};
 };
 
 }  // namespace ibsm::sm::sa

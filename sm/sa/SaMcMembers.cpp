@@ -69,6 +69,7 @@ std::size_t SaResponder::forgetJoins() {
 void SaResponder::countGroups() {
   counters_.mcGroupsCreated = groups_.created();
   counters_.mcGroupsDeleted = groups_.deleted();
+  counters_.joinsOverCap = groups_.refusedOverCap();
 }
 
 }  // namespace ibsm::sm::sa

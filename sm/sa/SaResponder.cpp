@@ -261,7 +261,9 @@ std::vector<std::uint8_t> SaResponder::registerService(const SaSubnet& subnet, c
     record->serviceLease = subnet.settings().serviceLeaseMaxS;
     ++counters_.leasesShortened;
   }
-  const auto stored = services_.set(*record, requester, clock_());
+  const auto stored =
+      services_.set(*record, requester, clock_(), subnet.settings().maxServicesPerPort);
+  counters_.servicesOverCap = services_.refusedOverCap();
   if (!stored) return refuse(h, request.data, stored.error());
   return respond(subnet, request, ServiceRecord::kSize, encodeRecord(*stored), 1);
 }

@@ -48,6 +48,10 @@ struct SaSettings {
   // sa.service_lease_max_s: the longest ServiceRecord lease granted; a
   // longer one, the indefinite 0xFFFFFFFF included, is cut to it.
   std::uint32_t serviceLeaseMaxS{ServiceRecord::kInfiniteLease};
+  // sa.max_joins_per_port, sa.max_services_per_port: groups one port may be
+  // a member of, ServiceRecords one port may own; one more is NO_RESOURCES.
+  std::uint32_t maxJoinsPerPort{256};
+  std::uint32_t maxServicesPerPort{64};
 };
 
 // What the SM knows after a sweep. `plan` is required and is kept by the

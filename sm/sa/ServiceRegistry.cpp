@@ -25,13 +25,18 @@ void ServiceRegistry::expire(Clock::time_point now) {
 }
 
 std::expected<ServiceRecord, std::uint16_t> ServiceRegistry::set(const ServiceRecord& record,
-                                                                 Guid owner,
-                                                                 Clock::time_point now) {
+                                                                 Guid owner, Clock::time_point now,
+                                                                 std::size_t maxPerOwner) {
   expire(now);
   const auto it =
       std::ranges::find_if(entries_, [&](const Entry& e) { return sameName(e.record, record); });
   if (it != entries_.end() && it->owner != owner) return std::unexpected(saStatus::kReqDenied);
   if (it == entries_.end() && entries_.size() >= max_) {
+    return std::unexpected(saStatus::kNoResources);
+  }
+  if (it == entries_.end() &&
+      static_cast<std::size_t>(std::ranges::count(entries_, owner, &Entry::owner)) >= maxPerOwner) {
+    ++refusedOverCap_;
     return std::unexpected(saStatus::kNoResources);
   }
   Entry entry{record, encodeRecord(record), owner, expiry(record.serviceLease, now)};

@@ -27,9 +27,13 @@ class ServiceRegistry {
 
   // Registers `record` for `owner` (the requester's port GUID): a new one,
   // or a renewal of its own. kReqDenied when another port owns that name,
-  // kNoResources when the registry is full.
-  [[nodiscard]] std::expected<ServiceRecord, std::uint16_t> set(const ServiceRecord& record,
-                                                                Guid owner, Clock::time_point now);
+  // kNoResources when the registry is full or `owner` already owns
+  // `maxPerOwner` records (a renewal is never refused for that).
+  [[nodiscard]] std::expected<ServiceRecord, std::uint16_t> set(
+      const ServiceRecord& record, Guid owner, Clock::time_point now,
+      std::size_t maxPerOwner = kDefaultMaxRecords);
+  // New registrations refused because their owner held maxPerOwner.
+  std::uint64_t refusedOverCap() const { return refusedOverCap_; }
   // The live records matching `query` (an encoded ServiceRecord) under `mask`.
   std::vector<std::vector<std::uint8_t>> find(std::span<const std::uint8_t> query,
                                               std::uint64_t mask, Clock::time_point now);
@@ -52,6 +56,7 @@ class ServiceRegistry {
 
   std::size_t max_;
   std::vector<Entry> entries_;
+  std::uint64_t refusedOverCap_{0};
 };
 
 }  // namespace ibsm::sm::sa

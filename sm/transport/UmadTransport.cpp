@@ -310,6 +310,13 @@ Result<std::optional<ReceivedMad>> UmadTransport::receive(MadClock::time_point d
     int length = static_cast<int>(recvBuf_.size() - umad_size());
     const int rc = umad_recv(handles_->portId, recvBuf_.data(), &length, 0);
     if (rc == -EWOULDBLOCK) {
+      // Everything that arrived is read: the GMPs' queue gets a turn, and
+      // while it holds more, what came meanwhile is read before its next.
+      if (gmpDrained_ && gmpDrained_()) {
+        if (MadClock::now() >= deadline && ++servedLate >= kGmpBatch)
+          return std::optional<ReceivedMad>{};
+        continue;
+      }
       auto ready = waitReadable(deadline);
       if (!ready) return std::unexpected(ready.error());
       if (!*ready) return std::optional<ReceivedMad>{};

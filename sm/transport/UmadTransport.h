@@ -100,6 +100,7 @@ class UmadTransport final : public MadTransport, public GmpPort {
   // GmpPort: SA requests (RMPP reassembled on a real port) and PerfMgt
   // answers to `handler`.
   void onGmp(Handler handler) override { gmpHandler_ = std::move(handler); }
+  void onGmpsDrained(Drained drained) override { gmpDrained_ = std::move(drained); }
   // LID-routed to to.qpn with to.qkey, SL and P_Key index, a GRH back to
   // to.gid when there is one. Longer than 256 bytes: segmented by the
   // kernel (the answer's RMPP header says Active), cut to 256 under
@@ -143,6 +144,7 @@ class UmadTransport final : public MadTransport, public GmpPort {
   std::uint64_t requestsSent_{0};       // Get/Set, Reports: answers expected
   std::uint64_t responsesReceived_{0};  // answers read
   Handler gmpHandler_;
+  Drained gmpDrained_;
   GmpWireCounters gmpCounters_;
   std::vector<std::uint8_t> recvBuf_;     // grows to the longest RMPP message read
   ReceivedGmp gmpIn_;                     // the GMP being handed on, its buffer reused

@@ -128,6 +128,9 @@ TEST(StatusText, IsOneKeyValueLinePerField) {
             "sa_limited: answers_trimmed 0 leases_shortened 0 segmented_refused 0\n"
             "sa_multicast: groups 0 joins 0 leaves 0 created 0 deleted 0\n"
             "sa_multicast_refused: none\n"
+            "sa_fairness: queued 0 dropped_requester_full 0 dropped_total_full 0 "
+            "requesters_waiting 0 largest_queue 0 largest_queue_ever 0 joins_over_cap 0 "
+            "services_over_cap 0\n"
             "multicast: not managed\n"
             "log_level: info (set by config, 0 changes)\n"
             "mad_trace: 0 lines, 0 suppressed\n");

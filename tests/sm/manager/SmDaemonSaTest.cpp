@@ -8,11 +8,16 @@
 // read the status's `sa` counters and the answers sent.
 #include <gtest/gtest.h>
 #include <spdlog/sinks/null_sink.h>
+#include <spdlog/sinks/ostream_sink.h>
 
 #include <csignal>
 #include <filesystem>
+#include <sstream>
 
+#include "sm/control/Metrics.h"
+#include "sm/control/StatusFormat.h"
 #include "sm/loop/EventLoop.h"
+#include "sm/manager/SaService.h"
 #include "sm/manager/SmDaemon.h"
 #include "tests/sm/manager/DaemonOnFakeFabric.h"
 #include "tests/sm/program/SubnetSnapshot.h"
@@ -99,9 +104,10 @@ class SmDaemonSaTest : public DaemonOnFakeFabric {
   // Runs the daemon until SIGTERM at `stopAt`; running_ is its status a
   // second before (`ibsm status`), status_ its last (--stats).
   int run(std::chrono::milliseconds stopAt, std::shared_ptr<GmpResponder> responder,
-          std::shared_ptr<GroupSource> groups = nullptr) {
+          std::shared_ptr<GroupSource> groups = nullptr,
+          std::shared_ptr<spdlog::logger> log = quiet()) {
     SmDaemon daemon(*engine_, loop_, store_, wire_.fabric().port(firstCaPort()).guid, settings_, {},
-                    quiet());
+                    std::move(log));
     daemon.serveSa(gmps_, std::move(responder));
     if (groups) daemon.manageMulticast(std::move(groups));
     auto stop = loop_.at(wire_.now() + stopAt, [&daemon] { daemon.signal(SIGTERM); });
@@ -130,6 +136,59 @@ TEST_F(SmDaemonSaTest, AnswersOnlyAsMasterToTheSenderWithItsTid) {
   EXPECT_EQ(tidOf(sent.mad), 0x2222U);
   EXPECT_EQ(sent.mad[3], kGetResp);
   EXPECT_EQ(sent.to, kHost);
+}
+
+TEST_F(SmDaemonSaTest, AFloodingHostWaitsBehindItsOwnQueriesNotInFrontOfAnothers) {
+  // 100 queries from kHost, then one from another host, all on the wire
+  // together: the other host's is answered in the first turn after it is
+  // read (round-robin per requester, sm/sa/FairQueue.h), and the flood's
+  // oldest past its queue's bound are dropped unanswered, counted.
+  const GmpAddress victim{.lid = Lid{43}, .qpn = 1, .sl = 0, .pkeyIndex = 0, .gid = std::nullopt};
+  for (std::uint64_t tid = 1; tid <= 100; ++tid) query(tid, 5s);
+  gmps_.inject({saGet(0x7777), victim}, wire_.now() + 5s);
+  EXPECT_EQ(run(8s, std::make_shared<EchoResponder>()), 0);
+  const auto& sent = gmps_.sentGmps();
+  const auto victims = std::ranges::find_if(sent, [&](const auto& g) { return g.to == victim; });
+  ASSERT_NE(victims, sent.end());
+  EXPECT_EQ(tidOf(victims->mad), 0x7777U);
+  // Read after 100 of the flood, answered before all but a turn's worth
+  // of them (one turn per SaService::kReadsPerTurn reads).
+  const auto before = static_cast<std::size_t>(victims - sent.begin());
+  EXPECT_LE(before, 100 / SaService::kReadsPerTurn + 1);
+  const control::SaFairness& f = status_.sa.fairness;
+  EXPECT_EQ(f.queued, 101U);
+  EXPECT_GT(f.droppedRequesterFull, 0U);
+  EXPECT_EQ(status_.sa.traffic.answered + f.droppedRequesterFull + f.droppedTotalFull, 101U);
+  EXPECT_EQ(f.requestersWaiting, 0U) << "all served by the end";
+  // The flood's answers kept its order.
+  std::uint64_t last = 0;
+  for (const auto& g : sent) {
+    if (g.to != kHost) continue;
+    EXPECT_GT(tidOf(g.mad), last);
+    last = tidOf(g.mad);
+  }
+}
+
+TEST_F(SmDaemonSaTest, TheSmKeyAppearsInNoLogLineStatusOrMetrics) {
+  // Issue 29: the SM_Key is a secret shared by the SMs of a subnet; every
+  // line logged (at trace level), the status as text and JSON and the
+  // metrics are searched for it in hex, either case, and in decimal.
+  settings_.smKey = 0x5EC2E7C0FFEE1234;
+  std::ostringstream logged;
+  auto log = std::make_shared<spdlog::logger>(
+      "sm-key-test", std::make_shared<spdlog::sinks::ostream_sink_st>(logged));
+  log->set_level(spdlog::level::trace);
+  query(1, 5s);
+  EXPECT_EQ(run(8s, std::make_shared<EchoResponder>(), nullptr, log), 0);
+  ASSERT_EQ(running_.state, "MASTER");
+  const std::string outputs[] = {logged.str(), control::formatStatus(running_),
+                                 control::formatStatusJson(running_),
+                                 control::formatMetrics(running_, health::HealthView{})};
+  ASSERT_FALSE(outputs[0].empty()) << "the log was captured";
+  for (const std::string& key : {std::string("5ec2e7c0ffee1234"), std::string("5EC2E7C0FFEE1234"),
+                                 std::to_string(settings_.smKey)}) {
+    for (const std::string& out : outputs) EXPECT_EQ(out.find(key), std::string::npos) << key;
+  }
 }
 
 TEST_F(SmDaemonSaTest, AnswersBetweenTheSmpsOfASweep) {

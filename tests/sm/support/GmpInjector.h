@@ -32,7 +32,8 @@ class GmpInjector final : public MadTransport, public GmpPort {
   GmpInjector(MadTransport& inner, std::function<MadClock::time_point()> clock)
       : inner_(inner), clock_(std::move(clock)) {}
 
-  // `gmp` arrives at `at` (or at the first receive() after it).
+  // `gmp` arrives at `at` (or at the first receive() after it); GMPs of
+  // one moment arrive together, in the order injected.
   void inject(ReceivedGmp gmp, MadClock::time_point at) {
     pending_.push_back({at, std::move(gmp)});
     std::ranges::stable_sort(pending_, {}, &Pending::at);
@@ -56,9 +57,19 @@ class GmpInjector final : public MadTransport, public GmpPort {
       // umad transport waits at most a slice (EventLoop::kAloneSlice) or
       // not at all past what is queued, so the caller soon sees timers
       // the handler set.
-      ReceivedGmp gmp = std::move(pending_.front().gmp);
-      pending_.erase(pending_.begin());
-      if (handler_) handler_(gmp);
+      // Every GMP injected for that same moment is handed over in one go,
+      // as the umad transport reads all that is queued on the wire; then
+      // the queue behind the handler gets its turns, as the umad transport
+      // gives them when nothing more is queued.
+      const auto at = pending_.front().at;
+      while (!pending_.empty() && pending_.front().at == at) {
+        ReceivedGmp gmp = std::move(pending_.front().gmp);
+        pending_.erase(pending_.begin());
+        if (handler_) handler_(gmp);
+      }
+      if (drained_)
+        while (drained_()) {
+        }
       return std::optional<ReceivedMad>{};
     }
   }
@@ -66,6 +77,7 @@ class GmpInjector final : public MadTransport, public GmpPort {
   bool pollsWithOtherFds() const override { return inner_.pollsWithOtherFds(); }
 
   void onGmp(Handler handler) override { handler_ = std::move(handler); }
+  void onGmpsDrained(Drained drained) override { drained_ = std::move(drained); }
   [[nodiscard]] Result<void> sendGmp(std::span<const std::uint8_t> mad,
                                      const GmpAddress& to) override {
     if (failSends_) return fail("fake GMP port: send refused");
@@ -84,6 +96,7 @@ class GmpInjector final : public MadTransport, public GmpPort {
   std::vector<Pending> pending_;  // by time
   std::vector<SentGmp> sent_;
   Handler handler_;
+  Drained drained_;
   std::function<void(const SentGmp&)> peer_;
   bool failSends_{false};
 };

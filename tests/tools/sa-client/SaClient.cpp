@@ -7,8 +7,14 @@
 //   sa-client service delete --id ID --name NAME [--service-guid G]
 //   sa-client inform subscribe --trap 64|65 --wait SECONDS [--issm]
 //   sa-client pathload --targets FILE --window W --count N [--seed S] [--timeout-ms T]
+//             [--seconds S] [--interval-ms I]
 //   sa-client echo --idle-s S
 //   sa-client mcast join|leave|get ... (McCommands.cpp: multicast joins by proxy)
+//
+// pathload keeps W PathRecord Gets outstanding until N are done, or for S
+// seconds (--seconds: N ignored): W large is a flood (issue 29's abusive
+// host); --interval-ms I sends one Get every I ms at most (a modest host
+// measuring its own latencies beside the flood).
 //
 // echo is a stand-in SA for the load benchmark's ceiling (scripts/bench-sa.sh):
 // run with --issm on the SM's node after the SM stopped, it answers every SA
@@ -25,6 +31,7 @@
 #include <cstdio>
 #include <cstring>
 #include <fstream>
+#include <limits>
 #include <map>
 #include <random>
 #include <stdexcept>
@@ -187,13 +194,18 @@ int pathload(SaPort& port, const Args& args) {
   for (std::string word; in >> word;) guids.push_back(std::stoull(word, nullptr, 0));
   if (guids.empty())
     throw std::invalid_argument("pathload: --targets FILE of port GUIDs is required");
-  const std::size_t window = args.number("window", 16), count = args.number("count", 10000);
+  const std::size_t window = args.number("window", 16);
+  const double runSeconds = static_cast<double>(args.number("seconds", 0));
+  // With --seconds the count is whatever that time allows.
+  const std::size_t count =
+      runSeconds > 0 ? std::numeric_limits<std::size_t>::max() : args.number("count", 10000);
+  const auto interval = std::chrono::milliseconds(args.number("interval-ms", 0));
   const int timeoutMs = static_cast<int>(args.number("timeout-ms", 1000));
   std::mt19937_64 random(args.number("seed", 1));
   std::uniform_int_distribution<std::size_t> pick(0, guids.size() - 1);
   std::unordered_map<std::uint32_t, Clock::time_point> inFlight;
   std::vector<double> latencyUs;
-  latencyUs.reserve(count);
+  latencyUs.reserve(std::min<std::size_t>(count, 1 << 20));
   std::size_t sent = 0, errors = 0, timeouts = 0;
   auto sendOne = [&] {
     SaMad mad = SaMad::request(kGet, kPathRecord, kPrDgid | kPrSgid | kPrNumbPath, nextTid());
@@ -208,9 +220,17 @@ int pathload(SaPort& port, const Args& args) {
     ++sent;
   };
   const auto start = Clock::now();
+  const auto stopAt = start + std::chrono::duration_cast<Clock::duration>(
+                                  std::chrono::duration<double>(runSeconds));
+  auto nextSend = start;
   while (latencyUs.size() + errors + timeouts < count) {
-    while (inFlight.size() < window && sent < count) sendOne();
-    auto got = port.receive(10);
+    const bool sending = runSeconds <= 0 || Clock::now() < stopAt;
+    if (!sending && inFlight.empty()) break;
+    while (sending && inFlight.size() < window && sent < count && Clock::now() >= nextSend) {
+      sendOne();
+      if (interval.count() > 0) nextSend = Clock::now() + interval;
+    }
+    auto got = port.receive(interval.count() > 0 ? 1 : 10);
     const auto now = Clock::now();
     if (got && (got->method() & 0x80)) {
       auto it = inFlight.find(static_cast<std::uint32_t>(got->tid()));
@@ -281,6 +301,7 @@ int main(int argc, char** argv) {
                  "usage: sa-client service register|get|delete --id ID [--name N] [--lease S]\n"
                  "       sa-client inform subscribe --trap 64|65 --wait SECONDS [--issm]\n"
                  "       sa-client pathload --targets FILE --window W --count N [--seed S]\n"
+                 "                 [--seconds S] [--interval-ms I] [--timeout-ms T]\n"
                  "       sa-client echo --issm --idle-s S\n"
                  "       sa-client mcast join|leave --mgid M[,M...] --ports FILE|--port-guid G\n"
                  "                 [--join-state S] [--create] [--window W] [--record FILE]\n"

@@ -1,0 +1,74 @@
+#include "sm/sa/FairQueue.h"
+
+#include <algorithm>
+
+namespace ibsm::sm::sa {
+
+Requester Requester::of(const GmpAddress& from) {
+  // With a GRH the GID names the port wherever the MAD came from; the LID
+  // and QP then add nothing (and a router may rewrite the LID).
+  if (from.gid) return Requester{.gid = from.gid, .lid = {}, .qpn = 0};
+  return Requester{.gid = std::nullopt, .lid = from.lid, .qpn = from.qpn};
+}
+
+FairQueue::FairQueue(FairQueueLimits limits) : limits_(limits) {
+  limits_.perRequester = std::max<std::size_t>(limits_.perRequester, 1);
+  limits_.total = std::max(limits_.total, limits_.perRequester);
+}
+
+void FairQueue::push(const ReceivedGmp& gmp, std::chrono::steady_clock::time_point now) {
+  const Requester who = Requester::of(gmp.from);
+  auto [it, added] = queues_.try_emplace(who);
+  std::deque<QueuedGmp>& mine = it->second;
+  if (mine.size() >= limits_.perRequester) {
+    mine.pop_front();
+    --size_;
+    ++counters_.droppedRequesterFull;
+  } else if (size_ >= limits_.total) {
+    dropFromLongest(who);
+  }
+  mine.push_back(QueuedGmp{.gmp = gmp, .at = now});
+  ++size_;
+  ++counters_.queued;
+  counters_.largestEver = std::max(counters_.largestEver, mine.size());
+  if (added) turns_.push_back(who);
+}
+
+void FairQueue::dropFromLongest(const Requester& pushing) {
+  const auto longest =
+      std::ranges::max_element(queues_, {}, [](const auto& entry) { return entry.second.size(); });
+  // Never the one being pushed to while it is empty: the total is at least
+  // perRequester, so a full total has a non-empty queue somewhere.
+  longest->second.pop_front();
+  --size_;
+  ++counters_.droppedTotalFull;
+  // The requester being pushed to keeps its place (its request follows).
+  if (longest->second.empty() && longest->first != pushing) {
+    std::erase(turns_, longest->first);
+    queues_.erase(longest);
+  }
+}
+
+std::optional<QueuedGmp> FairQueue::pop() {
+  if (turns_.empty()) return std::nullopt;
+  const Requester who = turns_.front();
+  turns_.pop_front();
+  const auto it = queues_.find(who);
+  QueuedGmp next = std::move(it->second.front());
+  it->second.pop_front();
+  --size_;
+  if (it->second.empty()) {
+    queues_.erase(it);
+  } else {
+    turns_.push_back(who);  // its next request after everyone else's
+  }
+  return next;
+}
+
+std::size_t FairQueue::largest() const {
+  std::size_t most = 0;
+  for (const auto& [who, queue] : queues_) most = std::max(most, queue.size());
+  return most;
+}
+
+}  // namespace ibsm::sm::sa

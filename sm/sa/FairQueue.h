@@ -1,0 +1,93 @@
+// The SA's receive queue: one bounded FIFO per requester, served round-robin,
+// so that a host sending PathRecords or joins as fast as it can waits behind
+// its own requests, never in front of another host's.
+//
+//   FairQueue queue({.perRequester = 16, .total = 4096});
+//   queue.push(gmp, now);                           // may drop that requester's oldest
+//   while (auto next = queue.pop()) answer(next->gmp);   // one requester, then the next
+//
+// A requester is the port GID of the GRH when the MAD carried one, else its
+// source LID and QP (two processes of one host on different QPs are two
+// requesters; the IBA gives the SA nothing better to tell them apart by).
+//
+// Full queues drop the oldest request, unanswered. Why not answer it busy
+// (the MAD status' Busy bit, IBA 13.4.7) or ERR_NO_RESOURCES: an answer is
+// what costs the SA under a flood (a send per MAD), so a refusal must cost
+// less than the answer it saves, and the requester's own timer (RespTimeValue
+// from ClassPortInfo) covers a dropped request exactly as it covers one lost
+// on the wire. The oldest goes because it is the one its requester is closest
+// to giving up on. When the total is full the oldest request of the longest
+// queue goes: whoever uses the most pays.
+//
+// Round-robin takes one request per requester per turn, whatever it costs
+// (a GetTable is dearer than a PathRecord Get); per-requester caps and
+// sa.max_records bound what one turn can cost. Not thread-safe: the daemon's
+// one thread pushes and pops.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <deque>
+#include <map>
+#include <optional>
+#include <tuple>
+
+#include "sm/mad/Gmp.h"
+
+namespace ibsm::sm::sa {
+
+struct FairQueueLimits {
+  std::size_t perRequester{16};  // requests one requester may have waiting
+  std::size_t total{4096};       // requests waiting in all: memory stays bounded
+};
+
+struct FairQueueCounters {
+  std::uint64_t queued{0};
+  std::uint64_t droppedRequesterFull{0};  // its own oldest, for a requester over perRequester
+  std::uint64_t droppedTotalFull{0};      // the longest queue's oldest, with total reached
+  std::size_t largestEver{0};             // the longest one requester's queue has been
+};
+
+// Where a request came from, as the queue tells requesters apart.
+struct Requester {
+  std::optional<Gid> gid;
+  Lid lid{};
+  std::uint32_t qpn{0};
+  auto operator<=>(const Requester&) const = default;
+  static Requester of(const GmpAddress& from);
+};
+
+struct QueuedGmp {
+  ReceivedGmp gmp;
+  std::chrono::steady_clock::time_point at;  // when it was queued
+};
+
+class FairQueue {
+ public:
+  explicit FairQueue(FairQueueLimits limits = {});
+
+  // Queues `gmp` behind its requester's earlier ones, dropping (counted)
+  // what the limits say must go.
+  void push(const ReceivedGmp& gmp, std::chrono::steady_clock::time_point now);
+  // The next request: the oldest of the requester whose turn it is.
+  std::optional<QueuedGmp> pop();
+
+  bool empty() const { return size_ == 0; }
+  std::size_t size() const { return size_; }
+  // Requesters with requests waiting now, and the longest one's queue.
+  std::size_t requesters() const { return queues_.size(); }
+  std::size_t largest() const;
+  const FairQueueCounters& counters() const { return counters_; }
+  const FairQueueLimits& limits() const { return limits_; }
+
+ private:
+  void dropFromLongest(const Requester& pushing);
+
+  FairQueueLimits limits_;
+  std::map<Requester, std::deque<QueuedGmp>> queues_;
+  std::deque<Requester> turns_;  // requesters with something queued, whose turn first
+  std::size_t size_{0};
+  FairQueueCounters counters_;
+};
+
+}  // namespace ibsm::sm::sa
