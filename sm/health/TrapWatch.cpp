@@ -137,6 +137,7 @@ TrapVerdict TrapWatch::observe(const Notice& notice, Lid source, MadClock::time_
 }
 
 std::vector<TrapWatch::Calmed> TrapWatch::age(MadClock::time_point now) {
+  lastAged_ = now;
   std::vector<Calmed> out;
   for (auto it = ports_.begin(); it != ports_.end();) {
     PortTraps& p = it->second;
@@ -168,9 +169,11 @@ std::optional<MadClock::time_point> TrapWatch::nextAge() const {
   std::optional<MadClock::time_point> first;
   for (const auto& [lid, p] : ports_) {
     MadClock::time_point due = p.logWindowStart + settings_.logWindow;
+    // A noisy port is looked at once a second after its first window: never
+    // a deadline in the past, which would keep the loop from waiting.
     if (p.noisySince)
       due = std::min(
-          due, std::max(*p.noisySince + settings_.window, p.lastSeen + std::chrono::seconds(1)));
+          due, std::max(*p.noisySince + settings_.window, lastAged_ + std::chrono::seconds(1)));
     if (!first || due < *first) first = due;
   }
   return first;

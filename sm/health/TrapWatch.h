@@ -134,6 +134,7 @@ class TrapWatch {
   bool takeLogLine(PortTraps& p, MadClock::time_point now, TrapVerdict& v);
 
   TrapWatchSettings settings_;
+  MadClock::time_point lastAged_{};
   std::unordered_map<std::uint16_t, PortTraps> ports_;
   TrapCounts counts_;
 };

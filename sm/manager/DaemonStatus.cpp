@@ -188,7 +188,6 @@ void SmDaemon::Impl::describeCore(control::DaemonStatus& s) const {
   s.sweeps = sweeps;
   if (lastResult) s.routes = routesSummary(*lastResult);
   s.mads = madTotals(engine.counters(), tablesTotal);
-  s.trapsReceived = traps;
   s.states = states;
   s.reloads = reloads;
 }
