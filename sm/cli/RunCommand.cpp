@@ -220,6 +220,9 @@ sm::manager::DaemonSettings daemonSettings(const Setup& s) {
                      .readGroupName = c.sm.control.group,
                      .requestDeadline = std::chrono::milliseconds(c.sm.control.requestTimeoutMs)};
   d.multicastBatch = std::chrono::milliseconds(c.sm.multicastBatchMs);
+  d.traps.noisyRate = c.sm.trapNoisyRate;
+  d.traps.window = std::chrono::seconds(c.sm.trapNoisyWindowSeconds);
+  d.traps.lmc = c.routing.lmc;
   d.multicastGroups = s.multicastGroups;
   d.counterInterval = std::chrono::seconds(c.health.counterIntervalSeconds);
   d.counterWindow = c.health.counterWindow;

@@ -204,6 +204,18 @@ Result<void> applyMulticastBatch(Config& c, const toml::node& v, const std::stri
   });
 }
 
+Result<void> applyTrapNoisyRate(Config& c, const toml::node& v, const std::string& w) {
+  return applyInt<0, 100000>(c, v, w, "sm.trap_noisy_rate", [](Config& cc, std::int64_t n) {
+    cc.sm.trapNoisyRate = static_cast<std::uint32_t>(n);
+  });
+}
+
+Result<void> applyTrapNoisyWindow(Config& c, const toml::node& v, const std::string& w) {
+  return applyInt<1, 3600>(c, v, w, "sm.trap_noisy_window", [](Config& cc, std::int64_t n) {
+    cc.sm.trapNoisyWindowSeconds = static_cast<std::uint32_t>(n);
+  });
+}
+
 Result<void> applyWindow(Config& c, const toml::node& v, const std::string& w) {
   return applyInt<1, 1024>(c, v, w, "mad.window", [](Config& cc, std::int64_t n) {
     cc.mad.window = static_cast<std::uint32_t>(n);
@@ -387,6 +399,15 @@ constexpr OptionSpec kOptions[] = {
      "they change: each join is answered at once, the switches follow within this time, and a "
      "burst of joins writes each block once rather than once per join.",
      applyMulticastBatch},
+    {"sm.trap_noisy_rate", "traps per second 0-100000", "10",
+     "A port sending more traps a second than this (averaged over sm.trap_noisy_window) is "
+     "noisy: its traps are still repressed and counted but ask for no sweep until its rate is "
+     "back under half of this for a window; `ibsm health` names it. 0: no port is ever noisy.",
+     applyTrapNoisyRate},
+    {"sm.trap_noisy_window", "seconds 1-3600", "2",
+     "The window over which sm.trap_noisy_rate is averaged: a port is noisy after more than "
+     "rate x window traps within it.",
+     applyTrapNoisyWindow},
     {"mad.window", "integer 1-1024", "32",
      "SMPs outstanding at once (measured on ibsim: no gain past 16-32).", applyWindow},
     {"mad.timeout_ms", "milliseconds 1-60000", "200",

@@ -77,6 +77,11 @@ struct SmConfig {
   // Joins and leaves gathered before one multicast pass programs their MFT
   // blocks (sm/manager/MulticastService.h).
   std::uint32_t multicastBatchMs{20};
+  // A port sending more traps a second than this, averaged over the window,
+  // is noisy: its traps ask for no sweep until it calms down
+  // (sm/health/TrapWatch.h). 0: never.
+  std::uint32_t trapNoisyRate{10};
+  std::uint32_t trapNoisyWindowSeconds{2};
   ibsm::security::MKeySettings mKey;  // sm.m_key* (issue 29): M_Key protection
 };
 

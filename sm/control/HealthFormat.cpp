@@ -178,6 +178,20 @@ std::string healthLine(const HealthCounts& c) {
   return out;
 }
 
+// Ports noisy with traps, or that sent traps 256/257/258 (TrapWatch.h).
+void appendTrapPorts(std::string& out, const health::HealthView& view) {
+  auto o = std::back_inserter(out);
+  for (const auto& t : view.trapPorts) {
+    if (t.noisy)
+      fmt::format_to(
+          o, "noisy: LID {} sends traps at {:.1f}/s ({} traps); its traps ask for no sweep\n",
+          t.lid.value, t.rate, t.traps);
+    if (t.badMKey + t.badPKey + t.badQKey + t.mismatched > 0)
+      fmt::format_to(o, "traps: LID {} bad M_Key {}, bad P_Key {}, bad Q_Key {}, mismatched {}\n",
+                     t.lid.value, t.badMKey, t.badPKey, t.badQKey, t.mismatched);
+  }
+}
+
 std::string formatHealth(const health::HealthView& view) {
   std::string out = fmt::format("health: {}\n", healthLine(healthCounts(view)));
   if (view.unhealthy.empty()) {
@@ -186,9 +200,9 @@ std::string formatHealth(const health::HealthView& view) {
                  "downgraded or flapping, no switch rebooted.\n"
                : "No link downgraded or flapping, no switch rebooted. Error counters are not "
                  "watched: the counter sweep is off (health.counter_interval = 0).\n";
-    return out;
   }
   for (const auto& e : view.unhealthy) appendEntry(out, e, view);
+  appendTrapPorts(out, view);
   return out;
 }
 

@@ -96,13 +96,24 @@ std::string formatHealthJson(const health::HealthView& view) {
   for (const auto& e : view.unhealthy) unhealthy.push_back(entryJson(e));
   Json ports = Json::array();
   for (const auto& p : view.ports) ports.push_back(portJson(p));
+  Json trapPorts = Json::array();
+  for (const auto& t : view.trapPorts)
+    trapPorts.push_back({{"lid", t.lid.value},
+                         {"noisy", t.noisy},
+                         {"rate_per_s", t.rate},
+                         {"traps", t.traps},
+                         {"mismatched", t.mismatched},
+                         {"bad_m_key", t.badMKey},
+                         {"bad_p_key", t.badPKey},
+                         {"bad_q_key", t.badQKey}});
   const HealthCounts counts = healthCounts(view);
   Json j = {{"at", utcTime(view.at)},
             {"healthy", counts.total() == 0},
             {"counts", healthCountsJson(counts)},
             {"counter_sweep", counterSweepJson(view.counterSweep)},
             {"unhealthy", unhealthy},
-            {"ports", ports}};
+            {"ports", ports},
+            {"trap_ports", trapPorts}};
   // Node descriptions are the fabric's bytes: invalid UTF-8 is replaced.
   std::string out = j.dump(-1, ' ', false, Json::error_handler_t::replace);
   out += '\n';

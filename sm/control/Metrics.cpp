@@ -130,6 +130,7 @@ void fabric(Exposition& e, const DaemonStatus& s) {
            "1 when the routes programmed have a credit loop (the last engine named made them).");
   e.sample({}, std::uint64_t{s.routes.creditLoop ? 1u : 0u});
   families(e, s.mads, kMadCounters);
+  families(e, s.traps, kTrapCounters);
 }
 
 }  // namespace

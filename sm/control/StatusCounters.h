@@ -140,6 +140,28 @@ inline constexpr std::array<CounterDecl<MulticastCounts>, 9> kMulticastCounters{
     {"last_pass_us", read<&MulticastCounts::lastPass>},
 }};
 
+// Traps from the fabric (TrapService): JSON traps.*, text "traps: ...".
+inline constexpr std::array<CounterDecl<TrapCounters>, 13> kTrapCounters{{
+    {"received", read<&TrapCounters::received>, "ibsm_traps_received_total", CounterKind::Counter,
+     "Traps received from the fabric (repressed, whatever came of them)."},
+    {"stood", read<&TrapCounters::stood>},
+    {"sweeps_requested", read<&TrapCounters::sweepsRequested>, "ibsm_trap_sweeps_total",
+     CounterKind::Counter, "Sweep requests traps made (one answers every trap held before it)."},
+    {"coalesced", read<&TrapCounters::coalesced>},
+    {"noisy_ignored", read<&TrapCounters::noisyIgnored>, "ibsm_traps_noisy_total",
+     CounterKind::Counter, "Traps of noisy ports: counted and repressed, no sweep."},
+    {"noisy_requests_dropped", read<&TrapCounters::noisyRequestsDropped>},
+    {"answered_by_sweep", read<&TrapCounters::answeredBySweep>},
+    {"mismatched", read<&TrapCounters::mismatched>, "ibsm_traps_mismatched_total",
+     CounterKind::Counter, "Traps dropped: the Notice named another port than the sender."},
+    {"log_suppressed", read<&TrapCounters::logSuppressed>},
+    {"noisy_episodes", read<&TrapCounters::noisyEpisodes>},
+    {"noisy_ports", read<&TrapCounters::noisyPorts>, "ibsm_trap_noisy_ports", CounterKind::Gauge,
+     "Ports noisy now (sm.trap_noisy_rate)."},
+    {"ports_tracked", read<&TrapCounters::portsTracked>},
+    {"ports_forgotten", read<&TrapCounters::portsForgotten>},
+}};
+
 inline constexpr std::array<CounterDecl<ResourceCounts>, 10> kResourceCounters{{
     {"mad_outstanding", read<&ResourceCounts::madOutstanding>},
     {"mad_queued", read<&ResourceCounts::madQueued>},

@@ -215,7 +215,9 @@ std::string formatStatus(const DaemonStatus& s) {
   appendSweep(out, "last_change", s.sweeps.lastChange);
   appendSweep(out, "last_replan", s.sweeps.lastReplan);
   appendRoutes(out, s);
-  fmt::format_to(o, "traps_received: {}\n", s.trapsReceived);
+  fmt::format_to(o, "traps_received: {}\n", s.traps.received);
+  appendWords(out, "traps", s.traps, kTrapCounters);
+  fmt::format_to(o, "traps_by_number: {}\n", byName(s.traps.byNumber));
   appendResources(out, s.resources);
   appendPeers(out, s);
   appendSa(out, s.sa);

@@ -146,6 +146,24 @@ struct SaFairness {
   std::uint64_t largestQueueEver{0};
 };
 
+// Traps received from the fabric and what came of them (TrapService).
+struct TrapCounters {
+  std::uint64_t received{0};
+  std::uint64_t stood{0};                 // traps that asked for a sweep
+  std::uint64_t sweepsRequested{0};       // sweep requests fed to the machine
+  std::uint64_t coalesced{0};             // traps answered by a request already held
+  std::uint64_t noisyIgnored{0};          // traps of noisy ports: no sweep
+  std::uint64_t noisyRequestsDropped{0};  // held requests whose ports all turned noisy
+  std::uint64_t answeredBySweep{0};       // held requests a sweep begun after them answered
+  std::uint64_t mismatched{0};            // dropped: the Notice named another port
+  std::uint64_t logSuppressed{0};         // trap log lines held back
+  std::uint64_t noisyEpisodes{0};         // times a port turned noisy
+  std::uint64_t noisyPorts{0};            // noisy now
+  std::uint64_t portsTracked{0};
+  std::uint64_t portsForgotten{0};  // tracked ports dropped to stay bounded
+  std::map<std::string, std::uint64_t> byNumber;
+};
+
 // Subnet Administration GMPs the daemon took from the port: every one
 // received is answered or dropped for one of the reasons here.
 struct SaTraffic {
@@ -386,7 +404,7 @@ struct DaemonStatus {
   SweepHistory sweeps;
   RoutesSummary routes;
   MadTotals mads;
-  std::uint64_t trapsReceived{0};
+  TrapCounters traps;  // .received is the JSON's traps_received too
   StateHistory states;
   ReloadRecord reloads;
   PeerCounts peers;

@@ -311,7 +311,9 @@ std::string formatStatusJson(const DaemonStatus& s) {
   addSelf(j, s);
   addSweeps(j, s.sweeps);
   addRoutesAndMads(j, s.routes, s.mads);
-  j["traps_received"] = s.trapsReceived;
+  j["traps_received"] = s.traps.received;
+  j["traps"] = object(s.traps, kTrapCounters);
+  j["traps"]["by_number"] = s.traps.byNumber;
   addHistory(j, s);
   j["sa"] = saJson(s.sa);
   j["multicast"] = multicastJson(s.multicast);

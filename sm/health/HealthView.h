@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "sm/health/CounterDeltas.h"
+#include "sm/health/TrapWatch.h"
 
 namespace ibsm::sm::health {
 
@@ -94,6 +95,9 @@ struct HealthView {
   std::vector<HealthEntry> unhealthy;
   std::vector<PortCounterView> ports;
   CounterSweepFigures counterSweep;
+  // Ports noisy with traps, or that sent traps 256/257/258 (the daemon's
+  // trap service; none offline).
+  std::vector<TrapPortView> trapPorts;
 };
 
 }  // namespace ibsm::sm::health

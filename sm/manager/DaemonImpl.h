@@ -32,6 +32,7 @@
 #include "sm/manager/Service.h"
 #include "sm/manager/SmDaemon.h"
 #include "sm/manager/SmInfoAgent.h"
+#include "sm/manager/TrapService.h"
 
 namespace ibsm::sm::manager {
 
@@ -110,6 +111,8 @@ struct SmDaemon::Impl {
   // The subnet is up (or not) after a sweep as master; the first up is timed.
   void setUp(bool isUp);
   control::DaemonStatus status() const;
+  // What `ibsm health` shows: the health book's view and the trap ports.
+  health::HealthView healthView() const;
   void describeSelf(control::DaemonStatus& s) const;
   void describeCore(control::DaemonStatus& s) const;
   control::ResourceCounts resources() const;
@@ -239,6 +242,12 @@ struct SmDaemon::Impl {
   CounterService counters{loop, settings, log, counterHooks()};
   HealthService health{sweep, counters, settings, log, healthHooks()};
   MetricsService metrics{settings, log, metricsHooks()};
+  // Traps judged per port, their sweeps coalesced (TrapService.h).
+  TrapService trapService{settings.traps,
+                          log,
+                          loop,
+                          {.now = [this] { return now(); },
+                           .sweep = [this](bool heavy) { machine.feed(fsm::Event::trap(heavy)); }}};
 };
 
 }  // namespace ibsm::sm::manager

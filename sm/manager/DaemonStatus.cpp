@@ -188,7 +188,6 @@ void SmDaemon::Impl::describeCore(control::DaemonStatus& s) const {
   s.sweeps = record.sweeps;
   if (record.lastResult) s.routes = routesSummary(*record.lastResult);
   s.mads = madTotals(engine.counters(), record.tables);
-  s.trapsReceived = record.traps;
   s.states = record.states;
   s.reloads = record.reloads;
 }

@@ -271,6 +271,7 @@ bool SmDaemon::Impl::applyReload() {
   agent.setPriority(settings.priority);
   agent.setSmKey(settings.smKey);
   sweep.setSettings(settings.sweep);
+  trapService.setSettings(settings.traps);
   multicast.precreate();
   ++record.reloads.taken;
   record.reloads.error.clear();

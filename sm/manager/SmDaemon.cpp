@@ -69,6 +69,7 @@ SmDaemon::Impl::Impl(MadEngine& e, loop::EventLoop& l, const StateStore& st, Gui
   // After the log control: the counter sweep adds its requester's trace lines.
   services.push_back(&counters);
   services.push_back(&health);
+  services.push_back(&trapService);
   // Last: the metrics file shows what the others made of a sweep.
   services.push_back(&metrics);
 }
@@ -101,6 +102,16 @@ SmDaemon::SmDaemon(MadEngine& engine, loop::EventLoop& loop, const StateStore& s
                                    std::move(reload), std::move(logger))) {}
 
 SmDaemon::~SmDaemon() = default;
+
+health::HealthView SmDaemon::Impl::healthView() const {
+  health::HealthView view = health.view();
+  view.trapPorts = trapService.view();
+  return view;
+}
+
+health::HealthView SmDaemon::health() const {
+  return impl_->healthView();
+}
 
 void SmDaemon::serveSa(GmpPort& port, std::shared_ptr<GmpResponder> responder) {
   impl_->sa.serve(port, std::move(responder));
@@ -184,7 +195,7 @@ std::optional<int> SmDaemon::Impl::openControl() {
       });
   controlServer->onReadmit([this](std::string_view link) { return health.readmit(link); });
   controlServer->onLogLevel([this](std::string_view level) { return logControl.setLevel(level); });
-  controlServer->provideHealth([this] { return health.view(); });
+  controlServer->provideHealth([this] { return healthView(); });
   return std::nullopt;
 }
 
@@ -195,10 +206,13 @@ int SmDaemon::Impl::run() {
   agent.onSmInfoSet([this](std::uint32_t modifier, const SmInfo& sender) {
     return machine.feed(Event::smInfoSet(modifier, sender));
   });
-  agent.onTrap([this](const Notice& notice, Lid from) {
+  // A trap that stands is forwarded now; its sweep is asked by the trap
+  // service, coalesced, when the machine is idle (TrapService.h).
+  agent.onTrap([this](const Notice& notice, const TrapOrigin& origin) {
     ++record.traps;
-    notices.trapReceived(notice, from);
-    machine.feed(Event::trap(notice.trapNumber == 144));
+    if (!trapService.received(notice, origin.source, origin.modifier)) return false;
+    notices.trapReceived(notice, origin.issuer);
+    return true;
   });
 
   LoopTimers timers{.sweepAt = now() + settings.sweepInterval,

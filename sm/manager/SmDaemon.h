@@ -64,6 +64,8 @@
 #include "sm/control/RequestAccess.h"
 #include "sm/control/StatusFormat.h"
 #include "sm/health/HealthSettings.h"
+#include "sm/health/HealthView.h"
+#include "sm/health/TrapWatch.h"
 #include "sm/loop/EventLoop.h"
 #include "sm/mad/Gmp.h"
 #include "sm/mad/MadEngine.h"
@@ -103,6 +105,9 @@ struct DaemonSettings {
   std::size_t counterWindow{8};
   // Fabric health ([health]): the policy, error thresholds and flap rule.
   health::HealthSettings health;
+  // Traps per port (sm.trap_noisy_rate, sm.trap_noisy_window): when a port
+  // is noisy and its traps ask for no sweep (sm/health/TrapWatch.h).
+  health::TrapWatchSettings traps;
   // Prometheus metrics for node_exporter's textfile collector
   // (health.metrics_file), rewritten after every sweep that changed
   // something, every counter pass and state change, and at least once a
@@ -189,6 +194,9 @@ class SmDaemon {
   // What `ibsm status` shows; after run(), with how it ended (`exit`):
   // what --stats writes, and what tests read instead of the log.
   control::DaemonStatus status() const;
+  // What `ibsm health` shows (the health book's entries, the counter
+  // sweep's ports, the ports noisy with traps).
+  health::HealthView health() const;
 
  private:
   struct Impl;

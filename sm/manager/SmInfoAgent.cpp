@@ -17,16 +17,18 @@ SmInfoAgent::~SmInfoAgent() {
 
 void SmInfoAgent::handleTrap(const IncomingSmp& in) {
   const Notice notice = decodeNotice(in.smp.data);
-  log_->info("SM-0501 trap {} from LID {} (attribute modifier {:#x}); sweep requested",
-             notice.trapNumber, in.from.lid.value, in.smp.header.attributeModifier);
-  sweepRequested_ = true;
-  if (notice.trapNumber == 128) linkChanged_ = true;
+  // Every trap is repressed, noisy or not, so a well-behaved SMA stops
+  // resending it (the IBA has the SM answer a Trap() with TrapRepress()).
   if (auto ok = engine_.repress(in); !ok)
     log_->warn("SM-0502 could not repress the trap: {}", ok.error().message);
   // The issuer may be a switch reporting for one of its ports; the source
   // LID of the MAD is only a fallback for producers that leave it empty.
-  const Lid from = notice.issuerLid.isUnicast() ? notice.issuerLid : in.from.lid;
-  if (trap_) trap_(notice, from);
+  const TrapOrigin origin{.issuer = notice.issuerLid.isUnicast() ? notice.issuerLid : in.from.lid,
+                          .source = in.from.lid,
+                          .modifier = in.smp.header.attributeModifier};
+  if (trap_ && !trap_(notice, origin)) return;
+  sweepRequested_ = true;
+  if (notice.trapNumber == 128) linkChanged_ = true;
 }
 
 void SmInfoAgent::handleSet(const IncomingSmp& in) {

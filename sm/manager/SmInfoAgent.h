@@ -23,10 +23,17 @@ namespace ibsm::sm::manager {
 // no answer at all.
 using SmInfoSetHandler =
     std::function<std::optional<bool>(std::uint32_t modifier, const SmInfo& sender)>;
-// A trap that asks for a sweep: the whole Notice (trapNumber 128 link
-// state, 144 local changes, ...; the SA forwards it to subscribers) and the
-// LID of the port that issued it.
-using TrapHandler = std::function<void(const Notice& notice, Lid from)>;
+// A trap, repressed: the whole Notice (trapNumber 128 link state, 144
+// local changes, ...), the LID of the port that issued it (the Notice's
+// issuer, else the MAD's source), the MAD's source LID and attribute
+// modifier. Returns whether the trap stands (asks for a sweep; the daemon's
+// TrapService judges it): one that does not sets no sweep flag.
+struct TrapOrigin {
+  Lid issuer;
+  Lid source;
+  std::uint32_t modifier{0};
+};
+using TrapHandler = std::function<bool(const Notice& notice, const TrapOrigin& origin)>;
 
 class SmInfoAgent {
  public:
@@ -52,7 +59,8 @@ class SmInfoAgent {
   // A Set whose SMInfo carries another SM_Key never reaches the handler and
   // gets no answer (IBA: an SM ignores SM control with the wrong key).
   void onSmInfoSet(SmInfoSetHandler h) { smInfoSet_ = std::move(h); }
-  // Called after the trap is repressed and the sweep flags are set.
+  // Called after the trap is repressed; the sweep flags are set when it
+  // stands (always without a handler).
   void onTrap(TrapHandler h) { trap_ = std::move(h); }
 
   // True once since the last call when a trap arrived (a port changed state).

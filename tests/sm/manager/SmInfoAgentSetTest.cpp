@@ -153,8 +153,10 @@ TEST_F(SmInfoAgentSetTest, AGetShowsTheReloadedPriority) {
 
 TEST_F(SmInfoAgentSetTest, ATrapIsRepressedAndReportedWithItsNumberAndIssuer) {
   std::vector<std::pair<std::uint16_t, Lid>> traps;
-  agent->onTrap(
-      [&](const Notice& notice, Lid from) { traps.emplace_back(notice.trapNumber, from); });
+  agent->onTrap([&](const Notice& notice, const TrapOrigin& from) {
+    traps.emplace_back(notice.trapNumber, from.issuer);
+    return true;
+  });
   receiveTrap(144, Lid{21});
   receiveTrap(128, Lid{});  // no issuer: the MAD's source LID stands in
 
