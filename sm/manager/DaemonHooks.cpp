@@ -35,8 +35,9 @@ CounterHooks SmDaemon::Impl::counterHooks() {
       .now = [this] { return now(); },
       .wall = [this] { return wall(); },
       .countable = [this]() -> const Fabric* {
-        const bool may = sa.port() != nullptr && up && agent.self().smState == SmState::Master &&
-                         machine.idle() && record.lastResult && record.lastResult->plan != nullptr;
+        const bool may = sa.port() != nullptr && uptime.up &&
+                         agent.self().smState == SmState::Master && machine.idle() &&
+                         record.lastResult && record.lastResult->plan != nullptr;
         return may ? &record.lastResult->plan->fabric : nullptr;
       },
       .master = [this] { return agent.self().smState == SmState::Master; },
@@ -81,9 +82,9 @@ void SmDaemon::Impl::recordReplan(const SweepResult& result, std::vector<std::st
                                   MadClock::time_point began) {
   setUp(result.up);
   recordSweep(sweepInfo(control::SweepKind::Replan, since(began), result.mads, std::move(changes),
-                        up, &result),
+                        uptime.up, &result),
               &result);
-  if (!up) machine.feed(Event::operatorSweep(true));
+  if (!uptime.up) machine.feed(Event::operatorSweep(true));
 }
 
 }  // namespace ibsm::sm::manager

@@ -166,7 +166,6 @@ struct SmDaemon::Impl {
 
   MadEngine& engine;
   loop::EventLoop& loop;
-  const StateStore& store;
   Guid portGuid;
   DaemonSettings settings;
   ReloadSettings reload;
@@ -182,13 +181,13 @@ struct SmDaemon::Impl {
   // between sweeps (manageMulticast).
   MulticastService multicast;
 
-  bool up{false};  // the subnet, after the last sweep as master
-  // Since when the daemon runs (its clock and the wall's) and how long the
-  // subnet took to come up the first time.
+  // Since when the daemon runs (its clock and the wall's), how long the
+  // subnet took to come up the first time, and whether it is up now.
   struct Uptime {
     MadClock::time_point started;
     std::chrono::system_clock::time_point startedWall{std::chrono::system_clock::now()};
     std::optional<std::chrono::milliseconds> firstUp;
+    bool up{false};  // the subnet, after the last sweep as master
   };
   Uptime uptime;
   // What `ibsm status` counts of the core's own work (DaemonStatus says

@@ -135,8 +135,8 @@ void SmDaemon::Impl::addTables(const SweepResult& result) {
 }
 
 void SmDaemon::Impl::setUp(bool isUp) {
-  up = isUp;
-  if (up && !uptime.firstUp) uptime.firstUp = since(uptime.started);
+  uptime.up = isUp;
+  if (uptime.up && !uptime.firstUp) uptime.firstUp = since(uptime.started);
 }
 
 namespace {
@@ -177,7 +177,7 @@ void SmDaemon::Impl::describeSelf(control::DaemonStatus& s) const {
     s.master = portGuid;
   else if (st.master)
     s.master = st.master;
-  s.up = up;
+  s.up = uptime.up;
   s.times = {.started = uptime.startedWall,
              .uptime = std::chrono::duration_cast<std::chrono::seconds>(now() - uptime.started),
              .firstUp = uptime.firstUp};

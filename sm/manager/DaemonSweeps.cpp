@@ -117,17 +117,17 @@ void SmDaemon::Impl::heavy(bool takeover, std::optional<FreshDiscovery> discover
   };
   if (once()) {
     onceSwept(*result);
-    recordSweep(info(up), &*result);
+    recordSweep(info(uptime.up), &*result);
     return;
   }
   auto sms = peerService.readPeers();
-  const bool wasUp = up;
+  const bool wasUp = uptime.up;
   setUp(result->up);
-  if (up && (!wasUp || !result->changes.empty()))
+  if (uptime.up && (!wasUp || !result->changes.empty()))
     logUp(*result, takeover ? "takeover" : "heavy sweep");
-  if (up && result->plan) readVlArbForSa(*result);
-  recordSweep(info(up), &*result, {.read = true});
-  machine.feed(Event::heavySweepDone(true, up, std::move(sms)));
+  if (uptime.up && result->plan) readVlArbForSa(*result);
+  recordSweep(info(uptime.up), &*result, {.read = true});
+  machine.feed(Event::heavySweepDone(true, uptime.up, std::move(sms)));
 }
 
 // After up, for the SA only: the VLArbitration blocks not read yet, in the
@@ -150,7 +150,7 @@ void SmDaemon::Impl::onceSwept(const SweepResult& result) {
   // just written may point into a dead port: sweep again.
   const bool stale = agent.takeLinkChange();
   setUp(result.up && !stale);
-  if (up) {
+  if (uptime.up) {
     logUp(result, "heavy sweep");
     end(0, "up");
     return;
@@ -197,8 +197,8 @@ void SmDaemon::Impl::light() {
   const auto info =
       sweepInfo(result->reroute ? control::SweepKind::Reroute : control::SweepKind::Light,
                 std::chrono::duration_cast<std::chrono::milliseconds>(result->elapsed),
-                result->mads, result->reroute ? result->reroute->changes : result->changes, up,
-                result->reroute ? &*result->reroute : nullptr);
+                result->mads, result->reroute ? result->reroute->changes : result->changes,
+                uptime.up, result->reroute ? &*result->reroute : nullptr);
   recordSweep(info, result->reroute ? &*result->reroute : nullptr,
               {.read = true, .lostTables = result->lostTables});
   // The machine runs it after this sweep, unless it sweeps heavy instead.
@@ -224,8 +224,8 @@ bool SmDaemon::Impl::rebalance() {
     return false;
   }
   setUp(result->up);
-  recordSweep(sweepInfo(control::SweepKind::Rebalance, since(t0), result->mads, result->changes, up,
-                        &*result),
+  recordSweep(sweepInfo(control::SweepKind::Rebalance, since(t0), result->mads, result->changes,
+                        uptime.up, &*result),
               &*result);
   return result->up;
 }
@@ -299,10 +299,10 @@ void SmDaemon::Impl::replanForReload() {
       result->mads, result->program.table(program::TableKind::PKey).written,
       result->program.table(program::TableKind::Lft).written);
   setUp(result->up);
-  recordSweep(
-      sweepInfo(control::SweepKind::Replan, since(t0), result->mads, result->changes, up, &*result),
-      &*result);
-  if (!up) machine.feed(Event::operatorSweep(true));
+  recordSweep(sweepInfo(control::SweepKind::Replan, since(t0), result->mads, result->changes,
+                        uptime.up, &*result),
+              &*result);
+  if (!uptime.up) machine.feed(Event::operatorSweep(true));
 }
 
 }  // namespace ibsm::sm::manager

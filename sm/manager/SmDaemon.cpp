@@ -31,16 +31,15 @@ SmDaemon::Impl::Impl(MadEngine& e, loop::EventLoop& l, const StateStore& st, Gui
                      DaemonSettings s, ReloadSettings r, std::shared_ptr<spdlog::logger> logger)
     : engine(e),
       loop(l),
-      store(st),
       portGuid(guid),
       settings(std::move(s)),
       reload(std::move(r)),
       log(logger ? std::move(logger) : spdlog::default_logger()),
       machine(contextOf(portGuid, settings)),
       agent(engine, selfInfo(), log),
-      sweep(engine, store, settings.sweep, log),
+      sweep(engine, st, settings.sweep, log),
       multicast(sweep, loop, settings, log, multicastHooks()),
-      uptime{.started = now(), .firstUp = {}},
+      uptime{.started = now(), .firstUp = {}, .up = false},
       sa(log, agent, sweep,
          {.clock = [this] { return now(); },
           .perfGmp = [this](const ReceivedGmp& in) { counters.deliver(in.mad); },
@@ -56,7 +55,7 @@ SmDaemon::Impl::Impl(MadEngine& e, loop::EventLoop& l, const StateStore& st, Gui
                    .stopping = running.stopping,
                    .wall = [this] { return wall(); },
                    .log = log}),
-      lifecycle(agent.self(), up),
+      lifecycle(agent.self(), uptime.up),
       logControl(log, [this] { return traceCounters(); }) {
   // The SA before its notices: a sweep's snapshot, then its traps 64/65.
   services.push_back(&sa);
@@ -400,7 +399,7 @@ void SmDaemon::Impl::setState(SmState to) {
     servicesOnState(from, to);
   }
   agent.setState(to);
-  if (to != SmState::Master) up = false;
+  if (to != SmState::Master) uptime.up = false;
 }
 
 std::optional<int> SmDaemon::Impl::onceEnd() {
