@@ -28,6 +28,7 @@
 #include "sm/manager/StateStore.h"
 #include "sm/sa/Notifier.h"
 #include "sm/sa/SaResponder.h"
+#include "sm/security/KeyScheme.h"
 #include "sm/transport/UmadTransport.h"
 
 namespace ibsm::sm::cli {
@@ -41,7 +42,29 @@ struct Setup {
   sm::health::HealthSettings health;         // [health], threshold files read
   // partitions.strict = false: items of the partitions file read past.
   std::vector<partition::IgnoredItem> partitionsIgnored;
+  // sm.m_key*: the defaults until the config reads them (issue 29's keys
+  // part); the scheme is made from them once the state directory exists.
+  security::MKeySettings mKey;
 };
+
+// The M_Keys ports are given: one configured key, or keys derived from the
+// secret (sm.m_key_secret_file, else the state directory's, made at first
+// start). A secret that cannot be read refuses the start.
+Result<security::KeyScheme> mKeyScheme(const security::MKeySettings& s,
+                                       const sm::manager::StateStore& store) {
+  if (!s.enabled) return security::KeyScheme::off();
+  if (s.singleKey) return security::KeyScheme::single(*s.singleKey);
+  const bool own = !s.secretFile;
+  auto secret = security::loadSecret(own ? store.mKeySecretPath() : *s.secretFile, own);
+  if (!secret) return std::unexpected(Error{secret.error()});
+  return security::KeyScheme::derived(*secret);
+}
+
+void applyMKeys(Setup& s, const security::KeyScheme& keys) {
+  s.sweep.program.mKeys = keys;
+  s.sweep.program.mKeyProtectBits = s.mKey.protectBits;
+  s.sweep.program.mKeyLeaseSeconds = s.mKey.leaseSeconds;
+}
 
 // Each item the partitions file had that was read past as OpenSM reads it,
 // and how many: logged at start and at every SIGHUP that reads the file.
@@ -331,9 +354,11 @@ int serve(const RunArgs& args, const Setup& setup, const Logging& logging,
   loop::EventLoop loop;
   MadEngine engine(umad, engineOptions(c, loop, logger));
 
-  const auto reload = [&args, &log]() -> Result<sm::manager::DaemonSettings> {
+  const auto reload = [&args, &log,
+                       keys = setup.sweep.program.mKeys]() -> Result<sm::manager::DaemonSettings> {
     auto fresh = prepare(args);
     if (!fresh) return std::unexpected(fresh.error());
+    applyMKeys(*fresh, keys);  // the secret is read once, at start
     logIgnoredPartitionItems(log, fresh->partitionsIgnored);
     return daemonSettings(*fresh);
   };
@@ -382,6 +407,9 @@ int runRun(const RunArgs& args) {
   // could not save guid2lid would hand ports other LIDs when it restarts.
   sm::manager::StateStore store(setup->config.sm.stateDir);
   if (auto ready = store.prepare(); !ready) return refuse(ready.error());
+  auto keys = mKeyScheme(setup->mKey, store);
+  if (!keys) return refuse(keys.error());
+  applyMKeys(*setup, *keys);
   logIgnoredPartitionItems(*logging->logger, setup->partitionsIgnored);
 
   // Before the port opens: a signal mask is per thread, and a thread started

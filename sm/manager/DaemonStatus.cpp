@@ -60,6 +60,7 @@ control::SweepCounters sweepCounters(const SweepResult& r) {
   c.portsArmed = p.portsArmed;
   c.portsActivated = p.portsActivated;
   c.enforcementKept = p.quirksLearned;
+  c.portsKeyed = p.portsKeyed;
   c.failed = p.failed();
   c.complete = p.complete();
   c.reasons = r.reasons;

@@ -35,6 +35,8 @@ bool enforcesPartitions(const discovery::DiscoveredSubnet& seen, NodeId sw) {
 struct PortSetting {
   PortInfo desired;  // PortState NoChange; enable fields "no change"
   bool changed{false};
+  // Differs from what is held in its M_Key protection only.
+  bool keyOnly{false};
   // Differs from what is held only in fields that may wait for a state Set
   // the port gets anyway (HOQLife): a Set of its own only if none comes.
   bool changedLater{false};
@@ -92,6 +94,18 @@ bool setAddresses(const DiffInput& in, PortRef port, PortInfo& want) {
   return changed;
 }
 
+// The M_Key protection of switch port 0 and CA ports; true when it differs
+// from what the port holds, unless the port keeps no key (HeldSubnet).
+bool setProtection(const DiffInput& in, const Node& node, PortRef port, PortInfo& want) {
+  const ProgramOptions& o = in.options;
+  if (!o.mKeys.enabled() || in.held.keepsNoMKey(PortKey{node.guid, port.port})) return false;
+  const Guid guid = node.ports[port.port].guid ? node.ports[port.port].guid : node.guid;
+  bool changed = update(want.mKey, o.mKeys.keyFor(guid.value));
+  changed |= update(want.mKeyProtectBits, o.mKeyProtectBits);
+  changed |= update(want.mKeyLeasePeriod, o.mKeyLeaseSeconds);
+  return changed;
+}
+
 // Link parameters are negotiated per link and may only change before the
 // link carries data, so an Armed or Active port keeps what it has.
 bool setLinkParameters(const DiffInput& in, PortRef port, const PortInfo& held, PortInfo& want) {
@@ -126,7 +140,11 @@ PortSetting portSetting(const DiffInput& in, PortRef port, const PortInfo& held)
   bool changed = false;
   // Only switch port 0 and CA ports carry a LID; on switch link ports
   // these fields are reserved, and writing them would never read back.
-  if (!node.isSwitch() || port.port == 0) changed |= setAddresses(in, port, want);
+  bool keyChanged = false;
+  if (!node.isSwitch() || port.port == 0) {
+    changed |= setAddresses(in, port, want);
+    keyChanged = setProtection(in, node, port, want);
+  }
   changed |= setLinkParameters(in, port, held, want);
   changed |= setEnforcement(in, node, port, want);
   bool changedLater = false;
@@ -141,7 +159,10 @@ PortSetting portSetting(const DiffInput& in, PortRef port, const PortInfo& held)
     want.clientReregister = true;
     changed = true;
   }
-  return PortSetting{.desired = want, .changed = changed, .changedLater = changedLater};
+  return PortSetting{.desired = want,
+                     .changed = changed || keyChanged,
+                     .keyOnly = keyChanged && !changed,
+                     .changedLater = changedLater};
 }
 
 // Link ports (not switch port 0) whose both ends answered and are up.
@@ -228,7 +249,8 @@ void diffPorts(const DiffInput& in, ProgramDiff& out) {
     }
     if (setFields) {
       out.phase(ref == in.seen.smPort ? ProgramPhase::SmLid : ProgramPhase::Lids)
-          .push_back(ProgramStep{PortInfoTarget{ref}, setPortInfo(ref, *path, setting.desired)});
+          .push_back(ProgramStep{PortInfoTarget{ref, setting.keyOnly},
+                                 setPortInfo(ref, *path, setting.desired)});
     }
     // State Sets carry the new fields too: a Set writes the whole PortInfo;
     // but the clients are asked to re-register once, by the first Set.
