@@ -212,10 +212,8 @@ void noteShortVls(const Fabric& fabric,
 void diffPorts(const DiffInput& in, ProgramDiff& out) {
   const Fabric& fabric = in.seen.fabric;
   std::vector<PortRef> ports;
-  ports.reserve(in.seen.portInfo.size());
   for (const auto& [ref, info] : in.seen.portInfo) ports.push_back(ref);
   std::ranges::sort(ports);  // a stable order of SMPs, whatever the map's
-
   const auto vlsWanted = vlsNeeded(fabric, in.plan.routing.sl2vl);
   std::vector<std::pair<PortRef, std::uint8_t>> shortVls;
   for (const PortRef ref : ports) {
@@ -248,9 +246,9 @@ void diffPorts(const DiffInput& in, ProgramDiff& out) {
       continue;
     }
     if (setFields) {
+      const PortInfoTarget target{ref, setting.keyOnly};
       out.phase(ref == in.seen.smPort ? ProgramPhase::SmLid : ProgramPhase::Lids)
-          .push_back(ProgramStep{PortInfoTarget{ref, setting.keyOnly},
-                                 setPortInfo(ref, *path, setting.desired)});
+          .push_back(ProgramStep{target, setPortInfo(ref, *path, setting.desired)});
     }
     // State Sets carry the new fields too: a Set writes the whole PortInfo;
     // but the clients are asked to re-register once, by the first Set.
