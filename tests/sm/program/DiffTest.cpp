@@ -500,9 +500,6 @@ TEST_F(DiffTest, RoutesEnterCaPortsThroughTheirOwnCable) {
   EXPECT_EQ(pathToPort(discovered, kCa1), std::nullopt);
 }
 
-}  // namespace
-}  // namespace ibsm::sm::program
-
 // M_Key protection (issue 29): written with the PortInfo Sets of CA ports
 // and switch port 0 only (IBA 14.2.4: a switch's external ports are checked
 // against port 0's key); a port that holds it is sent nothing for it; one
@@ -575,3 +572,6 @@ TEST_F(DiffMKeyTest, APortThatAcknowledgedItsKeyButKeepsNoneIsNotAskedAgain) {
   ASSERT_TRUE(again);
   EXPECT_TRUE(again->phase(ProgramPhase::Lids).empty());
 }
+
+}  // namespace
+}  // namespace ibsm::sm::program
