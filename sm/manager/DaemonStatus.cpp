@@ -161,7 +161,8 @@ control::MadTotals madTotals(const MadCounters& sent,
           .lft = tables[TableKind::Lft],
           .pkey = tables[TableKind::PKey],
           .sl2vl = tables[TableKind::Sl2Vl],
-          .mft = tables[TableKind::Mft]};
+          .mft = tables[TableKind::Mft],
+          .mKeys = {}};  // MKeyService's (describe)
 }
 
 }  // namespace
