@@ -18,6 +18,7 @@
 #include "sm/loop/EventLoop.h"
 #include "sm/manager/SmDaemon.h"
 #include "sm/security/KeyScheme.h"
+#include "tests/sm/program/SubnetSnapshot.h"
 #include "tests/sm/support/FakeFabricTransport.h"
 #include "tests/support/FabricFixtures.h"
 
@@ -182,15 +183,16 @@ TEST_F(SmDaemonMKeyTest, EverySmpAfterTheFirstOnItsRouteCarriesTheKeyOfThePortIt
       const Lid lid = sent.to.lid;
       for (NodeId n = 0; n < f.nodes().size(); ++n)
         for (const Port& p : f.node(n).ports)
-          if (p.lid == lid && (p.number == 0 || !f.node(n).isSwitch()))
+          if (p.lid == lid && (p.number == 0 || !f.node(n).isSwitch())) {
             EXPECT_EQ(smp.header.mKey, keys_.keyFor(guidOf(f, PortRef{n, p.number}).value));
+          }
       continue;
     }
     const DrPath path = routeOf(smp);
     if (seen.insert(path).second) continue;  // its NodeInfo: the port is not known yet
     const auto at = keyPortOf(f, sm, path);
     ASSERT_TRUE(at);
-    EXPECT_EQ(smp.header.mKey, keys_.keyFor(guidOf(f, *at).value)) << path;
+    EXPECT_EQ(smp.header.mKey, keys_.keyFor(guidOf(f, *at).value)) << path.toString();
     ++checked;
   }
   EXPECT_GT(checked, f.nodes().size());
@@ -221,8 +223,9 @@ TEST_F(SmDaemonMKeyTest, KeysOffLeaveEveryPortsKeyAsItHoldsIt) {
   for (const auto& sent : r.wire->sent()) {
     EXPECT_EQ(sent.smp.header.mKey, 0u);
     if (sent.smp.header.method == Method::Set &&
-        sent.smp.header.attributeId == AttributeId::PortInfo)
+        sent.smp.header.attributeId == AttributeId::PortInfo) {
       EXPECT_EQ(decodePortInfo(sent.smp.data).mKeyProtectBits, 0);
+    }
   }
   EXPECT_EQ(r.status.mads.mKeys.scheme, "off");
 }
