@@ -29,6 +29,8 @@
 #include "sm/manager/StateStore.h"
 #include "sm/sa/Notifier.h"
 #include "sm/sa/SaResponder.h"
+#include "sm/security/KeyScheme.h"
+#include "sm/security/MKeySettings.h"
 #include "sm/transport/UmadTransport.h"
 
 namespace ibsm::sm::cli {
@@ -42,7 +44,25 @@ struct Setup {
   sm::health::HealthSettings health;         // [health], threshold files read
   // partitions.strict = false: items of the partitions file read past.
   std::vector<partition::IgnoredItem> partitionsIgnored;
+  // sm.m_key*: the scheme is made from them once the state directory exists.
+  security::MKeySettings mKey;
 };
+
+// The M_Keys ports are given: one configured key, or keys derived from the
+// secret (sm.m_key_secret_file, else the state directory's, made at first
+// start: security::schemeFor). A secret that cannot be read refuses the start.
+Result<security::KeyScheme> mKeyScheme(const security::MKeySettings& s,
+                                       const std::filesystem::path& stateDir) {
+  auto scheme = security::schemeFor(s, stateDir);
+  if (!scheme) return std::unexpected(Error{scheme.error()});
+  return *scheme;
+}
+
+void applyMKeys(Setup& s, const security::KeyScheme& keys) {
+  s.sweep.program.mKeys = keys;
+  s.sweep.program.mKeyProtectBits = s.mKey.protectBits;
+  s.sweep.program.mKeyLeaseSeconds = s.mKey.leaseSeconds;
+}
 
 // Each item the partitions file had that was read past as OpenSM reads it,
 // and how many: logged at start and at every SIGHUP that reads the file.
@@ -177,6 +197,7 @@ Result<Setup> prepare(const RunArgs& args) {
   if (spdlog::level::from_str(c.log.level) == spdlog::level::off && c.log.level != "off")
     return fail(fmt::format(
         "--log-level {}: expected trace, debug, info, warn, error, critical or off", c.log.level));
+  s.mKey = c.sm.mKey;
   s.sweep.program.subnetPrefix = c.sm.subnetPrefix;
   s.sweep.program.subnetTimeout = c.sa.subnetTimeout;
   s.sweep.program.headOfQueueLifetime = c.sm.headOfQueueLifetime;
@@ -343,9 +364,11 @@ int serve(const RunArgs& args, const Setup& setup, const Logging& logging,
   loop::EventLoop loop;
   MadEngine engine(umad, engineOptions(c, loop, logger));
 
-  const auto reload = [&args, &log]() -> Result<sm::manager::DaemonSettings> {
+  const auto reload = [&args, &log,
+                       keys = setup.sweep.program.mKeys]() -> Result<sm::manager::DaemonSettings> {
     auto fresh = prepare(args);
     if (!fresh) return std::unexpected(fresh.error());
+    applyMKeys(*fresh, keys);  // the secret is read once, at start
     logIgnoredPartitionItems(log, fresh->partitionsIgnored);
     return daemonSettings(*fresh);
   };
@@ -396,6 +419,9 @@ int runRun(const RunArgs& args) {
   auto ready = store.prepare();
   if (!ready) return refuse(ready.error());
   for (const auto& tightened : *ready) logging->logger->warn("SM-0810 {}", tightened);
+  auto keys = mKeyScheme(setup->mKey, setup->config.sm.stateDir);
+  if (!keys) return refuse(keys.error());
+  applyMKeys(*setup, *keys);
   logIgnoredPartitionItems(*logging->logger, setup->partitionsIgnored);
 
   // Before the port opens: a signal mask is per thread, and a thread started

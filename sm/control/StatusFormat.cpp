@@ -70,6 +70,7 @@ void appendSweep(std::string& out, std::string_view key, const std::optional<Swe
   fmt::format_to(o, "{}_ports: {} configured, {} armed, {} activated, {} failed\n", key,
                  n.portsConfigured, n.portsArmed, n.portsActivated, n.failed);
   fmt::format_to(o, "{}_enforcement_kept: {}\n", key, n.enforcementKept);
+  fmt::format_to(o, "{}_ports_keyed: {}\n", key, n.portsKeyed);
   if (const auto& r = n.routes; r && r->how == "kept")
     fmt::format_to(o,
                    "{}_routes: kept ({}) {} entries kept, {} rerouted in {} blocks, busiest {} "
@@ -177,6 +178,9 @@ void appendRoutes(std::string& out, const DaemonStatus& s) {
       "mft {} written\n",
       m.lft.written, m.lft.read, m.pkey.written, m.pkey.read, m.sl2vl.written, m.sl2vl.read,
       m.mft.written);
+  fmt::format_to(o, "m_keys: {}: {} protected, {} unknown, {} waiting on lease, {} keep none\n",
+                 m.mKeys.scheme, m.mKeys.protectedPorts, m.mKeys.unknown, m.mKeys.waitingOnLease,
+                 m.mKeys.keepNone);
 }
 
 void appendResources(std::string& out, const ResourceCounts& r) {

@@ -75,6 +75,7 @@ struct SweepCounters {
   std::uint64_t portsArmed{0};
   std::uint64_t portsActivated{0};
   std::uint64_t enforcementKept{0};  // switch ports that kept their enforcement bits (PROG-0307)
+  std::uint64_t portsKeyed{0};       // PortInfo Sets that wrote only the M_Key protection
   std::uint64_t failed{0};           // objects whose write failed or was deferred
   bool complete{false};              // everything the plan asked for is in place
   std::vector<std::string> reasons;  // why the subnet is not up after it
@@ -344,11 +345,22 @@ struct RoutesSummary {
 
 // SMPs since start, and the blocks read and written by every sweep (SL2VL:
 // tables), so a script can take the difference across an event.
+// The M_Key protection of the CA ports and switch ports 0 (the ports whose
+// keys guard the rest), as the last sweep left them: JSON m_keys.
+struct MKeyCounts {
+  std::string scheme{"off"};        // security::KeyScheme::describe()
+  std::uint64_t protectedPorts{0};  // answered showing our key and protect bits
+  std::uint64_t unknown{0};         // protected by a key that is not ours (SM-2951)
+  std::uint64_t waitingOnLease{0};  // of those, with a lease: taken over once it ends
+  std::uint64_t keepNone{0};        // acknowledged their key but keep none (ibsim)
+};
+
 struct MadTotals {
   std::uint64_t sent{0};
   std::uint64_t retries{0};   // retransmissions
   std::uint64_t timeouts{0};  // requests that failed after all retries
   TableCounters lft, pkey, sl2vl, mft;
+  MKeyCounts mKeys;  // the keys every SMP carries
 };
 
 // Changes of this SM's SMInfo state, and the "subnet up" reports (SM-0001:

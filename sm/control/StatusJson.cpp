@@ -84,7 +84,8 @@ Json countersJson(const SweepCounters& c) {
            {{"configured", c.portsConfigured},
             {"armed", c.portsArmed},
             {"activated", c.portsActivated},
-            {"enforcement_kept", c.enforcementKept}}},
+            {"enforcement_kept", c.enforcementKept},
+            {"keyed", c.portsKeyed}}},
           {"routes", routesJson(c.routes)},
           {"failed", c.failed},
           {"complete", c.complete},
@@ -324,6 +325,12 @@ std::string formatStatusJson(const DaemonStatus& s) {
   j["master_view"] = masterViewJson(s.masterView);
   j["log"] = logJson(s.log);
   j["control"] = object(s.resources.control, kControlCounters);
+  const MKeyCounts& k = s.mads.mKeys;
+  j["m_keys"] = {{"scheme", k.scheme},
+                 {"protected", k.protectedPorts},
+                 {"unknown", k.unknown},
+                 {"waiting_on_lease", k.waitingOnLease},
+                 {"keep_none", k.keepNone}};
   // Invalid UTF-8 in a node description is replaced, not a reason to fail.
   std::string out = j.dump(-1, ' ', false, Json::error_handler_t::replace);
   out += '\n';

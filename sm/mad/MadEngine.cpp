@@ -110,7 +110,7 @@ bool MadEngine::transmit(Entry& e, std::uint32_t tid, unsigned attempt) {
             ? Smp::directed(r.method, r.attributeId, r.attributeModifier, std::get<DrPath>(r.to))
             : Smp::lidRouted(r.method, r.attributeId, r.attributeModifier);
     smp.header.tid = tid;
-    smp.header.mKey = r.mKey;
+    smp.header.mKey = keyFor(r.to);
     smp.data = r.data;
     e.wire = encodeSmp(smp);
   }
@@ -172,6 +172,7 @@ void MadEngine::complete(Entry& e, sm::mad::Completion<Smp>&& done) {
   if (done.wasSent && trace_.enabled()) traceEnd(e, reply, done.sentAt);
   if (reply.outcome == SmpOutcome::Ok || reply.outcome == SmpOutcome::BadStatus)
     loss_.answeredAt(e.lossBucket, reply.attempts);
+  if (reply.outcome == SmpOutcome::Ok) ports_.learn(e.request.to, *reply.smp);
   e.done(e.request, reply);
 }
 
@@ -311,8 +312,16 @@ Result<void> MadEngine::respond(const IncomingSmp& request, const SmpData& data,
   return sendResponse(request, response);
 }
 
+std::uint64_t MadEngine::keyFor(const std::variant<DrPath, Lid>& to) const {
+  if (!keyOf_) return 0;
+  const auto port = ports_.portAt(to);
+  return port ? keyOf_(*port) : 0;
+}
+
 Result<void> MadEngine::repress(const IncomingSmp& trap) {
   Smp response = trap.smp;
+  // A protected port takes a TrapRepress only with its key (IBA 14.2.4).
+  response.header.mKey = keyFor(trap.from.lid);
   response.header.method = Method::TrapRepress;
   response.header.status = 0;
   response.header.direction = trap.smp.isDirected();

@@ -39,6 +39,11 @@
 // the program's other fds and timers, whose handlers run on this thread
 // between MADs and may call cancel().
 //
+// M_Keys: every SMP the engine sends (and every TrapRepress) carries the
+// M_Key of the port it reaches, by that port's GUID (setPortKeys), which
+// the engine learns from the NodeInfo and PortInfo answers going by
+// (sm/mad/PortDirectory.h); a port not known yet gets key 0.
+//
 // Log ids: see LOG MESSAGES in ibsm(8).
 #pragma once
 
@@ -58,6 +63,7 @@
 #include "sm/mad/MadLoss.h"
 #include "sm/mad/MadTrace.h"
 #include "sm/mad/MadTransport.h"
+#include "sm/mad/PortDirectory.h"
 #include "sm/mad/Requester.h"
 
 namespace ibsm {
@@ -68,7 +74,8 @@ struct SmpRequest {
   std::uint32_t attributeModifier{0};
   std::variant<DrPath, Lid> to;  // directed route, or LID-routed
   SmpData data{};                // what a Set writes; ignored by Get
-  std::uint64_t mKey{0};
+  // No M_Key here: the engine puts the key of the port reached on every
+  // SMP (setPortKeys), so no caller can forget it or send a wrong one.
 
   static SmpRequest get(AttributeId id, std::uint32_t modifier, std::variant<DrPath, Lid> to);
   static SmpRequest set(AttributeId id, std::uint32_t modifier, std::variant<DrPath, Lid> to,
@@ -174,6 +181,14 @@ class MadEngine {
   bool cancelled() const { return cancelled_; }
 
   void onUnsolicited(UnsolicitedHandler handler) { unsolicited_ = std::move(handler); }
+
+  // The M_Key of each port, by its GUID (sm/security's KeyScheme::keyFor);
+  // unset: every SMP carries 0. Applies from the next SMP put on the wire.
+  void setPortKeys(std::function<std::uint64_t(Guid portGuid)> keyOf) { keyOf_ = std::move(keyOf); }
+  // The key an SMP to `to` carries now: its port's, or 0 for a port unknown.
+  std::uint64_t keyFor(const std::variant<DrPath, Lid>& to) const;
+  // Which port each route and LID reaches, as learnt so far.
+  const sm::mad::PortDirectory& ports() const { return ports_; }
   // Answers a Get or Set with a GetResp carrying `data` and `status`.
   [[nodiscard]] Result<void> respond(const IncomingSmp& request, const SmpData& data,
                                      std::uint16_t status = 0);
@@ -230,6 +245,8 @@ class MadEngine {
   MadEngineOptions options_;
   std::shared_ptr<spdlog::logger> log_;
   UnsolicitedHandler unsolicited_;
+  std::function<std::uint64_t(Guid)> keyOf_;
+  sm::mad::PortDirectory ports_;
   MadCounters own_;  // what the engine counts itself: all but the requester's
   MadLoss loss_;
   MadTrace trace_;

@@ -24,6 +24,7 @@
 #include "sm/manager/HealthService.h"
 #include "sm/manager/LifecycleService.h"
 #include "sm/manager/LogControl.h"
+#include "sm/manager/MKeyService.h"
 #include "sm/manager/MetricsService.h"
 #include "sm/manager/MulticastService.h"
 #include "sm/manager/NoticeService.h"
@@ -247,6 +248,8 @@ struct SmDaemon::Impl {
                           loop,
                           {.now = [this] { return now(); },
                            .sweep = [this](bool heavy) { machine.feed(fsm::Event::trap(heavy)); }}};
+  // Every SMP's M_Key, and what the ports hold of theirs (issue 29).
+  MKeyService mKeys{engine, settings, sweep, log};
 };
 
 }  // namespace ibsm::sm::manager

@@ -60,6 +60,7 @@ control::SweepCounters sweepCounters(const SweepResult& r) {
   c.portsArmed = p.portsArmed;
   c.portsActivated = p.portsActivated;
   c.enforcementKept = p.quirksLearned;
+  c.portsKeyed = p.portsKeyed;
   c.failed = p.failed();
   c.complete = p.complete();
   c.reasons = r.reasons;
@@ -160,7 +161,8 @@ control::MadTotals madTotals(const MadCounters& sent,
           .lft = tables[TableKind::Lft],
           .pkey = tables[TableKind::PKey],
           .sl2vl = tables[TableKind::Sl2Vl],
-          .mft = tables[TableKind::Mft]};
+          .mft = tables[TableKind::Mft],
+          .mKeys = {}};  // MKeyService's (describe)
 }
 
 }  // namespace

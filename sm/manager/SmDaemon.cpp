@@ -69,6 +69,7 @@ SmDaemon::Impl::Impl(MadEngine& e, loop::EventLoop& l, const StateStore& st, Gui
   services.push_back(&counters);
   services.push_back(&health);
   services.push_back(&trapService);
+  services.push_back(&mKeys);
   // Last: the metrics file shows what the others made of a sweep.
   services.push_back(&metrics);
 }

@@ -148,6 +148,10 @@ bool HeldSubnet::applyPortInfo(PortRef port, const PortInfo& asked, const PortIn
     quirk = ignoresEnforcement_.insert(PortKey{node.guid, port.port}).second;
   }
   if (asked.clientReregister) reregisterDue_.erase(PortKey{node.guid, port.port});
+  // Acknowledged, yet no key and no protection: it keeps none (a reply to
+  // a Set that passed the M_Key check shows the key, IBA 14.2.4).
+  if (asked.mKey != 0 && now.mKey == 0 && now.mKeyProtectBits == 0)
+    keepsNoMKey_.insert(PortKey{node.guid, port.port});
   observed_->portInfo[port] = now;
   discovery::fillPort(node.ports[port.port], now, !node.isSwitch() || port.port == 0);
   return quirk;

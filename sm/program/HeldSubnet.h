@@ -44,9 +44,11 @@
 // IsClientReregistrationSupported. A port stays due until a PortInfo Set
 // carrying ClientReregister is acknowledged (a failed one is sent again).
 //
-// The one device quirk kept here: a switch port that acknowledges a
-// PortInfo Set but keeps its partition-enforcement bits (ibsim does) is
-// remembered, and diff() stops asking it until the node is reset.
+// The device quirks kept here: a switch port that acknowledges a PortInfo
+// Set but keeps its partition-enforcement bits (ibsim does) is remembered,
+// and diff() stops asking it until the node is reset; so is a port that
+// acknowledges a Set of its M_Key but answers with no key and no protect
+// bits (ibsim keeps no M_Key): diff() stops writing it its key.
 #pragma once
 
 #include <ibsm/MadAttributes.h>
@@ -88,6 +90,7 @@ class HeldSubnet {
   std::optional<Lid> lftTop(Guid sw) const;
   bool ignoresEnforcement(PortKey port) const { return ignoresEnforcement_.contains(port); }
   bool reregisterDue(PortKey port) const { return reregisterDue_.contains(port); }
+  bool keepsNoMKey(PortKey port) const { return keepsNoMKey_.contains(port); }
 
  private:
   template <typename Kind>
@@ -114,6 +117,7 @@ class HeldSubnet {
   BlockTable<PortKey, VlArbitrationBlock> vlarb_;
   BlockTable<Guid, MftBlock> mfts_;
   std::set<PortKey> ignoresEnforcement_;
+  std::set<PortKey> keepsNoMKey_;
   std::set<PortKey> caPortsSeen_;
   std::set<PortKey> reregisterDue_;
 };

@@ -35,6 +35,8 @@ bool enforcesPartitions(const discovery::DiscoveredSubnet& seen, NodeId sw) {
 struct PortSetting {
   PortInfo desired;  // PortState NoChange; enable fields "no change"
   bool changed{false};
+  // Differs from what is held in its M_Key protection only.
+  bool keyOnly{false};
   // Differs from what is held only in fields that may wait for a state Set
   // the port gets anyway (HOQLife): a Set of its own only if none comes.
   bool changedLater{false};
@@ -92,6 +94,18 @@ bool setAddresses(const DiffInput& in, PortRef port, PortInfo& want) {
   return changed;
 }
 
+// The M_Key protection of switch port 0 and CA ports; true when it differs
+// from what the port holds, unless the port keeps no key (HeldSubnet).
+bool setProtection(const DiffInput& in, const Node& node, PortRef port, PortInfo& want) {
+  const ProgramOptions& o = in.options;
+  if (!o.mKeys.enabled() || in.held.keepsNoMKey(PortKey{node.guid, port.port})) return false;
+  const Guid guid = node.ports[port.port].guid ? node.ports[port.port].guid : node.guid;
+  bool changed = update(want.mKey, o.mKeys.keyFor(guid.value));
+  changed |= update(want.mKeyProtectBits, o.mKeyProtectBits);
+  changed |= update(want.mKeyLeasePeriod, o.mKeyLeaseSeconds);
+  return changed;
+}
+
 // Link parameters are negotiated per link and may only change before the
 // link carries data, so an Armed or Active port keeps what it has.
 bool setLinkParameters(const DiffInput& in, PortRef port, const PortInfo& held, PortInfo& want) {
@@ -126,7 +140,11 @@ PortSetting portSetting(const DiffInput& in, PortRef port, const PortInfo& held)
   bool changed = false;
   // Only switch port 0 and CA ports carry a LID; on switch link ports
   // these fields are reserved, and writing them would never read back.
-  if (!node.isSwitch() || port.port == 0) changed |= setAddresses(in, port, want);
+  bool keyChanged = false;
+  if (!node.isSwitch() || port.port == 0) {
+    changed |= setAddresses(in, port, want);
+    keyChanged = setProtection(in, node, port, want);
+  }
   changed |= setLinkParameters(in, port, held, want);
   changed |= setEnforcement(in, node, port, want);
   bool changedLater = false;
@@ -141,7 +159,10 @@ PortSetting portSetting(const DiffInput& in, PortRef port, const PortInfo& held)
     want.clientReregister = true;
     changed = true;
   }
-  return PortSetting{.desired = want, .changed = changed, .changedLater = changedLater};
+  return PortSetting{.desired = want,
+                     .changed = changed || keyChanged,
+                     .keyOnly = keyChanged && !changed,
+                     .changedLater = changedLater};
 }
 
 // Link ports (not switch port 0) whose both ends answered and are up.
@@ -191,10 +212,8 @@ void noteShortVls(const Fabric& fabric,
 void diffPorts(const DiffInput& in, ProgramDiff& out) {
   const Fabric& fabric = in.seen.fabric;
   std::vector<PortRef> ports;
-  ports.reserve(in.seen.portInfo.size());
   for (const auto& [ref, info] : in.seen.portInfo) ports.push_back(ref);
   std::ranges::sort(ports);  // a stable order of SMPs, whatever the map's
-
   const auto vlsWanted = vlsNeeded(fabric, in.plan.routing.sl2vl);
   std::vector<std::pair<PortRef, std::uint8_t>> shortVls;
   for (const PortRef ref : ports) {
@@ -227,8 +246,9 @@ void diffPorts(const DiffInput& in, ProgramDiff& out) {
       continue;
     }
     if (setFields) {
+      const PortInfoTarget target{ref, setting.keyOnly};
       out.phase(ref == in.seen.smPort ? ProgramPhase::SmLid : ProgramPhase::Lids)
-          .push_back(ProgramStep{PortInfoTarget{ref}, setPortInfo(ref, *path, setting.desired)});
+          .push_back(ProgramStep{target, setPortInfo(ref, *path, setting.desired)});
     }
     // State Sets carry the new fields too: a Set writes the whole PortInfo;
     // but the clients are asked to re-register once, by the first Set.

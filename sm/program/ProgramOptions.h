@@ -5,6 +5,8 @@
 #include <cstdint>
 #include <optional>
 
+#include "sm/security/KeyScheme.h"
+
 namespace ibsm::sm::program {
 
 struct ProgramOptions {
@@ -30,6 +32,16 @@ struct ProgramOptions {
   // sweep, after a takeover, and on ports it sees for the first time),
   // which asks their clients to register again with the new SA. Off: never.
   bool clientReregister{true};
+  // M_Key protection (IBA 14.2.4), written with the PortInfo Sets of every
+  // CA port and switch port 0 (a switch's external ports are checked
+  // against port 0's key): PortInfo:M_Key = mKeys.keyFor(port GUID),
+  // M_KeyProtectBits, M_KeyLeasePeriod (seconds; 0: never expires). A port
+  // holding other values gets a Set of its own, once: one that acknowledges
+  // it but keeps no key (ibsim) is not asked again (HeldSubnet). Off: each
+  // port keeps what it holds.
+  security::KeyScheme mKeys{security::KeyScheme::off()};
+  std::uint8_t mKeyProtectBits{1};
+  std::uint16_t mKeyLeaseSeconds{60};
 };
 
 }  // namespace ibsm::sm::program

@@ -61,6 +61,9 @@ std::string_view phaseName(ProgramPhase phase);
 // failed and HeldSubnet what a reply proves.
 struct PortInfoTarget {
   PortRef port;
+  // A Set sent only to write the port's M_Key protection: counted apart
+  // from the ports configured (ProgramSummary::portsKeyed).
+  bool keyOnly{false};
 };
 struct SwitchInfoTarget {
   NodeId sw{0};

@@ -38,6 +38,7 @@ struct ProgramSummary {
   PerKind<TableCounts> tables{};
   std::size_t topsWritten{0};      // SwitchInfo Sets acknowledged
   std::size_t portsConfigured{0};  // PortInfo Sets of the SM-LID and LID phases acknowledged
+  std::size_t portsKeyed{0};       // of those phases, Sets of the M_Key protection only
   std::size_t portsArmed{0};
   std::size_t portsActivated{0};
   std::size_t quirksLearned{0};  // ports found to ignore partition enforcement

@@ -115,7 +115,8 @@ void SubnetProgrammer::record(ProgramPhase phase, const ProgramStep& step, const
   } else if (std::holds_alternative<SwitchInfoTarget>(step.target)) {
     if (phase != ProgramPhase::PortStateChange) ++summary.topsWritten;
   } else if (phase == ProgramPhase::SmLid || phase == ProgramPhase::Lids) {
-    ++summary.portsConfigured;
+    const auto* port = std::get_if<PortInfoTarget>(&step.target);
+    ++(port != nullptr && port->keyOnly ? summary.portsKeyed : summary.portsConfigured);
   } else if (phase == ProgramPhase::Armed) {
     ++summary.portsArmed;
   } else if (phase == ProgramPhase::Active) {

@@ -3,7 +3,8 @@
 // and metrics, byte for byte what the binary of e672344 (before the
 // counters were declared once) printed for the same status
 // (tests/data/status/format-*, written by that commit's formatStatus,
-// formatStatusJson and formatMetrics). And every counter a group declares
+// formatStatusJson and formatMetrics), with the keys added since (issue
+// 29: ports_keyed, m_keys) where they were added. And every counter a group declares
 // (StatusCounters.h) appears once in the JSON, with its value, and, when it
 // is a metric, once in the metrics.
 #include <fmt/format.h>
@@ -63,6 +64,7 @@ DaemonStatus filledStatus() {
   c.portsArmed = 139;
   c.portsActivated = 140;
   c.enforcementKept = 141;
+  c.portsKeyed = 143;
   c.failed = 142;
   c.complete = false;
   c.reasons = {"port x not active"};
@@ -107,6 +109,11 @@ DaemonStatus filledStatus() {
   s.mads.pkey = {24, 25, 26};
   s.mads.sl2vl = {27, 28, 29};
   s.mads.mft = {30, 31, 32};
+  s.mads.mKeys = {.scheme = "per-port keys derived from the secret",
+                  .protectedPorts = 144,
+                  .unknown = 145,
+                  .waitingOnLease = 146,
+                  .keepNone = 147};
   s.traps.received = 33;
   s.states.changes = 34;
   s.states.timesMaster = 35;

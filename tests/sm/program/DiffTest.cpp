@@ -500,5 +500,78 @@ TEST_F(DiffTest, RoutesEnterCaPortsThroughTheirOwnCable) {
   EXPECT_EQ(pathToPort(discovered, kCa1), std::nullopt);
 }
 
+// M_Key protection (issue 29): written with the PortInfo Sets of CA ports
+// and switch port 0 only (IBA 14.2.4: a switch's external ports are checked
+// against port 0's key); a port that holds it is sent nothing for it; one
+// that acknowledged it but keeps no key (ibsim) is not asked again.
+class DiffMKeyTest : public DiffTest {
+ protected:
+  DiffMKeyTest() {
+    options.mKeys = security::KeyScheme::single(0x5EC2E7);
+    options.mKeyProtectBits = 1;
+    options.mKeyLeaseSeconds = 60;
+  }
+};
+
+TEST_F(DiffMKeyTest, CaPortsAndSwitchPortZeroAreGivenTheirKeyProtectBitsAndLease) {
+  const ProgramDiff p = steps(makePlan());
+  std::map<PortRef, PortInfo> sets = portSets(p, ProgramPhase::Lids);
+  for (const auto& [port, info] : portSets(p, ProgramPhase::SmLid)) sets[port] = info;
+  for (const auto& [port, info] : portSets(p, ProgramPhase::Armed)) sets.try_emplace(port, info);
+  for (const PortRef port : {kSm, kSw0, kSw1, kCa0Port2, kCa1}) {
+    ASSERT_TRUE(sets.contains(port)) << discovered.fabric.describe(port);
+    EXPECT_EQ(sets.at(port).mKey, 0x5EC2E7u);
+    EXPECT_EQ(sets.at(port).mKeyProtectBits, 1);
+    EXPECT_EQ(sets.at(port).mKeyLeasePeriod, 60);
+  }
+  const PortRef link{0, 3};
+  ASSERT_TRUE(sets.contains(link));
+  EXPECT_EQ(sets.at(link).mKey, 0u);
+  EXPECT_EQ(sets.at(link).mKeyProtectBits, 0);
+}
+
+TEST_F(DiffMKeyTest, APortThatHoldsThePlanButNotItsKeyGetsASetOfItsKeyAlone) {
+  const SubnetPlan plan = makePlan();
+  holdThePlan(plan);
+  const ProgramDiff p = steps(plan);
+  ASSERT_EQ(p.phase(ProgramPhase::Lids).size() + p.phase(ProgramPhase::SmLid).size(), 5u);
+  for (const ProgramStep& s : p.phase(ProgramPhase::Lids))
+    EXPECT_TRUE(std::get<PortInfoTarget>(s.target).keyOnly);
+  EXPECT_TRUE(p.phase(ProgramPhase::Armed).empty());
+}
+
+TEST_F(DiffMKeyTest, APortThatHoldsItsKeyIsSentNothing) {
+  const SubnetPlan plan = makePlan();
+  for (auto& [ref, pi] : discovered.portInfo) {
+    pi.mKey = 0x5EC2E7;
+    pi.mKeyProtectBits = 1;
+    pi.mKeyLeasePeriod = 60;
+  }
+  holdThePlan(plan);
+  const ProgramDiff p = steps(plan);
+  for (std::size_t i = 0; i < kProgramPhases; ++i)
+    EXPECT_TRUE(p.phases[i].empty()) << phaseName(static_cast<ProgramPhase>(i));
+}
+
+TEST_F(DiffMKeyTest, APortThatAcknowledgedItsKeyButKeepsNoneIsNotAskedAgain) {
+  const SubnetPlan plan = makePlan();
+  holdThePlan(plan);
+  const ProgramDiff first = steps(plan);
+  for (const ProgramStep& s : first.phase(ProgramPhase::Lids)) {
+    Smp answer;
+    answer.header.attributeId = AttributeId::PortInfo;
+    answer.data = s.request.data;
+    PortInfo kept = decodePortInfo(s.request.data);
+    kept.mKey = 0;
+    kept.mKeyProtectBits = 0;  // as ibsim answers
+    kept.mKeyLeasePeriod = 0;
+    answer.data = encode(kept);
+    held.apply(s, SmpReply{.outcome = SmpOutcome::Ok, .smp = answer});
+  }
+  auto again = diff(plan, held, options);
+  ASSERT_TRUE(again);
+  EXPECT_TRUE(again->phase(ProgramPhase::Lids).empty());
+}
+
 }  // namespace
 }  // namespace ibsm::sm::program

@@ -9,6 +9,8 @@
 # nothing (its --stats: one sweep, complete, 0 LFT blocks written of those
 # it read, no PKey or SL2VL written, no port activated, and no port
 # configured but the switch ports whose partition enforcement ibsim ignores).
+# Its M_Key Sets are counted apart (ports.keyed): ibsim keeps no M_Key, so a
+# fresh SM writes each CA port and switch port 0 its key once more.
 #
 #   run-with-ibsim.sh NETFILE -- restart-keeps-lids.sh path/to/ibsm
 set -u
