@@ -35,7 +35,6 @@ class StateStore {
   [[nodiscard]] Result<void> saveGuid2Lid(const Guid2Lid& saved, const LidPlan& current) const;
 
   std::filesystem::path guid2lidPath() const { return dir_ / "guid2lid"; }
-  // The M_Key secret (sm/security), made at first start unless configured.
 
  private:
   std::filesystem::path dir_;
