@@ -383,27 +383,31 @@ TEST_F(FakeMKeysTest, AForeignSetOfTheLftToAProtectedSwitchFailsAndChangesNothin
   EXPECT_EQ(wire.lft(kSwitch)[0], 2);
 }
 
-// The MAD engine sends its requests' keys; one with a wrong key gets no
-// answer from a protected port, so it times out after every attempt (each
-// one a violation), and the right key is answered at once.
+// The MAD engine sends the key it is given for the port a request reaches
+// (setPortKeys; it learns the port from the NodeInfo answered before the
+// port was protected); a wrong key gets no answer from a protected port, so
+// it times out after every attempt (each one a violation), and the right
+// key is answered at once.
 TEST_F(FakeMKeysTest, TheMadEngineTimesOutWithAWrongKey) {
   MadEngineOptions o;
   o.clock = wire.clock();
   o.logger = std::make_shared<spdlog::logger>("t", std::make_shared<spdlog::sinks::null_sink_st>());
   MadEngine engine(wire, o);
+  const SmpRequest get = SmpRequest::get(AttributeId::NodeInfo, 0, path({1}));
+  const auto first = engine.sendAll({get});
+  ASSERT_TRUE(first && (*first)[0].ok());
   wire.protect({kSwitch, 0}, kKey, 2, 0s);
 
-  SmpRequest wrong = SmpRequest::get(AttributeId::NodeInfo, 0, path({1}));
-  wrong.mKey = kWrongKey;
-  SmpRequest right = wrong;
-  right.mKey = kKey;
-  const auto replies = engine.sendAll({wrong, right});
+  engine.setPortKeys([](Guid) { return kWrongKey; });
+  const auto wrong = engine.sendAll({get});
+  engine.setPortKeys([](Guid) { return kKey; });
+  const auto right = engine.sendAll({get});
 
-  ASSERT_TRUE(replies);
-  EXPECT_EQ((*replies)[0].outcome, SmpOutcome::Timeout);
-  EXPECT_EQ(wire.violations({kSwitch, 0}), (*replies)[0].attempts);
-  EXPECT_TRUE((*replies)[1].ok());
-  EXPECT_EQ(decodeNodeInfo((*replies)[1].smp->data).nodeGuid, Guid{0x200});
+  ASSERT_TRUE(wrong && right);
+  EXPECT_EQ((*wrong)[0].outcome, SmpOutcome::Timeout);
+  EXPECT_EQ(wire.violations({kSwitch, 0}), (*wrong)[0].attempts);
+  EXPECT_TRUE((*right)[0].ok());
+  EXPECT_EQ(decodeNodeInfo((*right)[0].smp->data).nodeGuid, Guid{0x200});
 }
 
 }  // namespace
