@@ -283,7 +283,7 @@ struct ResourceCounts {
   std::uint64_t heapFree{0};        // freed, kept by the allocator
   std::uint64_t memoryReleases{0};  // free memory handed back (after heavy sweeps, counter passes)
   std::uint64_t metricsWrites{0};   // health.metrics_file written
-  ControlCounts control;            // shown at the top: JSON control.*, text "control:"
+  ControlCounts control{};          // shown at the top: JSON control.*, text "control:"
 };
 
 // What a standby (or an SM waiting on another) sees of the subnet it does

@@ -160,11 +160,15 @@ class Sm {
       ++out_.setsHandled;
       return machine_.feed(Event::smInfoSet(modifier, sender));
     });
-    agent_.onTrap([this](const Notice& notice, Lid from) {
+    // Every trap stands here (the daemon's TrapService, which may hold a
+    // noisy port's back, is not in the rig): forwarded, and its sweep asked.
+    agent_.onTrap([this](const Notice& notice, const sm::manager::TrapOrigin& origin) {
       ++out_.traps;
       trap_ = notice.trapNumber;
-      if (agent_.self().smState == SmState::Master) notifier_.trapReceived(notice, from, now());
+      if (agent_.self().smState == SmState::Master)
+        notifier_.trapReceived(notice, origin.issuer, now());
       machine_.feed(Event::trap(notice.trapNumber == 144));
+      return true;
     });
     perform();
     enter(static_cast<RigPhase>(setup & 0x7U));

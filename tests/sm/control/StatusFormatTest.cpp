@@ -219,9 +219,9 @@ TEST(StatusJson, CountsSaQueriesByWhatBecameOfThem) {
   s.sa.traffic.droppedNoResponder = 1;
   s.sa.traffic.notAnswered = 1;
   s.sa.traffic.sendFailed = 0;
-  s.sa.answers.byAttribute = {{sa::saAttr::kNodeRecord, 3}, {sa::saAttr::kPathRecord, 6}};
-  s.sa.answers.byMethod = {{sa::saMethod::kGet, 5}, {sa::saMethod::kGetTable, 4}};
-  s.sa.answers.errorsByStatus = {{sa::saStatus::kNoRecords, 2}};
+  s.sa.answers.byAttribute = {{saAttr::kNodeRecord, 3}, {saAttr::kPathRecord, 6}};
+  s.sa.answers.byMethod = {{saMethod::kGet, 5}, {saMethod::kGetTable, 4}};
+  s.sa.answers.errorsByStatus = {{saStatus::kNoRecords, 2}};
   s.sa.serviceRecords = 1;
   s.sa.subscribers = 2;
   s.sa.answers.answersTrimmed = 3;
@@ -232,7 +232,7 @@ TEST(StatusJson, CountsSaQueriesByWhatBecameOfThem) {
   s.sa.answers.mcLeaves = 6;
   s.sa.answers.mcGroupsCreated = 3;
   s.sa.answers.mcGroupsDeleted = 1;
-  s.sa.answers.mcRefusedByStatus = {{sa::saStatus::kReqInvalid, 8}};
+  s.sa.answers.mcRefusedByStatus = {{saStatus::kReqInvalid, 8}};
   const auto sa = nlohmann::json::parse(formatStatusJson(s)).at("sa");
   EXPECT_EQ(sa.at("received"), 9);
   EXPECT_EQ(sa.at("answered"), 4);

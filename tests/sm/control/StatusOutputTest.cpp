@@ -137,9 +137,9 @@ DaemonStatus filledStatus() {
                .droppedNoResponder = 205,
                .notAnswered = 206,
                .sendFailed = 207};
-  a.answers.byAttribute = {{sa::saAttr::kNodeRecord, 208}, {sa::saAttr::kPathRecord, 209}};
-  a.answers.byMethod = {{sa::saMethod::kGet, 210}, {sa::saMethod::kGetTable, 211}};
-  a.answers.errorsByStatus = {{sa::saStatus::kNoRecords, 212}};
+  a.answers.byAttribute = {{saAttr::kNodeRecord, 208}, {saAttr::kPathRecord, 209}};
+  a.answers.byMethod = {{saMethod::kGet, 210}, {saMethod::kGetTable, 211}};
+  a.answers.errorsByStatus = {{saStatus::kNoRecords, 212}};
   a.serviceRecords = 213;
   a.subscribers = 214;
   a.noticesByTrap = {{"64", 215}, {"128", 216}};
@@ -158,7 +158,7 @@ DaemonStatus filledStatus() {
   a.answers.mcLeaves = 229;
   a.answers.mcGroupsCreated = 230;
   a.answers.mcGroupsDeleted = 231;
-  a.answers.mcRefusedByStatus = {{sa::saStatus::kReqInvalid, 232}};
+  a.answers.mcRefusedByStatus = {{saStatus::kReqInvalid, 232}};
   s.multicast = {.managed = true,
                  .groups = 301,
                  .members = 302,
@@ -309,12 +309,14 @@ TEST(StatusCounters, EveryDeclaredCounterAppearsOnceInTheJsonAndOnceInTheMetrics
   expectDeclared(s.states, kStateCounters, json, "", metrics);
   expectDeclared(s.peers, kPeerCounters, json, "", metrics);
   expectDeclared(s.reloads, kReloadCounters, json, "", metrics);
-  expectDeclared(s.sa, kSaTrafficCounters, json, "/sa", metrics);
+  expectDeclared(s.sa.traffic, kSaTrafficCounters, json, "/sa", metrics);
   expectDeclared(s.sa, kSaHeldCounters, json, "/sa", metrics);
   expectDeclared(s.sa, kSaReportCounters, json, "/sa/reports", metrics);
   expectDeclared(s.sa, kSaSubscriberCounters, json, "/sa", metrics);
   expectDeclared(s.sa, kSaLimitCounters, json, "/sa", metrics);
   expectDeclared(s.sa, kSaMulticastCounters, json, "/sa/multicast", metrics);
+  expectDeclared(s.sa, kSaFairnessCounters, json, "/sa/fairness", metrics);
+  expectDeclared(s.traps, kTrapCounters, json, "/traps", metrics);
   expectDeclared(s.multicast, kMulticastCounters, json, "/multicast", metrics);
   expectDeclared(s.resources, kResourceCounters, json, "/resources", metrics);
   expectDeclared(s.log, kLogCounters, json, "/log", metrics);

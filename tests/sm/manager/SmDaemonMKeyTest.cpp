@@ -121,7 +121,7 @@ class SmDaemonMKeyTest : public ::testing::Test {
   }
 
   std::filesystem::path stateDir_;
-  security::KeyScheme keys_;
+  security::KeyScheme keys_{security::KeyScheme::off()};
   DaemonSettings settings_;
   std::ostringstream logText_;
   std::shared_ptr<spdlog::logger> logger_ = std::make_shared<spdlog::logger>(
