@@ -24,6 +24,8 @@ class RunCommand : public ::testing::Test {
     dir_ = std::filesystem::temp_directory_path() /
            fmt::format("ibsm-run-{}", ::testing::UnitTest::GetInstance()->random_seed());
     std::filesystem::create_directories(dir_);
+    // 0700, as the daemon keeps its state directory (else it tightens it, SM-0810).
+    std::filesystem::permissions(dir_, std::filesystem::perms::owner_all);
   }
   void TearDown() override { std::filesystem::remove_all(dir_); }
   Outcome run(const std::string& args) {

@@ -99,7 +99,12 @@ TEST(StatusText, IsOneKeyValueLinePerField) {
             "mad_timeouts: 0\n"
             "blocks_total: lft 0 written 0 read, pkey 0 written 0 read, sl2vl 0 written 0 read, "
             "mft 0 written\n"
+            "m_keys: off: 0 protected, 0 unknown, 0 waiting on lease, 0 keep none\n"
             "traps_received: 0\n"
+            "traps: received 0 stood 0 sweeps_requested 0 coalesced 0 noisy_ignored 0 "
+            "noisy_requests_dropped 0 answered_by_sweep 0 mismatched 0 log_suppressed 0 "
+            "noisy_episodes 0 noisy_ports 0 ports_tracked 0 ports_forgotten 0\n"
+            "traps_by_number: none\n"
             "resources: rss 31.5 MB, heap 5.1 MB in use 2.0 MB free, smps 3 outstanding 7 queued, "
             "perfmgt 1 outstanding 2 queued, 896 ports' counters\n"
             "state_changes: 0\n"
@@ -133,7 +138,8 @@ TEST(StatusText, IsOneKeyValueLinePerField) {
             "services_over_cap 0\n"
             "multicast: not managed\n"
             "log_level: info (set by config, 0 changes)\n"
-            "mad_trace: 0 lines, 0 suppressed\n");
+            "mad_trace: 0 lines, 0 suppressed\n"
+            "control: requests 0 changing 0 refused 0 timed_out 0 oversized 0 busy 0\n");
 }
 
 // A standby never says a bare "up: no" of a subnet another SM runs: what it
@@ -423,6 +429,7 @@ TEST(StatusText, ASweepThatProgrammedShowsItsTimesBlocksAndPorts) {
                       "written 0 read, mft 12 written\n"
                       "last_heavy_ports: 59 configured, 80 armed, 80 activated, 1 failed\n"
                       "last_heavy_enforcement_kept: 7\n"
+                      "last_heavy_ports_keyed: 0\n"
                       "last_heavy_not_up: programming: writing PortInfo of \"h1\"[1]: busy\n"),
             std::string::npos)
       << text;

@@ -230,7 +230,7 @@ TEST_F(SmDaemonMKeyTest, KeysOffLeaveEveryPortsKeyAsItHoldsIt) {
       EXPECT_EQ(decodePortInfo(sent.smp.data).mKeyProtectBits, 0);
     }
   }
-  EXPECT_EQ(r.status.mads.mKeys.scheme, "off");
+  EXPECT_EQ(r.status.mads.mKeys.scheme, security::KeyScheme::off().describe());
 }
 
 }  // namespace
