@@ -20,10 +20,12 @@ using ChunkWriter = std::function<void(std::string_view chunk)>;
 [[nodiscard]] Result<void> writeFileAtomically(
     const std::filesystem::path& path, const std::function<void(const ChunkWriter&)>& produce);
 
-// The same for a file only its owner may read (the SM's state: guid2lid,
-// secrets): the temporary is created 0600, so no moment shows the content to
-// anyone else, whatever the umask; an existing target's mode does not carry
-// over. A symlink in the temporary's place is refused.
+// The same for a file only its owner may read (the SM's state: guid2lid, the
+// M_Key secret): the temporary is a new file (mkstemp) created 0600, so no
+// moment shows the content to anyone else, whatever the umask, and no symlink
+// can stand in its place; an existing target's mode does not carry over. The
+// file and then its directory are synced, so a crash leaves the old file or
+// the new, whole.
 [[nodiscard]] Result<void> writePrivateFileAtomically(const std::filesystem::path& path,
                                                       std::string_view content);
 

@@ -17,6 +17,8 @@
 #include <utility>
 #include <vector>
 
+#include "sm/files/FileIo.h"
+
 namespace ibsm::security {
 namespace {
 
@@ -145,18 +147,6 @@ std::expected<void, std::string> makeDirectory(const std::filesystem::path& dir)
   return {};
 }
 
-std::expected<void, std::string> writeAll(const std::filesystem::path& file, int fd,
-                                          const std::uint8_t* data, std::size_t size) {
-  while (size > 0) {
-    const auto n = ::write(fd, data, size);
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0) return failure(file, fmt::format("cannot write: {}", errnoText()));
-    data += n;
-    size -= static_cast<std::size_t>(n);
-  }
-  return {};
-}
-
 }  // namespace
 
 Secret::~Secret() {
@@ -202,31 +192,11 @@ std::expected<Secret, std::string> loadSecret(const std::filesystem::path& file,
 
 std::expected<void, std::string> saveSecret(const std::filesystem::path& file,
                                             const Secret& secret) {
-  ensureSodium();
-  const auto dir = directoryOf(file);
-  if (auto made = makeDirectory(dir); !made) return std::unexpected(made.error());
-  std::string temp = (dir / fmt::format(".{}.XXXXXX", file.filename().string())).string();
-  Fd fd(::mkstemp(temp.data()));  // created 0600
-  if (fd.get() < 0)
-    return failure(
-        file, fmt::format("cannot create a temporary file in {}: {}", dir.string(), errnoText()));
-  const auto undo = [&](std::expected<void, std::string> e) {
-    ::unlink(temp.c_str());
-    return e;
-  };
-  if (::fchmod(fd.get(), 0600) != 0)
-    return undo(failure(file, fmt::format("cannot make it 0600: {}", errnoText())));
-  if (auto w = writeAll(file, fd.get(), secret.bytes.data(), secret.bytes.size()); !w)
-    return undo(w);
-  if (::fsync(fd.get()) != 0 || ::close(fd.release()) != 0)
-    return undo(failure(file, fmt::format("cannot write to disk: {}", errnoText())));
-  if (::rename(temp.c_str(), file.c_str()) != 0)
-    return undo(failure(file, fmt::format("cannot rename {} into place: {}", temp, errnoText())));
-  // The rename itself reaches the disk only when the directory is synced.
-  Fd dirFd(::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
-  if (dirFd.get() < 0 || ::fsync(dirFd.get()) != 0)
-    return failure(file,
-                   fmt::format("written, but its directory cannot be synced: {}", errnoText()));
+  if (auto made = makeDirectory(directoryOf(file)); !made) return std::unexpected(made.error());
+  const std::string_view bytes(reinterpret_cast<const char*>(secret.bytes.data()),
+                               secret.bytes.size());
+  if (auto saved = sm::files::writePrivateFileAtomically(file, bytes); !saved)
+    return std::unexpected(saved.error().message);
   return {};
 }
 
