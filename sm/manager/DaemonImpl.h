@@ -198,8 +198,7 @@ struct SmDaemon::Impl {
     control::StateHistory states;                       // SMInfo state changes
     control::ReloadRecord reloads;                      // SIGHUPs
     program::PerKind<control::TableCounters> tables{};  // every sweep's, added up
-    std::uint64_t traps{0};
-    std::uint64_t memoryReleases{0};  // releaseMemory() calls
+    std::uint64_t memoryReleases{0};                    // releaseMemory() calls
     std::optional<SweepResult> lastResult;
   };
   Record record;
@@ -215,7 +214,7 @@ struct SmDaemon::Impl {
   struct FreshDiscovery {
     discovery::DiscoveredSubnet subnet;
     discovery::DiscoveryCounters counters;
-    std::uint64_t traps{0};
+    std::uint64_t traps{0};  // the trap service's count of traps when it was made
   };
   // How run() goes: what the loop decided so far and carries between actions.
   struct Running {

@@ -65,7 +65,8 @@ void SmDaemon::Impl::discover() {
   recordSweep(
       sweepInfo(control::SweepKind::Discovery, since(t0), engine.counters().sent - sent, {}, false),
       nullptr);
-  running.fresh = FreshDiscovery{std::move(*found), discovery.counters(), record.traps};
+  running.fresh = FreshDiscovery{std::move(*found), discovery.counters(),
+                                 trapService.watch().counts().received};
   machine.feed(Event::discoveryDone(true, sms));
   const auto& st = machine.state();
   if (st.phase == fsm::Phase::Standby) peerService.noteMaster(st.master, sms);

@@ -209,7 +209,6 @@ int SmDaemon::Impl::run() {
   // A trap that stands is forwarded now; its sweep is asked by the trap
   // service, coalesced, when the machine is idle (TrapService.h).
   agent.onTrap([this](const Notice& notice, const TrapOrigin& origin) {
-    ++record.traps;
     if (!trapService.received(notice, origin.source, origin.modifier)) return false;
     notices.trapReceived(notice, origin.issuer);
     return true;
@@ -340,7 +339,7 @@ void SmDaemon::Impl::perform(const Action& a) {
   std::optional<FreshDiscovery> discovery;
   if (a.kind != ActionKind::SetSmState && a.kind != ActionKind::AnswerSet)
     discovery = std::exchange(running.fresh, std::nullopt);
-  if (discovery && discovery->traps != record.traps) discovery.reset();
+  if (discovery && discovery->traps != trapService.watch().counts().received) discovery.reset();
   running.performing = true;
   switch (a.kind) {
     case ActionKind::AnswerSet:  // answered inside the callback (SmMachine)
