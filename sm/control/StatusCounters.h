@@ -117,12 +117,13 @@ inline constexpr std::array<CounterDecl<SaStatus>, 5> kSaMulticastCounters{{
 
 // The SA under load: JSON sa.fairness, text "sa_fairness: queued N ...".
 inline constexpr std::array<CounterDecl<SaStatus>, 8> kSaFairnessCounters{{
-    {"queued", readIn<&SaStatus::fairness, &SaFairness::queued>},
-    {"dropped_requester_full", readIn<&SaStatus::fairness, &SaFairness::droppedRequesterFull>},
-    {"dropped_total_full", readIn<&SaStatus::fairness, &SaFairness::droppedTotalFull>},
-    {"requesters_waiting", readIn<&SaStatus::fairness, &SaFairness::requestersWaiting>},
-    {"largest_queue", readIn<&SaStatus::fairness, &SaFairness::largestQueue>},
-    {"largest_queue_ever", readIn<&SaStatus::fairness, &SaFairness::largestQueueEver>},
+    {"queued", readIn<&SaStatus::queue, &sa::FairQueueCounters::queued>},
+    {"dropped_requester_full",
+     readIn<&SaStatus::queue, &sa::FairQueueCounters::droppedRequesterFull>},
+    {"dropped_total_full", readIn<&SaStatus::queue, &sa::FairQueueCounters::droppedTotalFull>},
+    {"requesters_waiting", read<&SaStatus::requestersWaiting>},
+    {"largest_queue", read<&SaStatus::largestQueue>},
+    {"largest_queue_ever", readIn<&SaStatus::queue, &sa::FairQueueCounters::largestEver>},
     {"joins_over_cap", readIn<&SaStatus::answers, &sa::SaCounters::joinsOverCap>},
     {"services_over_cap", readIn<&SaStatus::answers, &sa::SaCounters::servicesOverCap>},
 }};

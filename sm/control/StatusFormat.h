@@ -133,20 +133,6 @@ struct ForeignSm {
 // itself authenticates that SM's domain and is never printed (issue 29).
 std::string_view shownSmKey(std::uint64_t key);
 
-// The SA under load: requests through its fair queue (sm/sa/FairQueue.h),
-// those dropped because their requester's queue (or all of them) was full,
-// requesters waiting and the longest queue now and ever. (Joins and
-// ServiceRecords refused over the per-port caps are the responder's
-// counts, sa::SaCounters.)
-struct SaFairness {
-  std::uint64_t queued{0};
-  std::uint64_t droppedRequesterFull{0};
-  std::uint64_t droppedTotalFull{0};
-  std::uint64_t requestersWaiting{0};
-  std::uint64_t largestQueue{0};
-  std::uint64_t largestQueueEver{0};
-};
-
 // Traps received from the fabric and what came of them (TrapService).
 struct TrapCounters {
   std::uint64_t received{0};
@@ -185,7 +171,12 @@ struct SaTraffic {
 struct SaStatus {
   SaTraffic traffic;
   sa::SaCounters answers;
-  SaFairness fairness;
+  // The SA under load: its fair queue's counts as it keeps them, the
+  // requesters waiting and the longest queue now (joins and ServiceRecords
+  // refused over the per-port caps are in `answers`).
+  sa::FairQueueCounters queue;
+  std::uint64_t requestersWaiting{0};
+  std::uint64_t largestQueue{0};
   std::uint64_t serviceRecords{0};
   std::uint64_t subscribers{0};
   std::uint64_t mcGroups{0};

@@ -153,13 +153,9 @@ void SaService::onSweep(const SweepOutcome& outcome) {
 void SaService::describe(control::DaemonStatus& status) const {
   control::SaStatus& out = status.sa;
   out.traffic = counts_;
-  const sa::FairQueueCounters& q = queue_.counters();
-  out.fairness.queued = q.queued;
-  out.fairness.droppedRequesterFull = q.droppedRequesterFull;
-  out.fairness.droppedTotalFull = q.droppedTotalFull;
-  out.fairness.requestersWaiting = queue_.requesters();
-  out.fairness.largestQueue = queue_.largest();
-  out.fairness.largestQueueEver = q.largestEver;
+  out.queue = queue_.counters();
+  out.requestersWaiting = queue_.requesters();
+  out.largestQueue = queue_.largest();
   if (describe_) describe_(out);
 }
 

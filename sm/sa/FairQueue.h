@@ -33,19 +33,13 @@
 #include <tuple>
 
 #include "sm/mad/Gmp.h"
+#include "sm/sa/SaCounters.h"
 
 namespace ibsm::sm::sa {
 
 struct FairQueueLimits {
   std::size_t perRequester{16};  // requests one requester may have waiting
   std::size_t total{4096};       // requests waiting in all: memory stays bounded
-};
-
-struct FairQueueCounters {
-  std::uint64_t queued{0};
-  std::uint64_t droppedRequesterFull{0};  // its own oldest, for a requester over perRequester
-  std::uint64_t droppedTotalFull{0};      // the longest queue's oldest, with total reached
-  std::size_t largestEver{0};             // the longest one requester's queue has been
 };
 
 // Where a request came from, as the queue tells requesters apart.

@@ -3,6 +3,7 @@
 // (control::SaStatus holds it; the printers name the ids, SaNames.h).
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <map>
 
@@ -32,6 +33,16 @@ struct SaCounters {
   // Refused with NO_RESOURCES over the per-port caps (SaSettings).
   std::uint64_t joinsOverCap{0};
   std::uint64_t servicesOverCap{0};
+};
+
+// What the SA's fair queue of requests counts (FairQueue.h): requests
+// queued, those dropped because their requester's queue (or all of them)
+// was full, the longest one requester's queue has been.
+struct FairQueueCounters {
+  std::uint64_t queued{0};
+  std::uint64_t droppedRequesterFull{0};  // its own oldest, for a requester over perRequester
+  std::uint64_t droppedTotalFull{0};      // the longest queue's oldest, with total reached
+  std::size_t largestEver{0};             // the longest one requester's queue has been
 };
 
 }  // namespace ibsm::sm::sa

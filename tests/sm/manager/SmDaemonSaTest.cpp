@@ -155,11 +155,11 @@ TEST_F(SmDaemonSaTest, AFloodingHostWaitsBehindItsOwnQueriesNotInFrontOfAnothers
   // of them (one turn per SaService::kReadsPerTurn reads).
   const auto before = static_cast<std::size_t>(victims - sent.begin());
   EXPECT_LE(before, 100 / SaService::kReadsPerTurn + 1);
-  const control::SaFairness& f = status_.sa.fairness;
+  const sa::FairQueueCounters& f = status_.sa.queue;
   EXPECT_EQ(f.queued, 101U);
   EXPECT_GT(f.droppedRequesterFull, 0U);
   EXPECT_EQ(status_.sa.traffic.answered + f.droppedRequesterFull + f.droppedTotalFull, 101U);
-  EXPECT_EQ(f.requestersWaiting, 0U) << "all served by the end";
+  EXPECT_EQ(status_.sa.requestersWaiting, 0U) << "all served by the end";
   // The flood's answers kept its order.
   std::uint64_t last = 0;
   for (const auto& g : sent) {
