@@ -422,6 +422,11 @@ int runRun(const RunArgs& args) {
   auto keys = mKeyScheme(setup->mKey, setup->config.sm.stateDir);
   if (!keys) return refuse(keys.error());
   applyMKeys(*setup, *keys);
+  if (const auto every = setup->mKey.rotateInterval; every.count() != 0)
+    logging->logger->warn(
+        "SM-2952 sm.m_key_rotate_interval is {} s, but key rotation is not built yet: every port "
+        "keeps its key of the current secret",
+        every.count());
   logIgnoredPartitionItems(*logging->logger, setup->partitionsIgnored);
 
   // Before the port opens: a signal mask is per thread, and a thread started

@@ -121,7 +121,8 @@ const std::array kMKey{
                applyLease},
     OptionSpec{"sm.m_key_rotate_interval", "seconds 0 or 600-31536000", "0",
                "Move every port to keys of a new secret this often, each port reachable and "
-               "protected throughout (`ibsm keys rotate` does it at once). 0: never.",
+               "protected throughout. Not built yet: a non-zero value is only warned about "
+               "at start, and ports keep their keys. 0: never.",
                applyRotate},
 };
 
