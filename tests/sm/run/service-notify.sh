@@ -27,7 +27,9 @@ trap 'kill "${listener_pids[@]}" 2>/dev/null' EXIT
 : >standby.notify
 listen "$PWD/notify-master.sock" master.notify
 listen "$PWD/notify-standby.sock" standby.notify
-wait_until 5 test -S notify-master.sock -a -S notify-standby.sock || fail "no notify sockets"
+# Python starts in well under a second on a quiet machine; 30 s is for a
+# loaded one (the wait ends as soon as both sockets exist).
+wait_until 30 test -S notify-master.sock -a -S notify-standby.sock || fail "no notify sockets within 30 s"
 
 run_as_unit() {  # DIR NODE PRIORITY NOTIFY_SOCKET
   local dir=$1
