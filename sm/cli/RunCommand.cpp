@@ -244,6 +244,8 @@ sm::manager::DaemonSettings daemonSettings(const Setup& s) {
   d.traps.noisyRate = c.sm.trapNoisyRate;
   d.traps.window = std::chrono::seconds(c.sm.trapNoisyWindowSeconds);
   d.traps.lmc = c.routing.lmc;
+  d.saQueue = {.perRequester = c.sa.queuePerRequester, .total = c.sa.queueTotal};
+  d.saReadsPerTurn = c.sa.queueReadsPerTurn;
   d.multicastGroups = s.multicastGroups;
   d.counterInterval = std::chrono::seconds(c.health.counterIntervalSeconds);
   d.counterWindow = c.health.counterWindow;

@@ -13,6 +13,7 @@
 #include "sm/config/ControlOptions.h"
 #include "sm/config/HealthOptions.h"
 #include "sm/config/MKeyOptions.h"
+#include "sm/config/SaQueueOptions.h"
 
 namespace ibsm::sm::config {
 namespace {
@@ -472,8 +473,8 @@ constexpr OptionSpec kOptions[] = {
 
 std::span<const OptionSpec> optionTable() {
   // One table: the keys above, the [health] ones (HealthOptions.cpp), the
-  // control socket's access (ControlOptions.cpp) and the M_Key ones
-  // (MKeyOptions.cpp).
+  // control socket's access (ControlOptions.cpp), the M_Key ones
+  // (MKeyOptions.cpp) and the SA's fair queue's (SaQueueOptions.cpp).
   static const std::vector<OptionSpec> all = [] {
     std::vector<OptionSpec> v(std::begin(kOptions), std::end(kOptions));
     const auto health = healthOptions();
@@ -482,6 +483,8 @@ std::span<const OptionSpec> optionTable() {
     v.insert(v.end(), control.begin(), control.end());
     const auto mKey = mKeyOptions();
     v.insert(v.end(), mKey.begin(), mKey.end());
+    const auto saQueue = saQueueOptions();
+    v.insert(v.end(), saQueue.begin(), saQueue.end());
     return v;
   }();
   return all;
@@ -520,6 +523,8 @@ Result<LenientConfig> parseConfigLeniently(std::string_view text, std::string_vi
         out.problems.push_back({full, ok.error().message});
     }
   }
+  // Keys that bound each other, once every key is read.
+  if (auto problem = checkSaQueue(root, out.config, file)) out.problems.push_back(*problem);
   return out;
 }
 

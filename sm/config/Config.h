@@ -104,6 +104,13 @@ struct SaConfig {
   // port may own (past them: NO_RESOURCES).
   std::uint32_t maxJoinsPerPort{256};
   std::uint32_t maxServicesPerPort{64};
+  // The fair queue of SA requests (sm/sa/FairQueue.h, SaQueueOptions.cpp):
+  // requests one requester may have waiting, requests waiting in all (never
+  // fewer than one requester's), and requests read in a row before a turn
+  // of answers is served though more wait to be read.
+  std::uint32_t queuePerRequester{16};
+  std::uint32_t queueTotal{4096};
+  std::uint32_t queueReadsPerTurn{8};
 };
 
 // [health] (issue 16): the counter sweep (sm/health/CounterSweep.h), what

@@ -256,7 +256,9 @@ constexpr std::pair<std::string_view, std::string_view> kWhy[] = {
     {"max_wire_smps2", "ibsm has one window for SMPs (mad.window)"},
     {"max_smps_timeout", "ibsm has one window for SMPs (mad.window); no second timeout"},
     {"long_transaction_timeout", "ibsm adapts retries to the loss it sees (mad.max_attempts)"},
-    {"max_msg_fifo_timeout", "ibsm has no message FIFO"},
+    {"max_msg_fifo_timeout",
+     "ibsm has no message FIFO: its SA sheds load per requester instead, in a fair queue "
+     "bounded by sa.queue_per_requester and sa.queue_total"},
     {"single_thread", "ibsm runs on one thread anyway"},
     {"daemon", "run ibsm under systemd (ibsm.service), not as a forking daemon"},
     {"sm_inactive", "ibsm has no inactive mode"},

@@ -273,6 +273,7 @@ bool SmDaemon::Impl::applyReload() {
   agent.setSmKey(settings.smKey);
   sweep.setSettings(settings.sweep);
   trapService.setSettings(settings.traps);
+  sa.setQueue(settings.saQueue, settings.saReadsPerTurn);
   multicast.precreate();
   ++record.reloads.taken;
   record.reloads.error.clear();

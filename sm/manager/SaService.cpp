@@ -3,6 +3,8 @@
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
+
 #include "sm/mad/PerfCounters.h"
 #include "sm/sa/SaMad.h"
 #include "sm/sa/SaNames.h"
@@ -23,8 +25,20 @@ bool isSaMad(std::span<const std::uint8_t> mad) {
 }  // namespace
 
 SaService::SaService(std::shared_ptr<spdlog::logger> log, const SmInfoAgent& agent,
-                     const MasterSweep& sweep, Hooks hooks)
-    : log_(std::move(log)), agent_(agent), sweep_(sweep), hooks_(std::move(hooks)), trace_(log_) {}
+                     const MasterSweep& sweep, Hooks hooks, sa::FairQueueLimits limits,
+                     std::size_t readsPerTurn)
+    : log_(std::move(log)),
+      agent_(agent),
+      sweep_(sweep),
+      hooks_(std::move(hooks)),
+      trace_(log_),
+      queue_(limits),
+      readsPerTurn_(std::max<std::size_t>(readsPerTurn, 1)) {}
+
+void SaService::setQueue(sa::FairQueueLimits limits, std::size_t readsPerTurn) {
+  queue_.setLimits(limits);
+  readsPerTurn_ = std::max<std::size_t>(readsPerTurn, 1);
+}
 
 SaService::~SaService() {
   unbind();
@@ -75,7 +89,7 @@ void SaService::onGmp(const ReceivedGmp& in) {
     return;
   }
   queue_.push(in, hooks_.clock());
-  if (++readsSinceTurn_ >= kReadsPerTurn) serveTurn();
+  if (++readsSinceTurn_ >= readsPerTurn_) serveTurn();
 }
 
 bool SaService::serveTurn() {

@@ -11,10 +11,10 @@
 //
 // Fairness: the SA requests are queued per requester (sm/sa/FairQueue.h)
 // and answered round-robin: one turn when the port has handed over all
-// that arrived (GmpPort::onGmpsDrained), one after every kReadsPerTurn
-// requests read in a row (a flood never lets the port run dry), and at the
-// loop's top while any wait (ready/takeTurn). So a host that sends as fast
-// as it can waits behind its own requests only.
+// that arrived (GmpPort::onGmpsDrained), one after every readsPerTurn
+// requests read in a row (sa.queue_reads_per_turn) (a flood never lets the port run dry), and at
+// the loop's top while any wait (ready/takeTurn). So a host that sends as fast as it can waits
+// behind its own requests only.
 //
 // The port is bound here and nowhere else, so the GMPs that are not the
 // SA's are handed on from here: PerfMgt answers to the counter sweep,
@@ -53,8 +53,9 @@ class SaService final : public Service {
 
   // `agent`: whether this SM is MASTER and its SMInfo for the snapshot;
   // `sweep`: what the subnet holds when a sweep ends.
+  // `limits`, `readsPerTurn`: DaemonSettings::saQueue, saReadsPerTurn.
   SaService(std::shared_ptr<spdlog::logger> log, const SmInfoAgent& agent, const MasterSweep& sweep,
-            Hooks hooks);
+            Hooks hooks, sa::FairQueueLimits limits = {}, std::size_t readsPerTurn = 8);
   ~SaService() override;
   SaService(const SaService&) = delete;
   SaService& operator=(const SaService&) = delete;
@@ -64,6 +65,8 @@ class SaService final : public Service {
   void serve(GmpPort& port, std::shared_ptr<GmpResponder> responder);
   // Gives the port's handler back (the port outlives the daemon).
   void unbind();
+  // A reload: the queue's new limits bound it at once (FairQueue::setLimits).
+  void setQueue(sa::FairQueueLimits limits, std::size_t readsPerTurn);
   // SmDaemon::onSubnetProgrammed: where the snapshot is made.
   void onSubnetProgrammed(SmDaemon::SubnetListener listener) { listener_ = std::move(listener); }
   // SmDaemon::describeSa: what the responder counts, into the status's `sa`.
@@ -89,10 +92,6 @@ class SaService final : public Service {
   bool ready() const override { return !queue_.empty(); }
   bool takeTurn() override { return serveTurn(); }
 
-  // Requests read in a row after which one turn is served even though the
-  // port has more to hand over.
-  static constexpr std::size_t kReadsPerTurn = 8;
-
  private:
   // One request of each requester waiting (in turn order); true when some
   // still wait after it.
@@ -115,6 +114,9 @@ class SaService final : public Service {
   control::SaTraffic counts_;
   MadTrace trace_;
   sa::FairQueue queue_;
+  // Requests read in a row after which one turn is served even though the
+  // port has more to hand over.
+  std::size_t readsPerTurn_;
   std::size_t readsSinceTurn_{0};
 };
 

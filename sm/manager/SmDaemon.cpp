@@ -45,7 +45,8 @@ SmDaemon::Impl::Impl(MadEngine& e, loop::EventLoop& l, const StateStore& st, Gui
           .perfGmp = [this](const ReceivedGmp& in) { counters.deliver(in.mad); },
           .reportResp =
               [this](std::span<const std::uint8_t> mad) { return notices.acknowledge(mad); },
-          .answered = [this] { multicast.watch(); }}),
+          .answered = [this] { multicast.watch(); }},
+         settings.saQueue, settings.saReadsPerTurn),
       notices(log, loop, agent, sweep, portGuid,
               {.clock = [this] { return now(); }, .port = [this] { return sa.port(); }}),
       peerService({.engine = engine,

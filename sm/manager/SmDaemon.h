@@ -72,6 +72,7 @@
 #include "sm/manager/GroupSource.h"
 #include "sm/manager/MasterSweep.h"
 #include "sm/manager/StateStore.h"
+#include "sm/sa/FairQueue.h"
 
 namespace ibsm::sm::sa {
 class Notifier;
@@ -108,6 +109,11 @@ struct DaemonSettings {
   // Traps per port (sm.trap_noisy_rate, sm.trap_noisy_window): when a port
   // is noisy and its traps ask for no sweep (sm/health/TrapWatch.h).
   health::TrapWatchSettings traps;
+  // The SA's fair queue (sa.queue_per_requester, sa.queue_total) and the
+  // requests read in a row before a turn is served though more wait
+  // (sa.queue_reads_per_turn): SaService.h. A reload applies them at once.
+  sa::FairQueueLimits saQueue;
+  std::size_t saReadsPerTurn{8};
   // Prometheus metrics for node_exporter's textfile collector
   // (health.metrics_file), rewritten after every sweep that changed
   // something, every counter pass and state change, and at least once a

@@ -11,9 +11,29 @@ Requester Requester::of(const GmpAddress& from) {
   return Requester{.gid = std::nullopt, .lid = from.lid, .qpn = from.qpn};
 }
 
-FairQueue::FairQueue(FairQueueLimits limits) : limits_(limits) {
-  limits_.perRequester = std::max<std::size_t>(limits_.perRequester, 1);
-  limits_.total = std::max(limits_.total, limits_.perRequester);
+FairQueue::FairQueue(FairQueueLimits limits) {
+  setLimits(limits);
+}
+
+void FairQueue::setLimits(FairQueueLimits limits) {
+  // The config refuses both (Config.h); a caller's zero still queues one.
+  limits_.perRequester = std::max<std::size_t>(limits.perRequester, 1);
+  limits_.total = std::max(limits.total, limits_.perRequester);
+  for (auto& [who, mine] : queues_) {
+    while (mine.size() > limits_.perRequester) {
+      mine.pop_front();
+      --size_;
+      ++counters_.droppedRequesterFull;
+    }
+  }
+  while (size_ > limits_.total) {
+    const auto longest = std::ranges::max_element(
+        queues_, {}, [](const auto& entry) { return entry.second.size(); });
+    longest->second.pop_front();
+    --size_;
+    ++counters_.droppedTotalFull;
+    if (longest->second.empty()) forget(longest->first);
+  }
 }
 
 void FairQueue::push(const ReceivedGmp& gmp, std::chrono::steady_clock::time_point now) {
@@ -43,10 +63,12 @@ void FairQueue::dropFromLongest(const Requester& pushing) {
   --size_;
   ++counters_.droppedTotalFull;
   // The requester being pushed to keeps its place (its request follows).
-  if (longest->second.empty() && longest->first != pushing) {
-    std::erase(turns_, longest->first);
-    queues_.erase(longest);
-  }
+  if (longest->second.empty() && longest->first != pushing) forget(longest->first);
+}
+
+void FairQueue::forget(Requester who) {
+  std::erase(turns_, who);
+  queues_.erase(who);
 }
 
 std::optional<QueuedGmp> FairQueue::pop() {

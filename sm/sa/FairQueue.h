@@ -2,9 +2,9 @@
 // so that a host sending PathRecords or joins as fast as it can waits behind
 // its own requests, never in front of another host's.
 //
-//   FairQueue queue({.perRequester = 16, .total = 4096});
-//   queue.push(gmp, now);                           // may drop that requester's oldest
-//   while (auto next = queue.pop()) answer(next->gmp);   // one requester, then the next
+//   FairQueue queue({.perRequester = 16, .total = 4096});   // sa.queue_per_requester,
+//   sa.queue_total queue.push(gmp, now);                           // may drop that requester's
+//   oldest while (auto next = queue.pop()) answer(next->gmp);   // one requester, then the next
 //
 // A requester is the port GID of the GRH when the MAD carried one, else its
 // source LID and QP (two processes of one host on different QPs are two
@@ -37,9 +37,11 @@
 
 namespace ibsm::sm::sa {
 
+// The defaults of sa.queue_per_requester and sa.queue_total (Config.h).
 struct FairQueueLimits {
   std::size_t perRequester{16};  // requests one requester may have waiting
   std::size_t total{4096};       // requests waiting in all: memory stays bounded
+  auto operator<=>(const FairQueueLimits&) const = default;
 };
 
 // Where a request came from, as the queue tells requesters apart.
@@ -65,6 +67,11 @@ class FairQueue {
   void push(const ReceivedGmp& gmp, std::chrono::steady_clock::time_point now);
   // The next request: the oldest of the requester whose turn it is.
   std::optional<QueuedGmp> pop();
+  // New limits (a reload): what waits past them now is dropped at once, by
+  // the rules push() follows (a requester's oldest first, then the longest
+  // queue's), counted the same, so memory is bounded by the new limits from
+  // this call on.
+  void setLimits(FairQueueLimits limits);
 
   bool empty() const { return size_ == 0; }
   std::size_t size() const { return size_; }
@@ -76,6 +83,7 @@ class FairQueue {
 
  private:
   void dropFromLongest(const Requester& pushing);
+  void forget(Requester who);  // its queue is empty: out of the turns (a copy: its key dies)
 
   FairQueueLimits limits_;
   std::map<Requester, std::deque<QueuedGmp>> queues_;

@@ -82,6 +82,61 @@ TEST(Config, ReadsTheSaSectionWithOpenSmsDefaults) {
   EXPECT_EQ(c->sa.serviceLeaseMaxS, 3600U);
 }
 
+TEST(Config, TheSaFairQueuesLimitsDefaultToTheQueuesOwnAndAreRead) {
+  // Defaults: the constants the queue had before they were keys
+  // (FairQueueLimits{} in sm/sa/FairQueue.h, SaService's 8 reads a turn).
+  const auto defaults = parseConfig("", "empty.toml");
+  ASSERT_TRUE(defaults);
+  EXPECT_EQ(defaults->sa.queuePerRequester, 16U);
+  EXPECT_EQ(defaults->sa.queueTotal, 4096U);
+  EXPECT_EQ(defaults->sa.queueReadsPerTurn, 8U);
+  const auto c = parseConfig(
+      "[sa]\nqueue_per_requester = 4\nqueue_total = 64\nqueue_reads_per_turn = 2\n", "ibsm.toml");
+  ASSERT_TRUE(c) << c.error().message;
+  EXPECT_EQ(c->sa.queuePerRequester, 4U);
+  EXPECT_EQ(c->sa.queueTotal, 64U);
+  EXPECT_EQ(c->sa.queueReadsPerTurn, 2U);
+  // The total may equal one requester's queue, in either order in the file.
+  EXPECT_TRUE(parseConfig("[sa]\nqueue_total = 8\nqueue_per_requester = 8\n", "ibsm.toml"));
+  EXPECT_TRUE(parseConfig("[sa]\nqueue_per_requester = 5000\nqueue_total = 5000\n", "ibsm.toml"));
+}
+
+TEST(Config, RejectsSaQueueLimitsOutOfRangeOrATotalBelowOneRequestersQueue) {
+  const auto zero = parseConfig("[sa]\nqueue_per_requester = 0\n", "ibsm.toml");
+  ASSERT_FALSE(zero);
+  EXPECT_EQ(zero.error().message,
+            "ibsm.toml:2: expected sa.queue_per_requester to be an integer from 1 to 65536");
+  const auto huge = parseConfig("[sa]\n\nqueue_total = 262145\n", "ibsm.toml");
+  ASSERT_FALSE(huge);
+  EXPECT_EQ(huge.error().message,
+            "ibsm.toml:3: expected sa.queue_total to be an integer from 1 to 262144");
+  const auto reads = parseConfig("[sa]\nqueue_reads_per_turn = \"many\"\n", "ibsm.toml");
+  ASSERT_FALSE(reads);
+  EXPECT_EQ(reads.error().message,
+            "ibsm.toml:2: expected sa.queue_reads_per_turn to be an integer from 1 to 1024");
+  const auto below = parseConfig("[sa]\nqueue_per_requester = 32\nqueue_total = 16\n", "ibsm.toml");
+  ASSERT_FALSE(below);
+  EXPECT_EQ(below.error().message,
+            "ibsm.toml:3: expected sa.queue_total (16) to be at least sa.queue_per_requester (32): "
+            "the queue must hold one requester's requests");
+  // The total left at its default (4096): the per-requester key is named.
+  const auto over =
+      parseConfig("[sa]\nmax_records = 10\nqueue_per_requester = 5000\n", "ibsm.toml");
+  ASSERT_FALSE(over);
+  EXPECT_EQ(over.error().message,
+            "ibsm.toml:3: expected sa.queue_total (4096) to be at least sa.queue_per_requester "
+            "(5000): the queue must hold one requester's requests");
+  // Read leniently (the control socket's commands), both keys fall back
+  // to their defaults together: no half-set queue.
+  const auto lenient =
+      parseConfigLeniently("[sa]\nqueue_per_requester = 32\nqueue_total = 16\n", "ibsm.toml");
+  ASSERT_TRUE(lenient);
+  ASSERT_EQ(lenient->problems.size(), 1U);
+  EXPECT_EQ(lenient->problems.front().key, "sa.queue_total");
+  EXPECT_EQ(lenient->config.sa.queuePerRequester, 16U);
+  EXPECT_EQ(lenient->config.sa.queueTotal, 4096U);
+}
+
 TEST(Config, ReadsTheSwitchTimeoutsWithOpenSmsDefaults) {
   const auto defaults = parseConfig("", "empty.toml");
   ASSERT_TRUE(defaults);

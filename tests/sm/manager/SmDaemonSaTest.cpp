@@ -17,7 +17,6 @@
 #include "sm/control/Metrics.h"
 #include "sm/control/StatusFormat.h"
 #include "sm/loop/EventLoop.h"
-#include "sm/manager/SaService.h"
 #include "sm/manager/SmDaemon.h"
 #include "tests/sm/manager/DaemonOnFakeFabric.h"
 #include "tests/sm/program/SubnetSnapshot.h"
@@ -106,15 +105,25 @@ class SmDaemonSaTest : public DaemonOnFakeFabric {
   int run(std::chrono::milliseconds stopAt, std::shared_ptr<GmpResponder> responder,
           std::shared_ptr<GroupSource> groups = nullptr,
           std::shared_ptr<spdlog::logger> log = quiet()) {
-    SmDaemon daemon(*engine_, loop_, store_, wire_.fabric().port(firstCaPort()).guid, settings_, {},
-                    std::move(log));
+    return runReloading(stopAt, std::move(responder), {}, {}, std::move(groups), std::move(log));
+  }
+  // The same with a SIGHUP at `hupAt` that takes `reload`'s settings.
+  int runReloading(std::chrono::milliseconds stopAt, std::shared_ptr<GmpResponder> responder,
+                   ReloadSettings reload, std::optional<std::chrono::milliseconds> hupAt,
+                   std::shared_ptr<GroupSource> groups = nullptr,
+                   std::shared_ptr<spdlog::logger> log = quiet()) {
+    SmDaemon daemon(*engine_, loop_, store_, wire_.fabric().port(firstCaPort()).guid, settings_,
+                    std::move(reload), std::move(log));
     daemon.serveSa(gmps_, std::move(responder));
     if (groups) daemon.manageMulticast(std::move(groups));
     auto stop = loop_.at(wire_.now() + stopAt, [&daemon] { daemon.signal(SIGTERM); });
     auto look = loop_.at(wire_.now() + stopAt - 1s, [&] { running_ = daemon.status(); });
+    std::optional<loop::EventLoop::TimerId> hup;
+    if (hupAt) hup = loop_.at(wire_.now() + *hupAt, [&daemon] { daemon.signal(SIGHUP); });
     const int code = daemon.run();
     loop_.cancel(stop);
     loop_.cancel(look);
+    if (hup) loop_.cancel(*hup);
     status_ = daemon.status();
     return code;
   }
@@ -152,9 +161,9 @@ TEST_F(SmDaemonSaTest, AFloodingHostWaitsBehindItsOwnQueriesNotInFrontOfAnothers
   ASSERT_NE(victims, sent.end());
   EXPECT_EQ(tidOf(victims->mad), 0x7777U);
   // Read after 100 of the flood, answered before all but a turn's worth
-  // of them (one turn per SaService::kReadsPerTurn reads).
+  // of them (one turn per sa.queue_reads_per_turn reads).
   const auto before = static_cast<std::size_t>(victims - sent.begin());
-  EXPECT_LE(before, 100 / SaService::kReadsPerTurn + 1);
+  EXPECT_LE(before, 100 / settings_.saReadsPerTurn + 1);
   const sa::FairQueueCounters& f = status_.sa.queue;
   EXPECT_EQ(f.queued, 101U);
   EXPECT_GT(f.droppedRequesterFull, 0U);
@@ -167,6 +176,45 @@ TEST_F(SmDaemonSaTest, AFloodingHostWaitsBehindItsOwnQueriesNotInFrontOfAnothers
     EXPECT_GT(tidOf(g.mad), last);
     last = tidOf(g.mad);
   }
+}
+
+TEST_F(SmDaemonSaTest, TheFairQueuesLimitsAreTheConfiguredOnes) {
+  // sa.queue_per_requester = 4, sa.queue_reads_per_turn = 2: the flood's
+  // queue never holds more than 4 (16 by default), and a turn is served
+  // every 2 requests read, so the victim, read after the 100, follows
+  // about 50 of the flood's answers (about 13 with the default 8).
+  settings_.saQueue = {.perRequester = 4, .total = 64};
+  settings_.saReadsPerTurn = 2;
+  const GmpAddress victim{.lid = Lid{43}, .qpn = 1, .sl = 0, .pkeyIndex = 0, .gid = std::nullopt};
+  for (std::uint64_t tid = 1; tid <= 100; ++tid) query(tid, 5s);
+  gmps_.inject({saGet(0x7777), victim}, wire_.now() + 5s);
+  EXPECT_EQ(run(8s, std::make_shared<EchoResponder>()), 0);
+  const sa::FairQueueCounters& f = status_.sa.queue;
+  EXPECT_EQ(f.largestEver, 4U);
+  EXPECT_GT(f.droppedRequesterFull, 0U);
+  EXPECT_EQ(status_.sa.traffic.answered + f.droppedRequesterFull + f.droppedTotalFull, 101U);
+  const auto& sent = gmps_.sentGmps();
+  const auto victims = std::ranges::find_if(sent, [&](const auto& g) { return g.to == victim; });
+  ASSERT_NE(victims, sent.end());
+  const auto before = static_cast<std::size_t>(victims - sent.begin());
+  EXPECT_GE(before, 100U / 2 - 2);
+  EXPECT_LE(before, 100U / 2 + 1);
+}
+
+TEST_F(SmDaemonSaTest, ASighupAppliesTheFairQueuesNewLimits) {
+  // Started with the defaults; a reload at 4 s brings sa.queue_per_requester
+  // = 4, sa.queue_reads_per_turn = 2, and the flood at 5 s meets them.
+  const auto tighter = [this]() -> Result<DaemonSettings> {
+    DaemonSettings s = settings_;
+    s.saQueue = {.perRequester = 4, .total = 64};
+    s.saReadsPerTurn = 2;
+    return s;
+  };
+  for (std::uint64_t tid = 1; tid <= 100; ++tid) query(tid, 5s);
+  EXPECT_EQ(runReloading(8s, std::make_shared<EchoResponder>(), tighter, 4s), 0);
+  EXPECT_EQ(status_.reloads.taken, 1U);
+  EXPECT_EQ(status_.sa.queue.largestEver, 4U);
+  EXPECT_EQ(status_.sa.traffic.answered + status_.sa.queue.droppedRequesterFull, 100U);
 }
 
 TEST_F(SmDaemonSaTest, TheSmKeyAppearsInNoLogLineStatusOrMetrics) {

@@ -115,5 +115,36 @@ TEST(FairQueueTest, TheTimeQueuedComesOutWithTheRequest) {
   EXPECT_EQ(q.requesters(), 0U);
 }
 
+TEST(FairQueueTest, TighterLimitsDropWhatWaitsPastThemAtOnceByTheSameRules) {
+  // A reload (sa.queue_per_requester, sa.queue_total) bounds memory from the
+  // moment it is taken, not from the next push: each requester keeps its
+  // newest, then the longest queues pay until the total fits.
+  FairQueue q({.perRequester = 16, .total = 100});
+  for (std::uint8_t i = 0; i < 10; ++i) q.push(request(7, i), Clock::now());
+  for (std::uint8_t i = 0; i < 3; ++i) q.push(request(9, i), Clock::now());
+  q.setLimits({.perRequester = 4, .total = 6});
+  EXPECT_EQ(q.size(), 6U);
+  EXPECT_EQ(q.counters().droppedRequesterFull, 6U) << "LID 7 down to its newest 4";
+  EXPECT_EQ(q.counters().droppedTotalFull, 1U) << "then the longest, LID 7, for the total";
+  EXPECT_EQ(q.limits(), (FairQueueLimits{.perRequester = 4, .total = 6}));
+  EXPECT_EQ(drain(q), (std::vector<Taken>{{7, 7}, {9, 0}, {7, 8}, {9, 1}, {7, 9}, {9, 2}}));
+}
+
+TEST(FairQueueTest, LooserLimitsDropNothingAndTakeMoreFromThen) {
+  FairQueue q({.perRequester = 2, .total = 100});
+  for (std::uint8_t i = 0; i < 2; ++i) q.push(request(7, i), Clock::now());
+  q.setLimits({.perRequester = 5, .total = 100});
+  for (std::uint8_t i = 2; i < 5; ++i) q.push(request(7, i), Clock::now());
+  EXPECT_EQ(q.size(), 5U);
+  EXPECT_EQ(q.counters().droppedRequesterFull, 0U);
+}
+
+TEST(FairQueueTest, ATotalBelowOneRequestersQueueIsRaisedToIt) {
+  // The config refuses it (sa.queue_total below sa.queue_per_requester);
+  // a caller that asks anyway gets a queue that can hold one full requester.
+  FairQueue q({.perRequester = 8, .total = 2});
+  EXPECT_EQ(q.limits().total, 8U);
+}
+
 }  // namespace
 }  // namespace ibsm::sm::sa

@@ -33,5 +33,7 @@ double cpuSeconds();
 
 // sa-client mcast join|leave|get (McCommands.cpp).
 int mcast(SaPort& port, const std::string& verb, const Args& args);
+// sa-client mcast flood (McFlood.cpp): one port's joins as fast as it can.
+int mcastFlood(SaPort& port, const Args& args);
 
 }  // namespace ibsm::test::sa

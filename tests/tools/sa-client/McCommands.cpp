@@ -10,6 +10,7 @@
 //   sa-client mcast leave --mgid M[,M...] (--ports FILE | --port-guid G[,G...])
 //                         [--join-state S] [--window W] [--retries N] [--record FILE]
 //   sa-client mcast get   --mgid M [--port-guid G] [--sa-key K]
+//   sa-client mcast flood --seconds S [--window W] ... (McFlood.cpp: one port's joins, flat out)
 //
 // A join is a Set of MCMemberRecord (mask MGID, PortGID, JoinState; with
 // --create the full mask of a create, o15-0.1.8, MTU and rate "exactly",
@@ -356,7 +357,8 @@ int mcast(SaPort& port, const std::string& verb, const Args& args) {
     return batch.run();
   }
   if (verb == "get") return get(port, args);
-  throw std::invalid_argument("mcast join|leave|get");
+  if (verb == "flood") return mcastFlood(port, args);
+  throw std::invalid_argument("mcast join|leave|get|flood");
 }
 
 }  // namespace ibsm::test::sa

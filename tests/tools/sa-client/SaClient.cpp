@@ -10,6 +10,7 @@
 //             [--seconds S] [--interval-ms I]
 //   sa-client echo --idle-s S
 //   sa-client mcast join|leave|get ... (McCommands.cpp: multicast joins by proxy)
+//   sa-client mcast flood --seconds S ... (McFlood.cpp: one port's joins as fast as it can)
 //
 // pathload keeps W PathRecord Gets outstanding until N are done, or for S
 // seconds (--seconds: N ignored): W large is a flood (issue 29's abusive
@@ -305,7 +306,9 @@ int main(int argc, char** argv) {
                  "       sa-client echo --issm --idle-s S\n"
                  "       sa-client mcast join|leave --mgid M[,M...] --ports FILE|--port-guid G\n"
                  "                 [--join-state S] [--create] [--window W] [--record FILE]\n"
-                 "       sa-client mcast get --mgid M [--port-guid G]\n");
+                 "       sa-client mcast get --mgid M [--port-guid G]\n"
+                 "       sa-client mcast flood --seconds S [--window W] [--timeout-ms T]\n"
+                 "                 [--mgid-base M] [--drain-ms D]\n");
     return 2;
   }
   try {
