@@ -2,21 +2,25 @@
 # One host flooding the SA cannot slow another down (issue 29): ibsm master on
 # the first CA of NETFILE; a victim host sends one PathRecord Get every few
 # milliseconds (tests/tools/sa-client pathload --interval-ms) and measures its
-# own latencies, first alone, then while a third host keeps a window of
-# PathRecord Gets as deep as it can (pathload --window 64, a flood bounded
-# only by how fast answers and its timeouts come back), then while that host
-# joins multicast groups as fast as it can instead, from a second into the
-# victim's run (sa-client mcast flood --window 64: every join a create of a
-# new group, as a host sends one, so the first sa.max_joins_per_port of them
-# are granted, each a group the SM plans and programs, and the rest refused). Asserted: the victim's p99
-# under each flood is at most twice its p99 alone, all measured in this run;
-# every victim query answered; the SA's fairness counters (sa.fairness) saw
-# the flood's queue fill; the join flood got exactly its cap of groups, every
-# join past it refused with ERR_NO_RESOURCES (status 0x0100, IBA 15.2.1.1),
-# and the SA counted as many (sa.fairness.joins_over_cap) as the flooder was
-# refused. Printed: p50/p99 of each phase, each flood's answer rate, and the
-# daemon's CPU seconds (user+sys, /proc) in each phase beside the wall time,
-# so that a miss says where the time went.
+# own latencies in windows of WINDOW_S seconds, quiet and flooded in turn,
+# PAIRS of each, while a third host floods: first with PathRecord Gets kept
+# as deep as it can (pathload --window 64, bounded only by how fast answers
+# and its timeouts come back), then with multicast joins as fast as it can
+# (sa-client mcast flood --window 64: every join a create of a new group, as
+# a host sends one, so the first sa.max_joins_per_port of them are granted,
+# each a group the SM plans and programs, and the rest refused). The flooder
+# is stopped (SIGSTOP) for each quiet window and let go for each flooded one,
+# so that a load others put on the machine weighs on both windows of a pair.
+# Asserted: for each flood, the p99 of the victim's answers in the flooded
+# windows (pooled) is at most twice that in the quiet ones; every victim
+# query answered;
+# the SA's fairness counters (sa.fairness) saw the flood's queue fill; the
+# join flood got exactly its cap of groups, every join past it refused with
+# ERR_NO_RESOURCES (status 0x0100, IBA 15.2.1.1), and the SA counted as many
+# (sa.fairness.joins_over_cap) as the flooder was refused. Printed: every
+# pair's p99s, each flood's answer rate, and the daemon's CPU seconds
+# (user+sys, /proc) in the quiet and flooded windows, so that a miss says
+# where the time went.
 #
 #   sa-flood.sh path/to/ibsm path/to/sa-client NETFILE
 set -u
@@ -31,7 +35,7 @@ source "$here/run-checks.sh"
 start=$SECONDS
 mapfile -t cas < <(net_cas "$IBSIM_NETFILE")
 node_sm=${cas[0]} victim=${cas[1]} flooder=${cas[2]}
-PHASE_S=${SA_FLOOD_PHASE_S:-8}
+PAIRS=${SA_FLOOD_PAIRS:-3} WINDOW_S=${SA_FLOOD_WINDOW_S:-2}
 sock=$PWD/control.sock
 printf '[sm]\ncontrol_socket = "%s"\n' "$sock" >ibsm.toml
 SIM_HOST=$node_sm "$IBSM" run -F ibsm.toml --state-dir state --log-file ibsm.log \
@@ -39,7 +43,7 @@ SIM_HOST=$node_sm "$IBSM" run -F ibsm.toml --state-dir state --log-file ibsm.log
 pid=$!
 flood_pid= victim_pid=
 cleanup() {
-  [[ -n $flood_pid ]] && kill "$flood_pid" 2>/dev/null
+  [[ -n $flood_pid ]] && kill -CONT "$flood_pid" 2>/dev/null && kill "$flood_pid" 2>/dev/null
   [[ -n $victim_pid ]] && kill "$victim_pid" 2>/dev/null
   kill -0 "$pid" 2>/dev/null && stop_pid "$pid" TERM 10
 }
@@ -50,7 +54,7 @@ value() { awk -v k="$2" '$1 == k { $1 = ""; sub(/^ /, ""); print; exit }' "$1"; 
 cpu_s() { awk -v hz="$(getconf CLK_TCK)" '{ printf "%.2f", ($14 + $15) / hz }' "/proc/$pid/stat"; }
 victim_run() { # OUTFILE: the victim's modest, paced PathRecord Gets
   SIM_HOST=$victim "$CLIENT" pathload --targets targets --window 1 --interval-ms 5 \
-    --seconds "$PHASE_S" --timeout-ms 2000 --seed 3 >"$1" 2>"$1.err"
+    --seconds "$WINDOW_S" --timeout-ms 2000 --seed 3 --latencies "$1.us" >"$1" 2>"$1.err"
 }
 
 wait_for_status "$sock" '.up' 60 || { fail "the subnet is not up within 60 s"; exit 1; }
@@ -58,66 +62,99 @@ wait_until 30 eval 'quiet ibnetdiscover | ibnetdiscover_lids >ibnetdiscover.lids
   fail "ibnetdiscover found no LIDs"
 awk '$3 == "ca" { print $1 }' ibnetdiscover.lids >targets
 
-# 1. The victim alone.
-cpu0=$(cpu_s) t0=$SECONDS
-victim_run alone || fail "the victim alone: pathload exits $?"
-cpu1=$(cpu_s) t1=$SECONDS
-# 2. The same beside the flood, which starts first and ends after it.
-SIM_HOST=$flooder "$CLIENT" pathload --targets targets --window 64 --timeout-ms 100 \
-  --seconds $((PHASE_S + 4)) --seed 5 >flood 2>flood.err &
-flood_pid=$!
-sleep 2
-cpu2=$(cpu_s) t2=$SECONDS
-victim_run flooded || fail "the victim beside the flood: pathload exits $?"
-cpu3=$(cpu_s) t3=$SECONDS
-wait "$flood_pid"
-flood_pid=
-# 3. The same beside a join flood from the same host (its cap: the default),
-# which starts a second into the victim's run, so that the victim meets its
-# first joins too: the groups they create, planned and programmed (MFTs) by
-# the SM while it answers, then the refusals past the cap.
-cpu4=$(cpu_s) t4=$SECONDS
-victim_run joined &
-victim_pid=$!
-sleep 1
-SIM_HOST=$flooder "$CLIENT" mcast flood --window 64 --timeout-ms 100 \
-  --seconds $((PHASE_S - 1)) >joins 2>joins.err &
-flood_pid=$!
-wait "$victim_pid" || fail "the victim beside the join flood: pathload exits $?"
-victim_pid=
-cpu5=$(cpu_s) t5=$SECONDS
-wait "$flood_pid"
-flood_pid=
-cpu6=$(cpu_s) t6=$SECONDS
+# Quiet and flooded windows alternate, PAIRS of each, the flooder stopped
+# (SIGSTOP) for each quiet window and let go (SIGCONT) for each flooded one:
+# the machine may be loaded by others (a shared CI host, parallel tests),
+# and a load that changes over seconds then weighs on both windows of a
+# pair alike instead of on one long phase. The verdict pools the answers of
+# all quiet windows and of all flooded ones and compares their p99s.
+flooder_alive() { [[ -r /proc/$flood_pid/stat ]] && [[ $(awk '{ print $3 }' "/proc/$flood_pid/stat") != Z ]]; }
+# pairs KIND: the alternation beside the running flooder; KIND.quiet.I and
+# KIND.flooded.I are the victim's outputs; sets quiet_cpu and flood_cpu (s).
+pairs() {
+  local kind=$1 i c0 c1 c2
+  quiet_cpu=0 flood_cpu=0
+  for ((i = 1; i <= PAIRS; i++)); do
+    kill -STOP "$flood_pid"
+    sleep 0.2 # what the flooder had queued is answered before the window
+    c0=$(cpu_s)
+    victim_run "$kind.quiet.$i" || fail "the victim, quiet window $i of the $kind: pathload exits $?"
+    c1=$(cpu_s)
+    kill -CONT "$flood_pid"
+    sleep 0.2
+    victim_run "$kind.flooded.$i" || fail "the victim beside the $kind, window $i: pathload exits $?"
+    c2=$(cpu_s)
+    flooder_alive || fail "the $kind ended before the victim's flooded window $i did: $(cat "$kind.err")"
+    quiet_cpu=$(awk -v t="$quiet_cpu" -v a="$c0" -v b="$c1" 'BEGIN { printf "%.2f", t + b - a }')
+    flood_cpu=$(awk -v t="$flood_cpu" -v a="$c1" -v b="$c2" 'BEGIN { printf "%.2f", t + b - a }')
+  done
+}
+# p99 FILE...: the 99th percentile of the latencies in the files, pooled.
+p99() { cat "$@" | sort -n | awk '{ v[NR] = $1 } END { i = int(NR * 0.99); print NR ? v[i < 1 ? 1 : i] : 0 }'; }
+# verdict KIND LABEL: the p99 of every quiet window's answers pooled beside
+# that of every flooded window's, at most 2x; each pair's printed.
+verdict() {
+  local kind=$1 label=$2 i w line quiet flooded
+  for ((i = 1; i <= PAIRS; i++)); do
+    line+=" $(value "$kind.quiet.$i" p99_us)/$(value "$kind.flooded.$i" p99_us)"
+    for w in quiet flooded; do
+      [[ $(value "$kind.$w.$i" timeouts) == 0 && $(value "$kind.$w.$i" errors) == 0 &&
+        $(value "$kind.$w.$i" answers) -gt 0 ]] ||
+        fail "victim, $kind $w window $i: $(value "$kind.$w.$i" answers) answered," \
+          "$(value "$kind.$w.$i" timeouts) timeouts, $(value "$kind.$w.$i" errors) errors"
+    done
+  done
+  quiet=$(p99 "$kind".quiet.*.us) flooded=$(p99 "$kind".flooded.*.us)
+  echo "victim beside the $label: p99 quiet $quiet us, flooded $flooded us ($(cat "$kind".quiet.*.us | wc -l)" \
+    "and $(cat "$kind".flooded.*.us | wc -l) answers); by pair, quiet/flooded:$line;" \
+    "ibsm cpu $quiet_cpu s quiet, $flood_cpu s flooded"
+  awk -v q="$quiet" -v f="$flooded" 'BEGIN { exit !(q > 0 && f <= 2 * q) }' ||
+    fail "the victim's p99 beside the $label, $flooded us, is more than twice its quiet p99, $quiet us"
+}
+# A flooder runs until its stop file appears (sa-client --stop-file), after
+# the last pair; --seconds only bounds it if the script dies.
+flood_seconds=$((PAIRS * (2 * WINDOW_S + 3) + 60))
 
-alone_p99=$(value alone p99_us) flooded_p99=$(value flooded p99_us) joined_p99=$(value joined p99_us)
-delta() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", b - a }'; }
-echo "victim alone:   $(value alone answers) answers, p50 $(value alone p50_us) us, p99 $alone_p99 us;" \
-  "ibsm cpu $(delta "$cpu0" "$cpu1") s in $((t1 - t0)) s wall"
-echo "victim flooded: $(value flooded answers) answers, p50 $(value flooded p50_us) us, p99 $flooded_p99 us;" \
-  "ibsm cpu $(delta "$cpu2" "$cpu3") s in $((t3 - t2)) s wall"
-echo "victim joined:  $(value joined answers) answers, p50 $(value joined p50_us) us, p99 $joined_p99 us;" \
-  "ibsm cpu $(delta "$cpu4" "$cpu5") s in $((t5 - t4)) s wall"
+# 1. A PathRecord flood.
+t0=$SECONDS
+SIM_HOST=$flooder "$CLIENT" pathload --targets targets --window 64 --timeout-ms 100 \
+  --seconds "$flood_seconds" --stop-file flood.stop --seed 5 >flood 2>flood.err &
+flood_pid=$!
+sleep 1
+pairs flood
+touch flood.stop
+wait "$flood_pid"
+flood_pid=
+verdict flood "PathRecord flood"
+# 2. A join flood from the same host (its cap: the default): its first
+# flooded window meets its first joins, the groups they create, planned and
+# programmed (MFTs) by the SM while it answers, then the refusals past the cap.
+t1=$SECONDS
+c4=$(cpu_s)
+SIM_HOST=$flooder "$CLIENT" mcast flood --window 64 --timeout-ms 100 \
+  --seconds "$flood_seconds" --stop-file joins.stop >joins 2>joins.err &
+flood_pid=$!
+kill -STOP "$flood_pid" # it starts with the first flooded window
+pairs joins
+touch joins.stop
+wait "$flood_pid"
+flood_pid=
+c5=$(cpu_s)
+verdict joins "join flood"
 echo "flood: $(value flood sent) sent, $(value flood answers) answered ($(value flood answers_per_s)/s)," \
-  "$(value flood timeouts) timed out; client cpu $(value flood cpu_s) s"
+  "$(value flood timeouts) timed out; client cpu $(value flood cpu_s) s; $((t1 - t0)) s wall"
 echo "join flood: $(value joins requests) sent, $(value joins answers) answered ($(value joins answers_per_s)/s):" \
   "$(value joins ok) granted, $(value joins status_0x0100) refused NO_RESOURCES, $(value joins refused) refused in all," \
   "$(value joins timeouts) never answered; client cpu $(value joins cpu_s) s;" \
-  "ibsm cpu $(delta "$cpu4" "$cpu6") s in $((t6 - t4)) s wall, the victim's second alone included"
+  "ibsm cpu $(awk -v a="$c4" -v b="$c5" 'BEGIN { printf "%.2f", b - a }') s in $((SECONDS - t1)) s wall"
 fairness=$(ibsm_status_json "$sock" | jq -c .sa.fairness)
 echo "sa.fairness: $fairness"
 echo "sa.multicast: $(ibsm_status_json "$sock" | jq -c .sa.multicast)"
 
-for phase in alone flooded joined; do
-  [[ $(value $phase timeouts) == 0 && $(value $phase errors) == 0 && $(value $phase answers) -gt 0 ]] ||
-    fail "victim $phase: $(value $phase answers) answered, $(value $phase timeouts) timeouts, $(value $phase errors) errors"
-done
-[[ $(value flood answers) -gt $(value flooded answers) ]] ||
-  fail "the flood was no flood: $(value flood answers) answers beside the victim's $(value flooded answers)"
-awk -v a="$alone_p99" -v f="$flooded_p99" 'BEGIN { exit !(a > 0 && f <= 2 * a) }' ||
-  fail "the victim's p99 beside the flood, $flooded_p99 us, is more than twice its p99 alone, $alone_p99 us"
-awk -v a="$alone_p99" -v f="$joined_p99" 'BEGIN { exit !(a > 0 && f <= 2 * a) }' ||
-  fail "the victim's p99 beside the join flood, $joined_p99 us, is more than twice its p99 alone, $alone_p99 us"
+flooded_answers=0
+for ((i = 1; i <= PAIRS; i++)); do flooded_answers=$((flooded_answers + $(value "flood.flooded.$i" answers))); done
+[[ $(value flood answers) -gt $flooded_answers ]] ||
+  fail "the flood was no flood: $(value flood answers) answers beside the victim's $flooded_answers"
 status_holds "$sock" '.sa.fairness.queued > 0' ||
   fail "the SA's fair queue counted nothing: $fairness"
 # The join flood: its cap granted (the flooder's port is in no group before:

@@ -2,7 +2,9 @@
 // its answer, and the process's CPU time. Defined in SaClient.cpp.
 #pragma once
 
+#include <chrono>
 #include <cstdint>
+#include <filesystem>
 #include <map>
 #include <optional>
 #include <string>
@@ -21,6 +23,29 @@ struct Args {
   std::uint64_t number(const std::string& k, std::uint64_t fallback) const {
     return has(k) ? std::stoull(get(k), nullptr, 0) : fallback;
   }
+};
+
+// --stop-file F: a flood stops sending once F exists (looked for every
+// 10 ms at most), then drains and prints as at the end of --seconds, so
+// that a test ends it when its measurement is over and still reads its
+// counts. Without the option it never stops early.
+class StopFile {
+ public:
+  explicit StopFile(const Args& args) : path_(args.get("stop-file")) {}
+  bool reached() {
+    if (path_.empty() || seen_) return seen_;
+    const auto now = std::chrono::steady_clock::now();
+    if (now < nextLook_) return false;
+    nextLook_ = now + std::chrono::milliseconds(10);
+    std::error_code ec;
+    seen_ = std::filesystem::exists(path_, ec);
+    return seen_;
+  }
+
+ private:
+  std::string path_;
+  bool seen_ = false;
+  std::chrono::steady_clock::time_point nextLook_{};
 };
 
 std::uint64_t nextTid();

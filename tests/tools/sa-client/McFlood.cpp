@@ -2,7 +2,7 @@
 // can (issue 29's abusive host), for tests/sm/run/sa-flood.sh and by hand:
 //
 //   sa-client mcast flood --seconds S [--window W] [--timeout-ms T]
-//                         [--mgid-base M] [--drain-ms D]
+//                         [--mgid-base M] [--drain-ms D] [--stop-file F]
 //
 // Every request is an MCMemberRecord Set (a join) for this client's own
 // port, full member, to a group not asked for before: the MGID --mgid-base
@@ -14,7 +14,8 @@
 // W requests are kept outstanding for S seconds, none sent again; one
 // unanswered after T ms counts as timed out, and an answer that comes later
 // still counts by its status (late), so that what the client counts by
-// status is what the SA answered. After S seconds it waits up to D ms
+// status is what the SA answered. After S seconds (or once F exists, see
+// StopFile in ClientCommon.h) it waits up to D ms
 // (default 500) for what is still outstanding.
 //
 // Prints `key value` lines: requests, answers (any status), ok, refused,
@@ -54,7 +55,8 @@ class JoinFlood {
         window_(std::max<std::size_t>(1, args.number("window", 64))),
         timeout_(std::chrono::milliseconds(args.number("timeout-ms", 1000))),
         drain_(std::chrono::milliseconds(args.number("drain-ms", 500))),
-        runFor_(std::chrono::seconds(args.number("seconds", 0))) {
+        runFor_(std::chrono::seconds(args.number("seconds", 0))),
+        stopFile_(args) {
     const auto base = parseGid(args.get("mgid-base", "ff12::"));
     if (!base) throw std::invalid_argument("mcast flood: --mgid-base is not a GID");
     base_ = *base;
@@ -72,6 +74,7 @@ class JoinFlood {
   SaPort& port_;
   std::size_t window_;
   Clock::duration timeout_, drain_, runFor_;
+  StopFile stopFile_;
   Gid base_{};
   std::uint32_t next_ = 0;
   std::unordered_map<std::uint32_t, Clock::time_point> inFlight_;
@@ -132,7 +135,7 @@ void JoinFlood::expire(Clock::time_point now) {
 int JoinFlood::run() {
   const auto start = Clock::now();
   const auto stopAt = start + runFor_;
-  while (Clock::now() < stopAt) {
+  while (Clock::now() < stopAt && !stopFile_.reached()) {
     while (inFlight_.size() < window_) send();
     if (auto got = port_.receive(10);
         got && (got->method() & 0x80) && got->attribute() == kMcMemberRecord)

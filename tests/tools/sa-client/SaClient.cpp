@@ -7,7 +7,7 @@
 //   sa-client service delete --id ID --name NAME [--service-guid G]
 //   sa-client inform subscribe --trap 64|65 --wait SECONDS [--issm]
 //   sa-client pathload --targets FILE --window W --count N [--seed S] [--timeout-ms T]
-//             [--seconds S] [--interval-ms I]
+//             [--seconds S] [--interval-ms I] [--stop-file F] [--latencies FILE]
 //   sa-client echo --idle-s S
 //   sa-client mcast join|leave|get ... (McCommands.cpp: multicast joins by proxy)
 //   sa-client mcast flood --seconds S ... (McFlood.cpp: one port's joins as fast as it can)
@@ -15,7 +15,10 @@
 // pathload keeps W PathRecord Gets outstanding until N are done, or for S
 // seconds (--seconds: N ignored): W large is a flood (issue 29's abusive
 // host); --interval-ms I sends one Get every I ms at most (a modest host
-// measuring its own latencies beside the flood).
+// measuring its own latencies beside the flood); --stop-file F ends the
+// sending early once F exists (ClientCommon.h); --latencies FILE writes
+// every answer's latency in microseconds, one a line, so that a test can
+// pool several runs' answers before it takes a percentile.
 //
 // echo is a stand-in SA for the load benchmark's ceiling (scripts/bench-sa.sh):
 // run with --issm on the SM's node after the SM stopped, it answers every SA
@@ -224,8 +227,9 @@ int pathload(SaPort& port, const Args& args) {
   const auto stopAt = start + std::chrono::duration_cast<Clock::duration>(
                                   std::chrono::duration<double>(runSeconds));
   auto nextSend = start;
+  StopFile stopFile(args);
   while (latencyUs.size() + errors + timeouts < count) {
-    const bool sending = runSeconds <= 0 || Clock::now() < stopAt;
+    const bool sending = (runSeconds <= 0 || Clock::now() < stopAt) && !stopFile.reached();
     if (!sending && inFlight.empty()) break;
     while (sending && inFlight.size() < window && sent < count && Clock::now() >= nextSend) {
       sendOne();
@@ -261,6 +265,11 @@ int pathload(SaPort& port, const Args& args) {
   std::printf("seconds %.3f\nanswers_per_s %.0f\np50_us %.0f\np99_us %.0f\n", seconds,
               latencyUs.size() / seconds, percentile(0.50), percentile(0.99));
   std::printf("cpu_s %.3f\n", cpuSeconds());
+  if (args.has("latencies")) {
+    std::ofstream out(args.get("latencies"));
+    for (double us : latencyUs) out << static_cast<long long>(us) << '\n';
+    if (!out) throw std::runtime_error("pathload: cannot write " + args.get("latencies"));
+  }
   return latencyUs.empty() ? 1 : 0;
 }
 
@@ -298,17 +307,19 @@ int main(int argc, char** argv) {
     }
   }
   if (words.empty()) {
-    std::fprintf(stderr,
-                 "usage: sa-client service register|get|delete --id ID [--name N] [--lease S]\n"
-                 "       sa-client inform subscribe --trap 64|65 --wait SECONDS [--issm]\n"
-                 "       sa-client pathload --targets FILE --window W --count N [--seed S]\n"
-                 "                 [--seconds S] [--interval-ms I] [--timeout-ms T]\n"
-                 "       sa-client echo --issm --idle-s S\n"
-                 "       sa-client mcast join|leave --mgid M[,M...] --ports FILE|--port-guid G\n"
-                 "                 [--join-state S] [--create] [--window W] [--record FILE]\n"
-                 "       sa-client mcast get --mgid M [--port-guid G]\n"
-                 "       sa-client mcast flood --seconds S [--window W] [--timeout-ms T]\n"
-                 "                 [--mgid-base M] [--drain-ms D]\n");
+    std::fprintf(
+        stderr,
+        "usage: sa-client service register|get|delete --id ID [--name N] [--lease S]\n"
+        "       sa-client inform subscribe --trap 64|65 --wait SECONDS [--issm]\n"
+        "       sa-client pathload --targets FILE --window W --count N [--seed S]\n"
+        "                 [--seconds S] [--interval-ms I] [--timeout-ms T] [--stop-file F]\n"
+        "                 [--latencies FILE]\n"
+        "       sa-client echo --issm --idle-s S\n"
+        "       sa-client mcast join|leave --mgid M[,M...] --ports FILE|--port-guid G\n"
+        "                 [--join-state S] [--create] [--window W] [--record FILE]\n"
+        "       sa-client mcast get --mgid M [--port-guid G]\n"
+        "       sa-client mcast flood --seconds S [--window W] [--timeout-ms T]\n"
+        "                 [--mgid-base M] [--drain-ms D] [--stop-file F]\n");
     return 2;
   }
   try {
