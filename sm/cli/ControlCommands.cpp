@@ -136,4 +136,18 @@ int runLogLevel(const ControlArgs& args) {
   return ask("log-level", args, "log-level " + args.level);
 }
 
+void addKeysCommand(CLI::App& app, ControlArgs& args) {
+  auto* cmd = app.add_subcommand("keys", "M_Keys of the running daemon");
+  cmd->require_subcommand(1);
+  auto* rotate = cmd->add_subcommand(
+      "rotate",
+      "Move every port to M_Keys of a new secret (root only): the previous secret is kept until "
+      "every port holds its new key; progress in ibsm status (m_keys)");
+  addCommon(rotate, args);
+}
+
+int runKeys(const ControlArgs& args) {
+  return ask("keys rotate", args, "keys rotate");
+}
+
 }  // namespace ibsm::sm::cli

@@ -1,6 +1,6 @@
-// `ibsm status`, `ibsm sweep`, `ibsm health`, `ibsm metrics` and `ibsm log-level`: what an
-// operator types to ask a running daemon how the subnet and its links are,
-// and to make it sweep now. All talk to the daemon's control socket
+// `ibsm status`, `ibsm sweep`, `ibsm health`, `ibsm metrics`, `ibsm log-level` and `ibsm keys
+// rotate`: what an operator types to ask a running daemon how the subnet and its links are,
+// and to make it sweep (or rotate its M_Keys) now. All talk to the daemon's control socket
 // (sm/control), never to the fabric.
 #pragma once
 
@@ -29,6 +29,7 @@ void addSweepCommand(CLI::App& app, ControlArgs& args);
 void addHealthCommand(CLI::App& app, ControlArgs& args);
 void addMetricsCommand(CLI::App& app, ControlArgs& args);
 void addLogLevelCommand(CLI::App& app, ControlArgs& args);
+void addKeysCommand(CLI::App& app, ControlArgs& args);
 // Exit status: 0 answered; 1 the daemon answered with an error; 2 no daemon
 // (nothing listens on the socket, or it did not answer) or bad input.
 int runStatus(const ControlArgs& args);
@@ -36,6 +37,7 @@ int runSweep(const ControlArgs& args);
 int runHealth(const ControlArgs& args);
 int runMetrics(const ControlArgs& args);
 int runLogLevel(const ControlArgs& args);
+int runKeys(const ControlArgs& args);
 
 // For other commands that ask the daemon (`ibsm dump`): the --socket and
 // -F/--config options, and the socket they name, as the commands above

@@ -252,6 +252,11 @@ sm::manager::DaemonSettings daemonSettings(const Setup& s) {
   d.health = s.health;
   d.metricsFile = c.health.metricsFile;
   d.logLevel = c.log.level;
+  // Keys derived from a secret rotate (the file a rotation rewrites);
+  // sm.m_key's one key cannot (refused with sm.m_key_rotate_interval).
+  if (s.mKey.enabled && !s.mKey.singleKey)
+    d.mKeyRotation.secretFile = security::secretPath(s.mKey, c.sm.stateDir);
+  d.mKeyRotation.interval = s.mKey.rotateInterval;
   return d;
 }
 
@@ -424,11 +429,6 @@ int runRun(const RunArgs& args) {
   auto keys = mKeyScheme(setup->mKey, setup->config.sm.stateDir);
   if (!keys) return refuse(keys.error());
   applyMKeys(*setup, *keys);
-  if (const auto every = setup->mKey.rotateInterval; every.count() != 0)
-    logging->logger->warn(
-        "SM-2952 sm.m_key_rotate_interval is {} s, but key rotation is not built yet: every port "
-        "keeps its key of the current secret",
-        every.count());
   logIgnoredPartitionItems(*logging->logger, setup->partitionsIgnored);
 
   // Before the port opens: a signal mask is per thread, and a thread started

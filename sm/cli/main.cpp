@@ -44,6 +44,8 @@ int main(int argc, char** argv) {
   ibsm::sm::cli::addDumpCommand(app, dump);
   ibsm::sm::cli::ControlArgs logLevel;
   ibsm::sm::cli::addLogLevelCommand(app, logLevel);
+  ibsm::sm::cli::ControlArgs keys;
+  ibsm::sm::cli::addKeysCommand(app, keys);
   ibsm::sm::cli::ConfigArgs configImport;
   ibsm::sm::cli::ConfigArgs configCheck;
   ibsm::sm::cli::addConfigCommand(app, configImport, configCheck);
@@ -67,6 +69,7 @@ int main(int argc, char** argv) {
   if (app.got_subcommand("metrics")) return ibsm::sm::cli::runMetrics(metrics);
   if (app.got_subcommand("dump")) return ibsm::sm::cli::runDump(dump);
   if (app.got_subcommand("log-level")) return ibsm::sm::cli::runLogLevel(logLevel);
+  if (app.got_subcommand("keys")) return ibsm::sm::cli::runKeys(keys);
   if (app.got_subcommand("config")) return ibsm::sm::cli::runConfig(app, configImport, configCheck);
   return 2;
 }

@@ -120,9 +120,10 @@ const std::array kMKey{
                "new SM take over a fabric whose keys it does not know. 0: never expires.",
                applyLease},
     OptionSpec{"sm.m_key_rotate_interval", "seconds 0 or 600-31536000", "0",
-               "Move every port to keys of a new secret this often, each port reachable and "
-               "protected throughout. Not built yet: a non-zero value is only warned about "
-               "at start, and ports keep their keys. 0: never.",
+               "As master, move every port to keys of a new secret this often (as `ibsm keys "
+               "rotate` does), each port reachable and protected throughout: the previous "
+               "secret is kept beside the secret file until every port holds its new key. "
+               "0: never.",
                applyRotate},
 };
 

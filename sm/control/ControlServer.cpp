@@ -56,6 +56,16 @@ std::string answerLogLevel(const std::string& request, const LogLevelRequest& lo
   return logLevel(trim(std::string_view(request).substr(kLogLevel.size())));
 }
 
+// "keys rotate" (the only keys request served; "keys" alone is refused
+// to the read group like any changing request, then answered here).
+std::string answerKeys(const std::string& request, const KeysRotateRequest& rotate) {
+  if (request != "keys rotate")
+    return fmt::format("error: unknown keys request '{}' (expected keys rotate)\n",
+                       request.substr(0, 64));
+  if (!rotate) return "error: this daemon does not rotate M_Keys\n";
+  return rotate();
+}
+
 std::string answer(const std::string& request, const std::function<DaemonStatus()>& status,
                    const SweepRequest& sweep, const ReadmitRequest& readmit,
                    const HealthSource& health) {
@@ -80,8 +90,8 @@ std::string answer(const std::string& request, const std::function<DaemonStatus(
   }
   return fmt::format(
       "error: unknown request '{}' (expected status, status json, health, health json, health "
-      "ports, metrics, draw, sweep, sweep heavy, sweep rebalance, sweep readmit LINK or log-level "
-      "LEVEL)\n",
+      "ports, metrics, draw, sweep, sweep heavy, sweep rebalance, sweep readmit LINK, log-level "
+      "LEVEL or keys rotate)\n",
       request.substr(0, 64));
 }
 
@@ -331,6 +341,7 @@ std::string ControlServer::answerRequest(const Client& client, const std::string
   if (request.starts_with(kPathRequest))
     return paths_ ? paths_(request) : std::string("error: this daemon walks no paths\n");
   if (request.starts_with(kLogLevel)) return answerLogLevel(request, logLevel_);
+  if (request == "keys" || request.starts_with("keys ")) return answerKeys(request, keysRotate_);
   return answer(request, status, sweep, readmit_, health_);
 }
 

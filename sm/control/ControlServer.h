@@ -55,6 +55,9 @@ using ReadmitRequest = std::function<std::string(std::string_view link)>;
 // `ibsm log-level LEVEL`: sets the daemon's log level; returns the answer
 // line ("ok: ..." or "error: ...").
 using LogLevelRequest = std::function<std::string(std::string_view level)>;
+// `ibsm keys rotate`: starts an M_Key rotation; returns the answer line
+// ("ok: ..." or "error: ...").
+using KeysRotateRequest = std::function<std::string()>;
 // The fabric's health as of now (the daemon sets HealthView::at).
 using HealthSource = std::function<health::HealthView()>;
 
@@ -91,6 +94,7 @@ class ControlServer {
   //                            -> sweep(ask), then "ok: ... requested"
   //   "sweep readmit LINK"     -> the readmit handler's answer
   //   "log-level LEVEL"        -> the log-level handler's answer
+  //   "keys rotate"            -> the keys handler's answer
   //   "health" / "health json" / "health ports"
   //                            -> the formatted health() (HealthFormat.h)
   //   "metrics"                -> Prometheus text of status() and health()
@@ -119,6 +123,8 @@ class ControlServer {
   void onReadmit(ReadmitRequest readmit) { readmit_ = std::move(readmit); }
   // Who answers "log-level LEVEL"; without one it is an error.
   void onLogLevel(LogLevelRequest logLevel) { logLevel_ = std::move(logLevel); }
+  // Who answers "keys rotate"; without one it is an error.
+  void onKeysRotate(KeysRotateRequest rotate) { keysRotate_ = std::move(rotate); }
 
   // Requests served, refused, and clients dropped, since start.
   const ControlCounts& counts() const { return counts_; }
@@ -176,6 +182,7 @@ class ControlServer {
   SweepRequest sweep_;
   ReadmitRequest readmit_;
   LogLevelRequest logLevel_;
+  KeysRotateRequest keysRotate_;
   HealthSource health_;
 };
 

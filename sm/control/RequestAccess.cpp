@@ -32,11 +32,11 @@ constexpr std::array<RequestRule, 17> kRules{{
     {"sweep heavy", true, Changing, "ibsm sweep --heavy"},
     {"sweep rebalance", true, Changing, "ibsm sweep --rebalance"},
     {"log-level ", false, Changing, "ibsm log-level"},
-    // Not served yet; classified now so that a server that learns them
-    // cannot serve them to the read group by omission.
-    {"reload", true, Changing, "ibsm reload"},
     {"keys ", false, Changing, "ibsm keys"},
     {"keys", true, Changing, "ibsm keys"},
+    // Not served yet; classified now so that a server that learns it
+    // cannot serve it to the read group by omission.
+    {"reload", true, Changing, "ibsm reload"},
 }};
 
 bool matches(const RequestRule& rule, std::string_view request) {

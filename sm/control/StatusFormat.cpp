@@ -181,6 +181,13 @@ void appendRoutes(std::string& out, const DaemonStatus& s) {
   fmt::format_to(o, "m_keys: {}: {} protected, {} unknown, {} waiting on lease, {} keep none\n",
                  m.mKeys.scheme, m.mKeys.protectedPorts, m.mKeys.unknown, m.mKeys.waitingOnLease,
                  m.mKeys.keepNone);
+  const MKeyCounts& k = m.mKeys;
+  if (k.rotating || k.rotations != 0)
+    fmt::format_to(
+        o, "m_key_rotation: {}{}: {} on the new key, {} on the previous; {} ended\n",
+        k.rotating ? "under way" : "none under way",
+        k.rotationStarted ? " (last started " + utcTime(*k.rotationStarted) + ")" : std::string(),
+        k.onNewKey, k.onPreviousKey, k.rotations);
 }
 
 void appendResources(std::string& out, const ResourceCounts& r) {

@@ -330,7 +330,12 @@ std::string formatStatusJson(const DaemonStatus& s) {
                  {"protected", k.protectedPorts},
                  {"unknown", k.unknown},
                  {"waiting_on_lease", k.waitingOnLease},
-                 {"keep_none", k.keepNone}};
+                 {"keep_none", k.keepNone},
+                 {"rotating", k.rotating},
+                 {"on_new_key", k.onNewKey},
+                 {"on_previous_key", k.onPreviousKey},
+                 {"rotations", k.rotations},
+                 {"rotation_started_unix_ms", k.rotationStarted ? unixMs(*k.rotationStarted) : 0}};
   // Invalid UTF-8 in a node description is replaced, not a reason to fail.
   std::string out = j.dump(-1, ' ', false, Json::error_handler_t::replace);
   out += '\n';

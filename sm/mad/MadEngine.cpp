@@ -104,15 +104,19 @@ void MadEngine::submit(SmpRequest request, SmpCallback done) {
 
 bool MadEngine::transmit(Entry& e, std::uint32_t tid, unsigned attempt) {
   const SmpRequest& r = e.request;
-  if (attempt == 1) {
+  // A retry resends the same bytes, unless keys rotate and this attempt
+  // tries the port's other key (HeldKeys.h).
+  const std::uint64_t key = keyFor(r.to, attempt);
+  if (attempt == 1 || key != e.mKey) {
     Smp smp =
         std::holds_alternative<DrPath>(r.to)
             ? Smp::directed(r.method, r.attributeId, r.attributeModifier, std::get<DrPath>(r.to))
             : Smp::lidRouted(r.method, r.attributeId, r.attributeModifier);
     smp.header.tid = tid;
-    smp.header.mKey = keyFor(r.to);
+    smp.header.mKey = key;
     smp.data = r.data;
     e.wire = encodeSmp(smp);
+    e.mKey = key;
   }
   const MadAddress to = std::holds_alternative<DrPath>(r.to)
                             ? MadAddress::directed()
@@ -172,7 +176,11 @@ void MadEngine::complete(Entry& e, sm::mad::Completion<Smp>&& done) {
   if (done.wasSent && trace_.enabled()) traceEnd(e, reply, done.sentAt);
   if (reply.outcome == SmpOutcome::Ok || reply.outcome == SmpOutcome::BadStatus)
     loss_.answeredAt(e.lossBucket, reply.attempts);
-  if (reply.outcome == SmpOutcome::Ok) ports_.learn(e.request.to, *reply.smp);
+  if (reply.outcome == SmpOutcome::Ok) {
+    ports_.learn(e.request.to, *reply.smp);
+    if (const auto port = ports_.portAt(e.request.to); port && keyOf_)
+      held_.learn(*port, keysOf(*port), e.request.method, *reply.smp);
+  }
   e.done(e.request, reply);
 }
 
@@ -313,9 +321,17 @@ Result<void> MadEngine::respond(const IncomingSmp& request, const SmpData& data,
 }
 
 std::uint64_t MadEngine::keyFor(const std::variant<DrPath, Lid>& to) const {
+  return keyFor(to, 1);
+}
+
+std::uint64_t MadEngine::keyFor(const std::variant<DrPath, Lid>& to, unsigned attempt) const {
   if (!keyOf_) return 0;
   const auto port = ports_.portAt(to);
-  return port ? keyOf_(*port) : 0;
+  return port ? held_.keyFor(*port, keysOf(*port), attempt) : 0;
+}
+
+sm::mad::PortKeys MadEngine::keysOf(Guid port) const {
+  return {.current = keyOf_(port), .previous = previousOf_ ? previousOf_(port) : 0};
 }
 
 Result<void> MadEngine::repress(const IncomingSmp& trap) {

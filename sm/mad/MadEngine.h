@@ -42,7 +42,10 @@
 // M_Keys: every SMP the engine sends (and every TrapRepress) carries the
 // M_Key of the port it reaches, by that port's GUID (setPortKeys), which
 // the engine learns from the NodeInfo and PortInfo answers going by
-// (sm/mad/PortDirectory.h); a port not known yet gets key 0.
+// (sm/mad/PortDirectory.h); a port not known yet gets key 0. During an
+// M_Key rotation (setPreviousPortKeys) each SMP carries the key its port
+// holds, the previous or the new (sm/mad/HeldKeys.h), and an unanswered
+// one is retried with the two keys in turn before it times out.
 //
 // Log ids: see LOG MESSAGES in ibsm(8).
 #pragma once
@@ -60,6 +63,7 @@
 #include <variant>
 #include <vector>
 
+#include "sm/mad/HeldKeys.h"
 #include "sm/mad/MadLoss.h"
 #include "sm/mad/MadTrace.h"
 #include "sm/mad/MadTransport.h"
@@ -185,7 +189,13 @@ class MadEngine {
   // The M_Key of each port, by its GUID (sm/security's KeyScheme::keyFor);
   // unset: every SMP carries 0. Applies from the next SMP put on the wire.
   void setPortKeys(std::function<std::uint64_t(Guid portGuid)> keyOf) { keyOf_ = std::move(keyOf); }
-  // The key an SMP to `to` carries now: its port's, or 0 for a port unknown.
+  // The key each port held before a rotation (KeyScheme::previousKeyFor);
+  // 0 or unset: no rotation under way, every SMP carries keyOf's.
+  void setPreviousPortKeys(std::function<std::uint64_t(Guid portGuid)> previousOf) {
+    previousOf_ = std::move(previousOf);
+  }
+  // The key an SMP to `to` carries now (its first attempt): its port's, or
+  // 0 for a port unknown.
   std::uint64_t keyFor(const std::variant<DrPath, Lid>& to) const;
   // Which port each route and LID reaches, as learnt so far.
   const sm::mad::PortDirectory& ports() const { return ports_; }
@@ -220,11 +230,15 @@ class MadEngine {
     SmpCallback done;
     MadBuffer wire{};
     std::size_t lossBucket{0};  // MadLoss::bucketOf(request.to)
+    std::uint64_t mKey{0};      // the M_Key `wire` carries
   };
   using Requests = sm::mad::Requester<Entry, Smp>;
 
   Requests::Hooks hooks();
   bool transmit(Entry& e, std::uint32_t tid, unsigned attempt);
+  // The key attempt `attempt` of an SMP to `to` carries.
+  std::uint64_t keyFor(const std::variant<DrPath, Lid>& to, unsigned attempt) const;
+  sm::mad::PortKeys keysOf(Guid port) const;
   unsigned attemptsFor(const Entry& e) const;
   void retrying(const Entry& e, unsigned attempts);
   void complete(Entry& e, sm::mad::Completion<Smp>&& done);
@@ -246,8 +260,10 @@ class MadEngine {
   std::shared_ptr<spdlog::logger> log_;
   UnsolicitedHandler unsolicited_;
   std::function<std::uint64_t(Guid)> keyOf_;
+  std::function<std::uint64_t(Guid)> previousOf_;
   sm::mad::PortDirectory ports_;
-  MadCounters own_;  // what the engine counts itself: all but the requester's
+  sm::mad::HeldKeys held_;  // which key each port holds while keys rotate
+  MadCounters own_;         // what the engine counts itself: all but the requester's
   MadLoss loss_;
   MadTrace trace_;
   bool cancelled_{false};

@@ -30,6 +30,17 @@ MulticastService::Hooks SmDaemon::Impl::multicastHooks() {
   };
 }
 
+MKeyHooks SmDaemon::Impl::mKeyHooks() {
+  return {.setKeys =
+              [this](security::KeyScheme keys) {
+                settings.sweep.program.mKeys = keys;
+                sweep.setMKeys(std::move(keys));
+              },
+          .sweep = [this] { machine.feed(fsm::Event::operatorSweep(true)); },
+          .now = [this] { return now(); },
+          .wall = [this] { return wall(); }};
+}
+
 CounterHooks SmDaemon::Impl::counterHooks() {
   return {
       .now = [this] { return now(); },

@@ -161,6 +161,7 @@ struct SmDaemon::Impl {
   CounterHooks counterHooks();
   HealthHooks healthHooks();
   MetricsHooks metricsHooks();
+  MKeyHooks mKeyHooks();
   // A replan for isolation that programmed (HealthHooks::recordReplan).
   void recordReplan(const SweepResult& result, std::vector<std::string> changes,
                     MadClock::time_point began);
@@ -248,7 +249,7 @@ struct SmDaemon::Impl {
                           {.now = [this] { return now(); },
                            .sweep = [this](bool heavy) { machine.feed(fsm::Event::trap(heavy)); }}};
   // Every SMP's M_Key, and what the ports hold of theirs (issue 29).
-  MKeyService mKeys{engine, settings, sweep, log};
+  MKeyService mKeys{engine, settings, sweep, log, mKeyHooks()};
 };
 
 }  // namespace ibsm::sm::manager

@@ -266,6 +266,10 @@ bool SmDaemon::Impl::applyReload() {
   next->controlSocket = settings.controlSocket;
   next->controlAccess = settings.controlAccess;  // the socket's mode is set when it is made
   next->onceMaxSweeps = settings.onceMaxSweeps;
+  // The secret is read once, at start, and changed only by a rotation: the
+  // keys running now are the ones the ports hold.
+  next->sweep.program.mKeys = settings.sweep.program.mKeys;
+  next->mKeyRotation = settings.mKeyRotation;
   settings = std::move(*next);
   logControl.applyConfig(settings.logLevel);
   machine.setContext(contextOf(portGuid, settings));

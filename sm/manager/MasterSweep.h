@@ -174,6 +174,8 @@ class MasterSweep {
   // SIGHUP: routing and programming options for the next sweep; what the
   // switches hold and the last fabric stay known.
   void setSettings(SweepSettings settings) { settings_ = std::move(settings); }
+  // An M_Key rotation's keys, from the next sweep on (MKeyService.h).
+  void setMKeys(security::KeyScheme keys) { settings_.program.mKeys = std::move(keys); }
   // Where the groups come from, asked (routes() and generation()) at every
   // plan; null: MFTs are not managed. Kept across setSettings().
   void setMulticast(std::shared_ptr<const GroupSource> source) { multicast_ = std::move(source); }

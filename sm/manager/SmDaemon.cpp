@@ -114,6 +114,10 @@ health::HealthView SmDaemon::health() const {
   return impl_->healthView();
 }
 
+std::string SmDaemon::rotateKeys() {
+  return impl_->mKeys.rotate("ibsm keys rotate");
+}
+
 void SmDaemon::serveSa(GmpPort& port, std::shared_ptr<GmpResponder> responder) {
   impl_->sa.serve(port, std::move(responder));
 }
@@ -196,6 +200,7 @@ std::optional<int> SmDaemon::Impl::openControl() {
       });
   controlServer->onReadmit([this](std::string_view link) { return health.readmit(link); });
   controlServer->onLogLevel([this](std::string_view level) { return logControl.setLevel(level); });
+  controlServer->onKeysRotate([this] { return mKeys.rotate("ibsm keys rotate"); });
   controlServer->provideHealth([this] { return healthView(); });
   return std::nullopt;
 }

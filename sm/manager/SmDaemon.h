@@ -119,6 +119,15 @@ struct DaemonSettings {
   // something, every counter pass and state change, and at least once a
   // minute; empty: none.
   std::filesystem::path metricsFile;
+  // M_Key rotation (`ibsm keys rotate`, sm.m_key_rotate_interval): the
+  // secret file the keys derive from, written by a rotation (empty: keys are
+  // not derived from a secret and cannot rotate), and the interval between
+  // rotations as master (0: only when asked). Fixed at start.
+  struct KeyRotation {
+    std::filesystem::path secretFile;
+    std::chrono::seconds interval{0};
+  };
+  KeyRotation mKeyRotation;
   // log.level (or --log-level): applied to the logger by every SIGHUP, so a
   // reload undoes an `ibsm log-level`. Empty: the level is left as it is.
   std::string logLevel;
@@ -203,6 +212,10 @@ class SmDaemon {
   // What `ibsm health` shows (the health book's entries, the counter
   // sweep's ports, the ports noisy with traps).
   health::HealthView health() const;
+  // `ibsm keys rotate`: starts moving every port to keys of a new secret
+  // (sm/manager/MKeyService.h); the answer line, "ok: ..." or "error: ...".
+  // Call it from the loop's handlers (this thread).
+  std::string rotateKeys();
 
  private:
   struct Impl;

@@ -69,4 +69,8 @@ std::uint64_t KeyScheme::previousKeyFor(std::uint64_t portGuid) const {
   return previous_ ? previous_->keyFor(portGuid) : 0;
 }
 
+const Secret* KeyScheme::currentSecret() const {
+  return current_.secret ? &*current_.secret : nullptr;
+}
+
 }  // namespace ibsm::security

@@ -38,6 +38,9 @@ class KeyScheme {
   [[nodiscard]] bool hasPrevious() const;
   // The key the previous scheme gave `portGuid`; 0 when there is none.
   [[nodiscard]] std::uint64_t previousKeyFor(std::uint64_t portGuid) const;
+  // The secret the current keys derive from; null for a single key or off.
+  // For the one who writes it to disk (KeyRotation.h), never to print.
+  [[nodiscard]] const Secret* currentSecret() const;
 
  private:
   struct Source {

@@ -150,6 +150,27 @@ TEST_F(ControlSocket, LogLevelHandsTheLevelToItsHandlerAndAnswersWhatItSays) {
   EXPECT_TRUE(sweeps_.empty());
 }
 
+TEST_F(ControlSocket, KeysRotateGoesToItsHandlerAndOtherKeysRequestsAreErrors) {
+  auto server = ControlServer::listen(path_);
+  ASSERT_TRUE(server);
+  const auto none = serveWhile(**server, [&] { return request(path_, "keys rotate"); });
+  ASSERT_TRUE(none);
+  EXPECT_EQ(*none, "error: this daemon does not rotate M_Keys\n");
+  unsigned asked = 0;
+  (*server)->onKeysRotate([&] {
+    ++asked;
+    return std::string("ok: M_Key rotation started at 2026-12-05T14:00:00Z\n");
+  });
+  const auto answer = serveWhile(**server, [&] { return request(path_, "keys rotate"); });
+  ASSERT_TRUE(answer);
+  EXPECT_EQ(*answer, "ok: M_Key rotation started at 2026-12-05T14:00:00Z\n");
+  const auto other = serveWhile(**server, [&] { return request(path_, "keys show"); });
+  ASSERT_TRUE(other);
+  EXPECT_EQ(*other, "error: unknown keys request 'keys show' (expected keys rotate)\n");
+  EXPECT_EQ(asked, 1u);
+  EXPECT_TRUE(sweeps_.empty());
+}
+
 TEST_F(ControlSocket, UnknownRequestIsAnsweredWithAnError) {
   auto server = ControlServer::listen(path_);
   ASSERT_TRUE(server);

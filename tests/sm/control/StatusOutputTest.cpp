@@ -113,7 +113,12 @@ DaemonStatus filledStatus() {
                   .protectedPorts = 144,
                   .unknown = 145,
                   .waitingOnLease = 146,
-                  .keepNone = 147};
+                  .keepNone = 147,
+                  .rotating = true,
+                  .onNewKey = 148,
+                  .onPreviousKey = 149,
+                  .rotations = 150,
+                  .rotationStarted = t0 - seconds(3)};
   s.traps.received = 33;
   s.states.changes = 34;
   s.states.timesMaster = 35;

@@ -462,6 +462,7 @@ Result<void> FakeFabricTransport::send(const MadBuffer& mad, MadAddress to) {
   if (!at) return {};  // nobody there: the SMP is lost, as on a real fabric
   std::optional<Smp> reply = process(*smp, *at);
   if (!reply) return {};  // refused by the M_Key check: silence
+  if (fate.answerLost) return {};
   if (fate.status) reply->header.status = *fate.status;
   const MadAddress from =
       smp->isDirected() ? MadAddress::directed() : MadAddress::toLid(fabric_.port(*at).lid);

@@ -67,6 +67,13 @@ class FakeFabricTransport final : public MadTransport {
     std::chrono::microseconds latency{10};
     unsigned duplicates{0};               // extra copies of the response
     std::optional<std::uint16_t> status;  // answer with this MAD status instead
+    bool answerLost{false};               // processed (a Set takes), its answer lost
+
+    static Fate lostAnswer() {
+      Fate f;
+      f.answerLost = true;
+      return f;
+    }
 
     static Fate dropped(bool drop = true) {
       Fate f;
