@@ -326,11 +326,9 @@ std::string formatStatusJson(const DaemonStatus& s) {
   j["log"] = logJson(s.log);
   j["control"] = object(s.resources.control, kControlCounters);
   const MKeyCounts& k = s.mads.mKeys;
-  j["m_keys"] = {{"scheme", k.scheme},
-                 {"protected", k.protectedPorts},
-                 {"unknown", k.unknown},
-                 {"waiting_on_lease", k.waitingOnLease},
-                 {"keep_none", k.keepNone}};
+  j["m_keys"] = {{"scheme", k.scheme},      {"protected", k.protectedPorts},
+                 {"unknown", k.unknown},    {"waiting_on_lease", k.waitingOnLease},
+                 {"keep_none", k.keepNone}, {"taken_over", k.takenOver}};
   // Invalid UTF-8 in a node description is replaced, not a reason to fail.
   std::string out = j.dump(-1, ' ', false, Json::error_handler_t::replace);
   out += '\n';

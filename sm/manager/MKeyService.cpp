@@ -16,10 +16,13 @@ Guid portGuidOf(const Node& node, std::uint8_t port) {
 
 MKeyService::MKeyService(MadEngine& engine, const DaemonSettings& settings,
                          const MasterSweep& sweep, std::shared_ptr<spdlog::logger> log)
-    : engine_(engine), settings_(settings), sweep_(sweep), log_(std::move(log)) {
-  // Through the settings, so a reload's keys apply from the next SMP.
-  engine_.setPortKeys(
-      [this](Guid port) { return settings_.sweep.program.mKeys.keyFor(port.value); });
+    : engine_(engine), settings_(settings), sweep_(sweep), log_(std::move(log)), takeover_(log_) {
+  // Through the settings, so a reload's keys apply from the next SMP; the
+  // key a port shows when it is not ours, to take it over (MKeyTakeover.h).
+  engine_.setPortKeys([this](Guid port) {
+    return takeover_.keyToSend(sweep_.held(), port,
+                               settings_.sweep.program.mKeys.keyFor(port.value));
+  });
 }
 
 MKeyService::~MKeyService() {
@@ -45,9 +48,14 @@ void MKeyService::onSweep(const SweepOutcome& /*outcome*/) {
         ++n.unknown;
         if (info.mKeyLeasePeriod != 0) ++n.waitingOnLease;
         reportUnknown(seen, ref, info);
+        takeover_.sawUnknown(portGuidOf(node, ref.port), engine_.options().clock());
+      } else if (info.mKey != 0 && info.mKey != ours) {
+        ++n.unknown;  // it shows another key: the next sweep's Set carries it (MKeyTakeover)
       }
     }
+    takeover_.afterSweep(held, o, engine_.options().clock());
   }
+  n.takenOver = takeover_.takenOver();
   counts_ = std::move(n);
 }
 
@@ -57,7 +65,8 @@ void MKeyService::reportUnknown(const discovery::DiscoveredSubnet& seen, PortRef
   if (!reported_.insert(PortKey{node.guid, port.port}).second) return;
   const char* next =
       info.mKeyLeasePeriod != 0
-          ? "ibsm keeps sending them and takes the port over when its lease ends"
+          ? "ibsm sends its SMPs once a sweep, unretried, and takes the port over when its lease "
+            "ends"
           : "its lease never ends: only its key (the other SM's, or the old secret) or a reset of "
             "the port frees it";
   log_->warn(

@@ -113,7 +113,8 @@ DaemonStatus filledStatus() {
                   .protectedPorts = 144,
                   .unknown = 145,
                   .waitingOnLease = 146,
-                  .keepNone = 147};
+                  .keepNone = 147,
+                  .takenOver = 148};
   s.traps.received = 33;
   s.states.changes = 34;
   s.states.timesMaster = 35;
