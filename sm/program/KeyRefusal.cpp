@@ -34,11 +34,11 @@ bool refusesOurKey(const HeldSubnet& held, const ProgramOptions& options, PortRe
   if (!options.mKeys.enabled() || !held.hasObservation()) return false;
   const discovery::DiscoveredSubnet& seen = held.observed();
   const auto it = seen.portInfo.find(holder);
-  if (it == seen.portInfo.end() || it->second.mKeyProtectBits == 0) return false;
-  const Node& node = seen.fabric.node(holder.node);
-  const Guid guid = node.ports[holder.port].guid ? node.ports[holder.port].guid : node.guid;
-  // At level 1 the key reads as 0 to an SMP that does not carry it.
-  return it->second.mKey != options.mKeys.keyFor(guid.value);
+  // Protected, and its key hidden: a Get that carries the key it checks
+  // shows it (IBA 14.2.4.1), so a port read with the SM's key -- or with
+  // one it showed before (MKeyTakeover) -- shows a key; a key of 0 would
+  // disable checking and hide nothing.
+  return it != seen.portInfo.end() && it->second.mKeyProtectBits != 0 && it->second.mKey == 0;
 }
 
 SmpRequest requestFor(const ProgramStep& step, const HeldSubnet& held,

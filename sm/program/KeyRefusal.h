@@ -1,7 +1,7 @@
 // Which SMPs go to a node that refuses the SM's M_Key: its key-holding port
 // (a CA port, a switch's port 0, IBA 14.2.4) was last read protected (protect
-// bits 1 or more) by a key that is not the SM's -- another SM's, an old
-// secret's. Every Set there, and at levels 2 and 3 every Get, is dropped
+// bits 1 or more) with its key hidden -- the Get did not carry it: another
+// SM's, an old secret's. Every Set there, and at levels 2 and 3 every Get, is dropped
 // (14.2.4.1), counted in M_KeyViolations and answered by trap 256
 // (14.2.4.3), so resending one only adds violations and traps: its SMPs go
 // once (SmpRequest::attempts). Its first refusal starts its lease timer;
@@ -23,8 +23,8 @@ namespace ibsm::sm::program {
 // The port whose M_Key checks `target`'s SMP, when the step names one.
 std::optional<PortRef> keyHolderOf(const Fabric& fabric, const StepTarget& target);
 
-// Whether `holder`, as `held` last read it, is protected by a key that is not
-// the SM's (options.mKeys); false with keys off or a port never read.
+// Whether `holder`, as `held` last read it, is protected by a key the SM
+// does not know (it read as 0); false with keys off or a port never read.
 bool refusesOurKey(const HeldSubnet& held, const ProgramOptions& options, PortRef holder);
 
 // The step's request as it goes on the wire: sent once where its port
