@@ -178,9 +178,10 @@ void appendRoutes(std::string& out, const DaemonStatus& s) {
       "mft {} written\n",
       m.lft.written, m.lft.read, m.pkey.written, m.pkey.read, m.sl2vl.written, m.sl2vl.read,
       m.mft.written);
-  fmt::format_to(o, "m_keys: {}: {} protected, {} unknown, {} waiting on lease, {} keep none\n",
-                 m.mKeys.scheme, m.mKeys.protectedPorts, m.mKeys.unknown, m.mKeys.waitingOnLease,
-                 m.mKeys.keepNone);
+  fmt::format_to(
+      o, "m_keys: {}: {} protected, {} unknown, {} waiting on lease, {} keep none, {} taken over\n",
+      m.mKeys.scheme, m.mKeys.protectedPorts, m.mKeys.unknown, m.mKeys.waitingOnLease,
+      m.mKeys.keepNone, m.mKeys.takenOver);
   const MKeyCounts& k = m.mKeys;
   if (k.rotating || k.rotations != 0)
     fmt::format_to(

@@ -344,6 +344,7 @@ struct MKeyCounts {
   std::uint64_t unknown{0};         // protected by a key that is not ours (SM-2951)
   std::uint64_t waitingOnLease{0};  // of those, with a lease: taken over once it ends
   std::uint64_t keepNone{0};        // acknowledged their key but keep none (ibsim)
+  std::uint64_t takenOver{0};       // unknown ports since given our key (SM-2961), ever
   // An M_Key rotation (`ibsm keys rotate`, sm.m_key_rotate_interval): under
   // way while the previous secret is kept; ports on the new key and ports
   // still on the previous one, as the last sweep left them.

@@ -331,6 +331,7 @@ std::string formatStatusJson(const DaemonStatus& s) {
                  {"unknown", k.unknown},
                  {"waiting_on_lease", k.waitingOnLease},
                  {"keep_none", k.keepNone},
+                 {"taken_over", k.takenOver},
                  {"rotating", k.rotating},
                  {"on_new_key", k.onNewKey},
                  {"on_previous_key", k.onPreviousKey},

@@ -129,6 +129,7 @@ bool MadEngine::transmit(Entry& e, std::uint32_t tid, unsigned attempt) {
 }
 
 unsigned MadEngine::attemptsFor(const Entry& e) const {
+  if (e.request.attempts != 0) return e.request.attempts;
   const MadLoss::Limits limits{.floor = options_.retries + 1,
                                .ceiling = std::max(options_.maxAttempts, options_.retries + 1)};
   return loss_.attemptsFor(e.lossBucket, limits);

@@ -78,6 +78,10 @@ struct SmpRequest {
   std::uint32_t attributeModifier{0};
   std::variant<DrPath, Lid> to;  // directed route, or LID-routed
   SmpData data{};                // what a Set writes; ignored by Get
+  // Sends at most; 0: as many as the engine gives a request on its path.
+  // 1 for an SMP to a port that refuses the SM's M_Key (SubnetProgrammer):
+  // it would be dropped again, each time one more M_Key violation there.
+  unsigned attempts{0};
   // No M_Key here: the engine puts the key of the port reached on every
   // SMP (setPortKeys), so no caller can forget it or send a wrong one.
 

@@ -31,10 +31,15 @@ MKeyService::MKeyService(MadEngine& engine, const DaemonSettings& settings,
       settings_(settings),
       sweep_(sweep),
       log_(std::move(log)),
-      hooks_(std::move(hooks)) {
+      hooks_(std::move(hooks)),
+      takeover_(log_) {
   // Through the settings, so a reload's keys (and a rotation's) apply from
-  // the next SMP.
-  engine_.setPortKeys([this](Guid port) { return keys().keyFor(port.value); });
+  // the next SMP; the key a port shows when it is neither ours nor a
+  // rotation's previous, to take it over (MKeyTakeover.h).
+  engine_.setPortKeys([this](Guid port) {
+    return takeover_.keyToSend(sweep_.held(), port, keys().keyFor(port.value),
+                               keys().previousKeyFor(port.value));
+  });
   engine_.setPreviousPortKeys([this](Guid port) { return keys().previousKeyFor(port.value); });
 }
 
@@ -46,6 +51,8 @@ MKeyService::~MKeyService() {
 void MKeyService::onSweep(const SweepOutcome& /*outcome*/) {
   control::MKeyCounts n;
   count(n);
+  const program::ProgramOptions& o = settings_.sweep.program;
+  if (o.mKeys.enabled()) takeover_.afterSweep(sweep_.held(), o, engine_.options().clock());
   if (keys().hasPrevious() && master_) {
     if (n.onPreviousKey == 0 && n.unknown == 0 && sweep_.held().hasObservation()) {
       finishRotation(n);
@@ -56,6 +63,7 @@ void MKeyService::onSweep(const SweepOutcome& /*outcome*/) {
   }
   n.rotations = counts_.rotations;
   n.rotationStarted = counts_.rotationStarted;
+  n.takenOver = takeover_.takenOver();
   counts_ = std::move(n);
 }
 
@@ -86,6 +94,9 @@ void MKeyService::count(control::MKeyCounts& n) {
       ++n.unknown;
       if (info.mKeyLeasePeriod != 0) ++n.waitingOnLease;
       reportUnknown(seen, ref, info);
+      takeover_.sawUnknown(guid, engine_.options().clock());
+    } else if (info.mKey != 0 && info.mKey != ours) {
+      ++n.unknown;  // it shows another key: the next sweep's Set carries it (MKeyTakeover)
     }
   }
 }
@@ -173,7 +184,8 @@ void MKeyService::reportUnknown(const discovery::DiscoveredSubnet& seen, PortRef
   if (!reported_.insert(PortKey{node.guid, port.port}).second) return;
   const char* next =
       info.mKeyLeasePeriod != 0
-          ? "ibsm keeps sending them and takes the port over when its lease ends"
+          ? "ibsm sends its SMPs once a sweep, unretried, and takes the port over when its lease "
+            "ends"
           : "its lease never ends: only its key (the other SM's, or the old secret) or a reset of "
             "the port frees it";
   log_->warn(

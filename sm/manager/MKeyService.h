@@ -10,9 +10,11 @@
 // secret) answers Gets with its M_Key zeroed and drops our Sets (IBA
 // 14.2.4, protect bits 1 and up). It is counted unknown and logged once
 // (SM-2951) with what follows: with a lease, the port clears its protect
-// bits once the lease ends after a failed check (IBA 14.2.4), and the
-// Sets every sweep sends then pass and write our key; with none, only
-// whoever holds its key (or a reset) can free it.
+// bits once the lease ends after a failed check (IBA 14.2.4) and shows its
+// key, and the next sweep's Set carries that key and writes ours
+// (MKeyTakeover.h: counted taken over, SM-2961); with none, only whoever
+// holds its key (or a reset) can free it. Until then its SMPs go once a
+// sweep, never retried (sm/program/KeyRefusal.h).
 //
 // Rotation (`ibsm keys rotate`, sm.m_key_rotate_interval as master): a new
 // secret is written with the running one kept as previous
@@ -35,6 +37,7 @@
 #include <set>
 
 #include "sm/control/StatusFormat.h"
+#include "sm/manager/MKeyTakeover.h"
 #include "sm/manager/MasterSweep.h"
 #include "sm/manager/Service.h"
 #include "sm/manager/SmDaemon.h"
@@ -94,6 +97,7 @@ class MKeyService final : public Service {
   std::set<PortKey> reported_;  // SM-2951 once per port
   bool master_{false};
   Rotation rotation_;
+  MKeyTakeover takeover_;
 };
 
 }  // namespace ibsm::sm::manager

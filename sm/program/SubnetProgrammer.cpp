@@ -9,6 +9,7 @@
 #include <functional>
 
 #include "sm/program/Diff.h"
+#include "sm/program/KeyRefusal.h"
 #include "sm/program/RetriedSets.h"
 
 namespace ibsm::sm::program {
@@ -170,7 +171,7 @@ Result<std::vector<SmpReply>> SubnetProgrammer::runPhase(ProgramPhase phase,
   // replies can live in this frame.
   std::vector<SmpReply> replies(steps.size());
   for (std::size_t i = 0; i < steps.size(); ++i) {
-    engine_.submit(steps[i].request,
+    engine_.submit(requestFor(steps[i], held_, options_),
                    [&replies, i](const SmpRequest&, const SmpReply& reply) { replies[i] = reply; });
   }
   if (auto idle = engine_.runUntilIdle(); !idle) return std::unexpected(idle.error());

@@ -99,7 +99,7 @@ TEST(StatusText, IsOneKeyValueLinePerField) {
             "mad_timeouts: 0\n"
             "blocks_total: lft 0 written 0 read, pkey 0 written 0 read, sl2vl 0 written 0 read, "
             "mft 0 written\n"
-            "m_keys: off: 0 protected, 0 unknown, 0 waiting on lease, 0 keep none\n"
+            "m_keys: off: 0 protected, 0 unknown, 0 waiting on lease, 0 keep none, 0 taken over\n"
             "traps_received: 0\n"
             "traps: received 0 stood 0 sweeps_requested 0 coalesced 0 noisy_ignored 0 "
             "noisy_requests_dropped 0 answered_by_sweep 0 mismatched 0 log_suppressed 0 "

@@ -114,6 +114,7 @@ DaemonStatus filledStatus() {
                   .unknown = 145,
                   .waitingOnLease = 146,
                   .keepNone = 147,
+                  .takenOver = 151,
                   .rotating = true,
                   .onNewKey = 148,
                   .onPreviousKey = 149,

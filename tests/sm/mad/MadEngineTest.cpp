@@ -242,6 +242,23 @@ TEST_F(MadEngineTest, WithoutLossARequestNeverAnsweredGetsOnlyTheRetries) {
   EXPECT_EQ(engine.counters().lossRetries, 0U);
 }
 
+// A request that asks for one attempt (an SMP to a port that refuses the
+// SM's M_Key: each resend would be one more violation there) goes once.
+TEST_F(MadEngineTest, ARequestAskingForOneAttemptIsNeverResent) {
+  MadEngine engine = makeEngine(4, 3);
+  wire.setFaults([](const Smp&, std::size_t) { return Fate::dropped(true); });
+  SmpRequest once = SmpRequest::get(AttributeId::NodeInfo, 0, path({3}));
+  once.attempts = 1;
+  std::optional<SmpReply> reply;
+  engine.submit(once, [&](const SmpRequest&, const SmpReply& r) { reply = r; });
+  ASSERT_TRUE(engine.runUntilIdle());
+  ASSERT_TRUE(reply);
+  EXPECT_EQ(reply->outcome, SmpOutcome::Timeout);
+  EXPECT_EQ(reply->attempts, 1U);
+  EXPECT_EQ(wire.sent().size(), 1U);
+  EXPECT_EQ(engine.counters().retries, 0U);
+}
+
 TEST_F(MadEngineTest, MatchesReorderedResponsesToTheirRequestsByTid) {
   MadEngine engine = makeEngine(8);
   // Each later request is answered sooner: responses come back reversed.

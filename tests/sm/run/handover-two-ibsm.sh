@@ -8,6 +8,14 @@
 # third CA) names B, every LID is as A gave it, every link Active and every
 # switch reaches every LID. Both stop with exit 0 on SIGTERM.
 #
+# Both run with M_Keys from one shared secret (sm.m_key_secret_file, as a
+# master and its standby share it, issue 29): every SMP of either carries the
+# key derived for its port, and both status outputs name the same scheme (the
+# secret's fingerprint, never the secret: checked against the file's bytes
+# in status, logs and stats). ibsim keeps no M_Key, so here this shows the keys
+# break nothing in a handover; the fake fabric proves the protection
+# (tests/sm/manager/SmDaemonMKeyTakeoverTest.cpp).
+#
 #   run-with-ibsim.sh NETFILE -- handover-two-ibsm.sh path/to/ibsm
 set -u
 IBSM=${1:?usage: $0 path/to/ibsm}
@@ -20,8 +28,13 @@ guid_a=$(node_port_guid "$node_a")
 guid_b=$(node_port_guid "$node_b")
 
 mkdir -p a b
-ibsm_conf a/ibsm.toml "$PWD/a" 1000 2 10
-ibsm_conf b/ibsm.toml "$PWD/b" 1000 2 10
+mkdir -m 700 shared
+(umask 077 && od -An -N32 -tx1 /dev/urandom | tr -d ' \n' >shared/mkey.secret)
+secret_hex=$(cat shared/mkey.secret)
+for who in a b; do
+  ibsm_conf $who/ibsm.toml "$PWD/$who" 1000 2 10
+  echo "m_key_secret_file = \"$PWD/shared/mkey.secret\"" >>$who/ibsm.toml
+done
 start_ibsm a "$node_a" 5
 pid_a=$ibsm_pid
 wait_for_status a/control.sock .up 60 || fail "ibsm A: the subnet is not up within 60 s"
@@ -50,6 +63,15 @@ if wait_sminfo_master "$asker" "$guid_b" 30 &&
     fail "LIDs changed in the handover:"$'\n'"$(diff before.lids after.lids | head)"
   check_links_active "$net"
   check_all_pairs_walk
+  scheme_a=$(ibsm_status a/control.sock .m_keys.scheme)
+  scheme_b=$(ibsm_status b/control.sock .m_keys.scheme)
+  echo "  M_Keys: A '$scheme_a', B '$scheme_b'"
+  [[ $scheme_a == "$scheme_b" ]] || fail "A and B name other M_Key schemes: '$scheme_a', '$scheme_b'"
+  [[ $scheme_a == *derived* ]] || fail "A's M_Keys are not derived from the secret: '$scheme_a'"
+  for who in a b; do
+    status_holds $who/control.sock '.m_keys.unknown == 0' ||
+      fail "${who^^} counts ports with an M_Key not its own: $(ibsm_status $who/control.sock .m_keys)"
+  done
 else
   fail "no handover to B ($guid_b) within 30 s; sminfo: $(sminfo_from "$asker")"
 fi
@@ -59,5 +81,8 @@ for who in a b; do
   rc=$?
   [[ $rc -eq 0 ]] || fail "ibsm ${who^^} exited $rc after SIGTERM"
 done
+if grep -qi "$secret_hex" a/* b/* 2>/dev/null; then
+  fail "the shared secret appears in an output of A or B: $(grep -li "$secret_hex" a/* b/*)"
+fi
 
 finish "$(basename "$net" .net): handover from ibsm A to B, $((SECONDS - start)) s" a/ibsm.log b/ibsm.log

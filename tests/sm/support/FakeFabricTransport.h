@@ -117,6 +117,10 @@ class FakeFabricTransport final : public MadTransport {
   // Makes the next send() fail (a transport error).
   void failNextSend() { failNextSend_ = true; }
 
+  // The SM's port from now on (a standby taking over from another host); the fabric, its
+  // programming and M_Keys stay as they are.
+  void moveSm(PortRef smPort) { smPort_ = smPort; }
+
   std::function<MadClock::time_point()> clock() const;
   MadClock::time_point now() const { return now_; }
 
