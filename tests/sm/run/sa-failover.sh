@@ -8,7 +8,12 @@
 # and, once its status says the subnet is up, answers the same queries,
 # which its status counts as answered. (ClientReregister on take-over cannot
 # be seen here: ibsim ports never advertise it; ClientReregisterTest and
-# SmDaemonSaTest's takeover test have it.)
+# SmDaemonSaTest's takeover test have it.) Both run with M_Keys from one
+# shared secret (sm.m_key_secret_file), as a master and its standby would:
+# B, master after the failover, names the same key scheme as A did and
+# counts no port keyed by another (ibsim keeps no M_Key, so this shows the
+# keys of every SMP break no failover; the fake fabric proves protection:
+# SmDaemonMKeyTakeoverTest's standby with the same secret).
 #
 #   run-with-ibsim.sh NETFILE -- sa-failover.sh path/to/ibsm
 set -u
@@ -31,6 +36,9 @@ ask_sa() { # succeeds when both are answered
 mkdir -p a b
 ibsm_conf a/ibsm.toml "$PWD/a" 1000 2 10
 ibsm_conf b/ibsm.toml "$PWD/b" 1000 2 10
+mkdir -p shared
+(umask 077 && od -An -N32 -tx1 /dev/urandom | tr -d ' \n' >shared/mkey.secret)
+for who in a b; do echo "m_key_secret_file = \"$PWD/shared/mkey.secret\"" >>$who/ibsm.toml; done
 start_ibsm a "$node_a" 10
 pid_a=$ibsm_pid
 wait_for_status a/control.sock .up 60 || fail "ibsm A: the subnet is not up within 60 s"
@@ -42,6 +50,8 @@ status_holds a/control.sock '.sa.answered >= 2' || fail "A's status counts no SA
 status_holds b/control.sock '.sa.received == 0 and .sa.answered == 0' ||
   fail "B, standby, saw SA queries: $(ibsm_status_json b/control.sock | jq -c .sa)"
 
+scheme_a=$(ibsm_status a/control.sock .m_keys.scheme)
+[[ $scheme_a == *derived* ]] || fail "A's M_Keys are not derived from the secret: '$scheme_a'"
 killed=$SECONDS
 kill -KILL "$pid_a"
 if wait_for_status b/control.sock '.state == "MASTER" and .up' 40; then
@@ -50,6 +60,11 @@ if wait_for_status b/control.sock '.state == "MASTER" and .up' 40; then
   status_holds b/control.sock '.sa.answered >= 2' ||
     fail "B's status counts no SA answers: $(ibsm_status_json b/control.sock | jq -c .sa)"
   echo "B's sa counters: $(ibsm_status_json b/control.sock | jq -c .sa)"
+  scheme_b=$(ibsm_status b/control.sock .m_keys.scheme)
+  echo "M_Keys: A '$scheme_a', B '$scheme_b'"
+  [[ $scheme_b == "$scheme_a" ]] || fail "B names another M_Key scheme than A: '$scheme_b', '$scheme_a'"
+  status_holds b/control.sock '.m_keys.unknown == 0' ||
+    fail "B counts ports with an M_Key not its own: $(ibsm_status b/control.sock .m_keys)"
 else
   fail "B did not take over within 40 s: $(ibsm_state b/control.sock)"
 fi
