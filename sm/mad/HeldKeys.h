@@ -37,6 +37,8 @@ class HeldKeys {
   [[nodiscard]] std::uint64_t keyFor(Guid port, PortKeys keys, unsigned attempt) const;
   // What an answer to a `method` SMP (Get or Set) of `port` says of its key.
   void learn(Guid port, PortKeys keys, Method method, const Smp& answer);
+  // No rotation under way (no previous key): nothing to remember.
+  void forget() { held_.clear(); }
   // The key the port was last seen to hold, 0 when unknown.
   [[nodiscard]] std::uint64_t held(Guid port) const;
   std::size_t size() const { return held_.size(); }

@@ -179,8 +179,17 @@ void MadEngine::complete(Entry& e, sm::mad::Completion<Smp>&& done) {
     loss_.answeredAt(e.lossBucket, reply.attempts);
   if (reply.outcome == SmpOutcome::Ok) {
     ports_.learn(e.request.to, *reply.smp);
-    if (const auto port = ports_.portAt(e.request.to); port && keyOf_)
-      held_.learn(*port, keysOf(*port), e.request.method, *reply.smp);
+    if (const auto port = ports_.portAt(e.request.to); port && keyOf_) {
+      // Outside a rotation an answer says nothing HeldKeys keeps: the
+      // port's current key (an HMAC, and the takeover's look-up) is not
+      // worked out a second time for every answer.
+      const std::uint64_t previous = previousOf_ ? previousOf_(*port) : 0;
+      if (previous == 0)
+        held_.forget();
+      else
+        held_.learn(*port, {.current = keyOf_(*port), .previous = previous}, e.request.method,
+                    *reply.smp);
+    }
   }
   e.done(e.request, reply);
 }
