@@ -17,6 +17,7 @@
 #include <ibsm/Lids.h>
 #include <ibsm/Multicast.h>
 #include <ibsm/PKeyTables.h>
+#include <ibsm/QosPolicy.h>
 #include <ibsm/Routing.h>
 #include <ibsm/StableRoutes.h>
 
@@ -76,6 +77,10 @@ struct SubnetPlan {
   std::optional<MulticastPlan> multicast{};
   // Set when the plan was routed under change (PlanInputs::previous).
   std::optional<StablePlan> stable{};
+  // The QoS policy (qos.policy_file) with its port groups resolved on this
+  // fabric; null: no policy, paths get the partition's SL. Filled with
+  // pkeys, since `partition:` selectors need the partition plan.
+  std::shared_ptr<const qos::ResolvedQos> qos{};
 };
 
 // "capacity-lost", "capacity-gained", "hosts-only", "unknown": for reports and status.
