@@ -171,6 +171,30 @@ struct QosQuery {
   std::optional<std::uint8_t> qosClass{};
 };
 
+// The SL2VL and VLArbitration tables the qos.* options and the policy's
+// qos-setup section ask of every port (qos/QosTables.cpp plans them; sm/program
+// writes the ones a port does not hold). A switch's SL2VL is per (input,
+// output) port pair: `port` is the output port and `inPort` the input; a CA
+// or router port has one table (`inPort` 0). VLArbitration is per output
+// port (a switch's port 0 included); highLimit is PortInfo:VLHighLimit.
+struct QosSl2Vl {
+  PortRef port{};
+  std::uint8_t inPort{0};
+  std::array<std::uint8_t, 16> vl{};
+  auto operator<=>(const QosSl2Vl&) const = default;
+};
+struct QosVlArb {
+  PortRef port{};
+  std::uint8_t highLimit{0};
+  std::vector<VlWeight> high{};  // at most 64 entries (blocks 3-4)
+  std::vector<VlWeight> low{};   // at most 64 entries (blocks 1-2)
+  auto operator<=>(const QosVlArb&) const = default;
+};
+struct QosTables {
+  std::vector<QosSl2Vl> sl2vl{};  // sorted by (port, inPort)
+  std::vector<QosVlArb> vlArb{};  // sorted by port
+};
+
 // The level of the first rule that matches, else the level named DEFAULT,
 // else nullptr (no QoS: the SA answers as without a policy).
 [[nodiscard]] const QosLevel* matchQos(const ResolvedQos& qos, const QosQuery& query);

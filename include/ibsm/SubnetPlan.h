@@ -81,6 +81,10 @@ struct SubnetPlan {
   // fabric; null: no policy, paths get the partition's SL. Filled with
   // pkeys, since `partition:` selectors need the partition plan.
   std::shared_ptr<const qos::ResolvedQos> qos{};
+  // SL2VL and VLArbitration of every port when the SM manages QoS (qos.*
+  // options or a policy's qos-setup); nullopt: those tables are left as
+  // they are (dragonfly's VL layers in routing.sl2vl aside).
+  std::optional<qos::QosTables> qosTables{};
 };
 
 // "capacity-lost", "capacity-gained", "hosts-only", "unknown": for reports and status.
