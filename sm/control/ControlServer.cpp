@@ -49,6 +49,8 @@ std::optional<std::string> answerHealth(const std::string& request,
   return std::nullopt;
 }
 
+// A wake-up is never set in the past: a due client is looked at 1 ms on.
+constexpr std::chrono::milliseconds kTimerFloor{1};
 constexpr std::string_view kLogLevel = "log-level ";
 
 std::string answerLogLevel(const std::string& request, const LogLevelRequest& logLevel) {
@@ -377,7 +379,6 @@ namespace ibsm::sm::control {
 void ControlServer::attach(loop::EventLoop& loop, std::function<DaemonStatus()> status,
                            SweepRequest sweep) {
   loop_ = &loop;
-  clock_ = loop.clock();
   status_ = std::move(status);
   sweep_ = std::move(sweep);
   loop.watch(fd_, [this] { onListening(); });
@@ -391,7 +392,7 @@ void ControlServer::onListening() {
     const int fd = clients_[i].fd;
     accepted.push_back(fd);
     loop_->watch(fd, [this, fd] { onClient(fd); });
-    clients_[i].timer = loop_->at(clients_[i].deadline, [this, fd] { onClient(fd); });
+    armTimer(clients_[i], clients_[i].deadline - clock_());
   }
   // Full: more connections wait in the backlog, and the listening socket
   // stays readable -- watched, it would wake the loop for nothing.
@@ -401,17 +402,28 @@ void ControlServer::onListening() {
   for (int fd : accepted) onClient(fd);
 }
 
+void ControlServer::armTimer(Client& client, MadClock::duration after) {
+  if (client.timer != 0) loop_->cancel(client.timer);
+  const int fd = client.fd;
+  client.timer = loop_->at(loop_->now() + std::max(after, MadClock::duration(kTimerFloor)),
+                           [this, fd] { onClient(fd); });
+}
+
 void ControlServer::onClient(int fd) {
   auto it = std::ranges::find_if(clients_, [fd](const Client& c) { return c.fd == fd; });
   if (it == clients_.end()) return;
   if (!progress(*it, status_, sweep_)) {
-    if (!it->answered) return;
+    if (!it->answered) {
+      // Woken before the deadline (readable, or a loop whose clock runs
+      // ahead of the real one): wake again when the rest of it is due.
+      armTimer(*it, it->deadline - clock_());
+      return;
+    }
     // The rest of a long answer: sent again shortly, until the deadline.
     // Only the timer calls back from now on: unread input would otherwise
     // wake the loop again and again.
     loop_->unwatch(fd);
-    loop_->cancel(it->timer);
-    it->timer = loop_->at(clock_() + kSendRetry, [this, fd] { onClient(fd); });
+    armTimer(*it, kSendRetry);
     return;
   }
   loop_->unwatch(fd);

@@ -104,10 +104,13 @@ class ControlServer {
   // before serving. Unset, `health` answers an error and `metrics` shows
   // the SM's figures alone.
   void provideHealth(HealthSource health) { health_ = std::move(health); }
-  // Serves from `loop`'s waits from now on, timing clients on its clock:
-  // the listening socket and every client are watched, and each client has
-  // a timer at its deadline. Detaches itself when destroyed; the loop must
-  // outlive the server. Not mixed with serve().
+  // Serves from `loop`'s waits from now on: the listening socket and every
+  // client are watched, and each client has a timer that wakes the server
+  // when its deadline is due. Deadlines are kept on the real clock, never
+  // the loop's: a client is a process, and a loop on simulated time (the
+  // fake fabric's, where an idle loop jumps to its next timer) would drop
+  // a client that took a few microseconds between connect and send. Detaches itself when destroyed;
+  // the loop must outlive the server. Not mixed with serve().
   void attach(loop::EventLoop& loop, std::function<DaemonStatus()> status, SweepRequest sweep);
   // "draw" -> the SVG `draw` makes (or its "error: ..."). Set once, before
   // serving; unset, "draw" answers an error.
@@ -164,6 +167,8 @@ class ControlServer {
   // Attached: the listening socket is readable / a client is readable or due.
   void onListening();
   void onClient(int fd);
+  // The client's timer, due on the loop's clock when its deadline is on the real one.
+  void armTimer(Client& client, MadClock::duration after);
 
   int fd_;
   std::filesystem::path path_;
@@ -173,6 +178,7 @@ class ControlServer {
   std::optional<MadClock::time_point> lastRefusalLog_;
   std::uint64_t refusalsUnlogged_{0};
   std::vector<Client> clients_;
+  // The real clock, for clients' deadlines and the refusal log's pace.
   loop::EventLoop::Clock clock_{[] { return MadClock::now(); }};
   loop::EventLoop* loop_{nullptr};  // attached to; not owned
   DrawingSource draw_;

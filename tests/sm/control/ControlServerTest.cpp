@@ -14,6 +14,7 @@
 #include "sm/control/ControlServer.h"
 #include "sm/control/HealthFormat.h"
 #include "sm/control/Metrics.h"
+#include "sm/mad/MadTransport.h"
 #include "tests/sm/control/HealthViewSample.h"
 #include "tests/sm/support/PipeTransport.h"
 
@@ -345,6 +346,56 @@ TEST_F(ControlSocket, AttachedToTheLoopItAnswersFromItsWaitsAndDropsASilentClien
   EXPECT_EQ(::recv(silent, &c, 1, MSG_DONTWAIT), 0);
   EXPECT_LT(MadClock::now() - connected, kShortDeadline + 200ms);
   ::close(silent);
+}
+
+// The fake fabric's wire: no fd, and waiting for an answer moves its
+// simulated clock to the deadline at once, as FakeFabricTransport does.
+class SimulatedWire final : public MadTransport {
+ public:
+  Result<void> send(const MadBuffer&, MadAddress) override { return {}; }
+  Result<std::optional<ReceivedMad>> receive(MadClock::time_point deadline) override {
+    now_ = std::max(now_, deadline);
+    return std::optional<ReceivedMad>{};
+  }
+  int pollFd() const override { return -1; }
+  MadClock::time_point now() const { return now_; }
+
+ private:
+  MadClock::time_point now_{MadClock::now()};
+};
+
+// A daemon on the fake fabric runs its loop on simulated time, far ahead of
+// the real clock (an idle loop jumps to its next timer). A client is a
+// process on the real clock: one that takes 50 ms between connecting and
+// sending, well within its 300 ms, is answered however far the loop's
+// clock has run meanwhile (it was dropped once its deadline passed on the
+// loop's clock, within microseconds of real time).
+TEST_F(ControlSocket, AttachedToALoopOnSimulatedTimeItTimesClientsOnTheRealClock) {
+  SimulatedWire wire;
+  loop::EventLoop loop([&wire] { return wire.now(); });
+  auto server = ControlServer::listen(
+      path_, {.readGroup = {}, .readGroupName = {}, .requestDeadline = kShortDeadline});
+  ASSERT_TRUE(server);
+  (*server)->attach(
+      loop, [&] { return sample(); }, [](SweepAsk) {});
+
+  const int slow = connectRaw();
+  auto answer = std::async(std::launch::async, [&] {
+    std::this_thread::sleep_for(50ms);
+    const std::string line = "status\n";
+    (void)!::send(slow, line.data(), line.size(), MSG_NOSIGNAL);
+    std::string got;
+    char buf[4096];
+    for (ssize_t n; (n = ::recv(slow, buf, sizeof buf, 0)) > 0;) got.append(buf, n);
+    return got;
+  });
+  const auto giveUp = std::chrono::steady_clock::now() + 5s;
+  while (answer.wait_for(0ms) != std::future_status::ready &&
+         std::chrono::steady_clock::now() < giveUp)
+    ASSERT_TRUE(loop.receive(wire, loop.now() + 1s));
+  EXPECT_EQ(answer.get(), formatStatus(sample()));
+  EXPECT_EQ((*server)->counts().timedOut, 0U);
+  ::close(slow);
 }
 
 // A fabric of `ports` ports, every one read: its JSON runs to megabytes.

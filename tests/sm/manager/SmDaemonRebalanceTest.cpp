@@ -83,10 +83,14 @@ TEST(SmDaemonRebalance, SweepRebalanceCountsAsARebalanceNotAsAHeavySweep) {
   std::optional<Counts> atUp, after;
   std::vector<std::string> answers;
   std::string lastStatus;
+  int upAsks = 0;  // for the failure message: what the wait for "up" saw
+  std::string lastUpAnswer;
   std::jthread operatorThread([&] {
     const auto giveUp = WallClock::now() + 20s;
     const auto isUp = [&] {
       auto s = control::request(settings.controlSocket, "status", 2s);
+      ++upAsks;
+      lastUpAnswer = s ? s->substr(0, 300) : "error: " + s.error().message;
       return s && s->find("\nup: yes\n") != std::string::npos;
     };
     while (WallClock::now() < giveUp && !isUp()) std::this_thread::sleep_for(5ms);
@@ -115,7 +119,7 @@ TEST(SmDaemonRebalance, SweepRebalanceCountsAsARebalanceNotAsAHeavySweep) {
 
   ASSERT_TRUE(atUp) << "the subnet never came up";
   ASSERT_TRUE(after) << "no status after the asks";
-  EXPECT_EQ(answers.size(), 2U);
+  EXPECT_EQ(answers.size(), 2U) << upAsks << " status asks before up; the last:\n" << lastUpAnswer;
   EXPECT_EQ(after->rebalance, atUp->rebalance + 2);
   EXPECT_EQ(after->heavy, atUp->heavy);
   EXPECT_NE(lastStatus.find("\nlast_heavy: rebalance "), std::string::npos) << lastStatus;
