@@ -79,9 +79,16 @@ ctest --test-dir "$root/build-test" -j"$(nproc)" --output-on-failure --timeout 9
 # every gtest program and the ibsm command; not the ibsim-only programs or
 # the tools, which this phase never runs). A gtest program left out of that
 # target would show in ctest as <name>_NOT_BUILT and not run: that fails.
+#
+# -Og -g1 rather than Debug's -O0 -g: a fifth less compile time, a third of
+# the object size to link, and the heavy specs (a radix-36 fat tree's every
+# pair) run several times faster, while ASan and UBSan see the same code.
+# -Og's -Wmaybe-uninitialized guesses are not errors here: the Release build
+# above judges that warning at -O2, where it means something.
 phase "build (ASan + UBSan, the unit tests)"
 cmake -S "$root" -B "$root/build-asan" -G Ninja -DCMAKE_BUILD_TYPE=Debug -DIBSM_SANITIZE=ON \
-  -DIBSM_BENCH=OFF -DIBSM_WERROR=ON >/dev/null
+  "-DCMAKE_CXX_FLAGS_DEBUG=-Og -g1 -Wno-maybe-uninitialized" -DIBSM_BENCH=OFF \
+  -DIBSM_WERROR=ON >/dev/null
 ninja -C "$root/build-asan" -j"$(nproc)" unit-tests >&2
 if not_built=$(ctest --test-dir "$root/build-asan" -N | grep -E '_NOT_BUILT'); then
   echo "test.sh: unit tests the target unit-tests does not build (ibsm_unit_test in" \
