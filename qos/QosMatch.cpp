@@ -3,10 +3,13 @@
 // turned into rules by the parser), the first whose every given criterion
 // holds wins; a criterion the rule gives but the query does not (a service
 // id, PKey or QoS class the requester left out) fails the rule, as the SA
-// cannot know it holds.
+// cannot know it holds (OpenSM's osm_qos_policy.c,
+// __qos_policy_get_match_rule_by_params: a rule with QoS classes, service
+// ids or PKeys is skipped when the component mask lacks that component).
 #include <ibsm/QosPolicy.h>
 
 #include <algorithm>
+#include <cctype>
 
 namespace ibsm::qos {
 namespace {
@@ -25,13 +28,29 @@ bool inGroups(const ResolvedQos& qos, const std::vector<std::string>& groups, Gu
 
 bool matches(const ResolvedQos& qos, const QosMatchRule& rule, const QosQuery& q) {
   const auto pkey = q.pkey ? std::optional<std::uint16_t>(*q.pkey & 0x7FFF) : std::nullopt;
+  // OpenSM's parser keeps a PKey range as its two ends' low 15 bits, in
+  // order (osm_qos_parser_y.y, __pkey_rangelist2rangearr): "0x7fff-0x8001"
+  // becomes 0x0001-0x7fff.
   std::vector<Range<std::uint16_t>> pkeys;
-  for (const auto& r : rule.pkeys)
-    pkeys.push_back({static_cast<std::uint16_t>(r.first & 0x7FFF),
-                     static_cast<std::uint16_t>(r.last & 0x7FFF)});
+  for (const auto& r : rule.pkeys) {
+    const auto a = static_cast<std::uint16_t>(r.first & 0x7FFF);
+    const auto b = static_cast<std::uint16_t>(r.last & 0x7FFF);
+    pkeys.push_back({std::min(a, b), std::max(a, b)});
+  }
   return inGroups(qos, rule.sources, q.source) && inGroups(qos, rule.destinations, q.destination) &&
          inRanges(rule.serviceIds, q.serviceId) && inRanges(rule.qosClasses, q.qosClass) &&
          inRanges(pkeys, pkey);
+}
+
+// Level names are case-insensitive, DEFAULT included (osm_qos_policy.c,
+// __qos_policy_get_qos_level_by_name compares with strcasecmp).
+const QosLevel* levelNamed(const QosPolicy& policy, std::string_view name) {
+  const auto lower = [](char c) {
+    return static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  };
+  for (const auto& l : policy.levels)
+    if (std::ranges::equal(l.name, name, {}, lower, lower)) return &l;
+  return nullptr;
 }
 
 }  // namespace
@@ -39,8 +58,8 @@ bool matches(const ResolvedQos& qos, const QosMatchRule& rule, const QosQuery& q
 const QosLevel* matchQos(const ResolvedQos& qos, const QosQuery& query) {
   if (!qos.policy) return nullptr;
   for (const auto& rule : qos.policy->rules)
-    if (matches(qos, rule, query)) return qos.policy->level(rule.level);
-  return qos.policy->level("DEFAULT");
+    if (matches(qos, rule, query)) return levelNamed(*qos.policy, rule.level);
+  return levelNamed(*qos.policy, "DEFAULT");
 }
 
 }  // namespace ibsm::qos
