@@ -65,8 +65,9 @@ TEST(QosMatch, SourceAndDestinationGroupsAreNotSymmetric) {
   EXPECT_EQ(matchQos(qos, {.source = kStorage, .destination = kCompute})->name, "DEFAULT");
 }
 
-// OpenSM finds levels by name ignoring case (__qos_policy_get_qos_level_by_name).
-TEST(QosMatch, LevelNamesIgnoreCase) {
+// OpenSM finds levels and port groups by name ignoring case
+// (__qos_policy_get_qos_level_by_name, __qos_policy_get_port_group_by_name).
+TEST(QosMatch, LevelAndGroupNamesIgnoreCase) {
   auto qos = policyOf({{.qosClasses = {{1, 1}}, .level = "STORAGE"}}, false);
   auto policy = std::make_shared<QosPolicy>(*qos.policy);
   policy->levels.push_back({.name = "Default", .sl = 7});
@@ -74,6 +75,9 @@ TEST(QosMatch, LevelNamesIgnoreCase) {
   EXPECT_EQ(matchQos(qos, {.source = kCompute, .destination = kStorage, .qosClass = 1})->name,
             "Storage");
   EXPECT_EQ(matchQos(qos, {.source = kCompute, .destination = kStorage})->name, "Default");
+  const auto byGroup = policyOf({{.destinations = {"Storage"}, .level = "mpi"}}, false);
+  EXPECT_EQ(matchQos(byGroup, {.source = kCompute, .destination = kStorage})->name, "Mpi");
+  EXPECT_EQ(matchQos(byGroup, {.source = kStorage, .destination = kCompute}), nullptr);
 }
 
 TEST(QosMatch, WithoutAPolicyOrAMatchAndNoDefaultThereIsNoLevel) {
