@@ -105,6 +105,9 @@ TEST_F(QosPathRecordTest, TheLevelFollowsThePKeyAndOverridesThePartitionsSl) {
   ASSERT_EQ(paths.size(), 1U);
   EXPECT_EQ(paths[0].sl, 2);
   EXPECT_EQ(paths[0].pkey, 0x8001);
+  q.sl = 2;
+  EXPECT_EQ(get(q, prMask::kPKey | prMask::kSl).size(), 1U)
+      << "asking the level's SL: the partition's sl is not consulted (ERR 1F1F only)";
   q.pkey = 0x8002;
   EXPECT_EQ(get(q, prMask::kPKey).at(0).sl, 5);
 }
