@@ -67,9 +67,9 @@ std::uint8_t chooseLife(const McMemberRecord& r, std::uint64_t mask, std::uint8_
   return r.packetLifeTime;
 }
 
-McMemberRecord answerOf(const McGroup& g, const McMemberRecord& request, std::uint8_t state,
-                        bool proxy) {
-  McMemberRecord a = groupRecord(g.mgid, g.mlid, g.params);
+McMemberRecord answerOf(const SaSubnet& subnet, const McGroup& g, const McMemberRecord& request,
+                        std::uint8_t state, bool proxy) {
+  McMemberRecord a = groupRecord(g.mgid, g.mlid, paramsOn(subnet, g));
   a.portGid = request.portGid;  // with the prefix the port asked with
   a.joinState = state;
   a.proxyJoin = proxy;
@@ -77,6 +77,15 @@ McMemberRecord answerOf(const McGroup& g, const McMemberRecord& request, std::ui
 }
 
 }  // namespace
+
+McGroupParams paramsOn(const SaSubnet& subnet, const McGroup& group) {
+  McGroupParams p = group.params;
+  if (const qos::ResolvedQos* qos = subnet.qos()) {
+    const auto pkey = static_cast<std::uint16_t>(p.pkey & kPKeyBase);
+    if (const qos::QosLevel* level = qos::matchQos(*qos, {.pkey = pkey})) p.sl = level->sl;
+  }
+  return p;
+}
 
 bool McGroup::kept() const {
   return std::ranges::any_of(
@@ -103,7 +112,7 @@ McAnswer McGroups::join(const SaSubnet& subnet, const McRequest& req) {
     if (!made) return std::unexpected(made.error());
     fresh = std::move(*made);
     g = &fresh;
-  } else if (!matchesGroupParams(g->params, r, req.mask)) {
+  } else if (!matchesGroupParams(paramsOn(subnet, *g), r, req.mask)) {
     return std::unexpected(saStatus::kReqInvalid);
   }
   if (state == 0 || !portCarries(subnet, *port, g->params) ||
@@ -134,7 +143,7 @@ McAnswer McGroups::join(const SaSubnet& subnet, const McRequest& req) {
   }
   m.joinState = static_cast<std::uint8_t>(m.joinState | state);
   if (added || receives(before) != receives(m.joinState)) changed();
-  return answerOf(target, r, m.joinState, m.proxyJoin);
+  return answerOf(subnet, target, r, m.joinState, m.proxyJoin);
 }
 
 std::size_t McGroups::membershipsOf(Guid portGuid) const {
@@ -164,7 +173,8 @@ std::expected<McGroup, std::uint16_t> McGroups::create(const SaSubnet& subnet, c
     // like it (OpenSM's ipoib_mcgroup_creation_validation).
     if (isIpoibMgid(mgid) && !isIpoibBroadcast(mgid)) {
       const McGroup* broadcast = group(ipoibBroadcastOf(mgid));
-      if (!broadcast || !matchesGroupParams(broadcast->params, r, req.mask & kOtherComponents))
+      if (!broadcast ||
+          !matchesGroupParams(paramsOn(subnet, *broadcast), r, req.mask & kOtherComponents))
         return std::unexpected(saStatus::kReqInvalid);
     }
   }
@@ -181,6 +191,9 @@ std::expected<McGroup, std::uint16_t> McGroups::create(const SaSubnet& subnet, c
   p.pkey = static_cast<std::uint16_t>(r.pkey | kFullMember);
   p.mtu = link->mtu;
   p.rate = link->rate;
+  // Kept as asked; answered as paramsOn() says. Every creating join names
+  // an SL (IPoIB's 0 for a new broadcast group), so the partition's QoS
+  // level overrides it rather than refuse the creation.
   p.sl = r.sl;
   p.tclass = r.tClass;
   p.flowLabel = r.flowLabel;
@@ -207,7 +220,7 @@ McAnswer McGroups::leave(const SaSubnet& subnet, const McRequest& req) {
     return std::unexpected(saStatus::kReqInvalid);
   const std::uint8_t before = m->second.joinState;
   const std::uint8_t after = static_cast<std::uint8_t>(before & ~state);
-  McMemberRecord answer = answerOf(g, r, after, m->second.proxyJoin);
+  McMemberRecord answer = answerOf(subnet, g, r, after, m->second.proxyJoin);
   if (after == 0) {
     g.members.erase(m);
   } else {

@@ -51,6 +51,19 @@ struct McGroup {
   bool kept() const;
 };
 
+// The parameters a group is answered and matched with on `subnet`: its
+// own, but with a QoS policy the SL of its partition's level -- the level
+// a PathRecord query naming only the group's PKey gets (the first rule
+// that matches that PKey alone, else DEFAULT). The level's SL wins over
+// the partition config's `sl` and the creator's, as it does for the
+// partition's PathRecords (OpenSM's pr_rcv_get_path_parms: "QoS level SL
+// overrides partition SL"), so that a partition's unicast and multicast
+// share an SL. (OpenSM up to 3.3.20 likewise rewrote the SL of a
+// partition's groups from the rules naming its PKey, the last one
+// winning; since 2016, commit 2f4713da, it leaves group SLs alone.) Held
+// per snapshot, not in the group: a new policy applies to existing groups.
+McGroupParams paramsOn(const SaSubnet& subnet, const McGroup& group);
+
 // A group created or deleted, for traps 66 and 67.
 struct McGroupEvent {
   enum class Kind : std::uint8_t { Created, Deleted };

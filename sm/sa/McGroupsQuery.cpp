@@ -20,8 +20,8 @@ bool sameProxy(const McRequest& req, bool proxy) {
   return (req.mask & mcmMask::kProxyJoin) == 0 || req.record.proxyJoin == proxy;
 }
 
-McMemberRecord memberRecord(const McGroup& g, const McMember& m) {
-  McMemberRecord r = groupRecord(g.mgid, g.mlid, g.params);
+McMemberRecord memberRecord(const McGroup& g, const McGroupParams& params, const McMember& m) {
+  McMemberRecord r = groupRecord(g.mgid, g.mlid, params);
   r.portGid = m.portGid;
   r.joinState = m.joinState;
   r.proxyJoin = m.proxyJoin;
@@ -31,24 +31,25 @@ McMemberRecord memberRecord(const McGroup& g, const McMember& m) {
 // The records of one group for `req`: the member PortGID names; every
 // member for a trusted requester; else the group once, with the bits its
 // members hold together.
-void recordsOf(const McGroup& g, const McRequest& req, std::vector<McMemberRecord>& out) {
+void recordsOf(const McGroup& g, const McGroupParams& params, const McRequest& req,
+               std::vector<McMemberRecord>& out) {
   const auto fits = [&](const McMember& m) {
     return sameJoinState(req, m.joinState) && sameProxy(req, m.proxyJoin);
   };
   if (req.mask & mcmMask::kPortGid) {
     const auto m = g.members.find(gidGuid(req.record.portGid));
-    if (m != g.members.end() && fits(m->second)) out.push_back(memberRecord(g, m->second));
+    if (m != g.members.end() && fits(m->second)) out.push_back(memberRecord(g, params, m->second));
     return;
   }
   if (req.trusted) {
     for (const auto& [guid, m] : g.members)
-      if (fits(m)) out.push_back(memberRecord(g, m));
+      if (fits(m)) out.push_back(memberRecord(g, params, m));
     return;
   }
   std::uint8_t all = 0;
   for (const auto& [guid, m] : g.members) all = static_cast<std::uint8_t>(all | m.joinState);
   if (sameJoinState(req, all) && sameProxy(req, false))
-    out.push_back(groupRecord(g.mgid, g.mlid, g.params));
+    out.push_back(groupRecord(g.mgid, g.mlid, params));
 }
 
 }  // namespace
@@ -66,8 +67,9 @@ std::vector<McMemberRecord> McGroups::find(const SaSubnet& subnet, const McReque
     if ((req.mask & mcmMask::kMgid) && q.mgid != mgid) continue;
     if ((req.mask & mcmMask::kMlid) && q.mlid != g.mlid) continue;
     // A requester sees the groups of its own partitions only.
-    if (!holdsPKey(mine, g.params.pkey) || !matchesGroupParams(g.params, q, req.mask)) continue;
-    recordsOf(g, req, out);
+    const McGroupParams params = paramsOn(subnet, g);  // with its partition's QoS SL
+    if (!holdsPKey(mine, params.pkey) || !matchesGroupParams(params, q, req.mask)) continue;
+    recordsOf(g, params, req, out);
   }
   // IBA 15.2.5.17: PortGID, JoinState and ProxyJoin are zero in answers
   // to a requester that is not trusted.

@@ -1,10 +1,13 @@
 // GetMulti(MultiPathRecord) (IBA 15.2.5.20): the PathRecords from each
 // source GID to each destination GID the request lists, by the same rules
 // as PathRecord (sm/sa/PathRecords.h: the programmed routes, the shared
-// PKey, the partition's SL, the selectors). NumbPath, when given, caps the
-// answer's paths in all (OpenSM's reading: the first NumbPath found, pair
-// by pair in the order listed); IndependenceSelector is not honoured (the
-// paths are the ones the LFTs give, the distinct LID pairs with LMC > 0).
+// PKey, the partition's SL, the selectors, a QoS policy's level -- matched
+// per source and destination on the request's ServiceID, PKey and
+// QoSClass, as OpenSM's osm_qos_policy_get_qos_level_by_mpr does).
+// NumbPath, when given, caps the answer's paths in all (OpenSM's reading:
+// the first NumbPath found, pair by pair in the order listed);
+// IndependenceSelector is not honoured (the paths are the ones the LFTs
+// give, the distinct LID pairs with LMC > 0).
 //
 //   auto paths = findMultiPaths(subnet, *record, header.componentMask, from.lid);
 //   if (!paths) answer with paths.error();  // an SA status

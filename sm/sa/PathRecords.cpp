@@ -138,6 +138,61 @@ std::optional<std::uint16_t> sharedPKey(const SaSubnet& subnet, PortRef src, Por
   return std::nullopt;
 }
 
+// The level of a QoS policy's first rule that matches the two ports and
+// what the query gives of ServiceID (both halves), PKey and QoSClass
+// (OpenSM's osm_qos_policy_get_qos_level_by_pr); nullptr without a policy.
+const qos::QosLevel* levelOf(const SaSubnet& subnet, const PathQuery& q, PortRef src, PortRef dst) {
+  const qos::ResolvedQos* qos = subnet.qos();
+  if (!qos) return nullptr;
+  const Fabric& f = subnet.fabric();
+  qos::QosQuery query{.source = f.port(src).guid, .destination = f.port(dst).guid};
+  if ((q.mask & prMask::kServiceId) == prMask::kServiceId) query.serviceId = q.query.serviceId;
+  if (q.mask & prMask::kPKey) query.pkey = q.query.pkey;
+  if (q.mask & prMask::kQosClass) query.qosClass = q.query.qosClass;
+  return qos::matchQos(*qos, query);
+}
+
+// A level's PKey range as OpenSM keeps it: its ends' low 15 bits, in order.
+std::pair<std::uint16_t, std::uint16_t> baseRange(const qos::Range<std::uint16_t>& r) {
+  const auto a = static_cast<std::uint16_t>(r.first & 0x7FFF);
+  const auto b = static_cast<std::uint16_t>(r.last & 0x7FFF);
+  return {std::min(a, b), std::max(a, b)};
+}
+
+bool levelHasPKey(const qos::QosLevel& level, std::uint16_t pkey) {
+  const auto base = static_cast<std::uint16_t>(pkey & 0x7FFF);
+  return std::ranges::any_of(level.pkeys, [&](const auto& r) {
+    const auto [lo, hi] = baseRange(r);
+    return lo <= base && base <= hi;
+  });
+}
+
+// The PKey of a path between two ports, as OpenSM picks it
+// (osm_sa_path_record.c, pr_rcv_get_path_parms): the one the query names,
+// which a level that lists PKeys must list too; else, when the level lists
+// PKeys, the lowest shared one of its first range that has one
+// (osm_qos_level_get_shared_pkey); else any both ports share.
+std::optional<std::uint16_t> pathPKey(const SaSubnet& subnet, PortRef src, PortRef dst,
+                                      std::optional<std::uint16_t> wanted,
+                                      const qos::QosLevel* level) {
+  if (!level || level->pkeys.empty()) return sharedPKey(subnet, src, dst, wanted);
+  if (wanted) {
+    if (!levelHasPKey(*level, *wanted)) return std::nullopt;
+    return sharedPKey(subnet, src, dst, wanted);
+  }
+  for (const auto& range : level->pkeys) {
+    const auto [lo, hi] = baseRange(range);
+    std::optional<std::uint16_t> best;
+    for (const std::uint16_t mine : subnet.pkeys(src)) {
+      const auto base = static_cast<std::uint16_t>(mine & 0x7FFF);
+      if (base < lo || base > hi || (best && (*best & 0x7FFF) <= base)) continue;
+      if (const auto shared = sharedPKey(subnet, src, dst, mine)) best = shared;
+    }
+    if (best) return best;
+  }
+  return std::nullopt;
+}
+
 struct Ends {
   std::vector<PortRef> sources;
   std::vector<PortRef> dests;
@@ -217,10 +272,17 @@ std::vector<std::pair<Lid, Lid>> lidPairs(const std::vector<Lid>& s, const std::
 // the engine drops the partition's SL on this route, the lowest SL it
 // carries. An SL the query names must satisfy both. nullopt: none does.
 // (The dragonfly engine maps all 16 SLs on every turn, so with it the
-// partition's SL always stands.)
+// partition's SL always stands.) A QoS level's SL overrides the
+// partition's and admits no other: a query naming another SL, or a route
+// that drops it, has no path (OpenSM's pr_rcv_get_path_parms: ERR 1F1F
+// and the valid_sl_mask check).
 std::optional<std::uint8_t> slFor(const PathQuery& q, std::optional<std::uint8_t> partitionSl,
-                                  std::uint16_t carried) {
+                                  std::uint16_t carried, const qos::QosLevel* level) {
   const auto ok = [&](std::uint8_t sl) { return (carried >> sl) & 1U; };
+  if (level) {
+    if (((q.mask & prMask::kSl) && q.query.sl != level->sl) || !ok(level->sl)) return std::nullopt;
+    return level->sl;
+  }
   if (q.mask & prMask::kSl) {
     if ((partitionSl && *partitionSl != q.query.sl) || !ok(q.query.sl)) return std::nullopt;
     return q.query.sl;
@@ -232,9 +294,19 @@ std::optional<std::uint8_t> slFor(const PathQuery& q, std::optional<std::uint8_t
   return std::nullopt;
 }
 
+// A QoS level's MTU and rate limits cap what the path offers, before the
+// query's selectors judge it (pr_rcv_get_path_parms: the lower of the two).
+void capByLevel(const qos::QosLevel* level, PathRecord& pr) {
+  if (!level) return;
+  if (level->mtuLimit) pr.mtu = std::min(pr.mtu, *level->mtuLimit);
+  if (level->rateLimit && rateHalfGbps(pr.rate) > rateHalfGbps(*level->rateLimit))
+    pr.rate = *level->rateLimit;
+}
+
 // The record for one LID pair, nullopt when no path satisfies the query.
 std::optional<PathRecord> pathFor(const SaSubnet& subnet, const PathQuery& q, PortRef src,
-                                  PortRef dst, std::pair<Lid, Lid> lids, std::uint16_t pkey) {
+                                  PortRef dst, std::pair<Lid, Lid> lids, std::uint16_t pkey,
+                                  const qos::QosLevel* level) {
   const auto route = walk(subnet, src, lids.second, dst);
   if (!route) return std::nullopt;
   const bool reversible = walk(subnet, dst, lids.first, src).has_value();
@@ -259,7 +331,7 @@ std::optional<PathRecord> pathFor(const SaSubnet& subnet, const PathQuery& q, Po
   // (only the Reversible bit beside it), as OpenSM's do.
   pr.numbPath = 0;
   pr.pkey = pkey;
-  const auto sl = slFor(q, subnet.slOfPKey(pkey), route->sls);
+  const auto sl = slFor(q, subnet.slOfPKey(pkey), route->sls, level);
   if (!sl) return std::nullopt;
   pr.sl = *sl;
   const Port& own = f.port(src);
@@ -268,7 +340,12 @@ std::optional<PathRecord> pathFor(const SaSubnet& subnet, const PathQuery& q, Po
   // ports say 2048), as OpenSM's walk counts it.
   pr.mtu = std::min({route->anyLink ? route->mtu : own.mtuCap, own.mtuCap, f.port(dst).mtuCap});
   pr.rate = route->anyLink ? rateOfHalfGbps(route->rate) : rateCode(own.link);
-  pr.packetLifeTime = src == dst ? 0 : settings.packetLifeTime;  // IBA: 0 on a loopback path
+  capByLevel(level, pr);
+  // IBA: 0 on a loopback path; else the level's packet-life replaces the
+  // subnet's (pr_rcv_get_path_parms), before the selector judges it.
+  pr.packetLifeTime = src == dst                   ? 0
+                      : level && level->packetLife ? *level->packetLife
+                                                   : settings.packetLifeTime;
   pr.mtuSelector = pr.rateSelector = pr.packetLifeTimeSelector = selector::kExactly;
   if (!applySelectors(q, pr)) return std::nullopt;
   return pr;
@@ -321,13 +398,14 @@ std::expected<std::vector<PathRecord>, std::uint16_t> findPaths(const SaSubnet& 
   for (const PortRef src : ends->sources) {
     const auto slids = lidsOf(subnet, src, q.mask & prMask::kSlid, q.query.slid);
     for (const PortRef dst : ends->dests) {
-      const auto pkey = sharedPKey(subnet, src, dst, wantedPKey);
+      const qos::QosLevel* level = levelOf(subnet, q, src, dst);
+      const auto pkey = pathPKey(subnet, src, dst, wantedPKey, level);
       if (!pkey) continue;
       const auto dlids = lidsOf(subnet, dst, q.mask & prMask::kDlid, q.query.dlid);
       const auto pairs = lidPairs(slids, dlids);
       std::size_t found = 0;
       for (std::size_t i = 0; i < pairs.size() && found < perPair; ++i) {
-        auto pr = pathFor(subnet, q, src, dst, pairs[i], *pkey);
+        auto pr = pathFor(subnet, q, src, dst, pairs[i], *pkey, level);
         if (!pr) continue;
         pr->preference = i < std::min(slids.size(), dlids.size()) ? 0 : 1;
         out.push_back(*pr);

@@ -2,7 +2,10 @@
 // the LFTs are followed from the source port hop by hop to the destination,
 // MTU and rate are the lowest along those links, the PKey one both ports
 // share, the SL one the route's SL2VL carries (the partition's `sl` when
-// it does), PacketLifeTime the subnet's setting.
+// it does), PacketLifeTime the subnet's setting. With a QoS policy
+// (SubnetPlan::qos) the level of its first matching rule sets the SL,
+// caps MTU and rate, narrows the PKeys and replaces the PacketLifeTime,
+// as OpenSM's SA does.
 //
 //   auto paths = findPaths(subnet, {.query = pr, .mask = mask, .requester = from.lid,
 //                                   .single = method == saMethod::kGet});

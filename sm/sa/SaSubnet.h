@@ -125,6 +125,9 @@ class SaSubnet {
   // does not manage partitions.
   std::span<const std::uint16_t> pkeys(PortRef endPort) const;
   std::optional<std::uint8_t> slOfPKey(std::uint16_t pkey) const;
+  // The plan's QoS policy resolved on its fabric (qos.policy_file);
+  // nullptr without one, and then the SA answers as if QoS did not exist.
+  const qos::ResolvedQos* qos() const { return plan_->qos.get(); }
   // The SLs (bit i: SL i) a switch carries from `in` to `out`: those its
   // planned SL2VL does not map to VL15, where a packet is dropped; all 16
   // where the plan sets no SL2VL for that turn.

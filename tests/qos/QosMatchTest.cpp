@@ -45,6 +45,41 @@ TEST(QosMatch, PKeysMatchOnTheirLow15Bits) {
   EXPECT_EQ(matchQos(qos, {.source = kCompute, .destination = kStorage, .pkey = 0x0002}), nullptr);
 }
 
+// OpenSM keeps a rule's PKey range as its ends' low 15 bits, put in order
+// (osm_qos_parser_y.y, __pkey_rangelist2rangearr): 0x7fff-0x8001 is
+// 0x0001-0x7fff once the membership bits are gone.
+TEST(QosMatch, APKeyRangeIsItsEndsLow15BitsInOrder) {
+  const auto qos = policyOf({{.pkeys = {{0x7FFF, 0x8001}}, .level = "Mpi"}}, false);
+  EXPECT_EQ(matchQos(qos, {.source = kCompute, .destination = kStorage, .pkey = 0x8005})->name,
+            "Mpi");
+  EXPECT_EQ(matchQos(qos, {.source = kCompute, .destination = kStorage, .pkey = 0x0000}), nullptr);
+}
+
+// A rule with both source and destination groups wants the source in the
+// one and the destination in the other, not either way round
+// (__qos_policy_get_match_rule_by_params).
+TEST(QosMatch, SourceAndDestinationGroupsAreNotSymmetric) {
+  const auto qos =
+      policyOf({{.sources = {"compute"}, .destinations = {"storage"}, .level = "Storage"}}, true);
+  EXPECT_EQ(matchQos(qos, {.source = kCompute, .destination = kStorage})->name, "Storage");
+  EXPECT_EQ(matchQos(qos, {.source = kStorage, .destination = kCompute})->name, "DEFAULT");
+}
+
+// OpenSM finds levels and port groups by name ignoring case
+// (__qos_policy_get_qos_level_by_name, __qos_policy_get_port_group_by_name).
+TEST(QosMatch, LevelAndGroupNamesIgnoreCase) {
+  auto qos = policyOf({{.qosClasses = {{1, 1}}, .level = "STORAGE"}}, false);
+  auto policy = std::make_shared<QosPolicy>(*qos.policy);
+  policy->levels.push_back({.name = "Default", .sl = 7});
+  qos.policy = policy;
+  EXPECT_EQ(matchQos(qos, {.source = kCompute, .destination = kStorage, .qosClass = 1})->name,
+            "Storage");
+  EXPECT_EQ(matchQos(qos, {.source = kCompute, .destination = kStorage})->name, "Default");
+  const auto byGroup = policyOf({{.destinations = {"Storage"}, .level = "mpi"}}, false);
+  EXPECT_EQ(matchQos(byGroup, {.source = kCompute, .destination = kStorage})->name, "Mpi");
+  EXPECT_EQ(matchQos(byGroup, {.source = kStorage, .destination = kCompute}), nullptr);
+}
+
 TEST(QosMatch, WithoutAPolicyOrAMatchAndNoDefaultThereIsNoLevel) {
   EXPECT_EQ(matchQos(ResolvedQos{}, {.source = kCompute, .destination = kStorage}), nullptr);
   const auto qos = policyOf({{.qosClasses = {{7, 9}}, .level = "Mpi"}}, false);
