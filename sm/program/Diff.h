@@ -18,7 +18,8 @@
 // (CA ports due, see HeldSubnet.h), PartitionEnforcementInbound/Outbound (switch
 // external ports listed in plan.pkeys: on where `enforce` and the switch
 // can, off otherwise; left as held on ports known to ignore them),
-// VLHighLimit (ports plan.qosTables gives VLArbitration tables) and
+// VLHighLimit (ports plan.qosTables gives VLArbitration tables; left as
+// held on ports known to keep none) and
 // PortState (only in the state phases). Enable fields (width, speed,
 // physical and link-down state) are written as 0, "no change", so a Set
 // never retrains a link.

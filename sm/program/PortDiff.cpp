@@ -120,9 +120,11 @@ bool setLinkParameters(const DiffInput& in, PortRef port, const PortInfo& held, 
 // VLHighLimit of a port plan.qosTables gives VLArbitration tables: the
 // high-priority bytes sent before a low-priority packet may go (OpenSM's
 // qos_*_high_limit), written with the tables, every port its own.
-bool setHighLimit(const DiffInput& in, PortRef port, PortInfo& want) {
+// A port known to keep none (HeldSubnet) is not asked again.
+bool setHighLimit(const DiffInput& in, const Node& node, PortRef port, PortInfo& want) {
   const qos::QosVlArb* planned = findQosVlArb(in.plan, port);
-  return planned != nullptr && update(want.vlHighLimit, planned->highLimit);
+  if (planned == nullptr || in.held.keepsNoHighLimit(PortKey{node.guid, port.port})) return false;
+  return update(want.vlHighLimit, planned->highLimit);
 }
 
 // Enforcement is the partition plan's: a listed switch external port
@@ -154,7 +156,7 @@ PortSetting portSetting(const DiffInput& in, PortRef port, const PortInfo& held)
   }
   changed |= setLinkParameters(in, port, held, want);
   changed |= setEnforcement(in, node, port, want);
-  changed |= setHighLimit(in, port, want);
+  changed |= setHighLimit(in, node, port, want);
   bool changedLater = false;
   if (const auto hoq = wantedHoqLife(in, port); hoq && want.hoqLife != *hoq) {
     want.hoqLife = *hoq;

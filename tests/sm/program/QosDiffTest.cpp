@@ -218,6 +218,25 @@ TEST_F(QosDiffTest, VlHighLimitIsWrittenWithThePortInfoOfThePortsQosCovers) {
   EXPECT_FALSE(portInfoSet(diffNow(), kSw1Port3)) << "the port holds it";
 }
 
+TEST_F(QosDiffTest, APortThatKeepsNoVlHighLimitIsNotAskedEverySweep) {
+  discovered.portInfo.at(kSw1Port3).portState = PortState::Active;
+  discovered.portInfo.at(kSw1Port3).operationalVls = kFourVls;
+  giveSw1Port3Tables(/*highLimit=*/9);
+  const ProgramDiff d = diffNow();
+  // Acknowledged, but the port answers its old limit (ibsim keeps none).
+  for (const ProgramStep& s : d.phase(ProgramPhase::Lids)) {
+    const auto* t = std::get_if<PortInfoTarget>(&s.target);
+    if (!t || t->port != kSw1Port3) continue;
+    SmpReply reply;
+    reply.outcome = SmpOutcome::Ok;
+    reply.smp = Smp{};
+    reply.smp->data = encode(discovered.portInfo.at(kSw1Port3));
+    held.apply(s, reply);
+  }
+  EXPECT_TRUE(held.keepsNoHighLimit(kSw1Port3Key));
+  EXPECT_FALSE(portInfoSet(diffNow(), kSw1Port3));
+}
+
 TEST_F(QosDiffTest, TheEnginesSl2VlTableWinsOverQosForTheSamePortPair) {
   const std::array<std::uint8_t, 16> engineVls{1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1};
   const std::array<std::uint8_t, 16> qosVls{0, 2, 6, 15, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
