@@ -98,7 +98,8 @@ SlToVlTable maskedForPort(const DiffInput& in, const Sl2VlEntry& e) {
 constexpr std::uint32_t kIsSlMappingSupported = 1U << 6;
 
 // A CA port that does not advertise SL mapping has no table to write
-// (OpenSM skips it too); switch tables are the engine's business as well.
+// (OpenSM skips it too); a switch's tables are written as the engine's
+// always were.
 bool mapsSls(const DiffInput& in, const Node& node, const Sl2VlEntry& e) {
   if (node.isSwitch()) return true;
   auto it = in.seen.portInfo.find(PortRef{e.sw, e.outPort});
