@@ -64,9 +64,9 @@ void appendSweep(std::string& out, std::string_view key, const std::optional<Swe
   fmt::format_to(
       o,
       "{}_blocks: lft {} written {} read, pkey {} written {} read, sl2vl {} written {} read, "
-      "mft {} written\n",
+      "mft {} written, vlarb {} written {} read\n",
       key, n.lft.written, n.lft.read, n.pkey.written, n.pkey.read, n.sl2vl.written, n.sl2vl.read,
-      n.mft.written);
+      n.mft.written, n.vlarb.written, n.vlarb.read);
   fmt::format_to(o, "{}_ports: {} configured, {} armed, {} activated, {} failed\n", key,
                  n.portsConfigured, n.portsArmed, n.portsActivated, n.failed);
   fmt::format_to(o, "{}_enforcement_kept: {}\n", key, n.enforcementKept);
@@ -175,9 +175,9 @@ void appendRoutes(std::string& out, const DaemonStatus& s) {
   fmt::format_to(
       o,
       "blocks_total: lft {} written {} read, pkey {} written {} read, sl2vl {} written {} read, "
-      "mft {} written\n",
+      "mft {} written, vlarb {} written {} read\n",
       m.lft.written, m.lft.read, m.pkey.written, m.pkey.read, m.sl2vl.written, m.sl2vl.read,
-      m.mft.written);
+      m.mft.written, m.vlarb.written, m.vlarb.read);
   fmt::format_to(
       o, "m_keys: {}: {} protected, {} unknown, {} waiting on lease, {} keep none, {} taken over\n",
       m.mKeys.scheme, m.mKeys.protectedPorts, m.mKeys.unknown, m.mKeys.waitingOnLease,

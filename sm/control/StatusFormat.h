@@ -70,6 +70,7 @@ struct SweepCounters {
   std::chrono::microseconds programTime{0};
   std::vector<PhaseCounters> phases;  // in programming order, those that ran
   TableCounters lft, pkey, sl2vl, mft;
+  TableCounters vlarb;                   // VLArbitration blocks: QoS writes, the SA's reads
   std::optional<RoutesCounters> routes;  // sweeps that routed
   std::uint64_t portsConfigured{0};      // PortInfo Sets of the SM-LID and LID phases
   std::uint64_t portsArmed{0};
@@ -361,7 +362,8 @@ struct MadTotals {
   std::uint64_t retries{0};   // retransmissions
   std::uint64_t timeouts{0};  // requests that failed after all retries
   TableCounters lft, pkey, sl2vl, mft;
-  MKeyCounts mKeys;  // the keys every SMP carries
+  TableCounters vlarb;  // VLArbitration blocks: QoS writes, the SA's reads
+  MKeyCounts mKeys;     // the keys every SMP carries
 };
 
 // Changes of this SM's SMInfo state, and the "subnet up" reports (SM-0001:

@@ -79,7 +79,8 @@ Json countersJson(const SweepCounters& c) {
            {{"lft", tableJson(c.lft)},
             {"pkey", tableJson(c.pkey)},
             {"sl2vl", tableJson(c.sl2vl)},
-            {"mft", tableJson(c.mft)}}},
+            {"mft", tableJson(c.mft)},
+            {"vlarb", tableJson(c.vlarb)}}},
           {"ports",
            {{"configured", c.portsConfigured},
             {"armed", c.portsArmed},
@@ -268,7 +269,8 @@ void addRoutesAndMads(Json& j, const RoutesSummary& r, const MadTotals& m) {
   j["tables_total"] = {{"lft", tableJson(m.lft)},
                        {"pkey", tableJson(m.pkey)},
                        {"sl2vl", tableJson(m.sl2vl)},
-                       {"mft", tableJson(m.mft)}};
+                       {"mft", tableJson(m.mft)},
+                       {"vlarb", tableJson(m.vlarb)}};
 }
 
 // The state changes, the reloads, the other SMs.

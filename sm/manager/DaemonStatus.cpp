@@ -55,6 +55,8 @@ control::SweepCounters sweepCounters(const SweepResult& r) {
   c.sl2vl =
       tableCounters(p.table(program::TableKind::Sl2Vl), p.requests(program::TableKind::Sl2Vl));
   c.mft = tableCounters(p.table(program::TableKind::Mft), p.requests(program::TableKind::Mft));
+  c.vlarb =
+      tableCounters(p.table(program::TableKind::VlArb), p.requests(program::TableKind::VlArb));
   c.routes = routesCounters(r);
   c.portsConfigured = p.portsConfigured;
   c.portsArmed = p.portsArmed;
@@ -162,6 +164,7 @@ control::MadTotals madTotals(const MadCounters& sent,
           .pkey = tables[TableKind::PKey],
           .sl2vl = tables[TableKind::Sl2Vl],
           .mft = tables[TableKind::Mft],
+          .vlarb = tables[TableKind::VlArb],
           .mKeys = {}};  // MKeyService's (describe)
 }
 

@@ -142,7 +142,10 @@ void SmDaemon::Impl::readVlArbForSa(SweepResult& result) {
   }
   const auto phase = program::ProgramPhase::ReadVlArb;
   result.program.phase(phase) = read->phase(phase);
-  result.program.tables[program::TableKind::VlArb] = read->table(program::TableKind::VlArb);
+  // Added to what program() wrote (QoS tables), not in place of it.
+  auto& vlarb = result.program.tables[program::TableKind::VlArb];
+  vlarb.read += read->table(program::TableKind::VlArb).read;
+  vlarb.written += read->table(program::TableKind::VlArb).written;
 }
 
 void SmDaemon::Impl::onceSwept(const SweepResult& result) {

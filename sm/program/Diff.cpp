@@ -22,7 +22,19 @@ Result<void> checkPlanMatches(const discovery::DiscoveredSubnet& seen, const Sub
   if (plan.pkeys) {
     if (auto ok = checkPKeyTables(f, *plan.pkeys); !ok) return ok;
   }
-  return checkSl2VlEntries(f, plan.routing.sl2vl);
+  if (auto ok = checkSl2VlEntries(f, plan.routing.sl2vl); !ok) return ok;
+  if (plan.qosTables) {
+    if (auto ok = checkSl2VlEntries(f, qosSl2VlEntries(plan)); !ok) return ok;
+    for (const qos::QosVlArb& v : plan.qosTables->vlArb) {
+      if (v.port.node >= f.size() || v.port.port >= f.node(v.port.node).ports.size() ||
+          (!f.node(v.port.node).isSwitch() && v.port.port == 0)) {
+        return fail(fmt::format(
+            "the VLArbitration tables name node {} port {}, which the fabric lacks: plan again",
+            v.port.node, v.port.port));
+      }
+    }
+  }
+  return {};
 }
 
 }  // namespace
@@ -109,7 +121,7 @@ Result<ProgramDiff> diff(const SubnetPlan& plan, const HeldSubnet& held,
   diffLfts(in, out);
   if (plan.multicast) diffMfts(in, out);
   if (plan.pkeys) diffPKeys(in, out);
-  if (!plan.routing.sl2vl.empty()) diffSl2Vl(in, out);
+  if (!plan.routing.sl2vl.empty() || plan.qosTables) diffSl2Vl(in, out);
   diffVlArb(in, out);
   return out;
 }

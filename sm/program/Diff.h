@@ -17,7 +17,9 @@
 // coming up, a Set of its own only on a port already up), ClientReregister
 // (CA ports due, see HeldSubnet.h), PartitionEnforcementInbound/Outbound (switch
 // external ports listed in plan.pkeys: on where `enforce` and the switch
-// can, off otherwise; left as held on ports known to ignore them) and
+// can, off otherwise; left as held on ports known to ignore them),
+// VLHighLimit (ports plan.qosTables gives VLArbitration tables; left as
+// held on ports known to keep none) and
 // PortState (only in the state phases). Enable fields (width, speed,
 // physical and link-down state) are written as 0, "no change", so a Set
 // never retrains a link.
@@ -38,7 +40,8 @@ namespace ibsm::sm::program {
 // Fails only when the plan was not made from the held observation (other
 // nodes, PKey or SL2VL tables naming ports it lacks), nothing was observed,
 // or the SM's port is not part of it. With plan.pkeys nullopt no PKey table
-// is touched; with plan.routing.sl2vl empty no SL2VL table is.
+// is touched; with plan.routing.sl2vl empty and plan.qosTables nullopt no
+// SL2VL table is, and no VLArbitration table or VLHighLimit is written.
 [[nodiscard]] Result<ProgramDiff> diff(const SubnetPlan& plan, const HeldSubnet& held,
                                        const ProgramOptions& options);
 // Only the MFT phases of diff(), for `mfts` in place of plan.multicast:

@@ -2,6 +2,7 @@
 // and what they share. Private to sm/program; pure.
 #pragma once
 
+#include <ibsm/QosPolicy.h>
 #include <ibsm/SubnetPlan.h>
 
 #include <string>
@@ -37,12 +38,42 @@ SwitchInfo switchInfoAfterLfts(const DiffInput& in, NodeId sw, const SwitchInfo&
 void diffMfts(const DiffInput& in, ProgramDiff& out);
 // PKeyTable blocks of the ports plan.pkeys lists.
 void diffPKeys(const DiffInput& in, ProgramDiff& out);
-// SLtoVLMappingTables of plan.routing.sl2vl.
+// SLtoVLMappingTables of plannedSl2Vl().
 void diffSl2Vl(const DiffInput& in, ProgramDiff& out);
 
-// Gets of the VLArbitration blocks the ports' caps offer and the held model
-// does not know (read only; nothing is written).
+// The SL2VL tables to program: plan.qosTables' (every port QoS covers) and
+// plan.routing.sl2vl's, the engine's taking the place of a QoS table for
+// the same (node, in port, out port): its VLs are what keep its routes
+// deadlock free, a QoS class's VL is only a share of the bandwidth.
+struct PlannedSl2Vl {
+  Sl2VlEntry entry;
+  bool qos{false};  // from plan.qosTables: VLs masked by the port's OperationalVLs
+};
+struct PlannedSl2VlTables {
+  std::vector<PlannedSl2Vl> tables;
+  std::size_t engineWins{0};  // QoS tables replaced by the engine's
+};
+PlannedSl2VlTables plannedSl2Vl(const SubnetPlan& plan);
+// plan.qosTables' SL2VL tables in the engine's form (an Sl2VlEntry names a
+// CA port as outPort, in port 0); empty without qosTables.
+std::vector<Sl2VlEntry> qosSl2VlEntries(const SubnetPlan& plan);
+// The port's VLArbitration tables in plan.qosTables, if any.
+const qos::QosVlArb* findQosVlArb(const SubnetPlan& plan, PortRef port);
+
+// VLArbitration blocks: those plan.qosTables gives a port are read when
+// Unknown (ReadTables) and written when they differ (in the Sl2Vl phase);
+// every other block the ports' caps offer and the held model does not know
+// is read for the SA (ReadVlArb).
 void diffVlArb(const DiffInput& in, ProgramDiff& out);
+
+// PortInfo:OperationalVLs as the port will hold it once this sweep's
+// PortInfo Sets are in (a link port still in Init gets the lower VLCap of
+// its cable's ends, setLinkParameters in PortDiff.cpp); the held value
+// otherwise. 0 where the port was not read.
+std::uint8_t operationalVlsAfterSweep(const discovery::DiscoveredSubnet& seen, PortRef port);
+// The VLs a port running `operationalVls` (IBA code) keeps of a table's VL
+// field, as OpenSM masks QoS tables: (1 << (code - 1)) - 1, code 0 taken as 1.
+std::uint8_t vlMask(std::uint8_t operationalVls);
 
 // Fail when the tables were not made for this fabric.
 [[nodiscard]] Result<void> checkPKeyTables(const Fabric& fabric, const PKeyTables& tables);

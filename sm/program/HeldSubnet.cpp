@@ -84,6 +84,7 @@ void HeldSubnet::dropResetNodes(const discovery::DiscoveredSubnet& seen) {
       vlarb_.eraseIf([guid](const PortKey& k) { return k.node == guid; });
       mfts_.reset(guid, 0, BlockState::Stale);
       std::erase_if(ignoresEnforcement_, [guid](const PortKey& k) { return k.node == guid; });
+      std::erase_if(keepsNoHighLimit_, [guid](const PortKey& k) { return k.node == guid; });
       continue;
     }
     for (std::uint8_t p = node.isSwitch() ? 0 : 1; p <= node.numPorts(); ++p) {
@@ -92,6 +93,7 @@ void HeldSubnet::dropResetNodes(const discovery::DiscoveredSubnet& seen) {
         pkeys_.erase(key);
         sl2vl_.erase(PortPairKey{guid, 0, p});
         vlarb_.erase(key);
+        keepsNoHighLimit_.erase(key);
         continue;
       }
       if (pkeys_.has(key) && pkeys_.blocks(key) != pkeyBlockCount(pkeyEntries(seen, n, p)))
@@ -152,6 +154,8 @@ bool HeldSubnet::applyPortInfo(PortRef port, const PortInfo& asked, const PortIn
   // a Set that passed the M_Key check shows the key, IBA 14.2.4).
   if (asked.mKey != 0 && now.mKey == 0 && now.mKeyProtectBits == 0)
     keepsNoMKey_.insert(PortKey{node.guid, port.port});
+  // Acknowledged, yet the old limit: ibsim keeps no VLHighLimit.
+  if (asked.vlHighLimit != now.vlHighLimit) keepsNoHighLimit_.insert(PortKey{node.guid, port.port});
   observed_->portInfo[port] = now;
   discovery::fillPort(node.ports[port.port], now, !node.isSwitch() || port.port == 0);
   return quirk;

@@ -48,7 +48,9 @@
 // Set but keeps its partition-enforcement bits (ibsim does) is remembered,
 // and diff() stops asking it until the node is reset; so is a port that
 // acknowledges a Set of its M_Key but answers with no key and no protect
-// bits (ibsim keeps no M_Key): diff() stops writing it its key.
+// bits (ibsim keeps no M_Key): diff() stops writing it its key; and so is
+// a port that acknowledges a Set of VLHighLimit but answers another (ibsim
+// keeps none): diff() stops asking it for one, else every sweep would.
 #pragma once
 
 #include <ibsm/MadAttributes.h>
@@ -91,6 +93,7 @@ class HeldSubnet {
   bool ignoresEnforcement(PortKey port) const { return ignoresEnforcement_.contains(port); }
   bool reregisterDue(PortKey port) const { return reregisterDue_.contains(port); }
   bool keepsNoMKey(PortKey port) const { return keepsNoMKey_.contains(port); }
+  bool keepsNoHighLimit(PortKey port) const { return keepsNoHighLimit_.contains(port); }
 
  private:
   template <typename Kind>
@@ -118,6 +121,7 @@ class HeldSubnet {
   BlockTable<Guid, MftBlock> mfts_;
   std::set<PortKey> ignoresEnforcement_;
   std::set<PortKey> keepsNoMKey_;
+  std::set<PortKey> keepsNoHighLimit_;
   std::set<PortKey> caPortsSeen_;
   std::set<PortKey> reregisterDue_;
 };

@@ -113,9 +113,18 @@ bool setLinkParameters(const DiffInput& in, PortRef port, const PortInfo& held, 
   const PortInfo* peer = peerInfo(in.seen, port);
   if (peer == nullptr) return false;
   bool changed = update(want.neighborMtu, std::min(held.mtuCap, peer->mtuCap));
-  // IBA: OperationalVLs must not exceed VLCap, at either end.
-  changed |= update(want.operationalVls, std::min(held.vlCap, peer->vlCap));
+  changed |= update(want.operationalVls, operationalVlsAfterSweep(in.seen, port));
   return changed;
+}
+
+// VLHighLimit of a port plan.qosTables gives VLArbitration tables: the
+// high-priority bytes sent before a low-priority packet may go (OpenSM's
+// qos_*_high_limit), written with the tables, every port its own.
+// A port known to keep none (HeldSubnet) is not asked again.
+bool setHighLimit(const DiffInput& in, const Node& node, PortRef port, PortInfo& want) {
+  const qos::QosVlArb* planned = findQosVlArb(in.plan, port);
+  if (planned == nullptr || in.held.keepsNoHighLimit(PortKey{node.guid, port.port})) return false;
+  return update(want.vlHighLimit, planned->highLimit);
 }
 
 // Enforcement is the partition plan's: a listed switch external port
@@ -147,6 +156,7 @@ PortSetting portSetting(const DiffInput& in, PortRef port, const PortInfo& held)
   }
   changed |= setLinkParameters(in, port, held, want);
   changed |= setEnforcement(in, node, port, want);
+  changed |= setHighLimit(in, node, port, want);
   bool changedLater = false;
   if (const auto hoq = wantedHoqLife(in, port); hoq && want.hoqLife != *hoq) {
     want.hoqLife = *hoq;
@@ -208,6 +218,18 @@ void noteShortVls(const Fabric& fabric,
 }
 
 }  // namespace
+
+std::uint8_t operationalVlsAfterSweep(const discovery::DiscoveredSubnet& seen, PortRef port) {
+  auto it = seen.portInfo.find(port);
+  if (it == seen.portInfo.end()) return 0;
+  const PortInfo& held = it->second;
+  const PortInfo* peer = peerInfo(seen, port);
+  // IBA: OperationalVLs must not exceed VLCap, at either end; it may change
+  // only before the link carries data.
+  if (isLinkPort(seen.fabric, port) && held.portState == PortState::Init && peer != nullptr)
+    return std::min(held.vlCap, peer->vlCap);
+  return held.operationalVls;
+}
 
 void diffPorts(const DiffInput& in, ProgramDiff& out) {
   const Fabric& fabric = in.seen.fabric;

@@ -44,7 +44,10 @@ enum class ProgramPhase : std::uint8_t {
   MftPrune,
   Mfts,
   MftTop,
-  Sl2Vl,   // SLtoVLMappingTables that differ (engines that need VLs)
+  // SLtoVLMappingTables that differ (engines that need VLs, QoS), and the
+  // VLArbitration blocks QoS gives that differ: both before any link is
+  // Armed, so data flows only under the tables QoS asked for.
+  Sl2Vl,
   Armed,   // Init ports to Armed, both ends of each link
   Active,  // Armed ports to Active, once the tables are in place
   // SwitchInfo Sets writing PortStateChange 1 (the IBA's write-1-to-clear)
@@ -99,6 +102,8 @@ struct ProgramDiff {
   std::array<std::vector<ProgramStep>, kProgramPhases> phases;
   // Objects left alone, and why (unreachable, table too small...).
   std::vector<std::string> notes;
+  // QoS SL2VL tables the routing engine's took the place of (plannedSl2Vl).
+  std::size_t sl2vlEngineWins{0};
 
   const std::vector<ProgramStep>& phase(ProgramPhase p) const {
     return phases[static_cast<std::size_t>(p)];

@@ -1,4 +1,5 @@
-// diff()'s SL2VL part: the SLtoVLMappingTables the routing result asks for,
+// diff()'s SL2VL part: the SLtoVLMappingTables the routing result and the
+// QoS tables ask for (plannedSl2Vl: the engine's win where both give one),
 // how to reach each (directed route, attribute modifier), and those not
 // known to hold what the plan wants. A switch's table is per (input port,
 // output port): modifier bits 15..8 name the input port, bits 7..0 the
@@ -10,6 +11,7 @@
 
 #include <algorithm>
 #include <set>
+#include <tuple>
 
 #include "sm/program/Diff.h"
 #include "sm/program/DiffParts.h"
@@ -49,12 +51,72 @@ Result<void> checkSl2VlEntries(const Fabric& fabric, const std::vector<Sl2VlEntr
   return {};
 }
 
+std::vector<Sl2VlEntry> qosSl2VlEntries(const SubnetPlan& plan) {
+  std::vector<Sl2VlEntry> entries;
+  if (!plan.qosTables) return entries;
+  entries.reserve(plan.qosTables->sl2vl.size());
+  for (const qos::QosSl2Vl& t : plan.qosTables->sl2vl) {
+    entries.push_back(
+        Sl2VlEntry{.sw = t.port.node, .inPort = t.inPort, .outPort = t.port.port, .vl = t.vl});
+  }
+  return entries;
+}
+
+PlannedSl2VlTables plannedSl2Vl(const SubnetPlan& plan) {
+  PlannedSl2VlTables out;
+  std::set<std::tuple<NodeId, std::uint8_t, std::uint8_t>> engine;
+  for (const Sl2VlEntry& e : plan.routing.sl2vl) {
+    // inPortOf() needs the node; the engine names switches only, and a QoS
+    // table of a CA has in port 0, so the raw pair keys both.
+    engine.emplace(e.sw, e.inPort, e.outPort);
+    out.tables.push_back(PlannedSl2Vl{.entry = e, .qos = false});
+  }
+  for (const Sl2VlEntry& e : qosSl2VlEntries(plan)) {
+    if (engine.contains({e.sw, e.inPort, e.outPort})) {
+      ++out.engineWins;
+      continue;
+    }
+    out.tables.push_back(PlannedSl2Vl{.entry = e, .qos = true});
+  }
+  return out;
+}
+
+namespace {
+
+// A QoS table as OpenSM writes it: each VL the output port does not run
+// folded into the ones it does (VL 15, "drop", kept).
+SlToVlTable maskedForPort(const DiffInput& in, const Sl2VlEntry& e) {
+  SlToVlTable table{e.vl};
+  const std::uint8_t mask = vlMask(operationalVlsAfterSweep(in.seen, PortRef{e.sw, e.outPort}));
+  for (std::uint8_t& vl : table.vl) {
+    if (vl != 15) vl &= mask;
+  }
+  return table;
+}
+
+// PortInfo:CapabilityMask IsSLMappingSupported (IBA 14.2.5.6).
+constexpr std::uint32_t kIsSlMappingSupported = 1U << 6;
+
+// A CA port that does not advertise SL mapping has no table to write
+// (OpenSM skips it too); a switch's tables are written as the engine's
+// always were.
+bool mapsSls(const DiffInput& in, const Node& node, const Sl2VlEntry& e) {
+  if (node.isSwitch()) return true;
+  auto it = in.seen.portInfo.find(PortRef{e.sw, e.outPort});
+  return it != in.seen.portInfo.end() && (it->second.capabilityMask & kIsSlMappingSupported) != 0;
+}
+
+}  // namespace
+
 void diffSl2Vl(const DiffInput& in, ProgramDiff& out) {
   const Fabric& fabric = in.seen.fabric;
   std::set<NodeId> unreachable;  // one note per node, not per table
-  for (const Sl2VlEntry& e : in.plan.routing.sl2vl) {
+  const PlannedSl2VlTables planned = plannedSl2Vl(in.plan);
+  out.sl2vlEngineWins = planned.engineWins;
+  for (const auto& [e, fromQos] : planned.tables) {
     const Node& node = fabric.node(e.sw);
     const bool isSwitch = node.isSwitch();
+    if (fromQos && !mapsSls(in, node, e)) continue;
     // A switch takes the SMP on any route; a CA only for the port it came in on.
     const PortRef target{e.sw, isSwitch ? std::uint8_t{0} : e.outPort};
     auto path = pathToPort(in.seen, target);
@@ -67,13 +129,18 @@ void diffSl2Vl(const DiffInput& in, ProgramDiff& out) {
       continue;
     }
     const auto modifier = isSwitch ? slToVlModifier(e.inPort, e.outPort) : 0U;
-    const SlToVlTable want{e.vl};
+    const SlToVlTable want = fromQos ? maskedForPort(in, e) : SlToVlTable{e.vl};
     diffBlock(in.held,
               BlockTarget<Sl2VlKind>{.node = e.sw,
                                      .owner = PortPairKey{node.guid, inPortOf(node, e), e.outPort}},
               want, ProgramPhase::Sl2Vl, SmpRequest::get(AttributeId::SlToVlTable, modifier, *path),
               SmpRequest::set(AttributeId::SlToVlTable, modifier, *path, encode(want)), out);
   }
+}
+
+std::uint8_t vlMask(std::uint8_t operationalVls) {
+  const unsigned code = std::clamp<unsigned>(operationalVls, 1, 5);
+  return static_cast<std::uint8_t>((1U << (code - 1)) - 1);
 }
 
 std::uint8_t dataVls(std::uint8_t code) {

@@ -227,6 +227,13 @@ Result<ProgramSummary> SubnetProgrammer::program(const SubnetPlan& plan) {
   if (!first) return std::unexpected(first.error());
   for (const std::string& note : first->notes) log_->warn("PROG-0305 {}", note);
   summary.notes = first->notes;
+  summary.sl2vlEngineWins = first->sl2vlEngineWins;
+  if (summary.sl2vlEngineWins > 0) {
+    log_->info(
+        "PROG-0312 {} QoS SL2VL tables left to the routing engine's own for the same port pair "
+        "(its VLs keep the routes deadlock free)",
+        summary.sl2vlEngineWins);
+  }
   auto read =
       runPhase(ProgramPhase::ReadTables, first->phase(ProgramPhase::ReadTables), 0, summary);
   if (!read) return std::unexpected(read.error());
@@ -395,14 +402,17 @@ void SubnetProgrammer::logTotals(const ProgramSummary& s) {
   const TableCounts& lft = s.table(TableKind::Lft);
   const TableCounts& pkey = s.table(TableKind::PKey);
   const TableCounts& sl2vl = s.table(TableKind::Sl2Vl);
+  const TableCounts& vlarb = s.table(TableKind::VlArb);
   const TableCounts& mft = s.table(TableKind::Mft);
   log_->info(
       "PROG-0306 programming {}: {} LFT blocks written ({} read), {} PKey blocks written ({} "
-      "read), {} SL2VL tables written ({} read), {} MFT blocks written, {} ports configured, {} "
-      "activated, {} failed or deferred; {} SMPs in {:.3f} ms",
+      "read), {} SL2VL tables written ({} read), {} VLArb blocks written ({} read), {} MFT "
+      "blocks written, {} ports configured, {} activated, {} failed or deferred; {} SMPs in "
+      "{:.3f} ms",
       s.complete() ? "complete" : "incomplete", lft.written, lft.read, pkey.written, pkey.read,
-      sl2vl.written, sl2vl.read, mft.written, s.portsConfigured, s.portsActivated, s.failed(),
-      s.requests(), static_cast<double>(s.duration().count()) / 1000.0);
+      sl2vl.written, sl2vl.read, vlarb.written, vlarb.read, mft.written, s.portsConfigured,
+      s.portsActivated, s.failed(), s.requests(),
+      static_cast<double>(s.duration().count()) / 1000.0);
 }
 
 }  // namespace ibsm::sm::program

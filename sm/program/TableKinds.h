@@ -61,14 +61,20 @@ struct Sl2VlKind {
   static Block decode(const SmpData& data) { return decodeSlToVlTable(data); }
 };
 
-// Read only: what the ports' VL arbitration tables hold, for the SA's
-// VLArbitrationTableRecords. Index = block number 1..4 (1-2 low priority,
-// 3-4 high); on a switch the owner's port is the output port.
+// The ports' VL arbitration tables: written where plan.qosTables gives
+// them, read for the SA's VLArbitrationTableRecords everywhere else
+// (VlArbDiff.cpp). Index = block number 1..4 (1-2 low priority, 3-4 high);
+// on a switch the owner's port is the output port.
 struct VlArbKind {
   using Owner = PortKey;
   using Block = VlArbitrationBlock;
   static constexpr TableKind kId = TableKind::VlArb;
-  static constexpr bool kHoldsLinks = false;  // never written
+  // A table the port would not take shares the link's bandwidth among its
+  // VLs otherwise than QoS asked -- every packet still gets through on the
+  // VL its SL2VL table picks, so no route breaks, while holding the links
+  // would cut every path through the node for it. The block stays Stale
+  // and the next sweep writes it again (as PKey).
+  static constexpr bool kHoldsLinks = false;
   static Block decode(const SmpData& data) { return decodeVlArbitrationBlock(data); }
 };
 

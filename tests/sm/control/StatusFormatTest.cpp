@@ -98,7 +98,7 @@ TEST(StatusText, IsOneKeyValueLinePerField) {
             "mad_retries: 0\n"
             "mad_timeouts: 0\n"
             "blocks_total: lft 0 written 0 read, pkey 0 written 0 read, sl2vl 0 written 0 read, "
-            "mft 0 written\n"
+            "mft 0 written, vlarb 0 written 0 read\n"
             "m_keys: off: 0 protected, 0 unknown, 0 waiting on lease, 0 keep none, 0 taken over\n"
             "traps_received: 0\n"
             "traps: received 0 stood 0 sweeps_requested 0 coalesced 0 noisy_ignored 0 "
@@ -426,7 +426,7 @@ TEST(StatusText, ASweepThatProgrammedShowsItsTimesBlocksAndPorts) {
   const auto text = formatStatus(s);
   EXPECT_NE(text.find("last_heavy_time: discovery 120 ms, plan 15 ms, programming 300 ms\n"
                       "last_heavy_blocks: lft 96 written 0 read, pkey 2 written 32 read, sl2vl 0 "
-                      "written 0 read, mft 12 written\n"
+                      "written 0 read, mft 12 written, vlarb 0 written 0 read\n"
                       "last_heavy_ports: 59 configured, 80 armed, 80 activated, 1 failed\n"
                       "last_heavy_enforcement_kept: 7\n"
                       "last_heavy_ports_keyed: 0\n"

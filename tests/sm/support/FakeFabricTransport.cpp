@@ -32,6 +32,23 @@ std::optional<std::tuple<NodeId, std::uint8_t, std::uint8_t>> sl2vlTable(const N
   return std::tuple{at.node, in, out};
 }
 
+// The VLArbitration block an SMP means (IBA 14.2.5.9: modifier bits 31..16
+// the block 1..4, bits 7..0 a switch's output port; a CA's is the port it
+// came in on), nullopt past the port's caps: a block exists only when its
+// table's cap reaches into it.
+std::optional<std::pair<PortRef, std::uint16_t>> vlArbBlockOf(
+    const Node& node, PortRef at, std::uint32_t mod, std::pair<std::uint8_t, std::uint8_t> caps) {
+  const auto block = static_cast<std::uint16_t>(mod >> 16);
+  const auto port = static_cast<std::uint8_t>(mod & 0xFF);
+  if (block < vlArbBlock::kLowFirst || block > vlArbBlock::kHighSecond) return std::nullopt;
+  if (node.isSwitch() && port > node.numPorts()) return std::nullopt;
+  const std::uint8_t cap = block <= vlArbBlock::kLowSecond ? caps.first : caps.second;
+  const unsigned first =
+      (block == vlArbBlock::kLowSecond || block == vlArbBlock::kHighSecond) ? 32 : 0;
+  if (cap <= first) return std::nullopt;
+  return std::pair{node.isSwitch() ? PortRef{at.node, port} : at, block};
+}
+
 // The table a PKeyTable SMP means: a CA answers for the port it came in
 // on; a switch for the port in modifier bits 16..23.
 PortRef pkeyPort(const Node& node, PortRef at, std::uint32_t mod) {
@@ -131,6 +148,11 @@ void FakeFabricTransport::setSl2Vl(NodeId node, std::uint8_t in, std::uint8_t ou
   sl2vl_[{node, in, out}] = table;
 }
 
+VlArbitrationBlock FakeFabricTransport::vlArb(PortRef port, std::uint16_t block) const {
+  auto it = vlArb_.find({port, block});
+  return it == vlArb_.end() ? VlArbitrationBlock{} : it->second;
+}
+
 void FakeFabricTransport::deliver(const ReceivedMad& mad, MadClock::time_point due) {
   inFlight_.push_back(InFlight{due, seq_++, mad});
 }
@@ -213,6 +235,9 @@ std::expected<SmpData, std::uint16_t> FakeFabricTransport::get(const Smp& reques
       pi.neighborMtu = port.mtuCap;
       pi.vlCap = port.vlCap;
       pi.operationalVls = operationalVls({at.node, num});
+      pi.vlArbitrationLowCap = vlArbCaps_.first;
+      pi.vlArbitrationHighCap = vlArbCaps_.second;
+      pi.vlHighLimit = vlHighLimit({at.node, num});
       std::tie(pi.partitionEnforcementInbound, pi.partitionEnforcementOutbound) =
           enforcement({at.node, num});
       // The M_Key fields are port 0's on a switch, reserved on its other ports.
@@ -259,6 +284,11 @@ std::expected<SmpData, std::uint16_t> FakeFabricTransport::get(const Smp& reques
       if (!table) return std::unexpected(madstatus::kInvalidField);
       return encode(std::apply([this](auto... k) { return sl2vl(k...); }, *table));
     }
+    case AttributeId::VlArbitrationTable: {
+      const auto which = vlArbBlockOf(node, at, mod, vlArbCaps_);
+      if (!which) return std::unexpected(madstatus::kInvalidField);
+      return encode(vlArb(which->first, which->second));
+    }
     case AttributeId::PKeyTable: {
       const PortRef port = pkeyPort(node, at, mod);
       const std::size_t first = (mod & 0xFFFF) * kPKeyBlock;
@@ -294,6 +324,7 @@ std::expected<void, std::uint16_t> FakeFabricTransport::set(const Smp& request, 
       // As ibsim: more VLs than the port can run is refused outright.
       if (pi.operationalVls > port.vlCap) return std::unexpected(madstatus::kInvalidField);
       if (pi.operationalVls != 0) operVls_[{at.node, num}] = pi.operationalVls;
+      highLimits_[{at.node, num}] = pi.vlHighLimit;
       if (!node.isSwitch() || num == 0) {
         port.lid = pi.lid;
         port.lmc = pi.lmc;
@@ -338,6 +369,12 @@ std::expected<void, std::uint16_t> FakeFabricTransport::set(const Smp& request, 
       const auto table = sl2vlTable(node, at, mod);
       if (!table) return std::unexpected(madstatus::kInvalidField);
       sl2vl_[*table] = decodeSlToVlTable(request.data);
+      return {};
+    }
+    case AttributeId::VlArbitrationTable: {
+      const auto which = vlArbBlockOf(node, at, mod, vlArbCaps_);
+      if (!which) return std::unexpected(madstatus::kInvalidField);
+      vlArb_[*which] = decodeVlArbitrationBlock(request.data);
       return {};
     }
     case AttributeId::PKeyTable: {

@@ -21,7 +21,12 @@
 // an OperationalVLs Set (or setOperationalVls) says otherwise. SL2VL tables are per (in, out) port
 // pair on a switch (modifier bits 15..8 and 7..0, each at most NumPorts) and one per CA port (the
 // port the SMP entered); they start as ibsim's: SL n -> VL n, SL 15 -> VL 7. PKey tables start as a
-// fresh port's: 0xffff first, the rest 0; CA ports and switch port 0 have Node::partitionCap
+// fresh port's: 0xffff first, the rest 0; VLArbitrationTable (IBA 14.2.5.9) only where a test
+// gave the ports caps (setVlArbCaps: PortInfo:VLArbitrationLowCap/HighCap, 0 by default): blocks
+// 1-2 the low-priority table, 3-4 the high, a block whose first entry is past its cap refused
+// (InvalidField, as ibsim); a switch's per output port (modifier bits 7..0, port 0 too), a CA
+// port's the port the SMP entered; they start all zero. VLHighLimit is kept from PortInfo Sets.
+// PKey tables start as a CA ports and switch port 0 have Node::partitionCap
 // entries, switch external ports 32 if the switch enforces partitions
 // (SwitchData::enforcesPartitions), else none. Anything else gets status "method/attribute
 // unsupported". A cabled port whose Fabric state is Down reads as Init/LinkUp, as a fresh fabric
@@ -159,6 +164,17 @@ class FakeFabricTransport final : public MadTransport {
   // A switch's table for (in, out), or a CA port's (in 0, out = the port).
   SlToVlTable sl2vl(NodeId node, std::uint8_t in, std::uint8_t out) const;
   void setSl2Vl(NodeId node, std::uint8_t in, std::uint8_t out, const SlToVlTable& table);
+  // Every port's VLArbitrationLowCap and HighCap (entries of each table).
+  void setVlArbCaps(std::uint8_t low, std::uint8_t high) { vlArbCaps_ = {low, high}; }
+  // Block 1..4 of a port's VLArbitration table (a switch's: output port).
+  VlArbitrationBlock vlArb(PortRef port, std::uint16_t block) const;
+  void setVlArb(PortRef port, std::uint16_t block, const VlArbitrationBlock& b) {
+    vlArb_[{port, block}] = b;
+  }
+  std::uint8_t vlHighLimit(PortRef port) const {
+    auto it = highLimits_.find(port);
+    return it == highLimits_.end() ? 0 : it->second;
+  }
   // Another SM on `port`: Get(SMInfo) there answers `info` (set the port's
   // CapabilityMask IsSM too, so that discovery sees an SM).
   void runSm(PortRef port, const SmInfo& info) { smInfos_[port] = info; }
@@ -221,7 +237,10 @@ class FakeFabricTransport final : public MadTransport {
   std::map<PortRef, std::pair<bool, bool>> enforcement_;
   std::map<PortRef, std::uint8_t> operVls_;  // ports whose OperationalVLs was Set
   std::map<std::tuple<NodeId, std::uint8_t, std::uint8_t>, SlToVlTable> sl2vl_;  // tables Set
-  std::map<PortRef, SmInfo> smInfos_;  // ports answering Get(SMInfo)
+  std::map<PortRef, SmInfo> smInfos_;                      // ports answering Get(SMInfo)
+  std::pair<std::uint8_t, std::uint8_t> vlArbCaps_{0, 0};  // low, high
+  std::map<std::pair<PortRef, std::uint16_t>, VlArbitrationBlock> vlArb_;  // blocks Set
+  std::map<PortRef, std::uint8_t> highLimits_;  // as PortInfo Sets wrote them
   bool ignoreEnforcement_{false};
   FakeMKeys mkeys_;
 };
