@@ -25,7 +25,7 @@ Fabric smallFabric() {
 
 ResolvedQos resolve(QosPortGroup group, const QosPartitions& partitions = {}, Guid sm = kHostB) {
   auto p = std::make_shared<QosPolicy>();
-  group.name = "g";
+  group.name = std::string("g");  // moved in: GCC 12's -Wrestrict misfires on a char* copy
   p->groups.push_back(std::move(group));
   return resolveQos(p, smallFabric(), partitions, sm);
 }
