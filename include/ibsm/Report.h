@@ -53,6 +53,7 @@
 #include <ibsm/Fabric.h>
 #include <ibsm/LftChanges.h>
 #include <ibsm/Multicast.h>
+#include <ibsm/QosReport.h>
 #include <ibsm/Routing.h>
 
 #include <array>
@@ -223,6 +224,8 @@ struct RouteReport {
   std::optional<MulticastReport> multicast{};
   // Filled by the caller when it compared with previous tables.
   std::optional<PreviousReport> previous{};
+  // Filled by the caller when it was given a QoS policy (countPlainPathLevels()).
+  std::optional<QosReport> qos{};
 
   // Filled by the caller: the report does no timing and no I/O.
   std::vector<std::string> inputWarnings;  // the topology reader's, "file:line: ..."

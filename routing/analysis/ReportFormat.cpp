@@ -138,6 +138,34 @@ void summariseMulticast(const MulticastReport& m, std::string& out) {
   for (const auto& p : m.problems) out += fmt::format("  problem: {}\n", p);
 }
 
+void writeQos(JsonWriter& w, const QosReport& q) {
+  w.key("qos").beginObject();
+  w.key("policy").value(q.policyFile).key("caPairs").value(q.pairs);
+  w.key("noSharedPKey").value(q.noSharedPKey).key("noLevel").value(q.noLevel);
+  w.key("levels").beginArray();
+  for (const auto& l : q.levels)
+    w.beginObject()
+        .key("name")
+        .value(l.level)
+        .key("sl")
+        .value(l.sl)
+        .key("pairs")
+        .value(l.pairs)
+        .endObject();
+  w.endArray().endObject();
+}
+
+// "qos (policy.conf): 90 CA port pairs, a plain PathRecord each: DEFAULT (SL 0) 72, ..."
+void summariseQos(const QosReport& q, std::string& out) {
+  std::string levels;
+  for (const auto& l : q.levels)
+    levels += fmt::format("{}{} (SL {}) {}", levels.empty() ? "" : ", ", l.level, l.sl, l.pairs);
+  out += fmt::format("qos ({}): {} CA port pairs, a plain PathRecord each: {}\n", q.policyFile,
+                     q.pairs, levels);
+  if (q.noSharedPKey > 0) out += fmt::format("  no PKey in common (no path): {}\n", q.noSharedPKey);
+  if (q.noLevel > 0) out += fmt::format("  no level (no rule, no DEFAULT): {}\n", q.noLevel);
+}
+
 std::string endpointText(const EndpointName& e) {
   return fmt::format("\"{}\"[{}] ({}) LID {}", e.description, e.port, e.portGuid, e.lid);
 }
@@ -185,6 +213,7 @@ std::string reportJson(const RouteReport& r) {
   writeHopsAndLoads(w, r);
   writeCreditLoops(w, r.creditLoops);
   if (r.multicast) writeMulticast(w, *r.multicast);
+  if (r.qos) writeQos(w, *r.qos);
   if (r.previous) analysis::writePrevious(w, *r.previous, r.linkLoad);
   w.key("routeSeconds").value(r.routeSeconds).key("reportSeconds").value(r.reportSeconds);
   w.key("peakRssKiB").value(r.peakRssKiB);
@@ -261,6 +290,7 @@ std::string reportSummary(const RouteReport& r) {
         "name an engine after it (-R {},updn)",
         r.engine, r.engine));
   if (r.multicast) summariseMulticast(*r.multicast, out);
+  if (r.qos) summariseQos(*r.qos, out);
   if (r.previous) analysis::summarisePrevious(*r.previous, r.linkLoad, out);
   if (r.routeSeconds > 0 || r.reportSeconds > 0 || r.peakRssKiB > 0)
     line(fmt::format("time: routing {:.3f} s, report {:.3f} s; peak memory {:.1f} MiB",

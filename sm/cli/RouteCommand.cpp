@@ -14,9 +14,11 @@
 #include "sm/cli/RouteMulticast.h"
 #include "sm/cli/RouteOutput.h"
 #include "sm/cli/RoutePrevious.h"
+#include "sm/cli/RouteQos.h"
 #include "sm/config/ConfigInUse.h"
 #include "sm/config/PartitionSources.h"
 #include "sm/config/PlanSettings.h"
+#include "sm/config/QosPolicySource.h"
 #include "sm/files/FileIo.h"
 #include "sm/health/Isolation.h"
 
@@ -42,8 +44,9 @@ int inputError(const Error& e) {
 struct Inputs {
   Fabric fabric;
   PlanInputs plan;
-  partition::PartitionConfig partitions;  // as `ibsm run` reads them
-  std::vector<std::string> warnings;      // the topology readers'
+  partition::PartitionConfig partitions;            // as `ibsm run` reads them
+  std::shared_ptr<const qos::QosPolicy> qosPolicy;  // null: none
+  std::vector<std::string> warnings;                // the topology readers'
   std::optional<PreviousInputs> previous;
 };
 
@@ -81,6 +84,8 @@ Result<Inputs> gatherInputs(const RouteArgs& args, Progress& progress) {
   if (!plan) return std::unexpected(plan.error());
   auto partitions = config::readPartitionSources(*loaded, args.partitions);
   if (!partitions) return std::unexpected(partitions.error());
+  auto qosPolicy = config::readQosPolicySource(loaded->config, args.qosPolicy);
+  if (!qosPolicy) return std::unexpected(qosPolicy.error());
 
   progress.phase(fmt::format("reading {}", args.topology.string()));
   auto read = readTopologyFile(args.topology);
@@ -88,6 +93,7 @@ Result<Inputs> gatherInputs(const RouteArgs& args, Progress& progress) {
   Inputs inputs{.fabric = std::move(read->fabric),
                 .plan = std::move(*plan),
                 .partitions = std::move(*partitions),
+                .qosPolicy = std::move(*qosPolicy),
                 .warnings = std::move(read->warnings),
                 .previous = {}};
   // partitions.strict = false: what the partitions file had that was read
@@ -163,6 +169,9 @@ void addRouteCommand(CLI::App& app, RouteArgs& args) {
                 "guid2lid, say)");
   cmd->add_option("-F,--config", args.config,
                   fmt::format("TOML config (default {} if present)", config::kDefaultConfigPath));
+  cmd->add_option("--qos-policy", args.qosPolicy,
+                  "OpenSM's qos-policy.conf: report the QoS level of every CA pair's plain "
+                  "PathRecord (overrides qos.policy_file)");
   cmd->add_option("-P,--partitions", args.partitions,
                   "OpenSM partitions.conf whose multicast groups to plan (overrides "
                   "sm.partitions_file; none: the default partition, as ibsm run)");
@@ -212,6 +221,9 @@ int runRoute(const RouteArgs& args) {
   auto multicast = planDryRunMulticast(plan->fabric, inputs->partitions);
   if (!multicast) return inputError(multicast.error());
   report.multicast = multicast->report;
+  auto qos = planDryRunQos(*plan, inputs->partitions, inputs->qosPolicy);
+  if (!qos) return inputError(qos.error());
+  report.qos = std::move(*qos);
   if (auto& held = inputs->previous; held) {
     progress.phase("comparing with the previous tables");
     auto previous = comparePrevious(std::move(*held), *plan, inputs->plan);

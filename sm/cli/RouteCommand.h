@@ -22,6 +22,7 @@ struct RouteArgs {
   bool force{false};  // replace outputs in --out that ibsm route did not write
   std::optional<std::filesystem::path> config;
   std::optional<std::filesystem::path> partitions;  // else sm.partitions_file of the config
+  std::optional<std::filesystem::path> qosPolicy;   // else qos.policy_file of the config
   // The tables the fabric held before, and the fabric they were routed for:
   // the report then says what this run's tables would move.
   std::optional<std::filesystem::path> previous;

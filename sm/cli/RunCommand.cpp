@@ -7,6 +7,7 @@
 #include <ibsm/Report.h>
 #include <spdlog/sinks/stdout_color_sinks.h>
 #include <spdlog/spdlog.h>
+#include <unistd.h>
 
 #include <charconv>
 #include <csignal>
@@ -21,6 +22,7 @@
 #include "sm/config/FileModes.h"
 #include "sm/config/PartitionSources.h"
 #include "sm/config/PlanSettings.h"
+#include "sm/config/QosPolicySource.h"
 #include "sm/files/FileIo.h"
 #include "sm/loop/EventLoop.h"
 #include "sm/manager/SaFeed.h"
@@ -173,6 +175,20 @@ Result<void> applyPortFlags(const RunArgs& args, Setup& s) {
   return {};
 }
 
+// The QoS policy as `ibsm route --qos-policy` reads it; a bad one refuses
+// the start, and on SIGHUP keeps the running one (file:line either way).
+Result<void> applyQosPolicy(const RunArgs& args, Setup& s) {
+  // Orders, like the partitions file: refused if another user could write it.
+  const auto file = args.qosPolicy.value_or(s.config.sm.qosPolicyFile);
+  if (!file.empty())
+    if (auto ok = config::checkTrustedFile(file, "QoS policy file", ::geteuid()); !ok) return ok;
+  auto policy = config::readQosPolicySource(s.config, args.qosPolicy);
+  if (!policy) return std::unexpected(policy.error());
+  if (args.qosPolicy) s.config.sm.qosPolicyFile = *args.qosPolicy;
+  s.sweep.qosPolicy = std::move(*policy);
+  return {};
+}
+
 // Reads and checks everything; sends nothing. Called again on SIGHUP, so it
 // must not create anything that exists once per process (the logger).
 Result<Setup> prepare(const RunArgs& args) {
@@ -216,6 +232,7 @@ Result<Setup> prepare(const RunArgs& args) {
   s.sweep.partitions = [config = std::move(*partitions)](const Fabric& fabric, Guid smPort) {
     return partition::planPartitions(fabric, config, smPort);
   };
+  if (auto qos = applyQosPolicy(args, s); !qos) return std::unexpected(qos.error());
   // A threshold file that does not parse: refused here (file:line), at start
   // and on SIGHUP alike, before it can change anything.
   auto health = config::healthSettings(c.health);
@@ -268,6 +285,9 @@ void addRunCommand(CLI::App& app, RunArgs& args) {
                   fmt::format("TOML config (default {} if present)", config::kDefaultConfigPath));
   cmd->add_option("-P,--partitions", args.partitions,
                   "OpenSM-style partitions.conf (overrides sm.partitions_file)");
+  cmd->add_option("--qos-policy", args.qosPolicy,
+                  "OpenSM's qos-policy.conf: the QoS level of each path (overrides "
+                  "qos.policy_file)");
   cmd->add_option("-g,--guid", args.guid, "Port GUID to run on (default: first active port)");
   cmd->add_option("--port", args.port,
                   "Port to run on as a GUID or device:port, e.g. mlx5_0:1 (ibsm@.service's "

@@ -14,6 +14,7 @@ namespace ibsm::sm::cli {
 struct RunArgs {
   std::optional<std::filesystem::path> config;
   std::optional<std::filesystem::path> partitions;  // overrides sm.partitions_file
+  std::optional<std::filesystem::path> qosPolicy;   // overrides qos.policy_file
   std::optional<std::string> guid;
   // --port: a port GUID or device:port ("mlx5_0:1"), what ibsm@.service's
   // instance name holds.

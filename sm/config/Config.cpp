@@ -172,6 +172,13 @@ Result<void> applyPartitionsFile(Config& c, const toml::node& v, const std::stri
   return {};
 }
 
+Result<void> applyQosPolicyFile(Config& c, const toml::node& v, const std::string& where) {
+  auto s = v.value_exact<std::string>();
+  if (!s) return expected(where, "qos.policy_file to be a path (string)");
+  c.sm.qosPolicyFile = *s;
+  return {};
+}
+
 Result<void> applyControlSocket(Config& c, const toml::node& v, const std::string& where) {
   auto s = v.value_exact<std::string>();
   if (!s || s->empty()) return expected(where, "sm.control_socket to be a socket path (string)");
@@ -464,6 +471,11 @@ constexpr OptionSpec kOptions[] = {
      "with its file and line and counted. A line OpenSM cannot parse at all refuses the file "
      "either way.",
      applyPartitionsStrict},
+    {"qos.policy_file", "path", R"("")",
+     "OpenSM's qos-policy.conf (read unchanged): the QoS level -- SL, MTU, rate, packet life -- "
+     "the SA gives each path. Empty: no policy. A file that does not parse refuses the start "
+     "(file:line); reread on SIGHUP.",
+     applyQosPolicyFile},
     {"log.file", "path", R"("")", "Log file; empty logs to stderr.", applyLogFile},
     {"log.level", "string", R"("info")",
      "Log level: trace, debug, info, warn, error, critical or off.", applyLogLevel},

@@ -66,6 +66,10 @@ struct SmConfig {
   // OpenSM-style partitions.conf; empty: PKey tables are managed only when
   // the config file has [[partition]] tables, else left as they are.
   std::filesystem::path partitionsFile;  // `ibsm status` / `ibsm sweep`
+  // qos.policy_file: OpenSM's qos-policy.conf (qos/QosPolicyFile.cpp);
+  // empty: no QoS policy, paths get the partition's SL as before. Kept with
+  // the other file paths the daemon reads at start and on SIGHUP.
+  std::filesystem::path qosPolicyFile;
   // Timeouts the SM programs into the switches, 4.096 us * 2^value each (20
   // and above: infinite), OpenSM's defaults and names: PortInfo:HOQLife of
   // switch ports cabled to a switch (head_of_queue_lifetime) and to a CA or

@@ -7,6 +7,7 @@
 #include "sm/config/ConfigInUse.h"
 #include "sm/config/PartitionSources.h"
 #include "sm/config/PlanSettings.h"
+#include "sm/config/QosPolicySource.h"
 #include "sm/files/FileIo.h"
 #include "sm/security/Secret.h"
 
@@ -55,6 +56,10 @@ Result<ConfigCheckSummary> checkConfigFile(const std::filesystem::path& path) {
   summary.partitions = partitions->partitions.size();
   summary.partitionsIgnored = partitions->ignored;
   summary.filesRead += !config->sm.partitionsFile.empty();
+  // The QoS policy, as `ibsm run` reads it: a broken one names its line.
+  if (auto qos = readQosPolicySource(*config, std::nullopt); !qos)
+    return std::unexpected(qos.error());
+  summary.filesRead += !config->sm.qosPolicyFile.empty();
   // A secret file the config names must exist and be guarded as `ibsm run`
   // insists; the state directory's own is made at the first start.
   if (config->sm.mKey.enabled && config->sm.mKey.secretFile) {

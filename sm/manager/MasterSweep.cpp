@@ -9,6 +9,7 @@
 
 #include "sm/manager/FabricChanges.h"
 #include "sm/manager/LightSweeper.h"
+#include "sm/manager/QosPlan.h"
 #include "sm/manager/SubnetEdit.h"
 #include "sm/program/SubnetProgrammer.h"
 
@@ -88,17 +89,24 @@ Result<SweepResult> MasterSweep::replan() {
 }
 
 void MasterSweep::planPKeys(SubnetPlan& plan) const {
-  if (!settings_.partitions) return;
   const Guid smGuid = plan.fabric.port(held_.observed().smPort).guid;
+  if (!settings_.partitions) {
+    plan.qos = resolvePlanQos(settings_.qosPolicy, plan.fabric, nullptr, smGuid);
+    return;
+  }
   auto partitions = settings_.partitions(plan.fabric, smGuid);
   if (!partitions) {
     // Half a plan could cut members off: better the tables of the last one.
+    // The policy's partition selectors then name no port this sweep.
     log_->error("SM-0420 partitions not programmed this sweep, PKey tables left as they are: {}",
                 partitions.error().message);
+    plan.qos = resolvePlanQos(settings_.qosPolicy, plan.fabric, nullptr, smGuid);
     return;
   }
   if (!partitions->warnings.empty())
     log_->warn("SM-0421 partitions: {}", fmt::join(partitions->warnings, "; "));
+  // Resolved with the partition plan: `partition:` selectors need it.
+  plan.qos = resolvePlanQos(settings_.qosPolicy, plan.fabric, &*partitions, smGuid);
   sortByPort(partitions->tables);
   plan.pkeys = std::move(partitions->tables);
   for (const auto& p : partitions->partitions)

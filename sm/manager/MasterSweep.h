@@ -45,6 +45,7 @@
 
 #include <ibsm/Multicast.h>
 #include <ibsm/Partitions.h>
+#include <ibsm/QosPolicy.h>
 #include <ibsm/Report.h>
 #include <ibsm/SubnetPlan.h>
 #include <spdlog/logger.h>
@@ -75,6 +76,8 @@ struct SweepSettings {
   PlanInputs plan;  // guid2lid is taken from the state store at every sweep
   program::ProgramOptions program;
   PartitionPlanner partitions;  // empty: PKey tables are not managed
+  // qos.policy_file as read (config::readQosPolicySource); null: no policy.
+  std::shared_ptr<const qos::QosPolicy> qosPolicy{};
   // Route under change with the last plan as the hint (routing.stable_routes):
   // a lost cable moves only the entries that used it. False: fresh tables
   // at every plan, as OpenSM computes them.

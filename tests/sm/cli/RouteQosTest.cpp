@@ -1,0 +1,138 @@
+// `ibsm route --qos-policy` as an operator runs it: every ordered CA port
+// pair counted under the level its plain PathRecord gets, in report.json
+// and the summary; a broken policy refused with its file and line, nothing
+// written.
+#include <fmt/format.h>
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <string>
+
+namespace {
+
+namespace fs = std::filesystem;
+using ::testing::HasSubstr;
+
+struct Outcome {
+  int status{-1};
+  std::string out;
+};
+
+Outcome ibsm(const std::string& args) {
+  Outcome r;
+  FILE* p = ::popen(fmt::format("{} {} 2>&1", IBSM_BINARY, args).c_str(), "r");
+  if (!p) return r;
+  char buf[4096];
+  while (std::size_t n = std::fread(buf, 1, sizeof buf, p)) r.out.append(buf, n);
+  const int st = ::pclose(p);
+  r.status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+  return r;
+}
+
+class RouteQos : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() /
+           fmt::format("ibsm-route-qos-{}-{}", ::getpid(),
+                       ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::remove_all(dir_);
+    fs::create_directories(dir_);
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+  fs::path write(const std::string& name, const std::string& text) {
+    std::ofstream(dir_ / name) << text;
+    return dir_ / name;
+  }
+  std::string route(const fs::path& policy, const std::string& extra = "") {
+    return fmt::format(
+        "route --topology {}/fat-tree-3level-k8.ibnetdiscover --out {} "
+        "--qos-policy {} {}",
+        IBSM_TEST_TOPOLOGIES, (dir_ / "out").string(), policy.string(), extra);
+  }
+  fs::path dir_;
+};
+
+// Without a partitions file every port is a full member of 0x7fff, so
+// every pair's plain PathRecord carries it; a QoS-class rule never holds.
+constexpr const char* kPolicy = R"(port-groups
+  port-group
+    name: hosts
+    node-type: CA
+  end-port-group
+end-port-groups
+qos-levels
+  qos-level
+    name: DEFAULT
+    sl: 0
+  end-qos-level
+  qos-level
+    name: mpi
+    sl: 2
+  end-qos-level
+  qos-level
+    name: ipoib
+    sl: 1
+  end-qos-level
+end-qos-levels
+qos-match-rules
+  qos-match-rule
+    source: hosts
+    qos-class: 5
+    qos-level-name: mpi
+  end-qos-match-rule
+end-qos-match-rules
+qos-ulps
+  ipoib : 1
+end-qos-ulps
+)";
+
+TEST_F(RouteQos, CountsEveryCaPairUnderItsLevel) {
+  const auto policy = write("qos-policy.conf", kPolicy);
+  const Outcome r = ibsm(route(policy, "--json"));
+  ASSERT_EQ(r.status, 0) << r.out;
+  std::ifstream in(dir_ / "out" / "report.json");
+  const auto report = nlohmann::json::parse(in);
+  const std::uint64_t cas = report["fabric"]["caPorts"];
+  ASSERT_GT(cas, 1u);
+  const auto& qos = report["qos"];
+  EXPECT_EQ(qos["policy"], policy.string());
+  EXPECT_EQ(qos["caPairs"], cas * (cas - 1));
+  EXPECT_EQ(qos["noSharedPKey"], 0u);
+  std::map<std::string, std::uint64_t> byLevel;
+  for (const auto& l : qos["levels"]) byLevel[l["name"]] = l["pairs"];
+  EXPECT_EQ(byLevel["DEFAULT"], 0u);
+  EXPECT_EQ(byLevel["mpi"], 0u);
+  EXPECT_EQ(byLevel["ULP_SL1"], cas * (cas - 1));  // the qos-ulps `ipoib : 1` line
+}
+
+TEST_F(RouteQos, TheSummarySaysTheLevelsBesideTheTotal) {
+  const Outcome r = ibsm(route(write("qos-policy.conf", kPolicy)));
+  ASSERT_EQ(r.status, 0) << r.out;
+  EXPECT_THAT(r.out, HasSubstr("CA port pairs, a plain PathRecord each: DEFAULT (SL 0) 0, mpi "
+                               "(SL 2) 0, ipoib (SL 1) 0, ULP_SL1 (SL 1) "));
+}
+
+TEST_F(RouteQos, ABrokenPolicyIsRefusedWithItsLineAndNothingWritten) {
+  const auto policy = write("bad.conf", "qos-levels\n  qos-level\n    name: DEFAULT\n    sl: 16\n");
+  const Outcome r = ibsm(route(policy));
+  EXPECT_EQ(r.status, 2);
+  EXPECT_THAT(r.out, HasSubstr(policy.string() + ":4: sl: expected a service level 0-15"));
+  EXPECT_FALSE(fs::exists(dir_ / "out"));
+}
+
+TEST_F(RouteQos, WithoutAPolicyTheReportHasNoQos) {
+  const Outcome r =
+      ibsm(fmt::format("route --topology {}/fat-tree-3level-k8.ibnetdiscover --out {} --json",
+                       IBSM_TEST_TOPOLOGIES, (dir_ / "out").string()));
+  ASSERT_EQ(r.status, 0) << r.out;
+  std::ifstream in(dir_ / "out" / "report.json");
+  EXPECT_FALSE(nlohmann::json::parse(in).contains("qos"));
+}
+
+}  // namespace
