@@ -73,8 +73,9 @@ QosReport countPlainPathLevels(const ResolvedQos& qos, const Fabric& fabric,
         report.noSharedPKey += pairs;
         continue;
       }
-      const QosLevel* level =
-          matchQos(qos, {.source = src.example, .destination = dst.example, .pkey = *pkey});
+      // Matched as the SA matches a query that names no PKey (OpenSM's
+      // too): a rule that asks for a PKey does not hold for it.
+      const QosLevel* level = matchQos(qos, {.source = src.example, .destination = dst.example});
       if (level)
         byLevel[level->name] += pairs;
       else

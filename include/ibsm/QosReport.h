@@ -1,8 +1,8 @@
 // What the dry run (`ibsm route --qos-policy`) says of a QoS policy: for
 // every ordered pair of CA ports, the QoS level a plain PathRecord gets --
-// no service id, no QoS class, the PKey the SA picks for the pair (the
-// first of the source's PKey table the destination shares, not both
-// limited members) -- counted by level, all pairs counted.
+// no service id, no QoS class, no PKey, matched as the SA matches it; a
+// pair whose ports share no PKey (not both limited members) has no path
+// and is counted apart -- counted by level, all pairs counted.
 //
 //   auto counts = qos::countPlainPathLevels(resolved, plan.fabric, &*plan.pkeys);
 //   report.qos = counts;  // "qos: 90 CA port pairs: DEFAULT (SL 0) 72, storage (SL 1) 18"
