@@ -179,8 +179,8 @@ TEST(QosOptionValues, ReadOpenSmsSyntaxAndSayWhatWasExpected) {
   EXPECT_NE(badVl.error().message.find("'15:1'"), std::string::npos);
   EXPECT_FALSE(parseVlArbOption("0:256"));
   EXPECT_FALSE(parseVlArbOption("0"));
-  std::string tooMany;
-  for (int i = 0; i < 65; ++i) tooMany += (i ? "," : "") + std::string("1:1");
+  std::string tooMany = "1:1";
+  for (int i = 1; i < 65; ++i) tooMany.append(",1:1");
   EXPECT_FALSE(parseVlArbOption(tooMany));
   const auto short15 = parseSl2VlOption("0,1,2,3,4,5,6,7,8,9,10,11,12,13,14");
   ASSERT_FALSE(short15);
