@@ -36,11 +36,27 @@
 //
 // where vK is the VL of service level K (0-15); lines starting with '#' and
 // blank lines are comments. An engine that needs one VL writes no lines.
+// With QoS (qos.enabled), every port's table is there: the switches' pairs
+// the engine has no table for, and one line per CA or router port,
+//
+//   ca 0xNODEGUID16 port N : v0 v1 ... v15      (or `router ...`)
+//
+// which the reader checks and passes over (paths use the switches' tables).
+//
+// vlarb.dump (QoS only) holds every port's VLArbitration, three lines a
+// port, as `smpquery vlarb` shows one port's (NODE is switch, ca or router):
+//
+//   NODE 0xNODEGUID16 port N high_limit H
+//   NODE 0xNODEGUID16 port N low : VL:WEIGHT VL:WEIGHT ...
+//   NODE 0xNODEGUID16 port N high : VL:WEIGHT ...
+//
+// the entries up to the last that is not 0:0 (the 64 less those).
 #pragma once
 
 #include <ibsm/Error.h>
 #include <ibsm/Fabric.h>
 #include <ibsm/Multicast.h>
+#include <ibsm/QosPolicy.h>
 #include <ibsm/Routing.h>
 
 #include <array>
@@ -124,6 +140,12 @@ std::vector<LftDifference> diffLfts(const std::vector<Lft>& expected,
 // sl2vl.dump for these tables, handed to `sink` one switch at a time.
 void writeSl2VlDump(const Fabric& fabric, const RoutingResult& result, const DumpSink& sink);
 std::string formatSl2VlDump(const Fabric& fabric, const RoutingResult& result);
+// The same with the QoS tables of every port (null: as above), switches'
+// lines merged by (switch, in port, out port).
+void writeSl2VlDump(const Fabric& fabric, const RoutingResult& result, const qos::QosTables* qos,
+                    const DumpSink& sink);
+// vlarb.dump of the QoS tables.
+std::string formatVlArbDump(const Fabric& fabric, const qos::QosTables& qos);
 
 struct DumpedSl2Vl {
   Guid switchGuid;

@@ -193,6 +193,8 @@ struct QosVlArb {
 struct QosTables {
   std::vector<QosSl2Vl> sl2vl{};  // sorted by (port, inPort)
   std::vector<QosVlArb> vlArb{};  // sorted by port
+  // What the plan chose not to apply, and why (the engine's SL2VL kept).
+  std::vector<std::string> notes{};
 };
 
 // The level of the first rule that matches, else the level named DEFAULT,

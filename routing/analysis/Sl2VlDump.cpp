@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 #include <ibsm/Dumps.h>
 
+#include <algorithm>
 #include <charconv>
 #include <set>
 #include <tuple>
@@ -32,16 +33,50 @@ bool number(std::string_view text, T& value, int base = 10) {
 }  // namespace
 
 void writeSl2VlDump(const Fabric& fabric, const RoutingResult& result, const DumpSink& sink) {
+  writeSl2VlDump(fabric, result, nullptr, sink);
+}
+
+namespace {
+
+// One SL2VL line: a switch's (in, out) pair, or a CA or router port's table.
+struct Sl2VlLine {
+  NodeId node{0};
+  std::uint8_t inPort{0};
+  std::uint8_t outPort{0};
+  std::array<std::uint8_t, 16> vl{};
+};
+
+std::vector<Sl2VlLine> sl2vlLines(const RoutingResult& result, const qos::QosTables* qos) {
+  std::vector<Sl2VlLine> lines;
+  for (const Sl2VlEntry& e : result.sl2vl) lines.push_back({e.sw, e.inPort, e.outPort, e.vl});
+  if (qos == nullptr) return lines;  // the engine's order, as before QoS
+  for (const qos::QosSl2Vl& e : qos->sl2vl)
+    lines.push_back({e.port.node, e.inPort, e.port.port, e.vl});
+  std::ranges::stable_sort(
+      lines, {}, [](const Sl2VlLine& l) { return std::tuple(l.node, l.inPort, l.outPort); });
+  return lines;
+}
+
+}  // namespace
+
+void writeSl2VlDump(const Fabric& fabric, const RoutingResult& result, const qos::QosTables* qos,
+                    const DumpSink& sink) {
   std::string chunk;
   NodeId current = ~NodeId{0};
-  for (const Sl2VlEntry& e : result.sl2vl) {
-    if (e.sw != current && !chunk.empty()) {
+  for (const Sl2VlLine& e : sl2vlLines(result, qos)) {
+    if (e.node != current && !chunk.empty()) {
       sink(chunk);
       chunk.clear();
     }
-    current = e.sw;
-    fmt::format_to(std::back_inserter(chunk), "switch {} in_port {} out_port {} : {}\n",
-                   fabric.node(e.sw).guid, e.inPort, e.outPort, fmt::join(e.vl, " "));
+    current = e.node;
+    const Node& node = fabric.node(e.node);
+    if (node.isSwitch())
+      fmt::format_to(std::back_inserter(chunk), "switch {} in_port {} out_port {} : {}\n",
+                     node.guid, e.inPort, e.outPort, fmt::join(e.vl, " "));
+    else
+      fmt::format_to(std::back_inserter(chunk), "{} {} port {} : {}\n",
+                     node.type == NodeType::Router ? "router" : "ca", node.guid, e.outPort,
+                     fmt::join(e.vl, " "));
   }
   if (!chunk.empty()) sink(chunk);
 }
@@ -66,6 +101,16 @@ Result<std::vector<DumpedSl2Vl>> parseSl2VlDump(std::string_view text, std::stri
     const auto bad = [&](std::string_view what) {
       return fail(fmt::format("{}:{}: expected {}", fileName, lineNo, what));
     };
+    if ((w[0] == "ca" || w[0] == "router") && w.size() == 21 && w[2] == "port" && w[4] == ":") {
+      std::uint64_t guid = 0;
+      unsigned port = 0;
+      unsigned vl = 0;
+      bool ok = w[1].starts_with("0x") && number(w[1].substr(2), guid, 16) && number(w[3], port) &&
+                port >= 1 && port <= 254;
+      for (std::size_t sl = 0; ok && sl < 16; ++sl) ok = number(w[5 + sl], vl) && vl <= 15;
+      if (!ok) return bad("'ca 0xGUID port N : v0 ... v15' (N 1-254, 16 VLs 0-15)");
+      continue;  // paths use the switches' tables
+    }
     if (w.size() != 23 || w[0] != "switch" || w[2] != "in_port" || w[4] != "out_port" ||
         w[6] != ":")
       return bad("'switch 0xGUID in_port N out_port M : v0 ... v15' (16 VLs)");

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 #include <ibsm/Dumps.h>
 #include <ibsm/Engines.h>
+#include <ibsm/QosOptions.h>
 #include <ibsm/Report.h>
 #include <ibsm/SubnetPlan.h>
 #include <ibsm/Topology.h>
@@ -48,6 +49,7 @@ struct Inputs {
   std::shared_ptr<const qos::QosPolicy> qosPolicy;  // null: none
   std::vector<std::string> warnings;                // the topology readers'
   std::optional<PreviousInputs> previous;
+  qos::QosOptions qos;  // [qos]: the SL2VL and VLArbitration tables, as `ibsm run` plans them
 };
 
 // --isolate: the fabric as the live SM plans it with those links isolated,
@@ -95,7 +97,8 @@ Result<Inputs> gatherInputs(const RouteArgs& args, Progress& progress) {
                 .partitions = std::move(*partitions),
                 .qosPolicy = std::move(*qosPolicy),
                 .warnings = std::move(read->warnings),
-                .previous = {}};
+                .previous = {},
+                .qos = loaded->config.qosOptions};
   // partitions.strict = false: what the partitions file had that was read
   // past, as the live SM warns about it (SM-0443).
   for (const auto& i : inputs.partitions.ignored)
@@ -114,27 +117,39 @@ Result<Inputs> gatherInputs(const RouteArgs& args, Progress& progress) {
   return inputs;
 }
 
-// The dumps of the run; report.json follows them, once writing them has
-// counted toward the peak memory it reports.
-Result<void> writeTables(const std::filesystem::path& out, const SubnetPlan& plan,
-                         const DryRunMulticast& multicast) {
+// sl2vl.dump when the engine uses more than one VL or QoS programs every
+// port's, vlarb.dump with QoS; a dump from an earlier run that this one
+// would not write is removed, lest it be mistaken for this one's.
+Result<void> writeVlTables(const std::filesystem::path& out, const SubnetPlan& plan) {
   std::error_code ec;
-  if (auto ok = files::writeFileAtomically(
-          out / "opensm-lfts.dump",
-          [&](const files::ChunkWriter& write) { writeLftDump(plan.fabric, plan.routing, write); });
-      !ok)
-    return ok;
-  if (plan.routing.sl2vl.empty()) {
-    // A dump from an earlier run with another engine would be mistaken for this one's.
+  const qos::QosTables* qos = plan.qosTables ? &*plan.qosTables : nullptr;
+  if (plan.routing.sl2vl.empty() && qos == nullptr) {
     std::filesystem::remove(out / "sl2vl.dump", ec);
   } else if (auto ok = files::writeFileAtomically(out / "sl2vl.dump",
                                                   [&](const files::ChunkWriter& write) {
-                                                    writeSl2VlDump(plan.fabric, plan.routing,
+                                                    writeSl2VlDump(plan.fabric, plan.routing, qos,
                                                                    write);
                                                   });
              !ok) {
     return ok;
   }
+  if (qos == nullptr) {
+    std::filesystem::remove(out / "vlarb.dump", ec);
+    return {};
+  }
+  return files::writeFileAtomically(out / "vlarb.dump", formatVlArbDump(plan.fabric, *qos));
+}
+
+// The dumps of the run; report.json follows them, once writing them has
+// counted toward the peak memory it reports.
+Result<void> writeTables(const std::filesystem::path& out, const SubnetPlan& plan,
+                         const DryRunMulticast& multicast) {
+  if (auto ok = files::writeFileAtomically(
+          out / "opensm-lfts.dump",
+          [&](const files::ChunkWriter& write) { writeLftDump(plan.fabric, plan.routing, write); });
+      !ok)
+    return ok;
+  if (auto ok = writeVlTables(out, plan); !ok) return ok;
   if (auto ok = files::writeFileAtomically(out / "mcast-groups",
                                            formatMcGroups(plan.fabric, multicast.groups));
       !ok)
@@ -161,7 +176,8 @@ void addRouteCommand(CLI::App& app, RouteArgs& args) {
   cmd->add_option("-a,--root-guids", args.rootGuids, "File of root switch GUIDs (updn, ftree)");
   cmd->add_option(
       "-o,--out", args.out,
-      "Directory for opensm-lfts.dump, sl2vl.dump (dragonfly), mfts.dump, mcast-groups, "
+      "Directory for opensm-lfts.dump, sl2vl.dump (dragonfly, qos.enabled), vlarb.dump "
+      "(qos.enabled), mfts.dump, mcast-groups, "
       "guid2lid, report.json (default: a new ./ibsm-route-YYYYmmdd-HHMMSS); files there that "
       "ibsm route did not write are never replaced without --force");
   cmd->add_flag("--force", args.force,
@@ -210,7 +226,6 @@ int runRoute(const RouteArgs& args) {
   auto plan = planSubnet(std::move(inputs->fabric), inputs->plan, defaultRegistry());
   const double routeSeconds = secondsSince(routeStart);
   if (!plan) return inputError(plan.error());
-
   progress.phase("walking the tables for the report");
   const auto reportStart = std::chrono::steady_clock::now();
   RouteReport report = analyseRoutes(plan->fabric, plan->routing);
@@ -224,6 +239,11 @@ int runRoute(const RouteArgs& args) {
   auto qos = planDryRunQos(*plan, inputs->partitions, inputs->qosPolicy);
   if (!qos) return inputError(qos.error());
   report.qos = std::move(*qos);
+  // As the live SM plans them (MasterSweep::planQosTables): after the
+  // policy is resolved, whose qos-setup scopes apply on top.
+  if (inputs->qos.enabled)
+    plan->qosTables =
+        qos::planQosTables(plan->fabric, inputs->qos, plan->qos.get(), plan->routing.sl2vl);
   if (auto& held = inputs->previous; held) {
     progress.phase("comparing with the previous tables");
     auto previous = comparePrevious(std::move(*held), *plan, inputs->plan);

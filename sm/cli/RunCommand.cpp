@@ -219,6 +219,7 @@ Result<Setup> prepare(const RunArgs& args) {
   s.sweep.program.headOfQueueLifetime = c.sm.headOfQueueLifetime;
   s.sweep.program.leafHeadOfQueueLifetime = c.sm.leafHeadOfQueueLifetime;
   s.sweep.program.switchLifeTime = c.sm.switchLifeTime;
+  s.sweep.qos = c.qosOptions;
   // What `ibsm partitions` plans from the same config and flags.
   auto partitions = config::readPartitionSources(*in, args.partitions);
   if (!partitions) return std::unexpected(partitions.error());

@@ -13,6 +13,7 @@
 #include "sm/config/ControlOptions.h"
 #include "sm/config/HealthOptions.h"
 #include "sm/config/MKeyOptions.h"
+#include "sm/config/QosOptions.h"
 #include "sm/config/SaQueueOptions.h"
 
 namespace ibsm::sm::config {
@@ -486,7 +487,8 @@ constexpr OptionSpec kOptions[] = {
 std::span<const OptionSpec> optionTable() {
   // One table: the keys above, the [health] ones (HealthOptions.cpp), the
   // control socket's access (ControlOptions.cpp), the M_Key ones
-  // (MKeyOptions.cpp) and the SA's fair queue's (SaQueueOptions.cpp).
+  // (MKeyOptions.cpp), the SA's fair queue's (SaQueueOptions.cpp) and the QoS
+  // ones (QosOptions.cpp).
   static const std::vector<OptionSpec> all = [] {
     std::vector<OptionSpec> v(std::begin(kOptions), std::end(kOptions));
     const auto health = healthOptions();
@@ -497,6 +499,8 @@ std::span<const OptionSpec> optionTable() {
     v.insert(v.end(), mKey.begin(), mKey.end());
     const auto saQueue = saQueueOptions();
     v.insert(v.end(), saQueue.begin(), saQueue.end());
+    const auto qos = qosOptions();
+    v.insert(v.end(), qos.begin(), qos.end());
     return v;
   }();
   return all;

@@ -8,6 +8,7 @@
 #include <ibsm/Error.h>
 #include <ibsm/Ids.h>
 #include <ibsm/MadAttributes.h>
+#include <ibsm/QosOptions.h>
 
 #include <chrono>
 #include <filesystem>
@@ -159,6 +160,8 @@ struct Config {
   HealthConfig health;
   PartitionsConfig partitions;
   LogConfig log;
+  // [qos]: opensm.conf's qos_* options (sm/config/QosOptions.cpp).
+  qos::QosOptions qosOptions;
 };
 
 struct OptionSpec {

@@ -6,6 +6,7 @@
 #include "sm/config/OpenSmConfImport.h"
 
 #include <fmt/format.h>
+#include <ibsm/QosOptions.h>
 
 #include <algorithm>
 #include <cctype>
@@ -33,7 +34,7 @@ struct Key {
 };
 
 constexpr std::string_view kSections[] = {"sm",     "routing",    "mad", "sa",
-                                          "health", "partitions", "log"};
+                                          "health", "partitions", "qos", "log"};
 
 std::string_view trim(std::string_view s) {
   const auto first = s.find_first_not_of(" \t\r\n\v\f");
@@ -103,6 +104,11 @@ class Mapper {
   Result<void> mKey();
   Result<void> mKeyField(std::string_view name, std::string_view key, std::uint64_t hi,
                          bool openSmProtected);
+  Result<void> qosEnabled();
+  Result<void> qosSet(std::string_view prefix);
+  Result<void> qosNumber(std::string_view option, std::string_view key, std::int64_t lo,
+                         std::int64_t hi, std::int64_t unset);
+  Result<void> qosTable(std::string_view option, std::string_view key, bool sl2vl);
   Result<void> mapOptions();
   void writeKeys(ImportedConfig& out) const;
   void writeUnmapped(ImportedConfig& out) const;
@@ -367,6 +373,76 @@ Result<void> Mapper::mKeyField(std::string_view name, std::string_view key, std:
   return {};
 }
 
+// OpenSM's `qos TRUE|FALSE`: qos.enabled.
+Result<void> Mapper::qosEnabled() {
+  const Option* o = find("qos");
+  if (!o) return {};
+  if (o->value != "TRUE" && o->value != "FALSE")
+    return std::unexpected(bad(*o, "qos", "TRUE or FALSE"));
+  put("qos", Key{"enabled", o->value == "TRUE" ? "true" : "false", source("qos", *o)}, "qos");
+  return {};
+}
+
+// One set of qos_* options (prefix "", "ca_", "sw0_", "swe_", "rtr_"): the
+// same names less "qos_" in [qos]. What OpenSM leaves unset (max_vls 0,
+// high_limit -1, tables "(null)", as its own dump writes them) is written
+// commented; a value OpenSM would replace by its default, logging it, is
+// refused with its line.
+Result<void> Mapper::qosSet(std::string_view prefix) {
+  const auto name = [&](std::string_view field) { return fmt::format("{}{}", prefix, field); };
+  const Result<void> steps[] = {
+      qosNumber("qos_" + name("max_vls"), name("max_vls"), 1, 15, 0),
+      qosNumber("qos_" + name("high_limit"), name("high_limit"), 0, 255, -1),
+      qosTable("qos_" + name("vlarb_high"), name("vlarb_high"), false),
+      qosTable("qos_" + name("vlarb_low"), name("vlarb_low"), false),
+      qosTable("qos_" + name("sl2vl"), name("sl2vl"), true),
+  };
+  for (const auto& r : steps)
+    if (!r) return r;
+  return {};
+}
+
+Result<void> Mapper::qosNumber(std::string_view option, std::string_view key, std::int64_t lo,
+                               std::int64_t hi, std::int64_t unset) {
+  const Option* o = find(option);
+  if (!o) return {};
+  std::optional<std::int64_t> n;
+  if (o->value == "-1")
+    n = -1;
+  else if (const auto u = parseCNumber(o->value))
+    n = static_cast<std::int64_t>(*u);
+  if (!n || ((*n < lo || *n > hi) && *n != unset))
+    return std::unexpected(bad(*o, option,
+                               fmt::format("a number from {} to {}, or {} for OpenSM's default "
+                                           "(ibsm's qos.{})",
+                                           lo, hi, unset, key)));
+  put("qos",
+      Key{std::string(key), std::to_string(*n), source(option, *o),
+          *n == unset ? "unset in OpenSM: the default applies" : "", *n == unset},
+      option);
+  return {};
+}
+
+Result<void> Mapper::qosTable(std::string_view option, std::string_view key, bool sl2vl) {
+  const Option* o = find(option);
+  if (!o) return {};
+  if (o->value == "(null)" || o->value.empty()) {
+    put("qos", Key{std::string(key), "\"\"", source(option, *o), "unset in OpenSM", true}, option);
+    return {};
+  }
+  std::optional<Error> problem;
+  if (sl2vl) {
+    if (auto r = qos::parseSl2VlOption(o->value); !r) problem = r.error();
+  } else if (auto r = qos::parseVlArbOption(o->value); !r) {
+    problem = r.error();
+  }
+  if (problem)
+    return std::unexpected(Error::at(
+        file_, o->line, fmt::format("{} (ibsm's qos.{}): {}", option, key, problem->message)));
+  put("qos", Key{std::string(key), tomlString(o->value), source(option, *o)}, option);
+  return {};
+}
+
 // Every ibsm key an OpenSM option gives, in the file's section order; the
 // first option that does not parse, once all were read.
 Result<void> Mapper::mapOptions() {
@@ -395,6 +471,15 @@ Result<void> Mapper::mapOptions() {
       number("transaction_retries", "mad", "retries", 0, 20),
       subnetTimeout(),
       perfmgr(),
+      qosEnabled(),
+      qosSet(""),
+      qosSet("ca_"),
+      qosSet("sw0_"),
+      qosSet("swe_"),
+      qosSet("rtr_"),
+      path("qos_policy_file", "qos", "policy_file", "/etc/opensm/qos-policy.conf",
+           "OpenSM's default, read only if it exists; ibsm refuses to start without a file it "
+           "names: uncomment if you have one"),
       path("log_file", "log", "file", "/var/log/opensm.log",
            "OpenSM's default; ibsm logs to stderr (the journal under systemd) unless log.file "
            "names a file"),

@@ -174,11 +174,8 @@ constexpr std::string_view kOpenSmOptions[] = {"accum_log_file",
 // Exact names first, then prefixes (a trailing '_' marks one); the first
 // match wins.
 constexpr std::pair<std::string_view, std::string_view> kWhy[] = {
-    {"qos",
-     "ibsm has no QoS keys yet (QoS is issue 30): SL2VL and VLArb are left as the ports "
-     "hold them, but for the dragonfly engine's SL2VL"},
-    {"qos_", "ibsm has no QoS keys yet (QoS is issue 30)"},
-    {"suppress_sl2vl_mad_status_errors", "ibsm has no QoS keys yet (QoS is issue 30)"},
+    {"suppress_sl2vl_mad_status_errors",
+     "ibsm has no such key: a port that refuses a Set is logged and counted like any other"},
     {"cc_", "ibsm does not program congestion control"},
     {"congestion_control", "ibsm does not program congestion control"},
     {"m_key_lookup",

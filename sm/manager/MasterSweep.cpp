@@ -113,6 +113,13 @@ void MasterSweep::planPKeys(SubnetPlan& plan) const {
     if (p.sl) plan.partitionSl[p.pkey & 0x7FFF] = *p.sl;
 }
 
+void MasterSweep::planQosTables(SubnetPlan& plan) const {
+  if (!settings_.qos.enabled) return;
+  plan.qosTables =
+      qos::planQosTables(plan.fabric, settings_.qos, plan.qos.get(), plan.routing.sl2vl);
+  for (const auto& note : plan.qosTables->notes) log_->info("SM-0485 QoS tables: {}", note);
+}
+
 std::optional<MulticastPlan> MasterSweep::planTrees(const Fabric& fabric) {
   if (!multicast_) return std::nullopt;
   // The generation first: a join between the two reads is planned again
@@ -288,6 +295,7 @@ Result<SweepResult> MasterSweep::planAndProgram(const std::optional<Fabric>& bef
   noteFreshness(*plan, planStart);
   rebalanceAsked_ = false;
   planPKeys(*plan);
+  planQosTables(*plan);
   plan->multicast = planTrees(plan->fabric);
   result.planTime = since(planStart);
   result.engine = plan->routing.engine;

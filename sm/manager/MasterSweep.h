@@ -45,6 +45,7 @@
 
 #include <ibsm/Multicast.h>
 #include <ibsm/Partitions.h>
+#include <ibsm/QosOptions.h>
 #include <ibsm/QosPolicy.h>
 #include <ibsm/Report.h>
 #include <ibsm/SubnetPlan.h>
@@ -87,6 +88,8 @@ struct SweepSettings {
   // afresh once they have been so this long; zero: only when the operator
   // asks (`ibsm sweep --rebalance`).
   std::chrono::seconds rebalanceInterval{0};
+  // [qos]: SL2VL and VLArbitration of every port when enabled.
+  qos::QosOptions qos{};
 };
 
 // What the last plan that asked the groups' source saw: the source's
@@ -229,6 +232,8 @@ class MasterSweep {
   // plan.pkeys from the partition planner; left unset (PKeys as they are)
   // when there is none or it refuses the fabric.
   void planPKeys(SubnetPlan& plan) const;
+  // plan.qosTables from the [qos] options and the plan's QoS policy.
+  void planQosTables(SubnetPlan& plan) const;
   // The groups' trees on `fabric`, from the source as it stands (noted in
   // planned_); nullopt when there is no source or planning failed.
   std::optional<MulticastPlan> planTrees(const Fabric& fabric);

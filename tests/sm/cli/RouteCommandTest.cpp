@@ -149,6 +149,31 @@ TEST_F(RouteCommand, TheConfigChoosesTheEngineAndTheFlagOverridesIt) {
       HasSubstr("routing engine: updn"));
 }
 
+// qos.enabled: sl2vl.dump holds every port's table and vlarb.dump every
+// port's VLArbitration; without it neither is written (one VL engine), and
+// a run without QoS removes the dumps an earlier run with it left.
+TEST_F(RouteCommand, WithQosTheDumpsGiveEveryPortsSl2VlAndVlArbitration) {
+  const auto conf = write("ibsm.toml",
+                          "[qos]\nenabled = true\nca_vlarb_low = \"0:8,1:16\"\n"
+                          "swe_high_limit = 7\n");
+  const auto topo = fmt::format("{}/two-switch-dual-port-hcas.net", IBSM_TEST_TOPOLOGIES);
+  const auto out = dir_ / "out";
+  const Outcome r =
+      ibsm(fmt::format("route -t {} -F {} -R minhop -o {}", topo, conf.string(), out.string()));
+  ASSERT_EQ(r.status, 0) << r.out;
+  const std::string sl2vl = slurp(out / "sl2vl.dump");
+  EXPECT_THAT(sl2vl, HasSubstr("\nca 0x"));
+  EXPECT_THAT(sl2vl, HasSubstr(" in_port 0 out_port 1 : "));
+  const std::string vlarb = slurp(out / "vlarb.dump");
+  EXPECT_THAT(vlarb, HasSubstr(" low : 0:8 1:16\n"));
+  EXPECT_THAT(vlarb, HasSubstr(" high_limit 7\n"));
+
+  const Outcome plain = ibsm(fmt::format("route -t {} -R minhop -o {}", topo, out.string()));
+  ASSERT_EQ(plain.status, 0) << plain.out;
+  EXPECT_FALSE(fs::exists(out / "sl2vl.dump"));
+  EXPECT_FALSE(fs::exists(out / "vlarb.dump"));
+}
+
 // minhop on a ring of five switches has a credit loop (every two-hop route
 // is the unique shortest one, so each direction's channels chain all the way
 // round); --check turns that into a failing exit status for scripts.

@@ -73,6 +73,8 @@ TEST(OpenSmConfImport, OpenSmsDefaultsGiveOpenSmsBehaviourWhereTheDefaultsDiffer
   EXPECT_EQ(c.mad.window, 32u);
   EXPECT_EQ(c.routing.engines, std::vector<std::string>{"auto"});
   EXPECT_THAT(imported.toml, HasSubstr("# partitions_file = \"/etc/opensm/partitions.conf\""));
+  EXPECT_TRUE(c.sm.qosPolicyFile.empty());
+  EXPECT_THAT(imported.toml, HasSubstr("# policy_file = \"/etc/opensm/qos-policy.conf\""));
   EXPECT_THAT(imported.toml, HasSubstr("# window = 4"));
   EXPECT_THAT(imported.toml, HasSubstr("# engine = [\"minhop\"]"));
 }
@@ -93,7 +95,8 @@ TEST(OpenSmConfImport, EveryOptionOfTheFileIsInTheOutputAsAKeyOrAComment) {
   EXPECT_EQ(imported.mapped + imported.commented, options + 2);
   EXPECT_THAT(imported.toml, HasSubstr("# strict = false"));
   EXPECT_THAT(imported.toml, HasSubstr("# qos_max_vls 0 (line"));
-  EXPECT_THAT(imported.toml, HasSubstr("QoS is issue 30"));
+  EXPECT_THAT(imported.toml, HasSubstr("\n# max_vls = 0\n"));  // unset in OpenSM: commented
+  EXPECT_THAT(imported.toml, HasSubstr("\n[qos]\n"));
   EXPECT_THAT(imported.toml, HasSubstr("# m_key 0x0000000000000000 (line 8): OpenSM sets no M_Key; "
                                        "ibsm protects every port"));
   EXPECT_THAT(imported.toml, HasSubstr("\n# m_key = 0\n"));
@@ -132,6 +135,39 @@ TEST(OpenSmConfImport, MKeyOptionsMapToTheSmMKeyKeys) {
   EXPECT_EQ(bad.error().message,
             "o.conf:1: m_key_protection_level: expected a number from 0 to 3 (ibsm's "
             "sm.m_key_protect), found '4'");
+}
+
+// OpenSM's QoS options (issue 30): the same names less "qos_" under [qos],
+// in the same syntax; what OpenSM leaves unset stays commented; a value
+// OpenSM would replace by its default is refused with its line.
+TEST(OpenSmConfImport, QosOptionsMapToTheQosKeys) {
+  const auto imported = importOpenSmConf(
+      "qos TRUE\nqos_max_vls 8\nqos_high_limit 0x10\nqos_vlarb_low 0:32,1:32\n"
+      "qos_sl2vl 0,1,2,3,4,5,6,7,0,1,2,3,4,5,6,15\nqos_ca_high_limit -1\n"
+      "qos_swe_vlarb_high \"1:64\"\nqos_rtr_sl2vl (null)\n",
+      "o.conf");
+  ASSERT_TRUE(imported) << imported.error().message;
+  const auto c = parseConfig(imported->toml, "o.toml");
+  ASSERT_TRUE(c) << c.error().message << "\n" << imported->toml;
+  const auto& q = c->qosOptions;
+  EXPECT_TRUE(q.enabled);
+  EXPECT_EQ(q.all.maxVls, 8);
+  EXPECT_EQ(q.all.highLimit, 16);
+  EXPECT_EQ(q.all.vlarbLow, (std::vector<qos::VlWeight>{{0, 32}, {1, 32}}));
+  EXPECT_EQ(q.all.sl2vl->at(15), 15);
+  EXPECT_FALSE(q.ca.highLimit);
+  EXPECT_EQ(q.swe.vlarbHigh, (std::vector<qos::VlWeight>{{1, 64}}));
+  EXPECT_FALSE(q.rtr.sl2vl);
+  EXPECT_THAT(imported->toml,
+              HasSubstr("# qos_swe_vlarb_high 1:64 (line 7)\nswe_vlarb_high = \"1:64\"\n"));
+  EXPECT_THAT(imported->toml, HasSubstr("\n# ca_high_limit = -1\n"));
+
+  const auto bad = importOpenSmConf("qos_ca_vlarb_low 0:4,16:4\n", "o.conf");
+  ASSERT_FALSE(bad);
+  EXPECT_THAT(bad.error().message,
+              HasSubstr("o.conf:1: qos_ca_vlarb_low (ibsm's qos.ca_vlarb_low): "
+                        "expected up to 64 VL:weight pairs"));
+  EXPECT_FALSE(importOpenSmConf("qos_max_vls 16\n", "o.conf"));
 }
 
 TEST(OpenSmConfImport, ValuesGivenOnOpenSmsCommandLineAreMapped) {

@@ -1,0 +1,85 @@
+// opensm.conf's QoS options as values ([qos] in ibsm.toml: qos.enabled,
+// qos.max_vls, qos.high_limit, qos.vlarb_high, qos.vlarb_low, qos.sl2vl and
+// the same five per port type, qos.ca_*, qos.sw0_*, qos.swe_*, qos.rtr_*),
+// and the plan of the SL2VL and VLArbitration tables they and a policy's
+// qos-setup section give every port (qos/QosTables.cpp). Shared by the live
+// SM and the dry run, so it lives outside sm/.
+//
+//   auto high = qos::parseVlArbOption("0:4,1:0");  // error: what was expected
+//   options.ca.vlarbHigh = *high;
+//   plan.qosTables = qos::planQosTables(plan.fabric, options, plan.qos.get(), plan.routing.sl2vl);
+#pragma once
+
+#include <ibsm/Error.h>
+#include <ibsm/Fabric.h>
+#include <ibsm/QosPolicy.h>
+#include <ibsm/Routing.h>
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace ibsm::qos {
+
+// The 64 entries of a VLArbitration table (high or low): OpenSM fills what
+// the option leaves out with VL 0, weight 0.
+inline constexpr std::size_t kVlArbEntries = 64;
+
+// One set of the options; what is unset takes the general set's value
+// (qos_max_vls, ...), then OpenSM's default.
+struct QosTableOptions {
+  std::optional<std::uint8_t> maxVls{};     // 1-15
+  std::optional<std::uint8_t> highLimit{};  // 0-255: PortInfo:VLHighLimit
+  std::optional<std::vector<VlWeight>> vlarbHigh{};
+  std::optional<std::vector<VlWeight>> vlarbLow{};
+  std::optional<std::array<std::uint8_t, 16>> sl2vl{};
+  bool operator==(const QosTableOptions&) const = default;
+};
+
+// The port types OpenSM gives a set of options each.
+enum class QosPortType : std::uint8_t { Ca, Switch0, SwitchExternal, Router };
+
+// One port type's tables as OpenSM builds them from the options.
+struct QosTableSet {
+  std::uint8_t maxVls{15};
+  std::uint8_t highLimit{0};
+  std::vector<VlWeight> high{};  // kVlArbEntries entries
+  std::vector<VlWeight> low{};   // kVlArbEntries entries
+  std::array<std::uint8_t, 16> sl2vl{};
+};
+
+struct QosOptions {
+  bool enabled{false};  // OpenSM's `qos TRUE`
+  QosTableOptions all{};
+  QosTableOptions ca{};
+  QosTableOptions sw0{};  // a switch's enhanced port 0
+  QosTableOptions swe{};  // a switch's external ports
+  QosTableOptions rtr{};
+  bool operator==(const QosOptions&) const = default;
+
+  // The type's own values, else the general ones, else OpenSM's defaults.
+  [[nodiscard]] QosTableSet tablesFor(QosPortType type) const;
+};
+
+// OpenSM's value syntax. A VLArbitration option is up to 64 "VL:weight"
+// pairs separated by ',' (VL 0-14, weight 0-255; C numbers: 0x.. too); an
+// SL2VL option is the 16 VLs (0-15) of SL 0..15 separated by ','. The error
+// says what was expected, for the caller to prefix with file:line and key.
+[[nodiscard]] Result<std::vector<VlWeight>> parseVlArbOption(std::string_view text);
+[[nodiscard]] Result<std::array<std::uint8_t, 16>> parseSl2VlOption(std::string_view text);
+// The same syntax back ("0:4,1:0", "0,1,2,...").
+[[nodiscard]] std::string formatVlArb(const std::vector<VlWeight>& entries);
+[[nodiscard]] std::string formatSl2Vl(const std::array<std::uint8_t, 16>& vls);
+
+// The tables every port gets, as OpenSM programs them with `options`, then
+// the qos-setup scopes of `policy` (null: none) on top, in file order. The
+// SL2VL tables `engineSl2Vl` gives (dragonfly's VL layers) are kept: QoS
+// does not replace them, and QosTables::notes says so.
+[[nodiscard]] QosTables planQosTables(const Fabric& fabric, const QosOptions& options,
+                                      const ResolvedQos* policy,
+                                      const std::vector<Sl2VlEntry>& engineSl2Vl);
+
+}  // namespace ibsm::qos

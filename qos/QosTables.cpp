@@ -1,0 +1,179 @@
+// The SL2VL and VLArbitration tables of every port, as OpenSM's osm_qos.c
+// programs them from the qos_* options, then the policy's qos-setup scopes
+// (which OpenSM ignores) on top:
+// - a CA or router port: its type's VLArbitration, VLHighLimit and one
+//   SL2VL table;
+// - a switch's external ports: the swe set's VLArbitration and VLHighLimit,
+//   and SL2VL for every (output, input) pair, input port 0 included;
+// - a switch's port 0 only when it is an enhanced port 0: the sw0 set's
+//   VLArbitration and VLHighLimit, and SL2VL (0, 0) from sw0, while the
+//   pairs (0, input >= 1) keep the swe table, as OpenSM writes them first.
+// OpenSM masks every VL it writes with the port's OperationalVLs (VL15,
+// drop, kept in SL2VL); the plan predicts them as the SM sets them: the
+// smaller VLCap of the link's two ends (a port with no link: its own). Like
+// OpenSM, qos.max_vls changes no table. What the plan cannot know is the
+// programmer's: how many VLArbitration entries a port holds
+// (VLArbitrationHigh/LowCap) and whether it maps SLs at all
+// (IsSLMappingSupported); the plan gives all 64 entries and every table.
+#include <fmt/format.h>
+#include <ibsm/QosOptions.h>
+
+#include <algorithm>
+#include <map>
+#include <set>
+
+namespace ibsm::qos {
+namespace {
+
+using Sl2VlKey = std::pair<PortRef, std::uint8_t>;  // (output port, input port)
+
+struct Draft {
+  std::map<PortRef, QosVlArb> vlArb;
+  std::map<Sl2VlKey, std::array<std::uint8_t, 16>> sl2vl;
+};
+
+void putVlArb(Draft& d, PortRef port, const QosTableSet& set) {
+  d.vlArb[port] =
+      QosVlArb{.port = port, .highLimit = set.highLimit, .high = set.high, .low = set.low};
+}
+
+void planSwitch(Draft& d, const Fabric& fabric, NodeId id, const QosOptions& options) {
+  const Node& node = fabric.node(id);
+  const QosTableSet swe = options.tablesFor(QosPortType::SwitchExternal);
+  const bool enhanced = node.switchData && node.switchData->enhancedPort0;
+  for (std::uint8_t out = enhanced ? 0 : 1; out <= node.numPorts(); ++out) {
+    if (out != 0 && !node.ports[out].connected()) continue;
+    if (out != 0) putVlArb(d, {id, out}, swe);
+    for (std::uint8_t in = 0; in <= node.numPorts(); ++in) d.sl2vl[{{id, out}, in}] = swe.sl2vl;
+  }
+  if (!enhanced) return;
+  const QosTableSet sw0 = options.tablesFor(QosPortType::Switch0);
+  putVlArb(d, {id, 0}, sw0);
+  d.sl2vl[{{id, 0}, 0}] = sw0.sl2vl;
+}
+
+void planEndNode(Draft& d, const Fabric& fabric, NodeId id, const QosOptions& options) {
+  const Node& node = fabric.node(id);
+  const QosTableSet set =
+      options.tablesFor(node.type == NodeType::Router ? QosPortType::Router : QosPortType::Ca);
+  for (std::uint8_t p = 1; p <= node.numPorts(); ++p) {
+    if (!node.ports[p].connected()) continue;
+    putVlArb(d, {id, p}, set);
+    d.sl2vl[{{id, p}, 0}] = set.sl2vl;
+  }
+}
+
+Guid guidOf(const Fabric& fabric, PortRef ref) {
+  const Node& node = fabric.node(ref.node);
+  const Guid own = fabric.port(ref).guid;
+  return own.value != 0 ? own : node.guid;
+}
+
+bool inAny(const ResolvedQos& qos, const std::vector<std::string>& groups, Guid guid) {
+  return std::ranges::any_of(groups, [&](const std::string& g) { return qos.inGroup(g, guid); });
+}
+
+// Whether the port at the other end of `ref`'s link is in one of `groups`.
+bool remoteInAny(const ResolvedQos& qos, const Fabric& fabric, PortRef ref,
+                 const std::vector<std::string>& groups) {
+  const auto& remote = fabric.port(ref).remote;
+  return remote && inAny(qos, groups, guidOf(fabric, *remote));
+}
+
+template <typename T>
+bool inRanges(const std::vector<Range<T>>& ranges, T v) {
+  return ranges.empty() ||
+         std::ranges::any_of(ranges, [&](const Range<T>& r) { return r.contains(v); });
+}
+
+// vlarb-scope: the output ports of the groups' ports (every port with no
+// group), those whose link leads to a port of `across` when it is given.
+void applyVlArbScope(Draft& d, const Fabric& fabric, const ResolvedQos& qos,
+                     const QosVlArbScope& s) {
+  for (auto& [ref, arb] : d.vlArb) {
+    if (!s.groups.empty() && !inAny(qos, s.groups, guidOf(fabric, ref))) continue;
+    if (!s.across.empty() && !remoteInAny(qos, fabric, ref, s.across)) continue;
+    if (s.high) arb.high = *s.high, arb.high.resize(kVlArbEntries);
+    if (s.low) arb.low = *s.low, arb.low.resize(kVlArbEntries);
+    if (s.highLimit) arb.highLimit = *s.highLimit;
+  }
+}
+
+// sl2vl-scope: a switch's (to, from) pairs of the groups' switches, or a CA
+// or router port of the groups (from/to name switch ports: not theirs);
+// across-to: the output port's link leads to the group; across-from: the
+// input port's does (a CA's one link is both).
+void applySl2VlScope(Draft& d, const Fabric& fabric, const ResolvedQos& qos,
+                     const QosSl2VlScope& s) {
+  for (auto& [key, table] : d.sl2vl) {
+    const auto [out, inPort] = key;
+    const bool isSwitch = fabric.node(out.node).isSwitch();
+    const PortRef in = isSwitch ? PortRef{out.node, inPort} : out;
+    if (!s.groups.empty() && !inAny(qos, s.groups, guidOf(fabric, out))) continue;
+    if (isSwitch && (!inRanges(s.to, out.port) || !inRanges(s.from, inPort))) continue;
+    if (!s.acrossTo.empty() && !remoteInAny(qos, fabric, out, s.acrossTo)) continue;
+    if (!s.acrossFrom.empty() && !remoteInAny(qos, fabric, in, s.acrossFrom)) continue;
+    table = s.sl2vl;
+  }
+}
+
+// The OperationalVLs the SM gives the port (PortDiff: the smaller VLCap of
+// the link's ends), as the mask OpenSM applies: code 1 (VL0) keeps VL 0
+// only, 4 (VL0-7) VLs 0-7, 5 (VL0-14) all.
+std::uint8_t vlMask(const Fabric& fabric, PortRef ref) {
+  const Port& port = fabric.port(ref);
+  std::uint8_t code = port.vlCap;
+  if (port.remote) code = std::min(code, fabric.port(*port.remote).vlCap);
+  if (code == 0) return 0x0f;
+  return static_cast<std::uint8_t>((1U << (code - 1)) - 1);
+}
+
+QosTables finish(Draft& d, const Fabric& fabric, const std::vector<Sl2VlEntry>& engine) {
+  QosTables out;
+  for (auto& [ref, arb] : d.vlArb) {
+    const std::uint8_t mask = vlMask(fabric, ref);
+    for (auto* table : {&arb.high, &arb.low})
+      for (VlWeight& e : *table) e.vl &= mask;
+    out.vlArb.push_back(std::move(arb));
+  }
+  std::set<Sl2VlKey> engines;
+  for (const Sl2VlEntry& e : engine) engines.insert({{e.sw, e.outPort}, e.inPort});
+  std::size_t kept = 0;
+  for (auto& [key, table] : d.sl2vl) {
+    const auto [ref, in] = key;
+    if (engines.contains(key)) {
+      ++kept;
+      continue;
+    }
+    const std::uint8_t mask = vlMask(fabric, ref);
+    for (auto& vl : table)
+      if (vl != 15) vl &= mask;
+    out.sl2vl.push_back({.port = ref, .inPort = in, .vl = table});
+  }
+  if (kept != 0)
+    out.notes.push_back(fmt::format(
+        "{} SL2VL table{} kept as the routing engine gives {} (its VL layers keep routes "
+        "deadlock-free): QoS's SL2VL is not applied there",
+        kept, kept == 1 ? "" : "s", kept == 1 ? "it" : "them"));
+  return out;
+}
+
+}  // namespace
+
+QosTables planQosTables(const Fabric& fabric, const QosOptions& options, const ResolvedQos* policy,
+                        const std::vector<Sl2VlEntry>& engineSl2Vl) {
+  Draft d;
+  for (NodeId id = 0; id < fabric.size(); ++id) {
+    if (fabric.node(id).isSwitch())
+      planSwitch(d, fabric, id, options);
+    else
+      planEndNode(d, fabric, id, options);
+  }
+  if (policy && policy->policy) {
+    for (const auto& s : policy->policy->setup.vlArb) applyVlArbScope(d, fabric, *policy, s);
+    for (const auto& s : policy->policy->setup.sl2vl) applySl2VlScope(d, fabric, *policy, s);
+  }
+  return finish(d, fabric, engineSl2Vl);
+}
+
+}  // namespace ibsm::qos
