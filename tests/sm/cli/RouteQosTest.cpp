@@ -106,16 +106,19 @@ TEST_F(RouteQos, CountsEveryCaPairUnderItsLevel) {
   EXPECT_EQ(qos["noSharedPKey"], 0u);
   std::map<std::string, std::uint64_t> byLevel;
   for (const auto& l : qos["levels"]) byLevel[l["name"]] = l["pairs"];
-  EXPECT_EQ(byLevel["DEFAULT"], 0u);
+  // The qos-ulps `ipoib : 1` line is a rule on PKey 0x7fff: a plain
+  // PathRecord names no PKey, so (as the SA and OpenSM match it) every pair
+  // gets DEFAULT; the mpi rule wants a QoS class none was asked.
+  EXPECT_EQ(byLevel["DEFAULT"], cas * (cas - 1));
   EXPECT_EQ(byLevel["mpi"], 0u);
-  EXPECT_EQ(byLevel["ULP_SL1"], cas * (cas - 1));  // the qos-ulps `ipoib : 1` line
+  EXPECT_EQ(byLevel["ULP_SL1"], 0u);
 }
 
 TEST_F(RouteQos, TheSummarySaysTheLevelsBesideTheTotal) {
   const Outcome r = ibsm(route(write("qos-policy.conf", kPolicy)));
   ASSERT_EQ(r.status, 0) << r.out;
-  EXPECT_THAT(r.out, HasSubstr("CA port pairs, a plain PathRecord each: DEFAULT (SL 0) 0, mpi "
-                               "(SL 2) 0, ipoib (SL 1) 0, ULP_SL1 (SL 1) "));
+  EXPECT_THAT(r.out, HasSubstr("16256 CA port pairs, a plain PathRecord each: DEFAULT (SL 0) "
+                               "16256, mpi (SL 2) 0, ipoib (SL 1) 0, ULP_SL1 (SL 1) 0"));
 }
 
 TEST_F(RouteQos, ABrokenPolicyIsRefusedWithItsLineAndNothingWritten) {
