@@ -179,8 +179,8 @@ TEST_F(QosDiffTest, OnlyTheEntriesBelowTheCapAreThePlansAndVlsThePortLacksAreFol
   discovered.portInfo.at(kSw1Port3).vlArbitrationHighCap = 0;
   plan.qosTables->vlArb.front().low = weights(64, 6);  // VL6 on a port of VL0-3: VL2 (6 & 3)
   answer(diffNow().phase(ProgramPhase::ReadTables));
-  const auto sets =
-      of(diffNow().phase(ProgramPhase::Sl2Vl), AttributeId::VlArbitrationTable, Method::Set);
+  const ProgramDiff d = diffNow();  // `sets` points into it
+  const auto sets = of(d.phase(ProgramPhase::Sl2Vl), AttributeId::VlArbitrationTable, Method::Set);
   ASSERT_EQ(blocksOf(sets), (std::set<std::uint16_t>{1}));
   const VlArbitrationBlock b = decodeVlArbitrationBlock(sets.front()->request.data);
   for (std::size_t i = 0; i < 32; ++i) {
