@@ -8,9 +8,11 @@
 # qos-policy.conf and partitions.conf appended is OpenSM's config, and
 # `ibsm config import` of that very file is ibsm's. Each SM runs as master
 # on the first CA of the net file, one after the other, each on a fresh
-# simulator of the same net file: the first (the one run-with-ibsim.sh
-# started) is OpenSM's, the second (started here) ibsm's, so that ibsm
-# cannot inherit a table OpenSM wrote. OpenSM numbers the fabric; ibsm is
+# simulator of the same net file (started here; the one run-with-ibsim.sh
+# started stays idle), so that ibsm cannot inherit a table OpenSM wrote.
+# --enhanced-port0 SWITCH gives that switch an enhanced port 0 in both
+# simulators (ibsim's default is a base port 0, for which OpenSM programs
+# none of the qos_sw0_* tables), so that the sw0 set is compared too. OpenSM numbers the fabric; ibsm is
 # given the LIDs it left (as sa-equivalence.sh does), so the queries name
 # the same ports. ibsm runs the ENGINE given: on a dragonfly one that uses
 # one VL, as OpenSM's engines do there (the dragonfly engine's VL layers
@@ -20,8 +22,8 @@
 #   - every CA port: `smpquery sl2vl LID`, `smpquery vlarb LID`;
 #   - every switch, every output port P from 0 to its last port:
 #     `smpquery sl2vl LID P` (which reads every input port 0..N for P, so
-#     every (in, out) pair) and `smpquery vlarb LID P` (port 0 of ibsim's
-#     switches is a base port 0: smpquery says it has no tables).
+#     every (in, out) pair) and `smpquery vlarb LID P` (a base port 0 has
+#     no VLArbitration tables, and smpquery says so).
 #   Not compared: PortInfo:VLHighLimit (qos_*_high_limit), which ibsim does
 #   not keep (its PortInfo Set stores LID, SM LID, LMC, states, OperVLs).
 # PathRecords, asked with saquery PR --slid/--dlid from another CA (single
@@ -39,7 +41,8 @@
 # first lines of the diff are printed and the test fails, but for the known
 # differences listed in `known` (each with its reason).
 #
-#   run-with-ibsim.sh NETFILE -- qos-opensm-equal.sh path/to/ibsm ENGINE [--keep DIR]
+#   run-with-ibsim.sh NETFILE -- qos-opensm-equal.sh path/to/ibsm ENGINE \
+#                                 [--enhanced-port0 SWITCH]... [--keep DIR]
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 data=$(cd "$here/../../data/qos" && pwd)
@@ -148,7 +151,8 @@ if [[ ${1:-} == --side ]]; then
   fi
   [[ $failures -eq 0 ]] || { finish "$sm side" "$dir/log" "$dir/ibsm.log" "$dir/stderr"; exit 1; }
   sleep 2 # a light sweep after SUBNET UP writes nothing more; let it pass
-  quiet ibnetdiscover >ibnetdiscover.txt
+  # An enhanced port 0 is read as a base one is (run-checks.sh knows "base").
+  quiet ibnetdiscover | sed 's/ enhanced port 0 lid / base port 0 lid /' >ibnetdiscover.txt
   ibnetdiscover_lids <ibnetdiscover.txt >ibnetdiscover.lids
   lids_as_guid2lid ibnetdiscover.lids >"$out/fabric.guid2lid"
   if [[ -n $guid2lid ]]; then
@@ -196,14 +200,32 @@ if [[ ${1:-} == --side ]]; then
 fi
 
 # --- The comparison -------------------------------------------------------
-IBSM=$(realpath "${1:?usage: $0 path/to/ibsm ENGINE [--keep DIR]}")
-engine=${2:?usage: $0 path/to/ibsm ENGINE [--keep DIR]}
-keep=""
-[[ ${3:-} == --keep ]] && keep=${4:?}
-net=$IBSIM_NETFILE
+usage="usage: $0 path/to/ibsm ENGINE [--enhanced-port0 SWITCH]... [--keep DIR]"
+IBSM=$(realpath "${1:?$usage}")
+engine=${2:?$usage}
+shift 2
+keep="" esp0=()
+while [[ $# -gt 0 ]]; do
+  case $1 in
+    --enhanced-port0) esp0+=("$2"); shift 2 ;;
+    --keep) keep=$2; shift 2 ;;
+    *) echo "$0: unknown argument $1"$'\n'"$usage" >&2; exit 2 ;;
+  esac
+done
 work=$PWD
 [[ -z $keep ]] || { mkdir -p "$keep" && work=$(realpath "$keep"); }
 start=$SECONDS
+
+# The fabric both sides run: the net file, with the switches named by
+# --enhanced-port0 given an enhanced port 0 (ibsim's "enhanced port 0" on
+# the switch line), so that OpenSM programs their port 0 from the sw0 set.
+net=$work/fabric.net
+cp "$IBSIM_NETFILE" "$net"
+for sw in "${esp0[@]}"; do
+  sed -i -E "s/^(Switch[[:space:]]+[0-9]+[[:space:]]+\"$sw\")[[:space:]]*$/\1 enhanced port 0/" "$net"
+  grep -qE "^Switch[[:space:]]+[0-9]+[[:space:]]+\"$sw\" enhanced port 0$" "$net" ||
+    { echo "$0: no switch \"$sw\" in $IBSIM_NETFILE" >&2; exit 2; }
+done
 
 # One source for both SMs: the fragment with the paths of the policy and partitions.
 conf=$work/opensm.conf
@@ -213,13 +235,15 @@ conf=$work/opensm.conf
     "partition_config_file $data/partitions.conf" 'force_log_flush TRUE'
 } >"$conf"
 
-echo "== OpenSM as master on $(basename "$net")" >&2
-"$here/$(basename "$0")" --side "$work/side-opensm" opensm "$IBSM" "$conf" "$engine" ||
-  fail "the OpenSM side failed"
+# Each side on a simulator of its own (the one run-with-ibsim.sh started for
+# this script stays idle: it runs the net file without the enhanced ports).
+side() { env -u LD_PRELOAD "$harness" "$net" -- "$here/$(basename "$0")" --side "$@"; }
+echo "== OpenSM as master on $(basename "$IBSIM_NETFILE")${esp0[*]:+, enhanced port 0 on ${esp0[*]}}" >&2
+side "$work/side-opensm" opensm "$IBSM" "$conf" "$engine" || fail "the OpenSM side failed"
 [[ -s $work/side-opensm/fabric.guid2lid ]] || { finish "OpenSM brought nothing up"; exit 1; }
 echo "== ibsm (-R $engine) as master on a fresh simulator, given OpenSM's LIDs" >&2
-env -u LD_PRELOAD "$harness" "$net" -- "$here/$(basename "$0")" --side "$work/side-ibsm" ibsm \
-  "$IBSM" "$conf" "$engine" "$work/side-opensm/fabric.guid2lid" || fail "the ibsm side failed"
+side "$work/side-ibsm" ibsm "$IBSM" "$conf" "$engine" "$work/side-opensm/fabric.guid2lid" ||
+  fail "the ibsm side failed"
 
 # Known differences: an extended regular expression matching a whole diff
 # line, and why.
@@ -250,4 +274,4 @@ compare() { # WHAT FILE
 }
 compare "SL2VL and VLArbitration tables" tables.txt
 compare "PathRecords" paths.txt
-finish "$(basename "$net" .net): OpenSM and ibsm (-R $engine) with one QoS configuration, $((SECONDS - start)) s"
+finish "$(basename "$IBSIM_NETFILE" .net): OpenSM and ibsm (-R $engine) with one QoS configuration, $((SECONDS - start)) s"
