@@ -12,11 +12,12 @@
 # started stays idle), so that ibsm cannot inherit a table OpenSM wrote.
 # --enhanced-port0 SWITCH gives that switch an enhanced port 0 in both
 # simulators (ibsim's default is a base port 0, for which OpenSM programs
-# none of the qos_sw0_* tables), so that the sw0 set is compared too. OpenSM numbers the fabric; ibsm is
-# given the LIDs it left (as sa-equivalence.sh does), so the queries name
-# the same ports. ibsm runs the ENGINE given: on a dragonfly one that uses
-# one VL, as OpenSM's engines do there (the dragonfly engine's VL layers
-# keep SL2VL tables of their own).
+# none of the qos_sw0_* tables), so that the sw0 set is compared too.
+# OpenSM numbers the fabric; ibsm is given the LIDs it left (as
+# sa-equivalence.sh does), so the queries name the same ports. ibsm runs
+# the ENGINE given: on a dragonfly one that uses one VL, as OpenSM's
+# engines do there (the dragonfly engine's VL layers keep SL2VL tables of
+# their own: run with `dragonfly`, this test fails on 3024 lines of them).
 #
 # Tables, read with smpquery from a CA once the subnet is up, in parallel:
 #   - every CA port: `smpquery sl2vl LID`, `smpquery vlarb LID`;
@@ -25,7 +26,9 @@
 #     every (in, out) pair) and `smpquery vlarb LID P` (a base port 0 has
 #     no VLArbitration tables, and smpquery says so).
 #   Not compared: PortInfo:VLHighLimit (qos_*_high_limit), which ibsim does
-#   not keep (its PortInfo Set stores LID, SM LID, LMC, states, OperVLs).
+#   not keep (its PortInfo Set stores LID, SM LID, LMC, states, OperVLs);
+#   OperVLs, which neither SM derives from qos_*_max_vls (ibsim's VLCap
+#   VL0-7 on every port is what both set).
 # PathRecords, asked with saquery PR --slid/--dlid from another CA (single
 # records, which umad2sim carries): plain, with --pkey, --service_id,
 # --qos_class and --sl (see `queries` below for what each exercises); the
