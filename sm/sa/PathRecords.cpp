@@ -125,17 +125,27 @@ bool applySelectors(const PathQuery& q, PathRecord& pr) {
   return true;
 }
 
-// A PKey both ports hold, not both as limited members (IBA 10.9.3), the
-// one asked for when given; the source's entry, as the source uses it.
+// A PKey both ports hold, not both as limited members (IBA 10.9.3): the
+// one asked for when given, else the lowest one both share by its low 15
+// bits, as OpenSM picks it (osm_physp_find_common_pkey walks the two
+// tables in PKey order, so a plain query between members of 0x0001 and of
+// the default partition gets 0x0001, not the default); the source's entry,
+// as the source uses it.
 std::optional<std::uint16_t> sharedPKey(const SaSubnet& subnet, PortRef src, PortRef dst,
                                         std::optional<std::uint16_t> wanted) {
+  std::optional<std::uint16_t> lowest;
   for (const std::uint16_t mine : subnet.pkeys(src)) {
-    if ((mine & 0x7FFF) == 0 || (wanted && (*wanted & 0x7FFF) != (mine & 0x7FFF))) continue;
+    const auto base = static_cast<std::uint16_t>(mine & 0x7FFF);
+    if (base == 0 || (wanted && (*wanted & 0x7FFF) != base)) continue;
+    if (lowest && (*lowest & 0x7FFF) <= base) continue;
     for (const std::uint16_t theirs : subnet.pkeys(dst)) {
-      if ((theirs & 0x7FFF) == (mine & 0x7FFF) && ((mine | theirs) & 0x8000) != 0) return mine;
+      if ((theirs & 0x7FFF) == base && ((mine | theirs) & 0x8000) != 0) {
+        lowest = mine;
+        break;
+      }
     }
   }
-  return std::nullopt;
+  return lowest;
 }
 
 // The level of a QoS policy's first rule that matches the two ports and

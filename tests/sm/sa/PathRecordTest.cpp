@@ -216,6 +216,22 @@ TEST_F(PartitionedPathTest, APathUsesAPKeyBothPortsShareWithTheFullMembersEntry)
   EXPECT_EQ(paths[0].sl, 3) << "the partition's sl";
 }
 
+// With no PKey asked, the lowest PKey both ports share (low 15 bits), not
+// the first of the source's table, as OpenSM answers (issue 30, RunQos.*:
+// its plain PathRecords between members of 0x0001 and the default partition
+// carry 0x8001); the source's entry, with the membership it holds.
+TEST_F(PartitionedPathTest, WithNoPKeyAskedAPathTakesTheLowestPKeyBothShare) {
+  const auto plain = [&](std::size_t from, std::size_t to) {
+    const auto paths =
+        SaFixture::records<PathRecord>(sa.ask(saMethod::kGet, between(sa, from, to), kByGids));
+    return paths.empty() ? std::optional<std::uint16_t>{} : std::optional(paths[0].pkey);
+  };
+  EXPECT_EQ(plain(1, 2), 0x8001)
+      << "0x0001 before the default partition, which is first in the table";
+  EXPECT_EQ(plain(2, 1), 0x0001) << "the source's entry: a limited member's";
+  EXPECT_EQ(plain(1, 4), 0xFFFF) << "host 4 holds only the default partition";
+}
+
 TEST_F(PartitionedPathTest, TwoLimitedMembersHaveNoPathAndAPKeyNotSharedNone) {
   EXPECT_EQ(status(2, 3, 0x0001), saStatus::kNoRecords);
   EXPECT_EQ(status(2, 3, std::nullopt), saStatus::kNoRecords) << "0x7FFF is limited at both too";
