@@ -4,7 +4,10 @@
 # SL the SA answers in a PathRecord (saquery -p) for the same pair; after
 # the policy's DEFAULT level moves to another SL, SIGHUP makes the SA and
 # the path both answer the new one. A query naming a QoS class a rule
-# matches gets that rule's level from the path.
+# matches gets that rule's level from the path. With qos.enabled every
+# port's SL2VL is programmed (SL s on VL s % 4): each switch hop of the path
+# shows the VL `smpquery sl2vl` reads from that switch for its in and out
+# port and the SL walked.
 #
 #   run-with-ibsim.sh fat-tree-3level-k8.net -- path-qos-sighup.sh path/to/ibsm
 set -u
@@ -25,7 +28,8 @@ write_policy() {
 mkdir -p sm
 write_policy 1
 ibsm_conf sm/ibsm.toml "$PWD/sm" 1000 2 2
-printf '[qos]\npolicy_file = "%s"\n' "$PWD/sm/qos-policy.conf" >>sm/ibsm.toml
+printf '[qos]\nenabled = true\nsl2vl = "%s"\npolicy_file = "%s"\n' \
+  "0,1,2,3,0,1,2,3,0,1,2,3,0,1,2,3" "$PWD/sm/qos-policy.conf" >>sm/ibsm.toml
 start_ibsm sm "${cas[0]}" 10
 sock=sm/control.sock
 wait_for_status $sock .up 60 || fail "the subnet is not up within 60 s"
@@ -40,6 +44,22 @@ sa_sl() {
   printf '%d\n' "$(sed -n 's/^[[:space:]]*sl\.*\(0x[0-9a-f]*\)$/\1/p' <<<"$pr" | head -n 1)"
 }
 
+# Each switch hop of the walk $1 on the VL its switch holds for SL $2.
+check_vls() {
+  local lid in out vl held n=0
+  while read -r lid in out vl; do
+    held=$(quiet smpquery sl2vl "$lid" "$out" |
+      sed -nE "s/^ports: in +$in, out +$out: \|(.*)\|\$/\1/p" | tr '|' ' ' |
+      awk -v col=$(($2 + 1)) '{ print $col + 0 }')
+    [[ -n $held && $held == "$vl" ]] ||
+      fail "switch LID $lid in $in out $out: the path shows VL $vl for SL $2, smpquery sl2vl '$held'"
+    n=$((n + 1))
+  done < <(jq -r '.hops[] | select(.type == "switch" and .out_port != null) |
+                  "\(.lid) \(.in_port) \(.out_port) \(.vl)"' <<<"$1")
+  [[ $n -gt 0 ]] || fail "the walk has no switch hop: $1"
+  echo "  $n switch hops on the VLs smpquery sl2vl reads for SL $2"
+}
+
 # Both the path and the SA, for the plain query: SL $1 of level DEFAULT.
 check_sl() {
   local walk sl level slid dlid sa
@@ -52,6 +72,7 @@ check_sl() {
   echo "$2: path SL $sl (QoS level $level), the SA's PathRecord SL $sa"
   [[ $sl == "$1" && $level == DEFAULT ]] || fail "$2: the path walks SL $sl of level $level, not SL $1 of DEFAULT"
   [[ $sa == "$sl" ]] || fail "$2: the SA answers SL $sa, the path SL $sl"
+  check_vls "$walk" "$sl"
 }
 
 check_sl 1 "policy with DEFAULT on SL 1"
