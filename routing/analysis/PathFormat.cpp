@@ -166,6 +166,60 @@ std::string formatUnicastPath(const Fabric& fabric, const UnicastPath& path) {
   return out;
 }
 
+namespace {
+
+// A text or a VL, or null when empty or unknown.
+void nullableText(JsonWriter& w, const std::string& text) {
+  if (text.empty())
+    w.null();
+  else
+    w.value(text);
+}
+void nullableVl(JsonWriter& w, std::uint8_t vl) {
+  if (vl == kUnknownVl)
+    w.null();
+  else
+    w.value(vl);
+}
+
+void writeHop(JsonWriter& w, const Fabric& fabric, const UnicastPath& path, std::size_t i) {
+  const PathHop& h = path.hops[i];
+  const Node& node = fabric.node(h.node);
+  const bool last = i + 1 == path.hops.size();
+  w.beginObject().key("type").value(typeName(node.type));
+  w.key("name").value(node.description).key("guid").value(fmt::format("{}", node.guid));
+  w.key("lid").value(hopLid(fabric, h).value).key("in_port");
+  if (i == 0)
+    w.null();
+  else
+    w.value(h.inPort);
+  w.key("out_port");
+  if (h.outPort == kNoRoute || (last && h.outPort == 0))
+    w.null();
+  else
+    w.value(h.outPort);
+  const auto link = last ? std::nullopt : linkOut(fabric, {h.node, h.outPort});
+  w.key("link");
+  if (link)
+    w.beginObject()
+        .key("width")
+        .value(link->width)
+        .key("speed")
+        .value(link->speed)
+        .key("mtu")
+        .value(link->mtu)
+        .endObject();
+  else
+    w.null();
+  w.key("vl");
+  nullableVl(w, link ? h.vl : kUnknownVl);
+  w.key("in_vl");
+  nullableVl(w, inVl(path, i));
+  w.endObject();
+}
+
+}  // namespace
+
 std::string unicastPathJson(const Fabric& fabric, const UnicastPath& path) {
   JsonWriter w;
   w.beginObject().key("from");
@@ -176,58 +230,12 @@ std::string unicastPathJson(const Fabric& fabric, const UnicastPath& path) {
   else
     w.null();
   w.key("dlid").value(path.dlid.value).key("sl").value(path.sl).key("qos_level");
-  if (path.qosLevel.empty())
-    w.null();
-  else
-    w.value(path.qosLevel);
+  nullableText(w, path.qosLevel);
   w.key("note");
-  if (path.note.empty())
-    w.null();
-  else
-    w.value(path.note);
+  nullableText(w, path.note);
   w.key("end").value(pathEndName(path.end)).key("switch_hops").value(switchHops(fabric, path));
   w.key("hops").beginArray();
-  for (std::size_t i = 0; i < path.hops.size(); ++i) {
-    const PathHop& h = path.hops[i];
-    const Node& node = fabric.node(h.node);
-    const bool last = i + 1 == path.hops.size();
-    w.beginObject().key("type").value(typeName(node.type));
-    w.key("name").value(node.description).key("guid").value(fmt::format("{}", node.guid));
-    w.key("lid").value(hopLid(fabric, h).value).key("in_port");
-    if (i == 0)
-      w.null();
-    else
-      w.value(h.inPort);
-    w.key("out_port");
-    if (h.outPort == kNoRoute || (last && h.outPort == 0))
-      w.null();
-    else
-      w.value(h.outPort);
-    const auto link = last ? std::nullopt : linkOut(fabric, {h.node, h.outPort});
-    w.key("link");
-    if (link)
-      w.beginObject()
-          .key("width")
-          .value(link->width)
-          .key("speed")
-          .value(link->speed)
-          .key("mtu")
-          .value(link->mtu)
-          .endObject();
-    else
-      w.null();
-    w.key("vl");
-    if (link && h.vl != kUnknownVl)
-      w.value(h.vl);
-    else
-      w.null();
-    w.key("in_vl");
-    if (inVl(path, i) != kUnknownVl)
-      w.value(inVl(path, i));
-    else
-      w.null();
-    w.endObject();
-  }
+  for (std::size_t i = 0; i < path.hops.size(); ++i) writeHop(w, fabric, path, i);
   w.endArray().endObject();
   return w.take() + "\n";
 }
