@@ -2,6 +2,7 @@
 // and what the live SM's programming can be compared with.
 #include <fmt/format.h>
 #include <ibsm/Dumps.h>
+#include <ibsm/ProgrammedSl2Vl.h>
 
 #include <algorithm>
 #include <charconv>
@@ -37,40 +38,20 @@ void writeSl2VlDump(const Fabric& fabric, const RoutingResult& result, const Dum
   writeSl2VlDump(fabric, result, nullptr, sink);
 }
 
-namespace {
-
-// One SL2VL line: a switch's (in, out) pair, or a CA or router port's table.
-struct Sl2VlLine {
-  NodeId node{0};
-  std::uint8_t inPort{0};
-  std::uint8_t outPort{0};
-  std::array<std::uint8_t, 16> vl{};
-};
-
-std::vector<Sl2VlLine> sl2vlLines(const RoutingResult& result, const qos::QosTables* qos) {
-  std::vector<Sl2VlLine> lines;
-  for (const Sl2VlEntry& e : result.sl2vl) lines.push_back({e.sw, e.inPort, e.outPort, e.vl});
-  if (qos == nullptr) return lines;  // the engine's order, as before QoS
-  for (const qos::QosSl2Vl& e : qos->sl2vl)
-    lines.push_back({e.port.node, e.inPort, e.port.port, e.vl});
-  std::ranges::stable_sort(
-      lines, {}, [](const Sl2VlLine& l) { return std::tuple(l.node, l.inPort, l.outPort); });
-  return lines;
-}
-
-}  // namespace
-
 void writeSl2VlDump(const Fabric& fabric, const RoutingResult& result, const qos::QosTables* qos,
                     const DumpSink& sink) {
   std::string chunk;
   NodeId current = ~NodeId{0};
-  for (const Sl2VlLine& e : sl2vlLines(result, qos)) {
-    if (e.node != current && !chunk.empty()) {
+  // What the plan programs (ProgrammedSl2Vl.h), as `ibsm dump sl2vl` lists
+  // what the ports hold of it: the engine's order without QoS, else by
+  // (node, in port, out port).
+  for (const Sl2VlEntry& e : programmedSl2VlEntries(result.sl2vl, qos)) {
+    if (e.sw != current && !chunk.empty()) {
       sink(chunk);
       chunk.clear();
     }
-    current = e.node;
-    const Node& node = fabric.node(e.node);
+    current = e.sw;
+    const Node& node = fabric.node(e.sw);
     if (node.isSwitch())
       fmt::format_to(std::back_inserter(chunk), "switch {} in_port {} out_port {} : {}\n",
                      node.guid, e.inPort, e.outPort, fmt::join(e.vl, " "));

@@ -1,6 +1,7 @@
 // The daemon's `ibsm dump sl2vl` and `ibsm path` under QoS (issue 30): once
 // programming has written a plan whose QoS tables cover every port, the
-// dump lists each of them as the port holds it (CA ports included), and a
+// dump lists each of them as the port holds it (CA ports included), the
+// dry run's sl2vl.dump byte for byte, and a
 // path walks on the SL of the QoS level the SA gives the pair, every hop on
 // the VL its port's table holds for that SL.
 #include <gtest/gtest.h>
@@ -75,6 +76,11 @@ TEST_F(DaemonQosTables, TheSl2VlDumpListsEveryPortsTableAsItHoldsIt) {
         << d.switchGuid.value << " " << int{d.inPort} << " " << int{d.outPort};
   }
   EXPECT_EQ(cas, wire.endNodes().size()) << "one table per CA port";
+  // Byte for byte the dry run's sl2vl.dump of the same plan.
+  std::string dry;
+  writeSl2VlDump(plan.fabric, plan.routing, &*plan.qosTables,
+                 [&](std::string_view chunk) { dry += chunk; });
+  EXPECT_EQ(*text, dry);
 }
 
 TEST_F(DaemonQosTables, APathWalksTheLevelsSlOnTheVlsThePortsHold) {
