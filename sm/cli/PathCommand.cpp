@@ -134,7 +134,8 @@ void addPathCommand(CLI::App& app, PathArgs& args) {
   cmd->add_option("-a,--root-guids", args.rootGuids, "File of root switch GUIDs (updn, ftree)")
       ->needs(topology);
   cmd->add_option("-P,--partitions", args.partitions,
-                  "partitions.conf whose groups --mgid looks in (offline; as `ibsm route`)")
+                  "partitions.conf (offline; as `ibsm route`): the groups --mgid looks in, the "
+                  "ports a QoS policy's pkey: and partition: port groups name")
       ->needs(topology);
   cmd->add_option("--qos-policy", args.qosPolicy,
                   "Offline: OpenSM's qos-policy.conf whose level gives the SL (overrides "
