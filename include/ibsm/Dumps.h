@@ -41,7 +41,8 @@
 //
 //   ca 0xNODEGUID16 port N : v0 v1 ... v15      (or `router ...`)
 //
-// which the reader checks and passes over (paths use the switches' tables).
+// which the reader checks and passes over, unless asked for them
+// (`ibsm path --dir`: the source CA's VL).
 //
 // vlarb.dump (QoS only) holds every port's VLArbitration, three lines a
 // port, as `smpquery vlarb` shows one port's (NODE is switch, ca or router):
@@ -148,19 +149,23 @@ void writeSl2VlDump(const Fabric& fabric, const RoutingResult& result, const qos
 std::string formatVlArbDump(const Fabric& fabric, const qos::QosTables& qos);
 
 struct DumpedSl2Vl {
-  Guid switchGuid;
+  Guid switchGuid;  // a port table's: the CA's or router's node GUID
   std::uint8_t inPort{0};
   std::uint8_t outPort{0};
   std::array<std::uint8_t, 16> vl{};
+  bool portTable{false};  // a `ca`/`router` line: inPort 0, outPort its port
 };
 
 // Reads sl2vl.dump. A line of another form, a VL above 15, or a (switch, in,
 // out) pair listed twice is an error naming file and line.
 [[nodiscard]] Result<std::vector<DumpedSl2Vl>> parseSl2VlDump(std::string_view text,
-                                                              std::string_view fileName);
+                                                              std::string_view fileName,
+                                                              bool withPortTables = false);
 
-// The dumped entries as RoutingResult::sl2vl of `fabric`. Fails on a GUID that
-// is not a switch of the fabric or a port it does not have.
+// The dumped entries as RoutingResult::sl2vl of `fabric` (a port table as a
+// CA port's Sl2VlEntry: in port 0, the port as out port). Fails on a GUID
+// that is not a switch (a CA or router, for a port table) of the fabric or a
+// port it does not have.
 [[nodiscard]] Result<std::vector<Sl2VlEntry>> sl2vlByNode(const Fabric& fabric,
                                                           const std::vector<DumpedSl2Vl>& dumped);
 

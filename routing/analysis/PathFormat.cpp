@@ -75,6 +75,19 @@ std::string vlText(std::uint8_t vl) {
   return vl == kUnknownVl ? "-" : fmt::format("VL{}", vl);
 }
 
+// The VL hop i came in on: the one hop i-1 went out on (none at the source).
+std::uint8_t inVl(const UnicastPath& path, std::size_t i) {
+  return i == 0 ? kUnknownVl : path.hops[i - 1].vl;
+}
+
+// "VL1", or "VL0>VL1" where the hop's SL2VL moves the packet to another VL.
+std::string hopVlText(const UnicastPath& path, std::size_t i) {
+  const std::uint8_t in = inVl(path, i);
+  const std::uint8_t out = path.hops[i].vl;
+  if (in == kUnknownVl || in == out) return vlText(out);
+  return fmt::format("{}>{}", vlText(in), vlText(out));
+}
+
 std::string portText(std::uint8_t port, bool none) {
   return none || port == kNoRoute ? "-" : fmt::format("{}", port);
 }
@@ -82,6 +95,16 @@ std::string portText(std::uint8_t port, bool none) {
 std::size_t switchHops(const Fabric& fabric, const UnicastPath& path) {
   return static_cast<std::size_t>(std::ranges::count_if(
       path.hops, [&](const PathHop& h) { return fabric.node(h.node).isSwitch(); }));
+}
+
+// "SL 1 (QoS level NAME): delivered, 5 switch hops", and the note if any.
+std::string slLine(const Fabric& fabric, const UnicastPath& path) {
+  const std::string level =
+      path.qosLevel.empty() ? std::string() : fmt::format(" (QoS level {})", path.qosLevel);
+  std::string out = fmt::format("\nSL {}{}: {}, {} switch hops\n", path.sl, level,
+                                pathEndName(path.end), switchHops(fabric, path));
+  if (!path.note.empty()) out += fmt::format("note: {}\n", path.note);
+  return out;
 }
 
 }  // namespace
@@ -125,8 +148,7 @@ std::string formatUnicastPath(const Fabric& fabric, const UnicastPath& path) {
       path.to ? describeEnd(fabric, *path.to) : fmt::format("LID {} (no port owns it)", path.dlid);
   if (path.to && fabric.port(*path.to).lid != path.dlid)
     out += fmt::format(" (DLID {})", path.dlid);
-  fmt::format_to(std::back_inserter(out), "\nSL {}: {}, {} switch hops\n", path.sl,
-                 pathEndName(path.end), switchHops(fabric, path));
+  out += slLine(fabric, path);
   fmt::format_to(std::back_inserter(out), "{:>3}  {:<6} {:<20} {:<18} {:>5} {:>5} {:<12} {}\n",
                  "hop", "type", "name", "guid", "in", "out", "link", "vl");
   for (std::size_t i = 0; i < path.hops.size(); ++i) {
@@ -139,10 +161,64 @@ std::string formatUnicastPath(const Fabric& fabric, const UnicastPath& path) {
     fmt::format_to(std::back_inserter(out), "{:>3}  {:<6} {:<20} {} {:>5} {:>5} {:<12} {}\n", i,
                    typeName(node.type), fmt::format("\"{}\"", node.description), node.guid,
                    portText(h.inPort, i == 0), portText(h.outPort, last && h.outPort == 0),
-                   linkText, link ? vlText(h.vl) : "-");
+                   linkText, link ? hopVlText(path, i) : "-");
   }
   return out;
 }
+
+namespace {
+
+// A text or a VL, or null when empty or unknown.
+void nullableText(JsonWriter& w, const std::string& text) {
+  if (text.empty())
+    w.null();
+  else
+    w.value(text);
+}
+void nullableVl(JsonWriter& w, std::uint8_t vl) {
+  if (vl == kUnknownVl)
+    w.null();
+  else
+    w.value(vl);
+}
+
+void writeHop(JsonWriter& w, const Fabric& fabric, const UnicastPath& path, std::size_t i) {
+  const PathHop& h = path.hops[i];
+  const Node& node = fabric.node(h.node);
+  const bool last = i + 1 == path.hops.size();
+  w.beginObject().key("type").value(typeName(node.type));
+  w.key("name").value(node.description).key("guid").value(fmt::format("{}", node.guid));
+  w.key("lid").value(hopLid(fabric, h).value).key("in_port");
+  if (i == 0)
+    w.null();
+  else
+    w.value(h.inPort);
+  w.key("out_port");
+  if (h.outPort == kNoRoute || (last && h.outPort == 0))
+    w.null();
+  else
+    w.value(h.outPort);
+  const auto link = last ? std::nullopt : linkOut(fabric, {h.node, h.outPort});
+  w.key("link");
+  if (link)
+    w.beginObject()
+        .key("width")
+        .value(link->width)
+        .key("speed")
+        .value(link->speed)
+        .key("mtu")
+        .value(link->mtu)
+        .endObject();
+  else
+    w.null();
+  w.key("vl");
+  nullableVl(w, link ? h.vl : kUnknownVl);
+  w.key("in_vl");
+  nullableVl(w, inVl(path, i));
+  w.endObject();
+}
+
+}  // namespace
 
 std::string unicastPathJson(const Fabric& fabric, const UnicastPath& path) {
   JsonWriter w;
@@ -153,45 +229,13 @@ std::string unicastPathJson(const Fabric& fabric, const UnicastPath& path) {
     writeEnd(w, fabric, *path.to);
   else
     w.null();
-  w.key("dlid").value(path.dlid.value).key("sl").value(path.sl);
+  w.key("dlid").value(path.dlid.value).key("sl").value(path.sl).key("qos_level");
+  nullableText(w, path.qosLevel);
+  w.key("note");
+  nullableText(w, path.note);
   w.key("end").value(pathEndName(path.end)).key("switch_hops").value(switchHops(fabric, path));
   w.key("hops").beginArray();
-  for (std::size_t i = 0; i < path.hops.size(); ++i) {
-    const PathHop& h = path.hops[i];
-    const Node& node = fabric.node(h.node);
-    const bool last = i + 1 == path.hops.size();
-    w.beginObject().key("type").value(typeName(node.type));
-    w.key("name").value(node.description).key("guid").value(fmt::format("{}", node.guid));
-    w.key("lid").value(hopLid(fabric, h).value).key("in_port");
-    if (i == 0)
-      w.null();
-    else
-      w.value(h.inPort);
-    w.key("out_port");
-    if (h.outPort == kNoRoute || (last && h.outPort == 0))
-      w.null();
-    else
-      w.value(h.outPort);
-    const auto link = last ? std::nullopt : linkOut(fabric, {h.node, h.outPort});
-    w.key("link");
-    if (link)
-      w.beginObject()
-          .key("width")
-          .value(link->width)
-          .key("speed")
-          .value(link->speed)
-          .key("mtu")
-          .value(link->mtu)
-          .endObject();
-    else
-      w.null();
-    w.key("vl");
-    if (link && h.vl != kUnknownVl)
-      w.value(h.vl);
-    else
-      w.null();
-    w.endObject();
-  }
+  for (std::size_t i = 0; i < path.hops.size(); ++i) writeHop(w, fabric, path, i);
   w.endArray().endObject();
   return w.take() + "\n";
 }

@@ -5,14 +5,18 @@
 //   fmt::print("{}", formatUnicastPath(fabric, walkUnicast(...)));
 //
 // JSON of a unicast path:
-//   {"from": END, "to": END|null, "dlid": N, "sl": N, "end": "delivered"|"no-entry"|...,
+//   {"from": END, "to": END|null, "dlid": N, "sl": N, "qos_level": "NAME"|null,
+//    "note": "..."|null, "end": "delivered"|"no-entry"|...,
 //    "switch_hops": N,
 //    "hops": [{"type": "ca"|"switch"|"router", "name": "...", "guid": "0x...", "lid": N,
 //              "in_port": N|null, "out_port": N|null,
-//              "link": {"width": "4x", "speed": "QDR", "mtu": 4096}|null, "vl": N|null}, ...]}
+//              "link": {"width": "4x", "speed": "QDR", "mtu": 4096}|null, "vl": N|null,
+//              "in_vl": N|null}, ...]}
 //   END: {"type", "name", "guid" (node), "port_guid", "port", "lid"}
 // "link" and "vl" describe the cable out of out_port; in_port is null at the
-// source, out_port null at the destination and where a table has no entry.
+// source, out_port null at the destination and where a table has no entry;
+// in_vl is the VL the hop came in on (the hop before's vl). The table's vl
+// column says "VL0>VL1" where a switch's SL2VL moves the packet to another VL.
 // JSON of a multicast walk:
 //   {"from": END, "mlid": N, "branches": [{"name", "guid", "in_port", "out_ports": [N...],
 //    "depth": N}...], "receivers": [END...], "problems": ["..."]}

@@ -3,6 +3,7 @@
 #include <arpa/inet.h>
 #include <fmt/format.h>
 #include <ibsm/Lids.h>
+#include <ibsm/ProgrammedSl2Vl.h>
 
 #include <algorithm>
 #include <charconv>
@@ -11,12 +12,11 @@
 namespace ibsm::analysis {
 namespace {
 
-std::uint8_t vlOf(const PathTables& tables, NodeId sw, std::uint8_t in, std::uint8_t out,
+// The VL the tables give; where no table is programmed the port holds
+// what it had: SL 0 runs on VL 0 there, another SL is not known.
+std::uint8_t vlOf(const PathTables& tables, NodeId node, std::uint8_t in, std::uint8_t out,
                   std::uint8_t sl) {
-  const auto it = std::ranges::find_if(tables.sl2vl, [&](const Sl2VlEntry& e) {
-    return e.sw == sw && e.inPort == in && e.outPort == out;
-  });
-  if (it != tables.sl2vl.end()) return it->vl[sl & 0xF];
+  if (auto vl = sl2vlOf(tables.sl2vl, node, in, out, sl)) return *vl;
   return sl == 0 ? 0 : kUnknownVl;
 }
 
@@ -130,7 +130,7 @@ UnicastPath walkUnicast(const Fabric& fabric, const PathTables& tables, PortRef 
     path.hops.push_back({.node = from.node,
                          .inPort = 0,
                          .outPort = from.port,
-                         .vl = sl == 0 ? std::uint8_t{0} : kUnknownVl});
+                         .vl = vlOf(tables, from.node, 0, from.port, sl)});
     if (owns(fabric.port(from), dlid)) {
       path.hops.back().outPort = 0;
       path.end = PathEnd::Delivered;

@@ -29,8 +29,10 @@ namespace ibsm::analysis {
 // in place of `lfts` (the daemon reads its held blocks one at a time rather
 // than copy every table of a large fabric per question).
 struct PathTables {
-  std::span<const Lft> lfts;          // index = NodeId
-  std::span<const Sl2VlEntry> sl2vl;  // empty: the engine programs no SL2VL
+  std::span<const Lft> lfts;  // index = NodeId
+  // The SL2VL tables programmed (ProgrammedSl2Vl.h: the engine's and the
+  // QoS plan's; a CA port's with in port 0); empty: none.
+  std::span<const Sl2VlEntry> sl2vl;
   std::function<std::uint8_t(NodeId sw, Lid lid)> entry{};
 };
 
@@ -42,8 +44,9 @@ struct PathHop {
   std::uint8_t inPort{0};   // 0 at the source (a switch's own traffic enters at port 0)
   std::uint8_t outPort{0};  // 0 at the destination; kNoRoute: the switch's table has no entry
   // The VL on the link out of outPort: the SL2VL entry of (inPort, outPort)
-  // where the tables have one; else SL 0 runs on VL 0, as a port holds it
-  // untouched, and another SL is kUnknownVl.
+  // (a CA's: of its port) where the tables have one; else SL 0 runs on VL 0,
+  // as a port holds it untouched, and another SL is kUnknownVl. The VL a
+  // hop comes in on is the one before it went out on.
   std::uint8_t vl{kUnknownVl};
 };
 
@@ -64,6 +67,10 @@ struct UnicastPath {
   std::uint8_t sl{0};
   std::vector<PathHop> hops{};
   PathEnd end{PathEnd::NoEntry};
+  // The QoS level the SA gives this path (PathSl), empty without one; a
+  // note when the SA would answer no path for the SL walked.
+  std::string qosLevel{};
+  std::string note{};
 };
 
 // From the end port `from` (a CA port, or port 0 of a switch) to `dlid`.

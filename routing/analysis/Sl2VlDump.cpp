@@ -2,9 +2,11 @@
 // and what the live SM's programming can be compared with.
 #include <fmt/format.h>
 #include <ibsm/Dumps.h>
+#include <ibsm/ProgrammedSl2Vl.h>
 
 #include <algorithm>
 #include <charconv>
+#include <optional>
 #include <set>
 #include <tuple>
 
@@ -36,40 +38,20 @@ void writeSl2VlDump(const Fabric& fabric, const RoutingResult& result, const Dum
   writeSl2VlDump(fabric, result, nullptr, sink);
 }
 
-namespace {
-
-// One SL2VL line: a switch's (in, out) pair, or a CA or router port's table.
-struct Sl2VlLine {
-  NodeId node{0};
-  std::uint8_t inPort{0};
-  std::uint8_t outPort{0};
-  std::array<std::uint8_t, 16> vl{};
-};
-
-std::vector<Sl2VlLine> sl2vlLines(const RoutingResult& result, const qos::QosTables* qos) {
-  std::vector<Sl2VlLine> lines;
-  for (const Sl2VlEntry& e : result.sl2vl) lines.push_back({e.sw, e.inPort, e.outPort, e.vl});
-  if (qos == nullptr) return lines;  // the engine's order, as before QoS
-  for (const qos::QosSl2Vl& e : qos->sl2vl)
-    lines.push_back({e.port.node, e.inPort, e.port.port, e.vl});
-  std::ranges::stable_sort(
-      lines, {}, [](const Sl2VlLine& l) { return std::tuple(l.node, l.inPort, l.outPort); });
-  return lines;
-}
-
-}  // namespace
-
 void writeSl2VlDump(const Fabric& fabric, const RoutingResult& result, const qos::QosTables* qos,
                     const DumpSink& sink) {
   std::string chunk;
   NodeId current = ~NodeId{0};
-  for (const Sl2VlLine& e : sl2vlLines(result, qos)) {
-    if (e.node != current && !chunk.empty()) {
+  // What the plan programs (ProgrammedSl2Vl.h), as `ibsm dump sl2vl` lists
+  // what the ports hold of it: the engine's order without QoS, else by
+  // (node, in port, out port).
+  for (const Sl2VlEntry& e : programmedSl2VlEntries(result.sl2vl, qos)) {
+    if (e.sw != current && !chunk.empty()) {
       sink(chunk);
       chunk.clear();
     }
-    current = e.node;
-    const Node& node = fabric.node(e.node);
+    current = e.sw;
+    const Node& node = fabric.node(e.sw);
     if (node.isSwitch())
       fmt::format_to(std::back_inserter(chunk), "switch {} in_port {} out_port {} : {}\n",
                      node.guid, e.inPort, e.outPort, fmt::join(e.vl, " "));
@@ -87,7 +69,30 @@ std::string formatSl2VlDump(const Fabric& fabric, const RoutingResult& result) {
   return out;
 }
 
-Result<std::vector<DumpedSl2Vl>> parseSl2VlDump(std::string_view text, std::string_view fileName) {
+namespace {
+
+// `ca|router 0xGUID port N : v0 ... v15`, split in words; nullopt when a
+// field is wrong.
+std::optional<DumpedSl2Vl> portLine(const std::vector<std::string_view>& w) {
+  std::uint64_t guid = 0;
+  unsigned port = 0;
+  if (!w[1].starts_with("0x") || !number(w[1].substr(2), guid, 16) || !number(w[3], port) ||
+      port < 1 || port > 254)
+    return std::nullopt;
+  DumpedSl2Vl e{.switchGuid = Guid{guid},
+                .inPort = 0,
+                .outPort = static_cast<std::uint8_t>(port),
+                .vl = {},
+                .portTable = true};
+  for (std::size_t sl = 0; sl < 16; ++sl)
+    if (!number(w[5 + sl], e.vl[sl]) || e.vl[sl] > 15) return std::nullopt;
+  return e;
+}
+
+}  // namespace
+
+Result<std::vector<DumpedSl2Vl>> parseSl2VlDump(std::string_view text, std::string_view fileName,
+                                                bool withPortTables) {
   std::vector<DumpedSl2Vl> out;
   std::set<std::tuple<std::uint64_t, int, int>> seen;
   std::size_t lineNo = 0;
@@ -102,14 +107,14 @@ Result<std::vector<DumpedSl2Vl>> parseSl2VlDump(std::string_view text, std::stri
       return fail(fmt::format("{}:{}: expected {}", fileName, lineNo, what));
     };
     if ((w[0] == "ca" || w[0] == "router") && w.size() == 21 && w[2] == "port" && w[4] == ":") {
-      std::uint64_t guid = 0;
-      unsigned port = 0;
-      unsigned vl = 0;
-      bool ok = w[1].starts_with("0x") && number(w[1].substr(2), guid, 16) && number(w[3], port) &&
-                port >= 1 && port <= 254;
-      for (std::size_t sl = 0; ok && sl < 16; ++sl) ok = number(w[5 + sl], vl) && vl <= 15;
-      if (!ok) return bad("'ca 0xGUID port N : v0 ... v15' (N 1-254, 16 VLs 0-15)");
-      continue;  // paths use the switches' tables
+      const auto e = portLine(w);
+      if (!e) return bad("'ca 0xGUID port N : v0 ... v15' (N 1-254, 16 VLs 0-15)");
+      if (!withPortTables) continue;
+      if (!seen.emplace(e->switchGuid.value, -1, e->outPort).second)
+        return bad(fmt::format("each CA or router port once; {} port {} is listed again",
+                               e->switchGuid, e->outPort));
+      out.push_back(*e);
+      continue;
     }
     if (w.size() != 23 || w[0] != "switch" || w[2] != "in_port" || w[4] != "out_port" ||
         w[6] != ":")
@@ -138,6 +143,13 @@ Result<std::vector<Sl2VlEntry>> sl2vlByNode(const Fabric& fabric,
   out.reserve(dumped.size());
   for (const DumpedSl2Vl& d : dumped) {
     const auto node = fabric.findNode(d.switchGuid);
+    if (d.portTable) {
+      if (!node || fabric.node(*node).isSwitch() || d.outPort > fabric.node(*node).numPorts())
+        return fail(fmt::format("sl2vl: {} port {} is not a CA or router port of the fabric",
+                                d.switchGuid, d.outPort));
+      out.push_back(Sl2VlEntry{*node, 0, d.outPort, d.vl});
+      continue;
+    }
     if (!node || !fabric.node(*node).isSwitch())
       return fail(fmt::format("sl2vl: {} is not a switch of the fabric", d.switchGuid));
     const std::uint8_t ports = fabric.node(*node).numPorts();

@@ -1,8 +1,10 @@
 #include "sm/cli/PathCommand.h"
 
 #include <fmt/format.h>
+#include <ibsm/Lids.h>
 
 #include "routing/analysis/PathFormat.h"
+#include "routing/analysis/PathSl.h"
 #include "routing/analysis/PathWalk.h"
 #include "sm/cli/ControlCommands.h"
 #include "sm/cli/PathInputs.h"
@@ -27,7 +29,25 @@ bool walkedClean(std::string_view answer, bool json, bool multicast) {
   return answer.find(json ? "\"end\":\"delivered\"" : ": delivered,") != npos;
 }
 
-int walkOffline(const PathArgs& args) {
+// The query's fields as the SA takes them; the error names the option.
+Result<analysis::PathSlQuery> slQuery(const PathArgs& args) {
+  analysis::PathSlQuery q;
+  if (args.sl) q.sl = static_cast<std::uint8_t>(*args.sl);
+  if (args.qosClass) q.qosClass = static_cast<std::uint8_t>(*args.qosClass);
+  if (args.pkey) {
+    auto pkey = control::parsePathNumber(*args.pkey, 0xFFFF, "a PKey");
+    if (!pkey) return fail(fmt::format("--pkey: {}", pkey.error().message));
+    q.pkey = static_cast<std::uint16_t>(*pkey);
+  }
+  if (args.serviceId) {
+    auto sid = control::parsePathNumber(*args.serviceId, ~std::uint64_t{0}, "a ServiceID");
+    if (!sid) return fail(fmt::format("--service-id: {}", sid.error().message));
+    q.serviceId = *sid;
+  }
+  return q;
+}
+
+int walkOffline(const PathArgs& args, const analysis::PathSlQuery& query) {
   auto tables = offlineTables(args);
   if (!tables) return inputError(tables.error().message);
   for (const auto& w : tables->warnings) fmt::print(stderr, "ibsm path: warning: {}\n", w);
@@ -44,25 +64,25 @@ int walkOffline(const PathArgs& args) {
   }
   auto to = analysis::findDestinationLid(fabric, args.to);
   if (!to) return inputError(to.error().message);
-  const auto walk = analysis::walkUnicast(fabric, {tables->lfts, tables->sl2vl}, *from, *to,
-                                          static_cast<std::uint8_t>(args.sl));
+  const auto chosen =
+      analysis::pathSl(tables->qos.get(), fabric, *from, LidIndex(fabric).owner(*to), query);
+  auto walk = analysis::walkUnicast(fabric, {tables->lfts, tables->sl2vl}, *from, *to, chosen.sl);
+  if (chosen.level) walk.qosLevel = chosen.level->name;
+  walk.note = chosen.note;
   fmt::print("{}", args.json ? analysis::unicastPathJson(fabric, walk)
                              : analysis::formatUnicastPath(fabric, walk));
   return walk.end == analysis::PathEnd::Delivered ? 0 : 1;
 }
 
-int walkLive(const PathArgs& args) {
+int walkLive(const PathArgs& args, const analysis::PathSlQuery& query) {
   // As every control command: only sm.control_socket of the config counts.
   ControlArgs control;
   control.socket = args.socket;
   control.config = args.config;
   auto socket = controlSocketPath("path", control);
   if (!socket) return inputError(socket.error().message);
-  const control::PathRequest request{.json = args.json,
-                                     .sl = static_cast<std::uint8_t>(args.sl),
-                                     .mgid = args.mgid,
-                                     .from = args.from,
-                                     .to = args.to};
+  const control::PathRequest request{
+      .json = args.json, .query = query, .mgid = args.mgid, .from = args.from, .to = args.to};
   auto answer = control::request(*socket, control::encodePathRequest(request));
   if (!answer) return inputError(answer.error().message);
   if (answer->starts_with("error:")) {
@@ -85,8 +105,17 @@ void addPathCommand(CLI::App& app, PathArgs& args) {
   cmd->add_option("--mgid", args.mgid,
                   "Walk the multicast tree of this group (MGID as saquery prints it, or an "
                   "MLID 0xc000-0xfffe) from FROM instead");
-  cmd->add_option("--sl", args.sl, "Service level of the packets (for the VLs)")
+  cmd->add_option("--sl", args.sl,
+                  "Service level of the packets, as a PathRecord query names it (default: the "
+                  "QoS level's SL the SA answers, else 0)")
       ->check(CLI::Range(0, 15));
+  cmd->add_option("--pkey", args.pkey,
+                  "PKey the PathRecord query names (QoS match rules and levels by PKey)");
+  cmd->add_option("--service-id", args.serviceId,
+                  "ServiceID the PathRecord query names (QoS match rules by service-id)");
+  cmd->add_option("--qos-class", args.qosClass,
+                  "QoSClass the PathRecord query names (QoS match rules by qos-class)")
+      ->check(CLI::Range(0, 255));
   cmd->add_flag("--json", args.json, "Print the walk as JSON");
   auto* topology = cmd->add_option("-t,--topology", args.topology,
                                    "Offline: route this ibnetdiscover output or ibsim net file "
@@ -105,7 +134,12 @@ void addPathCommand(CLI::App& app, PathArgs& args) {
   cmd->add_option("-a,--root-guids", args.rootGuids, "File of root switch GUIDs (updn, ftree)")
       ->needs(topology);
   cmd->add_option("-P,--partitions", args.partitions,
-                  "partitions.conf whose groups --mgid looks in (offline; as `ibsm route`)")
+                  "partitions.conf (offline; as `ibsm route`): the groups --mgid looks in, the "
+                  "ports a QoS policy's pkey: and partition: port groups name")
+      ->needs(topology);
+  cmd->add_option("--qos-policy", args.qosPolicy,
+                  "Offline: OpenSM's qos-policy.conf whose level gives the SL (overrides "
+                  "qos.policy_file)")
       ->needs(topology);
   cmd->add_option("-F,--config", args.config,
                   fmt::format("TOML config (default {} if present): routing options offline, "
@@ -123,7 +157,9 @@ void addPathCommand(CLI::App& app, PathArgs& args) {
 }
 
 int runPath(const PathArgs& args) {
-  return args.topology ? walkOffline(args) : walkLive(args);
+  auto query = slQuery(args);
+  if (!query) return inputError(query.error().message);
+  return args.topology ? walkOffline(args, *query) : walkLive(args, *query);
 }
 
 }  // namespace ibsm::sm::cli

@@ -17,7 +17,12 @@ struct PathArgs {
   std::string from;
   std::string to;  // empty with --mgid
   std::optional<std::string> mgid;
-  int sl{0};
+  // What a PathRecord query names beside its ends: the SL shown is the QoS
+  // level's the SA would answer for it (routing/analysis/PathSl.h).
+  std::optional<int> sl;
+  std::optional<std::string> pkey;       // decimal or 0x hex
+  std::optional<std::string> serviceId;  // decimal or 0x hex
+  std::optional<int> qosClass;
   bool json{false};
   // Offline: the fabric, routed as `ibsm route` routes it with these...
   std::optional<std::filesystem::path> topology;
@@ -26,6 +31,7 @@ struct PathArgs {
   std::optional<int> lmc;
   std::optional<std::filesystem::path> rootGuids;
   std::optional<std::filesystem::path> partitions;
+  std::optional<std::filesystem::path> qosPolicy;  // else the config's qos.policy_file
   // ...or with the tables of a dry run's output directory (made from it).
   std::optional<std::filesystem::path> dir;
   // The config (engine, LMC, partitions offline; sm.control_socket live).

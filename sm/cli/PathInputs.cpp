@@ -5,6 +5,9 @@
 #include <ibsm/Dumps.h>
 #include <ibsm/Engines.h>
 #include <ibsm/Lids.h>
+#include <ibsm/Partitions.h>
+#include <ibsm/ProgrammedSl2Vl.h>
+#include <ibsm/QosOptions.h>
 #include <ibsm/SubnetPlan.h>
 #include <ibsm/Topology.h>
 
@@ -15,7 +18,9 @@
 #include "sm/config/ConfigInUse.h"
 #include "sm/config/PartitionSources.h"
 #include "sm/config/PlanSettings.h"
+#include "sm/config/QosPolicySource.h"
 #include "sm/files/FileIo.h"
+#include "sm/manager/QosPlan.h"
 
 namespace ibsm::sm::cli {
 namespace {
@@ -80,7 +85,7 @@ Result<void> readDir(const std::filesystem::path& dir, const PlanInputs& plan, O
   auto sl2vlText = readIfPresent(sl2vlPath);
   if (!sl2vlText) return std::unexpected(sl2vlText.error());
   if (!sl2vlText->empty()) {
-    auto parsed = parseSl2VlDump(*sl2vlText, sl2vlPath.string());
+    auto parsed = parseSl2VlDump(*sl2vlText, sl2vlPath.string(), /*withPortTables=*/true);
     if (!parsed) return std::unexpected(parsed.error());
     auto entries = sl2vlByNode(out.fabric, *parsed);
     if (!entries) return fail(fmt::format("{}: {}", sl2vlPath.string(), entries.error().message));
@@ -105,17 +110,39 @@ Result<void> readDir(const std::filesystem::path& dir, const PlanInputs& plan, O
   return {};
 }
 
-// Routed here as `ibsm route` routes it; multicast planned only when asked.
+// The policy resolved as `ibsm route` resolves it (RouteQos.h): through
+// the partitions the live SM would plan, the SM port not known offline.
+Result<std::shared_ptr<const qos::ResolvedQos>> resolvePolicy(
+    const Fabric& fabric, const partition::PartitionConfig& partitions,
+    const std::shared_ptr<const qos::QosPolicy>& policy) {
+  if (!policy) return std::shared_ptr<const qos::ResolvedQos>{};
+  auto planned = partition::planPartitions(fabric, partitions, std::nullopt);
+  if (!planned) return std::unexpected(planned.error());
+  sortByPort(planned->tables);
+  return manager::resolvePlanQos(policy, fabric, &*planned, Guid{});
+}
+
+// Routed here as `ibsm route` routes it, with the QoS tables it plans;
+// multicast planned only when asked.
 Result<void> routeHere(const PathArgs& args, const config::ConfigInUse& loaded,
-                       const PlanInputs& inputs, OfflineTables& out) {
+                       const PlanInputs& inputs,
+                       const std::shared_ptr<const qos::QosPolicy>& policy, OfflineTables& out) {
   auto plan = planSubnet(std::move(out.fabric), inputs, defaultRegistry());
   if (!plan) return std::unexpected(plan.error());
-  out.fabric = std::move(plan->fabric);
-  out.lfts = std::move(plan->routing.lfts);
-  out.sl2vl = std::move(plan->routing.sl2vl);
-  if (!args.mgid) return {};
   auto partitions = config::readPartitionSources(loaded, args.partitions);
   if (!partitions) return std::unexpected(partitions.error());
+  auto qos = resolvePolicy(plan->fabric, *partitions, policy);
+  if (!qos) return std::unexpected(qos.error());
+  out.qos = std::move(*qos);
+  // As `ibsm route` and the live SM plan them: after the policy is resolved.
+  if (loaded.config.qosOptions.enabled)
+    plan->qosTables = qos::planQosTables(plan->fabric, loaded.config.qosOptions, out.qos.get(),
+                                         plan->routing.sl2vl);
+  out.sl2vl =
+      programmedSl2VlEntries(plan->routing.sl2vl, plan->qosTables ? &*plan->qosTables : nullptr);
+  out.fabric = std::move(plan->fabric);
+  out.lfts = std::move(plan->routing.lfts);
+  if (!args.mgid) return {};
   auto multicast = planDryRunMulticast(out.fabric, *partitions);
   if (!multicast) return std::unexpected(multicast.error());
   out.mfts = std::move(multicast->plan.mfts);
@@ -135,16 +162,30 @@ Result<OfflineTables> offlineTables(const PathArgs& args) {
                                     .guid2lid = args.guid2lid},
                                    defaultRegistry());
   if (!inputs) return std::unexpected(inputs.error());
+  auto policy = config::readQosPolicySource(loaded->config, args.qosPolicy);
+  if (!policy) return std::unexpected(policy.error());
   auto read = readTopologyFile(*args.topology);
   if (!read) return std::unexpected(read.error());
   OfflineTables out{.fabric = std::move(read->fabric),
                     .lfts = {},
                     .sl2vl = {},
+                    .qos = {},
                     .mfts = {},
                     .groups = {},
                     .warnings = std::move(read->warnings)};
-  auto done = args.dir ? readDir(*args.dir, *inputs, out) : routeHere(args, *loaded, *inputs, out);
-  if (!done) return std::unexpected(done.error());
+  if (!args.dir) {
+    if (auto done = routeHere(args, *loaded, *inputs, *policy, out); !done)
+      return std::unexpected(done.error());
+    return out;
+  }
+  // The dry run's sl2vl.dump holds what it programs, QoS tables included.
+  if (auto done = readDir(*args.dir, *inputs, out); !done) return std::unexpected(done.error());
+  if (!*policy) return out;
+  auto partitions = config::readPartitionSources(*loaded, args.partitions);
+  if (!partitions) return std::unexpected(partitions.error());
+  auto qos = resolvePolicy(out.fabric, *partitions, *policy);
+  if (!qos) return std::unexpected(qos.error());
+  out.qos = std::move(*qos);
   return out;
 }
 

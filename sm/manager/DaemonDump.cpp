@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 #include <ibsm/Dumps.h>
 #include <ibsm/Lids.h>
+#include <ibsm/ProgrammedSl2Vl.h>
 
 #include <algorithm>
 
@@ -61,12 +62,14 @@ std::vector<SwitchMft> heldMfts(const Fabric& fabric, const program::HeldSubnet&
   return out;
 }
 
-// The SL2VL tables the plan's routes need, as held, in the plan's order.
-RoutingResult heldSl2Vl(const Fabric& fabric, const RoutingResult& planned,
-                        const program::HeldSubnet& held) {
+// The SL2VL tables the plan programs (the engine's and the QoS tables:
+// ProgrammedSl2Vl.h), as held, in the dry run's sl2vl.dump order.
+RoutingResult heldSl2Vl(const SubnetPlan& plan, const program::HeldSubnet& held) {
   RoutingResult out;
+  const Fabric& fabric = plan.fabric;
   const auto& table = held.table<Sl2VlKind>();
-  for (const Sl2VlEntry& e : planned.sl2vl) {
+  for (const Sl2VlEntry& e :
+       programmedSl2VlEntries(plan.routing.sl2vl, plan.qosTables ? &*plan.qosTables : nullptr)) {
     const Node& node = fabric.node(e.sw);
     // The owner as programming keys it: a CA's one table has input port 0.
     const program::PortPairKey key{node.guid, node.isSwitch() ? e.inPort : std::uint8_t{0},
@@ -94,7 +97,7 @@ Result<std::string> dumpHeldTables(control::DumpKind kind, const SubnetPlan* pla
     case control::DumpKind::Guid2Lid:
       return formatGuid2Lid(toGuid2Lid(plan->lids));
     case control::DumpKind::Sl2Vl:
-      return formatSl2VlDump(fabric, heldSl2Vl(fabric, plan->routing, held));
+      return formatSl2VlDump(fabric, heldSl2Vl(*plan, held));
   }
   return fail("unknown table kind");
 }

@@ -9,8 +9,9 @@
 //             switch's LinearFDBTop are left out, as it forwards none)
 //   mfts      mfts.dump (`ibroute -M`'s format)
 //   guid2lid  guid2lid (the LIDs the plan assigned and programming wrote)
-//   sl2vl     sl2vl.dump: the (switch, in port, out port) tables the routes
-//             need, as held; empty when the engine uses one VL
+//   sl2vl     sl2vl.dump: the tables the plan programs (ProgrammedSl2Vl.h:
+//             the engine's (switch, in port, out port) tables, and with
+//             QoS every port's), as held; empty when neither gives one
 //
 // A block the SM does not know (a Set that failed, not read yet) is left out:
 // its LIDs are not listed. A function of two values the daemon keeps, so it

@@ -1,8 +1,11 @@
 #include "sm/manager/DaemonPath.h"
 
 #include <fmt/format.h>
+#include <ibsm/Lids.h>
+#include <ibsm/ProgrammedSl2Vl.h>
 
 #include "routing/analysis/PathFormat.h"
+#include "routing/analysis/PathSl.h"
 #include "routing/analysis/PathWalk.h"
 #include "sm/control/PathRequest.h"
 
@@ -19,12 +22,19 @@ std::uint8_t heldEntry(const SubnetPlan& plan, const program::HeldSubnet& held, 
   return sw < plan.routing.lfts.size() ? plan.routing.lfts[sw].at(lid) : kNoRoute;
 }
 
+// The SL2VL tables the plan programs (the engine's and the QoS tables, as
+// sm/program writes them), each with what the port is known to hold.
 std::vector<Sl2VlEntry> heldSl2Vl(const SubnetPlan& plan, const program::HeldSubnet& held) {
-  std::vector<Sl2VlEntry> entries = plan.routing.sl2vl;
+  std::vector<Sl2VlEntry> entries =
+      programmedSl2VlEntries(plan.routing.sl2vl, plan.qosTables ? &*plan.qosTables : nullptr);
   const auto& table = held.table<program::Sl2VlKind>();
-  for (Sl2VlEntry& e : entries)
-    if (auto block = table.block({plan.fabric.node(e.sw).guid, e.inPort, e.outPort}, 0))
-      e.vl = block->vl;
+  for (Sl2VlEntry& e : entries) {
+    const Node& node = plan.fabric.node(e.sw);
+    // Keyed as programming keys it: a CA's one table has input port 0.
+    const program::PortPairKey key{node.guid, node.isSwitch() ? e.inPort : std::uint8_t{0},
+                                   e.outPort};
+    if (auto block = table.block(key, 0)) e.vl = block->vl;
+  }
   return entries;
 }
 
@@ -88,7 +98,11 @@ std::string answerPath(std::string_view line, const SubnetPlan* plan, const Mult
   const analysis::PathTables tables{.lfts = {}, .sl2vl = sl2vl, .entry = [&](NodeId sw, Lid lid) {
                                       return heldEntry(*plan, held, sw, lid);
                                     }};
-  const auto walk = analysis::walkUnicast(fabric, tables, *from, *to, request->sl);
+  const auto chosen =
+      analysis::pathSl(plan->qos.get(), fabric, *from, LidIndex(fabric).owner(*to), request->query);
+  auto walk = analysis::walkUnicast(fabric, tables, *from, *to, chosen.sl);
+  if (chosen.level) walk.qosLevel = chosen.level->name;
+  walk.note = chosen.note;
   return request->json ? analysis::unicastPathJson(fabric, walk)
                        : analysis::formatUnicastPath(fabric, walk);
 }

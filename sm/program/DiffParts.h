@@ -2,6 +2,7 @@
 // and what they share. Private to sm/program; pure.
 #pragma once
 
+#include <ibsm/ProgrammedSl2Vl.h>
 #include <ibsm/QosPolicy.h>
 #include <ibsm/SubnetPlan.h>
 
@@ -45,14 +46,10 @@ void diffSl2Vl(const DiffInput& in, ProgramDiff& out);
 // plan.routing.sl2vl's, the engine's taking the place of a QoS table for
 // the same (node, in port, out port): its VLs are what keep its routes
 // deadlock free, a QoS class's VL is only a share of the bandwidth.
-struct PlannedSl2Vl {
-  Sl2VlEntry entry;
-  bool qos{false};  // from plan.qosTables: VLs masked by the port's OperationalVLs
-};
-struct PlannedSl2VlTables {
-  std::vector<PlannedSl2Vl> tables;
-  std::size_t engineWins{0};  // QoS tables replaced by the engine's
-};
+// The reader `ibsm path` and `ibsm dump sl2vl` use too (ProgrammedSl2Vl.h);
+// a QoS table's VLs are masked by the port's OperationalVLs when written.
+using PlannedSl2Vl = ProgrammedSl2Vl;
+using PlannedSl2VlTables = ProgrammedSl2VlTables;
 PlannedSl2VlTables plannedSl2Vl(const SubnetPlan& plan);
 // plan.qosTables' SL2VL tables in the engine's form (an Sl2VlEntry names a
 // CA port as outPort, in port 0); empty without qosTables.

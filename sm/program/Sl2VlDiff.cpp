@@ -54,31 +54,13 @@ Result<void> checkSl2VlEntries(const Fabric& fabric, const std::vector<Sl2VlEntr
 std::vector<Sl2VlEntry> qosSl2VlEntries(const SubnetPlan& plan) {
   std::vector<Sl2VlEntry> entries;
   if (!plan.qosTables) return entries;
-  entries.reserve(plan.qosTables->sl2vl.size());
-  for (const qos::QosSl2Vl& t : plan.qosTables->sl2vl) {
-    entries.push_back(
-        Sl2VlEntry{.sw = t.port.node, .inPort = t.inPort, .outPort = t.port.port, .vl = t.vl});
-  }
+  for (const ProgrammedSl2Vl& t : programmedSl2Vl({}, &*plan.qosTables).tables)
+    entries.push_back(t.entry);
   return entries;
 }
 
 PlannedSl2VlTables plannedSl2Vl(const SubnetPlan& plan) {
-  PlannedSl2VlTables out;
-  std::set<std::tuple<NodeId, std::uint8_t, std::uint8_t>> engine;
-  for (const Sl2VlEntry& e : plan.routing.sl2vl) {
-    // inPortOf() needs the node; the engine names switches only, and a QoS
-    // table of a CA has in port 0, so the raw pair keys both.
-    engine.emplace(e.sw, e.inPort, e.outPort);
-    out.tables.push_back(PlannedSl2Vl{.entry = e, .qos = false});
-  }
-  for (const Sl2VlEntry& e : qosSl2VlEntries(plan)) {
-    if (engine.contains({e.sw, e.inPort, e.outPort})) {
-      ++out.engineWins;
-      continue;
-    }
-    out.tables.push_back(PlannedSl2Vl{.entry = e, .qos = true});
-  }
-  return out;
+  return programmedSl2Vl(plan.routing.sl2vl, plan.qosTables ? &*plan.qosTables : nullptr);
 }
 
 namespace {

@@ -192,6 +192,45 @@ TEST(PathWalk, TheVlOfEachLinkComesFromTheSl2VlEntryOfItsPortPair) {
   EXPECT_THAT(unicastPathJson(f, p0), HasSubstr("\"vl\":1"));
 }
 
+// With QoS every port is programmed, a CA's one table too (in port 0, its
+// port as out port): the source's link takes its VL from it, and a hop's
+// in VL is the VL the hop before went out on.
+TEST(PathWalk, TheSourcesVlComesFromItsPortsTableAndEachHopShowsItsInVl) {
+  const Fabric f = line();
+  HandTables t = lineTables(f);
+  const NodeId h0 = nodeNamed(f, "h0");
+  const NodeId s0 = nodeNamed(f, "s0");
+  Sl2VlEntry ca{.sw = h0, .inPort = 0, .outPort = 1, .vl = {}};
+  ca.vl[4] = 2;
+  Sl2VlEntry sw{.sw = s0, .inPort = 1, .outPort = 2, .vl = {}};
+  sw.vl[4] = 3;
+  const std::vector<Sl2VlEntry> sl2vl{ca, sw};
+  const auto p = walkUnicast(f, {t.result().lfts, sl2vl}, host(f, "h0"), lidOf(f, "h2", 1), 4);
+  ASSERT_EQ(p.end, PathEnd::Delivered);
+  EXPECT_EQ(p.hops[0].vl, 2);
+  EXPECT_EQ(p.hops[1].vl, 3);
+  EXPECT_EQ(p.hops[2].vl, kUnknownVl);  // s1 holds no table: SL 4 is not known there
+  const std::string json = unicastPathJson(f, p);
+  EXPECT_THAT(json, HasSubstr("\"vl\":3,\"in_vl\":2"));
+  EXPECT_THAT(json, HasSubstr("\"vl\":2,\"in_vl\":null"));
+  EXPECT_THAT(formatUnicastPath(f, p), HasSubstr("VL2>VL3"));
+}
+
+// The QoS level the SA gives the path is named beside its SL, and a note
+// when the SA would answer no path for the SL walked.
+TEST(PathWalk, TheQosLevelAndTheNoteAreShown) {
+  const Fabric f = line();
+  HandTables t = lineTables(f);
+  auto p = walkUnicast(f, {t.result().lfts, {}}, host(f, "h0"), lidOf(f, "h1", 1), 0);
+  EXPECT_THAT(formatUnicastPath(f, p), HasSubstr("SL 0: delivered, 2 switch hops"));
+  EXPECT_THAT(unicastPathJson(f, p), HasSubstr("\"qos_level\":null,\"note\":null"));
+  p.qosLevel = "Storage";
+  p.note = "no path";
+  EXPECT_THAT(formatUnicastPath(f, p),
+              HasSubstr("SL 0 (QoS level Storage): delivered, 2 switch hops\nnote: no path\n"));
+  EXPECT_THAT(unicastPathJson(f, p), HasSubstr("\"qos_level\":\"Storage\",\"note\":\"no path\""));
+}
+
 // The daemon answers entries one at a time from the blocks it holds.
 TEST(PathWalk, AnEntryFunctionStandsInForTheTables) {
   const Fabric f = line();

@@ -45,6 +45,30 @@ TEST(QosDump, Sl2VlDumpMergesTheEnginesAndTheQosTablesAndReadsBackTheSwitches) {
             "switch 0x0000000000000100 in_port 2 out_port 1 : 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0\n");
 }
 
+// Asked for them (`ibsm path --dir`: the source CA's VL), the reader keeps
+// the port lines as the CA port's table: in port 0, the port as out port.
+TEST(QosDump, Sl2VlDumpGivesThePortTablesWhenAsked) {
+  const Small s;
+  const std::string text =
+      "switch 0x0000000000000100 in_port 0 out_port 1 : 0 1 2 3 4 5 6 7 0 1 2 3 4 5 6 15\n"
+      "ca 0x0000000000000010 port 1 : 0 1 2 3 4 5 6 7 0 1 2 3 4 5 6 15\n";
+  const auto parsed = parseSl2VlDump(text, "sl2vl.dump", /*withPortTables=*/true);
+  ASSERT_TRUE(parsed) << parsed.error().message;
+  ASSERT_EQ(parsed->size(), 2U);
+  EXPECT_TRUE((*parsed)[1].portTable);
+  const auto entries = sl2vlByNode(s.fabric, *parsed);
+  ASSERT_TRUE(entries) << entries.error().message;
+  EXPECT_EQ((*entries)[1].sw, s.host);
+  EXPECT_EQ((*entries)[1].inPort, 0);
+  EXPECT_EQ((*entries)[1].outPort, 1);
+  EXPECT_EQ((*entries)[1].vl, kVls);
+  EXPECT_FALSE(parseSl2VlDump(std::string(text) + text.substr(text.find("ca ")), "d", true))
+      << "a port listed twice";
+  DumpedSl2Vl onSwitch = (*parsed)[1];
+  onSwitch.switchGuid = Guid{0x100};
+  EXPECT_FALSE(sl2vlByNode(s.fabric, {onSwitch})) << "a port table names a CA or router";
+}
+
 TEST(QosDump, Sl2VlDumpRefusesABadPortLine) {
   const auto bad = parseSl2VlDump("ca 0x10 port 0 : 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0\n", "d");
   ASSERT_FALSE(bad);
