@@ -51,7 +51,6 @@ struct PlannedSl2Vl {
 };
 struct PlannedSl2VlTables {
   std::vector<PlannedSl2Vl> tables;
-  std::size_t engineWins{0};  // QoS tables replaced by the engine's
 };
 PlannedSl2VlTables plannedSl2Vl(const SubnetPlan& plan);
 // plan.qosTables' SL2VL tables in the engine's form (an Sl2VlEntry names a
