@@ -214,7 +214,8 @@ struct QosTables {
   // adoptLayeredSl2Vl() in QosOptions.h).
   std::optional<QosVlLayers> layers{};
   std::vector<QosSl2Vl> layered{};
-  // What the plan chose not to apply, and why.
+  // What the plan says of itself: the classes on the layers, entries it
+  // had to leave out (the live SM logs them, SM-0485).
   std::vector<std::string> notes{};
 };
 
