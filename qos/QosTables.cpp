@@ -15,22 +15,19 @@
 // programmer's: how many VLArbitration entries a port holds
 // (VLArbitrationHigh/LowCap) and whether it maps SLs at all
 // (IsSLMappingSupported); the plan gives all 64 entries and every table.
+//
+// With a routing engine's VL layers the draft is finished by layerTables()
+// (QosLayers.cpp) instead: QoS classes times layers.
 #include <fmt/format.h>
 #include <ibsm/QosOptions.h>
 
 #include <algorithm>
-#include <map>
-#include <set>
+#include <tuple>
+
+#include "qos/QosDraft.h"
 
 namespace ibsm::qos {
 namespace {
-
-using Sl2VlKey = std::pair<PortRef, std::uint8_t>;  // (output port, input port)
-
-struct Draft {
-  std::map<PortRef, QosVlArb> vlArb;
-  std::map<Sl2VlKey, std::array<std::uint8_t, 16>> sl2vl;
-};
 
 void putVlArb(Draft& d, PortRef port, const QosTableSet& set) {
   d.vlArb[port] =
@@ -117,6 +114,26 @@ void applySl2VlScope(Draft& d, const Fabric& fabric, const ResolvedQos& qos,
   }
 }
 
+QosTables finish(Draft& d, const Fabric& fabric) {
+  QosTables out;
+  for (auto& [ref, arb] : d.vlArb) {
+    const std::uint8_t mask = vlMask(fabric, ref);
+    for (auto* table : {&arb.high, &arb.low})
+      for (VlWeight& e : *table) e.vl &= mask;
+    out.vlArb.push_back(std::move(arb));
+  }
+  for (auto& [key, table] : d.sl2vl) {
+    const auto [ref, in] = key;
+    const std::uint8_t mask = vlMask(fabric, ref);
+    for (auto& vl : table)
+      if (vl != 15) vl &= mask;
+    out.sl2vl.push_back({.port = ref, .inPort = in, .vl = table});
+  }
+  return out;
+}
+
+}  // namespace
+
 // The OperationalVLs the SM gives the port (PortDiff: the smaller VLCap of
 // the link's ends), as the mask OpenSM applies: code 1 (VL0) keeps VL 0
 // only, 4 (VL0-7) VLs 0-7, 5 (VL0-14) all.
@@ -128,40 +145,9 @@ std::uint8_t vlMask(const Fabric& fabric, PortRef ref) {
   return static_cast<std::uint8_t>((1U << (code - 1)) - 1);
 }
 
-QosTables finish(Draft& d, const Fabric& fabric, const std::vector<Sl2VlEntry>& engine) {
-  QosTables out;
-  for (auto& [ref, arb] : d.vlArb) {
-    const std::uint8_t mask = vlMask(fabric, ref);
-    for (auto* table : {&arb.high, &arb.low})
-      for (VlWeight& e : *table) e.vl &= mask;
-    out.vlArb.push_back(std::move(arb));
-  }
-  std::set<Sl2VlKey> engines;
-  for (const Sl2VlEntry& e : engine) engines.insert({{e.sw, e.outPort}, e.inPort});
-  std::size_t kept = 0;
-  for (auto& [key, table] : d.sl2vl) {
-    const auto [ref, in] = key;
-    if (engines.contains(key)) {
-      ++kept;
-      continue;
-    }
-    const std::uint8_t mask = vlMask(fabric, ref);
-    for (auto& vl : table)
-      if (vl != 15) vl &= mask;
-    out.sl2vl.push_back({.port = ref, .inPort = in, .vl = table});
-  }
-  if (kept != 0)
-    out.notes.push_back(fmt::format(
-        "{} SL2VL table{} kept as the routing engine gives {} (its VL layers keep routes "
-        "deadlock-free): QoS's SL2VL is not applied there",
-        kept, kept == 1 ? "" : "s", kept == 1 ? "it" : "them"));
-  return out;
-}
-
-}  // namespace
-
-QosTables planQosTables(const Fabric& fabric, const QosOptions& options, const ResolvedQos* policy,
-                        const std::vector<Sl2VlEntry>& engineSl2Vl) {
+Result<QosTables> planQosTables(const Fabric& fabric, const QosOptions& options,
+                                const ResolvedQos* policy,
+                                const std::vector<Sl2VlEntry>& engineSl2Vl) {
   Draft d;
   for (NodeId id = 0; id < fabric.size(); ++id) {
     if (fabric.node(id).isSwitch())
@@ -173,7 +159,21 @@ QosTables planQosTables(const Fabric& fabric, const QosOptions& options, const R
     for (const auto& s : policy->policy->setup.vlArb) applyVlArbScope(d, fabric, *policy, s);
     for (const auto& s : policy->policy->setup.sl2vl) applySl2VlScope(d, fabric, *policy, s);
   }
-  return finish(d, fabric, engineSl2Vl);
+  if (!engineSl2Vl.empty()) return layerTables(d, fabric, options, policy, engineSl2Vl);
+  return finish(d, fabric);
+}
+
+void adoptLayeredSl2Vl(QosTables& tables, RoutingResult& routing) {
+  if (!tables.layers) return;
+  routing.sl2vl.clear();
+  for (const QosSl2Vl& t : tables.layered)
+    routing.sl2vl.push_back(
+        Sl2VlEntry{.sw = t.port.node, .inPort = t.inPort, .outPort = t.port.port, .vl = t.vl});
+  // The engine's order: by switch, input port, output port.
+  std::ranges::sort(routing.sl2vl, {},
+                    [](const Sl2VlEntry& e) { return std::tuple(e.sw, e.inPort, e.outPort); });
+  routing.vlsUsed = tables.layers->vlsNeeded;
+  tables.layered.clear();
 }
 
 }  // namespace ibsm::qos

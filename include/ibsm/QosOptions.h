@@ -7,7 +7,10 @@
 //
 //   auto high = qos::parseVlArbOption("0:4,1:0");  // error: what was expected
 //   options.ca.vlarbHigh = *high;
-//   plan.qosTables = qos::planQosTables(plan.fabric, options, plan.qos.get(), plan.routing.sl2vl);
+//   auto tables = qos::planQosTables(plan.fabric, options, plan.qos.get(), plan.routing.sl2vl);
+//   if (!tables) return tables.error();  // classes x VL layers do not fit a port
+//   qos::adoptLayeredSl2Vl(*tables, plan.routing);
+//   plan.qosTables = std::move(*tables);
 #pragma once
 
 #include <ibsm/Error.h>
@@ -75,11 +78,40 @@ struct QosOptions {
 [[nodiscard]] std::string formatSl2Vl(const std::array<std::uint8_t, 16>& vls);
 
 // The tables every port gets, as OpenSM programs them with `options`, then
-// the qos-setup scopes of `policy` (null: none) on top, in file order. The
-// SL2VL tables `engineSl2Vl` gives (dragonfly's VL layers) are kept: QoS
-// does not replace them, and QosTables::notes says so.
-[[nodiscard]] QosTables planQosTables(const Fabric& fabric, const QosOptions& options,
-                                      const ResolvedQos* policy,
-                                      const std::vector<Sl2VlEntry>& engineSl2Vl);
+// the qos-setup scopes of `policy` (null: none) on top, in file order.
+//
+// With a routing engine whose SL2VL tables use VL layers for deadlock
+// freedom (`engineSl2Vl` not empty: dragonfly), QoS classes and layers are
+// multiplied, so that no class shares a VL with another and every class
+// keeps the engine's layers:
+// - a QoS class is the set of SLs the QoS SL2VL tables (qos.sl2vl, its
+//   per-port-type variants and the policy's sl2vl-scopes, as planned above)
+//   map to one VL q; the classes are numbered by q, c = 0, 1, ... over the
+//   distinct VLs the tables of the whole fabric use (VL 15, drop, is none);
+// - with L layers (the engine's highest VL + 1), class c is given the block
+//   of VLs c*L .. c*L + L - 1, and a table's SL s goes to
+//       VL = block(class of Q[s]) + E[s]
+//   where Q is the QoS table of that port (pair) and E the engine's table of
+//   the same switch port pair (0, layer 0, where the engine gives none: CA
+//   and router ports, a switch's port 0); Q[s] or E[s] 15 stays 15;
+// - VLArbitration: an entry (q, w) of a class's VL becomes the L entries
+//   (block + l, w), so a class's weight is carried by its block's VLs, each
+//   layer with the class's weight; an entry of a VL no SL is mapped to is
+//   dropped; at most 64 entries are kept (a note says when more were asked);
+// - every cabled port must run classes x L VLs: when the link's VLCap (the
+//   smaller end) or the port type's qos max_vls allows fewer, or more than
+//   15 are needed, the plan is refused with an error naming the options, the
+//   VLs needed and what the port allows.
+// The engine's pairs' tables are in QosTables::layered, the others in
+// QosTables::sl2vl; QosTables::layers says the classes and their VLs.
+[[nodiscard]] Result<QosTables> planQosTables(const Fabric& fabric, const QosOptions& options,
+                                              const ResolvedQos* policy,
+                                              const std::vector<Sl2VlEntry>& engineSl2Vl);
+
+// Moves QosTables::layered into the routing result's SL2VL (the tables the
+// SM programs for the engine's port pairs, the credit-loop analysis walks
+// and the SA answers by), and sets RoutingResult::vlsUsed to the VLs
+// classes x layers need. Nothing happens without layers.
+void adoptLayeredSl2Vl(QosTables& tables, RoutingResult& routing);
 
 }  // namespace ibsm::qos

@@ -190,10 +190,32 @@ struct QosVlArb {
   std::vector<VlWeight> low{};   // at most 64 entries (blocks 1-2)
   auto operator<=>(const QosVlArb&) const = default;
 };
+// A QoS class with a routing engine's VL layers (QosOptions.h says the
+// rule): the SLs the QoS SL2VL tables map to one VL, and the block of VLs
+// the class is given, one a layer.
+struct QosVlClass {
+  std::uint8_t qosVl{0};    // the VL the QoS tables map the class's SLs to
+  std::uint16_t sls{0};     // bit s: SL s is in the class
+  std::uint8_t firstVl{0};  // the block: firstVl .. firstVl + layers - 1
+  auto operator<=>(const QosVlClass&) const = default;
+};
+struct QosVlLayers {
+  std::uint8_t layers{1};           // VLs the routing engine's SL2VL uses
+  std::vector<QosVlClass> classes;  // by qosVl
+  std::uint8_t vlsNeeded{1};        // classes x layers
+  auto operator<=>(const QosVlLayers&) const = default;
+};
 struct QosTables {
   std::vector<QosSl2Vl> sl2vl{};  // sorted by (port, inPort)
   std::vector<QosVlArb> vlArb{};  // sorted by port
-  // What the plan chose not to apply, and why (the engine's SL2VL kept).
+  // With a routing engine that uses VL layers: the classes and their VLs,
+  // and the engine's own port pairs' tables with the classes multiplied in
+  // (not in sl2vl: they replace RoutingResult::sl2vl, see
+  // adoptLayeredSl2Vl() in QosOptions.h).
+  std::optional<QosVlLayers> layers{};
+  std::vector<QosSl2Vl> layered{};
+  // What the plan says of itself: the classes on the layers, entries it
+  // had to leave out (the live SM logs them, SM-0485).
   std::vector<std::string> notes{};
 };
 

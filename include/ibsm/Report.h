@@ -155,6 +155,10 @@ struct CreditLoopReport {
   // " VLn" when VLs are analysed) waits for the next, the last for the first.
   std::vector<std::string> cycle;
   std::vector<VlCreditLoops> perVl;
+  // The SLs whose traffic was walked: one of each set of SLs every SL2VL
+  // table maps alike (so every SL a path can carry is judged); {0} without
+  // SL2VL tables.
+  std::vector<std::uint8_t> sls{0};
 };
 
 // The multicast trees of a dry run, judged by checkMulticast(): how many,
@@ -226,6 +230,9 @@ struct RouteReport {
   std::optional<PreviousReport> previous{};
   // Filled by the caller when it was given a QoS policy (countPlainPathLevels()).
   std::optional<QosReport> qos{};
+  // Filled by the caller when QoS classes share the routing's VL layers
+  // (qos::planQosTables): classes, layers, VLs needed, each class's VLs.
+  std::optional<qos::QosVlLayers> qosVlLayers{};
 
   // Filled by the caller: the report does no timing and no I/O.
   std::vector<std::string> inputWarnings;  // the topology reader's, "file:line: ..."

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
 #include <bit>
 #include <numeric>
 
@@ -10,6 +11,56 @@ namespace ibsm::analysis {
 namespace {
 
 constexpr std::uint8_t kDropVl = 15;
+
+// Splits the SL sets `cls` (cls[sl]: the set's number) by the VL each SL
+// gets from one table, `vlOf`; `sets` counts them.
+template <typename VlOf>
+void refine(std::array<std::uint8_t, 16>& cls, std::uint8_t& sets, VlOf vlOf) {
+  if (sets == 16) return;
+  std::array<std::uint32_t, 16> key{};
+  bool alike = true;
+  for (std::uint8_t sl = 0; sl < 16; ++sl) {
+    key[sl] = (std::uint32_t{cls[sl]} << 16) | vlOf(sl);
+    alike &= (key[sl] & 0xFFFFU) == (key[0] & 0xFFFFU);
+  }
+  if (alike) return;  // one VL for every SL splits nothing
+  std::array<std::uint8_t, 16> next{};
+  std::uint8_t n = 0;
+  for (std::uint8_t sl = 0; sl < 16; ++sl) {
+    std::uint8_t j = 0;
+    while (j < sl && key[j] != key[sl]) ++j;
+    next[sl] = j < sl ? next[j] : n++;
+  }
+  cls = next;
+  sets = n;
+}
+
+// One SL of each set of SLs every turn a dependency can take and every
+// port traffic starts from maps to the same VL.
+std::vector<std::uint8_t> slsToWalk(const ForwardingView& view) {
+  if (!view.hasSl2Vl()) return {0};
+  std::array<std::uint8_t, 16> cls{};
+  std::uint8_t sets = 1;
+  for (ChannelId c1 = 0; c1 < view.channelCount(); ++c1) {
+    const Channel& in = view.channel(c1);
+    for (ChannelId c2 = view.firstChannel(in.to); c2 < view.firstChannel(in.to + 1); ++c2)
+      refine(cls, sets, [&](std::uint8_t sl) {
+        return view.vl(in.to, in.remotePort, view.channel(c2).port, sl);
+      });
+  }
+  for (SwitchIndex s = 0; s < view.switches(); ++s)
+    for (ChannelId c = view.firstChannel(s); c < view.firstChannel(s + 1); ++c)
+      refine(cls, sets,
+             [&](std::uint8_t sl) { return view.originVls(s, view.channel(c).port, sl); });
+  std::vector<std::uint8_t> out;
+  std::uint16_t seen = 0;
+  for (std::uint8_t sl = 0; sl < 16; ++sl) {
+    if ((seen >> cls[sl]) & 1U) continue;
+    seen = static_cast<std::uint16_t>(seen | (1U << cls[sl]));
+    out.push_back(sl);
+  }
+  return out;
+}
 
 }  // namespace
 
@@ -24,6 +75,12 @@ ChannelDependencies::ChannelDependencies(const ForwardingView& view)
     depVls_.assign(std::size_t{depStart_.back()} * vls_, 0);
   else
     single_.assign(depStart_.back() / 64 + 1, 0);
+  sls_ = slsToWalk(view);
+}
+
+void ChannelDependencies::add(const NextHops& hops) {
+  if (!perVl_) return addSingleVl(hops);
+  for (const std::uint8_t sl : sls_) addPerVl(hops, sl);
 }
 
 void ChannelDependencies::add(const NextHops& hops, std::uint8_t sl) {
@@ -128,6 +185,7 @@ CreditLoopReport ChannelDependencies::report(std::uint8_t vlsNeeded) const {
   r.vlsNeeded = vlsNeeded;
   r.vlsAnalysed = vls_;
   r.channels = view_.channelCount();
+  r.sls = sls_;
   std::vector<std::size_t> within(vls_, 0);  // dependencies that stay on one VL
   for (std::size_t i = 0; i < depStart_.back(); ++i) {
     for (std::uint32_t v2 = 0; v2 < vls_; ++v2) {

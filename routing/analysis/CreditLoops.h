@@ -7,6 +7,13 @@
 //   ChannelDependencies deps(view);
 //   for (const auto& d : view.destinations()) { hops.resolve(d); deps.add(hops); }
 //   CreditLoopReport r = deps.report(result.vlsUsed);
+//
+// With SL2VL tables the VL of a hop depends on the SL, so the graph holds
+// the dependencies of every SL: SLs that every table (every turn a
+// dependency can take, every port traffic starts from) maps to the same VL
+// make the same dependencies, and one of each such set is walked. QoS
+// classes multiplied with an engine's VL layers (qos::planQosTables) are
+// judged so: per VL, for every SL of every class.
 #pragma once
 
 #include <ibsm/Report.h>
@@ -25,9 +32,12 @@ class ChannelDependencies {
   explicit ChannelDependencies(const ForwardingView& view);
 
   // Adds the dependencies of one destination's LFT chains for traffic on
-  // service level `sl`. Per-path SLs would call this once per SL in use
-  // toward the destination.
-  void add(const NextHops& hops, std::uint8_t sl = 0);
+  // every SL a path can carry: one SL of each set of SLs that every SL2VL
+  // table maps alike (slsWalked(); SL 0 alone without SL2VL tables).
+  void add(const NextHops& hops);
+  // The same for traffic on service level `sl` only.
+  void add(const NextHops& hops, std::uint8_t sl);
+  const std::vector<std::uint8_t>& slsWalked() const { return sls_; }
 
   CreditLoopReport report(std::uint8_t vlsNeeded) const;
 
@@ -58,6 +68,7 @@ class ChannelDependencies {
   // With SL2VL, per (slot, VL of c2): mask of the VLs on c1 whose traffic waits for c2.
   std::vector<std::uint16_t> depVls_;
   std::vector<std::uint16_t> carried_;  // scratch: VLs each switch's out channel carries
+  std::vector<std::uint8_t> sls_;       // what add(hops) walks
 };
 
 }  // namespace ibsm::analysis

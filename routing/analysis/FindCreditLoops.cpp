@@ -1,6 +1,8 @@
 // findCreditLoops: the credit-loop part of analyseRoutes alone, for a caller
 // that must judge tables before taking them (the engine fallback of
-// routing/plan) and needs neither pair counts nor link loads.
+// routing/plan) and needs neither pair counts nor link loads. Like the
+// report, it walks every SL a path can carry (ChannelDependencies::add):
+// one of each set of SLs the SL2VL tables map alike.
 #include <ibsm/Report.h>
 
 #include "routing/analysis/CreditLoops.h"

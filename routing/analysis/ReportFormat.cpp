@@ -101,6 +101,9 @@ void writeCreditLoops(JsonWriter& w, const CreditLoopReport& c) {
   w.key("acyclic").value(c.acyclic).key("vlsNeeded").value(c.vlsNeeded);
   w.key("vlsAnalysed").value(c.vlsAnalysed).key("channels").value(c.channels);
   w.key("dependencies").value(c.dependencies).key("cycle").value(c.cycle);
+  w.key("sls").beginArray();
+  for (const std::uint8_t sl : c.sls) w.value(sl);
+  w.endArray();
   w.key("perVl").beginArray();
   for (const auto& v : c.perVl) {
     w.beginObject().key("vl").value(v.vl).key("acyclic").value(v.acyclic);
@@ -153,6 +156,42 @@ void writeQos(JsonWriter& w, const QosReport& q) {
         .value(l.pairs)
         .endObject();
   w.endArray().endObject();
+}
+
+// "SLs 0-7, 9"
+std::string slList(std::uint16_t sls) {
+  std::vector<std::string> parts;
+  for (int s = 0; s < 16; ++s) {
+    if (((sls >> s) & 1U) == 0) continue;
+    int last = s;
+    while (last + 1 < 16 && ((sls >> (last + 1)) & 1U) != 0) ++last;
+    parts.push_back(last == s ? fmt::format("{}", s) : fmt::format("{}-{}", s, last));
+    s = last;
+  }
+  return fmt::format("{}", fmt::join(parts, ", "));
+}
+
+void writeQosVlLayers(JsonWriter& w, const qos::QosVlLayers& v) {
+  w.key("qosVls").beginObject();
+  w.key("classes").value(v.classes.size()).key("layers").value(v.layers);
+  w.key("vlsNeeded").value(v.vlsNeeded).key("perClass").beginArray();
+  for (const auto& c : v.classes) {
+    w.beginObject().key("qosVl").value(c.qosVl).key("sls").value(slList(c.sls));
+    w.key("firstVl").value(c.firstVl).key("lastVl").value(
+        static_cast<std::uint64_t>(c.firstVl + v.layers - 1));
+    w.endObject();
+  }
+  w.endArray().endObject();
+}
+
+// "qos VLs: 2 classes x 2 routing VL layers = 4 VLs; class of VL 0 (SLs 0-7): VLs 0-1, ..."
+void summariseQosVlLayers(const qos::QosVlLayers& v, std::string& out) {
+  out += fmt::format("qos VLs: {} class{} x {} routing VL layer{} = {} VLs\n", v.classes.size(),
+                     v.classes.size() == 1 ? "" : "es", v.layers, v.layers == 1 ? "" : "s",
+                     v.vlsNeeded);
+  for (const auto& c : v.classes)
+    out += fmt::format("  class of QoS VL {} (SLs {}): VLs {}-{}\n", c.qosVl, slList(c.sls),
+                       c.firstVl, c.firstVl + v.layers - 1);
 }
 
 // "qos (policy.conf): 90 CA port pairs, a plain PathRecord each: DEFAULT (SL 0) 72, ..."
@@ -214,6 +253,7 @@ std::string reportJson(const RouteReport& r) {
   writeCreditLoops(w, r.creditLoops);
   if (r.multicast) writeMulticast(w, *r.multicast);
   if (r.qos) writeQos(w, *r.qos);
+  if (r.qosVlLayers) writeQosVlLayers(w, *r.qosVlLayers);
   if (r.previous) analysis::writePrevious(w, *r.previous, r.linkLoad);
   w.key("routeSeconds").value(r.routeSeconds).key("reportSeconds").value(r.reportSeconds);
   w.key("peakRssKiB").value(r.peakRssKiB);
@@ -281,6 +321,9 @@ std::string reportSummary(const RouteReport& r) {
     for (const auto& v : c.perVl)
       line(fmt::format("  VL{}: {} ({} dependencies)", v.vl, v.acyclic ? "acyclic" : "CYCLIC",
                        v.dependencies));
+  if (c.sls.size() > 1)
+    line(fmt::format("  SLs walked: {} (one of each set of SLs the SL2VL tables map alike)",
+                     fmt::join(c.sls, ", ")));
   if (!c.cycle.empty()) line(fmt::format("  cycle: {}", joined(c.cycle, " => ")));
   // The rule of routing/plan/CreditLoopJudge.h, as the live SM applies it.
   if (!c.acyclic)
@@ -291,6 +334,7 @@ std::string reportSummary(const RouteReport& r) {
         r.engine, r.engine));
   if (r.multicast) summariseMulticast(*r.multicast, out);
   if (r.qos) summariseQos(*r.qos, out);
+  if (r.qosVlLayers) summariseQosVlLayers(*r.qosVlLayers, out);
   if (r.previous) analysis::summarisePrevious(*r.previous, r.linkLoad, out);
   if (r.routeSeconds > 0 || r.reportSeconds > 0 || r.peakRssKiB > 0)
     line(fmt::format("time: routing {:.3f} s, report {:.3f} s; peak memory {:.1f} MiB",

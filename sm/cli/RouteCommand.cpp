@@ -213,6 +213,25 @@ void addRouteCommand(CLI::App& app, RouteArgs& args) {
                 "tree is wrong");
 }
 
+namespace {
+
+// The policy resolved and, with qos.enabled, the tables planned as the live
+// SM plans them (MasterSweep::planQosTables: after the policy, whose
+// qos-setup scopes apply on top). Before the walk: with an engine's VL
+// layers the QoS classes go into its SL2VL, which the credit-loop analysis
+// walks; classes that do not fit are refused here.
+Result<std::optional<QosReport>> planQos(SubnetPlan& plan, const Inputs& inputs) {
+  auto qos = planDryRunQos(plan, inputs.partitions, inputs.qosPolicy);
+  if (!qos || !inputs.qos.enabled) return qos;
+  auto tables = qos::planQosTables(plan.fabric, inputs.qos, plan.qos.get(), plan.routing.sl2vl);
+  if (!tables) return std::unexpected(tables.error());
+  qos::adoptLayeredSl2Vl(*tables, plan.routing);
+  plan.qosTables = std::move(*tables);
+  return qos;
+}
+
+}  // namespace
+
 int runRoute(const RouteArgs& args) {
   Progress progress;
   const auto outDir = checkOutputDir(args.out, args.force);
@@ -226,6 +245,8 @@ int runRoute(const RouteArgs& args) {
   auto plan = planSubnet(std::move(inputs->fabric), inputs->plan, defaultRegistry());
   const double routeSeconds = secondsSince(routeStart);
   if (!plan) return inputError(plan.error());
+  auto qos = planQos(*plan, *inputs);
+  if (!qos) return inputError(qos.error());
   progress.phase("walking the tables for the report");
   const auto reportStart = std::chrono::steady_clock::now();
   RouteReport report = analyseRoutes(plan->fabric, plan->routing);
@@ -236,14 +257,8 @@ int runRoute(const RouteArgs& args) {
   auto multicast = planDryRunMulticast(plan->fabric, inputs->partitions);
   if (!multicast) return inputError(multicast.error());
   report.multicast = multicast->report;
-  auto qos = planDryRunQos(*plan, inputs->partitions, inputs->qosPolicy);
-  if (!qos) return inputError(qos.error());
   report.qos = std::move(*qos);
-  // As the live SM plans them (MasterSweep::planQosTables): after the
-  // policy is resolved, whose qos-setup scopes apply on top.
-  if (inputs->qos.enabled)
-    plan->qosTables =
-        qos::planQosTables(plan->fabric, inputs->qos, plan->qos.get(), plan->routing.sl2vl);
+  if (plan->qosTables) report.qosVlLayers = plan->qosTables->layers;
   if (auto& held = inputs->previous; held) {
     progress.phase("comparing with the previous tables");
     auto previous = comparePrevious(std::move(*held), *plan, inputs->plan);

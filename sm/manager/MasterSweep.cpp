@@ -115,8 +115,19 @@ void MasterSweep::planPKeys(SubnetPlan& plan) const {
 
 void MasterSweep::planQosTables(SubnetPlan& plan) const {
   if (!settings_.qos.enabled) return;
-  plan.qosTables =
-      qos::planQosTables(plan.fabric, settings_.qos, plan.qos.get(), plan.routing.sl2vl);
+  auto tables = qos::planQosTables(plan.fabric, settings_.qos, plan.qos.get(), plan.routing.sl2vl);
+  if (!tables) {
+    // As for partitions: the QoS tables the ports hold beat half a plan.
+    // The engine's own SL2VL, its layers, is still programmed: the routes
+    // of this sweep are deadlock-free only on it.
+    log_->error(
+        "SM-0486 QoS tables not programmed this sweep, VLArbitration and QoS SL2VL tables left "
+        "as they are: {}",
+        tables.error().message);
+    return;
+  }
+  qos::adoptLayeredSl2Vl(*tables, plan.routing);
+  plan.qosTables = std::move(*tables);
   for (const auto& note : plan.qosTables->notes) log_->info("SM-0485 QoS tables: {}", note);
 }
 

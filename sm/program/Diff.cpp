@@ -2,6 +2,9 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <iterator>
+
 #include "sm/program/DiffParts.h"
 
 namespace ibsm::sm::program {
@@ -22,9 +25,12 @@ Result<void> checkPlanMatches(const discovery::DiscoveredSubnet& seen, const Sub
   if (plan.pkeys) {
     if (auto ok = checkPKeyTables(f, *plan.pkeys); !ok) return ok;
   }
-  if (auto ok = checkSl2VlEntries(f, plan.routing.sl2vl); !ok) return ok;
+  // One table a port pair: the engine's (QoS classes multiplied in by
+  // qos::planQosTables when there are both) or QoS's.
+  std::vector<Sl2VlEntry> sl2vl = plan.routing.sl2vl;
+  std::ranges::copy(qosSl2VlEntries(plan), std::back_inserter(sl2vl));
+  if (auto ok = checkSl2VlEntries(f, sl2vl); !ok) return ok;
   if (plan.qosTables) {
-    if (auto ok = checkSl2VlEntries(f, qosSl2VlEntries(plan)); !ok) return ok;
     for (const qos::QosVlArb& v : plan.qosTables->vlArb) {
       if (v.port.node >= f.size() || v.port.port >= f.node(v.port.node).ports.size() ||
           (!f.node(v.port.node).isSwitch() && v.port.port == 0)) {

@@ -42,10 +42,10 @@ void diffPKeys(const DiffInput& in, ProgramDiff& out);
 // SLtoVLMappingTables of plannedSl2Vl().
 void diffSl2Vl(const DiffInput& in, ProgramDiff& out);
 
-// The SL2VL tables to program: plan.qosTables' (every port QoS covers) and
-// plan.routing.sl2vl's, the engine's taking the place of a QoS table for
-// the same (node, in port, out port): its VLs are what keep its routes
-// deadlock free, a QoS class's VL is only a share of the bandwidth.
+// The SL2VL tables to program: plan.routing.sl2vl's (with QoS, the engine's
+// VL layers with the QoS classes multiplied in: qos::adoptLayeredSl2Vl) and
+// plan.qosTables' for every other port QoS covers; checkInputs refuses a
+// plan that gives one (node, in port, out port) two tables.
 // The reader `ibsm path` and `ibsm dump sl2vl` use too (ProgrammedSl2Vl.h);
 // a QoS table's VLs are masked by the port's OperationalVLs when written.
 using PlannedSl2Vl = ProgrammedSl2Vl;

@@ -102,8 +102,6 @@ struct ProgramDiff {
   std::array<std::vector<ProgramStep>, kProgramPhases> phases;
   // Objects left alone, and why (unreachable, table too small...).
   std::vector<std::string> notes;
-  // QoS SL2VL tables the routing engine's took the place of (plannedSl2Vl).
-  std::size_t sl2vlEngineWins{0};
 
   const std::vector<ProgramStep>& phase(ProgramPhase p) const {
     return phases[static_cast<std::size_t>(p)];

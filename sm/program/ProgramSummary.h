@@ -47,9 +47,6 @@ struct ProgramSummary {
   // PortInfo Sets refused on a retry that the port, read back, holds
   // (RetriedSets.h): counted done, not failed.
   std::size_t retriedSetsHeld{0};
-  // QoS SL2VL tables left for the routing engine's own (its VLs keep the
-  // routes deadlock free): not written, not failed.
-  std::size_t sl2vlEngineWins{0};
   std::vector<std::string> failures;      // one line per failed or deferred object
   std::vector<std::string> notes;         // what the planner left alone, and why
   std::optional<ProgramPhase> stoppedAt;  // a phase whose failure ends the run early

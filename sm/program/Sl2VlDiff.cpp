@@ -1,5 +1,6 @@
 // diff()'s SL2VL part: the SLtoVLMappingTables the routing result and the
-// QoS tables ask for (plannedSl2Vl: the engine's win where both give one),
+// QoS tables ask for (plannedSl2Vl: never both for one port pair, as
+// qos::planQosTables multiplies QoS classes into the engine's own tables),
 // how to reach each (directed route, attribute modifier), and those not
 // known to hold what the plan wants. A switch's table is per (input port,
 // output port): modifier bits 15..8 name the input port, bits 7..0 the
@@ -40,8 +41,10 @@ Result<void> checkSl2VlEntries(const Fabric& fabric, const std::vector<Sl2VlEntr
           node.description, e.inPort, e.outPort));
     }
     if (!seen.emplace(e.sw, inPortOf(node, e), e.outPort).second) {
-      return fail(fmt::format("the SL2VL tables list {} in port {} out port {} twice",
-                              node.description, e.inPort, e.outPort));
+      return fail(fmt::format(
+          "the SL2VL tables list {} in port {} out port {} twice (one port pair has one table: "
+          "QoS classes go into the engine's own, as qos::planQosTables plans them): plan again",
+          node.description, e.inPort, e.outPort));
     }
     if (std::ranges::any_of(e.vl, [](std::uint8_t vl) { return vl > 15; })) {
       return fail(fmt::format("the SL2VL table of {} in port {} out port {} has a VL above 15",
@@ -94,7 +97,6 @@ void diffSl2Vl(const DiffInput& in, ProgramDiff& out) {
   const Fabric& fabric = in.seen.fabric;
   std::set<NodeId> unreachable;  // one note per node, not per table
   const PlannedSl2VlTables planned = plannedSl2Vl(in.plan);
-  out.sl2vlEngineWins = planned.engineWins;
   for (const auto& [e, fromQos] : planned.tables) {
     const Node& node = fabric.node(e.sw);
     const bool isSwitch = node.isSwitch();

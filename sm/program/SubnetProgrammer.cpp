@@ -227,13 +227,6 @@ Result<ProgramSummary> SubnetProgrammer::program(const SubnetPlan& plan) {
   if (!first) return std::unexpected(first.error());
   for (const std::string& note : first->notes) log_->warn("PROG-0305 {}", note);
   summary.notes = first->notes;
-  summary.sl2vlEngineWins = first->sl2vlEngineWins;
-  if (summary.sl2vlEngineWins > 0) {
-    log_->info(
-        "PROG-0312 {} QoS SL2VL tables left to the routing engine's own for the same port pair "
-        "(its VLs keep the routes deadlock free)",
-        summary.sl2vlEngineWins);
-  }
   auto read =
       runPhase(ProgramPhase::ReadTables, first->phase(ProgramPhase::ReadTables), 0, summary);
   if (!read) return std::unexpected(read.error());

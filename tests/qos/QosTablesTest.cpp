@@ -1,7 +1,7 @@
 // planQosTables(): every port gets its type's tables as OpenSM programs
 // them (CA and router ports, switch external ports, an enhanced switch port
 // 0), VLs masked by the port's operational VLs, the policy's qos-setup
-// scopes on top, and the routing engine's SL2VL tables left alone.
+// scopes on top (with a routing engine's VL layers: QosLayersTest.cpp).
 #include <gtest/gtest.h>
 #include <ibsm/QosOptions.h>
 
@@ -58,7 +58,7 @@ QosOptions enabled() {
 
 TEST(QosTables, WithoutOptionsEveryPortGetsOpenSmsDefaults) {
   Fixture f;
-  const auto t = planQosTables(f.fabric, enabled(), nullptr, {});
+  const auto t = *planQosTables(f.fabric, enabled(), nullptr, {});
   const auto* ca = vlArbOf(t, {f.host0, 1});
   ASSERT_NE(ca, nullptr);
   EXPECT_EQ(ca->high, table("0:4,1:0,2:0,3:0,4:0,5:0,6:0,7:0,8:0,9:0,10:0,11:0,12:0,13:0,14:0"));
@@ -75,7 +75,7 @@ TEST(QosTables, EachPortTypeTakesItsOwnSetElseTheGeneralOne) {
   o.all.sl2vl = kIdentity;
   o.ca.vlarbHigh = *parseVlArbOption("1:8");
   o.swe.highLimit = 9;
-  const auto t = planQosTables(f.fabric, o, nullptr, {});
+  const auto t = *planQosTables(f.fabric, o, nullptr, {});
   EXPECT_EQ(vlArbOf(t, {f.host0, 1})->high, table("1:8"));
   EXPECT_EQ(vlArbOf(t, {f.host0, 1})->highLimit, 3);
   EXPECT_EQ(vlArbOf(t, {f.leaf, 3})->highLimit, 9);
@@ -85,7 +85,7 @@ TEST(QosTables, EachPortTypeTakesItsOwnSetElseTheGeneralOne) {
 
 TEST(QosTables, ASwitchGetsAnSl2VlPerOutputAndInputPortButNoPort0TablesUnlessEnhanced) {
   Fixture f;
-  const auto t = planQosTables(f.fabric, enabled(), nullptr, {});
+  const auto t = *planQosTables(f.fabric, enabled(), nullptr, {});
   // leaf: outputs 1-3 times inputs 0-3; spine: output 1 (port 2 has no link) times inputs 0-2.
   EXPECT_EQ(std::ranges::count(t.sl2vl, f.leaf, [](const QosSl2Vl& e) { return e.port.node; }), 12);
   EXPECT_EQ(std::ranges::count(t.sl2vl, f.spine, [](const QosSl2Vl& e) { return e.port.node; }), 3);
@@ -102,7 +102,7 @@ TEST(QosTables, AnEnhancedPort0TakesTheSw0SetWhileItsOtherInputsKeepTheSweTable)
   o.sw0.sl2vl = kIdentity;
   o.sw0.highLimit = 7;
   o.swe.sl2vl = std::array<std::uint8_t, 16>{};
-  const auto t = planQosTables(f.fabric, o, nullptr, {});
+  const auto t = *planQosTables(f.fabric, o, nullptr, {});
   EXPECT_EQ(vlArbOf(t, {f.leaf, 0})->highLimit, 7);
   EXPECT_EQ(sl2vlOf(t, {f.leaf, 0}, 0)->vl, kIdentity);
   EXPECT_EQ(sl2vlOf(t, {f.leaf, 0}, 1)->vl, (std::array<std::uint8_t, 16>{}));
@@ -114,9 +114,9 @@ TEST(QosTables, VlsAboveTheLinksOperationalVlsAreMaskedAsOpenSmDoesAndMaxVlsChan
   QosOptions o = enabled();
   o.all.sl2vl = kIdentity;
   o.all.vlarbLow = *parseVlArbOption("5:1,14:2");
-  const auto wide = planQosTables(f.fabric, o, nullptr, {});
+  const auto wide = *planQosTables(f.fabric, o, nullptr, {});
   o.all.maxVls = 2;
-  const auto capped = planQosTables(f.fabric, o, nullptr, {});
+  const auto capped = *planQosTables(f.fabric, o, nullptr, {});
   EXPECT_EQ(wide.vlArb, capped.vlArb);
   EXPECT_EQ(wide.sl2vl, capped.sl2vl);
   EXPECT_EQ(sl2vlOf(wide, {f.host1, 1}, 0)->vl,
@@ -149,7 +149,7 @@ TEST(QosTables, QosSetupScopesOverrideTheOptionsOnTheirPortsIncludingSwitchToSwi
       {.groups = {"switches"}, .from = {{1, 2}}, .to = {{3, 3}}, .sl2vl = kIdentity});
   setup.sl2vl.push_back({.acrossTo = {"storage"}, .sl2vl = std::array<std::uint8_t, 16>{}});
   const auto qos = policyWith(setup, f);
-  const auto t = planQosTables(f.fabric, enabled(), &qos, {});
+  const auto t = *planQosTables(f.fabric, enabled(), &qos, {});
   EXPECT_EQ(vlArbOf(t, {f.leaf, 3})->high, table("2:9"));
   EXPECT_EQ(vlArbOf(t, {f.spine, 1})->highLimit, 5);
   EXPECT_EQ(vlArbOf(t, {f.leaf, 1})->highLimit, 0);  // faces a CA: the options'
@@ -157,16 +157,6 @@ TEST(QosTables, QosSetupScopesOverrideTheOptionsOnTheirPortsIncludingSwitchToSwi
   EXPECT_EQ(sl2vlOf(t, {f.leaf, 3}, 0)->vl[15], 7);  // input 0 is not in `from`
   EXPECT_EQ(sl2vlOf(t, {f.leaf, 2}, 1)->vl, (std::array<std::uint8_t, 16>{}));  // leads to storage
   EXPECT_EQ(sl2vlOf(t, {f.leaf, 1}, 2)->vl[1], 1);
-}
-
-TEST(QosTables, TheEnginesSl2VlTablesAreKeptAndThePlanSaysSo) {
-  Fixture f;
-  const std::vector<Sl2VlEntry> engine{{.sw = f.leaf, .inPort = 1, .outPort = 3, .vl = {}}};
-  const auto t = planQosTables(f.fabric, enabled(), nullptr, engine);
-  EXPECT_EQ(sl2vlOf(t, {f.leaf, 3}, 1), nullptr);
-  EXPECT_NE(sl2vlOf(t, {f.leaf, 3}, 2), nullptr);
-  ASSERT_EQ(t.notes.size(), 1U);
-  EXPECT_NE(t.notes[0].find("1 SL2VL table kept"), std::string::npos);
 }
 
 TEST(QosOptionValues, ReadOpenSmsSyntaxAndSayWhatWasExpected) {

@@ -39,6 +39,8 @@ VlPlan planVls(const SwitchGraph& graph, const PortMap& ports, const DragonflyTa
 
 // SL2VL entries for every pair of distinct cabled ports of every switch; all
 // sixteen SLs map to the turn's level, so any SL a transport picks is safe.
+// With QoS (qos.enabled) these are the layers: qos::planQosTables gives each
+// QoS class its own block of them (QosOptions.h).
 std::vector<Sl2VlEntry> sl2vlEntries(const Fabric& fabric, const SwitchGraph& graph,
                                      const PortMap& ports, const VlPlan& plan);
 

@@ -138,4 +138,42 @@ TEST_F(RouteQos, WithoutAPolicyTheReportHasNoQos) {
   EXPECT_FALSE(nlohmann::json::parse(in).contains("qos"));
 }
 
+// With the dragonfly's VL layers and qos.enabled, each QoS class gets its own
+// block of layers; the dry run says how many VLs the classes need and which
+// each class uses, walks one SL of each class for credit loops, and refuses
+// classes that do not fit the ports' VLCap (VL0-7 here) with the numbers.
+std::string dragonflyQos(const fs::path& config, const fs::path& out) {
+  return fmt::format("route --topology {}/dragonfly-a4-p2-h2.net --out {} -F {} --check",
+                     IBSM_TEST_TOPOLOGIES, out.string(), config.string());
+}
+
+TEST_F(RouteQos, TwoClassesOnTheDragonflysLayersEachHaveTheirOwnVls) {
+  const auto config = write("ibsm.toml",
+                            "[routing]\nengine = \"dragonfly\"\n[qos]\nenabled = true\n"
+                            "sl2vl = \"0,0,0,0,0,0,0,0,1,1,1,1,1,1,1,1\"\n");
+  const Outcome r = ibsm(dragonflyQos(config, dir_ / "out"));
+  ASSERT_EQ(r.status, 0) << r.out;
+  EXPECT_THAT(r.out, HasSubstr("qos VLs: 2 classes x 2 routing VL layers = 4 VLs\n"
+                               "  class of QoS VL 0 (SLs 0-7): VLs 0-1\n"
+                               "  class of QoS VL 1 (SLs 8-15): VLs 2-3\n"));
+  EXPECT_THAT(r.out, HasSubstr("credit loops: none"));
+  std::ifstream in(dir_ / "out" / "report.json");
+  const auto report = nlohmann::json::parse(in);
+  EXPECT_EQ(report["creditLoops"]["sls"], nlohmann::json::parse("[0, 8]"));
+  EXPECT_EQ(report["qosVls"]["vlsNeeded"], 4);
+  EXPECT_EQ(report["qosVls"]["perClass"][1]["firstVl"], 2);
+}
+
+TEST_F(RouteQos, ClassesTooManyForTheDragonflysVlCapAreRefusedWithTheVlsNeeded) {
+  const auto config = write("ibsm.toml",
+                            "[routing]\nengine = \"dragonfly\"\n[qos]\nenabled = true\n"
+                            "sl2vl = \"0,0,0,1,1,1,2,2,2,3,3,3,4,4,4,4\"\n");
+  const Outcome r = ibsm(dragonflyQos(config, dir_ / "out"));
+  EXPECT_EQ(r.status, 2) << r.out;
+  EXPECT_THAT(r.out, HasSubstr("qos.sl2vl"));
+  EXPECT_THAT(r.out, HasSubstr("5 classes x 2 VL layers need 10 VLs, but"));
+  EXPECT_THAT(r.out, HasSubstr("allows 8 (its link's VLCap runs 8 data VLs)"));
+  EXPECT_FALSE(fs::exists(dir_ / "out"));
+}
+
 }  // namespace

@@ -138,7 +138,6 @@ TEST_F(QosDiffTest, WithoutQosTablesNoVlArbitrationNorSl2VlTableIsWritten) {
   }
   // Only the SA's reads, as before QoS.
   EXPECT_EQ(d.phase(ProgramPhase::ReadVlArb).size(), 2U);
-  EXPECT_EQ(d.sl2vlEngineWins, 0U);
 }
 
 TEST_F(QosDiffTest, ThePortsBlocksAreReadFirstThenOnlyThoseThatDifferAreWritten) {
@@ -237,26 +236,32 @@ TEST_F(QosDiffTest, APortThatKeepsNoVlHighLimitIsNotAskedEverySweep) {
   EXPECT_FALSE(portInfoSet(diffNow(), kSw1Port3));
 }
 
-TEST_F(QosDiffTest, TheEnginesSl2VlTableWinsOverQosForTheSamePortPair) {
+TEST_F(QosDiffTest, EachPortPairHasOneTableTheEnginesOrQoss) {
+  // qos::planQosTables multiplies QoS classes into the engine's own tables,
+  // so a plan never holds both for one pair: the diff refuses one that does.
   const std::array<std::uint8_t, 16> engineVls{1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1};
   const std::array<std::uint8_t, 16> qosVls{0, 2, 6, 15, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
   plan.routing.sl2vl.push_back(Sl2VlEntry{.sw = 1, .inPort = 3, .outPort = 1, .vl = engineVls});
   plan.qosTables = qos::QosTables{};
-  plan.qosTables->sl2vl = {
-      qos::QosSl2Vl{.port = kSw1Port1, .inPort = 3, .vl = qosVls},  // the engine's pair
-      qos::QosSl2Vl{.port = kSw1Port3, .inPort = 1, .vl = qosVls},
-  };
-  const ProgramDiff d = diffNow();
-  EXPECT_EQ(d.sl2vlEngineWins, 1U);
-  std::map<std::uint32_t, SlToVlTable> written;
-  for (const ProgramStep* s :
-       of(d.phase(ProgramPhase::Sl2Vl), AttributeId::SlToVlTable, Method::Set))
-    written[s->request.attributeModifier] = decodeSlToVlTable(s->request.data);
-  ASSERT_EQ(written.size(), 2U);
-  EXPECT_EQ(written.at(slToVlModifier(3, 1)).vl, engineVls);
-  // QoS's, with each VL the output port (VL0-3) lacks folded in; 15 drops.
-  const std::array<std::uint8_t, 16> folded{0, 2, 2, 15, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
-  EXPECT_EQ(written.at(slToVlModifier(1, 3)).vl, folded);
+  plan.qosTables->sl2vl = {qos::QosSl2Vl{.port = kSw1Port3, .inPort = 1, .vl = qosVls}};
+  {
+    const ProgramDiff d = diffNow();
+    std::map<std::uint32_t, SlToVlTable> written;
+    for (const ProgramStep* s :
+         of(d.phase(ProgramPhase::Sl2Vl), AttributeId::SlToVlTable, Method::Set))
+      written[s->request.attributeModifier] = decodeSlToVlTable(s->request.data);
+    ASSERT_EQ(written.size(), 2U);
+    EXPECT_EQ(written.at(slToVlModifier(3, 1)).vl, engineVls);
+    // QoS's, with each VL the output port (VL0-3) lacks folded in; 15 drops.
+    const std::array<std::uint8_t, 16> folded{0, 2, 2, 15, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
+    EXPECT_EQ(written.at(slToVlModifier(1, 3)).vl, folded);
+  }
+  plan.qosTables->sl2vl.push_back(qos::QosSl2Vl{.port = kSw1Port1, .inPort = 3, .vl = qosVls});
+  held.observe(discovered);
+  const auto refused = diff(plan, held, ProgramOptions{});
+  ASSERT_FALSE(refused);
+  EXPECT_NE(refused.error().message.find("in port 3 out port 1 twice"), std::string::npos)
+      << refused.error().message;
 }
 
 TEST_F(QosDiffTest, ACaPortsSl2VlTableIsWrittenOnlyWhereItMapsSls) {
