@@ -176,4 +176,11 @@ void adoptLayeredSl2Vl(QosTables& tables, RoutingResult& routing) {
   tables.layered.clear();
 }
 
+Result<QosTables> planQosFor(const Fabric& fabric, const QosOptions& options,
+                             const ResolvedQos* policy, RoutingResult& routing) {
+  auto tables = planQosTables(fabric, options, policy, routing.sl2vl);
+  if (tables) adoptLayeredSl2Vl(*tables, routing);
+  return tables;
+}
+
 }  // namespace ibsm::qos

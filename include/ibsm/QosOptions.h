@@ -7,10 +7,9 @@
 //
 //   auto high = qos::parseVlArbOption("0:4,1:0");  // error: what was expected
 //   options.ca.vlarbHigh = *high;
-//   auto tables = qos::planQosTables(plan.fabric, options, plan.qos.get(), plan.routing.sl2vl);
+//   auto tables = qos::planQosFor(plan.fabric, options, plan.qos.get(), plan.routing);
 //   if (!tables) return tables.error();  // classes x VL layers do not fit a port
-//   qos::adoptLayeredSl2Vl(*tables, plan.routing);
-//   plan.qosTables = std::move(*tables);
+//   plan.qosTables = std::move(*tables);  // plan.routing.sl2vl carries the classes
 #pragma once
 
 #include <ibsm/Error.h>
@@ -113,5 +112,12 @@ struct QosOptions {
 // and the SA answers by), and sets RoutingResult::vlsUsed to the VLs
 // classes x layers need. Nothing happens without layers.
 void adoptLayeredSl2Vl(QosTables& tables, RoutingResult& routing);
+
+// planQosTables for `routing`'s SL2VL, then adoptLayeredSl2Vl into it: what
+// the live SM (MasterSweep), `ibsm route` and `ibsm path` do once the policy
+// is resolved, so the three plan the same tables. On an error `routing` is
+// unchanged.
+[[nodiscard]] Result<QosTables> planQosFor(const Fabric& fabric, const QosOptions& options,
+                                           const ResolvedQos* policy, RoutingResult& routing);
 
 }  // namespace ibsm::qos

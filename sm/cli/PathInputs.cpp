@@ -135,9 +135,12 @@ Result<void> routeHere(const PathArgs& args, const config::ConfigInUse& loaded,
   if (!qos) return std::unexpected(qos.error());
   out.qos = std::move(*qos);
   // As `ibsm route` and the live SM plan them: after the policy is resolved.
-  if (loaded.config.qosOptions.enabled)
-    plan->qosTables = qos::planQosTables(plan->fabric, loaded.config.qosOptions, out.qos.get(),
-                                         plan->routing.sl2vl);
+  if (loaded.config.qosOptions.enabled) {
+    auto tables =
+        qos::planQosFor(plan->fabric, loaded.config.qosOptions, out.qos.get(), plan->routing);
+    if (!tables) return std::unexpected(tables.error());
+    plan->qosTables = std::move(*tables);
+  }
   out.sl2vl =
       programmedSl2VlEntries(plan->routing.sl2vl, plan->qosTables ? &*plan->qosTables : nullptr);
   out.fabric = std::move(plan->fabric);

@@ -223,9 +223,8 @@ namespace {
 Result<std::optional<QosReport>> planQos(SubnetPlan& plan, const Inputs& inputs) {
   auto qos = planDryRunQos(plan, inputs.partitions, inputs.qosPolicy);
   if (!qos || !inputs.qos.enabled) return qos;
-  auto tables = qos::planQosTables(plan.fabric, inputs.qos, plan.qos.get(), plan.routing.sl2vl);
+  auto tables = qos::planQosFor(plan.fabric, inputs.qos, plan.qos.get(), plan.routing);
   if (!tables) return std::unexpected(tables.error());
-  qos::adoptLayeredSl2Vl(*tables, plan.routing);
   plan.qosTables = std::move(*tables);
   return qos;
 }

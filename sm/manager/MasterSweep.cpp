@@ -115,7 +115,7 @@ void MasterSweep::planPKeys(SubnetPlan& plan) const {
 
 void MasterSweep::planQosTables(SubnetPlan& plan) const {
   if (!settings_.qos.enabled) return;
-  auto tables = qos::planQosTables(plan.fabric, settings_.qos, plan.qos.get(), plan.routing.sl2vl);
+  auto tables = qos::planQosFor(plan.fabric, settings_.qos, plan.qos.get(), plan.routing);
   if (!tables) {
     // As for partitions: the QoS tables the ports hold beat half a plan.
     // The engine's own SL2VL, its layers, is still programmed: the routes
@@ -126,7 +126,6 @@ void MasterSweep::planQosTables(SubnetPlan& plan) const {
         tables.error().message);
     return;
   }
-  qos::adoptLayeredSl2Vl(*tables, plan.routing);
   plan.qosTables = std::move(*tables);
   for (const auto& note : plan.qosTables->notes) log_->info("SM-0485 QoS tables: {}", note);
 }

@@ -48,7 +48,9 @@ class DaemonQosTables : public ::testing::Test {
     resolved->policy = policy;
     const auto summary = bench.sweep([&](SubnetPlan& plan) {
       plan.qos = resolved;
-      plan.qosTables = qos::planQosTables(plan.fabric, options, nullptr, plan.routing.sl2vl);
+      auto tables = qos::planQosFor(plan.fabric, options, nullptr, plan.routing);
+      ASSERT_TRUE(tables) << tables.error().message;
+      plan.qosTables = std::move(*tables);
     });
     EXPECT_TRUE(summary.complete());
   }
