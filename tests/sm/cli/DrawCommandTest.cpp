@@ -22,6 +22,7 @@
 namespace {
 
 namespace fs = std::filesystem;
+using ibsm::sm::cli::testing::freshTestDir;
 using ibsm::sm::cli::testing::Outcome;
 using ibsm::sm::cli::testing::runIbsm;
 using Json = nlohmann::json;
@@ -36,13 +37,7 @@ std::string slurp(const fs::path& p) {
 
 class DrawCommand : public ::testing::Test {
  protected:
-  void SetUp() override {
-    dir_ = fs::temp_directory_path() /
-           fmt::format("ibsm-draw-{}-{}", ::getpid(),
-                       ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::remove_all(dir_);
-    fs::create_directories(dir_);
-  }
+  void SetUp() override { dir_ = freshTestDir("ibsm-draw"); }
   void TearDown() override { fs::remove_all(dir_); }
 
   fs::path write(const std::string& name, const std::string& text) {

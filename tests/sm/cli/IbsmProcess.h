@@ -4,10 +4,14 @@
 #pragma once
 
 #include <fmt/format.h>
+#include <gtest/gtest.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include <cstdio>
+#include <filesystem>
 #include <string>
+#include <string_view>
 
 namespace ibsm::sm::cli::testing {
 
@@ -26,6 +30,18 @@ inline Outcome runIbsm(const std::string& args) {
   const int st = ::pclose(p);
   r.status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
   return r;
+}
+
+// An empty scratch directory of the running test's own, made anew: named by
+// `prefix`, the process and the test, so tests run side by side by ctest
+// never share one.
+inline std::filesystem::path freshTestDir(std::string_view prefix) {
+  const auto dir = std::filesystem::temp_directory_path() /
+                   fmt::format("{}-{}-{}", prefix, ::getpid(),
+                               ::testing::UnitTest::GetInstance()->current_test_info()->name());
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  return dir;
 }
 
 }  // namespace ibsm::sm::cli::testing

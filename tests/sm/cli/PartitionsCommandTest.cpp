@@ -18,6 +18,7 @@ namespace ibsm::sm::cli {
 namespace {
 
 namespace fs = std::filesystem;
+using testing::freshTestDir;
 using ::testing::HasSubstr;
 using ::testing::Not;
 using testing::Outcome;
@@ -26,11 +27,7 @@ using testing::runIbsm;
 class PartitionsCommand : public ::testing::Test {
  protected:
   void SetUp() override {
-    dir_ = fs::temp_directory_path() /
-           fmt::format("ibsm-partitions-cli-{}-{}", ::getpid(),
-                       ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::remove_all(dir_);
-    fs::create_directories(dir_);
+    dir_ = freshTestDir("ibsm-partitions-cli");
     topology_ = dir_ / "ft.net";
     ASSERT_EQ(runIbsm(fmt::format("topo generate fat-tree --levels 2 --radix 4 -o {}",
                                   topology_.string()))

@@ -16,6 +16,7 @@
 namespace {
 
 namespace fs = std::filesystem;
+using ibsm::sm::cli::testing::freshTestDir;
 using ibsm::sm::cli::testing::Outcome;
 using ibsm::sm::cli::testing::runIbsm;
 using Json = nlohmann::json;
@@ -24,11 +25,7 @@ using ::testing::HasSubstr;
 class PathCommand : public ::testing::Test {
  protected:
   void SetUp() override {
-    dir_ = fs::temp_directory_path() /
-           fmt::format("ibsm-path-{}-{}", ::getpid(),
-                       ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::remove_all(dir_);
-    fs::create_directories(dir_);
+    dir_ = freshTestDir("ibsm-path");
     net_ = dir_ / "fabric.net";
     const Outcome gen =
         runIbsm(fmt::format("topo generate fat-tree --levels 3 --radix 4 -o {}", net_.string()));

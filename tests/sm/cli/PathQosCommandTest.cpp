@@ -16,6 +16,7 @@
 namespace {
 
 namespace fs = std::filesystem;
+using ibsm::sm::cli::testing::freshTestDir;
 using ibsm::sm::cli::testing::Outcome;
 using ibsm::sm::cli::testing::runIbsm;
 using Json = nlohmann::json;
@@ -59,11 +60,7 @@ end-qos-match-rules
 class PathQosCommand : public ::testing::Test {
  protected:
   void SetUp() override {
-    dir_ = fs::temp_directory_path() /
-           fmt::format("ibsm-path-qos-{}-{}", ::getpid(),
-                       ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::remove_all(dir_);
-    fs::create_directories(dir_);
+    dir_ = freshTestDir("ibsm-path-qos");
     net_ = dir_ / "fabric.net";
     ASSERT_EQ(
         runIbsm(fmt::format("topo generate fat-tree --levels 3 --radix 4 -o {}", net_.string()))

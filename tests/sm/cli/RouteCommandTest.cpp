@@ -12,6 +12,8 @@
 #include <string>
 #include <vector>
 
+#include "tests/sm/cli/IbsmProcess.h"
+
 namespace {
 
 namespace fs = std::filesystem;
@@ -51,13 +53,7 @@ std::string slurp(const fs::path& p) {
 
 class RouteCommand : public ::testing::Test {
  protected:
-  void SetUp() override {
-    dir_ = fs::temp_directory_path() /
-           fmt::format("ibsm-cli-{}-{}", ::getpid(),
-                       ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::remove_all(dir_);
-    fs::create_directories(dir_);
-  }
+  void SetUp() override { dir_ = ibsm::sm::cli::testing::freshTestDir("ibsm-cli"); }
   void TearDown() override { fs::remove_all(dir_); }
   fs::path write(const std::string& name, const std::string& text) {
     std::ofstream(dir_ / name) << text;

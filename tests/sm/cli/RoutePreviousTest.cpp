@@ -28,11 +28,7 @@ Json readJson(const fs::path& p) {
 class RoutePrevious : public ::testing::Test {
  protected:
   void SetUp() override {
-    dir_ = fs::temp_directory_path() /
-           fmt::format("ibsm-prev-{}-{}", ::getpid(),
-                       ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::remove_all(dir_);
-    fs::create_directories(dir_);
+    dir_ = freshTestDir("ibsm-prev");
     // The fabric before, routed as the live SM would have routed it.
     ASSERT_EQ(generate("before.net", "").status, 0);
     const Outcome r =

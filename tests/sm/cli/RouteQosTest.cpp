@@ -14,6 +14,8 @@
 #include <sstream>
 #include <string>
 
+#include "tests/sm/cli/IbsmProcess.h"
+
 namespace {
 
 namespace fs = std::filesystem;
@@ -37,13 +39,7 @@ Outcome ibsm(const std::string& args) {
 
 class RouteQos : public ::testing::Test {
  protected:
-  void SetUp() override {
-    dir_ = fs::temp_directory_path() /
-           fmt::format("ibsm-route-qos-{}-{}", ::getpid(),
-                       ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::remove_all(dir_);
-    fs::create_directories(dir_);
-  }
+  void SetUp() override { dir_ = ibsm::sm::cli::testing::freshTestDir("ibsm-route-qos"); }
   void TearDown() override { fs::remove_all(dir_); }
   fs::path write(const std::string& name, const std::string& text) {
     std::ofstream(dir_ / name) << text;
