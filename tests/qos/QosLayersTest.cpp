@@ -11,6 +11,8 @@
 #include <map>
 #include <set>
 
+#include "tests/qos/LeafSpine.h"
+
 namespace ibsm::qos {
 namespace {
 
@@ -22,22 +24,8 @@ Vls filled(std::uint8_t vl) {
   return v;
 }
 
-// leaf (3 ports): host0 on [1], host1 on [2], spine on [3]; spine (2
-// ports). Every port VLCap 5 (VL0-14).
-struct Fixture {
-  Fabric fabric;
-  NodeId leaf{}, spine{}, host0{}, host1{};
-  Fixture() {
-    leaf = *fabric.addNode(Node::makeSwitch(Guid{0x100}, 3, "leaf"));
-    spine = *fabric.addNode(Node::makeSwitch(Guid{0x200}, 2, "spine"));
-    host0 = *fabric.addNode(Node::makeCa(Guid{0x10}, {Guid{0x11}}, "host0"));
-    host1 = *fabric.addNode(Node::makeCa(Guid{0x20}, {Guid{0x21}}, "host1"));
-    EXPECT_TRUE(fabric.connect({leaf, 1}, {host0, 1}));
-    EXPECT_TRUE(fabric.connect({leaf, 2}, {host1, 1}));
-    EXPECT_TRUE(fabric.connect({leaf, 3}, {spine, 1}));
-    for (NodeId id = 0; id < fabric.size(); ++id)
-      for (auto& p : fabric.node(id).ports) p.vlCap = 5;
-  }
+// The leaf-spine fabric (LeafSpine.h) with the engine tables of two layers.
+struct Fixture : testing::LeafSpine {
   // Two layers as dragonfly gives them: traffic coming down from the spine
   // climbs to layer 1, the rest stays on 0.
   std::vector<Sl2VlEntry> engine() const {

@@ -7,31 +7,15 @@
 
 #include <algorithm>
 
+#include "tests/qos/LeafSpine.h"
+
 namespace ibsm::qos {
 namespace {
 
 constexpr std::array<std::uint8_t, 16> kIdentity{0, 1, 2,  3,  4,  5,  6,  7,
                                                  8, 9, 10, 11, 12, 13, 14, 15};
 
-// leaf (switch, 3 ports) -- spine (switch, 2 ports); host0 on leaf[1],
-// host1 on leaf[2], leaf[3] to spine[1]. Every port VLCap 5 (VL0-14).
-struct Fixture {
-  Fabric fabric;
-  NodeId leaf{}, spine{}, host0{}, host1{};
-  explicit Fixture(bool enhancedPort0 = false) {
-    auto sw = Node::makeSwitch(Guid{0x100}, 3, "leaf");
-    sw.switchData->enhancedPort0 = enhancedPort0;
-    leaf = *fabric.addNode(std::move(sw));
-    spine = *fabric.addNode(Node::makeSwitch(Guid{0x200}, 2, "spine"));
-    host0 = *fabric.addNode(Node::makeCa(Guid{0x10}, {Guid{0x11}}, "host0"));
-    host1 = *fabric.addNode(Node::makeCa(Guid{0x20}, {Guid{0x21}}, "host1"));
-    EXPECT_TRUE(fabric.connect({leaf, 1}, {host0, 1}));
-    EXPECT_TRUE(fabric.connect({leaf, 2}, {host1, 1}));
-    EXPECT_TRUE(fabric.connect({leaf, 3}, {spine, 1}));
-    for (NodeId id = 0; id < fabric.size(); ++id)
-      for (auto& p : fabric.node(id).ports) p.vlCap = 5;
-  }
-};
+using Fixture = testing::LeafSpine;
 
 const QosVlArb* vlArbOf(const QosTables& t, PortRef port) {
   auto it = std::ranges::find(t.vlArb, port, &QosVlArb::port);

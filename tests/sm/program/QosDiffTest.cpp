@@ -19,20 +19,6 @@ namespace ibsm::sm::program {
 namespace {
 
 using testing::snapshotOf;
-using testing::unprogrammed;
-
-// sw0 --3-- sw1; ca0 (the SM) on sw0 port 1; ca1 on sw1 port 1.
-Fabric smallFabric() {
-  Fabric f;
-  const NodeId s0 = *f.addNode(Node::makeSwitch(Guid{0x200000}, 4, "sw0"));
-  const NodeId s1 = *f.addNode(Node::makeSwitch(Guid{0x200001}, 4, "sw1"));
-  const NodeId c0 = *f.addNode(Node::makeCa(Guid{0x100000}, {Guid{0x100001}}, "ca0"));
-  const NodeId c1 = *f.addNode(Node::makeCa(Guid{0x100003}, {Guid{0x100004}}, "ca1"));
-  EXPECT_TRUE(f.connect({s0, 1}, {c0, 1}));
-  EXPECT_TRUE(f.connect({s0, 3}, {s1, 3}));
-  EXPECT_TRUE(f.connect({s1, 1}, {c1, 1}));
-  return unprogrammed(std::move(f));
-}
 
 constexpr PortRef kSm{2, 1};
 constexpr PortRef kCa1{3, 1};
@@ -52,7 +38,7 @@ std::vector<qos::VlWeight> weights(std::size_t n, std::uint8_t vl) {
 
 class QosDiffTest : public ::testing::Test {
  protected:
-  QosDiffTest() : discovered(snapshotOf(smallFabric(), kSm)) {
+  QosDiffTest() : discovered(snapshotOf(testing::twoSwitchFabric(), kSm)) {
     discovered.portInfo.at(kSm).capabilityMask |= capability::kIsSm;
     discovered.portInfo.at(PortRef{0, 0}).lid = Lid{1};
     discovered.portInfo.at(PortRef{1, 0}).lid = Lid{2};

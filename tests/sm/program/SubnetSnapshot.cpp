@@ -5,6 +5,7 @@
 #include <deque>
 #include <optional>
 #include <stdexcept>
+#include <utility>
 
 #include "sm/program/Diff.h"
 
@@ -157,6 +158,20 @@ sm::discovery::DiscoveredSubnet readOverWire(MadEngine& engine, const Fabric& to
   if (auto idle = engine.runUntilIdle(); !idle) throw std::runtime_error(idle.error().message);
   applyRead(s);
   return s;
+}
+
+Fabric twoSwitchFabric() {
+  Fabric f;
+  const NodeId s0 = *f.addNode(Node::makeSwitch(Guid{0x200000}, 4, "sw0"));
+  const NodeId s1 = *f.addNode(Node::makeSwitch(Guid{0x200001}, 4, "sw1"));
+  const NodeId c0 = *f.addNode(Node::makeCa(Guid{0x100000}, {Guid{0x100001}}, "ca0"));
+  const NodeId c1 = *f.addNode(Node::makeCa(Guid{0x100003}, {Guid{0x100004}}, "ca1"));
+  for (const auto& [a, b] :
+       {std::pair{PortRef{s0, 1}, PortRef{c0, 1}}, std::pair{PortRef{s0, 3}, PortRef{s1, 3}},
+        std::pair{PortRef{s1, 1}, PortRef{c1, 1}}}) {
+    if (auto ok = f.connect(a, b); !ok) throw std::runtime_error(ok.error().message);
+  }
+  return unprogrammed(std::move(f));
 }
 
 }  // namespace ibsm::testing

@@ -18,6 +18,12 @@ namespace ibsm::testing {
 // fake reads Down as Init), switch port 0 Active as on ibsim, no tables.
 Fabric unprogrammed(Fabric fabric);
 
+// sw0 --3-- sw1 (4 ports each); ca0 (NodeId 2, the SM's port 1) on sw0
+// port 1; ca1 (NodeId 3) on sw1 port 1; unprogrammed: the smallest fabric
+// with a switch-to-switch link, two CA ports and a port beyond the SM's
+// switch.
+Fabric twoSwitchFabric();
+
 // Directed routes by breadth-first search from the SM's port; only
 // switches (and the SM's own node, out of its port) forward.
 std::vector<DrPath> routesFrom(const Fabric& fabric, PortRef smPort);

@@ -14,20 +14,6 @@ namespace ibsm::sm::program {
 namespace {
 
 using testing::snapshotOf;
-using testing::unprogrammed;
-
-// sw0 --3-- sw1; ca0 (the SM) on sw0 port 1; ca1 on sw1 port 1.
-Fabric smallFabric() {
-  Fabric f;
-  const NodeId s0 = *f.addNode(Node::makeSwitch(Guid{0x200000}, 4, "sw0"));
-  const NodeId s1 = *f.addNode(Node::makeSwitch(Guid{0x200001}, 4, "sw1"));
-  const NodeId c0 = *f.addNode(Node::makeCa(Guid{0x100000}, {Guid{0x100001}}, "ca0"));
-  const NodeId c1 = *f.addNode(Node::makeCa(Guid{0x100003}, {Guid{0x100004}}, "ca1"));
-  EXPECT_TRUE(f.connect({s0, 1}, {c0, 1}));
-  EXPECT_TRUE(f.connect({s0, 3}, {s1, 3}));
-  EXPECT_TRUE(f.connect({s1, 1}, {c1, 1}));
-  return unprogrammed(std::move(f));
-}
 
 constexpr PortRef kSm{2, 1};
 constexpr PortRef kCa1{3, 1};
@@ -39,7 +25,7 @@ using Read = std::tuple<NodeId, std::uint8_t, std::uint16_t, std::uint32_t>;
 
 class VlArbReadTest : public ::testing::Test {
  protected:
-  VlArbReadTest() : discovered(snapshotOf(smallFabric(), kSm)) {
+  VlArbReadTest() : discovered(snapshotOf(testing::twoSwitchFabric(), kSm)) {
     discovered.portInfo.at(kSm).capabilityMask |= capability::kIsSm;
     // The switches hold LIDs, as after the sweep that programmed them (one
     // without is reset, its tables forgotten).
