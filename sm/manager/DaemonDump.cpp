@@ -70,11 +70,7 @@ RoutingResult heldSl2Vl(const SubnetPlan& plan, const program::HeldSubnet& held)
   const auto& table = held.table<Sl2VlKind>();
   for (const Sl2VlEntry& e :
        programmedSl2VlEntries(plan.routing.sl2vl, plan.qosTables ? &*plan.qosTables : nullptr)) {
-    const Node& node = fabric.node(e.sw);
-    // The owner as programming keys it: a CA's one table has input port 0.
-    const program::PortPairKey key{node.guid, node.isSwitch() ? e.inPort : std::uint8_t{0},
-                                   e.outPort};
-    if (const auto held = table.block(key, 0))
+    if (const auto held = table.block(program::sl2vlOwner(fabric.node(e.sw), e), 0))
       out.sl2vl.push_back({.sw = e.sw, .inPort = e.inPort, .outPort = e.outPort, .vl = held->vl});
   }
   return out;

@@ -28,13 +28,9 @@ std::vector<Sl2VlEntry> heldSl2Vl(const SubnetPlan& plan, const program::HeldSub
   std::vector<Sl2VlEntry> entries =
       programmedSl2VlEntries(plan.routing.sl2vl, plan.qosTables ? &*plan.qosTables : nullptr);
   const auto& table = held.table<program::Sl2VlKind>();
-  for (Sl2VlEntry& e : entries) {
-    const Node& node = plan.fabric.node(e.sw);
-    // Keyed as programming keys it: a CA's one table has input port 0.
-    const program::PortPairKey key{node.guid, node.isSwitch() ? e.inPort : std::uint8_t{0},
-                                   e.outPort};
-    if (auto block = table.block(key, 0)) e.vl = block->vl;
-  }
+  for (Sl2VlEntry& e : entries)
+    if (auto block = table.block(program::sl2vlOwner(plan.fabric.node(e.sw), e), 0))
+      e.vl = block->vl;
   return entries;
 }
 

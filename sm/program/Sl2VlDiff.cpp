@@ -12,22 +12,13 @@
 
 #include <algorithm>
 #include <set>
-#include <tuple>
 
 #include "sm/program/Diff.h"
 #include "sm/program/DiffParts.h"
 
 namespace ibsm::sm::program {
-namespace {
-
-std::uint8_t inPortOf(const Node& node, const Sl2VlEntry& e) {
-  return node.isSwitch() ? e.inPort : std::uint8_t{0};
-}
-
-}  // namespace
-
 Result<void> checkSl2VlEntries(const Fabric& fabric, const std::vector<Sl2VlEntry>& entries) {
-  std::set<std::tuple<NodeId, std::uint8_t, std::uint8_t>> seen;
+  std::set<PortPairKey> seen;
   for (const Sl2VlEntry& e : entries) {
     if (e.sw >= fabric.size()) {
       return fail(
@@ -40,7 +31,7 @@ Result<void> checkSl2VlEntries(const Fabric& fabric, const std::vector<Sl2VlEntr
           "the SL2VL tables name {} in port {} out port {}, which it lacks: route again",
           node.description, e.inPort, e.outPort));
     }
-    if (!seen.emplace(e.sw, inPortOf(node, e), e.outPort).second) {
+    if (!seen.insert(sl2vlOwner(node, e)).second) {
       return fail(fmt::format(
           "the SL2VL tables list {} in port {} out port {} twice (one port pair has one table: "
           "QoS classes go into the engine's own, as qos::planQosTables plans them): plan again",
@@ -114,10 +105,8 @@ void diffSl2Vl(const DiffInput& in, ProgramDiff& out) {
     }
     const auto modifier = isSwitch ? slToVlModifier(e.inPort, e.outPort) : 0U;
     const SlToVlTable want = fromQos ? maskedForPort(in, e) : SlToVlTable{e.vl};
-    diffBlock(in.held,
-              BlockTarget<Sl2VlKind>{.node = e.sw,
-                                     .owner = PortPairKey{node.guid, inPortOf(node, e), e.outPort}},
-              want, ProgramPhase::Sl2Vl, SmpRequest::get(AttributeId::SlToVlTable, modifier, *path),
+    diffBlock(in.held, BlockTarget<Sl2VlKind>{.node = e.sw, .owner = sl2vlOwner(node, e)}, want,
+              ProgramPhase::Sl2Vl, SmpRequest::get(AttributeId::SlToVlTable, modifier, *path),
               SmpRequest::set(AttributeId::SlToVlTable, modifier, *path, encode(want)), out);
   }
 }

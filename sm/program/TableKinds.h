@@ -12,8 +12,10 @@
 // function called from Diff.cpp.
 #pragma once
 
+#include <ibsm/Fabric.h>
 #include <ibsm/Ids.h>
 #include <ibsm/MadAttributes.h>
+#include <ibsm/Routing.h>
 
 #include <array>
 #include <cstdint>
@@ -32,6 +34,12 @@ struct PortPairKey {
   std::uint8_t out{0};
   auto operator<=>(const PortPairKey&) const = default;
 };
+
+// The owner of an SL2VL table as programming keys it: a CA's one table has
+// input port 0 whatever the entry names.
+inline PortPairKey sl2vlOwner(const Node& node, const Sl2VlEntry& e) {
+  return {node.guid, node.isSwitch() ? e.inPort : std::uint8_t{0}, e.outPort};
+}
 
 enum class TableKind : std::uint8_t { Lft, PKey, Sl2Vl, VlArb, Mft };
 inline constexpr std::size_t kTableKinds = 5;
