@@ -55,6 +55,9 @@ struct RoutingOptions {
   // every entry whose previous path still holds and says so in
   // RoutingResult::followedPrevious. Empty: no hint.
   std::span<const Lft> previous{};
+  // Threads the engine may compute on (routing.threads; 0: all cores). The
+  // tables are the same for any count (ParallelFor.h).
+  unsigned threads{0};
 };
 
 struct RoutingResult {
