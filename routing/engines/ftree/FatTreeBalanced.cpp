@@ -63,7 +63,7 @@ CableId BalancedRoutes::climb(SwitchIndex s, SwitchIndex leaf, std::size_t seque
     const SwitchIndex p = layout_.to[c];
     if (dist_[p] + 1 != dist_[s]) continue;
     std::size_t taken = 0;
-    for (const auto& column : siblings_) taken += column[s] == c;
+    for (std::size_t k = 0; k < siblingCount_; ++k) taken += siblings_[k][s] == c;
     const Load onward = std::max(load_[c], rest(p, leaf, sequence, next));
     const std::size_t turnOf = k >= turn ? k - turn : k + ups.size() - turn;
     const bool better =
@@ -91,9 +91,62 @@ CableId BalancedRoutes::hop(SwitchIndex s, SwitchIndex leaf, std::size_t sequenc
   return next[s];
 }
 
+std::vector<BalancedRoutes::Load>& BalancedRoutes::loadsOf(std::uint8_t layer) {
+  if (loads_.size() <= layer) loads_.resize(layer + 1u, std::vector<Load>(layout_.cables(), 0));
+  return loads_[layer];
+}
+
+// A CA's LIDs come one after the other, but the columns of one CA may be
+// routed by two ways (take and column), so the CA is named, not the layer.
+void BalancedRoutes::startSiblings(const Destination& d) {
+  if (siblingsOf_ == std::pair(d.leaf, d.port) && d.layer != 0) return;
+  siblingCount_ = 0;
+  siblingsOf_ = {d.leaf, d.port};
+}
+
+// Columns are copied into storage kept from earlier CAs: one allocation
+// per destination would cost more than its D-mod-K column.
+void BalancedRoutes::rememberSibling(const std::vector<CableId>& next) {
+  if (siblingCount_ == siblings_.size())
+    siblings_.push_back(next);
+  else
+    siblings_[siblingCount_] = next;
+  ++siblingCount_;
+}
+
+void BalancedRoutes::take(const Destination& d, const std::vector<CableId>& next) {
+  startSiblings(d);
+  Load* load = loadsOf(d.layer).data();
+  for (const SwitchIndex source : layout_.leaves) {
+    const Load flow = layout_.computeCas[source];
+    if (source == d.leaf || flow == 0 || next[source] == kNoCable) continue;
+    for (SwitchIndex s = source; s != d.leaf; s = layout_.to[next[s]]) load[next[s]] += flow;
+  }
+  rememberSibling(next);
+}
+
+CableId BalancedRoutes::lightestClimb(SwitchIndex s, const Destination& d,
+                                      const std::vector<std::uint16_t>& dist, CableId tie) const {
+  const auto loadOf = [&](CableId c) { return d.layer < loads_.size() ? loads_[d.layer][c] : 0; };
+  CableId best = kNoCable;
+  std::size_t bestTaken = 0;
+  for (const CableId c : layout_.upCables(s)) {
+    if (dist[layout_.to[c]] + 1 != dist[s]) continue;
+    std::size_t taken = 0;
+    if (siblingsOf_ == std::pair(d.leaf, d.port))
+      for (std::size_t k = 0; k < siblingCount_; ++k) taken += siblings_[k][s] == c;
+    const bool better = best == kNoCable || std::tuple(taken, loadOf(c), c != tie) <
+                                                std::tuple(bestTaken, loadOf(best), best != tie);
+    if (better) {
+      best = c;
+      bestTaken = taken;
+    }
+  }
+  return best;
+}
+
 void BalancedRoutes::preload(const Destination& d, HintColumns& kept, std::vector<CableId>& next) {
-  if (loads_.size() <= d.layer) loads_.resize(d.layer + 1u, std::vector<Load>(layout_.cables(), 0));
-  Load* load = loads_[d.layer].data();
+  Load* load = loadsOf(d.layer).data();
   std::ranges::fill(next, kNoCable);
   next[d.leaf] = kDeliver;
   kept.apply(d.lid, d.leaf, d.port, next);
@@ -107,11 +160,10 @@ void BalancedRoutes::preload(const Destination& d, HintColumns& kept, std::vecto
 void BalancedRoutes::column(const Destination& d, std::size_t sequence, std::vector<CableId>& next,
                             HintColumns* kept, std::size_t* keptCount) {
   const SwitchIndex leaf = d.leaf;
-  if (d.layer == 0) siblings_.clear();
+  startSiblings(d);
   // Each LMC layer balanced on its own: the base LIDs, which most traffic
   // uses, spread as if there were no others.
-  if (loads_.size() <= d.layer) loads_.resize(d.layer + 1u, std::vector<Load>(layout_.cables(), 0));
-  load_ = loads_[d.layer].data();
+  load_ = loadsOf(d.layer).data();
   above_ = reach_.above(leaf);
   legalDistances(layout_, reach_, leaf, dist_);
   std::ranges::fill(next, kNoCable);
@@ -134,7 +186,7 @@ void BalancedRoutes::column(const Destination& d, std::size_t sequence, std::vec
   for (const auto& level : layout_.byHeight)
     for (const SwitchIndex s : level)
       if (dist_[s] != kFar && s != leaf) hop(s, leaf, sequence, next);
-  siblings_.push_back(next);
+  rememberSibling(next);
 }
 
 }  // namespace ibsm::routing::ftree

@@ -18,6 +18,7 @@
 #pragma once
 
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 #include "routing/engines/ftree/FatTreeDestinations.h"
@@ -47,6 +48,17 @@ class BalancedRoutes {
   void column(const Destination& d, std::size_t sequence, std::vector<CableId>& next,
               HintColumns* kept = nullptr, std::size_t* keptCount = nullptr);
 
+  // A column routed elsewhere (DegradedDmodk) counted as column() counts its
+  // own: the flow of every source leaf along `next` onto the cable loads of
+  // d's layer (kept chains too: take them before any preload), and the
+  // column remembered for d's later LMC LIDs.
+  void take(const Destination& d, const std::vector<CableId>& next);
+  // Of s's up cables one hop nearer by `dist`, the least used by d's earlier
+  // LIDs, then the least loaded in d's layer; `tie` (if among them) first
+  // among equals. kNoCable when none is nearer.
+  CableId lightestClimb(SwitchIndex s, const Destination& d, const std::vector<std::uint16_t>& dist,
+                        CableId tie) const;
+
  private:
   using Load = std::uint32_t;  // routes per cable: at most (CA ports)^2
 
@@ -57,6 +69,9 @@ class BalancedRoutes {
   CableId hop(SwitchIndex s, SwitchIndex leaf, std::size_t sequence, std::vector<CableId>& next);
 
   bool under(SwitchIndex s) const { return BitRows::test(above_, s); }
+  std::vector<Load>& loadsOf(std::uint8_t layer);
+  void startSiblings(const Destination& d);
+  void rememberSibling(const std::vector<CableId>& next);
 
   const FatTreeLayout& layout_;
   const FatTreeReach& reach_;
@@ -65,6 +80,8 @@ class BalancedRoutes {
   std::vector<std::uint16_t> dist_;
   const std::uint64_t* above_{nullptr};         // the switches above the current destination
   std::vector<std::vector<CableId>> siblings_;  // columns of the current CA's earlier LIDs
+  std::size_t siblingCount_{0};                 // of siblings_, those that are
+  std::pair<SwitchIndex, std::uint8_t> siblingsOf_{kNoSwitch, 0};  // that CA: leaf and port
 };
 
 }  // namespace ibsm::routing::ftree

@@ -5,7 +5,8 @@
 namespace ibsm::routing::ftree {
 
 DmodkRoutes::DmodkRoutes(const FatTreeLayout& layout, const FatTreeReach& reach,
-                         std::span<const Destination> destinations)
+                         std::span<const Destination> destinations,
+                         const std::vector<bool>* uncounted)
     : layout_(layout),
       reach_(reach),
       destinations_(destinations),
@@ -17,6 +18,7 @@ DmodkRoutes::DmodkRoutes(const FatTreeLayout& layout, const FatTreeReach& reach,
   for (std::size_t i = 0; i < destinations.size(); ++i) {
     SwitchIndex c = destinations[i].leaf;
     chain_[at(i, 0)] = c;
+    bool counted = !uncounted || !(*uncounted)[c];
     for (std::size_t h = 0; h + 1 < levels_; ++h) {
       const auto ups = layout.upCables(c);
       if (ups.empty()) break;
@@ -27,9 +29,10 @@ DmodkRoutes::DmodkRoutes(const FatTreeLayout& layout, const FatTreeReach& reach,
         if (used[ups[j]] < used[ups[best]]) best = j;
       }
       const CableId climb = ups[best];
-      ++used[climb];
+      used[climb] += counted;
       digit_[at(i, h)] = static_cast<std::uint8_t>(best);
       c = layout.to[climb];
+      counted = counted && (!uncounted || !(*uncounted)[c]);
       chain_[at(i, h + 1)] = c;
       downCable_[at(i, h + 1)] = layout.reverse[climb];
     }

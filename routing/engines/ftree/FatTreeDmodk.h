@@ -26,11 +26,21 @@ namespace ibsm::routing::ftree {
 
 class DmodkRoutes {
  public:
+  // `uncounted` (per switch, optional): a down path through one of these
+  // switches takes no share of the cables above it, so that the paths of
+  // destinations routed otherwise (DegradedDmodk: through a switch that lost
+  // a cable) never double another's.
   DmodkRoutes(const FatTreeLayout& layout, const FatTreeReach& reach,
-              std::span<const Destination> destinations);
+              std::span<const Destination> destinations,
+              const std::vector<bool>* uncounted = nullptr);
 
   void column(std::size_t i, std::vector<CableId>& next) const;
   void ports(std::size_t i, std::uint8_t* out) const;
+  // The switches of destinations[i]'s down path by height (leaf first);
+  // kNoSwitch above where its climb ended.
+  std::span<const SwitchIndex> chain(std::size_t i) const {
+    return {chain_.data() + at(i, 0), levels_};
+  }
 
  private:
   std::size_t at(std::size_t i, std::size_t h) const { return i * levels_ + h; }

@@ -13,6 +13,7 @@
 #include <tuple>
 
 #include "routing/engines/ftree/FatTreeBalanced.h"
+#include "routing/engines/ftree/FatTreeDegraded.h"
 #include "routing/engines/ftree/FatTreeDestinations.h"
 #include "routing/engines/ftree/FatTreeDmodk.h"
 #include "routing/engines/ftree/FatTreeHint.h"
@@ -68,8 +69,10 @@ struct Tally {
   std::size_t hubRoutedOther{0};      // (switch, aggregation node or upper CA LID) entries
   std::uint64_t keptFromPrevious{0};  // entries the hint's still-valid chains kept
   std::size_t unrouted{0};
-  std::uint64_t caRoutes{0};  // CA->CA (source port, destination LID) routes
-  std::uint64_t longer{0};    // of those, longer than the fewest switch hops
+  std::uint64_t caRoutes{0};     // CA->CA (source port, destination LID) routes
+  std::uint64_t longer{0};       // of those, longer than the fewest switch hops
+  std::size_t byDmodk{0};        // CA LIDs of a degraded tree given D-mod-K's column
+  std::size_t shortSwitches{0};  // switches of that tree that lost a cable
 };
 
 // Writes one destination's next hops into every switch's table. Columns are
@@ -151,11 +154,17 @@ class FatTreeEngine final : public RoutingEngine {
       result.notes.push_back(
           "not complete or not regular (cables missing or uneven): CA LIDs routed by load, each "
           "switch climbing on the legal up cable whose path onward is least loaded");
-      routeBalanced(graph, *layout, reach, destinations, legaliser, hint, writer, next, tally);
+      routeBalanced(*layout, reach, destinations, legaliser, hint, writer, next, tally);
       result.notes.push_back(fmt::format(
           "{} of {} CA->CA routes are longer than the fewest switch hops (up*/down* detours "
           "around missing cables)",
           tally.longer, tally.caRoutes));
+      if (tally.shortSwitches > 0)
+        result.notes.push_back(fmt::format(
+            "{} of {} CA LIDs kept D-mod-K's closed form (their down path avoids the {} switches "
+            "that lost a cable; those switches climb by load); {} placed by load",
+            tally.byDmodk, destinations.size(), tally.shortSwitches,
+            destinations.size() - tally.byDmodk));
     }
     const auto others = otherDestinations(*layout, graph);
     routeSwitchTargets(graph, *layout, reach, others, legaliser, hint, writer, next, tally);
@@ -248,19 +257,65 @@ class FatTreeEngine final : public RoutingEngine {
     }
   }
 
-  static void routeBalanced(const SwitchGraph& graph, const FatTreeLayout& layout,
-                            const FatTreeReach& reach, const std::vector<Destination>& destinations,
-                            Legaliser& legaliser, HintColumns& hint, TableWriter& writer,
-                            std::vector<CableId>& next, Tally& tally) {
+  // The CA->CA routes toward one destination and how many of them are
+  // longer than the fewest switch hops, once its column is legalised.
+  class Lengths {
+   public:
+    explicit Lengths(const FatTreeLayout& layout) : layout_(layout) {}
+    void count(const Destination& d, const std::vector<CableId>& next, const Legaliser& legaliser,
+               Tally& tally) {
+      if (shortestFrom_ != d.leaf) hopsFrom(d.leaf);
+      for (const SwitchIndex leaf : layout_.leaves) {
+        const std::uint64_t sources = layout_.computeCas[leaf] - (leaf == d.leaf ? 1 : 0);
+        tally.caRoutes += sources;
+        if (next[leaf] != kNoCable && legaliser.hops(leaf) > shortest_[leaf])
+          tally.longer += sources;
+      }
+    }
+
+   private:
+    // Breadth first over every cable, into buffers kept from leaf to leaf.
+    void hopsFrom(SwitchIndex from) {
+      shortestFrom_ = from;
+      shortest_.assign(layout_.switches(), kFar);
+      queue_.assign(1, from);
+      shortest_[from] = 0;
+      for (std::size_t k = 0; k < queue_.size(); ++k) {
+        const SwitchIndex s = queue_[k];
+        for (CableId c = layout_.cableBegin(s); c < layout_.cableEnd(s); ++c)
+          if (shortest_[layout_.to[c]] == kFar) {
+            shortest_[layout_.to[c]] = static_cast<std::uint16_t>(shortest_[s] + 1);
+            queue_.push_back(layout_.to[c]);
+          }
+      }
+    }
+
+    const FatTreeLayout& layout_;
+    SwitchIndex shortestFrom_{kNoSwitch};
+    std::vector<std::uint16_t> shortest_;
+    std::vector<SwitchIndex> queue_;
+  };
+
+  static void routeBalanced(const FatTreeLayout& layout, const FatTreeReach& reach,
+                            const std::vector<Destination>& destinations, Legaliser& legaliser,
+                            HintColumns& hint, TableWriter& writer, std::vector<CableId>& next,
+                            Tally& tally) {
     BalancedRoutes balanced(layout, reach);
-    SwitchIndex shortestFrom = kNoSwitch;
-    std::vector<std::uint16_t> shortest;
+    Lengths lengths(layout);
     // A CA's LIDs one after the other, so that they can climb apart.
     std::vector<std::size_t> order(destinations.size());
     std::iota(order.begin(), order.end(), std::size_t{0});
     std::ranges::stable_sort(order, {}, [&](std::size_t i) {
       return std::tuple(layout.canon[destinations[i].leaf], destinations[i].port);
     });
+    // D-mod-K first wherever it holds, so that the placement by load of the
+    // rest sees the flows of every destination it routed, kept or not.
+    if (const auto degraded = DegradedDmodk::make(layout, reach, destinations)) {
+      order = routeMostByDmodk(layout, reach, destinations, *degraded, order, balanced, legaliser,
+                               hint, writer, tally, lengths);
+      tally.byDmodk = destinations.size() - order.size();
+      tally.shortSwitches = degraded->shortSwitches();
+    }
     if (!hint.empty())
       for (const std::size_t i : order) balanced.preload(destinations[i], hint, next);
     for (const std::size_t i : order) {
@@ -270,17 +325,52 @@ class FatTreeEngine final : public RoutingEngine {
       tally.keptFromPrevious += kept;
       tally.hubRoutedCa += legaliser.legalise(next, d.leaf);
       writer.write(d.lid, d.port, next, tally);
-      if (shortestFrom != d.leaf) {
-        shortest = graph.hopsFrom(d.leaf);
-        shortestFrom = d.leaf;
-      }
-      for (const SwitchIndex leaf : layout.leaves) {
-        const std::uint64_t sources = layout.computeCas[leaf] - (leaf == d.leaf ? 1 : 0);
-        tally.caRoutes += sources;
-        if (next[leaf] != kNoCable && legaliser.hops(leaf) > shortest[leaf])
-          tally.longer += sources;
+      lengths.count(d, next, legaliser, tally);
+    }
+  }
+
+  // Routes the destinations of `order` that DegradedDmodk takes; returns
+  // the others, in order, for the placement by load. A CA's LIDs (one run
+  // of `order`) all take D-mod-K's columns or none does, so that those
+  // placed by load see each other's columns and climb apart.
+  static std::vector<std::size_t> routeMostByDmodk(
+      const FatTreeLayout& layout, const FatTreeReach& reach,
+      const std::vector<Destination>& destinations, const DegradedDmodk& degraded,
+      const std::vector<std::size_t>& order, BalancedRoutes& balanced, Legaliser& legaliser,
+      HintColumns& hint, TableWriter& writer, Tally& tally, Lengths& lengths) {
+    std::vector<std::size_t> left;
+    std::vector<std::uint16_t> dist;
+    std::vector<std::vector<CableId>> columns;  // of one CA's LIDs
+    const auto sameCa = [&](std::size_t a, std::size_t b) {
+      return destinations[a].leaf == destinations[b].leaf &&
+             destinations[a].port == destinations[b].port;
+    };
+    for (std::size_t first = 0, end = 0; first < order.size(); first = end) {
+      end = first + 1;
+      while (end < order.size() && sameCa(order[first], order[end])) ++end;
+      if (columns.size() < end - first) columns.resize(end - first);
+      legalDistances(layout, reach, destinations[order[first]].leaf, dist);
+      bool takes = true;
+      for (std::size_t k = first; k < end && takes; ++k)
+        takes = degraded.plainColumn(order[k], dist, columns[k - first]);
+      for (std::size_t k = first; k < end; ++k) {
+        const std::size_t i = order[k];
+        const Destination& d = destinations[i];
+        auto& column = columns[k - first];
+        if (!takes || !degraded.climbShort(i, dist, balanced, column)) {
+          left.push_back(i);
+          continue;
+        }
+        // Where the previous chain holds it wins, as over a D-mod-K column
+        // of a complete tree.
+        if (!hint.empty()) tally.keptFromPrevious += hint.apply(d.lid, d.leaf, d.port, column);
+        balanced.take(d, column);
+        tally.hubRoutedCa += legaliser.legalise(column, d.leaf);
+        writer.write(d.lid, d.port, column, tally);
+        lengths.count(d, column, legaliser, tally);
       }
     }
+    return left;
   }
 
   static void addOrderNotes(const Fabric& fabric, const SwitchGraph& graph, const HubOrder& hub,

@@ -191,6 +191,39 @@ TEST(FatTreeEngine, BalancesTheRadix12TreeWithEightCablesCutWithinOnePointSix) {
   }
 }
 
+// A tree that lost one cable, the usual state of a large cluster: D-mod-K's
+// closed form for every destination whose down path avoids the two switches
+// that lost it, and placement by load for the few that do not, which spreads
+// the lost cable's share over several paths where one down path per
+// destination would put two destinations' traffic on one cable.
+struct OneCableLost {
+  int levels;
+  int radix;
+  std::uint64_t seed;
+};
+
+TEST(FatTreeEngine, RoutesATreeThatLostOneCableMostlyInClosedFormAndStillBalanced) {
+  for (const auto& [levels, radix, seed] : {OneCableLost{3, 16, 1}, OneCableLost{3, 16, 2},
+                                            OneCableLost{3, 12, 7}, OneCableLost{2, 16, 3}}) {
+    SCOPED_TRACE(::testing::Message() << levels << " levels radix " << radix << " seed " << seed);
+    const Fabric f = generatedFabric(FatTreeSpec{.levels = levels, .radix = radix}, {1, seed});
+    const RoutingResult result = routeFtree(f);
+    const RouteReport report = analyseRoutes(f, result);
+    expectRoutedAndLoopFree(report);
+    const std::regex split(
+        R"((\d+) of (\d+) CA LIDs kept D-mod-K's closed form \(their down path avoids the (\d+) switches)");
+    std::smatch m;
+    const auto note = std::ranges::find_if(
+        result.notes, [&](const std::string& n) { return std::regex_search(n, m, split); });
+    ASSERT_NE(note, result.notes.end());
+    EXPECT_EQ(std::stoull(m[2]), f.endNodes().size());
+    EXPECT_EQ(std::stoull(m[3]), 2u) << "the two ends of the lost cable";
+    EXPECT_GE(std::stoull(m[1]) * 4, std::stoull(m[2]) * 3) << "most destinations in closed form";
+    // Two destinations' flows on one down cable would be twice the mean.
+    EXPECT_LE(report.linkLoad.maxOverMean, 1.3) << report.linkLoad.busiest.at(0).name;
+  }
+}
+
 // ------------------------------------------------------------------ samples
 
 TEST(FatTreeEngine, RoutesTheSampleFabrics) {
