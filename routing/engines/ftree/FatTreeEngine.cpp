@@ -7,6 +7,7 @@
 // and the tables are free of credit loops on one VL.
 #include <fmt/format.h>
 #include <ibsm/Engines.h>
+#include <ibsm/ParallelFor.h>
 
 #include <algorithm>
 #include <numeric>
@@ -39,8 +40,11 @@ using namespace routing::ftree;
 // the compute routes).
 class ShortestRoutes {
  public:
-  ShortestRoutes(const FatTreeLayout& layout, const FatTreeReach& reach)
-      : layout_(layout), reach_(reach), used_(layout.cables(), 0) {}
+  // `turn`: where each switch starts looking among equally used cables, so
+  // that routes started afresh (a block of targets, below) do not all begin
+  // on the first cable.
+  ShortestRoutes(const FatTreeLayout& layout, const FatTreeReach& reach, std::size_t turn)
+      : layout_(layout), reach_(reach), used_(layout.cables(), 0), turn_(turn) {}
 
   void column(SwitchIndex target, std::vector<CableId>& next) {
     legalDistances(layout_, reach_, target, dist_);
@@ -48,7 +52,8 @@ class ShortestRoutes {
       next[s] = s == target ? kDeliver : kNoCable;
       if (s == target || dist_[s] == kFar) continue;
       const auto cables = reach_.under(s, target) ? layout_.downCables(s) : layout_.upCables(s);
-      for (const CableId c : cables) {
+      for (std::size_t k = 0; k < cables.size(); ++k) {
+        const CableId c = cables[(k + turn_) % cables.size()];
         if (dist_[layout_.to[c]] + 1 != dist_[s]) continue;
         if (next[s] == kNoCable || used_[c] < used_[next[s]]) next[s] = c;
       }
@@ -60,6 +65,7 @@ class ShortestRoutes {
   const FatTreeLayout& layout_;
   const FatTreeReach& reach_;
   std::vector<std::uint32_t> used_;
+  std::size_t turn_;
   std::vector<std::uint16_t> dist_;
 };
 
@@ -73,6 +79,19 @@ struct Tally {
   std::uint64_t longer{0};       // of those, longer than the fewest switch hops
   std::size_t byDmodk{0};        // CA LIDs of a degraded tree given D-mod-K's column
   std::size_t shortSwitches{0};  // switches of that tree that lost a cable
+
+  // What routing in blocks (each its own tally) adds up to.
+  Tally& operator+=(const Tally& o) {
+    hubRoutedCa += o.hubRoutedCa;
+    hubRoutedSwitch += o.hubRoutedSwitch;
+    hubRoutedOther += o.hubRoutedOther;
+    keptFromPrevious += o.keptFromPrevious;
+    unrouted += o.unrouted;
+    caRoutes += o.caRoutes;
+    longer += o.longer;
+    byDmodk += o.byDmodk;
+    return *this;
+  }
 };
 
 // Writes one destination's next hops into every switch's table. Columns are
@@ -149,7 +168,7 @@ class FatTreeEngine final : public RoutingEngine {
           "layer by layer)");
       const bool nested = nestedLevels(*layout, reach);
       routeDmodk(*layout, reach, destinations, nested && hint.empty() ? nullptr : &legaliser, hint,
-                 writer, next, tally);
+                 writer, next, tally, options.threads);
     } else {
       result.notes.push_back(
           "not complete or not regular (cables missing or uneven): CA LIDs routed by load, each "
@@ -167,8 +186,9 @@ class FatTreeEngine final : public RoutingEngine {
             destinations.size() - tally.byDmodk));
     }
     const auto others = otherDestinations(*layout, graph);
-    routeSwitchTargets(graph, *layout, reach, others, legaliser, hint, writer, next, tally);
     writer.flush();
+    routeSwitchTargets(graph, *layout, reach, others, legaliser, hint, result, tally,
+                       options.threads);
     for (const Destination& d : others)
       if (d.layer == 0) result.apart.push_back(*fabric.port({graph.nodeId(d.leaf), d.port}).remote);
     std::ranges::sort(result.apart);
@@ -195,41 +215,68 @@ class FatTreeEngine final : public RoutingEngine {
       result.lfts[graph.nodeId(s)].port.assign(maxLid + 1u, kNoRoute);
   }
 
-  // Switch LIDs, then aggregation nodes and upper CAs, on the column of the
-  // switch they hang off: shortest legal paths, taking turns on cable
+  // Switch LIDs, then aggregation nodes and upper CAs, on the column of
+  // the switch they hang off: shortest legal paths, taking turns on cable
   // counters of their own, so they never shift the compute routes. Targets
   // in canonical order, not NodeId order: the counters carry over from one
   // target to the next, and the tables must not depend on the order in which
-  // discovery met the switches (the dry run reads a file).
+  // discovery met the switches (the dry run reads a file). The targets go in
+  // blocks of a fixed size, each with counters (and a legaliser) of its own,
+  // so that blocks can run on several threads and the tables do not depend
+  // on how many; with a hint the blocks run one after the other, as the
+  // hint's chains are walked by one thread.
   static void routeSwitchTargets(const SwitchGraph& graph, const FatTreeLayout& layout,
                                  const FatTreeReach& reach, const std::vector<Destination>& others,
-                                 Legaliser& legaliser, HintColumns& hint, TableWriter& writer,
-                                 std::vector<CableId>& next, Tally& tally) {
+                                 const Legaliser& legaliser, HintColumns& hint,
+                                 RoutingResult& result, Tally& tally, unsigned threads) {
     std::vector<std::vector<const Destination*>> onSwitch(layout.switches());
     for (const Destination& d : others) onSwitch[d.leaf].push_back(&d);
-    ShortestRoutes routes(layout, reach);
-    for (const auto& level : layout.byHeight) {
-      for (const SwitchIndex s : level) {
-        const Lid lid = graph.endpoints(s).front().base;
-        if (lid.value == 0 && onSwitch[s].empty()) continue;
+    std::vector<SwitchIndex> targets;
+    for (const auto& level : layout.byHeight)
+      for (const SwitchIndex s : level)
+        if (graph.endpoints(s).front().base.value != 0 || !onSwitch[s].empty())
+          targets.push_back(s);
+    constexpr std::size_t kBlock = 64;
+    const std::size_t blocks = (targets.size() + kBlock - 1) / kBlock;
+    std::vector<Tally> tallies(blocks);
+    const auto runBlock = [&](std::size_t b) {
+      ShortestRoutes routes(layout, reach, b);
+      Legaliser own = legaliser;
+      TableWriter writer(graph, layout, result);
+      std::vector<CableId> next(layout.switches(), kNoCable);
+      for (std::size_t k = b * kBlock; k < std::min(targets.size(), (b + 1) * kBlock); ++k)
+        routeSwitchTarget(graph, targets[k], onSwitch[targets[k]], routes, own, hint, writer, next,
+                          tallies[b]);
+      writer.flush();
+    };
+    parallelFor(hint.empty() ? threads : 1u, blocks, 1,
+                [&](std::size_t b, std::size_t e, unsigned) {
+                  for (; b < e; ++b) runBlock(b);
+                });
+    for (const Tally& t : tallies) tally += t;
+  }
+
+  static void routeSwitchTarget(const SwitchGraph& graph, SwitchIndex s,
+                                const std::vector<const Destination*>& onSwitch,
+                                ShortestRoutes& routes, Legaliser& legaliser, HintColumns& hint,
+                                TableWriter& writer, std::vector<CableId>& next, Tally& tally) {
+    const Lid lid = graph.endpoints(s).front().base;
+    routes.column(s, next);
+    if (lid.value != 0) tally.keptFromPrevious += hint.apply(lid, s, 0, next);
+    const std::size_t fixed = legaliser.legalise(next, s);
+    if (lid.value != 0) {
+      tally.hubRoutedSwitch += fixed;
+      writer.write(lid, 0, next, tally);
+    }
+    for (const Destination* d : onSwitch) {
+      if (!hint.empty()) {  // each LID its own previous column
         routes.column(s, next);
-        if (lid.value != 0) tally.keptFromPrevious += hint.apply(lid, s, 0, next);
-        const std::size_t fixed = legaliser.legalise(next, s);
-        if (lid.value != 0) {
-          tally.hubRoutedSwitch += fixed;
-          writer.write(lid, 0, next, tally);
-        }
-        for (const Destination* d : onSwitch[s]) {
-          if (!hint.empty()) {  // each LID its own previous column
-            routes.column(s, next);
-            tally.keptFromPrevious += hint.apply(d->lid, s, d->port, next);
-            tally.hubRoutedOther += legaliser.legalise(next, s);
-          } else {
-            tally.hubRoutedOther += fixed;
-          }
-          writer.write(d->lid, d->port, next, tally);
-        }
+        tally.keptFromPrevious += hint.apply(d->lid, s, d->port, next);
+        tally.hubRoutedOther += legaliser.legalise(next, s);
+      } else {
+        tally.hubRoutedOther += fixed;
       }
+      writer.write(d->lid, d->port, next, tally);
     }
   }
 
@@ -238,17 +285,24 @@ class FatTreeEngine final : public RoutingEngine {
   static void routeDmodk(const FatTreeLayout& layout, const FatTreeReach& reach,
                          const std::vector<Destination>& destinations, Legaliser* legaliser,
                          HintColumns& hint, TableWriter& writer, std::vector<CableId>& next,
-                         Tally& tally) {
+                         Tally& tally, unsigned threads) {
     const DmodkRoutes dmodk(layout, reach, destinations);
     // By LID, so that the writes of one tile into a table lie close together.
     std::vector<std::size_t> byLid(destinations.size());
     std::iota(byLid.begin(), byLid.end(), std::size_t{0});
     std::ranges::sort(byLid, {}, [&](std::size_t i) { return destinations[i].lid; });
+    if (!legaliser) {
+      // Columns of their own: any number of threads, each filling tiles of
+      // its own writer (copies of the unused `writer`), write the same bytes.
+      const unsigned workers = threadCount(threads);
+      std::vector<TableWriter> writers(workers, writer);
+      parallelFor(workers, byLid.size(), 512, [&](std::size_t b, std::size_t e, unsigned w) {
+        for (; b < e; ++b) dmodk.ports(byLid[b], writers[w].column(destinations[byLid[b]].lid));
+      });
+      for (TableWriter& w : writers) w.flush();
+      return;
+    }
     for (const std::size_t i : byLid) {
-      if (!legaliser) {
-        dmodk.ports(i, writer.column(destinations[i].lid));
-        continue;
-      }
       dmodk.column(i, next);
       tally.keptFromPrevious +=
           hint.apply(destinations[i].lid, destinations[i].leaf, destinations[i].port, next);

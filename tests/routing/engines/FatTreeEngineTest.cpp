@@ -224,6 +224,30 @@ TEST(FatTreeEngine, RoutesATreeThatLostOneCableMostlyInClosedFormAndStillBalance
   }
 }
 
+// The engine computes on RoutingOptions::threads threads (routing.threads);
+// the tables may not depend on how many, nor may the notes that count them.
+TEST(FatTreeEngine, RoutesTheSameTablesOnOneTwoAndEightThreads) {
+  for (const auto& [spec, cut] :
+       {std::pair{FatTreeSpec{.levels = 3, .radix = 12}, Degradation{}},
+        std::pair{FatTreeSpec{.levels = 3, .radix = 12}, Degradation{1, 4}},
+        std::pair{FatTreeSpec{.levels = 3, .radix = 12}, Degradation{8, 2}},
+        std::pair{FatTreeSpec{.levels = 3, .radix = 8, .aggregationNodes = true}, Degradation{}}}) {
+    const Fabric f = generatedFabric(spec, cut, /*lmc=*/1);
+    RoutingOptions options;
+    options.threads = 1;
+    const RoutingResult one = routeFtree(f, options);
+    for (const unsigned threads : {2u, 8u}) {
+      options.threads = threads;
+      const RoutingResult many = routeFtree(f, options);
+      ASSERT_EQ(many.lfts.size(), one.lfts.size());
+      for (std::size_t n = 0; n < one.lfts.size(); ++n)
+        EXPECT_EQ(many.lfts[n].port, one.lfts[n].port)
+            << "node " << n << ", " << threads << " threads";
+      EXPECT_EQ(many.notes, one.notes) << threads << " threads";
+    }
+  }
+}
+
 // ------------------------------------------------------------------ samples
 
 TEST(FatTreeEngine, RoutesTheSampleFabrics) {
