@@ -14,6 +14,7 @@
 #include <tuple>
 
 #include "routing/engines/ftree/FatTreeBalanced.h"
+#include "routing/engines/ftree/FatTreeColumns.h"
 #include "routing/engines/ftree/FatTreeDegraded.h"
 #include "routing/engines/ftree/FatTreeDestinations.h"
 #include "routing/engines/ftree/FatTreeDmodk.h"
@@ -33,108 +34,6 @@ using routing::kNoSwitch;
 using routing::SwitchGraph;
 using routing::SwitchIndex;
 using namespace routing::ftree;
-
-// Switch LIDs, aggregation nodes and upper CAs carry little of the compute
-// traffic, so they need no balance beyond taking turns: shortest legal path,
-// least used cable among equals (counters of their own, so they never shift
-// the compute routes).
-class ShortestRoutes {
- public:
-  // `turn`: where each switch starts looking among equally used cables, so
-  // that routes started afresh (a block of targets, below) do not all begin
-  // on the first cable.
-  ShortestRoutes(const FatTreeLayout& layout, const FatTreeReach& reach, std::size_t turn)
-      : layout_(layout), reach_(reach), used_(layout.cables(), 0), turn_(turn) {}
-
-  void column(SwitchIndex target, std::vector<CableId>& next) {
-    legalDistances(layout_, reach_, target, dist_);
-    for (SwitchIndex s = 0; s < layout_.switches(); ++s) {
-      next[s] = s == target ? kDeliver : kNoCable;
-      if (s == target || dist_[s] == kFar) continue;
-      const auto cables = reach_.under(s, target) ? layout_.downCables(s) : layout_.upCables(s);
-      for (std::size_t k = 0; k < cables.size(); ++k) {
-        const CableId c = cables[(k + turn_) % cables.size()];
-        if (dist_[layout_.to[c]] + 1 != dist_[s]) continue;
-        if (next[s] == kNoCable || used_[c] < used_[next[s]]) next[s] = c;
-      }
-      if (next[s] != kNoCable) ++used_[next[s]];
-    }
-  }
-
- private:
-  const FatTreeLayout& layout_;
-  const FatTreeReach& reach_;
-  std::vector<std::uint32_t> used_;
-  std::size_t turn_;
-  std::vector<std::uint16_t> dist_;
-};
-
-struct Tally {
-  std::size_t hubRoutedCa{0};         // (switch, CA LID) entries the hub order routed
-  std::size_t hubRoutedSwitch{0};     // (switch, switch LID) entries
-  std::size_t hubRoutedOther{0};      // (switch, aggregation node or upper CA LID) entries
-  std::uint64_t keptFromPrevious{0};  // entries the hint's still-valid chains kept
-  std::size_t unrouted{0};
-  std::uint64_t caRoutes{0};     // CA->CA (source port, destination LID) routes
-  std::uint64_t longer{0};       // of those, longer than the fewest switch hops
-  std::size_t byDmodk{0};        // CA LIDs of a degraded tree given D-mod-K's column
-  std::size_t shortSwitches{0};  // switches of that tree that lost a cable
-
-  // What routing in blocks (each its own tally) adds up to.
-  Tally& operator+=(const Tally& o) {
-    hubRoutedCa += o.hubRoutedCa;
-    hubRoutedSwitch += o.hubRoutedSwitch;
-    hubRoutedOther += o.hubRoutedOther;
-    keptFromPrevious += o.keptFromPrevious;
-    unrouted += o.unrouted;
-    caRoutes += o.caRoutes;
-    longer += o.longer;
-    byDmodk += o.byDmodk;
-    return *this;
-  }
-};
-
-// Writes one destination's next hops into every switch's table. Columns are
-// gathered 64 at a time and written out switch by switch: one write per
-// switch per LID straight into 1620 tables of 13 KB would miss the cache on
-// nearly every byte.
-class TableWriter {
- public:
-  TableWriter(const SwitchGraph& graph, const FatTreeLayout& layout, RoutingResult& result)
-      : layout_(layout), rows_(layout.switches()), tile_(kTile * layout.switches()) {
-    for (SwitchIndex s = 0; s < layout.switches(); ++s)
-      rows_[s] = result.lfts[graph.nodeId(s)].port.data();
-  }
-  void write(Lid lid, std::uint8_t deliverPort, const std::vector<CableId>& next, Tally& tally) {
-    std::uint8_t* out = column(lid);
-    for (SwitchIndex s = 0; s < layout_.switches(); ++s) {
-      const CableId c = next[s];
-      out[s] = c == kDeliver ? deliverPort : c == kNoCable ? kNoRoute : layout_.port[c];
-      tally.unrouted += c == kNoCable;
-    }
-  }
-
-  // Room for the out port of every switch toward `lid`, to be filled now.
-  std::uint8_t* column(Lid lid) {
-    if (lids_.size() == kTile) flush();
-    lids_.push_back(lid.value);
-    return tile_.data() + (lids_.size() - 1) * layout_.switches();
-  }
-
-  void flush() {
-    const std::size_t n = layout_.switches();
-    for (SwitchIndex s = 0; s < n; ++s)
-      for (std::size_t j = 0; j < lids_.size(); ++j) rows_[s][lids_[j]] = tile_[j * n + s];
-    lids_.clear();
-  }
-
- private:
-  static constexpr std::size_t kTile = 64;
-  const FatTreeLayout& layout_;
-  std::vector<std::uint8_t*> rows_;  // per switch: its table
-  std::vector<std::uint8_t> tile_;   // kTile columns of one port per switch
-  std::vector<std::uint16_t> lids_;
-};
 
 class FatTreeEngine final : public RoutingEngine {
  public:
@@ -311,45 +210,6 @@ class FatTreeEngine final : public RoutingEngine {
     }
   }
 
-  // The CA->CA routes toward one destination and how many of them are
-  // longer than the fewest switch hops, once its column is legalised.
-  class Lengths {
-   public:
-    explicit Lengths(const FatTreeLayout& layout) : layout_(layout) {}
-    void count(const Destination& d, const std::vector<CableId>& next, const Legaliser& legaliser,
-               Tally& tally) {
-      if (shortestFrom_ != d.leaf) hopsFrom(d.leaf);
-      for (const SwitchIndex leaf : layout_.leaves) {
-        const std::uint64_t sources = layout_.computeCas[leaf] - (leaf == d.leaf ? 1 : 0);
-        tally.caRoutes += sources;
-        if (next[leaf] != kNoCable && legaliser.hops(leaf) > shortest_[leaf])
-          tally.longer += sources;
-      }
-    }
-
-   private:
-    // Breadth first over every cable, into buffers kept from leaf to leaf.
-    void hopsFrom(SwitchIndex from) {
-      shortestFrom_ = from;
-      shortest_.assign(layout_.switches(), kFar);
-      queue_.assign(1, from);
-      shortest_[from] = 0;
-      for (std::size_t k = 0; k < queue_.size(); ++k) {
-        const SwitchIndex s = queue_[k];
-        for (CableId c = layout_.cableBegin(s); c < layout_.cableEnd(s); ++c)
-          if (shortest_[layout_.to[c]] == kFar) {
-            shortest_[layout_.to[c]] = static_cast<std::uint16_t>(shortest_[s] + 1);
-            queue_.push_back(layout_.to[c]);
-          }
-      }
-    }
-
-    const FatTreeLayout& layout_;
-    SwitchIndex shortestFrom_{kNoSwitch};
-    std::vector<std::uint16_t> shortest_;
-    std::vector<SwitchIndex> queue_;
-  };
-
   static void routeBalanced(const FatTreeLayout& layout, const FatTreeReach& reach,
                             const std::vector<Destination>& destinations, Legaliser& legaliser,
                             HintColumns& hint, TableWriter& writer, std::vector<CableId>& next,
@@ -394,6 +254,7 @@ class FatTreeEngine final : public RoutingEngine {
       HintColumns& hint, TableWriter& writer, Tally& tally, Lengths& lengths) {
     std::vector<std::size_t> left;
     std::vector<std::uint16_t> dist;
+    SwitchIndex distOf = kNoSwitch;             // the leaf `dist` is toward
     std::vector<std::vector<CableId>> columns;  // of one CA's LIDs
     const auto sameCa = [&](std::size_t a, std::size_t b) {
       return destinations[a].leaf == destinations[b].leaf &&
@@ -403,7 +264,10 @@ class FatTreeEngine final : public RoutingEngine {
       end = first + 1;
       while (end < order.size() && sameCa(order[first], order[end])) ++end;
       if (columns.size() < end - first) columns.resize(end - first);
-      legalDistances(layout, reach, destinations[order[first]].leaf, dist);
+      if (distOf != destinations[order[first]].leaf) {
+        distOf = destinations[order[first]].leaf;
+        legalDistances(layout, reach, distOf, dist);
+      }
       bool takes = true;
       for (std::size_t k = first; k < end && takes; ++k)
         takes = degraded.plainColumn(order[k], dist, columns[k - first]);
