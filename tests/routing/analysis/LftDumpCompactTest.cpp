@@ -72,17 +72,33 @@ TEST_P(CompactDump, AFileCutShortAnywhereIsRefusedNamingTheFile) {
   }
 }
 
-TEST_P(CompactDump, ADamagedByteOfTheTablesIsRefused) {
+// Every byte between header and trailer damaged in turn: refused as
+// corrupt, never read as other tables. (A few bytes of zstd's frame header,
+// such as its window size, can change with the tables still the same: read
+// as they were. Stored, every byte is under the checksum.)
+TEST_P(CompactDump, ADamagedByteIsRefusedOrReadsTheSameTables) {
   const Tables t = sampleTables();
   const std::string bytes = formatCompactLftDump(t.fabric, t.routing, GetParam());
-  // Every byte between header and trailer in turn: none reads as tables.
-  for (std::size_t at = 24; at + 24 < bytes.size(); ++at) {
+  const auto good = parseCompactLftDump(bytes, "lfts.ibsm");
+  ASSERT_TRUE(good) << good.error().message;
+  std::size_t refused = 0, bodyBytes = 0;
+  for (std::size_t at = 24; at + 24 < bytes.size(); ++at, ++bodyBytes) {
     std::string bad = bytes;
     bad[at] = static_cast<char>(bad[at] ^ 0x10);
     const auto read = parseCompactLftDump(bad, "lfts.ibsm");
-    ASSERT_FALSE(read) << "byte " << at << " changed";
-    EXPECT_THAT(read.error().message, HasSubstr("the file is corrupt")) << "byte " << at;
+    if (!read) {
+      ++refused;
+      EXPECT_THAT(read.error().message, HasSubstr("the file is corrupt")) << "byte " << at;
+      continue;
+    }
+    ASSERT_EQ(read->size(), good->size()) << "byte " << at;
+    for (std::size_t i = 0; i < good->size(); ++i)
+      EXPECT_EQ((*read)[i].lft.port, (*good)[i].lft.port) << "byte " << at;
   }
+  if (GetParam() == 0) {
+    EXPECT_EQ(refused, bodyBytes);
+  }
+  EXPECT_GT(refused * 10, bodyBytes * 9) << refused << " of " << bodyBytes << " refused";
 }
 
 INSTANTIATE_TEST_SUITE_P(StoredAndZstd, CompactDump, ::testing::Values(0, 1));
