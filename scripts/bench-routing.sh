@@ -9,8 +9,8 @@
 #   scripts/bench-routing.sh --engines [ARGS] # the engines' scaling (routing_bench), ARGS to it
 #   scripts/bench-routing.sh --all            # both
 #
-# IBSM=path/to/ibsm uses that binary; otherwise it is built Release in
-# build-bench (or BUILD_DIR). WORK=DIR keeps the fabrics and dry runs there
+# IBSM=path/to/ibsm and ROUTING_BENCH=path/to/routing_bench use those
+# binaries; otherwise they are built Release in build-bench (or BUILD_DIR). WORK=DIR keeps the fabrics and dry runs there
 # (default: a temporary directory, removed at exit; the dumps take gigabytes).
 # CASES="r36 r48 r60 dfly" picks cases.
 set -euo pipefail
@@ -147,13 +147,16 @@ targets() {
 # --- the engines' scaling (routing_bench, one case per process) ---------------
 
 engines() {
-  local bench=$build/bench/routing_bench
+  local bench=${ROUTING_BENCH:-$build/bench/routing_bench}
   mapfile -t cases < <("$bench" --benchmark_list_tests "$@")
+  # Each case runs alone: a --benchmark_filter given would override its own.
+  local pass=() a
+  for a in "$@"; do [[ $a == --benchmark_filter=* ]] || pass+=("$a"); done
   printf '%-40s %8s %7s %12s %10s %10s %9s %9s\n' case switches CAs "LFT entries" "time ms" \
     "CPU ms" "ns/entry" "RSS MiB"
   : >"$work/table.txt"
   for c in "${cases[@]}"; do
-    /usr/bin/time -v "$bench" --benchmark_filter="^${c}\$" --benchmark_format=csv "$@" \
+    /usr/bin/time -v "$bench" --benchmark_filter="^${c}\$" --benchmark_format=csv "${pass[@]}" \
       >"$work/out.csv" 2>"$work/time.txt"
     rss=$(awk -F': ' '/Maximum resident set size/ {printf "%.1f", $2 / 1024}' "$work/time.txt")
     # Columns by header name: counters come in alphabetical order after the fixed ones.
@@ -197,7 +200,7 @@ if [[ $mode != engines ]]; then
   targets
 fi
 if [[ $mode != targets ]]; then
-  configure routing_bench
+  [[ -n ${ROUTING_BENCH:-} ]] || configure routing_bench
   [[ $mode == all ]] && echo
   engines "$@"
 fi
