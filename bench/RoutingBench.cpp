@@ -7,6 +7,7 @@
 //
 //   routing_bench --benchmark_filter='ftree/radix:24$'
 #include <benchmark/benchmark.h>
+#include <ibsm/Dumps.h>
 #include <ibsm/Engines.h>
 #include <ibsm/Lids.h>
 #include <ibsm/Report.h>
@@ -161,6 +162,57 @@ void reportFatTree(benchmark::State& state) {
 }
 
 BENCHMARK(reportFatTree)->ArgName("radix")->Arg(36)->Iterations(1)->Unit(benchmark::kMillisecond);
+
+// Formatting the dry run's LFT dump of ftree's tables, handed to a sink
+// that keeps nothing (the disk left out): the OpenSM text, or the compact
+// form stored (-1) or compressed at a zstd level.
+void dumpLfts(benchmark::State& state, int zstdLevel) {
+  const Fabric fabric = fatTree(static_cast<int>(state.range(0)), 0);
+  const auto tables = defaultRegistry().route(fabric, {"ftree"}, {});
+  if (!tables) throw std::runtime_error(tables.error().message);
+  std::size_t bytes = 0;
+  const DumpSink sink = [&](std::string_view chunk) {
+    bytes += chunk.size();
+    benchmark::DoNotOptimize(chunk.data());
+  };
+  for (auto _ : state) {
+    bytes = 0;
+    if (zstdLevel < 0)
+      writeLftDump(fabric, *tables, sink);
+    else
+      writeCompactLftDump(fabric, *tables, sink, zstdLevel);
+  }
+  std::size_t entries = 0;
+  for (const Lft& lft : tables->lfts) entries += lft.port.size();
+  state.counters["switches"] = double(fabric.switches().size());
+  state.counters["CAs"] = double(fabric.endNodes().size());
+  state.counters["lft_entries"] = double(entries);
+  state.counters["dump_MiB"] = double(bytes) / (1024.0 * 1024.0);
+  state.counters["MiB_per_s"] =
+      benchmark::Counter(double(bytes) / (1024.0 * 1024.0), benchmark::Counter::kIsRate);
+  state.counters["peak_rss_MiB"] = peakRssMiB();
+}
+
+BENCHMARK_CAPTURE(dumpLfts, opensm, -1)
+    ->ArgName("radix")
+    ->Arg(36)
+    ->Iterations(2)
+    ->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(dumpLfts, compact_stored, 0)
+    ->ArgName("radix")
+    ->Arg(36)
+    ->Iterations(2)
+    ->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(dumpLfts, compact_zstd1, 1)
+    ->ArgName("radix")
+    ->Arg(36)
+    ->Iterations(2)
+    ->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(dumpLfts, compact_zstd3, 3)
+    ->ArgName("radix")
+    ->Arg(36)
+    ->Iterations(2)
+    ->Unit(benchmark::kMillisecond);
 
 BENCHMARK_CAPTURE(routeDragonfly, dragonfly, 0)
     ->ArgName("a")

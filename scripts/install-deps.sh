@@ -6,7 +6,7 @@ packages=(
   clang-19 libclang-rt-19-dev
   libibumad-dev libibmad-dev libboost-graph-dev libtomlplusplus-dev libspdlog-dev libfmt-dev
   googletest libgtest-dev libgmock-dev libbenchmark-dev libcli11-dev
-  nlohmann-json3-dev libsystemd-dev libsodium-dev ibsim-utils infiniband-diags opensm time procps jq systemd dpkg-dev file
+  nlohmann-json3-dev libsystemd-dev libzstd-dev libsodium-dev ibsim-utils infiniband-diags opensm time procps jq systemd dpkg-dev file
 )
 missing=()
 for p in "${packages[@]}"; do

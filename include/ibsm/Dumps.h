@@ -85,6 +85,34 @@ std::string formatLftDump(const Fabric& fabric, const RoutingResult& result);
 using DumpSink = std::function<void(std::string_view chunk)>;
 void writeLftDump(const Fabric& fabric, const RoutingResult& result, const DumpSink& sink);
 
+// The same tables in ibsm's compact form (`ibsm route --dump-format
+// compact`), for fabrics where the text is gigabytes. Little-endian:
+//
+//   header   "\x89IBSMLFT", u16 version (1), u16 codec (0 stored, 1 zstd),
+//            u32 switches, u32 MAXLID, u32 0
+//   tables   per switch, in the order of the OpenSM form: u64 GUID,
+//            u16 switch LID, u16 description length, u32 entries
+//            (MAXLID + 1), the description, then one out-port byte per LID
+//            from 0 (255: no route, as for the entries the OpenSM form
+//            leaves out); the whole of it one zstd frame for codec 1
+//   trailer  u64 bytes of the tables (uncompressed), u64 checksum of them,
+//            "IBSM-END"
+//
+// Read back it equals parseLftDump() of the OpenSM form of the same tables.
+inline constexpr std::string_view kCompactLftMagic{"\x89IBSMLFT", 8};
+inline constexpr std::uint16_t kCompactLftVersion = 1;
+// zstdLevel 0: stored uncompressed.
+void writeCompactLftDump(const Fabric& fabric, const RoutingResult& result, const DumpSink& sink,
+                         int zstdLevel);
+std::string formatCompactLftDump(const Fabric& fabric, const RoutingResult& result, int zstdLevel);
+// True when `head` (the first bytes of a file) starts as the compact form.
+bool isCompactLftDump(std::string_view head);
+// Reads the whole file; a wrong magic, version or codec, a file cut short,
+// or tables that do not decompress, do not add up or fail the checksum are
+// an error naming the file, the byte and what was expected.
+[[nodiscard]] Result<std::vector<DumpedLft>> parseCompactLftDump(std::string_view file,
+                                                                 std::string_view fileName);
+
 // Reads opensm-lfts.dump, or dump_fts / ibroute output (either is told by its
 // lines). A line that is none of header, column titles, entry or trailer, an
 // entry outside a switch, a LID listed twice for one switch with different

@@ -121,7 +121,8 @@ void addPathCommand(CLI::App& app, PathArgs& args) {
                                    "Offline: route this ibnetdiscover output or ibsim net file "
                                    "as `ibsm route` does (else: ask the running daemon)");
   cmd->add_option("--dir", args.dir,
-                  "Offline: walk the tables a dry run wrote to DIR (opensm-lfts.dump, guid2lid, "
+                  "Offline: walk the tables a dry run wrote to DIR (opensm-lfts.dump or lfts.ibsm, "
+                  "guid2lid, "
                   "sl2vl.dump, mfts.dump, mcast-groups) for the --topology it was made from")
       ->needs(topology);
   cmd->add_option("-R,--engine", args.engines,

@@ -14,6 +14,7 @@
 #include <charconv>
 #include <sstream>
 
+#include "sm/cli/LftFiles.h"
 #include "sm/cli/RouteMulticast.h"
 #include "sm/config/ConfigInUse.h"
 #include "sm/config/PartitionSources.h"
@@ -72,12 +73,11 @@ Result<void> readDir(const std::filesystem::path& dir, const PlanInputs& plan, O
                       g2lPath.string(), a.portGuid));
   applyLids(out.fabric, *lids);
 
-  const auto lftPath = dir / "opensm-lfts.dump";
-  auto lftText = files::readFile(lftPath);
-  if (!lftText) return std::unexpected(lftText.error());
-  auto dumped = parseLftDump(*lftText, lftPath.string());
+  // opensm-lfts.dump or lfts.ibsm (--dump-format compact), told by its bytes.
+  const auto lftPath = lftFileIn(dir);
+  auto dumped = readLftFile(lftPath, LftRead::Whole);
   if (!dumped) return std::unexpected(dumped.error());
-  auto lfts = lftsByNode(out.fabric, *dumped);
+  auto lfts = lftsByNode(out.fabric, dumped->tables);
   if (!lfts) return fail(fmt::format("{}: {}", lftPath.string(), lfts.error().message));
   out.lfts = std::move(*lfts);
 

@@ -11,6 +11,7 @@
 
 #include <chrono>
 
+#include "sm/cli/LftFiles.h"
 #include "sm/cli/Progress.h"
 #include "sm/cli/RouteMulticast.h"
 #include "sm/cli/RouteOutput.h"
@@ -140,15 +141,26 @@ Result<void> writeVlTables(const std::filesystem::path& out, const SubnetPlan& p
   return files::writeFileAtomically(out / "vlarb.dump", formatVlArbDump(plan.fabric, *qos));
 }
 
+// The LFTs in the form asked for; the other form's file from an earlier run
+// is removed, lest it be read as this run's.
+Result<void> writeLfts(const std::filesystem::path& out, const SubnetPlan& plan, LftDumpForm form) {
+  const bool compact = form == LftDumpForm::Compact;
+  std::error_code ec;
+  std::filesystem::remove(out / lftFileName(compact ? LftDumpForm::OpenSm : LftDumpForm::Compact),
+                          ec);
+  return files::writeFileAtomically(out / lftFileName(form), [&](const files::ChunkWriter& write) {
+    if (compact)
+      writeCompactLftDump(plan.fabric, plan.routing, write, kCompactZstdLevel);
+    else
+      writeLftDump(plan.fabric, plan.routing, write);
+  });
+}
+
 // The dumps of the run; report.json follows them, once writing them has
 // counted toward the peak memory it reports.
 Result<void> writeTables(const std::filesystem::path& out, const SubnetPlan& plan,
-                         const DryRunMulticast& multicast) {
-  if (auto ok = files::writeFileAtomically(
-          out / "opensm-lfts.dump",
-          [&](const files::ChunkWriter& write) { writeLftDump(plan.fabric, plan.routing, write); });
-      !ok)
-    return ok;
+                         const DryRunMulticast& multicast, LftDumpForm form) {
+  if (auto ok = writeLfts(out, plan, form); !ok) return ok;
   if (auto ok = writeVlTables(out, plan); !ok) return ok;
   if (auto ok = files::writeFileAtomically(out / "mcast-groups",
                                            formatMcGroups(plan.fabric, multicast.groups));
@@ -176,7 +188,8 @@ void addRouteCommand(CLI::App& app, RouteArgs& args) {
   cmd->add_option("-a,--root-guids", args.rootGuids, "File of root switch GUIDs (updn, ftree)");
   cmd->add_option(
       "-o,--out", args.out,
-      "Directory for opensm-lfts.dump, sl2vl.dump (dragonfly, qos.enabled), vlarb.dump "
+      "Directory for opensm-lfts.dump (or lfts.ibsm), sl2vl.dump (dragonfly, qos.enabled), "
+      "vlarb.dump "
       "(qos.enabled), mfts.dump, mcast-groups, "
       "guid2lid, report.json (default: a new ./ibsm-route-YYYYmmdd-HHMMSS); files there that "
       "ibsm route did not write are never replaced without --force");
@@ -193,7 +206,8 @@ void addRouteCommand(CLI::App& app, RouteArgs& args) {
                   "sm.partitions_file; none: the default partition, as ibsm run)");
   auto* previous = cmd->add_option(
       "--previous", args.previous,
-      "LFTs the fabric held before (opensm-lfts.dump, or dump_fts output): route from them as "
+      "LFTs the fabric held before (opensm-lfts.dump, lfts.ibsm or dump_fts output): route from "
+      "them as "
       "the live SM does (only entries whose path broke move) and report the entries and "
       "blocks that change");
   cmd->add_option("--isolate", args.isolate,
@@ -207,6 +221,10 @@ void addRouteCommand(CLI::App& app, RouteArgs& args) {
                 "With --previous: compute the tables afresh (as `ibsm sweep --rebalance`) "
                 "rather than keep the entries whose previous path still holds")
       ->needs(previous);
+  cmd->add_option("--dump-format", args.dumpFormat,
+                  "LFTs as opensm-lfts.dump (opensm, the default: OpenSM reads it) or as "
+                  "lfts.ibsm (compact: binary, zstd; read back by --previous and ibsm path)")
+      ->check(CLI::IsMember({"opensm", "compact"}));
   cmd->add_flag("--json", args.json, "Print the report as JSON on stdout instead of the summary");
   cmd->add_flag("--check", args.check,
                 "Exit 1 when a pair is unrouted, the routes have a credit loop or a multicast "
@@ -235,6 +253,8 @@ int runRoute(const RouteArgs& args) {
   Progress progress;
   const auto outDir = checkOutputDir(args.out, args.force);
   if (!outDir) return inputError(outDir.error());
+  const auto form = parseDumpForm(args.dumpFormat);
+  if (!form) return inputError(form.error());
   auto inputs = gatherInputs(args, progress);
   if (!inputs) return inputError(inputs.error());
   for (const auto& w : inputs->warnings) fmt::print(stderr, "ibsm route: warning: {}\n", w);
@@ -271,7 +291,7 @@ int runRoute(const RouteArgs& args) {
   // Named on stderr, where --json leaves it out of what scripts parse.
   if (!args.out) fmt::print(stderr, "ibsm route: writing into {}/\n", out->string());
   progress.phase(fmt::format("writing {}", out->string()));
-  if (auto ok = writeTables(*out, *plan, *multicast); !ok) return inputError(ok.error());
+  if (auto ok = writeTables(*out, *plan, *multicast, *form); !ok) return inputError(ok.error());
 
   report.peakRssKiB = peakRssKiB();
   const std::string json = reportJson(report);

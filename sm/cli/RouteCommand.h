@@ -33,6 +33,9 @@ struct RouteArgs {
   std::vector<std::string> isolate;
   bool json{false};
   bool check{false};
+  // opensm: opensm-lfts.dump, as OpenSM reads it; compact: lfts.ibsm
+  // (LftFiles.h), a fraction of the size and time on large fabrics.
+  std::string dumpFormat{"opensm"};
 };
 
 void addRouteCommand(CLI::App& app, RouteArgs& args);

@@ -5,9 +5,8 @@
 #include <ibsm/Topology.h>
 
 #include <algorithm>
-#include <cerrno>
-#include <cstring>
-#include <fstream>
+
+#include "sm/cli/LftFiles.h"
 
 namespace ibsm::sm::cli {
 namespace {
@@ -63,21 +62,9 @@ Result<PreviousInputs> readPrevious(const std::filesystem::path& tables,
                                     const std::optional<std::filesystem::path>& topology,
                                     std::vector<std::string>& warnings) {
   PreviousInputs p{.tablesFile = tables, .tables = {}, .cuts = {}, .beforeFile = {}, .before = {}};
-  // Read as parsed: the dump of a large fabric is far larger than its tables.
-  std::ifstream in(tables, std::ios::binary);
-  if (!in) return fail(fmt::format("{}: cannot read: {}", tables.string(), std::strerror(errno)));
-  std::string buffer;
-  auto parsed = parseHeldLftDump(
-      [&](std::string_view& line) {
-        if (!std::getline(in, buffer)) return false;
-        if (buffer.ends_with('\r')) buffer.pop_back();
-        line = buffer;
-        return true;
-      },
-      tables.string());
+  // opensm-lfts.dump, dump_fts output or the compact form, told by its bytes.
+  auto parsed = readLftFile(tables, LftRead::Held);
   if (!parsed) return std::unexpected(parsed.error());
-  if (in.bad())
-    return fail(fmt::format("{}: read failed: {}", tables.string(), std::strerror(errno)));
   if (parsed->tables.empty())
     return std::unexpected(
         Error::at(tables.string(), 1,

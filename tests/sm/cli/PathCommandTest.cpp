@@ -72,6 +72,21 @@ TEST_F(PathCommand, TheDryRunsDirectoryGivesTheSameWalkAsRoutingAgain) {
   EXPECT_EQ(read.out, routed.out);
 }
 
+// `--dump-format compact`: the directory holds lfts.ibsm in place of
+// opensm-lfts.dump, and the walk read from it is the same.
+TEST_F(PathCommand, ADryRunInCompactFormGivesTheSameWalk) {
+  const fs::path compact = dir_ / "compact";
+  const Outcome route = runIbsm(fmt::format("route -t {} -o {} -F /dev/null --dump-format compact",
+                                            net_.string(), compact.string()));
+  ASSERT_EQ(route.status, 0) << route.out;
+  ASSERT_TRUE(fs::exists(compact / "lfts.ibsm"));
+  ASSERT_FALSE(fs::exists(compact / "opensm-lfts.dump"));
+  const Outcome text = path(fmt::format("h0_0_0 h1_1_1 --json --dir {}", (dir_ / "dry").string()));
+  const Outcome read = path(fmt::format("h0_0_0 h1_1_1 --json --dir {}", compact.string()));
+  ASSERT_EQ(read.status, 0) << read.out;
+  EXPECT_EQ(read.out, text.out);
+}
+
 TEST_F(PathCommand, EndsAreNamedByNameGuidOrLid) {
   const Json byName = Json::parse(path("h0_0_0 h1_1_1 --json").out);
   const std::string guid = byName["from"]["port_guid"];

@@ -186,6 +186,46 @@ TEST_F(RoutePrevious, AMalformedPreviousDumpNamesFileAndLineAndWritesNothing) {
   EXPECT_FALSE(fs::exists(dir_ / "after"));
 }
 
+// The compact form of the same tables (`--dump-format compact`) is read
+// back by --previous to the same report, whatever name the file has.
+TEST_F(RoutePrevious, TheCompactFormGivesTheSameReportAsTheOpenSmForm) {
+  const Outcome c = runIbsm(fmt::format("route -t {} -R ftree --dump-format compact -o {}",
+                                        path("before.net"), path("before-compact")));
+  ASSERT_EQ(c.status, 0) << c.out;
+  ASSERT_FALSE(fs::exists(dir_ / "before-compact/opensm-lfts.dump"));
+  fs::rename(dir_ / "before-compact/lfts.ibsm", dir_ / "held.bin");
+  ASSERT_EQ(generate("after.net", "--degrade 1 --seed 3").status, 0);
+  const std::string before = "--previous-topology " + path("before.net");
+  ASSERT_EQ(routeAgainstBefore("after.net", before).status, 0);
+  Json text = readJson(dir_ / "after/report.json")["previous"];
+  const Outcome r =
+      runIbsm(fmt::format("route -t {} -R ftree --previous {} {} -o {}", path("after.net"),
+                          path("held.bin"), before, path("after-compact")));
+  ASSERT_EQ(r.status, 0) << r.out;
+  Json compact = readJson(dir_ / "after-compact/report.json")["previous"];
+  EXPECT_EQ(compact["tablesFile"], path("held.bin"));
+  EXPECT_GT(compact["entriesRerouted"].get<std::uint64_t>(), 0u);
+  text.erase("tablesFile");
+  compact.erase("tablesFile");
+  EXPECT_EQ(compact, text);
+}
+
+TEST_F(RoutePrevious, ACompactFileCutShortIsRefusedNamingItAndWritesNothing) {
+  ASSERT_EQ(runIbsm(fmt::format("route -t {} -R ftree --dump-format compact -o {}",
+                                path("before.net"), path("compact")))
+                .status,
+            0);
+  std::ifstream in(dir_ / "compact/lfts.ibsm", std::ios::binary);
+  std::string bytes(std::istreambuf_iterator<char>(in), {});
+  const auto cut = write("cut.ibsm", bytes.substr(0, bytes.size() / 2));
+  const Outcome r = runIbsm(fmt::format("route -t {} --previous {} -o {}", path("before.net"),
+                                        cut.string(), path("after")));
+  EXPECT_EQ(r.status, 2) << r.out;
+  EXPECT_THAT(r.out, HasSubstr(cut.string() + ": at byte "));
+  EXPECT_THAT(r.out, HasSubstr("it is cut short"));
+  EXPECT_FALSE(fs::exists(dir_ / "after"));
+}
+
 TEST_F(RoutePrevious, AFileWithNoSwitchIsRefused) {
   const auto empty = write("empty.dump", "# nothing\n");
   const Outcome r = runIbsm(fmt::format("route -t {} --previous {} -o {}", path("before.net"),
