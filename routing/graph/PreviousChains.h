@@ -45,23 +45,11 @@ class PreviousChains {
  private:
   static constexpr std::uint8_t kWalking = 1, kHolds = 2, kBroken = 3;
 
-  // LFT blocks of the previous tables held LID-major: judging a LID then
-  // reads one run of bytes instead of a byte of every switch's table (a
-  // cache miss each), and a block is read from the tables once while the
-  // LIDs judged stay within kCachedBlocks blocks at a time (every taker
-  // judges them in an order near LID order).
-  static constexpr std::size_t kBlock = 64, kCachedBlocks = 16;
-  const std::uint8_t* entries(Lid lid);
-
   void walk(SwitchIndex s, SwitchIndex target, std::uint8_t deliverPort);
 
   std::span<const Lft> previous_;
-  std::vector<const Lft*> bySwitch_;  // per switch: its previous table, or none
-  // Per switch, per port from peerStart_[s]: the switch behind it.
-  std::vector<std::size_t> peerStart_;
-  std::vector<SwitchIndex> peer_;
-  std::vector<std::uint8_t> blocks_;      // kCachedBlocks x kBlock x switches, LID-major
-  std::vector<std::uint32_t> blockHeld_;  // per cache slot: the LFT block in it
+  std::vector<const Lft*> bySwitch_;            // per switch: its previous table, or none
+  std::vector<std::vector<SwitchIndex>> peer_;  // per switch, per port: the switch behind it
   Lid lid_{};
   std::vector<std::uint8_t> state_;
   std::vector<std::uint8_t> port_;
