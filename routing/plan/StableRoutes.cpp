@@ -1,5 +1,6 @@
 #include <fmt/format.h>
 #include <ibsm/MadAttributes.h>
+#include <ibsm/ParallelFor.h>
 #include <ibsm/StableRoutes.h>
 
 #include <algorithm>
@@ -55,90 +56,117 @@ void keepAbsentLids(const std::vector<Target>& present, const std::vector<Lft>& 
   }
 }
 
-// How the mix is counted: into the fresh tables of an engine that does not
-// take the hint (the kept entries are written), or on the tables of one
-// that does (kept: what it kept).
-enum class Tally : std::uint8_t { Write, Read };
-
-// The (LID, switch) entries where a taker's tables differ from the previous
-// ones, as LID-major bits, found table by table: the tally then reads no
-// entry of the result LID by LID (a cache miss each on a large fabric).
-class ChangedEntries {
+// Bits by (LID, switch), a row of whole words per LID: a LID's row is
+// written by the one worker that judges it.
+class LidBits {
  public:
-  ChangedEntries(const routing::SwitchGraph& graph, const std::vector<Lft>& previous,
-                 const RoutingResult& result)
-      : switches_(graph.size()) {
-    const auto compared = [&](routing::SwitchIndex s) -> std::size_t {
-      const NodeId id = graph.nodeId(s);
-      if (id >= previous.size()) return 0;
-      return std::min(result.lfts[id].port.size(), previous[id].port.size());
-    };
-    std::size_t lids = 0;
-    for (routing::SwitchIndex s = 0; s < graph.size(); ++s) lids = std::max(lids, compared(s));
-    bits_.assign((lids * switches_ + 63) / 64, 0);
-    for (routing::SwitchIndex s = 0; s < graph.size(); ++s) {
-      const auto now = result.lfts[graph.nodeId(s)].port.begin();
-      const auto end = now + static_cast<std::ptrdiff_t>(compared(s));
-      auto before = previous.size() > graph.nodeId(s) ? previous[graph.nodeId(s)].port.begin()
-                                                      : now;  // unused when nothing is compared
-      for (auto [a, b] = std::mismatch(now, end, before); a != end;
-           std::tie(a, b) = std::mismatch(a + 1, end, b + 1)) {
-        const std::size_t i = static_cast<std::size_t>(a - now) * switches_ + s;
-        bits_[i >> 6] |= std::uint64_t{1} << (i & 63);
-      }
-    }
+  LidBits(std::size_t lids, std::size_t switches)
+      : words_((switches + 63) / 64), bits_(lids * words_, 0) {}
+  void set(std::size_t lid, std::size_t s) {
+    bits_[lid * words_ + s / 64] |= std::uint64_t{1} << (s % 64);
   }
-  bool at(Lid lid, routing::SwitchIndex s) const {
-    const std::size_t i = std::size_t{lid.value} * switches_ + s;
-    return (i >> 6) < bits_.size() && ((bits_[i >> 6] >> (i & 63)) & 1u) != 0;
+  bool at(std::size_t lid, std::size_t s) const {
+    const std::size_t w = lid * words_ + s / 64;
+    return w < bits_.size() && ((bits_[w] >> (s % 64)) & 1u) != 0;
   }
 
  private:
-  std::size_t switches_;
+  std::size_t words_;
   std::vector<std::uint64_t> bits_;
 };
 
-// Walks every previous chain toward every LID present.
-void keepHolding(const routing::SwitchGraph& graph, const std::vector<Target>& present,
-                 const std::vector<Lft>& previous, routing::PreviousChains& chains, Tally tally,
-                 RoutingResult& candidate, StableRoutesStats& stats) {
-  stats.kept = stats.broken = stats.fromFresh = 0;
-  std::optional<ChangedEntries> changed;
-  if (tally == Tally::Read) changed.emplace(graph, previous, candidate);
+// Which previous chains hold toward every LID present, judged once before
+// routing, LIDs split over threads: the broken ones are what the change
+// can move, and the kept entries are counted on these verdicts after.
+struct HeldChains {
+  LidBits holds;
+  std::uint64_t broken{0};
+  std::set<std::pair<NodeId, std::uint16_t>> brokenBlocks;
+};
+
+HeldChains judgeChains(const routing::SwitchGraph& graph, const std::vector<Target>& present,
+                       const std::vector<Lft>& previous, unsigned threads) {
+  std::size_t lids = 0;
+  for (const Target& t : present) lids = std::max<std::size_t>(lids, t.lid.value + 1u);
+  HeldChains out{LidBits(lids, graph.size()), 0, {}};
+  const unsigned n = threadCount(threads);
+  std::vector<routing::PreviousChains> chains;
+  chains.reserve(n);
+  for (unsigned w = 0; w < n; ++w) chains.emplace_back(graph, previous);
+  std::vector<std::uint64_t> broken(n, 0);
+  std::vector<std::set<std::pair<NodeId, std::uint16_t>>> blocks(n);
+  parallelFor(n, present.size(), 16, [&](std::size_t begin, std::size_t end, unsigned w) {
+    for (std::size_t i = begin; i < end; ++i) {
+      const Target& t = present[i];
+      chains[w].judge(t.lid, t.sw, t.port);
+      for (routing::SwitchIndex s = 0; s < graph.size(); ++s) {
+        if (chains[w].holds(s)) {
+          out.holds.set(t.lid.value, s);
+        } else if (chains[w].hadRoute(s)) {
+          ++broken[w];
+          blocks[w].emplace(graph.nodeId(s),
+                            static_cast<std::uint16_t>(t.lid.value / kLftBlockSize));
+        }
+      }
+    }
+  });
+  for (unsigned w = 0; w < n; ++w) {
+    out.broken += broken[w];
+    out.brokenBlocks.merge(blocks[w]);
+  }
+  return out;
+}
+
+// The (LID, switch) entries where a taker's tables differ from the previous
+// ones, found table by table: the tally then reads no entry of the result
+// LID by LID (a cache miss each on a large fabric).
+LidBits changedEntries(const routing::SwitchGraph& graph, const std::vector<Lft>& previous,
+                       const RoutingResult& result) {
+  const auto compared = [&](routing::SwitchIndex s) -> std::size_t {
+    const NodeId id = graph.nodeId(s);
+    if (id >= previous.size()) return 0;
+    return std::min(result.lfts[id].port.size(), previous[id].port.size());
+  };
+  std::size_t lids = 0;
+  for (routing::SwitchIndex s = 0; s < graph.size(); ++s) lids = std::max(lids, compared(s));
+  LidBits out(lids, graph.size());
+  for (routing::SwitchIndex s = 0; s < graph.size(); ++s) {
+    const std::size_t n = compared(s);
+    if (n == 0) continue;
+    const auto now = result.lfts[graph.nodeId(s)].port.begin();
+    const auto end = now + static_cast<std::ptrdiff_t>(n);
+    for (auto [a, b] = std::mismatch(now, end, previous[graph.nodeId(s)].port.begin()); a != end;
+         std::tie(a, b) = std::mismatch(a + 1, end, b + 1))
+      out.set(static_cast<std::size_t>(a - now), s);
+  }
+  return out;
+}
+
+// Counts the mix on the result: for an engine that took the hint, kept is
+// what it kept of the chains that hold; into the fresh tables of one that
+// did not, every such entry is written (and kept).
+void tallyKept(const routing::SwitchGraph& graph, const std::vector<Target>& present,
+               const std::vector<Lft>& previous, const HeldChains& held, bool followed,
+               RoutingResult& candidate, StableRoutesStats& stats) {
+  stats.broken = held.broken;
+  stats.brokenBlocks = held.brokenBlocks.size();
+  std::optional<LidBits> changed;
+  if (followed) changed.emplace(changedEntries(graph, previous, candidate));
   std::vector<std::size_t> sized(graph.size());
   for (routing::SwitchIndex s = 0; s < graph.size(); ++s)
     sized[s] = candidate.lfts[graph.nodeId(s)].port.size();
-  std::set<std::pair<NodeId, std::uint16_t>> brokenBlocks;
-  for (const Target& t : present) {
-    chains.judge(t.lid, t.sw, t.port);
+  for (const Target& t : present)
     for (routing::SwitchIndex s = 0; s < graph.size(); ++s) {
       if (t.lid.value >= sized[s]) continue;  // an engine that sized it short
-      bool kept = chains.holds(s);
+      bool kept = held.holds.at(t.lid.value, s);
       if (changed)
-        kept = kept && !changed->at(t.lid, s);
+        kept = kept && !changed->at(t.lid.value, s);
       else if (kept)
-        candidate.lfts[graph.nodeId(s)].port[t.lid.value] = chains.port(s);
+        candidate.lfts[graph.nodeId(s)].port[t.lid.value] =
+            previous[graph.nodeId(s)].port[t.lid.value];
       stats.kept += kept;
       stats.fromFresh += !kept;
-      if (chains.holds(s) || !chains.hadRoute(s)) continue;
-      stats.broken += 1;
-      brokenBlocks.emplace(graph.nodeId(s),
-                           static_cast<std::uint16_t>(t.lid.value / kLftBlockSize));
     }
-  }
-  stats.brokenBlocks = brokenBlocks.size();
-}
-
-// Whether any switch's previous chain toward a LID present breaks: the
-// first broken one settles it.
-bool anyBroken(const routing::SwitchGraph& graph, const std::vector<Target>& present,
-               routing::PreviousChains& chains) {
-  for (const Target& t : present) {
-    chains.judge(t.lid, t.sw, t.port);
-    for (routing::SwitchIndex s = 0; s < graph.size(); ++s)
-      if (!chains.holds(s) && chains.hadRoute(s)) return true;
-  }
-  return false;
 }
 
 // Why the candidate is refused for the fresh tables, or nullopt.
@@ -209,8 +237,8 @@ Result<RoutingResult> routeUnderChange(const Fabric& fabric, const EngineRegistr
   }
   const routing::SwitchGraph graph(fabric);
   const auto present = targets(graph);
-  routing::PreviousChains chains(graph, previous);
-  if (change == FabricChange::Unknown && !anyBroken(graph, present, chains)) {
+  const HeldChains held = judgeChains(graph, present, previous, options.threads);
+  if (change == FabricChange::Unknown && held.broken == 0) {
     stats.why = "no previous path is broken and the previous fabric is unknown: fresh tables";
     return registry.route(fabric, engines, options, judge);
   }
@@ -224,8 +252,7 @@ Result<RoutingResult> routeUnderChange(const Fabric& fabric, const EngineRegistr
   std::optional<RoutingResult> fresh;
   if (!followed) fresh = *hinted;
   RoutingResult candidate = std::move(*hinted);
-  keepHolding(graph, present, previous, chains, followed ? Tally::Read : Tally::Write, candidate,
-              stats);
+  tallyKept(graph, present, previous, held, followed, candidate, stats);
   keepAbsentLids(present, previous, candidate);
   const TablesVerdict mine = judgeTables(fabric, candidate, options.threads);
   stats.busiest = static_cast<double>(mine.busiest);
