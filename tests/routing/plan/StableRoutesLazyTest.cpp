@@ -115,5 +115,33 @@ TEST(StableRoutesLazily, RoutesFreshTablesWhenTheKeptOnesMayBalanceWorse) {
   EXPECT_TRUE(std::ranges::equal(after->lfts, fresh, {}, &Lft::port, &Lft::port));
 }
 
+// The previous chains and the result are judged on routing.threads
+// threads: the tables and every count are the same for any number.
+TEST(StableRoutesLazily, GivesTheSameTablesAndCountsOnAnyThreadCount) {
+  const Fabric full = generatedFabric(FatTreeSpec{.levels = 3, .radix = 8});
+  Fabric cut = full;
+  testing::removeCables(cut, {{"edge1_2", "agg1_0"}});
+  const auto before = route(full, "ftree").lfts;
+  std::vector<std::pair<RoutingResult, StableRoutesStats>> runs;
+  for (const unsigned threads : {1u, 2u, 4u}) {
+    RoutingOptions options = kOptions;
+    options.threads = threads;
+    StableRoutesStats stats;
+    auto r = routeUnderChange(cut, defaultRegistry(), {"ftree"}, options, before,
+                              FabricChange::Unknown, stats);
+    ASSERT_TRUE(r.has_value()) << r.error().message;
+    runs.emplace_back(std::move(*r), stats);
+  }
+  ASSERT_GT(runs[0].second.broken, 0u) << "the premise: a loss to route around";
+  for (const auto& [result, stats] : runs) {
+    EXPECT_TRUE(std::ranges::equal(result.lfts, runs[0].first.lfts, {}, &Lft::port, &Lft::port));
+    EXPECT_EQ(stats.kept, runs[0].second.kept);
+    EXPECT_EQ(stats.broken, runs[0].second.broken);
+    EXPECT_EQ(stats.brokenBlocks, runs[0].second.brokenBlocks);
+    EXPECT_EQ(stats.fromFresh, runs[0].second.fromFresh);
+    EXPECT_EQ(stats.busiest, runs[0].second.busiest);
+  }
+}
+
 }  // namespace
 }  // namespace ibsm
