@@ -43,9 +43,9 @@ class DependencyBits {
     return start_[c1] + (c2 - view_.firstChannel(to));
   }
 
-  // Whether the dependencies `bits` form no cycle (Kahn: every channel
-  // can be taken once the channels it waits for... in reverse, once nothing
-  // waits for it).
+  // Whether the dependencies `bits` form no cycle (Kahn): channels nothing
+  // waits for are taken away, with what they wait for, until none is left
+  // (acyclic) or every channel left is waited for (a cycle).
   bool acyclic(const std::vector<std::uint64_t>& bits) const {
     const std::size_t n = view_.channelCount();
     std::vector<std::uint32_t> waitedOn(n, 0);
@@ -102,10 +102,11 @@ class Walker {
 
   void visit(const Destination& d) {
     hops_.resolve(d);
-    if (!deps_.empty()) addDependencies();
     const bool toCa = !d.ownerIsSwitch && d.sw != kNoSwitch;
     const bool loads = toCa && d.isBase;
+    const bool deps = !deps_.empty();
     for (SwitchIndex s = 0; s < view_.switches(); ++s) {
+      if (deps) addDependency(s);
       // The destination port is no source of its own LID.
       const std::uint64_t ca = view_.caSources(s) - (!d.ownerIsSwitch && d.sw == s ? 1u : 0u);
       const std::uint64_t sw = view_.switchIsSource(s) && !(d.ownerIsSwitch && d.sw == s);
@@ -123,16 +124,16 @@ class Walker {
   }
 
  private:
-  void addDependencies() {
-    for (SwitchIndex s = 0; s < view_.switches(); ++s) {
-      const ChannelId c1 = hops_.channel(s);
-      if (c1 == kNoChannel) continue;
-      const SwitchIndex to = hops_.next(s);
-      const ChannelId c2 = hops_.channel(to);
-      if (c2 == kNoChannel) continue;
-      const std::size_t i = slots_.slot(c1, to, c2);
-      deps_[i >> 6] |= std::uint64_t{1} << (i & 63);
-    }
+  // Every chain counts, delivered or not: s forwards on c1 to a switch
+  // that forwards on c2.
+  void addDependency(SwitchIndex s) {
+    const ChannelId c1 = hops_.channel(s);
+    if (c1 == kNoChannel) return;
+    const SwitchIndex to = hops_.next(s);
+    const ChannelId c2 = hops_.channel(to);
+    if (c2 == kNoChannel) return;
+    const std::size_t i = slots_.slot(c1, to, c2);
+    deps_[i >> 6] |= std::uint64_t{1} << (i & 63);
   }
 
   // Each switch's source count pushed down the tree the next hops form,
