@@ -5,6 +5,7 @@
 #include <ibsm/Report.h>
 
 #include <algorithm>
+#include <functional>
 #include <numeric>
 #include <optional>
 #include <vector>
@@ -159,8 +160,32 @@ class Walker {
   std::uint64_t unreachable_{0};
 };
 
-// The highest per-switch floor (TablesVerdict::busiestFloor): parts of the
-// fabric found by joining the ends of every channel.
+// The switches around s that are all cabled to each other, grown greedily
+// from s, its neighbours that share the most neighbours with it first: a
+// dragonfly's group, a fat tree's cable.
+std::vector<SwitchIndex> cliqueOf(SwitchIndex s,
+                                  const std::vector<std::vector<SwitchIndex>>& peers) {
+  const auto adjacent = [&](SwitchIndex a, SwitchIndex b) {
+    return std::ranges::binary_search(peers[a], b);
+  };
+  std::vector<std::pair<std::size_t, SwitchIndex>> byShared;
+  for (const SwitchIndex t : peers[s]) {
+    std::size_t shared = 0;
+    for (const SwitchIndex u : peers[t]) shared += adjacent(s, u);
+    byShared.emplace_back(shared, t);
+  }
+  std::ranges::sort(byShared, std::greater<>{});
+  std::vector<SwitchIndex> clique{s};
+  for (const auto& [shared, t] : byShared)
+    if (std::ranges::all_of(clique, [&](SwitchIndex m) { return adjacent(m, t); }))
+      clique.push_back(t);
+  return clique;
+}
+
+// TablesVerdict::busiestFloor: the routes of the compute CA ports of a set
+// of switches to the rest of their part of the fabric (parts found by
+// joining the ends of every channel) over the cables leaving the set; sets
+// of one switch, and each switch's clique.
 std::uint64_t busiestFloor(const ForwardingView& view) {
   const std::size_t n = view.switches();
   std::vector<SwitchIndex> part(n);
@@ -169,19 +194,31 @@ std::uint64_t busiestFloor(const ForwardingView& view) {
     while (part[s] != s) s = part[s] = part[part[s]];
     return s;
   };
-  for (ChannelId c = 0; c < view.channelCount(); ++c)
+  std::vector<std::vector<SwitchIndex>> peers(n);
+  for (ChannelId c = 0; c < view.channelCount(); ++c) {
     part[root(view.channel(c).from)] = root(view.channel(c).to);
+    peers[view.channel(c).from].push_back(view.channel(c).to);
+  }
   std::vector<std::uint64_t> compute(n, 0), inPart(n, 0);
   for (SwitchIndex s = 0; s < n; ++s) {
+    std::ranges::sort(peers[s]);
     compute[s] = view.caSources(s) - view.apartSources(s);
     inPart[root(s)] += compute[s];
   }
   std::uint64_t floor = 0;
-  for (SwitchIndex s = 0; s < n; ++s) {
-    const std::uint64_t cables = view.firstChannel(s + 1) - view.firstChannel(s);
-    if (cables == 0) continue;
-    const std::uint64_t out = compute[s] * (inPart[root(s)] - compute[s]);
+  const auto weigh = [&](const std::vector<SwitchIndex>& set) {
+    std::uint64_t ca = 0, cables = 0;
+    for (const SwitchIndex m : set) {
+      ca += compute[m];
+      for (const SwitchIndex t : peers[m]) cables += std::ranges::find(set, t) == set.end();
+    }
+    if (cables == 0) return;
+    const std::uint64_t out = ca * (inPart[root(set.front())] - ca);
     floor = std::max(floor, (out + cables - 1) / cables);
+  };
+  for (SwitchIndex s = 0; s < n; ++s) {
+    weigh({s});
+    weigh(cliqueOf(s, peers));
   }
   return floor;
 }

@@ -32,9 +32,11 @@ struct TablesVerdict {
   bool acyclic{true};            // RouteReport::creditLoops.acyclic
   // A floor under the busiest link of any tables on this fabric that
   // deliver every CA->CA route the cabling connects (with the same ports
-  // routed apart): a switch with c such CA ports in a part of the fabric
-  // holding n sends c * (n - c) routes out over its d inter-switch cables,
-  // so one carries at least ceil(c * (n - c) / d); the highest of those.
+  // routed apart): a set of switches with c such CA ports in a part of the
+  // fabric holding n sends c * (n - c) routes out over the d cables that
+  // leave it, so one carries at least ceil(c * (n - c) / d); the highest of
+  // those over every switch alone and every switch's clique (the switches
+  // around it all cabled to each other: a dragonfly's group).
   std::uint64_t busiestFloor{0};
 };
 

@@ -90,5 +90,17 @@ TEST(TablesVerdict, FloorIsALeafsRoutesOverItsUplinks) {
   EXPECT_EQ(judgeTables(cut, route(cut, "ftree"), 1).busiestFloor, 166u);
 }
 
+// On a dragonfly the floor is a group's: its hosts' routes to every other
+// group leave over its global cables, far more per cable than one router's
+// over all of its own.
+TEST(TablesVerdict, FloorIsAGroupsRoutesOverItsGlobalCables) {
+  const Fabric f = generatedFabric(DragonflySpec{.a = 4, .p = 2, .h = 2});
+  const TablesVerdict v = judgeTables(f, route(f, "dragonfly"), 1);
+  // 9 groups of 4 routers with 2 hosts: 8 * 64 routes over 4 * 2 cables;
+  // one router alone: 2 * 70 over 5.
+  EXPECT_EQ(v.busiestFloor, 64u);
+  EXPECT_GE(v.busiest, v.busiestFloor);
+}
+
 }  // namespace
 }  // namespace ibsm
