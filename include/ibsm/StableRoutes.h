@@ -22,9 +22,19 @@
 // the VLs planned on the result need no more than the fresh routes'. For an
 // engine that does not take the hint, the mix above is made here. Either
 // way the result must pass the report's channel dependency check on its
-// SL2VL, and its busiest link may carry at most 1.1x the routes of the fresh
-// tables' busiest, or the fresh tables are taken and the stats say why.
+// SL2VL, leave no more pairs unreachable than the fresh tables, and its
+// busiest link may carry at most 1.1x the routes of the fresh tables'
+// busiest, or the fresh tables are taken and the stats say why.
 // Credit-loop freedom is never traded for stability, nor balance beyond that.
+//
+// The fresh tables are computed only when the result could fail one of
+// those bounds: every pair routed, no credit loop and a busiest link within
+// 1.1x of the floor no tables can go below (a switch's CA routes spread over
+// all its cables: TablesVerdict::busiestFloor in routing/plan) pass them
+// whatever the fresh tables are. Otherwise (a dragonfly's busiest link is a
+// global one, far above that floor) the fresh tables are routed and weighed
+// as well. Either way routing under change costs one routing and one walk
+// of the result's tables, plus a fresh routing and walk only when needed.
 //
 // What changed decides whether the hint counts (classifyChange):
 // - inter-switch capacity came back (a cable or a switch the previous fabric
@@ -56,8 +66,12 @@ struct StableRoutesStats {
   std::uint64_t kept{0};       // (switch, LID) kept from the previous tables
   std::uint64_t fromFresh{0};  // (switch, LID) taken from the fresh tables
   double busiest{0};           // busiest link of the result (CA->CA routes)
-  double freshBusiest{0};      // that of the fresh tables
-  std::string why;             // why the fresh tables were taken, when they were
+  double freshBusiest{0};      // that of the fresh tables; 0 when they were not computed
+  // The floor under any tables' busiest link on this fabric: the result
+  // within 1.1x of it needs no fresh tables to compare with.
+  double busiestFloor{0};
+  bool freshComputed{false};  // the fresh tables were routed (and weighed)
+  std::string why;            // why the fresh tables were taken, when they were
 };
 
 enum class FabricChange : std::uint8_t { Unknown, CapacityLost, CapacityGained, HostsOnly };
@@ -71,8 +85,8 @@ enum class FabricChange : std::uint8_t { Unknown, CapacityLost, CapacityGained, 
 // by NodeId of `fabric`; an empty Lft where a switch had none) as the hint
 // where `change` calls for it: through RoutingOptions::previous for an engine
 // that takes it (every built-in one), else by the mix above. Falls back to the fresh
-// tables, saying why in `stats`, when the candidate leaves a pair unrouted,
-// closes a credit loop the fresh tables do not, or loads its busiest link
+// tables, saying why in `stats`, when the candidate leaves more pairs
+// unreachable than they do, closes a credit loop the fresh tables do not, or loads its busiest link
 // with more than 1.1x the fresh tables' busiest.
 [[nodiscard]] Result<RoutingResult> routeUnderChange(const Fabric& fabric,
                                                      const EngineRegistry& registry,

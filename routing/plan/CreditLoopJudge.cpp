@@ -1,9 +1,229 @@
 #include "routing/plan/CreditLoopJudge.h"
 
 #include <fmt/format.h>
+#include <ibsm/ParallelFor.h>
 #include <ibsm/Report.h>
 
+#include <algorithm>
+#include <functional>
+#include <numeric>
+#include <optional>
+#include <vector>
+
+#include "routing/analysis/CreditLoops.h"
+#include "routing/analysis/ForwardingView.h"
+#include "routing/analysis/NextHops.h"
+
 namespace ibsm {
+namespace {
+
+using analysis::ChannelId;
+using analysis::Destination;
+using analysis::ForwardingView;
+using analysis::kNoChannel;
+using analysis::kNoSwitch;
+using analysis::NextHops;
+using analysis::Outcome;
+using analysis::SwitchIndex;
+
+// Channel dependencies on one VL as bits: c1 -> c2 where c2 leaves the
+// switch c1 lands on (the report's ChannelDependencies layout), one set per
+// worker, OR-ed together at the end, so the set does not depend on who
+// walked which destination.
+class DependencyBits {
+ public:
+  explicit DependencyBits(const ForwardingView& view)
+      : view_(view), start_(view.channelCount() + 1) {
+    for (ChannelId c = 0; c < view.channelCount(); ++c) {
+      const SwitchIndex to = view.channel(c).to;
+      start_[c + 1] = start_[c] + (view.firstChannel(to + 1) - view.firstChannel(to));
+    }
+  }
+  std::size_t words() const { return start_.back() / 64 + 1; }
+  std::size_t slot(ChannelId c1, SwitchIndex to, ChannelId c2) const {
+    return start_[c1] + (c2 - view_.firstChannel(to));
+  }
+
+  // Whether the dependencies `bits` form no cycle (Kahn): channels nothing
+  // waits for are taken away, with what they wait for, until none is left
+  // (acyclic) or every channel left is waited for (a cycle).
+  bool acyclic(const std::vector<std::uint64_t>& bits) const {
+    const std::size_t n = view_.channelCount();
+    std::vector<std::uint32_t> waitedOn(n, 0);
+    forEach(bits, [&](ChannelId, ChannelId c2) { ++waitedOn[c2]; });
+    std::vector<ChannelId> free;
+    for (ChannelId c = 0; c < n; ++c)
+      if (waitedOn[c] == 0) free.push_back(c);
+    std::size_t taken = 0;
+    while (!free.empty()) {
+      const ChannelId c1 = free.back();
+      free.pop_back();
+      ++taken;
+      const SwitchIndex to = view_.channel(c1).to;
+      for (ChannelId c2 = view_.firstChannel(to); c2 < view_.firstChannel(to + 1); ++c2) {
+        const std::size_t i = slot(c1, to, c2);
+        if (((bits[i >> 6] >> (i & 63)) & 1u) != 0 && --waitedOn[c2] == 0) free.push_back(c2);
+      }
+    }
+    return taken == n;
+  }
+
+ private:
+  template <typename F>
+  void forEach(const std::vector<std::uint64_t>& bits, F&& f) const {
+    for (ChannelId c1 = 0; c1 < view_.channelCount(); ++c1) {
+      const SwitchIndex to = view_.channel(c1).to;
+      for (ChannelId c2 = view_.firstChannel(to); c2 < view_.firstChannel(to + 1); ++c2) {
+        const std::size_t i = slot(c1, to, c2);
+        if (((bits[i >> 6] >> (i & 63)) & 1u) != 0) f(c1, c2);
+      }
+    }
+  }
+
+  const ForwardingView& view_;
+  std::vector<std::size_t> start_;
+};
+
+// One worker's share of the walk: the report's pair counts and link loads
+// (AnalyseRoutes.cpp) for the destinations it is given.
+class Walker {
+ public:
+  Walker(const ForwardingView& view, const DependencyBits& slots, bool bits)
+      : view_(view),
+        slots_(slots),
+        hops_(view),
+        load_(view.channelCount(), 0),
+        pushed_(view.switches(), 0),
+        deps_(bits ? slots.words() : 0, 0) {}
+
+  const NextHops& hops() const { return hops_; }
+  const std::vector<std::uint64_t>& load() const { return load_; }
+  const std::vector<std::uint64_t>& deps() const { return deps_; }
+  std::uint64_t unreachable() const { return unreachable_; }
+
+  void visit(const Destination& d) {
+    hops_.resolve(d);
+    const bool toCa = !d.ownerIsSwitch && d.sw != kNoSwitch;
+    const bool loads = toCa && d.isBase;
+    const bool deps = !deps_.empty();
+    for (SwitchIndex s = 0; s < view_.switches(); ++s) {
+      if (deps) addDependency(s);
+      // The destination port is no source of its own LID.
+      const std::uint64_t ca = view_.caSources(s) - (!d.ownerIsSwitch && d.sw == s ? 1u : 0u);
+      const std::uint64_t sw = view_.switchIsSource(s) && !(d.ownerIsSwitch && d.sw == s);
+      pushed_[s] = 0;
+      if (hops_.outcome(s) != Outcome::Delivered) {
+        unreachable_ += ca + sw;
+        continue;
+      }
+      if (!loads || ca == 0) continue;
+      // Pairs with an end routed apart load no link.
+      const std::uint64_t apart = d.apart ? ca : view_.apartSources(s);
+      pushed_[s] = ca - std::min(ca, apart);
+    }
+    if (loads) pushLoads();
+  }
+
+ private:
+  // Every chain counts, delivered or not: s forwards on c1 to a switch
+  // that forwards on c2.
+  void addDependency(SwitchIndex s) {
+    const ChannelId c1 = hops_.channel(s);
+    if (c1 == kNoChannel) return;
+    const SwitchIndex to = hops_.next(s);
+    const ChannelId c2 = hops_.channel(to);
+    if (c2 == kNoChannel) return;
+    const std::size_t i = slots_.slot(c1, to, c2);
+    deps_[i >> 6] |= std::uint64_t{1} << (i & 63);
+  }
+
+  // Each switch's source count pushed down the tree the next hops form,
+  // farthest first.
+  void pushLoads() {
+    const auto order = hops_.order();
+    for (auto it = order.rbegin(); it != order.rend(); ++it) {
+      const SwitchIndex s = *it;
+      if (pushed_[s] == 0) continue;
+      const ChannelId c = hops_.channel(s);
+      if (c == kNoChannel) continue;  // delivered here
+      load_[c] += pushed_[s];
+      pushed_[hops_.next(s)] += pushed_[s];
+    }
+  }
+
+  const ForwardingView& view_;
+  const DependencyBits& slots_;
+  NextHops hops_;
+  std::vector<std::uint64_t> load_;
+  std::vector<std::uint64_t> pushed_;
+  std::vector<std::uint64_t> deps_;
+  std::uint64_t unreachable_{0};
+};
+
+// The switches around s that are all cabled to each other, grown greedily
+// from s, its neighbours that share the most neighbours with it first: a
+// dragonfly's group, a fat tree's cable.
+std::vector<SwitchIndex> cliqueOf(SwitchIndex s,
+                                  const std::vector<std::vector<SwitchIndex>>& peers) {
+  const auto adjacent = [&](SwitchIndex a, SwitchIndex b) {
+    return std::ranges::binary_search(peers[a], b);
+  };
+  std::vector<std::pair<std::size_t, SwitchIndex>> byShared;
+  for (const SwitchIndex t : peers[s]) {
+    std::size_t shared = 0;
+    for (const SwitchIndex u : peers[t]) shared += adjacent(s, u);
+    byShared.emplace_back(shared, t);
+  }
+  std::ranges::sort(byShared, std::greater<>{});
+  std::vector<SwitchIndex> clique{s};
+  for (const auto& [shared, t] : byShared)
+    if (std::ranges::all_of(clique, [&](SwitchIndex m) { return adjacent(m, t); }))
+      clique.push_back(t);
+  return clique;
+}
+
+// TablesVerdict::busiestFloor: the routes of the compute CA ports of a set
+// of switches to the rest of their part of the fabric (parts found by
+// joining the ends of every channel) over the cables leaving the set; sets
+// of one switch, and each switch's clique.
+std::uint64_t busiestFloor(const ForwardingView& view) {
+  const std::size_t n = view.switches();
+  std::vector<SwitchIndex> part(n);
+  std::iota(part.begin(), part.end(), SwitchIndex{0});
+  const auto root = [&](SwitchIndex s) {
+    while (part[s] != s) s = part[s] = part[part[s]];
+    return s;
+  };
+  std::vector<std::vector<SwitchIndex>> peers(n);
+  for (ChannelId c = 0; c < view.channelCount(); ++c) {
+    part[root(view.channel(c).from)] = root(view.channel(c).to);
+    peers[view.channel(c).from].push_back(view.channel(c).to);
+  }
+  std::vector<std::uint64_t> compute(n, 0), inPart(n, 0);
+  for (SwitchIndex s = 0; s < n; ++s) {
+    std::ranges::sort(peers[s]);
+    compute[s] = view.caSources(s) - view.apartSources(s);
+    inPart[root(s)] += compute[s];
+  }
+  std::uint64_t floor = 0;
+  const auto weigh = [&](const std::vector<SwitchIndex>& set) {
+    std::uint64_t ca = 0, cables = 0;
+    for (const SwitchIndex m : set) {
+      ca += compute[m];
+      for (const SwitchIndex t : peers[m]) cables += std::ranges::find(set, t) == set.end();
+    }
+    if (cables == 0) return;
+    const std::uint64_t out = ca * (inPart[root(set.front())] - ca);
+    floor = std::max(floor, (out + cables - 1) / cables);
+  };
+  for (SwitchIndex s = 0; s < n; ++s) {
+    weigh({s});
+    weigh(cliqueOf(s, peers));
+  }
+  return floor;
+}
+
+}  // namespace
 
 TablesJudge creditLoopJudge() {
   return [](const Fabric& fabric, const RoutingResult& result) -> std::optional<std::string> {
@@ -11,6 +231,36 @@ TablesJudge creditLoopJudge() {
     if (loops.acyclic) return std::nullopt;
     return fmt::format("its tables have a credit loop (cycle: {})", fmt::join(loops.cycle, " => "));
   };
+}
+
+TablesVerdict judgeTables(const Fabric& fabric, const RoutingResult& result, unsigned threads) {
+  const ForwardingView view(fabric, result);
+  // With SL2VL tables the report's per-VL dependencies, on one thread.
+  std::optional<analysis::ChannelDependencies> perVl;
+  if (view.hasSl2Vl()) perVl.emplace(view);
+  const DependencyBits slots(view);
+  const unsigned n = perVl ? 1u : threadCount(threads);
+  std::vector<Walker> walkers;
+  walkers.reserve(n);
+  for (unsigned w = 0; w < n; ++w) walkers.emplace_back(view, slots, !perVl);
+  const auto destinations = view.destinations();
+  parallelFor(n, destinations.size(), 64, [&](std::size_t begin, std::size_t end, unsigned w) {
+    for (std::size_t i = begin; i < end; ++i) {
+      walkers[w].visit(destinations[i]);
+      if (perVl) perVl->add(walkers[w].hops());
+    }
+  });
+  TablesVerdict v;
+  std::vector<std::uint64_t> load(view.channelCount(), 0), deps(perVl ? 0 : slots.words(), 0);
+  for (const Walker& w : walkers) {
+    v.unreachable += w.unreachable();
+    for (std::size_t c = 0; c < load.size(); ++c) load[c] += w.load()[c];
+    for (std::size_t i = 0; i < deps.size(); ++i) deps[i] |= w.deps()[i];
+  }
+  v.busiest = load.empty() ? 0 : std::ranges::max(load);
+  v.acyclic = perVl ? perVl->report(result.vlsUsed).acyclic : slots.acyclic(deps);
+  v.busiestFloor = busiestFloor(view);
+  return v;
 }
 
 }  // namespace ibsm

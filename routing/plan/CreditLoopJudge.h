@@ -7,12 +7,40 @@
 // says so (status routes_credit_loop, log SM-0442).
 //
 //   registry.route(fabric, engines, options, creditLoopJudge());
+//
+// And what routing under change weighs tables by (judgeTables): the
+// report's busiest link, unreachable pairs and credit-loop freedom, by the
+// report's definitions (Report.h) and its per-destination resolution, but
+// without the rest of its walk (hops, stretch, examples, names) and on
+// `threads` threads; the figures do not depend on how many.
+//
+//   const TablesVerdict v = judgeTables(fabric, candidate, options.threads);
+//   if (v.unreachable == 0 && v.acyclic && v.busiest <= 1.1 * v.busiestFloor) ...
 #pragma once
 
 #include <ibsm/Routing.h>
 
+#include <cstdint>
+
 namespace ibsm {
 
 [[nodiscard]] TablesJudge creditLoopJudge();
+
+struct TablesVerdict {
+  std::uint64_t busiest{0};      // RouteReport::linkLoad.max
+  std::uint64_t unreachable{0};  // RouteReport::unreachablePairs()
+  bool acyclic{true};            // RouteReport::creditLoops.acyclic
+  // A floor under the busiest link of any tables on this fabric that
+  // deliver every CA->CA route the cabling connects (with the same ports
+  // routed apart): a set of switches with c such CA ports in a part of the
+  // fabric holding n sends c * (n - c) routes out over the d cables that
+  // leave it, so one carries at least ceil(c * (n - c) / d); the highest of
+  // those over every switch alone and every switch's clique (the switches
+  // around it all cabled to each other: a dragonfly's group).
+  std::uint64_t busiestFloor{0};
+};
+
+[[nodiscard]] TablesVerdict judgeTables(const Fabric& fabric, const RoutingResult& result,
+                                        unsigned threads);
 
 }  // namespace ibsm

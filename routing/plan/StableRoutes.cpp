@@ -1,9 +1,12 @@
 #include <fmt/format.h>
 #include <ibsm/MadAttributes.h>
-#include <ibsm/Report.h>
+#include <ibsm/ParallelFor.h>
 #include <ibsm/StableRoutes.h>
 
+#include <algorithm>
+#include <optional>
 #include <set>
+#include <string>
 #include <tuple>
 #include <vector>
 
@@ -53,37 +56,148 @@ void keepAbsentLids(const std::vector<Target>& present, const std::vector<Lft>& 
   }
 }
 
-// How the mix is counted: before routing (which chains hold), into the
-// fresh tables of an engine that does not take the hint (the kept entries
-// are written), or on the tables of one that does (kept: what it kept).
-enum class Tally : std::uint8_t { Count, Write, Read };
+// Bits by (LID, switch), a row of whole words per LID: a LID's row is
+// written by the one worker that judges it.
+class LidBits {
+ public:
+  LidBits(std::size_t lids, std::size_t switches)
+      : words_((switches + 63) / 64), bits_(lids * words_, 0) {}
+  void set(std::size_t lid, std::size_t s) {
+    bits_[lid * words_ + s / 64] |= std::uint64_t{1} << (s % 64);
+  }
+  bool at(std::size_t lid, std::size_t s) const {
+    const std::size_t w = lid * words_ + s / 64;
+    return w < bits_.size() && ((bits_[w] >> (s % 64)) & 1u) != 0;
+  }
 
-// Walks every previous chain toward every LID present.
-void keepHolding(const routing::SwitchGraph& graph, const std::vector<Target>& present,
-                 routing::PreviousChains& chains, Tally tally, RoutingResult* candidate,
-                 StableRoutesStats& stats) {
-  stats.kept = stats.broken = stats.fromFresh = 0;
+ private:
+  std::size_t words_;
+  std::vector<std::uint64_t> bits_;
+};
+
+// Which previous chains hold toward every LID present, judged once before
+// routing, LIDs split over threads: the broken ones are what the change
+// can move, and the kept entries are counted on these verdicts after.
+struct HeldChains {
+  LidBits holds;
+  std::uint64_t broken{0};
   std::set<std::pair<NodeId, std::uint16_t>> brokenBlocks;
-  for (const Target& t : present) {
-    chains.judge(t.lid, t.sw, t.port);
-    for (routing::SwitchIndex s = 0; s < graph.size(); ++s) {
-      bool kept = chains.holds(s);
-      if (tally != Tally::Count) {
-        auto& table = candidate->lfts[graph.nodeId(s)].port;
-        if (t.lid.value >= table.size()) continue;  // an engine that sized it short
-        auto& entry = table[t.lid.value];
-        if (kept && tally == Tally::Write) entry = chains.port(s);
-        kept = kept && entry == chains.port(s);
+};
+
+HeldChains judgeChains(const routing::SwitchGraph& graph, const std::vector<Target>& present,
+                       const std::vector<Lft>& previous, unsigned threads) {
+  std::size_t lids = 0;
+  for (const Target& t : present) lids = std::max<std::size_t>(lids, t.lid.value + 1u);
+  HeldChains out{LidBits(lids, graph.size()), 0, {}};
+  const unsigned n = threadCount(threads);
+  std::vector<routing::PreviousChains> chains;
+  chains.reserve(n);
+  for (unsigned w = 0; w < n; ++w) chains.emplace_back(graph, previous);
+  std::vector<std::uint64_t> broken(n, 0);
+  std::vector<std::set<std::pair<NodeId, std::uint16_t>>> blocks(n);
+  parallelFor(n, present.size(), 16, [&](std::size_t begin, std::size_t end, unsigned w) {
+    for (std::size_t i = begin; i < end; ++i) {
+      const Target& t = present[i];
+      chains[w].judge(t.lid, t.sw, t.port);
+      for (routing::SwitchIndex s = 0; s < graph.size(); ++s) {
+        if (chains[w].holds(s)) {
+          out.holds.set(t.lid.value, s);
+        } else if (chains[w].hadRoute(s)) {
+          ++broken[w];
+          blocks[w].emplace(graph.nodeId(s),
+                            static_cast<std::uint16_t>(t.lid.value / kLftBlockSize));
+        }
       }
+    }
+  });
+  for (unsigned w = 0; w < n; ++w) {
+    out.broken += broken[w];
+    out.brokenBlocks.merge(blocks[w]);
+  }
+  return out;
+}
+
+// The (LID, switch) entries where a taker's tables differ from the previous
+// ones, found table by table: the tally then reads no entry of the result
+// LID by LID (a cache miss each on a large fabric).
+LidBits changedEntries(const routing::SwitchGraph& graph, const std::vector<Lft>& previous,
+                       const RoutingResult& result) {
+  const auto compared = [&](routing::SwitchIndex s) -> std::size_t {
+    const NodeId id = graph.nodeId(s);
+    if (id >= previous.size()) return 0;
+    return std::min(result.lfts[id].port.size(), previous[id].port.size());
+  };
+  std::size_t lids = 0;
+  for (routing::SwitchIndex s = 0; s < graph.size(); ++s) lids = std::max(lids, compared(s));
+  LidBits out(lids, graph.size());
+  for (routing::SwitchIndex s = 0; s < graph.size(); ++s) {
+    const std::size_t n = compared(s);
+    if (n == 0) continue;
+    const auto now = result.lfts[graph.nodeId(s)].port.begin();
+    const auto end = now + static_cast<std::ptrdiff_t>(n);
+    for (auto [a, b] = std::mismatch(now, end, previous[graph.nodeId(s)].port.begin()); a != end;
+         std::tie(a, b) = std::mismatch(a + 1, end, b + 1))
+      out.set(static_cast<std::size_t>(a - now), s);
+  }
+  return out;
+}
+
+// Counts the mix on the result: for an engine that took the hint, kept is
+// what it kept of the chains that hold; into the fresh tables of one that
+// did not, every such entry is written (and kept).
+void tallyKept(const routing::SwitchGraph& graph, const std::vector<Target>& present,
+               const std::vector<Lft>& previous, const HeldChains& held, bool followed,
+               RoutingResult& candidate, StableRoutesStats& stats) {
+  stats.broken = held.broken;
+  stats.brokenBlocks = held.brokenBlocks.size();
+  std::optional<LidBits> changed;
+  if (followed) changed.emplace(changedEntries(graph, previous, candidate));
+  std::vector<std::size_t> sized(graph.size());
+  for (routing::SwitchIndex s = 0; s < graph.size(); ++s)
+    sized[s] = candidate.lfts[graph.nodeId(s)].port.size();
+  for (const Target& t : present)
+    for (routing::SwitchIndex s = 0; s < graph.size(); ++s) {
+      if (t.lid.value >= sized[s]) continue;  // an engine that sized it short
+      bool kept = held.holds.at(t.lid.value, s);
+      if (changed)
+        kept = kept && !changed->at(t.lid.value, s);
+      else if (kept)
+        candidate.lfts[graph.nodeId(s)].port[t.lid.value] =
+            previous[graph.nodeId(s)].port[t.lid.value];
       stats.kept += kept;
       stats.fromFresh += !kept;
-      if (chains.holds(s) || !chains.hadRoute(s)) continue;
-      stats.broken += 1;
-      brokenBlocks.emplace(graph.nodeId(s),
-                           static_cast<std::uint16_t>(t.lid.value / kLftBlockSize));
     }
-  }
-  stats.brokenBlocks = brokenBlocks.size();
+}
+
+// Why the candidate is refused for the fresh tables, or nullopt.
+std::optional<std::string> refusal(const TablesVerdict& mine, const TablesVerdict& theirs,
+                                   const StableRoutesStats& stats) {
+  const bool loops = !mine.acyclic && theirs.acyclic;
+  if (mine.unreachable > theirs.unreachable || loops)
+    return fmt::format(
+        "keeping the {} entries whose previous path holds would leave {} pairs unreachable{}: "
+        "fresh tables",
+        stats.kept, mine.unreachable, loops ? " and close a credit loop" : "");
+  // Stability is worth some balance, not any: past this the flows crowded
+  // around the loss cost more than the entries a fresh computation moves.
+  if (stats.busiest > kMaxBusiestOverFresh * stats.freshBusiest)
+    return fmt::format(
+        "keeping the {} entries whose previous path holds would load the busiest link with {} "
+        "routes, more than {}x the {} of fresh tables: fresh tables",
+        stats.kept, mine.busiest, kMaxBusiestOverFresh, theirs.busiest);
+  return std::nullopt;
+}
+
+RoutingResult stabilised(RoutingResult candidate, StableRoutesStats& stats) {
+  stats.stabilised = true;
+  candidate.notes.push_back(fmt::format(
+      "stable under change: {} (switch, LID) entries whose previous path holds kept, {} whose "
+      "previous path broke routed anew; busiest link {} routes against {}",
+      stats.kept, stats.broken, stats.busiest,
+      stats.freshComputed ? fmt::format("{} for fresh tables", stats.freshBusiest)
+                          : fmt::format("a floor of {} for any tables (fresh ones not needed)",
+                                        stats.busiestFloor)));
+  return candidate;
 }
 
 }  // namespace
@@ -123,55 +237,43 @@ Result<RoutingResult> routeUnderChange(const Fabric& fabric, const EngineRegistr
   }
   const routing::SwitchGraph graph(fabric);
   const auto present = targets(graph);
-  routing::PreviousChains chains(graph, previous);
-  if (change == FabricChange::Unknown) {
-    keepHolding(graph, present, chains, Tally::Count, nullptr, stats);
-    if (stats.broken == 0) {
-      stats.why = "no previous path is broken and the previous fabric is unknown: fresh tables";
-      return registry.route(fabric, engines, options, judge);
-    }
+  const HeldChains held = judgeChains(graph, present, previous, options.threads);
+  if (change == FabricChange::Unknown && held.broken == 0) {
+    stats.why = "no previous path is broken and the previous fabric is unknown: fresh tables";
+    return registry.route(fabric, engines, options, judge);
   }
-  // The hinted run first: an engine that does not take the hint returns its
-  // fresh tables, so one run serves both, and only a taker runs twice.
+  // An engine that does not take the hint returns its fresh tables, so one
+  // run serves both; a taker's fresh tables wait until they are needed.
   options.previous = previous;
   auto hinted = registry.route(fabric, engines, options, judge);
   if (!hinted) return hinted;
   const bool followed = hinted->followedPrevious;
   options.previous = {};
-  auto fresh = followed ? registry.route(fabric, engines, options, judge) : *hinted;
-  if (!fresh) return fresh;
+  std::optional<RoutingResult> fresh;
+  if (!followed) fresh = *hinted;
   RoutingResult candidate = std::move(*hinted);
-  keepHolding(graph, present, chains, followed ? Tally::Read : Tally::Write, &candidate, stats);
+  tallyKept(graph, present, previous, held, followed, candidate, stats);
   keepAbsentLids(present, previous, candidate);
-  const RouteReport freshReport = analyseRoutes(fabric, *fresh);
-  const RouteReport report = analyseRoutes(fabric, candidate);
-  stats.freshBusiest = static_cast<double>(freshReport.linkLoad.max);
-  stats.busiest = static_cast<double>(report.linkLoad.max);
-  const bool loops = !report.creditLoops.acyclic && freshReport.creditLoops.acyclic;
-  if (report.unreachablePairs() > freshReport.unreachablePairs() || loops) {
-    stats.why = fmt::format(
-        "keeping the {} entries whose previous path holds would leave {} pairs unreachable{}: "
-        "fresh tables",
-        stats.kept, report.unreachablePairs(), loops ? " and close a credit loop" : "");
-    stats.busiest = stats.freshBusiest;
-    return fresh;
+  const TablesVerdict mine = judgeTables(fabric, candidate, options.threads);
+  stats.busiest = static_cast<double>(mine.busiest);
+  stats.busiestFloor = static_cast<double>(mine.busiestFloor);
+  if (mine.unreachable == 0 && mine.acyclic &&
+      stats.busiest <= kMaxBusiestOverFresh * stats.busiestFloor)
+    return stabilised(std::move(candidate), stats);
+  if (!fresh) {
+    auto routed = registry.route(fabric, engines, options, judge);
+    if (!routed) return routed;
+    fresh = std::move(*routed);
   }
-  // Stability is worth some balance, not any: past this the flows crowded
-  // around the loss cost more than the entries a fresh computation moves.
-  if (stats.busiest > kMaxBusiestOverFresh * stats.freshBusiest) {
-    stats.why = fmt::format(
-        "keeping the {} entries whose previous path holds would load the busiest link with {} "
-        "routes, more than {}x the {} of fresh tables: fresh tables",
-        stats.kept, report.linkLoad.max, kMaxBusiestOverFresh, freshReport.linkLoad.max);
+  stats.freshComputed = true;
+  const TablesVerdict theirs = judgeTables(fabric, *fresh, options.threads);
+  stats.freshBusiest = static_cast<double>(theirs.busiest);
+  if (auto why = refusal(mine, theirs, stats)) {
+    stats.why = std::move(*why);
     stats.busiest = stats.freshBusiest;
-    return fresh;
+    return std::move(*fresh);
   }
-  stats.stabilised = true;
-  candidate.notes.push_back(fmt::format(
-      "stable under change: {} (switch, LID) entries whose previous path holds kept, {} whose "
-      "previous path broke routed anew; busiest link {} routes against {} for fresh tables",
-      stats.kept, stats.broken, report.linkLoad.max, freshReport.linkLoad.max));
-  return candidate;
+  return stabilised(std::move(candidate), stats);
 }
 
 }  // namespace ibsm
