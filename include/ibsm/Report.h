@@ -248,11 +248,13 @@ struct RouteReport {
 };
 
 // Walks every table of `result` over `fabric` (which must hold the LIDs the
-// tables were built for). Pure: no I/O, no timing.
-RouteReport analyseRoutes(const Fabric& fabric, const RoutingResult& result);
+// tables were built for). Pure: no I/O, no timing. On `threads` threads
+// (routing.threads; 0: all cores): the report is the same for any count.
+RouteReport analyseRoutes(const Fabric& fabric, const RoutingResult& result, unsigned threads = 0);
 
 // analyseRoutes(fabric, result).creditLoops, without the rest of the walk.
-CreditLoopReport findCreditLoops(const Fabric& fabric, const RoutingResult& result);
+CreditLoopReport findCreditLoops(const Fabric& fabric, const RoutingResult& result,
+                                 unsigned threads = 0);
 
 // The multicast plan judged: figures, and checkMulticast() over its MFTs.
 MulticastReport analyseMulticast(const Fabric& fabric, const MulticastPlan& plan,
