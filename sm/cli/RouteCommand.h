@@ -33,6 +33,7 @@ struct RouteArgs {
   std::vector<std::string> isolate;
   bool json{false};
   bool check{false};
+  std::optional<unsigned> threads;  // else routing.threads of the config
 };
 
 void addRouteCommand(CLI::App& app, RouteArgs& args);
