@@ -1,16 +1,28 @@
 // analyseRoutes: one pass per destination LID over the resolved next hops
 // (see NextHops.h); pair counts, hop figures, link loads and channel
 // dependencies are all accumulated from that one resolution.
+//
+// In parallel (ParallelFor.h): the destinations are cut into units, each
+// LID on its own but a switch's CA LIDs together (they share one BFS for
+// the stretch), and workers take units in turn. Each worker keeps its own
+// next hops, counts, link loads and dependency set, allocated once; at the
+// end they are summed (counts, loads), maxed (hop maxima) and joined
+// (dependencies, example candidates), none of which depends on which
+// worker walked which destination, so the report is the same for any
+// thread count.
 #include <fmt/format.h>
+#include <ibsm/ParallelFor.h>
 #include <ibsm/Report.h>
 
 #include <algorithm>
 #include <array>
 #include <numeric>
+#include <span>
 
 #include "routing/analysis/CreditLoops.h"
 #include "routing/analysis/ForwardingView.h"
 #include "routing/analysis/NextHops.h"
+#include "routing/analysis/UnreachableExamples.h"
 
 namespace ibsm {
 namespace {
@@ -29,167 +41,135 @@ PairKind kindOf(bool fromSwitch, bool toSwitch) {
   return toSwitch ? PairKind::CaToSwitch : PairKind::CaToCa;
 }
 
-EndpointName nameOf(const Fabric& fabric, PortRef ref) {
-  const Node& node = fabric.node(ref.node);
-  const Port& port = node.ports[ref.port];
-  return EndpointName{node.description, port.guid, port.lid, ref.port};
+bool toCa(const Destination& d) {
+  return !d.ownerIsSwitch && d.sw != kNoSwitch;
 }
-
-// Candidate examples, kept per reason so that the few shown cover every
-// reason that occurred rather than the first one found many times.
-class ExampleCollector {
- public:
-  explicit ExampleCollector(const ForwardingView& view) : view_(view) {}
-
-  bool wants(UnreachableReason reason) const {
-    return byReason_[static_cast<std::size_t>(reason)].size() < RouteReport::kMaxExamples;
-  }
-
-  void add(SwitchIndex from, const Destination& d) {
-    const Fabric& fabric = view_.fabric();
-    // Prefer a CA as the source: that is the traffic operators care about.
-    PortRef source{view_.graph().nodeId(from), 0};
-    for (const auto& e : view_.graph().endpoints(from).subspan(1)) {
-      if (e.base.value != 0 && e.owner != d.owner) {
-        source = e.owner;
-        break;
-      }
-    }
-    const analysis::Trace trace = analysis::traceRoute(view_, from, d);
-    UnreachableExample ex{nameOf(fabric, source),
-                          nameOf(fabric, d.owner),
-                          analysis::reasonOf(trace.outcome),
-                          stoppedAt(trace, d),
-                          {}};
-    ex.destination.lid = d.lid;
-    for (const SwitchIndex s : trace.path)
-      ex.path.push_back(fabric.node(view_.graph().nodeId(s)).description);
-    byReason_[static_cast<std::size_t>(ex.reason)].push_back(std::move(ex));
-  }
-
-  // Round-robin over the reasons, up to kMaxExamples in all.
-  std::vector<UnreachableExample> take() {
-    std::vector<UnreachableExample> out;
-    for (std::size_t i = 0; out.size() < RouteReport::kMaxExamples; ++i) {
-      bool any = false;
-      for (auto& bucket : byReason_) {
-        if (i >= bucket.size() || out.size() >= RouteReport::kMaxExamples) continue;
-        out.push_back(std::move(bucket[i]));
-        any = true;
-      }
-      if (!any) break;
-    }
-    return out;
-  }
-
- private:
-  std::string stoppedAt(const analysis::Trace& trace, const Destination& d) const {
-    const Fabric& fabric = view_.fabric();
-    const SwitchIndex last = trace.path.back();
-    const NodeId id = view_.graph().nodeId(last);
-    const PortRef at{id, trace.lastPort};
-    switch (trace.outcome) {
-      case Outcome::NoEntry:
-        return fmt::format("{} has no entry for LID {}", view_.switchName(last), d.lid);
-      case Outcome::DeadPort:
-        if (trace.lastPort > view_.numPorts(last))
-          return fmt::format("{} sends LID {} to port {}, which it does not have",
-                             view_.switchName(last), d.lid, trace.lastPort);
-        return fmt::format("{} sends LID {} to a port with no cable", fabric.describe(at), d.lid);
-      case Outcome::WrongPort:
-        if (trace.lastPort == 0)
-          return fmt::format("{} delivers LID {} to itself", view_.switchName(last), d.lid);
-        return fmt::format("{} delivers LID {} to {}", fabric.describe(at), d.lid,
-                           fabric.describe(*fabric.port(at).remote));
-      case Outcome::Loop:
-        return fmt::format("{} is visited twice", view_.switchName(last));
-      case Outcome::Delivered:
-        break;
-    }
-    return "delivered";
-  }
-
-  const ForwardingView& view_;
-  std::array<std::vector<UnreachableExample>, kUnreachableReasons> byReason_;
-};
 
 struct HopSums {
   std::uint64_t pairs{0};
   std::uint64_t hops{0};
   std::uint64_t stretch{0};
+  std::uint32_t max{0};
+  std::uint32_t maxStretch{0};
+  std::uint64_t longerThanShortest{0};
+
+  void merge(const HopSums& o) {
+    pairs += o.pairs;
+    hops += o.hops;
+    stretch += o.stretch;
+    max = std::max(max, o.max);
+    maxStretch = std::max(maxStretch, o.maxStretch);
+    longerThanShortest += o.longerThanShortest;
+  }
 };
 
-class Analysis {
- public:
-  Analysis(const ForwardingView& view, RouteReport& report)
-      : view_(view),
-        report_(report),
-        hops_(view),
-        deps_(view),
-        examples_(view),
-        load_(view.channelCount(), 0),
-        pushed_(view.switches(), 0) {}
+// What one worker adds up over the destinations it walks.
+struct Tally {
+  std::array<PairCounts, kPairKinds> pairs{};
+  std::array<std::uint64_t, kUnreachableReasons> unreachableByReason{};
+  std::size_t lidsWithLoops{0};
+  HopSums sums;
+  HopSums apartSums;
+  analysis::ExampleCandidates examples;
+};
 
-  void run(std::uint8_t vlsNeeded) {
-    SwitchIndex shortestFor = kNoSwitch;
-    for (const Destination& d : view_.destinations()) {
-      hops_.resolve(d);
-      deps_.add(hops_);
-      if (hops_.hasLoop()) ++report_.lidsWithLoops;
-      const bool toCa = !d.ownerIsSwitch && d.sw != kNoSwitch;
-      if (toCa && shortestFor != d.sw) {  // destinations come grouped by switch
-        shortest_ = view_.graph().hopsFrom(d.sw);
-        shortestFor = d.sw;
-      }
-      visitSources(d, toCa);
-      if (toCa && d.isBase) pushLoads();
-    }
-    finishHops(sums_, report_.hops);
-    finishHops(apartSums_, report_.apartHops);
-    finishLoads();
-    report_.unreachableExamples = examples_.take();
-    report_.creditLoops = deps_.report(vlsNeeded);
+// Where each unit of work starts in view.destinations(): a switch's CA
+// LIDs make one unit, every other LID one of its own.
+std::vector<std::uint32_t> unitStarts(std::span<const Destination> ds) {
+  std::vector<std::uint32_t> starts;
+  for (std::uint32_t i = 0; i < ds.size(); ++i)
+    if (i == 0 || !toCa(ds[i]) || !toCa(ds[i - 1]) || ds[i].sw != ds[i - 1].sw) starts.push_back(i);
+  starts.push_back(static_cast<std::uint32_t>(ds.size()));
+  return starts;
+}
+
+// One worker's state: its scratch, sized once for the fabric, and its tally.
+class Worker {
+ public:
+  Worker(const ForwardingView& view, const analysis::ChannelDependencies& blank)
+      : view_(view),
+        hops_(view),
+        deps_(blank),
+        load_(view.channelCount(), 0),
+        pushed_(view.switches(), 0),
+        shortest_(view.switches(), 0) {
+    queue_.reserve(view.switches());
   }
+
+  void walk(std::uint32_t index) {
+    const Destination& d = view_.destinations()[index];
+    hops_.resolve(d);
+    deps_.add(hops_);
+    if (hops_.hasLoop()) ++tally_.lidsWithLoops;
+    if (toCa(d) && shortestFor_ != d.sw) {  // a unit's CA LIDs share their switch
+      distancesFrom(d.sw);
+      shortestFor_ = d.sw;
+    }
+    visitSources(d, index);
+    if (toCa(d) && d.isBase) pushLoads();
+  }
+
+  // Joins another worker's figures into this one's.
+  void merge(const Worker& o) {
+    for (std::size_t k = 0; k < kPairKinds; ++k) {
+      tally_.pairs[k].routed += o.tally_.pairs[k].routed;
+      tally_.pairs[k].unreachable += o.tally_.pairs[k].unreachable;
+    }
+    for (std::size_t r = 0; r < kUnreachableReasons; ++r)
+      tally_.unreachableByReason[r] += o.tally_.unreachableByReason[r];
+    tally_.lidsWithLoops += o.tally_.lidsWithLoops;
+    tally_.sums.merge(o.tally_.sums);
+    tally_.apartSums.merge(o.tally_.apartSums);
+    tally_.examples.merge(o.tally_.examples);
+    for (std::size_t c = 0; c < load_.size(); ++c) load_[c] += o.load_[c];
+    deps_.merge(o.deps_);
+  }
+
+  const Tally& tally() const { return tally_; }
+  const std::vector<std::uint64_t>& load() const { return load_; }
+  const analysis::ChannelDependencies& deps() const { return deps_; }
 
  private:
   // One pass over the source switches of destination d: pair counts,
-  // unreachable reasons and examples, hop figures, and each switch's CA
-  // count for the link loads (routes from CAs attached to it).
-  void visitSources(const Destination& d, bool toCa) {
-    auto& fromCa = report_.pairs[static_cast<std::size_t>(kindOf(false, d.ownerIsSwitch))];
-    auto& fromSwitch = report_.pairs[static_cast<std::size_t>(kindOf(true, d.ownerIsSwitch))];
-    unsigned shown = 0;  // reasons this LID already gave an example for
+  // unreachable reasons and example candidates, hop figures, and each
+  // switch's CA count for the link loads (routes from CAs attached to it).
+  void visitSources(const Destination& d, std::uint32_t index) {
+    auto& fromCa = tally_.pairs[static_cast<std::size_t>(kindOf(false, d.ownerIsSwitch))];
+    auto& fromSwitch = tally_.pairs[static_cast<std::size_t>(kindOf(true, d.ownerIsSwitch))];
+    const bool compute = toCa(d);
+    unsigned shown = 0;  // reasons this LID already offered an example for
     for (SwitchIndex s = 0; s < view_.switches(); ++s) {
       // The destination port is no source of its own LID.
       const std::uint64_t ca = view_.caSources(s) - (!d.ownerIsSwitch && d.sw == s ? 1u : 0u);
       const std::uint64_t sw = view_.switchIsSource(s) && !(d.ownerIsSwitch && d.sw == s);
       pushed_[s] = 0;
-      if (hops_.outcome(s) == Outcome::Delivered) {
+      const Outcome outcome = hops_.outcome(s);
+      if (outcome == Outcome::Delivered) {
         fromCa.routed += ca;
         fromSwitch.routed += sw;
-        if (!toCa || ca == 0) continue;
+        if (!compute || ca == 0) continue;
         // Pairs with an end routed apart count in their own hop figures
         // and load no link: the compute balance is the compute pairs'.
         const std::uint64_t apart = d.apart ? ca : view_.apartSources(s);
-        const std::uint64_t compute = ca - std::min(ca, apart);
-        pushed_[s] = compute;
-        addHops(s, compute, sums_, report_.hops);
-        addHops(s, ca - compute, apartSums_, report_.apartHops);
+        const std::uint64_t computePairs = ca - std::min(ca, apart);
+        pushed_[s] = computePairs;
+        addHops(s, computePairs, tally_.sums);
+        addHops(s, ca - computePairs, tally_.apartSums);
         continue;
       }
       fromCa.unreachable += ca;
       fromSwitch.unreachable += sw;
-      const UnreachableReason reason = analysis::reasonOf(hops_.outcome(s));
-      report_.unreachableByReason[static_cast<std::size_t>(reason)] += ca + sw;
+      const UnreachableReason reason = analysis::reasonOf(outcome);
+      tally_.unreachableByReason[static_cast<std::size_t>(reason)] += ca + sw;
       const unsigned bit = 1u << static_cast<unsigned>(reason);
-      if (ca + sw > 0 && (shown & bit) == 0 && examples_.wants(reason)) {
-        examples_.add(s, d);
+      if (ca + sw > 0 && (shown & bit) == 0) {
+        tally_.examples.offer(reason, {index, s});
         shown |= bit;
       }
     }
   }
 
-  void addHops(SwitchIndex s, std::uint64_t pairs, HopSums& sums, HopStats& h) {
+  void addHops(SwitchIndex s, std::uint64_t pairs, HopSums& sums) const {
     if (pairs == 0) return;
     const std::uint16_t hops = hops_.hops(s);
     const std::uint16_t best = shortest_[s];
@@ -197,9 +177,28 @@ class Analysis {
     sums.pairs += pairs;
     sums.hops += pairs * hops;
     sums.stretch += pairs * stretch;
-    h.max = std::max<std::uint32_t>(h.max, hops);
-    h.maxStretch = std::max(h.maxStretch, stretch);
-    if (stretch > 0) h.longerThanShortest += pairs;
+    sums.max = std::max<std::uint32_t>(sums.max, hops);
+    sums.maxStretch = std::max(sums.maxStretch, stretch);
+    if (stretch > 0) sums.longerThanShortest += pairs;
+  }
+
+  // Fewest switch hops from every switch to `to` over the inter-switch
+  // cables (a BFS on the view's channels, which run both ways).
+  void distancesFrom(SwitchIndex to) {
+    std::ranges::fill(shortest_, routing::kUnreachable);
+    queue_.clear();
+    shortest_[to] = 0;
+    queue_.push_back(to);
+    for (std::size_t head = 0; head < queue_.size(); ++head) {
+      const SwitchIndex s = queue_[head];
+      const auto next = static_cast<std::uint16_t>(shortest_[s] + 1);
+      for (ChannelId c = view_.firstChannel(s); c < view_.firstChannel(s + 1); ++c) {
+        const SwitchIndex t = view_.channel(c).to;
+        if (shortest_[t] != routing::kUnreachable) continue;
+        shortest_[t] = next;
+        queue_.push_back(t);
+      }
+    }
   }
 
   // Every route toward d follows the tree the next hops form; pushing each
@@ -216,61 +215,91 @@ class Analysis {
     }
   }
 
-  static void finishHops(const HopSums& sums, HopStats& h) {
-    h.pairs = sums.pairs;
-    if (sums.pairs == 0) return;
-    h.mean = static_cast<double>(sums.hops) / static_cast<double>(sums.pairs);
-    h.meanStretch = static_cast<double>(sums.stretch) / static_cast<double>(sums.pairs);
-  }
-
-  void finishLoads() {
-    auto& l = report_.linkLoad;
-    l.links = load_.size();
-    if (load_.empty()) return;
-    const auto [lo, hi] = std::ranges::minmax(load_);
-    l.min = lo;
-    l.max = hi;
-    const std::uint64_t total = std::accumulate(load_.begin(), load_.end(), std::uint64_t{0});
-    l.mean = static_cast<double>(total) / static_cast<double>(load_.size());
-    l.maxOverMean = total == 0 ? 0.0 : static_cast<double>(hi) / l.mean;
-
-    std::vector<ChannelId> byLoad(load_.size());
-    std::iota(byLoad.begin(), byLoad.end(), ChannelId{0});
-    const std::size_t top = std::min(RouteReport::kBusiestLinks, byLoad.size());
-    std::partial_sort(byLoad.begin(), byLoad.begin() + static_cast<std::ptrdiff_t>(top),
-                      byLoad.end(), [&](ChannelId a, ChannelId b) {
-                        return load_[a] != load_[b] ? load_[a] > load_[b] : a < b;
-                      });
-    const Fabric& fabric = view_.fabric();
-    l.perLink.reserve(load_.size());
-    for (ChannelId c = 0; c < load_.size(); ++c) {
-      const analysis::Channel& ch = view_.channel(c);
-      l.perLink.push_back({fabric.node(view_.graph().nodeId(ch.from)).guid, ch.port, load_[c]});
-    }
-    for (std::size_t i = 0; i < top; ++i) {
-      const analysis::Channel& ch = view_.channel(byLoad[i]);
-      l.busiest.push_back(LinkLoad{
-          view_.channelName(byLoad[i]), fabric.node(view_.graph().nodeId(ch.from)).guid, ch.port,
-          fabric.node(view_.graph().nodeId(ch.to)).guid, ch.remotePort, load_[byLoad[i]]});
-    }
-  }
-
   const ForwardingView& view_;
-  RouteReport& report_;
   NextHops hops_;
   analysis::ChannelDependencies deps_;
-  ExampleCollector examples_;
   std::vector<std::uint64_t> load_;
   std::vector<std::uint64_t> pushed_;
   std::vector<std::uint16_t> shortest_;
-  HopSums sums_;
-  HopSums apartSums_;
+  std::vector<SwitchIndex> queue_;
+  SwitchIndex shortestFor_{kNoSwitch};
+  Tally tally_;
 };
+
+void finishHops(const HopSums& sums, HopStats& h) {
+  h.pairs = sums.pairs;
+  h.max = sums.max;
+  h.maxStretch = sums.maxStretch;
+  h.longerThanShortest = sums.longerThanShortest;
+  if (sums.pairs == 0) return;
+  h.mean = static_cast<double>(sums.hops) / static_cast<double>(sums.pairs);
+  h.meanStretch = static_cast<double>(sums.stretch) / static_cast<double>(sums.pairs);
+}
+
+void finishLoads(const ForwardingView& view, const std::vector<std::uint64_t>& load,
+                 LinkLoadStats& l) {
+  l.links = load.size();
+  if (load.empty()) return;
+  const auto [lo, hi] = std::ranges::minmax(load);
+  l.min = lo;
+  l.max = hi;
+  const std::uint64_t total = std::accumulate(load.begin(), load.end(), std::uint64_t{0});
+  l.mean = static_cast<double>(total) / static_cast<double>(load.size());
+  l.maxOverMean = total == 0 ? 0.0 : static_cast<double>(hi) / l.mean;
+
+  std::vector<ChannelId> byLoad(load.size());
+  std::iota(byLoad.begin(), byLoad.end(), ChannelId{0});
+  const std::size_t top = std::min(RouteReport::kBusiestLinks, byLoad.size());
+  std::partial_sort(
+      byLoad.begin(), byLoad.begin() + static_cast<std::ptrdiff_t>(top), byLoad.end(),
+      [&](ChannelId a, ChannelId b) { return load[a] != load[b] ? load[a] > load[b] : a < b; });
+  const Fabric& fabric = view.fabric();
+  const auto guidOf = [&](SwitchIndex s) { return fabric.node(view.graph().nodeId(s)).guid; };
+  l.perLink.reserve(load.size());
+  for (ChannelId c = 0; c < load.size(); ++c)
+    l.perLink.push_back({guidOf(view.channel(c).from), view.channel(c).port, load[c]});
+  for (std::size_t i = 0; i < top; ++i) {
+    const analysis::Channel& ch = view.channel(byLoad[i]);
+    l.busiest.push_back(LinkLoad{view.channelName(byLoad[i]), guidOf(ch.from), ch.port,
+                                 guidOf(ch.to), ch.remotePort, load[byLoad[i]]});
+  }
+}
+
+// Walks every destination on `threads` workers and merges them into the first.
+std::vector<Worker> walkAll(const ForwardingView& view, unsigned threads) {
+  const std::vector<std::uint32_t> starts = unitStarts(view.destinations());
+  const std::size_t units = starts.size() - 1;
+  const unsigned workers = std::max<unsigned>(
+      1, static_cast<unsigned>(std::min<std::size_t>(threadCount(threads), units)));
+  const analysis::ChannelDependencies blank(view);
+  std::vector<Worker> pool;
+  pool.reserve(workers);
+  for (unsigned w = 0; w < workers; ++w) pool.emplace_back(view, blank);
+  parallelFor(workers, units, 1, [&](std::size_t begin, std::size_t end, unsigned w) {
+    for (std::size_t u = begin; u < end; ++u)
+      for (std::uint32_t i = starts[u]; i < starts[u + 1]; ++i) pool[w].walk(i);
+  });
+  for (unsigned w = 1; w < workers; ++w) pool[0].merge(pool[w]);
+  return pool;
+}
+
+void fillFromTally(const ForwardingView& view, const Worker& all, std::uint8_t vlsNeeded,
+                   RouteReport& report) {
+  const Tally& t = all.tally();
+  report.pairs = t.pairs;
+  report.unreachableByReason = t.unreachableByReason;
+  report.lidsWithLoops = t.lidsWithLoops;
+  finishHops(t.sums, report.hops);
+  finishHops(t.apartSums, report.apartHops);
+  finishLoads(view, all.load(), report.linkLoad);
+  report.unreachableExamples = analysis::unreachableExamples(view, t.examples);
+  report.creditLoops = all.deps().report(vlsNeeded);
+}
 
 }  // namespace
 
-RouteReport analyseRoutes(const Fabric& fabric, const RoutingResult& result) {
-  const ForwardingView view(fabric, result);
+RouteReport analyseRoutes(const Fabric& fabric, const RoutingResult& result, unsigned threads) {
+  const ForwardingView view(fabric, result, threads);
   RouteReport report;
   report.engine = result.engine;
   report.engineNotes = result.notes;
@@ -281,7 +310,8 @@ RouteReport analyseRoutes(const Fabric& fabric, const RoutingResult& result) {
   report.caPorts = view.caPorts();
   report.destinationLids = view.destinations().size();
   report.apartPorts = view.apartPorts();
-  Analysis(view, report).run(result.vlsUsed);
+  const std::vector<Worker> pool = walkAll(view, threads);
+  fillFromTally(view, pool.front(), result.vlsUsed, report);
   return report;
 }
 

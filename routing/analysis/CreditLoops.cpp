@@ -90,6 +90,12 @@ void ChannelDependencies::add(const NextHops& hops, std::uint8_t sl) {
     addSingleVl(hops);
 }
 
+void ChannelDependencies::merge(const ChannelDependencies& other) {
+  for (std::size_t i = 0; i < single_.size(); ++i) single_[i] |= other.single_[i];
+  for (std::size_t i = 0; i < depVls_.size(); ++i)
+    depVls_[i] = static_cast<std::uint16_t>(depVls_[i] | other.depVls_[i]);
+}
+
 void ChannelDependencies::addSingleVl(const NextHops& hops) {
   for (SwitchIndex s = 0; s < view_.switches(); ++s) {
     const ChannelId c1 = hops.channel(s);

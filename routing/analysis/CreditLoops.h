@@ -38,6 +38,10 @@ class ChannelDependencies {
   // The same for traffic on service level `sl` only.
   void add(const NextHops& hops, std::uint8_t sl);
   const std::vector<std::uint8_t>& slsWalked() const { return sls_; }
+  // Adds the dependencies another set over the same view gathered: each
+  // worker of a parallel walk keeps its own set (a copy of a blank one),
+  // joined at the end; a union, so the order of joining does not matter.
+  void merge(const ChannelDependencies& other);
 
   CreditLoopReport report(std::uint8_t vlsNeeded) const;
 

@@ -2,8 +2,12 @@
 // that must judge tables before taking them (the engine fallback of
 // routing/plan) and needs neither pair counts nor link loads. Like the
 // report, it walks every SL a path can carry (ChannelDependencies::add):
-// one of each set of SLs the SL2VL tables map alike.
+// one of each set of SLs the SL2VL tables map alike. In parallel as the
+// report is: each worker its own next hops and dependency set, joined.
+#include <ibsm/ParallelFor.h>
 #include <ibsm/Report.h>
+
+#include <algorithm>
 
 #include "routing/analysis/CreditLoops.h"
 #include "routing/analysis/ForwardingView.h"
@@ -11,15 +15,26 @@
 
 namespace ibsm {
 
-CreditLoopReport findCreditLoops(const Fabric& fabric, const RoutingResult& result) {
-  const analysis::ForwardingView view(fabric, result);
-  analysis::NextHops hops(view);
-  analysis::ChannelDependencies deps(view);
-  for (const analysis::Destination& d : view.destinations()) {
-    hops.resolve(d);
-    deps.add(hops);
-  }
-  return deps.report(result.vlsUsed);
+CreditLoopReport findCreditLoops(const Fabric& fabric, const RoutingResult& result,
+                                 unsigned threads) {
+  const analysis::ForwardingView view(fabric, result, threads);
+  const auto destinations = view.destinations();
+  constexpr std::size_t kGrain = 16;
+  const std::size_t chunks = (destinations.size() + kGrain - 1) / kGrain;
+  const unsigned workers = std::max<unsigned>(
+      1, static_cast<unsigned>(std::min<std::size_t>(threadCount(threads), chunks)));
+  const analysis::ChannelDependencies blank(view);
+  std::vector<analysis::NextHops> hops(workers, analysis::NextHops(view));
+  std::vector<analysis::ChannelDependencies> deps(workers, blank);
+  parallelFor(workers, destinations.size(), kGrain,
+              [&](std::size_t begin, std::size_t end, unsigned w) {
+                for (std::size_t i = begin; i < end; ++i) {
+                  hops[w].resolve(destinations[i]);
+                  deps[w].add(hops[w]);
+                }
+              });
+  for (unsigned w = 1; w < workers; ++w) deps[0].merge(deps[w]);
+  return deps[0].report(result.vlsUsed);
 }
 
 }  // namespace ibsm

@@ -1,6 +1,7 @@
 #include "routing/analysis/ForwardingView.h"
 
 #include <fmt/format.h>
+#include <ibsm/ParallelFor.h>
 
 #include <algorithm>
 #include <tuple>
@@ -14,12 +15,12 @@ constexpr std::uint8_t kDropVl = 15;
 
 }  // namespace
 
-ForwardingView::ForwardingView(const Fabric& fabric, const RoutingResult& result)
+ForwardingView::ForwardingView(const Fabric& fabric, const RoutingResult& result, unsigned threads)
     : fabric_(fabric), graph_(fabric) {
   rows_.resize(graph_.size());
   indexPorts(result.apart);
   indexDestinations(result.apart);
-  transposeTables(result);
+  transposeTables(result, threads);
   indexSl2Vl(result);
 }
 
@@ -108,25 +109,29 @@ void ForwardingView::orderDestinations() {
                     [&](const Destination& a, const Destination& b) { return key(a) < key(b); });
 }
 
-void ForwardingView::transposeTables(const RoutingResult& result) {
+void ForwardingView::transposeTables(const RoutingResult& result, unsigned threads) {
   const std::size_t n = graph_.size();
   std::size_t lids = 0;
   for (const Destination& d : destinations_) lids = std::max<std::size_t>(lids, d.lid.value + 1u);
   byLid_.assign(lids * n, kNoRoute);
-  // A block of switches at a time, so that each written cache line is filled
-  // whole while the block's source rows stream in.
+  // Rows of LIDs per worker (each writes its own rows); within them a block
+  // of switches at a time, so that each written cache line is filled whole
+  // while the block's source rows stream in.
   constexpr SwitchIndex kBlock = 64;
-  for (SwitchIndex first = 0; first < n; first += kBlock) {
-    const SwitchIndex last = std::min<SwitchIndex>(static_cast<SwitchIndex>(n), first + kBlock);
-    for (std::size_t lid = 0; lid < lids; ++lid) {
-      std::uint8_t* out = byLid_.data() + lid * n;
-      for (SwitchIndex s = first; s < last; ++s) {
-        const NodeId id = graph_.nodeId(s);
-        if (id < result.lfts.size())
-          out[s] = result.lfts[id].at(Lid{static_cast<std::uint16_t>(lid)});
+  constexpr std::size_t kLidsPerChunk = 256;
+  parallelFor(threads, lids, kLidsPerChunk, [&](std::size_t lo, std::size_t hi, unsigned) {
+    for (SwitchIndex first = 0; first < n; first += kBlock) {
+      const SwitchIndex last = std::min<SwitchIndex>(static_cast<SwitchIndex>(n), first + kBlock);
+      for (std::size_t lid = lo; lid < hi; ++lid) {
+        std::uint8_t* out = byLid_.data() + lid * n;
+        for (SwitchIndex s = first; s < last; ++s) {
+          const NodeId id = graph_.nodeId(s);
+          if (id < result.lfts.size())
+            out[s] = result.lfts[id].at(Lid{static_cast<std::uint16_t>(lid)});
+        }
       }
     }
-  }
+  });
 }
 
 void ForwardingView::indexSl2Vl(const RoutingResult& result) {

@@ -53,7 +53,8 @@ struct Destination {
 
 class ForwardingView {
  public:
-  ForwardingView(const Fabric& fabric, const RoutingResult& result);
+  // `threads` (0: all cores) copy the tables into their LID-major form.
+  ForwardingView(const Fabric& fabric, const RoutingResult& result, unsigned threads = 1);
 
   const Fabric& fabric() const { return fabric_; }
   const routing::SwitchGraph& graph() const { return graph_; }
@@ -113,7 +114,7 @@ class ForwardingView {
   void indexPorts(const std::vector<PortRef>& apart);
   void indexDestinations(const std::vector<PortRef>& apart);
   void orderDestinations();
-  void transposeTables(const RoutingResult& result);
+  void transposeTables(const RoutingResult& result, unsigned threads);
   void indexSl2Vl(const RoutingResult& result);
 
   const Fabric& fabric_;

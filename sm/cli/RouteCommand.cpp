@@ -82,7 +82,8 @@ Result<Inputs> gatherInputs(const RouteArgs& args, Progress& progress) {
                                  {.engines = args.engines,
                                   .lmc = args.lmc,
                                   .rootGuidFile = args.rootGuids,
-                                  .guid2lid = args.guid2lid},
+                                  .guid2lid = args.guid2lid,
+                                  .threads = args.threads},
                                  defaultRegistry());
   if (!plan) return std::unexpected(plan.error());
   auto partitions = config::readPartitionSources(*loaded, args.partitions);
@@ -225,6 +226,10 @@ void addRouteCommand(CLI::App& app, RouteArgs& args) {
                   "LFTs as opensm-lfts.dump (opensm, the default: OpenSM reads it) or as "
                   "lfts.ibsm (compact: binary, zstd; read back by --previous and ibsm path)")
       ->check(CLI::IsMember({"opensm", "compact"}));
+  cmd->add_option("--threads", args.threads,
+                  "Threads to route and analyse on (0: every core); overrides routing.threads. "
+                  "Tables and report are the same for any count")
+      ->check(CLI::Range(0u, 1024u));
   cmd->add_flag("--json", args.json, "Print the report as JSON on stdout instead of the summary");
   cmd->add_flag("--check", args.check,
                 "Exit 1 when a pair is unrouted, the routes have a credit loop or a multicast "
@@ -268,7 +273,7 @@ int runRoute(const RouteArgs& args) {
   if (!qos) return inputError(qos.error());
   progress.phase("walking the tables for the report");
   const auto reportStart = std::chrono::steady_clock::now();
-  RouteReport report = analyseRoutes(plan->fabric, plan->routing);
+  RouteReport report = analyseRoutes(plan->fabric, plan->routing, inputs->plan.routing.threads);
   report.routeSeconds = routeSeconds;
   report.inputWarnings = std::move(inputs->warnings);
 

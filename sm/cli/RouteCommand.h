@@ -36,6 +36,7 @@ struct RouteArgs {
   // opensm: opensm-lfts.dump, as OpenSM reads it; compact: lfts.ibsm
   // (LftFiles.h), a fraction of the size and time on large fabrics.
   std::string dumpFormat{"opensm"};
+  std::optional<unsigned> threads;  // else routing.threads of the config
 };
 
 void addRouteCommand(CLI::App& app, RouteArgs& args);

@@ -53,7 +53,7 @@ Result<LinkLoadStats> loadsBefore(const PreviousInputs& p, Fabric before, const 
   held.engine = "previous tables";
   held.lfts = std::move(*lfts);
   held.apart = apartIn(before, plan);
-  return analyseRoutes(before, held).linkLoad;
+  return analyseRoutes(before, held, inputs.routing.threads).linkLoad;
 }
 
 }  // namespace

@@ -166,6 +166,12 @@ Result<void> applyRebalanceInterval(Config& c, const toml::node& v, const std::s
       [](Config& cc, std::int64_t n) { cc.routing.rebalanceInterval = std::chrono::seconds(n); });
 }
 
+Result<void> applyThreads(Config& c, const toml::node& v, const std::string& w) {
+  return applyInt<0, 1024>(c, v, w, "routing.threads", [](Config& cc, std::int64_t n) {
+    cc.routing.threads = static_cast<unsigned>(n);
+  });
+}
+
 Result<void> applyPartitionsFile(Config& c, const toml::node& v, const std::string& where) {
   auto s = v.value_exact<std::string>();
   if (!s) return expected(where, "sm.partitions_file to be a path (string)");
@@ -356,6 +362,11 @@ constexpr OptionSpec kOptions[] = {
      "this long, at the next light sweep (the best balance for the fabric as it is, at the "
      "cost of moving entries). 0: only when the operator runs `ibsm sweep --rebalance`.",
      applyRebalanceInterval},
+    {"routing.threads", "integer 0-1024", "0",
+     "Threads routing and the analysis of its tables (the dry run's report, the live SM's "
+     "verdict walk) compute on. 0: every core the process may use. Tables and report are the "
+     "same for any count; `ibsm route --threads` overrides it.",
+     applyThreads},
     {"sm.port_guid", "GUID string", R"("")",
      "Port GUID the SM runs on. Empty: the first active InfiniBand port, as OpenSM chooses.",
      applyPortGuid},

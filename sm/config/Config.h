@@ -42,6 +42,9 @@ struct RoutingConfig {
   // Tables kept through changes are computed afresh once this old; 0:
   // only on `ibsm sweep --rebalance`.
   std::chrono::seconds rebalanceInterval{0};
+  // Threads routing and the analysis of its tables may compute on; 0: every
+  // core. Tables and report are the same for any count (ParallelFor.h).
+  unsigned threads{0};
 };
 
 // Who may use the control socket, and how long a client may take to ask

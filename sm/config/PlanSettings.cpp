@@ -50,6 +50,7 @@ Result<PlanInputs> planInputs(const Config& config, const PlanOverrides& overrid
   // the ports declare (PortInfo:VLCap): the dry run then predicts the live
   // SL2VL tables.
   plan.routing.maxVls = config.routing.maxVls;
+  plan.routing.threads = overrides.threads.value_or(config.routing.threads);
   const auto rootFile =
       overrides.rootGuidFile ? overrides.rootGuidFile : config.routing.rootGuidFile;
   if (rootFile && !rootFile->empty()) {

@@ -31,6 +31,7 @@ struct PlanOverrides {
   // --guid2lid of the dry run: LIDs to keep. The SM takes its own from the
   // state directory at every sweep, so `ibsm run` leaves this unset.
   std::optional<std::filesystem::path> guid2lid{};
+  std::optional<unsigned> threads{};  // --threads over routing.threads
 };
 
 // Checks the flags and engine names and reads the files named (root GUIDs,

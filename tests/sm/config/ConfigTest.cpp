@@ -44,6 +44,20 @@ TEST(Config, ReadsMaxVlsAndThePartitionsFile) {
             "ibsm.toml:2: expected routing.max_vls to be an integer from 1 to 15");
 }
 
+TEST(Config, RoutingThreadsAreEveryCoreByDefaultAndACountWhenGiven) {
+  EXPECT_EQ(parseConfig("", "empty.toml")->routing.threads, 0u);
+  const auto c = parseConfig("[routing]\nthreads = 8\n", "a.toml");
+  ASSERT_TRUE(c) << c.error().message;
+  EXPECT_EQ(c->routing.threads, 8u);
+  for (const char* value : {"-1", "1025", "\"all\""}) {
+    const auto bad =
+        parseConfig(std::string("[routing]\n\nthreads = ") + value + "\n", "ibsm.toml");
+    ASSERT_FALSE(bad) << value;
+    EXPECT_EQ(bad.error().message,
+              "ibsm.toml:3: expected routing.threads to be an integer from 0 to 1024");
+  }
+}
+
 TEST(Config, StableRoutesAreOnAndRebalanceOnlyWhenAskedByDefault) {
   const auto defaults = parseConfig("", "empty.toml");
   ASSERT_TRUE(defaults);

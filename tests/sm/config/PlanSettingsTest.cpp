@@ -48,6 +48,14 @@ TEST_F(PlanSettings, DefaultsPlanWithTheAutoEngineAndTheConfigsVlBudget) {
   EXPECT_TRUE(p->routing.rootGuids.empty());
 }
 
+TEST_F(PlanSettings, RoutingThreadsReachThePlanAndTheFlagWins) {
+  EXPECT_EQ(plan(Config{})->routing.threads, 0u);  // every core
+  const Config c = parsed("[routing]\nthreads = 3\n");
+  EXPECT_EQ(plan(c)->routing.threads, 3u);
+  EXPECT_EQ(plan(c, {.threads = 1u})->routing.threads, 1u);
+  EXPECT_EQ(plan(c, {.threads = 0u})->routing.threads, 0u);
+}
+
 TEST_F(PlanSettings, FlagsWinOverTheConfig) {
   const auto fromConfig = write("config-roots", "0x10\n");
   const auto fromFlag = write("flag-roots", "0x20\n");
