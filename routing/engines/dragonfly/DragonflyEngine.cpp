@@ -77,7 +77,7 @@ class DragonflyEngine final : public RoutingEngine {
     if (!shape) return fail(fmt::format("not a dragonfly: {}", shape.error().message));
     const routing::SwitchGraph graph(fabric);
     const routing::dragonfly::PortMap ports(fabric, graph, shape->groupOf);
-    auto tables = routing::dragonfly::routeDragonfly(fabric, graph, *shape, ports);
+    auto tables = routing::dragonfly::routeDragonfly(fabric, graph, *shape, ports, options.threads);
     auto vls = routing::dragonfly::planVls(graph, ports, tables);
     std::optional<std::string> hintNote;
     if (!options.previous.empty() && !vls.problem)

@@ -45,8 +45,9 @@ struct DragonflyTables {
   std::vector<std::pair<SwitchIndex, Lid>> detourExamples;
 };
 
+// On up to `threads` threads (0: all cores); the same tables on any number.
 DragonflyTables routeDragonfly(const Fabric& fabric, const SwitchGraph& graph,
-                               const DragonflyShape& shape, const PortMap& ports);
+                               const DragonflyShape& shape, const PortMap& ports, unsigned threads);
 
 // Writes the tables into per-switch LFTs (index = NodeId, like RoutingResult).
 std::vector<Lft> toLfts(const Fabric& fabric, const SwitchGraph& graph,
