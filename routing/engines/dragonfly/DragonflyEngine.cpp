@@ -97,7 +97,7 @@ class DragonflyEngine final : public RoutingEngine {
                                         vls.levels, declaredVls(fabric), options.maxVls);
       return fallBack(fabric, graph, ports, tables, why, *shape, options.previous);
     }
-    result.lfts = routing::dragonfly::toLfts(fabric, graph, tables);
+    result.lfts = routing::dragonfly::toLfts(fabric, graph, tables, options.threads);
     result.vlsUsed = vls.levels;
     if (vls.levels > 1) result.sl2vl = routing::dragonfly::sl2vlEntries(fabric, graph, ports, vls);
     const std::string climbs =
@@ -161,8 +161,8 @@ class DragonflyEngine final : public RoutingEngine {
     auto updn = makeUpDownEngine()->route(
         fabric, RoutingOptions{.rootGuids = {}, .maxVls = 1, .previous = previous});
     if (!updn) return fail(fmt::format("{}; and updn failed: {}", why, updn.error().message));
-    const double minimal =
-        meanCaHops(graph, ports, routing::dragonfly::toLfts(fabric, graph, tables), tables.targets);
+    const double minimal = meanCaHops(
+        graph, ports, routing::dragonfly::toLfts(fabric, graph, tables, 1), tables.targets);
     const double taken = meanCaHops(graph, ports, updn->lfts, tables.targets);
     updn->notes.insert(
         updn->notes.begin(),

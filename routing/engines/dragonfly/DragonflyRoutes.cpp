@@ -130,7 +130,8 @@ class GroupPlanner {
     if (alternate_) throughThirdGroups(gs, gd, salt, out);
     // The others feed the holder whose chosen global cable carries least.
     feedLeastLoaded(gs, out, cables.size(), [&](SwitchIndex s, std::size_t i) {
-      return cables[(i + salt + s) % cables.size()].from;
+      // One cable (a full dragonfly's every group pair): no division.
+      return cables.size() == 1 ? cables[0].from : cables[(i + salt + s) % cables.size()].from;
     });
     // Switches cabled to no holder (dragonfly+ spines without this group's
     // global links, routers whose cables to the holders are cut) carry only

@@ -49,8 +49,9 @@ struct DragonflyTables {
 DragonflyTables routeDragonfly(const Fabric& fabric, const SwitchGraph& graph,
                                const DragonflyShape& shape, const PortMap& ports, unsigned threads);
 
-// Writes the tables into per-switch LFTs (index = NodeId, like RoutingResult).
+// Writes the tables into per-switch LFTs (index = NodeId, like RoutingResult),
+// on up to `threads` threads.
 std::vector<Lft> toLfts(const Fabric& fabric, const SwitchGraph& graph,
-                        const DragonflyTables& tables);
+                        const DragonflyTables& tables, unsigned threads);
 
 }  // namespace ibsm::routing::dragonfly

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cstring>
 
 namespace ibsm::routing::dragonfly {
 namespace {
@@ -11,6 +12,8 @@ constexpr std::uint8_t kNoLen = 0xFF;
 constexpr std::uint8_t kMaxLevel = 14;  // VL 15 is the management lane
 constexpr int kMaxPasses = 16;
 constexpr int kMaxClimbs = 64;  // turns made to climb before the plan gives up
+// A turn's byte while the levels are planned.
+constexpr std::uint8_t kLevel = 0x1F, kClimbs = 0x20, kRead = 0x80;
 
 // Switches of one LID's routes, farthest first (counting sort on hops).
 void farthestFirst(const std::uint8_t* len, std::size_t n, std::vector<SwitchIndex>& order,
@@ -73,6 +76,55 @@ std::optional<std::vector<std::uint32_t>> findCycle(std::vector<Dependency>& dep
   return std::nullopt;
 }
 
+// Entries and hops of one LID as words, mixed into one hash.
+std::uint64_t rowHash(const std::uint8_t* out, const std::uint8_t* len, std::size_t n) {
+  std::uint64_t h = 0x9E3779B97F4A7C15ull;
+  auto mix = [&](const std::uint8_t* row) {
+    for (std::size_t i = 0; i < n; i += 8) {
+      std::uint64_t word = 0;
+      std::memcpy(&word, row + i, std::min<std::size_t>(8, n - i));
+      h = (h ^ word) * 0xFF51AFD7ED558CCDull;
+      h ^= h >> 29;
+    }
+  };
+  mix(out);
+  mix(len);
+  return h;
+}
+
+// The LIDs to walk, in LID order: the first of every set of LIDs with the
+// same entries (a host port's LIDs, often every LID of one switch), which
+// make the same tree. Walking a tree twice in a pass only passes on sooner
+// what the next pass would: the levels settle on the same least solution of
+// the constraints, and the last pass, which raises nothing, sees every tree
+// at its final levels (see levelTurns).
+std::vector<std::size_t> distinctTrees(const DragonflyTables& tables, std::size_t n) {
+  std::vector<std::pair<std::uint64_t, std::size_t>> keyed;  // hash, LID
+  for (std::size_t lid = 1; lid < tables.targets.size(); ++lid)
+    if (tables.targets[lid].sw != kNoSwitch)
+      keyed.emplace_back(rowHash(tables.out.data() + lid * n, tables.len.data() + lid * n, n), lid);
+  std::ranges::sort(keyed);
+  auto same = [&](std::size_t a, std::size_t b) {
+    return std::memcmp(tables.out.data() + a * n, tables.out.data() + b * n, n) == 0 &&
+           std::memcmp(tables.len.data() + a * n, tables.len.data() + b * n, n) == 0;
+  };
+  std::vector<std::size_t> trees;
+  for (std::size_t run = 0, end = 0; run < keyed.size(); run = end) {
+    for (end = run; end < keyed.size() && keyed[end].first == keyed[run].first;) ++end;
+    // Within a run of one hash (LID order), each LID not equal to an
+    // earlier first is a first itself.
+    const std::size_t before = trees.size();
+    for (std::size_t i = run; i < end; ++i) {
+      const std::size_t lid = keyed[i].second;
+      if (std::none_of(trees.begin() + static_cast<std::ptrdiff_t>(before), trees.end(),
+                       [&](std::size_t first) { return same(first, lid); }))
+        trees.push_back(lid);
+    }
+  }
+  std::ranges::sort(trees);
+  return trees;
+}
+
 // One planning of the levels with some turns made to climb; the cycle of
 // same-level local dependencies left, if any.
 struct Levels {
@@ -81,13 +133,14 @@ struct Levels {
 };
 
 Levels levelTurns(const SwitchGraph& graph, const PortMap& ports, const DragonflyTables& tables,
-                  const std::vector<std::uint8_t>& climb) {
+                  const std::vector<std::size_t>& trees, const std::vector<std::uint8_t>& climb) {
   VlPlan plan;
   const std::size_t n = graph.size();
-  const std::size_t stride = ports.stride;
-  plan.turn.assign(n * stride * stride, 0);
+  // Per turn, in one byte so that a tree's walk meets one cache line per
+  // turn: its level, whether it climbs, whether some tree went through it.
+  std::vector<std::uint8_t> cell(climb.size());
+  for (std::size_t i = 0; i < cell.size(); ++i) cell[i] = climb[i] ? kClimbs : 0;
   std::vector<std::uint8_t> arrive(n);
-  std::vector<std::uint8_t> read(plan.turn.size(), 0);  // turns some tree went through
   std::vector<std::uint16_t> carried(n);
   std::vector<SwitchIndex> order;
   std::vector<std::uint32_t> count;
@@ -98,16 +151,9 @@ Levels levelTurns(const SwitchGraph& graph, const PortMap& ports, const Dragonfl
     changed = false;
     ++passes;
     same.clear();
-    const std::uint8_t* previous = nullptr;
-    for (std::size_t lid = 1; lid < tables.targets.size(); ++lid) {
-      if (tables.targets[lid].sw == kNoSwitch) continue;
+    for (const std::size_t lid : trees) {
       const std::uint8_t* out = tables.out.data() + lid * n;
       const std::uint8_t* len = tables.len.data() + lid * n;
-      // The LIDs of one host port or switch often share every entry; a tree
-      // just walked already meets its constraints, so walking it again in
-      // the same pass cannot change a level.
-      if (previous && std::equal(out, out + n, previous)) continue;
-      previous = out;
       farthestFirst(len, n, order, count);
       std::ranges::fill(arrive, 0);
       std::ranges::fill(carried, 1);  // traffic that starts at a switch is on level 0
@@ -116,16 +162,18 @@ Levels levelTurns(const SwitchGraph& graph, const PortMap& ports, const Dragonfl
         const SwitchIndex p = ports.peer[c1];
         const std::uint8_t in = ports.peerPort[c1];
         const std::uint8_t onward = out[p];
-        const std::size_t turn = (std::size_t{p} * stride + in) * stride + onward;
-        std::uint8_t& level = plan.turn[turn];
-        const auto need = static_cast<std::uint8_t>(arrive[s] + ports.global[c1] + climb[turn]);
-        if (level < need) {
-          level = std::min(need, static_cast<std::uint8_t>(kMaxLevel + 1));
+        std::uint8_t& turn = cell[(std::size_t{p} * ports.stride + in) * ports.stride + onward];
+        const auto need =
+            static_cast<std::uint8_t>(arrive[s] + ports.global[c1] + ((turn & kClimbs) ? 1 : 0));
+        if ((turn & kLevel) < need) {
+          turn = static_cast<std::uint8_t>(
+              (turn & ~kLevel) | std::min(need, static_cast<std::uint8_t>(kMaxLevel + 1)));
           // Only a turn some earlier tree already went through needs that
           // tree walked again: the next pass.
-          changed |= read[turn] != 0;
+          changed |= (turn & kRead) != 0;
         }
-        read[turn] = 1;
+        turn |= kRead;
+        const std::uint8_t level = turn & kLevel;
         arrive[p] = std::max(arrive[p], level);
         carried[p] |= static_cast<std::uint16_t>(1u << std::min<int>(level, 15));
         const std::size_t c2 = ports.at(p, onward);
@@ -140,8 +188,12 @@ Levels levelTurns(const SwitchGraph& graph, const PortMap& ports, const Dragonfl
       }
     }
   }
+  plan.turn.resize(cell.size());
   std::uint8_t top = 0;
-  for (const std::uint8_t l : plan.turn) top = std::max(top, l);
+  for (std::size_t i = 0; i < cell.size(); ++i) {
+    plan.turn[i] = cell[i] & kLevel;
+    top = std::max(top, plan.turn[i]);
+  }
   plan.levels = static_cast<std::uint8_t>(top + 1);
   if (changed || top > kMaxLevel) {
     plan.problem = fmt::format(
@@ -150,7 +202,7 @@ Levels levelTurns(const SwitchGraph& graph, const PortMap& ports, const Dragonfl
         passes);
     return {std::move(plan), std::nullopt};
   }
-  return {std::move(plan), findCycle(same, n * stride * 16)};
+  return {std::move(plan), findCycle(same, n * ports.stride * 16)};
 }
 
 // The turn where the dependency from one cycle node to the next is made.
@@ -165,8 +217,9 @@ std::size_t turnOf(const PortMap& ports, std::uint32_t from, std::uint32_t to) {
 VlPlan planVls(const SwitchGraph& graph, const PortMap& ports, const DragonflyTables& tables) {
   const std::size_t stride = ports.stride;
   std::vector<std::uint8_t> climb(graph.size() * stride * stride, 0);
+  const std::vector<std::size_t> trees = distinctTrees(tables, graph.size());
   for (int step = 0;; ++step) {
-    Levels levels = levelTurns(graph, ports, tables, climb);
+    Levels levels = levelTurns(graph, ports, tables, trees, climb);
     levels.plan.climbs = static_cast<std::uint32_t>(step);
     if (!levels.cycle) return std::move(levels.plan);
     const auto& cycle = *levels.cycle;
