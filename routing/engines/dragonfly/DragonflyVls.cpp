@@ -76,53 +76,105 @@ std::optional<std::vector<std::uint32_t>> findCycle(std::vector<Dependency>& dep
   return std::nullopt;
 }
 
-// Entries and hops of one LID as words, mixed into one hash.
-std::uint64_t rowHash(const std::uint8_t* out, const std::uint8_t* len, std::size_t n) {
-  std::uint64_t h = 0x9E3779B97F4A7C15ull;
-  auto mix = [&](const std::uint8_t* row) {
+// The trees to walk. The LIDs one switch delivers (its own, its hosts')
+// often share every entry but the last, the port at that switch: their
+// trees differ only in the turns into that port, which end the route. So a
+// tree is walked once for all of them, in LID order of its first, and the
+// others' last turns follow from the same walk. Walking a tree less often
+// in a pass only passes on later what the next pass would: the levels
+// settle on the same least solution of the constraints, and the last pass,
+// which raises nothing, sees every tree at its final levels.
+struct Trees {
+  std::vector<std::size_t> first;  // LID order
+  std::vector<std::size_t> start;  // others of first[k]: also[start[k], start[k + 1])
+  std::vector<std::size_t> also;
+};
+
+// Entries (but the delivering switch's) and hops of one LID, mixed.
+std::uint64_t rowHash(const std::uint8_t* out, const std::uint8_t* len, std::size_t n,
+                      SwitchIndex d) {
+  std::uint64_t h = 0x9E3779B97F4A7C15ull ^ d;
+  auto mix = [&](const std::uint8_t* row, bool skipD) {
     for (std::size_t i = 0; i < n; i += 8) {
       std::uint64_t word = 0;
       std::memcpy(&word, row + i, std::min<std::size_t>(8, n - i));
+      if (skipD && d >= i && d < i + 8) word &= ~(std::uint64_t{0xFF} << (8 * (d - i)));
       h = (h ^ word) * 0xFF51AFD7ED558CCDull;
       h ^= h >> 29;
     }
   };
-  mix(out);
-  mix(len);
+  mix(out, true);
+  mix(len, false);
   return h;
 }
 
-// The LIDs to walk, in LID order: the first of every set of LIDs with the
-// same entries (a host port's LIDs, often every LID of one switch), which
-// make the same tree. Walking a tree twice in a pass only passes on sooner
-// what the next pass would: the levels settle on the same least solution of
-// the constraints, and the last pass, which raises nothing, sees every tree
-// at its final levels (see levelTurns).
-std::vector<std::size_t> distinctTrees(const DragonflyTables& tables, std::size_t n) {
+Trees distinctTrees(const DragonflyTables& tables, std::size_t n) {
+  const auto& targets = tables.targets;
   std::vector<std::pair<std::uint64_t, std::size_t>> keyed;  // hash, LID
-  for (std::size_t lid = 1; lid < tables.targets.size(); ++lid)
-    if (tables.targets[lid].sw != kNoSwitch)
-      keyed.emplace_back(rowHash(tables.out.data() + lid * n, tables.len.data() + lid * n, n), lid);
+  for (std::size_t lid = 1; lid < targets.size(); ++lid)
+    if (targets[lid].sw != kNoSwitch)
+      keyed.emplace_back(
+          rowHash(tables.out.data() + lid * n, tables.len.data() + lid * n, n, targets[lid].sw),
+          lid);
   std::ranges::sort(keyed);
   auto same = [&](std::size_t a, std::size_t b) {
-    return std::memcmp(tables.out.data() + a * n, tables.out.data() + b * n, n) == 0 &&
+    const SwitchIndex d = targets[a].sw;
+    const std::uint8_t* x = tables.out.data() + a * n;
+    const std::uint8_t* y = tables.out.data() + b * n;
+    return d == targets[b].sw && std::memcmp(x, y, d) == 0 &&
+           std::memcmp(x + d + 1, y + d + 1, n - d - 1) == 0 &&
            std::memcmp(tables.len.data() + a * n, tables.len.data() + b * n, n) == 0;
   };
-  std::vector<std::size_t> trees;
+  std::vector<std::size_t> firstOf(targets.size(), 0);  // per LID: the first of its tree
   for (std::size_t run = 0, end = 0; run < keyed.size(); run = end) {
     for (end = run; end < keyed.size() && keyed[end].first == keyed[run].first;) ++end;
-    // Within a run of one hash (LID order), each LID not equal to an
-    // earlier first is a first itself.
-    const std::size_t before = trees.size();
+    // Within a run of one hash (in LID order), a LID like none before it
+    // is a first.
     for (std::size_t i = run; i < end; ++i) {
       const std::size_t lid = keyed[i].second;
-      if (std::none_of(trees.begin() + static_cast<std::ptrdiff_t>(before), trees.end(),
-                       [&](std::size_t first) { return same(first, lid); }))
-        trees.push_back(lid);
+      firstOf[lid] = lid;
+      for (std::size_t j = run; j < i; ++j)
+        if (firstOf[keyed[j].second] == keyed[j].second && same(keyed[j].second, lid)) {
+          firstOf[lid] = keyed[j].second;
+          break;
+        }
     }
   }
-  std::ranges::sort(trees);
+  Trees trees;
+  std::vector<std::size_t> index(targets.size(), 0);
+  for (std::size_t lid = 1; lid < targets.size(); ++lid)
+    if (targets[lid].sw != kNoSwitch && firstOf[lid] == lid) {
+      index[lid] = trees.first.size();
+      trees.first.push_back(lid);
+    }
+  trees.start.assign(trees.first.size() + 1, 0);
+  for (std::size_t lid = 1; lid < targets.size(); ++lid)
+    if (targets[lid].sw != kNoSwitch && firstOf[lid] != lid) ++trees.start[index[firstOf[lid]] + 1];
+  for (std::size_t k = 0; k < trees.first.size(); ++k) trees.start[k + 1] += trees.start[k];
+  trees.also.resize(trees.start.back());
+  std::vector<std::size_t> at(trees.start.begin(), trees.start.end() - 1);
+  for (std::size_t lid = 1; lid < targets.size(); ++lid)
+    if (targets[lid].sw != kNoSwitch && firstOf[lid] != lid)
+      trees.also[at[index[firstOf[lid]]]++] = lid;
   return trees;
+}
+
+// The turn at the far end of channel c1 (switch, port) onto port `onward`.
+std::size_t turnAt(const PortMap& ports, std::size_t c1, std::uint8_t onward) {
+  return (std::size_t{ports.peer[c1]} * ports.stride + ports.peerPort[c1]) * ports.stride + onward;
+}
+
+// Raises a turn to the level of the traffic that arrives on it (`arriving`
+// levels, plus one where it climbs); a raise of a turn some tree already
+// went through means that tree must be walked again: the next pass.
+std::uint8_t raise(std::uint8_t& turn, int arriving, bool& changed) {
+  const int need = arriving + ((turn & kClimbs) ? 1 : 0);
+  if ((turn & kLevel) < need) {
+    turn = static_cast<std::uint8_t>((turn & ~kLevel) | std::min(need, int{kMaxLevel} + 1));
+    changed |= (turn & kRead) != 0;
+  }
+  turn |= kRead;
+  return turn & kLevel;
 }
 
 // One planning of the levels with some turns made to climb; the cycle of
@@ -133,7 +185,7 @@ struct Levels {
 };
 
 Levels levelTurns(const SwitchGraph& graph, const PortMap& ports, const DragonflyTables& tables,
-                  const std::vector<std::size_t>& trees, const std::vector<std::uint8_t>& climb) {
+                  const Trees& trees, const std::vector<std::uint8_t>& climb) {
   VlPlan plan;
   const std::size_t n = graph.size();
   // Per turn, in one byte so that a tree's walk meets one cache line per
@@ -151,7 +203,8 @@ Levels levelTurns(const SwitchGraph& graph, const PortMap& ports, const Dragonfl
     changed = false;
     ++passes;
     same.clear();
-    for (const std::size_t lid : trees) {
+    for (std::size_t k = 0; k < trees.first.size(); ++k) {
+      const std::size_t lid = trees.first[k];
       const std::uint8_t* out = tables.out.data() + lid * n;
       const std::uint8_t* len = tables.len.data() + lid * n;
       farthestFirst(len, n, order, count);
@@ -160,20 +213,9 @@ Levels levelTurns(const SwitchGraph& graph, const PortMap& ports, const Dragonfl
       for (const SwitchIndex s : order) {
         const std::size_t c1 = ports.at(s, out[s]);
         const SwitchIndex p = ports.peer[c1];
-        const std::uint8_t in = ports.peerPort[c1];
         const std::uint8_t onward = out[p];
-        std::uint8_t& turn = cell[(std::size_t{p} * ports.stride + in) * ports.stride + onward];
-        const auto need =
-            static_cast<std::uint8_t>(arrive[s] + ports.global[c1] + ((turn & kClimbs) ? 1 : 0));
-        if ((turn & kLevel) < need) {
-          turn = static_cast<std::uint8_t>(
-              (turn & ~kLevel) | std::min(need, static_cast<std::uint8_t>(kMaxLevel + 1)));
-          // Only a turn some earlier tree already went through needs that
-          // tree walked again: the next pass.
-          changed |= (turn & kRead) != 0;
-        }
-        turn |= kRead;
-        const std::uint8_t level = turn & kLevel;
+        const std::uint8_t level =
+            raise(cell[turnAt(ports, c1, onward)], arrive[s] + ports.global[c1], changed);
         arrive[p] = std::max(arrive[p], level);
         carried[p] |= static_cast<std::uint16_t>(1u << std::min<int>(level, 15));
         const std::size_t c2 = ports.at(p, onward);
@@ -181,6 +223,15 @@ Levels levelTurns(const SwitchGraph& graph, const PortMap& ports, const Dragonfl
             ((carried[s] >> level) & 1u))
           same.push_back({static_cast<std::uint32_t>(c1 * 16 + level),
                           static_cast<std::uint32_t>(c2 * 16 + level)});
+      }
+      // The tree's other LIDs: their last turns, from the switches one hop
+      // from the delivering one (last in `order`) into their own port there.
+      for (std::size_t j = trees.start[k]; j < trees.start[k + 1]; ++j) {
+        const std::uint8_t port = tables.out[trees.also[j] * n + tables.targets[lid].sw];
+        for (auto it = order.rbegin(); it != order.rend() && len[*it] == 1; ++it) {
+          const std::size_t c1 = ports.at(*it, out[*it]);
+          raise(cell[turnAt(ports, c1, port)], arrive[*it] + ports.global[c1], changed);
+        }
       }
       if (same.size() > (std::size_t{1} << 26)) {
         std::ranges::sort(same);
@@ -217,7 +268,7 @@ std::size_t turnOf(const PortMap& ports, std::uint32_t from, std::uint32_t to) {
 VlPlan planVls(const SwitchGraph& graph, const PortMap& ports, const DragonflyTables& tables) {
   const std::size_t stride = ports.stride;
   std::vector<std::uint8_t> climb(graph.size() * stride * stride, 0);
-  const std::vector<std::size_t> trees = distinctTrees(tables, graph.size());
+  const Trees trees = distinctTrees(tables, graph.size());
   for (int step = 0;; ++step) {
     Levels levels = levelTurns(graph, ports, tables, trees, climb);
     levels.plan.climbs = static_cast<std::uint32_t>(step);
