@@ -46,17 +46,18 @@ class GroupPlanner {
   }
 
   // Group g's entries toward every LID in LID order (the loads one LID
-  // leaves decide the next one's choices) into rows[lid * gi.size + rank],
+  // leaves decide the next one's choices) into rows[lid * width + rank],
   // which holds kNoRoute. `alternate` (a CA's second or later LID, LMC):
   // routed through a third group where a switch can (see towardGroup).
-  void plan(std::uint32_t g, const std::vector<LidTarget>& targets, std::uint8_t* rows) {
+  void plan(std::uint32_t g, const std::vector<LidTarget>& targets, std::uint8_t* rows,
+            std::size_t width) {
     for (std::size_t lid = 1; lid < targets.size(); ++lid) {
       const LidTarget& target = targets[lid];
       if (target.sw == kNoSwitch) continue;
       countingLoad_ = target.kind == LidKind::Ca;
       alternate_ = countingLoad_ && target.rangeOffset > 0;
       const auto salt = static_cast<std::uint32_t>(lid);
-      const GroupRow out(rows + lid * gi_.size, gi_.rank.data());
+      const GroupRow out(rows + lid * width, gi_.rank.data());
       const std::uint32_t gd = gi_.group[target.sw];
       if (gd != g) {
         towardGroup(g, gd, salt, out);
@@ -274,20 +275,30 @@ void planGroups(const SwitchGraph& graph, const DragonflyShape& shape, const Por
   const std::size_t lids = tables.targets.size();
   const unsigned workers = threadCount(threads);
   // Per worker: a planner (its loads are those of the groups it plans, which
-  // no other worker touches) and one group's rows, copied out when planned.
+  // no other worker touches) and a chunk of groups' rows, copied out when
+  // planned: a chunk's switches fill about a cache line of each LID's row.
+  const std::size_t perChunk = std::max<std::size_t>(1, 64 / std::max<std::size_t>(gi.size, 1));
   std::vector<std::optional<GroupPlanner>> planners(workers);
   std::vector<std::vector<std::uint8_t>> rows(workers);
-  parallelFor(workers, gi.groups, 1, [&](std::size_t begin, std::size_t end, unsigned w) {
+  std::vector<std::vector<SwitchIndex>> switches(workers);  // of the chunk, by rank
+  parallelFor(workers, gi.groups, perChunk, [&](std::size_t begin, std::size_t end, unsigned w) {
     if (!planners[w]) planners[w].emplace(graph, shape, ports, gi);
+    const std::size_t width = (end - begin) * gi.size;
+    rows[w].assign(lids * width, kNoRoute);
+    switches[w].assign(width, kNoSwitch);
     for (std::size_t g = begin; g < end; ++g) {
-      rows[w].assign(lids * gi.size, kNoRoute);
-      planners[w]->plan(static_cast<std::uint32_t>(g), tables.targets, rows[w].data());
-      const auto& members = gi.members[g];
-      for (std::size_t lid = 1; lid < lids; ++lid) {
-        const std::uint8_t* row = rows[w].data() + lid * gi.size;
-        std::uint8_t* out = tables.out.data() + lid * n;
-        for (std::size_t r = 0; r < members.size(); ++r) out[members[r]] = row[r];
-      }
+      const std::size_t offset = (g - begin) * gi.size;
+      // Rows of `width` bytes, this group at `offset`.
+      planners[w]->plan(static_cast<std::uint32_t>(g), tables.targets, rows[w].data() + offset,
+                        width);
+      std::ranges::copy(gi.members[g], switches[w].begin() + static_cast<std::ptrdiff_t>(offset));
+    }
+    const SwitchIndex* to = switches[w].data();
+    for (std::size_t lid = 1; lid < lids; ++lid) {
+      const std::uint8_t* row = rows[w].data() + lid * width;
+      std::uint8_t* out = tables.out.data() + lid * n;
+      for (std::size_t i = 0; i < width; ++i)
+        if (to[i] != kNoSwitch) out[to[i]] = row[i];
     }
   });
 }
