@@ -78,10 +78,10 @@ class DragonflyEngine final : public RoutingEngine {
     const routing::SwitchGraph graph(fabric);
     const routing::dragonfly::PortMap ports(fabric, graph, shape->groupOf);
     auto tables = routing::dragonfly::routeDragonfly(fabric, graph, *shape, ports, options.threads);
-    auto vls = routing::dragonfly::planVls(graph, ports, tables);
+    auto vls = routing::dragonfly::planVls(graph, ports, tables, options.threads);
     std::optional<std::string> hintNote;
     if (!options.previous.empty() && !vls.problem)
-      hintNote = followPrevious(graph, ports, options.previous, tables, vls);
+      hintNote = followPrevious(graph, ports, options.previous, tables, vls, options.threads);
 
     RoutingResult result;
     result.engine = std::string(name());
@@ -133,11 +133,11 @@ class DragonflyEngine final : public RoutingEngine {
                                     const routing::dragonfly::PortMap& ports,
                                     std::span<const Lft> previous,
                                     routing::dragonfly::DragonflyTables& tables,
-                                    routing::dragonfly::VlPlan& vls) {
+                                    routing::dragonfly::VlPlan& vls, unsigned threads) {
     auto mixed = tables;
     routing::PreviousChains chains(graph, previous);
     const auto kept = routing::dragonfly::keepPrevious(graph, ports, chains, mixed);
-    auto mixedVls = routing::dragonfly::planVls(graph, ports, mixed);
+    auto mixedVls = routing::dragonfly::planVls(graph, ports, mixed, threads);
     if (mixedVls.problem || mixedVls.levels > vls.levels)
       return fmt::format(
           "previous tables as the hint: not kept, the {} entries whose previous path holds and "

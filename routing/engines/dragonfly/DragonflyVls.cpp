@@ -1,9 +1,12 @@
 #include "routing/engines/dragonfly/DragonflyVls.h"
 
 #include <fmt/format.h>
+#include <ibsm/ParallelFor.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cstring>
+#include <optional>
 
 namespace ibsm::routing::dragonfly {
 namespace {
@@ -184,60 +187,117 @@ struct Levels {
   std::optional<std::vector<std::uint32_t>> cycle;
 };
 
+// One worker's tree walks: scratch, and the same-level dependencies between
+// local channels the walks met.
+class Walker {
+ public:
+  explicit Walker(std::size_t n) : arrive_(n), carried_(n) {}
+
+  std::vector<Dependency> same;
+
+  // Walks tree k, raising its turns to the levels their traffic arrives on.
+  // With kLook, only looks: false as soon as a turn would have to rise.
+  template <bool kLook>
+  bool walk(const PortMap& ports, const DragonflyTables& tables, const Trees& trees, std::size_t k,
+            std::uint8_t* cell, bool& changed) {
+    const std::size_t n = arrive_.size();
+    const std::size_t lid = trees.first[k];
+    const std::uint8_t* out = tables.out.data() + lid * n;
+    const std::uint8_t* len = tables.len.data() + lid * n;
+    auto level = [&](std::size_t turn, int arriving, std::uint8_t& at) {
+      if constexpr (kLook) {
+        at = cell[turn] & kLevel;
+        return at >= arriving + ((cell[turn] & kClimbs) ? 1 : 0);
+      }
+      at = raise(cell[turn], arriving, changed);
+      return true;
+    };
+    farthestFirst(len, n, order_, count_);
+    std::ranges::fill(arrive_, 0);
+    std::ranges::fill(carried_, 1);  // traffic that starts at a switch is on level 0
+    for (const SwitchIndex s : order_) {
+      const std::size_t c1 = ports.at(s, out[s]);
+      const SwitchIndex p = ports.peer[c1];
+      const std::uint8_t onward = out[p];
+      std::uint8_t at = 0;
+      if (!level(turnAt(ports, c1, onward), arrive_[s] + ports.global[c1], at)) return false;
+      arrive_[p] = std::max(arrive_[p], at);
+      carried_[p] |= static_cast<std::uint16_t>(1u << std::min<int>(at, 15));
+      const std::size_t c2 = ports.at(p, onward);
+      if (!ports.global[c1] && onward != 0 && ports.peer[c2] != kNoSwitch && !ports.global[c2] &&
+          ((carried_[s] >> at) & 1u))
+        same.push_back(
+            {static_cast<std::uint32_t>(c1 * 16 + at), static_cast<std::uint32_t>(c2 * 16 + at)});
+    }
+    // The tree's other LIDs: their last turns, from the switches one hop
+    // from the delivering one (last in the order) into their own port there.
+    for (std::size_t j = trees.start[k]; j < trees.start[k + 1]; ++j) {
+      const std::uint8_t port = tables.out[trees.also[j] * n + tables.targets[lid].sw];
+      for (auto it = order_.rbegin(); it != order_.rend() && len[*it] == 1; ++it) {
+        const std::size_t c1 = ports.at(*it, out[*it]);
+        std::uint8_t at = 0;
+        if (!level(turnAt(ports, c1, port), arrive_[*it] + ports.global[c1], at)) return false;
+      }
+    }
+    if (same.size() > (std::size_t{1} << 26)) {
+      std::ranges::sort(same);
+      same.erase(std::unique(same.begin(), same.end()), same.end());
+    }
+    return true;
+  }
+
+ private:
+  std::vector<std::uint8_t> arrive_;
+  std::vector<std::uint16_t> carried_;
+  std::vector<SwitchIndex> order_;
+  std::vector<std::uint32_t> count_;
+};
+
+// A pass that would raise no turn only reads, so its trees go to threads:
+// true, with the dependencies of every tree (in some order: findCycle sorts
+// them), when no turn would rise; false, having changed nothing, otherwise.
+bool settled(const PortMap& ports, const DragonflyTables& tables, const Trees& trees,
+             std::uint8_t* cell, unsigned threads, std::vector<Dependency>& same) {
+  const unsigned workers = threadCount(threads);
+  std::vector<std::optional<Walker>> walkers(workers);
+  std::atomic<bool> rises{false};
+  parallelFor(workers, trees.first.size(), 64, [&](std::size_t begin, std::size_t end, unsigned w) {
+    if (!walkers[w]) walkers[w].emplace(tables.switches);
+    bool unused = false;
+    for (std::size_t k = begin; k < end && !rises.load(std::memory_order_relaxed); ++k)
+      if (!walkers[w]->walk<true>(ports, tables, trees, k, cell, unused)) rises = true;
+  });
+  if (rises) return false;
+  same.clear();
+  for (auto& w : walkers)
+    if (w) same.insert(same.end(), w->same.begin(), w->same.end());
+  return true;
+}
+
 Levels levelTurns(const SwitchGraph& graph, const PortMap& ports, const DragonflyTables& tables,
-                  const Trees& trees, const std::vector<std::uint8_t>& climb) {
+                  const Trees& trees, const std::vector<std::uint8_t>& climb, unsigned threads) {
   VlPlan plan;
-  const std::size_t n = graph.size();
   // Per turn, in one byte so that a tree's walk meets one cache line per
   // turn: its level, whether it climbs, whether some tree went through it.
   std::vector<std::uint8_t> cell(climb.size());
   for (std::size_t i = 0; i < cell.size(); ++i) cell[i] = climb[i] ? kClimbs : 0;
-  std::vector<std::uint8_t> arrive(n);
-  std::vector<std::uint16_t> carried(n);
-  std::vector<SwitchIndex> order;
-  std::vector<std::uint32_t> count;
+  Walker walker(graph.size());
   std::vector<Dependency> same;
   bool changed = true;
   int passes = 0;
   while (changed && passes < kMaxPasses) {
+    // The pass that ends it raises nothing: first look, on threads.
+    if (passes > 0 && settled(ports, tables, trees, cell.data(), threads, same)) {
+      ++passes;
+      changed = false;
+      break;
+    }
     changed = false;
     ++passes;
-    same.clear();
-    for (std::size_t k = 0; k < trees.first.size(); ++k) {
-      const std::size_t lid = trees.first[k];
-      const std::uint8_t* out = tables.out.data() + lid * n;
-      const std::uint8_t* len = tables.len.data() + lid * n;
-      farthestFirst(len, n, order, count);
-      std::ranges::fill(arrive, 0);
-      std::ranges::fill(carried, 1);  // traffic that starts at a switch is on level 0
-      for (const SwitchIndex s : order) {
-        const std::size_t c1 = ports.at(s, out[s]);
-        const SwitchIndex p = ports.peer[c1];
-        const std::uint8_t onward = out[p];
-        const std::uint8_t level =
-            raise(cell[turnAt(ports, c1, onward)], arrive[s] + ports.global[c1], changed);
-        arrive[p] = std::max(arrive[p], level);
-        carried[p] |= static_cast<std::uint16_t>(1u << std::min<int>(level, 15));
-        const std::size_t c2 = ports.at(p, onward);
-        if (!ports.global[c1] && onward != 0 && ports.peer[c2] != kNoSwitch && !ports.global[c2] &&
-            ((carried[s] >> level) & 1u))
-          same.push_back({static_cast<std::uint32_t>(c1 * 16 + level),
-                          static_cast<std::uint32_t>(c2 * 16 + level)});
-      }
-      // The tree's other LIDs: their last turns, from the switches one hop
-      // from the delivering one (last in `order`) into their own port there.
-      for (std::size_t j = trees.start[k]; j < trees.start[k + 1]; ++j) {
-        const std::uint8_t port = tables.out[trees.also[j] * n + tables.targets[lid].sw];
-        for (auto it = order.rbegin(); it != order.rend() && len[*it] == 1; ++it) {
-          const std::size_t c1 = ports.at(*it, out[*it]);
-          raise(cell[turnAt(ports, c1, port)], arrive[*it] + ports.global[c1], changed);
-        }
-      }
-      if (same.size() > (std::size_t{1} << 26)) {
-        std::ranges::sort(same);
-        same.erase(std::unique(same.begin(), same.end()), same.end());
-      }
-    }
+    walker.same.clear();
+    for (std::size_t k = 0; k < trees.first.size(); ++k)
+      walker.walk<false>(ports, tables, trees, k, cell.data(), changed);
+    same = std::move(walker.same);
   }
   plan.turn.resize(cell.size());
   std::uint8_t top = 0;
@@ -253,7 +313,7 @@ Levels levelTurns(const SwitchGraph& graph, const PortMap& ports, const Dragonfl
         passes);
     return {std::move(plan), std::nullopt};
   }
-  return {std::move(plan), findCycle(same, n * ports.stride * 16)};
+  return {std::move(plan), findCycle(same, graph.size() * ports.stride * 16)};
 }
 
 // The turn where the dependency from one cycle node to the next is made.
@@ -265,12 +325,13 @@ std::size_t turnOf(const PortMap& ports, std::uint32_t from, std::uint32_t to) {
 
 }  // namespace
 
-VlPlan planVls(const SwitchGraph& graph, const PortMap& ports, const DragonflyTables& tables) {
+VlPlan planVls(const SwitchGraph& graph, const PortMap& ports, const DragonflyTables& tables,
+               unsigned threads) {
   const std::size_t stride = ports.stride;
   std::vector<std::uint8_t> climb(graph.size() * stride * stride, 0);
   const Trees trees = distinctTrees(tables, graph.size());
   for (int step = 0;; ++step) {
-    Levels levels = levelTurns(graph, ports, tables, trees, climb);
+    Levels levels = levelTurns(graph, ports, tables, trees, climb, threads);
     levels.plan.climbs = static_cast<std::uint32_t>(step);
     if (!levels.cycle) return std::move(levels.plan);
     const auto& cycle = *levels.cycle;
