@@ -8,6 +8,8 @@
 // counted in source switches' routes. Where a missing cable breaks that
 // pattern, the switches left without a route get the shortest extension of
 // what is already routed (breadth first from it), and are marked as detours.
+// Each group's choices read only its own loads, so groups are planned apart,
+// then LIDs extended apart, on threads (DragonflyPlan.h).
 #pragma once
 
 #include <ibsm/Dragonfly.h>
