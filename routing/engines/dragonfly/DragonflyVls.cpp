@@ -18,21 +18,21 @@ constexpr int kMaxClimbs = 64;  // turns made to climb before the plan gives up
 // A turn's byte while the levels are planned.
 constexpr std::uint8_t kLevel = 0x1F, kClimbs = 0x20, kRead = 0x80;
 
-// Switches of one LID's routes, farthest first (counting sort on hops).
-void farthestFirst(const std::uint8_t* len, std::size_t n, std::vector<SwitchIndex>& order,
-                   std::vector<std::uint32_t>& count) {
-  count.assign(256, 0);
+// Switches of one LID's routes, farthest first, in switch order within a
+// distance: one branch-free sweep per distance (routes are a few hops long),
+// where a counting sort waited on its counters from one switch to the next.
+void farthestFirst(const std::uint8_t* len, std::size_t n, std::vector<SwitchIndex>& order) {
+  std::uint8_t top = 0;
   for (std::size_t s = 0; s < n; ++s)
-    if (len[s] != kNoLen && len[s] > 0) ++count[len[s]];
-  std::uint32_t at = 0;
-  for (int l = 254; l >= 1; --l) {
-    const std::uint32_t c = count[static_cast<std::size_t>(l)];
-    count[static_cast<std::size_t>(l)] = at;
-    at += c;
-  }
+    if (len[s] != kNoLen) top = std::max(top, len[s]);
+  order.resize(n + 1);
+  std::size_t at = 0;
+  for (std::uint8_t l = top; l >= 1; --l)
+    for (std::size_t s = 0; s < n; ++s) {
+      order[at] = static_cast<SwitchIndex>(s);
+      at += len[s] == l;
+    }
   order.resize(at);
-  for (std::size_t s = 0; s < n; ++s)
-    if (len[s] != kNoLen && len[s] > 0) order[count[len[s]]++] = static_cast<SwitchIndex>(s);
 }
 
 // A same-level dependency between two local channels: channel * 16 + level.
@@ -212,7 +212,7 @@ class Walker {
       at = raise(cell[turn], arriving, changed);
       return true;
     };
-    farthestFirst(len, n, order_, count_);
+    farthestFirst(len, n, order_);
     std::ranges::fill(arrive_, 0);
     std::ranges::fill(carried_, 1);  // traffic that starts at a switch is on level 0
     for (const SwitchIndex s : order_) {
@@ -250,7 +250,6 @@ class Walker {
   std::vector<std::uint8_t> arrive_;
   std::vector<std::uint16_t> carried_;
   std::vector<SwitchIndex> order_;
-  std::vector<std::uint32_t> count_;
 };
 
 // A pass that would raise no turn only reads, so its trees go to threads:
