@@ -78,13 +78,15 @@ void routeRailTree(benchmark::State& state, bool furnished) {
   routeFabric(state, withLids(spec, 0), "ftree");
 }
 
-// Dragonfly a = 2p = 2h on the VLs a port declares by default (VL0-7).
-void routeDragonfly(benchmark::State& state, int cablesCut) {
+// Dragonfly a = 2p = 2h on the VLs a port declares by default (VL0-7), on
+// routing.threads threads (0: all cores; the tables are the same).
+void routeDragonfly(benchmark::State& state, int cablesCut, unsigned threads = 0) {
   const int a = static_cast<int>(state.range(0));
   const Fabric fabric = withLids(DragonflySpec{.a = a, .p = a / 2, .h = a / 2}, cablesCut);
   const EngineRegistry registry = defaultRegistry();
   RoutingOptions options;
   options.maxVls = 8;
+  options.threads = threads;
   std::size_t entries = 0, sl2vl = 0;
   for (auto _ : state) {
     auto result = registry.route(fabric, {"dragonfly"}, options);
@@ -223,6 +225,11 @@ BENCHMARK_CAPTURE(routeDragonfly, dragonfly, 0)
     ->Iterations(3)
     ->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(routeDragonfly, dragonfly_cut16, 16)
+    ->ArgName("a")
+    ->Arg(16)
+    ->Iterations(3)
+    ->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(routeDragonfly, dragonfly_1thread, 0, 1u)
     ->ArgName("a")
     ->Arg(16)
     ->Iterations(3)

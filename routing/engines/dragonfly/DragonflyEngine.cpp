@@ -77,11 +77,11 @@ class DragonflyEngine final : public RoutingEngine {
     if (!shape) return fail(fmt::format("not a dragonfly: {}", shape.error().message));
     const routing::SwitchGraph graph(fabric);
     const routing::dragonfly::PortMap ports(fabric, graph, shape->groupOf);
-    auto tables = routing::dragonfly::routeDragonfly(fabric, graph, *shape, ports);
-    auto vls = routing::dragonfly::planVls(graph, ports, tables);
+    auto tables = routing::dragonfly::routeDragonfly(fabric, graph, *shape, ports, options.threads);
+    auto vls = routing::dragonfly::planVls(graph, ports, tables, options.threads);
     std::optional<std::string> hintNote;
     if (!options.previous.empty() && !vls.problem)
-      hintNote = followPrevious(graph, ports, options.previous, tables, vls);
+      hintNote = followPrevious(graph, ports, options.previous, tables, vls, options.threads);
 
     RoutingResult result;
     result.engine = std::string(name());
@@ -97,7 +97,7 @@ class DragonflyEngine final : public RoutingEngine {
                                         vls.levels, declaredVls(fabric), options.maxVls);
       return fallBack(fabric, graph, ports, tables, why, *shape, options.previous);
     }
-    result.lfts = routing::dragonfly::toLfts(fabric, graph, tables);
+    result.lfts = routing::dragonfly::toLfts(fabric, graph, tables, options.threads);
     result.vlsUsed = vls.levels;
     if (vls.levels > 1) result.sl2vl = routing::dragonfly::sl2vlEntries(fabric, graph, ports, vls);
     const std::string climbs =
@@ -133,11 +133,11 @@ class DragonflyEngine final : public RoutingEngine {
                                     const routing::dragonfly::PortMap& ports,
                                     std::span<const Lft> previous,
                                     routing::dragonfly::DragonflyTables& tables,
-                                    routing::dragonfly::VlPlan& vls) {
+                                    routing::dragonfly::VlPlan& vls, unsigned threads) {
     auto mixed = tables;
     routing::PreviousChains chains(graph, previous);
     const auto kept = routing::dragonfly::keepPrevious(graph, ports, chains, mixed);
-    auto mixedVls = routing::dragonfly::planVls(graph, ports, mixed);
+    auto mixedVls = routing::dragonfly::planVls(graph, ports, mixed, threads);
     if (mixedVls.problem || mixedVls.levels > vls.levels)
       return fmt::format(
           "previous tables as the hint: not kept, the {} entries whose previous path holds and "
@@ -161,8 +161,8 @@ class DragonflyEngine final : public RoutingEngine {
     auto updn = makeUpDownEngine()->route(
         fabric, RoutingOptions{.rootGuids = {}, .maxVls = 1, .previous = previous});
     if (!updn) return fail(fmt::format("{}; and updn failed: {}", why, updn.error().message));
-    const double minimal =
-        meanCaHops(graph, ports, routing::dragonfly::toLfts(fabric, graph, tables), tables.targets);
+    const double minimal = meanCaHops(
+        graph, ports, routing::dragonfly::toLfts(fabric, graph, tables, 1), tables.targets);
     const double taken = meanCaHops(graph, ports, updn->lfts, tables.targets);
     updn->notes.insert(
         updn->notes.begin(),

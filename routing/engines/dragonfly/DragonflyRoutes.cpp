@@ -1,23 +1,40 @@
-#include "routing/engines/dragonfly/DragonflyRoutes.h"
+// Phase one of the dragonfly routes (DragonflyRoutes.h): every group's own
+// entries toward every LID, a group at a time; see DragonflyPlan.h.
+#include <ibsm/ParallelFor.h>
 
 #include <algorithm>
 #include <limits>
+#include <optional>
 
 #include "routing/engines/dragonfly/DragonflyGroupIndex.h"
+#include "routing/engines/dragonfly/DragonflyPlan.h"
 
 namespace ibsm::routing::dragonfly {
 namespace {
 
-constexpr std::uint8_t kNoLen = 0xFF;
-
-// One destination's routes and the loads they leave on every switch port.
-class Router {
+// One LID's entries of one group's switches, held by rank in the group:
+// indexed by SwitchIndex, valid for that group's switches only.
+class GroupRow {
  public:
-  Router(const SwitchGraph& graph, const DragonflyShape& shape, const PortMap& ports)
-      : graph_(graph),
-        ports_(ports),
+  GroupRow(std::uint8_t* row, const std::uint32_t* rank) : row_(row), rank_(rank) {}
+  std::uint8_t& operator[](SwitchIndex s) const { return row_[rank_[s]]; }
+
+ private:
+  std::uint8_t* row_;
+  const std::uint32_t* rank_;
+};
+
+// One group's entries toward every LID, LID by LID, and the loads they
+// leave on the group's own switch ports: every choice the planner makes for
+// a switch reads only loads and entries of that switch's group, so groups
+// are planned independently of each other (and in parallel).
+class GroupPlanner {
+ public:
+  GroupPlanner(const SwitchGraph& graph, const DragonflyShape& shape, const PortMap& ports,
+               const GroupIndex& gi)
+      : ports_(ports),
         plus_(shape.kind == DragonflyKind::DragonflyPlus),
-        gi_(indexGroups(graph, shape, ports)),
+        gi_(gi),
         load_(graph.size() * ports.stride, 0),
         weight_(graph.size()),
         isLeafOrRouter_(graph.size()),
@@ -28,28 +45,28 @@ class Router {
     }
   }
 
-  // Fills out/len (n each) for a LID delivered by switch d at port q; marks
-  // detour[s] for switches routed by the breadth-first extension.
-  // `alternate`: a CA's second or later LID (LMC), routed through a third
-  // group where a switch can (see towardGroup).
-  void route(SwitchIndex d, std::uint8_t q, bool caLid, bool alternate, std::uint32_t salt,
-             std::uint8_t* out, std::uint8_t* len, std::vector<std::uint8_t>& detour) {
-    countingLoad_ = caLid;
-    alternate_ = alternate;
-    const std::size_t n = graph_.size();
-    std::fill(out, out + n, kNoRoute);
-    std::fill(detour.begin(), detour.end(), 0);
-    out[d] = q;
-    const std::uint32_t gd = gi_.group[d];
-    for (const SwitchIndex r : gi_.members[gd]) {
-      if (r == d) continue;
-      out[r] = towardInGroup(r, d, salt);
-      // A dragonfly router without a cable to d goes around the missing one.
-      if (!plus_ && out[r] != kNoRoute && gi_.local(r, d) == 0) detour[r] = 1;
+  // Group g's entries toward every LID in LID order (the loads one LID
+  // leaves decide the next one's choices) into rows[lid * width + rank],
+  // which holds kNoRoute. `alternate` (a CA's second or later LID, LMC):
+  // routed through a third group where a switch can (see towardGroup).
+  void plan(std::uint32_t g, const std::vector<LidTarget>& targets, std::uint8_t* rows,
+            std::size_t width) {
+    for (std::size_t lid = 1; lid < targets.size(); ++lid) {
+      const LidTarget& target = targets[lid];
+      if (target.sw == kNoSwitch) continue;
+      countingLoad_ = target.kind == LidKind::Ca;
+      alternate_ = countingLoad_ && target.rangeOffset > 0;
+      const auto salt = static_cast<std::uint32_t>(lid);
+      const GroupRow out(rows + lid * width, gi_.rank.data());
+      const std::uint32_t gd = gi_.group[target.sw];
+      if (gd != g) {
+        towardGroup(g, gd, salt, out);
+        continue;
+      }
+      out[target.sw] = target.switchPort;
+      for (const SwitchIndex r : gi_.members[g])
+        if (r != target.sw) out[r] = towardInGroup(r, target.sw, salt);
     }
-    for (std::uint32_t gs = 0; gs < gi_.groups; ++gs)
-      if (gs != gd) towardGroup(gs, gd, salt, out);
-    extend(d, out, len, detour);
   }
 
  private:
@@ -91,7 +108,7 @@ class Router {
     return p ? p : kNoRoute;
   }
 
-  void towardGroup(std::uint32_t gs, std::uint32_t gd, std::uint32_t salt, std::uint8_t* out) {
+  void towardGroup(std::uint32_t gs, std::uint32_t gd, std::uint32_t salt, const GroupRow& out) {
     const auto cables = gi_.between(gs, gd);
     if (cables.empty()) {
       // No global link between the groups (cut): through a third group, as
@@ -114,7 +131,8 @@ class Router {
     if (alternate_) throughThirdGroups(gs, gd, salt, out);
     // The others feed the holder whose chosen global cable carries least.
     feedLeastLoaded(gs, out, cables.size(), [&](SwitchIndex s, std::size_t i) {
-      return cables[(i + salt + s) % cables.size()].from;
+      // One cable (a full dragonfly's every group pair): no division.
+      return cables.size() == 1 ? cables[0].from : cables[(i + salt + s) % cables.size()].from;
     });
     // Switches cabled to no holder (dragonfly+ spines without this group's
     // global links, routers whose cables to the holders are cut) carry only
@@ -125,7 +143,7 @@ class Router {
     for (const SwitchIndex s : gi_.members[gs]) {
       if (out[s] != kNoRoute) continue;
       const bool spine = !isLeafOrRouter_[s];
-      std::uint8_t port = spine ? throughThirdGroup(s, gd, out, true) : 0;
+      std::uint8_t port = spine ? throughThirdGroup(s, gd) : 0;
       if (!port) port = throughMember(s, out, spine, false);
       if (!port && spine) port = throughMember(s, out, false, false);
       // A router whose only way to a holder is the turn traffic entering
@@ -146,7 +164,7 @@ class Router {
   // has one. Local, global, global, local: the global-to-global turn is one
   // VL up, the destination group one more.
   void throughThirdGroups(std::uint32_t gs, std::uint32_t gd, std::uint32_t salt,
-                          std::uint8_t* out) {
+                          const GroupRow& out) {
     std::vector<SwitchIndex> valiant;
     for (const SwitchIndex s : gi_.members[gs]) {
       if (out[s] != kNoRoute) continue;
@@ -173,7 +191,7 @@ class Router {
   // cable to it, carries least; feeder(s, i) is s's i-th candidate of n, in
   // the order ties go to.
   template <typename Feeder>
-  void feedLeastLoaded(std::uint32_t gs, std::uint8_t* out, std::size_t n, Feeder feeder) {
+  void feedLeastLoaded(std::uint32_t gs, const GroupRow& out, std::size_t n, Feeder feeder) {
     for (const SwitchIndex s : gi_.members[gs]) {
       if (out[s] != kNoRoute || !isLeafOrRouter_[s]) continue;
       SwitchIndex best = kNoSwitch;
@@ -206,7 +224,7 @@ class Router {
   // only toward a later spine, so such turns cannot chain into a ring of
   // local links on one VL. With `share`, the member detourVia names is
   // taken too.
-  std::uint8_t throughMember(SwitchIndex s, const std::uint8_t* out, bool ordered, bool share) {
+  std::uint8_t throughMember(SwitchIndex s, const GroupRow& out, bool ordered, bool share) {
     std::uint8_t bestPort = 0;
     std::uint32_t bestLoad = std::numeric_limits<std::uint32_t>::max();
     for (const SwitchIndex t : gi_.members[gi_.group[s]]) {
@@ -223,153 +241,66 @@ class Router {
     return bestPort;
   }
 
-  // A global link of s to a spine w of a third group whose entry toward gd
-  // is its own global link (`holder`), or else already leads down to a leaf
-  // of its group (w was routed before s and never back to s's group).
-  std::uint8_t throughThirdGroup(SwitchIndex s, std::uint32_t gd, const std::uint8_t* out,
-                                 bool holder) const {
+  // A global link of s to a spine w of a third group that holds a global
+  // link to gd, which is its entry toward gd (holders take their own). Only
+  // toward groups planned before s's in the order the groups were once
+  // planned one after another (lower group numbers), so that the tables
+  // stay those of that order.
+  std::uint8_t throughThirdGroup(SwitchIndex s, std::uint32_t gd) const {
     for (std::size_t p = 1; p < ports_.stride; ++p) {
       const std::size_t at = ports_.at(s, static_cast<std::uint8_t>(p));
       const SwitchIndex w = ports_.peer[at];
       if (w == kNoSwitch || !ports_.global[at] || gi_.group[w] == gd) continue;
-      if (out[w] == kNoRoute) continue;
-      const std::size_t next = ports_.at(w, out[w]);
-      if (ports_.peer[next] == kNoSwitch) continue;
-      const bool viaGlobal = ports_.global[next] != 0;
-      if (holder ? viaGlobal && gi_.group[ports_.peer[next]] == gd
-                 : !viaGlobal && gi_.group[w] < gi_.group[s])
-        return static_cast<std::uint8_t>(p);
+      if (gi_.group[w] < gi_.group[s] && holdsTo(w, gd)) return static_cast<std::uint8_t>(p);
     }
     return 0;
   }
 
-  // Switch hops along the chosen entries; kNoLen where the chain meets a
-  // switch without one. Then every switch still unrouted joins the routes
-  // breadth first from the routed ones, nearest first. A chain can still
-  // end nowhere after that: a holder whose global link lands on a router
-  // that lost every local cable, while that router's only way out is
-  // through the holder. Such switches are then routed afresh, once.
-  void extend(SwitchIndex d, std::uint8_t* out, std::uint8_t* len,
-              std::vector<std::uint8_t>& detour) {
-    const std::size_t n = graph_.size();
-    for (int round = 0; round < 2; ++round) {
-      std::fill(len, len + n, kNoLen);
-      len[d] = 0;
-      measure(d, out, len);
-      // On a full fabric every switch is routed: no search.
-      if (std::find(len, len + n, kNoLen) == len + n) return;
-      if (round > 0)
-        for (SwitchIndex s = 0; s < n; ++s)
-          if (len[s] == kNoLen) out[s] = kNoRoute;
-      joinNearest(d, out, len, detour);
-    }
-    measure(d, out, len);
-  }
-
-  void joinNearest(SwitchIndex d, std::uint8_t* out, std::uint8_t* len,
-                   std::vector<std::uint8_t>& detour) {
-    std::vector<std::vector<SwitchIndex>>& buckets = buckets_;
-    for (auto& b : buckets) b.clear();
-    for (SwitchIndex s = 0; s < graph_.size(); ++s)
-      if (len[s] != kNoLen) bucket(len[s]).push_back(s);
-    for (std::size_t l = 0; l < buckets.size(); ++l) {
-      for (std::size_t i = 0; i < buckets[l].size(); ++i) {
-        const SwitchIndex t = buckets[l][i];
-        graph_.forEachCable(t, [&](SwitchIndex u, const Cable& c) {
-          if (out[u] != kNoRoute || u == d) return;
-          out[u] = c.remotePort;
-          len[u] = static_cast<std::uint8_t>(l + 1);
-          detour[u] = 1;
-          bucket(l + 1).push_back(u);
-        });
-      }
-    }
-  }
-
-  std::vector<SwitchIndex>& bucket(std::size_t l) {
-    if (buckets_.size() <= l) buckets_.resize(l + 1);
-    return buckets_[l];
-  }
-
-  void measure(SwitchIndex d, const std::uint8_t* out, std::uint8_t* len) {
-    const std::size_t n = graph_.size();
-    for (SwitchIndex s = 0; s < n; ++s) {
-      if (len[s] != kNoLen || out[s] == kNoRoute) continue;
-      chain_.clear();
-      SwitchIndex t = s;
-      while (len[t] == kNoLen && out[t] != kNoRoute && t != d && chain_.size() <= n) {
-        chain_.push_back(t);
-        t = ports_.peer[ports_.at(t, out[t])];
-        if (t == kNoSwitch) break;
-      }
-      if (t == kNoSwitch || len[t] == kNoLen || chain_.size() > n) continue;
-      std::uint32_t l = len[t];
-      for (auto it = chain_.rbegin(); it != chain_.rend(); ++it)
-        len[*it] = static_cast<std::uint8_t>(std::min<std::uint32_t>(++l, kNoLen - 1));
-    }
-  }
-
-  const SwitchGraph& graph_;
   const PortMap& ports_;
   bool plus_;
   bool countingLoad_{true};
   bool alternate_{false};
-  GroupIndex gi_;
+  const GroupIndex& gi_;
   std::vector<std::uint32_t> load_;
   std::vector<std::uint32_t> weight_;
   std::vector<std::uint8_t> isLeafOrRouter_;
   std::vector<std::uint8_t> holderPick_;
-  std::vector<SwitchIndex> chain_;
-  std::vector<std::vector<SwitchIndex>> buckets_;
 };
 
 }  // namespace
-DragonflyTables routeDragonfly(const Fabric& fabric, const SwitchGraph& graph,
-                               const DragonflyShape& shape, const PortMap& ports) {
-  (void)fabric;
-  DragonflyTables t;
+
+void planGroups(const SwitchGraph& graph, const DragonflyShape& shape, const PortMap& ports,
+                const GroupIndex& gi, DragonflyTables& tables, unsigned threads) {
   const std::size_t n = graph.size();
-  t.switches = n;
-  t.targets = lidTargets(fabric, graph);
-  t.out.assign(t.targets.size() * n, kNoRoute);
-  t.len.assign(t.targets.size() * n, kNoLen);
-  Router router(graph, shape, ports);
-  std::vector<std::uint8_t> detour(n, 0);
-  std::vector<std::uint8_t> longer(n, 0);
-  std::vector<SwitchIndex> order;
-  std::uint64_t caSources = 0;
-  for (SwitchIndex s = 0; s < n; ++s) caSources += graph.caCount(s);
-  for (std::size_t lid = 1; lid < t.targets.size(); ++lid) {
-    const LidTarget& target = t.targets[lid];
-    if (target.sw == kNoSwitch) continue;
-    std::uint8_t* out = t.out.data() + lid * n;
-    std::uint8_t* len = t.len.data() + lid * n;
-    const bool ca = target.kind == LidKind::Ca;
-    router.route(target.sw, target.switchPort, ca, ca && target.rangeOffset > 0,
-                 static_cast<std::uint32_t>(lid), out, len, detour);
-    if (target.kind != LidKind::Ca) continue;
-    t.caRoutes += caSources;
-    if (std::ranges::find(detour, std::uint8_t{1}) == detour.end()) continue;
-    // A route is longer than the pattern's when its chain passes a detour;
-    // nearest switches first, so that the next hop is settled.
-    order.clear();
-    for (std::uint8_t l = 0; order.size() < n && l < kNoLen; ++l) {
-      const std::size_t before = order.size();
-      for (SwitchIndex s = 0; s < n; ++s)
-        if (len[s] == l) order.push_back(s);
-      if (order.size() == before) break;
+  const std::size_t lids = tables.targets.size();
+  const unsigned workers = threadCount(threads);
+  // Per worker: a planner (its loads are those of the groups it plans, which
+  // no other worker touches) and a chunk of groups' rows, copied out when
+  // planned: a chunk's switches fill about a cache line of each LID's row.
+  const std::size_t perChunk = std::max<std::size_t>(1, 64 / std::max<std::size_t>(gi.size, 1));
+  std::vector<std::optional<GroupPlanner>> planners(workers);
+  std::vector<std::vector<std::uint8_t>> rows(workers);
+  std::vector<std::vector<SwitchIndex>> switches(workers);  // of the chunk, by rank
+  parallelFor(workers, gi.groups, perChunk, [&](std::size_t begin, std::size_t end, unsigned w) {
+    if (!planners[w]) planners[w].emplace(graph, shape, ports, gi);
+    const std::size_t width = (end - begin) * gi.size;
+    rows[w].assign(lids * width, kNoRoute);
+    switches[w].assign(width, kNoSwitch);
+    for (std::size_t g = begin; g < end; ++g) {
+      const std::size_t offset = (g - begin) * gi.size;
+      // Rows of `width` bytes, this group at `offset`.
+      planners[w]->plan(static_cast<std::uint32_t>(g), tables.targets, rows[w].data() + offset,
+                        width);
+      std::ranges::copy(gi.members[g], switches[w].begin() + static_cast<std::ptrdiff_t>(offset));
     }
-    for (const SwitchIndex s : order) {
-      const SwitchIndex next = len[s] == 0 ? kNoSwitch : ports.peer[ports.at(s, out[s])];
-      longer[s] = detour[s] || (next != kNoSwitch && longer[next]);
-      if (longer[s] && graph.caCount(s) > 0) {
-        t.detourRoutes += graph.caCount(s);
-        if (t.detourExamples.size() < 5)
-          t.detourExamples.emplace_back(s, Lid{static_cast<std::uint16_t>(lid)});
-      }
+    const SwitchIndex* to = switches[w].data();
+    for (std::size_t lid = 1; lid < lids; ++lid) {
+      const std::uint8_t* row = rows[w].data() + lid * width;
+      std::uint8_t* out = tables.out.data() + lid * n;
+      for (std::size_t i = 0; i < width; ++i)
+        if (to[i] != kNoSwitch) out[to[i]] = row[i];
     }
-  }
-  return t;
+  });
 }
 
 }  // namespace ibsm::routing::dragonfly

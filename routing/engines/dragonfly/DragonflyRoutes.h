@@ -8,6 +8,8 @@
 // counted in source switches' routes. Where a missing cable breaks that
 // pattern, the switches left without a route get the shortest extension of
 // what is already routed (breadth first from it), and are marked as detours.
+// Each group's choices read only its own loads, so groups are planned apart,
+// then LIDs extended apart, on threads (DragonflyPlan.h).
 #pragma once
 
 #include <ibsm/Dragonfly.h>
@@ -45,11 +47,13 @@ struct DragonflyTables {
   std::vector<std::pair<SwitchIndex, Lid>> detourExamples;
 };
 
+// On up to `threads` threads (0: all cores); the same tables on any number.
 DragonflyTables routeDragonfly(const Fabric& fabric, const SwitchGraph& graph,
-                               const DragonflyShape& shape, const PortMap& ports);
+                               const DragonflyShape& shape, const PortMap& ports, unsigned threads);
 
-// Writes the tables into per-switch LFTs (index = NodeId, like RoutingResult).
+// Writes the tables into per-switch LFTs (index = NodeId, like RoutingResult),
+// on up to `threads` threads.
 std::vector<Lft> toLfts(const Fabric& fabric, const SwitchGraph& graph,
-                        const DragonflyTables& tables);
+                        const DragonflyTables& tables, unsigned threads);
 
 }  // namespace ibsm::routing::dragonfly

@@ -1,6 +1,9 @@
 // The route tables around the planner: the port map it reads and the LFTs
 // its LID-major rows become.
+#include <ibsm/ParallelFor.h>
+
 #include <algorithm>
+#include <array>
 
 #include "routing/engines/dragonfly/DragonflyRoutes.h"
 
@@ -22,20 +25,31 @@ PortMap::PortMap(const Fabric& fabric, const SwitchGraph& graph,
 }
 
 std::vector<Lft> toLfts(const Fabric& fabric, const SwitchGraph& graph,
-                        const DragonflyTables& tables) {
+                        const DragonflyTables& tables, unsigned threads) {
   std::vector<Lft> lfts(fabric.size());
   const std::size_t n = graph.size();
   const std::size_t lids = tables.targets.size();
-  for (SwitchIndex s = 0; s < n; ++s) lfts[graph.nodeId(s)].port.resize(lids);
-  // A block of switches at a time, so the LID-major rows are read in runs.
-  constexpr SwitchIndex kBlock = 64;
-  for (SwitchIndex first = 0; first < n; first += kBlock) {
-    const SwitchIndex last = std::min<SwitchIndex>(static_cast<SwitchIndex>(n), first + kBlock);
-    for (std::size_t lid = 0; lid < lids; ++lid) {
-      const std::uint8_t* row = tables.out.data() + lid * n;
-      for (SwitchIndex s = first; s < last; ++s) lfts[graph.nodeId(s)].port[lid] = row[s];
-    }
-  }
+  // A block of switches at a time, so the LID-major rows are read in runs;
+  // blocks on threads, each writing its own switches' tables.
+  constexpr std::size_t kBlock = 64;
+  parallelFor(threads, (n + kBlock - 1) / kBlock, 1,
+              [&](std::size_t begin, std::size_t end, unsigned) {
+                for (std::size_t block = begin; block < end; ++block) {
+                  const std::size_t first = block * kBlock, count = std::min(n - first, kBlock);
+                  // Each table's storage once, in a local array: stores of bytes through
+                  // the vectors would make the compiler read them again on every entry.
+                  std::array<std::uint8_t*, kBlock> into{};
+                  for (std::size_t i = 0; i < count; ++i) {
+                    auto& port = lfts[graph.nodeId(static_cast<SwitchIndex>(first + i))].port;
+                    port.resize(lids);
+                    into[i] = port.data();
+                  }
+                  for (std::size_t lid = 0; lid < lids; ++lid) {
+                    const std::uint8_t* row = tables.out.data() + lid * n + first;
+                    for (std::size_t i = 0; i < count; ++i) into[i][lid] = row[i];
+                  }
+                }
+              });
   return lfts;
 }
 

@@ -35,7 +35,9 @@ struct VlPlan {
   std::vector<std::uint8_t> turn;      // [(s * stride + in) * stride + out]
 };
 
-VlPlan planVls(const SwitchGraph& graph, const PortMap& ports, const DragonflyTables& tables);
+// On up to `threads` threads (0: all cores); the same plan on any number.
+VlPlan planVls(const SwitchGraph& graph, const PortMap& ports, const DragonflyTables& tables,
+               unsigned threads);
 
 // SL2VL entries for every pair of distinct cabled ports of every switch; all
 // sixteen SLs map to the turn's level, so any SL a transport picks is safe.
