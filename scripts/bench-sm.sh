@@ -91,6 +91,9 @@ row "bring-up of the master, ms" bringup_ms 0.25
 row "    SMPs sent" bringup_mads -
 row "(a) light sweep, no change: MADs per interval" quiet_per_interval 0.5
 row "(b) Unlink ${spine}[$port] to up line, ms" reroute_ms 0.5
+row "    Unlink to the last LFT block written, ms" reroute_last_lft_ms 0.25
+row "      Unlink to the master's first SMP (trap seen), ms" reroute_first_smp_ms -
+row "      Unlink to its first LFT block written, ms" reroute_first_lft_ms -
 row "    SMPs sent in between" reroute_mads 0.25
 row "    of which LFT blocks written (0x19 Sets)" reroute_lft_blocks -
 row "    CPU s of the SM and the simulator" reroute_cpu_s 0.5

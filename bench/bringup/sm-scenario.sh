@@ -162,6 +162,16 @@ if wait_up master "$m" 120; then
   sleep 1
   read -r n detail < <(requests_between master/trace "$t0" "$((t1 + 1000000))")
   result reroute_ms $(((t1 - t0) / 1000000))
+  # Where the time went: the Unlink to the master's first SMP (the trap
+  # seen), to its first and last LFT block written (0x19 Sets).
+  read -r first_smp first_lft last_lft < <(awk -v a="$t0" -v b="$((t1 + 1000000))" \
+    '$1 >= a && $1 < b && $2 != "0x81" && $2 != "0x07" { if (!f) f = $1
+       if ($2 == "0x02" && $3 == "0x0019") { if (!fl) fl = $1; ll = $1 } }
+     END { printf "%.0f %.0f %.0f\n", f, fl, ll }' master/trace)
+  ms_since_unlink() { [[ $1 -gt 0 ]] && echo $((($1 - t0) / 1000000)) || echo none; }
+  result reroute_first_smp_ms "$(ms_since_unlink "$first_smp")"
+  result reroute_first_lft_ms "$(ms_since_unlink "$first_lft")"
+  result reroute_last_lft_ms "$(ms_since_unlink "$last_lft")"
   result reroute_mads "$n"
   lft_sets=$(grep -o 'Set:0x0019=[0-9]*' <<<"$detail" | cut -d= -f2)
   result reroute_lft_blocks "${lft_sets:-0}"

@@ -1,7 +1,6 @@
 #include "sm/manager/MasterSweep.h"
 
 #include <fmt/format.h>
-#include <ibsm/Engines.h>
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
@@ -9,7 +8,6 @@
 
 #include "sm/manager/FabricChanges.h"
 #include "sm/manager/LightSweeper.h"
-#include "sm/manager/QosPlan.h"
 #include "sm/manager/SubnetEdit.h"
 #include "sm/program/SubnetProgrammer.h"
 
@@ -88,77 +86,38 @@ Result<SweepResult> MasterSweep::replan() {
   return done;
 }
 
-void MasterSweep::planPKeys(SubnetPlan& plan) const {
-  const Guid smGuid = plan.fabric.port(held_.observed().smPort).guid;
-  if (!settings_.partitions) {
-    plan.qos = resolvePlanQos(settings_.qosPolicy, plan.fabric, nullptr, smGuid);
-    return;
-  }
-  auto partitions = settings_.partitions(plan.fabric, smGuid);
-  if (!partitions) {
-    // Half a plan could cut members off: better the tables of the last one.
-    // The policy's partition selectors then name no port this sweep.
-    log_->error("SM-0420 partitions not programmed this sweep, PKey tables left as they are: {}",
-                partitions.error().message);
-    plan.qos = resolvePlanQos(settings_.qosPolicy, plan.fabric, nullptr, smGuid);
-    return;
-  }
-  if (!partitions->warnings.empty())
-    log_->warn("SM-0421 partitions: {}", fmt::join(partitions->warnings, "; "));
-  // Resolved with the partition plan: `partition:` selectors need it.
-  plan.qos = resolvePlanQos(settings_.qosPolicy, plan.fabric, &*partitions, smGuid);
-  sortByPort(partitions->tables);
-  plan.pkeys = std::move(partitions->tables);
-  for (const auto& p : partitions->partitions)
-    if (p.sl) plan.partitionSl[p.pkey & 0x7FFF] = *p.sl;
-}
-
-void MasterSweep::planQosTables(SubnetPlan& plan) const {
-  if (!settings_.qos.enabled) return;
-  auto tables = qos::planQosFor(plan.fabric, settings_.qos, plan.qos.get(), plan.routing);
-  if (!tables) {
-    // As for partitions: the QoS tables the ports hold beat half a plan.
-    // The engine's own SL2VL, its layers, is still programmed: the routes
-    // of this sweep are deadlock-free only on it.
-    log_->error(
-        "SM-0486 QoS tables not programmed this sweep, VLArbitration and QoS SL2VL tables left "
-        "as they are: {}",
-        tables.error().message);
-    return;
-  }
-  plan.qosTables = std::move(*tables);
-  for (const auto& note : plan.qosTables->notes) log_->info("SM-0485 QoS tables: {}", note);
-}
-
-std::optional<MulticastPlan> MasterSweep::planTrees(const Fabric& fabric) {
+std::optional<std::vector<McGroupRoute>> MasterSweep::readGroups() {
   if (!multicast_) return std::nullopt;
   // The generation first: a join between the two reads is planned again
   // by the next pass, never missed.
   planned_.generation = multicast_->generation();
-  const auto groups = multicast_->routes();
+  auto groups = multicast_->routes();
   ++planned_.plans;
   planned_.groups = groups.size();
   planned_.members = 0;
   for (const McGroupRoute& g : groups) planned_.members += g.members.size();
-  MulticastOptions options;
-  options.cache = &mcTopology_;
-  auto mfts = planMulticast(fabric, groups, options);
-  if (!mfts) {
-    // As for partitions: the trees of the last plan beat none.
-    log_->error("SM-0423 multicast not programmed this sweep, MFTs left as they are: {}",
-                mfts.error().message);
-    return std::nullopt;
-  }
-  if (!mfts->warnings.empty()) log_->warn("SM-0424 multicast: {}", fmt::join(mfts->warnings, "; "));
-  return std::move(*mfts);
+  return groups;
 }
+
+namespace {
+
+void logNotes(spdlog::logger& log, const std::vector<PlanNote>& notes) {
+  for (const auto& n : notes) log.log(n.level, n.text);
+}
+
+}  // namespace
 
 Result<SweepResult> MasterSweep::programMulticast() {
   if (!held_.hasObservation() || !lastPlan_) return fail("no sweep to program multicast on");
   const auto start = now();
   const auto sentBefore = engine_.counters().sent;
   // Only the trees are new: the last plan is shared, not copied.
-  auto trees = planTrees(lastPlan_->fabric);
+  std::optional<MulticastPlan> trees;
+  if (auto groups = readGroups()) {
+    std::vector<PlanNote> notes;
+    trees = planTreesOn(lastPlan_->fabric, *groups, mcTopology_.get(), notes);
+    logNotes(*log_, notes);
+  }
   SweepResult result;
   result.planTime = since(start);
   result.engine = lastPlan_->routing.engine;
@@ -175,10 +134,9 @@ Result<SweepResult> MasterSweep::programMulticast() {
   return result;
 }
 
-std::shared_ptr<const PreviousRoutes> MasterSweep::previousRoutes() const {
+std::shared_ptr<const SubnetPlan> MasterSweep::hint() const {
   if (!settings_.stableRoutes || rebalanceAsked_ || !lastPlan_ || rebalanceDue()) return nullptr;
-  return std::make_shared<const PreviousRoutes>(
-      previousRoutesOf(lastPlan_->fabric, lastPlan_->routing));
+  return lastPlan_;
 }
 
 bool MasterSweep::rebalanceDue() const {
@@ -287,26 +245,60 @@ void takeProgramming(SweepResult& result, const program::ProgramSummary& summary
 
 }  // namespace
 
+PlanWork MasterSweep::planWork(Guid2Lid saved, Fabric fabric) {
+  PlanWork work{.fabric = std::move(fabric),
+                .smPort = held_.observed().smPort,
+                .inputs = settings_.plan,
+                .hint = hint(),
+                .partitions = settings_.partitions,
+                .qosPolicy = settings_.qosPolicy,
+                .qos = settings_.qos,
+                .groups = readGroups(),
+                .mcCache = mcTopology_,
+                .testOnPlanThread = settings_.testOnPlanThread};
+  work.inputs.guid2lid = std::move(saved);
+  return work;
+}
+
+Result<PlannedSubnet> MasterSweep::computeServing(PlanWork work) {
+  if (!offLoop_) return computePlan(std::move(work));
+  // Looks of 1 ms at the loop (its fds, timers, the wire), then up to 1 ms
+  // of real time on the plan: the in-memory fake fabric's loop waits on its
+  // own clock, not in real time, and this way its tests' clock moves about
+  // as the plan's real time does. On a real port (or ibsim) every look
+  // waits on the loop, so `ibsm status` waits at most ~2 ms more than it
+  // would between sweeps.
+  constexpr auto kLook = std::chrono::milliseconds(1);
+  auto job = PlanJob::start(std::move(work));
+  const auto ready = [&job] { return job->ready(); };
+  while (!job->ready()) {
+    // Failed (cancelled): the plan is abandoned, its thread ends alone.
+    if (auto served = engine_.runUntil(now() + kLook, ready); !served)
+      return std::unexpected(served.error());
+    job->waitFor(kLook);
+  }
+  return job->take();
+}
+
 Result<SweepResult> MasterSweep::planAndProgram(const std::optional<Fabric>& before,
                                                 SweepResult result) {
   auto saved = store_.loadGuid2Lid();
   if (!saved) return std::unexpected(saved.error());
-  PlanInputs inputs = settings_.plan;
-  inputs.guid2lid = *saved;
   const auto planStart = now();
-  inputs.previous = previousRoutes();
+  // A rebalance asked while this plan runs is taken by the next one.
+  const bool rebalancing = rebalanceAsked_;
   auto cut = health::isolateLinks(held_.observed().fabric, isolate_);
   isolated_ = std::move(cut.isolated);
   refused_ = std::move(cut.refused);
-  auto plan = planSubnet(std::move(cut.fabric), inputs, defaultRegistry());
+  auto planned = computeServing(planWork(*saved, std::move(cut.fabric)));
+  if (!planned) return std::unexpected(planned.error());
+  logNotes(*log_, planned->notes);
+  auto& plan = *planned->plan;
   if (!plan) return std::unexpected(plan.error());
   logStability(*plan);
   logLoopbacks(*plan);
   noteFreshness(*plan, planStart);
-  rebalanceAsked_ = false;
-  planPKeys(*plan);
-  planQosTables(*plan);
-  plan->multicast = planTrees(plan->fabric);
+  if (rebalancing) rebalanceAsked_ = false;
   result.planTime = since(planStart);
   result.engine = plan->routing.engine;
   logPlan(*log_, *plan, result.planTime);

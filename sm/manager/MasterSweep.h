@@ -5,12 +5,25 @@
 // second sweep sends only what changed.
 //
 // Threads: everything here runs on the caller's thread (the daemon's one
-// thread), except that planAndProgram() walks the planned tables for the
-// verdict and saves guid2lid on a second, short-lived thread while
-// programming waits on the wire; that thread reads only the plan (not
-// changed until it is joined) and writes only the state file, and it is
-// joined before planAndProgram() returns (radix-24 fat tree: the ~80-170 ms
-// walk no longer delays "subnet up").
+// thread), but for two pieces of pure work:
+// - the plan (planSubnet: LIDs, routing, PKeys, QoS, multicast trees), with
+//   planOffLoop(true) (the daemon sets it), is computed on a thread of its
+//   own (PlanWork.h) from copies of what it needs -- the observed fabric
+//   with isolated links cut, the settings, the groups read on this thread,
+//   the last plan (immutable, shared) as the hint -- while this thread
+//   serves the daemon's loop in engine.runUntil() looks of 1 ms, so
+//   `ibsm status`, SMInfo queries and SIGTERM are answered during a plan of
+//   seconds (radix 48). Nothing here changes while it waits: the handlers
+//   that run only feed the machine, which queues their work behind this
+//   sweep. When the wait fails (SIGTERM cancels the engine) the plan is
+//   abandoned: its thread runs to its end on what it owns and the sweep
+//   returns the error at once. Off (unit tests of this class, the default):
+//   the plan is computed on the caller's thread, as before;
+// - the verdict walk (analyseRoutes) and the guid2lid save run on a second,
+//   short-lived thread while programming waits on the wire; that thread
+//   reads only the plan (not changed until it is joined) and writes only
+//   the state file, and it is joined before planAndProgram() returns
+//   (radix-24 fat tree: the ~80-170 ms walk no longer delays "subnet up").
 //
 //   MasterSweep sweep(engine, store, settings, logger);
 //   auto result = sweep.run();
@@ -60,18 +73,13 @@
 #include "sm/health/Isolation.h"
 #include "sm/mad/MadEngine.h"
 #include "sm/manager/GroupSource.h"
+#include "sm/manager/PlanWork.h"
 #include "sm/manager/StateStore.h"
 #include "sm/program/HeldSubnet.h"
 #include "sm/program/ProgramOptions.h"
 #include "sm/program/ProgramSummary.h"
 
 namespace ibsm::sm::manager {
-
-// The partition plan of a fabric, given the SM's port GUID. A function
-// rather than the config, so that the manager does not care where the
-// partitions come from (`ibsm run` binds the files it read).
-using PartitionPlanner =
-    std::function<Result<partition::PartitionPlan>(const Fabric&, Guid smPortGuid)>;
 
 struct SweepSettings {
   PlanInputs plan;  // guid2lid is taken from the state store at every sweep
@@ -90,6 +98,9 @@ struct SweepSettings {
   std::chrono::seconds rebalanceInterval{0};
   // [qos]: SL2VL and VLArbitration of every port when enabled.
   qos::QosOptions qos{};
+  // Tests only: called on the thread that computes each plan, before it
+  // (to make a plan slow, or to see where it runs). Empty in `ibsm run`.
+  std::function<void()> testOnPlanThread{};
 };
 
 // What the last plan that asked the groups' source saw: the source's
@@ -182,6 +193,9 @@ class MasterSweep {
   void setSettings(SweepSettings settings) { settings_ = std::move(settings); }
   // An M_Key rotation's keys, from the next sweep on (MKeyService.h).
   void setMKeys(security::KeyScheme keys) { settings_.program.mKeys = std::move(keys); }
+  // Plans computed off the caller's thread while it serves the engine's
+  // loop (the class comment's "Threads"); the daemon turns it on.
+  void planOffLoop(bool on) { offLoop_ = on; }
   // Where the groups come from, asked (routes() and generation()) at every
   // plan; null: MFTs are not managed. Kept across setSettings().
   void setMulticast(std::shared_ptr<const GroupSource> source) { multicast_ = std::move(source); }
@@ -229,16 +243,16 @@ class MasterSweep {
   // half of run() and the whole of a reroute or a replan.
   [[nodiscard]] Result<SweepResult> planAndProgram(const std::optional<Fabric>& before,
                                                    SweepResult result);
-  // plan.pkeys from the partition planner; left unset (PKeys as they are)
-  // when there is none or it refuses the fabric.
-  void planPKeys(SubnetPlan& plan) const;
-  // plan.qosTables from the [qos] options and the plan's QoS policy.
-  void planQosTables(SubnetPlan& plan) const;
-  // The groups' trees on `fabric`, from the source as it stands (noted in
-  // planned_); nullopt when there is no source or planning failed.
-  std::optional<MulticastPlan> planTrees(const Fabric& fabric);
+  // The groups to route, from the source as it stands (noted in
+  // planned_); nullopt when there is no source.
+  std::optional<std::vector<McGroupRoute>> readGroups();
+  // What the plan of this sweep needs, copied (PlanWork.h).
+  PlanWork planWork(Guid2Lid saved, Fabric fabric);
+  // The plan of `work`: on this thread, or off it while serving the loop
+  // (planOffLoop); fails only when the wait does (the engine cancelled).
+  [[nodiscard]] Result<PlannedSubnet> computeServing(PlanWork work);
   // The last plan as the hint for this one, or null for fresh tables.
-  std::shared_ptr<const PreviousRoutes> previousRoutes() const;
+  std::shared_ptr<const SubnetPlan> hint() const;
   // SM-0427..0429: how this plan's routes came about.
   void logStability(const SubnetPlan& plan) const;
   void logLoopbacks(const SubnetPlan& plan) const;
@@ -263,10 +277,12 @@ class MasterSweep {
   MulticastPlanned planned_;
   // The trees' roots, kept while the switch graph stays the same: a pass
   // for a join would otherwise spend most of its time finding them again.
-  mutable McTopologyCache mcTopology_;
+  // Shared with the planning thread, which an abandoned plan may outlive us on.
+  std::shared_ptr<McTopologyCache> mcTopology_{std::make_shared<McTopologyCache>()};
   std::shared_ptr<const SubnetPlan> lastPlan_;
   std::shared_ptr<const MulticastPlan> mfts_;  // lastPlan_'s trees, or the last pass's
   bool rebalanceAsked_{false};
+  bool offLoop_{false};
   std::vector<health::LinkKey> isolate_;
   std::vector<health::LinkKey> isolated_;
   std::vector<health::RefusedLink> refused_;

@@ -1,6 +1,6 @@
 // The QoS policy resolved on a plan: its port groups named on the plan's
 // fabric, `pkey:`/`partition:` selectors through the partition plan of the
-// same sweep. Shared by the live SM (MasterSweep::planPKeys) and the dry
+// same sweep. Shared by the live SM (PlanWork.cpp, planPKeys) and the dry
 // run (`ibsm route`), so both resolve a policy alike.
 #pragma once
 

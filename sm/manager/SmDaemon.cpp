@@ -58,6 +58,8 @@ SmDaemon::Impl::Impl(MadEngine& e, loop::EventLoop& l, const StateStore& st, Gui
                    .log = log}),
       lifecycle(agent.self(), uptime.up),
       logControl(log, [this] { return traceCounters(); }) {
+  // Plans computed off this thread while the loop keeps serving (SmDaemon.h).
+  sweep.planOffLoop(true);
   // The SA before its notices: a sweep's snapshot, then its traps 64/65.
   services.push_back(&sa);
   services.push_back(&notices);

@@ -23,14 +23,21 @@
 // sweeps the daemon waits in engine.runUntil(next timer) and returns to the
 // machine as soon as a handler gave it something to do.
 //
-// Threading: one thread. Handlers (signals, control requests, SMInfo
-// queries, traps, Set(SMInfo)) run on it from inside the engine's waits and
-// only feed the machine, answer, or cancel the engine; the machine queues
-// the work they ask for behind the running action (SmMachine.h), so no two
-// sweeps ever overlap. The one other thread is MasterSweep's route verdict
+// Threading: one thread runs the loop and everything that changes state.
+// Handlers (signals, control requests, SMInfo queries, traps, Set(SMInfo))
+// run on it from inside the engine's waits and only feed the machine,
+// answer, or cancel the engine; the machine queues the work they ask for
+// behind the running action (SmMachine.h), so no two sweeps ever overlap.
+// Two pieces of pure work run on threads of their own (MasterSweep.h,
+// "Threads"): a sweep's plan (LIDs, routing, PKeys, QoS, multicast trees),
+// computed from copies while this thread keeps serving the loop in 1 ms
+// looks -- `ibsm status` is answered within milliseconds during a plan of
+// seconds (radix 48) as during the wire's waits -- and the route verdict
 // walk (analyseRoutes and the guid2lid save on a std::async while
-// programming waits on the wire; pure work on the plan, joined before the
-// sweep returns).
+// programming waits on the wire, joined before the sweep returns). A
+// SIGTERM during a plan cancels the engine, the wait ends, the plan is
+// abandoned (its thread finishes alone on what it owns) and the daemon
+// exits 0 at once.
 //
 // SIGTERM/SIGINT in the middle of an action cancels the engine (every MAD
 // pending completes as Cancelled, MadEngine.h), so the action ends within
