@@ -122,8 +122,8 @@ void addPathCommand(CLI::App& app, PathArgs& args) {
                                    "as `ibsm route` does (else: ask the running daemon)");
   cmd->add_option("--dir", args.dir,
                   "Offline: walk the tables a dry run wrote to DIR (opensm-lfts.dump or lfts.ibsm, "
-                  "guid2lid, "
-                  "sl2vl.dump, mfts.dump, mcast-groups) for the --topology it was made from")
+                  "guid2lid, sl2vl.dump, mfts.dump, mcast-groups) for the --topology it was made "
+                  "from")
       ->needs(topology);
   cmd->add_option("-R,--engine", args.engines,
                   "Routing engine(s) to try in order, as `ibsm route` takes them")

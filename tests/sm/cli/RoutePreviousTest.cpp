@@ -116,8 +116,7 @@ TEST_F(RoutePrevious, ALostCableMovesOnlyTheEntriesThatUsedItAndRebalanceMovesMo
   const Json f = readJson(dir_ / "after/report.json")["previous"];
   EXPECT_EQ(f["routedAs"], "fresh");
   EXPECT_THAT(fresh.out, HasSubstr("routed afresh (--rebalance"));
-  EXPECT_LT(k["blocks"]["differ"].get<std::uint64_t>(),
-            f["blocks"]["differ"].get<std::uint64_t>());
+  EXPECT_LT(k["blocks"]["differ"].get<std::uint64_t>(), f["blocks"]["differ"].get<std::uint64_t>());
   EXPECT_LE(k["entriesRerouted"].get<std::uint64_t>(),
             k["entries"]["compared"].get<std::uint64_t>());
 }
