@@ -93,6 +93,14 @@ int walkLive(const PathArgs& args, const analysis::PathSlQuery& query) {
   return walkedClean(*answer, args.json, args.mgid.has_value()) ? 0 : 1;
 }
 
+// A pair needs TO; a multicast tree is walked from FROM alone.
+void checkTarget(const PathArgs& args) {
+  if (!args.mgid && args.to.empty())
+    throw CLI::ValidationError("TO", "TO is required without --mgid");
+  if (args.mgid && !args.to.empty())
+    throw CLI::ValidationError("TO", "--mgid walks from FROM alone: give no TO");
+}
+
 }  // namespace
 
 void addPathCommand(CLI::App& app, PathArgs& args) {
@@ -138,9 +146,9 @@ void addPathCommand(CLI::App& app, PathArgs& args) {
                   "partitions.conf (offline; as `ibsm route`): the groups --mgid looks in, the "
                   "ports a QoS policy's pkey: and partition: port groups name")
       ->needs(topology);
-  cmd->add_option("--qos-policy", args.qosPolicy,
-                  "Offline: OpenSM's qos-policy.conf whose level gives the SL (overrides "
-                  "qos.policy_file)")
+  cmd->add_option(
+         "--qos-policy", args.qosPolicy,
+         "Offline: OpenSM's qos-policy.conf whose level gives the SL (not qos.policy_file)")
       ->needs(topology);
   cmd->add_option("-F,--config", args.config,
                   fmt::format("TOML config (default {} if present): routing options offline, "
@@ -149,12 +157,7 @@ void addPathCommand(CLI::App& app, PathArgs& args) {
   cmd->add_option("--socket", args.socket,
                   "Daemon's control socket (default: sm.control_socket of the config)")
       ->excludes(topology);
-  cmd->callback([&args] {
-    if (!args.mgid && args.to.empty())
-      throw CLI::ValidationError("TO", "TO is required without --mgid");
-    if (args.mgid && !args.to.empty())
-      throw CLI::ValidationError("TO", "--mgid walks from FROM alone: give no TO");
-  });
+  cmd->callback([&args] { checkTarget(args); });
 }
 
 int runPath(const PathArgs& args) {
