@@ -305,9 +305,9 @@ Result<SweepResult> MasterSweep::planAndProgram(const std::optional<Fabric>& bef
 
   // The second thread of the class comment: the verdict walk and the LID
   // file need only the plan, which nothing changes until get() below.
-  auto judging = std::async(std::launch::async, [&plan, &saved, &inputs, this] {
+  auto judging = std::async(std::launch::async, [&plan, &saved, this] {
     // As the dry run does: the verdict on the tables comes from walking them.
-    return Judgement{analyseRoutes(plan->fabric, plan->routing, inputs.routing.threads),
+    return Judgement{analyseRoutes(plan->fabric, plan->routing, settings_.plan.routing.threads),
                      store_.saveGuid2Lid(*saved, plan->lids)};
   });
   program::SubnetProgrammer programmer(engine_, held_, settings_.program, log_);
