@@ -106,7 +106,7 @@ class Worker {
       shortestFor_ = d.sw;
     }
     visitSources(d, index);
-    if (toCa(d) && d.isBase) pushLoads();
+    if (toCa(d) && d.isBase) pushLoads(hops_, pushed_, load_);
   }
 
   // Joins another worker's figures into this one's.
@@ -198,20 +198,6 @@ class Worker {
         shortest_[t] = next;
         queue_.push_back(t);
       }
-    }
-  }
-
-  // Every route toward d follows the tree the next hops form; pushing each
-  // switch's source count down it, farthest first, loads each link once.
-  void pushLoads() {
-    const auto order = hops_.order();
-    for (auto it = order.rbegin(); it != order.rend(); ++it) {
-      const SwitchIndex s = *it;
-      if (pushed_[s] == 0) continue;
-      const ChannelId c = hops_.channel(s);
-      if (c == kNoChannel) continue;  // delivered here
-      load_[c] += pushed_[s];
-      pushed_[hops_.next(s)] += pushed_[s];
     }
   }
 

@@ -66,4 +66,20 @@ struct Trace {
 };
 Trace traceRoute(const ForwardingView& view, SwitchIndex from, const Destination& destination);
 
+// Every route toward the destination follows the tree the next hops form:
+// pushing each switch's source count (`pushed`, per switch, consumed) down
+// it, farthest first, adds to `load` (per channel) once per link.
+inline void pushLoads(const NextHops& hops, std::vector<std::uint64_t>& pushed,
+                      std::vector<std::uint64_t>& load) {
+  const auto order = hops.order();
+  for (auto it = order.rbegin(); it != order.rend(); ++it) {
+    const SwitchIndex s = *it;
+    if (pushed[s] == 0) continue;
+    const ChannelId c = hops.channel(s);
+    if (c == kNoChannel) continue;  // delivered here
+    load[c] += pushed[s];
+    pushed[hops.next(s)] += pushed[s];
+  }
+}
+
 }  // namespace ibsm::analysis

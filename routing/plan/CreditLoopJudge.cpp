@@ -121,7 +121,7 @@ class Walker {
       const std::uint64_t apart = d.apart ? ca : view_.apartSources(s);
       pushed_[s] = ca - std::min(ca, apart);
     }
-    if (loads) pushLoads();
+    if (loads) analysis::pushLoads(hops_, pushed_, load_);
   }
 
  private:
@@ -135,20 +135,6 @@ class Walker {
     if (c2 == kNoChannel) return;
     const std::size_t i = slots_.slot(c1, to, c2);
     deps_[i >> 6] |= std::uint64_t{1} << (i & 63);
-  }
-
-  // Each switch's source count pushed down the tree the next hops form,
-  // farthest first.
-  void pushLoads() {
-    const auto order = hops_.order();
-    for (auto it = order.rbegin(); it != order.rend(); ++it) {
-      const SwitchIndex s = *it;
-      if (pushed_[s] == 0) continue;
-      const ChannelId c = hops_.channel(s);
-      if (c == kNoChannel) continue;  // delivered here
-      load_[c] += pushed_[s];
-      pushed_[hops_.next(s)] += pushed_[s];
-    }
   }
 
   const ForwardingView& view_;
