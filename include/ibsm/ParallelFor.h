@@ -42,7 +42,8 @@ template <typename Body>
 void parallelFor(unsigned threads, std::size_t n, std::size_t grain, Body&& body) {
   grain = std::max<std::size_t>(grain, 1);
   const std::size_t chunks = (n + grain - 1) / grain;
-  const unsigned workers = static_cast<unsigned>(std::min<std::size_t>(threadCount(threads), chunks));
+  const unsigned workers =
+      static_cast<unsigned>(std::min<std::size_t>(threadCount(threads), chunks));
   if (workers <= 1) {
     if (n > 0) body(std::size_t{0}, n, 0u);
     return;
