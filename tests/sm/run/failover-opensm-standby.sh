@@ -62,6 +62,6 @@ if wait_sminfo_master "$asker" "$guid_b" 20; then
 else
   fail "sminfo does not name OpenSM ($guid_b) master 20 s after ibsm stopped: $(sminfo_from "$asker")"
 fi
-stop_pid "$opensm_pid" TERM 10 || fail "OpenSM did not stop on SIGTERM"
+stop_pid "$opensm_pid" TERM 30 || fail "OpenSM did not stop on SIGTERM within 30 s"
 
 finish "$(basename "$net" .net): ibsm master, OpenSM standby, failover, $((SECONDS - start)) s" a/ibsm.log osm/log

@@ -86,7 +86,7 @@ sleep 2
 grep -q 'Entering MASTER' osm1/log && fail "OpenSM (defaults) entered MASTER beside ibsm (defaults):"$'\n'"$(grep -E 'ERR 2F18|Entering' osm1/log)"
 check_one_master "ibsm first (on $node_a)" "$guid_a"
 [[ $(ibsm_state a/control.sock) == MASTER* ]] || fail "ibsm status: $(ibsm_state a/control.sock), expected MASTER"
-stop_pid "$opensm_pid" TERM 10 || fail "OpenSM did not stop on SIGTERM"
+stop_pid "$opensm_pid" TERM 30 || fail "OpenSM did not stop on SIGTERM within 30 s"
 stop_pid "$ibsm_pid" TERM 5 || fail "ibsm did not exit 0 on SIGTERM"
 
 # 2. OpenSM first, ibsm second.
@@ -132,7 +132,7 @@ else
   fail "ibsm with another SM_Key reported no foreign SM OpenSM ($guid_a) within 30 s"
 fi
 stop_pid "$keyed_pid" TERM 5
-stop_pid "$opensm_pid" TERM 10 || fail "OpenSM did not stop on SIGTERM"
+stop_pid "$opensm_pid" TERM 30 || fail "OpenSM did not stop on SIGTERM within 30 s"
 
 finish "$(basename "$net" .net): ibsm and OpenSM at their defaults, both orders, one master; another key reported, $((SECONDS - start)) s" \
   a/ibsm.log b/ibsm.log c/ibsm.log osm1/log osm2/log
