@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 #include <ibsm/Multicast.h>
 
+#include <algorithm>
 #include <map>
 #include <set>
 #include <unordered_map>
@@ -38,7 +39,8 @@ class GroupCheck {
       const NodeId sw = switchOf(m);
       sources[sw].push_back(&m);
     }
-    for (const auto& [sw, here] : sources) flood(sw, here);
+    if (!deliversOnceFromAnywhere(sources))
+      for (const auto& [sw, here] : sources) flood(sw, here);
     return std::move(problems_);
   }
 
@@ -111,6 +113,57 @@ class GroupCheck {
     }
     reaches_[entry] = found;
     return found;
+  }
+
+  // Whether every flood would find nothing wrong, proved in O(tree +
+  // members) rather than walking the tree once per source switch: when the
+  // masks' switch-to-switch bits pair up (each cable in both ends' masks or
+  // in neither) into one tree without cycles, a packet from any tree switch
+  // crosses each of its cables once, so every CA bit and port 0 bit gets one
+  // copy and no switch is reached twice. Then each receiver's port must be
+  // in exactly one mask and each source switch in the tree. Anything else
+  // (a loop, a cable used one way, a missing receiver) is left to the
+  // floods, which say what is wrong.
+  bool deliversOnceFromAnywhere(const std::map<NodeId, std::vector<const PlacedMember*>>& sources) {
+    std::vector<NodeId> set(fabric_.size());
+    const auto find = [&](NodeId v) {
+      while (set[v] != v) v = set[v] = set[set[v]];
+      return v;
+    };
+    std::unordered_map<Guid, std::uint32_t> copies;
+    std::size_t switches = 0;
+    std::size_t cables = 0;
+    for (NodeId id = 0; id < fabric_.size(); ++id) set[id] = id;
+    for (NodeId id = 0; id < fabric_.size(); ++id) {
+      const McPortMask* mask = maskOf(id);
+      if (mask == nullptr) continue;
+      ++switches;
+      for (std::size_t p = 0; p <= fabric_.node(id).numPorts(); ++p) {
+        if (!mask->test(p)) continue;
+        const auto peer = behind(id, p);
+        if (p == 0) {
+          ++copies[fabric_.node(id).guid];
+        } else if (peer && !fabric_.node(peer->node).isSwitch()) {
+          ++copies[fabric_.port(*peer).guid];
+        } else if (peer) {
+          const McPortMask* back = maskOf(peer->node);
+          if (back == nullptr || !back->test(peer->port)) return false;
+          if (*peer < PortRef{id, static_cast<std::uint8_t>(p)}) continue;  // counted from there
+          const NodeId a = find(id);
+          const NodeId b = find(peer->node);
+          if (a == b) return false;  // a cycle (or a cable from a switch to itself)
+          set[a] = b;
+          ++cables;
+        }
+      }
+    }
+    if (cables + 1 != switches) return false;  // not one tree
+    for (const auto& [sw, here] : sources)
+      if (maskOf(sw) == nullptr) return false;
+    return std::ranges::all_of(members_, [&](const PlacedMember& r) {
+      const auto it = copies.find(r.portGuid);
+      return !r.receives || (it != copies.end() && it->second == 1);
+    });
   }
 
   // A packet reaching a switch: walked on the first and the second time
