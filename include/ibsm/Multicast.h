@@ -127,8 +127,8 @@ struct MulticastPlan {
 
 // What planMulticast() derives from the topology alone: the switch graph,
 // where trees are rooted (the most central switches: a BFS from every
-// switch, most of a plan's time on a large fabric) and the hops from those
-// roots. Given to successive plans, it is computed again only when the
+// switch, 256 switches to a pass, most of a plan's time on a large fabric)
+// and the hops from those roots. Given to successive plans, it is computed again only when the
 // switch graph differs from the one it was computed on (compared in full,
 // not hashed), so the SM's passes for joins and leaves do not redo it.
 // Opaque; not thread-safe: one per planner.

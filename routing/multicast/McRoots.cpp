@@ -1,6 +1,7 @@
 #include "routing/multicast/McRoots.h"
 
 #include <algorithm>
+#include <array>
 #include <limits>
 
 namespace ibsm::routing {
@@ -57,6 +58,50 @@ std::vector<SwitchIndex> spreadOrder(const SwitchGraph& graph, std::vector<Switc
   return order;
 }
 
+// Each switch's eccentricity toward the targets: the most hops from it to a
+// target it reaches. Breadth-first from 256 switches at once, a bit each,
+// so a level costs one pass over the cables for all of them: a BFS from
+// every switch is otherwise most of a plan's time on a fabric of thousands
+// of switches.
+std::vector<std::uint16_t> eccentricities(const SwitchGraph& graph,
+                                          const std::vector<bool>& target) {
+  constexpr std::size_t kWords = 4;
+  using Bits = std::array<std::uint64_t, kWords>;
+  const std::size_t n = graph.size();
+  std::vector<std::uint16_t> ecc(n, 0);
+  std::vector<Bits> seen(n);
+  std::vector<Bits> frontier(n);
+  std::vector<Bits> next(n);
+  for (std::size_t first = 0; first < n; first += kWords * 64) {
+    const std::size_t batch = std::min(n - first, kWords * 64);
+    std::ranges::fill(seen, Bits{});
+    std::ranges::fill(frontier, Bits{});
+    for (std::size_t i = 0; i < batch; ++i)
+      seen[first + i][i / 64] = frontier[first + i][i / 64] = std::uint64_t{1} << (i % 64);
+    for (std::uint16_t level = 1;; ++level) {
+      bool moved = false;
+      Bits reached{};  // sources that reached a target at this level
+      for (SwitchIndex v = 0; v < n; ++v) {
+        Bits in{};
+        graph.forEachCable(v, [&](SwitchIndex t, const Cable&) {
+          for (std::size_t w = 0; w < kWords; ++w) in[w] |= frontier[t][w];
+        });
+        for (std::size_t w = 0; w < kWords; ++w) {
+          next[v][w] = in[w] & ~seen[v][w];
+          seen[v][w] |= next[v][w];
+          moved = moved || next[v][w] != 0;
+          if (target[v]) reached[w] |= next[v][w];
+        }
+      }
+      if (!moved) break;
+      for (std::size_t i = 0; i < batch; ++i)
+        if ((reached[i / 64] >> (i % 64) & 1) != 0) ecc[first + i] = level;
+      std::swap(frontier, next);
+    }
+  }
+  return ecc;
+}
+
 }  // namespace
 
 McRoots::McRoots(const SwitchGraph& graph) : graph_(graph), hops_(graph.size()) {
@@ -67,19 +112,19 @@ McRoots::McRoots(const SwitchGraph& graph) : graph_(graph), hops_(graph.size()) 
   std::vector<bool> hasCas(count, false);
   for (SwitchIndex s = 0; s < graph.size(); ++s)
     if (graph.caCount(s) > 0) hasCas[component_[s]] = true;
+  std::vector<bool> target(graph.size());
+  for (SwitchIndex t = 0; t < graph.size(); ++t)
+    target[t] = !hasCas[component_[t]] || graph.caCount(t) > 0;
+  const auto ecc = eccentricities(graph, target);
   std::vector<std::uint16_t> best(count, std::numeric_limits<std::uint16_t>::max());
   candidates_.resize(count);
   for (SwitchIndex s = 0; s < graph.size(); ++s) {
     const std::uint32_t c = component_[s];
-    const auto hops = graph.hopsFrom(s);
-    std::uint16_t ecc = 0;
-    for (SwitchIndex t = 0; t < graph.size(); ++t)
-      if (component_[t] == c && (!hasCas[c] || graph.caCount(t) > 0)) ecc = std::max(ecc, hops[t]);
-    if (ecc < best[c]) {
-      best[c] = ecc;
+    if (ecc[s] < best[c]) {
+      best[c] = ecc[s];
       candidates_[c].clear();
     }
-    if (ecc == best[c]) candidates_[c].push_back(s);
+    if (ecc[s] == best[c]) candidates_[c].push_back(s);
   }
   for (auto& c : candidates_) c = spreadOrder(graph, std::move(c));
 }
