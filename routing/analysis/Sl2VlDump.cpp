@@ -5,9 +5,11 @@
 #include <ibsm/ProgrammedSl2Vl.h>
 
 #include <algorithm>
+#include <array>
 #include <charconv>
 #include <optional>
 #include <set>
+#include <span>
 #include <tuple>
 
 namespace ibsm {
@@ -38,27 +40,85 @@ void writeSl2VlDump(const Fabric& fabric, const RoutingResult& result, const Dum
   writeSl2VlDump(fabric, result, nullptr, sink);
 }
 
+namespace {
+
+// Appends v (a port or a VL, below 1000) in decimal.
+void appendNumber(std::string& out, unsigned v) {
+  std::array<char, 3> digits{};
+  std::size_t n = 0;
+  do {
+    digits[n++] = static_cast<char>('0' + v % 10);
+    v /= 10;
+  } while (v != 0);
+  while (n > 0) out.push_back(digits[--n]);
+}
+
+// The lines of sl2vl.dump, built by hand: a dragonfly's dump has millions of
+// lines (158 MB at a16 p8 h8), where fmt's parsing of each line's format was
+// most of the writing. The node's words are made once per node and the VL
+// list once per run of equal rows.
+class Sl2VlLines {
+ public:
+  explicit Sl2VlLines(const Fabric& fabric) : fabric_(fabric) {}
+
+  void append(const Sl2VlEntry& e, std::string& out) {
+    const Node& node = fabric_.node(e.sw);
+    if (e.sw != prefixOf_) {
+      prefixOf_ = e.sw;
+      prefix_ = node.isSwitch()
+                    ? fmt::format("switch {} in_port ", node.guid)
+                    : fmt::format("{} {} port ", node.type == NodeType::Router ? "router" : "ca",
+                                  node.guid);
+    }
+    if (row_.empty() || e.vl != rowVl_) {
+      rowVl_ = e.vl;
+      row_.assign(" : ");
+      for (std::size_t sl = 0; sl < e.vl.size(); ++sl) {
+        if (sl > 0) row_.push_back(' ');
+        appendNumber(row_, e.vl[sl]);
+      }
+      row_.push_back('\n');
+    }
+    out.append(prefix_);
+    if (node.isSwitch()) {
+      appendNumber(out, e.inPort);
+      out.append(" out_port ");
+    }
+    appendNumber(out, e.outPort);
+    out.append(row_);
+  }
+
+ private:
+  const Fabric& fabric_;
+  NodeId prefixOf_{~NodeId{0}};
+  std::string prefix_;
+  std::array<std::uint8_t, 16> rowVl_{};
+  std::string row_;
+};
+
+}  // namespace
+
 void writeSl2VlDump(const Fabric& fabric, const RoutingResult& result, const qos::QosTables* qos,
                     const DumpSink& sink) {
-  std::string chunk;
-  NodeId current = ~NodeId{0};
   // What the plan programs (ProgrammedSl2Vl.h), as `ibsm dump sl2vl` lists
   // what the ports hold of it: the engine's order without QoS, else by
   // (node, in port, out port).
-  for (const Sl2VlEntry& e : programmedSl2VlEntries(result.sl2vl, qos)) {
+  std::vector<Sl2VlEntry> programmed;
+  std::span<const Sl2VlEntry> entries = result.sl2vl;
+  if (qos != nullptr) {
+    programmed = programmedSl2VlEntries(result.sl2vl, qos);
+    entries = programmed;
+  }
+  Sl2VlLines lines(fabric);
+  std::string chunk;
+  NodeId current = ~NodeId{0};
+  for (const Sl2VlEntry& e : entries) {
     if (e.sw != current && !chunk.empty()) {
       sink(chunk);
       chunk.clear();
     }
     current = e.sw;
-    const Node& node = fabric.node(e.sw);
-    if (node.isSwitch())
-      fmt::format_to(std::back_inserter(chunk), "switch {} in_port {} out_port {} : {}\n",
-                     node.guid, e.inPort, e.outPort, fmt::join(e.vl, " "));
-    else
-      fmt::format_to(std::back_inserter(chunk), "{} {} port {} : {}\n",
-                     node.type == NodeType::Router ? "router" : "ca", node.guid, e.outPort,
-                     fmt::join(e.vl, " "));
+    lines.append(e, chunk);
   }
   if (!chunk.empty()) sink(chunk);
 }
