@@ -96,11 +96,11 @@ void check(benchmark::State& state, int groups, int members) {
   state.counters["groups"] = groups;
 }
 
-BENCHMARK_CAPTURE(plan, everyCa3, 3, 0, false)->Arg(24)->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(plan, everyCa3, 3, 0, false)->Arg(24)->Arg(36)->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(plan, everyCa3Cached, 3, 0, true)->Arg(24)->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(plan, small1000x4, 1000, 4, false)->Arg(24)->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(plan, small1000x4Cached, 1000, 4, true)->Arg(24)->Unit(benchmark::kMillisecond);
-BENCHMARK_CAPTURE(check, everyCa3, 3, 0)->Arg(24)->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(check, everyCa3, 3, 0)->Arg(24)->Arg(36)->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(check, small1000x4, 1000, 4)->Arg(24)->Unit(benchmark::kMillisecond);
 
 }  // namespace

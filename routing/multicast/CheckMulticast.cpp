@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
 #include <set>
 #include <unordered_map>
 
@@ -22,25 +23,38 @@ using routing::PlacedMember;
 constexpr int kNoInPort = -1;
 constexpr std::size_t kProblemsPerGroup = 10;
 
+// A switch that holds an entry for the group's MLID, and that entry.
+struct TreeSwitch {
+  NodeId id;
+  const McPortMask* mask;
+};
+
 class GroupCheck {
  public:
   GroupCheck(const Fabric& fabric, const std::vector<SwitchMft>& mfts, Lid mlid,
              const std::vector<PlacedMember>& members)
-      : fabric_(fabric), mfts_(mfts), mlid_(mlid), members_(members), seen_(fabric.size(), 0) {
+      : fabric_(fabric), mfts_(mfts), mlid_(mlid), members_(members) {
     for (const PlacedMember& m : members)
       if (m.receives) receivers_.insert(m.portGuid);
   }
 
   std::vector<std::string> run() {
-    for (NodeId id = 0; id < mfts_.size() && id < fabric_.size(); ++id)
-      if (const McPortMask* mask = maskOf(id)) judgeMask(id, *mask);
+    std::vector<TreeSwitch> tree;
+    for (NodeId id = 0; id < mfts_.size() && id < fabric_.size(); ++id) {
+      if (const McPortMask* mask = maskOf(id)) {
+        judgeMask(id, *mask);
+        tree.push_back({id, mask});
+      }
+    }
     std::map<NodeId, std::vector<const PlacedMember*>> sources;
     for (const PlacedMember& m : members_) {
       const NodeId sw = switchOf(m);
       sources[sw].push_back(&m);
     }
-    if (!deliversOnceFromAnywhere(sources))
+    if (!deliversOnceFromAnywhere(tree, sources)) {
+      seen_.assign(fabric_.size(), 0);
       for (const auto& [sw, here] : sources) flood(sw, here);
+    }
     return std::move(problems_);
   }
 
@@ -124,20 +138,24 @@ class GroupCheck {
   // in exactly one mask and each source switch in the tree. Anything else
   // (a loop, a cable used one way, a missing receiver) is left to the
   // floods, which say what is wrong.
-  bool deliversOnceFromAnywhere(const std::map<NodeId, std::vector<const PlacedMember*>>& sources) {
-    std::vector<NodeId> set(fabric_.size());
-    const auto find = [&](NodeId v) {
+  bool deliversOnceFromAnywhere(const std::vector<TreeSwitch>& tree,
+                                const std::map<NodeId, std::vector<const PlacedMember*>>& sources) {
+    // Position in `tree` (sorted by NodeId) of a switch with an entry.
+    const auto slot = [&](NodeId id) -> std::optional<std::uint32_t> {
+      const auto it = std::ranges::lower_bound(tree, id, {}, &TreeSwitch::id);
+      if (it == tree.end() || it->id != id) return std::nullopt;
+      return static_cast<std::uint32_t>(it - tree.begin());
+    };
+    std::vector<std::uint32_t> set(tree.size());
+    for (std::uint32_t i = 0; i < set.size(); ++i) set[i] = i;
+    const auto find = [&](std::uint32_t v) {
       while (set[v] != v) v = set[v] = set[set[v]];
       return v;
     };
     std::unordered_map<Guid, std::uint32_t> copies;
-    std::size_t switches = 0;
     std::size_t cables = 0;
-    for (NodeId id = 0; id < fabric_.size(); ++id) set[id] = id;
-    for (NodeId id = 0; id < fabric_.size(); ++id) {
-      const McPortMask* mask = maskOf(id);
-      if (mask == nullptr) continue;
-      ++switches;
+    for (std::uint32_t i = 0; i < tree.size(); ++i) {
+      const auto [id, mask] = tree[i];
       for (std::size_t p = 0; p <= fabric_.node(id).numPorts(); ++p) {
         if (!mask->test(p)) continue;
         const auto peer = behind(id, p);
@@ -146,20 +164,20 @@ class GroupCheck {
         } else if (peer && !fabric_.node(peer->node).isSwitch()) {
           ++copies[fabric_.port(*peer).guid];
         } else if (peer) {
-          const McPortMask* back = maskOf(peer->node);
-          if (back == nullptr || !back->test(peer->port)) return false;
+          const auto far = slot(peer->node);
+          if (!far || !tree[*far].mask->test(peer->port)) return false;     // used one way
           if (*peer < PortRef{id, static_cast<std::uint8_t>(p)}) continue;  // counted from there
-          const NodeId a = find(id);
-          const NodeId b = find(peer->node);
+          const std::uint32_t a = find(i);
+          const std::uint32_t b = find(*far);
           if (a == b) return false;  // a cycle (or a cable from a switch to itself)
           set[a] = b;
           ++cables;
         }
       }
     }
-    if (cables + 1 != switches) return false;  // not one tree
+    if (cables + 1 != tree.size()) return false;  // not one tree
     for (const auto& [sw, here] : sources)
-      if (maskOf(sw) == nullptr) return false;
+      if (!slot(sw)) return false;
     return std::ranges::all_of(members_, [&](const PlacedMember& r) {
       const auto it = copies.find(r.portGuid);
       return !r.receives || (it != copies.end() && it->second == 1);
@@ -226,7 +244,7 @@ class GroupCheck {
   Lid mlid_;
   const std::vector<PlacedMember>& members_;
   std::set<Guid> receivers_;
-  std::vector<std::uint32_t> seen_;
+  std::vector<std::uint32_t> seen_;  // by NodeId, while flooding
   std::map<PortRef, bool> reaches_;
   std::vector<std::string> problems_;
 };
