@@ -1,6 +1,8 @@
 // sl2vl.dump: one line per switch and (in port, out port) pair with the VL of
 // each SL, written from a routing result and read back to the same entries;
 // malformed lines are rejected with file and line.
+#include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <gtest/gtest.h>
 #include <ibsm/Dumps.h>
 
@@ -51,6 +53,28 @@ TEST(Sl2VlDump, WritesOneLinePerPortPairAndReadsItBack) {
     EXPECT_EQ((*entries)[i].outPort, r.sl2vl[i].outPort);
     EXPECT_EQ((*entries)[i].vl, r.sl2vl[i].vl);
   }
+}
+
+// Every line as Dumps.h documents it, whatever the widths of its numbers
+// (ports of one to three digits, VLs of one or two) and however rows repeat.
+TEST(Sl2VlDump, EveryLineIsTheDocumentedText) {
+  const Fabric f = testing::generatedFabric(DragonflySpec{.a = 4, .p = 2, .h = 2});
+  RoutingResult r;
+  const std::vector<NodeId> switches = f.switches();
+  for (unsigned i = 0; i < 40; ++i) {
+    Sl2VlEntry e{switches[i / 8 % switches.size()],
+                 static_cast<std::uint8_t>(i * 37 % 255),
+                 static_cast<std::uint8_t>(254 - i * 13 % 200),
+                 {}};
+    for (std::size_t sl = 0; sl < 16; ++sl)
+      e.vl[sl] = static_cast<std::uint8_t>(i % 3 == 0 ? 15 - sl : (sl * i) % 16);
+    r.sl2vl.push_back(e);
+  }
+  std::string expected;
+  for (const Sl2VlEntry& e : r.sl2vl)
+    expected += fmt::format("switch {} in_port {} out_port {} : {}\n", f.node(e.sw).guid, e.inPort,
+                            e.outPort, fmt::join(e.vl, " "));
+  EXPECT_EQ(formatSl2VlDump(f, r), expected);
 }
 
 TEST(Sl2VlDump, SkipsCommentsAndBlankLines) {
