@@ -1,8 +1,11 @@
 // checkMulticast(): judges MFTs by walking them, whoever wrote them (the
 // planner, a dump of a live fabric): a packet entering a switch leaves by
-// every port of the MLID's mask but the one it came in by. Each group's
-// members are flooded from as sources, and every mask bit is looked at on
-// its own (non-member ports and dead branches need no source to be wrong).
+// every port of the MLID's mask but the one it came in by. Every mask bit
+// is looked at on its own (non-member ports and dead branches need no source
+// to be wrong). A group whose masks form one tree that holds every member
+// once is right from any source, which is checked in O(tree + members);
+// any other group is flooded from each switch with members, and the floods
+// say what is wrong.
 #include <fmt/format.h>
 #include <ibsm/Multicast.h>
 
