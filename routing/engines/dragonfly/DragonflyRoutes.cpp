@@ -3,6 +3,7 @@
 #include <ibsm/ParallelFor.h>
 
 #include <algorithm>
+#include <cstring>
 #include <limits>
 #include <optional>
 
@@ -11,6 +12,18 @@
 
 namespace ibsm::routing::dragonfly {
 namespace {
+
+// A group's row of a few dozen bytes, a word at a time: a copy of a size
+// known only at run time would be a library call per LID.
+void copyRow(const std::uint8_t* from, std::size_t bytes, std::uint8_t* to) {
+  std::size_t i = 0;
+  for (; i + 8 <= bytes; i += 8) {
+    std::uint64_t word;
+    std::memcpy(&word, from + i, 8);
+    std::memcpy(to + i, &word, 8);
+  }
+  for (; i < bytes; ++i) to[i] = from[i];
+}
 
 // One LID's entries of one group's switches, held by rank in the group:
 // indexed by SwitchIndex, valid for that group's switches only.
@@ -53,10 +66,11 @@ class GroupPlanner {
   void plan(std::uint32_t g, const std::vector<LidTarget>& targets, std::uint8_t* rows,
             std::size_t width) {
     prepareSingles(g);
+    const bool unread = loadsUnread(g, targets);
     for (std::size_t lid = 1; lid < targets.size(); ++lid) {
       const LidTarget& target = targets[lid];
       if (target.sw == kNoSwitch) continue;
-      countingLoad_ = target.kind == LidKind::Ca;
+      countingLoad_ = target.kind == LidKind::Ca && !unread;
       alternate_ = countingLoad_ && target.rangeOffset > 0;
       const auto salt = static_cast<std::uint32_t>(lid);
       const GroupRow out(rows + lid * width, gi_.rank.data());
@@ -119,9 +133,22 @@ class GroupPlanner {
     }
   }
 
+  // Whether no choice in group g reads a load: a dragonfly (no leaf picks
+  // a spine) whose every other group is one cable away and fed by every
+  // member, with no LMC range to spread. Then the loads need no counting
+  // (planning one group never reads another's).
+  bool loadsUnread(std::uint32_t g, const std::vector<LidTarget>& targets) const {
+    if (plus_) return false;
+    for (std::uint32_t gd = 0; gd < gi_.groups; ++gd)
+      if (gd != g && (!single_[gd].usable || single_[gd].rest)) return false;
+    return std::ranges::none_of(targets, [](const LidTarget& t) {
+      return t.sw != kNoSwitch && t.kind == LidKind::Ca && t.rangeOffset > 0;
+    });
+  }
+
   void towardGroupBySingle(std::uint32_t gs, std::uint32_t gd, const GroupRow& out) {
     const Single& one = single_[gd];
-    std::copy_n(singleRow_.data() + std::size_t{gd} * gi_.size, gi_.size, out.data());
+    copyRow(singleRow_.data() + std::size_t{gd} * gi_.size, gi_.size, out.data());
     if (countingLoad_) {
       load_[one.holderLoad] += one.holderAdd;
       for (std::uint32_t i = one.fedBegin; i < one.fedEnd; ++i)
@@ -369,7 +396,7 @@ void planGroups(const SwitchGraph& graph, const DragonflyShape& shape, const Por
       const std::uint8_t* row = rows[w].data() + lid * width;
       std::uint8_t* out = tables.out.data() + lid * n;
       if (run) {
-        std::copy_n(row, width, out + to[0]);
+        copyRow(row, width, out + to[0]);
         continue;
       }
       for (std::size_t i = 0; i < width; ++i)
