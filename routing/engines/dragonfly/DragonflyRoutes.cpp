@@ -3,7 +3,6 @@
 #include <ibsm/ParallelFor.h>
 
 #include <algorithm>
-#include <cstring>
 #include <limits>
 #include <optional>
 
@@ -12,18 +11,6 @@
 
 namespace ibsm::routing::dragonfly {
 namespace {
-
-// A group's row of a few dozen bytes, a word at a time: a copy of a size
-// known only at run time would be a library call per LID.
-void copyRow(const std::uint8_t* from, std::size_t bytes, std::uint8_t* to) {
-  std::size_t i = 0;
-  for (; i + 8 <= bytes; i += 8) {
-    std::uint64_t word;
-    std::memcpy(&word, from + i, 8);
-    std::memcpy(to + i, &word, 8);
-  }
-  for (; i < bytes; ++i) to[i] = from[i];
-}
 
 // One LID's entries of one group's switches, held by rank in the group:
 // indexed by SwitchIndex, valid for that group's switches only.
