@@ -99,7 +99,8 @@ class DragonflyEngine final : public RoutingEngine {
     }
     result.lfts = routing::dragonfly::toLfts(fabric, graph, tables, options.threads);
     result.vlsUsed = vls.levels;
-    if (vls.levels > 1) result.sl2vl = routing::dragonfly::sl2vlEntries(fabric, graph, ports, vls);
+    if (vls.levels > 1)
+      result.sl2vl = routing::dragonfly::sl2vlEntries(fabric, graph, ports, vls, options.threads);
     const std::string climbs =
         vls.climbs == 0 ? std::string()
                         : fmt::format(

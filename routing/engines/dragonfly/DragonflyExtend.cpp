@@ -24,7 +24,8 @@ class Extender {
         gi_(gi),
         plus_(shape.kind == DragonflyKind::DragonflyPlus),
         detour_(graph.size(), 0),
-        longer_(graph.size(), 0) {}
+        longer_(graph.size(), 0),
+        clean_(graph.size(), 0) {}
 
   std::uint64_t detourRoutes{0};
   std::vector<std::pair<SwitchIndex, Lid>> examples;  // the first five this worker met
@@ -37,11 +38,22 @@ class Extender {
     std::uint8_t* len = t.len.data() + lid * n;
     for (const SwitchIndex s : marked_) detour_[s] = 0;
     marked_.clear();
+    // The LIDs one switch delivers mostly share their entries: a LID whose
+    // entries (but d's own, which no hop count reads) equal those of an
+    // earlier clean LID of d has its hops, and nothing to extend or count.
+    if (const std::size_t like = clean_[d]; like != 0) {
+      const std::uint8_t* was = t.out.data() + like * n;
+      if (std::equal(out, out + d, was) && std::equal(out + d + 1, out + n, was + d + 1)) {
+        std::copy_n(t.len.data() + like * n, n, len);
+        return;
+      }
+    }
     // A dragonfly router without a cable to d goes around the missing one.
     if (!plus_)
       for (const SwitchIndex r : gi_.members[gi_.group[d]])
         if (r != d && out[r] != kNoRoute && gi_.local(r, d) == 0) mark(r);
-    extend(d, out, len);
+    const bool whole = extend(d, out, len);
+    if (whole && marked_.empty()) clean_[d] = lid;
     if (target.kind == LidKind::Ca && !marked_.empty())
       countDetours(static_cast<std::uint16_t>(lid), out, len);
   }
@@ -80,20 +92,23 @@ class Extender {
   // end nowhere after that: a holder whose global link lands on a router
   // that lost every local cable, while that router's only way out is
   // through the holder. Such switches are then routed afresh, once.
-  void extend(SwitchIndex d, std::uint8_t* out, std::uint8_t* len) {
+  // True when the entries as planned reach d from every switch (nothing
+  // extended, the entries unchanged).
+  bool extend(SwitchIndex d, std::uint8_t* out, std::uint8_t* len) {
     const std::size_t n = graph_.size();
     for (int round = 0; round < 2; ++round) {
       std::fill(len, len + n, kNoLen);
       len[d] = 0;
       measure(d, out, len);
       // On a full fabric every switch is routed: no search.
-      if (std::find(len, len + n, kNoLen) == len + n) return;
+      if (std::find(len, len + n, kNoLen) == len + n) return round == 0;
       if (round > 0)
         for (SwitchIndex s = 0; s < n; ++s)
           if (len[s] == kNoLen) out[s] = kNoRoute;
       joinNearest(d, out, len);
     }
     measure(d, out, len);
+    return false;
   }
 
   void joinNearest(SwitchIndex d, std::uint8_t* out, std::uint8_t* len) {
@@ -148,6 +163,7 @@ class Extender {
   std::vector<std::vector<SwitchIndex>> buckets_;
   std::vector<std::uint32_t> byLen_;
   std::vector<SwitchIndex> order_;
+  std::vector<std::size_t> clean_;  // per switch: a LID of it routed whole, or 0
 };
 
 }  // namespace

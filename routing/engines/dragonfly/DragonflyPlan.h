@@ -10,6 +10,9 @@
 
 #include <ibsm/Dragonfly.h>
 
+#include <cstdint>
+#include <cstring>
+
 #include "routing/engines/dragonfly/DragonflyGroupIndex.h"
 #include "routing/engines/dragonfly/DragonflyRoutes.h"
 
@@ -17,6 +20,18 @@ namespace ibsm::routing::dragonfly {
 
 // Fills tables.out (every switch's entry toward every LID; kNoRoute where
 // the pattern gives none) from tables.targets.
+// A group's row of a few dozen bytes, a word at a time: a copy of a size
+// known only at run time would be a library call per LID.
+inline void copyRow(const std::uint8_t* from, std::size_t bytes, std::uint8_t* to) {
+  std::size_t i = 0;
+  for (; i + 8 <= bytes; i += 8) {
+    std::uint64_t word;
+    std::memcpy(&word, from + i, 8);
+    std::memcpy(to + i, &word, 8);
+  }
+  for (; i < bytes; ++i) to[i] = from[i];
+}
+
 void planGroups(const SwitchGraph& graph, const DragonflyShape& shape, const PortMap& ports,
                 const GroupIndex& gi, DragonflyTables& tables, unsigned threads);
 

@@ -18,6 +18,7 @@ class GroupRow {
  public:
   GroupRow(std::uint8_t* row, const std::uint32_t* rank) : row_(row), rank_(rank) {}
   std::uint8_t& operator[](SwitchIndex s) const { return row_[rank_[s]]; }
+  std::uint8_t* data() const { return row_; }
 
  private:
   std::uint8_t* row_;
@@ -51,16 +52,21 @@ class GroupPlanner {
   // routed through a third group where a switch can (see towardGroup).
   void plan(std::uint32_t g, const std::vector<LidTarget>& targets, std::uint8_t* rows,
             std::size_t width) {
+    prepareSingles(g);
+    const bool unread = loadsUnread(g, targets);
     for (std::size_t lid = 1; lid < targets.size(); ++lid) {
       const LidTarget& target = targets[lid];
       if (target.sw == kNoSwitch) continue;
-      countingLoad_ = target.kind == LidKind::Ca;
+      countingLoad_ = target.kind == LidKind::Ca && !unread;
       alternate_ = countingLoad_ && target.rangeOffset > 0;
       const auto salt = static_cast<std::uint32_t>(lid);
       const GroupRow out(rows + lid * width, gi_.rank.data());
       const std::uint32_t gd = gi_.group[target.sw];
       if (gd != g) {
-        towardGroup(g, gd, salt, out);
+        if (alternate_ || !single_[gd].usable || load_[single_[gd].holderLoad] == kFull)
+          towardGroup(g, gd, salt, out);
+        else
+          towardGroupBySingle(g, gd, out);
         continue;
       }
       out[target.sw] = target.switchPort;
@@ -70,6 +76,74 @@ class GroupPlanner {
   }
 
  private:
+  static constexpr std::uint32_t kFull = std::numeric_limits<std::uint32_t>::max();
+
+  // Toward a group gd that group g reaches by one global cable (every group
+  // pair of a full dragonfly), the holder takes it and the members feed it
+  // whatever the loads are: towardGroup's choices for the holder and the
+  // feeders, worked out once per group pair. What they add to the loads is
+  // added per LID; members left without a route go on as in towardGroup.
+  struct Single {
+    bool usable{false};
+    bool rest{false};                      // some member left without a route
+    std::uint32_t holderLoad{0};           // index into load_ of the holder's cable
+    std::uint32_t holderAdd{0};            // its sources and the feeders'
+    std::uint32_t fedBegin{0}, fedEnd{0};  // into fed_: (load index, sources)
+  };
+
+  void prepareSingles(std::uint32_t g) {
+    const std::size_t size = gi_.size;
+    single_.assign(gi_.groups, Single{});
+    singleRow_.assign(std::size_t{gi_.groups} * size, kNoRoute);
+    fed_.clear();
+    for (std::uint32_t gd = 0; gd < gi_.groups; ++gd) {
+      const auto cables = gi_.between(g, gd);
+      if (gd == g || cables.size() != 1) continue;
+      Single& one = single_[gd];
+      std::uint8_t* row = singleRow_.data() + std::size_t{gd} * size;
+      const SwitchIndex h = cables[0].from;
+      row[gi_.rank[h]] = cables[0].port;
+      one.usable = true;
+      one.holderLoad = static_cast<std::uint32_t>(ports_.at(h, cables[0].port));
+      one.holderAdd = weight_[h];
+      one.fedBegin = static_cast<std::uint32_t>(fed_.size());
+      for (const SwitchIndex s : gi_.members[g]) {
+        if (s == h || !isLeafOrRouter_[s]) continue;
+        const std::uint8_t p = gi_.local(s, h);
+        if (!p) continue;
+        row[gi_.rank[s]] = p;
+        fed_.emplace_back(static_cast<std::uint32_t>(ports_.at(s, p)), weight_[s]);
+        one.holderAdd += weight_[s];
+      }
+      one.fedEnd = static_cast<std::uint32_t>(fed_.size());
+      one.rest = std::ranges::find(row, row + size, kNoRoute) != row + size;
+    }
+  }
+
+  // Whether no choice in group g reads a load: a dragonfly (no leaf picks
+  // a spine) whose every other group is one cable away and fed by every
+  // member, with no LMC range to spread. Then the loads need no counting
+  // (planning one group never reads another's).
+  bool loadsUnread(std::uint32_t g, const std::vector<LidTarget>& targets) const {
+    if (plus_) return false;
+    for (std::uint32_t gd = 0; gd < gi_.groups; ++gd)
+      if (gd != g && (!single_[gd].usable || single_[gd].rest)) return false;
+    return std::ranges::none_of(targets, [](const LidTarget& t) {
+      return t.sw != kNoSwitch && t.kind == LidKind::Ca && t.rangeOffset > 0;
+    });
+  }
+
+  void towardGroupBySingle(std::uint32_t gs, std::uint32_t gd, const GroupRow& out) {
+    const Single& one = single_[gd];
+    copyRow(singleRow_.data() + std::size_t{gd} * gi_.size, gi_.size, out.data());
+    if (countingLoad_) {
+      load_[one.holderLoad] += one.holderAdd;
+      for (std::uint32_t i = one.fedBegin; i < one.fedEnd; ++i)
+        load_[fed_[i].first] += fed_[i].second;
+    }
+    if (one.rest) routeTheRest(gs, gd, out);
+  }
+
   std::uint32_t& load(SwitchIndex s, std::uint8_t port) { return load_[ports_.at(s, port)]; }
   // Adds the CA sources of `source` to the load of (s, port), for CA LIDs:
   // traffic to switch LIDs is management traffic and would skew the count.
@@ -134,12 +208,16 @@ class GroupPlanner {
       // One cable (a full dragonfly's every group pair): no division.
       return cables.size() == 1 ? cables[0].from : cables[(i + salt + s) % cables.size()].from;
     });
-    // Switches cabled to no holder (dragonfly+ spines without this group's
-    // global links, routers whose cables to the holders are cut) carry only
-    // their own traffic toward gd. A spine first tries a global link to a
-    // spine that holds one to gd (one more global hop, one more VL, no local
-    // ring); then, as a router does, one local hop to a member that feeds a
-    // holder; a spine last tries a global link to a spine that goes down.
+    routeTheRest(gs, gd, out);
+  }
+
+  // Switches cabled to no holder (dragonfly+ spines without this group's
+  // global links, routers whose cables to the holders are cut) carry only
+  // their own traffic toward gd. A spine first tries a global link to a
+  // spine that holds one to gd (one more global hop, one more VL, no local
+  // ring); then, as a router does, one local hop to a member that feeds a
+  // holder; a spine last tries a global link to a spine that goes down.
+  void routeTheRest(std::uint32_t gs, std::uint32_t gd, const GroupRow& out) {
     for (const SwitchIndex s : gi_.members[gs]) {
       if (out[s] != kNoRoute) continue;
       const bool spine = !isLeafOrRouter_[s];
@@ -265,6 +343,9 @@ class GroupPlanner {
   std::vector<std::uint32_t> weight_;
   std::vector<std::uint8_t> isLeafOrRouter_;
   std::vector<std::uint8_t> holderPick_;
+  std::vector<Single> single_;           // by destination group, for the group planned
+  std::vector<std::uint8_t> singleRow_;  // [gd * size + rank]
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> fed_;
 };
 
 }  // namespace
@@ -294,9 +375,17 @@ void planGroups(const SwitchGraph& graph, const DragonflyShape& shape, const Por
       std::ranges::copy(gi.members[g], switches[w].begin() + static_cast<std::ptrdiff_t>(offset));
     }
     const SwitchIndex* to = switches[w].data();
+    // Groups numbered along the switches (as generated fabrics are): the
+    // chunk's row is one run of each LID's row.
+    bool run = true;
+    for (std::size_t i = 0; i < width && run; ++i) run = to[i] == to[0] + i;
     for (std::size_t lid = 1; lid < lids; ++lid) {
       const std::uint8_t* row = rows[w].data() + lid * width;
       std::uint8_t* out = tables.out.data() + lid * n;
+      if (run) {
+        copyRow(row, width, out + to[0]);
+        continue;
+      }
       for (std::size_t i = 0; i < width; ++i)
         if (to[i] != kNoSwitch) out[to[i]] = row[i];
     }

@@ -111,14 +111,19 @@ std::uint64_t rowHash(const std::uint8_t* out, const std::uint8_t* len, std::siz
   return h;
 }
 
-Trees distinctTrees(const DragonflyTables& tables, std::size_t n) {
+Trees distinctTrees(const DragonflyTables& tables, std::size_t n, unsigned threads) {
   const auto& targets = tables.targets;
+  // Hashed on threads, each LID into its own slot.
+  std::vector<std::uint64_t> hash(targets.size(), 0);
+  parallelFor(threads, targets.size(), 256, [&](std::size_t begin, std::size_t end, unsigned) {
+    for (std::size_t lid = std::max<std::size_t>(begin, 1); lid < end; ++lid)
+      if (targets[lid].sw != kNoSwitch)
+        hash[lid] =
+            rowHash(tables.out.data() + lid * n, tables.len.data() + lid * n, n, targets[lid].sw);
+  });
   std::vector<std::pair<std::uint64_t, std::size_t>> keyed;  // hash, LID
   for (std::size_t lid = 1; lid < targets.size(); ++lid)
-    if (targets[lid].sw != kNoSwitch)
-      keyed.emplace_back(
-          rowHash(tables.out.data() + lid * n, tables.len.data() + lid * n, n, targets[lid].sw),
-          lid);
+    if (targets[lid].sw != kNoSwitch) keyed.emplace_back(hash[lid], lid);
   std::ranges::sort(keyed);
   auto same = [&](std::size_t a, std::size_t b) {
     const SwitchIndex d = targets[a].sw;
@@ -328,7 +333,7 @@ VlPlan planVls(const SwitchGraph& graph, const PortMap& ports, const DragonflyTa
                unsigned threads) {
   const std::size_t stride = ports.stride;
   std::vector<std::uint8_t> climb(graph.size() * stride * stride, 0);
-  const Trees trees = distinctTrees(tables, graph.size());
+  const Trees trees = distinctTrees(tables, graph.size(), threads);
   for (int step = 0;; ++step) {
     Levels levels = levelTurns(graph, ports, tables, trees, climb, threads);
     levels.plan.climbs = static_cast<std::uint32_t>(step);
@@ -353,22 +358,37 @@ VlPlan planVls(const SwitchGraph& graph, const PortMap& ports, const DragonflyTa
 }
 
 std::vector<Sl2VlEntry> sl2vlEntries(const Fabric& fabric, const SwitchGraph& graph,
-                                     const PortMap& ports, const VlPlan& plan) {
-  std::vector<Sl2VlEntry> out;
-  const std::size_t stride = ports.stride;
-  for (SwitchIndex s = 0; s < graph.size(); ++s) {
-    const Node& sw = fabric.node(graph.nodeId(s));
-    for (std::size_t in = 1; in < sw.ports.size(); ++in) {
-      if (!sw.ports[in].remote) continue;
-      for (std::size_t o = 1; o < sw.ports.size(); ++o) {
-        if (o == in || !sw.ports[o].remote) continue;
-        Sl2VlEntry e{
-            graph.nodeId(s), static_cast<std::uint8_t>(in), static_cast<std::uint8_t>(o), {}};
-        e.vl.fill(plan.turn[(std::size_t{s} * stride + in) * stride + o]);
-        out.push_back(e);
+                                     const PortMap& ports, const VlPlan& plan, unsigned threads) {
+  const std::size_t n = graph.size(), stride = ports.stride;
+  // Each switch's entries start where the switches before it end: counted
+  // first, then written on threads.
+  std::vector<std::size_t> start(n + 1, 0);
+  for (SwitchIndex s = 0; s < n; ++s) {
+    const auto& sw = fabric.node(graph.nodeId(s)).ports;
+    std::size_t cabled = 0;
+    for (std::size_t p = 1; p < sw.size(); ++p) cabled += sw[p].remote.has_value();
+    start[s + 1] = start[s] + cabled * (cabled > 0 ? cabled - 1 : 0);
+  }
+  std::vector<Sl2VlEntry> out(start[n]);
+  parallelFor(threads, n, 64, [&](std::size_t begin, std::size_t end, unsigned) {
+    for (std::size_t s = begin; s < end; ++s) {
+      const NodeId id = graph.nodeId(static_cast<SwitchIndex>(s));
+      const Node& sw = fabric.node(id);
+      Sl2VlEntry* at = out.data() + start[s];
+      for (std::size_t in = 1; in < sw.ports.size(); ++in) {
+        if (!sw.ports[in].remote) continue;
+        const std::uint8_t* turns = plan.turn.data() + (s * stride + in) * stride;
+        for (std::size_t o = 1; o < sw.ports.size(); ++o) {
+          if (o == in || !sw.ports[o].remote) continue;
+          at->sw = id;
+          at->inPort = static_cast<std::uint8_t>(in);
+          at->outPort = static_cast<std::uint8_t>(o);
+          at->vl.fill(turns[o]);
+          ++at;
+        }
       }
     }
-  }
+  });
   return out;
 }
 

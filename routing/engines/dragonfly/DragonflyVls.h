@@ -43,7 +43,8 @@ VlPlan planVls(const SwitchGraph& graph, const PortMap& ports, const DragonflyTa
 // sixteen SLs map to the turn's level, so any SL a transport picks is safe.
 // With QoS (qos.enabled) these are the layers: qos::planQosTables gives each
 // QoS class its own block of them (QosOptions.h).
+// On up to `threads` threads; the same entries, in switch order, on any number.
 std::vector<Sl2VlEntry> sl2vlEntries(const Fabric& fabric, const SwitchGraph& graph,
-                                     const PortMap& ports, const VlPlan& plan);
+                                     const PortMap& ports, const VlPlan& plan, unsigned threads);
 
 }  // namespace ibsm::routing::dragonfly

@@ -2,7 +2,9 @@
 // routing.threads threads, and the tables do not depend on how many. Routed
 // with 1 and with 4 threads, a full, a degraded (detours, cut group pairs),
 // an LMC and a dragonfly+ fabric give the same LFTs, SL2VL tables and notes,
-// byte for byte.
+// byte for byte; so do a dragonfly with several cables per group pair and a
+// full one with LMC 1, where pairs planned once per group pair and pairs
+// planned LID by LID on the loads meet.
 #include <gtest/gtest.h>
 #include <ibsm/Engines.h>
 
@@ -49,6 +51,13 @@ const Case kCases[] = {
                               Degradation{.links = 3, .seed = 2}, /*lmc=*/2);
      },
      true},
+    // Four cables between each group pair: the holder and feeder choices
+    // read the loads (no pair is planned once for all its LIDs).
+    {"fewer_groups", [] { return generatedFabric(DragonflySpec{.a = 8, .p = 4, .h = 4, .g = 9}); },
+     false},
+    // A full fabric whose later LIDs go through third groups: pairs planned
+    // once and LIDs planned on the loads in the same groups.
+    {"lmc1_full", [] { return generatedFabric(kMid, {}, /*lmc=*/1); }, false},
     {"plus_degraded",
      [] {
        return generatedFabric(
