@@ -125,6 +125,16 @@ void BalancedRoutes::take(const Destination& d, const std::vector<CableId>& next
   rememberSibling(next);
 }
 
+void BalancedRoutes::addLoads(std::uint8_t layer, const std::vector<Load>& flows) {
+  auto& loads = loadsOf(layer);
+  for (std::size_t c = 0; c < loads.size(); ++c) loads[c] += flows[c];
+}
+
+void BalancedRoutes::remember(const Destination& d, const std::vector<CableId>& next) {
+  startSiblings(d);
+  rememberSibling(next);
+}
+
 CableId BalancedRoutes::lightestClimb(SwitchIndex s, const Destination& d,
                                       const std::vector<std::uint16_t>& dist, CableId tie) const {
   const auto loadOf = [&](CableId c) { return d.layer < loads_.size() ? loads_[d.layer][c] : 0; };
