@@ -27,6 +27,29 @@ bool leavesConeClimbing(const DegradedTree& tree, SwitchIndex leaf,
   return true;
 }
 
+// Lengths::count of the columns that follow `out.dist` from every switch:
+// the CA->CA routes toward `leaf`, and those longer than the fewest switch
+// hops. The search over every cable stops short of the farthest leaf's
+// legal distance: a leaf it does not reach is not nearer by any path.
+void countLengths(const FatTreeLayout& layout, SwitchIndex leaf, Toward& out) {
+  std::uint16_t farthest = 0;
+  for (const SwitchIndex l : layout.leaves) farthest = std::max(farthest, out.dist[l]);
+  std::vector<std::uint16_t> hops(layout.switches(), kFar);
+  std::vector<SwitchIndex> queue{leaf};
+  hops[leaf] = 0;
+  for (std::size_t k = 0; k < queue.size() && hops[queue[k]] + 2 <= farthest; ++k)
+    for (CableId c = layout.cableBegin(queue[k]); c < layout.cableEnd(queue[k]); ++c)
+      if (hops[layout.to[c]] == kFar) {
+        hops[layout.to[c]] = static_cast<std::uint16_t>(hops[queue[k]] + 1);
+        queue.push_back(layout.to[c]);
+      }
+  for (const SwitchIndex l : layout.leaves) {
+    const std::uint64_t sources = layout.computeCas[l] - (l == leaf ? 1 : 0);
+    out.caRoutes += sources;
+    if (hops[l] != kFar && out.dist[l] > hops[l]) out.longer += sources;
+  }
+}
+
 }  // namespace
 
 Toward towardLeaf(const DegradedTree& tree, SwitchIndex leaf) {
@@ -49,15 +72,7 @@ Toward towardLeaf(const DegradedTree& tree, SwitchIndex leaf) {
       out.uneven.push_back(s);
   }
   out.check = out.far || !leavesConeClimbing(tree, leaf, out.dist);
-  if (!out.check) {
-    Tally tally;
-    const std::vector<CableId> reached(layout.switches(), kDeliver);  // no switch is far
-    Lengths(layout).countBy(
-        Destination{.lid = {}, .leaf = leaf}, reached, [&](SwitchIndex s) { return out.dist[s]; },
-        tally);
-    out.caRoutes = tally.caRoutes;
-    out.longer = tally.longer;
-  }
+  if (!out.check) countLengths(layout, leaf, out);
   return out;
 }
 
