@@ -128,17 +128,11 @@ class Lengths {
   explicit Lengths(const FatTreeLayout& layout) : layout_(layout) {}
   void count(const Destination& d, const std::vector<CableId>& next, const Legaliser& legaliser,
              Tally& tally) {
-    countBy(
-        d, next, [&](SwitchIndex s) { return legaliser.hops(s); }, tally);
-  }
-  // The same with the hops of each leaf given (a column known legal unchecked).
-  template <typename Hops>
-  void countBy(const Destination& d, const std::vector<CableId>& next, Hops&& hops, Tally& tally) {
     if (shortestFrom_ != d.leaf) hopsFrom(d.leaf);
     for (const SwitchIndex leaf : layout_.leaves) {
       const std::uint64_t sources = layout_.computeCas[leaf] - (leaf == d.leaf ? 1 : 0);
       tally.caRoutes += sources;
-      if (next[leaf] != kNoCable && hops(leaf) > shortest_[leaf]) tally.longer += sources;
+      if (next[leaf] != kNoCable && legaliser.hops(leaf) > shortest_[leaf]) tally.longer += sources;
     }
   }
 
