@@ -175,7 +175,8 @@ void BalancedRoutes::column(const Destination& d, std::size_t sequence, std::vec
   // uses, spread as if there were no others.
   load_ = loadsOf(d.layer).data();
   above_ = reach_.above(leaf);
-  legalDistances(layout_, reach_, leaf, dist_);
+  if (distOf_ != leaf) legalDistances(layout_, reach_, leaf, dist_);  // a leaf's LIDs come together
+  distOf_ = leaf;
   std::ranges::fill(next, kNoCable);
   next[leaf] = kDeliver;
   if (kept) *keptCount += kept->apply(d.lid, leaf, d.port, next);

@@ -84,6 +84,7 @@ class BalancedRoutes {
   std::vector<std::vector<Load>> loads_;  // per LMC layer, per cable: CA->CA routes on it
   Load* load_{nullptr};                   // the current destination's layer
   std::vector<std::uint16_t> dist_;
+  SwitchIndex distOf_{kNoSwitch};               // the leaf dist_ is toward
   const std::uint64_t* above_{nullptr};         // the switches above the current destination
   std::vector<std::vector<CableId>> siblings_;  // columns of the current CA's earlier LIDs
   std::size_t siblingCount_{0};                 // of siblings_, those that are
