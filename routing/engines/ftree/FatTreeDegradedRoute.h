@@ -10,10 +10,12 @@
 // short switch). The columns themselves are then written on
 // routing.threads threads, and the loads of every cable, which the
 // placement by load of the rest reads, summed per thread. A column needs no
-// hub-order check when every up cable climbs in the hub order and every
-// down cable descends in it except into the hub's ancestors (then a climb
-// then descent in the tree is one in the hub order) and every switch has a
-// legal path to its leaf; the others are checked in destination order.
+// hub-order check (the legaliser would change nothing) when the levels agree
+// with the hub order (levelsFollowHub), every switch has a legal path to its
+// leaf and no climb among the hub's ancestors (which the hub order takes
+// lowest first, so that climb descends in it) comes down among them again:
+// then every climb-then-descent in the tree climbs, then descends in the
+// hub order. The others are legalised in destination order, as before.
 //
 // With previous tables (a hint) every destination is routed one after the
 // other, the kept chains applied before its flows count.
@@ -57,8 +59,9 @@ std::vector<std::size_t> routeMostByDmodk(const DegradedTree& tree,
                                           const std::vector<std::size_t>& order, DegradedSinks& out,
                                           unsigned threads);
 
-// Every up cable climbs in the hub order, and every down cable descends in
-// it except those into the hub's ancestors, which climb.
+// The up cables of every switch but the hub's ancestors climb in the hub
+// order, and every down cable descends in it but those into the hub's
+// ancestors, which climb.
 bool levelsFollowHub(const FatTreeLayout& layout, const FatTreeReach& reach, const HubOrder& hub);
 
 }  // namespace ibsm::routing::ftree
