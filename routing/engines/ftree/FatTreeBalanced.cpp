@@ -125,6 +125,16 @@ void BalancedRoutes::take(const Destination& d, const std::vector<CableId>& next
   rememberSibling(next);
 }
 
+void BalancedRoutes::addLoads(std::uint8_t layer, const std::vector<Load>& flows) {
+  auto& loads = loadsOf(layer);
+  for (std::size_t c = 0; c < loads.size(); ++c) loads[c] += flows[c];
+}
+
+void BalancedRoutes::remember(const Destination& d, const std::vector<CableId>& next) {
+  startSiblings(d);
+  rememberSibling(next);
+}
+
 CableId BalancedRoutes::lightestClimb(SwitchIndex s, const Destination& d,
                                       const std::vector<std::uint16_t>& dist, CableId tie) const {
   const auto loadOf = [&](CableId c) { return d.layer < loads_.size() ? loads_[d.layer][c] : 0; };
@@ -165,7 +175,8 @@ void BalancedRoutes::column(const Destination& d, std::size_t sequence, std::vec
   // uses, spread as if there were no others.
   load_ = loadsOf(d.layer).data();
   above_ = reach_.above(leaf);
-  legalDistances(layout_, reach_, leaf, dist_);
+  if (distOf_ != leaf) legalDistances(layout_, reach_, leaf, dist_);  // a leaf's LIDs come together
+  distOf_ = leaf;
   std::ranges::fill(next, kNoCable);
   next[leaf] = kDeliver;
   if (kept) *keptCount += kept->apply(d.lid, leaf, d.port, next);

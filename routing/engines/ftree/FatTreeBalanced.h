@@ -30,6 +30,8 @@ namespace ibsm::routing::ftree {
 
 class BalancedRoutes {
  public:
+  using Load = std::uint32_t;  // routes per cable: at most (CA ports)^2
+
   BalancedRoutes(const FatTreeLayout& layout, const FatTreeReach& reach);
 
   // Next hops toward `d` at every switch with a legal path to it; kNoCable
@@ -59,9 +61,13 @@ class BalancedRoutes {
   CableId lightestClimb(SwitchIndex s, const Destination& d, const std::vector<std::uint16_t>& dist,
                         CableId tie) const;
 
- private:
-  using Load = std::uint32_t;  // routes per cable: at most (CA ports)^2
+  // take() in two halves, for columns counted elsewhere (in parallel): the
+  // flows of many columns of layer `layer` added at once, and a column
+  // remembered for d's later LMC LIDs without its flows.
+  void addLoads(std::uint8_t layer, const std::vector<Load>& flows);
+  void remember(const Destination& d, const std::vector<CableId>& next);
 
+ private:
   Load rest(SwitchIndex s, SwitchIndex leaf, std::size_t sequence, std::vector<CableId>& next);
   Load bottleneck(SwitchIndex s, SwitchIndex leaf, std::vector<CableId>& next);
   void fixDown(SwitchIndex s, SwitchIndex leaf, std::vector<CableId>& next);
@@ -78,6 +84,7 @@ class BalancedRoutes {
   std::vector<std::vector<Load>> loads_;  // per LMC layer, per cable: CA->CA routes on it
   Load* load_{nullptr};                   // the current destination's layer
   std::vector<std::uint16_t> dist_;
+  SwitchIndex distOf_{kNoSwitch};               // the leaf dist_ is toward
   const std::uint64_t* above_{nullptr};         // the switches above the current destination
   std::vector<std::vector<CableId>> siblings_;  // columns of the current CA's earlier LIDs
   std::size_t siblingCount_{0};                 // of siblings_, those that are

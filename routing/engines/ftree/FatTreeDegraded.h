@@ -54,6 +54,11 @@ class DegradedDmodk {
                   const BalancedRoutes& balanced, std::vector<CableId>& next) const;
 
   std::size_t shortSwitches() const { return short_.size(); }
+  // The switches that lost a cable, ascending; D-mod-K's routes beneath.
+  const std::vector<SwitchIndex>& shortList() const { return short_; }
+  bool isShort(SwitchIndex s) const { return isShort_[s]; }
+  const std::vector<bool>& shortMask() const { return isShort_; }
+  const DmodkRoutes& dmodk() const { return dmodk_; }
 
  private:
   DegradedDmodk(const FatTreeLayout& layout, const FatTreeReach& reach,

@@ -85,6 +85,15 @@ void DmodkRoutes::column(std::size_t i, std::vector<CableId>& next) const {
   fill(i, [&](SwitchIndex s, CableId c) { next[s] = c; });
 }
 
+CableId DmodkRoutes::hop(std::size_t i, SwitchIndex s) const {
+  const SwitchIndex leaf = destinations_[i].leaf;
+  const std::size_t h = layout_.height[s];
+  if (chain_[at(i, h)] == s) return h == 0 ? kDeliver : downCable_[at(i, h)];
+  if (reach_.under(s, leaf)) return toward_[s * layout_.leaves.size() + layout_.leafIndex[leaf]];
+  const auto ups = layout_.upCables(s);
+  return ups.empty() ? kNoCable : ups[digit_[at(i, h)] % ups.size()];
+}
+
 // fill() again, on port tables: this loop runs once per (switch, CA LID).
 void DmodkRoutes::ports(std::size_t i, std::uint8_t* out) const {
   const SwitchIndex leaf = destinations_[i].leaf;

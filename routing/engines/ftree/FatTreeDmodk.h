@@ -36,6 +36,11 @@ class DmodkRoutes {
 
   void column(std::size_t i, std::vector<CableId>& next) const;
   void ports(std::size_t i, std::uint8_t* out) const;
+  // column()'s entry of one switch, without the rest of the column.
+  CableId hop(std::size_t i, SwitchIndex s) const;
+  // The index of the up cable that a switch of height h climbing toward
+  // destinations[i] takes (modulo its up cables).
+  std::uint8_t digit(std::size_t i, std::size_t h) const { return digit_[at(i, h)]; }
   // The switches of destinations[i]'s down path by height (leaf first);
   // kNoSwitch above where its climb ended.
   std::span<const SwitchIndex> chain(std::size_t i) const {

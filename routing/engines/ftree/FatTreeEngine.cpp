@@ -16,6 +16,7 @@
 #include "routing/engines/ftree/FatTreeBalanced.h"
 #include "routing/engines/ftree/FatTreeColumns.h"
 #include "routing/engines/ftree/FatTreeDegraded.h"
+#include "routing/engines/ftree/FatTreeDegradedRoute.h"
 #include "routing/engines/ftree/FatTreeDestinations.h"
 #include "routing/engines/ftree/FatTreeDmodk.h"
 #include "routing/engines/ftree/FatTreeHint.h"
@@ -72,7 +73,8 @@ class FatTreeEngine final : public RoutingEngine {
       result.notes.push_back(
           "not complete or not regular (cables missing or uneven): CA LIDs routed by load, each "
           "switch climbing on the legal up cable whose path onward is least loaded");
-      routeBalanced(*layout, reach, destinations, legaliser, hint, writer, next, tally);
+      routeBalanced(*layout, reach, hub, destinations, legaliser, hint, writer, next, tally,
+                    options.threads);
       result.notes.push_back(fmt::format(
           "{} of {} CA->CA routes are longer than the fewest switch hops (up*/down* detours "
           "around missing cables)",
@@ -211,9 +213,9 @@ class FatTreeEngine final : public RoutingEngine {
   }
 
   static void routeBalanced(const FatTreeLayout& layout, const FatTreeReach& reach,
-                            const std::vector<Destination>& destinations, Legaliser& legaliser,
-                            HintColumns& hint, TableWriter& writer, std::vector<CableId>& next,
-                            Tally& tally) {
+                            const HubOrder& hub, const std::vector<Destination>& destinations,
+                            Legaliser& legaliser, HintColumns& hint, TableWriter& writer,
+                            std::vector<CableId>& next, Tally& tally, unsigned threads) {
     BalancedRoutes balanced(layout, reach);
     Lengths lengths(layout);
     // A CA's LIDs one after the other, so that they can climb apart.
@@ -225,8 +227,9 @@ class FatTreeEngine final : public RoutingEngine {
     // D-mod-K first wherever it holds, so that the placement by load of the
     // rest sees the flows of every destination it routed, kept or not.
     if (const auto degraded = DegradedDmodk::make(layout, reach, destinations)) {
-      order = routeMostByDmodk(layout, reach, destinations, *degraded, order, balanced, legaliser,
-                               hint, writer, tally, lengths);
+      DegradedSinks sinks{balanced, legaliser, hint, writer, tally, lengths};
+      order =
+          routeMostByDmodk({layout, reach, hub, destinations, *degraded}, order, sinks, threads);
       tally.byDmodk = destinations.size() - order.size();
       tally.shortSwitches = degraded->shortSwitches();
     }
@@ -241,54 +244,6 @@ class FatTreeEngine final : public RoutingEngine {
       writer.write(d.lid, d.port, next, tally);
       lengths.count(d, next, legaliser, tally);
     }
-  }
-
-  // Routes the destinations of `order` that DegradedDmodk takes; returns
-  // the others, in order, for the placement by load. A CA's LIDs (one run
-  // of `order`) all take D-mod-K's columns or none does, so that those
-  // placed by load see each other's columns and climb apart.
-  static std::vector<std::size_t> routeMostByDmodk(
-      const FatTreeLayout& layout, const FatTreeReach& reach,
-      const std::vector<Destination>& destinations, const DegradedDmodk& degraded,
-      const std::vector<std::size_t>& order, BalancedRoutes& balanced, Legaliser& legaliser,
-      HintColumns& hint, TableWriter& writer, Tally& tally, Lengths& lengths) {
-    std::vector<std::size_t> left;
-    std::vector<std::uint16_t> dist;
-    SwitchIndex distOf = kNoSwitch;             // the leaf `dist` is toward
-    std::vector<std::vector<CableId>> columns;  // of one CA's LIDs
-    const auto sameCa = [&](std::size_t a, std::size_t b) {
-      return destinations[a].leaf == destinations[b].leaf &&
-             destinations[a].port == destinations[b].port;
-    };
-    for (std::size_t first = 0, end = 0; first < order.size(); first = end) {
-      end = first + 1;
-      while (end < order.size() && sameCa(order[first], order[end])) ++end;
-      if (columns.size() < end - first) columns.resize(end - first);
-      if (distOf != destinations[order[first]].leaf) {
-        distOf = destinations[order[first]].leaf;
-        legalDistances(layout, reach, distOf, dist);
-      }
-      bool takes = true;
-      for (std::size_t k = first; k < end && takes; ++k)
-        takes = degraded.plainColumn(order[k], dist, columns[k - first]);
-      for (std::size_t k = first; k < end; ++k) {
-        const std::size_t i = order[k];
-        const Destination& d = destinations[i];
-        auto& column = columns[k - first];
-        if (!takes || !degraded.climbShort(i, dist, balanced, column)) {
-          left.push_back(i);
-          continue;
-        }
-        // Where the previous chain holds it wins, as over a D-mod-K column
-        // of a complete tree.
-        if (!hint.empty()) tally.keptFromPrevious += hint.apply(d.lid, d.leaf, d.port, column);
-        balanced.take(d, column);
-        tally.hubRoutedCa += legaliser.legalise(column, d.leaf);
-        writer.write(d.lid, d.port, column, tally);
-        lengths.count(d, column, legaliser, tally);
-      }
-    }
-    return left;
   }
 
   static void addOrderNotes(const Fabric& fabric, const SwitchGraph& graph, const HubOrder& hub,
