@@ -33,12 +33,15 @@ class ShortestRoutes {
 
   void column(SwitchIndex target, std::vector<CableId>& next) {
     legalDistances(layout_, reach_, target, dist_);
+    const std::uint64_t* above = reach_.above(target);
     for (SwitchIndex s = 0; s < layout_.switches(); ++s) {
       next[s] = s == target ? kDeliver : kNoCable;
       if (s == target || dist_[s] == kFar) continue;
-      const auto cables = reach_.under(s, target) ? layout_.downCables(s) : layout_.upCables(s);
-      for (std::size_t k = 0; k < cables.size(); ++k) {
-        const CableId c = cables[(k + turn_) % cables.size()];
+      const auto cables = BitRows::test(above, s) ? layout_.downCables(s) : layout_.upCables(s);
+      // From cable turn_ mod size on, wrapping once.
+      const std::size_t n = cables.size();
+      for (std::size_t k = 0, i = n == 0 ? 0 : turn_ % n; k < n; ++k, i = i + 1 == n ? 0 : i + 1) {
+        const CableId c = cables[i];
         if (dist_[layout_.to[c]] + 1 != dist_[s]) continue;
         if (next[s] == kNoCable || used_[c] < used_[next[s]]) next[s] = c;
       }

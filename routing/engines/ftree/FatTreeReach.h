@@ -49,6 +49,10 @@ class FatTreeReach {
   bool legal(SwitchIndex s, SwitchIndex d) const { return reach_.test(s, d); }
   // The switches a with under(a, d), as one row: test with BitRows::test.
   const std::uint64_t* above(SwitchIndex d) const { return above_.row(d); }
+  // The switches s with legal(s, d), as one row. legal() is symmetric (s and
+  // d have a common ancestor), so this is d's own row: a pass over every s
+  // toward one d reads it in order rather than one cache line per s.
+  const std::uint64_t* legalWith(SwitchIndex d) const { return reach_.row(d); }
 
  private:
   BitRows below_;
