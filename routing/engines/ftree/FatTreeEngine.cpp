@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <numeric>
+#include <optional>
 #include <tuple>
 
 #include "routing/engines/ftree/FatTreeBalanced.h"
@@ -24,6 +25,7 @@
 #include "routing/engines/ftree/FatTreeLegalise.h"
 #include "routing/engines/ftree/FatTreeReach.h"
 #include "routing/engines/ftree/FatTreeRecognition.h"
+#include "routing/engines/ftree/FatTreeSwitchColumns.h"
 #include "routing/graph/SwitchGraph.h"
 
 namespace ibsm {
@@ -58,14 +60,15 @@ class FatTreeEngine final : public RoutingEngine {
     TableWriter writer(graph, *layout, result);
     Tally tally;
     std::vector<CableId> next(layout->switches(), kNoCable);
-    if (completeAndRegular(*layout, reach)) {
+    const bool complete = completeAndRegular(*layout, reach);
+    const bool nested = complete && nestedLevels(*layout, reach);
+    if (complete) {
       result.notes.push_back(
           "complete and regular: CA LIDs dealt D-mod-K over the up cables, one down path each "
           "(destination order: leaves by subtree then GUID, on a leaf by server then HCA index "
           "where "
           "every CA is so named, else by leaf port, LMC LIDs "
           "layer by layer)");
-      const bool nested = nestedLevels(*layout, reach);
       routeDmodk(*layout, reach, destinations, nested && hint.empty() ? nullptr : &legaliser, hint,
                  writer, next, tally, options.threads);
     } else {
@@ -86,8 +89,11 @@ class FatTreeEngine final : public RoutingEngine {
     }
     const auto others = otherDestinations(*layout, graph);
     writer.flush();
-    routeSwitchTargets(graph, *layout, reach, others, legaliser, hint, result, tally,
-                       options.threads);
+    // The closed form where D-mod-K's own holds without a check.
+    std::optional<SwitchClimbs> climbs;
+    if (nested && hint.empty()) climbs.emplace(*layout, hub);
+    routeSwitchTargets(graph, *layout, reach, others, legaliser, climbs ? &*climbs : nullptr, hint,
+                       result, tally, options.threads);
     for (const Destination& d : others)
       if (d.layer == 0) result.apart.push_back(*fabric.port({graph.nodeId(d.leaf), d.port}).remote);
     std::ranges::sort(result.apart);
@@ -123,11 +129,14 @@ class FatTreeEngine final : public RoutingEngine {
   // blocks of a fixed size, each with counters (and a legaliser) of its own,
   // so that blocks can run on several threads and the tables do not depend
   // on how many; with a hint the blocks run one after the other, as the
-  // hint's chains are walked by one thread.
+  // hint's chains are walked by one thread. With `climbs` (a complete tree
+  // of nested levels, no hint) the columns are SwitchColumns' closed form,
+  // each its target's alone.
   static void routeSwitchTargets(const SwitchGraph& graph, const FatTreeLayout& layout,
                                  const FatTreeReach& reach, const std::vector<Destination>& others,
-                                 const Legaliser& legaliser, HintColumns& hint,
-                                 RoutingResult& result, Tally& tally, unsigned threads) {
+                                 const Legaliser& legaliser, const SwitchClimbs* climbs,
+                                 HintColumns& hint, RoutingResult& result, Tally& tally,
+                                 unsigned threads) {
     std::vector<std::vector<const Destination*>> onSwitch(layout.switches());
     for (const Destination& d : others) onSwitch[d.leaf].push_back(&d);
     std::vector<SwitchIndex> targets;
@@ -143,9 +152,15 @@ class FatTreeEngine final : public RoutingEngine {
       Legaliser own = legaliser;
       TableWriter writer(graph, layout, result);
       std::vector<CableId> next(layout.switches(), kNoCable);
+      std::optional<SwitchColumns> closed;
+      if (climbs) closed.emplace(layout, reach, *climbs);
       for (std::size_t k = b * kBlock; k < std::min(targets.size(), (b + 1) * kBlock); ++k)
-        routeSwitchTarget(graph, targets[k], onSwitch[targets[k]], routes, own, hint, writer, next,
+        if (closed)
+          routeClosedForm(graph, targets[k], onSwitch[targets[k]], *closed, own, writer, next,
                           tallies[b]);
+        else
+          routeSwitchTarget(graph, targets[k], onSwitch[targets[k]], routes, own, hint, writer,
+                            next, tallies[b]);
       writer.flush();
     };
     parallelFor(hint.empty() ? threads : 1u, blocks, 1,
@@ -175,6 +190,22 @@ class FatTreeEngine final : public RoutingEngine {
       } else {
         tally.hubRoutedOther += fixed;
       }
+      writer.write(d->lid, d->port, next, tally);
+    }
+  }
+
+  static void routeClosedForm(const SwitchGraph& graph, SwitchIndex s,
+                              const std::vector<const Destination*>& onSwitch,
+                              SwitchColumns& columns, Legaliser& legaliser, TableWriter& writer,
+                              std::vector<CableId>& next, Tally& tally) {
+    const Lid lid = graph.endpoints(s).front().base;
+    const std::size_t hubRouted = columns.column(s, next) + legaliser.legalise(next, s);
+    if (lid.value != 0) {
+      tally.hubRoutedSwitch += hubRouted;
+      writer.write(lid, 0, next, tally);
+    }
+    for (const Destination* d : onSwitch) {
+      tally.hubRoutedOther += hubRouted;
       writer.write(d->lid, d->port, next, tally);
     }
   }

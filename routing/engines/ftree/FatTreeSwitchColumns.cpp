@@ -1,0 +1,107 @@
+#include "routing/engines/ftree/FatTreeSwitchColumns.h"
+
+#include <algorithm>
+#include <limits>
+
+namespace ibsm::routing::ftree {
+
+SwitchClimbs::SwitchClimbs(const FatTreeLayout& layout, const HubOrder& hub) {
+  const auto n = layout.switches();
+  // Climbs to the hub, earliest first: an earlier neighbour is settled
+  // before its later ones (every switch but the hub has one).
+  constexpr std::uint32_t kNone = std::numeric_limits<std::uint32_t>::max();
+  std::vector<std::uint32_t> depth(n, kNone);
+  for (const SwitchIndex s : hub.order) {
+    if (s == hub.hub) {
+      depth[s] = 0;
+      continue;
+    }
+    for (CableId c = layout.cableBegin(s); c < layout.cableEnd(s); ++c)
+      if (hub.isUp(s, layout.to[c]) && depth[layout.to[c]] != kNone)
+        depth[s] = std::min(depth[s], depth[layout.to[c]] + 1);
+  }
+  first_.assign(1, 0);
+  for (SwitchIndex s = 0; s < n; ++s) {
+    for (CableId c = layout.cableBegin(s); c < layout.cableEnd(s); ++c)
+      if (hub.isUp(s, layout.to[c]) && depth[layout.to[c]] + 1 == depth[s]) cables_.push_back(c);
+    first_.push_back(static_cast<std::uint32_t>(cables_.size()));
+  }
+}
+
+SwitchColumns::SwitchColumns(const FatTreeLayout& layout, const FatTreeReach& reach,
+                             const SwitchClimbs& climbs)
+    : layout_(layout), reach_(reach), climbs_(climbs), digit_(layout.top + 1u, 0) {}
+
+std::size_t SwitchColumns::column(SwitchIndex target, std::vector<CableId>& next) {
+  legalDistances(layout_, reach_, target, dist_);
+  setDigits(target);
+  std::ranges::fill(next, kNoCable);
+  next[target] = kDeliver;
+  descendToward(target, next);
+  std::size_t hubRouted = 0;
+  for (SwitchIndex s = 0; s < layout_.switches(); ++s) {
+    if (next[s] != kNoCable) continue;  // the target and its ancestors
+    if (dist_[s] != kFar) {
+      next[s] = climb(s);
+      continue;
+    }
+    const auto toHub = climbs_.toHub(s);
+    if (toHub.empty()) continue;  // the hub: left to the legaliser
+    next[s] = toHub[layout_.canon[target] % toHub.size()];
+    ++hubRouted;
+  }
+  return hubRouted;
+}
+
+// Below the target's height: the up cable indices of its first down path,
+// which (canonical orders being aligned) lead every switch of that level
+// into the target's column. From its height up: its canonical index in
+// mixed radix.
+void SwitchColumns::setDigits(SwitchIndex target) {
+  SwitchIndex at = target;
+  for (std::size_t h = layout_.height[target]; h-- > 0;) {
+    const auto downs = layout_.downCables(at);
+    digit_[h] = 0;
+    if (downs.empty()) continue;
+    const SwitchIndex child = layout_.to[downs.front()];
+    const auto ups = layout_.upCables(child);
+    digit_[h] = static_cast<std::uint32_t>(std::ranges::find(ups, layout_.reverse[downs.front()]) -
+                                           ups.begin());
+    at = child;
+  }
+  std::size_t rest = layout_.canon[target];
+  for (std::size_t h = layout_.height[target]; h < layout_.top; ++h) {
+    const std::size_t ups = layout_.upCables(layout_.byHeight[h].front()).size();
+    digit_[h] = ups == 0 ? 0 : static_cast<std::uint32_t>(rest % ups);
+    rest = ups == 0 ? rest : rest / ups;
+  }
+}
+
+// Up from the target a level at a time: each ancestor takes the down cable
+// by which it was first reached.
+void SwitchColumns::descendToward(SwitchIndex target, std::vector<CableId>& next) {
+  level_.assign(1, target);
+  while (!level_.empty()) {
+    above_.clear();
+    for (const SwitchIndex u : level_)
+      for (const CableId c : layout_.upCables(u)) {
+        const SwitchIndex a = layout_.to[c];
+        if (next[a] != kNoCable) continue;
+        next[a] = layout_.reverse[c];
+        above_.push_back(a);
+      }
+    level_.swap(above_);
+  }
+}
+
+// The digit's up cable when it leads on shortest, else the next that does.
+CableId SwitchColumns::climb(SwitchIndex s) const {
+  const auto ups = layout_.upCables(s);
+  const std::size_t n = ups.size();
+  if (n == 0) return kNoCable;
+  for (std::size_t k = 0, i = digit_[layout_.height[s]] % n; k < n; ++k, i = i + 1 == n ? 0 : i + 1)
+    if (dist_[layout_.to[ups[i]]] + 1 == dist_[s]) return ups[i];
+  return kNoCable;
+}
+
+}  // namespace ibsm::routing::ftree

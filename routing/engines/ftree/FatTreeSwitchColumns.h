@@ -1,0 +1,78 @@
+// Switch LIDs (and the aggregation nodes and upper CAs that take their
+// switch's column) in closed form, on a complete, regular tree with nested
+// levels and no previous tables to follow: no search per target beyond the
+// legal distances, no cable counters, so every column depends on its target
+// alone.
+//
+// Toward a switch X:
+//  - X's ancestors descend: the down cable to X's ancestor one level lower
+//    that first reached them, going up from X level by level (every such
+//    path is shortest: each down cable drops one level).
+//  - Any other switch with a common ancestor climbs on the up cable of X's
+//    digit for its level when that one leads on shortest (else the next one
+//    that does, in cable order). Below X's height the digits are X's own
+//    column (the up cable indices of one down path from X), above it they are
+//    X's canonical index in mixed radix over the levels' up cable counts, as
+//    D-mod-K deals CA LIDs, so that the climbs toward the switches of a level
+//    spread over every up cable.
+//  - A switch with no common ancestor (a top toward another top, say) climbs
+//    in the hub order toward the hub leaf, on one of its cables to an earlier
+//    neighbour whose own climb to the hub is shortest (chosen by X's index),
+//    until it meets a switch that has a legal path, which then carries it.
+//    Climbing (in the hub order) into a legal chain is legal, and the hub has
+//    a legal path to every switch of a complete tree.
+// The legaliser still checks every column (one pass, nothing to reroute on
+// the trees this is for) and routes whatever it finds broken.
+//
+//   const SwitchClimbs climbs(layout, hub);               // once
+//   SwitchColumns columns(layout, reach, climbs);         // per thread
+//   const std::size_t hubRouted = columns.column(x, next);
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "routing/engines/ftree/FatTreeHub.h"
+#include "routing/engines/ftree/FatTreeLayout.h"
+#include "routing/engines/ftree/FatTreeReach.h"
+
+namespace ibsm::routing::ftree {
+
+// Per switch, its cables to earlier neighbours in the hub order whose
+// shortest climb to the hub (through ever earlier switches) is shortest.
+class SwitchClimbs {
+ public:
+  SwitchClimbs(const FatTreeLayout& layout, const HubOrder& hub);
+  std::span<const CableId> toHub(SwitchIndex s) const {
+    return {cables_.data() + first_[s], cables_.data() + first_[s + 1]};
+  }
+
+ private:
+  std::vector<std::uint32_t> first_;  // per switch, plus one
+  std::vector<CableId> cables_;
+};
+
+class SwitchColumns {
+ public:
+  SwitchColumns(const FatTreeLayout& layout, const FatTreeReach& reach, const SwitchClimbs& climbs);
+
+  // Next hops of every switch toward switch `target` (kDeliver there).
+  // Returns how many switches have no common ancestor with it and climb
+  // toward the hub.
+  std::size_t column(SwitchIndex target, std::vector<CableId>& next);
+
+ private:
+  void setDigits(SwitchIndex target);
+  void descendToward(SwitchIndex target, std::vector<CableId>& next);
+  CableId climb(SwitchIndex s) const;
+
+  const FatTreeLayout& layout_;
+  const FatTreeReach& reach_;
+  const SwitchClimbs& climbs_;
+  std::vector<std::uint16_t> dist_;
+  std::vector<std::uint32_t> digit_;  // per height
+  std::vector<SwitchIndex> level_, above_;
+};
+
+}  // namespace ibsm::routing::ftree
