@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstring>
 #include <vector>
 
 #include "routing/engines/ftree/FatTreeDestinations.h"
@@ -83,7 +84,7 @@ struct Tally {
 };
 
 // Writes one destination's next hops into every switch's table. Columns are
-// gathered 64 at a time and written out switch by switch: one write per
+// gathered 256 at a time and written out switch by switch: one write per
 // switch per LID straight into 1620 tables of 13 KB would miss the cache on
 // nearly every byte.
 class TableWriter {
@@ -109,15 +110,54 @@ class TableWriter {
     return tile_.data() + (lids_.size() - 1) * layout_.switches();
   }
 
+  // Eight LIDs by eight switches at a time, transposed in registers, so
+  // that a run of eight consecutive LIDs goes into a table as one store:
+  // stores that miss the cache, one byte each, were most of the cost.
   void flush() {
-    const std::size_t n = layout_.switches();
+    const std::size_t n = layout_.switches(), m = lids_.size();
+    const std::uint8_t* tile = tile_.data();
+    std::uint8_t* const* rows = rows_.data();
+    const std::uint16_t* lids = lids_.data();
+    std::size_t j = 0;
+    for (; j + 8 <= m; j += 8) {
+      bool run = true;  // eight consecutive LIDs, in order
+      for (std::size_t r = 1; r < 8; ++r) run = run && lids[j + r] == lids[j] + r;
+      SwitchIndex s = 0;
+      for (; s + 8 <= n; s += 8) {
+        std::uint64_t w[8];
+        for (std::size_t r = 0; r < 8; ++r) std::memcpy(&w[r], tile + (j + r) * n + s, 8);
+        transpose8x8(w);
+        for (std::size_t c = 0; c < 8; ++c) {
+          if (run) {
+            std::memcpy(rows[s + c] + lids[j], &w[c], 8);
+          } else {
+            for (std::size_t r = 0; r < 8; ++r)
+              rows[s + c][lids[j + r]] = static_cast<std::uint8_t>(w[c] >> (8 * r));
+          }
+        }
+      }
+      for (; s < n; ++s)
+        for (std::size_t r = 0; r < 8; ++r) rows[s][lids[j + r]] = tile[(j + r) * n + s];
+    }
     for (SwitchIndex s = 0; s < n; ++s)
-      for (std::size_t j = 0; j < lids_.size(); ++j) rows_[s][lids_[j]] = tile_[j * n + s];
+      for (std::size_t k = j; k < m; ++k) rows[s][lids[k]] = tile[k * n + s];
     lids_.clear();
   }
 
  private:
-  static constexpr std::size_t kTile = 64;
+  // Word r's byte c <-> word c's byte r (little-endian byte order).
+  static void transpose8x8(std::uint64_t (&w)[8]) {
+    const auto swap = [&](std::size_t a, std::size_t b, unsigned bytes, std::uint64_t mask) {
+      const std::uint64_t t = ((w[a] >> (8 * bytes)) ^ w[b]) & mask;
+      w[b] ^= t;
+      w[a] ^= t << (8 * bytes);
+    };
+    for (std::size_t r = 0; r < 4; ++r) swap(r, r + 4, 4, 0x00000000FFFFFFFFull);
+    for (const std::size_t r : {0, 1, 4, 5}) swap(r, r + 2, 2, 0x0000FFFF0000FFFFull);
+    for (const std::size_t r : {0, 2, 4, 6}) swap(r, r + 1, 1, 0x00FF00FF00FF00FFull);
+  }
+
+  static constexpr std::size_t kTile = 256;
   const FatTreeLayout& layout_;
   std::vector<std::uint8_t*> rows_;  // per switch: its table
   std::vector<std::uint8_t> tile_;   // kTile columns of one port per switch
