@@ -33,11 +33,11 @@ SwitchColumns::SwitchColumns(const FatTreeLayout& layout, const FatTreeReach& re
     : layout_(layout), reach_(reach), climbs_(climbs), digit_(layout.top + 1u, 0) {}
 
 std::size_t SwitchColumns::column(SwitchIndex target, std::vector<CableId>& next) {
-  legalDistances(layout_, reach_, target, dist_);
   setDigits(target);
   std::ranges::fill(next, kNoCable);
   next[target] = kDeliver;
   descendToward(target, next);
+  setDistances(target);
   std::size_t hubRouted = 0;
   for (SwitchIndex s = 0; s < layout_.switches(); ++s) {
     if (next[s] != kNoCable) continue;  // the target and its ancestors
@@ -81,7 +81,10 @@ void SwitchColumns::setDigits(SwitchIndex target) {
 // by which it was first reached.
 void SwitchColumns::descendToward(SwitchIndex target, std::vector<CableId>& next) {
   level_.assign(1, target);
+  ancestors_.assign(1, target);
+  firstAncestor_.assign(layout_.height[target] + 1u, 0);
   while (!level_.empty()) {
+    firstAncestor_.push_back(ancestors_.size());
     above_.clear();
     for (const SwitchIndex u : level_)
       for (const CableId c : layout_.upCables(u)) {
@@ -90,7 +93,41 @@ void SwitchColumns::descendToward(SwitchIndex target, std::vector<CableId>& next
         next[a] = layout_.reverse[c];
         above_.push_back(a);
       }
+    ancestors_.insert(ancestors_.end(), above_.begin(), above_.end());
     level_.swap(above_);
+  }
+  firstAncestor_.resize(layout_.top + 2u, ancestors_.size());
+}
+
+// What legalDistances() gives, without a pass over every up cable: the
+// shortest legal path from s climbs to the lowest height L at which s lies
+// below the target or one of its ancestors, and is 2L - height(s) -
+// height(target) hops long (from its ancestors: height(s) - height(target)).
+// The switches below the target and its ancestors are gathered per height
+// from the reach rows; at the top, every switch with a legal path meets one.
+void SwitchColumns::setDistances(SwitchIndex target) {
+  const std::size_t words = reach_.words(), base = layout_.height[target], top = layout_.top;
+  meets_.assign((top + 1) * words, 0);
+  for (std::size_t h = base; h < top; ++h)
+    for (std::size_t k = firstAncestor_[h]; k < firstAncestor_[h + 1]; ++k) {
+      const std::uint64_t* row = reach_.below(ancestors_[k]);
+      std::uint64_t* into = meets_.data() + h * words;
+      for (std::size_t w = 0; w < words; ++w) into[w] |= row[w];
+    }
+  const std::uint64_t* legal = reach_.legalWith(target);
+  const std::uint64_t* above = reach_.above(target);
+  dist_.resize(layout_.switches());
+  for (SwitchIndex s = 0; s < layout_.switches(); ++s) {
+    const std::size_t hs = layout_.height[s];
+    if (!BitRows::test(legal, s)) {
+      dist_[s] = kFar;
+    } else if (BitRows::test(above, s)) {
+      dist_[s] = static_cast<std::uint16_t>(hs - base);
+    } else {
+      std::size_t meet = std::max(hs + 1, base);
+      while (meet < top && !BitRows::test(meets_.data() + meet * words, s)) ++meet;
+      dist_[s] = static_cast<std::uint16_t>(2 * meet - hs - base);
+    }
   }
 }
 

@@ -65,6 +65,7 @@ class SwitchColumns {
  private:
   void setDigits(SwitchIndex target);
   void descendToward(SwitchIndex target, std::vector<CableId>& next);
+  void setDistances(SwitchIndex target);
   CableId climb(SwitchIndex s) const;
 
   const FatTreeLayout& layout_;
@@ -73,6 +74,9 @@ class SwitchColumns {
   std::vector<std::uint16_t> dist_;
   std::vector<std::uint32_t> digit_;  // per height
   std::vector<SwitchIndex> level_, above_;
+  std::vector<SwitchIndex> ancestors_;      // of the target, by height
+  std::vector<std::size_t> firstAncestor_;  // per height, plus one
+  std::vector<std::uint64_t> meets_;        // per height: the switches below its ancestors there
 };
 
 }  // namespace ibsm::routing::ftree
