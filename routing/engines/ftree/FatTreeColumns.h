@@ -110,25 +110,30 @@ class TableWriter {
     return tile_.data() + (lids_.size() - 1) * layout_.switches();
   }
 
-  // Eight LIDs by eight switches at a time, transposed in registers, so
-  // that a run of eight consecutive LIDs goes into a table as one store:
-  // stores that miss the cache, one byte each, were most of the cost.
+  // Eight switches at a time, each getting the whole tile's LIDs in a row
+  // (a table's page stays in the TLB while it is written), eight LIDs by
+  // eight switches transposed in registers, so that a run of eight
+  // consecutive LIDs goes into a table as one store: byte stores that
+  // missed the cache and the TLB were most of the cost.
   void flush() {
-    const std::size_t n = layout_.switches(), m = lids_.size();
+    const std::size_t n = layout_.switches(), m = lids_.size(), whole = m - m % 8;
     const std::uint8_t* tile = tile_.data();
     std::uint8_t* const* rows = rows_.data();
     const std::uint16_t* lids = lids_.data();
-    std::size_t j = 0;
-    for (; j + 8 <= m; j += 8) {
+    runs_.resize(whole / 8);
+    for (std::size_t j = 0; j < whole; j += 8) {
       bool run = true;  // eight consecutive LIDs, in order
       for (std::size_t r = 1; r < 8; ++r) run = run && lids[j + r] == lids[j] + r;
-      SwitchIndex s = 0;
-      for (; s + 8 <= n; s += 8) {
+      runs_[j / 8] = run;
+    }
+    SwitchIndex s = 0;
+    for (; s + 8 <= n; s += 8) {
+      for (std::size_t j = 0; j < whole; j += 8) {
         std::uint64_t w[8];
         for (std::size_t r = 0; r < 8; ++r) std::memcpy(&w[r], tile + (j + r) * n + s, 8);
         transpose8x8(w);
         for (std::size_t c = 0; c < 8; ++c) {
-          if (run) {
+          if (runs_[j / 8]) {
             std::memcpy(rows[s + c] + lids[j], &w[c], 8);
           } else {
             for (std::size_t r = 0; r < 8; ++r)
@@ -136,11 +141,11 @@ class TableWriter {
           }
         }
       }
-      for (; s < n; ++s)
-        for (std::size_t r = 0; r < 8; ++r) rows[s][lids[j + r]] = tile[(j + r) * n + s];
+      for (std::size_t c = 0; c < 8; ++c)
+        for (std::size_t k = whole; k < m; ++k) rows[s + c][lids[k]] = tile[k * n + s + c];
     }
-    for (SwitchIndex s = 0; s < n; ++s)
-      for (std::size_t k = j; k < m; ++k) rows[s][lids[k]] = tile[k * n + s];
+    for (; s < n; ++s)
+      for (std::size_t k = 0; k < m; ++k) rows[s][lids[k]] = tile[k * n + s];
     lids_.clear();
   }
 
@@ -162,6 +167,7 @@ class TableWriter {
   std::vector<std::uint8_t*> rows_;  // per switch: its table
   std::vector<std::uint8_t> tile_;   // kTile columns of one port per switch
   std::vector<std::uint16_t> lids_;
+  std::vector<std::uint8_t> runs_;  // per eight LIDs of the tile: consecutive
 };
 
 // The CA->CA routes toward one destination and how many of them are
