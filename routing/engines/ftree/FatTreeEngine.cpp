@@ -144,23 +144,27 @@ class FatTreeEngine final : public RoutingEngine {
       for (const SwitchIndex s : level)
         if (graph.endpoints(s).front().base.value != 0 || !onSwitch[s].empty())
           targets.push_back(s);
-    constexpr std::size_t kBlock = 64;
-    const std::size_t blocks = (targets.size() + kBlock - 1) / kBlock;
+    // The closed form's columns are each their target's alone: larger
+    // blocks only save copies of the legaliser.
+    const std::size_t block = climbs ? 256 : 64;
+    const std::size_t blocks = (targets.size() + block - 1) / block;
     std::vector<Tally> tallies(blocks);
     const auto runBlock = [&](std::size_t b) {
-      ShortestRoutes routes(layout, reach, b);
       Legaliser own = legaliser;
       TableWriter writer(graph, layout, result);
       std::vector<CableId> next(layout.switches(), kNoCable);
-      std::optional<SwitchColumns> closed;
-      if (climbs) closed.emplace(layout, reach, *climbs);
-      for (std::size_t k = b * kBlock; k < std::min(targets.size(), (b + 1) * kBlock); ++k)
-        if (closed)
-          routeClosedForm(graph, targets[k], onSwitch[targets[k]], *closed, own, writer, next,
+      const std::size_t end = std::min(targets.size(), (b + 1) * block);
+      if (climbs) {
+        SwitchColumns closed(layout, reach, *climbs);
+        for (std::size_t k = b * block; k < end; ++k)
+          routeClosedForm(graph, targets[k], onSwitch[targets[k]], closed, own, writer, next,
                           tallies[b]);
-        else
+      } else {
+        ShortestRoutes routes(layout, reach, b);
+        for (std::size_t k = b * block; k < end; ++k)
           routeSwitchTarget(graph, targets[k], onSwitch[targets[k]], routes, own, hint, writer,
                             next, tallies[b]);
+      }
       writer.flush();
     };
     parallelFor(hint.empty() ? threads : 1u, blocks, 1,

@@ -136,7 +136,8 @@ CableId SwitchColumns::climb(SwitchIndex s) const {
   const auto ups = layout_.upCables(s);
   const std::size_t n = ups.size();
   if (n == 0) return kNoCable;
-  for (std::size_t k = 0, i = digit_[layout_.height[s]] % n; k < n; ++k, i = i + 1 == n ? 0 : i + 1)
+  const std::size_t first = digit_[layout_.height[s]];  // below n on a regular tree
+  for (std::size_t k = 0, i = first < n ? first : first % n; k < n; ++k, i = i + 1 == n ? 0 : i + 1)
     if (dist_[layout_.to[ups[i]]] + 1 == dist_[s]) return ups[i];
   return kNoCable;
 }
