@@ -89,9 +89,11 @@ class FatTreeEngine final : public RoutingEngine {
     }
     const auto others = otherDestinations(*layout, graph);
     writer.flush();
-    // The closed form where D-mod-K's own holds without a check.
+    // Switch LIDs in closed form on any tree routed afresh (the legaliser
+    // still checks every column), so that fresh tables of a tree that lost a
+    // cable keep the switch LIDs' routes of the whole tree where they hold.
     std::optional<SwitchClimbs> climbs;
-    if (nested && hint.empty()) climbs.emplace(*layout, hub);
+    if (hint.empty()) climbs.emplace(*layout, hub, complete);
     routeSwitchTargets(graph, *layout, reach, others, legaliser, climbs ? &*climbs : nullptr, hint,
                        result, tally, options.threads);
     for (const Destination& d : others)

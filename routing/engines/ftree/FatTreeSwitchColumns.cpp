@@ -5,8 +5,12 @@
 
 namespace ibsm::routing::ftree {
 
-SwitchClimbs::SwitchClimbs(const FatTreeLayout& layout, const HubOrder& hub) {
+SwitchClimbs::SwitchClimbs(const FatTreeLayout& layout, const HubOrder& hub, bool complete) {
   const auto n = layout.switches();
+  if (!complete) {
+    first_.assign(n + 1, 0);
+    return;
+  }
   // Climbs to the hub, earliest first: an earlier neighbour is settled
   // before its later ones (every switch but the hub has one).
   constexpr std::uint32_t kNone = std::numeric_limits<std::uint32_t>::max();
@@ -46,7 +50,7 @@ std::size_t SwitchColumns::column(SwitchIndex target, std::vector<CableId>& next
       continue;
     }
     const auto toHub = climbs_.toHub(s);
-    if (toHub.empty()) continue;  // the hub: left to the legaliser
+    if (toHub.empty()) continue;  // left to the legaliser
     next[s] = toHub[layout_.canon[target] % toHub.size()];
     ++hubRouted;
   }

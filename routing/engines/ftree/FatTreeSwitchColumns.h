@@ -1,8 +1,8 @@
 // Switch LIDs (and the aggregation nodes and upper CAs that take their
-// switch's column) in closed form, on a complete, regular tree with nested
-// levels and no previous tables to follow: no search per target beyond the
-// legal distances, no cable counters, so every column depends on its target
-// alone.
+// switch's column) in closed form, on any tree routed afresh (no previous
+// tables to follow): no search per target, no cable counters, so every
+// column depends on its target alone, and a tree that lost a cable keeps the
+// whole tree's columns wherever its cables allow.
 //
 // Toward a switch X:
 //  - X's ancestors descend: the down cable to X's ancestor one level lower
@@ -15,16 +15,17 @@
 //    X's canonical index in mixed radix over the levels' up cable counts, as
 //    D-mod-K deals CA LIDs, so that the climbs toward the switches of a level
 //    spread over every up cable.
-//  - A switch with no common ancestor (a top toward another top, say) climbs
-//    in the hub order toward the hub leaf, on one of its cables to an earlier
-//    neighbour whose own climb to the hub is shortest (chosen by X's index),
-//    until it meets a switch that has a legal path, which then carries it.
-//    Climbing (in the hub order) into a legal chain is legal, and the hub has
-//    a legal path to every switch of a complete tree.
-// The legaliser still checks every column (one pass, nothing to reroute on
-// the trees this is for) and routes whatever it finds broken.
+//  - On a complete tree, a switch with no common ancestor (a top toward
+//    another top, say) climbs in the hub order toward the hub leaf, on one of its cables to an
+//    earlier neighbour whose own climb to the hub is shortest (chosen by X's index), until it meets
+//    a switch that has a legal path, which then carries it. Climbing (in the hub order) into a
+//    legal chain is legal, and the hub has a legal path to every switch of a complete tree.
+//    Elsewhere such switches are left to the legaliser's hub-order search, which finds shorter ways
+//    around missing cables.
+// The legaliser checks every column (one pass when nothing is left to it)
+// and routes whatever it finds unrouted or broken.
 //
-//   const SwitchClimbs climbs(layout, hub);               // once
+//   const SwitchClimbs climbs(layout, hub, complete);     // once
 //   SwitchColumns columns(layout, reach, climbs);         // per thread
 //   const std::size_t hubRouted = columns.column(x, next);
 #pragma once
@@ -40,10 +41,11 @@
 namespace ibsm::routing::ftree {
 
 // Per switch, its cables to earlier neighbours in the hub order whose
-// shortest climb to the hub (through ever earlier switches) is shortest.
+// shortest climb to the hub (through ever earlier switches) is shortest;
+// none unless `complete`.
 class SwitchClimbs {
  public:
-  SwitchClimbs(const FatTreeLayout& layout, const HubOrder& hub);
+  SwitchClimbs(const FatTreeLayout& layout, const HubOrder& hub, bool complete);
   std::span<const CableId> toHub(SwitchIndex s) const {
     return {cables_.data() + first_[s], cables_.data() + first_[s + 1]};
   }
@@ -59,7 +61,7 @@ class SwitchColumns {
 
   // Next hops of every switch toward switch `target` (kDeliver there).
   // Returns how many switches have no common ancestor with it and climb
-  // toward the hub.
+  // toward the hub (the others without one are left kNoCable).
   std::size_t column(SwitchIndex target, std::vector<CableId>& next);
 
  private:
