@@ -89,13 +89,8 @@ class FatTreeEngine final : public RoutingEngine {
     }
     const auto others = otherDestinations(*layout, graph);
     writer.flush();
-    // Switch LIDs in closed form on any tree routed afresh (the legaliser
-    // still checks every column), so that fresh tables of a tree that lost a
-    // cable keep the switch LIDs' routes of the whole tree where they hold.
-    std::optional<SwitchClimbs> climbs;
-    if (hint.empty()) climbs.emplace(*layout, hub, complete);
-    routeSwitchTargets(graph, *layout, reach, others, legaliser, climbs ? &*climbs : nullptr, hint,
-                       result, tally, options.threads);
+    routeSwitchTargets(graph, *layout, reach, others, legaliser, hub, complete, hint, result, tally,
+                       options.threads);
     for (const Destination& d : others)
       if (d.layer == 0) result.apart.push_back(*fabric.port({graph.nodeId(d.leaf), d.port}).remote);
     std::ranges::sort(result.apart);
@@ -131,14 +126,17 @@ class FatTreeEngine final : public RoutingEngine {
   // blocks of a fixed size, each with counters (and a legaliser) of its own,
   // so that blocks can run on several threads and the tables do not depend
   // on how many; with a hint the blocks run one after the other, as the
-  // hint's chains are walked by one thread. With `climbs` (a complete tree
-  // of nested levels, no hint) the columns are SwitchColumns' closed form,
-  // each its target's alone.
+  // hint's chains are walked by one thread. Without a hint the columns are
+  // SwitchColumns' closed form, each its target's alone (the legaliser still
+  // checks every one), so that fresh tables of a tree that lost a cable keep
+  // the whole tree's switch-LID routes where they hold.
   static void routeSwitchTargets(const SwitchGraph& graph, const FatTreeLayout& layout,
                                  const FatTreeReach& reach, const std::vector<Destination>& others,
-                                 const Legaliser& legaliser, const SwitchClimbs* climbs,
+                                 const Legaliser& legaliser, const HubOrder& hub, bool complete,
                                  HintColumns& hint, RoutingResult& result, Tally& tally,
                                  unsigned threads) {
+    std::optional<SwitchClimbs> climbs;
+    if (hint.empty()) climbs.emplace(layout, hub, complete);
     std::vector<std::vector<const Destination*>> onSwitch(layout.switches());
     for (const Destination& d : others) onSwitch[d.leaf].push_back(&d);
     std::vector<SwitchIndex> targets;
