@@ -1,7 +1,8 @@
 // The pieces of the ftree engine that fill tables column by column: the
-// shortest-path columns of switch targets, the tally of what was routed how,
-// the writer that gathers columns into tiles before writing the tables, and
-// the count of routes longer than the fewest hops. Each owns its state, so
+// shortest-path search for switch targets (now the closed form's reference),
+// the tally of what was routed how, the writer that gathers columns into
+// tiles before writing the tables, and the count of routes longer than the
+// fewest hops. Each owns its state, so
 // every thread of the engine has its own.
 #pragma once
 
@@ -20,10 +21,10 @@
 
 namespace ibsm::routing::ftree {
 
-// Switch LIDs, aggregation nodes and upper CAs carry little of the compute
-// traffic, so they need no balance beyond taking turns: shortest legal path,
-// least used cable among equals (counters of their own, so they never shift
-// the compute routes).
+// The search ftree routed switch LIDs with before their closed form
+// (FatTreeSwitchColumns.h), kept as the reference its test measures the
+// closed form against: shortest legal path by a pass over every up cable per
+// target, least used cable among equals (counters of their own).
 class ShortestRoutes {
  public:
   // `turn`: where each switch starts looking among equally used cables, so

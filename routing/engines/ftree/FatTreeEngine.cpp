@@ -118,25 +118,23 @@ class FatTreeEngine final : public RoutingEngine {
   }
 
   // Switch LIDs, then aggregation nodes and upper CAs, on the column of
-  // the switch they hang off: shortest legal paths, taking turns on cable
-  // counters of their own, so they never shift the compute routes. Targets
-  // in canonical order, not NodeId order: the counters carry over from one
-  // target to the next, and the tables must not depend on the order in which
-  // discovery met the switches (the dry run reads a file). The targets go in
-  // blocks of a fixed size, each with counters (and a legaliser) of its own,
-  // so that blocks can run on several threads and the tables do not depend
-  // on how many; with a hint the blocks run one after the other, as the
-  // hint's chains are walked by one thread. Without a hint the columns are
-  // SwitchColumns' closed form, each its target's alone (the legaliser still
-  // checks every one), so that fresh tables of a tree that lost a cable keep
-  // the whole tree's switch-LID routes where they hold.
+  // the switch they hang off: SwitchColumns' closed form, shortest legal
+  // paths that depend on their target alone (so fresh tables of a tree that
+  // lost a cable keep the whole tree's routes where they hold), and never on
+  // the compute routes' counters. The legaliser checks every column and
+  // routes what is left open or broken, on hub-order counters of its own per
+  // block of targets (canonical order, not NodeId order: the tables must not
+  // depend on the order in which discovery met the switches), so that blocks
+  // can run on several threads and the tables do not depend on how many.
+  // With a hint its still-valid chains are laid over the closed form first,
+  // and the blocks run one after the other, as the hint's chains are walked
+  // by one thread.
   static void routeSwitchTargets(const SwitchGraph& graph, const FatTreeLayout& layout,
                                  const FatTreeReach& reach, const std::vector<Destination>& others,
                                  const Legaliser& legaliser, const HubOrder& hub, bool complete,
                                  HintColumns& hint, RoutingResult& result, Tally& tally,
                                  unsigned threads) {
-    std::optional<SwitchClimbs> climbs;
-    if (hint.empty()) climbs.emplace(layout, hub, complete);
+    const SwitchClimbs climbs(layout, hub, complete);
     std::vector<std::vector<const Destination*>> onSwitch(layout.switches());
     for (const Destination& d : others) onSwitch[d.leaf].push_back(&d);
     std::vector<SwitchIndex> targets;
@@ -144,9 +142,8 @@ class FatTreeEngine final : public RoutingEngine {
       for (const SwitchIndex s : level)
         if (graph.endpoints(s).front().base.value != 0 || !onSwitch[s].empty())
           targets.push_back(s);
-    // The closed form's columns are each their target's alone: larger
-    // blocks only save copies of the legaliser.
-    const std::size_t block = climbs ? 256 : 64;
+    // Larger blocks save copies of the legaliser.
+    constexpr std::size_t block = 256;
     const std::size_t blocks = (targets.size() + block - 1) / block;
     std::vector<Tally> tallies(blocks);
     const auto runBlock = [&](std::size_t b) {
@@ -154,17 +151,14 @@ class FatTreeEngine final : public RoutingEngine {
       TableWriter writer(graph, layout, result);
       std::vector<CableId> next(layout.switches(), kNoCable);
       const std::size_t end = std::min(targets.size(), (b + 1) * block);
-      if (climbs) {
-        SwitchColumns closed(layout, reach, *climbs);
-        for (std::size_t k = b * block; k < end; ++k)
+      SwitchColumns closed(layout, reach, climbs);
+      for (std::size_t k = b * block; k < end; ++k)
+        if (hint.empty())
           routeClosedForm(graph, targets[k], onSwitch[targets[k]], closed, own, writer, next,
                           tallies[b]);
-      } else {
-        ShortestRoutes routes(layout, reach, b);
-        for (std::size_t k = b * block; k < end; ++k)
-          routeSwitchTarget(graph, targets[k], onSwitch[targets[k]], routes, own, hint, writer,
+        else
+          routeSwitchTarget(graph, targets[k], onSwitch[targets[k]], closed, own, hint, writer,
                             next, tallies[b]);
-      }
       writer.flush();
     };
     parallelFor(hint.empty() ? threads : 1u, blocks, 1,
@@ -176,7 +170,7 @@ class FatTreeEngine final : public RoutingEngine {
 
   static void routeSwitchTarget(const SwitchGraph& graph, SwitchIndex s,
                                 const std::vector<const Destination*>& onSwitch,
-                                ShortestRoutes& routes, Legaliser& legaliser, HintColumns& hint,
+                                SwitchColumns& routes, Legaliser& legaliser, HintColumns& hint,
                                 TableWriter& writer, std::vector<CableId>& next, Tally& tally) {
     const Lid lid = graph.endpoints(s).front().base;
     routes.column(s, next);
