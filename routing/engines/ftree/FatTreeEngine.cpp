@@ -173,16 +173,18 @@ class FatTreeEngine final : public RoutingEngine {
                                 SwitchColumns& routes, Legaliser& legaliser, HintColumns& hint,
                                 TableWriter& writer, std::vector<CableId>& next, Tally& tally) {
     const Lid lid = graph.endpoints(s).front().base;
-    routes.column(s, next);
+    // Hub-routed: those the closed form sends toward the hub, and whatever
+    // the legaliser routes.
+    std::size_t fixed = routes.column(s, next);
     if (lid.value != 0) tally.keptFromPrevious += hint.apply(lid, s, 0, next);
-    const std::size_t fixed = legaliser.legalise(next, s);
+    fixed += legaliser.legalise(next, s);
     if (lid.value != 0) {
       tally.hubRoutedSwitch += fixed;
       writer.write(lid, 0, next, tally);
     }
     for (const Destination* d : onSwitch) {
       if (!hint.empty()) {  // each LID its own previous column
-        routes.column(s, next);
+        tally.hubRoutedOther += routes.column(s, next);
         tally.keptFromPrevious += hint.apply(d->lid, s, d->port, next);
         tally.hubRoutedOther += legaliser.legalise(next, s);
       } else {
