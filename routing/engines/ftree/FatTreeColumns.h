@@ -1,7 +1,8 @@
 // The pieces of the ftree engine that fill tables column by column: the
-// shortest-path columns of switch targets, the tally of what was routed how,
-// the writer that gathers columns into tiles before writing the tables, and
-// the count of routes longer than the fewest hops. Each owns its state, so
+// shortest-path search for switch targets (now the closed form's reference),
+// the tally of what was routed how, the writer that gathers columns into
+// tiles before writing the tables, and the count of routes longer than the
+// fewest hops. Each owns its state, so
 // every thread of the engine has its own.
 #pragma once
 
@@ -9,6 +10,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstring>
 #include <vector>
 
 #include "routing/engines/ftree/FatTreeDestinations.h"
@@ -19,10 +21,10 @@
 
 namespace ibsm::routing::ftree {
 
-// Switch LIDs, aggregation nodes and upper CAs carry little of the compute
-// traffic, so they need no balance beyond taking turns: shortest legal path,
-// least used cable among equals (counters of their own, so they never shift
-// the compute routes).
+// The search ftree routed switch LIDs with before their closed form
+// (FatTreeSwitchColumns.h), kept as the reference its test measures the
+// closed form against: shortest legal path by a pass over every up cable per
+// target, least used cable among equals (counters of their own).
 class ShortestRoutes {
  public:
   // `turn`: where each switch starts looking among equally used cables, so
@@ -33,12 +35,15 @@ class ShortestRoutes {
 
   void column(SwitchIndex target, std::vector<CableId>& next) {
     legalDistances(layout_, reach_, target, dist_);
+    const std::uint64_t* above = reach_.above(target);
     for (SwitchIndex s = 0; s < layout_.switches(); ++s) {
       next[s] = s == target ? kDeliver : kNoCable;
       if (s == target || dist_[s] == kFar) continue;
-      const auto cables = reach_.under(s, target) ? layout_.downCables(s) : layout_.upCables(s);
-      for (std::size_t k = 0; k < cables.size(); ++k) {
-        const CableId c = cables[(k + turn_) % cables.size()];
+      const auto cables = BitRows::test(above, s) ? layout_.downCables(s) : layout_.upCables(s);
+      // From cable turn_ mod size on, wrapping once.
+      const std::size_t n = cables.size();
+      for (std::size_t k = 0, i = n == 0 ? 0 : turn_ % n; k < n; ++k, i = i + 1 == n ? 0 : i + 1) {
+        const CableId c = cables[i];
         if (dist_[layout_.to[c]] + 1 != dist_[s]) continue;
         if (next[s] == kNoCable || used_[c] < used_[next[s]]) next[s] = c;
       }
@@ -80,7 +85,7 @@ struct Tally {
 };
 
 // Writes one destination's next hops into every switch's table. Columns are
-// gathered 64 at a time and written out switch by switch: one write per
+// gathered 256 at a time and written out switch by switch: one write per
 // switch per LID straight into 1620 tables of 13 KB would miss the cache on
 // nearly every byte.
 class TableWriter {
@@ -106,19 +111,64 @@ class TableWriter {
     return tile_.data() + (lids_.size() - 1) * layout_.switches();
   }
 
+  // Eight switches at a time, each getting the whole tile's LIDs in a row
+  // (a table's page stays in the TLB while it is written), eight LIDs by
+  // eight switches transposed in registers, so that a run of eight
+  // consecutive LIDs goes into a table as one store: byte stores that
+  // missed the cache and the TLB were most of the cost.
   void flush() {
-    const std::size_t n = layout_.switches();
-    for (SwitchIndex s = 0; s < n; ++s)
-      for (std::size_t j = 0; j < lids_.size(); ++j) rows_[s][lids_[j]] = tile_[j * n + s];
+    const std::size_t n = layout_.switches(), m = lids_.size(), whole = m - m % 8;
+    const std::uint8_t* tile = tile_.data();
+    std::uint8_t* const* rows = rows_.data();
+    const std::uint16_t* lids = lids_.data();
+    runs_.resize(whole / 8);
+    for (std::size_t j = 0; j < whole; j += 8) {
+      bool run = true;  // eight consecutive LIDs, in order
+      for (std::size_t r = 1; r < 8; ++r) run = run && lids[j + r] == lids[j] + r;
+      runs_[j / 8] = run;
+    }
+    SwitchIndex s = 0;
+    for (; s + 8 <= n; s += 8) {
+      for (std::size_t j = 0; j < whole; j += 8) {
+        std::uint64_t w[8];
+        for (std::size_t r = 0; r < 8; ++r) std::memcpy(&w[r], tile + (j + r) * n + s, 8);
+        transpose8x8(w);
+        for (std::size_t c = 0; c < 8; ++c) {
+          if (runs_[j / 8]) {
+            std::memcpy(rows[s + c] + lids[j], &w[c], 8);
+          } else {
+            for (std::size_t r = 0; r < 8; ++r)
+              rows[s + c][lids[j + r]] = static_cast<std::uint8_t>(w[c] >> (8 * r));
+          }
+        }
+      }
+      for (std::size_t c = 0; c < 8; ++c)
+        for (std::size_t k = whole; k < m; ++k) rows[s + c][lids[k]] = tile[k * n + s + c];
+    }
+    for (; s < n; ++s)
+      for (std::size_t k = 0; k < m; ++k) rows[s][lids[k]] = tile[k * n + s];
     lids_.clear();
   }
 
  private:
-  static constexpr std::size_t kTile = 64;
+  // Word r's byte c <-> word c's byte r (little-endian byte order).
+  static void transpose8x8(std::uint64_t (&w)[8]) {
+    const auto swap = [&](std::size_t a, std::size_t b, unsigned bytes, std::uint64_t mask) {
+      const std::uint64_t t = ((w[a] >> (8 * bytes)) ^ w[b]) & mask;
+      w[b] ^= t;
+      w[a] ^= t << (8 * bytes);
+    };
+    for (std::size_t r = 0; r < 4; ++r) swap(r, r + 4, 4, 0x00000000FFFFFFFFull);
+    for (const std::size_t r : {0, 1, 4, 5}) swap(r, r + 2, 2, 0x0000FFFF0000FFFFull);
+    for (const std::size_t r : {0, 2, 4, 6}) swap(r, r + 1, 1, 0x00FF00FF00FF00FFull);
+  }
+
+  static constexpr std::size_t kTile = 256;
   const FatTreeLayout& layout_;
   std::vector<std::uint8_t*> rows_;  // per switch: its table
   std::vector<std::uint8_t> tile_;   // kTile columns of one port per switch
   std::vector<std::uint16_t> lids_;
+  std::vector<std::uint8_t> runs_;  // per eight LIDs of the tile: consecutive
 };
 
 // The CA->CA routes toward one destination and how many of them are

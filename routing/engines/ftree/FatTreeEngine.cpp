@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <numeric>
+#include <optional>
 #include <tuple>
 
 #include "routing/engines/ftree/FatTreeBalanced.h"
@@ -25,6 +26,7 @@
 #include "routing/engines/ftree/FatTreeLegalise.h"
 #include "routing/engines/ftree/FatTreeReach.h"
 #include "routing/engines/ftree/FatTreeRecognition.h"
+#include "routing/engines/ftree/FatTreeSwitchColumns.h"
 #include "routing/graph/SwitchGraph.h"
 
 namespace ibsm {
@@ -59,14 +61,15 @@ class FatTreeEngine final : public RoutingEngine {
     TableWriter writer(graph, *layout, result);
     Tally tally;
     std::vector<CableId> next(layout->switches(), kNoCable);
-    if (completeAndRegular(*layout, reach)) {
+    const bool complete = completeAndRegular(*layout, reach);
+    const bool nested = complete && nestedLevels(*layout, reach);
+    if (complete) {
       result.notes.push_back(
           "complete and regular: CA LIDs dealt D-mod-K over the up cables, one down path each "
           "(destination order: leaves by subtree then GUID, on a leaf by server then HCA index "
           "where "
           "every CA is so named, else by leaf port, LMC LIDs "
           "layer by layer)");
-      const bool nested = nestedLevels(*layout, reach);
       routeDmodk(*layout, reach, destinations, nested && hint.empty() ? nullptr : &legaliser, hint,
                  writer, next, tally, options.threads);
     } else {
@@ -88,7 +91,7 @@ class FatTreeEngine final : public RoutingEngine {
     }
     const auto others = otherDestinations(*layout, graph);
     writer.flush();
-    routeSwitchTargets(graph, *layout, reach, others, legaliser, hint, result, tally,
+    routeSwitchTargets(graph, *layout, reach, others, legaliser, hub, complete, hint, result, tally,
                        options.threads);
     for (const Destination& d : others)
       if (d.layer == 0) result.apart.push_back(*fabric.port({graph.nodeId(d.leaf), d.port}).remote);
@@ -117,19 +120,23 @@ class FatTreeEngine final : public RoutingEngine {
   }
 
   // Switch LIDs, then aggregation nodes and upper CAs, on the column of
-  // the switch they hang off: shortest legal paths, taking turns on cable
-  // counters of their own, so they never shift the compute routes. Targets
-  // in canonical order, not NodeId order: the counters carry over from one
-  // target to the next, and the tables must not depend on the order in which
-  // discovery met the switches (the dry run reads a file). The targets go in
-  // blocks of a fixed size, each with counters (and a legaliser) of its own,
-  // so that blocks can run on several threads and the tables do not depend
-  // on how many; with a hint the blocks run one after the other, as the
-  // hint's chains are walked by one thread.
+  // the switch they hang off: SwitchColumns' closed form, shortest legal
+  // paths that depend on their target alone (so fresh tables of a tree that
+  // lost a cable keep the whole tree's routes where they hold), and never on
+  // the compute routes' counters. The legaliser checks every column and
+  // routes what is left open or broken, on hub-order counters of its own per
+  // block of targets (canonical order, not NodeId order: the tables must not
+  // depend on the order in which discovery met the switches), so that blocks
+  // can run on several threads and the tables do not depend on how many.
+  // With a hint its still-valid chains are laid over the closed form first,
+  // and the blocks run one after the other, as the hint's chains are walked
+  // by one thread.
   static void routeSwitchTargets(const SwitchGraph& graph, const FatTreeLayout& layout,
                                  const FatTreeReach& reach, const std::vector<Destination>& others,
-                                 const Legaliser& legaliser, HintColumns& hint,
-                                 RoutingResult& result, Tally& tally, unsigned threads) {
+                                 const Legaliser& legaliser, const HubOrder& hub, bool complete,
+                                 HintColumns& hint, RoutingResult& result, Tally& tally,
+                                 unsigned threads) {
+    const SwitchClimbs climbs(layout, hub, complete);
     std::vector<std::vector<const Destination*>> onSwitch(layout.switches());
     for (const Destination& d : others) onSwitch[d.leaf].push_back(&d);
     std::vector<SwitchIndex> targets;
@@ -137,17 +144,23 @@ class FatTreeEngine final : public RoutingEngine {
       for (const SwitchIndex s : level)
         if (graph.endpoints(s).front().base.value != 0 || !onSwitch[s].empty())
           targets.push_back(s);
-    constexpr std::size_t kBlock = 64;
-    const std::size_t blocks = (targets.size() + kBlock - 1) / kBlock;
+    // Larger blocks save copies of the legaliser.
+    constexpr std::size_t block = 256;
+    const std::size_t blocks = (targets.size() + block - 1) / block;
     std::vector<Tally> tallies(blocks);
     const auto runBlock = [&](std::size_t b) {
-      ShortestRoutes routes(layout, reach, b);
       Legaliser own = legaliser;
       TableWriter writer(graph, layout, result);
       std::vector<CableId> next(layout.switches(), kNoCable);
-      for (std::size_t k = b * kBlock; k < std::min(targets.size(), (b + 1) * kBlock); ++k)
-        routeSwitchTarget(graph, targets[k], onSwitch[targets[k]], routes, own, hint, writer, next,
+      const std::size_t end = std::min(targets.size(), (b + 1) * block);
+      SwitchColumns closed(layout, reach, climbs);
+      for (std::size_t k = b * block; k < end; ++k)
+        if (hint.empty())
+          routeClosedForm(graph, targets[k], onSwitch[targets[k]], closed, own, writer, next,
                           tallies[b]);
+        else
+          routeSwitchTarget(graph, targets[k], onSwitch[targets[k]], closed, own, hint, writer,
+                            next, tallies[b]);
       writer.flush();
     };
     parallelFor(hint.empty() ? threads : 1u, blocks, 1,
@@ -159,24 +172,42 @@ class FatTreeEngine final : public RoutingEngine {
 
   static void routeSwitchTarget(const SwitchGraph& graph, SwitchIndex s,
                                 const std::vector<const Destination*>& onSwitch,
-                                ShortestRoutes& routes, Legaliser& legaliser, HintColumns& hint,
+                                SwitchColumns& routes, Legaliser& legaliser, HintColumns& hint,
                                 TableWriter& writer, std::vector<CableId>& next, Tally& tally) {
     const Lid lid = graph.endpoints(s).front().base;
-    routes.column(s, next);
+    // Hub-routed: those the closed form sends toward the hub, and whatever
+    // the legaliser routes.
+    std::size_t fixed = routes.column(s, next);
     if (lid.value != 0) tally.keptFromPrevious += hint.apply(lid, s, 0, next);
-    const std::size_t fixed = legaliser.legalise(next, s);
+    fixed += legaliser.legalise(next, s);
     if (lid.value != 0) {
       tally.hubRoutedSwitch += fixed;
       writer.write(lid, 0, next, tally);
     }
     for (const Destination* d : onSwitch) {
       if (!hint.empty()) {  // each LID its own previous column
-        routes.column(s, next);
+        tally.hubRoutedOther += routes.column(s, next);
         tally.keptFromPrevious += hint.apply(d->lid, s, d->port, next);
         tally.hubRoutedOther += legaliser.legalise(next, s);
       } else {
         tally.hubRoutedOther += fixed;
       }
+      writer.write(d->lid, d->port, next, tally);
+    }
+  }
+
+  static void routeClosedForm(const SwitchGraph& graph, SwitchIndex s,
+                              const std::vector<const Destination*>& onSwitch,
+                              SwitchColumns& columns, Legaliser& legaliser, TableWriter& writer,
+                              std::vector<CableId>& next, Tally& tally) {
+    const Lid lid = graph.endpoints(s).front().base;
+    const std::size_t hubRouted = columns.column(s, next) + legaliser.legalise(next, s);
+    if (lid.value != 0) {
+      tally.hubRoutedSwitch += hubRouted;
+      writer.write(lid, 0, next, tally);
+    }
+    for (const Destination* d : onSwitch) {
+      tally.hubRoutedOther += hubRouted;
       writer.write(d->lid, d->port, next, tally);
     }
   }

@@ -31,10 +31,12 @@ void legalDistances(const FatTreeLayout& layout, const FatTreeReach& reach, Swit
                     std::vector<std::uint16_t>& dist) {
   dist.assign(layout.switches(), kFar);
   const auto base = layout.height[target];
+  const std::uint64_t* legal = reach.legalWith(target);
+  const std::uint64_t* above = reach.above(target);
   for (auto level = layout.byHeight.rbegin(); level != layout.byHeight.rend(); ++level)
     for (const SwitchIndex s : *level) {
-      if (!reach.legal(s, target)) continue;
-      if (reach.under(s, target)) {
+      if (!BitRows::test(legal, s)) continue;
+      if (BitRows::test(above, s)) {
         dist[s] = static_cast<std::uint16_t>(layout.height[s] - base);
         continue;
       }

@@ -17,7 +17,8 @@ namespace ibsm::routing::ftree {
 class BitRows {
  public:
   BitRows(std::size_t rows, std::size_t columns)
-      : words_((columns + 63) / 64), bits_(rows * words_, 0) {}
+      : columns_(columns), words_((columns + 63) / 64), bits_(rows * words_, 0) {}
+  std::size_t columns() const { return columns_; }
   bool test(std::size_t row, std::size_t column) const {
     return (bits_[row * words_ + column / 64] >> (column % 64)) & 1u;
   }
@@ -35,6 +36,7 @@ class BitRows {
   }
 
  private:
+  std::size_t columns_;
   std::size_t words_;
   std::vector<std::uint64_t> bits_;
 };
@@ -49,6 +51,13 @@ class FatTreeReach {
   bool legal(SwitchIndex s, SwitchIndex d) const { return reach_.test(s, d); }
   // The switches a with under(a, d), as one row: test with BitRows::test.
   const std::uint64_t* above(SwitchIndex d) const { return above_.row(d); }
+  // The switches d with under(a, d), as one row.
+  const std::uint64_t* below(SwitchIndex a) const { return below_.row(a); }
+  std::size_t words() const { return (below_.columns() + 63) / 64; }
+  // The switches s with legal(s, d), as one row. legal() is symmetric (s and
+  // d have a common ancestor), so this is d's own row: a pass over every s
+  // toward one d reads it in order rather than one cache line per s.
+  const std::uint64_t* legalWith(SwitchIndex d) const { return reach_.row(d); }
 
  private:
   BitRows below_;

@@ -1,0 +1,124 @@
+// ftree's closed form for switch LIDs (FatTreeSwitchColumns.h) against the
+// search it stands in for on complete trees of nested levels: every chain it
+// writes is one the legaliser calls legal (nothing to reroute), every switch
+// with a climb-then-descend path in the tree's levels takes a shortest one,
+// and the switches without one (no common ancestor) reach the target in no
+// more hops than the search's hub-order routes. Then the engine's tables, with
+// and without LMC, route every pair without a credit loop.
+#include <gtest/gtest.h>
+#include <ibsm/Engines.h>
+#include <ibsm/Report.h>
+
+#include <string>
+#include <vector>
+
+#include "routing/engines/ftree/FatTreeColumns.h"
+#include "routing/engines/ftree/FatTreeHub.h"
+#include "routing/engines/ftree/FatTreeLayout.h"
+#include "routing/engines/ftree/FatTreeLegalise.h"
+#include "routing/engines/ftree/FatTreeReach.h"
+#include "routing/engines/ftree/FatTreeSwitchColumns.h"
+#include "routing/graph/SwitchGraph.h"
+#include "tests/routing/engines/FatTreeChecks.h"
+#include "tests/support/FabricFixtures.h"
+
+namespace ibsm {
+namespace {
+
+using namespace routing::ftree;
+using routing::SwitchGraph;
+using routing::SwitchIndex;
+
+struct Tree {
+  FatTreeSpec spec;
+  Degradation cut{};
+};
+
+// Complete trees, and trees that lost cables (where the closed form holds
+// too: it reads the cables that are there, and the legaliser checks it).
+const std::vector<Tree> kTrees{
+    {{.levels = 2, .radix = 8}},          {{.levels = 2, .radix = 12}},
+    {{.levels = 3, .radix = 8}},          {{.levels = 3, .radix = 12}},
+    {{.levels = 2, .radix = 12}, {3, 1}}, {{.levels = 3, .radix = 8}, {1, 4}},
+    {{.levels = 3, .radix = 12}, {8, 2}}};
+
+std::string nameOf(const Tree& tree) {
+  return std::to_string(tree.spec.levels) + " levels, radix " + std::to_string(tree.spec.radix) +
+         ", " + std::to_string(tree.cut.links) + " cables cut";
+}
+
+// Hops of s's chain toward the target when it climbs and then only
+// descends in the tree's levels; -1 when it does not (or never arrives).
+int treeHops(const FatTreeLayout& layout, const std::vector<CableId>& next, SwitchIndex s) {
+  bool descending = false;
+  for (int hops = 0; hops <= int(layout.switches()); ++hops) {
+    if (next[s] == kDeliver) return hops;
+    if (next[s] == kNoCable) return -1;
+    const SwitchIndex t = layout.to[next[s]];
+    const bool up = layout.height[t] > layout.height[s];
+    if (up && descending) return -1;
+    descending = !up;
+    s = t;
+  }
+  return -1;
+}
+
+TEST(FatTreeSwitchColumns, WritesOnlyLegalChainsShortestInTheLevelsAndNoLongerElsewhere) {
+  for (const Tree& tree : kTrees) {
+    SCOPED_TRACE(nameOf(tree));
+    const Fabric fabric = testing::generatedFabric(tree.spec, tree.cut);
+    const SwitchGraph graph(fabric);
+    const auto layout = layoutFatTree(fabric, graph, {});
+    ASSERT_TRUE(layout) << layout.error().message;
+    const FatTreeReach reach(*layout);
+    const bool complete = tree.cut.links == 0;
+    ASSERT_EQ(completeAndRegular(*layout, reach), complete);
+    const HubOrder hub = hubOrder(*layout, reach);
+    const SwitchClimbs climbs(*layout, hub, complete);
+    SwitchColumns columns(*layout, reach, climbs);
+    ShortestRoutes search(*layout, reach, 0);
+    Legaliser judge(*layout, hub), searchLegaliser(*layout, hub);
+    std::vector<CableId> next(layout->switches()), searched(layout->switches());
+    std::vector<std::uint16_t> dist;
+    std::size_t withoutAncestor = 0;
+    for (SwitchIndex x = 0; x < layout->switches(); ++x) {
+      const std::size_t climbing = columns.column(x, next);
+      // Only what it left open (none on a complete tree) is routed anew.
+      const std::size_t rerouted = judge.legalise(next, x);
+      search.column(x, searched);
+      searchLegaliser.legalise(searched, x);
+      legalDistances(*layout, reach, x, dist);
+      std::size_t far = 0;
+      for (SwitchIndex s = 0; s < layout->switches(); ++s) {
+        if (dist[s] == kFar) {
+          ++far;
+          EXPECT_LE(judge.hops(s), searchLegaliser.hops(s)) << "switch " << s << " target " << x;
+        } else {
+          EXPECT_EQ(treeHops(*layout, next, s), int(dist[s])) << "switch " << s << " target " << x;
+        }
+      }
+      EXPECT_EQ(climbing, complete ? far : 0u) << "target " << x;
+      ASSERT_EQ(rerouted, far - climbing) << "target " << x;
+      withoutAncestor += far;
+    }
+    // Only a 3-level tree has switch pairs without a common ancestor.
+    if (tree.spec.levels == 3) {
+      EXPECT_GT(withoutAncestor, 0u);
+    }
+  }
+}
+
+TEST(FatTreeSwitchColumns, EngineRoutesEveryPairLoopFreeWithAndWithoutLmc) {
+  for (const Tree& tree : kTrees) {
+    for (const std::uint8_t lmc : {0, 2}) {
+      SCOPED_TRACE(nameOf(tree) + ", LMC " + std::to_string(lmc));
+      const Fabric fabric = testing::generatedFabric(tree.spec, tree.cut, lmc);
+      const auto report = analyseRoutes(fabric, testing::routeFtree(fabric));
+      testing::expectRoutedAndLoopFree(report);
+      EXPECT_GT(report.pairs[std::size_t(PairKind::SwitchToSwitch)].routed, 0u);
+    }
+  }
+}
+
+}  // namespace
+}  // namespace ibsm
