@@ -44,7 +44,7 @@ class FatTreeEngine final : public RoutingEngine {
     auto layout = layoutFatTree(fabric, graph, options.rootGuids);
     if (!layout) return std::unexpected(layout.error());
     const FatTreeReach reach(*layout);
-    HintColumns hint(graph, *layout, options.previous);
+    HintColumns hint(graph, *layout, options.previous, options.previousHolds);
     const HubOrder hub = hubOrder(*layout, reach, hint.previousHub(graph));
     const auto destinations = caDestinations(*layout, graph, fabric);
 
@@ -122,8 +122,8 @@ class FatTreeEngine final : public RoutingEngine {
   // discovery met the switches (the dry run reads a file). The targets go in
   // blocks of a fixed size, each with counters (and a legaliser) of its own,
   // so that blocks can run on several threads and the tables do not depend
-  // on how many; with a hint the blocks run one after the other, as the
-  // hint's chains are walked by one thread.
+  // on how many; with a hint that walks its chains itself the blocks run
+  // one after the other, as the hint's chains are walked by one thread.
   static void routeSwitchTargets(const SwitchGraph& graph, const FatTreeLayout& layout,
                                  const FatTreeReach& reach, const std::vector<Destination>& others,
                                  const Legaliser& legaliser, HintColumns& hint,
@@ -148,7 +148,7 @@ class FatTreeEngine final : public RoutingEngine {
                           tallies[b]);
       writer.flush();
     };
-    parallelFor(hint.empty() ? threads : 1u, blocks, 1,
+    parallelFor(hint.concurrent() ? threads : 1u, blocks, 1,
                 [&](std::size_t b, std::size_t e, unsigned) {
                   for (; b < e; ++b) runBlock(b);
                 });
