@@ -274,7 +274,11 @@ Result<RoutingResult> routeUnderChange(const Fabric& fabric, const EngineRegistr
   RoutingResult candidate = std::move(*hinted);
   tallyKept(graph, present, previous, held, followed, candidate, stats);
   keepAbsentLids(present, previous, candidate);
-  const TablesVerdict mine = judgeTables(fabric, candidate, options.threads);
+  // ftree legalises every chain of the mix in one hub order: its tables
+  // need no walk of their channel dependencies.
+  const LoopCheck loops =
+      followed && candidate.engine == "ftree" ? LoopCheck::ByConstruction : LoopCheck::Walk;
+  const TablesVerdict mine = judgeTables(fabric, candidate, options.threads, loops);
   stats.busiest = static_cast<double>(mine.busiest);
   stats.busiestFloor = static_cast<double>(mine.busiestFloor);
   if (mine.unreachable == 0 && mine.acyclic &&
