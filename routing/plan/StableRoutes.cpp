@@ -48,13 +48,21 @@ void keepAbsentLids(const std::vector<Target>& present, const std::vector<Lft>& 
     if (live.size() <= t.lid.value) live.resize(t.lid.value + 1u, false);
     live[t.lid.value] = true;
   }
+  // The absent LIDs once, rather than a look-up per entry of every table.
+  std::size_t longest = 0;
+  for (const Lft& t : previous) longest = std::max(longest, t.port.size());
+  std::vector<std::size_t> absent;
+  for (std::size_t lid = 1; lid < longest; ++lid)
+    if (lid >= live.size() || !live[lid]) absent.push_back(lid);
   for (NodeId s = 0; s < out.lfts.size() && s < previous.size(); ++s) {
     auto& port = out.lfts[s].port;
     const auto& before = previous[s].port;
     if (port.empty() || before.empty()) continue;
     if (port.size() < before.size()) port.resize(before.size(), kNoRoute);
-    for (std::size_t lid = 1; lid < before.size(); ++lid)
-      if ((lid >= live.size() || !live[lid]) && before[lid] != kNoRoute) port[lid] = before[lid];
+    for (const std::size_t lid : absent) {
+      if (lid >= before.size()) break;
+      if (before[lid] != kNoRoute) port[lid] = before[lid];
+    }
   }
 }
 
@@ -90,7 +98,8 @@ HeldChains judgeChains(const routing::SwitchGraph& graph, const std::vector<Targ
   for (unsigned w = 0; w < n; ++w) chains.emplace_back(graph, previous);
   std::vector<std::uint64_t> broken(n, 0);
   std::vector<std::set<std::pair<NodeId, std::uint16_t>>> blocks(n);
-  parallelFor(n, present.size(), 16, [&](std::size_t begin, std::size_t end, unsigned w) {
+  // 64 LIDs a chunk: one cache line of each previous table.
+  parallelFor(n, present.size(), 64, [&](std::size_t begin, std::size_t end, unsigned w) {
     for (std::size_t i = begin; i < end; ++i) {
       const Target& t = present[byLid[i]];
       chains[w].judge(t.lid, t.sw, t.port);
