@@ -12,6 +12,8 @@
 #include <ibsm/Fabric.h>
 
 #include <array>
+#include <cstddef>
+#include <cstdint>
 #include <functional>
 #include <memory>
 #include <optional>
@@ -47,6 +49,25 @@ struct Sl2VlEntry {
   std::array<std::uint8_t, 16> vl{};
 };
 
+// Which previous chains still hold (PreviousChains.h's verdict), judged
+// once by routeUnderChange for every LID a port holds: one row of bits per
+// LID, one bit per switch numbered as routing/graph/SwitchGraph numbers them
+// (node GUID order). An engine that takes the hint reads its verdicts here
+// rather than walking the previous tables again; a LID past `lids` was not
+// judged.
+struct PreviousHolds {
+  std::size_t lids{0};
+  std::size_t words{0};  // 64-bit words per LID row
+  std::vector<std::uint64_t> bits;
+
+  void set(std::size_t lid, std::size_t sw) {
+    bits[lid * words + sw / 64] |= std::uint64_t{1} << (sw % 64);
+  }
+  [[nodiscard]] bool at(std::size_t lid, std::size_t sw) const {
+    return lid < lids && sw / 64 < words && ((bits[lid * words + sw / 64] >> (sw % 64)) & 1u) != 0;
+  }
+};
+
 struct RoutingOptions {
   std::vector<Guid> rootGuids;  // switches the operator names as roots (ftree, updn)
   std::uint8_t maxVls{1};       // data VLs the engine may use for deadlock avoidance
@@ -55,6 +76,9 @@ struct RoutingOptions {
   // every entry whose previous path still holds and says so in
   // RoutingResult::followedPrevious. Empty: no hint.
   std::span<const Lft> previous{};
+  // The verdicts on `previous` when the caller judged them already
+  // (routeUnderChange does); null: the engine judges them itself.
+  const PreviousHolds* previousHolds{nullptr};
   // Threads the engine may compute on (routing.threads; 0: all cores). The
   // tables are the same for any count (ParallelFor.h).
   unsigned threads{0};

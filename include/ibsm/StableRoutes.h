@@ -22,7 +22,8 @@
 // the VLs planned on the result need no more than the fresh routes'. For an
 // engine that does not take the hint, the mix above is made here. Either
 // way the result must pass the report's channel dependency check on its
-// SL2VL, leave no more pairs unreachable than the fresh tables, and its
+// SL2VL (ftree's tables pass it by construction: every chain of the mix is
+// legalised in one hub order, and the check is not walked), leave no more pairs unreachable than the fresh tables, and its
 // busiest link may carry at most 1.1x the routes of the fresh tables'
 // busiest, or the fresh tables are taken and the stats say why.
 // Credit-loop freedom is never traded for stability, nor balance beyond that.
@@ -34,7 +35,9 @@
 // whatever the fresh tables are. Otherwise (a dragonfly's busiest link is a
 // global one, far above that floor) the fresh tables are routed and weighed
 // as well. Either way routing under change costs one routing and one walk
-// of the result's tables, plus a fresh routing and walk only when needed.
+// of the result's tables, plus a fresh routing and walk only when needed;
+// the previous chains are judged once, and an engine that takes the hint
+// reads those verdicts (RoutingOptions::previousHolds).
 //
 // What changed decides whether the hint counts (classifyChange):
 // - inter-switch capacity came back (a cable or a switch the previous fabric

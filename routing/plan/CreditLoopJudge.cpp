@@ -219,16 +219,18 @@ TablesJudge creditLoopJudge() {
   };
 }
 
-TablesVerdict judgeTables(const Fabric& fabric, const RoutingResult& result, unsigned threads) {
+TablesVerdict judgeTables(const Fabric& fabric, const RoutingResult& result, unsigned threads,
+                          LoopCheck loops) {
+  const bool walkLoops = loops == LoopCheck::Walk;
   const ForwardingView view(fabric, result);
   // With SL2VL tables the report's per-VL dependencies, on one thread.
   std::optional<analysis::ChannelDependencies> perVl;
-  if (view.hasSl2Vl()) perVl.emplace(view);
+  if (walkLoops && view.hasSl2Vl()) perVl.emplace(view);
   const DependencyBits slots(view);
   const unsigned n = perVl ? 1u : threadCount(threads);
   std::vector<Walker> walkers;
   walkers.reserve(n);
-  for (unsigned w = 0; w < n; ++w) walkers.emplace_back(view, slots, !perVl);
+  for (unsigned w = 0; w < n; ++w) walkers.emplace_back(view, slots, walkLoops && !perVl);
   const auto destinations = view.destinations();
   parallelFor(n, destinations.size(), 64, [&](std::size_t begin, std::size_t end, unsigned w) {
     for (std::size_t i = begin; i < end; ++i) {
@@ -237,14 +239,15 @@ TablesVerdict judgeTables(const Fabric& fabric, const RoutingResult& result, uns
     }
   });
   TablesVerdict v;
-  std::vector<std::uint64_t> load(view.channelCount(), 0), deps(perVl ? 0 : slots.words(), 0);
+  std::vector<std::uint64_t> load(view.channelCount(), 0),
+      deps(walkLoops && !perVl ? slots.words() : 0, 0);
   for (const Walker& w : walkers) {
     v.unreachable += w.unreachable();
     for (std::size_t c = 0; c < load.size(); ++c) load[c] += w.load()[c];
     for (std::size_t i = 0; i < deps.size(); ++i) deps[i] |= w.deps()[i];
   }
   v.busiest = load.empty() ? 0 : std::ranges::max(load);
-  v.acyclic = perVl ? perVl->report(result.vlsUsed).acyclic : slots.acyclic(deps);
+  if (walkLoops) v.acyclic = perVl ? perVl->report(result.vlsUsed).acyclic : slots.acyclic(deps);
   v.busiestFloor = busiestFloor(view);
   return v;
 }

@@ -40,7 +40,14 @@ struct TablesVerdict {
   std::uint64_t busiestFloor{0};
 };
 
+// Whether judgeTables walks the channel dependencies (Walk), or takes the
+// tables as free of credit loops because the engine made them so
+// (ByConstruction: ftree, whose every chain climbs then descends in one hub
+// order, FatTreeLegalise.h) and reports them acyclic unwalked: the busiest
+// link and the unreachable pairs cost a third less then.
+enum class LoopCheck : std::uint8_t { Walk, ByConstruction };
+
 [[nodiscard]] TablesVerdict judgeTables(const Fabric& fabric, const RoutingResult& result,
-                                        unsigned threads);
+                                        unsigned threads, LoopCheck loops = LoopCheck::Walk);
 
 }  // namespace ibsm

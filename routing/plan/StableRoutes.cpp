@@ -4,6 +4,8 @@
 #include <ibsm/StableRoutes.h>
 
 #include <algorithm>
+#include <bit>
+#include <numeric>
 #include <optional>
 #include <set>
 #include <string>
@@ -46,40 +48,37 @@ void keepAbsentLids(const std::vector<Target>& present, const std::vector<Lft>& 
     if (live.size() <= t.lid.value) live.resize(t.lid.value + 1u, false);
     live[t.lid.value] = true;
   }
+  // The absent LIDs once, rather than a look-up per entry of every table.
+  std::size_t longest = 0;
+  for (const Lft& t : previous) longest = std::max(longest, t.port.size());
+  std::vector<std::size_t> absent;
+  for (std::size_t lid = 1; lid < longest; ++lid)
+    if (lid >= live.size() || !live[lid]) absent.push_back(lid);
   for (NodeId s = 0; s < out.lfts.size() && s < previous.size(); ++s) {
     auto& port = out.lfts[s].port;
     const auto& before = previous[s].port;
     if (port.empty() || before.empty()) continue;
     if (port.size() < before.size()) port.resize(before.size(), kNoRoute);
-    for (std::size_t lid = 1; lid < before.size(); ++lid)
-      if ((lid >= live.size() || !live[lid]) && before[lid] != kNoRoute) port[lid] = before[lid];
+    for (const std::size_t lid : absent) {
+      if (lid >= before.size()) break;
+      if (before[lid] != kNoRoute) port[lid] = before[lid];
+    }
   }
 }
 
-// Bits by (LID, switch), a row of whole words per LID: a LID's row is
-// written by the one worker that judges it.
-class LidBits {
- public:
-  LidBits(std::size_t lids, std::size_t switches)
-      : words_((switches + 63) / 64), bits_(lids * words_, 0) {}
-  void set(std::size_t lid, std::size_t s) {
-    bits_[lid * words_ + s / 64] |= std::uint64_t{1} << (s % 64);
-  }
-  bool at(std::size_t lid, std::size_t s) const {
-    const std::size_t w = lid * words_ + s / 64;
-    return w < bits_.size() && ((bits_[w] >> (s % 64)) & 1u) != 0;
-  }
-
- private:
-  std::size_t words_;
-  std::vector<std::uint64_t> bits_;
-};
+// Bits by (LID, switch), a row of whole words per LID (PreviousHolds's
+// layout): a LID's row is written by the one worker that judges it.
+PreviousHolds lidBits(std::size_t lids, std::size_t switches) {
+  PreviousHolds out{lids, (switches + 63) / 64, {}};
+  out.bits.assign(lids * out.words, 0);
+  return out;
+}
 
 // Which previous chains hold toward every LID present, judged once before
 // routing, LIDs split over threads: the broken ones are what the change
 // can move, and the kept entries are counted on these verdicts after.
 struct HeldChains {
-  LidBits holds;
+  PreviousHolds holds;
   std::uint64_t broken{0};
   std::set<std::pair<NodeId, std::uint16_t>> brokenBlocks;
 };
@@ -88,16 +87,21 @@ HeldChains judgeChains(const routing::SwitchGraph& graph, const std::vector<Targ
                        const std::vector<Lft>& previous, unsigned threads) {
   std::size_t lids = 0;
   for (const Target& t : present) lids = std::max<std::size_t>(lids, t.lid.value + 1u);
-  HeldChains out{LidBits(lids, graph.size()), 0, {}};
+  HeldChains out{lidBits(lids, graph.size()), 0, {}};
+  // By LID: neighbours share the cache lines of every previous table.
+  std::vector<std::size_t> byLid(present.size());
+  std::iota(byLid.begin(), byLid.end(), std::size_t{0});
+  std::ranges::sort(byLid, {}, [&](std::size_t i) { return present[i].lid.value; });
   const unsigned n = threadCount(threads);
   std::vector<routing::PreviousChains> chains;
   chains.reserve(n);
   for (unsigned w = 0; w < n; ++w) chains.emplace_back(graph, previous);
   std::vector<std::uint64_t> broken(n, 0);
   std::vector<std::set<std::pair<NodeId, std::uint16_t>>> blocks(n);
-  parallelFor(n, present.size(), 16, [&](std::size_t begin, std::size_t end, unsigned w) {
+  // 64 LIDs a chunk: one cache line of each previous table.
+  parallelFor(n, present.size(), 64, [&](std::size_t begin, std::size_t end, unsigned w) {
     for (std::size_t i = begin; i < end; ++i) {
-      const Target& t = present[i];
+      const Target& t = present[byLid[i]];
       chains[w].judge(t.lid, t.sw, t.port);
       for (routing::SwitchIndex s = 0; s < graph.size(); ++s) {
         if (chains[w].holds(s)) {
@@ -120,8 +124,8 @@ HeldChains judgeChains(const routing::SwitchGraph& graph, const std::vector<Targ
 // The (LID, switch) entries where a taker's tables differ from the previous
 // ones, found table by table: the tally then reads no entry of the result
 // LID by LID (a cache miss each on a large fabric).
-LidBits changedEntries(const routing::SwitchGraph& graph, const std::vector<Lft>& previous,
-                       const RoutingResult& result) {
+PreviousHolds changedEntries(const routing::SwitchGraph& graph, const std::vector<Lft>& previous,
+                             const RoutingResult& result) {
   const auto compared = [&](routing::SwitchIndex s) -> std::size_t {
     const NodeId id = graph.nodeId(s);
     if (id >= previous.size()) return 0;
@@ -129,7 +133,7 @@ LidBits changedEntries(const routing::SwitchGraph& graph, const std::vector<Lft>
   };
   std::size_t lids = 0;
   for (routing::SwitchIndex s = 0; s < graph.size(); ++s) lids = std::max(lids, compared(s));
-  LidBits out(lids, graph.size());
+  PreviousHolds out = lidBits(lids, graph.size());
   for (routing::SwitchIndex s = 0; s < graph.size(); ++s) {
     const std::size_t n = compared(s);
     if (n == 0) continue;
@@ -142,6 +146,27 @@ LidBits changedEntries(const routing::SwitchGraph& graph, const std::vector<Lft>
   return out;
 }
 
+// Kept and fresh entries of a taker's tables sized for every LID present,
+// a row of 64 switches at a time: kept where the chain holds and the entry
+// did not change.
+bool tallyRows(const std::vector<Target>& present, const HeldChains& held,
+               const PreviousHolds& changed, const std::vector<std::size_t>& sized,
+               StableRoutesStats& stats) {
+  for (const Target& t : present)
+    if (std::ranges::any_of(sized, [&](std::size_t n) { return t.lid.value >= n; })) return false;
+  for (const Target& t : present) {
+    const std::uint64_t* holds = held.holds.bits.data() + t.lid.value * held.holds.words;
+    const std::uint64_t* moved =
+        t.lid.value < changed.lids ? changed.bits.data() + t.lid.value * changed.words : nullptr;
+    std::uint64_t kept = 0;
+    for (std::size_t w = 0; w < held.holds.words; ++w)
+      kept += static_cast<unsigned>(std::popcount(holds[w] & ~(moved ? moved[w] : 0u)));
+    stats.kept += kept;
+    stats.fromFresh += sized.size() - kept;
+  }
+  return true;
+}
+
 // Counts the mix on the result: for an engine that took the hint, kept is
 // what it kept of the chains that hold; into the fresh tables of one that
 // did not, every such entry is written (and kept).
@@ -150,11 +175,12 @@ void tallyKept(const routing::SwitchGraph& graph, const std::vector<Target>& pre
                RoutingResult& candidate, StableRoutesStats& stats) {
   stats.broken = held.broken;
   stats.brokenBlocks = held.brokenBlocks.size();
-  std::optional<LidBits> changed;
+  std::optional<PreviousHolds> changed;
   if (followed) changed.emplace(changedEntries(graph, previous, candidate));
   std::vector<std::size_t> sized(graph.size());
   for (routing::SwitchIndex s = 0; s < graph.size(); ++s)
     sized[s] = candidate.lfts[graph.nodeId(s)].port.size();
+  if (changed && tallyRows(present, held, *changed, sized, stats)) return;
   for (const Target& t : present)
     for (routing::SwitchIndex s = 0; s < graph.size(); ++s) {
       if (t.lid.value >= sized[s]) continue;  // an engine that sized it short
@@ -230,6 +256,7 @@ Result<RoutingResult> routeUnderChange(const Fabric& fabric, const EngineRegistr
                                        FabricChange change, StableRoutesStats& stats) {
   stats = {};
   options.previous = {};
+  options.previousHolds = nullptr;
   const TablesJudge judge = creditLoopJudge();
   if (change == FabricChange::CapacityGained || previous.empty()) {
     stats.why = "inter-switch capacity came back (or no previous tables): fresh tables";
@@ -245,16 +272,22 @@ Result<RoutingResult> routeUnderChange(const Fabric& fabric, const EngineRegistr
   // An engine that does not take the hint returns its fresh tables, so one
   // run serves both; a taker's fresh tables wait until they are needed.
   options.previous = previous;
+  options.previousHolds = &held.holds;
   auto hinted = registry.route(fabric, engines, options, judge);
   if (!hinted) return hinted;
   const bool followed = hinted->followedPrevious;
   options.previous = {};
+  options.previousHolds = nullptr;
   std::optional<RoutingResult> fresh;
   if (!followed) fresh = *hinted;
   RoutingResult candidate = std::move(*hinted);
   tallyKept(graph, present, previous, held, followed, candidate, stats);
   keepAbsentLids(present, previous, candidate);
-  const TablesVerdict mine = judgeTables(fabric, candidate, options.threads);
+  // ftree legalises every chain of the mix in one hub order: its tables
+  // need no walk of their channel dependencies.
+  const LoopCheck loops =
+      followed && candidate.engine == "ftree" ? LoopCheck::ByConstruction : LoopCheck::Walk;
+  const TablesVerdict mine = judgeTables(fabric, candidate, options.threads, loops);
   stats.busiest = static_cast<double>(mine.busiest);
   stats.busiestFloor = static_cast<double>(mine.busiestFloor);
   if (mine.unreachable == 0 && mine.acyclic &&

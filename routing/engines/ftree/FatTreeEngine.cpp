@@ -47,7 +47,7 @@ class FatTreeEngine final : public RoutingEngine {
     auto layout = layoutFatTree(fabric, graph, options.rootGuids);
     if (!layout) return std::unexpected(layout.error());
     const FatTreeReach reach(*layout);
-    HintColumns hint(graph, *layout, options.previous);
+    HintColumns hint(graph, *layout, options.previous, options.previousHolds);
     const HubOrder hub = hubOrder(*layout, reach, hint.previousHub(graph));
     const auto destinations = caDestinations(*layout, graph, fabric);
 
@@ -128,9 +128,10 @@ class FatTreeEngine final : public RoutingEngine {
   // block of targets (canonical order, not NodeId order: the tables must not
   // depend on the order in which discovery met the switches), so that blocks
   // can run on several threads and the tables do not depend on how many.
-  // With a hint its still-valid chains are laid over the closed form first,
-  // and the blocks run one after the other, as the hint's chains are walked
-  // by one thread.
+  // With a hint its still-valid chains are laid over the closed form first;
+  // the blocks run on several threads when the hint's verdicts were judged
+  // before (RoutingOptions::previousHolds), else one after the other, as a
+  // hint that walks its chains itself does so on one thread.
   static void routeSwitchTargets(const SwitchGraph& graph, const FatTreeLayout& layout,
                                  const FatTreeReach& reach, const std::vector<Destination>& others,
                                  const Legaliser& legaliser, const HubOrder& hub, bool complete,
@@ -163,7 +164,7 @@ class FatTreeEngine final : public RoutingEngine {
                             next, tallies[b]);
       writer.flush();
     };
-    parallelFor(hint.empty() ? threads : 1u, blocks, 1,
+    parallelFor(hint.concurrent() ? threads : 1u, blocks, 1,
                 [&](std::size_t b, std::size_t e, unsigned) {
                   for (; b < e; ++b) runBlock(b);
                 });

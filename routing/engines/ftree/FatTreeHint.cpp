@@ -1,13 +1,22 @@
 #include "routing/engines/ftree/FatTreeHint.h"
 
 #include <algorithm>
+#include <bit>
 
 namespace ibsm::routing::ftree {
 
 HintColumns::HintColumns(const SwitchGraph& graph, const FatTreeLayout& layout,
-                         std::span<const Lft> previous)
-    : layout_(layout), chains_(graph, previous), portCable_(layout.switches()) {
+                         std::span<const Lft> previous, const PreviousHolds* holds)
+    : layout_(layout),
+      holds_(previous.empty() ? nullptr : holds),
+      tables_(layout.switches(), nullptr),
+      chains_(graph, previous),
+      portCable_(layout.switches()) {
   if (previous.empty()) return;
+  for (SwitchIndex s = 0; s < layout.switches(); ++s) {
+    const NodeId id = graph.nodeId(s);
+    if (id < previous.size() && !previous[id].port.empty()) tables_[s] = &previous[id];
+  }
   for (SwitchIndex s = 0; s < layout.switches(); ++s)
     for (CableId c = layout.cableBegin(s); c < layout.cableEnd(s); ++c) {
       auto& ports = portCable_[s];
@@ -19,11 +28,29 @@ HintColumns::HintColumns(const SwitchGraph& graph, const FatTreeLayout& layout,
 std::size_t HintColumns::apply(Lid lid, SwitchIndex target, std::uint8_t deliverPort,
                                std::vector<CableId>& next) {
   if (chains_.empty()) return 0;
+  if (holds_) return applyJudged(lid, target, next);
   const std::size_t kept = chains_.judge(lid, target, deliverPort);
   for (SwitchIndex s = 0; s < layout_.switches(); ++s) {
     if (!chains_.holds(s)) continue;
     next[s] = s == target ? kDeliver : portCable_[s][chains_.port(s)];
   }
+  return kept;
+}
+
+// A switch whose chain holds has a previous table and, unless it is the
+// target, an entry on a cable of the layout (the chain went on over it).
+std::size_t HintColumns::applyJudged(Lid lid, SwitchIndex target,
+                                     std::vector<CableId>& next) const {
+  if (lid.value >= holds_->lids) return 0;
+  const std::uint64_t* row = holds_->bits.data() + lid.value * holds_->words;
+  std::size_t kept = 0;
+  for (std::size_t w = 0; w < holds_->words; ++w)
+    for (std::uint64_t bits = row[w]; bits != 0; bits &= bits - 1) {
+      const auto s =
+          static_cast<SwitchIndex>(w * 64 + static_cast<unsigned>(std::countr_zero(bits)));
+      next[s] = s == target ? kDeliver : portCable_[s][tables_[s]->port[lid.value]];
+      ++kept;
+    }
   return kept;
 }
 

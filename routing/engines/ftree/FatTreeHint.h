@@ -6,7 +6,11 @@
 // in the hub order and reroutes those that do not, so the tables stay free
 // of credit loops on one VL whatever was kept.
 //
-//   HintColumns hint(fabric, graph, layout, options.previous);
+// With the verdicts judged already (RoutingOptions::previousHolds, from
+// routeUnderChange) apply() reads them instead of walking the previous
+// chains again, and may then run on several threads at once.
+//
+//   HintColumns hint(graph, layout, options.previous, options.previousHolds);
 //   kept += hint.apply(lid, target, deliverPort, next);  // before legalise()
 #pragma once
 
@@ -26,12 +30,17 @@ namespace ibsm::routing::ftree {
 
 class HintColumns {
  public:
-  HintColumns(const SwitchGraph& graph, const FatTreeLayout& layout, std::span<const Lft> previous);
+  HintColumns(const SwitchGraph& graph, const FatTreeLayout& layout, std::span<const Lft> previous,
+              const PreviousHolds* holds = nullptr);
 
   bool empty() const { return chains_.empty(); }
+  // Whether apply() may run on several threads at once: no hint, or its
+  // verdicts judged already.
+  bool concurrent() const { return empty() || holds_ != nullptr; }
   // Puts the previous next hop toward `lid` (delivered by `target` on
   // `deliverPort`, 0 for the switch itself) into `next` wherever its chain
-  // holds; returns how many switches kept theirs.
+  // holds; returns how many switches kept theirs. With judged verdicts, a
+  // LID they do not cover keeps nothing.
   std::size_t apply(Lid lid, SwitchIndex target, std::uint8_t deliverPort,
                     std::vector<CableId>& next);
 
@@ -42,7 +51,11 @@ class HintColumns {
   std::optional<SwitchIndex> previousHub(const SwitchGraph& graph);
 
  private:
+  std::size_t applyJudged(Lid lid, SwitchIndex target, std::vector<CableId>& next) const;
+
   const FatTreeLayout& layout_;
+  const PreviousHolds* holds_;
+  std::vector<const Lft*> tables_;  // per switch: its previous table, or none
   PreviousChains chains_;
   std::vector<std::vector<CableId>> portCable_;  // per switch, per port: the cable, or kNoCable
 };

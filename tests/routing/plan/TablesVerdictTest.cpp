@@ -102,5 +102,29 @@ TEST(TablesVerdict, FloorIsAGroupsRoutesOverItsGlobalCables) {
   EXPECT_GE(v.busiest, v.busiestFloor);
 }
 
+// Routing under change takes ftree's tables as free of credit loops without
+// walking their dependencies (LoopCheck::ByConstruction): the premise holds
+// on trees cut in several places, fresh and hinted by the whole tree's
+// tables, and the busiest link and unreachable pairs are the walk's.
+TEST(TablesVerdict, TakesFtreesTablesAsLoopFreeWithTheWalksOtherFigures) {
+  const Fabric full = generatedFabric(FatTreeSpec{.levels = 3, .radix = 8});
+  const RoutingResult before = route(full, "ftree");
+  Fabric cut = full;
+  testing::removeCables(cut, {{"edge1_2", "agg1_0"}, {"edge0_1", "agg0_1"}, {"agg2_0", "core0"}});
+  auto hinted = defaultRegistry().route(cut, {"ftree"},
+                                        {.rootGuids = {}, .maxVls = 4, .previous = before.lfts});
+  ASSERT_TRUE(hinted.has_value()) << hinted.error().message;
+  ASSERT_TRUE(hinted->followedPrevious);
+  for (const RoutingResult& r : {route(cut, "ftree"), *hinted}) {
+    const TablesVerdict walked = judgeTables(cut, r, 2);
+    EXPECT_TRUE(walked.acyclic);
+    const TablesVerdict taken = judgeTables(cut, r, 2, LoopCheck::ByConstruction);
+    EXPECT_TRUE(taken.acyclic);
+    EXPECT_EQ(taken.busiest, walked.busiest);
+    EXPECT_EQ(taken.unreachable, walked.unreachable);
+    EXPECT_EQ(taken.busiestFloor, walked.busiestFloor);
+  }
+}
+
 }  // namespace
 }  // namespace ibsm

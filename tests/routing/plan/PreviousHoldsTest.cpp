@@ -1,0 +1,73 @@
+// RoutingOptions::previousHolds: routing under change judges the previous
+// chains once and hands the verdicts to ftree's hint, which reads them
+// instead of walking the chains again. The verdicts handed over must change
+// nothing: the tables are those of ftree judging the hint itself, on any
+// number of threads (with the verdicts judged, the switch LIDs' columns run
+// on several).
+#include <gtest/gtest.h>
+#include <ibsm/Engines.h>
+#include <ibsm/StableRoutes.h>
+
+#include <stdexcept>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "tests/support/FabricFixtures.h"
+
+namespace ibsm {
+namespace {
+
+using testing::generatedFabric;
+
+RoutingResult route(const Fabric& f, RoutingOptions options) {
+  auto r = defaultRegistry().route(f, {"ftree"}, options);
+  if (!r) throw std::runtime_error(r.error().message);
+  return std::move(*r);
+}
+
+// The entries toward every LID a port of `f` holds (LIDs no port holds keep
+// their previous value under change, by design, and are left out).
+std::size_t differing(const Fabric& f, const RoutingResult& a, const RoutingResult& b) {
+  std::vector<Lid> lids;
+  for (NodeId n = 0; n < f.size(); ++n)
+    for (const Port& p : f.node(n).ports)
+      if (p.lid.value != 0 && (f.node(n).isSwitch() ? p.number == 0 : true)) lids.push_back(p.lid);
+  std::size_t out = 0;
+  for (const NodeId s : f.switches())
+    for (const Lid lid : lids) out += a.lfts[s].port.at(lid.value) != b.lfts[s].port.at(lid.value);
+  return out;
+}
+
+void expectSameTablesAsTheHintAlone(const Fabric& full, const Fabric& cut) {
+  const std::vector<Lft> previous = route(full, {}).lfts;
+  const RoutingResult alone = route(cut, {.rootGuids = {}, .previous = previous, .threads = 1});
+  ASSERT_TRUE(alone.followedPrevious);
+  for (const unsigned threads : {1u, 2u, 3u}) {
+    StableRoutesStats stats;
+    const auto shared =
+        routeUnderChange(cut, defaultRegistry(), {"ftree"}, {.rootGuids = {}, .threads = threads},
+                         previous, classifyChange(full, cut), stats);
+    ASSERT_TRUE(shared.has_value()) << shared.error().message;
+    ASSERT_TRUE(stats.stabilised) << stats.why;
+    EXPECT_GT(stats.broken, 0u) << "the cut moves some entries";
+    EXPECT_EQ(differing(cut, alone, *shared), 0u) << "threads " << threads;
+  }
+}
+
+TEST(PreviousHoldsHint, GiveFtreeTheTablesItsOwnWalkGivesOnACutTree) {
+  const Fabric full = generatedFabric(FatTreeSpec{.levels = 3, .radix = 8});
+  Fabric cut = full;
+  testing::removeCables(cut, {{"edge1_2", "agg1_0"}});
+  expectSameTablesAsTheHintAlone(full, cut);
+}
+
+TEST(PreviousHoldsHint, GiveFtreeTheTablesItsOwnWalkGivesWithSeveralLidsAPort) {
+  const Fabric full = generatedFabric(FatTreeSpec{.levels = 3, .radix = 8}, {}, 1);
+  Fabric cut = full;
+  testing::removeCables(cut, {{"edge0_1", "agg0_1"}, {"agg2_0", "core0"}});
+  expectSameTablesAsTheHintAlone(full, cut);
+}
+
+}  // namespace
+}  // namespace ibsm
