@@ -62,6 +62,24 @@ void ForwardingView::indexPorts(const std::vector<PortRef>& apart) {
     caPorts_ += caSources_[s];
   }
   channelStart_[n] = static_cast<ChannelId>(channels_.size());
+  indexSteps();
+}
+
+void ForwardingView::indexSteps() {
+  steps_.resize(targets_.size(), kStepMissing);
+  for (SwitchIndex s = 0; s < graph_.size(); ++s) {
+    rows_[s].firstChannel = channelStart_[s];
+    for (std::size_t p = 0; p <= rows_[s].numPorts; ++p) {
+      const PortTarget& t = targets_[rows_[s].firstTarget + p];
+      std::uint16_t& step = steps_[rows_[s].firstTarget + p];
+      if (t.kind == PortTarget::Kind::Switch)
+        step = static_cast<std::uint16_t>(t.channel - channelStart_[s]);
+      else if (t.kind != PortTarget::Kind::Missing)
+        step = kStepWrong;
+    }
+  }
+  channelTo_.reserve(channels_.size());
+  for (const Channel& c : channels_) channelTo_.push_back(c.to);
 }
 
 void ForwardingView::indexDestinations(const std::vector<PortRef>& apart) {
