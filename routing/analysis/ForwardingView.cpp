@@ -132,6 +132,16 @@ void ForwardingView::transposeTables(const RoutingResult& result, unsigned threa
   std::size_t lids = 0;
   for (const Destination& d : destinations_) lids = std::max<std::size_t>(lids, d.lid.value + 1u);
   byLid_.assign(lids * n, kNoRoute);
+  // Each switch's table, or none (size 0): the copy below reads them
+  // directly.
+  std::vector<const std::uint8_t*> table(n, nullptr);
+  std::vector<std::size_t> size(n, 0);
+  for (SwitchIndex s = 0; s < n; ++s) {
+    const NodeId id = graph_.nodeId(s);
+    if (id >= result.lfts.size()) continue;
+    table[s] = result.lfts[id].port.data();
+    size[s] = result.lfts[id].port.size();
+  }
   // Rows of LIDs per worker (each writes its own rows); within them a block
   // of switches at a time, so that each written cache line is filled whole
   // while the block's source rows stream in.
@@ -142,11 +152,8 @@ void ForwardingView::transposeTables(const RoutingResult& result, unsigned threa
       const SwitchIndex last = std::min<SwitchIndex>(static_cast<SwitchIndex>(n), first + kBlock);
       for (std::size_t lid = lo; lid < hi; ++lid) {
         std::uint8_t* out = byLid_.data() + lid * n;
-        for (SwitchIndex s = first; s < last; ++s) {
-          const NodeId id = graph_.nodeId(s);
-          if (id < result.lfts.size())
-            out[s] = result.lfts[id].at(Lid{static_cast<std::uint16_t>(lid)});
-        }
+        for (SwitchIndex s = first; s < last; ++s)
+          if (lid < size[s]) out[s] = table[s][lid];
       }
     }
   });
