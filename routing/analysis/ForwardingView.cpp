@@ -9,7 +9,6 @@
 namespace ibsm::analysis {
 namespace {
 
-constexpr std::uint32_t kNoEntry = ~std::uint32_t{0};
 // SL2VL maps an SL to VL 15 to drop the packet; such a hop holds no buffer.
 constexpr std::uint8_t kDropVl = 15;
 
@@ -198,20 +197,6 @@ void ForwardingView::indexSl2Vl(const RoutingResult& result) {
       }
     }
   }
-}
-
-std::uint8_t ForwardingView::vl(SwitchIndex s, std::uint8_t inPort, std::uint8_t outPort,
-                                std::uint8_t sl) const {
-  if (sl2vlIndex_.empty()) return 0;
-  const std::uint32_t i =
-      sl2vlIndex_[sl2vlStart_[s] + (std::size_t{rows_[s].numPorts} + 1) * inPort + outPort];
-  return i == kNoEntry ? 0 : sl2vl_[i].vl[sl & 0xF];
-}
-
-std::uint16_t ForwardingView::originVls(SwitchIndex s, std::uint8_t outPort,
-                                        std::uint8_t sl) const {
-  if (originVls_.empty()) return 1;  // everything on VL 0
-  return originVls_[(rows_[s].firstTarget + outPort) * 16 + (sl & 0xF)];
 }
 
 std::string ForwardingView::switchName(SwitchIndex s) const {

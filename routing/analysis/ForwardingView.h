@@ -122,10 +122,19 @@ class ForwardingView {
   // VLs the SL2VL entries map to (1 when the result has none).
   std::uint8_t vlCount() const { return vlCount_; }
   bool hasSl2Vl() const { return !sl2vlIndex_.empty(); }
-  std::uint8_t vl(SwitchIndex s, std::uint8_t inPort, std::uint8_t outPort, std::uint8_t sl) const;
+  // Inline: the credit-loop walk asks once per switch, destination and SL.
+  std::uint8_t vl(SwitchIndex s, std::uint8_t inPort, std::uint8_t outPort, std::uint8_t sl) const {
+    if (sl2vlIndex_.empty()) return 0;
+    const std::uint32_t i =
+        sl2vlIndex_[sl2vlStart_[s] + (std::size_t{rows_[s].numPorts} + 1) * inPort + outPort];
+    return i == kNoEntry ? 0 : sl2vl_[i].vl[sl & 0xF];
+  }
   // VLs on which traffic that originates at s (at its CA ports or port 0)
   // leaves through outPort, as a bit mask.
-  std::uint16_t originVls(SwitchIndex s, std::uint8_t outPort, std::uint8_t sl) const;
+  std::uint16_t originVls(SwitchIndex s, std::uint8_t outPort, std::uint8_t sl) const {
+    if (originVls_.empty()) return 1;  // everything on VL 0
+    return originVls_[(rows_[s].firstTarget + outPort) * 16 + (sl & 0xF)];
+  }
 
   std::string switchName(SwitchIndex s) const;
   std::string channelName(ChannelId c) const;
@@ -157,6 +166,7 @@ class ForwardingView {
   std::size_t caPorts_{0};
   std::vector<Destination> destinations_;
 
+  static constexpr std::uint32_t kNoEntry = ~std::uint32_t{0};
   std::uint8_t vlCount_{1};
   std::span<const Sl2VlEntry> sl2vl_;
   std::vector<std::size_t> sl2vlStart_;    // per switch, into sl2vlIndex_
