@@ -239,7 +239,11 @@ struct RouteReport {
   // Filled by the caller: the report does no timing and no I/O.
   std::vector<std::string> inputWarnings;  // the topology reader's, "file:line: ..."
   double routeSeconds{0};
+  // The report's time in all (reportSeconds: the analysis, multicast
+  // planning and checking, the --previous comparison), and of it the
+  // all-pairs analysis alone (analyseRoutes).
   double reportSeconds{0};
+  double analysisSeconds{0};
   std::uint64_t peakRssKiB{0};
 
   static constexpr std::size_t kMaxExamples = 10;

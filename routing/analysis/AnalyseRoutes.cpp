@@ -2,9 +2,14 @@
 // (see NextHops.h); pair counts, hop figures, link loads and channel
 // dependencies are all accumulated from that one resolution.
 //
-// In parallel (ParallelFor.h): the destinations are cut into units, each
-// LID on its own but a switch's CA LIDs together (they share one BFS for
-// the stretch), and workers take units in turn. Each worker keeps its own
+// In parallel (ParallelFor.h): the destinations are cut into units, a
+// switch's CA LIDs together, other LIDs in short runs, and workers take
+// units in turn. A worker resolves a unit's destinations a few at a time
+// together (NextHops::resolveTogether), reading each switch's ports,
+// channels and dependency slots once for the few: those tables outgrow the
+// cache on large fabrics. The fewest hops the stretch is measured against
+// are searched once for all destinations beforehand (ShortestHops.h),
+// 64 at a time. Each worker keeps its own
 // next hops, counts, link loads and dependency set, allocated once; at the
 // end they are summed (counts, loads), maxed (hop maxima) and joined
 // (dependencies, example candidates), none of which depends on which
@@ -22,6 +27,7 @@
 #include "routing/analysis/CreditLoops.h"
 #include "routing/analysis/ForwardingView.h"
 #include "routing/analysis/NextHops.h"
+#include "routing/analysis/ShortestHops.h"
 #include "routing/analysis/UnreachableExamples.h"
 
 namespace ibsm {
@@ -73,12 +79,18 @@ struct Tally {
   analysis::ExampleCandidates examples;
 };
 
+// Destinations a worker resolves together (NextHops::resolveTogether).
+constexpr std::uint32_t kBatch = 8;
+
 // Where each unit of work starts in view.destinations(): a switch's CA
-// LIDs make one unit, every other LID one of its own.
+// LIDs make one unit, other LIDs in runs of kBatch.
 std::vector<std::uint32_t> unitStarts(std::span<const Destination> ds) {
   std::vector<std::uint32_t> starts;
-  for (std::uint32_t i = 0; i < ds.size(); ++i)
-    if (i == 0 || !toCa(ds[i]) || !toCa(ds[i - 1]) || ds[i].sw != ds[i - 1].sw) starts.push_back(i);
+  for (std::uint32_t i = 0; i < ds.size(); ++i) {
+    const bool sameSwitch = i > 0 && toCa(ds[i]) && toCa(ds[i - 1]) && ds[i].sw == ds[i - 1].sw;
+    const bool sameRun = i > 0 && !toCa(ds[i]) && !toCa(ds[i - 1]) && i - starts.back() < kBatch;
+    if (!sameSwitch && !sameRun) starts.push_back(i);
+  }
   starts.push_back(static_cast<std::uint32_t>(ds.size()));
   return starts;
 }
@@ -86,27 +98,41 @@ std::vector<std::uint32_t> unitStarts(std::span<const Destination> ds) {
 // One worker's state: its scratch, sized once for the fabric, and its tally.
 class Worker {
  public:
-  Worker(const ForwardingView& view, const analysis::ChannelDependencies& blank)
+  Worker(const ForwardingView& view, const analysis::ChannelDependencies& blank,
+         const analysis::ShortestHops& shortest)
       : view_(view),
-        hops_(view),
+        allShortest_(shortest),
+        hops_(kBatch, NextHops(view)),
         deps_(blank),
         load_(view.channelCount(), 0),
-        pushed_(view.switches(), 0),
-        shortest_(view.switches(), 0) {
-    queue_.reserve(view.switches());
-  }
+        pushed_(kBatch, std::vector<std::uint64_t>(view.switches(), 0)) {}
 
-  void walk(std::uint32_t index) {
-    const Destination& d = view_.destinations()[index];
-    hops_.resolve(d);
-    deps_.add(hops_);
-    if (hops_.hasLoop()) ++tally_.lidsWithLoops;
-    if (toCa(d) && shortestFor_ != d.sw) {  // a unit's CA LIDs share their switch
-      distancesFrom(d.sw);
-      shortestFor_ = d.sw;
+  // Destinations first .. first + count - 1 (count <= kBatch), resolved
+  // together; their loads are added switch by switch, so that a switch's
+  // channels are read once for all of them.
+  void walk(std::uint32_t first, std::uint32_t count) {
+    std::array<NextHops*, kBatch> hops{};
+    std::array<const NextHops*, kBatch> resolved{};
+    std::array<const Destination*, kBatch> ds{};
+    for (std::uint32_t i = 0; i < count; ++i) {
+      hops[i] = &hops_[i];
+      resolved[i] = &hops_[i];
+      ds[i] = &view_.destinations()[first + i];
     }
-    visitSources(d, index);
-    if (toCa(d) && d.isBase) pushLoads(hops_, pushed_, load_);
+    NextHops::resolveTogether({hops.data(), count}, {ds.data(), count});
+    deps_.addTogether({resolved.data(), count});
+    std::array<std::uint32_t, kBatch> loading{};
+    std::uint32_t loads = 0;
+    for (std::uint32_t i = 0; i < count; ++i) {
+      const Destination& d = *ds[i];
+      if (hops_[i].hasLoop()) ++tally_.lidsWithLoops;
+      if (toCa(d)) shortest_ = allShortest_.to(d.sw);
+      visitSources(hops_[i], d, first + i, pushed_[i]);
+      if (!toCa(d) || !d.isBase) continue;
+      analysis::pushCounts(hops_[i], pushed_[i]);
+      loading[loads++] = i;
+    }
+    if (loads > 0) addLoads({loading.data(), loads});
   }
 
   // Joins another worker's figures into this one's.
@@ -133,7 +159,8 @@ class Worker {
   // One pass over the source switches of destination d: pair counts,
   // unreachable reasons and example candidates, hop figures, and each
   // switch's CA count for the link loads (routes from CAs attached to it).
-  void visitSources(const Destination& d, std::uint32_t index) {
+  void visitSources(const NextHops& hops, const Destination& d, std::uint32_t index,
+                    std::vector<std::uint64_t>& pushed) {
     auto& fromCa = tally_.pairs[static_cast<std::size_t>(kindOf(false, d.ownerIsSwitch))];
     auto& fromSwitch = tally_.pairs[static_cast<std::size_t>(kindOf(true, d.ownerIsSwitch))];
     const bool compute = toCa(d);
@@ -142,8 +169,8 @@ class Worker {
       // The destination port is no source of its own LID.
       const std::uint64_t ca = view_.caSources(s) - (!d.ownerIsSwitch && d.sw == s ? 1u : 0u);
       const std::uint64_t sw = view_.switchIsSource(s) && !(d.ownerIsSwitch && d.sw == s);
-      pushed_[s] = 0;
-      const Outcome outcome = hops_.outcome(s);
+      pushed[s] = 0;
+      const Outcome outcome = hops.outcome(s);
       if (outcome == Outcome::Delivered) {
         fromCa.routed += ca;
         fromSwitch.routed += sw;
@@ -152,9 +179,9 @@ class Worker {
         // and load no link: the compute balance is the compute pairs'.
         const std::uint64_t apart = d.apart ? ca : view_.apartSources(s);
         const std::uint64_t computePairs = ca - std::min(ca, apart);
-        pushed_[s] = computePairs;
-        addHops(s, computePairs, tally_.sums);
-        addHops(s, ca - computePairs, tally_.apartSums);
+        pushed[s] = computePairs;
+        addHops(s, hops.hops(s), computePairs, tally_.sums);
+        addHops(s, hops.hops(s), ca - computePairs, tally_.apartSums);
         continue;
       }
       fromCa.unreachable += ca;
@@ -169,9 +196,19 @@ class Worker {
     }
   }
 
-  void addHops(SwitchIndex s, std::uint64_t pairs, HopSums& sums) const {
+  // The pushed counts of the destinations `loading` (indices into hops_)
+  // on the channels their switches forward on.
+  void addLoads(std::span<const std::uint32_t> loading) {
+    for (SwitchIndex s = 0; s < view_.switches(); ++s) {
+      for (const std::uint32_t i : loading) {
+        const ChannelId c = hops_[i].channel(s);
+        if (pushed_[i][s] != 0 && c != kNoChannel) load_[c] += pushed_[i][s];
+      }
+    }
+  }
+
+  void addHops(SwitchIndex s, std::uint16_t hops, std::uint64_t pairs, HopSums& sums) const {
     if (pairs == 0) return;
-    const std::uint16_t hops = hops_.hops(s);
     const std::uint16_t best = shortest_[s];
     const std::uint32_t stretch = hops > best ? hops - best : 0;
     sums.pairs += pairs;
@@ -182,33 +219,13 @@ class Worker {
     if (stretch > 0) sums.longerThanShortest += pairs;
   }
 
-  // Fewest switch hops from every switch to `to` over the inter-switch
-  // cables (a BFS on the view's channels, which run both ways).
-  void distancesFrom(SwitchIndex to) {
-    std::ranges::fill(shortest_, routing::kUnreachable);
-    queue_.clear();
-    shortest_[to] = 0;
-    queue_.push_back(to);
-    for (std::size_t head = 0; head < queue_.size(); ++head) {
-      const SwitchIndex s = queue_[head];
-      const auto next = static_cast<std::uint16_t>(shortest_[s] + 1);
-      for (ChannelId c = view_.firstChannel(s); c < view_.firstChannel(s + 1); ++c) {
-        const SwitchIndex t = view_.channel(c).to;
-        if (shortest_[t] != routing::kUnreachable) continue;
-        shortest_[t] = next;
-        queue_.push_back(t);
-      }
-    }
-  }
-
   const ForwardingView& view_;
-  NextHops hops_;
+  const analysis::ShortestHops& allShortest_;
+  std::vector<NextHops> hops_;  // per destination of a batch
   analysis::ChannelDependencies deps_;
   std::vector<std::uint64_t> load_;
-  std::vector<std::uint64_t> pushed_;
-  std::vector<std::uint16_t> shortest_;
-  std::vector<SwitchIndex> queue_;
-  SwitchIndex shortestFor_{kNoSwitch};
+  std::vector<std::vector<std::uint64_t>> pushed_;  // per destination of a batch
+  std::span<const std::uint16_t> shortest_;         // fewest hops to the current CA LID's switch
   Tally tally_;
 };
 
@@ -258,12 +275,14 @@ std::vector<Worker> walkAll(const ForwardingView& view, unsigned threads) {
   const unsigned workers = std::max<unsigned>(
       1, static_cast<unsigned>(std::min<std::size_t>(threadCount(threads), units)));
   const analysis::ChannelDependencies blank(view);
+  const analysis::ShortestHops shortest(view, threads);
   std::vector<Worker> pool;
   pool.reserve(workers);
-  for (unsigned w = 0; w < workers; ++w) pool.emplace_back(view, blank);
+  for (unsigned w = 0; w < workers; ++w) pool.emplace_back(view, blank, shortest);
   parallelFor(workers, units, 1, [&](std::size_t begin, std::size_t end, unsigned w) {
     for (std::size_t u = begin; u < end; ++u)
-      for (std::uint32_t i = starts[u]; i < starts[u + 1]; ++i) pool[w].walk(i);
+      for (std::uint32_t i = starts[u]; i < starts[u + 1]; i += kBatch)
+        pool[w].walk(i, std::min(kBatch, starts[u + 1] - i));
   });
   for (unsigned w = 1; w < workers; ++w) pool[0].merge(pool[w]);
   return pool;

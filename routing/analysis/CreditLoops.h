@@ -20,6 +20,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <vector>
 
 #include "routing/analysis/ForwardingView.h"
@@ -35,6 +36,9 @@ class ChannelDependencies {
   // every SL a path can carry: one SL of each set of SLs that every SL2VL
   // table maps alike (slsWalked(); SL 0 alone without SL2VL tables).
   void add(const NextHops& hops);
+  // add(*h) for every h, switch by switch: a switch's dependency slots are
+  // then read once for all of them.
+  void addTogether(std::span<const NextHops* const> hops);
   // The same for traffic on service level `sl` only.
   void add(const NextHops& hops, std::uint8_t sl);
   const std::vector<std::uint8_t>& slsWalked() const { return sls_; }

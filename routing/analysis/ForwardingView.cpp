@@ -9,7 +9,6 @@
 namespace ibsm::analysis {
 namespace {
 
-constexpr std::uint32_t kNoEntry = ~std::uint32_t{0};
 // SL2VL maps an SL to VL 15 to drop the packet; such a hop holds no buffer.
 constexpr std::uint8_t kDropVl = 15;
 
@@ -62,6 +61,24 @@ void ForwardingView::indexPorts(const std::vector<PortRef>& apart) {
     caPorts_ += caSources_[s];
   }
   channelStart_[n] = static_cast<ChannelId>(channels_.size());
+  indexSteps();
+}
+
+void ForwardingView::indexSteps() {
+  steps_.resize(targets_.size(), kStepMissing);
+  for (SwitchIndex s = 0; s < graph_.size(); ++s) {
+    rows_[s].firstChannel = channelStart_[s];
+    for (std::size_t p = 0; p <= rows_[s].numPorts; ++p) {
+      const PortTarget& t = targets_[rows_[s].firstTarget + p];
+      std::uint16_t& step = steps_[rows_[s].firstTarget + p];
+      if (t.kind == PortTarget::Kind::Switch)
+        step = static_cast<std::uint16_t>(t.channel - channelStart_[s]);
+      else if (t.kind != PortTarget::Kind::Missing)
+        step = kStepWrong;
+    }
+  }
+  channelTo_.reserve(channels_.size());
+  for (const Channel& c : channels_) channelTo_.push_back(c.to);
 }
 
 void ForwardingView::indexDestinations(const std::vector<PortRef>& apart) {
@@ -114,6 +131,16 @@ void ForwardingView::transposeTables(const RoutingResult& result, unsigned threa
   std::size_t lids = 0;
   for (const Destination& d : destinations_) lids = std::max<std::size_t>(lids, d.lid.value + 1u);
   byLid_.assign(lids * n, kNoRoute);
+  // Each switch's table, or none (size 0): the copy below reads them
+  // directly.
+  std::vector<const std::uint8_t*> table(n, nullptr);
+  std::vector<std::size_t> size(n, 0);
+  for (SwitchIndex s = 0; s < n; ++s) {
+    const NodeId id = graph_.nodeId(s);
+    if (id >= result.lfts.size()) continue;
+    table[s] = result.lfts[id].port.data();
+    size[s] = result.lfts[id].port.size();
+  }
   // Rows of LIDs per worker (each writes its own rows); within them a block
   // of switches at a time, so that each written cache line is filled whole
   // while the block's source rows stream in.
@@ -124,11 +151,8 @@ void ForwardingView::transposeTables(const RoutingResult& result, unsigned threa
       const SwitchIndex last = std::min<SwitchIndex>(static_cast<SwitchIndex>(n), first + kBlock);
       for (std::size_t lid = lo; lid < hi; ++lid) {
         std::uint8_t* out = byLid_.data() + lid * n;
-        for (SwitchIndex s = first; s < last; ++s) {
-          const NodeId id = graph_.nodeId(s);
-          if (id < result.lfts.size())
-            out[s] = result.lfts[id].at(Lid{static_cast<std::uint16_t>(lid)});
-        }
+        for (SwitchIndex s = first; s < last; ++s)
+          if (lid < size[s]) out[s] = table[s][lid];
       }
     }
   });
@@ -173,20 +197,6 @@ void ForwardingView::indexSl2Vl(const RoutingResult& result) {
       }
     }
   }
-}
-
-std::uint8_t ForwardingView::vl(SwitchIndex s, std::uint8_t inPort, std::uint8_t outPort,
-                                std::uint8_t sl) const {
-  if (sl2vlIndex_.empty()) return 0;
-  const std::uint32_t i =
-      sl2vlIndex_[sl2vlStart_[s] + (std::size_t{rows_[s].numPorts} + 1) * inPort + outPort];
-  return i == kNoEntry ? 0 : sl2vl_[i].vl[sl & 0xF];
-}
-
-std::uint16_t ForwardingView::originVls(SwitchIndex s, std::uint8_t outPort,
-                                        std::uint8_t sl) const {
-  if (originVls_.empty()) return 1;  // everything on VL 0
-  return originVls_[(rows_[s].firstTarget + outPort) * 16 + (sl & 0xF)];
 }
 
 std::string ForwardingView::switchName(SwitchIndex s) const {

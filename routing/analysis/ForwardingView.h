@@ -8,6 +8,7 @@
 #include <ibsm/Fabric.h>
 #include <ibsm/Routing.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <span>
 #include <vector>
@@ -62,15 +63,34 @@ class ForwardingView {
 
   // What the per-destination passes read of a switch, in one place.
   struct Row {
-    std::uint32_t firstTarget{0};  // its port 0 in targets_
+    std::uint32_t firstTarget{0};   // its port 0 in targets_ and steps_
+    std::uint32_t firstChannel{0};  // = firstChannel(s)
     std::uint8_t numPorts{0};
   };
+  // target(s, port) in two bytes, for the per-destination pass: the
+  // channel's offset from firstChannel(s) when the port leads to another
+  // switch, else one of the codes below (the table then stays in cache).
+  static constexpr std::uint16_t kStepMissing = 0xFFFF;
+  static constexpr std::uint16_t kStepWrong = 0xFFFE;  // Self or Endpoint
+  std::uint16_t step(SwitchIndex s, std::uint8_t port) const {
+    return steps_[rows_[s].firstTarget + port];
+  }
+  SwitchIndex channelTo(ChannelId c) const { return channelTo_[c]; }
   const Row& row(SwitchIndex s) const { return rows_[s]; }
 
   std::uint8_t numPorts(SwitchIndex s) const { return rows_[s].numPorts; }
   // Port 0..numPorts(s).
   const PortTarget& target(SwitchIndex s, std::uint8_t port) const {
     return targets_[rows_[s].firstTarget + port];
+  }
+  // Asks for step(s, port) to be brought into the cache (any port value),
+  // and, once it is there, the far end of the channel it names.
+  void prefetchStep(SwitchIndex s, std::uint8_t port) const {
+    __builtin_prefetch(&steps_[rows_[s].firstTarget + std::min(port, rows_[s].numPorts)]);
+  }
+  void prefetchChannelTo(SwitchIndex s, std::uint8_t port) const {
+    const std::uint16_t step = steps_[rows_[s].firstTarget + std::min(port, rows_[s].numPorts)];
+    if (step < kStepWrong) __builtin_prefetch(&channelTo_[rows_[s].firstChannel + step]);
   }
   // Every switch's LFT entry for a destination LID, index = switch index.
   std::span<const std::uint8_t> entries(Lid lid) const {
@@ -102,16 +122,26 @@ class ForwardingView {
   // VLs the SL2VL entries map to (1 when the result has none).
   std::uint8_t vlCount() const { return vlCount_; }
   bool hasSl2Vl() const { return !sl2vlIndex_.empty(); }
-  std::uint8_t vl(SwitchIndex s, std::uint8_t inPort, std::uint8_t outPort, std::uint8_t sl) const;
+  // Inline: the credit-loop walk asks once per switch, destination and SL.
+  std::uint8_t vl(SwitchIndex s, std::uint8_t inPort, std::uint8_t outPort, std::uint8_t sl) const {
+    if (sl2vlIndex_.empty()) return 0;
+    const std::uint32_t i =
+        sl2vlIndex_[sl2vlStart_[s] + (std::size_t{rows_[s].numPorts} + 1) * inPort + outPort];
+    return i == kNoEntry ? 0 : sl2vl_[i].vl[sl & 0xF];
+  }
   // VLs on which traffic that originates at s (at its CA ports or port 0)
   // leaves through outPort, as a bit mask.
-  std::uint16_t originVls(SwitchIndex s, std::uint8_t outPort, std::uint8_t sl) const;
+  std::uint16_t originVls(SwitchIndex s, std::uint8_t outPort, std::uint8_t sl) const {
+    if (originVls_.empty()) return 1;  // everything on VL 0
+    return originVls_[(rows_[s].firstTarget + outPort) * 16 + (sl & 0xF)];
+  }
 
   std::string switchName(SwitchIndex s) const;
   std::string channelName(ChannelId c) const;
 
  private:
   void indexPorts(const std::vector<PortRef>& apart);
+  void indexSteps();
   void indexDestinations(const std::vector<PortRef>& apart);
   void orderDestinations();
   void transposeTables(const RoutingResult& result, unsigned threads);
@@ -125,6 +155,8 @@ class ForwardingView {
   // cache line and a page of every switch's table.
   std::vector<std::uint8_t> byLid_;
   std::vector<PortTarget> targets_;
+  std::vector<std::uint16_t> steps_;    // targets_ for the per-destination pass (step())
+  std::vector<SwitchIndex> channelTo_;  // per channel: channel(c).to
   std::vector<Channel> channels_;
   std::vector<ChannelId> channelStart_;
   std::vector<std::uint32_t> caSources_;
@@ -134,6 +166,7 @@ class ForwardingView {
   std::size_t caPorts_{0};
   std::vector<Destination> destinations_;
 
+  static constexpr std::uint32_t kNoEntry = ~std::uint32_t{0};
   std::uint8_t vlCount_{1};
   std::span<const Sl2VlEntry> sl2vl_;
   std::vector<std::size_t> sl2vlStart_;    // per switch, into sl2vlIndex_

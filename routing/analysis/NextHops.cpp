@@ -19,17 +19,13 @@ struct Step {
   if (port > row.numPorts)
     return {kNoSwitch, port == kNoRoute ? Outcome::NoEntry : Outcome::DeadPort, kNoChannel, port};
   if (s == d.sw && port == d.port) return {kNoSwitch, Outcome::Delivered, kNoChannel, port};
-  const PortTarget& t = view.target(s, port);
-  switch (t.kind) {
-    case PortTarget::Kind::Switch:
-      return {t.next, Outcome::Delivered, t.channel, port};
-    case PortTarget::Kind::Missing:
-      return {kNoSwitch, Outcome::DeadPort, kNoChannel, port};
-    case PortTarget::Kind::Self:
-    case PortTarget::Kind::Endpoint:
-      break;
+  const std::uint16_t step = view.step(s, port);
+  if (step < ForwardingView::kStepWrong) {
+    const ChannelId c = row.firstChannel + step;
+    return {view.channelTo(c), Outcome::Delivered, c, port};
   }
-  return {kNoSwitch, Outcome::WrongPort, kNoChannel, port};
+  return {kNoSwitch, step == ForwardingView::kStepMissing ? Outcome::DeadPort : Outcome::WrongPort,
+          kNoChannel, port};
 }
 
 }  // namespace
@@ -70,12 +66,41 @@ SwitchIndex NextHops::step(SwitchIndex s, const Destination& destination) {
   return st.next;
 }
 
-void NextHops::resolve(const Destination& destination) {
+void NextHops::begin(const Destination& destination) {
   entries_ = view_.entries(destination.lid);
+}
+
+void NextHops::resolve(const Destination& destination) {
+  begin(destination);
+  const auto n = static_cast<SwitchIndex>(colour_.size());
+  // Every switch's own step first, in switch order: the port targets it
+  // reads are spread over tables larger than the cache, so each is fetched
+  // ahead, in two stages: a switch's step 2 * kAhead ahead, then the
+  // channel it names kAhead ahead (its far end is read per channel).
+  constexpr SwitchIndex kAhead = 16;
+  for (SwitchIndex s = 0; s < n; ++s) {
+    if (s + 2 * kAhead < n) view_.prefetchStep(s + 2 * kAhead, entries_[s + 2 * kAhead]);
+    if (s + kAhead < n) view_.prefetchChannelTo(s + kAhead, entries_[s + kAhead]);
+    step(s, destination);
+  }
+  followChains();
+}
+
+void NextHops::resolveTogether(std::span<NextHops* const> hops,
+                               std::span<const Destination* const> destinations) {
+  for (std::size_t i = 0; i < hops.size(); ++i) hops[i]->begin(*destinations[i]);
+  const auto n = static_cast<SwitchIndex>(hops.empty() ? 0 : hops[0]->colour_.size());
+  for (SwitchIndex s = 0; s < n; ++s)
+    for (std::size_t i = 0; i < hops.size(); ++i) hops[i]->step(s, *destinations[i]);
+  for (NextHops* h : hops) h->followChains();
+}
+
+void NextHops::followChains() {
+  const auto n = static_cast<SwitchIndex>(colour_.size());
   std::ranges::fill(colour_, Colour::White);
   order_.clear();
   hasLoop_ = false;
-  for (SwitchIndex s = 0; s < colour_.size(); ++s) {
+  for (SwitchIndex s = 0; s < n; ++s) {
     if (colour_[s] != Colour::White) continue;
     // Follow the chain until it meets a resolved switch, ends, or comes back
     // to a switch of this same chain (grey): then everything on it is known.
@@ -94,7 +119,7 @@ void NextHops::resolve(const Destination& destination) {
         break;
       }
       colour_[x] = Colour::Grey;
-      const SwitchIndex next = step(x, destination);
+      const SwitchIndex next = next_[x];
       if (next == kNoSwitch) {
         colour_[x] = Colour::Black;
         order_.push_back(x);

@@ -24,6 +24,12 @@ class NextHops {
   explicit NextHops(const ForwardingView& view);
 
   void resolve(const Destination& destination);
+  // hops[i]->resolve(*destinations[i]) for every i, with each switch's
+  // ports and channels read once for all of them (switch by switch) rather
+  // than once per destination: the tables they are read from are larger
+  // than the cache.
+  static void resolveTogether(std::span<NextHops* const> hops,
+                              std::span<const Destination* const> destinations);
 
   Outcome outcome(SwitchIndex s) const { return outcome_[s]; }
   // Inter-switch hops to delivery (Delivered only).
@@ -45,6 +51,9 @@ class NextHops {
   // Classifies the entry of s; returns the next switch, or kNoSwitch when
   // the walk ends at s (outcome_[s] then says how).
   inline SwitchIndex step(SwitchIndex s, const Destination& destination);
+  void begin(const Destination& destination);
+  // Outcome and hops of every switch from the steps taken.
+  void followChains();
 
   const ForwardingView& view_;
   std::vector<Outcome> outcome_;
@@ -67,18 +76,31 @@ struct Trace {
 Trace traceRoute(const ForwardingView& view, SwitchIndex from, const Destination& destination);
 
 // Every route toward the destination follows the tree the next hops form:
-// pushing each switch's source count (`pushed`, per switch, consumed) down
-// it, farthest first, adds to `load` (per channel) once per link.
-inline void pushLoads(const NextHops& hops, std::vector<std::uint64_t>& pushed,
-                      std::vector<std::uint64_t>& load) {
+// pushing each switch's source count (`pushed`, per switch) down it,
+// farthest first, leaves in pushed[s] the routes that leave s (pushCounts);
+// each adds to the load of the channel s forwards on (pushLoads, which
+// does both). The counts are pushed first (a small array, read in route
+// order), then added to the loads in switch order: a switch's channels are
+// numbered together, so the large per-channel array is written in address
+// order.
+inline void pushCounts(const NextHops& hops, std::vector<std::uint64_t>& pushed) {
   const auto order = hops.order();
   for (auto it = order.rbegin(); it != order.rend(); ++it) {
     const SwitchIndex s = *it;
-    if (pushed[s] == 0) continue;
+    if (pushed[s] != 0 && hops.channel(s) != kNoChannel) pushed[hops.next(s)] += pushed[s];
+  }
+}
+
+inline void pushLoads(const NextHops& hops, std::vector<std::uint64_t>& pushed,
+                      std::vector<std::uint64_t>& load) {
+  pushCounts(hops, pushed);
+  constexpr SwitchIndex kAhead = 16;  // switches to fetch a channel's load ahead
+  const auto n = static_cast<SwitchIndex>(pushed.size());
+  for (SwitchIndex s = 0; s < n; ++s) {
+    if (s + kAhead < n && hops.channel(s + kAhead) != kNoChannel)
+      __builtin_prefetch(&load[hops.channel(s + kAhead)], 1);
     const ChannelId c = hops.channel(s);
-    if (c == kNoChannel) continue;  // delivered here
-    load[c] += pushed[s];
-    pushed[hops.next(s)] += pushed[s];
+    if (pushed[s] != 0 && c != kNoChannel) load[c] += pushed[s];
   }
 }
 

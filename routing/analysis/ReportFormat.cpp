@@ -256,6 +256,7 @@ std::string reportJson(const RouteReport& r) {
   if (r.qosVlLayers) writeQosVlLayers(w, *r.qosVlLayers);
   if (r.previous) analysis::writePrevious(w, *r.previous, r.linkLoad);
   w.key("routeSeconds").value(r.routeSeconds).key("reportSeconds").value(r.reportSeconds);
+  w.key("analysisSeconds").value(r.analysisSeconds);
   w.key("peakRssKiB").value(r.peakRssKiB);
   w.endObject();
   return w.take() + "\n";
@@ -337,8 +338,10 @@ std::string reportSummary(const RouteReport& r) {
   if (r.qosVlLayers) summariseQosVlLayers(*r.qosVlLayers, out);
   if (r.previous) analysis::summarisePrevious(*r.previous, r.linkLoad, out);
   if (r.routeSeconds > 0 || r.reportSeconds > 0 || r.peakRssKiB > 0)
-    line(fmt::format("time: routing {:.3f} s, report {:.3f} s; peak memory {:.1f} MiB",
-                     r.routeSeconds, r.reportSeconds, static_cast<double>(r.peakRssKiB) / 1024.0));
+    line(fmt::format(
+        "time: routing {:.3f} s, report {:.3f} s (analysis {:.3f} s); peak memory {:.1f} MiB",
+        r.routeSeconds, r.reportSeconds, r.analysisSeconds,
+        static_cast<double>(r.peakRssKiB) / 1024.0));
   return out;
 }
 

@@ -274,6 +274,7 @@ int runRoute(const RouteArgs& args) {
   progress.phase("walking the tables for the report");
   const auto reportStart = std::chrono::steady_clock::now();
   RouteReport report = analyseRoutes(plan->fabric, plan->routing, inputs->plan.routing.threads);
+  report.analysisSeconds = secondsSince(reportStart);
   report.routeSeconds = routeSeconds;
   report.inputWarnings = std::move(inputs->warnings);
 

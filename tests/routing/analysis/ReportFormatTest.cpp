@@ -44,6 +44,7 @@ RouteReport brokenReport(std::string hostName) {
 TEST(ReportJson, IsValidJsonCarryingTheFigures) {
   RouteReport r = brokenReport("h1");
   r.reportSeconds = 0.25;
+  r.analysisSeconds = 0.125;
   r.peakRssKiB = 2048;
   const auto tree = parseJson(reportJson(r));
   EXPECT_EQ(tree.get<std::string>("engine"), "hand");
@@ -57,6 +58,7 @@ TEST(ReportJson, IsValidJsonCarryingTheFigures) {
   EXPECT_EQ(tree.get<std::uint64_t>("linkLoad.max"), 1u);
   EXPECT_EQ(tree.get<std::string>("creditLoops.acyclic"), "true");
   EXPECT_DOUBLE_EQ(tree.get<double>("reportSeconds"), 0.25);
+  EXPECT_DOUBLE_EQ(tree.get<double>("analysisSeconds"), 0.125);
   EXPECT_EQ(tree.get<std::uint64_t>("peakRssKiB"), 2048u);
 }
 
@@ -101,10 +103,11 @@ TEST(ReportSummary, ShowsTheCycleOfACreditLoop) {
   r.creditLoops.acyclic = false;
   r.creditLoops.cycle = {"\"a\"[1] -> \"b\"[1]", "\"b\"[2] -> \"a\"[2]"};
   r.reportSeconds = 1.5;
+  r.analysisSeconds = 0.75;
   const std::string text = reportSummary(r);
   EXPECT_THAT(text, HasSubstr("CYCLE FOUND"));
   EXPECT_THAT(text, HasSubstr("\"a\"[1] -> \"b\"[1] => \"b\"[2] -> \"a\"[2]"));
-  EXPECT_THAT(text, HasSubstr("report 1.500 s"));
+  EXPECT_THAT(text, HasSubstr("report 1.500 s (analysis 0.750 s)"));
 }
 
 // A report compared with previous tables: one switch's table changed in two
