@@ -23,9 +23,10 @@
 // engine that does not take the hint, the mix above is made here. Either
 // way the result must pass the report's channel dependency check on its
 // SL2VL (ftree's tables pass it by construction: every chain of the mix is
-// legalised in one hub order, and the check is not walked), leave no more pairs unreachable than the fresh tables, and its
-// busiest link may carry at most 1.1x the routes of the fresh tables'
-// busiest, or the fresh tables are taken and the stats say why.
+// legalised in one hub order, and the check is not walked), leave no more
+// pairs unreachable than the fresh tables, and its busiest link may carry at
+// most 1.1x the routes of the fresh tables' busiest, or the fresh tables are
+// taken and the stats say why.
 // Credit-loop freedom is never traded for stability, nor balance beyond that.
 //
 // The fresh tables are computed only when the result could fail one of
