@@ -6,21 +6,27 @@ namespace ibsm::routing {
 
 PreviousChains::PreviousChains(const SwitchGraph& graph, std::span<const Lft> previous)
     : previous_(previous),
-      bySwitch_(graph.size(), nullptr),
-      peer_(graph.size()),
+      table_(graph.size(), nullptr),
+      tableSize_(graph.size(), 0),
       state_(graph.size(), 0),
       port_(graph.size(), kNoRoute),
       next_(graph.size(), kNoSwitch),
       length_(graph.size(), kUnreachable) {
   if (previous.empty()) return;
+  for (SwitchIndex s = 0; s < graph.size(); ++s)
+    graph.forEachCable(s, [&](SwitchIndex, const Cable& cable) {
+      stride_ = std::max<std::size_t>(stride_, cable.port + 1u);
+    });
+  peer_.assign(graph.size() * stride_, kNoSwitch);
+  path_.reserve(graph.size());
   for (SwitchIndex s = 0; s < graph.size(); ++s) {
     const NodeId id = graph.nodeId(s);
-    if (id < previous.size() && !previous[id].port.empty()) bySwitch_[s] = &previous[id];
-    graph.forEachCable(s, [&](SwitchIndex t, const Cable& cable) {
-      auto& peers = peer_[s];
-      if (peers.size() <= cable.port) peers.resize(cable.port + 1u, kNoSwitch);
-      peers[cable.port] = t;
-    });
+    if (id < previous.size() && !previous[id].port.empty()) {
+      table_[s] = previous[id].port.data();
+      tableSize_[s] = previous[id].port.size();
+    }
+    graph.forEachCable(
+        s, [&](SwitchIndex t, const Cable& cable) { peer_[s * stride_ + cable.port] = t; });
   }
 }
 
@@ -28,10 +34,6 @@ std::size_t PreviousChains::judge(Lid lid, SwitchIndex target, std::uint8_t deli
   if (previous_.empty()) return 0;
   lid_ = lid;
   std::ranges::fill(state_, 0);
-  for (SwitchIndex s = 0; s < state_.size(); ++s) {
-    port_[s] = bySwitch_[s] ? bySwitch_[s]->at(lid) : kNoRoute;
-    next_[s] = kNoSwitch;
-  }
   std::size_t held = 0;
   for (SwitchIndex s = 0; s < state_.size(); ++s) {
     if (state_[s] == 0) walk(s, target, deliverPort);
@@ -55,15 +57,19 @@ void PreviousChains::walk(SwitchIndex s, SwitchIndex target, std::uint8_t delive
     }
     state_[at] = kWalking;
     path_.push_back(at);
-    const std::uint8_t p = port_[at];
+    // Every switch is walked once a judge: its entry and next hop are read here.
+    const std::uint8_t p = lid_.value < tableSize_[at] ? table_[at][lid_.value] : kNoRoute;
+    port_[at] = p;
+    next_[at] = kNoSwitch;
     if (at == target) {  // the target must deliver, whatever its entry leads to
       holds = p == deliverPort;
       break;
     }
-    const auto& peers = peer_[at];
-    if (p == kNoRoute || p >= peers.size() || peers[p] == kNoSwitch) break;
-    next_[at] = peers[p];
-    at = peers[p];
+    if (p == kNoRoute || p >= stride_) break;
+    const SwitchIndex peer = peer_[at * stride_ + p];
+    if (peer == kNoSwitch) break;
+    next_[at] = peer;
+    at = peer;
   }
   for (auto it = path_.rbegin(); it != path_.rend(); ++it) {
     state_[*it] = holds ? kHolds : kBroken;

@@ -48,8 +48,13 @@ class PreviousChains {
   void walk(SwitchIndex s, SwitchIndex target, std::uint8_t deliverPort);
 
   std::span<const Lft> previous_;
-  std::vector<const Lft*> bySwitch_;            // per switch: its previous table, or none
-  std::vector<std::vector<SwitchIndex>> peer_;  // per switch, per port: the switch behind it
+  // Per switch: its previous table's entries (none: null) and how many.
+  std::vector<const std::uint8_t*> table_;
+  std::vector<std::size_t> tableSize_;
+  // Per switch, `stride_` ports from s * stride_: the switch behind each, or
+  // kNoSwitch (one flat table: the walk reads it once a hop).
+  std::size_t stride_{0};
+  std::vector<SwitchIndex> peer_;
   Lid lid_{};
   std::vector<std::uint8_t> state_;
   std::vector<std::uint8_t> port_;

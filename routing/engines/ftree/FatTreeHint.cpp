@@ -10,19 +10,19 @@ HintColumns::HintColumns(const SwitchGraph& graph, const FatTreeLayout& layout,
     : layout_(layout),
       holds_(previous.empty() ? nullptr : holds),
       tables_(layout.switches(), nullptr),
-      chains_(graph, previous),
-      portCable_(layout.switches()) {
+      chains_(graph, previous) {
   if (previous.empty()) return;
   for (SwitchIndex s = 0; s < layout.switches(); ++s) {
     const NodeId id = graph.nodeId(s);
-    if (id < previous.size() && !previous[id].port.empty()) tables_[s] = &previous[id];
+    if (id < previous.size() && !previous[id].port.empty()) tables_[s] = previous[id].port.data();
   }
   for (SwitchIndex s = 0; s < layout.switches(); ++s)
-    for (CableId c = layout.cableBegin(s); c < layout.cableEnd(s); ++c) {
-      auto& ports = portCable_[s];
-      if (ports.size() <= layout.port[c]) ports.resize(layout.port[c] + 1u, kNoCable);
-      ports[layout.port[c]] = c;
-    }
+    for (CableId c = layout.cableBegin(s); c < layout.cableEnd(s); ++c)
+      stride_ = std::max<std::size_t>(stride_, layout.port[c] + 1u);
+  portCable_.assign(layout.switches() * stride_, kNoCable);
+  for (SwitchIndex s = 0; s < layout.switches(); ++s)
+    for (CableId c = layout.cableBegin(s); c < layout.cableEnd(s); ++c)
+      portCable_[s * stride_ + layout.port[c]] = c;
 }
 
 std::size_t HintColumns::apply(Lid lid, SwitchIndex target, std::uint8_t deliverPort,
@@ -32,7 +32,7 @@ std::size_t HintColumns::apply(Lid lid, SwitchIndex target, std::uint8_t deliver
   const std::size_t kept = chains_.judge(lid, target, deliverPort);
   for (SwitchIndex s = 0; s < layout_.switches(); ++s) {
     if (!chains_.holds(s)) continue;
-    next[s] = s == target ? kDeliver : portCable_[s][chains_.port(s)];
+    next[s] = s == target ? kDeliver : portCable_[s * stride_ + chains_.port(s)];
   }
   return kept;
 }
@@ -48,7 +48,7 @@ std::size_t HintColumns::applyJudged(Lid lid, SwitchIndex target,
     for (std::uint64_t bits = row[w]; bits != 0; bits &= bits - 1) {
       const auto s =
           static_cast<SwitchIndex>(w * 64 + static_cast<unsigned>(std::countr_zero(bits)));
-      next[s] = s == target ? kDeliver : portCable_[s][tables_[s]->port[lid.value]];
+      next[s] = s == target ? kDeliver : portCable_[s * stride_ + tables_[s][lid.value]];
       ++kept;
     }
   return kept;

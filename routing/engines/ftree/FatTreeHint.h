@@ -55,9 +55,11 @@ class HintColumns {
 
   const FatTreeLayout& layout_;
   const PreviousHolds* holds_;
-  std::vector<const Lft*> tables_;  // per switch: its previous table, or none
+  std::vector<const std::uint8_t*> tables_;  // per switch: its previous entries, or null
   PreviousChains chains_;
-  std::vector<std::vector<CableId>> portCable_;  // per switch, per port: the cable, or kNoCable
+  // Per switch, `stride_` ports from s * stride_: the cable, or kNoCable.
+  std::size_t stride_{0};
+  std::vector<CableId> portCable_;
 };
 
 }  // namespace ibsm::routing::ftree

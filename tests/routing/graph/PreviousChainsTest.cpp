@@ -81,6 +81,33 @@ TEST_F(PreviousChainsTest, TheTargetMustDeliverOnTheOwnersPort) {
   EXPECT_EQ(holding(fabric_, 4), (std::vector<bool>(5, false)));
 }
 
+// An entry with no switch behind it breaks the chain there: a host's port,
+// a port past every cabled one, no route, a table too short for the LID.
+TEST_F(PreviousChainsTest, AnEntryWithNoSwitchBehindItBreaksTheChain) {
+  set("r2", 3);   // h2's port
+  set("r3", 40);  // past every port the switch has
+  set("r4", kNoRoute);
+  EXPECT_EQ(holding(fabric_), (std::vector<bool>{true, true, false, false, false}));
+  previous_[nodeNamed(fabric_, "r1")].port.resize(lid_.value);
+  EXPECT_EQ(holding(fabric_), (std::vector<bool>{true, false, false, false, false}));
+}
+
+// One PreviousChains judges LID after LID: nothing of a verdict is left over
+// for the next one.
+TEST_F(PreviousChainsTest, EachJudgeStartsAfresh) {
+  const SwitchGraph graph(fabric_);
+  PreviousChains chains(graph, previous_);
+  ASSERT_EQ(chains.judge(lid_, at(graph, "r0"), 3), 5u);
+  const Lid other{static_cast<std::uint16_t>(lid_.value + 1u)};  // in no table
+  EXPECT_EQ(chains.judge(other, at(graph, "r0"), 3), 0u);
+  for (SwitchIndex s = 0; s < graph.size(); ++s) {
+    EXPECT_FALSE(chains.hadRoute(s));
+    EXPECT_EQ(chains.next(s), kNoSwitch);
+  }
+  EXPECT_EQ(chains.judge(lid_, at(graph, "r0"), 3), 5u);
+  EXPECT_EQ(chains.next(at(graph, "r2")), at(graph, "r1"));
+}
+
 TEST_F(PreviousChainsTest, NoPreviousTablesNoVerdicts) {
   const SwitchGraph graph(fabric_);
   PreviousChains chains(graph, {});
