@@ -105,8 +105,11 @@ std::vector<HealthChange> HealthBook::isolation(const std::vector<LinkKey>& isol
     const bool out = std::ranges::binary_search(isolated, *link);
     const auto no = std::ranges::find(refused, *link, &RefusedLink::link);
     if (out && !e.isolated) {
+      // A plan made before the operator re-admitted the link (the plan runs
+      // off the loop) still avoids it: out of the routes until the next
+      // plan, which the re-admission asked for, but the reason stays.
       e.isolated = true;
-      e.notIsolatedWhy.clear();
+      if (!ep.readmitted) e.notIsolatedWhy.clear();
       changes.push_back({Transition::Isolated, e, {}});
     } else if (no != refused.end()) {
       const bool was = e.isolated;
@@ -118,7 +121,8 @@ std::vector<HealthChange> HealthBook::isolation(const std::vector<LinkKey>& isol
     } else if (!out && e.isolated) {
       // Not wanted out any more (the policy changed): back in the routes.
       e.isolated = false;
-      changes.push_back({Transition::Readmitted, e, "the policy no longer isolates it"});
+      changes.push_back({Transition::Readmitted, e,
+                         ep.readmitted ? "by the operator" : "the policy no longer isolates it"});
     } else if (!out && !ep.readmitted) {
       e.notIsolatedWhy.clear();
     }

@@ -119,6 +119,25 @@ TEST(HealthBook, ReadmittedByHandStaysInTheRoutesForTheEpisode) {
   EXPECT_EQ(book.wantIsolated(), std::vector{kLink});
 }
 
+// The plan runs off the loop: one begun before the operator's re-admission
+// lands after it, still avoiding the link. The link is out of the routes
+// until the next plan, and then back in, by the operator's word throughout.
+TEST(HealthBook, APlanMadeBeforeTheReadmissionKeepsTheOperatorsReason) {
+  HealthBook book(policy(Action::Isolate));
+  (void)book.observe(Condition::Flapping, {flappingLink()}, t0, wall);
+  (void)book.isolation({kLink}, {});
+  ASSERT_TRUE(book.readmit(kLink));
+  EXPECT_EQ(transitions(book.isolation({kLink}, {})), std::vector{T::Isolated});
+  EXPECT_TRUE(book.entries()[0].isolated) << "the tables still avoid it";
+  EXPECT_EQ(book.entries()[0].notIsolatedWhy, "re-admitted by the operator");
+  EXPECT_TRUE(book.wantIsolated().empty());
+  const auto back = book.isolation({}, {});
+  ASSERT_EQ(transitions(back), std::vector{T::Readmitted});
+  EXPECT_EQ(back[0].why, "by the operator");
+  EXPECT_FALSE(book.entries()[0].isolated);
+  EXPECT_EQ(book.entries()[0].notIsolatedWhy, "re-admitted by the operator");
+}
+
 TEST(HealthBook, PolicyBackToReportReadmits) {
   HealthBook book(policy(Action::Isolate));
   (void)book.observe(Condition::Flapping, {flappingLink()}, t0, wall);
