@@ -115,7 +115,20 @@ ibqe_counters() { # ibqueryerrors output on stdin
            f = substr(line, RSTART + 1, RLENGTH - 2); line = substr(line, RSTART + RLENGTH)
            split(f, kv, " == "); print name, port, kv[1] } }'
 }
-quiet ibqueryerrors --threshold-file sm/thresholds >ibqe-thresholds.out
+# ibqueryerrors ARGS... once more when it crashed: the diag itself segfaults
+# now and then on a loaded machine (as sa-equivalence.sh saw, with OpenSM as
+# master too), printing nothing. It is only ever asked to read here, so a
+# second run reads the same counters.
+ibqe() {
+  local rc attempt
+  for attempt in 1 2; do
+    ibqueryerrors "$@" 2>/dev/null
+    rc=$?
+    [[ $rc -ge 128 && $attempt -eq 1 ]] || return "$rc"
+    echo "ibqueryerrors crashed (exit $rc); once more" >&2
+  done
+}
+ibqe --threshold-file sm/thresholds >ibqe-thresholds.out
 {
   ibqe_counters <ibqe-thresholds.out
   echo "$satsw $satp SymbolErrorCounter"  # cleared by ibsm: ibqueryerrors reads 0
@@ -136,7 +149,10 @@ fi
 # port by port, counter by counter, value by value. TAG names the files.
 compare_with_ibqueryerrors() { # TAG STATUS-JSON
   local tag=$1 json=$2
-  quiet ibqueryerrors -k -K >"ibqueryerrors-$tag.out"
+  # Read, then clear (-k -K) apart: a crash while clearing would otherwise
+  # leave counters half cleared for the second try to read.
+  ibqe >"ibqueryerrors-$tag.out"
+  ibqe -k -K >/dev/null
   # "NAME PORT COUNTER VALUE" per counter ibqueryerrors reports (its GUIDs are
   # port GUIDs for CAs, so ports are matched by node name and number).
   awk '/^Errors for / { name = $0; sub(/^[^"]*"/, "", name); sub(/".*/, "", name); next }
