@@ -57,29 +57,35 @@ const PeerSm* PeerService::peer(Guid guid) const {
 
 void PeerService::poll(Guid master) {
   fsm::SmMachine& machine = core_.machine;
-  const auto* p = peer(master);
-  if (!p) {
-    machine.feed(Event::masterSilent());
-    return;
+  const fsm::State before = machine.state();
+  std::optional<SmInfo> answered;
+  if (const auto* p = peer(master)) {
+    auto answer = pollSmInfo(core_.engine, *p, core_.self);
+    if (!answer && core_.stopping) return;
+    if (!answer)
+      core_.log->error("SM-0119 could not poll master {}: {}", master, answer.error().message);
+    else
+      answered = *answer;
   }
-  auto answer = pollSmInfo(core_.engine, *p, core_.self);
-  if (!answer) {
-    if (core_.stopping) return;
-    core_.log->error("SM-0119 could not poll master {}: {}", master, answer.error().message);
-    machine.feed(Event::masterSilent());
-    return;
-  }
-  const auto missedBefore = machine.state().missedPolls;
-  if (*answer) masterAnswer_ = **answer;
-  if (*answer)
-    machine.feed(Event::masterAnswered(**answer));
+  if (answered) masterAnswer_ = *answered;
+  machine.feed(answered ? Event::masterAnswered(*answered) : Event::masterSilent());
+  countMissed(master, before, !answered);
+}
+
+// A poll is missed when it went unanswered or the machine counted it (an
+// answer not showing the master alive); the one that ends a standby's
+// polling is missed too, though the machine's count starts afresh there.
+void PeerService::countMissed(Guid master, const fsm::State& before, bool silent) {
+  const fsm::State& st = core_.machine.state();
+  const bool leftStandby = before.phase == fsm::Phase::Standby && st.phase != before.phase;
+  if (!silent && st.missedPolls <= before.missedPolls && !leftStandby) return;
+  ++missedPolls_;
+  const auto allowed = std::max(core_.settings.pollingRetries, 1U);
+  if (st.phase != before.phase)
+    core_.log->warn("SM-0103 master {} silent ({} of {} polls): taking over", master,
+                    before.missedPolls + 1, allowed);
   else
-    machine.feed(Event::masterSilent());
-  const auto& st = machine.state();
-  if (st.missedPolls > missedBefore) ++missedPolls_;
-  if (st.missedPolls > missedBefore)
-    core_.log->warn("SM-0103 master {} silent ({} of {} polls)", master, st.missedPolls,
-                    std::max(core_.settings.pollingRetries, 1U));
+    core_.log->warn("SM-0103 master {} silent ({} of {} polls)", master, st.missedPolls, allowed);
 }
 
 void PeerService::notify(Guid master) {

@@ -73,6 +73,7 @@ class PeerService final : public Service {
 
  private:
   const PeerSm* peer(Guid guid) const;
+  void countMissed(Guid master, const fsm::State& before, bool silent);
 
   Core core_;
   // How to reach every SM port the last discovery saw, by port GUID.

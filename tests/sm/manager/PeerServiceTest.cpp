@@ -136,6 +136,23 @@ TEST_F(PeerServiceTest, ASilentMastersPollsAreCountedOneEach) {
   EXPECT_EQ(machine->state().missedPolls, 2U);
 }
 
+// The poll that ends the standby's wait is counted too: status shows every
+// poll the takeover waited for (issue 32's detection test reads it).
+TEST_F(PeerServiceTest, EveryMissedPollIsCountedTheOneThatTakesOverIncluded) {
+  runMaster();
+  discoverAndRead();
+  wire->setFaults([](const Smp& r, std::size_t) {
+    return FakeFabricTransport::Fate::dropped(r.header.attributeId == AttributeId::SmInfo);
+  });
+  const auto allowed = std::max(settings.pollingRetries, 1U);
+  for (std::uint32_t i = 0; i < allowed; ++i) {
+    ASSERT_EQ(machine->state().phase, fsm::Phase::Standby) << "poll " << i;
+    service->poll(masterGuid());
+  }
+  EXPECT_EQ(machine->state().phase, fsm::Phase::Discovering);
+  EXPECT_EQ(described().peers.missedPolls, allowed);
+}
+
 TEST_F(PeerServiceTest, AHandoverNobodyAcceptsIsCountedSentButNotAccepted) {
   runMaster();
   discoverAndRead();
