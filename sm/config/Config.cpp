@@ -382,12 +382,14 @@ constexpr OptionSpec kOptions[] = {
     {"sm.max_sweeps_once", "integer 1-100", "5",
      "With --once: sweeps to try before giving up on bringing every reachable port up.",
      applyMaxSweepsOnce},
-    {"sm.polling_timeout_ms", "milliseconds 100-3600000", "10000",
-     "A standby SM polls the master's SMInfo this often (OpenSM's sminfo_polling_timeout).",
+    {"sm.polling_timeout_ms", "milliseconds 100-3600000", "1000",
+     "A standby SM polls the master's SMInfo this often (OpenSM's sminfo_polling_timeout, "
+     "10000 there). A poll is one SMP (retried as mad.retries says before it counts as missed).",
      applyPollingTimeout},
-    {"sm.polling_retries", "integer 1-100", "4",
+    {"sm.polling_retries", "integer 1-100", "3",
      "Polls the master may leave unanswered in a row before the standby takes over "
-     "(OpenSM's polling_retry_number).",
+     "(OpenSM's polling_retry_number, 4 there). With the defaults a dead master is found "
+     "within 3 x 1 s plus one poll's wait for its answer: under 4 s.",
      applyPollingRetries},
     {"sm.sm_key", "64-bit hex string or integer", R"("0x0000000000000001")",
      "SMInfo SM_Key, OpenSM's default. Only SMs showing the same key take part in the election; "

@@ -62,8 +62,8 @@ struct SmConfig {
   std::uint64_t subnetPrefix{0xfe80000000000000ULL};
   std::uint32_t sweepIntervalSeconds{10};  // 0: sweep only when asked
   std::uint32_t maxSweepsOnce{5};          // --once gives up after this many sweeps
-  std::uint32_t pollingTimeoutMs{10000};   // a standby polls the master this often
-  std::uint32_t pollingRetries{4};         // unanswered polls before the master counts as gone
+  std::uint32_t pollingTimeoutMs{1000};    // a standby polls the master this often
+  std::uint32_t pollingRetries{3};         // unanswered polls before the master counts as gone
   std::uint64_t smKey{kDefaultSmKey};      // SMInfo SM_Key (OpenSM's default)
   std::filesystem::path controlSocket{"/run/ibsm/ibsm.sock"};
   ControlAccessConfig control;

@@ -98,6 +98,7 @@ class Mapper {
   Result<void> subnetTimeout();
   Result<void> portGuid();
   Result<void> window();
+  Result<void> pollingPace();
   Result<void> engines();
   Result<void> perfmgr();
   Result<void> logLevel();
@@ -221,6 +222,40 @@ Result<void> Mapper::window() {
           *n == 4 ? "OpenSM's default, slow: ibsm's default (32) keeps more SMPs in flight" : "",
           *n == 4},
       "max_wire_smps");
+  return {};
+}
+
+// sminfo_polling_timeout and polling_retry_number, a pair: the detection
+// time of a dead master is their product. At OpenSM's defaults (10000 ms x 4:
+// 40 s) both are written commented, as the slow window is, so ibsm's own
+// pace (1000 ms x 3) applies; any other pair is the operator's and kept.
+Result<void> Mapper::pollingPace() {
+  constexpr std::uint64_t kOpenSmTimeout = 10000, kOpenSmRetries = 4;
+  const Option* t = find("sminfo_polling_timeout");
+  const Option* r = find("polling_retry_number");
+  const auto timeout = t ? parseCNumber(t->value) : std::optional<std::uint64_t>{kOpenSmTimeout};
+  if (!timeout || *timeout < 100 || *timeout > 3600000)
+    return std::unexpected(bad(*t, "sminfo_polling_timeout",
+                               "a number from 100 to 3600000 (ibsm's sm.polling_timeout_ms)"));
+  const auto retries = r ? parseCNumber(r->value) : std::optional<std::uint64_t>{kOpenSmRetries};
+  if (!retries || *retries < 1 || *retries > 100)
+    return std::unexpected(
+        bad(*r, "polling_retry_number", "a number from 1 to 100 (ibsm's sm.polling_retries)"));
+  const bool slow = *timeout == kOpenSmTimeout && *retries == kOpenSmRetries;
+  const std::string note =
+      slow ? "OpenSM's default pace, 40 s to find a dead master: ibsm's defaults (1000 ms x 3) "
+             "find one in under 4 s"
+           : "";
+  if (t)
+    put("sm",
+        Key{"polling_timeout_ms", std::to_string(*timeout), source("sminfo_polling_timeout", *t),
+            note, slow},
+        "sminfo_polling_timeout");
+  if (r)
+    put("sm",
+        Key{"polling_retries", std::to_string(*retries), source("polling_retry_number", *r), note,
+            slow},
+        "polling_retry_number");
   return {};
 }
 
@@ -454,8 +489,7 @@ Result<void> Mapper::mapOptions() {
       mKey(),
       hex64("subnet_prefix", "sm", "subnet_prefix"),
       number("sweep_interval", "sm", "sweep_interval", 0, 86400),
-      number("sminfo_polling_timeout", "sm", "polling_timeout_ms", 100, 3600000),
-      number("polling_retry_number", "sm", "polling_retries", 1, 100),
+      pollingPace(),
       path("partition_config_file", "sm", "partitions_file", "/etc/opensm/partitions.conf",
            "OpenSM's default, read only if it exists; ibsm refuses to start without a file it "
            "names: uncomment if you have one"),

@@ -49,7 +49,9 @@
 //   switches against each other for more than one sweep; if the worse one
 //   dies or yields instead, the better takes the fabric over.
 // - A standby polls the master every polling timeout; `pollingRetries`
-//   misses in a row (OpenSM's polling_retry_number, 4) and it rediscovers.
+//   misses in a row (OpenSM's polling_retry_number; 3, 1 s apart, by
+//   default) and it rediscovers. A poll is missed only when every try of
+//   its one SMP went unanswered, so a lost SMP alone never takes over.
 //   A poll answered by a master we outrank gets a Trap 144 (NotifyMaster),
 //   which makes the master sweep, find us and hand over.
 // - ActCount is not used for liveness: an SMInfo answer comes from the SM
@@ -66,9 +68,12 @@
 
 namespace ibsm::sm::fsm {
 
-// OpenSM's defaults (sminfo_polling_timeout, polling_retry_number).
-inline constexpr std::chrono::milliseconds kDefaultPollingTimeout{10000};
-inline constexpr std::uint32_t kDefaultPollingRetries = 4;
+// sm.polling_timeout_ms and sm.polling_retries at their defaults: a dead
+// master is found within 3 s plus the last poll's wait for its answer
+// (issue 32). OpenSM's sminfo_polling_timeout and polling_retry_number
+// default to 10 s and 4 (40 s); its own polling of us is its business.
+inline constexpr std::chrono::milliseconds kDefaultPollingTimeout{1000};
+inline constexpr std::uint32_t kDefaultPollingRetries = 3;
 
 // What the SM is, fixed between config reloads.
 struct SmContext {

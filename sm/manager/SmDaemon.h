@@ -90,8 +90,8 @@ namespace ibsm::sm::manager {
 struct DaemonSettings {
   SweepSettings sweep;
   std::chrono::seconds sweepInterval{10};  // light sweeps as master; 0: only traps and requests
-  std::chrono::milliseconds pollingTimeout{10000};
-  std::uint32_t pollingRetries{4};
+  std::chrono::milliseconds pollingTimeout{1000};  // sm.polling_timeout_ms
+  std::uint32_t pollingRetries{3};                 // sm.polling_retries
   std::uint8_t priority{0};
   std::uint64_t smKey{kDefaultSmKey};
   std::filesystem::path controlSocket;  // empty: no control socket

@@ -7,11 +7,30 @@
 namespace ibsm::sm::config {
 namespace {
 
-TEST(DaemonKeys, DefaultsMatchOpenSmsPollingAndSmKeyAndTheRunDirectory) {
+// Issue 32: a standby finds a dead master within 5 s at the defaults. The
+// worst case: the master dies just after answering a poll, then
+// `polling_retries` polls go out `polling_timeout_ms` apart and the last
+// one waits out the engine's tries (mad.retries + 1 timeouts) before it
+// counts as missed.
+TEST(DaemonKeys, DefaultPollingFindsADeadMasterWithinFiveSeconds) {
   const auto c = parseConfig("", "empty.toml");
   ASSERT_TRUE(c);
-  EXPECT_EQ(c->sm.pollingTimeoutMs, 10000u);
-  EXPECT_EQ(c->sm.pollingRetries, 4u);
+  const std::uint64_t lastPollWaits = std::uint64_t{c->mad.retries + 1} * c->mad.timeoutMs;
+  EXPECT_LE(std::uint64_t{c->sm.pollingTimeoutMs} * c->sm.pollingRetries + lastPollWaits, 5000u);
+}
+
+// ...and never on one lost SMP, nor on one poll lost whole (all its tries):
+// a lossy link must not hand the subnet over needlessly.
+TEST(DaemonKeys, DefaultPollingNeedsMoreThanOneMissedPollToTakeOver) {
+  const auto c = parseConfig("", "empty.toml");
+  ASSERT_TRUE(c);
+  EXPECT_GE(c->mad.retries, 1u);  // one lost SMP is retried within the poll
+  EXPECT_GE(c->sm.pollingRetries, 2u);
+}
+
+TEST(DaemonKeys, DefaultsMatchOpenSmsSmKeyAndTheRunDirectory) {
+  const auto c = parseConfig("", "empty.toml");
+  ASSERT_TRUE(c);
   EXPECT_EQ(c->sm.smKey, 0x0000000000000001u);  // OpenSM's OSM_DEFAULT_SM_KEY
   EXPECT_EQ(c->sm.controlSocket, "/run/ibsm/ibsm.sock");
 }

@@ -52,8 +52,14 @@ TEST(OpenSmConfImport, OpenSmsDefaultsGiveOpenSmsBehaviourWhereTheDefaultsDiffer
   EXPECT_EQ(c.sm.smKey, 1u);
   EXPECT_EQ(c.sm.priority, 0);
   EXPECT_EQ(c.sm.sweepIntervalSeconds, 10u);
-  EXPECT_EQ(c.sm.pollingTimeoutMs, 10000u);
-  EXPECT_EQ(c.sm.pollingRetries, 4u);
+  // OpenSM's polling pace (10 s x 4 polls, 40 s to find a dead master) is
+  // written commented, as its window of 4 is: ibsm's own pace applies.
+  const auto own = parseConfig("", "empty.toml");
+  ASSERT_TRUE(own);
+  EXPECT_EQ(c.sm.pollingTimeoutMs, own->sm.pollingTimeoutMs);
+  EXPECT_EQ(c.sm.pollingRetries, own->sm.pollingRetries);
+  EXPECT_THAT(imported.toml, HasSubstr("\n# polling_timeout_ms = 10000\n"));
+  EXPECT_THAT(imported.toml, HasSubstr("\n# polling_retries = 4\n"));
   EXPECT_EQ(c.sm.subnetPrefix, 0xfe80000000000000ULL);
   EXPECT_EQ(c.sm.headOfQueueLifetime, 0x12);
   EXPECT_EQ(c.sm.leafHeadOfQueueLifetime, 0x10);
@@ -209,6 +215,35 @@ TEST(OpenSmConfImport, AnOperatorsChoiceOfWindowIsKept) {
   EXPECT_EQ(c.mad.window, 64u);
   EXPECT_EQ(c.routing.engines, std::vector<std::string>{"minhop"});
   EXPECT_EQ(c.log.level, "trace");  // -V: 0xff
+}
+
+// The pair is one choice (detection = timeout x retries): any pair other
+// than OpenSM's defaults is the operator's and kept as it is, both keys;
+// OpenSM's defaults alone (the other option absent) are still its defaults.
+TEST(OpenSmConfImport, AnOperatorsPollingPaceIsKept) {
+  const auto own = parseConfig("", "empty.toml");
+  ASSERT_TRUE(own);
+  struct Case {
+    const char* conf;
+    std::uint32_t timeoutMs, retries;
+  };
+  for (const auto& k :
+       {Case{"sminfo_polling_timeout 2000\npolling_retry_number 4\n", 2000, 4},
+        Case{"sminfo_polling_timeout 10000\npolling_retry_number 2\n", 10000, 2},
+        Case{"sminfo_polling_timeout 10000\n", own->sm.pollingTimeoutMs, own->sm.pollingRetries},
+        Case{"polling_retry_number 4\n", own->sm.pollingTimeoutMs, own->sm.pollingRetries}}) {
+    const auto imported = importOpenSmConf(k.conf, "o.conf");
+    ASSERT_TRUE(imported) << imported.error().message;
+    const auto c = parseConfig(imported->toml, "o.toml");
+    ASSERT_TRUE(c) << c.error().message << "\n" << imported->toml;
+    EXPECT_EQ(c->sm.pollingTimeoutMs, k.timeoutMs) << k.conf;
+    EXPECT_EQ(c->sm.pollingRetries, k.retries) << k.conf;
+  }
+  const auto bad = importOpenSmConf("\npolling_retry_number 0\n", "o.conf");
+  ASSERT_FALSE(bad);
+  EXPECT_EQ(
+      bad.error().message.rfind("o.conf:2: polling_retry_number: expected a number from 1", 0), 0u)
+      << bad.error().message;
 }
 
 TEST(OpenSmConfImport, AHandEditedFileReadsAsOpenSmReadsIt) {
