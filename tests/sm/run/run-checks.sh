@@ -256,20 +256,27 @@ two_sm_key=0x0000000000c0ffee
 # An OpenSM config in FILE: SM-to-SM polling every POLL_MS with RETRIES
 # retries, light sweeps every SWEEP seconds, its log flushed line by line (it
 # is read while OpenSM runs) and the wide SMP window of the benchmarks.
+# POLL_MS or RETRIES "default": the option left out, the SM's own default.
 opensm_conf() {
   local file=$1 poll_ms=${2:-1000} retries=${3:-2} sweep=${4:-10}
-  printf '%s\n' "sminfo_polling_timeout $poll_ms" "polling_retry_number $retries" \
-    "sweep_interval $sweep" "sm_key $two_sm_key" 'force_log_flush TRUE' 'max_wire_smps 64' \
-    'max_wire_smps2 64' >"$file"
+  {
+    [[ $poll_ms == default ]] || echo "sminfo_polling_timeout $poll_ms"
+    [[ $retries == default ]] || echo "polling_retry_number $retries"
+    printf '%s\n' "sweep_interval $sweep" "sm_key $two_sm_key" 'force_log_flush TRUE' \
+      'max_wire_smps 64' 'max_wire_smps2 64'
+  } >"$file"
 }
 
 # An ibsm daemon config in FILE with the same meanings and SM_Key, and its own control
 # socket (DIR/control.sock) so that tests running side by side never meet.
 ibsm_conf() {
   local file=$1 dir=$2 poll_ms=${3:-1000} retries=${4:-2} sweep=${5:-10}
-  printf '%s\n' '[sm]' "sweep_interval = $sweep" "polling_timeout_ms = $poll_ms" \
-    "polling_retries = $retries" "sm_key = \"$two_sm_key\"" \
-    "control_socket = \"$dir/control.sock\"" >"$file"
+  {
+    printf '%s\n' '[sm]' "sweep_interval = $sweep"
+    [[ $poll_ms == default ]] || echo "polling_timeout_ms = $poll_ms"
+    [[ $retries == default ]] || echo "polling_retries = $retries"
+    printf '%s\n' "sm_key = \"$two_sm_key\"" "control_socket = \"$dir/control.sock\""
+  } >"$file"
 }
 
 # Starts OpenSM on node NODE with priority PRIO in the fresh directory DIR
