@@ -12,7 +12,7 @@
 # timers fire late and ibsim and the SMs wait for a core; the defaults' worst
 # case is under 4 s), more than one poll missed before it (one lost poll
 # never takes over), the takeover counted, the subnet up, sminfo naming B,
-# every LID kept. Prints the three times for the README and bench-sm.sh.
+# every LID kept. Prints the three times.
 #
 #   run-with-ibsim.sh NETFILE -- failover-detection.sh path/to/ibsm [ibsm|opensm]
 set -u
