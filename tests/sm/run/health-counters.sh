@@ -115,19 +115,8 @@ ibqe_counters() { # ibqueryerrors output on stdin
            f = substr(line, RSTART + 1, RLENGTH - 2); line = substr(line, RSTART + RLENGTH)
            split(f, kv, " == "); print name, port, kv[1] } }'
 }
-# ibqueryerrors ARGS... once more when it crashed: the diag itself segfaults
-# now and then on a loaded machine (as sa-equivalence.sh saw, with OpenSM as
-# master too), printing nothing. It is only ever asked to read here, so a
-# second run reads the same counters.
-ibqe() {
-  local rc attempt
-  for attempt in 1 2; do
-    ibqueryerrors "$@" 2>/dev/null
-    rc=$?
-    [[ $rc -ge 128 && $attempt -eq 1 ]] || return "$rc"
-    echo "ibqueryerrors crashed (exit $rc); once more" >&2
-  done
-}
+# ibqueryerrors ARGS..., once more when it crashed (run-checks.sh).
+ibqe() { once_more_on_crash quiet ibqueryerrors "$@"; }
 ibqe --threshold-file sm/thresholds >ibqe-thresholds.out
 {
   ibqe_counters <ibqe-thresholds.out
