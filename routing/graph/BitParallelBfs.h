@@ -42,7 +42,8 @@ class BitParallelBfs {
   // Calls reached(s, level, bits) once for every switch s and level at which
   // some sources first reach it, with those sources' bits: level 0 for the
   // sources themselves (in the order given), then level by level, each
-  // level's switches in index order. Calls levelDone(level) after each level that reached any switch.
+  // level's switches in index order. Calls levelDone(level) after each
+  // level that reached any switch.
   template <typename Neighbours, typename Reached, typename LevelDone>
   void run(std::span<const SwitchIndex> sources, Neighbours&& neighbours, Reached&& reached,
            LevelDone&& levelDone);
@@ -86,18 +87,21 @@ void BitParallelBfs<Words>::run(std::span<const SwitchIndex> sources, Neighbours
   if (!sources.empty()) levelDone(std::uint16_t{0});
   for (std::uint16_t level = 1;; ++level) {
     bool grew = false;
+    const Bits* const frontier = frontier_.data();  // locals: kept in registers
+    Bits* const seen = seen_.data();
+    Bits* const next = next_.data();
     for (SwitchIndex s = 0; s < n; ++s) {
       Bits in{};
-      neighbours(s, [&](SwitchIndex t) {
-        for (std::size_t w = 0; w < Words; ++w) in[w] |= frontier_[t][w];
+      neighbours(s, [&in, frontier](SwitchIndex t) {
+        for (std::size_t w = 0; w < Words; ++w) in[w] |= frontier[t][w];
       });
       std::uint64_t any = 0;
       for (std::size_t w = 0; w < Words; ++w) {
-        in[w] &= ~seen_[s][w];
-        seen_[s][w] |= in[w];
+        in[w] &= ~seen[s][w];
+        seen[s][w] |= in[w];
         any |= in[w];
       }
-      next_[s] = in;
+      next[s] = in;
       if (any == 0) continue;
       grew = true;
       reached(s, level, in);
