@@ -19,6 +19,7 @@
 #include <algorithm>
 #include <array>
 #include <bit>
+#include <cassert>
 #include <cstdint>
 #include <span>
 #include <vector>
@@ -70,6 +71,7 @@ template <std::size_t Words>
 template <typename Neighbours, typename Reached, typename LevelDone>
 void BitParallelBfs<Words>::run(std::span<const SwitchIndex> sources, Neighbours&& neighbours,
                                 Reached&& reached, LevelDone&& levelDone) {
+  assert(sources.size() <= kWidth);
   const std::size_t n = seen_.size();
   std::fill(seen_.begin(), seen_.end(), Bits{});
   std::fill(frontier_.begin(), frontier_.end(), Bits{});
