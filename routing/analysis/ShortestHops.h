@@ -2,9 +2,8 @@
 // CA LIDs: what the report's stretch measures routes against. One BFS per
 // such switch costs a pass over every channel (a fat tree of radix 48:
 // 1,152 leaves x 110,592 channels); instead 64 destinations share one
-// bit-parallel BFS (each switch holds a word: bit k set once destination
-// k's search has reached it), so a level costs one pass for all 64. The
-// batches run in parallel, each writing its own rows.
+// bit-parallel BFS (routing/graph/BitParallelBfs.h), so a level costs one
+// pass for all 64. The batches run in parallel, each writing its own rows.
 #pragma once
 
 #include <cstdint>
@@ -12,6 +11,7 @@
 #include <vector>
 
 #include "routing/analysis/ForwardingView.h"
+#include "routing/graph/BitParallelBfs.h"
 
 namespace ibsm::analysis {
 
@@ -27,10 +27,10 @@ class ShortestHops {
   }
 
  private:
-  void searchBatch(std::size_t first, std::size_t count, const std::vector<SwitchIndex>& targets,
-                   const std::vector<SwitchIndex>& adjacent);
+  using Search = routing::BitParallelBfs<1>;  // 64 targets a search: a word per switch
+  void searchBatch(const ForwardingView& view, Search& search, std::span<const SwitchIndex> targets,
+                   std::size_t firstRow);
 
-  const ForwardingView& view_;
   std::size_t n_;
   std::vector<std::uint32_t> rowOf_;  // per switch: its row in hops_
   std::vector<std::uint16_t> hops_;   // row per target switch, n_ wide

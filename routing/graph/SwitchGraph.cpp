@@ -1,8 +1,8 @@
 #include "routing/graph/SwitchGraph.h"
 
 #include <algorithm>
-#include <boost/graph/breadth_first_search.hpp>
-#include <boost/graph/visitors.hpp>
+
+#include "routing/graph/BitParallelBfs.h"
 
 namespace ibsm::routing {
 
@@ -45,13 +45,15 @@ SwitchGraph::SwitchGraph(const Fabric& fabric) : indexOf_(fabric.size(), kNoSwit
 }
 
 std::vector<std::uint16_t> SwitchGraph::hopsFrom(SwitchIndex s) const {
-  std::vector<std::uint16_t> hops(size(), kUnreachable);
-  hops[s] = 0;
-  boost::breadth_first_search(
-      graph_, s,
-      boost::visitor(boost::make_bfs_visitor(boost::record_distances(
-          boost::make_iterator_property_map(hops.begin(), boost::get(boost::vertex_index, graph_)),
-          boost::on_tree_edge()))));
+  std::vector<std::uint16_t> hops;
+  std::vector<SwitchIndex> queue;
+  queue.reserve(size());
+  hopsFromOne(
+      size(), s,
+      [this](SwitchIndex from, auto&& f) {
+        forEachCable(from, [&](SwitchIndex t, const Cable&) { f(t); });
+      },
+      hops, queue);
   return hops;
 }
 

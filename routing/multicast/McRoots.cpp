@@ -1,8 +1,9 @@
 #include "routing/multicast/McRoots.h"
 
 #include <algorithm>
-#include <array>
 #include <limits>
+
+#include "routing/graph/BitParallelBfs.h"
 
 namespace ibsm::routing {
 namespace {
@@ -59,45 +60,35 @@ std::vector<SwitchIndex> spreadOrder(const SwitchGraph& graph, std::vector<Switc
 }
 
 // Each switch's eccentricity toward the targets: the most hops from it to a
-// target it reaches. Breadth-first from 256 switches at once, a bit each,
-// so a level costs one pass over the cables for all of them: a BFS from
-// every switch is otherwise most of a plan's time on a fabric of thousands
-// of switches.
+// target it reaches. Breadth-first from 256 switches at once, a bit each
+// (BitParallelBfs), so a level costs one pass over the cables for all of
+// them: a BFS from every switch is otherwise most of a plan's time on a
+// fabric of thousands of switches.
 std::vector<std::uint16_t> eccentricities(const SwitchGraph& graph,
                                           const std::vector<bool>& target) {
-  constexpr std::size_t kWords = 4;
-  using Bits = std::array<std::uint64_t, kWords>;
+  using Search = BitParallelBfs<4>;
   const std::size_t n = graph.size();
   std::vector<std::uint16_t> ecc(n, 0);
-  std::vector<Bits> seen(n);
-  std::vector<Bits> frontier(n);
-  std::vector<Bits> next(n);
-  for (std::size_t first = 0; first < n; first += kWords * 64) {
-    const std::size_t batch = std::min(n - first, kWords * 64);
-    std::ranges::fill(seen, Bits{});
-    std::ranges::fill(frontier, Bits{});
-    for (std::size_t i = 0; i < batch; ++i)
-      seen[first + i][i / 64] = frontier[first + i][i / 64] = std::uint64_t{1} << (i % 64);
-    for (std::uint16_t level = 1;; ++level) {
-      bool moved = false;
-      Bits reached{};  // sources that reached a target at this level
-      for (SwitchIndex v = 0; v < n; ++v) {
-        Bits in{};
-        graph.forEachCable(v, [&](SwitchIndex t, const Cable&) {
-          for (std::size_t w = 0; w < kWords; ++w) in[w] |= frontier[t][w];
+  std::vector<SwitchIndex> sources;
+  Search search(n);
+  const auto neighbours = [&graph](SwitchIndex s, auto&& f) {
+    graph.forEachCable(s, [&](SwitchIndex t, const Cable&) { f(t); });
+  };
+  for (std::size_t first = 0; first < n; first += Search::kWidth) {
+    sources.clear();
+    for (std::size_t s = first; s < std::min(n, first + Search::kWidth); ++s)
+      sources.push_back(static_cast<SwitchIndex>(s));
+    Search::Bits atLevel{};  // sources that reached a target at this level
+    search.run(
+        sources, neighbours,
+        [&](SwitchIndex s, std::uint16_t, const Search::Bits& bits) {
+          if (!target[s]) return;
+          for (std::size_t w = 0; w < bits.size(); ++w) atLevel[w] |= bits[w];
+        },
+        [&](std::uint16_t level) {
+          Search::forEachBit(atLevel, [&](std::size_t k) { ecc[first + k] = level; });
+          atLevel = {};
         });
-        for (std::size_t w = 0; w < kWords; ++w) {
-          next[v][w] = in[w] & ~seen[v][w];
-          seen[v][w] |= next[v][w];
-          moved = moved || next[v][w] != 0;
-          if (target[v]) reached[w] |= next[v][w];
-        }
-      }
-      if (!moved) break;
-      for (std::size_t i = 0; i < batch; ++i)
-        if ((reached[i / 64] >> (i % 64) & 1) != 0) ecc[first + i] = level;
-      std::swap(frontier, next);
-    }
   }
   return ecc;
 }

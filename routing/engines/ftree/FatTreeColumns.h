@@ -17,6 +17,7 @@
 #include "routing/engines/ftree/FatTreeLayout.h"
 #include "routing/engines/ftree/FatTreeLegalise.h"
 #include "routing/engines/ftree/FatTreeReach.h"
+#include "routing/graph/BitParallelBfs.h"
 #include "routing/graph/SwitchGraph.h"
 
 namespace ibsm::routing::ftree {
@@ -187,20 +188,15 @@ class Lengths {
   }
 
  private:
-  // Breadth first over every cable, into buffers kept from leaf to leaf.
+  // Breadth first over every cable, into buffers kept from leaf to leaf
+  // (kFar where none).
+  static_assert(kFar == kUnreachable);
   void hopsFrom(SwitchIndex from) {
     shortestFrom_ = from;
-    shortest_.assign(layout_.switches(), kFar);
-    queue_.assign(1, from);
-    shortest_[from] = 0;
-    for (std::size_t k = 0; k < queue_.size(); ++k) {
-      const SwitchIndex s = queue_[k];
-      for (CableId c = layout_.cableBegin(s); c < layout_.cableEnd(s); ++c)
-        if (shortest_[layout_.to[c]] == kFar) {
-          shortest_[layout_.to[c]] = static_cast<std::uint16_t>(shortest_[s] + 1);
-          queue_.push_back(layout_.to[c]);
-        }
-    }
+    const auto neighbours = [this](SwitchIndex s, auto&& f) {
+      for (CableId c = layout_.cableBegin(s); c < layout_.cableEnd(s); ++c) f(layout_.to[c]);
+    };
+    hopsFromOne(layout_.switches(), from, neighbours, shortest_, queue_);
   }
 
   const FatTreeLayout& layout_;

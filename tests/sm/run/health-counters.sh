@@ -105,32 +105,25 @@ echo "  saturated \"$satsw\"[$satp]: perfquery now $now_value, ibsm total $total
 [[ $lower == true ]] || fail "the saturated counter's total is not marked a lower bound"
 [[ $resets -ge 1 ]] || fail "no counter reset counted"
 
-# Over the thresholds: `ibsm health` against `ibqueryerrors --threshold-file`,
-# as "NODE PORT COUNTER" lines.
-ibqe_counters() { # ibqueryerrors output on stdin
+# "NAME PORT COUNTER VALUE" per counter ibqueryerrors reports, from its
+# output on stdin (its GUIDs are port GUIDs for CAs, so ports are matched by
+# node name and number).
+ibqe_counters() {
   awk '/^Errors for / { name = $0; sub(/^[^"]*"/, "", name); sub(/".*/, "", name); next }
        /^ *GUID 0x[0-9a-f]+ port [0-9]+:/ {
          port = $4; sub(/:/, "", port); line = $0
          while (match(line, /\[[A-Za-z0-9]+ == [0-9]+\]/)) {
            f = substr(line, RSTART + 1, RLENGTH - 2); line = substr(line, RSTART + RLENGTH)
-           split(f, kv, " == "); print name, port, kv[1] } }'
+           split(f, kv, " == "); print name, port, kv[1], kv[2] } }'
 }
-# ibqueryerrors ARGS... once more when it crashed: the diag itself segfaults
-# now and then on a loaded machine (as sa-equivalence.sh saw, with OpenSM as
-# master too), printing nothing. It is only ever asked to read here, so a
-# second run reads the same counters.
-ibqe() {
-  local rc attempt
-  for attempt in 1 2; do
-    ibqueryerrors "$@" 2>/dev/null
-    rc=$?
-    [[ $rc -ge 128 && $attempt -eq 1 ]] || return "$rc"
-    echo "ibqueryerrors crashed (exit $rc); once more" >&2
-  done
-}
+# ibqueryerrors ARGS..., once more when it crashed (run-checks.sh).
+ibqe() { once_more_on_crash quiet ibqueryerrors "$@"; }
+
+# Over the thresholds: `ibsm health` against `ibqueryerrors --threshold-file`,
+# as "NODE PORT COUNTER" lines.
 ibqe --threshold-file sm/thresholds >ibqe-thresholds.out
 {
-  ibqe_counters <ibqe-thresholds.out
+  ibqe_counters <ibqe-thresholds.out | sed 's/ [0-9]*$//'
   echo "$satsw $satp SymbolErrorCounter"  # cleared by ibsm: ibqueryerrors reads 0
 } | sort -u >diags.over
 env -u LD_PRELOAD "$IBSM" health --json --socket "$PWD/$sock" >health.json ||
@@ -153,14 +146,7 @@ compare_with_ibqueryerrors() { # TAG STATUS-JSON
   # leave counters half cleared for the second try to read.
   ibqe >"ibqueryerrors-$tag.out"
   ibqe -k -K >/dev/null
-  # "NAME PORT COUNTER VALUE" per counter ibqueryerrors reports (its GUIDs are
-  # port GUIDs for CAs, so ports are matched by node name and number).
-  awk '/^Errors for / { name = $0; sub(/^[^"]*"/, "", name); sub(/".*/, "", name); next }
-       /^ *GUID 0x[0-9a-f]+ port [0-9]+:/ {
-         port = $4; sub(/:/, "", port); line = $0
-         while (match(line, /\[[A-Za-z0-9]+ == [0-9]+\]/)) {
-           f = substr(line, RSTART + 1, RLENGTH - 2); line = substr(line, RSTART + RLENGTH)
-           split(f, kv, " == "); print name, port, kv[1], kv[2] } }' "ibqueryerrors-$tag.out" |
+  ibqe_counters <"ibqueryerrors-$tag.out" |
     sort >"diags-$tag.errors"
   jq -r '.health.ports_over_zero[] | select(.last > 0) | "\(.name | capture("^\"(?<n>[^\"]*)\"").n) \(.port) \(.counter) \(.last)"' \
     "$json" | sort >"ibsm-$tag.errors"

@@ -40,6 +40,29 @@ finish() {
 # The diags print "ibwarn: sim_connect: attached..." from umad2sim on stderr.
 quiet() { "$@" 2>/dev/null; }
 
+# Runs CMD... once more when it crashed, i.e. exited by a signal: a status
+# of 128 or more (128 + the signal; `timeout CMD` passes it on, and its own
+# 124 is no crash). The diags crash now and then on a loaded machine:
+# ibqueryerrors segfaults, printing nothing (seen with OpenSM as master too).
+# Only for commands that just read, so that the second run reads what the
+# first would have. CMD's output is held until it ends and only the last
+# run's is printed (a run cut short leaves nothing half written); a crash is
+# noted on stderr, with CMD's. Returns the last run's status.
+once_more_on_crash() {
+  local held rc
+  held=$(mktemp) || return 1
+  "$@" >"$held"
+  rc=$?
+  if ((rc >= 128)); then
+    echo "$* crashed (exit $rc); once more" >&2
+    "$@" >"$held"
+    rc=$?
+  fi
+  cat "$held"
+  rm -f "$held"
+  return "$rc"
+}
+
 # Sends one line to ibsim's console.
 console() { printf '%s\n' "$1" >"$IBSIM_CONSOLE"; }
 
