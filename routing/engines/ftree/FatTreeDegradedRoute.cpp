@@ -157,13 +157,9 @@ std::vector<std::size_t> routeMostByDmodk(const DegradedTree& tree,
                                           unsigned threads) {
   if (!out.hint.empty()) return routeWithHint(tree, order, out);
   const FatTreeLayout& layout = tree.layout;
-  std::vector<Toward> toward(layout.leaves.size());
   std::vector<bool> wanted(layout.leaves.size(), false);
   for (const std::size_t i : order) wanted[layout.leafIndex[tree.destinations[i].leaf]] = true;
-  parallelFor(threads, toward.size(), 8, [&](std::size_t b, std::size_t e, unsigned) {
-    for (; b < e; ++b)
-      if (wanted[b]) toward[b] = towardLeaf(tree, layout.leaves[b]);
-  });
+  const std::vector<Toward> toward = towardLeaves(tree, wanted, threads);
   Planner plan(tree, toward);
   plan.run(order);
   const bool legal = levelsFollowHub(layout, tree.reach, tree.hub);
