@@ -36,10 +36,11 @@ std::vector<bool> leftToSearch(const FatTreeLayout& layout, const FatTreeReach& 
 }  // namespace
 
 SwitchClimbs::SwitchClimbs(const FatTreeLayout& layout, const FatTreeReach& reach,
-                           const HubOrder& hub, bool complete) {
+                           const HubOrder& hub, bool complete, bool cut) {
   const auto n = layout.switches();
-  const std::vector<bool> searched =
-      complete ? std::vector<bool>(n, false) : leftToSearch(layout, reach);
+  const std::vector<bool> searched = complete ? std::vector<bool>(n, false)
+                                     : cut    ? leftToSearch(layout, reach)
+                                              : std::vector<bool>(n, true);
   // Climbs to the hub, earliest first: an earlier neighbour is settled
   // before its later ones (on a complete tree every switch but the hub has
   // one). Through none left to the search.

@@ -49,8 +49,12 @@ namespace ibsm::routing::ftree {
 // not `complete`: those below a switch that lost an up cable).
 class SwitchClimbs {
  public:
+  // `cut`: whether a tree that is not `complete` climbs too. Not under a
+  // hint: a switch whose kept chain broke then goes to the search as before,
+  // which joins the kept chains nearby, where a climb chosen by index among
+  // the neighbours the lost cable left could move many more entries.
   SwitchClimbs(const FatTreeLayout& layout, const FatTreeReach& reach, const HubOrder& hub,
-               bool complete);
+               bool complete, bool cut = true);
   std::span<const CableId> toHub(SwitchIndex s) const {
     return {cables_.data() + first_[s], cables_.data() + first_[s + 1]};
   }
