@@ -1,6 +1,9 @@
 #include "routing/engines/ftree/FatTreeDegradedPlan.h"
 
+#include <ibsm/ParallelFor.h>
+
 #include <algorithm>
+#include <map>
 #include <tuple>
 
 namespace ibsm::routing::ftree {
@@ -73,6 +76,39 @@ Toward towardLeaf(const DegradedTree& tree, SwitchIndex leaf) {
   }
   out.check = out.far || !leavesConeClimbing(tree, leaf, out.dist);
   if (!out.check) countLengths(layout, leaf, out);
+  return out;
+}
+
+std::vector<Toward> towardLeaves(const DegradedTree& tree, const std::vector<bool>& wanted,
+                                 unsigned threads) {
+  const FatTreeLayout& layout = tree.layout;
+  const std::size_t n = layout.leaves.size();
+  // Per wanted leaf, the first wanted leaf with its parents (itself when
+  // it is the first, the hub, or stands above height 0).
+  std::vector<std::size_t> first(n);
+  std::map<std::vector<SwitchIndex>, std::size_t> byParents;
+  std::vector<SwitchIndex> parents;
+  for (std::size_t b = 0; b < n; ++b) {
+    first[b] = b;
+    const SwitchIndex leaf = layout.leaves[b];
+    if (!wanted[b] || leaf == tree.hub.hub || layout.height[leaf] != 0) continue;
+    parents.clear();
+    for (const CableId c : layout.upCables(leaf)) parents.push_back(layout.to[c]);
+    std::ranges::sort(parents);
+    first[b] = byParents.try_emplace(parents, b).first->second;
+  }
+  std::vector<Toward> out(n);
+  parallelFor(threads, n, 8, [&](std::size_t b, std::size_t e, unsigned) {
+    for (; b < e; ++b)
+      if (wanted[b] && first[b] == b) out[b] = towardLeaf(tree, layout.leaves[b]);
+  });
+  parallelFor(threads, n, 32, [&](std::size_t b, std::size_t e, unsigned) {
+    for (; b < e; ++b) {
+      if (!wanted[b] || first[b] == b) continue;
+      out[b] = out[first[b]];
+      std::swap(out[b].dist[layout.leaves[b]], out[b].dist[layout.leaves[first[b]]]);
+    }
+  });
   return out;
 }
 

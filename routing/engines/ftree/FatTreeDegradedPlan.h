@@ -32,6 +32,16 @@ struct Toward {
 
 Toward towardLeaf(const DegradedTree& tree, SwitchIndex leaf);
 
+// towardLeaf of every leaf (by leaf index) that `wanted` names, on
+// `threads` threads; the same for any count. Leaves at height 0 with the
+// same parents (the far ends of their up cables) share one search: toward
+// either, every other switch stands where it stands toward the other, and
+// their distances to each other are equal, so one's Toward is the other's
+// with their own two entries swapped. The hub leaf is searched on its own
+// (the check of the hub's ancestors passes over it toward any other leaf).
+std::vector<Toward> towardLeaves(const DegradedTree& tree, const std::vector<bool>& wanted,
+                                 unsigned threads);
+
 // Destination by destination in order: whether it keeps D-mod-K's column,
 // and the short switches' climbs, on the loads of their up cables only.
 class Planner {

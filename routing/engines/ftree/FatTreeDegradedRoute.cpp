@@ -88,13 +88,28 @@ std::vector<Worker> writeColumns(const DegradedTree& tree, const Planner& plan,
     Worker& my = work[w];
     for (; b < e; ++b) {
       if (!plain[b]) continue;
-      const Destination& d = dests[plan.taken[b]];
       const Toward& t = plan.toward(plan.taken[b]);
-      if (leafFlows) countPlainFlows(tree, plan, *leafFlows, shortLeaves, b, my);
-      plan.ports(b, my.writer.column(d.lid));
+      plan.ports(b, my.writer.column(dests[plan.taken[b]].lid));
       my.tally.caRoutes += t.caRoutes;
       my.tally.longer += t.longer;
     }
+  });
+  if (!leafFlows) return work;
+  // The flows by digits, not by LID: the columns of one digit climb on the
+  // same cables above the leaves, whose loads then stay in cache. Sums, so
+  // the loads do not depend on the order nor on the threads.
+  std::vector<std::pair<std::uint64_t, std::size_t>> byDigits;  // (digits, k)
+  for (std::size_t k = 0; k < plan.taken.size(); ++k) {
+    if (!plain[k]) continue;
+    std::uint64_t key = 0;
+    for (std::size_t h = 0; h < tree.layout.top; ++h)
+      key = key << 8 | tree.degraded.dmodk().digit(plan.taken[k], h);
+    byDigits.emplace_back(key, k);
+  }
+  std::ranges::sort(byDigits);
+  parallelFor(workers, byDigits.size(), 256, [&](std::size_t b, std::size_t e, unsigned w) {
+    for (; b < e; ++b)
+      countPlainFlows(tree, plan, *leafFlows, shortLeaves, byDigits[b].second, work[w]);
   });
   return work;
 }
@@ -157,13 +172,9 @@ std::vector<std::size_t> routeMostByDmodk(const DegradedTree& tree,
                                           unsigned threads) {
   if (!out.hint.empty()) return routeWithHint(tree, order, out);
   const FatTreeLayout& layout = tree.layout;
-  std::vector<Toward> toward(layout.leaves.size());
   std::vector<bool> wanted(layout.leaves.size(), false);
   for (const std::size_t i : order) wanted[layout.leafIndex[tree.destinations[i].leaf]] = true;
-  parallelFor(threads, toward.size(), 8, [&](std::size_t b, std::size_t e, unsigned) {
-    for (; b < e; ++b)
-      if (wanted[b]) toward[b] = towardLeaf(tree, layout.leaves[b]);
-  });
+  const std::vector<Toward> toward = towardLeaves(tree, wanted, threads);
   Planner plan(tree, toward);
   plan.run(order);
   const bool legal = levelsFollowHub(layout, tree.reach, tree.hub);

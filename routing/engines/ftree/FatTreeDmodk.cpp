@@ -85,13 +85,18 @@ void DmodkRoutes::column(std::size_t i, std::vector<CableId>& next) const {
   fill(i, [&](SwitchIndex s, CableId c) { next[s] = c; });
 }
 
+// Asked switch by switch for one destination (a column's flows, its
+// checks): the leaf's row of switches above it, not a row per switch, and no
+// division where the digit is below the up cables (every switch that lost none).
 CableId DmodkRoutes::hop(std::size_t i, SwitchIndex s) const {
   const SwitchIndex leaf = destinations_[i].leaf;
   const std::size_t h = layout_.height[s];
   if (chain_[at(i, h)] == s) return h == 0 ? kDeliver : downCable_[at(i, h)];
-  if (reach_.under(s, leaf)) return toward_[s * layout_.leaves.size() + layout_.leafIndex[leaf]];
+  if (BitRows::test(reach_.above(leaf), s))
+    return toward_[s * layout_.leaves.size() + layout_.leafIndex[leaf]];
   const auto ups = layout_.upCables(s);
-  return ups.empty() ? kNoCable : ups[digit_[at(i, h)] % ups.size()];
+  const std::size_t digit = digit_[at(i, h)];
+  return ups.empty() ? kNoCable : ups[digit < ups.size() ? digit : digit % ups.size()];
 }
 
 // fill() again, on port tables: this loop runs once per (switch, CA LID).

@@ -137,7 +137,7 @@ class FatTreeEngine final : public RoutingEngine {
                                  const Legaliser& legaliser, const HubOrder& hub, bool complete,
                                  HintColumns& hint, RoutingResult& result, Tally& tally,
                                  unsigned threads) {
-    const SwitchClimbs climbs(layout, hub, complete);
+    const SwitchClimbs climbs(layout, reach, hub, complete, hint.empty());
     std::vector<std::vector<const Destination*>> onSwitch(layout.switches());
     for (const Destination& d : others) onSwitch[d.leaf].push_back(&d);
     std::vector<SwitchIndex> targets;

@@ -4,15 +4,46 @@
 #include <limits>
 
 namespace ibsm::routing::ftree {
+namespace {
 
-SwitchClimbs::SwitchClimbs(const FatTreeLayout& layout, const HubOrder& hub, bool complete) {
+// The switches the hub climb leaves to the legaliser's search on a tree that
+// is not complete. Below a switch that lost an up cable (fewer than its
+// level's most), the earlier neighbours of a switch lead toward a target on
+// paths of unequal length (the lost cable's side is nearer to some targets),
+// and the hub climb, which picks by the target's index, could take the
+// longer: those go to the search, which picks by distance. A tree that is no
+// complete one with a few cables lost (leaves uneven, or more than one in
+// twenty up cables missing, as DegradedDmodk::make) goes to the search whole.
+std::vector<bool> leftToSearch(const FatTreeLayout& layout, const FatTreeReach& reach) {
   const auto n = layout.switches();
-  if (!complete) {
-    first_.assign(n + 1, 0);
-    return;
+  std::vector<std::size_t> most(layout.top + 1u, 0);
+  for (SwitchIndex s = 0; s < n; ++s)
+    most[layout.height[s]] = std::max(most[layout.height[s]], layout.upCables(s).size());
+  std::vector<std::uint64_t> below(reach.words(), 0);
+  std::size_t missing = 0;
+  for (SwitchIndex s = 0; s < n; ++s) {
+    const std::size_t lost = most[layout.height[s]] - layout.upCables(s).size();
+    missing += lost;
+    if (lost > 0)
+      for (std::size_t w = 0; w < below.size(); ++w) below[w] |= reach.below(s)[w];
   }
+  if (layout.unevenLeaves || missing * 20 > layout.cables() / 2) return std::vector<bool>(n, true);
+  std::vector<bool> out(n);
+  for (SwitchIndex s = 0; s < n; ++s) out[s] = BitRows::test(below.data(), s);
+  return out;
+}
+
+}  // namespace
+
+SwitchClimbs::SwitchClimbs(const FatTreeLayout& layout, const FatTreeReach& reach,
+                           const HubOrder& hub, bool complete, bool cut) {
+  const auto n = layout.switches();
+  const std::vector<bool> searched = complete ? std::vector<bool>(n, false)
+                                     : cut    ? leftToSearch(layout, reach)
+                                              : std::vector<bool>(n, true);
   // Climbs to the hub, earliest first: an earlier neighbour is settled
-  // before its later ones (every switch but the hub has one).
+  // before its later ones (on a complete tree every switch but the hub has
+  // one). Through none left to the search.
   constexpr std::uint32_t kNone = std::numeric_limits<std::uint32_t>::max();
   std::vector<std::uint32_t> depth(n, kNone);
   for (const SwitchIndex s : hub.order) {
@@ -20,6 +51,7 @@ SwitchClimbs::SwitchClimbs(const FatTreeLayout& layout, const HubOrder& hub, boo
       depth[s] = 0;
       continue;
     }
+    if (searched[s]) continue;
     for (CableId c = layout.cableBegin(s); c < layout.cableEnd(s); ++c)
       if (hub.isUp(s, layout.to[c]) && depth[layout.to[c]] != kNone)
         depth[s] = std::min(depth[s], depth[layout.to[c]] + 1);
@@ -27,7 +59,8 @@ SwitchClimbs::SwitchClimbs(const FatTreeLayout& layout, const HubOrder& hub, boo
   first_.assign(1, 0);
   for (SwitchIndex s = 0; s < n; ++s) {
     for (CableId c = layout.cableBegin(s); c < layout.cableEnd(s); ++c)
-      if (hub.isUp(s, layout.to[c]) && depth[layout.to[c]] + 1 == depth[s]) cables_.push_back(c);
+      if (depth[s] != kNone && hub.isUp(s, layout.to[c]) && depth[layout.to[c]] + 1 == depth[s])
+        cables_.push_back(c);
     first_.push_back(static_cast<std::uint32_t>(cables_.size()));
   }
 }

@@ -15,17 +15,20 @@
 //    X's canonical index in mixed radix over the levels' up cable counts, as
 //    D-mod-K deals CA LIDs, so that the climbs toward the switches of a level
 //    spread over every up cable.
-//  - On a complete tree, a switch with no common ancestor (a top toward
-//    another top, say) climbs in the hub order toward the hub leaf, on one of its cables to an
-//    earlier neighbour whose own climb to the hub is shortest (chosen by X's index), until it meets
-//    a switch that has a legal path, which then carries it. Climbing (in the hub order) into a
-//    legal chain is legal, and the hub has a legal path to every switch of a complete tree.
-//    Elsewhere such switches are left to the legaliser's hub-order search, which finds shorter ways
-//    around missing cables.
+//  - A switch with no common ancestor (a top toward another top, say)
+//    climbs in the hub order toward the hub leaf, on one of its cables to an
+//    earlier neighbour whose own climb to the hub is shortest (chosen by X's
+//    index), until it meets a switch that has a legal path, which then
+//    carries it. Climbing (in the hub order) into a legal chain is legal,
+//    and the hub has a legal path to every switch of a complete tree. On a
+//    tree that lost a few cables, the switches below one that lost an up
+//    cable (and every switch of a tree that is no such tree) are left to the
+//    legaliser's hub-order search instead, which finds shorter ways around
+//    the missing cables; the others climb as on the complete tree.
 // The legaliser checks every column (one pass when nothing is left to it)
 // and routes whatever it finds unrouted or broken.
 //
-//   const SwitchClimbs climbs(layout, hub, complete);     // once
+//   const SwitchClimbs climbs(layout, reach, hub, complete);  // once
 //   SwitchColumns columns(layout, reach, climbs);         // per thread
 //   const std::size_t hubRouted = columns.column(x, next);
 #pragma once
@@ -42,10 +45,16 @@ namespace ibsm::routing::ftree {
 
 // Per switch, its cables to earlier neighbours in the hub order whose
 // shortest climb to the hub (through ever earlier switches) is shortest;
-// none unless `complete`.
+// none for the switches left to the legaliser's search (on a tree that is
+// not `complete`: those below a switch that lost an up cable).
 class SwitchClimbs {
  public:
-  SwitchClimbs(const FatTreeLayout& layout, const HubOrder& hub, bool complete);
+  // `cut`: whether a tree that is not `complete` climbs too. Not under a
+  // hint: a switch whose kept chain broke then goes to the search as before,
+  // which joins the kept chains nearby, where a climb chosen by index among
+  // the neighbours the lost cable left could move many more entries.
+  SwitchClimbs(const FatTreeLayout& layout, const FatTreeReach& reach, const HubOrder& hub,
+               bool complete, bool cut = true);
   std::span<const CableId> toHub(SwitchIndex s) const {
     return {cables_.data() + first_[s], cables_.data() + first_[s + 1]};
   }

@@ -9,6 +9,8 @@
 
 #include <vector>
 
+#include "routing/engines/ftree/FatTreeDegraded.h"
+#include "routing/engines/ftree/FatTreeDegradedPlan.h"
 #include "routing/engines/ftree/FatTreeDestinations.h"
 #include "routing/engines/ftree/FatTreeHub.h"
 #include "routing/engines/ftree/FatTreeLayout.h"
@@ -74,6 +76,50 @@ TEST(FatTreeDegraded, EveryCaColumnIsLegalInTheHubOrderThoughMostSkipTheCheck) {
   }
   EXPECT_EQ(trees, 32u);
   EXPECT_GT(columns, 0u);
+}
+
+// Leaves with the same parents share one search (towardLeaves): each gets
+// what its own search gives, on 2- and 3-level trees cut at leaves, above
+// them and in the hub's pod, on any thread count; a leaf not wanted gets
+// nothing.
+TEST(FatTreeDegraded, LeavesWithTheSameParentsShareOneSearchYetEachGetsItsOwn) {
+  struct Case {
+    int levels, radix, cables;
+    std::uint64_t seed;
+  };
+  for (const Case c : {Case{2, 12, 3, 1}, Case{2, 16, 1, 2}, Case{3, 8, 1, 1}, Case{3, 8, 6, 7},
+                       Case{3, 12, 1, 4}, Case{3, 12, 5, 11}, Case{3, 16, 2, 3}}) {
+    SCOPED_TRACE(::testing::Message() << c.levels << " levels, radix " << c.radix << ", "
+                                      << c.cables << " cables cut, seed " << c.seed);
+    const Fabric f =
+        generatedFabric(FatTreeSpec{.levels = c.levels, .radix = c.radix}, {c.cables, c.seed});
+    const SwitchGraph graph(f);
+    const auto layout = layoutFatTree(f, graph, {});
+    ASSERT_TRUE(layout.has_value());
+    const FatTreeReach reach(*layout);
+    const HubOrder hub = hubOrder(*layout, reach);
+    const auto destinations = caDestinations(*layout, graph, f);
+    const auto degraded = DegradedDmodk::make(*layout, reach, destinations);
+    ASSERT_TRUE(degraded.has_value());
+    const DegradedTree tree{*layout, reach, hub, destinations, *degraded};
+    std::vector<bool> wanted(layout->leaves.size(), true);
+    wanted[1] = false;
+    for (const unsigned threads : {1u, 3u}) {
+      const std::vector<Toward> toward = towardLeaves(tree, wanted, threads);
+      ASSERT_EQ(toward.size(), layout->leaves.size());
+      EXPECT_TRUE(toward[1].dist.empty());
+      for (std::size_t b = 0; b < toward.size(); ++b) {
+        if (!wanted[b]) continue;
+        const Toward own = towardLeaf(tree, layout->leaves[b]);
+        EXPECT_EQ(toward[b].dist, own.dist) << "leaf " << b;
+        EXPECT_EQ(toward[b].uneven, own.uneven) << "leaf " << b;
+        EXPECT_EQ(toward[b].far, own.far) << "leaf " << b;
+        EXPECT_EQ(toward[b].check, own.check) << "leaf " << b;
+        EXPECT_EQ(toward[b].caRoutes, own.caRoutes) << "leaf " << b;
+        EXPECT_EQ(toward[b].longer, own.longer) << "leaf " << b;
+      }
+    }
+  }
 }
 
 // The columns written on threads carry the same flows as those written in
