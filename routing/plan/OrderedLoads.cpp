@@ -27,6 +27,7 @@ OrderedLoads::OrderedLoads(const ForwardingView& view, std::span<const SwitchInd
     stride_ = std::max<std::size_t>(stride_, view.numPorts(s) + 1u);
   hop_.assign(n * stride_, nowhere_);
   channel_.assign(n * stride_, kNoChannel);
+  descends_.assign(n, 0);
   for (SwitchIndex s = 0; s < n; ++s)
     for (unsigned p = 0; p <= view.numPorts(s); ++p) {
       const std::uint16_t step = view.step(s, static_cast<std::uint8_t>(p));
@@ -35,6 +36,7 @@ OrderedLoads::OrderedLoads(const ForwardingView& view, std::span<const SwitchInd
       const SwitchIndex t = view.channelTo(c);
       if (t == s) continue;
       hop_[s * stride_ + p] = (t << 2) | (position[t] < position[s] ? 2u : 1u);
+      descends_[s] |= position[t] > position[s];
       channel_[s * stride_ + p] = c;
     }
 }
@@ -60,7 +62,7 @@ std::uint64_t OrderedLoads::masks(std::span<const Destination> tile, Scratch& sc
   for (auto it = order_.rbegin(); it != order_.rend(); ++it) {
     const SwitchIndex s = *it;
     std::uint64_t bits = 0;
-    for (std::size_t i = 0; i < count; ++i) {
+    for (std::size_t i = 0; descends_[s] && i < count; ++i) {
       const std::uint32_t h = hop(s, entry(s, tile[i].lid));
       bits |= (std::uint64_t{h & 1u} & (down[h >> 2] >> i)) << i;
     }

@@ -60,6 +60,7 @@ class OrderedLoads {
   std::uint32_t nowhere_{0};
   std::vector<std::uint32_t> hop_;
   std::vector<analysis::ChannelId> channel_;
+  std::vector<std::uint8_t> descends_;  // per switch: some channel leads to a later switch
 };
 
 }  // namespace ibsm

@@ -25,11 +25,13 @@ HeldColumns::HeldColumns(const SwitchGraph& graph, const HubOrder& hub,
     });
   }
   hop_.assign(graph.size() * stride_, nowhere_);
+  descends_.assign(graph.size(), 0);
   for (SwitchIndex s = 0; s < graph.size(); ++s)
     graph.forEachCable(s, [&](SwitchIndex t, const Cable& cable) {
       if (t == s) return;
       const bool climbs = hub.isUp(s, t);
       hop_[s * stride_ + cable.port] = (t << 2) | (climbs ? 2u : 1u);
+      descends_[s] |= !climbs;
     });
 }
 
@@ -42,6 +44,10 @@ std::uint64_t HeldColumns::wholeLanes(std::span<const HeldLane> lanes, Scratch& 
   down.assign(n + 1, 0);
   up.assign(n + 1, 0);
   targetOf.assign(n, 0);
+  // Consecutive LIDs (the common tile): each table's entries read in a run.
+  bool contiguous = true;
+  for (std::size_t i = 1; i < count; ++i)
+    contiguous = contiguous && lanes[i].lid.value == lanes[0].lid.value + i;
   std::uint64_t delivered = 0;  // lanes whose target's entry is the owner's port
   for (std::size_t i = 0; i < count; ++i) {
     const HeldLane& l = lanes[i];
@@ -54,9 +60,19 @@ std::uint64_t HeldColumns::wholeLanes(std::span<const HeldLane> lanes, Scratch& 
     const SwitchIndex s = *it;
     if (table_[s] == nullptr) continue;
     std::uint64_t bits = 0;
-    for (std::size_t i = 0; i < count; ++i) {
-      const std::uint32_t h = hop(s, entry(s, lanes[i].lid));
-      bits |= (std::uint64_t{h & 1u} & (down[h >> 2] >> i)) << i;
+    if (!descends_[s]) {
+      // A leaf away from the hub: every cable climbs.
+    } else if (contiguous && lanes[0].lid.value + count <= tableSize_[s]) {
+      const std::uint8_t* entries = table_[s] + lanes[0].lid.value;
+      for (std::size_t i = 0; i < count; ++i) {
+        const std::uint32_t h = hop(s, entries[i]);
+        bits |= (std::uint64_t{h & 1u} & (down[h >> 2] >> i)) << i;
+      }
+    } else {
+      for (std::size_t i = 0; i < count; ++i) {
+        const std::uint32_t h = hop(s, entry(s, lanes[i].lid));
+        bits |= (std::uint64_t{h & 1u} & (down[h >> 2] >> i)) << i;
+      }
     }
     // The target delivers, whatever its entry leads to.
     down[s] = (bits & ~targetOf[s]) | (delivered & targetOf[s]);

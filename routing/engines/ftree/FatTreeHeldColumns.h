@@ -81,6 +81,7 @@ class HeldColumns {
   std::size_t stride_{0};
   std::uint32_t nowhere_{0};
   std::vector<std::uint32_t> hop_;
+  std::vector<std::uint8_t> descends_;  // per switch: some cable leads to a later switch
 };
 
 // The pass on `fabric` read as a fat tree, in the hub order ftree would
