@@ -101,6 +101,10 @@ struct RoutingResult {
   std::vector<PortRef> apart;
   // The engine took RoutingOptions::previous as its hint itself.
   bool followedPrevious{false};
+  // Every chain of these tables climbs, then descends in one order of the
+  // switches (ftree's hub order): free of credit loops on one VL by
+  // construction, so routing under change need not walk their dependencies.
+  bool legalByConstruction{false};
   // Cables from a node to itself (two ports of one switch cabled to each
   // other), lower port first: they carry no route, so planSubnet() routes
   // the fabric without them and names them here.

@@ -67,6 +67,9 @@ struct StableRoutesStats {
   // 64-LID LFT blocks holding such an entry: the blocks a change can need
   // to write (a lost cable: those whose entries' paths crossed it).
   std::uint64_t brokenBlocks{0};
+  // LIDs whose previous chains all held and climbed then descended in
+  // ftree's hub order, found 64 at a time without walking them.
+  std::uint64_t wholeLids{0};
   std::uint64_t kept{0};       // (switch, LID) kept from the previous tables
   std::uint64_t fromFresh{0};  // (switch, LID) taken from the fresh tables
   double busiest{0};           // busiest link of the result (CA->CA routes)

@@ -13,6 +13,7 @@
 #include "routing/analysis/CreditLoops.h"
 #include "routing/analysis/ForwardingView.h"
 #include "routing/analysis/NextHops.h"
+#include "routing/plan/OrderedLoads.h"
 
 namespace ibsm {
 namespace {
@@ -98,6 +99,7 @@ class Walker {
 
   const NextHops& hops() const { return hops_; }
   const std::vector<std::uint64_t>& load() const { return load_; }
+  std::vector<std::uint64_t>& load() { return load_; }
   const std::vector<std::uint64_t>& deps() const { return deps_; }
   std::uint64_t unreachable() const { return unreachable_; }
 
@@ -220,7 +222,7 @@ TablesJudge creditLoopJudge() {
 }
 
 TablesVerdict judgeTables(const Fabric& fabric, const RoutingResult& result, unsigned threads,
-                          LoopCheck loops) {
+                          LoopCheck loops, std::span<const std::uint32_t> order) {
   const bool walkLoops = loops == LoopCheck::Walk;
   const ForwardingView view(fabric, result);
   // With SL2VL tables the report's per-VL dependencies, on one thread.
@@ -232,10 +234,20 @@ TablesVerdict judgeTables(const Fabric& fabric, const RoutingResult& result, uns
   walkers.reserve(n);
   for (unsigned w = 0; w < n; ++w) walkers.emplace_back(view, slots, walkLoops && !perVl);
   const auto destinations = view.destinations();
-  parallelFor(n, destinations.size(), 64, [&](std::size_t begin, std::size_t end, unsigned w) {
-    for (std::size_t i = begin; i < end; ++i) {
-      walkers[w].visit(destinations[i]);
-      if (perVl) perVl->add(walkers[w].hops());
+  // Without a walk of the dependencies, the destinations whose chains
+  // climb then descend in `order` are counted 64 at a time (OrderedLoads.h).
+  const OrderedLoads ordered(view, walkLoops ? std::span<const std::uint32_t>{} : order);
+  std::vector<OrderedLoads::Scratch> scratch(n);
+  const std::size_t tiles = (destinations.size() + 63) / 64;
+  parallelFor(n, tiles, 1, [&](std::size_t begin, std::size_t end, unsigned w) {
+    for (std::size_t tile = begin; tile < end; ++tile) {
+      const auto lanes = destinations.subspan(tile * 64);
+      const std::uint64_t done = ordered.take(lanes, scratch[w], walkers[w].load());
+      for (std::size_t i = 0; i < std::min<std::size_t>(64, lanes.size()); ++i) {
+        if (((done >> i) & 1u) != 0) continue;
+        walkers[w].visit(lanes[i]);
+        if (perVl) perVl->add(walkers[w].hops());
+      }
     }
   });
   TablesVerdict v;

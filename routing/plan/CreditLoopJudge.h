@@ -21,6 +21,7 @@
 #include <ibsm/Routing.h>
 
 #include <cstdint>
+#include <span>
 
 namespace ibsm {
 
@@ -47,7 +48,12 @@ struct TablesVerdict {
 // link and the unreachable pairs cost a third less then.
 enum class LoopCheck : std::uint8_t { Walk, ByConstruction };
 
+// With ByConstruction and `order` (every switch index of the fabric's
+// SwitchGraph once: ftree's hub order), the destinations whose every chain
+// climbs, then descends in that order are weighed 64 at a time, without the
+// per-destination walk (OrderedLoads.h); the figures are the same.
 [[nodiscard]] TablesVerdict judgeTables(const Fabric& fabric, const RoutingResult& result,
-                                        unsigned threads, LoopCheck loops = LoopCheck::Walk);
+                                        unsigned threads, LoopCheck loops = LoopCheck::Walk,
+                                        std::span<const std::uint32_t> order = {});
 
 }  // namespace ibsm

@@ -12,6 +12,7 @@
 #include <tuple>
 #include <vector>
 
+#include "routing/engines/ftree/FatTreeHeldColumns.h"
 #include "routing/graph/PreviousChains.h"
 #include "routing/graph/SwitchGraph.h"
 #include "routing/plan/CreditLoopJudge.h"
@@ -75,47 +76,73 @@ PreviousHolds lidBits(std::size_t lids, std::size_t switches) {
 }
 
 // Which previous chains hold toward every LID present, judged once before
-// routing, LIDs split over threads: the broken ones are what the change
-// can move, and the kept entries are counted on these verdicts after.
+// routing, 64 LIDs a tile, tiles split over threads: the broken ones are
+// what the change can move, and the kept entries are counted on these
+// verdicts after. On a fat tree a tile's columns that hold whole (every
+// chain climbs then descends in ftree's hub order: FatTreeHeldColumns.h)
+// are found bit-parallel first, and only the others are walked.
 struct HeldChains {
   PreviousHolds holds;
   std::uint64_t broken{0};
   std::set<std::pair<NodeId, std::uint16_t>> brokenBlocks;
+  std::size_t wholeLids{0};  // LIDs found to hold whole, not walked
 };
 
+// Every switch's bit of `lid`'s row: its column holds whole.
+void setWholeRow(PreviousHolds& holds, std::size_t lid, std::size_t switches) {
+  std::uint64_t* row = holds.bits.data() + lid * holds.words;
+  std::fill(row, row + switches / 64, ~std::uint64_t{0});
+  if (switches % 64 != 0) row[switches / 64] = (std::uint64_t{1} << (switches % 64)) - 1;
+}
+
 HeldChains judgeChains(const routing::SwitchGraph& graph, const std::vector<Target>& present,
-                       const std::vector<Lft>& previous, unsigned threads) {
+                       const std::vector<Lft>& previous, const routing::ftree::HeldColumns* whole,
+                       unsigned threads) {
   std::size_t lids = 0;
   for (const Target& t : present) lids = std::max<std::size_t>(lids, t.lid.value + 1u);
-  HeldChains out{lidBits(lids, graph.size()), 0, {}};
+  HeldChains out{lidBits(lids, graph.size()), 0, {}, 0};
   // By LID: neighbours share the cache lines of every previous table.
-  std::vector<std::size_t> byLid(present.size());
-  std::iota(byLid.begin(), byLid.end(), std::size_t{0});
-  std::ranges::sort(byLid, {}, [&](std::size_t i) { return present[i].lid.value; });
+  std::vector<routing::ftree::HeldLane> lanes;
+  lanes.reserve(present.size());
+  for (const Target& t : present) lanes.push_back({t.lid, t.sw, t.port});
+  std::ranges::sort(lanes, {}, [](const routing::ftree::HeldLane& l) { return l.lid.value; });
   const unsigned n = threadCount(threads);
   std::vector<routing::PreviousChains> chains;
   chains.reserve(n);
   for (unsigned w = 0; w < n; ++w) chains.emplace_back(graph, previous);
-  std::vector<std::uint64_t> broken(n, 0);
+  std::vector<routing::ftree::HeldColumns::Scratch> scratch(n);
+  std::vector<std::uint64_t> broken(n, 0), wholeLids(n, 0);
   std::vector<std::set<std::pair<NodeId, std::uint16_t>>> blocks(n);
-  // 64 LIDs a chunk: one cache line of each previous table.
-  parallelFor(n, present.size(), 64, [&](std::size_t begin, std::size_t end, unsigned w) {
-    for (std::size_t i = begin; i < end; ++i) {
-      const Target& t = present[byLid[i]];
-      chains[w].judge(t.lid, t.sw, t.port);
-      for (routing::SwitchIndex s = 0; s < graph.size(); ++s) {
-        if (chains[w].holds(s)) {
-          out.holds.set(t.lid.value, s);
-        } else if (chains[w].hadRoute(s)) {
-          ++broken[w];
-          blocks[w].emplace(graph.nodeId(s),
-                            static_cast<std::uint16_t>(t.lid.value / kLftBlockSize));
+  // 64 LIDs a tile: one cache line of each previous table.
+  const std::size_t tiles = (lanes.size() + 63) / 64;
+  parallelFor(n, tiles, 1, [&](std::size_t begin, std::size_t end, unsigned w) {
+    for (std::size_t tile = begin; tile < end; ++tile) {
+      const std::span<const routing::ftree::HeldLane> lane(
+          lanes.data() + tile * 64, std::min<std::size_t>(64, lanes.size() - tile * 64));
+      const std::uint64_t held = whole ? whole->wholeLanes(lane, scratch[w]) : 0;
+      for (std::size_t i = 0; i < lane.size(); ++i) {
+        const routing::ftree::HeldLane& t = lane[i];
+        if ((held >> i) & 1u) {
+          setWholeRow(out.holds, t.lid.value, graph.size());
+          ++wholeLids[w];
+          continue;
+        }
+        chains[w].judge(t.lid, t.sw, t.port);
+        for (routing::SwitchIndex s = 0; s < graph.size(); ++s) {
+          if (chains[w].holds(s)) {
+            out.holds.set(t.lid.value, s);
+          } else if (chains[w].hadRoute(s)) {
+            ++broken[w];
+            blocks[w].emplace(graph.nodeId(s),
+                              static_cast<std::uint16_t>(t.lid.value / kLftBlockSize));
+          }
         }
       }
     }
   });
   for (unsigned w = 0; w < n; ++w) {
     out.broken += broken[w];
+    out.wholeLids += wholeLids[w];
     out.brokenBlocks.merge(blocks[w]);
   }
   return out;
@@ -174,6 +201,7 @@ void tallyKept(const routing::SwitchGraph& graph, const std::vector<Target>& pre
                const std::vector<Lft>& previous, const HeldChains& held, bool followed,
                RoutingResult& candidate, StableRoutesStats& stats) {
   stats.broken = held.broken;
+  stats.wholeLids = held.wholeLids;
   stats.brokenBlocks = held.brokenBlocks.size();
   std::optional<PreviousHolds> changed;
   if (followed) changed.emplace(changedEntries(graph, previous, candidate));
@@ -230,18 +258,20 @@ RoutingResult stabilised(RoutingResult candidate, StableRoutesStats& stats) {
 
 FabricChange classifyChange(const Fabric& before, const Fabric& now) {
   using End = std::tuple<Guid, std::uint8_t, Guid, std::uint8_t>;
+  // Sorted vectors: tens of thousands of cables on a large fabric.
   const auto cables = [](const Fabric& f) {
-    std::set<End> out;
+    std::vector<End> out;
     for (const NodeId s : f.switches())
       for (const Port& p : f.node(s).ports)
         if (p.remote && f.node(p.remote->node).isSwitch())
-          out.emplace(f.node(s).guid, p.number, f.node(p.remote->node).guid, p.remote->port);
+          out.emplace_back(f.node(s).guid, p.number, f.node(p.remote->node).guid, p.remote->port);
+    std::ranges::sort(out);
+    out.erase(std::ranges::unique(out).begin(), out.end());
     return out;
   };
   const auto was = cables(before), is = cables(now);
-  bool gained = false, lost = false;
-  for (const End& c : is) gained = gained || !was.contains(c);
-  for (const End& c : was) lost = lost || !is.contains(c);
+  bool gained = !std::ranges::includes(was, is);
+  const bool lost = !std::ranges::includes(is, was);
   for (const NodeId s : now.switches()) {
     const auto id = before.findNode(now.node(s).guid);
     gained = gained || !id || !before.node(*id).isSwitch();
@@ -264,7 +294,9 @@ Result<RoutingResult> routeUnderChange(const Fabric& fabric, const EngineRegistr
   }
   const routing::SwitchGraph graph(fabric);
   const auto present = targets(graph);
-  const HeldChains held = judgeChains(graph, present, previous, options.threads);
+  const auto whole = routing::ftree::heldColumns(fabric, graph, previous, options.rootGuids);
+  const HeldChains held =
+      judgeChains(graph, present, previous, whole ? &*whole : nullptr, options.threads);
   if (change == FabricChange::Unknown && held.broken == 0) {
     stats.why = "no previous path is broken and the previous fabric is unknown: fresh tables";
     return registry.route(fabric, engines, options, judge);
@@ -283,11 +315,15 @@ Result<RoutingResult> routeUnderChange(const Fabric& fabric, const EngineRegistr
   RoutingResult candidate = std::move(*hinted);
   tallyKept(graph, present, previous, held, followed, candidate, stats);
   keepAbsentLids(present, previous, candidate);
-  // ftree legalises every chain of the mix in one hub order: its tables
-  // need no walk of their channel dependencies.
-  const LoopCheck loops =
-      followed && candidate.engine == "ftree" ? LoopCheck::ByConstruction : LoopCheck::Walk;
-  const TablesVerdict mine = judgeTables(fabric, candidate, options.threads, loops);
+  // An engine that legalises every chain of the mix in one order (ftree's
+  // hub order) says so: its tables need no walk of their channel
+  // dependencies, and the columns that climb then descend in the hub order
+  // are weighed 64 at a time.
+  const bool legal = followed && candidate.legalByConstruction;
+  const TablesVerdict mine = judgeTables(
+      fabric, candidate, options.threads, legal ? LoopCheck::ByConstruction : LoopCheck::Walk,
+      legal && whole ? std::span<const std::uint32_t>(whole->order())
+                     : std::span<const std::uint32_t>{});
   stats.busiest = static_cast<double>(mine.busiest);
   stats.busiestFloor = static_cast<double>(mine.busiestFloor);
   if (mine.unreachable == 0 && mine.acyclic &&

@@ -53,6 +53,7 @@ class FatTreeEngine final : public RoutingEngine {
 
     RoutingResult result;
     result.engine = "ftree";
+    result.legalByConstruction = true;  // every column legalised in the hub order
     sizeTables(fabric, graph, result);
     for (auto& note : recognitionNotes(fabric, graph, *layout))
       result.notes.push_back(std::move(note));

@@ -1,0 +1,94 @@
+// Which destination LIDs' previous columns hold whole, 64 LIDs at a time:
+// the cheap first look at the previous tables (RoutingOptions::previous)
+// under change, before the per-switch walk (PreviousChains.h), which is then
+// needed only for the few LIDs a change touched.
+//
+// A LID's column "holds whole" when, from every switch, the previous chain
+// of next hops climbs, then only descends in the hub order (FatTreeHub.h)
+// over cables that exist now and delivers at the LID's switch on the port
+// that owns it. Such a chain holds by PreviousChains' rule as well (it
+// exists hop by hop and delivers), so every switch's verdict toward a LID
+// held whole is "holds", and the walk is skipped for it. A chain that holds
+// but is not climb-then-descend in this order only costs the walk.
+//
+// Bit-parallel over a tile of 64 LIDs: per switch, D = the lanes whose chain
+// from it only descends and delivers, U = those whose chain climbs into such
+// a one. A descending hop leads to a later switch, so D is computed from the
+// last position to the first; a climbing hop to an earlier one, so U from
+// the first to the last, after D:
+//   D[s] = deliver[s] | OR over lanes i of s's entry going down to t: D[t]_i
+//   U[s] = D[s]       | OR over lanes i of s's entry going up to t:   U[t]_i
+// A lane whose U is set at every switch holds whole.
+//
+//   auto held = heldColumns(fabric, graph, previous, rootGuids);  // nullopt: no fat tree
+//   HeldColumns::Scratch scratch;
+//   const std::uint64_t whole = held->wholeLanes(lanes, scratch);
+#pragma once
+
+#include <ibsm/Fabric.h>
+#include <ibsm/Routing.h>
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <vector>
+
+#include "routing/engines/ftree/FatTreeHub.h"
+#include "routing/graph/SwitchGraph.h"
+
+namespace ibsm::routing::ftree {
+
+// One LID to judge: delivered by switch `sw` on `port` (0: its own LID).
+struct HeldLane {
+  Lid lid;
+  SwitchIndex sw{0};
+  std::uint8_t port{0};
+};
+
+class HeldColumns {
+ public:
+  // `previous` is indexed by NodeId of the fabric `graph` was built from; an
+  // empty Lft where a switch had none (its chains hold nowhere).
+  HeldColumns(const SwitchGraph& graph, const HubOrder& hub, std::span<const Lft> previous);
+
+  struct Scratch {
+    std::vector<std::uint64_t> down, up;  // per switch, plus the "nowhere" one
+    std::vector<std::uint64_t> targetOf;  // per switch: lanes it delivers
+  };
+
+  // Bit i set: lane i (at most 64 lanes) holds whole. Thread-safe with a
+  // scratch per thread.
+  std::uint64_t wholeLanes(std::span<const HeldLane> lanes, Scratch& scratch) const;
+
+  // The switches by hub position: the order the columns held whole climb,
+  // then descend in.
+  const std::vector<SwitchIndex>& order() const { return order_; }
+
+ private:
+  std::uint8_t entry(SwitchIndex s, Lid lid) const {
+    return lid.value < tableSize_[s] ? table_[s][lid.value] : kNoRoute;
+  }
+  // Per (switch, port): the switch behind it shifted left by two, bit 0 set
+  // when the hop descends in the hub order, bit 1 when it climbs; `size()`
+  // (the "nowhere" switch, whose masks stay empty) where no cable is.
+  std::uint32_t hop(SwitchIndex s, std::uint8_t p) const {
+    return p < stride_ ? hop_[s * stride_ + p] : nowhere_;
+  }
+
+  std::vector<SwitchIndex> order_;  // by hub position
+  std::vector<const std::uint8_t*> table_;
+  std::vector<std::size_t> tableSize_;
+  std::size_t stride_{0};
+  std::uint32_t nowhere_{0};
+  std::vector<std::uint32_t> hop_;
+  std::vector<std::uint8_t> descends_;  // per switch: some cable leads to a later switch
+};
+
+// The pass on `fabric` read as a fat tree, in the hub order ftree would
+// route it in with these previous tables (their own hub kept); nullopt when
+// the fabric is no fat tree or there are no previous tables.
+std::optional<HeldColumns> heldColumns(const Fabric& fabric, const SwitchGraph& graph,
+                                       std::span<const Lft> previous,
+                                       const std::vector<Guid>& rootGuids);
+
+}  // namespace ibsm::routing::ftree
