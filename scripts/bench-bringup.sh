@@ -118,7 +118,7 @@ ms_between() { echo $((($2 - $1) / 1000000)); } # start_ns end_ns -> ms
 median() { tr ' ' '\n' | grep -v '^$' | sort -g | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
 field() { awk -v k="$2" '$0 ~ "^" k " " {print $NF}' "$1"; } # madcount file, key -> count
 secs() { awk -v m="$1" 'BEGIN {printf "%.2f", m / 1000}'; }
-per_smp() { awk -v s="$1" -v n="$2" 'BEGIN {printf "%.2f", n > 0 ? s * 1e6 / n : 0}'; } # CPU s, SMPs -> us
+per_smp() { awk -v s="$1" -v n="$2" 'BEGIN {printf "%.2f", (n > 0 ? s * 1e6 / n : 0)}'; } # CPU s, SMPs -> us
 
 # Runs one SM on a fresh simulator; sets run_ms (start to up) and run_mads.
 run_one() { # kind radix index
@@ -274,7 +274,7 @@ for sm in ibsm opensm bare; do
 done
 awk -v a="${us_smp[ibsm,$head]}" -v o="${us_smp[opensm,$head]}" -v b="${us_smp[bare,$head]}" 'BEGIN {
     printf "  ibsm over the bare client: %.2f us/SMP more (%.2fx); OpenSM: %.2fx the bare client\n",
-      a - b, b > 0 ? a / b : 0, b > 0 ? o / b : 0
+      a - b, (b > 0 ? a / b : 0), (b > 0 ? o / b : 0)
   }'
 echo "  (the SMs' CPU includes all their other work: routing, planning, logging, start-up)"
 
