@@ -23,12 +23,15 @@
 // once in the complete hook: answered (Ok, BadStatus), Timeout after its
 // last attempt, SendFailed when the transport refused it, or cancelAll()'s
 // outcome. Hooks may submit more; those only queue until the next pump().
+//
+// Once the window has been full, a request costs no allocation of the
+// requester's own: the queue is a ring (RequestRing.h) and the map node of
+// an answered or expired request is kept for the next one sent.
 #pragma once
 
 #include <algorithm>
 #include <chrono>
 #include <cstdint>
-#include <deque>
 #include <functional>
 #include <optional>
 #include <unordered_map>
@@ -36,6 +39,7 @@
 #include <vector>
 
 #include "sm/mad/MadTransport.h"
+#include "sm/mad/RequestRing.h"
 
 namespace ibsm::sm::mad {
 
@@ -116,8 +120,7 @@ class Requester {
     if (pumping_) return;
     pumping_ = true;
     while (!paused_ && !queue_.empty() && pending_.size() < options_.window) {
-      Entry e = std::move(queue_.front());
-      queue_.pop_front();
+      Entry e = queue_.take_front();
       if (e.tid == 0) e.tid = nextTid();
       transmit(std::move(e));
     }
@@ -137,7 +140,7 @@ class Requester {
       return false;
     }
     Entry e = std::move(it->second.entry);
-    pending_.erase(it);
+    release(it);
     ++counters_.answered;
     if (badStatus) ++counters_.badStatus;
     finish(e, badStatus ? RequestOutcome::BadStatus : RequestOutcome::Ok, std::move(answer));
@@ -162,7 +165,7 @@ class Requester {
       auto it = pending_.find(tid);  // an earlier hook may have cancelled it
       if (it == pending_.end()) continue;
       Entry e = std::move(it->second.entry);
-      pending_.erase(it);
+      release(it);
       if (e.attempts < hooks_.attempts(e.request)) {
         retry(std::move(e));
         continue;
@@ -195,8 +198,7 @@ class Requester {
       all.reserve(tids.size() + queue_.size());
       for (std::uint32_t tid : tids) all.push_back(std::move(pending_.at(tid).entry));
       pending_.clear();
-      for (Entry& e : queue_) all.push_back(std::move(e));
-      queue_.clear();
+      while (!queue_.empty()) all.push_back(queue_.take_front());
       for (Entry& e : all) {
         ++completed;
         if (outcome == RequestOutcome::Cancelled) ++counters_.cancelled;
@@ -258,7 +260,27 @@ class Requester {
     e.sentAt = hooks_.clock();
     const auto deadline = e.sentAt + hooks_.timeout(e.request, e.attempts);
     const std::uint32_t tid = e.tid;
-    pending_.insert_or_assign(tid, Pending{.entry = std::move(e), .deadline = deadline});
+    if (spare_.empty()) {
+      pending_.insert_or_assign(tid, Pending{.entry = std::move(e), .deadline = deadline});
+      return;
+    }
+    // A node of an earlier request, reused: no allocation per request.
+    auto node = std::move(spare_.back());
+    spare_.pop_back();
+    node.key() = tid;
+    node.mapped() = Pending{.entry = std::move(e), .deadline = deadline};
+    auto put = pending_.insert(std::move(node));
+    if (!put.inserted) put.position->second = std::move(put.node.mapped());
+  }
+
+  // Takes an outstanding request's node out, kept for the next transmit();
+  // its entry has been moved from. At most a window's worth are kept.
+  void release(typename std::unordered_map<std::uint32_t, Pending>::iterator it) {
+    if (spare_.size() < options_.window) {
+      spare_.push_back(pending_.extract(it));
+    } else {
+      pending_.erase(it);
+    }
   }
 
   void retry(Entry e) {
@@ -291,8 +313,10 @@ class Requester {
 
   Hooks hooks_;
   RequesterOptions options_;
-  std::deque<Entry> queue_;
+  RequestRing<Entry> queue_;
   std::unordered_map<std::uint32_t, Pending> pending_;
+  // Nodes of answered or expired requests, reused by transmit().
+  std::vector<typename std::unordered_map<std::uint32_t, Pending>::node_type> spare_;
   std::uint32_t lastTid_;
   bool paused_{false};
   bool pumping_{false};  // inside pump(): hooks' submits only queue
