@@ -4,12 +4,13 @@
 # empty state directory, on 3-level fat trees of the given radices.
 #
 #   scripts/bench-bringup.sh [--radix N...] [--repeat R] [--ibsm-config FILE] [--ibsm BINARY]
-#                            [--keep DIR]
+#                            [--bare-count N] [--keep DIR]
 #
 #   --radix N...        fat-tree radices (default: 8 16 24); the last is the headline
 #   --repeat R          runs of each SM per radix, alternating (default 3); medians shown
 #   --ibsm-config FILE  TOML for ibsm (default: none, i.e. built-in defaults)
 #   --ibsm BINARY       measure this ibsm instead of building one (e.g. a branch's build)
+#   --bare-count N      SMPs the bare client sends per run (default 200000)
 #   --keep DIR          keep logs and net files in DIR (default: a temporary directory)
 #
 # Time to up, less the wall clock taken just before the SM was started: for
@@ -22,6 +23,13 @@
 # CPU seconds (the SM's user + system time, plus the simulator's while the
 # SM ran) are printed too: on a shared machine wall time moves with the
 # load (2x between runs is common), CPU time much less.
+# CPU microseconds per SMP: the SM's CPU seconds of the whole run over the
+# SMPs it sent, beside the same for a bare libibumad client
+# (bench/bringup/BareSmpClient.cpp: N one-hop directed-route
+# SubnGet(NodeInfo), window 64, nothing else) run on the same fabric, under
+# the same umad2sim, counted by the same wrapper, alternating with the SMs:
+# the floor any SM could reach on this transport. The simulator's CPU per
+# SMP during each is shown beside it.
 # OpenSM gets `max_wire_smps 64` and `max_wire_smps2 64` (its default of 4
 # is ~2.5x slower) and its default routing engine (minhop).
 #
@@ -37,6 +45,7 @@ repeat=3
 ibsm_config=""
 ibsm=""
 keep=""
+bare_count=200000
 while [[ $# -gt 0 ]]; do
   case $1 in
     --radix)
@@ -50,6 +59,7 @@ while [[ $# -gt 0 ]]; do
     --repeat) repeat=$2; shift 2 ;;
     --ibsm-config) ibsm_config=$(realpath "$2"); shift 2 ;;
     --ibsm) ibsm=$(realpath "$2"); shift 2 ;;
+    --bare-count) bare_count=$2; shift 2 ;;
     --keep) keep=$2; shift 2 ;;
     -h | --help) awk 'NR > 1 && /^#/ {sub(/^# ?/, ""); print; next} NR > 1 {exit}' "$0"; exit 0 ;;
     *) echo "$0: unknown argument $1 (see --help)" >&2; exit 2 ;;
@@ -63,6 +73,10 @@ for r in "${radices[@]}"; do
   }
 done
 [[ $repeat =~ ^[1-9][0-9]*$ ]] || { echo "$0: --repeat $repeat: expected >= 1" >&2; exit 2; }
+[[ $bare_count =~ ^[1-9][0-9]*$ ]] || {
+  echo "$0: --bare-count $bare_count: expected >= 1" >&2
+  exit 2
+}
 command -v opensm >/dev/null || { echo "$0: opensm is not installed" >&2; exit 2; }
 
 # --- build ---------------------------------------------------------------
@@ -78,6 +92,11 @@ mkdir -p "$(dirname "$madcount")"
 if [[ ! $madcount -nt $root/bench/bringup/MadCount.cpp ]]; then
   g++ -std=c++20 -O2 -fPIC -shared -Wall -Wextra -Werror \
     "$root/bench/bringup/MadCount.cpp" -o "$madcount" -ldl -libumad
+fi
+bare=$build/bench-bringup/bare_smp_client
+if [[ ! $bare -nt $root/bench/bringup/BareSmpClient.cpp ]]; then
+  g++ -std=c++20 -O2 -Wall -Wextra -Werror \
+    "$root/bench/bringup/BareSmpClient.cpp" -o "$bare" -libumad
 fi
 
 if [[ -n $keep ]]; then
@@ -99,6 +118,7 @@ ms_between() { echo $((($2 - $1) / 1000000)); } # start_ns end_ns -> ms
 median() { tr ' ' '\n' | grep -v '^$' | sort -g | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
 field() { awk -v k="$2" '$0 ~ "^" k " " {print $NF}' "$1"; } # madcount file, key -> count
 secs() { awk -v m="$1" 'BEGIN {printf "%.2f", m / 1000}'; }
+per_smp() { awk -v s="$1" -v n="$2" 'BEGIN {printf "%.2f", (n > 0 ? s * 1e6 / n : 0)}'; } # CPU s, SMPs -> us
 
 # Runs one SM on a fresh simulator; sets run_ms (start to up) and run_mads.
 run_one() { # kind radix index
@@ -110,7 +130,9 @@ run_one() { # kind radix index
   limits=$(awk '/^(Switch|Hca|Ca|Rt)[ \t]/ {n++; p+=$2; if ($1=="Switch") {s++; p++}}
                 END {printf "-N %d -S %d -P %d", n*2+64, s*2+64, p*2+256}' "$net")
   local cmd
-  if [[ $kind == ibsm ]]; then
+  if [[ $kind == bare ]]; then
+    cmd=("$bare" --count "$bare_count" --window 64)
+  elif [[ $kind == ibsm ]]; then
     cmd=("$ibsm" run --once --state-dir "$d/state" -f "$d/log" --stats "$d/stats.json")
     [[ -z $ibsm_config ]] || cmd+=(-F "$ibsm_config")
   else
@@ -127,7 +149,9 @@ run_one() { # kind radix index
   fi
   local start up
   start=$(cat "$d/start_ns")
-  if [[ $kind == ibsm ]]; then
+  if [[ $kind == bare ]]; then
+    run_ms=$(awk '{printf "%d", $1 * 1000}' "$d/times")
+  elif [[ $kind == ibsm ]]; then
     up=$(stats "$d/stats.json" 'select(.up) | .started_unix_ms + .first_up_ms') &&
       [[ -n $up ]] || { echo "$0: ibsm did not come up ($d/stats.json)" >&2; return 1; }
     run_ms=$(ms_between "$start" $((up * 1000000)))
@@ -184,29 +208,33 @@ opensm_phases() { # dir
 
 # --- runs ----------------------------------------------------------------
 # Per SM and radix: median wall ms, SM CPU s, simulator CPU s; last MAD count.
-declare -A wall cpu sim mads runs nodes_of last logmads
+declare -A wall cpu sim mads runs nodes_of last logmads us_smp sim_us_smp
 for radix in "${radices[@]}"; do
   net=$work/ft3-k$radix.net
   "$ibsm" topo generate fat-tree --levels 3 --radix "$radix" -o "$net" >/dev/null
   nodes_of[$radix]=$(grep -cE '^(Switch|Hca|Ca)[[:space:]]' "$net")
-  declare -A ms_list=() cpu_list=() sim_list=()
+  declare -A ms_list=() cpu_list=() sim_list=() us_list=() sim_us_list=()
   for ((i = 1; i <= repeat; i++)); do
-    for sm in ibsm opensm; do # alternating, so both see the same load
+    for sm in ibsm opensm bare; do # alternating, so all see the same load
       echo "== radix $radix run $i/$repeat: $sm" >&2
       run_one "$sm" "$radix" "$i"
       ms_list[$sm]+="$run_ms "
       cpu_list[$sm]+="$run_cpu "
       sim_list[$sm]+="$run_sim "
+      us_list[$sm]+="$(per_smp "$run_cpu" "$run_mads") "
+      sim_us_list[$sm]+="$(per_smp "$run_sim" "$run_mads") "
       mads[$sm,$radix]=$run_mads
       last[$sm,$radix]=$last_dir
       echo "   ${run_ms} ms to up, SM CPU ${run_cpu} s, simulator CPU ${run_sim} s, $run_mads MADs" >&2
     done
   done
-  for sm in ibsm opensm; do
+  for sm in ibsm opensm bare; do
     wall[$sm,$radix]=$(echo "${ms_list[$sm]}" | median)
     cpu[$sm,$radix]=$(echo "${cpu_list[$sm]}" | median)
     sim[$sm,$radix]=$(echo "${sim_list[$sm]}" | median)
     runs[$sm,$radix]=${ms_list[$sm]% }
+    us_smp[$sm,$radix]=$(echo "${us_list[$sm]}" | median)
+    sim_us_smp[$sm,$radix]=$(echo "${sim_us_list[$sm]}" | median)
   done
   logmads[$radix]=$(stats "${last[ibsm,$radix]}/stats.json" .mads_sent)
 done
@@ -231,6 +259,24 @@ awk -v a="${wall[ibsm,$head]}" -v b="${wall[opensm,$head]}" \
     printf "  ratio ibsm/OpenSM, CPU of SM + simulator: %.2f (%.2f s vs %.2f s)\n",
       (ca + sa) / (cb + sb), ca + sa, cb + sb
   }'
+
+echo
+echo "CPU per SMP, radix $head (medians; CPU of the whole run over the SMPs sent, retries included):"
+printf '  %-34s %8s %8s %10s %12s %12s\n' "" "SMPs" "CPU s" "sim CPU s" "CPU us/SMP" "sim us/SMP"
+for sm in ibsm opensm bare; do
+  case $sm in
+    ibsm) label="ibsm run --once" ;;
+    opensm) label="opensm -o" ;;
+    bare) label="bare libibumad client (window 64)" ;;
+  esac
+  printf '  %-34s %8s %8s %10s %12s %12s\n' "$label" "${mads[$sm,$head]}" "${cpu[$sm,$head]}" \
+    "${sim[$sm,$head]}" "${us_smp[$sm,$head]}" "${sim_us_smp[$sm,$head]}"
+done
+awk -v a="${us_smp[ibsm,$head]}" -v o="${us_smp[opensm,$head]}" -v b="${us_smp[bare,$head]}" 'BEGIN {
+    printf "  ibsm over the bare client: %.2f us/SMP more (%.2fx); OpenSM: %.2fx the bare client\n",
+      a - b, (b > 0 ? a / b : 0), (b > 0 ? o / b : 0)
+  }'
+echo "  (the SMs' CPU includes all their other work: routing, planning, logging, start-up)"
 
 echo
 echo "All sizes (medians; time from start to subnet up; MADs the SM sent, retries included):"

@@ -23,6 +23,12 @@
 // once in the complete hook: answered (Ok, BadStatus), Timeout after its
 // last attempt, SendFailed when the transport refused it, or cancelAll()'s
 // outcome. Hooks may submit more; those only queue until the next pump().
+//
+// Once the window has been full, an outstanding request costs no allocation
+// of its own: the map node of an answered or expired request is kept for
+// the next one sent. (The queue stays a deque: a ring kept its high-water
+// mark -- a whole fabric's LFT blocks queued at once -- for good, 40 MB
+// more at radix 24, where the deque gives its nodes back as they go.)
 #pragma once
 
 #include <algorithm>
@@ -137,7 +143,7 @@ class Requester {
       return false;
     }
     Entry e = std::move(it->second.entry);
-    pending_.erase(it);
+    release(it);
     ++counters_.answered;
     if (badStatus) ++counters_.badStatus;
     finish(e, badStatus ? RequestOutcome::BadStatus : RequestOutcome::Ok, std::move(answer));
@@ -162,7 +168,7 @@ class Requester {
       auto it = pending_.find(tid);  // an earlier hook may have cancelled it
       if (it == pending_.end()) continue;
       Entry e = std::move(it->second.entry);
-      pending_.erase(it);
+      release(it);
       if (e.attempts < hooks_.attempts(e.request)) {
         retry(std::move(e));
         continue;
@@ -258,7 +264,27 @@ class Requester {
     e.sentAt = hooks_.clock();
     const auto deadline = e.sentAt + hooks_.timeout(e.request, e.attempts);
     const std::uint32_t tid = e.tid;
-    pending_.insert_or_assign(tid, Pending{.entry = std::move(e), .deadline = deadline});
+    if (spare_.empty()) {
+      pending_.insert_or_assign(tid, Pending{.entry = std::move(e), .deadline = deadline});
+      return;
+    }
+    // A node of an earlier request, reused: no allocation per request.
+    auto node = std::move(spare_.back());
+    spare_.pop_back();
+    node.key() = tid;
+    node.mapped() = Pending{.entry = std::move(e), .deadline = deadline};
+    auto put = pending_.insert(std::move(node));
+    if (!put.inserted) put.position->second = std::move(put.node.mapped());
+  }
+
+  // Takes an outstanding request's node out, kept for the next transmit();
+  // its entry has been moved from. At most a window's worth are kept.
+  void release(typename std::unordered_map<std::uint32_t, Pending>::iterator it) {
+    if (spare_.size() < options_.window) {
+      spare_.push_back(pending_.extract(it));
+    } else {
+      pending_.erase(it);
+    }
   }
 
   void retry(Entry e) {
@@ -293,6 +319,8 @@ class Requester {
   RequesterOptions options_;
   std::deque<Entry> queue_;
   std::unordered_map<std::uint32_t, Pending> pending_;
+  // Nodes of answered or expired requests, reused by transmit().
+  std::vector<typename std::unordered_map<std::uint32_t, Pending>::node_type> spare_;
   std::uint32_t lastTid_;
   bool paused_{false};
   bool pumping_{false};  // inside pump(): hooks' submits only queue

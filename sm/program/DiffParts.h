@@ -6,6 +6,7 @@
 #include <ibsm/QosPolicy.h>
 #include <ibsm/SubnetPlan.h>
 
+#include <optional>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -87,15 +88,19 @@ std::unordered_map<PortRef, std::uint8_t> vlsNeeded(const Fabric& fabric,
                                                     const std::vector<Sl2VlEntry>& entries);
 
 // A block as the plan wants it: read first when its contents are Unknown,
-// written unless it is Known to hold `want`.
-template <typename Kind>
+// written unless it is Known to hold `want`. `get()` and `set()` make the
+// Get and the Set (encoding, route) only when they are sent: a block known
+// to hold `want` -- every block of a sweep with nothing to change -- costs
+// one look-up and one comparison of its bytes.
+template <typename Kind, typename MakeGet, typename MakeSet>
 void diffBlock(const HeldSubnet& held, BlockTarget<Kind> target, const typename Kind::Block& want,
-               ProgramPhase phase, const SmpRequest& get, const SmpRequest& set, ProgramDiff& out) {
+               ProgramPhase phase, MakeGet&& get, MakeSet&& set, ProgramDiff& out) {
   const auto& table = held.table<Kind>();
+  const std::optional<typename Kind::Block> known = table.block(target.owner, target.index);
+  if (known && *known == want) return;  // Known (never Unknown) and holding what the plan wants
   if (table.state(target.owner, target.index) == BlockState::Unknown)
-    out.phase(ProgramPhase::ReadTables).push_back(ProgramStep{target, get});
-  if (table.block(target.owner, target.index) != want)
-    out.phase(phase).push_back(ProgramStep{target, set});
+    out.phase(ProgramPhase::ReadTables).push_back(ProgramStep{target, get()});
+  out.phase(phase).push_back(ProgramStep{target, set()});
 }
 
 }  // namespace ibsm::sm::program

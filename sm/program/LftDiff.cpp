@@ -44,8 +44,12 @@ void diffSwitch(const DiffInput& in, NodeId sw, ProgramDiff& out) {
     const auto modifier = lftModifier(b);
     diffBlock(
         in.held, BlockTarget<LftKind>{.node = sw, .owner = node.guid, .index = b}, contents,
-        ProgramPhase::Lfts, SmpRequest::get(AttributeId::LinearForwardingTable, modifier, *path),
-        SmpRequest::set(AttributeId::LinearForwardingTable, modifier, *path, encode(contents)),
+        ProgramPhase::Lfts,
+        [&] { return SmpRequest::get(AttributeId::LinearForwardingTable, modifier, *path); },
+        [&] {
+          return SmpRequest::set(AttributeId::LinearForwardingTable, modifier, *path,
+                                 encode(contents));
+        },
         out);
   }
 }

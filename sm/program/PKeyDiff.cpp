@@ -102,8 +102,12 @@ void diffPKeys(const DiffInput& in, ProgramDiff& out) {
       diffBlock(
           in.held,
           BlockTarget<PKeyKind>{.node = ref.node, .owner = owner, .index = b, .count = port.blocks},
-          want, ProgramPhase::PKeys, SmpRequest::get(AttributeId::PKeyTable, modifier, port.path),
-          SmpRequest::set(AttributeId::PKeyTable, modifier, port.path, encode(want)), out);
+          want, ProgramPhase::PKeys,
+          [&] { return SmpRequest::get(AttributeId::PKeyTable, modifier, port.path); },
+          [&] {
+            return SmpRequest::set(AttributeId::PKeyTable, modifier, port.path, encode(want));
+          },
+          out);
     }
   }
 }

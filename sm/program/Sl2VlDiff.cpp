@@ -105,9 +105,12 @@ void diffSl2Vl(const DiffInput& in, ProgramDiff& out) {
     }
     const auto modifier = isSwitch ? slToVlModifier(e.inPort, e.outPort) : 0U;
     const SlToVlTable want = fromQos ? maskedForPort(in, e) : SlToVlTable{e.vl};
-    diffBlock(in.held, BlockTarget<Sl2VlKind>{.node = e.sw, .owner = sl2vlOwner(node, e)}, want,
-              ProgramPhase::Sl2Vl, SmpRequest::get(AttributeId::SlToVlTable, modifier, *path),
-              SmpRequest::set(AttributeId::SlToVlTable, modifier, *path, encode(want)), out);
+    diffBlock(
+        in.held, BlockTarget<Sl2VlKind>{.node = e.sw, .owner = sl2vlOwner(node, e)}, want,
+        ProgramPhase::Sl2Vl,
+        [&] { return SmpRequest::get(AttributeId::SlToVlTable, modifier, *path); },
+        [&] { return SmpRequest::set(AttributeId::SlToVlTable, modifier, *path, encode(want)); },
+        out);
   }
 }
 

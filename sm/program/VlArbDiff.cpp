@@ -82,10 +82,13 @@ void writeBlock(const DiffInput& in, const PortTables& port, const BlockSpan& b,
     want.entries[i] = {.vl = static_cast<std::uint8_t>(e.vl & mask), .weight = e.weight};
   }
   const auto modifier = vlArbitrationModifier(b.block, port.modifierPort);
-  diffBlock(in.held, targetOf(port, b.block), want, ProgramPhase::Sl2Vl,
-            SmpRequest::get(AttributeId::VlArbitrationTable, modifier, port.path),
-            SmpRequest::set(AttributeId::VlArbitrationTable, modifier, port.path, encode(want)),
-            out);
+  diffBlock(
+      in.held, targetOf(port, b.block), want, ProgramPhase::Sl2Vl,
+      [&] { return SmpRequest::get(AttributeId::VlArbitrationTable, modifier, port.path); },
+      [&] {
+        return SmpRequest::set(AttributeId::VlArbitrationTable, modifier, port.path, encode(want));
+      },
+      out);
 }
 
 }  // namespace
@@ -105,17 +108,27 @@ void diffVlArb(const DiffInput& in, ProgramDiff& out) {
     // The plan's LID, not the held one: on a fresh fabric the CA ports get
     // theirs in this very sweep, after this diff was made.
     if (!node.isSwitch() && !in.plan.fabric.port(port).lid.isUnicast()) continue;
+    const PortKey owner{node.guid, port.port};
+    const qos::QosVlArb* planned = findQosVlArb(in.plan, port);
+    const auto blocks = blocksOf(info, planned);
+    // Cheap when nothing is to be done (every sweep after the first): no
+    // route worked out for a port whose blocks are all known and not the
+    // plan's.
+    if (!planned && std::ranges::none_of(blocks, [&](const BlockSpan& b) {
+          return b.used() != 0 &&
+                 in.held.table<VlArbKind>().state(owner, b.block) == BlockState::Unknown;
+        }))
+      continue;
     // A switch takes the SMP on any route; a CA only for the port it came in on.
     const PortRef via = node.isSwitch() ? PortRef{port.node, 0} : port;
     auto path = pathToPort(in.seen, via);
     if (!path) continue;
-    const PortTables tables{.owner = PortKey{node.guid, port.port},
+    const PortTables tables{.owner = owner,
                             .node = port.node,
                             .modifierPort = node.isSwitch() ? port.port : std::uint8_t{0},
                             .path = *path};
-    const qos::QosVlArb* planned = findQosVlArb(in.plan, port);
     const std::uint8_t mask = vlMask(operationalVlsAfterSweep(in.seen, port));
-    for (const BlockSpan& b : blocksOf(info, planned)) {
+    for (const BlockSpan& b : blocks) {
       if (b.used() == 0) continue;
       if (planned) {
         writeBlock(in, tables, b, mask, out);

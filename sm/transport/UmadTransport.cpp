@@ -284,7 +284,11 @@ Result<void> UmadTransport::send(const MadBuffer& mad, MadAddress to) {
                                                          : -1;
   if (agent < 0) return fail(fmt::format("cannot send MAD of class 0x{:02x}", mad[1]));
 
-  std::vector<std::uint8_t> buf(umad_size() + kMadSize);
+  // One buffer kept for every SMP (no allocation per MAD); the umad header
+  // is cleared each time so nothing of the last SMP's address remains.
+  std::vector<std::uint8_t>& buf = smpSendBuf_;
+  buf.resize(umad_size() + kMadSize);
+  std::fill_n(buf.begin(), umad_size(), std::uint8_t{0});
   std::memcpy(umad_get_mad(buf.data()), mad.data(), kMadSize);
   umad_set_addr(buf.data(), to.lid.value, 0, 0, 0);  // QP0, SL0
 

@@ -149,6 +149,7 @@ class UmadTransport final : public MadTransport, public GmpPort {
   std::vector<std::uint8_t> recvBuf_;     // grows to the longest RMPP message read
   ReceivedGmp gmpIn_;                     // the GMP being handed on, its buffer reused
   std::vector<std::uint8_t> gmpSendBuf_;  // umad header + the answer being sent
+  std::vector<std::uint8_t> smpSendBuf_;  // umad header + the SMP being sent
 };
 
 }  // namespace ibsm::sm::transport

@@ -117,6 +117,39 @@ TEST(Requester, NeverHasMoreThanTheWindowOnTheWire) {
   for (std::size_t i = 0; i < w.ended.size(); ++i) EXPECT_EQ(w.ended[i].name, std::to_string(i));
 }
 
+// Outstanding requests' records are reused once answered or expired (no
+// allocation per request): a reused record must answer to its new TID,
+// carry its new request and deadline, and leave nothing of the old one.
+TEST(Requester, ARecordReusedAfterAnAnswerOrATimeoutServesOnlyItsNewRequest) {
+  World w;
+  Requester<Ask, int> r(w.hooks(), {.window = 2});
+  r.submit(Ask{.name = "answered"});
+  r.submit(Ask{.name = "lost", .timeout = 10ms, .attempts = 1});
+  r.pump();
+  const std::uint32_t answeredTid = w.tidOf("answered");
+  ASSERT_TRUE(r.deliver(answeredTid, 1, false));
+  w.now += 10ms;
+  r.expire();  // "lost" ends as Timeout; both records are free for reuse
+  r.submit(Ask{.name = "next", .timeout = 50ms});
+  r.submit(Ask{.name = "last", .timeout = 50ms});
+  r.pump();
+  EXPECT_FALSE(r.deliver(answeredTid, 9, false));  // the old TID completes nothing now
+  EXPECT_FALSE(r.deliver(w.tidOf("lost"), 9, false));
+  w.now += 20ms;
+  r.expire();  // the reused records carry the new deadlines: nothing expires yet
+  EXPECT_EQ(r.outstanding(), 2U);
+  EXPECT_TRUE(r.deliver(w.tidOf("last"), 4, false));
+  EXPECT_TRUE(r.deliver(w.tidOf("next"), 3, false));
+  ASSERT_EQ(w.ended.size(), 4U);
+  EXPECT_EQ(w.ended[1].name, "lost");
+  EXPECT_EQ(w.ended[1].how.outcome, RequestOutcome::Timeout);
+  EXPECT_EQ(w.ended[2].name, "last");
+  EXPECT_EQ(w.ended[2].how.answer, 4);
+  EXPECT_EQ(w.ended[3].name, "next");
+  EXPECT_EQ(w.ended[3].how.answer, 3);
+  EXPECT_EQ(r.counters().unmatched, 2U);
+}
+
 TEST(Requester, GivesEveryOutstandingRequestItsOwnNonZeroTid) {
   World w;
   Requester<Ask, int> r(w.hooks(), {.window = 8, .firstTid = 0xFFFFFFFE});
