@@ -250,7 +250,19 @@ Result<void> MadEngine::step(MadClock::time_point until) {
   const auto next = requests_.nextDeadline();
   auto in = receive(next ? std::min(until, *next) : until);
   if (!in) return failAll(SmpOutcome::TransportFailed, in.error());
-  if (*in) handleIncoming(**in);
+  if (*in) {
+    handleIncoming(**in);
+    // What else has arrived is read before any timeout is judged: a loop
+    // kept from reading for a while (a busy machine) must not retry SMPs
+    // whose answers wait to be read. Each retry adds work for the fabric
+    // and an answer more to read; unchecked, that feeds on itself.
+    for (std::size_t n = 0; n < 4 * options_.window && !cancelled_; ++n) {
+      auto more = receive(now());
+      if (!more) return failAll(SmpOutcome::TransportFailed, more.error());
+      if (!*more) break;
+      handleIncoming(**more);
+    }
+  }
   // A handler (the waiter's, or one run for the MAD just read) may have
   // cancelled the work; nothing more goes out then.
   if (cancelled_) return failAll(SmpOutcome::Cancelled, cancelError());

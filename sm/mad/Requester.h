@@ -14,7 +14,9 @@
 // backed-off timeout): past it a request still waits for its answer and
 // its timeout, but gives its place in the window to the next request, so
 // SMPs lost on a lossy path do not stop others from going out meanwhile.
-// Requests waiting so are at most kWaitingPerWindow windows' worth.
+// Requests waiting so are at most kWaitingPerWindow windows' worth: what
+// is on the wire stays bounded (ibsim, whose sockets fill and block both
+// ends, and a real fabric's management processors).
 //
 //   Requester<MyRequest, MyAnswer> r({.send = ..., .timeout = ..., .attempts = ...,
 //                                     .complete = ..., .clock = ...}, {.window = 8});
@@ -110,7 +112,7 @@ class Requester {
  public:
   using Hooks = RequesterHooks<Request, Answer>;
   // Outstanding requests past their hold, at most this many windows' worth.
-  static constexpr std::size_t kWaitingPerWindow = 4;
+  static constexpr std::size_t kWaitingPerWindow = 1;
 
   Requester(Hooks hooks, RequesterOptions options)
       : hooks_(std::move(hooks)), options_(options), lastTid_(options.firstTid - 1) {

@@ -80,7 +80,7 @@ TEST(RequesterHold, WithoutTheHookARequestHoldsItsPlaceUntilItsTimeout) {
   EXPECT_EQ(r.inWindow(), 1U);
 }
 
-TEST(RequesterHold, OverdueRequestsAreAtMostFourWindowsWorth) {
+TEST(RequesterHold, OverdueRequestsAreBoundedToWindowsWorth) {
   Wire w;
   const std::size_t window = 2;
   Requester<Ask, int> r(w.hooks(1ms, 1000ms), {.window = window});
