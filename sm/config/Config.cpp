@@ -433,13 +433,16 @@ constexpr OptionSpec kOptions[] = {
      "SMPs outstanding at once (measured on ibsim: no gain past 16-32).", applyWindow},
     {"mad.timeout_ms", "milliseconds 1-60000", "200",
      "Time an SMP waits for its response on a path length whose round trips are not measured "
-     "yet (then see mad.timeout_min_ms), at most mad.timeout_max_ms.",
+     "yet, each attempt (then see mad.timeout_min_ms).",
      applyTimeout},
     {"mad.retries", "integer 0-20", "3",
      "Times an unanswered SMP is sent again before it counts as lost.", applyRetries},
-    {"mad.max_attempts", "integer 1-64", "16",
+    {"mad.max_attempts", "integer 1-64", "64",
      "Attempts an SMP may get on paths that lose MADs: as many as leave it a 1e-4 chance of "
-     "failing at the loss seen lately on paths of its length (at least 1 + retries).",
+     "failing at the loss seen lately on paths of its length (at least 1 + retries). 64: at "
+     "20% loss per switch a 5-hop probe gets through about once in 9 attempts, and 16 leave "
+     "one in 6 unanswered; a dead port on such a path costs 64 short timeouts, on a path "
+     "that loses nothing 1 + retries.",
      applyMaxAttempts},
     {"sa.subnet_timeout", "integer 0-31", "18",
      "PortInfo:SubnetTimeout written to every port that carries a LID: how long its clients wait "

@@ -131,12 +131,12 @@ struct MadEngineOptions {
   // (sm/mad/MadRto.h).
   std::chrono::milliseconds timeout{200};
   std::chrono::milliseconds timeoutMin{2};
-  std::chrono::milliseconds timeoutMax{200};
+  std::chrono::milliseconds timeoutMax{50};
   unsigned retries{3};
   // Attempts a request may get on a path that loses MADs (sm/mad/MadLoss.h:
   // as many as leave it a 1e-4 chance of failing at the loss seen lately on
   // paths of its length); 1 + retries or less: always 1 + retries.
-  unsigned maxAttempts{16};
+  unsigned maxAttempts{64};
   // Time as the engine sees it; tests give a fake transport's clock. The
   // one clock of the SM: the daemon and its sweeps time themselves with it.
   std::function<MadClock::time_point()> clock;

@@ -26,12 +26,14 @@ void MadRto::sample(std::size_t bucket, Duration rtt) {
 
 MadRto::Duration MadRto::rto(std::size_t bucket) const {
   const Estimate& e = estimates_.at(bucket);
-  const Duration raw = e.samples == 0 ? limits_.initial : e.srtt + 4 * e.rttvar;
-  return std::clamp(raw, limits_.floor, limits_.cap);
+  if (e.samples == 0) return std::max(limits_.initial, limits_.floor);
+  return std::clamp(e.srtt + 4 * e.rttvar, limits_.floor, limits_.cap);
 }
 
 MadRto::Duration MadRto::timeout(std::size_t bucket, unsigned attempt) const {
   Duration t = rto(bucket);
+  // Not measured yet: the initial timeout is already the cautious one.
+  if (estimates_.at(bucket).samples == 0) return t;
   for (unsigned n = 1; n < attempt && t < limits_.cap; ++n) t *= 2;
   return std::min(t, limits_.cap);
 }

@@ -2,9 +2,10 @@
 // (RFC 6298): per path length (directed route by hop count, LID-routed
 // apart: MadLoss::bucketOf), a smoothed round trip and its mean deviation,
 // and a timeout of the round trip plus four deviations, within a floor and
-// a cap. Before a path length has been measured its SMPs wait the initial
-// timeout (mad.timeout_ms). Attempt n waits 2^(n-1) times the timeout, up
-// to the cap (exponential back-off, RFC 6298 5.5). Only a request answered
+// a cap. Before a path length has been measured each attempt of its SMPs
+// waits the initial timeout (mad.timeout_ms), cap or not. Once measured,
+// attempt n waits 2^(n-1) times the timeout, up to the cap (exponential
+// back-off, RFC 6298 5.5). Only a request answered
 // at its first attempt gives a sample (Karn's rule, RFC 6298 3): an answer
 // to a retried request cannot say which attempt it answers.
 //
@@ -44,10 +45,11 @@ class MadRto {
   // A request to this bucket answered at its first attempt, `rtt` after it
   // was sent.
   void sample(std::size_t bucket, Duration rtt);
-  // The bucket's timeout before back-off: srtt + 4 rttvar (the initial
-  // timeout before any sample), within floor..cap.
+  // The bucket's timeout before back-off: srtt + 4 rttvar within
+  // floor..cap; the initial timeout (at least the floor) before any sample.
   Duration rto(std::size_t bucket) const;
-  // How long attempt `attempt` (1-based) waits: rto * 2^(attempt-1), at most the cap.
+  // How long attempt `attempt` (1-based) waits: rto * 2^(attempt-1), at most
+  // the cap; before any sample, the initial timeout.
   Duration timeout(std::size_t bucket, unsigned attempt) const;
   const Estimate& estimate(std::size_t bucket) const { return estimates_.at(bucket); }
   const Limits& limits() const { return limits_; }

@@ -8,12 +8,13 @@
 namespace ibsm::sm::config {
 namespace {
 
-TEST(MadTimeoutKeys, DefaultsAreAFloorOfTwoMsAndTheFixedTimeoutOfBeforeAsCap) {
+TEST(MadTimeoutKeys, DefaultsAreAFloorOfTwoMsAndACapOfFifty) {
   const auto c = parseConfig("", "empty.toml");
   ASSERT_TRUE(c);
   EXPECT_EQ(c->mad.timeoutMs, 200u);
   EXPECT_EQ(c->mad.timeoutMinMs, 2u);
-  EXPECT_EQ(c->mad.timeoutMaxMs, c->mad.timeoutMs);
+  EXPECT_EQ(c->mad.timeoutMaxMs, 50u);
+  EXPECT_LE(c->mad.timeoutMinMs, c->mad.timeoutMaxMs);
 }
 
 TEST(MadTimeoutKeys, ReadsBoth) {

@@ -102,7 +102,7 @@ TEST_F(MadEngineRtoTest, ALostSmpIsRetriedAfterTheLearntTimeoutNotTheInitialOne)
   EXPECT_EQ(std::chrono::duration_cast<Us>(sends[1] - sends[0]), learnt);
 }
 
-TEST_F(MadEngineRtoTest, APathNotMeasuredYetWaitsTheInitialTimeoutThenBacksOff) {
+TEST_F(MadEngineRtoTest, APathNotMeasuredYetWaitsTheInitialTimeoutAtEachAttempt) {
   MadEngine engine = makeEngine(1, 2);
   wire.setFaults([](const Smp&, std::size_t) { return Fate::dropped(); });
   SmpReply reply;
@@ -112,7 +112,7 @@ TEST_F(MadEngineRtoTest, APathNotMeasuredYetWaitsTheInitialTimeoutThenBacksOff) 
   EXPECT_EQ(reply.outcome, SmpOutcome::Timeout);
   const auto sends = sendsOf(AttributeId::NodeInfo);
   ASSERT_EQ(sends.size(), 3U);
-  // 200 ms, then twice that but no more than the cap of 200 ms.
+  // 200 ms each, however short the cap: nothing is known of the path yet.
   EXPECT_EQ(sends[1] - sends[0], 200ms);
   EXPECT_EQ(sends[2] - sends[1], 200ms);
   EXPECT_EQ(engine.rto().estimate(kBucket).samples, 0U);  // nothing answered, nothing learnt

@@ -26,10 +26,11 @@ MadRto::Limits limits() {
   return {.initial = 200ms, .floor = 1ms, .cap = 200ms};
 }
 
-TEST(MadRto, BeforeAnySampleAPathWaitsTheInitialTimeout) {
-  MadRto rto({.initial = 50ms, .floor = 1ms, .cap = 200ms});
-  EXPECT_EQ(rto.rto(MadLoss::bucketOf(hops(3))), Us(50ms));
-  EXPECT_EQ(rto.timeout(MadLoss::bucketOf(hops(3)), 2), Us(100ms));
+TEST(MadRto, BeforeAnySampleEveryAttemptWaitsTheInitialTimeoutCapOrNot) {
+  MadRto rto({.initial = 200ms, .floor = 1ms, .cap = 50ms});
+  EXPECT_EQ(rto.rto(MadLoss::bucketOf(hops(3))), Us(200ms));
+  EXPECT_EQ(rto.timeout(MadLoss::bucketOf(hops(3)), 1), Us(200ms));
+  EXPECT_EQ(rto.timeout(MadLoss::bucketOf(hops(3)), 3), Us(200ms));
 }
 
 TEST(MadRto, ConvergesToTheMeasuredRoundTripPlusFourDeviations) {
@@ -81,8 +82,6 @@ TEST(MadRto, StaysWithinTheFloorAndTheCap) {
   for (int i = 0; i < 50; ++i) rto.sample(slow, Us(80ms));
   EXPECT_EQ(rto.rto(fast), Us(2ms));
   EXPECT_EQ(rto.rto(slow), Us(50ms));
-  // The cap bounds the initial timeout too.
-  EXPECT_EQ(rto.rto(MadLoss::bucketOf(hops(3))), Us(50ms));
 }
 
 TEST(MadRto, EachRetryWaitsTwiceTheOneBeforeUpToTheCap) {
