@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <utility>
 
 #include "sm/mad/MadEngine.h"
 #include "tests/sm/support/FakeFabricTransport.h"
@@ -217,6 +218,43 @@ TEST_F(MadEngineRtoTest, TheWindowStaysFullWhileOneRequestWaitsOnItsRetries) {
   // time for as long as the dead request waited.
   const auto deadLife = sendsOf(AttributeId::PortInfo).back() - start;
   EXPECT_GT(deadLife, full + held + 2 * latency);
+}
+
+// A loop kept from reading (a busy machine) comes back to answers waiting
+// and timeouts passed: it reads what has arrived before judging any
+// timeout, so nothing answered is sent again.
+TEST_F(MadEngineRtoTest, AnswersWaitingAfterAStallAreReadBeforeTimeoutsAreJudged) {
+  struct StallingWaiter final : MadWaiter {
+    FakeFabricTransport* wire{nullptr};
+    std::chrono::microseconds stall{0};
+    Result<std::optional<ReceivedMad>> receive(MadTransport& t,
+                                               MadClock::time_point deadline) override {
+      wire->advance(std::exchange(stall, {}));
+      return t.receive(deadline);
+    }
+  } waiter;
+  waiter.wire = &wire;
+  MadEngineOptions o;
+  o.window = 8;
+  o.timeout = 200ms;
+  o.timeoutMin = 1ms;
+  o.clock = wire.clock();
+  o.waiter = &waiter;
+  MadEngine engine(wire, o);
+  wire.setFaults([](const Smp&, std::size_t) { return Fate::delayed(1ms); });
+  warmUp(engine, 40);
+  const Us rto = engine.rto().rto(kBucket);
+  const auto retriesBefore = engine.counters().retries;
+  // The loop sleeps through every answer of a full window and past every
+  // timeout of it.
+  waiter.stall = std::chrono::duration_cast<std::chrono::microseconds>(rto * 5);
+  int answered = 0;
+  for (int i = 0; i < 8; ++i)
+    engine.submit(SmpRequest::get(AttributeId::NodeInfo, 0, kOneHop),
+                  [&](const SmpRequest&, const SmpReply& r) { answered += r.ok() ? 1 : 0; });
+  ASSERT_TRUE(engine.runUntilIdle());
+  EXPECT_EQ(answered, 8);
+  EXPECT_EQ(engine.counters().retries, retriesBefore);
 }
 
 }  // namespace
