@@ -5,7 +5,12 @@
 # starts), then the judges with the drops lifted. Not in CI: a run at 10%
 # takes minutes.
 #
-#   scripts/loss-bringup.sh [RATE] [RADIX]     (defaults: 10 8)
+#   scripts/loss-bringup.sh [--degrade N [--seed S]] [RATE] [RADIX]   (defaults: 10 8)
+#   scripts/loss-bringup.sh --net FILE [RATE]
+#
+# --degrade N cuts N random inter-switch cables of the generated tree
+# (`ibsm topo generate --degrade`, seed S, default 1); --net brings up an
+# ibsim net file of your own instead (every switch in it gets the rate).
 #
 # Prints one line of figures (from ibsm's --stats file, never its log):
 #   converged yes|no, wall seconds, heavy sweeps (take-over included), SMPs
@@ -60,9 +65,26 @@ if [[ ${1:-} == --inner ]]; then
   exit
 fi
 
+usage="usage: $0 [--degrade N [--seed S] | --net FILE] [RATE] [RADIX]"
+degrade=0
+seed=1
+netfile=
+while [[ ${1:-} == --* ]]; do
+  case $1 in
+    --degrade) degrade=${2:-}; shift 2 ;;
+    --seed) seed=${2:-}; shift 2 ;;
+    --net) netfile=${2:-}; shift 2 ;;
+    *) echo "$usage" >&2; exit 2 ;;
+  esac
+done
 rate=${1:-10}
 radix=${2:-8}
-[[ $rate =~ ^[0-9]+$ && $rate -le 100 ]] || { echo "usage: $0 [RATE] [RADIX]" >&2; exit 2; }
+[[ $rate =~ ^[0-9]+$ && $rate -le 100 ]] || { echo "$usage" >&2; exit 2; }
+[[ $degrade =~ ^[0-9]+$ && $seed =~ ^[0-9]+$ ]] || {
+  echo "$0: --degrade and --seed take a whole number" >&2
+  exit 2
+}
+[[ -z $netfile || -r $netfile ]] || { echo "$0: cannot read net file $netfile" >&2; exit 2; }
 [[ $radix =~ ^[0-9]+$ && $((radix % 2)) -eq 0 && $radix -ge 4 ]] || {
   echo "$0: RADIX must be even and at least 4" >&2
   exit 2
@@ -75,7 +97,14 @@ export IBSM_CHECKS=$root/tests/sm/run/run-checks.sh
 [[ -n ${KEEP:-} ]] && export KEEP=$(realpath -m "$KEEP")
 work=$(mktemp -d "${TMPDIR:-/tmp}/loss-bringup.XXXXXX")
 trap 'rm -rf "$work"' EXIT
-net=$work/fat-tree-k$radix.net
-"$IBSM" topo generate fat-tree --levels 3 --radix "$radix" -o "$net" >/dev/null || exit 2
+if [[ -n $netfile ]]; then
+  net=$work/$(basename "$netfile")
+  cp "$netfile" "$net" || exit 2
+else
+  net=$work/fat-tree-k$radix.net
+  cut=()
+  [[ $degrade -gt 0 ]] && cut=(--degrade "$degrade" --seed "$seed")
+  "$IBSM" topo generate fat-tree --levels 3 --radix "$radix" "${cut[@]}" -o "$net" >/dev/null || exit 2
+fi
 "$root/tests/sm/ibsim/run-with-ibsim.sh" -N 8192 -S 2048 -P 65536 "$net" -- \
   bash "$root/scripts/loss-bringup.sh" --inner "$rate"

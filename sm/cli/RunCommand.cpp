@@ -317,6 +317,8 @@ MadEngineOptions engineOptions(const config::Config& c, loop::EventLoop& loop,
   MadEngineOptions o;
   o.window = c.mad.window;
   o.timeout = std::chrono::milliseconds(c.mad.timeoutMs);
+  o.timeoutMin = std::chrono::milliseconds(c.mad.timeoutMinMs);
+  o.timeoutMax = std::chrono::milliseconds(c.mad.timeoutMaxMs);
   o.retries = c.mad.retries;
   o.maxAttempts = c.mad.maxAttempts;
   o.clock = loop.clock();

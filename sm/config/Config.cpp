@@ -13,6 +13,7 @@
 #include "sm/config/ControlOptions.h"
 #include "sm/config/HealthOptions.h"
 #include "sm/config/MKeyOptions.h"
+#include "sm/config/MadOptions.h"
 #include "sm/config/QosOptions.h"
 #include "sm/config/SaQueueOptions.h"
 
@@ -433,12 +434,17 @@ constexpr OptionSpec kOptions[] = {
     {"mad.window", "integer 1-1024", "32",
      "SMPs outstanding at once (measured on ibsim: no gain past 16-32).", applyWindow},
     {"mad.timeout_ms", "milliseconds 1-60000", "200",
-     "Time to wait for an SMP's response before sending it again.", applyTimeout},
+     "Time an SMP waits for its response on a path length whose round trips are not measured "
+     "yet, each attempt (then see mad.timeout_min_ms).",
+     applyTimeout},
     {"mad.retries", "integer 0-20", "3",
      "Times an unanswered SMP is sent again before it counts as lost.", applyRetries},
-    {"mad.max_attempts", "integer 1-64", "16",
+    {"mad.max_attempts", "integer 1-64", "64",
      "Attempts an SMP may get on paths that lose MADs: as many as leave it a 1e-4 chance of "
-     "failing at the loss seen lately on paths of its length (at least 1 + retries).",
+     "failing at the loss seen lately on paths of its length (at least 1 + retries). 64: at "
+     "20% loss per switch a 5-hop probe gets through about once in 9 attempts, and 16 leave "
+     "one in 6 unanswered; a dead port on such a path costs 64 short timeouts, on a path "
+     "that loses nothing 1 + retries.",
      applyMaxAttempts},
     {"sa.subnet_timeout", "integer 0-31", "18",
      "PortInfo:SubnetTimeout written to every port that carries a LID: how long its clients wait "
@@ -500,8 +506,8 @@ constexpr OptionSpec kOptions[] = {
 std::span<const OptionSpec> optionTable() {
   // One table: the keys above, the [health] ones (HealthOptions.cpp), the
   // control socket's access (ControlOptions.cpp), the M_Key ones
-  // (MKeyOptions.cpp), the SA's fair queue's (SaQueueOptions.cpp) and the QoS
-  // ones (QosOptions.cpp).
+  // (MKeyOptions.cpp), the SA's fair queue's (SaQueueOptions.cpp), the QoS
+  // ones (QosOptions.cpp) and the learnt timeouts' (MadOptions.cpp).
   static const std::vector<OptionSpec> all = [] {
     std::vector<OptionSpec> v(std::begin(kOptions), std::end(kOptions));
     const auto health = healthOptions();
@@ -514,6 +520,8 @@ std::span<const OptionSpec> optionTable() {
     v.insert(v.end(), saQueue.begin(), saQueue.end());
     const auto qos = qosOptions();
     v.insert(v.end(), qos.begin(), qos.end());
+    const auto madTimeouts = madTimeoutOptions();
+    v.insert(v.end(), madTimeouts.begin(), madTimeouts.end());
     return v;
   }();
   return all;
@@ -554,6 +562,7 @@ Result<LenientConfig> parseConfigLeniently(std::string_view text, std::string_vi
   }
   // Keys that bound each other, once every key is read.
   if (auto problem = checkSaQueue(root, out.config, file)) out.problems.push_back(*problem);
+  if (auto problem = checkMadTimeouts(root, out.config, file)) out.problems.push_back(*problem);
   return out;
 }
 

@@ -94,10 +94,12 @@ struct SmConfig {
 };
 
 struct MadConfig {
-  std::uint32_t window{32};  // measured on ibsim: no gain past 16-32
-  std::uint32_t timeoutMs{200};
+  std::uint32_t window{32};        // measured on ibsim: no gain past 16-32
+  std::uint32_t timeoutMs{200};    // before any round trip is measured
+  std::uint32_t timeoutMinMs{2};   // learnt timeouts' floor (sm/mad/MadRto.h)
+  std::uint32_t timeoutMaxMs{50};  // and cap, back-off included
   std::uint32_t retries{3};
-  std::uint32_t maxAttempts{16};  // on paths that lose MADs (sm/mad/MadLoss.h)
+  std::uint32_t maxAttempts{64};  // on paths that lose MADs (sm/mad/MadLoss.h)
 };
 
 // Subnet Administration: what the SA answers with and how much it keeps.

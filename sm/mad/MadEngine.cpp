@@ -60,6 +60,7 @@ MadEngine::MadEngine(MadTransport& transport, MadEngineOptions options)
     : transport_(transport),
       options_(std::move(options)),
       log_(options_.logger ? options_.logger : spdlog::default_logger()),
+      rto_({.initial = options_.timeout, .floor = options_.timeoutMin, .cap = options_.timeoutMax}),
       trace_(log_),
       requests_(hooks(), {.window = options_.window}) {
   options_.window = requests_.options().window;
@@ -70,11 +71,9 @@ MadEngine::Requests::Hooks MadEngine::hooks() {
   return Requests::Hooks{
       .send = [this](Entry& e, std::uint32_t tid,
                      unsigned attempt) { return transmit(e, tid, attempt); },
-      .timeout =
-          [this](const Entry& e, unsigned attempt) {
-            return std::chrono::duration_cast<std::chrono::milliseconds>(
-                options_.timeout * loss_.timeoutFactor(e.lossBucket, attempt));
-          },
+      .timeout = [this](const Entry& e,
+                        unsigned attempt) { return rto_.timeout(e.lossBucket, attempt); },
+      .holds = [this](const Entry& e, unsigned) { return rto_.rto(e.lossBucket); },
       .attempts = [this](const Entry& e) { return attemptsFor(e); },
       .complete = [this](Entry& e,
                          sm::mad::Completion<Smp>&& done) { complete(e, std::move(done)); },
@@ -175,8 +174,13 @@ void MadEngine::complete(Entry& e, sm::mad::Completion<Smp>&& done) {
                describeMadStatus(reply.status));
   }
   if (done.wasSent && trace_.enabled()) traceEnd(e, reply, done.sentAt);
-  if (reply.outcome == SmpOutcome::Ok || reply.outcome == SmpOutcome::BadStatus)
+  if (reply.outcome == SmpOutcome::Ok || reply.outcome == SmpOutcome::BadStatus) {
     loss_.answeredAt(e.lossBucket, reply.attempts);
+    // Karn's rule: an answer to a retried request may answer any of its
+    // attempts, so only a first attempt's says how long the path takes.
+    if (reply.attempts == 1 && done.wasSent)
+      rto_.sample(e.lossBucket, std::chrono::duration_cast<MadRto::Duration>(now() - done.sentAt));
+  }
   if (reply.outcome == SmpOutcome::Ok) {
     ports_.learn(e.request.to, *reply.smp);
     if (const auto port = ports_.portAt(e.request.to); port && keyOf_) {
@@ -246,7 +250,19 @@ Result<void> MadEngine::step(MadClock::time_point until) {
   const auto next = requests_.nextDeadline();
   auto in = receive(next ? std::min(until, *next) : until);
   if (!in) return failAll(SmpOutcome::TransportFailed, in.error());
-  if (*in) handleIncoming(**in);
+  if (*in) {
+    handleIncoming(**in);
+    // What else has arrived is read before any timeout is judged: a loop
+    // kept from reading for a while (a busy machine) must not retry SMPs
+    // whose answers wait to be read. Each retry adds work for the fabric
+    // and an answer more to read; unchecked, that feeds on itself.
+    for (std::size_t n = 0; n < 4 * options_.window && !cancelled_; ++n) {
+      auto more = receive(now());
+      if (!more) return failAll(SmpOutcome::TransportFailed, more.error());
+      if (!*more) break;
+      handleIncoming(**more);
+    }
+  }
   // A handler (the waiter's, or one run for the MAD just read) may have
   // cancelled the work; nothing more goes out then.
   if (cancelled_) return failAll(SmpOutcome::Cancelled, cancelError());

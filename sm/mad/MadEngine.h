@@ -17,7 +17,11 @@
 //
 // The engine owns TIDs (lower 32 bits, unique while outstanding), the window,
 // per-MAD timeouts and retries (a retry resends the same TID, so a late first
-// answer still counts; duplicates after completion are ignored). Requests
+// answer still counts; duplicates after completion are ignored). Timeouts
+// are learnt from the round trips of answered SMPs per path length
+// (sm/mad/MadRto.h), and a request waiting out a backed-off timeout gives
+// its place in the window to the next once its answer is overdue
+// (sm/mad/Requester.h), so lost SMPs do not idle the window. Requests
 // that arrive unasked (SubnGet(SMInfo) from another SM or `sminfo`, traps)
 // go to the unsolicited handler, also while a sweep is running; answer them
 // with respond() or repress().
@@ -65,6 +69,7 @@
 
 #include "sm/mad/HeldKeys.h"
 #include "sm/mad/MadLoss.h"
+#include "sm/mad/MadRto.h"
 #include "sm/mad/MadTrace.h"
 #include "sm/mad/MadTransport.h"
 #include "sm/mad/PortDirectory.h"
@@ -120,12 +125,18 @@ struct MadEngineOptions {
   // SMPs outstanding at most. 32: no gain past it on ibsim, 2.5x faster than
   // 4 on a 1344-node fat tree (tests/sm/ibsim/SmpWindowProbe.cpp has figures).
   std::size_t window{32};
+  // The timeout of an SMP on a path length not measured yet; once SMPs
+  // there are answered, their round trip plus four deviations, within
+  // timeoutMin..timeoutMax, each retry waiting twice the one before
+  // (sm/mad/MadRto.h).
   std::chrono::milliseconds timeout{200};
+  std::chrono::milliseconds timeoutMin{2};
+  std::chrono::milliseconds timeoutMax{50};
   unsigned retries{3};
   // Attempts a request may get on a path that loses MADs (sm/mad/MadLoss.h:
   // as many as leave it a 1e-4 chance of failing at the loss seen lately on
   // paths of its length); 1 + retries or less: always 1 + retries.
-  unsigned maxAttempts{16};
+  unsigned maxAttempts{64};
   // Time as the engine sees it; tests give a fake transport's clock. The
   // one clock of the SM: the daemon and its sweeps time themselves with it.
   std::function<MadClock::time_point()> clock;
@@ -224,6 +235,11 @@ class MadEngine {
   const MadEngineOptions& options() const { return options_; }
   // The loss seen per path length, which sets each request's attempts.
   const MadLoss& loss() const { return loss_; }
+  // The round trips seen per path length, which set each attempt's timeout.
+  const MadRto& rto() const { return rto_; }
+  // Requests outstanding whose answer is still due (not yet past their
+  // path's timeout): what the window counts.
+  std::size_t inWindow() const { return requests_.inWindow(); }
 
  private:
   // What the requester holds per SMP: the request, its callback, the
@@ -269,6 +285,7 @@ class MadEngine {
   sm::mad::HeldKeys held_;  // which key each port holds while keys rotate
   MadCounters own_;         // what the engine counts itself: all but the requester's
   MadLoss loss_;
+  MadRto rto_;
   MadTrace trace_;
   bool cancelled_{false};
   Requests requests_;

@@ -32,9 +32,4 @@ unsigned MadLoss::attemptsFor(std::size_t bucket, const Limits& limits) const {
   return static_cast<unsigned>(std::clamp<double>(n, floor, ceiling));
 }
 
-double MadLoss::timeoutFactor(std::size_t bucket, unsigned attempt) const {
-  if (attempt <= 1 || lossRate(bucket) < 0.1) return 1.0;
-  return 1.0 + 0.25 * std::min(attempt - 1, 4U);
-}
-
 }  // namespace ibsm

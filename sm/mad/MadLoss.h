@@ -6,9 +6,9 @@
 // running loss rate per path length (directed route by hop count, and
 // LID-routed apart), and gives each request as many attempts as leave it a
 // `target` chance of failing at that rate, within the configured floor and
-// ceiling; retries on a lossy path also wait longer (congestion, not only
-// corruption, loses MADs). A path that loses nothing keeps the floor, so a
-// dead port still costs only 1 + retries timeouts.
+// ceiling (how long each attempt waits is MadRto's). A path that loses
+// nothing keeps the floor, so a dead port still costs only 1 + retries
+// timeouts.
 //
 //   MadLoss loss;
 //   loss.answered(bucketOf(request.to));  // or lost(...) on each timeout
@@ -41,10 +41,6 @@ class MadLoss {
   // The share of attempts lost lately on this bucket's paths, 0..1.
   double lossRate(std::size_t bucket) const { return rate_.at(bucket); }
   unsigned attemptsFor(std::size_t bucket, const Limits& limits) const;
-  // How much longer than the base timeout attempt `attempt` (1-based) waits:
-  // 1 on a path that loses little, up to 2 after a few losses on one that
-  // loses much.
-  double timeoutFactor(std::size_t bucket, unsigned attempt) const;
 
  private:
   // A running average over about the last 32 attempts: fast enough to

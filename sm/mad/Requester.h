@@ -9,6 +9,15 @@
 // the clock's progress (expire); it says when it wants to be woken next
 // (nextDeadline, or the wakeAt hook).
 //
+// The window counts requests while their answer is due. A user may say
+// when that is (the holds hook: a round trip learnt, shorter than a
+// backed-off timeout): past it a request still waits for its answer and
+// its timeout, but gives its place in the window to the next request, so
+// SMPs lost on a lossy path do not stop others from going out meanwhile.
+// Requests waiting so are at most kWaitingPerWindow windows' worth: what
+// is on the wire stays bounded (ibsim, whose sockets fill and block both
+// ends, and a real fabric's management processors).
+//
 //   Requester<MyRequest, MyAnswer> r({.send = ..., .timeout = ..., .attempts = ...,
 //                                     .complete = ..., .clock = ...}, {.window = 8});
 //   r.submit(request);       // queued
@@ -77,7 +86,7 @@ struct RequesterCounters {
 };
 
 struct RequesterOptions {
-  std::size_t window{32};     // requests outstanding at most (at least 1)
+  std::size_t window{32};     // requests outstanding and due at most (at least 1)
   std::uint32_t firstTid{1};  // TIDs count up from here (a capture tells users apart)
 };
 
@@ -87,7 +96,11 @@ struct RequesterHooks {
   // false when the transport refused it. May cache the encoding in `request`.
   std::function<bool(Request&, std::uint32_t tid, unsigned attempt)> send;
   // How long attempt `attempt` (1-based) waits for its answer.
-  std::function<std::chrono::milliseconds(const Request&, unsigned attempt)> timeout;
+  std::function<std::chrono::microseconds(const Request&, unsigned attempt)> timeout;
+  // Optional: how long attempt `attempt` (1-based) holds its place in the
+  // window, when shorter than its timeout (see the top). Unset: until its
+  // timeout.
+  std::function<std::chrono::microseconds(const Request&, unsigned attempt)> holds{};
   // Attempts the request gets in all; asked each time one times out.
   std::function<unsigned(const Request&)> attempts;
   // Where every request ends, exactly once.
@@ -104,6 +117,8 @@ template <typename Request, typename Answer>
 class Requester {
  public:
   using Hooks = RequesterHooks<Request, Answer>;
+  // Outstanding requests past their hold, at most this many windows' worth.
+  static constexpr std::size_t kWaitingPerWindow = 1;
 
   Requester(Hooks hooks, RequesterOptions options)
       : hooks_(std::move(hooks)), options_(options), lastTid_(options.firstTid - 1) {
@@ -121,7 +136,7 @@ class Requester {
   void pump() {
     if (pumping_) return;
     pumping_ = true;
-    while (!paused_ && !queue_.empty() && pending_.size() < options_.window) {
+    while (!paused_ && !queue_.empty() && hasRoom()) {
       Entry e = std::move(queue_.front());
       queue_.pop_front();
       if (e.tid == 0) e.tid = nextTid();
@@ -142,8 +157,7 @@ class Requester {
       ++counters_.unmatched;
       return false;
     }
-    Entry e = std::move(it->second.entry);
-    release(it);
+    Entry e = take(it);
     ++counters_.answered;
     if (badStatus) ++counters_.badStatus;
     finish(e, badStatus ? RequestOutcome::BadStatus : RequestOutcome::Ok, std::move(answer));
@@ -161,14 +175,18 @@ class Requester {
     spent_ = true;  // the timer that called this is spent: always say what is next
     const auto now = hooks_.clock();
     std::vector<std::uint32_t> due;
-    for (const auto& [tid, p] : pending_)
+    for (auto& [tid, p] : pending_) {
       if (p.deadline <= now) due.push_back(tid);
+      if (!p.released && p.holdUntil <= now) {
+        p.released = true;  // still waits for its answer, but out of the window
+        ++released_;
+      }
+    }
     std::ranges::sort(due);
     for (std::uint32_t tid : due) {
       auto it = pending_.find(tid);  // an earlier hook may have cancelled it
       if (it == pending_.end()) continue;
-      Entry e = std::move(it->second.entry);
-      release(it);
+      Entry e = take(it);
       if (e.attempts < hooks_.attempts(e.request)) {
         retry(std::move(e));
         continue;
@@ -201,6 +219,7 @@ class Requester {
       all.reserve(tids.size() + queue_.size());
       for (std::uint32_t tid : tids) all.push_back(std::move(pending_.at(tid).entry));
       pending_.clear();
+      released_ = 0;
       for (Entry& e : queue_) all.push_back(std::move(e));
       queue_.clear();
       for (Entry& e : all) {
@@ -221,13 +240,17 @@ class Requester {
   // The earliest deadline of what is outstanding; nullopt when nothing is.
   std::optional<MadClock::time_point> nextDeadline() const {
     std::optional<MadClock::time_point> next;
-    for (const auto& [tid, p] : pending_)
-      if (!next || p.deadline < *next) next = p.deadline;
+    for (const auto& [tid, p] : pending_) {
+      const auto at = p.released ? p.deadline : std::min(p.deadline, p.holdUntil);
+      if (!next || at < *next) next = at;
+    }
     return next;
   }
 
   bool idle() const { return queue_.empty() && pending_.empty(); }
   std::size_t outstanding() const { return pending_.size(); }
+  // Of those, the ones that hold a place in the window (their answer due).
+  std::size_t inWindow() const { return pending_.size() - released_; }
   std::size_t queued() const { return queue_.size(); }
   const RequesterCounters& counters() const { return counters_; }
   const RequesterOptions& options() const { return options_; }
@@ -243,7 +266,21 @@ class Requester {
   struct Pending {
     Entry entry;
     MadClock::time_point deadline;
+    MadClock::time_point holdUntil;  // its place in the window until then
+    bool released{false};            // past holdUntil: out of the window
   };
+
+  bool hasRoom() const {
+    return inWindow() < options_.window &&
+           pending_.size() < options_.window * (1 + kWaitingPerWindow);
+  }
+
+  Entry take(typename std::unordered_map<std::uint32_t, Pending>::iterator it) {
+    if (it->second.released) --released_;
+    Entry e = std::move(it->second.entry);
+    release(it);
+    return e;
+  }
 
   std::uint32_t nextTid() {
     do {
@@ -263,16 +300,19 @@ class Requester {
     e.wasSent = true;
     e.sentAt = hooks_.clock();
     const auto deadline = e.sentAt + hooks_.timeout(e.request, e.attempts);
+    const auto holdUntil = hooks_.holds
+                               ? std::min(deadline, e.sentAt + hooks_.holds(e.request, e.attempts))
+                               : deadline;
     const std::uint32_t tid = e.tid;
     if (spare_.empty()) {
-      pending_.insert_or_assign(tid, Pending{.entry = std::move(e), .deadline = deadline});
+      pending_.insert_or_assign(tid, Pending{.entry = std::move(e), .deadline = deadline, .holdUntil = holdUntil});
       return;
     }
     // A node of an earlier request, reused: no allocation per request.
     auto node = std::move(spare_.back());
     spare_.pop_back();
     node.key() = tid;
-    node.mapped() = Pending{.entry = std::move(e), .deadline = deadline};
+    node.mapped() = Pending{.entry = std::move(e), .deadline = deadline, .holdUntil = holdUntil};
     auto put = pending_.insert(std::move(node));
     if (!put.inserted) put.position->second = std::move(put.node.mapped());
   }
@@ -290,7 +330,9 @@ class Requester {
   void retry(Entry e) {
     ++counters_.retried;
     if (hooks_.retrying) hooks_.retrying(e.request, e.attempts);
-    if (paused_) {
+    // Paused, or the window full of requests whose answers are due: the
+    // retry waits at the queue's head, first to go.
+    if (paused_ || !hasRoom()) {
       queue_.push_front(std::move(e));
     } else {
       transmit(std::move(e));
@@ -321,6 +363,7 @@ class Requester {
   std::unordered_map<std::uint32_t, Pending> pending_;
   // Nodes of answered or expired requests, reused by transmit().
   std::vector<typename std::unordered_map<std::uint32_t, Pending>::node_type> spare_;
+  std::size_t released_{0};  // pending requests past their hold
   std::uint32_t lastTid_;
   bool paused_{false};
   bool pumping_{false};  // inside pump(): hooks' submits only queue

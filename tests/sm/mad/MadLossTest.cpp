@@ -16,7 +16,6 @@ TEST(MadLoss, APathThatLosesNothingKeepsTheFloor) {
   const auto b = MadLoss::bucketOf(hops(5));
   for (int i = 0; i < 100; ++i) loss.answeredAt(b, 1);
   EXPECT_EQ(loss.attemptsFor(b, {.floor = 4, .ceiling = 16}), 4U);
-  EXPECT_DOUBLE_EQ(loss.timeoutFactor(b, 3), 1.0);
 }
 
 TEST(MadLoss, AttemptsGrowWithTheLossSeenOnPathsOfThatLength) {
@@ -49,16 +48,6 @@ TEST(MadLoss, LidRoutedSmpsHaveTheirOwnBucket) {
   for (int i = 0; i < 200; ++i) loss.answeredAt(MadLoss::kLidRouted, 4);
   EXPECT_EQ(loss.attemptsFor(MadLoss::bucketOf(hops(2)), {.floor = 4, .ceiling = 16}), 4U);
   EXPECT_EQ(loss.attemptsFor(MadLoss::kLidRouted, {.floor = 4, .ceiling = 16}), 16U);
-}
-
-TEST(MadLoss, RetriesOnALossyPathWaitLongerUpToTwice) {
-  MadLoss loss;
-  const auto b = MadLoss::bucketOf(hops(4));
-  for (int i = 0; i < 200; ++i) loss.answeredAt(b, 2);
-  EXPECT_DOUBLE_EQ(loss.timeoutFactor(b, 1), 1.0);
-  EXPECT_DOUBLE_EQ(loss.timeoutFactor(b, 2), 1.25);
-  EXPECT_DOUBLE_EQ(loss.timeoutFactor(b, 5), 2.0);
-  EXPECT_DOUBLE_EQ(loss.timeoutFactor(b, 12), 2.0);
 }
 
 TEST(MadLoss, ACeilingBelowTheFloorMeansTheFloor) {
