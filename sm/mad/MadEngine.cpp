@@ -71,9 +71,15 @@ MadEngine::Requests::Hooks MadEngine::hooks() {
   return Requests::Hooks{
       .send = [this](Entry& e, std::uint32_t tid,
                      unsigned attempt) { return transmit(e, tid, attempt); },
-      .timeout = [this](const Entry& e,
-                        unsigned attempt) { return rto_.timeout(e.lossBucket, attempt); },
-      .holds = [this](const Entry& e, unsigned) { return rto_.rto(e.lossBucket); },
+      // The last attempt waits mad.timeout_ms at least: round trips learnt
+      // from quick Gets only speed the retries, they never fail a slow but
+      // working device (a switch whose LFT writes take tens of ms).
+      .timeout = [this](const Entry& e, unsigned attempt) -> MadRto::Duration {
+        const MadRto::Duration t = rto_.timeout(e.rtoKey, attempt);
+        if (attempt < attemptsFor(e)) return t;
+        return std::max<MadRto::Duration>(t, options_.timeout);
+      },
+      .holds = [this](const Entry& e, unsigned) { return rto_.rto(e.rtoKey); },
       .attempts = [this](const Entry& e) { return attemptsFor(e); },
       .complete = [this](Entry& e,
                          sm::mad::Completion<Smp>&& done) { complete(e, std::move(done)); },
@@ -95,10 +101,29 @@ MadCounters MadEngine::counters() const {
   return c;
 }
 
+namespace {
+
+MadRto::Kind rtoKind(const SmpRequest& r) {
+  if (r.method != Method::Set) return MadRto::Kind::Get;
+  switch (r.attributeId) {
+    case AttributeId::PKeyTable:
+    case AttributeId::SlToVlTable:
+    case AttributeId::VlArbitrationTable:
+    case AttributeId::LinearForwardingTable:
+    case AttributeId::MulticastForwardingTable:
+      return MadRto::Kind::TableSet;
+    default:
+      return MadRto::Kind::Set;
+  }
+}
+
+}  // namespace
+
 void MadEngine::submit(SmpRequest request, SmpCallback done) {
   const std::size_t bucket = MadLoss::bucketOf(request.to);
-  requests_.submit(
-      Entry{.request = std::move(request), .done = std::move(done), .lossBucket = bucket});
+  const std::size_t key = MadRto::keyOf(bucket, rtoKind(request));
+  requests_.submit(Entry{
+      .request = std::move(request), .done = std::move(done), .lossBucket = bucket, .rtoKey = key});
 }
 
 bool MadEngine::transmit(Entry& e, std::uint32_t tid, unsigned attempt) {
@@ -179,7 +204,7 @@ void MadEngine::complete(Entry& e, sm::mad::Completion<Smp>&& done) {
     // Karn's rule: an answer to a retried request may answer any of its
     // attempts, so only a first attempt's says how long the path takes.
     if (reply.attempts == 1 && done.wasSent)
-      rto_.sample(e.lossBucket, std::chrono::duration_cast<MadRto::Duration>(now() - done.sentAt));
+      rto_.sample(e.rtoKey, std::chrono::duration_cast<MadRto::Duration>(now() - done.sentAt));
   }
   if (reply.outcome == SmpOutcome::Ok) {
     ports_.learn(e.request.to, *reply.smp);

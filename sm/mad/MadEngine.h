@@ -250,6 +250,7 @@ class MadEngine {
     SmpCallback done;
     MadBuffer wire{};
     std::size_t lossBucket{0};  // MadLoss::bucketOf(request.to)
+    std::size_t rtoKey{0};      // MadRto::keyOf(lossBucket, its kind)
     std::uint64_t mKey{0};      // the M_Key `wire` carries
   };
   using Requests = sm::mad::Requester<Entry, Smp>;

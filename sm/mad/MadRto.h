@@ -1,6 +1,10 @@
 // Retransmission timeouts learned from answered SMPs, as TCP learns its own
 // (RFC 6298): per path length (directed route by hop count, LID-routed
-// apart: MadLoss::bucketOf), a smoothed round trip and its mean deviation,
+// apart: MadLoss::bucketOf) and per kind of SMP: Gets, Sets of a table
+// block (LFT, MFT, PKey, SL2VL, VLArb) and other Sets apart (a switch writes
+// a table block far slower than it reads an attribute: Sets timed by what
+// Gets took would each be sent again, and Karn's rule would never let their
+// own round trips in), a smoothed round trip and its mean deviation,
 // and a timeout of the round trip plus four deviations, within a floor and
 // a cap. Before a path length has been measured each attempt of its SMPs
 // waits the initial timeout (mad.timeout_ms), cap or not. Once measured,
@@ -10,8 +14,9 @@
 // to a retried request cannot say which attempt it answers.
 //
 //   MadRto rto({.initial = 200ms, .floor = 2ms, .cap = 200ms});
-//   rto.sample(bucket, answeredAt - sentAt);   // first attempts only
-//   auto wait = rto.timeout(bucket, attempt);  // 1-based
+//   const std::size_t key = MadRto::keyOf(lossBucket, MadRto::Kind::TableSet);
+//   rto.sample(key, answeredAt - sentAt);   // first attempts only
+//   auto wait = rto.timeout(key, attempt);  // 1-based
 #pragma once
 
 #include <array>
@@ -40,9 +45,17 @@ class MadRto {
     std::uint64_t samples{0};
   };
 
+  enum class Kind : std::uint8_t { Get, Set, TableSet };
+  static constexpr std::size_t kKinds = 3;
+  // Estimates kept: a path length's (MadLoss bucket) kinds apart.
+  static constexpr std::size_t kKeys = kKinds * MadLoss::kBuckets;
+  static constexpr std::size_t keyOf(std::size_t lossBucket, Kind kind) {
+    return kKinds * lossBucket + static_cast<std::size_t>(kind);
+  }
+
   explicit MadRto(Limits limits);
 
-  // A request to this bucket answered at its first attempt, `rtt` after it
+  // A request of this key (keyOf) answered at its first attempt, `rtt` after it
   // was sent.
   void sample(std::size_t bucket, Duration rtt);
   // The bucket's timeout before back-off: srtt + 4 rttvar within
@@ -56,7 +69,7 @@ class MadRto {
 
  private:
   Limits limits_;
-  std::array<Estimate, MadLoss::kBuckets> estimates_{};
+  std::array<Estimate, kKeys> estimates_{};
 };
 
 }  // namespace ibsm

@@ -305,7 +305,8 @@ class Requester {
                                : deadline;
     const std::uint32_t tid = e.tid;
     if (spare_.empty()) {
-      pending_.insert_or_assign(tid, Pending{.entry = std::move(e), .deadline = deadline, .holdUntil = holdUntil});
+      pending_.insert_or_assign(
+          tid, Pending{.entry = std::move(e), .deadline = deadline, .holdUntil = holdUntil});
       return;
     }
     // A node of an earlier request, reused: no allocation per request.

@@ -81,11 +81,10 @@ void PeerService::countMissed(Guid master, const fsm::State& before, bool silent
   if (!silent && st.missedPolls <= before.missedPolls && !leftStandby) return;
   ++missedPolls_;
   const auto allowed = std::max(core_.settings.pollingRetries, 1U);
-  if (st.phase != before.phase)
-    core_.log->warn("SM-0103 master {} silent ({} of {} polls): taking over", master,
-                    before.missedPolls + 1, allowed);
-  else
-    core_.log->warn("SM-0103 master {} silent ({} of {} polls)", master, st.missedPolls, allowed);
+  const bool takingOver = st.phase != before.phase;
+  core_.log->warn("SM-0103 master {} silent ({} of {} polls){}", master,
+                  takingOver ? before.missedPolls + 1 : st.missedPolls, allowed,
+                  takingOver ? ": taking over" : "");
 }
 
 void PeerService::notify(Guid master) {

@@ -31,7 +31,8 @@ Fabric twoSwitches() {
 }
 
 const DrPath kOneHop = *DrPath::fromPorts(std::vector<std::uint8_t>{3});
-const std::size_t kBucket = MadLoss::bucketOf(kOneHop);
+// The estimate of Gets one hop away (Sets have their own: MadRto::keyOf).
+const std::size_t kBucket = MadRto::keyOf(MadLoss::bucketOf(kOneHop), MadRto::Kind::Get);
 
 class MadEngineRtoTest : public ::testing::Test {
  protected:
@@ -78,6 +79,55 @@ TEST_F(MadEngineRtoTest, TheTimeoutConvergesToTheMeasuredRoundTripPlusFourDeviat
   EXPECT_NEAR(static_cast<double>(engine.rto().rto(kBucket).count()), mean + 4 * deviation,
               0.15 * 4 * deviation);
   EXPECT_LT(engine.rto().rto(kBucket), Us(200ms));
+}
+
+TEST_F(MadEngineRtoTest, SlowTableSetsAreNotTimedByQuickGetsNorSentTwice) {
+  // A switch answers Gets and a PortInfo Set in 0.1 ms but takes 30 ms to
+  // write an LFT block (a busy management processor): the table Sets wait
+  // their own timeout, each is sent once, and their round trip is learnt
+  // apart.
+  MadEngine engine = makeEngine(/*window=*/4);
+  wire.setFaults([](const Smp& smp, std::size_t) {
+    return Fate::delayed(smp.header.attributeId == AttributeId::LinearForwardingTable ? 30ms
+                                                                                      : 100us);
+  });
+  warmUp(engine, 40);
+  for (int i = 0; i < 40; ++i)
+    engine.submit(SmpRequest::set(AttributeId::PortInfo, 3, kOneHop, SmpData{}),
+                  [](const SmpRequest&, const SmpReply&) {});
+  ASSERT_TRUE(engine.runUntilIdle());
+  ASSERT_LT(engine.rto().rto(kBucket), Us(30ms)) << "the Gets' timeout is below the Sets' time";
+  constexpr int kSets = 20;
+  int ok = 0;
+  for (int i = 0; i < kSets; ++i)
+    engine.submit(SmpRequest::set(AttributeId::LinearForwardingTable, static_cast<std::uint32_t>(i),
+                                  kOneHop, SmpData{}),
+                  [&](const SmpRequest&, const SmpReply& r) { ok += r.ok() ? 1 : 0; });
+  ASSERT_TRUE(engine.runUntilIdle());
+  EXPECT_EQ(ok, kSets);
+  EXPECT_EQ(sendsOf(AttributeId::LinearForwardingTable).size(), static_cast<std::size_t>(kSets))
+      << "no Set sent again";
+  const std::size_t sets = MadRto::keyOf(MadLoss::bucketOf(kOneHop), MadRto::Kind::TableSet);
+  EXPECT_GT(engine.rto().estimate(sets).samples, 0U);
+  EXPECT_GE(engine.rto().rto(sets), Us(30ms));
+}
+
+TEST_F(MadEngineRtoTest, TheLastAttemptWaitsTheInitialTimeoutAtLeast) {
+  // Gets that answer at once, then one that takes 30 ms: the retries come
+  // at the learnt timeout, but the request is not failed before its last
+  // attempt has waited mad.timeout_ms, so the late answer still counts.
+  MadEngine engine = makeEngine(/*window=*/1, /*retries=*/2);
+  wire.setFaults([](const Smp&, std::size_t) { return Fate::delayed(100us); });
+  warmUp(engine, 40);
+  wire.setFaults([](const Smp& smp, std::size_t) {
+    return Fate::delayed(smp.header.attributeId == AttributeId::PortInfo ? 30ms : 100us);
+  });
+  SmpReply reply;
+  engine.submit(SmpRequest::get(AttributeId::PortInfo, 3, kOneHop),
+                [&](const SmpRequest&, const SmpReply& r) { reply = r; });
+  ASSERT_TRUE(engine.runUntilIdle());
+  EXPECT_TRUE(reply.ok());
+  EXPECT_EQ(sendsOf(AttributeId::PortInfo).size(), 3U) << "the retries came at the learnt timeout";
 }
 
 TEST_F(MadEngineRtoTest, ALostSmpIsRetriedAfterTheLearntTimeoutNotTheInitialOne) {
