@@ -435,7 +435,7 @@ constexpr OptionSpec kOptions[] = {
      "SMPs outstanding at once (measured on ibsim: no gain past 16-32).", applyWindow},
     {"mad.timeout_ms", "milliseconds 1-60000", "200",
      "Time an SMP waits for its response on a path length whose round trips are not measured "
-     "yet, each attempt (then see mad.timeout_min_ms).",
+     "yet, each attempt (then see mad.timeout_min_ms); and the least the last attempt waits.",
      applyTimeout},
     {"mad.retries", "integer 0-20", "3",
      "Times an unanswered SMP is sent again before it counts as lost.", applyRetries},

@@ -34,7 +34,8 @@ Result<void> applyTimeoutMax(Config& c, const toml::node& v, const std::string& 
 const std::array<OptionSpec, 2> kMadTimeoutOptions{{
     {"mad.timeout_min_ms", "milliseconds 1-60000", "2",
      "The shortest an SMP waits for its answer. Once SMPs on paths of one length (directed "
-     "route by hop count, LID-routed apart) are answered, each waits their smoothed round trip "
+     "route by hop count, LID-routed apart) and of one kind (Gets, Sets of a table block, other "
+     "Sets) are answered, each waits their smoothed round trip "
      "plus four deviations (TCP's RTO, RFC 6298), no less than this: twice the 1 ms a port "
      "with RespTimeValue 8 may take to answer (4.096 us * 2^8), as real hardware answers in "
      "tens to hundreds of microseconds but a switch's management processor can take "

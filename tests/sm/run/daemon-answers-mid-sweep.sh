@@ -34,6 +34,9 @@ now_ns() { date +%s%N; }
 
 mkdir -p sm
 ibsm_conf sm/ibsm.toml "$PWD/sm" 1000 2 0 # no timed sweeps: only the one asked for
+# Each drop must cost a whole mad.timeout_ms for the sweep to last seconds:
+# the floor of the timeouts learnt from round trips raised to it.
+printf '%s\n' '[mad]' 'timeout_min_ms = 200' 'timeout_max_ms = 200' >>sm/ibsm.toml
 start_ibsm sm "$(net_cas "$net" | head -n 1)" 10
 pid=$ibsm_pid
 wait_for_status $sock .up 60 || fail "the subnet is not up within 60 s"
