@@ -208,8 +208,11 @@ class FatTreeEngine final : public RoutingEngine {
       tally.hubRoutedSwitch += hubRouted;
       writer.write(lid, 0, next, tally);
     }
+    if (onSwitch.empty()) return;
+    // Aggregation nodes and upper CAs: sources everywhere, spread by source.
+    const std::size_t apart = columns.column(s, next, true) + legaliser.legalise(next, s);
     for (const Destination* d : onSwitch) {
-      tally.hubRoutedOther += hubRouted;
+      tally.hubRoutedOther += apart;
       writer.write(d->lid, d->port, next, tally);
     }
   }
