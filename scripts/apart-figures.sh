@@ -15,14 +15,15 @@
 #    management hosts above the leaves (6 on spines, 4 on cores), a SHARP
 #    aggregation node on every switch. The capture: 206 switches, 140 servers
 #    (1,120 HCAs), 10 hosts above the leaves, 206 aggregation nodes.
-#  - lassen-like: 3 levels of radix-12 switches, 2 of 12 pods director chassis
-#    (their spine chips take the hosts), the others' leaves 8 hosts under 4
-#    up-links (2:1, EDR leaves as built), every node dual-rail (two HCAs on
-#    two leaves; the capture's dual-port nodes), 12 I/O hosts above the leaves
-#    (8 on spines, 4 on cores), an aggregation node on every switch
-#    (Switch-IB 2). Public descriptions of Lassen (LLNL: 795 nodes, IBM AC922,
-#    dual-port EDR, a fat tree of Mellanox EDR switches, director chassis at the
-#    top) give no cabling plan; these are assumptions.
+#  - lassen-like: 3 levels of radix-24 switches with every cable doubled
+#    (--trunk 2: 12 pods of 6 leaves and 6 spines, 36 cores), the first pod a
+#    director chassis (its spine chips take the hosts), 174 switches as in the
+#    capture; 432 dual-rail nodes (two HCAs each on two leaves: the capture's
+#    dual-port nodes; 864 HCAs against its 1,644 CA ports), 12 I/O hosts above
+#    the leaves (8 on spines, 4 on cores), an aggregation node on every switch
+#    (Switch-IB 2 carries SHARP). Public descriptions of Lassen (LLNL: about
+#    790 IBM AC922 nodes, dual-port EDR HCAs, a fat tree of Mellanox EDR
+#    switches) give no cabling plan; the shape above is assumed.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 ibsm=${BUILD_DIR:-$root/build}/sm/cli/ibsm
@@ -44,7 +45,7 @@ trap 'rm -rf "$work"' EXIT
 half=$((radix / 2))
 fabrics=(
   "dgx-like|--levels 3 --radix 16 --rails 8 --aggregation-nodes --io-hosts 1:6 --io-hosts 2:4"
-  "lassen-like|--levels 3 --radix 12 --oversubscription 2 --director-pods 2 --rails 2 --aggregation-nodes --io-hosts 1:8 --io-hosts 2:4"
+  "lassen-like|--levels 3 --radix 24 --trunk 2 --director-pods 1 --rails 2 --aggregation-nodes --io-hosts 1:8 --io-hosts 2:4"
   "aggregation nodes, 3 levels|--radix $radix --levels 3 --aggregation-nodes"
   "aggregation nodes, 2 levels|--radix $radix --levels 2 --aggregation-nodes"
   "I/O hosts on the spines, 2 levels|--radix $radix --levels 2 --io-hosts 1:$half"

@@ -163,5 +163,39 @@ INSTANTIATE_TEST_SUITE_P(
             FatTreeSpec{.levels = 3, .radix = 8, .aggregationNodes = true, .ioHosts = {{1, 4}}}}),
     [](const ::testing::TestParamInfo<ApartCase>& info) { return info.param.name; });
 
+// The look-alikes of scripts/apart-figures.sh (a DGX A100 SuperPOD-like
+// rail-optimised tree, a Lassen-like tree with a director pod and dual-rail
+// nodes), judged by the report's all-pairs walk: every pair routed, no credit
+// loop, compute pairs on the fewest switch hops, and no route of a pair with
+// an end apart past the 6 switch hops of the climb through the hub leaf.
+class LookAlikes : public ::testing::TestWithParam<ApartCase> {};
+
+TEST_P(LookAlikes, RoutesEveryPairLoopFreeAndComputeOnShortestPaths) {
+  const Fabric fabric = generatedFabric(GetParam().spec);
+  const RoutingResult result = routeFtree(fabric);
+  const RouteReport report = analyseRoutes(fabric, result, 2);
+  EXPECT_EQ(report.unreachablePairs(), 0u);
+  EXPECT_TRUE(report.creditLoops.acyclic);
+  EXPECT_EQ(report.hops.longerThanShortest, 0u);
+  EXPECT_GT(report.apartPorts, 0u);
+  EXPECT_LE(report.apartHops.max, 6u);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Fabrics, LookAlikes,
+    ::testing::Values(ApartCase{"DgxLike", FatTreeSpec{.levels = 3,
+                                                       .radix = 16,
+                                                       .aggregationNodes = true,
+                                                       .ioHosts = {{1, 6}, {2, 4}},
+                                                       .rails = 8}},
+                      ApartCase{"LassenLike", FatTreeSpec{.levels = 3,
+                                                          .radix = 24,
+                                                          .trunk = 2,
+                                                          .aggregationNodes = true,
+                                                          .ioHosts = {{1, 8}, {2, 4}},
+                                                          .directorPods = 1,
+                                                          .rails = 2}}),
+    [](const ::testing::TestParamInfo<ApartCase>& info) { return info.param.name; });
+
 }  // namespace
 }  // namespace ibsm
