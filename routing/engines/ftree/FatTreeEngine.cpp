@@ -191,7 +191,7 @@ class FatTreeEngine final : public RoutingEngine {
     }
     for (const Destination* d : onSwitch) {
       if (!hint.empty()) {  // each LID its own previous column
-        tally.hubRoutedOther += routes.column(s, next);
+        tally.hubRoutedOther += routes.column(s, next, true);
         tally.keptFromPrevious += hint.apply(d->lid, s, d->port, next);
         tally.hubRoutedOther += legaliser.legalise(next, s);
       } else {
