@@ -10,11 +10,10 @@ OpenSM or dump_fts for the same fabric (names must match the net file's).
 Prints, for all CA pairs and per class beside (issue 33: every pair counts):
 the busiest directed inter-switch link (routes over it, CA port to CA port,
 destination base LIDs), the longest route in switch hops, and the pairs longer
-than the fewest switch hops. Classes: "compute" (both ends hosts on switches
-without switches below... read here as: neither end an aggregation node nor an
-upper host), "hosts" (no aggregation node at either end), "all". An upper host
-is a CA whose name starts with io, stor or mgmt (the generator's and
-make-test-topologies.sh's names); an aggregation node one whose name holds
+than the fewest switch hops. Classes: "compute" (neither end an aggregation
+node nor an upper host), "hosts" (no aggregation node at either end), "all".
+An upper host is a CA whose name starts with io, stor or mgmt (the
+generator's names); an aggregation node one whose name holds
 "Aggregation Node". Unrouted pairs and loops are counted and printed.
 """
 import collections
@@ -65,19 +64,21 @@ def ca_class(name):
     return 0
 
 
-def main():
-    net, out = sys.argv[1], sys.argv[2]
-    kind, links = read_net(net)
-    lft, owner = read_lfts(out + "/opensm-lfts.dump")
+def switch_graph(kind, links):
+    """Switches, directed inter-switch links and CA ports per class on each switch."""
     switches = sorted(n for n, k in kind.items() if k == "Switch")
     sw_links = {}  # (sw, port) -> peer switch
-    sources = {s: [0, 0, 0] for s in switches}  # CA ports per class on each switch
-    for (n, p), (r, rp) in links.items():
+    sources = {s: [0, 0, 0] for s in switches}
+    for (n, p), (r, _) in links.items():
         if kind.get(n) == "Switch" and kind.get(r) == "Switch":
             sw_links[(n, p)] = r
         elif kind.get(n) == "Switch" and r in kind:
             sources[n][ca_class(r)] += 1
-    # Shortest switch hops (BFS) for the stretch.
+    return switches, sw_links, sources
+
+
+def bfs_hops(switches, sw_links):
+    """Fewest switch hops between every two switches."""
     adj = collections.defaultdict(set)
     for (s, _), t in sw_links.items():
         adj[s].add(t)
@@ -92,80 +93,104 @@ def main():
                     d[v] = d[u] + 1
                     q.append(v)
         dist[s] = d
-    classes = ("compute", "hosts", "all")
-    load = [collections.Counter() for _ in classes]
-    maxhops = [0, 0, 0]
-    longer = [0, 0, 0]
-    pairs = [0, 0, 0]
-    unrouted = 0
-    cas = [(lid, name) for lid, (k, name) in owner.items() if k == "Channel Adapter"]
-    for lid, name in sorted(cas):
-        dcls = ca_class(name)
-        # Chain of every switch toward lid; depth and the delivering switch.
-        nxt, target = {}, None
-        for s in switches:
-            p = lft.get(s, {}).get(lid)
-            if p is None:
-                continue
-            peer = sw_links.get((s, p))
-            if peer is None:
-                if links.get((s, p), (None,))[0] == name:
-                    target = s
-            else:
-                nxt[s] = (p, peer)
-        depth = {}
-        if target is None:
-            unrouted += 1
+    return dist
+
+
+def chains(lid, name, switches, lft, links, sw_links):
+    """Next hop of every switch toward lid, the delivering switch and depths."""
+    nxt, target = {}, None
+    for s in switches:
+        p = lft.get(s, {}).get(lid)
+        if p is None:
             continue
-        depth[target] = 0
-        for s in switches:
-            path, u = [], s
-            while u not in depth and u in nxt and len(path) <= len(switches):
-                path.append(u)
-                u = nxt[u][1]
-            if u not in depth:
-                for v in path:
-                    depth[v] = None
-                continue
-            base = depth[u]
-            for v in reversed(path):
-                base = None if base is None else base + 1
-                depth[v] = base
+        peer = sw_links.get((s, p))
+        if peer is None:
+            if links.get((s, p), (None,))[0] == name:
+                target = s
+        else:
+            nxt[s] = (p, peer)
+    depth = {}
+    if target is None:
+        return nxt, None, depth
+    depth[target] = 0
+    for s in switches:
+        path, u = [], s
+        while u not in depth and u in nxt and len(path) <= len(switches):
+            path.append(u)
+            u = nxt[u][1]
+        base = depth.get(u)
+        for v in reversed(path):
+            base = None if base is None else base + 1
+            depth[v] = base
+    return nxt, target, depth
+
+
+class Tally:
+    def __init__(self):
+        self.load = [collections.Counter() for _ in CLASSES]
+        self.maxhops, self.longer, self.pairs = [0, 0, 0], [0, 0, 0], [0, 0, 0]
+        self.unrouted = 0
+
+    def destination(self, dcls, graph, walk, dist):
+        switches, _, sources = graph
+        nxt, target, depth = walk
         order = sorted((s for s in switches if depth.get(s) is not None), key=lambda s: -depth[s])
         for c in range(3):
-            # Source ports that count in class c toward a destination of class dcls.
+            # Classes that count a destination of class dcls.
             if c == 0 and dcls != 0 or c == 1 and dcls == 2:
                 continue
             flow = collections.Counter()
             for s in switches:
-                n = sources[s][0] + (sources[s][1] if c >= 1 else 0) + (sources[s][2] if c == 2 else 0)
-                if s == target:
-                    n -= 1  # the destination itself does not send to itself
+                n = sum(sources[s][: c + 1])
+                n -= s == target  # the destination does not send to itself
                 if n <= 0:
                     continue
                 if depth.get(s) is None:
-                    unrouted += n
+                    self.unrouted += n
                     continue
                 flow[s] += n
-                pairs[c] += n
-                maxhops[c] = max(maxhops[c], depth[s])
-                if depth[s] > dist[s].get(target, 0):
-                    longer[c] += n
+                self.pairs[c] += n
+                self.maxhops[c] = max(self.maxhops[c], depth[s])
+                self.longer[c] += n if depth[s] > dist[s].get(target, 0) else 0
             for s in order:
-                if s == target or flow[s] == 0:
-                    continue
-                p, peer = nxt[s]
-                load[c][(s, p)] += flow[s]
-                flow[peer] += flow[s]
-    for c, name in enumerate(classes):
-        busiest = load[c].most_common(1)
-        links_n = len(sw_links)
-        mean = sum(load[c].values()) / links_n if links_n else 0
-        b = busiest[0] if busiest else (("-", 0), 0)
-        print(f"{name:8} pairs {pairs[c]:>9}  busiest {b[1]:>7} ({b[0][0]}[{b[0][1]}])  "
-              f"mean {mean:8.1f}  longest {maxhops[c]} hops  longer than shortest {longer[c]}")
-    if unrouted:
-        print(f"unrouted or looping: {unrouted}")
+                if s != target and flow[s]:
+                    p, peer = nxt[s]
+                    self.load[c][(s, p)] += flow[s]
+                    flow[peer] += flow[s]
+
+    def print(self, links_n):
+        for c, name in enumerate(CLASSES):
+            busiest = self.load[c].most_common(1)
+            mean = sum(self.load[c].values()) / links_n if links_n else 0
+            b = busiest[0] if busiest else (("-", 0), 0)
+            print(f"{name:8} pairs {self.pairs[c]:>9}  busiest {b[1]:>7} ({b[0][0]}[{b[0][1]}])  "
+                  f"mean {mean:8.1f}  longest {self.maxhops[c]} hops  "
+                  f"longer than shortest {self.longer[c]}")
+        if self.unrouted:
+            print(f"unrouted or looping: {self.unrouted}")
+
+
+CLASSES = ("compute", "hosts", "all")
+
+
+def main():
+    if len(sys.argv) != 3:
+        sys.exit("usage: all-pairs-load.py NET_FILE DIR")
+    kind, links = read_net(sys.argv[1])
+    lft, owner = read_lfts(sys.argv[2] + "/opensm-lfts.dump")
+    graph = switch_graph(kind, links)
+    switches, sw_links, _ = graph
+    dist = bfs_hops(switches, sw_links)
+    tally = Tally()
+    for lid, (k, name) in sorted(owner.items()):
+        if k != "Channel Adapter":
+            continue
+        walk = chains(lid, name, switches, lft, links, sw_links)
+        if walk[1] is None:
+            tally.unrouted += 1
+            continue
+        tally.destination(ca_class(name), graph, walk, dist)
+    tally.print(len(sw_links))
 
 
 if __name__ == "__main__":

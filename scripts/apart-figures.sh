@@ -5,6 +5,10 @@
 # (--engine auto) and updn, on the DGX-like and Lassen-like look-alikes and
 # the generated kinds of scripts/ftree-kinds.sh.
 #   scripts/apart-figures.sh [--ibsm BIN] [--route-with BIN] [--radix K] [--only NAME]
+#                            [--dfsssp]
+# --dfsssp: OpenSM's dfsssp too, once on ibsim (tests/sm/ibsim/run-with-ibsim.sh,
+#   `opensm -o -R dfsssp`), its opensm-lfts.dump walked the same way and the
+#   VLs it needed taken from its log.
 #
 # The look-alikes (made by `ibsm topo generate` alone; the generator's 3-level
 # trees have radix/trunk pods, so the counts are near, not equal, to the
@@ -30,19 +34,31 @@ ibsm=${BUILD_DIR:-$root/build}/sm/cli/ibsm
 route_with=""
 radix=12
 only=""
+dfsssp=""
 while [[ $# -gt 0 ]]; do
   case $1 in
     --ibsm) ibsm=$2; shift 2 ;;
     --route-with) route_with=$2; shift 2 ;;
     --radix) radix=$2; shift 2 ;;
     --only) only=$2; shift 2 ;;
-    *) echo "usage: $0 [--ibsm BIN] [--route-with BIN] [--radix K] [--only NAME]" >&2; exit 2 ;;
+    --dfsssp) dfsssp=1; shift ;;
+    *) echo "usage: $0 [--ibsm BIN] [--route-with BIN] [--radix K] [--only NAME] [--dfsssp]" >&2
+       exit 2 ;;
   esac
 done
 route_with=${route_with:-$ibsm}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 half=$((radix / 2))
+cat >"$work/opensm.sh" <<'OPENSM'
+#!/usr/bin/env bash
+# Under run-with-ibsim.sh: OpenSM once with dfsssp, its dumps into $1.
+mkdir -p "$1"
+OSM_TMP_DIR=$1 OSM_CACHE_DIR=$1 opensm -o -R dfsssp -D 0x43 -d0 --dump_files_dir "$1" \
+  -f "$1/log" >"$1/stdout" 2>&1
+grep -q 'SUBNET UP' "$1/log"
+OPENSM
+chmod +x "$work/opensm.sh"
 fabrics=(
   "dgx-like|--levels 3 --radix 16 --rails 8 --aggregation-nodes --io-hosts 1:6 --io-hosts 2:4"
   "lassen-like|--levels 3 --radix 24 --trunk 2 --director-pods 1 --rails 2 --aggregation-nodes --io-hosts 1:8 --io-hosts 2:4"
@@ -65,4 +81,14 @@ for f in "${fabrics[@]}"; do
     echo "== $name: $engine ($used; $(cat "$work/time"))"
     python3 "$root/scripts/all-pairs-load.py" "$work/net" "$work/$engine"
   done
+  [[ -n $dfsssp ]] || continue
+  rm -rf "$work/dfsssp"
+  if "$root/tests/sm/ibsim/run-with-ibsim.sh" -N 4096 -S 1024 -P 20000 "$work/net" -- \
+    "$work/opensm.sh" "$work/dfsssp" >/dev/null 2>&1; then
+    vls=$(sed -n 's/.*Virtual Lanes needed: //p' "$work/dfsssp/log" | tail -1)
+    echo "== $name: OpenSM dfsssp (${vls:-?} VLs)"
+    python3 "$root/scripts/all-pairs-load.py" "$work/net" "$work/dfsssp"
+  else
+    echo "== $name: OpenSM dfsssp did not bring the subnet up"
+  fi
 done
