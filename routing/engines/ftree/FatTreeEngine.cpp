@@ -152,14 +152,17 @@ class FatTreeEngine final : public RoutingEngine {
     std::vector<Tally> tallies(blocks);
     const auto runBlock = [&](std::size_t b) {
       Legaliser own = legaliser;
+      // The spread columns of aggregation nodes and upper CAs on counters of
+      // their own, so that the switch LIDs' columns are what they were.
+      Legaliser apart = legaliser;
       TableWriter writer(graph, layout, result);
       std::vector<CableId> next(layout.switches(), kNoCable);
       const std::size_t end = std::min(targets.size(), (b + 1) * block);
       SwitchColumns closed(layout, reach, climbs);
       for (std::size_t k = b * block; k < end; ++k)
         if (hint.empty())
-          routeClosedForm(graph, targets[k], onSwitch[targets[k]], closed, own, writer, next,
-                          tallies[b]);
+          routeClosedForm(graph, targets[k], onSwitch[targets[k]], closed, {own, apart}, writer,
+                          next, tallies[b]);
         else
           routeSwitchTarget(graph, targets[k], onSwitch[targets[k]], closed, own, hint, writer,
                             next, tallies[b]);
@@ -188,7 +191,7 @@ class FatTreeEngine final : public RoutingEngine {
     }
     for (const Destination* d : onSwitch) {
       if (!hint.empty()) {  // each LID its own previous column
-        tally.hubRoutedOther += routes.column(s, next);
+        tally.hubRoutedOther += routes.column(s, next, true);
         tally.keptFromPrevious += hint.apply(d->lid, s, d->port, next);
         tally.hubRoutedOther += legaliser.legalise(next, s);
       } else {
@@ -198,18 +201,26 @@ class FatTreeEngine final : public RoutingEngine {
     }
   }
 
+  struct Legalisers {
+    Legaliser& switches;  // switch LIDs
+    Legaliser& apart;     // aggregation nodes and upper CAs
+  };
+
   static void routeClosedForm(const SwitchGraph& graph, SwitchIndex s,
                               const std::vector<const Destination*>& onSwitch,
-                              SwitchColumns& columns, Legaliser& legaliser, TableWriter& writer,
+                              SwitchColumns& columns, Legalisers legalisers, TableWriter& writer,
                               std::vector<CableId>& next, Tally& tally) {
     const Lid lid = graph.endpoints(s).front().base;
-    const std::size_t hubRouted = columns.column(s, next) + legaliser.legalise(next, s);
+    const std::size_t hubRouted = columns.column(s, next) + legalisers.switches.legalise(next, s);
     if (lid.value != 0) {
       tally.hubRoutedSwitch += hubRouted;
       writer.write(lid, 0, next, tally);
     }
+    if (onSwitch.empty()) return;
+    // Aggregation nodes and upper CAs: sources everywhere, spread by source.
+    const std::size_t apart = columns.column(s, next, true) + legalisers.apart.legalise(next, s);
     for (const Destination* d : onSwitch) {
-      tally.hubRoutedOther += hubRouted;
+      tally.hubRoutedOther += apart;
       writer.write(d->lid, d->port, next, tally);
     }
   }

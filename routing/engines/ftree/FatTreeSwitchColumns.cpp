@@ -69,7 +69,8 @@ SwitchColumns::SwitchColumns(const FatTreeLayout& layout, const FatTreeReach& re
                              const SwitchClimbs& climbs)
     : layout_(layout), reach_(reach), climbs_(climbs), digit_(layout.top + 1u, 0) {}
 
-std::size_t SwitchColumns::column(SwitchIndex target, std::vector<CableId>& next) {
+std::size_t SwitchColumns::column(SwitchIndex target, std::vector<CableId>& next, bool bySource) {
+  bySource_ = bySource;
   setDigits(target);
   std::ranges::fill(next, kNoCable);
   next[target] = kDeliver;
@@ -84,7 +85,7 @@ std::size_t SwitchColumns::column(SwitchIndex target, std::vector<CableId>& next
     }
     const auto toHub = climbs_.toHub(s);
     if (toHub.empty()) continue;  // left to the legaliser
-    next[s] = toHub[layout_.canon[target] % toHub.size()];
+    next[s] = toHub[(layout_.canon[target] + turn(s, toHub.size())) % toHub.size()];
     ++hubRouted;
   }
   return hubRouted;
@@ -173,10 +174,20 @@ CableId SwitchColumns::climb(SwitchIndex s) const {
   const auto ups = layout_.upCables(s);
   const std::size_t n = ups.size();
   if (n == 0) return kNoCable;
-  const std::size_t first = digit_[layout_.height[s]];  // below n on a regular tree
+  const std::size_t first = digit_[layout_.height[s]] + turn(s, n);  // below n when not bySource
   for (std::size_t k = 0, i = first < n ? first : first % n; k < n; ++k, i = i + 1 == n ? 0 : i + 1)
     if (dist_[layout_.to[ups[i]]] + 1 == dist_[s]) return ups[i];
   return kNoCable;
+}
+
+// 0 unless bySource_: the digit sum of s's canonical index in base
+// `choices`, so that switches of one column in different pods (indices a
+// pod's width apart) turn differently.
+std::size_t SwitchColumns::turn(SwitchIndex s, std::size_t choices) const {
+  if (!bySource_ || choices < 2) return 0;
+  std::size_t sum = 0;
+  for (std::size_t i = layout_.canon[s]; i > 0; i /= choices) sum += i % choices;
+  return sum;
 }
 
 }  // namespace ibsm::routing::ftree

@@ -70,14 +70,20 @@ class SwitchColumns {
 
   // Next hops of every switch toward switch `target` (kDeliver there).
   // Returns how many switches have no common ancestor with it and climb
-  // toward the hub (the others without one are left kNoCable).
-  std::size_t column(SwitchIndex target, std::vector<CableId>& next);
+  // toward the hub (the others without one are left kNoCable). With
+  // `bySource` (the columns of aggregation nodes and upper CAs, which CAs
+  // everywhere send to), a switch's choice among the equal up cables and
+  // hub climbs turns by its own canonical index too (issue 33), so
+  // that the switches climbing toward one target spread over them instead
+  // of all taking the target's digit; the same cables lead on shortest.
+  std::size_t column(SwitchIndex target, std::vector<CableId>& next, bool bySource = false);
 
  private:
   void setDigits(SwitchIndex target);
   void descendToward(SwitchIndex target, std::vector<CableId>& next);
   void setDistances(SwitchIndex target);
   CableId climb(SwitchIndex s) const;
+  std::size_t turn(SwitchIndex s, std::size_t choices) const;
 
   const FatTreeLayout& layout_;
   const FatTreeReach& reach_;
@@ -88,6 +94,7 @@ class SwitchColumns {
   std::vector<SwitchIndex> ancestors_;      // of the target, by height
   std::vector<std::size_t> firstAncestor_;  // per height, plus one
   std::vector<std::uint64_t> meets_;        // per height: the switches below its ancestors there
+  bool bySource_{false};
 };
 
 }  // namespace ibsm::routing::ftree
