@@ -32,9 +32,10 @@
 #
 # LIST: comma-separated names (--list prints the fabrics). --quick: two small
 # fabrics, updn, dfsssp and ibsm (for CI). --check: exit 1 unless every row is
-# complete and ibsm's busiest link is at most updn's on every fabric where
-# both ran. --keep DIR keeps the fabrics, read-backs and results.tsv there.
-# BUILD_DIR (default build) holds ibsm, sa-client and sl2vl_read.
+# complete, ibsm's rows route every pair without a credit loop, and ibsm's
+# busiest link is at most updn's on every fabric where both ran. --keep DIR keeps the fabrics, read-backs and results.tsv there.
+# BUILD_DIR (default build) holds ibsm, sa-client and sl2vl_read (or IBSM... --ibsm,
+# SA_CLIENT and SL2VL_READ name them).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=$(realpath -m "${BUILD_DIR:-$root/build}")
@@ -84,9 +85,11 @@ catalogue+=(
 )
 if ((list)); then printf '%s\n' "${catalogue[@]}" | sed 's/|/\t/'; exit 0; fi
 
-for t in "$ibsm" "$build/tests/tools/sa-client" "$build/bench/sl2vl_read"; do
+SA_CLIENT=${SA_CLIENT:-$build/tests/tools/sa-client} SL2VL_READ=${SL2VL_READ:-$build/tests/tools/sl2vl_read}
+for t in "$ibsm" "$SA_CLIENT" "$SL2VL_READ"; do
   [[ -x $t ]] || { echo "$0: $t is missing: ninja -C $build ibsm sa-client sl2vl_read" >&2; exit 2; }
 done
+SA_CLIENT=$(realpath "$SA_CLIENT") SL2VL_READ=$(realpath "$SL2VL_READ")
 command -v opensm >/dev/null || { echo "$0: opensm is not installed" >&2; exit 2; }
 if [[ -n $keep ]]; then
   mkdir -p "$keep"
@@ -95,10 +98,13 @@ else
   work=$(mktemp -d "${TMPDIR:-/tmp}/bench-engines.XXXXXX")
   trap 'rm -rf "$work"' EXIT
 fi
-chosen=()
-for entry in "${catalogue[@]}"; do
-  [[ -z $fabrics || ",$fabrics," == *",${entry%%|*},"* ]] && chosen+=("$entry")
-done
+chosen=()  # in --fabrics' order
+if [[ -z $fabrics ]]; then chosen=("${catalogue[@]}"); else
+  IFS=, read -r -a wanted <<<"$fabrics"
+  for w in "${wanted[@]}"; do
+    for entry in "${catalogue[@]}"; do [[ ${entry%%|*} == "$w" ]] && chosen+=("$entry"); done
+  done
+fi
 [[ ${#chosen[@]} -gt 0 ]] || { echo "$0: --fabrics $fabrics: none of them is known (--list)" >&2; exit 2; }
 IFS=, read -r -a engine_list <<<"$engines"
 for e in "${engine_list[@]}"; do
@@ -109,7 +115,7 @@ done
 harness=$root/tests/sm/ibsim/run-with-ibsim.sh
 readback=$root/bench/judge/read-back.sh
 judge=$root/bench/judge/judge-routes.py
-export SA_CLIENT=$build/tests/tools/sa-client SL2VL_READ=$build/bench/sl2vl_read
+export SA_CLIENT SL2VL_READ
 results=$work/results.tsv
 cols="fabric engine routed_by busiest busiest_compute busiest_upper busiest_an longest longest_compute longest_upper longest_an vls unrouted pairs credit_loop_free up_s wall_s cpu_s"
 echo "$cols" | tr ' ' '\t' >"$results"
@@ -237,8 +243,10 @@ for f in fabrics:
     for r in (x for x in rows if x["fabric"] == f):
         if not r.get("busiest"):
             bad.append(f"{f} {r['engine']}: {r['routed_by']}")
-        elif r["unrouted"] != "0" and r["engine"] == "ibsm":
-            bad.append(f"{f} ibsm: {r['unrouted']} pairs unrouted")
+        elif r["engine"].startswith("ibsm") and r["unrouted"] != "0":
+            bad.append(f"{f} {r['engine']}: {r['unrouted']} pairs unrouted")
+        elif r["engine"].startswith("ibsm") and r["credit_loop_free"] != "yes":
+            bad.append(f"{f} {r['engine']}: a credit loop")
     i, u = by.get((f, "ibsm")), by.get((f, "updn"))
     if i and u and int(i["busiest"]) > int(u["busiest"]):
         bad.append(f"{f}: ibsm's busiest link {i['busiest']} > updn's {u['busiest']}")
