@@ -159,6 +159,54 @@ timed() {
   return $rc
 }
 
+# ibsm_offline NAME FDIR NET: `ibsm route -R auto` on the net file, judged on
+# the cabling and GUIDs read back from ibsim (ibsim names GUIDs as ibsm's
+# reader does) with ibsm's own LIDs, LFTs and SL2VL tables.
+ibsm_offline() {
+  local name=$1 fdir=$2 net=$3 dir=$2/ibsm
+  timed "$dir" "$ibsm" route -t "$net" -R auto -o "$dir/out" --force >"$dir/route.out" 2>&1 || {
+    echo "  ibsm route failed: $(tail -2 "$dir/route.out")" >&2
+    printf '%s\tibsm\troute-failed\n' "$name" >>"$results"
+    return
+  }
+  python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["engine"])' "$dir/out/report.json" \
+    >"$dir/engine" 2>/dev/null || true
+  if [[ -z $topo ]]; then  # a read-back only for the cabling and GUIDs
+    SL_TABLES=first "$harness" "${lim[@]}" "$net" -- "$readback" "$fdir/topology-run" opensm minhop \
+      >"$fdir/topology-run.log" 2>&1 || {
+      echo "  no topology read back for ibsm's row" >&2
+      printf '%s\tibsm\tno-topology\n' "$name" >>"$results"
+      return
+    }
+    topo=$fdir/topology-run/topology
+  fi
+  local args=(--topology "$topo" --lfts "$dir/out/opensm-lfts.dump" --guid2lid "$dir/out/guid2lid")
+  [[ -s $dir/out/sl2vl.dump ]] && args+=(--sl2vl "$dir/out/sl2vl.dump")
+  row "$name" ibsm "$dir" "${args[@]}"
+}
+
+# on_ibsim NAME FDIR NET ENGINE: the SM (an OpenSM engine, or ibsm-live)
+# brings a fresh ibsim fabric up; its tables read back and judged.
+on_ibsim() {
+  local name=$1 fdir=$2 net=$3 engine=$4 dir=$2/$4 extra=() sls=0 tables=first sm
+  case $engine in
+    dfsssp | lash) extra=(-Q) sls=1 tables=all ;;
+    nue) extra=(-Q --nue_max_num_vls 0) sls=1 tables=all ;;
+    ibsm-live) tables=all ;;
+  esac
+  if [[ $engine == ibsm-live ]]; then sm=(ibsm "$ibsm"); else sm=(opensm "$engine" "${extra[@]}"); fi
+  if ! PAIR_SLS=$sls SL_TABLES=$tables timed "$dir" "$harness" "${lim[@]}" "$net" -- "$readback" "$dir" \
+    "${sm[@]}" >"$dir/run.log" 2>&1; then
+    echo "  $engine: no read-back: $(grep -m2 'read-back:' "$dir/run.log")" >&2
+    printf '%s\t%s\tno-read-back\n' "$name" "$engine" >>"$results"
+    return
+  fi
+  [[ -n $topo ]] || topo=$dir/topology
+  local args=(--topology "$dir/topology" --lfts "$dir/lfts" --sl2vl "$dir/sl2vl")
+  ((sls)) && args+=(--pair-sls "$dir/pair-sls")
+  row "$name" "$engine" "$dir" "${args[@]}"
+}
+
 for entry in "${chosen[@]}"; do
   name=${entry%%|*} how=${entry#*|}
   fdir=$work/$name
@@ -170,88 +218,11 @@ for entry in "${chosen[@]}"; do
   echo "== $name ($(grep -c '^Switch' "$net") switches, $(grep -cE '^(Hca|Ca)' "$net") CAs)" >&2
   topo=""
   for engine in "${engine_list[@]}"; do
-    dir=$fdir/$engine
-    rm -rf "$dir" && mkdir -p "$dir"
-    case $engine in
-      ibsm)
-        timed "$dir" "$ibsm" route -t "$net" -R auto -o "$dir/out" --force >"$dir/route.out" 2>&1 ||
-          { echo "  ibsm route failed: $(tail -2 "$dir/route.out")" >&2; continue; }
-        sed -nE 's/^engine:? *([a-z]+).*/\1/p' "$dir/route.out" | head -1 >"$dir/engine"
-        python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["engine"])' "$dir/out/report.json" \
-          >"$dir/engine" 2>/dev/null || true
-        if [[ -z $topo ]]; then  # a read-back only for the cabling and GUIDs
-          SL_TABLES=first "$harness" "${lim[@]}" "$net" -- "$readback" "$fdir/topology-run" opensm minhop \
-            >"$fdir/topology-run.log" 2>&1 || { echo "  no topology read back" >&2; continue; }
-          topo=$fdir/topology-run/topology
-        fi
-        args=(--topology "$topo" --lfts "$dir/out/opensm-lfts.dump" --guid2lid "$dir/out/guid2lid")
-        [[ -s $dir/out/sl2vl.dump ]] && args+=(--sl2vl "$dir/out/sl2vl.dump")
-        row "$name" ibsm "$dir" "${args[@]}"
-        ;;
-      *)
-        extra=() sls=0 tables=first
-        case $engine in
-          dfsssp | lash) extra=(-Q) sls=1 tables=all ;;
-          nue) extra=(-Q --nue_max_num_vls 0) sls=1 tables=all ;;
-        esac
-        if [[ $engine == ibsm-live ]]; then
-          set -- ibsm "$ibsm"
-          tables=all
-        else
-          set -- opensm "$engine" "${extra[@]}"
-        fi
-        if ! PAIR_SLS=$sls SL_TABLES=$tables timed "$dir" "$harness" "${lim[@]}" "$net" -- "$readback" "$dir" "$@" \
-          >"$dir/run.log" 2>&1; then
-          echo "  $engine: no read-back: $(grep -m2 'read-back:' "$dir/run.log")" >&2
-          printf '%s\t%s\t%s\n' "$name" "$engine" "no-read-back" >>"$results"
-          continue
-        fi
-        [[ -n $topo ]] || topo=$dir/topology
-        args=(--topology "$dir/topology" --lfts "$dir/lfts" --sl2vl "$dir/sl2vl")
-        ((sls)) && args+=(--pair-sls "$dir/pair-sls")
-        row "$name" "$engine" "$dir" "${args[@]}"
-        ;;
-    esac
+    rm -rf "${fdir:?}/$engine" && mkdir -p "$fdir/$engine"
+    if [[ $engine == ibsm ]]; then ibsm_offline "$name" "$fdir" "$net"; else on_ibsim "$name" "$fdir" "$net" "$engine"; fi
   done
 done
 
-python3 - "$results" "$check" <<'PY'
-import csv, sys
-rows = list(csv.DictReader(open(sys.argv[1]), delimiter="\t"))
-print("| fabric | engine (routed by) | busiest link: all (compute / upper / AN) | longest: all (compute / upper / AN) | VLs | unrouted / pairs | credit-loop free |")
-print("|---|---|---|---|---|---|---|")
-for r in rows:
-    if not r.get("busiest"):
-        print(f"| {r['fabric']} | {r['engine']} | {r['routed_by']} | | | | |")
-        continue
-    eng = r["engine"] if r["routed_by"] in (r["engine"], "") else f"{r['engine']} ({r['routed_by']})"
-    print(f"| {r['fabric']} | {eng} | {r['busiest']} ({r['busiest_compute']} / {r['busiest_upper']} / {r['busiest_an']}) "
-          f"| {r['longest']} ({r['longest_compute']} / {r['longest_upper']} / {r['longest_an']}) | {r['vls']} "
-          f"| {r['unrouted']} / {r['pairs']} | {r['credit_loop_free']} |")
-by = {(r["fabric"], r["engine"]): r for r in rows if r.get("busiest")}
-fabrics = list(dict.fromkeys(r["fabric"] for r in rows))
-print("\nibsm against dfsssp (busiest link, longest path, VLs):")
-for f in fabrics:
-    i, d = by.get((f, "ibsm")), by.get((f, "dfsssp"))
-    if i and d:
-        b, db = int(i["busiest"]), int(d["busiest"])
-        verdict = "ibsm <= dfsssp" if b <= db and int(i["vls"]) <= int(d["vls"]) else \
-            f"ibsm LOSES by {b - db} routes ({b / db:.2f}x)" if b > db else "ibsm uses more VLs"
-        print(f"  {f}: ibsm {b}, {i['longest']} hops, {i['vls']} VLs; dfsssp {db}, {d['longest']} hops, {d['vls']} VLs: {verdict}")
-bad = []
-for f in fabrics:
-    for r in (x for x in rows if x["fabric"] == f):
-        if not r.get("busiest"):
-            bad.append(f"{f} {r['engine']}: {r['routed_by']}")
-        elif r["engine"].startswith("ibsm") and r["unrouted"] != "0":
-            bad.append(f"{f} {r['engine']}: {r['unrouted']} pairs unrouted")
-        elif r["engine"].startswith("ibsm") and r["credit_loop_free"] != "yes":
-            bad.append(f"{f} {r['engine']}: a credit loop")
-    i, u = by.get((f, "ibsm")), by.get((f, "updn"))
-    if i and u and int(i["busiest"]) > int(u["busiest"]):
-        bad.append(f"{f}: ibsm's busiest link {i['busiest']} > updn's {u['busiest']}")
-for b in bad:
-    print("CHECK:", b)
-if sys.argv[2] == "1" and bad:
-    sys.exit(1)
-PY
+args=("$results")
+((check)) && args+=(--check)
+python3 "$root/bench/judge/engines-table.py" "${args[@]}"

@@ -196,92 +196,114 @@ def pair_class(a, b):
     return 1 if "upper" in (a, b) else 0
 
 
-def judge(fab, lfts, sl2vl, pair_sls):
-    n_sw = len(fab.names)
-    tables = [lfts.get(g, {}) for g in fab.guid]
-    own = [[0, 0, 0] for _ in range(n_sw)]  # sources per switch, by class, for the current dst
-    load = defaultdict(lambda: [0, 0, 0])
-    longest = [0, 0, 0]
-    unrouted = [0, 0, 0]
-    pairs = [0, 0, 0]
-    deps, vls = set(), set()
-    by_switch = defaultdict(list)
-    for ci, c in enumerate(fab.cas):
-        by_switch[c[1]].append(ci)
+def next_hops(fab, tables, di):
+    """Per switch, toward CA di: (out port, next switch or -1 at the CA, its
+    in port), or False where the walk ends (no entry, no cable, another port)."""
+    dlid = fab.cas[di][0]
+    nxt = []
+    for s in range(len(fab.names)):
+        o = tables[s].get(dlid) if dlid else None
+        far = fab.link[s].get(o) if o is not None else None
+        if far is None:
+            nxt.append(False)
+        elif far[0] == "sw":
+            nxt.append((o, far[1], far[2]))
+        else:
+            nxt.append((o, -1, 0) if far[1] == di else False)
+    return nxt
 
-    def vl_of(s, i, o, sl):
-        t = sl2vl.get((fab.guid[s], i, o))
-        return t[sl] if t else sl
 
-    for di, d in enumerate(fab.cas):
-        dlid, dclass = d[0], d[3]
-        nxt = [None] * n_sw  # (port, next switch or -1 arrived) or False
-        for s in range(n_sw):
-            o = tables[s].get(dlid) if dlid else None
-            far = fab.link[s].get(o) if o is not None else None
-            if far is None:
-                nxt[s] = False
-            elif far[0] == "sw":
-                nxt[s] = (o, far[1], far[2])
+def depths(nxt):
+    """Inter-switch links from each switch to the destination; -1 unrouted
+    (a walk that ends early or loops)."""
+    n_sw = len(nxt)
+    depth = [None] * n_sw
+    for s in range(n_sw):
+        trail, t = [], s
+        while depth[t] is None and len(trail) <= n_sw:
+            trail.append(t)
+            step = nxt[t]
+            if step is False:
+                depth[t] = -1
+            elif step[1] == -1:
+                depth[t] = 0
             else:
-                nxt[s] = (o, -1, 0) if far[1] == di else False
-        depth = [None] * n_sw  # links to the dst's switch; -1 unrouted
-        for s in range(n_sw):
-            trail, t = [], s
-            while depth[t] is None and len(trail) <= n_sw:
-                trail.append(t)
-                step = nxt[t]
-                if step is False:
-                    depth[t] = -1
-                elif step[1] == -1:
-                    depth[t] = 0
-                else:
-                    t = step[1]
-            base = depth[t] if depth[t] is not None else -1
-            for u in reversed(trail):
-                if depth[u] is None:
-                    base = -1 if base < 0 else base + 1
-                    depth[u] = base
-                else:
-                    base = depth[u]
-        for s in range(n_sw):
-            own[s] = [0, 0, 0]
-        sources_by_sl = defaultdict(list)
+                t = step[1]
+        base = depth[t] if depth[t] is not None else -1
+        for u in reversed(trail):
+            if depth[u] is None:
+                base = -1 if base < 0 else base + 1
+                depth[u] = base
+            else:
+                base = depth[u]
+    return depth
+
+
+class Tally:
+    """What the walks add up: pairs, unrouted and longest per class, routes
+    per directed inter-switch link per class, VLs and channel dependencies."""
+
+    def __init__(self):
+        self.pairs, self.unrouted, self.longest = [0, 0, 0], [0, 0, 0], [0, 0, 0]
+        self.load = defaultdict(lambda: [0, 0, 0])
+        self.vls, self.deps = set(), set()
+
+
+def add_loads(tally, nxt, depth, own):
+    """Every source's routes on the links toward one destination, pushed
+    down the tree of next hops from the farthest switches."""
+    acc = [row[:] for row in own]
+    for s in sorted((s for s in range(len(nxt)) if depth[s] > 0), key=lambda s: -depth[s]):
+        o, t, _ = nxt[s]
+        row = tally.load[(s, o)]
+        for k in range(3):
+            row[k] += acc[s][k]
+            acc[t][k] += acc[s][k]
+
+
+def add_dependencies(tally, fab, sl2vl, nxt, sl, starts):
+    """The channels (switch, out port, VL) of one destination's routes on SL
+    sl from the sources' (switch, in port), and each hop's dependency on the
+    next; a (switch, in port) walked once is not walked again."""
+    seen = set()
+    for s, i in starts:
+        prev = None
+        while True:
+            o, t, q = nxt[s]
+            table = sl2vl.get((fab.guid[s], i, o))
+            chan = (s, o, table[sl] if table else sl)
+            tally.vls.add(chan[2])
+            if prev is not None:
+                tally.deps.add((prev, chan))
+            if (s, i) in seen or t == -1:
+                break
+            seen.add((s, i))
+            prev, s, i = chan, t, q
+
+
+def judge(fab, lfts, sl2vl, pair_sls):
+    tables = [lfts.get(g, {}) for g in fab.guid]
+    tally = Tally()
+    for di, d in enumerate(fab.cas):
+        nxt = next_hops(fab, tables, di)
+        depth = depths(nxt)
+        own = [[0, 0, 0] for _ in fab.names]  # routed sources per switch, by class of pair
+        starts = defaultdict(list)  # SL -> the sources' (switch, in port)
         for ci, c in enumerate(fab.cas):
             if ci == di:
                 continue
-            k = pair_class(c[3], dclass)
-            pairs[k] += 1
+            k = pair_class(c[3], d[3])
+            tally.pairs[k] += 1
             if not c[0] or depth[c[1]] < 0:
-                unrouted[k] += 1
+                tally.unrouted[k] += 1
                 continue
             own[c[1]][k] += 1
-            longest[k] = max(longest[k], depth[c[1]])
-            sources_by_sl[pair_sls.get((c[0], dlid), 0)].append((c[1], c[2]))
-        order = sorted((s for s in range(n_sw) if depth[s] > 0), key=lambda s: -depth[s])
-        acc = [row[:] for row in own]
-        for s in order:
-            o, t, _ = nxt[s]
-            row = load[(s, o)]
-            for k in range(3):
-                row[k] += acc[s][k]
-                acc[t][k] += acc[s][k]
-        for sl, starts in sources_by_sl.items():
-            seen = set()
-            for s, i in starts:
-                prev = None
-                while True:
-                    o, t, q = nxt[s]
-                    vl = vl_of(s, i, o, sl)
-                    chan = (s, o, vl)
-                    vls.add(vl)
-                    if prev is not None:
-                        deps.add((prev, chan))
-                    if (s, i) in seen or t == -1:
-                        break
-                    seen.add((s, i))
-                    prev, s, i = chan, t, q
-    return pairs, unrouted, load, longest, vls, deps
+            tally.longest[k] = max(tally.longest[k], depth[c[1]])
+            starts[pair_sls.get((c[0], d[0]), 0)].append((c[1], c[2]))
+        add_loads(tally, nxt, depth, own)
+        for sl, where in starts.items():
+            add_dependencies(tally, fab, sl2vl, nxt, sl, where)
+    return tally
 
 
 def loop_vls(deps):
@@ -326,8 +348,9 @@ def main():
     except InputError as e:
         print(f"judge-routes: {e}", file=sys.stderr)
         return 2
-    pairs, unrouted, load, longest, vls, deps = judge(fab, lfts, sl2vl, pair_sls)
-    loops, looped = loop_vls(deps)
+    t = judge(fab, lfts, sl2vl, pair_sls)
+    pairs, unrouted, load, longest, vls = t.pairs, t.unrouted, t.load, t.longest, t.vls
+    loops, looped = loop_vls(t.deps)
     out = {
         "switches": len(fab.names),
         "ca_ports": len(fab.cas),
