@@ -4,7 +4,7 @@
 # runs it under tests/sm/ibsim/run-with-ibsim.sh):
 #   OUT/topology   ibnetdiscover (cabling, GUIDs, the LIDs the SM gave)
 #   OUT/lfts       dump_fts, with the entry at LinearFDBTop (which dump_fts
-#                  leaves out) read from each switch with smpdump
+#                  leaves out) read from each switch by sl2vl_read --lft-block
 #   OUT/sl2vl      the SL2VL table of every pair of cabled ports of every switch
 #                  (bench/judge/Sl2VlRead.cpp, SL2VL_READ=path; one pair checked
 #                  against smpquery sl2vl), as 'switch 0xGUID in_port N out_port M :
@@ -59,24 +59,26 @@ awk -v s="$start" -v e="$(date +%s.%N)" 'BEGIN { printf "%.1f\n", e - s }' >"$ou
 
 ibnetdiscover >"$out/topology" 2>/dev/null || die "ibnetdiscover failed"
 dump_fts >"$out/lfts" 2>/dev/null || die "dump_fts failed"
-# Switch LIDs and their cabled ports; the top LID of the subnet.
-mapfile -t switches < <(awk '/^Switch/ { match($0, /base port 0 lid [0-9]+/); lid = substr($0, RSTART + 16, RLENGTH - 16);
-  guid = substr($3, 4, 16); print lid, "0x" guid } ' "$out/topology")
-top=$(grep -oE '\blid [0-9]+' "$out/topology" | awk '$2 > m { m = $2 } END { print m + 0 }')
-# dump_fts stops one short of LinearFDBTop: the top LID's entry from each switch.
-for sw in "${switches[@]}"; do
-  read -r lid guid <<<"$sw"
-  port=$(smpdump "$lid" 0x19 $((top / 64)) 2>/dev/null | grep -E '^[0-9a-f]{4}( [0-9a-f]{4})+$' | tr -d ' \n' |
-    cut -c $((2 * (top % 64) + 1))-$((2 * (top % 64) + 2)))
-  [[ -n $port ]] && printf 'Unicast lids [0x%x-0x%x] of switch Lid %d guid %s (top):\n0x%04x %03d : (top)\n' \
-    "$top" "$top" "$lid" "$guid" "$top" "$((16#$port))" >>"$out/lfts"
-done
 # Every switch's cabled ports -> sl2vl_read's input "LID 0xGUID P1 P2 ...".
 awk '/^Switch/ { if (ports != "") print head ports; match($0, /base port 0 lid [0-9]+/);
                  head = substr($0, RSTART + 16, RLENGTH - 16) " 0x" substr($3, 4, 16); ports = ""; next }
      /^\[/ && head != "" { p = $1; gsub(/[^0-9]/, "", p); ports = ports " " p }
      /^$/ { if (ports != "") print head ports; head = ""; ports = "" }
      END { if (ports != "") print head ports }' "$out/topology" >"$out/switch-ports"
+# dump_fts stops one short of LinearFDBTop (the subnet's top LID): that entry
+# from each switch's LFT block, read by sl2vl_read --lft-block; smpdump, the
+# diags' reader, must read the same block of the first switch.
+top=$(grep -oE '\blid [0-9]+' "$out/topology" | awk '$2 > m { m = $2 } END { print m + 0 }')
+"${SL2VL_READ:?}" --lft-block $((top / 64)) <"$out/switch-ports" >"$out/lft-top" 2>"$out/lft-top.err" ||
+  die "sl2vl_read --lft-block: $(head -3 "$out/lft-top.err")"
+awk -v top="$top" '{ printf "Unicast lids [0x%x-0x%x] of switch Lid %d guid %s (top):\n0x%04x %03d : (top)\n",
+                     top, top, $4, $2, top, $(8 + top % 64) }' "$out/lft-top" >>"$out/lfts"
+read -r lid guid _ <"$out/switch-ports"
+diag=$(smpdump "$lid" 0x19 $((top / 64)) 2>/dev/null | grep -E '^[0-9a-f]{4}( [0-9a-f]{4})+$' | tr -d ' \n' |
+  cut -c $((2 * (top % 64) + 1))-$((2 * (top % 64) + 2)))
+mine=$(awk -v g="$guid" -v top="$top" '$2 == g { print $(8 + top % 64) }' "$out/lft-top")
+[[ -n $diag && $((16#$diag)) -eq ${mine:--1} ]] ||
+  die "sl2vl_read and smpdump disagree on LID $top at switch LID $lid: '$mine' against '$diag'"
 [[ ${SL_TABLES:-all} == first ]] && sed -i 1q "$out/switch-ports"
 "${SL2VL_READ:?}" --window 32 <"$out/switch-ports" >"$out/sl2vl" 2>"$out/sl2vl.err" ||
   die "sl2vl_read: $(head -3 "$out/sl2vl.err")"
