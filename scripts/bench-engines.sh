@@ -29,6 +29,7 @@
 #
 #   scripts/bench-engines.sh [--fabrics LIST] [--engines LIST] [--quick]
 #                            [--keep DIR] [--ibsm BIN] [--list] [--check]
+#                            [--judge-only]
 #
 # LIST: comma-separated names (--list prints the fabrics). --quick: two small
 # fabrics, updn, dfsssp and ibsm (for CI). --check: exit 1 unless every row is
@@ -40,7 +41,7 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=$(realpath -m "${BUILD_DIR:-$root/build}")
 ibsm=$build/sm/cli/ibsm
-fabrics="" engines="minhop,updn,ftree,dfsssp,sssp,nue,lash,ibsm" keep="" check=0 list=0
+fabrics="" engines="minhop,updn,ftree,dfsssp,sssp,nue,lash,ibsm" keep="" check=0 list=0 judge_only=0
 while [[ $# -gt 0 ]]; do
   case $1 in
     --fabrics | --engines | --keep | --ibsm)
@@ -52,6 +53,7 @@ while [[ $# -gt 0 ]]; do
     --quick) fabrics=${fabrics:-fat-tree-2level-k12-trunk2-slowlink,dragonfly-a4-p2-h2}
       engines=updn,dfsssp,ibsm; shift ;;
     --check) check=1; shift ;;
+    --judge-only) judge_only=1; shift ;;
     --list) list=1; shift ;;
     -h | --help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0 ;;
     *) echo "$0: unknown argument $1 (see --help)" >&2; exit 2 ;;
@@ -84,6 +86,7 @@ catalogue+=(
   "dfplus-9g-4x4|dragonfly-plus --groups 9 --leaves 4 --spines 4 --hosts-per-leaf 4 --global-per-spine 2"
 )
 if ((list)); then printf '%s\n' "${catalogue[@]}" | sed 's/|/\t/'; exit 0; fi
+((judge_only)) && [[ -z $keep ]] && { echo "$0: --judge-only judges what --keep DIR holds" >&2; exit 2; }
 
 SA_CLIENT=${SA_CLIENT:-$build/tests/tools/sa-client} SL2VL_READ=${SL2VL_READ:-$build/tests/tools/sl2vl_read}
 for t in "$ibsm" "$SA_CLIENT" "$SL2VL_READ"; do
@@ -130,7 +133,7 @@ limits() {
 row() {
   local fabric=$1 engine=$2 dir=$3
   shift 3
-  local by up t0
+  local by up
   by=$(cat "$dir/engine" 2>/dev/null || echo "$engine")
   up=$(cat "$dir/up" 2>/dev/null || echo -)
   if ! python3 "$judge" "$@" --json "$dir/judge.json" >"$dir/judge.out" 2>"$dir/judge.err"; then
@@ -164,13 +167,14 @@ timed() {
 # reader does) with ibsm's own LIDs, LFTs and SL2VL tables.
 ibsm_offline() {
   local name=$1 fdir=$2 net=$3 dir=$2/ibsm
-  timed "$dir" "$ibsm" route -t "$net" -R auto -o "$dir/out" --force >"$dir/route.out" 2>&1 || {
+  ((judge_only)) || timed "$dir" "$ibsm" route -t "$net" -R auto -o "$dir/out" --force >"$dir/route.out" 2>&1 || {
     echo "  ibsm route failed: $(tail -2 "$dir/route.out")" >&2
     printf '%s\tibsm\troute-failed\n' "$name" >>"$results"
     return
   }
   python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["engine"])' "$dir/out/report.json" \
     >"$dir/engine" 2>/dev/null || true
+  [[ -z $topo && -s $fdir/topology-run/topology ]] && topo=$fdir/topology-run/topology
   if [[ -z $topo ]]; then  # a read-back only for the cabling and GUIDs
     SL_TABLES=first "$harness" "${lim[@]}" "$net" -- "$readback" "$fdir/topology-run" opensm minhop \
       >"$fdir/topology-run.log" 2>&1 || {
@@ -195,7 +199,10 @@ on_ibsim() {
     ibsm-live) tables=all ;;
   esac
   if [[ $engine == ibsm-live ]]; then sm=(ibsm "$ibsm"); else sm=(opensm "$engine" "${extra[@]}"); fi
-  if ! PAIR_SLS=$sls SL_TABLES=$tables timed "$dir" "$harness" "${lim[@]}" "$net" -- "$readback" "$dir" \
+  if ((judge_only)) && [[ ! -s $dir/topology ]]; then
+    printf '%s\t%s\tno-read-back\n' "$name" "$engine" >>"$results"
+    return
+  elif ((!judge_only)) && ! PAIR_SLS=$sls SL_TABLES=$tables timed "$dir" "$harness" "${lim[@]}" "$net" -- "$readback" "$dir" \
     "${sm[@]}" >"$dir/run.log" 2>&1; then
     echo "  $engine: no read-back: $(grep -m2 'read-back:' "$dir/run.log")" >&2
     printf '%s\t%s\tno-read-back\n' "$name" "$engine" >>"$results"
@@ -213,12 +220,14 @@ for entry in "${chosen[@]}"; do
   mkdir -p "$fdir"
   net=$fdir/fabric.net
   # shellcheck disable=SC2086
-  if [[ $how == sample* ]]; then cp "${how#sample }" "$net"; else "$ibsm" topo generate $how -o "$net" >/dev/null; fi
+  if ((judge_only)); then [[ -s $net ]] || continue
+  elif [[ $how == sample* ]]; then cp "${how#sample }" "$net"
+  else "$ibsm" topo generate $how -o "$net" >/dev/null; fi
   read -r -a lim < <(limits "$net")
   echo "== $name ($(grep -c '^Switch' "$net") switches, $(grep -cE '^(Hca|Ca)' "$net") CAs)" >&2
   topo=""
   for engine in "${engine_list[@]}"; do
-    rm -rf "${fdir:?}/$engine" && mkdir -p "$fdir/$engine"
+    ((judge_only)) || { rm -rf "${fdir:?}/$engine" && mkdir -p "$fdir/$engine"; }
     if [[ $engine == ibsm ]]; then ibsm_offline "$name" "$fdir" "$net"; else on_ibsim "$name" "$fdir" "$net" "$engine"; fi
   done
 done
