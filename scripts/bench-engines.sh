@@ -29,9 +29,11 @@
 #
 #   scripts/bench-engines.sh [--fabrics LIST] [--engines LIST] [--quick]
 #                            [--keep DIR] [--ibsm BIN] [--list] [--check]
-#                            [--judge-only]
+#                            [--judge-only] [--net FILE]...
 #
-# LIST: comma-separated names (--list prints the fabrics). --quick: two small
+# LIST: comma-separated names (--list prints the fabrics). --net FILE adds a
+# fabric of one's own (an ibsim net file or an ibnetdiscover capture, which
+# ibsim runs as it is), named by the file's base name, to what is run. --quick: two small
 # fabrics, updn, dfsssp and ibsm (for CI). --check: exit 1 unless every row is
 # complete, ibsm's rows route every pair without a credit loop, and ibsm's
 # busiest link is at most updn's on every fabric where both ran. --keep DIR keeps the fabrics, read-backs and results.tsv there.
@@ -41,10 +43,10 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=$(realpath -m "${BUILD_DIR:-$root/build}")
 ibsm=$build/sm/cli/ibsm
-fabrics="" engines="minhop,updn,ftree,dfsssp,sssp,nue,lash,ibsm" keep="" check=0 list=0 judge_only=0
+nets=() fabrics="" engines="minhop,updn,ftree,dfsssp,sssp,nue,lash,ibsm" keep="" check=0 list=0 judge_only=0
 while [[ $# -gt 0 ]]; do
   case $1 in
-    --fabrics | --engines | --keep | --ibsm)
+    --fabrics | --engines | --keep | --ibsm | --net)
       [[ $# -ge 2 ]] || { echo "$0: $1 needs a value" >&2; exit 2; } ;;&
     --fabrics) fabrics=$2; shift 2 ;;
     --engines) engines=$2; shift 2 ;;
@@ -53,6 +55,7 @@ while [[ $# -gt 0 ]]; do
     --quick) fabrics=${fabrics:-fat-tree-2level-k12-trunk2-slowlink,dragonfly-a4-p2-h2}
       engines=updn,dfsssp,ibsm; shift ;;
     --check) check=1; shift ;;
+    --net) nets+=("$(realpath "$2")"); shift 2 ;;
     --judge-only) judge_only=1; shift ;;
     --list) list=1; shift ;;
     -h | --help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0 ;;
@@ -85,6 +88,11 @@ catalogue+=(
   "df-a4p2h2-cut5|dragonfly -a 4 -p 2 -H 2 --degrade 5 --seed 1"
   "dfplus-9g-4x4|dragonfly-plus --groups 9 --leaves 4 --spines 4 --hosts-per-leaf 4 --global-per-spine 2"
 )
+for f in "${nets[@]}"; do
+  n=$(basename "$f")
+  catalogue+=("${n%.*}|sample $f")
+  [[ -z $fabrics || ",$fabrics," == *",${n%.*},"* ]] || fabrics+=",${n%.*}"
+done
 if ((list)); then printf '%s\n' "${catalogue[@]}" | sed 's/|/\t/'; exit 0; fi
 ((judge_only)) && [[ -z $keep ]] && { echo "$0: --judge-only judges what --keep DIR holds" >&2; exit 2; }
 
