@@ -23,7 +23,9 @@ Classes of pairs: "an" when either end is a SHARP aggregation node (its
 NodeDescription says "Aggregation Node", or it shares its switch's system
 image GUID), else "upper" when either end is a host on a switch that is not
 a leaf (a leaf holds at least half as many hosts as it has cables to other
-switches: a spine or core with a few I/O hosts is no leaf), else "compute".
+switches, or at least half the median host count of the switches with
+hosts: a spine or core with a few I/O hosts is no leaf, a dragonfly's router
+or an irregular cluster's sparse switch is), else "compute".
 
   judge-routes.py --topology IBNETDISCOVER --lfts DUMP [--guid2lid FILE]
                   [--sl2vl FILE] [--pair-sls FILE] [--json OUT]
@@ -183,10 +185,12 @@ class Fabric:
         for c in self.cas:
             if c[3] == "host":
                 hosts[c[1]] += 1
+        counts = sorted(hosts.values())
+        median = counts[(len(counts) - 1) // 2] if counts else 0
         for c in self.cas:
             if c[3] == "host":
                 h, cables = hosts[c[1]], sum(1 for far in self.link[c[1]].values() if far[0] == "sw")
-                c[3] = "compute" if h * 2 >= cables else "upper"
+                c[3] = "compute" if h * 2 >= cables or h * 2 >= median else "upper"
 
 
 def pair_class(a, b):
