@@ -123,7 +123,7 @@ INSTANTIATE_TEST_SUITE_P(Topologies, SampleFabric,
                                            "fat-tree-2level-k12-trunk2-slowlink",
                                            "fat-tree-3level-k8-degraded6", "fat-tree-3level-k8",
                                            "fat-tree-3level-k8-rails4-an-io",
-                                           "fat-tree-3level-k8-director1",
+                                           "fat-tree-3level-k8-director1", "irregular-8sw-144hosts",
                                            "two-switch-dual-port-hcas"),
                          [](const auto& info) {
                            std::string n = info.param;
@@ -140,7 +140,7 @@ TEST(SampleFabrics, EverySampleInTheFolderIsCovered) {
           << e.path();
       ++pairs;
     }
-  EXPECT_EQ(pairs, 8u) << "a new sample pair: add it to the Topologies instantiation";
+  EXPECT_EQ(pairs, 9u) << "a new sample pair: add it to the Topologies instantiation";
 }
 
 TEST(SampleFabrics, AnUnreadableFileIsAnErrorNamingIt) {

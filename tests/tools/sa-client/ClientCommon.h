@@ -60,5 +60,7 @@ double cpuSeconds();
 int mcast(SaPort& port, const std::string& verb, const Args& args);
 // sa-client mcast flood (McFlood.cpp): one port's joins as fast as it can.
 int mcastFlood(SaPort& port, const Args& args);
+// sa-client pathsls (PathSls.cpp): the SL the SA answers for every pair of LIDs.
+int pathSls(SaPort& port, const Args& args);
 
 }  // namespace ibsm::test::sa

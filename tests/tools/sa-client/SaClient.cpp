@@ -8,6 +8,7 @@
 //   sa-client inform subscribe --trap 64|65 --wait SECONDS [--issm]
 //   sa-client pathload --targets FILE --window W --count N [--seed S] [--timeout-ms T]
 //             [--seconds S] [--interval-ms I] [--stop-file F] [--latencies FILE]
+//   sa-client pathsls --lids FILE [--window W] [--timeout-ms T] [--retries R] (PathSls.cpp)
 //   sa-client echo --idle-s S
 //   sa-client mcast join|leave|get ... (McCommands.cpp: multicast joins by proxy)
 //   sa-client mcast flood --seconds S ... (McFlood.cpp: one port's joins as fast as it can)
@@ -314,6 +315,7 @@ int main(int argc, char** argv) {
         "       sa-client pathload --targets FILE --window W --count N [--seed S]\n"
         "                 [--seconds S] [--interval-ms I] [--timeout-ms T] [--stop-file F]\n"
         "                 [--latencies FILE]\n"
+        "       sa-client pathsls --lids FILE [--window W] [--timeout-ms T] [--retries R]\n"
         "       sa-client echo --issm --idle-s S\n"
         "       sa-client mcast join|leave --mgid M[,M...] --ports FILE|--port-guid G\n"
         "                 [--join-state S] [--create] [--window W] [--record FILE]\n"
@@ -330,6 +332,7 @@ int main(int argc, char** argv) {
     if (words[0] == "inform" && words.size() == 2) return inform(port, words[1], args);
     if (words[0] == "mcast" && words.size() == 2) return mcast(port, words[1], args);
     if (words[0] == "pathload") return pathload(port, args);
+    if (words[0] == "pathsls") return pathSls(port, args);
     if (words[0] == "echo") return echo(port, args);
     std::fprintf(stderr, "sa-client: unknown command %s\n", words[0].c_str());
     return 2;

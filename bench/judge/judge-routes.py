@@ -1,0 +1,387 @@
+#!/usr/bin/env python3
+"""The routing judge of scripts/bench-engines.sh (issue 33): one walker for
+every engine's tables, OpenSM's and ibsm's alike.
+
+It reads what can be read back from a fabric, never what an engine says of
+itself: the cabling, GUIDs and LIDs as `ibnetdiscover` prints them, the LFTs
+as `dump_fts` (or opensm-lfts.dump) lists them, the SL2VL tables as `smpquery
+sl2vl` reads them (in ibsm's sl2vl.dump line form), and the SL of each pair as
+the SA answers it (`sa-client pathsls` lines). It shares no code with ibsm's
+engines nor with its report, so it judges ibsm the way it judges OpenSM.
+
+Every ordered pair of distinct CA ports is walked through the tables:
+  - pairs routed and unrouted (an entry missing, a port without a cable, a
+    forwarding loop, or a walk that ends at another port);
+  - the busiest inter-switch link: the most CA-to-CA routes any one direction
+    of a cable carries, over all pairs and per class of pair;
+  - the longest path in inter-switch links (switch hops);
+  - the VLs the routes use (VL of each hop = the switch's SL2VL of the pair's
+    SL for its in and out port; a port without a table: VL = SL, as ibsim
+    starts), and credit loops: cycles of the channel dependency graph whose
+    channels are (switch, out port, VL).
+Classes of pairs: "an" when either end is a SHARP aggregation node (its
+NodeDescription says "Aggregation Node", or it shares its switch's system
+image GUID), else "upper" when either end is a host on a switch that is not
+a leaf (a leaf holds at least half as many hosts as it has cables to other
+switches, or at least half the median host count of the switches with
+hosts: a spine or core with a few I/O hosts is no leaf, a dragonfly's router
+or an irregular cluster's sparse switch is), else "compute".
+
+  judge-routes.py --topology IBNETDISCOVER --lfts DUMP [--guid2lid FILE]
+                  [--sl2vl FILE] [--pair-sls FILE] [--json OUT]
+Prints "key value" lines; exits 2 on input it cannot read, naming file:line.
+"""
+import argparse
+import json
+import re
+import sys
+from collections import defaultdict
+
+CLASSES = ("compute", "upper", "an")
+
+
+class InputError(Exception):
+    pass
+
+
+def read_lines(path):
+    try:
+        with open(path, encoding="utf-8", errors="replace") as f:
+            return f.read().splitlines()
+    except OSError as e:
+        raise InputError(f"{path}: {e.strerror}") from e
+
+
+NODE = re.compile(r'^(Switch|Ca|Rt)\s+(\d+)\s+"([^"]+)"\s*(?:#\s*"([^"]*)")?(.*)$')
+PORT = re.compile(r'^\[(\d+)\](?:\(([0-9a-fA-F]+)\))?\s+"([^"]+)"\[(\d+)\](?:\(([0-9a-fA-F]+)\))?(.*)$')
+
+
+def read_topology(path):
+    """ibnetdiscover output -> nodes {name: {...}}."""
+    nodes, node, sysimg = {}, None, None
+    for n, line in enumerate(read_lines(path), 1):
+        line = line.strip()
+        if line.startswith("sysimgguid="):
+            sysimg = int(line.split("=", 1)[1], 16)
+            continue
+        m = NODE.match(line)
+        if m:
+            kind, _, name, desc, rest = m.groups()
+            guid = int(name.split("-", 1)[1], 16) if re.match(r"^[SHR]-[0-9a-fA-F]+$", name) else None
+            lid = re.search(r"\blid (\d+)", rest or "")
+            node = nodes[name] = {"kind": kind, "desc": desc or name, "guid": guid, "sysimg": sysimg,
+                                  "lid": int(lid.group(1)) if lid and kind == "Switch" else 0,
+                                  "ports": {}, "port_lid": {}, "port_guid": {}}
+            sysimg = None
+            continue
+        m = PORT.match(line)
+        if m:
+            if node is None:
+                raise InputError(f"{path}:{n}: expected a node line before this port line")
+            port, pguid, peer, peer_port, _, rest = m.groups()
+            node["ports"][int(port)] = (peer, int(peer_port))
+            if node["kind"] != "Switch":
+                lid = re.search(r"#\s*lid (\d+)", rest)
+                node["port_lid"][int(port)] = int(lid.group(1)) if lid else 0
+                node["port_guid"][int(port)] = int(pguid, 16) if pguid else node["guid"]
+    if not any(v["kind"] == "Switch" for v in nodes.values()):
+        raise InputError(f"{path}: expected ibnetdiscover output, but no Switch line was found")
+    return nodes
+
+
+def read_guid2lid(path, nodes):
+    lids = {}
+    for n, line in enumerate(read_lines(path), 1):
+        words = line.split()
+        if not words or words[0].startswith("#"):
+            continue
+        try:
+            lids[int(words[0], 16)] = int(words[1], 0)
+        except (ValueError, IndexError) as e:
+            raise InputError(f"{path}:{n}: expected '0xPORTGUID LID LID'") from e
+    for v in nodes.values():
+        if v["kind"] == "Switch":
+            v["lid"] = lids.get(v["guid"], v["lid"])
+        else:
+            for p, g in v["port_guid"].items():
+                v["port_lid"][p] = lids.get(g, 0)
+
+
+def read_lfts(path):
+    """dump_fts / opensm-lfts.dump -> {switch guid: {lid: port}}."""
+    lfts, table = {}, None
+    head = re.compile(r"^Unicast lids .* guid (0x[0-9a-fA-F]+)")
+    entry = re.compile(r"^(0x[0-9a-fA-F]+)\s+(\d+)\b")
+    for line in read_lines(path):
+        m = head.match(line)
+        if m:
+            table = lfts.setdefault(int(m.group(1), 16), {})
+            continue
+        m = entry.match(line)
+        if m and table is not None:
+            table[int(m.group(1), 16)] = int(m.group(2))
+    if not lfts:
+        raise InputError(f"{path}:1: expected LFTs as dump_fts lists them ('Unicast lids ... guid 0x...')")
+    return lfts
+
+
+def read_sl2vl(path):
+    """'switch 0xGUID in_port N out_port M : v0 .. v15' -> {(guid, in, out): [16 VLs]}."""
+    tables = {}
+    line_re = re.compile(r"^switch (0x[0-9a-fA-F]+) in_port (\d+) out_port (\d+) :((?:\s+\d+){16})\s*$")
+    for n, line in enumerate(read_lines(path), 1):
+        if not line.strip() or line.startswith("ca "):
+            continue
+        m = line_re.match(line)
+        if not m:
+            raise InputError(f"{path}:{n}: expected 'switch 0xGUID in_port N out_port M : v0 ... v15'")
+        tables[(int(m.group(1), 16), int(m.group(2)), int(m.group(3)))] = [int(v) for v in m.group(4).split()]
+    return tables
+
+
+def read_pair_sls(path):
+    sls, nopath = {}, 0
+    for n, line in enumerate(read_lines(path), 1):
+        words = line.split()
+        if not words or words[0] not in ("path", "nopath", "timeout"):
+            continue
+        try:
+            if words[0] == "path":
+                sls[(int(words[1]), int(words[2]))] = int(words[3])
+            else:
+                nopath += 1
+        except (ValueError, IndexError) as e:
+            raise InputError(f"{path}:{n}: expected 'path SLID DLID SL'") from e
+    return sls, nopath
+
+
+class Fabric:
+    def __init__(self, nodes):
+        self.names = [k for k, v in nodes.items() if v["kind"] == "Switch"]
+        self.index = {k: i for i, k in enumerate(self.names)}
+        self.guid = [nodes[k]["guid"] for k in self.names]
+        self.sysimg = [nodes[k]["sysimg"] for k in self.names]
+        # link[s][p] = ("sw", t, q) or ("ca", ca index)
+        self.link = [dict() for _ in self.names]
+        self.cas = []  # (lid, switch, port, class, desc)
+        ca_at = {}
+        for name, v in nodes.items():
+            if v["kind"] == "Switch":
+                continue
+            for p, (peer, pp) in v["ports"].items():
+                if peer not in self.index:
+                    continue
+                s = self.index[peer]
+                ca_at[(name, p)] = len(self.cas)
+                an = "Aggregation Node" in v["desc"] or (v["sysimg"] and v["sysimg"] == self.sysimg[s])
+                self.cas.append([v["port_lid"].get(p, 0), s, pp, "an" if an else "host", v["desc"]])
+        for i, name in enumerate(self.names):
+            for p, (peer, pp) in nodes[name]["ports"].items():
+                if peer in self.index:
+                    self.link[i][p] = ("sw", self.index[peer], pp)
+                elif (peer, pp) in ca_at:
+                    self.link[i][p] = ("ca", ca_at[(peer, pp)])
+        hosts = defaultdict(int)
+        for c in self.cas:
+            if c[3] == "host":
+                hosts[c[1]] += 1
+        counts = sorted(hosts.values())
+        median = counts[(len(counts) - 1) // 2] if counts else 0
+        for c in self.cas:
+            if c[3] == "host":
+                h, cables = hosts[c[1]], sum(1 for far in self.link[c[1]].values() if far[0] == "sw")
+                c[3] = "compute" if h * 2 >= cables or h * 2 >= median else "upper"
+
+
+def pair_class(a, b):
+    if "an" in (a, b):
+        return 2
+    return 1 if "upper" in (a, b) else 0
+
+
+def next_hops(fab, tables, di):
+    """Per switch, toward CA di: (out port, next switch or -1 at the CA, its
+    in port), or False where the walk ends (no entry, no cable, another port)."""
+    dlid = fab.cas[di][0]
+    nxt = []
+    for s in range(len(fab.names)):
+        o = tables[s].get(dlid) if dlid else None
+        far = fab.link[s].get(o) if o is not None else None
+        if far is None:
+            nxt.append(False)
+        elif far[0] == "sw":
+            nxt.append((o, far[1], far[2]))
+        else:
+            nxt.append((o, -1, 0) if far[1] == di else False)
+    return nxt
+
+
+def depths(nxt):
+    """Inter-switch links from each switch to the destination; -1 unrouted
+    (a walk that ends early or loops)."""
+    n_sw = len(nxt)
+    depth = [None] * n_sw
+    for s in range(n_sw):
+        trail, t = [], s
+        while depth[t] is None and len(trail) <= n_sw:
+            trail.append(t)
+            step = nxt[t]
+            if step is False:
+                depth[t] = -1
+            elif step[1] == -1:
+                depth[t] = 0
+            else:
+                t = step[1]
+        base = depth[t] if depth[t] is not None else -1
+        for u in reversed(trail):
+            if depth[u] is None:
+                base = -1 if base < 0 else base + 1
+                depth[u] = base
+            else:
+                base = depth[u]
+    return depth
+
+
+class Tally:
+    """What the walks add up: pairs, unrouted and longest per class, routes
+    per directed inter-switch link per class, VLs and channel dependencies."""
+
+    def __init__(self):
+        self.pairs, self.unrouted, self.longest = [0, 0, 0], [0, 0, 0], [0, 0, 0]
+        self.load = defaultdict(lambda: [0, 0, 0])
+        self.vls, self.deps = set(), set()
+
+
+def add_loads(tally, nxt, depth, own):
+    """Every source's routes on the links toward one destination, pushed
+    down the tree of next hops from the farthest switches."""
+    acc = [row[:] for row in own]
+    for s in sorted((s for s in range(len(nxt)) if depth[s] > 0), key=lambda s: -depth[s]):
+        o, t, _ = nxt[s]
+        row = tally.load[(s, o)]
+        for k in range(3):
+            row[k] += acc[s][k]
+            acc[t][k] += acc[s][k]
+
+
+def add_dependencies(tally, fab, sl2vl, nxt, sl, starts):
+    """The channels (switch, out port, VL) of one destination's routes on SL
+    sl from the sources' (switch, in port), and each hop's dependency on the
+    next; a (switch, in port) walked once is not walked again."""
+    seen = set()
+    for s, i in starts:
+        prev = None
+        while True:
+            o, t, q = nxt[s]
+            table = sl2vl.get((fab.guid[s], i, o))
+            chan = (s, o, table[sl] if table else sl)
+            tally.vls.add(chan[2])
+            if prev is not None:
+                tally.deps.add((prev, chan))
+            if (s, i) in seen or t == -1:
+                break
+            seen.add((s, i))
+            prev, s, i = chan, t, q
+
+
+def judge(fab, lfts, sl2vl, pair_sls):
+    tables = [lfts.get(g, {}) for g in fab.guid]
+    tally = Tally()
+    for di, d in enumerate(fab.cas):
+        nxt = next_hops(fab, tables, di)
+        depth = depths(nxt)
+        own = [[0, 0, 0] for _ in fab.names]  # routed sources per switch, by class of pair
+        starts = defaultdict(list)  # SL -> the sources' (switch, in port)
+        for ci, c in enumerate(fab.cas):
+            if ci == di:
+                continue
+            k = pair_class(c[3], d[3])
+            tally.pairs[k] += 1
+            if not c[0] or depth[c[1]] < 0:
+                tally.unrouted[k] += 1
+                continue
+            own[c[1]][k] += 1
+            tally.longest[k] = max(tally.longest[k], depth[c[1]])
+            starts[pair_sls.get((c[0], d[0]), 0)].append((c[1], c[2]))
+        add_loads(tally, nxt, depth, own)
+        for sl, where in starts.items():
+            add_dependencies(tally, fab, sl2vl, nxt, sl, where)
+    return tally
+
+
+def loop_vls(deps):
+    """VLs of the channels on a cycle of the dependency graph (Kahn's
+    algorithm both ways leaves the cycles and what lies between them)."""
+    succ, pred = defaultdict(set), defaultdict(set)
+    for a, b in deps:
+        succ[a].add(b)
+        pred[b].add(a)
+    alive = set(succ) | set(pred)
+    for fwd, back in ((pred, succ), (succ, pred)):
+        count = {c: len(fwd[c] & alive) for c in alive}
+        todo = [c for c in alive if count[c] == 0]
+        while todo:
+            c = todo.pop()
+            alive.discard(c)
+            for x in back[c]:
+                if x in alive:
+                    count[x] -= 1
+                    if count[x] == 0:
+                        todo.append(x)
+    return sorted({c[2] for c in alive}), len(alive)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--topology", required=True)
+    ap.add_argument("--lfts", required=True)
+    ap.add_argument("--guid2lid")
+    ap.add_argument("--sl2vl")
+    ap.add_argument("--pair-sls")
+    ap.add_argument("--json")
+    a = ap.parse_args()
+    try:
+        nodes = read_topology(a.topology)
+        if a.guid2lid:
+            read_guid2lid(a.guid2lid, nodes)
+        fab = Fabric(nodes)
+        lfts = read_lfts(a.lfts)
+        sl2vl = read_sl2vl(a.sl2vl) if a.sl2vl else {}
+        pair_sls, nopath = read_pair_sls(a.pair_sls) if a.pair_sls else ({}, 0)
+    except InputError as e:
+        print(f"judge-routes: {e}", file=sys.stderr)
+        return 2
+    t = judge(fab, lfts, sl2vl, pair_sls)
+    pairs, unrouted, load, longest, vls = t.pairs, t.unrouted, t.load, t.longest, t.vls
+    loops, looped = loop_vls(t.deps)
+    out = {
+        "switches": len(fab.names),
+        "ca_ports": len(fab.cas),
+        "pairs": sum(pairs),
+        "unrouted": sum(unrouted),
+        "busiest": max((sum(r) for r in load.values()), default=0),
+        "longest": max(longest),
+        "vls": len(vls),
+        "vl_list": ",".join(str(v) for v in sorted(vls)) or "-",
+        "credit_loop_free": "yes" if not loops else "no",
+        "loop_vls": ",".join(str(v) for v in loops) or "-",
+        "loop_channels": looped,
+        "pair_sls": len(pair_sls),
+        "sl_list": ",".join(str(v) for v in sorted(set(pair_sls.values()))) or "0",
+        "nopath": nopath,
+    }
+    for k, name in enumerate(CLASSES):
+        out[f"pairs_{name}"] = pairs[k]
+        out[f"unrouted_{name}"] = unrouted[k]
+        out[f"busiest_{name}"] = max((r[k] for r in load.values()), default=0)
+        out[f"longest_{name}"] = longest[k]
+    for k, v in out.items():
+        print(k, v)
+    if a.json:
+        with open(a.json, "w", encoding="utf-8") as f:
+            json.dump(out, f, indent=1)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
