@@ -98,7 +98,9 @@ kind_count() {
 #             blocks of a switch (16 ports a block)
 #   PKey      the blocks of the tables the plan manages (the new master's own
 #             count: PROG-0306 of its takeover, blocks written + read)
-#   PortInfo Sets: ClientReregister to every CA port (the new SA starts empty)
+#   PortInfo Sets: every port holding a LID (CA ports, switch port 0) told
+#             the new MasterSMLID, where its traps go; the CA ports'
+#             ClientReregister (the new SA starts empty) rides on the same Set
 # NodeDescription is not in it: nothing routes or comes up by it (both SMs
 # read it for the SA's NodeRecords).
 takeover_floor() {
@@ -124,20 +126,20 @@ takeover_floor() {
     [LFT]=$((switches * ((lids + 1 + 63) / 64)))
     [MFT]=$((switches * mlid_blocks * ((sw_radix + 1 + 15) / 16)))
     [PKey]=$pkey
-    [ClientReregister]=$ca_ports
+    [PortInfoSet]=$((ca_ports + switches))
   )
   local -A kinds=(
     [NodeInfo]="Get:0x0011" [PortInfo]="Get:0x0015" [SwitchInfo]="Get:0x0012 Set:0x0012"
     [LFT]="Get:0x0019 Set:0x0019" [MFT]="Get:0x001b Set:0x001b" [PKey]="Get:0x0016 Set:0x0016"
-    [ClientReregister]="Set:0x0015" [NodeDescription]="Get:0x0010"
+    [PortInfoSet]="Set:0x0015" [NodeDescription]="Get:0x0010"
   )
   local -A label=(
     [NodeInfo]="NodeInfo Gets" [PortInfo]="PortInfo Gets" [SwitchInfo]="SwitchInfo"
     [LFT]="LFT blocks" [MFT]="MFT blocks" [PKey]="PKey blocks"
-    [ClientReregister]="PortInfo Sets (floor: ClientReregister)"
+    [PortInfoSet]="PortInfo Sets (floor: MasterSMLID)"
     [NodeDescription]="NodeDescription Gets"
   )
-  local order=(NodeInfo PortInfo SwitchInfo LFT MFT PKey ClientReregister NodeDescription)
+  local order=(NodeInfo PortInfo SwitchInfo LFT MFT PKey PortInfoSet NodeDescription)
   echo
   echo "(c) takeover SMPs by kind, detection to up, against the floor (what a new master must learn or set):"
   printf '  %-44s %10s %10s %10s %12s\n' "" ibsm OpenSM floor "ibsm-floor"
