@@ -77,6 +77,90 @@ for sm in "${sms[@]}"; do
 done
 
 get() { bench_get "$work/$1/results" "$2"; } # SM key -> value ("" when that SM did not run)
+# SM DETAIL_KEY METHOD:ATTR... -> the sum of those kinds' SMPs in its detail
+# ("Get:0x0011=10431,..."); "" when that SM did not run.
+kind_count() {
+  local d
+  d=$(get "$1" "$2")
+  [[ -n $d ]] || return 0
+  shift 2
+  tr ',' '\n' <<<"$d" | awk -F= -v want=" $* " 'index(want, " " $1 " ") { n += $2 } END { print n + 0 }'
+}
+# (c)'s floor: what any new master must learn or set on this fabric, from
+# the net file (LMC 0, LIDs packed, so LIDs = switches + CA ports), each
+# thing once -- a table block read or written, one of the two, not both:
+#   NodeInfo  every cable crossed once (its far end identified) + the SM's
+#             node; the cable (b) pulled is gone by (c)
+#   PortInfo  every port with a cable (its state), each switch's port 0 (its
+#             LID); OpenSM reads no more
+#   SwitchInfo one a switch; LFT: every block up to the top, on every switch
+#   MFT       none: the new SA starts with no groups, and the entries the old
+#             master left may stay until the joins come back (OpenSM sends
+#             none; ibsm clears them, its mft-prune)
+#   PKey      the blocks of the tables the plan manages (the new master's own
+#             count: PROG-0306 of its takeover, blocks written + read)
+#   PortInfo Sets: every port holding a LID (CA ports, switch port 0) told
+#             the new MasterSMLID, where its traps go; the CA ports'
+#             ClientReregister (the new SA starts empty) rides on the same Set
+# NodeDescription is not in it: nothing routes or comes up by it (both SMs
+# read it for the SA's NodeRecords).
+takeover_floor() {
+  local ends lids links pkey log
+  ends=$(grep -c '^\[' "$net") # cable ends, each cable listed under both its nodes
+  lids=$((switches + cas))
+  links=$((ends / 2 - 1)) # (b) pulled one before (c)
+  log=$work/ibsm/standby/ibsm.log
+  pkey=""
+  if [[ -r $log ]]; then
+    pkey=$(awk '/SM-0105 taking over/ { t = 1 } t && /PROG-0306/ {
+        match($0, /[0-9]+ PKey blocks written \([0-9]+ read\)/); split(substr($0, RSTART, RLENGTH), a, /[^0-9]+/)
+        print a[1] + a[2]; exit }' "$log")
+  fi
+  local -A floor=(
+    [NodeInfo]=$((links + 1))
+    [PortInfo]=$((2 * links + switches))
+    [SwitchInfo]=$switches
+    [LFT]=$((switches * ((lids + 1 + 63) / 64)))
+    [MFT]=0
+    [PKey]=$pkey
+    [PortInfoSet]=$((cas + switches)) # one port a CA in the generated trees
+  )
+  local -A kinds=(
+    [NodeInfo]="Get:0x0011" [PortInfo]="Get:0x0015" [SwitchInfo]="Get:0x0012 Set:0x0012"
+    [LFT]="Get:0x0019 Set:0x0019" [MFT]="Get:0x001b Set:0x001b" [PKey]="Get:0x0016 Set:0x0016"
+    [PortInfoSet]="Set:0x0015" [NodeDescription]="Get:0x0010"
+  )
+  local -A label=(
+    [NodeInfo]="NodeInfo Gets" [PortInfo]="PortInfo Gets" [SwitchInfo]="SwitchInfo"
+    [LFT]="LFT blocks" [MFT]="MFT blocks" [PKey]="PKey blocks"
+    [PortInfoSet]="PortInfo Sets (floor: MasterSMLID)"
+    [NodeDescription]="NodeDescription Gets"
+  )
+  local order=(NodeInfo PortInfo SwitchInfo LFT MFT PKey PortInfoSet NodeDescription)
+  echo
+  echo "(c) takeover SMPs by kind, detection to up, against the floor (what a new master must learn or set):"
+  printf '  %-44s %10s %10s %10s %12s\n' "" ibsm OpenSM floor "ibsm-floor"
+  local k a b f total_a=0 total_b=0 total_f=0 rest_a rest_b
+  for k in "${order[@]}"; do
+    # shellcheck disable=SC2086 # each kind is one or more words
+    a=$(kind_count ibsm failover_detail ${kinds[$k]}) b=$(kind_count opensm failover_detail ${kinds[$k]})
+    f=${floor[$k]:-0}
+    printf '  %-44s %10s %10s %10s %12s\n' "${label[$k]}" "${a:--}" "${b:--}" "$f" \
+      "$([[ -n $a ]] && echo $((a - f)) || echo -)"
+    total_a=$((total_a + ${a:-0})) total_b=$((total_b + ${b:-0})) total_f=$((total_f + f))
+  done
+  a=$(get ibsm failover_mads) b=$(get opensm failover_mads)
+  rest_a=$([[ -n $a ]] && echo $((a - total_a)) || echo -)
+  rest_b=$([[ -n $b ]] && echo $((b - total_b)) || echo -)
+  printf '  %-44s %10s %10s %10s %12s\n' "other SMPs" "$rest_a" "$rest_b" 0 "$rest_a"
+  printf '  %-44s %10s %10s %10s %12s\n' "all" "${a:--}" "${b:--}" "$total_f" "$([[ -n $a ]] && echo $((a - total_f)) || echo -)"
+  if [[ $b =~ ^[0-9]+$ ]] && ((b > 0)); then
+    awk -v f="$total_f" -v b="$b" -v a="${a:-0}" -v p="${floor[PKey]:-0}" 'BEGIN {
+      printf "  floor / OpenSM SMPs: %.3f (issue 32 target 0.5: %s); ibsm / floor %.3f\n",
+        f / b, f <= 0.5 * b ? "reachable" : "below the floor, " int(0.5 * b) " < " f, a / f
+      printf "  floor without the PKey tables (no partitions managed): %d, %.3f of OpenSM\n", f - p, (f - p) / b }'
+  fi
+}
 row() { # label key [TARGET]: with a target, the ratio ibsm/OpenSM and whether it is met
   local a b
   a=$(get ibsm "$2") b=$(get opensm "$2")
@@ -122,6 +206,7 @@ if [[ $d =~ ^[0-9]+$ && $poll_ms == default && $retries == default ]]; then
     "$( ((d <= 5000)) && echo met || echo 'NOT met')"
 fi
 row "    links Active, routes verified" failover_verified
+takeover_floor
 for sm in ibsm opensm; do
   l=$(get "$sm" reroute_busiest_link)
   [[ -z $l ]] || echo "  busiest link after the reroute, $sm: $l"

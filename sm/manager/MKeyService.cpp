@@ -36,11 +36,15 @@ MKeyService::MKeyService(MadEngine& engine, const DaemonSettings& settings,
   // Through the settings, so a reload's keys (and a rotation's) apply from
   // the next SMP; the key a port shows when it is neither ours nor a
   // rotation's previous, to take it over (MKeyTakeover.h).
+  // Each port's HMACs come from the cache (computed once per scheme, not
+  // once per SMP: security/KeyCache.h).
   engine_.setPortKeys([this](Guid port) {
-    return takeover_.keyToSend(sweep_.held(), port, keys().keyFor(port.value),
-                               keys().previousKeyFor(port.value));
+    const security::KeyCache::Keys k = cache_.keysFor(keys(), port.value);
+    return takeover_.keyToSend(sweep_.held(), port, k.current, k.previous);
   });
-  engine_.setPreviousPortKeys([this](Guid port) { return keys().previousKeyFor(port.value); });
+  engine_.setPreviousPortKeys([this](Guid port) {
+    return keys().hasPrevious() ? cache_.keysFor(keys(), port.value).previous : 0;
+  });
 }
 
 MKeyService::~MKeyService() {
@@ -79,8 +83,7 @@ void MKeyService::count(control::MKeyCounts& n) {
     if (!holdsTheKey(seen.fabric, ref)) continue;
     const Node& node = seen.fabric.node(ref.node);
     const Guid guid = portGuidOf(node, ref.port);
-    const std::uint64_t ours = o.mKeys.keyFor(guid.value);
-    const std::uint64_t previous = o.mKeys.previousKeyFor(guid.value);
+    const auto [ours, previous] = cache_.keysFor(o.mKeys, guid.value);
     if (held.keepsNoMKey(PortKey{node.guid, ref.port})) {
       ++n.keepNone;
       continue;
@@ -121,6 +124,8 @@ void MKeyService::finishRotation(const control::MKeyCounts& n) {
 }
 
 void MKeyService::onState(SmState /*from*/, SmState to, bool /*stopping*/) {
+  // A takeover (or any change of state) starts from keys worked out anew.
+  cache_.clear();
   master_ = to == SmState::Master;
   rotation_.resweepAt.reset();
   rotation_.nextAt.reset();

@@ -41,6 +41,7 @@
 #include "sm/manager/MasterSweep.h"
 #include "sm/manager/Service.h"
 #include "sm/manager/SmDaemon.h"
+#include "sm/security/KeyCache.h"
 
 namespace ibsm::sm::manager {
 
@@ -98,6 +99,7 @@ class MKeyService final : public Service {
   bool master_{false};
   Rotation rotation_;
   MKeyTakeover takeover_;
+  security::KeyCache cache_;  // the running scheme's keys, by port GUID
 };
 
 }  // namespace ibsm::sm::manager

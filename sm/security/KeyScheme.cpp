@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <atomic>
+
 #include "sm/security/PortKey.h"
 
 namespace ibsm::security {
@@ -15,6 +17,11 @@ std::string KeyScheme::Source::describe() const {
     return fmt::format("per-port keys derived from secret {} (HMAC-SHA256 of the port GUID)",
                        fingerprint(*secret));
   return single != 0 ? "one subnet-wide key (sm.m_key)" : "no keys";
+}
+
+std::uint64_t KeyScheme::newId() {
+  static std::atomic<std::uint64_t> next{1};
+  return next.fetch_add(1, std::memory_order_relaxed);
 }
 
 KeyScheme KeyScheme::off() {
@@ -45,18 +52,21 @@ std::string KeyScheme::describe() const {
 
 KeyScheme KeyScheme::withPrevious(Secret previous) const {
   KeyScheme next = *this;
+  next.id_ = newId();
   next.previous_ = Source{.secret = std::move(previous)};
   return next;
 }
 
 KeyScheme KeyScheme::withPreviousKey(std::uint64_t previous) const {
   KeyScheme next = *this;
+  next.id_ = newId();
   next.previous_ = Source{.single = previous};
   return next;
 }
 
 KeyScheme KeyScheme::withoutPrevious() const {
   KeyScheme next = *this;
+  next.id_ = newId();
   next.previous_.reset();
   return next;
 }
@@ -67,6 +77,10 @@ bool KeyScheme::hasPrevious() const {
 
 std::uint64_t KeyScheme::previousKeyFor(std::uint64_t portGuid) const {
   return previous_ ? previous_->keyFor(portGuid) : 0;
+}
+
+bool KeyScheme::derivesKeys() const {
+  return current_.secret.has_value() || (previous_ && previous_->secret.has_value());
 }
 
 const Secret* KeyScheme::currentSecret() const {

@@ -42,6 +42,14 @@ class KeyScheme {
   // For the one who writes it to disk (KeyRotation.h), never to print.
   [[nodiscard]] const Secret* currentSecret() const;
 
+  // Which scheme this is: a copy keeps its source's id, while every scheme
+  // made (off, derived, single) or changed (withPrevious, withoutPrevious)
+  // gets one never given before, so that a table of keys kept for one
+  // (KeyCache.h) knows when a reload or a rotation has replaced it.
+  [[nodiscard]] std::uint64_t id() const { return id_; }
+  // Its keys are HMACs of a secret (current or previous): worth keeping.
+  [[nodiscard]] bool derivesKeys() const;
+
  private:
   struct Source {
     std::optional<Secret> secret{};  // derived keys
@@ -49,10 +57,12 @@ class KeyScheme {
     [[nodiscard]] std::uint64_t keyFor(std::uint64_t portGuid) const;
     [[nodiscard]] std::string describe() const;
   };
-  explicit KeyScheme(Source current) : current_(std::move(current)) {}
+  explicit KeyScheme(Source current) : current_(std::move(current)), id_(newId()) {}
+  static std::uint64_t newId();
 
   Source current_;
   std::optional<Source> previous_;
+  std::uint64_t id_;
 };
 
 }  // namespace ibsm::security
