@@ -22,7 +22,7 @@
 #
 #   scripts/bench-sa.sh [--radix N] [--window W] [--count N] [--seed S]
 #                       [--repeat R] [--only ibsm|opensm|echo] [--ibsm BINARY]
-#                       [--client BINARY] [--no-rt] [--keep DIR]
+#                       [--client BINARY] [--no-rt] [--perf] [--keep DIR]
 #
 #   --radix N        fat-tree radix (default 16: 320 switches, 1024 CAs)
 #   --window W       PathRecord Gets outstanding (default 16)
@@ -33,6 +33,9 @@
 #   --ibsm BINARY    measure this ibsm instead of building one
 #   --client BINARY  use this sa-client instead of building one
 #   --no-rt          ordinary scheduling (figures then move with the machine's load)
+#   --perf           `perf record -g` of each SM during its measured load, into
+#                    DIR/SM/runN/perf.data (with --keep; the CPU figures then
+#                    include what perf's sampling costs the SM)
 #   --keep DIR       keep logs and results in DIR
 #
 # Builds ibsm and sa-client (Release) in BUILD_DIR (default build-bench/) unless given.
@@ -50,6 +53,7 @@ while [[ $# -gt 0 ]]; do
     --repeat) repeat=$2; shift 2 ;;
     --client) client=$(realpath "$2"); shift 2 ;;
     --no-rt) rt=0; shift ;;
+    --perf) export SA_BENCH_PERF=1; shift ;;
     *) bench_option "$@"; shift "$bench_shift" ;;
   esac
 done
