@@ -267,10 +267,9 @@ void capByLevel(const qos::QosLevel* level, PathRecord& pr) {
 std::optional<PathRecord> pathFor(const SaSubnet& subnet, const PathQuery& q, PortRef src,
                                   PortRef dst, std::pair<Lid, Lid> lids, std::uint16_t pkey,
                                   const qos::QosLevel* level) {
-  const PathTable& table = subnet.paths();
-  const auto route = table.walk(src, lids.second, dst);
+  const auto [route, back] = subnet.paths().walkBoth(src, lids.second, dst, dst, lids.first, src);
   if (!route) return std::nullopt;
-  const bool reversible = table.walk(dst, lids.first, src).has_value();
+  const bool reversible = back.has_value();
   if ((q.mask & prMask::kReversible) && q.query.reversible && !reversible) return std::nullopt;
   const Fabric& f = subnet.fabric();
   const auto& settings = subnet.settings();

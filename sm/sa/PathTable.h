@@ -20,6 +20,7 @@
 #include <cstdint>
 #include <optional>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 namespace ibsm::sm::sa {
@@ -40,6 +41,13 @@ class PathTable {
   PathTable(const Fabric& fabric, const RoutingResult& routing);
 
   std::optional<Route> walk(PortRef from, Lid dlid, PortRef dest) const;
+  // Two walks at once, a hop of each in turn (a PathRecord's route and the
+  // one back, for Reversible): their look-ups overlap in the memory system
+  // rather than wait on each other. Each result is walk()'s.
+  std::pair<std::optional<Route>, std::optional<Route>> walkBoth(PortRef from, Lid dlid,
+                                                                 PortRef dest, PortRef back,
+                                                                 Lid backLid,
+                                                                 PortRef backDest) const;
 
   // The SLs (bit i: SL i) switch `sw` carries from `in` to `out`.
   std::uint16_t slsCarried(NodeId sw, std::uint8_t in, std::uint8_t out) const;
@@ -48,11 +56,34 @@ class PathTable {
   std::size_t index(PortRef p) const { return first_[p.node] + p.port; }
   std::size_t ports() const { return hops_.size(); }
   bool isSwitch(NodeId node) const { return isSwitch_[node]; }
+  // Fabric::findPort's answer from an open-addressed table of the ports'
+  // GUIDs (one probe, mostly), the fabric's own map for anything else.
+  std::optional<PortRef> findPort(const Fabric& fabric, Guid portGuid) const;
   bool contains(PortRef p) const {
     return p.node + std::size_t{1} < first_.size() && p.port < first_[p.node + 1] - first_[p.node];
   }
 
  private:
+  struct Hop;
+  // A walk under way.
+  struct Cursor {
+    enum State : std::uint8_t { kGoing, kArrived, kFailed };
+    NodeId at{0};
+    std::uint8_t in{0};  // the port it came in by; 0 where it started
+    State state{kGoing};
+    int hops{0};
+    Lid dlid;
+    PortRef dest;
+    Route route;
+  };
+  Cursor start(PortRef from, Lid dlid, PortRef dest) const;
+  void cross(Cursor& c, const Hop& hop) const;
+  void step(Cursor& c) const;
+  static std::optional<Route> result(const Cursor& c) {
+    return c.state == Cursor::kArrived ? std::optional(c.route) : std::nullopt;
+  }
+  void indexGuids(const Fabric& fabric);
+
   // One port: the far end of its cable and the link's MTU and rate.
   struct Hop {
     NodeId far{kNoNode};  // kNoNode: no cable
@@ -71,6 +102,12 @@ class PathTable {
   std::vector<Hop> hops_;
   std::vector<bool> isSwitch_;
   std::vector<Table> lfts_;
+  struct GuidSlot {
+    std::uint64_t guid{0};  // 0: free
+    PortRef port;
+  };
+  std::vector<GuidSlot> byGuid_;  // a power of two long, at most half full
+  unsigned guidShift_{64};
   // slsCarried() of the turns that drop an SL, keyed (sw << 16 | in << 8 | out).
   std::unordered_map<std::uint64_t, std::uint16_t> slsCarried_;
 };

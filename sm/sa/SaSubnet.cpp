@@ -102,7 +102,7 @@ PortRef SaSubnet::lidPort(const Fabric& fabric, PortRef port) {
 
 std::span<const std::uint16_t> SaSubnet::pkeys(PortRef endPort) const {
   static constexpr std::array<std::uint16_t, 1> kDefault{0xFFFF};
-  if (!paths_.contains(endPort)) return kDefault;
+  if (!plan_->pkeys || !paths_.contains(endPort)) return kDefault;
   const std::uint32_t i = pkeys_[paths_.index(endPort)];
   if (i == kNoPKeys) return kDefault;
   return plan_->pkeys->ports[i].pkeys;

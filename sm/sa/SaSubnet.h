@@ -117,7 +117,7 @@ class SaSubnet {
   const Lft* lft(NodeId sw) const;
   std::optional<PortRef> portOfLid(Lid lid) const;
   std::optional<PortRef> portOfGuid(Guid portGuid) const {
-    return plan_->fabric.findPort(portGuid);
+    return paths_.findPort(plan_->fabric, portGuid);
   }
   // The port that carries the LIDs of `port`'s node side: itself on a CA,
   // port 0 on a switch.

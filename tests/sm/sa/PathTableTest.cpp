@@ -135,6 +135,14 @@ TEST_P(PathTableTest, EveryRouteIsTheOneAWalkOverTheFabricFinds) {
         const auto got = table.walk(src, lid, dst);
         ASSERT_EQ(got.has_value(), want.has_value())
             << plan->fabric.describe(src) << " to LID " << lid.value;
+        // Both ways at once, as a PathRecord asks: each as on its own.
+        const Lid back = plan->fabric.port(src).lid;
+        const auto [there, andBack] = table.walkBoth(src, lid, dst, dst, back, src);
+        EXPECT_EQ(there.has_value(), want.has_value());
+        EXPECT_EQ(andBack.has_value(), fabricWalk(*plan, dst, back, src).has_value());
+        if (there && want) {
+          EXPECT_EQ(there->mtu, want->mtu);
+        }
         if (!want) {
           ++cut;
           continue;
@@ -152,6 +160,23 @@ TEST_P(PathTableTest, EveryRouteIsTheOneAWalkOverTheFabricFinds) {
   EXPECT_GT(routed, 0U);
   EXPECT_GT(cut, 0U);
   EXPECT_GT(dropping, 0U);
+}
+
+// The snapshot finds a port by GUID where the fabric does, and no other.
+TEST_P(PathTableTest, EveryPortGuidFindsThePortTheFabricFinds) {
+  const Fabric& f = plan->fabric;
+  std::size_t found = 0;
+  for (const Node& node : f.nodes()) {
+    for (const Port& port : node.ports) {
+      if (!port.guid) continue;
+      EXPECT_EQ(subnet->portOfGuid(port.guid), f.findPort(port.guid));
+      ++found;
+      const Guid other{port.guid.value ^ 0x8000000000000000ULL};
+      EXPECT_EQ(subnet->portOfGuid(other), f.findPort(other));
+    }
+  }
+  EXPECT_GE(found, f.size());
+  EXPECT_EQ(subnet->portOfGuid(Guid{}), f.findPort(Guid{}));
 }
 
 // The PathRecords of a GetTable from a port to every port: one per LID pair
