@@ -14,7 +14,9 @@
 # client spent during it, per answer. KIND echo is the ceiling: ibsm brings
 # the subnet up and stops, and `sa-client echo` on the SM's node answers
 # every Get with its own bytes at once, so the rate is what the simulator and
-# the client allow. Writes OUTDIR/results as "key value" lines.
+# the client allow. Writes OUTDIR/results as "key value" lines. With
+# SA_BENCH_PERF=1 in the environment, `perf record -g` of the SM (ibsm or
+# OpenSM, not the echo) during the measured load, into OUTDIR/perf.data.
 set -u
 out=$1 kind=$2 IBSM=$3 client=$4 window=$5 count=$6 seed=$7 warmup=$8
 source "$(dirname "$0")/../../tests/sm/run/run-checks.sh"
@@ -80,9 +82,20 @@ fi
 SIM_HOST=$asker "$client" pathload --targets targets --window "$window" --count "$warmup" \
   --seed $((seed + 1000)) >warmup 2>warmup.err
 sm_before=$(cpu_ns "$pid") sim_before=$(cpu_ns "$IBSIM_PID")
+perf_pid=""
+if [[ -n ${SA_BENCH_PERF:-} && $kind != echo ]]; then
+  # Not under umad2sim: perf is no client of the simulator.
+  env -u LD_PRELOAD perf record -g -o "$out/perf.data" -p "$pid" >perf.out 2>perf.err &
+  perf_pid=$!
+  sleep 0.5 # perf attached before the first query
+fi
 SIM_HOST=$asker "$client" pathload --targets targets --window "$window" --count "$count" \
   --seed "$seed" >load 2>load.err
 sm_after=$(cpu_ns "$pid") sim_after=$(cpu_ns "$IBSIM_PID")
+if [[ -n $perf_pid ]]; then
+  kill -INT "$perf_pid" 2>/dev/null
+  wait "$perf_pid" 2>/dev/null
+fi
 load() { awk -v k="$1" '$1 == k { print $2 }' load; }
 for k in answers timeouts errors seconds answers_per_s p50_us p99_us; do
   result "$k" "$(load "$k")"

@@ -98,6 +98,7 @@ bool SaService::serveTurn() {
     auto next = queue_.pop();
     if (!next) break;
     serveOne(*next);
+    queue_.recycle(std::move(*next));  // its buffer serves a later request
   }
   return !queue_.empty();
 }

@@ -38,7 +38,16 @@ void FairQueue::setLimits(FairQueueLimits limits) {
 
 void FairQueue::push(const ReceivedGmp& gmp, std::chrono::steady_clock::time_point now) {
   const Requester who = Requester::of(gmp.from);
-  auto [it, added] = queues_.try_emplace(who);
+  auto it = queues_.find(who);
+  const bool added = it == queues_.end();
+  if (added && !spareQueues_.empty()) {
+    auto node = std::move(spareQueues_.back());
+    spareQueues_.pop_back();
+    node.key() = who;
+    it = queues_.insert(std::move(node)).position;
+  } else if (added) {
+    it = queues_.try_emplace(who).first;
+  }
   std::deque<QueuedGmp>& mine = it->second;
   if (mine.size() >= limits_.perRequester) {
     mine.pop_front();
@@ -47,7 +56,14 @@ void FairQueue::push(const ReceivedGmp& gmp, std::chrono::steady_clock::time_poi
   } else if (size_ >= limits_.total) {
     dropFromLongest(who);
   }
-  mine.push_back(QueuedGmp{.gmp = gmp, .at = now});
+  QueuedGmp& queued = mine.emplace_back();
+  if (!spareBuffers_.empty()) {
+    queued.gmp.mad = std::move(spareBuffers_.back());
+    spareBuffers_.pop_back();
+  }
+  queued.gmp.mad.assign(gmp.mad.begin(), gmp.mad.end());
+  queued.gmp.from = gmp.from;
+  queued.at = now;
   ++size_;
   ++counters_.queued;
   counters_.largestEver = std::max(counters_.largestEver, mine.size());
@@ -68,7 +84,24 @@ void FairQueue::dropFromLongest(const Requester& pushing) {
 
 void FairQueue::forget(Requester who) {
   std::erase(turns_, who);
-  queues_.erase(who);
+  if (const auto it = queues_.find(who); it != queues_.end()) release(it);
+}
+
+void FairQueue::release(std::map<Requester, std::deque<QueuedGmp>>::iterator it) {
+  if (spareQueues_.size() < kSpares) {
+    spareQueues_.push_back(queues_.extract(it));
+  } else {
+    queues_.erase(it);
+  }
+}
+
+void FairQueue::recycle(QueuedGmp&& served) {
+  // Buffers of one MAD only: a reassembled RMPP request's larger one goes.
+  constexpr std::size_t kKeepBytes = 256;
+  if (spareBuffers_.size() < kSpares && served.gmp.mad.capacity() <= kKeepBytes) {
+    served.gmp.mad.clear();
+    spareBuffers_.push_back(std::move(served.gmp.mad));
+  }
 }
 
 std::optional<QueuedGmp> FairQueue::pop() {
@@ -80,7 +113,7 @@ std::optional<QueuedGmp> FairQueue::pop() {
   it->second.pop_front();
   --size_;
   if (it->second.empty()) {
-    queues_.erase(it);
+    release(it);
   } else {
     turns_.push_back(who);  // its next request after everyone else's
   }

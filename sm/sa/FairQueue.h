@@ -31,6 +31,7 @@
 #include <map>
 #include <optional>
 #include <tuple>
+#include <vector>
 
 #include "sm/mad/Gmp.h"
 #include "sm/sa/SaCounters.h"
@@ -67,6 +68,9 @@ class FairQueue {
   void push(const ReceivedGmp& gmp, std::chrono::steady_clock::time_point now);
   // The next request: the oldest of the requester whose turn it is.
   std::optional<QueuedGmp> pop();
+  // A request popped and served: its buffer is kept for a later push, so
+  // that a steady flow of queries allocates nothing here (issue 32).
+  void recycle(QueuedGmp&& served);
   // New limits (a reload): what waits past them now is dropped at once, by
   // the rules push() follows (a requester's oldest first, then the longest
   // queue's), counted the same, so memory is bounded by the new limits from
@@ -84,12 +88,19 @@ class FairQueue {
  private:
   void dropFromLongest(const Requester& pushing);
   void forget(Requester who);  // its queue is empty: out of the turns (a copy: its key dies)
+  // An empty queue leaves the map; its node (and the deque's own block) is
+  // kept for the next requester, up to kSpares of them.
+  void release(std::map<Requester, std::deque<QueuedGmp>>::iterator it);
+
+  static constexpr std::size_t kSpares = 16;
 
   FairQueueLimits limits_;
   std::map<Requester, std::deque<QueuedGmp>> queues_;
   std::deque<Requester> turns_;  // requesters with something queued, whose turn first
   std::size_t size_{0};
   FairQueueCounters counters_;
+  std::vector<std::map<Requester, std::deque<QueuedGmp>>::node_type> spareQueues_;
+  std::vector<std::vector<std::uint8_t>> spareBuffers_;
 };
 
 }  // namespace ibsm::sm::sa

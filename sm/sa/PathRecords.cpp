@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <optional>
+#include <span>
 #include <utility>
 
 namespace ibsm::sm::sa {
@@ -14,55 +15,6 @@ constexpr std::array<std::pair<std::uint8_t, unsigned>, 23> kRates{{
     {7, 80},   {20, 100}, {12, 112}, {8, 120},  {9, 160},   {16, 200},  {13, 224},  {10, 240},
     {14, 336}, {17, 400}, {18, 600}, {21, 800}, {22, 1200}, {23, 1600}, {24, 2400},
 }};
-
-// The facts of one route: the lowest MTU and rate along its links.
-struct Route {
-  std::uint8_t mtu{0xFF};
-  unsigned rate{~0U};  // Gb/s x 2
-  bool anyLink{false};
-  std::uint16_t sls{0xFFFF};  // the SLs every switch on it carries (bit i: SL i)
-};
-
-void account(Route& r, const Fabric& f, PortRef a, PortRef b) {
-  r.mtu = std::min({r.mtu, f.port(a).mtuCap, f.port(b).mtuCap});
-  r.rate = std::min(r.rate, rateHalfGbps(rateCode(f.port(a).link)));
-  r.anyLink = true;
-}
-
-// Follows the LFTs from `from` (a CA port or switch port 0) towards `dlid`;
-// the route when it ends at `dest`, nullopt when it is cut, loops or ends
-// elsewhere.
-std::optional<Route> walk(const SaSubnet& subnet, PortRef from, Lid dlid, PortRef dest) {
-  const Fabric& f = subnet.fabric();
-  Route route;
-  NodeId at = from.node;
-  if (!f.node(from.node).isSwitch()) {
-    if (from == dest) return route;
-    const auto& remote = f.port(from).remote;
-    if (!remote) return std::nullopt;
-    account(route, f, from, *remote);
-    if (!f.node(remote->node).isSwitch())
-      return *remote == dest ? std::optional(route) : std::nullopt;
-    at = remote->node;
-  }
-  std::uint8_t in = from.node == at ? 0 : f.port(from).remote->port;
-  for (int hop = 0; hop < 64; ++hop) {
-    const Lft* lft = subnet.lft(at);
-    const std::uint8_t out = lft ? lft->at(dlid) : kNoRoute;
-    if (out == kNoRoute || out >= f.node(at).ports.size()) return std::nullopt;
-    if (out == 0) return PortRef{at, 0} == dest ? std::optional(route) : std::nullopt;
-    if (in != 0) route.sls &= subnet.slsCarried(at, in, out);
-    const PortRef exit{at, out};
-    const auto& remote = f.port(exit).remote;
-    if (!remote) return std::nullopt;
-    account(route, f, exit, *remote);
-    if (!f.node(remote->node).isSwitch())
-      return *remote == dest ? std::optional(route) : std::nullopt;
-    at = remote->node;
-    in = remote->port;
-  }
-  return std::nullopt;
-}
 
 // A selector (IBA: 0 greater, 1 less, 2 exactly, 3 best) applied to what
 // the path offers, on values ordered by `rank`; `below` gives the next
@@ -203,9 +155,17 @@ std::optional<std::uint16_t> pathPKey(const SaSubnet& subnet, PortRef src, PortR
   return std::nullopt;
 }
 
+// The ports a query names at either end: at most one source, and one
+// destination or every end port.
 struct Ends {
-  std::vector<PortRef> sources;
-  std::vector<PortRef> dests;
+  std::optional<PortRef> source;
+  std::optional<PortRef> dest;
+  bool allDests{false};
+
+  std::span<const PortRef> dests(const SaSubnet& subnet) const {
+    if (allDests) return subnet.endPorts();
+    return dest ? std::span<const PortRef>(&*dest, 1) : std::span<const PortRef>{};
+  }
 };
 
 // One end named by GID and/or LID: its port (`found` false when the two
@@ -223,7 +183,9 @@ std::expected<End, std::uint16_t> endOf(const SaSubnet& subnet, bool byGid, cons
     }
     const auto port = subnet.portOfGuid(gidGuid(gid));
     if (!port) return std::unexpected(saStatus::kReqInvalidGid);
-    end = {SaSubnet::lidPort(subnet.fabric(), *port), true};
+    // The port that holds the LIDs (a switch's port 0), as SaSubnet::lidPort
+    // says, from the compact table rather than the fabric's node.
+    end = {subnet.paths().isSwitch(port->node) ? PortRef{port->node, 0} : *port, true};
   }
   if (byLid) {
     const auto owner = subnet.portOfLid(lid);
@@ -240,40 +202,28 @@ std::expected<Ends, std::uint16_t> endsOf(const SaSubnet& subnet, const PathQuer
   auto src = endOf(subnet, sgid, q.query.sgid, slid || (!sgid), slid ? q.query.slid : q.requester);
   if (!src) return std::unexpected(src.error());
   if (!src->found && !sgid && !slid) return std::unexpected(saStatus::kReqInvalid);
-  if (src->found) ends.sources.push_back(src->port);
+  if (src->found) ends.source = src->port;
   if (!dgid && !dlid) {
     if (q.single) return std::unexpected(saStatus::kReqInsufficientComponents);
-    ends.dests = subnet.endPorts();
+    ends.allDests = true;
     return ends;
   }
   auto dst = endOf(subnet, dgid, q.query.dgid, dlid, q.query.dlid);
   if (!dst) return std::unexpected(dst.error());
-  if (dst->found) ends.dests.push_back(dst->port);
+  if (dst->found) ends.dest = dst->port;
   return ends;
 }
 
-// The LIDs of `port` the query allows: the one it names, or all 2^LMC.
-std::vector<Lid> lidsOf(const SaSubnet& subnet, PortRef port, bool named, Lid lid) {
-  if (named) return {lid};
+// The LIDs of a port the query allows: the one it names, or all 2^LMC.
+struct Lids {
+  Lid first;
+  std::size_t count{1};
+  Lid at(std::size_t i) const { return Lid{static_cast<std::uint16_t>(first.value + i)}; }
+};
+Lids lidsOf(const SaSubnet& subnet, PortRef port, bool named, Lid lid) {
+  if (named) return {lid, 1};
   const Port& p = subnet.fabric().port(port);
-  std::vector<Lid> out;
-  for (unsigned i = 0; i < (1U << p.lmc); ++i)
-    out.push_back(Lid{static_cast<std::uint16_t>(p.lid.value + i)});
-  return out;
-}
-
-// LID pairs in the order paths are offered: the i-th source LID with the
-// i-th destination LID first (preference 0: distinct routes with LMC), the
-// other combinations after (preference 1).
-std::vector<std::pair<Lid, Lid>> lidPairs(const std::vector<Lid>& s, const std::vector<Lid>& d) {
-  std::vector<std::pair<Lid, Lid>> out;
-  for (std::size_t i = 0; i < std::min(s.size(), d.size()); ++i) out.emplace_back(s[i], d[i]);
-  for (std::size_t i = 0; i < s.size(); ++i) {
-    for (std::size_t j = 0; j < d.size(); ++j) {
-      if (i != j || i >= std::min(s.size(), d.size())) out.emplace_back(s[i], d[j]);
-    }
-  }
-  return out;
+  return {p.lid, std::size_t{1} << p.lmc};
 }
 
 // The SL of a path, by precedence: what the routing engine requires first
@@ -317,9 +267,9 @@ void capByLevel(const qos::QosLevel* level, PathRecord& pr) {
 std::optional<PathRecord> pathFor(const SaSubnet& subnet, const PathQuery& q, PortRef src,
                                   PortRef dst, std::pair<Lid, Lid> lids, std::uint16_t pkey,
                                   const qos::QosLevel* level) {
-  const auto route = walk(subnet, src, lids.second, dst);
+  const auto [route, back] = subnet.paths().walkBoth(src, lids.second, dst, dst, lids.first, src);
   if (!route) return std::nullopt;
-  const bool reversible = walk(subnet, dst, lids.first, src).has_value();
+  const bool reversible = back.has_value();
   if ((q.mask & prMask::kReversible) && q.query.reversible && !reversible) return std::nullopt;
   const Fabric& f = subnet.fabric();
   const auto& settings = subnet.settings();
@@ -396,33 +346,49 @@ std::uint8_t rateOfHalfGbps(unsigned halfGbps) {
   return best;
 }
 
-std::expected<std::vector<PathRecord>, std::uint16_t> findPaths(const SaSubnet& subnet,
-                                                                const PathQuery& q) {
+std::expected<void, std::uint16_t> findPaths(const SaSubnet& subnet, const PathQuery& q,
+                                             std::vector<PathRecord>& out) {
+  out.clear();
   const auto ends = endsOf(subnet, q);
   if (!ends) return std::unexpected(ends.error());
+  if (!ends->source) return {};
+  const PortRef src = *ends->source;
   std::optional<std::uint16_t> wantedPKey;
   if (q.mask & prMask::kPKey) wantedPKey = q.query.pkey;
   std::size_t perPair = q.single ? 1 : 127;
   if ((q.mask & prMask::kNumbPath) && q.query.numbPath > 0) perPair = q.query.numbPath;
-  std::vector<PathRecord> out;
-  for (const PortRef src : ends->sources) {
-    const auto slids = lidsOf(subnet, src, q.mask & prMask::kSlid, q.query.slid);
-    for (const PortRef dst : ends->dests) {
-      const qos::QosLevel* level = levelOf(subnet, q, src, dst);
-      const auto pkey = pathPKey(subnet, src, dst, wantedPKey, level);
-      if (!pkey) continue;
-      const auto dlids = lidsOf(subnet, dst, q.mask & prMask::kDlid, q.query.dlid);
-      const auto pairs = lidPairs(slids, dlids);
-      std::size_t found = 0;
-      for (std::size_t i = 0; i < pairs.size() && found < perPair; ++i) {
-        auto pr = pathFor(subnet, q, src, dst, pairs[i], *pkey, level);
-        if (!pr) continue;
-        pr->preference = i < std::min(slids.size(), dlids.size()) ? 0 : 1;
-        out.push_back(*pr);
-        ++found;
+  const Lids slids = lidsOf(subnet, src, q.mask & prMask::kSlid, q.query.slid);
+  for (const PortRef dst : ends->dests(subnet)) {
+    const qos::QosLevel* level = levelOf(subnet, q, src, dst);
+    const auto pkey = pathPKey(subnet, src, dst, wantedPKey, level);
+    if (!pkey) continue;
+    const Lids dlids = lidsOf(subnet, dst, q.mask & prMask::kDlid, q.query.dlid);
+    // LID pairs in the order paths are offered: the i-th source LID with the
+    // i-th destination LID first (preference 0: distinct routes with LMC),
+    // the other combinations after (preference 1).
+    const std::size_t k = std::min(slids.count, dlids.count);
+    std::size_t found = 0;
+    const auto offer = [&](std::size_t i, std::size_t j) {
+      auto pr = pathFor(subnet, q, src, dst, {slids.at(i), dlids.at(j)}, *pkey, level);
+      if (!pr) return;
+      pr->preference = i == j && i < k ? 0 : 1;
+      out.push_back(*pr);
+      ++found;
+    };
+    for (std::size_t i = 0; i < k && found < perPair; ++i) offer(i, i);
+    for (std::size_t i = 0; i < slids.count && found < perPair; ++i) {
+      for (std::size_t j = 0; j < dlids.count && found < perPair; ++j) {
+        if (i != j || i >= k) offer(i, j);
       }
     }
   }
+  return {};
+}
+
+std::expected<std::vector<PathRecord>, std::uint16_t> findPaths(const SaSubnet& subnet,
+                                                                const PathQuery& q) {
+  std::vector<PathRecord> out;
+  if (auto found = findPaths(subnet, q, out); !found) return std::unexpected(found.error());
   return out;
 }
 

@@ -58,6 +58,11 @@ struct PathQuery {
 // (kReqInvalid).
 [[nodiscard]] std::expected<std::vector<PathRecord>, std::uint16_t> findPaths(
     const SaSubnet& subnet, const PathQuery& q);
+// The same into `out` (cleared first, its capacity kept): the responder
+// reuses one vector, so a Get allocates nothing here.
+[[nodiscard]] std::expected<void, std::uint16_t> findPaths(const SaSubnet& subnet,
+                                                           const PathQuery& q,
+                                                           std::vector<PathRecord>& out);
 
 // IBA rate code of a link of this width and speed (PortInfo encodings):
 // 3 for 4x SDR (10 Gb/s), 16 for 4x EDR (100 Gb/s).

@@ -140,12 +140,20 @@ struct SaRefusal {
 // A whole SA MAD of at least 256 bytes: headers, then `data`, padded with
 // zeros to a full MAD.
 std::vector<std::uint8_t> encodeSaMad(const SaMad& mad);
+// The same of a header and data held elsewhere (the responder's reused
+// buffers): the one allocation is the MAD returned.
+std::vector<std::uint8_t> encodeSaMad(const SaHeader& header, std::span<const std::uint8_t> data);
 
 // Refuses a buffer shorter than the SA headers (not even the common header:
 // headerRead false), a base version other than 1, a class other than SA or
 // a class version other than 2 (kBadVersion), and an AttributeOffset that
 // points past the data (kInvalidField).
 [[nodiscard]] std::expected<SaMad, SaRefusal> decodeSaMad(std::span<const std::uint8_t> bytes);
+// The same into `mad`, whose data buffer keeps its capacity: a responder
+// decoding every request into one SaMad allocates nothing once it has held
+// a whole MAD. On a refusal `mad` holds what was read, no more.
+[[nodiscard]] std::expected<void, SaRefusal> decodeSaMadInto(std::span<const std::uint8_t> bytes,
+                                                             SaMad& mad);
 
 // "Get", "GetTableResp", ... and "NodeRecord", "PathRecord", ... for logs
 // and status; "0x.." for the unknown.

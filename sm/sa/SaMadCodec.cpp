@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <array>
 #include <tuple>
+#include <utility>
 
 #include "sm/mad/BitField.h"
 #include "sm/sa/SaMad.h"
@@ -38,24 +39,30 @@ constexpr std::size_t kCommonHeaderSize = 24;
 
 }  // namespace
 
-std::vector<std::uint8_t> encodeSaMad(const SaMad& mad) {
+std::vector<std::uint8_t> encodeSaMad(const SaHeader& header, std::span<const std::uint8_t> data) {
   // An RMPP answer (GetTableResp) is as long as its payload: a requester
   // counts the records of a one-segment answer from the length it receives
   // ((length - header) / AttributeOffset, as saquery does), so zero padding
   // up to a MAD would read as one more, empty record; the kernel pads the
   // segments it makes. Any other MAD is one whole MAD.
-  const bool rmpp = (mad.header.rmpp.flags & 0x1) != 0;
-  const std::size_t length = kSaHeaderSize + mad.data.size();
+  const bool rmpp = (header.rmpp.flags & 0x1) != 0;
+  const std::size_t length = kSaHeaderSize + data.size();
   std::vector<std::uint8_t> out(rmpp ? length : std::max(kMadSize, length), 0);
   const std::span<std::uint8_t> bytes(out);
-  sm::mad::encodeFields(mad.header, kHeaderFields, bytes);
-  sm::mad::encodeFields(mad.header.rmpp, kRmppFields, bytes.subspan(kRmppOffset, kRmppSize));
-  std::ranges::copy(mad.data, out.begin() + kSaHeaderSize);
+  sm::mad::encodeFields(header, kHeaderFields, bytes);
+  sm::mad::encodeFields(header.rmpp, kRmppFields, bytes.subspan(kRmppOffset, kRmppSize));
+  std::ranges::copy(data, out.begin() + kSaHeaderSize);
   return out;
 }
 
-std::expected<SaMad, SaRefusal> decodeSaMad(std::span<const std::uint8_t> bytes) {
+std::vector<std::uint8_t> encodeSaMad(const SaMad& mad) {
+  return encodeSaMad(mad.header, mad.data);
+}
+
+std::expected<void, SaRefusal> decodeSaMadInto(std::span<const std::uint8_t> bytes, SaMad& mad) {
   SaRefusal refusal;
+  mad.header = {};
+  mad.data.clear();
   if (bytes.size() < kCommonHeaderSize) {
     refusal.message = fmt::format("SA MAD of {} bytes: shorter than the MAD header", bytes.size());
     return std::unexpected(refusal);
@@ -64,7 +71,6 @@ std::expected<SaMad, SaRefusal> decodeSaMad(std::span<const std::uint8_t> bytes)
   // a refusal can still echo TID, method and attribute.
   std::array<std::uint8_t, kSaHeaderSize> head{};
   std::copy_n(bytes.begin(), std::min(bytes.size(), head.size()), head.begin());
-  SaMad mad;
   sm::mad::decodeFields(std::span<const std::uint8_t>(head), kHeaderFields, mad.header);
   sm::mad::decodeFields(std::span<const std::uint8_t>(head).subspan(kRmppOffset, kRmppSize),
                         kRmppFields, mad.header.rmpp);
@@ -90,6 +96,13 @@ std::expected<SaMad, SaRefusal> decodeSaMad(std::span<const std::uint8_t> bytes)
                                   h.attributeOffset, mad.data.size());
     return std::unexpected(refusal);
   }
+  return {};
+}
+
+std::expected<SaMad, SaRefusal> decodeSaMad(std::span<const std::uint8_t> bytes) {
+  SaMad mad;
+  if (auto decoded = decodeSaMadInto(bytes, mad); !decoded)
+    return std::unexpected(std::move(decoded.error()));
   return mad;
 }
 

@@ -406,10 +406,15 @@ std::vector<std::uint8_t> encodeRecord(const SmInfoRecord& r) {
   paste(out, kSmInfoByte, encode(r.smInfo), kSmInfoBytes);
   return out;
 }
+void encodeRecordInto(const PathRecord& r, std::span<std::uint8_t> out) {
+  std::fill_n(out.begin(), PathRecord::kSize, std::uint8_t{0});
+  sm::mad::encodeFields(r, kPathRecordFields, out.first(PathRecord::kSize));
+  std::ranges::copy(r.dgid, out.begin() + kDgidByte);
+  std::ranges::copy(r.sgid, out.begin() + kSgidByte);
+}
 std::vector<std::uint8_t> encodeRecord(const PathRecord& r) {
-  auto out = encodeWith(r, kPathRecordFields);
-  pasteGid(out, kDgidByte, r.dgid);
-  pasteGid(out, kSgidByte, r.sgid);
+  std::vector<std::uint8_t> out(PathRecord::kSize);
+  encodeRecordInto(r, out);
   return out;
 }
 

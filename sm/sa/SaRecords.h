@@ -323,6 +323,9 @@ std::vector<std::uint8_t> encodeRecord(const VlArbitrationTableRecord& r);
 std::vector<std::uint8_t> encodeRecord(const GuidInfoRecord& r);
 std::vector<std::uint8_t> encodeRecord(const SmInfoRecord& r);
 std::vector<std::uint8_t> encodeRecord(const PathRecord& r);
+// The same into the first PathRecord::kSize bytes of `out` (an answer's
+// payload), allocating nothing.
+void encodeRecordInto(const PathRecord& r, std::span<std::uint8_t> out);
 std::vector<std::uint8_t> encodeRecord(const ServiceRecord& r);
 std::vector<std::uint8_t> encodeRecord(const InformInfo& r);
 std::vector<std::uint8_t> encodeRecord(const InformInfoRecord& r);

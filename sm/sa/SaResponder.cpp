@@ -50,8 +50,10 @@ void SaResponder::setSubnet(std::shared_ptr<const SaSubnet> subnet) {
 std::optional<std::vector<std::uint8_t>> SaResponder::answer(std::span<const std::uint8_t> request,
                                                              const GmpAddress& from) {
   ++counters_.received;
-  auto mad = decodeSaMad(request);
-  const SaHeader& header = mad ? mad->header : mad.error().header;
+  // Decoded into the kept request_, and answered through the kept paths_
+  // and records_: a PathRecord Get allocates only the answer it returns.
+  const auto mad = decodeSaMadInto(request, request_);
+  const SaHeader& header = mad ? request_.header : mad.error().header;
   if ((!mad && !mad.error().headerRead) || (header.method & saMethod::kResponse) != 0) {
     ++counters_.dropped;  // nothing to echo, or an answer to something the SA never asked
     return std::nullopt;
@@ -63,7 +65,17 @@ std::optional<std::vector<std::uint8_t>> SaResponder::answer(std::span<const std
   if (!mad) return refuse(header, data, mad.error().status);
   const auto subnet = subnet_.load();
   if (!subnet) return refuse(header, data, saStatus::kNoResources);
-  return serve(*subnet, *mad, from);
+  auto reply = serve(*subnet, request_, from);
+  releaseLargeBuffers();
+  return reply;
+}
+
+void SaResponder::releaseLargeBuffers() {
+  // A GetTable of every path from one port may have grown them: what a
+  // one-MAD answer needs is kept, the rest given back.
+  constexpr std::size_t kKeepBytes = 64 * 1024;
+  if (records_.capacity() > kKeepBytes) std::vector<std::uint8_t>().swap(records_);
+  if (paths_.capacity() * sizeof(PathRecord) > kKeepBytes) std::vector<PathRecord>().swap(paths_);
 }
 
 std::vector<std::uint8_t> SaResponder::serve(const SaSubnet& subnet, const SaMad& request,
@@ -133,21 +145,19 @@ std::vector<std::uint8_t> SaResponder::servePaths(const SaSubnet& subnet, const 
   const SaHeader& h = request.header;
   auto query = decodeRecord<PathRecord>(request.data);
   const bool get = h.method == saMethod::kGet;
-  const auto paths = findPaths(
+  const auto found = findPaths(
       subnet,
-      PathQuery{.query = *query, .mask = h.componentMask, .requester = from.lid, .single = get});
-  if (!paths) return refuse(h, request.data, paths.error());
-  if (get && paths->size() != 1) {
+      PathQuery{.query = *query, .mask = h.componentMask, .requester = from.lid, .single = get},
+      paths_);
+  if (!found) return refuse(h, request.data, found.error());
+  if (get && paths_.size() != 1) {
     return refuse(h, request.data,
-                  paths->empty() ? saStatus::kNoRecords : saStatus::kTooManyRecords);
+                  paths_.empty() ? saStatus::kNoRecords : saStatus::kTooManyRecords);
   }
-  std::vector<std::uint8_t> records;
-  records.reserve(paths->size() * PathRecord::kSize);
-  for (const PathRecord& pr : *paths) {
-    const auto bytes = encodeRecord(pr);
-    records.insert(records.end(), bytes.begin(), bytes.end());
-  }
-  return respond(subnet, request, PathRecord::kSize, std::move(records), paths->size());
+  records_.resize(paths_.size() * PathRecord::kSize);
+  for (std::size_t i = 0; i < paths_.size(); ++i)
+    encodeRecordInto(paths_[i], std::span(records_).subspan(i * PathRecord::kSize));
+  return respond(subnet, request, PathRecord::kSize, records_, paths_.size());
 }
 
 // GetMulti(MultiPathRecord) of one MAD, answered with PathRecords
@@ -274,16 +284,16 @@ std::vector<std::uint8_t> SaResponder::registerService(const SaSubnet& subnet, c
 // transport may segment it.
 std::vector<std::uint8_t> SaResponder::respond(const SaSubnet& subnet, const SaMad& request,
                                                std::uint16_t recordSize,
-                                               std::vector<std::uint8_t> records,
+                                               std::span<const std::uint8_t> records,
                                                std::size_t count) {
   if (count > subnet.settings().maxRecords) {
     // sa.max_records: the first records, in the order the SA keeps them
     // (by LID), as OpenSM trims an answer to what it can send.
     count = subnet.settings().maxRecords;
-    records.resize(count * recordSize);
+    records = records.first(count * recordSize);
     ++counters_.answersTrimmed;
   }
-  SaMad reply;
+  SaMad reply;  // its data stays empty: the records are encoded from where they are
   reply.header = request.header;
   reply.header.method = request.header.method == saMethod::kSet
                             ? saMethod::kGetResp
@@ -303,10 +313,9 @@ std::vector<std::uint8_t> SaResponder::respond(const SaSubnet& subnet, const SaM
         .segmentNumber = 1,
         .payloadLength = static_cast<std::uint32_t>(kSaClassHeaderSize + records.size())};
   }
-  reply.data = std::move(records);
   ++counters_.answered;
   counters_.recordsSent += count;
-  return encodeSaMad(reply);
+  return encodeSaMad(reply.header, records);
 }
 
 // The request sent back with an error status, as OpenSM does: header and

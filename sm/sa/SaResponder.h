@@ -31,6 +31,7 @@
 #include "sm/sa/McGroups.h"
 #include "sm/sa/SaCounters.h"
 #include "sm/sa/SaMad.h"
+#include "sm/sa/SaRecords.h"
 #include "sm/sa/SaSubnet.h"
 #include "sm/sa/ServiceRegistry.h"
 #include "sm/sa/Subscriptions.h"
@@ -79,7 +80,7 @@ class SaResponder final : public GmpResponder {
   std::vector<std::uint8_t> refuse(const SaHeader& request,
                                    std::span<const std::uint8_t> requestData, std::uint16_t status);
   std::vector<std::uint8_t> respond(const SaSubnet& subnet, const SaMad& request,
-                                    std::uint16_t recordSize, std::vector<std::uint8_t> records,
+                                    std::uint16_t recordSize, std::span<const std::uint8_t> records,
                                     std::size_t count);
   std::vector<std::uint8_t> serve(const SaSubnet& subnet, const SaMad& request,
                                   const GmpAddress& from);
@@ -95,6 +96,7 @@ class SaResponder final : public GmpResponder {
   std::vector<std::uint8_t> serveMcMembers(const SaSubnet& subnet, const SaMad& request,
                                            const GmpAddress& from);
   void countGroups();
+  void releaseLargeBuffers();
   std::vector<std::uint8_t> registerService(const SaSubnet& subnet, const SaMad& request,
                                             Guid requester);
 
@@ -104,6 +106,11 @@ class SaResponder final : public GmpResponder {
   Subscriptions subscriptions_;
   McGroups groups_;
   SaCounters counters_;
+  // Kept from query to query (issue 32: no allocation per PathRecord Get
+  // but the answer): the request decoded, the paths found, their records.
+  SaMad request_;
+  std::vector<PathRecord> paths_;
+  std::vector<std::uint8_t> records_;
 };
 
 }  // namespace ibsm::sm::sa

@@ -6,17 +6,6 @@
 #include "sm/sa/SubnetRecords.h"
 
 namespace ibsm::sm::sa {
-namespace {
-
-constexpr std::uint8_t kDropVl = 15;  // IBA 7.6.6: an SL mapped to VL15 is dropped
-constexpr std::uint16_t kAllSls = 0xFFFF;
-
-std::uint64_t turnKey(NodeId sw, std::uint8_t in, std::uint8_t out) {
-  return (std::uint64_t{sw} << 16) | (std::uint64_t{in} << 8) | out;
-}
-
-}  // namespace
-
 void RecordTable::add(const std::vector<std::uint8_t>& encoded) {
   bytes_.insert(bytes_.end(), encoded.begin(), encoded.begin() + recordSize_);
   lids_.push_back(static_cast<std::uint16_t>((encoded[0] << 8) | encoded[1]));
@@ -48,7 +37,11 @@ std::pair<std::size_t, std::size_t> RecordTable::withLid(Lid lid) const {
 }
 
 SaSubnet::SaSubnet(const SaSource& source, const SaSettings& settings)
-    : settings_(settings), plan_(source.plan), slByPKey_(source.slByPKey) {
+    : settings_(settings),
+      plan_(source.plan),
+      paths_(plan_->fabric, plan_->routing),
+      pkeys_(paths_.ports(), kNoPKeys),
+      slByPKey_(source.slByPKey) {
   const Fabric& fabric = plan_->fabric;
   for (NodeId id = 0; id < fabric.size(); ++id) {
     const Node& node = fabric.node(id);
@@ -61,15 +54,12 @@ SaSubnet::SaSubnet(const SaSource& source, const SaSettings& settings)
       for (std::size_t lid = port.lid.value; lid <= last; ++lid) lidOwner_[lid] = {id, p};
     }
   }
-  for (const Sl2VlEntry& e : plan_->routing.sl2vl) {
-    std::uint16_t carried = 0;
-    for (std::size_t sl = 0; sl < e.vl.size(); ++sl)
-      if (e.vl[sl] != kDropVl) carried = static_cast<std::uint16_t>(carried | (1U << sl));
-    if (carried != kAllSls) slsCarried_[turnKey(e.sw, e.inPort, e.outPort)] = carried;
-  }
   if (plan_->pkeys) {
     const auto& ports = plan_->pkeys->ports;
-    for (std::size_t i = 0; i < ports.size(); ++i) pkeys_[ports[i].port] = i;
+    for (std::size_t i = 0; i < ports.size(); ++i) {
+      const PortRef p = ports[i].port;
+      if (paths_.contains(p)) pkeys_[paths_.index(p)] = static_cast<std::uint32_t>(i);
+    }
   }
   // IsMultiPathSupported stays clear (saCapability::kImplemented): the IBA
   // ties GetMulti to dual-sided RMPP, and this SA answers MultiPathRecords of
@@ -112,19 +102,15 @@ PortRef SaSubnet::lidPort(const Fabric& fabric, PortRef port) {
 
 std::span<const std::uint16_t> SaSubnet::pkeys(PortRef endPort) const {
   static constexpr std::array<std::uint16_t, 1> kDefault{0xFFFF};
-  const auto it = pkeys_.find(endPort);
-  if (it == pkeys_.end()) return kDefault;
-  return plan_->pkeys->ports[it->second].pkeys;
+  if (!plan_->pkeys || !paths_.contains(endPort)) return kDefault;
+  const std::uint32_t i = pkeys_[paths_.index(endPort)];
+  if (i == kNoPKeys) return kDefault;
+  return plan_->pkeys->ports[i].pkeys;
 }
 
 std::optional<std::uint8_t> SaSubnet::slOfPKey(std::uint16_t pkey) const {
   const auto it = slByPKey_.find(pkey & 0x7FFF);
   return it == slByPKey_.end() ? std::nullopt : std::optional(it->second);
-}
-
-std::uint16_t SaSubnet::slsCarried(NodeId sw, std::uint8_t in, std::uint8_t out) const {
-  const auto it = slsCarried_.find(turnKey(sw, in, out));
-  return it == slsCarried_.end() ? kAllSls : it->second;
 }
 
 std::size_t SaSubnet::memoryBytes() const {

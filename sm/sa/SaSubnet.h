@@ -26,6 +26,7 @@
 #include <utility>
 #include <vector>
 
+#include "sm/sa/PathTable.h"
 #include "sm/sa/SaRecords.h"
 
 namespace ibsm::sm::sa {
@@ -116,7 +117,7 @@ class SaSubnet {
   const Lft* lft(NodeId sw) const;
   std::optional<PortRef> portOfLid(Lid lid) const;
   std::optional<PortRef> portOfGuid(Guid portGuid) const {
-    return plan_->fabric.findPort(portGuid);
+    return paths_.findPort(plan_->fabric, portGuid);
   }
   // The port that carries the LIDs of `port`'s node side: itself on a CA,
   // port 0 on a switch.
@@ -131,7 +132,11 @@ class SaSubnet {
   // The SLs (bit i: SL i) a switch carries from `in` to `out`: those its
   // planned SL2VL does not map to VL15, where a packet is dropped; all 16
   // where the plan sets no SL2VL for that turn.
-  std::uint16_t slsCarried(NodeId sw, std::uint8_t in, std::uint8_t out) const;
+  std::uint16_t slsCarried(NodeId sw, std::uint8_t in, std::uint8_t out) const {
+    return paths_.slsCarried(sw, in, out);
+  }
+  // What a PathRecord's route walk reads, one compact record per port.
+  const PathTable& paths() const { return paths_; }
   // CA ports and switch ports 0 that hold a LID.
   const std::vector<PortRef>& endPorts() const { return endPorts_; }
 
@@ -143,17 +148,16 @@ class SaSubnet {
   SaSettings settings_;
   std::shared_ptr<const SubnetPlan> plan_;  // shared with the sweep that made it, never copied
   std::vector<PortRef> lidOwner_;           // index = LID; node == kNoNode when free
-  // The plan's PKey table of a port, by index into plan_->pkeys->ports.
-  std::map<PortRef, std::size_t> pkeys_;
+  PathTable paths_;
+  // The plan's PKey table of a port, by index into plan_->pkeys->ports,
+  // itself indexed by PathTable::index; kNoPKeys where the plan has none.
+  static constexpr std::uint32_t kNoPKeys = ~std::uint32_t{0};
+  std::vector<std::uint32_t> pkeys_;
   std::map<std::uint16_t, std::uint8_t> slByPKey_;
-  // slsCarried() of the turns that drop an SL, keyed (sw << 16 | in << 8 | out).
-  std::unordered_map<std::uint64_t, std::uint16_t> slsCarried_;
   std::vector<PortRef> endPorts_;
   ClassPortInfo classPortInfo_;
   std::map<std::uint16_t, RecordTable> tables_;
 };
-
-inline constexpr NodeId kNoNode = ~NodeId{0};
 
 // ClassPortInfo:CapabilityMask and CapabilityMask2 bits of the SA (IBA
 // 15.2.1.1, Table 188; the names OpenSM's osm_base.h gives them).
