@@ -55,8 +55,13 @@ PKeyBlock defaultPKeyBlock(std::uint16_t index) {
 }  // namespace
 
 void HeldSubnet::observe(discovery::DiscoveredSubnet seen) {
+  std::set<Guid> newSwitches;
+  for (const NodeId sw : seen.fabric.switches()) {
+    const Guid guid = seen.fabric.node(sw).guid;
+    if (!lftTops_.contains(guid)) newSwitches.insert(guid);
+  }
   admitLfts(seen);
-  dropResetNodes(seen);
+  dropResetNodes(seen, newSwitches);
   admitCaPorts(seen);
   observed_ = std::move(seen);
 }
@@ -99,7 +104,8 @@ void HeldSubnet::admitDefaultPKeys(const discovery::DiscoveredSubnet& seen, Node
   pkeys_.learned(key, 0, defaultPKeyBlock(0));
 }
 
-void HeldSubnet::dropResetNodes(const discovery::DiscoveredSubnet& seen) {
+void HeldSubnet::dropResetNodes(const discovery::DiscoveredSubnet& seen,
+                                const std::set<Guid>& newSwitches) {
   const Fabric& f = seen.fabric;
   for (NodeId n = 0; n < f.size(); ++n) {
     const Node& node = f.node(n);
@@ -115,7 +121,12 @@ void HeldSubnet::dropResetNodes(const discovery::DiscoveredSubnet& seen) {
       const bool fresh = !tracked && unconfigured(seen, PortRef{n, 0});
       sl2vl_.eraseIf([guid](const PortPairKey& k) { return k.node == guid; });
       vlarb_.eraseIf([guid](const PortKey& k) { return k.node == guid; });
-      mfts_.reset(guid, 0, BlockState::Stale);
+      // A switch first seen unconfigured holds the reset's empty MFT (ibsim
+      // zeroes it; OpenSM writes no MFT at bring-up either): only the blocks
+      // a tree uses are written. Any other that lost its LID: all Stale.
+      const bool emptyMft = newSwitches.contains(guid) && unconfigured(seen, PortRef{n, 0});
+      mfts_.reset(guid, 0, BlockState::Stale,
+                  emptyMft ? std::optional<MftBlock>(MftBlock{}) : std::nullopt);
       std::erase_if(ignoresEnforcement_, [guid](const PortKey& k) { return k.node == guid; });
       std::erase_if(keepsNoHighLimit_, [guid](const PortKey& k) { return k.node == guid; });
       for (std::uint8_t p = 0; fresh && p <= node.numPorts(); ++p) admitDefaultPKeys(seen, n, p);

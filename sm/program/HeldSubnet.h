@@ -27,7 +27,10 @@
 //   outright where the plan uses them. Reading first would cost a Get per
 //   block and then the Set anyway on a fresh fabric (empty tables), twice
 //   what OpenSM sends, which writes every block of the MLIDs in use;
-//   writing outright costs at most that;
+//   writing outright costs at most that. But on a switch first seen with no
+//   LID and no M_Key (no SM configured it since its reset) they are Known
+//   empty, as the reset leaves them: only the blocks a tree fills are
+//   written (issue 32: 1,440 Sets of empty blocks at radix 24);
 // - a node that holds no LID (on switch port 0, or on a CA port) was reset:
 //   its PKey, SL2VL and VLArbitration tables are back to the vendor's defaults, so what was
 //   known of them is dropped (read again before writing), and so is the
@@ -119,7 +122,7 @@ class HeldSubnet {
   bool applyPortInfo(PortRef port, const PortInfo& asked, const PortInfo& now);
   void applySwitchInfo(NodeId sw, Method method, const SmpReply& reply);
   void admitLfts(const discovery::DiscoveredSubnet& seen);
-  void dropResetNodes(const discovery::DiscoveredSubnet& seen);
+  void dropResetNodes(const discovery::DiscoveredSubnet& seen, const std::set<Guid>& newSwitches);
   void admitDefaultPKeys(const discovery::DiscoveredSubnet& seen, NodeId n, std::uint8_t port);
   void admitCaPorts(const discovery::DiscoveredSubnet& seen);
 
