@@ -107,6 +107,11 @@ void HeldSubnet::admitDefaultPKeys(const discovery::DiscoveredSubnet& seen, Node
 void HeldSubnet::dropResetNodes(const discovery::DiscoveredSubnet& seen,
                                 const std::set<Guid>& newSwitches) {
   const Fabric& f = seen.fabric;
+  // Admitted after the loop: the erasures below scan the whole table per
+  // switch, and must not scan what this loop admits (720 switches x ~15,000
+  // ports at radix 24 took seconds).
+  std::vector<NodeId> freshSwitches;
+  std::vector<PortRef> freshCaPorts;
   for (NodeId n = 0; n < f.size(); ++n) {
     const Node& node = f.node(n);
     const Guid guid = node.guid;
@@ -129,7 +134,7 @@ void HeldSubnet::dropResetNodes(const discovery::DiscoveredSubnet& seen,
                   emptyMft ? std::optional<MftBlock>(MftBlock{}) : std::nullopt);
       std::erase_if(ignoresEnforcement_, [guid](const PortKey& k) { return k.node == guid; });
       std::erase_if(keepsNoHighLimit_, [guid](const PortKey& k) { return k.node == guid; });
-      for (std::uint8_t p = 0; fresh && p <= node.numPorts(); ++p) admitDefaultPKeys(seen, n, p);
+      if (fresh) freshSwitches.push_back(n);
       continue;
     }
     for (std::uint8_t p = node.isSwitch() ? 0 : 1; p <= node.numPorts(); ++p) {
@@ -137,7 +142,7 @@ void HeldSubnet::dropResetNodes(const discovery::DiscoveredSubnet& seen,
       if (!node.isSwitch() && !holdsLid(seen, PortRef{n, p})) {
         const bool fresh = !pkeys_.has(key) && unconfigured(seen, PortRef{n, p});
         pkeys_.erase(key);
-        if (fresh) admitDefaultPKeys(seen, n, p);
+        if (fresh) freshCaPorts.push_back(PortRef{n, p});
         sl2vl_.erase(PortPairKey{guid, 0, p});
         vlarb_.erase(key);
         keepsNoHighLimit_.erase(key);
@@ -147,6 +152,10 @@ void HeldSubnet::dropResetNodes(const discovery::DiscoveredSubnet& seen,
         pkeys_.erase(key);
     }
   }
+  for (const NodeId n : freshSwitches) {
+    for (std::uint8_t p = 0; p <= f.node(n).numPorts(); ++p) admitDefaultPKeys(seen, n, p);
+  }
+  for (const PortRef port : freshCaPorts) admitDefaultPKeys(seen, port.node, port.port);
 }
 
 void HeldSubnet::admitCaPorts(const discovery::DiscoveredSubnet& seen) {
