@@ -21,13 +21,15 @@
 # whether it is met.
 #
 #   scripts/bench-sm.sh [--radix N] [--interval S] [--poll-ms MS] [--retries R]
-#                       [--only ibsm|opensm] [--ibsm BINARY] [--keep DIR]
+#                       [--only ibsm|opensm] [--bringup-only] [--ibsm BINARY] [--keep DIR]
 #
 #   --radix N      fat-tree radix (default 24: 720 switches, 3456 CAs)
 #   --interval S   light-sweep interval of both SMs, seconds (default 10)
 #   --poll-ms MS   SM-to-SM polling timeout of both (default: each SM's own)
 #   --retries R    polls missed before the standby acts (default: each SM's own)
 #   --only SM      run one side only (the other column shows "-")
+#   --bringup-only the bring-up alone (no standby, (a), (b) or (c)): a
+#                  minute instead of several, for work on the bring-up
 #   --ibsm BINARY  measure this ibsm instead of building one
 #   --keep DIR     keep logs, traces and results in DIR
 #
@@ -37,12 +39,13 @@ set -euo pipefail
 source "$(dirname "$0")/bench-lib.sh"
 scenario=$root/bench/bringup/sm-scenario.sh
 
-radix=24 interval=10 poll_ms=default retries=default only="" ibsm="" keep=""
+radix=24 interval=10 poll_ms=default retries=default only="" ibsm="" keep="" bringup_only=0
 while [[ $# -gt 0 ]]; do
   case $1 in
     --interval) interval=$2; shift 2 ;;
     --poll-ms) poll_ms=$2; shift 2 ;;
     --retries) retries=$2; shift 2 ;;
+    --bringup-only) bringup_only=1; shift ;;
     *) bench_option "$@"; shift "$bench_shift" ;;
   esac
 done
@@ -70,7 +73,7 @@ sms=(ibsm opensm)
 for sm in "${sms[@]}"; do
   echo "== $sm on radix $radix (results as they come):" >&2
   rm -rf "${work:?}/$sm" && mkdir -p "$work/$sm" # OpenSM appends to an old log
-  "$harness" "${limits[@]}" "$net" -- "$scenario" "$work/$sm" "$sm" "$madcount" "$ibsm" \
+  SCENARIO_BRINGUP_ONLY=$bringup_only "$harness" "${limits[@]}" "$net" -- "$scenario" "$work/$sm" "$sm" "$madcount" "$ibsm" \
     "$interval" "$poll_ms" "$retries" "$spine" "$port" 2>"$work/$sm/scenario.err" ||
     { echo "$0: the $sm scenario failed; see $work/$sm (use --keep)" >&2; tail -20 "$work/$sm/scenario.err" >&2; }
   grep -E '^  [a-z_]+ ' "$work/$sm/scenario.err" >&2 || true
@@ -183,34 +186,98 @@ echo "(load average $(cut -d' ' -f1-3 /proc/loadavg), $(nproc) CPUs; times move 
 printf '  %-56s %10s %10s %7s %s\n' "" ibsm OpenSM ratio "(target)"
 row "bring-up of the master, ms" bringup_ms 0.25
 row "    SMPs sent" bringup_mads -
-row "(a) light sweep, no change: MADs per interval" quiet_per_interval 0.5
-row "(b) Unlink ${spine}[$port] to up line, ms" reroute_ms 0.5
-row "    Unlink to the last LFT block written, ms" reroute_last_lft_ms 0.25
-row "      Unlink to the master's first SMP (trap seen), ms" reroute_first_smp_ms -
-row "      Unlink to its first LFT block written, ms" reroute_first_lft_ms -
-row "    SMPs sent in between" reroute_mads 0.25
-row "    of which LFT blocks written (0x19 Sets)" reroute_lft_blocks -
-row "    CPU s of the SM and the simulator" reroute_cpu_s 0.5
-row "    routes verified (walk, nothing into dead ports)" reroute_verified
-row "    busiest link after the reroute, routes" reroute_busiest_routes -
-row "    its routes over the mean link's" reroute_busiest_over_mean -
-row "(c) failover: detection to the new master's up line, ms" failover_up_ms 0.35
-row "    detection to sminfo naming it (tool latency in), ms" failover_sminfo_ms -
-row "    detection to up and sminfo both, ms" failover_verified_ms 0.35
-row "    SMPs sent in between" failover_mads 0.5
-row "    CPU s of the SM and the simulator (from the kill)" failover_cpu_s 0.5
-row "    master killed to detection, ms" failover_detect_ms
-d=$(get ibsm failover_detect_ms)
-if [[ $d =~ ^[0-9]+$ && $poll_ms == default && $retries == default ]]; then
-  printf '  %-56s %10s %s\n' "    ibsm's detection at its defaults (issue 32: <= 5000)" "$d" \
-    "$( ((d <= 5000)) && echo met || echo 'NOT met')"
+if ((bringup_only == 0)); then
+  row "(a) light sweep, no change: MADs per interval" quiet_per_interval 0.5
+  row "(b) Unlink ${spine}[$port] to up line, ms" reroute_ms 0.5
+  row "    Unlink to the last LFT block written, ms" reroute_last_lft_ms 0.25
+  row "      Unlink to the master's first SMP (trap seen), ms" reroute_first_smp_ms -
+  row "      Unlink to its first LFT block written, ms" reroute_first_lft_ms -
+  row "    SMPs sent in between" reroute_mads 0.25
+  row "    of which LFT blocks written (0x19 Sets)" reroute_lft_blocks -
+  row "    CPU s of the SM and the simulator" reroute_cpu_s 0.5
+  row "    routes verified (walk, nothing into dead ports)" reroute_verified
+  row "    busiest link after the reroute, routes" reroute_busiest_routes -
+  row "    its routes over the mean link's" reroute_busiest_over_mean -
+  row "(c) failover: detection to the new master's up line, ms" failover_up_ms 0.35
+  row "    detection to sminfo naming it (tool latency in), ms" failover_sminfo_ms -
+  row "    detection to up and sminfo both, ms" failover_verified_ms 0.35
+  row "    SMPs sent in between" failover_mads 0.5
+  row "    CPU s of the SM and the simulator (from the kill)" failover_cpu_s 0.5
+  row "    master killed to detection, ms" failover_detect_ms
+  d=$(get ibsm failover_detect_ms)
+  if [[ $d =~ ^[0-9]+$ && $poll_ms == default && $retries == default ]]; then
+    printf '  %-56s %10s %s\n' "    ibsm's detection at its defaults (issue 32: <= 5000)" "$d" \
+      "$( ((d <= 5000)) && echo met || echo 'NOT met')"
 fi
 row "    links Active, routes verified" failover_verified
 takeover_floor
+fi
 for sm in ibsm opensm; do
   l=$(get "$sm" reroute_busiest_link)
   [[ -z $l ]] || echo "  busiest link after the reroute, $sm: $l"
 done
+
+# The floor of a fresh fabric's bring-up, SMPs by kind: what any SM must
+# send on this fabric (issue 32), from the net file ibsim runs (a fresh
+# ibsim's discovery finds all of it: the SM's own count is printed beside).
+#   NodeInfo Get        each cable probed once from one end, + the SM's node
+#   NodeDescription Get each node once (the SA's NodeRecords carry it)
+#   PortInfo Get        switch port 0 and each cable end, once
+#   SwitchInfo Get      each switch once (its LFT and MFT caps)
+#   PKeyTable           none: a fresh port's table is the reset's (IBA
+#                       10.9.2: 0xFFFF at index 0), the default partition
+#   PortInfo Set        the LID of each switch port 0; Armed (a CA port's
+#                       LID in it) and Active of each cable end (IBA 7.2:
+#                       Init -> Armed -> Active, a Set each)
+#   SwitchInfo Set      LinearFDBTop of each switch
+#   LFT block Set       the blocks up to the top LID on every switch
+#   MFT block Set       none: no member has joined a group yet
+floor_counts() { # NET -> "nodes switches cables lids lft_blocks"
+  awk '/^(Switch|Hca|Ca|Rt)[ \t]/ { nodes++; kind = $1; if (kind == "Switch") s++; next }
+       /^\[[0-9]+\][^"]*"/ { ends++; if (kind != "Switch") caports++ }
+       END { lids = s + caports
+             printf "%d %d %d %d %d\n", nodes, s, ends / 2, lids, s * (int(lids / 64) + 1) }' "$1"
+}
+kind_of() { # SM KEYS...: the sum of those method:attribute counts of its bring-up
+  local d sm=$1 n=0 k v
+  shift
+  d=$(get "$sm" bringup_detail)
+  [[ -n $d ]] || { echo -; return; }
+  for k in "$@"; do
+    v=$(tr ',' '\n' <<<"$d" | awk -F= -v k="$k" '$1 == k { print $2 }')
+    n=$((n + ${v:-0}))
+  done
+  echo "$n"
+}
+read -r f_nodes f_switches f_cables f_lids f_blocks < <(floor_counts "$net")
+echo
+echo "Bring-up SMPs by kind against the floor of this fabric ($f_nodes nodes, $f_cables cables,"
+echo "$f_lids LIDs; ibsm discovered $(get ibsm bringup_nodes) nodes, $(get ibsm bringup_cables) cables):"
+printf '  %-44s %8s %8s %8s %9s\n' "" floor ibsm OpenSM ibsm-floor
+floor_row() { # label floor KEYS...
+  local what=$1 f=$2 a b
+  shift 2
+  a=$(kind_of ibsm "$@") b=$(kind_of opensm "$@")
+  printf '  %-44s %8s %8s %8s %9s\n' "$what" "$f" "$a" "$b" \
+    "$([[ $a =~ ^[0-9]+$ ]] && echo $((a - f)) || echo -)"
+}
+floor_row "NodeInfo Get (a cable once, + the SM's node)" $((f_cables + 1)) Get:0x0011
+floor_row "NodeDescription Get (a node once)" "$f_nodes" Get:0x0010
+floor_row "PortInfo Get (switch port 0, cable ends)" $((f_switches + 2 * f_cables)) Get:0x0015
+floor_row "SwitchInfo Get (a switch once)" "$f_switches" Get:0x0012
+floor_row "PKeyTable Get and Set (default partition)" 0 Get:0x0016 Set:0x0016
+floor_row "PortInfo Set (port 0 LID; Armed, Active)" $((f_switches + 4 * f_cables)) Set:0x0015
+floor_row "SwitchInfo Set (LinearFDBTop)" "$f_switches" Set:0x0012
+floor_row "LFT block Set (up to the top LID)" "$f_blocks" Set:0x0019
+floor_row "MFT block Set (no member yet)" 0 Set:0x001b
+floor_total=$((f_cables + 1 + f_nodes + f_switches + 2 * f_cables + f_switches + f_switches +
+  4 * f_cables + f_switches + f_blocks))
+a=$(get ibsm bringup_mads) b=$(get opensm bringup_mads)
+printf '  %-44s %8s %8s %8s %9s\n' "all SMPs of the bring-up" "$floor_total" "${a:--}" "${b:--}" \
+  "$([[ $a =~ ^[0-9]+$ ]] && echo $((a - floor_total)) || echo -)"
+[[ $a =~ ^[0-9]+$ ]] && awk -v a="$a" -v f="$floor_total" \
+  'BEGIN { printf "  ibsm sends %.3fx the floor\n", a / f }'
+
 echo
 echo "MADs by method:attribute (hex):"
 for key in bringup_detail quiet_detail reroute_detail failover_detail; do

@@ -136,6 +136,14 @@ sleep 1 # the trace is written as MADs go; let the last ones land
 read -r n detail < <(requests_between master/trace "$t" "$((t_up + 1000000))")
 result bringup_mads "$n"
 result bringup_detail "${detail// /,}"
+if [[ $kind == ibsm ]]; then # what its discovery found, beside the floor's count from the net file
+  result bringup_nodes "$(ibsm_status "$(sock_of master)" '.last_heavy.counters.discovery.nodes // .last_sweep.counters.discovery.nodes // "?"')"
+  result bringup_cables "$(ibsm_status "$(sock_of master)" '.last_heavy.counters.discovery.cables // .last_sweep.counters.discovery.cables // "?"')"
+fi
+if [[ ${SCENARIO_BRINGUP_ONLY:-0} == 1 ]]; then # bench-sm.sh --bringup-only
+  stop_pid "$master_pid" TERM 10
+  exit 0
+fi
 with_madcount start_sm standby "$node_b" 5
 standby_pid=$sm_pid
 wait_standby standby 300 || { echo "standby never STANDBY" >&2; kill "$master_pid" "$standby_pid"; exit 1; }

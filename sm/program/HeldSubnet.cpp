@@ -35,11 +35,33 @@ bool holdsLid(const discovery::DiscoveredSubnet& seen, PortRef port) {
   return it != seen.portInfo.end() && it->second.lid.value != 0;
 }
 
+// A port no SM has configured since its reset: read, with no LID and no
+// M_Key. (`lidPort`: the port that carries its node's LID -- switch port 0
+// for every port of a switch.)
+bool unconfigured(const discovery::DiscoveredSubnet& seen, PortRef lidPort) {
+  auto it = seen.portInfo.find(lidPort);
+  return it != seen.portInfo.end() && it->second.lid.value == 0 && it->second.mKey == 0;
+}
+
+// The PKey table a port holds after its reset (IBA 10.9.2): the default
+// P_Key 0xFFFF at index 0, every other entry 0 (no partition) -- as ibsim
+// makes it (a zeroed table, 0xFFFF in entry 0).
+PKeyBlock defaultPKeyBlock(std::uint16_t index) {
+  PKeyBlock b;
+  if (index == 0) b.pkeys[0] = 0xFFFF;
+  return b;
+}
+
 }  // namespace
 
 void HeldSubnet::observe(discovery::DiscoveredSubnet seen) {
+  std::set<Guid> newSwitches;
+  for (const NodeId sw : seen.fabric.switches()) {
+    const Guid guid = seen.fabric.node(sw).guid;
+    if (!lftTops_.contains(guid)) newSwitches.insert(guid);
+  }
   admitLfts(seen);
-  dropResetNodes(seen);
+  dropResetNodes(seen, newSwitches);
   admitCaPorts(seen);
   observed_ = std::move(seen);
 }
@@ -73,24 +95,54 @@ void HeldSubnet::admitLfts(const discovery::DiscoveredSubnet& seen) {
   }
 }
 
-void HeldSubnet::dropResetNodes(const discovery::DiscoveredSubnet& seen) {
+void HeldSubnet::admitDefaultPKeys(const discovery::DiscoveredSubnet& seen, NodeId n,
+                                   std::uint8_t port) {
+  const PortKey key{seen.fabric.node(n).guid, port};
+  const std::uint16_t blocks = pkeyBlockCount(pkeyEntries(seen, n, port));
+  if (pkeys_.has(key) || blocks == 0) return;
+  pkeys_.reset(key, blocks, BlockState::Known);
+  pkeys_.learned(key, 0, defaultPKeyBlock(0));
+}
+
+void HeldSubnet::dropResetNodes(const discovery::DiscoveredSubnet& seen,
+                                const std::set<Guid>& newSwitches) {
   const Fabric& f = seen.fabric;
+  // Admitted after the loop: the erasures below scan the whole table per
+  // switch, and must not scan what this loop admits (720 switches x ~15,000
+  // ports at radix 24 took seconds).
+  std::vector<NodeId> freshSwitches;
+  std::vector<PortRef> freshCaPorts;
   for (NodeId n = 0; n < f.size(); ++n) {
     const Node& node = f.node(n);
     const Guid guid = node.guid;
     if (node.isSwitch() && !holdsLid(seen, PortRef{n, 0})) {
-      pkeys_.eraseIf([guid](const PortKey& k) { return k.node == guid; });
+      // First sight of an unconfigured switch: its tables are the reset's
+      // (admitDefaultPKeys); a tracked one that lost its LID is read again.
+      bool tracked = false;
+      pkeys_.eraseIf([guid, &tracked](const PortKey& k) {
+        tracked |= k.node == guid;
+        return k.node == guid;
+      });
+      const bool fresh = !tracked && unconfigured(seen, PortRef{n, 0});
       sl2vl_.eraseIf([guid](const PortPairKey& k) { return k.node == guid; });
       vlarb_.eraseIf([guid](const PortKey& k) { return k.node == guid; });
-      mfts_.reset(guid, 0, BlockState::Stale);
+      // A switch first seen unconfigured holds the reset's empty MFT (ibsim
+      // zeroes it; OpenSM writes no MFT at bring-up either): only the blocks
+      // a tree uses are written. Any other that lost its LID: all Stale.
+      const bool emptyMft = newSwitches.contains(guid) && unconfigured(seen, PortRef{n, 0});
+      mfts_.reset(guid, 0, BlockState::Stale,
+                  emptyMft ? std::optional<MftBlock>(MftBlock{}) : std::nullopt);
       std::erase_if(ignoresEnforcement_, [guid](const PortKey& k) { return k.node == guid; });
       std::erase_if(keepsNoHighLimit_, [guid](const PortKey& k) { return k.node == guid; });
+      if (fresh) freshSwitches.push_back(n);
       continue;
     }
     for (std::uint8_t p = node.isSwitch() ? 0 : 1; p <= node.numPorts(); ++p) {
       const PortKey key{guid, p};
       if (!node.isSwitch() && !holdsLid(seen, PortRef{n, p})) {
+        const bool fresh = !pkeys_.has(key) && unconfigured(seen, PortRef{n, p});
         pkeys_.erase(key);
+        if (fresh) freshCaPorts.push_back(PortRef{n, p});
         sl2vl_.erase(PortPairKey{guid, 0, p});
         vlarb_.erase(key);
         keepsNoHighLimit_.erase(key);
@@ -100,6 +152,10 @@ void HeldSubnet::dropResetNodes(const discovery::DiscoveredSubnet& seen) {
         pkeys_.erase(key);
     }
   }
+  for (const NodeId n : freshSwitches) {
+    for (std::uint8_t p = 0; p <= f.node(n).numPorts(); ++p) admitDefaultPKeys(seen, n, p);
+  }
+  for (const PortRef port : freshCaPorts) admitDefaultPKeys(seen, port.node, port.port);
 }
 
 void HeldSubnet::admitCaPorts(const discovery::DiscoveredSubnet& seen) {

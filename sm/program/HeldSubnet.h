@@ -27,12 +27,25 @@
 //   outright where the plan uses them. Reading first would cost a Get per
 //   block and then the Set anyway on a fresh fabric (empty tables), twice
 //   what OpenSM sends, which writes every block of the MLIDs in use;
-//   writing outright costs at most that;
+//   writing outright costs at most that. But on a switch first seen with no
+//   LID and no M_Key (no SM configured it since its reset) they are Known
+//   empty, as the reset leaves them: only the blocks a tree fills are
+//   written (issue 32: 1,440 Sets of empty blocks at radix 24);
 // - a node that holds no LID (on switch port 0, or on a CA port) was reset:
 //   its PKey, SL2VL and VLArbitration tables are back to the vendor's defaults, so what was
 //   known of them is dropped (read again before writing), and so is the
 //   quirk below; a switch's MFT blocks are Stale again;
-// - a port whose PKey table now has another number of blocks is dropped too.
+// - a port whose PKey table now has another number of blocks is dropped too;
+// - but a node seen for the first time with no LID and no M_Key (one no SM
+//   has configured since its reset) has its PKey tables Known to hold the
+//   reset's contents (IBA 10.9.2: 0xFFFF at index 0, every other entry 0),
+//   so a plan that wants the default partition only sends them nothing, and
+//   any other plan writes them unread. Read first (Unknown) are the tables
+//   of a port that holds a LID or an M_Key (an SM configured it: a restart,
+//   or a takeover after forget()), and of a node tracked before that lost
+//   its LID (what this SM wrote may or may not have been reset). A plan that
+//   changes (partitions.conf) writes only the blocks it changes, against
+//   what was written or read.
 // What a reply proves (apply()): an answered Get or an acknowledged Set
 // means the device holds what the reply carries (a Set's reply carries the
 // attribute as the device now has it), so that is recorded -- not what was
@@ -109,7 +122,8 @@ class HeldSubnet {
   bool applyPortInfo(PortRef port, const PortInfo& asked, const PortInfo& now);
   void applySwitchInfo(NodeId sw, Method method, const SmpReply& reply);
   void admitLfts(const discovery::DiscoveredSubnet& seen);
-  void dropResetNodes(const discovery::DiscoveredSubnet& seen);
+  void dropResetNodes(const discovery::DiscoveredSubnet& seen, const std::set<Guid>& newSwitches);
+  void admitDefaultPKeys(const discovery::DiscoveredSubnet& seen, NodeId n, std::uint8_t port);
   void admitCaPorts(const discovery::DiscoveredSubnet& seen);
 
   std::optional<discovery::DiscoveredSubnet> observed_;

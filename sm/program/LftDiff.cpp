@@ -31,8 +31,17 @@ void diffSwitch(const DiffInput& in, NodeId sw, ProgramDiff& out) {
     return;
   }
 
-  const SwitchInfo want = switchInfoAfterLfts(in, sw, si);
+  SwitchInfo want = switchInfoAfterLfts(in, sw, si);
   if (want.linearFdbTop != si.linearFdbTop || want.lifeTimeValue != si.lifeTimeValue) {
+    // The PortStateChange clear (write 1, ProgramSteps.h) rides on this Set
+    // when the switch flags it: one SMP a switch fewer at bring-up (issue
+    // 32). It means the same here as after the Active phase: IBA 14.2.5.4
+    // sets the flag on a port going to or from Down by the link's own logic
+    // only, never on a SubnSet(PortInfo) -- the Armed and Active Sets do
+    // not raise it (ibsim's sim_mad.c keeps to that) -- so clearing it
+    // sooner loses nothing the later clear would keep. The reply carries
+    // the flag cleared, and portStateChangeClears() then skips the switch.
+    want.portStateChange = si.portStateChange;
     out.phase(ProgramPhase::Lfts)
         .push_back(ProgramStep{SwitchInfoTarget{sw, top, Lid{want.multicastFdbTop}},
                                SmpRequest::set(AttributeId::SwitchInfo, 0, *path, encode(want))});
