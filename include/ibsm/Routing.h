@@ -59,12 +59,24 @@ struct PreviousHolds {
   std::size_t lids{0};
   std::size_t words{0};  // 64-bit words per LID row
   std::vector<std::uint64_t> bits;
+  // Per LID, bit lid % 64 of word lid / 64: its previous column holds whole
+  // (from every switch the chain climbs, then only descends in the order
+  // `frame`'s engine routes in: ftree's hub order), so that engine may copy
+  // it rather than route it. Empty: none known.
+  std::vector<std::uint64_t> whole;
+  // What the judge built of the fabric to find them (ftree: its layout,
+  // reach and hub order), for the engine to reuse rather than build again;
+  // null: none. Opaque here: the engine that made it reads it.
+  std::shared_ptr<const void> frame;
 
   void set(std::size_t lid, std::size_t sw) {
     bits[lid * words + sw / 64] |= std::uint64_t{1} << (sw % 64);
   }
   [[nodiscard]] bool at(std::size_t lid, std::size_t sw) const {
     return lid < lids && sw / 64 < words && ((bits[lid * words + sw / 64] >> (sw % 64)) & 1u) != 0;
+  }
+  [[nodiscard]] bool isWhole(std::size_t lid) const {
+    return lid / 64 < whole.size() && ((whole[lid / 64] >> (lid % 64)) & 1u) != 0;
   }
 };
 

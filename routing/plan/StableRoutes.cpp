@@ -70,7 +70,7 @@ void keepAbsentLids(const std::vector<Target>& present, const std::vector<Lft>& 
 // Bits by (LID, switch), a row of whole words per LID (PreviousHolds's
 // layout): a LID's row is written by the one worker that judges it.
 PreviousHolds lidBits(std::size_t lids, std::size_t switches) {
-  PreviousHolds out{lids, (switches + 63) / 64, {}};
+  PreviousHolds out{lids, (switches + 63) / 64, {}, {}, nullptr};
   out.bits.assign(lids * out.words, 0);
   return out;
 }
@@ -115,11 +115,13 @@ HeldChains judgeChains(const routing::SwitchGraph& graph, const std::vector<Targ
   std::vector<std::set<std::pair<NodeId, std::uint16_t>>> blocks(n);
   // 64 LIDs a tile: one cache line of each previous table.
   const std::size_t tiles = (lanes.size() + 63) / 64;
+  std::vector<std::uint64_t> heldOf(tiles, 0);  // per tile: its lanes held whole
   parallelFor(n, tiles, 1, [&](std::size_t begin, std::size_t end, unsigned w) {
     for (std::size_t tile = begin; tile < end; ++tile) {
       const std::span<const routing::ftree::HeldLane> lane(
           lanes.data() + tile * 64, std::min<std::size_t>(64, lanes.size() - tile * 64));
       const std::uint64_t held = whole ? whole->wholeLanes(lane, scratch[w]) : 0;
+      heldOf[tile] = held;
       for (std::size_t i = 0; i < lane.size(); ++i) {
         const routing::ftree::HeldLane& t = lane[i];
         if ((held >> i) & 1u) {
@@ -140,6 +142,13 @@ HeldChains judgeChains(const routing::SwitchGraph& graph, const std::vector<Targ
       }
     }
   });
+  // Tiles need not start on a word of `whole`: set after, on one thread.
+  out.holds.whole.assign((lids + 63) / 64, 0);
+  for (std::size_t tile = 0; tile < tiles; ++tile)
+    for (std::uint64_t bits = heldOf[tile]; bits != 0; bits &= bits - 1) {
+      const std::size_t lid = lanes[tile * 64 + std::countr_zero(bits)].lid.value;
+      out.holds.whole[lid / 64] |= std::uint64_t{1} << (lid % 64);
+    }
   for (unsigned w = 0; w < n; ++w) {
     out.broken += broken[w];
     out.wholeLids += wholeLids[w];
@@ -294,9 +303,13 @@ Result<RoutingResult> routeUnderChange(const Fabric& fabric, const EngineRegistr
   }
   const routing::SwitchGraph graph(fabric);
   const auto present = targets(graph);
-  const auto whole = routing::ftree::heldColumns(fabric, graph, previous, options.rootGuids);
-  const HeldChains held =
+  // The fat tree read once, for the pass and for ftree after it.
+  const auto frame = routing::ftree::fatTreeFrame(fabric, graph, previous, options.rootGuids);
+  std::optional<routing::ftree::HeldColumns> whole;
+  if (frame) whole.emplace(graph, frame->hub, previous);
+  HeldChains held =
       judgeChains(graph, present, previous, whole ? &*whole : nullptr, options.threads);
+  held.holds.frame = frame;
   if (change == FabricChange::Unknown && held.broken == 0) {
     stats.why = "no previous path is broken and the previous fabric is unknown: fresh tables";
     return registry.route(fabric, engines, options, judge);

@@ -65,6 +65,7 @@ class BalancedRoutes {
   // flows of many columns of layer `layer` added at once, and a column
   // remembered for d's later LMC LIDs without its flows.
   void addLoads(std::uint8_t layer, const std::vector<Load>& flows);
+  void addLoad(std::uint8_t layer, CableId c, Load flow) { loadsOf(layer)[c] += flow; }
   void remember(const Destination& d, const std::vector<CableId>& next);
 
  private:

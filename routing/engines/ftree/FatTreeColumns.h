@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
+#include <span>
 #include <vector>
 
 #include "routing/engines/ftree/FatTreeDestinations.h"
@@ -102,6 +103,21 @@ class TableWriter {
       const CableId c = next[s];
       out[s] = c == kDeliver ? deliverPort : c == kNoCable ? kNoRoute : layout_.port[c];
       tally.unrouted += c == kNoCable;
+    }
+  }
+
+  // Every switch's entry toward each of `lids` (ascending) copied from
+  // `from(s)`, its table of the same LIDs: columns that are the answer as
+  // they stand. Runs of consecutive LIDs are copied whole.
+  template <typename From>
+  void copy(std::span<const std::uint16_t> lids, From&& from, SwitchIndex begin,
+            SwitchIndex end) const {
+    for (SwitchIndex s = begin; s < end; ++s) {
+      const std::uint8_t* in = from(s);
+      for (std::size_t k = 0, e = 0; k < lids.size(); k = e) {
+        for (e = k + 1; e < lids.size() && lids[e] == lids[e - 1] + 1;) ++e;
+        std::memcpy(rows_[s] + lids[k], in + lids[k], e - k);
+      }
     }
   }
 

@@ -112,14 +112,36 @@ std::vector<Toward> towardLeaves(const DegradedTree& tree, const std::vector<boo
   return out;
 }
 
-bool Planner::plain(std::size_t i) const {
-  if (!tree_.degraded.avoidsShort(i)) return false;
-  const Toward& t = toward(i);
-  const FatTreeLayout& layout = tree_.layout;
+bool keepsDmodk(const DegradedTree& tree, const Toward& t, std::size_t i) {
+  if (!tree.degraded.avoidsShort(i)) return false;
+  const FatTreeLayout& layout = tree.layout;
   return std::ranges::all_of(t.uneven, [&](SwitchIndex s) {
-    const CableId c = tree_.degraded.dmodk().hop(i, s);
+    const CableId c = tree.degraded.dmodk().hop(i, s);
     return c != kNoCable && c != kDeliver && t.dist[layout.to[c]] + 1 == t.dist[s];
   });
+}
+
+bool shortClimbs(const DegradedTree& tree, const Toward& t, std::size_t i) {
+  const FatTreeLayout& layout = tree.layout;
+  const SwitchIndex leaf = tree.destinations[i].leaf;
+  const auto nearer = [&](SwitchIndex s, CableId c) {
+    return t.dist[layout.to[c]] + 1 == t.dist[s];
+  };
+  for (const SwitchIndex s : tree.degraded.shortList()) {
+    if (s == leaf || t.dist[s] == kFar) continue;
+    const CableId c = tree.degraded.dmodk().hop(i, s);
+    if (c == kNoCable || layout.height[layout.to[c]] > layout.height[s]) {
+      const auto ups = layout.upCables(s);
+      if (std::ranges::none_of(ups, [&](CableId u) { return nearer(s, u); })) return false;
+    } else if (!nearer(s, c)) {
+      return false;
+    }
+  }
+  return true;
+}
+
+bool Planner::plain(std::size_t i) const {
+  return keepsDmodk(tree_, toward(i), i);
 }
 
 // DegradedDmodk::climbShort on this planner's loads and earlier LIDs.

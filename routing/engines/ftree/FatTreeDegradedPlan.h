@@ -42,6 +42,15 @@ Toward towardLeaf(const DegradedTree& tree, SwitchIndex leaf);
 std::vector<Toward> towardLeaves(const DegradedTree& tree, const std::vector<bool>& wanted,
                                  unsigned threads);
 
+// DegradedDmodk::plainColumn's verdict on destinations[i] without its
+// column: its down path avoids the short switches, and every switch that
+// climbs toward it on an uneven set of up cables (t.uneven) climbs nearer.
+bool keepsDmodk(const DegradedTree& tree, const Toward& t, std::size_t i);
+// DegradedDmodk::climbShort's verdict after it, whatever the loads: every
+// short switch that climbs toward destinations[i] has an up cable nearer,
+// and every one that descends toward it descends nearer.
+bool shortClimbs(const DegradedTree& tree, const Toward& t, std::size_t i);
+
 // Destination by destination in order: whether it keeps D-mod-K's column,
 // and the short switches' climbs, on the loads of their up cables only.
 class Planner {

@@ -27,9 +27,6 @@ struct Worker {
   std::vector<std::vector<Load>> loads;  // per layer, when the placement by load needs them
 };
 
-std::vector<std::size_t> routeWithHint(const DegradedTree& tree,
-                                       const std::vector<std::size_t>& order, DegradedSinks& out);
-
 }  // namespace
 
 bool levelsFollowHub(const FatTreeLayout& layout, const FatTreeReach& reach, const HubOrder& hub) {
@@ -170,7 +167,7 @@ void handOver(const DegradedTree& tree, const Planner& plan, const std::vector<b
 std::vector<std::size_t> routeMostByDmodk(const DegradedTree& tree,
                                           const std::vector<std::size_t>& order, DegradedSinks& out,
                                           unsigned threads) {
-  if (!out.hint.empty()) return routeWithHint(tree, order, out);
+  if (!out.hint.empty()) return routeWithHint(tree, order, out, threads);
   const FatTreeLayout& layout = tree.layout;
   std::vector<bool> wanted(layout.leaves.size(), false);
   for (const std::size_t i : order) wanted[layout.leafIndex[tree.destinations[i].leaf]] = true;
@@ -194,51 +191,4 @@ std::vector<std::size_t> routeMostByDmodk(const DegradedTree& tree,
   return plan.left;
 }
 
-namespace {
-
-// With previous tables: one destination after the other, the kept chains
-// applied to each column before its flows count.
-std::vector<std::size_t> routeWithHint(const DegradedTree& tree,
-                                       const std::vector<std::size_t>& order, DegradedSinks& out) {
-  const auto& destinations = tree.destinations;
-  std::vector<std::size_t> left;
-  std::vector<std::uint16_t> dist;
-  SwitchIndex distOf = kNoSwitch;             // the leaf `dist` is toward
-  std::vector<std::vector<CableId>> columns;  // of one CA's LIDs
-  const auto sameCa = [&](std::size_t a, std::size_t b) {
-    return destinations[a].leaf == destinations[b].leaf &&
-           destinations[a].port == destinations[b].port;
-  };
-  for (std::size_t first = 0, end = 0; first < order.size(); first = end) {
-    end = first + 1;
-    while (end < order.size() && sameCa(order[first], order[end])) ++end;
-    if (columns.size() < end - first) columns.resize(end - first);
-    if (distOf != destinations[order[first]].leaf) {
-      distOf = destinations[order[first]].leaf;
-      legalDistances(tree.layout, tree.reach, distOf, dist);
-    }
-    bool takes = true;
-    for (std::size_t k = first; k < end && takes; ++k)
-      takes = tree.degraded.plainColumn(order[k], dist, columns[k - first]);
-    for (std::size_t k = first; k < end; ++k) {
-      const std::size_t i = order[k];
-      const Destination& d = destinations[i];
-      auto& column = columns[k - first];
-      if (!takes || !tree.degraded.climbShort(i, dist, out.balanced, column)) {
-        left.push_back(i);
-        continue;
-      }
-      // Where the previous chain holds it wins, as over a D-mod-K column
-      // of a complete tree.
-      out.tally.keptFromPrevious += out.hint.apply(d.lid, d.leaf, d.port, column);
-      out.balanced.take(d, column);
-      out.tally.hubRoutedCa += out.legaliser.legalise(column, d.leaf);
-      out.writer.write(d.lid, d.port, column, out.tally);
-      out.lengths.count(d, column, out.legaliser, out.tally);
-    }
-  }
-  return left;
-}
-
-}  // namespace
 }  // namespace ibsm::routing::ftree

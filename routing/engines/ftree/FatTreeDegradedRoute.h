@@ -59,6 +59,14 @@ std::vector<std::size_t> routeMostByDmodk(const DegradedTree& tree,
                                           const std::vector<std::size_t>& order, DegradedSinks& out,
                                           unsigned threads);
 
+// With previous tables (a hint): the destinations one after the other, the
+// kept chains applied to each column before its flows count; a column that
+// holds whole (HintColumns::whole) is the answer as it stands, copied, its
+// flows and lengths counted on `threads` threads (FatTreeHintedRoute.cpp).
+std::vector<std::size_t> routeWithHint(const DegradedTree& tree,
+                                       const std::vector<std::size_t>& order, DegradedSinks& out,
+                                       unsigned threads);
+
 // The up cables of every switch but the hub's ancestors climb in the hub
 // order, and every down cable descends in it but those into the hub's
 // ancestors, which climb.

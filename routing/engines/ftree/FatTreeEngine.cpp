@@ -10,6 +10,7 @@
 #include <ibsm/ParallelFor.h>
 
 #include <algorithm>
+#include <memory>
 #include <numeric>
 #include <optional>
 #include <tuple>
@@ -20,6 +21,7 @@
 #include "routing/engines/ftree/FatTreeDegradedRoute.h"
 #include "routing/engines/ftree/FatTreeDestinations.h"
 #include "routing/engines/ftree/FatTreeDmodk.h"
+#include "routing/engines/ftree/FatTreeHeldColumns.h"
 #include "routing/engines/ftree/FatTreeHint.h"
 #include "routing/engines/ftree/FatTreeHub.h"
 #include "routing/engines/ftree/FatTreeLayout.h"
@@ -44,11 +46,23 @@ class FatTreeEngine final : public RoutingEngine {
 
   Result<RoutingResult> route(const Fabric& fabric, const RoutingOptions& options) const override {
     const SwitchGraph graph(fabric);
-    auto layout = layoutFatTree(fabric, graph, options.rootGuids);
-    if (!layout) return std::unexpected(layout.error());
-    const FatTreeReach reach(*layout);
+    // Under change the judge of the previous tables read the tree already.
+    std::shared_ptr<const FatTreeFrame> frame;
+    if (options.previousHolds && !options.previous.empty())
+      frame = std::static_pointer_cast<const FatTreeFrame>(options.previousHolds->frame);
+    if (frame && !frame->fits(fabric, options.rootGuids)) frame = nullptr;
+    std::shared_ptr<FatTreeFrame> own;
+    if (!frame) {
+      auto read = layoutFatTree(fabric, graph, options.rootGuids);
+      if (!read) return std::unexpected(read.error());
+      own = std::make_shared<FatTreeFrame>(&fabric, options.rootGuids, std::move(*read));
+      frame = own;
+    }
+    const FatTreeLayout* layout = &frame->layout;
+    const FatTreeReach& reach = frame->reach;
     HintColumns hint(graph, *layout, options.previous, options.previousHolds);
-    const HubOrder hub = hubOrder(*layout, reach, hint.previousHub(graph));
+    if (own) own->hub = hubOrder(own->layout, own->reach, hint.previousHub(graph));
+    const HubOrder& hub = frame->hub;
     const auto destinations = caDestinations(*layout, graph, fabric);
 
     RoutingResult result;

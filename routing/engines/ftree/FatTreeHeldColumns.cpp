@@ -3,8 +3,6 @@
 #include <algorithm>
 
 #include "routing/engines/ftree/FatTreeHint.h"
-#include "routing/engines/ftree/FatTreeLayout.h"
-#include "routing/engines/ftree/FatTreeReach.h"
 
 namespace ibsm::routing::ftree {
 
@@ -95,17 +93,25 @@ std::uint64_t HeldColumns::wholeLanes(std::span<const HeldLane> lanes, Scratch& 
   return whole;
 }
 
+std::shared_ptr<const FatTreeFrame> fatTreeFrame(const Fabric& fabric, const SwitchGraph& graph,
+                                                 std::span<const Lft> previous,
+                                                 const std::vector<Guid>& rootGuids) {
+  if (previous.empty()) return nullptr;
+  auto layout = layoutFatTree(fabric, graph, rootGuids);
+  if (!layout) return nullptr;
+  auto frame = std::make_shared<FatTreeFrame>(&fabric, rootGuids, std::move(*layout));
+  HintColumns hint(graph, frame->layout, previous);
+  frame->hub = hubOrder(frame->layout, frame->reach, hint.previousHub(graph));
+  if (frame->hub.order.size() != graph.size()) return nullptr;
+  return frame;
+}
+
 std::optional<HeldColumns> heldColumns(const Fabric& fabric, const SwitchGraph& graph,
                                        std::span<const Lft> previous,
                                        const std::vector<Guid>& rootGuids) {
-  if (previous.empty()) return std::nullopt;
-  auto layout = layoutFatTree(fabric, graph, rootGuids);
-  if (!layout) return std::nullopt;
-  const FatTreeReach reach(*layout);
-  HintColumns hint(graph, *layout, previous);
-  const HubOrder hub = hubOrder(*layout, reach, hint.previousHub(graph));
-  if (hub.order.size() != graph.size()) return std::nullopt;
-  return HeldColumns(graph, hub, previous);
+  const auto frame = fatTreeFrame(fabric, graph, previous, rootGuids);
+  if (!frame) return std::nullopt;
+  return HeldColumns(graph, frame->hub, previous);
 }
 
 }  // namespace ibsm::routing::ftree

@@ -29,11 +29,14 @@
 #include <ibsm/Routing.h>
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <span>
 #include <vector>
 
 #include "routing/engines/ftree/FatTreeHub.h"
+#include "routing/engines/ftree/FatTreeLayout.h"
+#include "routing/engines/ftree/FatTreeReach.h"
 #include "routing/graph/SwitchGraph.h"
 
 namespace ibsm::routing::ftree {
@@ -84,9 +87,31 @@ class HeldColumns {
   std::vector<std::uint8_t> descends_;  // per switch: some cable leads to a later switch
 };
 
-// The pass on `fabric` read as a fat tree, in the hub order ftree would
-// route it in with these previous tables (their own hub kept); nullopt when
-// the fabric is no fat tree or there are no previous tables.
+// `fabric` read as a fat tree, in the hub order ftree routes it in with
+// previous tables (their own hub kept): built once under change for the
+// pass and for the engine (PreviousHolds::frame), which reuses it when it
+// routes the same fabric with the same root GUIDs.
+struct FatTreeFrame {
+  FatTreeFrame(const Fabric* f, std::vector<Guid> roots, FatTreeLayout l)
+      : fabric(f), rootGuids(std::move(roots)), layout(std::move(l)), reach(layout) {}
+  const Fabric* fabric;  // the fabric it was read from
+  std::vector<Guid> rootGuids;
+  FatTreeLayout layout;
+  FatTreeReach reach;
+  HubOrder hub;
+
+  bool fits(const Fabric& f, const std::vector<Guid>& roots) const {
+    return &f == fabric && roots == rootGuids;
+  }
+};
+
+// Null when the fabric is no fat tree or there are no previous tables.
+std::shared_ptr<const FatTreeFrame> fatTreeFrame(const Fabric& fabric, const SwitchGraph& graph,
+                                                 std::span<const Lft> previous,
+                                                 const std::vector<Guid>& rootGuids);
+
+// The pass on `fabric` read as a fat tree (fatTreeFrame); nullopt when the
+// fabric is no fat tree or there are no previous tables.
 std::optional<HeldColumns> heldColumns(const Fabric& fabric, const SwitchGraph& graph,
                                        std::span<const Lft> previous,
                                        const std::vector<Guid>& rootGuids);

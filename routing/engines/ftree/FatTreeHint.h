@@ -50,6 +50,16 @@ class HintColumns {
   // neighbour on it. None without a hint, or when no such chain holds.
   std::optional<SwitchIndex> previousHub(const SwitchGraph& graph);
 
+  // The previous column toward `lid` holds whole (PreviousHolds::whole): it
+  // is the answer, legal in the hub order the judge read it in.
+  bool whole(Lid lid) const { return holds_ != nullptr && holds_->isWhole(lid.value); }
+  // Where the column toward `lid` holds whole: s's previous hop as a cable
+  // (s is not the target), and s's previous table.
+  CableId previousCable(SwitchIndex s, Lid lid) const {
+    return portCable_[s * stride_ + tables_[s][lid.value]];
+  }
+  const std::uint8_t* previousTable(SwitchIndex s) const { return tables_[s]; }
+
  private:
   std::size_t applyJudged(Lid lid, SwitchIndex target, std::vector<CableId>& next) const;
 

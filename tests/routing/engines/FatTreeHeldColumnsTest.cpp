@@ -16,6 +16,7 @@
 #include "routing/engines/ftree/FatTreeHeldColumns.h"
 #include "routing/graph/PreviousChains.h"
 #include "routing/graph/SwitchGraph.h"
+#include "tests/routing/support/DamagedTrees.h"
 #include "tests/support/FabricFixtures.h"
 
 namespace ibsm::routing::ftree {
@@ -56,29 +57,8 @@ bool holdsWhole(const SwitchGraph& graph, const std::vector<SwitchIndex>& order,
   return true;
 }
 
-// Cuts `cuts` random cables between switches.
-Fabric cut(const Fabric& full, int cuts, std::mt19937& rng) {
-  Fabric f = full;
-  std::vector<PortRef> cables;
-  for (const NodeId s : f.switches())
-    for (const Port& p : f.node(s).ports)
-      if (p.remote && f.node(p.remote->node).isSwitch() && s < p.remote->node)
-        cables.push_back({s, p.number});
-  std::ranges::shuffle(cables, rng);
-  for (int k = 0; k < cuts && k < static_cast<int>(cables.size()); ++k) f.disconnect(cables[k]);
-  return f;
-}
-
-// Sets `count` random entries to a random port (or none).
-void spoil(std::vector<Lft>& tables, int count, std::mt19937& rng) {
-  std::vector<std::size_t> switches;
-  for (std::size_t n = 0; n < tables.size(); ++n)
-    if (!tables[n].port.empty()) switches.push_back(n);
-  for (int k = 0; k < count; ++k) {
-    auto& port = tables[switches[rng() % switches.size()]].port;
-    port[1 + rng() % (port.size() - 1)] = rng() % 4 == 0 ? kNoRoute : rng() % 20;
-  }
-}
+using testing::cutCables;
+using testing::spoilEntries;
 
 // Lanes whose bits the pass and the walk disagree on; counts the whole ones.
 std::size_t disagreements(const Fabric& now, const std::vector<Lft>& previous, std::size_t& whole,
@@ -121,9 +101,9 @@ TEST(FatTreeHeldColumns, SaysWhatTheWalkSaysOnCutTreesAndSpoiltTables) {
           testing::generatedFabric(FatTreeSpec{.levels = 3, .radix = radix}, {}, lmc);
       const std::vector<Lft> before = ftreeTables(full);
       for (const int cuts : {1, 3, 8}) {
-        const Fabric now = cut(full, cuts, rng);
+        const Fabric now = cutCables(full, cuts, rng);
         std::vector<Lft> previous = before;
-        if (cuts == 3) spoil(previous, 40, rng);
+        if (cuts == 3) spoilEntries(previous, 40, rng);
         std::size_t whole = 0, lanes = 0;
         EXPECT_EQ(disagreements(now, previous, whole, lanes), 0u)
             << "radix " << radix << " lmc " << int{lmc} << " cuts " << cuts;

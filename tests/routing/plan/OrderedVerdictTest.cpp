@@ -22,6 +22,7 @@
 #include "routing/graph/PreviousChains.h"
 #include "routing/graph/SwitchGraph.h"
 #include "routing/plan/CreditLoopJudge.h"
+#include "tests/routing/support/DamagedTrees.h"
 #include "tests/support/FabricFixtures.h"
 
 namespace ibsm {
@@ -33,28 +34,8 @@ RoutingResult route(const Fabric& f, RoutingOptions options) {
   return std::move(*r);
 }
 
-Fabric cut(const Fabric& full, int cuts, std::mt19937& rng) {
-  Fabric f = full;
-  std::vector<PortRef> cables;
-  for (const NodeId s : f.switches())
-    for (const Port& p : f.node(s).ports)
-      if (p.remote && f.node(p.remote->node).isSwitch() && s < p.remote->node)
-        cables.push_back({s, p.number});
-  std::ranges::shuffle(cables, rng);
-  for (int k = 0; k < cuts; ++k) f.disconnect(cables[k]);
-  return f;
-}
-
-// Sets `count` random entries to a random port (or none).
-void spoil(std::vector<Lft>& tables, int count, std::mt19937& rng) {
-  std::vector<std::size_t> switches;
-  for (std::size_t n = 0; n < tables.size(); ++n)
-    if (!tables[n].port.empty()) switches.push_back(n);
-  for (int k = 0; k < count; ++k) {
-    auto& port = tables[switches[rng() % switches.size()]].port;
-    port[1 + rng() % (port.size() - 1)] = rng() % 4 == 0 ? kNoRoute : rng() % 20;
-  }
-}
+using testing::cutCables;
+using testing::spoilEntries;
 
 std::vector<std::uint32_t> hubOrder(const Fabric& f, const std::vector<Lft>& previous) {
   const routing::SwitchGraph graph(f);
@@ -107,9 +88,9 @@ TEST(OrderedVerdict, WeighsTablesAsTheWalkDoes) {
       // Tables with loops, dead ports and wrong deliveries: most columns
       // still ordered, the others walked.
       RoutingResult spoilt = before;
-      spoil(spoilt.lfts, 60, rng);
+      spoilEntries(spoilt.lfts, 60, rng);
       expectSameVerdict(full, spoilt, order, "spoilt tables");
-      const Fabric now = cut(full, 4, rng);
+      const Fabric now = cutCables(full, 4, rng);
       expectSameVerdict(now, before, hubOrder(now, before.lfts), "tables of the tree before a cut");
     }
   }
@@ -124,7 +105,7 @@ TEST(OrderedVerdict, RoutingUnderChangeMovesNothingTheWalksWouldNot) {
           testing::generatedFabric(FatTreeSpec{.levels = 3, .radix = radix}, {}, lmc);
       const std::vector<Lft> previous = route(full, {.rootGuids = {}, .threads = 1}).lfts;
       for (const int cuts : {1, 8}) {
-        const Fabric now = cut(full, cuts, rng);
+        const Fabric now = cutCables(full, cuts, rng);
         // ftree walking the hint itself: no verdicts handed over.
         const RoutingResult alone =
             route(now, {.rootGuids = {}, .previous = previous, .threads = 1});

@@ -3,16 +3,22 @@
 // instead of walking the chains again. The verdicts handed over must change
 // nothing: the tables are those of ftree judging the hint itself, on any
 // number of threads (with the verdicts judged, the switch LIDs' columns run
-// on several).
+// on several). Nor may copying the columns that hold whole (their previous
+// column is the answer: PreviousHolds::whole): byte for byte the tables and
+// the engine's notes (kept entries, hub-routed entries, longer routes) of
+// routing each column, on many cut trees, with one LID a port and four.
 #include <gtest/gtest.h>
 #include <ibsm/Engines.h>
 #include <ibsm/StableRoutes.h>
 
+#include <algorithm>
+#include <random>
 #include <stdexcept>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "tests/routing/support/DamagedTrees.h"
 #include "tests/support/FabricFixtures.h"
 
 namespace ibsm {
@@ -67,6 +73,44 @@ TEST(PreviousHoldsHint, GiveFtreeTheTablesItsOwnWalkGivesWithSeveralLidsAPort) {
   Fabric cut = full;
   testing::removeCables(cut, {{"edge0_1", "agg0_1"}, {"agg2_0", "core0"}});
   expectSameTablesAsTheHintAlone(full, cut);
+}
+
+// The engine's notes of `alone` (routing every column) all among `shared`'s.
+std::size_t notesMissing(const RoutingResult& alone, const RoutingResult& shared) {
+  return static_cast<std::size_t>(std::ranges::count_if(alone.notes, [&](const std::string& n) {
+    return std::ranges::find(shared.notes, n) == shared.notes.end();
+  }));
+}
+
+TEST(PreviousHoldsHint, ColumnsHeldWholeCopiedGiveTheTablesRoutingEachColumnGives) {
+  std::mt19937 rng(33);
+  std::size_t copied = 0;
+  for (const int radix : {8, 12}) {
+    for (const std::uint8_t lmc : {0, 2}) {
+      const Fabric full = generatedFabric(FatTreeSpec{.levels = 3, .radix = radix}, {}, lmc);
+      const std::vector<Lft> previous = route(full, {}).lfts;
+      for (const int cuts : {1, 1, 2, 3, 5}) {
+        const Fabric cut = testing::cutCables(full, cuts, rng);
+        const std::string what = "radix " + std::to_string(radix) + " lmc " + std::to_string(lmc) +
+                                 " cuts " + std::to_string(cuts);
+        // Without the verdicts the hint walks every chain and copies nothing.
+        const RoutingResult alone =
+            route(cut, {.rootGuids = {}, .previous = previous, .threads = 1});
+        for (const unsigned threads : {1u, 2u, 8u}) {
+          StableRoutesStats stats;
+          const auto shared = routeUnderChange(cut, defaultRegistry(), {"ftree"},
+                                               {.rootGuids = {}, .threads = threads}, previous,
+                                               classifyChange(full, cut), stats);
+          ASSERT_TRUE(shared.has_value()) << shared.error().message;
+          if (!shared->followedPrevious) continue;  // fresh tables: nothing copied
+          copied += stats.wholeLids;
+          EXPECT_EQ(differing(cut, alone, *shared), 0u) << what << " threads " << threads;
+          EXPECT_EQ(notesMissing(alone, *shared), 0u) << what << " threads " << threads;
+        }
+      }
+    }
+  }
+  EXPECT_GT(copied, 0u) << "some columns held whole and were copied";
 }
 
 }  // namespace

@@ -1,0 +1,229 @@
+// routeWithHint (FatTreeDegradedRoute.h): the CA LIDs of a tree that lost a
+// few cables, routed with previous tables, most of which hold whole.
+//
+// A column that holds whole (every chain climbs, then only descends in the
+// hub order, and delivers) is what routing it would give: the hint keeps
+// every switch's previous hop, and the legaliser finds nothing to change.
+// So it is copied into the tables, and what later destinations read of it
+// is counted apart: its flows on every cable (BalancedRoutes::take), summed
+// on threads, and its routes longer than the fewest hops (Lengths::count),
+// from the same walk of each source leaf's chain. The climbs of the switches
+// that lost a cable (lightestClimb) read loads of earlier destinations on
+// those switches' up cables only: these flows are kept per column and added
+// in destination order. Whether a destination keeps D-mod-K's column, and
+// whether its short switches can climb, depends on no load (keepsDmodk,
+// shortClimbs); the others take the routing of one column at a time.
+#include <ibsm/ParallelFor.h>
+
+#include <algorithm>
+#include <vector>
+
+#include "routing/engines/ftree/FatTreeDegradedPlan.h"
+#include "routing/engines/ftree/FatTreeDegradedRoute.h"
+
+namespace ibsm::routing::ftree {
+namespace {
+
+using Load = BalancedRoutes::Load;
+
+enum class Way : std::uint8_t { kLeft, kHeld, kRouted };
+
+// A held column's flow onto an up cable of a switch that lost a cable.
+struct Watched {
+  std::size_t held;  // its place among the held columns
+  CableId cable;
+  Load flow;
+};
+
+// What one thread of the held columns' pass counts.
+struct HeldWorker {
+  HeldWorker(std::size_t layers, std::size_t cables)
+      : loads(layers, std::vector<Load>(cables, 0)) {}
+  std::vector<std::vector<Load>> loads;  // per layer, but on watched cables
+  Tally tally;
+  std::vector<Watched> watched;
+  std::vector<std::uint16_t> shortest;  // hops from `from` over every cable
+  std::vector<SwitchIndex> queue;
+  SwitchIndex from{kNoSwitch};
+};
+
+std::size_t layersOf(const std::vector<Destination>& destinations) {
+  std::size_t layers = 1;
+  for (const Destination& d : destinations) layers = std::max<std::size_t>(layers, d.layer + 1u);
+  return layers;
+}
+
+// Each source leaf's chain toward the k-th held column: its flows, and
+// whether it is longer than the fewest hops (Lengths::count).
+void countHeld(const DegradedTree& tree, const HintColumns& hint, const std::vector<bool>& watch,
+               const Destination& d, std::size_t k, HeldWorker& my) {
+  const FatTreeLayout& layout = tree.layout;
+  if (my.from != d.leaf) {
+    my.from = d.leaf;
+    hopsFromOne(
+        layout.switches(), d.leaf,
+        [&](SwitchIndex s, auto&& f) {
+          for (CableId c = layout.cableBegin(s); c < layout.cableEnd(s); ++c) f(layout.to[c]);
+        },
+        my.shortest, my.queue);
+  }
+  Load* load = my.loads[d.layer].data();
+  for (const SwitchIndex source : layout.leaves) {
+    const std::uint64_t sources = layout.computeCas[source] - (source == d.leaf ? 1 : 0);
+    my.tally.caRoutes += sources;
+    const Load flow = layout.computeCas[source];
+    if (source == d.leaf || flow == 0) continue;
+    std::uint16_t hops = 0;
+    for (SwitchIndex s = source; s != d.leaf; ++hops) {
+      const CableId c = hint.previousCable(s, d.lid);
+      if (watch[c])
+        my.watched.push_back({k, c, flow});
+      else
+        load[c] += flow;
+      s = layout.to[c];
+    }
+    if (hops > my.shortest[source]) my.tally.longer += sources;
+  }
+  my.tally.keptFromPrevious += layout.switches();
+}
+
+// Today's routing of one column: D-mod-K's, the short switches' climbs by
+// load, the previous chains that hold laid over it, then legalised.
+bool routeOne(const DegradedTree& tree, const Toward& t, std::size_t i, DegradedSinks& out,
+              std::vector<CableId>& column) {
+  const Destination& d = tree.destinations[i];
+  if (!tree.degraded.plainColumn(i, t.dist, column) ||
+      !tree.degraded.climbShort(i, t.dist, out.balanced, column))
+    return false;
+  // Where the previous chain holds it wins, as over a D-mod-K column of a
+  // complete tree.
+  out.tally.keptFromPrevious += out.hint.apply(d.lid, d.leaf, d.port, column);
+  out.balanced.take(d, column);
+  out.tally.hubRoutedCa += out.legaliser.legalise(column, d.leaf);
+  out.writer.write(d.lid, d.port, column, out.tally);
+  out.lengths.count(d, column, out.legaliser, out.tally);
+  return true;
+}
+
+// Left to the placement by load, held whole, or routed column by column.
+std::vector<Way> classify(const DegradedTree& tree, const std::vector<std::size_t>& order,
+                          const std::vector<Toward>& toward, const HintColumns& hint) {
+  const auto& dests = tree.destinations;
+  const auto towardOf = [&](std::size_t i) -> const Toward& {
+    return toward[tree.layout.leafIndex[dests[i].leaf]];
+  };
+  const auto sameCa = [&](std::size_t a, std::size_t b) {
+    return dests[a].leaf == dests[b].leaf && dests[a].port == dests[b].port;
+  };
+  std::vector<Way> way(order.size(), Way::kLeft);
+  for (std::size_t first = 0, end = 0; first < order.size(); first = end) {
+    end = first + 1;
+    while (end < order.size() && sameCa(order[first], order[end])) ++end;
+    bool takes = true;
+    for (std::size_t k = first; k < end && takes; ++k)
+      takes = keepsDmodk(tree, towardOf(order[k]), order[k]);
+    if (!takes) continue;
+    for (std::size_t k = first; k < end; ++k) {
+      const std::size_t i = order[k];
+      if (!hint.whole(dests[i].lid))
+        way[k] = Way::kRouted;
+      else if (shortClimbs(tree, towardOf(i), i))
+        way[k] = Way::kHeld;
+    }
+  }
+  return way;
+}
+
+// The held columns BalancedRoutes must remember as a CA's earlier LIDs:
+// those of a CA some of whose LIDs are routed here or by load after (they
+// climb apart from them), and the last CA's, which the placement by load
+// may continue.
+std::vector<bool> remembered(const DegradedTree& tree, const std::vector<std::size_t>& order,
+                             const std::vector<Way>& way) {
+  const auto& dests = tree.destinations;
+  const auto sameCa = [&](std::size_t a, std::size_t b) {
+    return dests[a].leaf == dests[b].leaf && dests[a].port == dests[b].port;
+  };
+  std::vector<bool> out(order.size(), false);
+  for (std::size_t first = 0, end = 0; first < order.size(); first = end) {
+    end = first + 1;
+    while (end < order.size() && sameCa(order[first], order[end])) ++end;
+    bool all = end != order.size();
+    for (std::size_t k = first; k < end && all; ++k) all = way[k] == Way::kHeld;
+    for (std::size_t k = first; k < end; ++k) out[k] = !all && way[k] == Way::kHeld;
+  }
+  return out;
+}
+
+}  // namespace
+
+std::vector<std::size_t> routeWithHint(const DegradedTree& tree,
+                                       const std::vector<std::size_t>& order, DegradedSinks& out,
+                                       unsigned threads) {
+  const FatTreeLayout& layout = tree.layout;
+  const auto& dests = tree.destinations;
+  std::vector<bool> wanted(layout.leaves.size(), false);
+  for (const std::size_t i : order) wanted[layout.leafIndex[dests[i].leaf]] = true;
+  const std::vector<Toward> toward = towardLeaves(tree, wanted, threads);
+  const std::vector<Way> way = classify(tree, order, toward, out.hint);
+  std::vector<std::size_t> held;  // places in `order`
+  for (std::size_t k = 0; k < order.size(); ++k)
+    if (way[k] == Way::kHeld) held.push_back(k);
+
+  // The held columns' flows and lengths, on threads.
+  std::vector<bool> watch(layout.cables(), false);
+  for (const SwitchIndex s : tree.degraded.shortList())
+    for (const CableId c : layout.upCables(s)) watch[c] = true;
+  const unsigned workers = threadCount(threads);
+  std::vector<HeldWorker> work;
+  for (unsigned w = 0; w < workers; ++w) work.emplace_back(layersOf(dests), layout.cables());
+  parallelFor(workers, held.size(), 64, [&](std::size_t b, std::size_t e, unsigned w) {
+    for (; b < e; ++b) countHeld(tree, out.hint, watch, dests[order[held[b]]], b, work[w]);
+  });
+  std::vector<Watched> watched;
+  for (HeldWorker& w : work) watched.insert(watched.end(), w.watched.begin(), w.watched.end());
+  std::ranges::sort(watched, {}, &Watched::held);
+
+  // In destination order: what the climbs by load read of earlier columns.
+  const std::vector<bool> sibling = remembered(tree, order, way);
+  std::vector<std::size_t> left;
+  std::vector<CableId> column;
+  std::size_t h = 0, next = 0;  // the next held column, and its first watched flow
+  for (std::size_t k = 0; k < order.size(); ++k) {
+    const std::size_t i = order[k];
+    const Destination& d = dests[i];
+    const Toward& t = toward[layout.leafIndex[d.leaf]];
+    if (way[k] == Way::kLeft || (way[k] == Way::kRouted && !routeOne(tree, t, i, out, column))) {
+      left.push_back(i);
+      continue;
+    }
+    if (way[k] != Way::kHeld) continue;
+    for (; next < watched.size() && watched[next].held == h; ++next)
+      out.balanced.addLoad(d.layer, watched[next].cable, watched[next].flow);
+    ++h;
+    if (sibling[k]) {
+      column.assign(layout.switches(), kNoCable);
+      out.hint.apply(d.lid, d.leaf, d.port, column);
+      out.balanced.remember(d, column);
+    }
+  }
+
+  for (std::size_t layer = 0; layer < work.front().loads.size(); ++layer) {
+    std::vector<Load> sum(layout.cables(), 0);
+    for (const HeldWorker& w : work)
+      for (std::size_t c = 0; c < sum.size(); ++c) sum[c] += w.loads[layer][c];
+    out.balanced.addLoads(static_cast<std::uint8_t>(layer), sum);
+  }
+  for (const HeldWorker& w : work) out.tally += w.tally;
+  std::vector<std::uint16_t> lids;
+  for (const std::size_t k : held) lids.push_back(dests[order[k]].lid.value);
+  std::ranges::sort(lids);
+  parallelFor(workers, layout.switches(), 64, [&](std::size_t b, std::size_t e, unsigned) {
+    out.writer.copy(
+        lids, [&](SwitchIndex s) { return out.hint.previousTable(s); }, static_cast<SwitchIndex>(b),
+        static_cast<SwitchIndex>(e));
+  });
+  return left;
+}
+
+}  // namespace ibsm::routing::ftree
