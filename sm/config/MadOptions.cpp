@@ -6,39 +6,29 @@
 #include <array>
 #include <cstdint>
 
+#include "sm/config/KeyReader.h"
+
 namespace ibsm::sm::config {
 namespace {
 
-Result<std::uint32_t> msIn(const toml::node& v, const std::string& where, std::string_view key,
-                           std::int64_t lo, std::int64_t hi) {
-  auto n = v.value<std::int64_t>();
-  if (!n || *n < lo || *n > hi)
-    return fail(fmt::format("{}: expected {} to be an integer from {} to {}", where, key, lo, hi));
-  return static_cast<std::uint32_t>(*n);
-}
-
 Result<void> applyTimeoutMin(Config& c, const toml::node& v, const std::string& where) {
-  auto n = msIn(v, where, "mad.timeout_min_ms", 1, 60000);
+  auto n = intIn(v, where, "mad.timeout_min_ms", 1, 60000);
   if (!n) return std::unexpected(n.error());
   c.mad.timeoutMinMs = *n;
   return {};
 }
 
 Result<void> applyTimeoutMax(Config& c, const toml::node& v, const std::string& where) {
-  auto n = msIn(v, where, "mad.timeout_max_ms", 1, 60000);
+  auto n = intIn(v, where, "mad.timeout_max_ms", 1, 60000);
   if (!n) return std::unexpected(n.error());
   c.mad.timeoutMaxMs = *n;
   return {};
 }
 
 Result<void> applyPerNodeWindow(Config& c, const toml::node& v, const std::string& where) {
-  auto n = v.value<std::int64_t>();
-  if (!n || *n < 0 || *n > 1024)
-    return fail(
-        fmt::format("{}: expected mad.per_node_window to be an integer from 0 to 1024 "
-                    "(0: no limit)",
-                    where));
-  c.mad.perNodeWindow = static_cast<std::uint32_t>(*n);
+  auto n = intIn(v, where, "mad.per_node_window", 0, 1024);
+  if (!n) return std::unexpected(n.error());
+  c.mad.perNodeWindow = *n;
   return {};
 }
 
@@ -75,11 +65,6 @@ const std::array<OptionSpec, 3> kMadOptions{{
      "measured yet. At least mad.timeout_min_ms.",
      applyTimeoutMax},
 }};
-
-std::uint32_t lineOf(const toml::table& root, std::string_view path) {
-  const auto node = root.at_path(path);
-  return node ? static_cast<std::uint32_t>(node.node()->source().begin.line) : 0;
-}
 
 }  // namespace
 
