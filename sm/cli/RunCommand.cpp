@@ -316,6 +316,7 @@ MadEngineOptions engineOptions(const config::Config& c, loop::EventLoop& loop,
                                std::shared_ptr<spdlog::logger> logger) {
   MadEngineOptions o;
   o.window = c.mad.window;
+  o.perNodeWindow = c.mad.perNodeWindow;
   o.timeout = std::chrono::milliseconds(c.mad.timeoutMs);
   o.timeoutMin = std::chrono::milliseconds(c.mad.timeoutMinMs);
   o.timeoutMax = std::chrono::milliseconds(c.mad.timeoutMaxMs);

@@ -520,7 +520,7 @@ std::span<const OptionSpec> optionTable() {
     v.insert(v.end(), saQueue.begin(), saQueue.end());
     const auto qos = qosOptions();
     v.insert(v.end(), qos.begin(), qos.end());
-    const auto madTimeouts = madTimeoutOptions();
+    const auto madTimeouts = madOptions();
     v.insert(v.end(), madTimeouts.begin(), madTimeouts.end());
     return v;
   }();

@@ -95,6 +95,7 @@ struct SmConfig {
 
 struct MadConfig {
   std::uint32_t window{32};        // measured on ibsim: no gain past 16-32
+  std::uint32_t perNodeWindow{1};  // SMPs to one node at most; 0: no limit
   std::uint32_t timeoutMs{200};    // before any round trip is measured
   std::uint32_t timeoutMinMs{2};   // learnt timeouts' floor (sm/mad/MadRto.h)
   std::uint32_t timeoutMaxMs{50};  // and cap, back-off included

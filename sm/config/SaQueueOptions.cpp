@@ -6,17 +6,10 @@
 #include <array>
 #include <cstdint>
 
+#include "sm/config/KeyReader.h"
+
 namespace ibsm::sm::config {
 namespace {
-
-// An integer key within [lo, hi], or the error naming file:line and range.
-Result<std::uint32_t> intIn(const toml::node& v, const std::string& where, std::string_view key,
-                            std::int64_t lo, std::int64_t hi) {
-  auto n = v.value<std::int64_t>();
-  if (!n || *n < lo || *n > hi)
-    return fail(fmt::format("{}: expected {} to be an integer from {} to {}", where, key, lo, hi));
-  return static_cast<std::uint32_t>(*n);
-}
 
 Result<void> applyPerRequester(Config& c, const toml::node& v, const std::string& where) {
   auto n = intIn(v, where, "sa.queue_per_requester", 1, 65536);
@@ -58,11 +51,6 @@ const std::array<OptionSpec, 3> kSaQueueOptions{{
      "comes sooner under a flood; higher: fewer turns of one request each.",
      applyReadsPerTurn},
 }};
-
-std::uint32_t lineOf(const toml::table& root, std::string_view path) {
-  const auto node = root.at_path(path);
-  return node ? static_cast<std::uint32_t>(node.node()->source().begin.line) : 0;
-}
 
 }  // namespace
 

@@ -41,6 +41,15 @@ inline constexpr std::array<CounterDecl<MadTotals>, 3> kMadCounters{{
      "SMPs unanswered after all retries."},
 }};
 
+// Each learnt timeout: JSON mad_learnt_timeouts[] beside its path and kind.
+inline constexpr std::array<CounterDecl<LearntTimeout>, 5> kLearntTimeoutCounters{{
+    {"hops", read<&LearntTimeout::hops>},
+    {"samples", read<&LearntTimeout::samples>},
+    {"srtt_us", read<&LearntTimeout::srtt>},
+    {"rttvar_us", read<&LearntTimeout::rttvar>},
+    {"timeout_us", read<&LearntTimeout::timeout>},
+}};
+
 inline constexpr std::array<CounterDecl<StateHistory>, 2> kStateCounters{{
     {"state_changes", read<&StateHistory::changes>},
     {"times_master", read<&StateHistory::timesMaster>},

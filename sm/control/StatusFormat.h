@@ -357,13 +357,26 @@ struct MKeyCounts {
   std::optional<std::chrono::system_clock::time_point> rotationStarted;
 };
 
+// One learnt timeout of the MAD engine (sm/mad/MadRto.h): SMPs of one kind
+// on paths of one length, as measured from their answered first attempts.
+struct LearntTimeout {
+  std::string path;  // "dr" (directed route, `hops` long) or "lid"
+  std::uint64_t hops{0};
+  std::string kind;  // "get", "set", "table_set"
+  std::uint64_t samples{0};
+  std::chrono::microseconds srtt{0};     // smoothed round trip
+  std::chrono::microseconds rttvar{0};   // its mean deviation
+  std::chrono::microseconds timeout{0};  // srtt + 4 rttvar within floor..cap, before back-off
+};
+
 struct MadTotals {
   std::uint64_t sent{0};
   std::uint64_t retries{0};   // retransmissions
   std::uint64_t timeouts{0};  // requests that failed after all retries
   TableCounters lft, pkey, sl2vl, mft;
-  TableCounters vlarb;  // VLArbitration blocks: QoS writes, the SA's reads
-  MKeyCounts mKeys;     // the keys every SMP carries
+  TableCounters vlarb;                // VLArbitration blocks: QoS writes, the SA's reads
+  MKeyCounts mKeys;                   // the keys every SMP carries
+  std::vector<LearntTimeout> learnt;  // paths and kinds measured so far
 };
 
 // Changes of this SM's SMInfo state, and the "subnet up" reports (SM-0001:

@@ -266,6 +266,12 @@ void addRoutesAndMads(Json& j, const RoutesSummary& r, const MadTotals& m) {
   j["engine_fallbacks"] = r.engineFallbacks;
   j["routes_credit_loop"] = r.creditLoop;
   put(j, m, kMadCounters);
+  j["mad_learnt_timeouts"] = Json::array();
+  for (const LearntTimeout& t : m.learnt) {
+    Json one = {{"path", t.path}, {"kind", t.kind}};
+    put(one, t, kLearntTimeoutCounters);
+    j["mad_learnt_timeouts"].push_back(std::move(one));
+  }
   j["tables_total"] = {{"lft", tableJson(m.lft)},
                        {"pkey", tableJson(m.pkey)},
                        {"sl2vl", tableJson(m.sl2vl)},

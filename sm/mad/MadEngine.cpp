@@ -62,8 +62,9 @@ MadEngine::MadEngine(MadTransport& transport, MadEngineOptions options)
       log_(options_.logger ? options_.logger : spdlog::default_logger()),
       rto_({.initial = options_.timeout, .floor = options_.timeoutMin, .cap = options_.timeoutMax}),
       trace_(log_),
-      requests_(hooks(), {.window = options_.window}) {
+      requests_(hooks(), {.window = options_.window, .perNodeWindow = options_.perNodeWindow}) {
   options_.window = requests_.options().window;
+  options_.perNodeWindow = requests_.options().perNodeWindow;
   if (!options_.clock) options_.clock = [] { return MadClock::now(); };
 }
 
@@ -80,6 +81,7 @@ MadEngine::Requests::Hooks MadEngine::hooks() {
         return std::max<MadRto::Duration>(t, options_.timeout);
       },
       .holds = [this](const Entry& e, unsigned) { return rto_.rto(e.rtoKey); },
+      .node = [this](const Entry& e) { return nodeOf(e.request.to); },
       .attempts = [this](const Entry& e) { return attemptsFor(e); },
       .complete = [this](Entry& e,
                          sm::mad::Completion<Smp>&& done) { complete(e, std::move(done)); },
@@ -150,6 +152,18 @@ bool MadEngine::transmit(Entry& e, std::uint32_t tid, unsigned attempt) {
     return false;
   }
   return true;
+}
+
+std::uint64_t MadEngine::nodeOf(const std::variant<DrPath, Lid>& to) const {
+  if (const auto port = ports_.portAt(to)) return port->value;
+  // Not known yet: the route (FNV-1a of its ports) or the LID stands for
+  // the node until an answer names its port.
+  if (const auto* path = std::get_if<DrPath>(&to)) {
+    std::uint64_t h = 0xcbf29ce484222325ULL;
+    for (std::uint8_t port : path->ports()) h = (h ^ port) * 0x100000001b3ULL;
+    return h ^ path->hopCount();
+  }
+  return std::get<Lid>(to).value;
 }
 
 unsigned MadEngine::attemptsFor(const Entry& e) const {

@@ -125,6 +125,15 @@ struct MadEngineOptions {
   // SMPs outstanding at most. 32: no gain past it on ibsim, 2.5x faster than
   // 4 on a 1344-node fat tree (tests/sm/ibsim/SmpWindowProbe.cpp has figures).
   std::size_t window{32};
+  // SMPs outstanding to one node at most (a directed route's: the node at
+  // its end; a LID-routed SMP's: the node holding the LID), 0: no limit.
+  // A node's management processor answers one SMP at a time, so more only
+  // queue there while the window could keep other nodes busy. 1: on any
+  // fabric with more switches than the window, one per switch keeps the
+  // most management processors at work (each idles only while its answer
+  // travels back); 2 pays only where the window exceeds twice the
+  // switches. bench/pacing_bench has figures (mad.per_node_window).
+  std::size_t perNodeWindow{1};
   // The timeout of an SMP on a path length not measured yet; once SMPs
   // there are answered, their round trip plus four deviations, within
   // timeoutMin..timeoutMax, each retry waiting twice the one before
@@ -240,6 +249,9 @@ class MadEngine {
   // Requests outstanding whose answer is still due (not yet past their
   // path's timeout): what the window counts.
   std::size_t inWindow() const { return requests_.inWindow(); }
+  // Of the queued requests, those waiting because their node has
+  // perNodeWindow SMPs in the window.
+  std::size_t heldForNode() const { return requests_.heldForNode(); }
 
  private:
   // What the requester holds per SMP: the request, its callback, the
@@ -257,6 +269,9 @@ class MadEngine {
 
   Requests::Hooks hooks();
   bool transmit(Entry& e, std::uint32_t tid, unsigned attempt);
+  // Which node an SMP to `to` reaches: the GUID of its port when known
+  // (a switch's ports all name port 0's), else the route or LID itself.
+  std::uint64_t nodeOf(const std::variant<DrPath, Lid>& to) const;
   // The key attempt `attempt` of an SMP to `to` carries.
   std::uint64_t keyFor(const std::variant<DrPath, Lid>& to, unsigned attempt) const;
   sm::mad::PortKeys keysOf(Guid port) const;

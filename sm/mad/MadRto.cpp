@@ -38,4 +38,31 @@ MadRto::Duration MadRto::timeout(std::size_t bucket, unsigned attempt) const {
   return std::min(t, limits_.cap);
 }
 
+std::vector<MadRto::Learnt> MadRto::learnt() const {
+  std::vector<Learnt> out;
+  for (std::size_t key = 0; key < kKeys; ++key) {
+    const Estimate& e = estimates_[key];
+    if (e.samples == 0) continue;
+    const std::size_t bucket = key / kKinds;
+    out.push_back(Learnt{.lidRouted = bucket == MadLoss::kLidRouted,
+                         .hops = bucket == MadLoss::kLidRouted ? 0 : bucket,
+                         .kind = static_cast<Kind>(key % kKinds),
+                         .estimate = e,
+                         .timeout = rto(key)});
+  }
+  return out;
+}
+
+std::string_view MadRto::kindName(Kind kind) {
+  switch (kind) {
+    case Kind::Get:
+      return "get";
+    case Kind::Set:
+      return "set";
+    case Kind::TableSet:
+      return "table_set";
+  }
+  return "get";
+}
+
 }  // namespace ibsm

@@ -23,6 +23,8 @@
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
+#include <string_view>
+#include <vector>
 
 #include "sm/mad/MadLoss.h"
 
@@ -65,6 +67,18 @@ class MadRto {
   // the cap; before any sample, the initial timeout.
   Duration timeout(std::size_t bucket, unsigned attempt) const;
   const Estimate& estimate(std::size_t bucket) const { return estimates_.at(bucket); }
+
+  // One key's estimate as the status shows it: which paths, which kind.
+  struct Learnt {
+    bool lidRouted{false};
+    std::size_t hops{0};  // of a directed route; 0 when LID-routed
+    Kind kind{Kind::Get};
+    Estimate estimate;
+    Duration timeout{0};  // rto(): before back-off
+  };
+  // Every key with samples, by path length then kind (LID-routed last).
+  std::vector<Learnt> learnt() const;
+  static std::string_view kindName(Kind kind);  // "get", "set", "table_set"
   const Limits& limits() const { return limits_; }
 
  private:

@@ -14,6 +14,10 @@
 // backed-off timeout): past it a request still waits for its answer and
 // its timeout, but gives its place in the window to the next request, so
 // SMPs lost on a lossy path do not stop others from going out meanwhile.
+// A user may also say which node a request goes to (the node hook) and
+// keep at most perNodeWindow of the window on one node: the rest wait in
+// that node's own queue while requests to other nodes go out
+// (sm/mad/NodeQueues.h).
 // Requests waiting so are at most kWaitingPerWindow windows' worth: what
 // is on the wire stays bounded (ibsim, whose sockets fill and block both
 // ends, and a real fabric's management processors).
@@ -51,6 +55,7 @@
 #include <vector>
 
 #include "sm/mad/MadTransport.h"
+#include "sm/mad/NodeQueues.h"
 
 namespace ibsm::sm::mad {
 
@@ -88,6 +93,8 @@ struct RequesterCounters {
 struct RequesterOptions {
   std::size_t window{32};     // requests outstanding and due at most (at least 1)
   std::uint32_t firstTid{1};  // TIDs count up from here (a capture tells users apart)
+  // Requests in the window to one node (the node hook) at most; 0: no limit.
+  std::size_t perNodeWindow{0};
 };
 
 template <typename Request, typename Answer>
@@ -101,6 +108,9 @@ struct RequesterHooks {
   // window, when shorter than its timeout (see the top). Unset: until its
   // timeout.
   std::function<std::chrono::microseconds(const Request&, unsigned attempt)> holds{};
+  // Optional: the node a request goes to, asked once at submit, for
+  // RequesterOptions::perNodeWindow. Unset: no limit per node.
+  std::function<std::uint64_t(const Request&)> node{};
   // Attempts the request gets in all; asked each time one times out.
   std::function<unsigned(const Request&)> attempts;
   // Where every request ends, exactly once.
@@ -121,24 +131,37 @@ class Requester {
   static constexpr std::size_t kWaitingPerWindow = 1;
 
   Requester(Hooks hooks, RequesterOptions options)
-      : hooks_(std::move(hooks)), options_(options), lastTid_(options.firstTid - 1) {
+      : hooks_(std::move(hooks)),
+        options_(options),
+        nodes_(hooks_.node ? options.perNodeWindow : 0),
+        lastTid_(options.firstTid - 1) {
     options_.window = std::max<std::size_t>(options_.window, 1);
+    options_.perNodeWindow = nodes_.perNode();
   }
   Requester(const Requester&) = delete;
   Requester& operator=(const Requester&) = delete;
 
   // Queues a request; it goes out from the next pump().
-  void submit(Request request) { queue_.push_back(Entry{.request = std::move(request)}); }
+  void submit(Request request) {
+    const std::uint64_t node = nodes_.limited() ? hooks_.node(request) : 0;
+    queue_.push_back(Entry{.request = std::move(request), .node = node});
+  }
 
   // Sends from the queue, in order, while the window has room and the
-  // requester is not paused. A refused send completes at once; hooks'
-  // submits are taken by this same loop.
+  // requester is not paused; requests made ready by their node first, and
+  // a request whose node is full is held for it (NodeQueues.h). A refused
+  // send completes at once; hooks' submits are taken by this same loop.
   void pump() {
     if (pumping_) return;
     pumping_ = true;
-    while (!paused_ && !queue_.empty() && hasRoom()) {
-      Entry e = std::move(queue_.front());
-      queue_.pop_front();
+    while (!paused_ && hasRoom() && (nodes_.hasReady() || !queue_.empty())) {
+      const bool ready = nodes_.hasReady();
+      Entry e = ready ? nodes_.popReady() : std::move(queue_.front());
+      if (!ready) queue_.pop_front();
+      if (const std::uint64_t node = e.node; !nodes_.hasRoom(node)) {
+        nodes_.hold(std::move(e), node, /*first=*/ready);
+        continue;
+      }
       if (e.tid == 0) e.tid = nextTid();
       transmit(std::move(e));
     }
@@ -180,6 +203,7 @@ class Requester {
       if (!p.released && p.holdUntil <= now) {
         p.released = true;  // still waits for its answer, but out of the window
         ++released_;
+        nodes_.give(p.entry.node);
       }
     }
     std::ranges::sort(due);
@@ -220,6 +244,8 @@ class Requester {
       for (std::uint32_t tid : tids) all.push_back(std::move(pending_.at(tid).entry));
       pending_.clear();
       released_ = 0;
+      for (Entry& e : nodes_.drain()) all.push_back(std::move(e));
+      nodes_.clearWindow();
       for (Entry& e : queue_) all.push_back(std::move(e));
       queue_.clear();
       for (Entry& e : all) {
@@ -247,18 +273,21 @@ class Requester {
     return next;
   }
 
-  bool idle() const { return queue_.empty() && pending_.empty(); }
+  bool idle() const { return queue_.empty() && pending_.empty() && nodes_.waiting() == 0; }
   std::size_t outstanding() const { return pending_.size(); }
   // Of those, the ones that hold a place in the window (their answer due).
   std::size_t inWindow() const { return pending_.size() - released_; }
-  std::size_t queued() const { return queue_.size(); }
+  std::size_t queued() const { return queue_.size() + nodes_.waiting(); }
+  // Of those, held because their node has perNodeWindow in the window.
+  std::size_t heldForNode() const { return nodes_.held(); }
   const RequesterCounters& counters() const { return counters_; }
   const RequesterOptions& options() const { return options_; }
 
  private:
   struct Entry {
     Request request;
-    std::uint32_t tid{0};  // kept by a retry that waits out a pause
+    std::uint32_t tid{0};   // kept by a retry that waits out a pause
+    std::uint64_t node{0};  // the node hook's, when perNodeWindow limits
     unsigned attempts{0};
     bool wasSent{false};
     MadClock::time_point sentAt{};
@@ -276,7 +305,11 @@ class Requester {
   }
 
   Entry take(typename std::unordered_map<std::uint32_t, Pending>::iterator it) {
-    if (it->second.released) --released_;
+    if (it->second.released) {
+      --released_;
+    } else {
+      nodes_.give(it->second.entry.node);
+    }
     Entry e = std::move(it->second.entry);
     release(it);
     return e;
@@ -297,6 +330,7 @@ class Requester {
       return;
     }
     ++counters_.sent;
+    nodes_.take(e.node);
     e.wasSent = true;
     e.sentAt = hooks_.clock();
     const auto deadline = e.sentAt + hooks_.timeout(e.request, e.attempts);
@@ -335,6 +369,8 @@ class Requester {
     // retry waits at the queue's head, first to go.
     if (paused_ || !hasRoom()) {
       queue_.push_front(std::move(e));
+    } else if (const std::uint64_t node = e.node; !nodes_.hasRoom(node)) {
+      nodes_.hold(std::move(e), node, /*first=*/true);
     } else {
       transmit(std::move(e));
     }
@@ -361,6 +397,7 @@ class Requester {
   Hooks hooks_;
   RequesterOptions options_;
   std::deque<Entry> queue_;
+  NodeQueues<Entry> nodes_;  // requests held for their node (perNodeWindow)
   std::unordered_map<std::uint32_t, Pending> pending_;
   // Nodes of answered or expired requests, reused by transmit().
   std::vector<typename std::unordered_map<std::uint32_t, Pending>::node_type> spare_;

@@ -165,7 +165,8 @@ control::MadTotals madTotals(const MadCounters& sent,
           .sl2vl = tables[TableKind::Sl2Vl],
           .mft = tables[TableKind::Mft],
           .vlarb = tables[TableKind::VlArb],
-          .mKeys = {}};  // MKeyService's (describe)
+          .mKeys = {},    // MKeyService's (describe)
+          .learnt = {}};  // describeCore's
 }
 
 }  // namespace
@@ -193,6 +194,14 @@ void SmDaemon::Impl::describeCore(control::DaemonStatus& s) const {
   s.sweeps = record.sweeps;
   if (record.lastResult) s.routes = routesSummary(*record.lastResult);
   s.mads = madTotals(engine.counters(), record.tables);
+  for (const MadRto::Learnt& l : engine.rto().learnt())
+    s.mads.learnt.push_back({.path = l.lidRouted ? "lid" : "dr",
+                             .hops = l.hops,
+                             .kind = std::string(MadRto::kindName(l.kind)),
+                             .samples = l.estimate.samples,
+                             .srtt = l.estimate.srtt,
+                             .rttvar = l.estimate.rttvar,
+                             .timeout = l.timeout});
   s.states = record.states;
   s.reloads = record.reloads;
 }

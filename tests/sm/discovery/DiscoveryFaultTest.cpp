@@ -366,6 +366,7 @@ TEST_F(DiscoveryFaultTest, KeepsTheEngineWindowFullAcrossBfsLevelsAndNeverOverIt
   CountingTransport counting(wire());
   MadEngineOptions o;
   o.window = 8;
+  o.perNodeWindow = 0;  // the global window's fill: no limit per switch here
   o.clock = wire().clock();
   o.logger = logger_;
   MadEngine engine(counting, o);

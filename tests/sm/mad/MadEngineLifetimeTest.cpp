@@ -14,6 +14,7 @@
 #include "sm/mad/MadEngine.h"
 #include "tests/sm/support/DyingPort.h"
 #include "tests/sm/support/FakeFabricTransport.h"
+#include "tests/sm/support/TwoSwitches.h"
 
 namespace ibsm {
 namespace {
@@ -22,14 +23,8 @@ using namespace std::chrono_literals;
 using testing::FakeFabricTransport;
 using Fate = FakeFabricTransport::Fate;
 
-// sw0 (SM on port 0) --3-- sw1.
-Fabric twoSwitches() {
-  Fabric f;
-  const NodeId s0 = *f.addNode(Node::makeSwitch(Guid{0x200000}, 8, "sw0"));
-  const NodeId s1 = *f.addNode(Node::makeSwitch(Guid{0x200001}, 8, "sw1"));
-  EXPECT_TRUE(f.connect({s0, 3}, {s1, 3}));
-  return f;
-}
+// sw0 (the SM on port 0) --3-- sw1 (tests/sm/support/TwoSwitches.h).
+using testing::twoSwitches;
 
 struct Done {
   int tag;
@@ -42,6 +37,7 @@ class MadEngineLifetimeTest : public ::testing::Test {
   MadEngineOptions options(std::size_t window) {
     MadEngineOptions o;
     o.window = window;
+    o.perNodeWindow = 0;  // the window's lifetime specs, on two nodes
     o.timeout = 200ms;
     o.retries = 3;
     o.clock = wire.clock();

@@ -12,6 +12,7 @@
 
 #include "sm/mad/MadEngine.h"
 #include "tests/sm/support/FakeFabricTransport.h"
+#include "tests/sm/support/TwoSwitches.h"
 
 namespace ibsm {
 namespace {
@@ -21,14 +22,8 @@ using testing::FakeFabricTransport;
 using Fate = FakeFabricTransport::Fate;
 using Us = MadRto::Duration;
 
-// sw0 (the SM on port 0) --3-- sw1: one hop to sw1.
-Fabric twoSwitches() {
-  Fabric f;
-  const NodeId s0 = *f.addNode(Node::makeSwitch(Guid{0x200000}, 8, "sw0"));
-  const NodeId s1 = *f.addNode(Node::makeSwitch(Guid{0x200001}, 8, "sw1"));
-  EXPECT_TRUE(f.connect({s0, 3}, {s1, 3}));
-  return f;
-}
+// sw0 (the SM on port 0) --3-- sw1 (tests/sm/support/TwoSwitches.h).
+using testing::twoSwitches;
 
 const DrPath kOneHop = *DrPath::fromPorts(std::vector<std::uint8_t>{3});
 // The estimate of Gets one hop away (Sets have their own: MadRto::keyOf).
@@ -39,6 +34,7 @@ class MadEngineRtoTest : public ::testing::Test {
   MadEngine makeEngine(std::size_t window = 1, unsigned retries = 3) {
     MadEngineOptions o;
     o.window = window;
+    o.perNodeWindow = 0;  // the window's specs, on one or two nodes
     o.timeout = 200ms;
     o.timeoutMin = floor;
     o.timeoutMax = 200ms;
@@ -286,6 +282,7 @@ TEST_F(MadEngineRtoTest, AnswersWaitingAfterAStallAreReadBeforeTimeoutsAreJudged
   waiter.wire = &wire;
   MadEngineOptions o;
   o.window = 8;
+  o.perNodeWindow = 0;  // a full window of answers, all from sw1
   o.timeout = 200ms;
   o.timeoutMin = 1ms;
   o.clock = wire.clock();

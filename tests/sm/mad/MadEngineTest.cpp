@@ -45,9 +45,12 @@ DrPath path(std::initializer_list<std::uint8_t> ports) {
 
 class MadEngineTest : public ::testing::Test {
  protected:
+  // Many of these SMPs go to one node: no limit per node here (pacing per
+  // node has its own specs, MadEnginePacingTest).
   MadEngine makeEngine(std::size_t window = 4, unsigned retries = 3) {
     MadEngineOptions o;
     o.window = window;
+    o.perNodeWindow = 0;
     o.timeout = 200ms;
     o.retries = retries;
     o.clock = wire.clock();
@@ -199,6 +202,7 @@ TEST_F(MadEngineTest, GivesUpAfterTheRetriesAndSaysWhereItWasGoing) {
 TEST_F(MadEngineTest, GivesRequestsOnALossyPathTheAttemptsItsLossNeeds) {
   MadEngineOptions o;
   o.window = 8;
+  o.perNodeWindow = 0;  // every SMP to one node
   o.timeout = 200ms;
   o.retries = 3;
   o.maxAttempts = 24;

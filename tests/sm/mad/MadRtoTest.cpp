@@ -97,5 +97,25 @@ TEST(MadRto, EachRetryWaitsTwiceTheOneBeforeUpToTheCap) {
   EXPECT_EQ(rto.timeout(b, 64), Us(100ms));
 }
 
+TEST(MadRto, LearntListsEachMeasuredPathAndKindWithItsTimeout) {
+  MadRto rto({.initial = 200ms, .floor = 1ms, .cap = 100ms});
+  EXPECT_TRUE(rto.learnt().empty());
+  const auto getTwo = MadRto::keyOf(MadLoss::bucketOf(hops(2)), MadRto::Kind::Get);
+  const auto lftByLid = MadRto::keyOf(MadLoss::bucketOf(Lid{9}), MadRto::Kind::TableSet);
+  for (int i = 0; i < 3; ++i) rto.sample(getTwo, Us(400));
+  rto.sample(lftByLid, Us(6000));
+  const auto learnt = rto.learnt();
+  ASSERT_EQ(learnt.size(), 2U);
+  EXPECT_FALSE(learnt[0].lidRouted);
+  EXPECT_EQ(learnt[0].hops, 2U);
+  EXPECT_EQ(MadRto::kindName(learnt[0].kind), "get");
+  EXPECT_EQ(learnt[0].estimate.samples, 3U);
+  EXPECT_EQ(learnt[0].estimate.srtt, rto.estimate(getTwo).srtt);
+  EXPECT_EQ(learnt[0].timeout, rto.rto(getTwo));
+  EXPECT_TRUE(learnt[1].lidRouted);
+  EXPECT_EQ(MadRto::kindName(learnt[1].kind), "table_set");
+  EXPECT_EQ(learnt[1].timeout, rto.rto(lftByLid));
+}
+
 }  // namespace
 }  // namespace ibsm

@@ -12,6 +12,7 @@
 #include "sm/mad/MadEngine.h"
 #include "sm/mad/MadTrace.h"
 #include "tests/sm/support/FakeFabricTransport.h"
+#include "tests/sm/support/TwoSwitches.h"
 
 namespace ibsm {
 namespace {
@@ -101,14 +102,8 @@ TEST_F(MadTraceTest, IsEnabledOnlyAtTraceLevelAsTheLevelIsNow) {
   EXPECT_FALSE(trace.enabled());
 }
 
-// sw0 (the SM's switch, port 0) --3-- sw1.
-Fabric twoSwitches() {
-  Fabric f;
-  const NodeId s0 = *f.addNode(Node::makeSwitch(Guid{0x200000}, 8, "sw0"));
-  const NodeId s1 = *f.addNode(Node::makeSwitch(Guid{0x200001}, 8, "sw1"));
-  EXPECT_TRUE(f.connect({s0, 3}, {s1, 3}));
-  return f;
-}
+// sw0 (the SM on port 0) --3-- sw1 (tests/sm/support/TwoSwitches.h).
+using testing::twoSwitches;
 
 class MadEngineTraceTest : public MadTraceTest {
  protected:

@@ -497,13 +497,15 @@ Result<void> FakeFabricTransport::send(const MadBuffer& mad, MadAddress to) {
 
   const std::optional<PortRef> at = destination(*smp, to.lid, smPort_);
   if (!at) return {};  // nobody there: the SMP is lost, as on a real fabric
+  // Its node's SMA takes it after the SMPs already there (the latency model).
+  const auto doneAt = sma_.serve(at->node, fabric_.node(at->node).isSwitch(), now_);
   std::optional<Smp> reply = process(*smp, *at);
   if (!reply) return {};  // refused by the M_Key check: silence
   if (fate.answerLost) return {};
   if (fate.status) reply->header.status = *fate.status;
   const MadAddress from =
       smp->isDirected() ? MadAddress::directed() : MadAddress::toLid(fabric_.port(*at).lid);
-  const auto due = now_ + fate.latency;
+  const auto due = doneAt + fate.latency;
   for (unsigned copy = 0; copy <= fate.duplicates; ++copy) {
     deliver(ReceivedMad{encodeSmp(*reply), from}, due + std::chrono::microseconds(copy));
   }

@@ -2,7 +2,10 @@
 // everything above the wire (MAD engine, discovery, bring-up). It answers
 // SMPs the way the nodes of a Fabric would: directed-route SMPs walk the
 // Fabric's cables hop by hop, LID-routed ones go to the port holding the LID.
-// Time is a fake clock that receive() advances, so timeouts cost nothing:
+// Time is a fake clock that receive() advances, so timeouts cost nothing.
+// An answer comes back its Fate's latency after the node's SMA is done with
+// the request: at once by default, or one SMP at a time per node after a
+// service time (setServiceTimes, the latency model of FakeSmaService.h):
 //
 //   FakeFabricTransport wire(fabric, PortRef{sw, 0});
 //   MadEngine engine(wire, {.clock = wire.clock()});
@@ -61,6 +64,7 @@
 
 #include "sm/mad/MadTransport.h"
 #include "tests/sm/support/FakeMKeys.h"
+#include "tests/sm/support/FakeSmaService.h"
 
 namespace ibsm::testing {
 
@@ -117,6 +121,11 @@ class FakeFabricTransport final : public MadTransport {
   int pollFd() const override { return -1; }
 
   void setFaults(FaultPolicy policy) { faults_ = std::move(policy); }
+  // The latency model: each node answers one SMP at a time after a service
+  // time per node kind (FakeSmaService.h); all zero by default.
+  void setServiceTimes(FakeSmaService::Times times) { sma_.setTimes(times); }
+  const FakeSmaService& sma() const { return sma_; }
+  FakeSmaService& sma() { return sma_; }
   // Delivers an unsolicited MAD (a trap, another SM's Get) at now + after.
   void inject(const Smp& smp, MadAddress from, std::chrono::microseconds after = {});
   // Makes the next send() fail (a transport error).
@@ -243,6 +252,7 @@ class FakeFabricTransport final : public MadTransport {
   std::map<PortRef, std::uint8_t> highLimits_;  // as PortInfo Sets wrote them
   bool ignoreEnforcement_{false};
   FakeMKeys mkeys_;
+  FakeSmaService sma_;
 };
 
 }  // namespace ibsm::testing
