@@ -78,13 +78,20 @@ class FatTreeEngine final : public RoutingEngine {
     std::vector<CableId> next(layout->switches(), kNoCable);
     const bool complete = completeAndRegular(*layout, reach);
     const bool nested = complete && nestedLevels(*layout, reach);
-    if (complete) {
+    const bool uneven = !complete && dmodkOnUnevenLeaves(*layout, reach);
+    if (uneven)
       result.notes.push_back(
-          "complete and regular: CA LIDs dealt D-mod-K over the up cables, one down path each "
-          "(destination order: leaves by subtree then GUID, on a leaf by server then HCA index "
-          "where "
-          "every CA is so named, else by leaf port, LMC LIDs "
-          "layer by layer)");
+          "regular with leaves of uneven height (director chips taking hosts): CA LIDs dealt "
+          "D-mod-K from each leaf's own height, the switches below it climbing into its column; "
+          "pairs without a common ancestor left to the hub order");
+    if (complete || uneven) {
+      if (complete)
+        result.notes.push_back(
+            "complete and regular: CA LIDs dealt D-mod-K over the up cables, one down path each "
+            "(destination order: leaves by subtree then GUID, on a leaf by server then HCA index "
+            "where "
+            "every CA is so named, else by leaf port, LMC LIDs "
+            "layer by layer)");
       routeDmodk(*layout, reach, destinations, nested && hint.empty() ? nullptr : &legaliser, hint,
                  writer, next, tally, options.threads);
     } else {
