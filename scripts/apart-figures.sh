@@ -1,9 +1,12 @@
 #!/usr/bin/env bash
 # Issue 33's figures for the pairs ftree routes apart (hosts above the leaves,
-# SHARP aggregation nodes): every CA pair walked by scripts/all-pairs-load.py
-# (independent of ibsm's report), all pairs and per class beside, for ftree
-# (--engine auto) and updn, on the DGX-like and Lassen-like look-alikes and
-# the generated kinds of scripts/ftree-kinds.sh.
+# SHARP aggregation nodes): every CA pair walked by bench/judge/judge-routes.py
+# (--net: the net file and the dump; independent of ibsm's report), all pairs
+# and per class beside, for ftree (--engine auto) and updn, on the DGX-like
+# and Lassen-like look-alikes and the generated kinds of scripts/ftree-kinds.sh
+# (its --list: the kinds are listed there only). Classes: "compute" (neither
+# end an aggregation node nor a host above the leaves), "hosts" (no
+# aggregation node at either end), "all".
 #   scripts/apart-figures.sh [--ibsm BIN] [--route-with BIN] [--radix K] [--only NAME]
 #                            [--dfsssp]
 # --dfsssp: OpenSM's dfsssp too, once on ibsim (tests/sm/ibsim/run-with-ibsim.sh,
@@ -49,7 +52,6 @@ done
 route_with=${route_with:-$ibsm}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-half=$((radix / 2))
 cat >"$work/opensm.sh" <<'OPENSM'
 #!/usr/bin/env bash
 # Under run-with-ibsim.sh: OpenSM once with dfsssp, its dumps into $1.
@@ -62,12 +64,27 @@ chmod +x "$work/opensm.sh"
 fabrics=(
   "dgx-like|--levels 3 --radix 16 --rails 8 --aggregation-nodes --io-hosts 1:6 --io-hosts 2:4"
   "lassen-like|--levels 3 --radix 24 --trunk 2 --director-pods 1 --rails 2 --aggregation-nodes --io-hosts 1:8 --io-hosts 2:4"
-  "aggregation nodes, 3 levels|--radix $radix --levels 3 --aggregation-nodes"
-  "aggregation nodes, 2 levels|--radix $radix --levels 2 --aggregation-nodes"
-  "I/O hosts on the spines, 2 levels|--radix $radix --levels 2 --io-hosts 1:$half"
-  "I/O hosts on the cores|--radix $radix --levels 3 --io-hosts 2:$half"
-  "director pods 2 + rails + AN + I/O|--radix $radix --levels 3 --director-pods 2 --rails $half --aggregation-nodes --io-hosts 2:$half"
 )
+while IFS= read -r kind; do
+  fabrics+=("${kind%%|*}|--radix $radix ${kind#*|}")
+done < <("$root/scripts/ftree-kinds.sh" --list --radix "$radix")
+# walk NET DUMP_DIR: the judge's figures as compute / hosts / all lines.
+walk() {
+  python3 "$root/bench/judge/judge-routes.py" --net "$1" --lfts "$2/opensm-lfts.dump" \
+    --json "$work/judge.json" >/dev/null || return
+  python3 - "$work/judge.json" <<'PY'
+import json, sys
+j = json.load(open(sys.argv[1]))
+for name, busiest, pairs, longest in (("compute", "busiest_compute", "pairs_compute", "longest_compute"),
+                                      ("hosts", "busiest_hosts", "pairs_hosts", "longest_hosts"),
+                                      ("all", "busiest", "pairs", "longest")):
+    print(f"{name:8} pairs {j[pairs]:>9}  busiest {j[busiest]:>7} ({j['busiest_link_' + name]})  "
+          f"mean {j['mean_' + name]:8.1f}  longest {j[longest]} hops  "
+          f"longer than shortest {j['longer_' + name]}")
+if j["unrouted"]:
+    print(f"unrouted or looping: {j['unrouted']}")
+PY
+}
 for f in "${fabrics[@]}"; do
   name=${f%%|*}
   [[ -z $only || $name == "$only" ]] || continue
@@ -79,7 +96,7 @@ for f in "${fabrics[@]}"; do
       --force >"$work/summary" 2>&1
     used=$(sed -n 's/^routing engine: //p' "$work/summary")
     echo "== $name: $engine ($used; $(cat "$work/time"))"
-    python3 "$root/scripts/all-pairs-load.py" "$work/net" "$work/$engine"
+    walk "$work/net" "$work/$engine"
   done
   [[ -n $dfsssp ]] || continue
   rm -rf "$work/dfsssp"
@@ -87,7 +104,7 @@ for f in "${fabrics[@]}"; do
     "$work/opensm.sh" "$work/dfsssp" >/dev/null 2>&1; then
     vls=$(sed -n 's/.*Virtual Lanes needed: //p' "$work/dfsssp/log" | tail -1)
     echo "== $name: OpenSM dfsssp (${vls:-?} VLs)"
-    python3 "$root/scripts/all-pairs-load.py" "$work/net" "$work/dfsssp"
+    walk "$work/net" "$work/dfsssp"
   else
     echo "== $name: OpenSM dfsssp did not bring the subnet up"
   fi

@@ -3,23 +3,25 @@
 # --engine auto` makes of every generated kind. Run it with the ibsm of
 # another commit (--route-with) to compare engines on the same fabrics; the
 # fabrics always come from this tree's generator.
-#   scripts/ftree-kinds.sh [--ibsm BIN] [--route-with BIN] [--radix K]
+#   scripts/ftree-kinds.sh [--ibsm BIN] [--route-with BIN] [--radix K] [--list]
+# --list: the kinds, one "name|generator options" line each (without
+# --radix), as scripts/apart-figures.sh reads them.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 ibsm=${BUILD_DIR:-$root/build}/sm/cli/ibsm
 route_with=""
 radix=12
+list=0
 while [[ $# -gt 0 ]]; do
   case $1 in
     --ibsm) ibsm=$2; shift 2 ;;
     --route-with) route_with=$2; shift 2 ;;
     --radix) radix=$2; shift 2 ;;
-    *) echo "usage: $0 [--ibsm BIN] [--route-with BIN] [--radix K]" >&2; exit 2 ;;
+    --list) list=1; shift ;;
+    *) echo "usage: $0 [--ibsm BIN] [--route-with BIN] [--radix K] [--list]" >&2; exit 2 ;;
   esac
 done
 route_with=${route_with:-$ibsm}
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
 half=$((radix / 2))
 kinds=(
   "plain|--levels 3"
@@ -33,6 +35,9 @@ kinds=(
   "the same, 8 cables cut|--levels 3 --rails $half --aggregation-nodes --io-hosts 2:$half --degrade 8"
   "director pods 2 + rails + AN + I/O|--levels 3 --director-pods 2 --rails $half --aggregation-nodes --io-hosts 2:$half"
 )
+if ((list)); then printf '%s\n' "${kinds[@]}"; exit 0; fi
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
 printf '%-45s %-7s %9s %24s %22s\n' "kind (radix $radix)" engine max/mean "CA->CA longer (stretch)" "apart: longer/pairs"
 for k in "${kinds[@]}"; do
   name=${k%%|*}

@@ -58,10 +58,35 @@ def sl2vl(rows):
                    for s, i, o, v in rows)
 
 
+# The same ring as an ibsim net file (names, no GUIDs), with a dual-port HCA
+# d besides: port 1 on A[4] (LID 14), port 2 on B[4] (LID 15).
+NET = ('Switch\t4 "A"\n[1]\t"a"[1]\n[2]\t"B"[3]\n[3]\t"C"[2]\n[4]\t"d"[1]\n\n'
+       'Switch\t4 "B"\n[1]\t"b"[1]\n[2]\t"C"[3]\n[3]\t"A"[2]\n[4]\t"d"[2]\n\n'
+       'Switch\t3 "C"\n[1]\t"c"[1]\n[2]\t"A"[3]\n[3]\t"B"[2]\n\n'
+       'Hca\t1 "a"\n[1]\t"A"[1]\n\nHca\t1 "b"\n[1]\t"B"[1]\n\nHca\t1 "c"\n[1]\t"C"[1]\n\n'
+       'Hca\t2 "d"\n[1]\t"A"[4]\n[2]\t"B"[4]\n')
+OWNER = {11: "a", 12: "b", 13: "c", 14: "d", 15: "d"}
+
+
+def named_lfts(ports):
+    """ports: {switch: {LID: port}} -> opensm-lfts.dump text, as `ibsm route` writes it."""
+    text = ""
+    for name, table in ports.items():
+        guid, lid, _ = SWITCHES[name]
+        text += f"Unicast lids [0-15] of switch Lid {lid} guid 0x{guid:016x} ('{name}'):\n"
+        for dlid, port in sorted(table.items()):
+            text += f"0x{dlid:04x} {port:03d} # Channel Adapter portguid 0x{dlid:016x}: '{OWNER[dlid]}'\n"
+    return text
+
+
+NET_SHORTEST = named_lfts({"A": {11: 1, 12: 2, 13: 3, 14: 4, 15: 2}, "B": {11: 3, 12: 1, 13: 2, 14: 3, 15: 4},
+                           "C": {11: 2, 12: 3, 13: 1, 14: 2, 15: 3}})
+
+
 class Judge(unittest.TestCase):
-    def run_judge(self, tables, sl2vl_text=None, pair_sls=None, fabric=FABRIC, expect_rc=0):
+    def run_judge(self, tables, sl2vl_text=None, pair_sls=None, fabric=FABRIC, expect_rc=0, where="topology"):
         with tempfile.TemporaryDirectory() as d:
-            files = {"topology": fabric, "lfts": tables, "sl2vl": sl2vl_text, "pair-sls": pair_sls}
+            files = {where: fabric, "lfts": tables, "sl2vl": sl2vl_text, "pair-sls": pair_sls}
             args = [sys.executable, JUDGE, "--json", os.path.join(d, "out.json")]
             for key, text in files.items():
                 if text is None:
@@ -122,11 +147,33 @@ class Judge(unittest.TestCase):
         self.assertEqual((j["busiest_compute"], j["longest_compute"]), (1, 2))  # b->a: B->C->A
         self.assertEqual(j["busiest_an"], 2)  # A->B: a->c, c->b
 
+    def test_routes_longer_than_the_fewest_switch_hops_are_counted_per_class(self):
+        # Clockwise, each host reaches its counter-clockwise neighbour in two
+        # links where one would do: a->c, b->a, c->b.
+        j = self.run_judge(CLOCKWISE)
+        self.assertEqual((j["longer_compute"], j["longer_all"], j["longer_an"]), (3, 3, 0))
+        self.assertEqual((j["busiest_hosts"], j["busiest_link_all"]), (3, "A[2]"))
+        self.assertEqual(j["mean_all"], round(9 / 6, 1))  # 9 link crossings over 6 directed links
+        self.assertEqual(self.run_judge(SHORTEST)["longer_all"], 0)
+
+    def test_a_net_file_is_read_by_names_and_each_hca_port_gets_the_lid_delivered_to_it(self):
+        j = self.run_judge(NET_SHORTEST, fabric=NET, where="net")
+        # 5 CA ports; A->B carries a and d's port 1 toward b and d's port 2.
+        self.assertEqual((j["ca_ports"], j["pairs"], j["unrouted"]), (5, 20, 0))
+        self.assertEqual((j["busiest"], j["busiest_link_all"], j["longest"]), (4, "A[2]", 1))
+        # The same tables delivering d's LID 15 at its port on A, which holds
+        # LID 14: port 2 then has no LID, and its 8 pairs (4 from it, 4
+        # toward it) are unrouted.
+        wrong = NET_SHORTEST.replace("0x000f 002 #", "0x000f 004 #", 1)
+        self.assertEqual(self.run_judge(wrong, fabric=NET, where="net")["unrouted"], 8)
+
     def test_bad_input_names_the_file_and_line(self):
         err = self.run_judge(SHORTEST, "switch 0x10 in_port 1 out_port 2 : 0 1\n", expect_rc=2)
         self.assertIn("sl2vl:1: expected 'switch 0xGUID in_port N out_port M : v0 ... v15'", err)
         err = self.run_judge("no tables here\n", expect_rc=2)
         self.assertIn("lfts:1: expected LFTs", err)
+        err = self.run_judge(NET_SHORTEST, fabric='[1]\t"A"[1]\n', where="net", expect_rc=2)
+        self.assertIn("net:1: expected a Switch or Hca line before this port line", err)
 
 
 if __name__ == "__main__":

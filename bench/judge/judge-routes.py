@@ -27,132 +27,29 @@ switches, or at least half the median host count of the switches with
 hosts: a spine or core with a few I/O hosts is no leaf, a dragonfly's router
 or an irregular cluster's sparse switch is), else "compute".
 
-  judge-routes.py --topology IBNETDISCOVER --lfts DUMP [--guid2lid FILE]
-                  [--sl2vl FILE] [--pair-sls FILE] [--json OUT]
+Beside them, per class and for "hosts" (compute and upper together: no
+aggregation node at either end): the mean routes per directed inter-switch
+link, the busiest link's name, and the pairs routed longer than the fewest
+switch hops.
+
+  judge-routes.py (--topology IBNETDISCOVER | --net NET_FILE) --lfts DUMP
+                  [--guid2lid FILE] [--sl2vl FILE] [--pair-sls FILE] [--json OUT]
+--net reads the ibsim net file an offline run routed (`ibsm route -o DIR`:
+DIR/opensm-lfts.dump, or OpenSM's dump for the same file). A net file has no
+GUIDs: each switch's table is the one that names it, and each CA LID belongs
+to the CA port its delivering switch's entry leads to (the dump names the
+CA each LID belongs to).
 Prints "key value" lines; exits 2 on input it cannot read, naming file:line.
 """
 import argparse
 import json
-import re
 import sys
 from collections import defaultdict
 
+from judge_readers import (InputError, read_guid2lid, read_lft_lids, read_lfts, read_net, read_pair_sls,
+                           read_sl2vl, read_topology)
+
 CLASSES = ("compute", "upper", "an")
-
-
-class InputError(Exception):
-    pass
-
-
-def read_lines(path):
-    try:
-        with open(path, encoding="utf-8", errors="replace") as f:
-            return f.read().splitlines()
-    except OSError as e:
-        raise InputError(f"{path}: {e.strerror}") from e
-
-
-NODE = re.compile(r'^(Switch|Ca|Rt)\s+(\d+)\s+"([^"]+)"\s*(?:#\s*"([^"]*)")?(.*)$')
-PORT = re.compile(r'^\[(\d+)\](?:\(([0-9a-fA-F]+)\))?\s+"([^"]+)"\[(\d+)\](?:\(([0-9a-fA-F]+)\))?(.*)$')
-
-
-def read_topology(path):
-    """ibnetdiscover output -> nodes {name: {...}}."""
-    nodes, node, sysimg = {}, None, None
-    for n, line in enumerate(read_lines(path), 1):
-        line = line.strip()
-        if line.startswith("sysimgguid="):
-            sysimg = int(line.split("=", 1)[1], 16)
-            continue
-        m = NODE.match(line)
-        if m:
-            kind, _, name, desc, rest = m.groups()
-            guid = int(name.split("-", 1)[1], 16) if re.match(r"^[SHR]-[0-9a-fA-F]+$", name) else None
-            lid = re.search(r"\blid (\d+)", rest or "")
-            node = nodes[name] = {"kind": kind, "desc": desc or name, "guid": guid, "sysimg": sysimg,
-                                  "lid": int(lid.group(1)) if lid and kind == "Switch" else 0,
-                                  "ports": {}, "port_lid": {}, "port_guid": {}}
-            sysimg = None
-            continue
-        m = PORT.match(line)
-        if m:
-            if node is None:
-                raise InputError(f"{path}:{n}: expected a node line before this port line")
-            port, pguid, peer, peer_port, _, rest = m.groups()
-            node["ports"][int(port)] = (peer, int(peer_port))
-            if node["kind"] != "Switch":
-                lid = re.search(r"#\s*lid (\d+)", rest)
-                node["port_lid"][int(port)] = int(lid.group(1)) if lid else 0
-                node["port_guid"][int(port)] = int(pguid, 16) if pguid else node["guid"]
-    if not any(v["kind"] == "Switch" for v in nodes.values()):
-        raise InputError(f"{path}: expected ibnetdiscover output, but no Switch line was found")
-    return nodes
-
-
-def read_guid2lid(path, nodes):
-    lids = {}
-    for n, line in enumerate(read_lines(path), 1):
-        words = line.split()
-        if not words or words[0].startswith("#"):
-            continue
-        try:
-            lids[int(words[0], 16)] = int(words[1], 0)
-        except (ValueError, IndexError) as e:
-            raise InputError(f"{path}:{n}: expected '0xPORTGUID LID LID'") from e
-    for v in nodes.values():
-        if v["kind"] == "Switch":
-            v["lid"] = lids.get(v["guid"], v["lid"])
-        else:
-            for p, g in v["port_guid"].items():
-                v["port_lid"][p] = lids.get(g, 0)
-
-
-def read_lfts(path):
-    """dump_fts / opensm-lfts.dump -> {switch guid: {lid: port}}."""
-    lfts, table = {}, None
-    head = re.compile(r"^Unicast lids .* guid (0x[0-9a-fA-F]+)")
-    entry = re.compile(r"^(0x[0-9a-fA-F]+)\s+(\d+)\b")
-    for line in read_lines(path):
-        m = head.match(line)
-        if m:
-            table = lfts.setdefault(int(m.group(1), 16), {})
-            continue
-        m = entry.match(line)
-        if m and table is not None:
-            table[int(m.group(1), 16)] = int(m.group(2))
-    if not lfts:
-        raise InputError(f"{path}:1: expected LFTs as dump_fts lists them ('Unicast lids ... guid 0x...')")
-    return lfts
-
-
-def read_sl2vl(path):
-    """'switch 0xGUID in_port N out_port M : v0 .. v15' -> {(guid, in, out): [16 VLs]}."""
-    tables = {}
-    line_re = re.compile(r"^switch (0x[0-9a-fA-F]+) in_port (\d+) out_port (\d+) :((?:\s+\d+){16})\s*$")
-    for n, line in enumerate(read_lines(path), 1):
-        if not line.strip() or line.startswith("ca "):
-            continue
-        m = line_re.match(line)
-        if not m:
-            raise InputError(f"{path}:{n}: expected 'switch 0xGUID in_port N out_port M : v0 ... v15'")
-        tables[(int(m.group(1), 16), int(m.group(2)), int(m.group(3)))] = [int(v) for v in m.group(4).split()]
-    return tables
-
-
-def read_pair_sls(path):
-    sls, nopath = {}, 0
-    for n, line in enumerate(read_lines(path), 1):
-        words = line.split()
-        if not words or words[0] not in ("path", "nopath", "timeout"):
-            continue
-        try:
-            if words[0] == "path":
-                sls[(int(words[1]), int(words[2]))] = int(words[3])
-            else:
-                nopath += 1
-        except (ValueError, IndexError) as e:
-            raise InputError(f"{path}:{n}: expected 'path SLID DLID SL'") from e
-    return sls, nopath
 
 
 class Fabric:
@@ -160,6 +57,9 @@ class Fabric:
         self.names = [k for k, v in nodes.items() if v["kind"] == "Switch"]
         self.index = {k: i for i, k in enumerate(self.names)}
         self.guid = [nodes[k]["guid"] for k in self.names]
+        self.label = [nodes[k]["desc"] for k in self.names]
+        # A switch's table: by GUID, or by name where there is none (a net file).
+        self.key = [g if g is not None else k for g, k in zip(self.guid, self.names)]
         self.sysimg = [nodes[k]["sysimg"] for k in self.names]
         # link[s][p] = ("sw", t, q) or ("ca", ca index)
         self.link = [dict() for _ in self.names]
@@ -248,8 +148,22 @@ class Tally:
 
     def __init__(self):
         self.pairs, self.unrouted, self.longest = [0, 0, 0], [0, 0, 0], [0, 0, 0]
+        self.longer = [0, 0, 0]
         self.load = defaultdict(lambda: [0, 0, 0])
         self.vls, self.deps = set(), set()
+
+
+def switch_hops(fab, target):
+    """Fewest inter-switch links from every switch to `target` (None where
+    the cabling joins none)."""
+    dist = [None] * len(fab.names)
+    dist[target], queue = 0, [target]
+    for u in queue:
+        for far in fab.link[u].values():
+            if far[0] == "sw" and dist[far[1]] is None:
+                dist[far[1]] = dist[u] + 1
+                queue.append(far[1])
+    return dist
 
 
 def add_loads(tally, nxt, depth, own):
@@ -285,11 +199,15 @@ def add_dependencies(tally, fab, sl2vl, nxt, sl, starts):
 
 
 def judge(fab, lfts, sl2vl, pair_sls):
-    tables = [lfts.get(g, {}) for g in fab.guid]
+    tables = [lfts.get(k, {}) for k in fab.key]
     tally = Tally()
+    fewest = {}
     for di, d in enumerate(fab.cas):
         nxt = next_hops(fab, tables, di)
         depth = depths(nxt)
+        if d[1] not in fewest:
+            fewest[d[1]] = switch_hops(fab, d[1])
+        shortest = fewest[d[1]]
         own = [[0, 0, 0] for _ in fab.names]  # routed sources per switch, by class of pair
         starts = defaultdict(list)  # SL -> the sources' (switch, in port)
         for ci, c in enumerate(fab.cas):
@@ -302,6 +220,7 @@ def judge(fab, lfts, sl2vl, pair_sls):
                 continue
             own[c[1]][k] += 1
             tally.longest[k] = max(tally.longest[k], depth[c[1]])
+            tally.longer[k] += depth[c[1]] > shortest[c[1]]
             starts[pair_sls.get((c[0], d[0]), 0)].append((c[1], c[2]))
         add_loads(tally, nxt, depth, own)
         for sl, where in starts.items():
@@ -331,9 +250,31 @@ def loop_vls(deps):
     return sorted({c[2] for c in alive}), len(alive)
 
 
+def per_link(fab, t):
+    """Mean routes per directed inter-switch link, the busiest link's name
+    and the pairs longer than the fewest switch hops: per class, for
+    "hosts" (compute and upper) and for all pairs."""
+    links = sum(1 for row in fab.link for far in row.values() if far[0] == "sw")
+    groups = [(name, (k,)) for k, name in enumerate(CLASSES)] + [("hosts", (0, 1)), ("all", (0, 1, 2))]
+    out = {}
+    for name, ks in groups:
+        sums = {hop: sum(row[k] for k in ks) for hop, row in t.load.items()}
+        hop = max(sums, key=lambda h: (sums[h], -h[0], -h[1]), default=None)
+        out[f"mean_{name}"] = round(sum(sums.values()) / links, 1) if links else 0
+        out[f"busiest_link_{name}"] = f"{fab.label[hop[0]]}[{hop[1]}]" if hop and sums[hop] else "-"
+        out[f"longer_{name}"] = sum(t.longer[k] for k in ks)
+        if name == "hosts":
+            out["busiest_hosts"] = sums[hop] if hop else 0
+            out["pairs_hosts"] = sum(t.pairs[k] for k in ks)
+            out["longest_hosts"] = max(t.longest[k] for k in ks)
+    return out
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--topology", required=True)
+    where = ap.add_mutually_exclusive_group(required=True)
+    where.add_argument("--topology")
+    where.add_argument("--net")
     ap.add_argument("--lfts", required=True)
     ap.add_argument("--guid2lid")
     ap.add_argument("--sl2vl")
@@ -341,11 +282,14 @@ def main():
     ap.add_argument("--json")
     a = ap.parse_args()
     try:
-        nodes = read_topology(a.topology)
+        owners = {}
+        nodes = read_topology(a.topology) if a.topology else read_net(a.net)
+        lfts = read_lfts(a.lfts, owners)
+        if a.net:
+            read_lft_lids(lfts, owners, nodes)
         if a.guid2lid:
             read_guid2lid(a.guid2lid, nodes)
         fab = Fabric(nodes)
-        lfts = read_lfts(a.lfts)
         sl2vl = read_sl2vl(a.sl2vl) if a.sl2vl else {}
         pair_sls, nopath = read_pair_sls(a.pair_sls) if a.pair_sls else ({}, 0)
     except InputError as e:
@@ -375,6 +319,7 @@ def main():
         out[f"unrouted_{name}"] = unrouted[k]
         out[f"busiest_{name}"] = max((r[k] for r in load.values()), default=0)
         out[f"longest_{name}"] = longest[k]
+    out.update(per_link(fab, t))
     for k, v in out.items():
         print(k, v)
     if a.json:

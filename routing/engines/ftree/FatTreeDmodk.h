@@ -9,6 +9,15 @@
 // dealt evenly over every switch's up cables, and shift permutations over
 // the destination order are contention-free.
 //
+// Leaves of uneven height (a director's line-card chips taking hosts beside
+// top-of-rack switches, one level up) are dealt the same way from their own
+// height: their down path starts at the leaf, and the switches below that
+// height climb into the leaf's column (the up cable indices of a down path
+// from a non-leaf switch of that level sharing the leaf's parents), as the
+// tree's other switches of the level are reached. Pairs with no
+// climb-then-descend path (two directors' chips of different columns) are
+// left kNoCable for the legaliser.
+//
 //   const DmodkRoutes dmodk(layout, reach, destinations);
 //   dmodk.column(i, next);    // next hops toward destinations[i], or
 //   dmodk.ports(i, column);   // straight to out ports, one per switch
@@ -23,6 +32,16 @@
 #include "routing/engines/ftree/FatTreeReach.h"
 
 namespace ibsm::routing::ftree {
+
+// A tree D-mod-K deals although it is not complete and regular because some
+// compute leaves stand above level 0 (`unevenLeaves`): every level's
+// switches have as many up cables each, every switch that is not such a
+// leaf as many down cables as the others of its level that are not, every
+// top lies above every leaf of level 0, every compute leaf's CAs are a
+// multiple of its up cables, and every leaf above level 0 shares
+// its first parent with a switch of its level that has switches below it
+// (whose down path gives the leaf's column below its height).
+bool dmodkOnUnevenLeaves(const FatTreeLayout& layout, const FatTreeReach& reach);
 
 class DmodkRoutes {
  public:
@@ -52,6 +71,7 @@ class DmodkRoutes {
   // Calls emit(s, cable) for every switch; kDeliver at the leaf.
   template <typename Emit>
   void fill(std::size_t i, Emit&& emit) const;
+  CableId towardCable(std::size_t i, SwitchIndex s) const;
 
   const FatTreeLayout& layout_;
   const FatTreeReach& reach_;
@@ -60,7 +80,13 @@ class DmodkRoutes {
   std::vector<SwitchIndex> chain_;   // per (destination, height): switch of the down path
   std::vector<CableId> downCable_;   // per (destination, height): its cable one level down
   std::vector<std::uint8_t> digit_;  // per (destination, height): up cable index climbed
-  std::vector<CableId> toward_;      // per (switch, leaf): a down cable toward the leaf
+  // (below a leaf above level 0: the up cable index into its column)
+  std::vector<CableId> toward_;  // per (switch, leaf): a down cable toward the leaf
+  // Leaves of uneven height only (else empty), per (switch, leaf): the
+  // cables to the same switch from toward_ on (a trunk), and toward_'s
+  // position in layout.down.
+  std::vector<std::uint8_t> trunk_;
+  std::vector<std::uint32_t> towardAt_;
   // The same as out ports, for ports(): one lookup less per entry.
   std::vector<std::uint8_t> downPort_;
   std::vector<std::uint8_t> towardPort_;

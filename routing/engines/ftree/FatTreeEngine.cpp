@@ -78,13 +78,20 @@ class FatTreeEngine final : public RoutingEngine {
     std::vector<CableId> next(layout->switches(), kNoCable);
     const bool complete = completeAndRegular(*layout, reach);
     const bool nested = complete && nestedLevels(*layout, reach);
-    if (complete) {
+    const bool uneven = !complete && dmodkOnUnevenLeaves(*layout, reach);
+    if (uneven)
       result.notes.push_back(
-          "complete and regular: CA LIDs dealt D-mod-K over the up cables, one down path each "
-          "(destination order: leaves by subtree then GUID, on a leaf by server then HCA index "
-          "where "
-          "every CA is so named, else by leaf port, LMC LIDs "
-          "layer by layer)");
+          "regular with leaves of uneven height (director chips taking hosts): CA LIDs dealt "
+          "D-mod-K from each leaf's own height, the switches below it climbing into its column; "
+          "pairs without a common ancestor left to the hub order");
+    if (complete || uneven) {
+      if (complete)
+        result.notes.push_back(
+            "complete and regular: CA LIDs dealt D-mod-K over the up cables, one down path each "
+            "(destination order: leaves by subtree then GUID, on a leaf by server then HCA index "
+            "where "
+            "every CA is so named, else by leaf port, LMC LIDs "
+            "layer by layer)");
       routeDmodk(*layout, reach, destinations, nested && hint.empty() ? nullptr : &legaliser, hint,
                  writer, next, tally, options.threads);
     } else {
@@ -203,9 +210,10 @@ class FatTreeEngine final : public RoutingEngine {
       tally.hubRoutedSwitch += fixed;
       writer.write(lid, 0, next, tally);
     }
-    for (const Destination* d : onSwitch) {
+    for (std::size_t k = 0; k < onSwitch.size(); ++k) {
+      const Destination* d = onSwitch[k];
       if (!hint.empty()) {  // each LID its own previous column
-        tally.hubRoutedOther += routes.column(s, next, true);
+        tally.hubRoutedOther += routes.column(s, next, true, caRank(onSwitch, k));
         tally.keptFromPrevious += hint.apply(d->lid, s, d->port, next);
         tally.hubRoutedOther += legaliser.legalise(next, s);
       } else {
@@ -230,13 +238,35 @@ class FatTreeEngine final : public RoutingEngine {
       tally.hubRoutedSwitch += hubRouted;
       writer.write(lid, 0, next, tally);
     }
-    if (onSwitch.empty()) return;
-    // Aggregation nodes and upper CAs: sources everywhere, spread by source.
-    const std::size_t apart = columns.column(s, next, true) + legalisers.apart.legalise(next, s);
-    for (const Destination* d : onSwitch) {
-      tally.hubRoutedOther += apart;
-      writer.write(d->lid, d->port, next, tally);
+    // Aggregation nodes and upper CAs: sources everywhere, spread by source,
+    // and the CAs of one switch by their rank on it: one column per rank.
+    std::size_t apart = 0, built = 0;
+    for (std::size_t rank = 0; built < onSwitch.size(); ++rank) {
+      bool routed = false;
+      for (std::size_t k = 0; k < onSwitch.size(); ++k) {
+        if (caRank(onSwitch, k) != rank) continue;
+        if (!routed)
+          apart = columns.column(s, next, true, rank) + legalisers.apart.legalise(next, s);
+        routed = true;
+        ++built;
+        tally.hubRoutedOther += apart;
+        writer.write(onSwitch[k]->lid, onSwitch[k]->port, next, tally);
+      }
     }
+  }
+
+  // The rank of onSwitch[k]'s CA port among those of its role (aggregation
+  // node or upper CA) on its switch; its LMC LIDs, which follow its base
+  // LID, share it. An upper CA beside the switch's aggregation node keeps
+  // the column it had alone.
+  static std::size_t caRank(const std::vector<const Destination*>& onSwitch, std::size_t k) {
+    std::size_t rank = 0;
+    for (std::size_t j = 0; j < k; ++j) {
+      const Destination& d = *onSwitch[j];
+      rank += d.port != onSwitch[k]->port && d.role == onSwitch[k]->role &&
+              (j == 0 || d.port != onSwitch[j - 1]->port);
+    }
+    return rank;
   }
 
   // Without a legaliser (nested levels: legal by construction) the ports go

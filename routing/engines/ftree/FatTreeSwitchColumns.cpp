@@ -69,8 +69,10 @@ SwitchColumns::SwitchColumns(const FatTreeLayout& layout, const FatTreeReach& re
                              const SwitchClimbs& climbs)
     : layout_(layout), reach_(reach), climbs_(climbs), digit_(layout.top + 1u, 0) {}
 
-std::size_t SwitchColumns::column(SwitchIndex target, std::vector<CableId>& next, bool bySource) {
+std::size_t SwitchColumns::column(SwitchIndex target, std::vector<CableId>& next, bool bySource,
+                                  std::size_t rotate) {
   bySource_ = bySource;
+  rotate_ = bySource ? rotate : 0;
   setDigits(target);
   std::ranges::fill(next, kNoCable);
   next[target] = kDeliver;
@@ -182,10 +184,10 @@ CableId SwitchColumns::climb(SwitchIndex s) const {
 
 // 0 unless bySource_: the digit sum of s's canonical index in base
 // `choices`, so that switches of one column in different pods (indices a
-// pod's width apart) turn differently.
+// pod's width apart) turn differently, plus the CA's rotation.
 std::size_t SwitchColumns::turn(SwitchIndex s, std::size_t choices) const {
   if (!bySource_ || choices < 2) return 0;
-  std::size_t sum = 0;
+  std::size_t sum = rotate_;
   for (std::size_t i = layout_.canon[s]; i > 0; i /= choices) sum += i % choices;
   return sum;
 }

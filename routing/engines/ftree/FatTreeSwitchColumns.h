@@ -76,7 +76,11 @@ class SwitchColumns {
   // hub climbs turns by its own canonical index too (issue 33), so
   // that the switches climbing toward one target spread over them instead
   // of all taking the target's digit; the same cables lead on shortest.
-  std::size_t column(SwitchIndex target, std::vector<CableId>& next, bool bySource = false);
+  // `rotate` (with `bySource`): the k-th CA of several on the target turns
+  // k further, so that two CAs on one switch (the two ports of an HCA on a
+  // switch two others climb to) do not share every climb.
+  std::size_t column(SwitchIndex target, std::vector<CableId>& next, bool bySource = false,
+                     std::size_t rotate = 0);
 
  private:
   void setDigits(SwitchIndex target);
@@ -95,6 +99,7 @@ class SwitchColumns {
   std::vector<std::size_t> firstAncestor_;  // per height, plus one
   std::vector<std::uint64_t> meets_;        // per height: the switches below its ancestors there
   bool bySource_{false};
+  std::size_t rotate_{0};
 };
 
 }  // namespace ibsm::routing::ftree

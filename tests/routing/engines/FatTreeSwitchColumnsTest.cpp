@@ -4,12 +4,15 @@
 // with a climb-then-descend path in the tree's levels takes a shortest one,
 // and the switches without one (no common ancestor) reach the target in no
 // more hops than the search's hub-order routes. Then the engine's tables, with
-// and without LMC, route every pair without a credit loop.
+// and without LMC, route every pair without a credit loop, and the CAs of one
+// switch that takes its switch's column (an upper CA) climb apart.
 #include <gtest/gtest.h>
 #include <ibsm/Engines.h>
 #include <ibsm/Report.h>
 
+#include <map>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "routing/engines/ftree/FatTreeColumns.h"
@@ -138,6 +141,40 @@ TEST(FatTreeSwitchColumns, EngineRoutesEveryPairLoopFreeWithAndWithoutLmc) {
       testing::expectRoutedAndLoopFree(report);
       EXPECT_GT(report.pairs[std::size_t(PairKind::SwitchToSwitch)].routed, 0u);
     }
+  }
+}
+
+// Two switches joined by two cables, a dual-port HCA on each: every route
+// between the HCAs crosses one of the two cables, and each direction of each
+// carries its share of them.
+TEST(FatTreeSwitchColumns, SpreadsTwoSwitchesDualPortHcasEvenlyOverTheirCables) {
+  const Fabric fabric = testing::sampleFabric("two-switch-dual-port-hcas.net");
+  const auto result = makeAutoEngine()->route(fabric, {});
+  ASSERT_TRUE(result) << result.error().message;
+  std::vector<PortRef> cas;
+  for (const NodeId id : fabric.endNodes())
+    for (std::uint8_t p = 1; p <= fabric.node(id).numPorts(); ++p)
+      if (fabric.node(id).ports[p].connected()) cas.push_back({id, p});
+  std::map<testing::Hop, std::uint64_t> load;
+  std::map<std::pair<NodeId, NodeId>, std::uint64_t> crossing, cables;
+  for (const PortRef dst : cas)
+    for (const PortRef src : cas) {
+      const NodeId from = fabric.port(src).remote->node, to = fabric.port(dst).remote->node;
+      if (src == dst || from == to) continue;
+      ++crossing[{from, to}];
+      const auto hops = testing::interSwitchHops(fabric, *result, src, fabric.port(dst).lid);
+      ASSERT_EQ(hops.size(), 1u);
+      ++load[hops.front()];
+    }
+  for (const NodeId sw : fabric.switches())
+    for (const Port& p : fabric.node(sw).ports)
+      if (p.remote && fabric.node(p.remote->node).isSwitch()) ++cables[{sw, p.remote->node}];
+  ASSERT_EQ(crossing.size(), 2u);
+  for (const auto& [hop, n] : load) {
+    const NodeId far = fabric.node(hop.sw).ports[hop.port].remote->node;
+    const auto pairs = crossing[{hop.sw, far}], share = cables[{hop.sw, far}];
+    EXPECT_LE(n, (pairs + share - 1) / share)
+        << fabric.node(hop.sw).description << "[" << int(hop.port) << "]";
   }
 }
 
