@@ -81,6 +81,17 @@ struct FatTreeFrame {
   FatTreeLayout layout;
   FatTreeReach reach;
   HubOrder hub;
+  // What the engine that reused this frame copied whole from the previous
+  // tables (routeWithHint): those LIDs, and their base LIDs' routes per
+  // cable of `layout` from the compute CAs of each leaf (routes per source
+  // switch: layout.computeCas), so that the verdict adds these loads
+  // rather than walk those columns again (judgeTables' CopiedLoads).
+  // Written once by the engine, read after it returned.
+  struct Copied {
+    std::vector<std::uint16_t> lids;
+    std::vector<std::uint64_t> baseLoad;
+  };
+  mutable std::optional<Copied> copied;
 
   bool fits(const Fabric& f, const std::vector<Guid>& roots) const {
     return &f == fabric && roots == rootGuids;

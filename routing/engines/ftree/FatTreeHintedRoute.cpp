@@ -21,6 +21,7 @@
 
 #include "routing/engines/ftree/FatTreeDegradedPlan.h"
 #include "routing/engines/ftree/FatTreeDegradedRoute.h"
+#include "routing/engines/ftree/FatTreeHeldColumns.h"
 #include "routing/engines/ftree/FatTreeHintedFlows.h"
 
 namespace ibsm::routing::ftree {
@@ -98,6 +99,25 @@ std::vector<bool> remembered(const DegradedTree& tree, const std::vector<std::si
   return out;
 }
 
+// The copied columns and their base LIDs' loads, for the verdict, into the
+// frame the judge built (when this routing read the tree from it).
+void reportCopied(const DegradedTree& tree, const HintColumns& hint,
+                  const std::vector<std::size_t>& heldDests, const std::vector<HeldFlows>& work,
+                  const std::vector<Watched>& watched) {
+  const PreviousHolds* holds = hint.holds();
+  if (holds == nullptr || !holds->frame) return;
+  const auto* frame = static_cast<const FatTreeFrame*>(holds->frame.get());
+  if (&frame->layout != &tree.layout) return;
+  FatTreeFrame::Copied copied;
+  copied.baseLoad.assign(tree.layout.cables(), 0);
+  for (const HeldFlows& w : work)
+    for (std::size_t c = 0; c < copied.baseLoad.size(); ++c) copied.baseLoad[c] += w.loads[0][c];
+  for (const Watched& x : watched)
+    if (tree.destinations[heldDests[x.held]].layer == 0) copied.baseLoad[x.cable] += x.flow;
+  for (const std::size_t i : heldDests) copied.lids.push_back(tree.destinations[i].lid.value);
+  frame->copied = std::move(copied);
+}
+
 }  // namespace
 
 std::vector<std::size_t> routeWithHint(const DegradedTree& tree,
@@ -122,6 +142,7 @@ std::vector<std::size_t> routeWithHint(const DegradedTree& tree,
   std::vector<HeldFlows> work = countHeldColumns(tree, out.hint, watch, heldDests, threads);
   std::vector<Watched> watched;
   for (HeldFlows& w : work) watched.insert(watched.end(), w.watched.begin(), w.watched.end());
+  reportCopied(tree, out.hint, heldDests, work, watched);
   std::ranges::sort(watched, {}, &Watched::held);
 
   // In destination order: what the climbs by load read of earlier columns.
