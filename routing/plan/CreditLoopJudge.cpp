@@ -211,6 +211,35 @@ std::uint64_t busiestFloor(const ForwardingView& view) {
   return floor;
 }
 
+// Whether `copied` speaks of the report's routes on `view` (CopiedLoads),
+// and its loads then added per channel into `load`.
+bool addCopied(const ForwardingView& view, const CopiedLoads& copied,
+               std::vector<std::uint64_t>& load) {
+  if (copied.sources.size() != view.switches() ||
+      copied.load.size() != view.switches() * copied.stride)
+    return false;
+  for (SwitchIndex s = 0; s < view.switches(); ++s)
+    if (view.apartSources(s) > view.caSources(s) ||
+        view.caSources(s) - view.apartSources(s) != copied.sources[s])
+      return false;
+  for (const Destination& d : view.destinations())
+    if (d.lid.value < copied.lids.size() && copied.lids[d.lid.value] &&
+        (d.ownerIsSwitch || d.apart || d.sw == kNoSwitch))
+      return false;
+  std::vector<std::uint64_t> add(view.channelCount(), 0);
+  for (SwitchIndex s = 0; s < view.switches(); ++s)
+    for (std::size_t p = 0; p < copied.stride; ++p) {
+      const std::uint64_t routes = copied.load[s * copied.stride + p];
+      if (routes == 0) continue;
+      if (p > view.numPorts(s)) return false;
+      const std::uint16_t step = view.step(s, static_cast<std::uint8_t>(p));
+      if (step >= ForwardingView::kStepWrong) return false;
+      add[view.row(s).firstChannel + step] += routes;
+    }
+  for (std::size_t c = 0; c < load.size(); ++c) load[c] += add[c];
+  return true;
+}
+
 }  // namespace
 
 TablesJudge creditLoopJudge() {
@@ -222,7 +251,8 @@ TablesJudge creditLoopJudge() {
 }
 
 TablesVerdict judgeTables(const Fabric& fabric, const RoutingResult& result, unsigned threads,
-                          LoopCheck loops, std::span<const std::uint32_t> order) {
+                          LoopCheck loops, std::span<const std::uint32_t> order,
+                          const CopiedLoads* copied) {
   const bool walkLoops = loops == LoopCheck::Walk;
   const ForwardingView view(fabric, result);
   // With SL2VL tables the report's per-VL dependencies, on one thread.
@@ -233,7 +263,15 @@ TablesVerdict judgeTables(const Fabric& fabric, const RoutingResult& result, uns
   std::vector<Walker> walkers;
   walkers.reserve(n);
   for (unsigned w = 0; w < n; ++w) walkers.emplace_back(view, slots, walkLoops && !perVl);
-  const auto destinations = view.destinations();
+  std::vector<std::uint64_t> given(view.channelCount(), 0);
+  const bool added = walkLoops || perVl || !copied ? false : addCopied(view, *copied, given);
+  // The copied LIDs' loads given: the others walked.
+  std::vector<Destination> rest;
+  if (added)
+    for (const Destination& d : view.destinations())
+      if (d.lid.value >= copied->lids.size() || !copied->lids[d.lid.value]) rest.push_back(d);
+  const std::span<const Destination> destinations =
+      added ? std::span<const Destination>(rest) : view.destinations();
   // Without a walk of the dependencies, the destinations whose chains
   // climb then descend in `order` are counted 64 at a time (OrderedLoads.h).
   const OrderedLoads ordered(view, walkLoops ? std::span<const std::uint32_t>{} : order);
@@ -251,8 +289,8 @@ TablesVerdict judgeTables(const Fabric& fabric, const RoutingResult& result, uns
     }
   });
   TablesVerdict v;
-  std::vector<std::uint64_t> load(view.channelCount(), 0),
-      deps(walkLoops && !perVl ? slots.words() : 0, 0);
+  std::vector<std::uint64_t> load = std::move(given),
+                             deps(walkLoops && !perVl ? slots.words() : 0, 0);
   for (const Walker& w : walkers) {
     v.unreachable += w.unreachable();
     for (std::size_t c = 0; c < load.size(); ++c) load[c] += w.load()[c];

@@ -22,6 +22,7 @@
 
 #include <cstdint>
 #include <span>
+#include <vector>
 
 namespace ibsm {
 
@@ -52,8 +53,23 @@ enum class LoopCheck : std::uint8_t { Walk, ByConstruction };
 // SwitchGraph once: ftree's hub order), the destinations whose every chain
 // climbs, then descends in that order are weighed 64 at a time, without the
 // per-destination walk (OrderedLoads.h); the figures are the same.
+//
+// With `copied` (routing under change: the columns an engine copied whole
+// from previous tables and already pushed the routes of), those LIDs are
+// not walked and their loads are added as given, when the sources they were
+// pushed from are the report's: every switch's CA ports that are not
+// routed apart, and no copied LID owned by a switch or a port routed apart.
+// Otherwise they are walked like the rest; the figures are the same.
+struct CopiedLoads {
+  std::vector<bool> lids;              // by LID
+  std::size_t stride{0};               // ports per switch in `load`
+  std::vector<std::uint64_t> load;     // per (switch index, port): base LIDs' routes out of it
+  std::vector<std::uint32_t> sources;  // per switch index: CA ports the routes start from
+};
+
 [[nodiscard]] TablesVerdict judgeTables(const Fabric& fabric, const RoutingResult& result,
                                         unsigned threads, LoopCheck loops = LoopCheck::Walk,
-                                        std::span<const std::uint32_t> order = {});
+                                        std::span<const std::uint32_t> order = {},
+                                        const CopiedLoads* copied = nullptr);
 
 }  // namespace ibsm

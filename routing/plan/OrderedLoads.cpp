@@ -12,7 +12,7 @@ using analysis::kNoSwitch;
 using analysis::SwitchIndex;
 
 OrderedLoads::OrderedLoads(const ForwardingView& view, std::span<const SwitchIndex> order)
-    : view_(view), nowhere_(static_cast<std::uint32_t>(view.switches()) << 2) {
+    : view_(view) {
   const std::size_t n = view.switches();
   std::vector<std::uint32_t> position(n, 0);
   std::vector<bool> seen(n, false);
@@ -25,9 +25,8 @@ OrderedLoads::OrderedLoads(const ForwardingView& view, std::span<const SwitchInd
   order_.assign(order.begin(), order.end());
   for (SwitchIndex s = 0; s < n; ++s)
     stride_ = std::max<std::size_t>(stride_, view.numPorts(s) + 1u);
-  hop_.assign(n * stride_, nowhere_);
+  hops_ = routing::HubOrderedLanes(n, stride_);
   channel_.assign(n * stride_, kNoChannel);
-  descends_.assign(n, 0);
   for (SwitchIndex s = 0; s < n; ++s)
     for (unsigned p = 0; p <= view.numPorts(s); ++p) {
       const std::uint16_t step = view.step(s, static_cast<std::uint8_t>(p));
@@ -35,52 +34,30 @@ OrderedLoads::OrderedLoads(const ForwardingView& view, std::span<const SwitchInd
       const ChannelId c = view.row(s).firstChannel + step;
       const SwitchIndex t = view.channelTo(c);
       if (t == s) continue;
-      hop_[s * stride_ + p] = (t << 2) | (position[t] < position[s] ? 2u : 1u);
-      descends_[s] |= position[t] > position[s];
+      hops_.add(s, static_cast<std::uint8_t>(p), t, position[t] < position[s]);
       channel_[s * stride_ + p] = c;
     }
 }
 
-// D from the last position to the first, then U from the first to the
-// last; the lanes whose U is set everywhere.
+// The lanes whose chains climb, then descend in the order.
 std::uint64_t OrderedLoads::masks(std::span<const Destination> tile, Scratch& scratch) const {
-  const std::size_t n = view_.switches(), count = tile.size();
-  auto& down = scratch.down;
-  auto& up = scratch.up;
-  auto& targetOf = scratch.targetOf;
-  down.assign(n + 1, 0);
-  up.assign(n + 1, 0);
-  targetOf.assign(n, 0);
+  const std::size_t count = tile.size();
+  scratch.start(view_.switches());
   std::uint64_t delivered = 0, candidates = 0;
   for (std::size_t i = 0; i < count; ++i) {
     const Destination& d = tile[i];
     if (d.sw == kNoSwitch) continue;
     candidates |= std::uint64_t{1} << i;
-    targetOf[d.sw] |= std::uint64_t{1} << i;
+    scratch.targetOf[d.sw] |= std::uint64_t{1} << i;
     if (entry(d.sw, d.lid) == d.port) delivered |= std::uint64_t{1} << i;
   }
-  for (auto it = order_.rbegin(); it != order_.rend(); ++it) {
-    const SwitchIndex s = *it;
-    std::uint64_t bits = 0;
-    for (std::size_t i = 0; descends_[s] && i < count; ++i) {
-      const std::uint32_t h = hop(s, entry(s, tile[i].lid));
-      bits |= (std::uint64_t{h & 1u} & (down[h >> 2] >> i)) << i;
-    }
-    down[s] = (bits & ~targetOf[s]) | (delivered & targetOf[s]);
-  }
-  std::uint64_t whole = candidates;
-  for (const SwitchIndex s : order_) {
-    std::uint64_t bits = down[s];
-    for (std::uint64_t rest = ~bits & ~targetOf[s] & whole; rest != 0; rest &= rest - 1) {
-      const auto i = static_cast<unsigned>(__builtin_ctzll(rest));
-      const std::uint32_t h = hop(s, entry(s, tile[i].lid));
-      bits |= (std::uint64_t{(h >> 1) & 1u} & (up[h >> 2] >> i)) << i;
-    }
-    up[s] = bits;
-    whole &= bits;
-    if (whole == 0) break;
-  }
-  return whole;
+  return hops_.whole(
+      order_, count, candidates, delivered, scratch,
+      [&](SwitchIndex s, std::uint8_t* ports) {
+        for (std::size_t i = 0; i < count; ++i) ports[i] = entry(s, tile[i].lid);
+      },
+      [&](SwitchIndex s, unsigned i) { return entry(s, tile[i].lid); },
+      [](SwitchIndex) { return true; });
 }
 
 // The report's counts (AnalyseRoutes.cpp): from every switch, its CA ports
@@ -107,7 +84,7 @@ void OrderedLoads::pushLoads(std::span<const Destination> tile, std::uint64_t la
       const std::uint32_t f = flow[s * 64 + i];
       if (f == 0) continue;
       const std::uint8_t p = entry(s, tile[i].lid);
-      flow[(hop(s, p) >> 2) * 64 + i] += f;
+      flow[(hops_.hop(s, p) >> 2) * 64 + i] += f;
       load[channel(s, p)] += f;
     }
   };

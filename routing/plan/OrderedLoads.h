@@ -1,12 +1,10 @@
 // The verdict's walk (judgeTables) made cheap for the columns that climb,
 // then only descend in a known order of the switches (ftree's hub order,
 // FatTreeHub.h): on a fabric routed under change almost every column is one.
-// For 64 destinations at once, per switch two masks: D = the destinations
-// whose chain from it only descends and delivers (a descending hop leads to
-// a later switch: computed from the last position to the first), U = those
-// whose chain climbs into such a one (an earlier switch: first to last,
-// after D). A destination whose U is set at every switch is "ordered": every
-// switch delivers to it, so it leaves no pair unreachable, and its routes'
+// For 64 destinations at once, the D/U mask pass of
+// routing/graph/HubOrderedLanes.h finds those whose chains climb, then only
+// descend in the order and deliver ("ordered"): every switch delivers to
+// such a destination, so it leaves no pair unreachable, and its routes'
 // loads are pushed along its chains in the same two directions (the
 // climbing switches last position first, then the descending ones first
 // position first), as the report's walk pushes them (AnalyseRoutes.cpp):
@@ -22,6 +20,7 @@
 #include <vector>
 
 #include "routing/analysis/ForwardingView.h"
+#include "routing/graph/HubOrderedLanes.h"
 
 namespace ibsm {
 
@@ -30,8 +29,7 @@ class OrderedLoads {
   // `order`: every switch of `view` once; empty or short: nothing is ordered.
   OrderedLoads(const analysis::ForwardingView& view, std::span<const analysis::SwitchIndex> order);
 
-  struct Scratch {
-    std::vector<std::uint64_t> down, up, targetOf;
+  struct Scratch : routing::HubOrderedLanes::Masks {
     std::vector<std::uint32_t> flow;  // per switch, 64 lanes
   };
 
@@ -42,11 +40,6 @@ class OrderedLoads {
 
  private:
   std::uint8_t entry(analysis::SwitchIndex s, Lid lid) const { return view_.entry(s, lid); }
-  // Per (switch, port): the switch behind it << 2, bit 0 when the hop
-  // descends in the order, bit 1 when it climbs; nowhere_ where no channel.
-  std::uint32_t hop(analysis::SwitchIndex s, std::uint8_t p) const {
-    return p < stride_ ? hop_[s * stride_ + p] : nowhere_;
-  }
   analysis::ChannelId channel(analysis::SwitchIndex s, std::uint8_t p) const {
     return channel_[s * stride_ + p];
   }
@@ -57,10 +50,8 @@ class OrderedLoads {
   const analysis::ForwardingView& view_;
   std::vector<analysis::SwitchIndex> order_;
   std::size_t stride_{0};
-  std::uint32_t nowhere_{0};
-  std::vector<std::uint32_t> hop_;
+  routing::HubOrderedLanes hops_;
   std::vector<analysis::ChannelId> channel_;
-  std::vector<std::uint8_t> descends_;  // per switch: some channel leads to a later switch
 };
 
 }  // namespace ibsm

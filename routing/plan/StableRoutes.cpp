@@ -251,6 +251,27 @@ std::optional<std::string> refusal(const TablesVerdict& mine, const TablesVerdic
   return std::nullopt;
 }
 
+// What ftree copied whole (FatTreeFrame::copied), by switch index and
+// port, for the verdict to add rather than walk; nullopt when it copied
+// nothing into this frame.
+std::optional<CopiedLoads> copiedLoads(const routing::ftree::FatTreeFrame* frame) {
+  if (frame == nullptr || !frame->copied) return std::nullopt;
+  const routing::ftree::FatTreeLayout& layout = frame->layout;
+  CopiedLoads out;
+  for (routing::ftree::CableId c = 0; c < layout.cables(); ++c)
+    out.stride = std::max<std::size_t>(out.stride, layout.port[c] + 1u);
+  out.load.assign(layout.switches() * out.stride, 0);
+  for (routing::SwitchIndex s = 0; s < layout.switches(); ++s)
+    for (auto c = layout.cableBegin(s); c < layout.cableEnd(s); ++c)
+      out.load[s * out.stride + layout.port[c]] += frame->copied->baseLoad[c];
+  out.sources.assign(layout.computeCas.begin(), layout.computeCas.end());
+  for (const std::uint16_t lid : frame->copied->lids) {
+    if (out.lids.size() <= lid) out.lids.resize(lid + 1u, false);
+    out.lids[lid] = true;
+  }
+  return out;
+}
+
 RoutingResult stabilised(RoutingResult candidate, StableRoutesStats& stats) {
   stats.stabilised = true;
   candidate.notes.push_back(fmt::format(
@@ -333,10 +354,13 @@ Result<RoutingResult> routeUnderChange(const Fabric& fabric, const EngineRegistr
   // dependencies, and the columns that climb then descend in the hub order
   // are weighed 64 at a time.
   const bool legal = followed && candidate.legalByConstruction;
+  // The columns ftree copied whole it has pushed the routes of already.
+  const auto copied = legal ? copiedLoads(frame.get()) : std::nullopt;
   const TablesVerdict mine = judgeTables(
       fabric, candidate, options.threads, legal ? LoopCheck::ByConstruction : LoopCheck::Walk,
       legal && whole ? std::span<const std::uint32_t>(whole->order())
-                     : std::span<const std::uint32_t>{});
+                     : std::span<const std::uint32_t>{},
+      copied ? &*copied : nullptr);
   stats.busiest = static_cast<double>(mine.busiest);
   stats.busiestFloor = static_cast<double>(mine.busiestFloor);
   if (mine.unreachable == 0 && mine.acyclic &&

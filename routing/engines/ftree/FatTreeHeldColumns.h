@@ -11,14 +11,8 @@
 // held whole is "holds", and the walk is skipped for it. A chain that holds
 // but is not climb-then-descend in this order only costs the walk.
 //
-// Bit-parallel over a tile of 64 LIDs: per switch, D = the lanes whose chain
-// from it only descends and delivers, U = those whose chain climbs into such
-// a one. A descending hop leads to a later switch, so D is computed from the
-// last position to the first; a climbing hop to an earlier one, so U from
-// the first to the last, after D:
-//   D[s] = deliver[s] | OR over lanes i of s's entry going down to t: D[t]_i
-//   U[s] = D[s]       | OR over lanes i of s's entry going up to t:   U[t]_i
-// A lane whose U is set at every switch holds whole.
+// Bit-parallel over a tile of 64 LIDs: the D/U mask pass of
+// routing/graph/HubOrderedLanes.h on the previous tables.
 //
 //   auto held = heldColumns(fabric, graph, previous, rootGuids);  // nullopt: no fat tree
 //   HeldColumns::Scratch scratch;
@@ -37,6 +31,7 @@
 #include "routing/engines/ftree/FatTreeHub.h"
 #include "routing/engines/ftree/FatTreeLayout.h"
 #include "routing/engines/ftree/FatTreeReach.h"
+#include "routing/graph/HubOrderedLanes.h"
 #include "routing/graph/SwitchGraph.h"
 
 namespace ibsm::routing::ftree {
@@ -54,10 +49,7 @@ class HeldColumns {
   // empty Lft where a switch had none (its chains hold nowhere).
   HeldColumns(const SwitchGraph& graph, const HubOrder& hub, std::span<const Lft> previous);
 
-  struct Scratch {
-    std::vector<std::uint64_t> down, up;  // per switch, plus the "nowhere" one
-    std::vector<std::uint64_t> targetOf;  // per switch: lanes it delivers
-  };
+  using Scratch = HubOrderedLanes::Masks;
 
   // Bit i set: lane i (at most 64 lanes) holds whole. Thread-safe with a
   // scratch per thread.
@@ -71,20 +63,10 @@ class HeldColumns {
   std::uint8_t entry(SwitchIndex s, Lid lid) const {
     return lid.value < tableSize_[s] ? table_[s][lid.value] : kNoRoute;
   }
-  // Per (switch, port): the switch behind it shifted left by two, bit 0 set
-  // when the hop descends in the hub order, bit 1 when it climbs; `size()`
-  // (the "nowhere" switch, whose masks stay empty) where no cable is.
-  std::uint32_t hop(SwitchIndex s, std::uint8_t p) const {
-    return p < stride_ ? hop_[s * stride_ + p] : nowhere_;
-  }
-
   std::vector<SwitchIndex> order_;  // by hub position
   std::vector<const std::uint8_t*> table_;
   std::vector<std::size_t> tableSize_;
-  std::size_t stride_{0};
-  std::uint32_t nowhere_{0};
-  std::vector<std::uint32_t> hop_;
-  std::vector<std::uint8_t> descends_;  // per switch: some cable leads to a later switch
+  HubOrderedLanes hops_;
 };
 
 // `fabric` read as a fat tree, in the hub order ftree routes it in with
@@ -99,6 +81,17 @@ struct FatTreeFrame {
   FatTreeLayout layout;
   FatTreeReach reach;
   HubOrder hub;
+  // What the engine that reused this frame copied whole from the previous
+  // tables (routeWithHint): those LIDs, and their base LIDs' routes per
+  // cable of `layout` from the compute CAs of each leaf (routes per source
+  // switch: layout.computeCas), so that the verdict adds these loads
+  // rather than walk those columns again (judgeTables' CopiedLoads).
+  // Written once by the engine, read after it returned.
+  struct Copied {
+    std::vector<std::uint16_t> lids;
+    std::vector<std::uint64_t> baseLoad;
+  };
+  mutable std::optional<Copied> copied;
 
   bool fits(const Fabric& f, const std::vector<Guid>& roots) const {
     return &f == fabric && roots == rootGuids;

@@ -53,6 +53,8 @@ class HintColumns {
   // The previous column toward `lid` holds whole (PreviousHolds::whole): it
   // is the answer, legal in the hub order the judge read it in.
   bool whole(Lid lid) const { return holds_ != nullptr && holds_->isWhole(lid.value); }
+  // The verdicts judged before routing, or null.
+  const PreviousHolds* holds() const { return holds_; }
   // Where the column toward `lid` holds whole: s's previous hop as a cable
   // (s is not the target), and s's previous table.
   CableId previousCable(SwitchIndex s, Lid lid) const {

@@ -5,9 +5,10 @@
 // hub order, and delivers) is what routing it would give: the hint keeps
 // every switch's previous hop, and the legaliser finds nothing to change.
 // So it is copied into the tables, and what later destinations read of it
-// is counted apart: its flows on every cable (BalancedRoutes::take), summed
-// on threads, and its routes longer than the fewest hops (Lengths::count),
-// from the same walk of each source leaf's chain. The climbs of the switches
+// is counted apart: its flows on every cable (BalancedRoutes::take) and its
+// routes longer than the fewest hops (Lengths::count), pushed through the
+// previous tables 64 columns at a time on threads (FatTreeHintedFlows.h),
+// not walked leaf by leaf. The climbs of the switches
 // that lost a cable (lightestClimb) read loads of earlier destinations on
 // those switches' up cables only: these flows are kept per column and added
 // in destination order. Whether a destination keeps D-mod-K's column, and
@@ -20,6 +21,8 @@
 
 #include "routing/engines/ftree/FatTreeDegradedPlan.h"
 #include "routing/engines/ftree/FatTreeDegradedRoute.h"
+#include "routing/engines/ftree/FatTreeHeldColumns.h"
+#include "routing/engines/ftree/FatTreeHintedFlows.h"
 
 namespace ibsm::routing::ftree {
 namespace {
@@ -27,65 +30,6 @@ namespace {
 using Load = BalancedRoutes::Load;
 
 enum class Way : std::uint8_t { kLeft, kHeld, kRouted };
-
-// A held column's flow onto an up cable of a switch that lost a cable.
-struct Watched {
-  std::size_t held;  // its place among the held columns
-  CableId cable;
-  Load flow;
-};
-
-// What one thread of the held columns' pass counts.
-struct HeldWorker {
-  HeldWorker(std::size_t layers, std::size_t cables)
-      : loads(layers, std::vector<Load>(cables, 0)) {}
-  std::vector<std::vector<Load>> loads;  // per layer, but on watched cables
-  Tally tally;
-  std::vector<Watched> watched;
-  std::vector<std::uint16_t> shortest;  // hops from `from` over every cable
-  std::vector<SwitchIndex> queue;
-  SwitchIndex from{kNoSwitch};
-};
-
-std::size_t layersOf(const std::vector<Destination>& destinations) {
-  std::size_t layers = 1;
-  for (const Destination& d : destinations) layers = std::max<std::size_t>(layers, d.layer + 1u);
-  return layers;
-}
-
-// Each source leaf's chain toward the k-th held column: its flows, and
-// whether it is longer than the fewest hops (Lengths::count).
-void countHeld(const DegradedTree& tree, const HintColumns& hint, const std::vector<bool>& watch,
-               const Destination& d, std::size_t k, HeldWorker& my) {
-  const FatTreeLayout& layout = tree.layout;
-  if (my.from != d.leaf) {
-    my.from = d.leaf;
-    hopsFromOne(
-        layout.switches(), d.leaf,
-        [&](SwitchIndex s, auto&& f) {
-          for (CableId c = layout.cableBegin(s); c < layout.cableEnd(s); ++c) f(layout.to[c]);
-        },
-        my.shortest, my.queue);
-  }
-  Load* load = my.loads[d.layer].data();
-  for (const SwitchIndex source : layout.leaves) {
-    const std::uint64_t sources = layout.computeCas[source] - (source == d.leaf ? 1 : 0);
-    my.tally.caRoutes += sources;
-    const Load flow = layout.computeCas[source];
-    if (source == d.leaf || flow == 0) continue;
-    std::uint16_t hops = 0;
-    for (SwitchIndex s = source; s != d.leaf; ++hops) {
-      const CableId c = hint.previousCable(s, d.lid);
-      if (watch[c])
-        my.watched.push_back({k, c, flow});
-      else
-        load[c] += flow;
-      s = layout.to[c];
-    }
-    if (hops > my.shortest[source]) my.tally.longer += sources;
-  }
-  my.tally.keptFromPrevious += layout.switches();
-}
 
 // Today's routing of one column: D-mod-K's, the short switches' climbs by
 // load, the previous chains that hold laid over it, then legalised.
@@ -155,6 +99,25 @@ std::vector<bool> remembered(const DegradedTree& tree, const std::vector<std::si
   return out;
 }
 
+// The copied columns and their base LIDs' loads, for the verdict, into the
+// frame the judge built (when this routing read the tree from it).
+void reportCopied(const DegradedTree& tree, const HintColumns& hint,
+                  const std::vector<std::size_t>& heldDests, const std::vector<HeldFlows>& work,
+                  const std::vector<Watched>& watched) {
+  const PreviousHolds* holds = hint.holds();
+  if (holds == nullptr || !holds->frame) return;
+  const auto* frame = static_cast<const FatTreeFrame*>(holds->frame.get());
+  if (&frame->layout != &tree.layout) return;
+  FatTreeFrame::Copied copied;
+  copied.baseLoad.assign(tree.layout.cables(), 0);
+  for (const HeldFlows& w : work)
+    for (std::size_t c = 0; c < copied.baseLoad.size(); ++c) copied.baseLoad[c] += w.loads[0][c];
+  for (const Watched& x : watched)
+    if (tree.destinations[heldDests[x.held]].layer == 0) copied.baseLoad[x.cable] += x.flow;
+  for (const std::size_t i : heldDests) copied.lids.push_back(tree.destinations[i].lid.value);
+  frame->copied = std::move(copied);
+}
+
 }  // namespace
 
 std::vector<std::size_t> routeWithHint(const DegradedTree& tree,
@@ -174,14 +137,12 @@ std::vector<std::size_t> routeWithHint(const DegradedTree& tree,
   std::vector<bool> watch(layout.cables(), false);
   for (const SwitchIndex s : tree.degraded.shortList())
     for (const CableId c : layout.upCables(s)) watch[c] = true;
-  const unsigned workers = threadCount(threads);
-  std::vector<HeldWorker> work;
-  for (unsigned w = 0; w < workers; ++w) work.emplace_back(layersOf(dests), layout.cables());
-  parallelFor(workers, held.size(), 64, [&](std::size_t b, std::size_t e, unsigned w) {
-    for (; b < e; ++b) countHeld(tree, out.hint, watch, dests[order[held[b]]], b, work[w]);
-  });
+  std::vector<std::size_t> heldDests;
+  for (const std::size_t k : held) heldDests.push_back(order[k]);
+  std::vector<HeldFlows> work = countHeldColumns(tree, out.hint, watch, heldDests, threads);
   std::vector<Watched> watched;
-  for (HeldWorker& w : work) watched.insert(watched.end(), w.watched.begin(), w.watched.end());
+  for (HeldFlows& w : work) watched.insert(watched.end(), w.watched.begin(), w.watched.end());
+  reportCopied(tree, out.hint, heldDests, work, watched);
   std::ranges::sort(watched, {}, &Watched::held);
 
   // In destination order: what the climbs by load read of earlier columns.
@@ -210,19 +171,20 @@ std::vector<std::size_t> routeWithHint(const DegradedTree& tree,
 
   for (std::size_t layer = 0; layer < work.front().loads.size(); ++layer) {
     std::vector<Load> sum(layout.cables(), 0);
-    for (const HeldWorker& w : work)
+    for (const HeldFlows& w : work)
       for (std::size_t c = 0; c < sum.size(); ++c) sum[c] += w.loads[layer][c];
     out.balanced.addLoads(static_cast<std::uint8_t>(layer), sum);
   }
-  for (const HeldWorker& w : work) out.tally += w.tally;
+  for (const HeldFlows& w : work) out.tally += w.tally;
   std::vector<std::uint16_t> lids;
   for (const std::size_t k : held) lids.push_back(dests[order[k]].lid.value);
   std::ranges::sort(lids);
-  parallelFor(workers, layout.switches(), 64, [&](std::size_t b, std::size_t e, unsigned) {
-    out.writer.copy(
-        lids, [&](SwitchIndex s) { return out.hint.previousTable(s); }, static_cast<SwitchIndex>(b),
-        static_cast<SwitchIndex>(e));
-  });
+  parallelFor(threadCount(threads), layout.switches(), 64,
+              [&](std::size_t b, std::size_t e, unsigned) {
+                out.writer.copy(
+                    lids, [&](SwitchIndex s) { return out.hint.previousTable(s); },
+                    static_cast<SwitchIndex>(b), static_cast<SwitchIndex>(e));
+              });
   return left;
 }
 

@@ -127,6 +127,16 @@ TEST(OrderedVerdict, RoutingUnderChangeMovesNothingTheWalksWouldNot) {
           if (cuts == 1) {
             EXPECT_GT(stats.wholeLids, 0u) << at;
           }
+          // The verdict adds the routes of the columns ftree copied whole
+          // (pushed by the engine) rather than walk them: the same decision
+          // and figures as the plain walk of the same tables.
+          const TablesVerdict plain = judgeTables(now, alone, 1);
+          if (plain.unreachable == 0 &&
+              static_cast<double>(plain.busiest) <= 1.1 * static_cast<double>(plain.busiestFloor)) {
+            EXPECT_TRUE(stats.stabilised) << at;
+            EXPECT_FALSE(stats.freshComputed) << at;
+            EXPECT_EQ(stats.busiest, static_cast<double>(plain.busiest)) << at;
+          }
           if (stats.stabilised) {
             EXPECT_EQ(stats.busiest, judgeTables(now, *r, 1).busiest) << at;
             for (const NodeId s : now.switches())
