@@ -10,8 +10,8 @@
 //   the destination's LIDs (the first kMaxPaths of them) that are delivered.
 // * k link-disjoint: the most of those paths of which no two cross the same
 //   directed inter-switch cable; k switch-disjoint: the most of which no two
-//   pass the same switch but the two ends' (on a fat tree: disjoint above
-//   the leaves). 0 when no path is delivered.
+//   pass the same switch but the two ends' nor the same cable (on a fat
+//   tree: disjoint above the leaves). 0 when no path is delivered.
 // * Classes as the report's: compute pairs (no end in RoutingResult::apart)
 //   and apart pairs (an end there); `all` is both.
 // * busiestPerLayer[l]: the busiest directed inter-switch cable counting the

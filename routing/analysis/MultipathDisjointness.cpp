@@ -135,6 +135,9 @@ class Walker {
         if (links[i] >> j & 1u) links[j] |= static_cast<std::uint16_t>(1u << i);
         if (switches[i] >> j & 1u) switches[j] |= static_cast<std::uint16_t>(1u << i);
       }
+    // Switch-disjoint routes share no cable either (two direct routes
+    // between neighbours have no switch between them, yet one cable).
+    for (unsigned i = 0; i < n; ++i) switches[i] |= links[i];
     const unsigned byLink = mostIndependent(delivered, links);
     const unsigned bySwitch = mostIndependent(delivered, switches);
     for (auto [cls, pairs] : {std::pair{&compute_, compute}, std::pair{&apart_, apart}}) {
