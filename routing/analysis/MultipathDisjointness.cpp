@@ -4,6 +4,7 @@
 #include <ibsm/ParallelFor.h>
 
 #include <algorithm>
+#include <array>
 #include <bit>
 #include <span>
 #include <vector>
@@ -60,7 +61,8 @@ class Walker {
         hops_(paths, NextHops(view)),
         onChannel_(view.channelCount(), 0),
         onSwitch_(view.switches(), 0),
-        load_(std::size_t{paths} * view.channelCount(), 0) {
+        pushed_(view.switches(), 0),
+        load_(paths, std::vector<std::uint64_t>(view.channelCount(), 0)) {
     for (MultipathClass* c : {&compute_, &apart_}) {
       c->linkDisjoint.assign(paths + 1u, 0);
       c->switchDisjoint.assign(paths + 1u, 0);
@@ -70,7 +72,14 @@ class Walker {
   void walk(const Group& g) {
     const unsigned n = std::min<unsigned>(g.count, static_cast<unsigned>(hops_.size()));
     const auto ds = view_.destinations();
-    for (unsigned i = 0; i < n; ++i) hops_[i].resolve(ds[g.first + i]);
+    // Together: each switch's ports and channels read once for the n LIDs.
+    std::array<NextHops*, kMaxPaths> hops{};
+    std::array<const Destination*, kMaxPaths> lids{};
+    for (unsigned i = 0; i < n; ++i) {
+      hops[i] = &hops_[i];
+      lids[i] = &ds[g.first + i];
+    }
+    NextHops::resolveTogether({hops.data(), n}, {lids.data(), n});
     const Destination& d = ds[g.first];
     for (SwitchIndex s = 0; s < view_.switches(); ++s) {
       const std::uint64_t ca = view_.caSources(s);
@@ -82,13 +91,15 @@ class Walker {
       const std::uint64_t apart = d.apart ? ca : view_.apartSources(s);
       fromSource(s, d.sw, n, ca - std::min(ca, apart), std::min(ca, apart));
     }
+    for (unsigned i = 0; i < n; ++i) addLoads(hops_[i], d, load_[i]);
   }
 
   void merge(const Walker& o) {
     sameSwitch_ += o.sameSwitch_;
     addClass(compute_, o.compute_);
     addClass(apart_, o.apart_);
-    for (std::size_t c = 0; c < load_.size(); ++c) load_[c] += o.load_[c];
+    for (std::size_t l = 0; l < load_.size(); ++l)
+      for (std::size_t c = 0; c < load_[l].size(); ++c) load_[l][c] += o.load_[l][c];
   }
 
   void finish(MultipathReport& r) const {
@@ -97,13 +108,8 @@ class Walker {
     r.apart = apart_;
     r.all = compute_;
     addClass(r.all, apart_);
-    const std::size_t channels = view_.channelCount();
-    for (std::size_t l = 0; l < hops_.size(); ++l) {
-      const auto first = load_.begin() + static_cast<std::ptrdiff_t>(l * channels);
-      r.busiestPerLayer.push_back(
-          channels == 0 ? 0
-                        : *std::max_element(first, first + static_cast<std::ptrdiff_t>(channels)));
-    }
+    for (const auto& load : load_)
+      r.busiestPerLayer.push_back(load.empty() ? 0 : *std::ranges::max_element(load));
   }
 
  private:
@@ -113,7 +119,6 @@ class Walker {
                   std::uint64_t apart) {
     std::uint16_t links[kMaxPaths]{}, switches[kMaxPaths]{};
     std::uint32_t delivered = 0;
-    const std::size_t channels = view_.channelCount();
     for (unsigned i = 0; i < n; ++i) {
       const NextHops& h = hops_[i];
       if (h.outcome(s) != Outcome::Delivered) continue;
@@ -121,7 +126,6 @@ class Walker {
       for (SwitchIndex t = s; t != to; t = h.next(t)) {
         const ChannelId c = h.channel(t);
         links[i] |= mark(onChannel_, c, i, channelsTouched_);
-        load_[i * channels + c] += compute;
         if (h.next(t) != to) switches[i] |= mark(onSwitch_, h.next(t), i, switchesTouched_);
       }
     }
@@ -147,12 +151,24 @@ class Walker {
     }
   }
 
+  // The compute pairs' routes toward one LID on its layer's cables, pushed
+  // along its next hops (as the report's link loads are).
+  void addLoads(const NextHops& hops, const Destination& d, std::vector<std::uint64_t>& load) {
+    for (SwitchIndex s = 0; s < view_.switches(); ++s) {
+      const std::uint64_t ca = s == d.sw ? 0 : view_.caSources(s);
+      const std::uint64_t apart = d.apart ? ca : std::min<std::uint64_t>(ca, view_.apartSources(s));
+      pushed_[s] = hops.outcome(s) == Outcome::Delivered ? ca - apart : 0;
+    }
+    pushLoads(hops, pushed_, load);
+  }
+
   const ForwardingView& view_;
   std::vector<NextHops> hops_;  // per LID of the port walked
   std::vector<std::uint16_t> onChannel_, onSwitch_;
   std::vector<ChannelId> channelsTouched_;
   std::vector<SwitchIndex> switchesTouched_;
-  std::vector<std::uint64_t> load_;  // per (layer, channel)
+  std::vector<std::uint64_t> pushed_;             // per switch, for addLoads
+  std::vector<std::vector<std::uint64_t>> load_;  // per layer, per channel
   std::uint64_t sameSwitch_{0};
   MultipathClass compute_, apart_;
 };
