@@ -126,6 +126,37 @@ TEST(MultipathReport, FtreeGivesEveryPairOfAFullTreeAllItsLidsDisjoint) {
   EXPECT_EQ(one.multipath->busiestPerLayer, m.busiestPerLayer);
 }
 
+// The same tree less 6 cables: a leaf that lost an up cable climbs by 3 aggregation
+// switches only, so its pairs can have at most 3 disjoint routes; every
+// other pair keeps its 4.
+TEST(MultipathReport, FtreeKeepsFourDisjointRoutesWhereTheCutTreeHasThem) {
+  const Fabric f = testing::generatedFabric(FatTreeSpec{.levels = 3, .radix = 8}, {6, 1}, 2);
+  const auto routed = makeFatTreeEngine()->route(f, RoutingOptions{});
+  ASSERT_TRUE(routed);
+  const RouteReport r = analyseRoutes(f, *routed, 2);
+  ASSERT_TRUE(r.multipath);
+  // Each host's leaf and that leaf's cables to other switches.
+  std::vector<std::pair<NodeId, unsigned>> leafOf;
+  for (const NodeId h : f.endNodes()) {
+    const NodeId leaf = f.node(h).ports.at(1).remote->node;
+    unsigned ups = 0;
+    for (const Port& p : f.node(leaf).ports)
+      ups += p.remote && f.node(p.remote->node).isSwitch() && p.remote->node != leaf;
+    leafOf.emplace_back(leaf, ups);
+  }
+  std::uint64_t full = 0, pairs = 0;
+  for (const auto& [a, upsA] : leafOf)
+    for (const auto& [b, upsB] : leafOf) {
+      if (a == b) continue;
+      ++pairs;
+      full += upsA == 4 && upsB == 4;
+    }
+  ASSERT_LT(full, pairs) << "the cuts took some leaf's up cable";
+  EXPECT_EQ(r.multipath->all.pairs, pairs);
+  EXPECT_EQ(r.multipath->all.linkDisjoint[4], full);
+  EXPECT_EQ(r.multipath->all.linkDisjoint[1] + r.multipath->all.linkDisjoint[0], 0u);
+}
+
 TEST(MultipathReport, JsonAndSummaryCarryTheHistogram) {
   const Fabric f = twoByTwo();
   const RouteReport r = analyseRoutes(f, climbing(f, {0, 1}));
