@@ -55,6 +55,7 @@
 #include <ibsm/Fabric.h>
 #include <ibsm/LftChanges.h>
 #include <ibsm/Multicast.h>
+#include <ibsm/MultipathReport.h>
 #include <ibsm/QosReport.h>
 #include <ibsm/Routing.h>
 
@@ -226,6 +227,9 @@ struct RouteReport {
   std::size_t apartPorts{0};
   HopStats apartHops;  // CA->CA pairs with an end in RoutingResult::apart
   CreditLoopReport creditLoops;
+  // How disjoint the routes toward each CA port's LMC LIDs are; only when
+  // some CA port has LMC > 0 (MultipathReport.h).
+  std::optional<MultipathReport> multipath{};
   // Filled by the caller when it planned multicast (analyseMulticast()).
   std::optional<MulticastReport> multicast{};
   // Filled by the caller when it compared with previous tables.

@@ -26,6 +26,7 @@
 
 #include "routing/analysis/CreditLoops.h"
 #include "routing/analysis/ForwardingView.h"
+#include "routing/analysis/MultipathDisjointness.h"
 #include "routing/analysis/NextHops.h"
 #include "routing/analysis/ShortestHops.h"
 #include "routing/analysis/UnreachableExamples.h"
@@ -317,6 +318,8 @@ RouteReport analyseRoutes(const Fabric& fabric, const RoutingResult& result, uns
   report.apartPorts = view.apartPorts();
   const std::vector<Worker> pool = walkAll(view, threads);
   fillFromTally(view, pool.front(), result.vlsUsed, report);
+  if (auto m = analysis::analyseMultipath(view, threads); m.destinationPorts > 0)
+    report.multipath = std::move(m);
   return report;
 }
 

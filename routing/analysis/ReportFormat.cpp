@@ -5,6 +5,7 @@
 #include <numeric>
 
 #include "routing/analysis/JsonWriter.h"
+#include "routing/analysis/MultipathDisjointness.h"
 #include "routing/analysis/PreviousFormat.h"
 
 namespace ibsm {
@@ -251,6 +252,7 @@ std::string reportJson(const RouteReport& r) {
   writePairs(w, r);
   writeHopsAndLoads(w, r);
   writeCreditLoops(w, r.creditLoops);
+  if (r.multipath) analysis::writeMultipath(w, *r.multipath);
   if (r.multicast) writeMulticast(w, *r.multicast);
   if (r.qos) writeQos(w, *r.qos);
   if (r.qosVlLayers) writeQosVlLayers(w, *r.qosVlLayers);
@@ -333,6 +335,7 @@ std::string reportSummary(const RouteReport& r) {
         "tables and reports the subnet up with routes_credit_loop: yes. For loop-free tables "
         "name an engine after it (-R {},updn)",
         r.engine, r.engine));
+  if (r.multipath) analysis::summariseMultipath(*r.multipath, out);
   if (r.multicast) summariseMulticast(*r.multicast, out);
   if (r.qos) summariseQos(*r.qos, out);
   if (r.qosVlLayers) summariseQosVlLayers(*r.qosVlLayers, out);

@@ -5,9 +5,13 @@
 // per source and destination on the request's ServiceID, PKey and
 // QoSClass, as OpenSM's osm_qos_policy_get_qos_level_by_mpr does).
 // NumbPath, when given, caps the answer's paths in all (OpenSM's reading:
-// the first NumbPath found, pair by pair in the order listed);
-// IndependenceSelector is not honoured (the paths are the ones the LFTs
-// give, the distinct LID pairs with LMC > 0).
+// the first NumbPath found, pair by pair in the order listed). With LMC > 0
+// a port pair has a path per LID pair; they come most independent first
+// (IBA 15.2.5.17): the preferred pair, then each the one whose walk through
+// the LFTs shares fewest cables with those before it, so that a NumbPath
+// of N gets the N most disjoint routes the tables give. IndependenceSelector
+// (non-zero) orders every port pair's paths together the same way before
+// the cap, so paths of different source or destination ports count too.
 //
 //   auto paths = findMultiPaths(subnet, *record, header.componentMask, from.lid);
 //   if (!paths) answer with paths.error();  // an SA status

@@ -4,6 +4,10 @@
 // refused (dual-sided RMPP is not implemented) and counted.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <iterator>
+#include <set>
+
 #include "sm/sa/MultiPathRecords.h"
 #include "sm/sa/PathRecords.h"
 #include "tests/sm/sa/SaFixture.h"
@@ -135,6 +139,76 @@ TEST_F(MultiPathRecordTest, AnswersAreTrimmedToMaxRecords) {
   sa.rebuild();
   EXPECT_EQ(SaFixture::records<PathRecord>(ask(request({1}, {3, 4, 5}), kCounts)).size(), 2U);
   EXPECT_EQ(sa.responder.counters().answersTrimmed, 1U);
+}
+
+// LMC 2 on a full 2-level radix-8 tree routed by ftree: each host's four
+// LIDs climb to four different spines. The tables are then changed so that
+// the destination's second LID takes its first LID's route everywhere.
+class IndependentPathsTest : public MultiPathRecordTest {
+ protected:
+  IndependentPathsTest() {
+    lmcSa.plan.routing = *makeFatTreeEngine()->route(lmcSa.plan.fabric, RoutingOptions{});
+    const std::uint16_t base = lmcSa.lidOfHost(kTo).value;
+    for (Lft& lft : lmcSa.plan.routing.lfts)
+      if (lft.port.size() > base + 1u) lft.port[base + 1u] = lft.port[base];
+    lmcSa.rebuild();
+  }
+  // The inter-switch cables (switch, out port) a path crosses, from the LFTs.
+  std::set<std::pair<NodeId, std::uint8_t>> cables(const PathRecord& p) const {
+    std::set<std::pair<NodeId, std::uint8_t>> out;
+    const Fabric& f = lmcSa.plan.fabric;
+    PortRef at = *f.port({lmcSa.hosts.at(kFrom), 1}).remote;
+    for (int hop = 0; hop < 8 && f.node(at.node).isSwitch(); ++hop) {
+      const std::uint8_t port = lmcSa.plan.routing.lfts[at.node].at(p.dlid);
+      const PortRef next = *f.port({at.node, port}).remote;
+      if (!f.node(next.node).isSwitch()) break;
+      out.insert({at.node, port});
+      at = next;
+    }
+    return out;
+  }
+  std::vector<PathRecord> askFor(unsigned paths, std::uint8_t independence = 0) {
+    MultiPathRecord r;
+    r.sgids = {lmcSa.gidOfHost(kFrom)};
+    r.dgids = {lmcSa.gidOfHost(kTo)};
+    r.numbPath = static_cast<std::uint8_t>(paths);
+    r.independenceSelector = independence;
+    SaMad mad;
+    mad.header.method = saMethod::kGetMulti;
+    mad.header.attributeId = saAttr::kMultiPathRecord;
+    mad.header.componentMask = kCounts | mprMask::kNumbPath;
+    mad.data = encodeRecord(r);
+    return SaFixture::records<PathRecord>(lmcSa.answer(encodeSaMad(mad)));
+  }
+  static constexpr std::size_t kFrom = 1, kTo = 9;  // on different leaves (4 hosts a leaf)
+  SaFixture lmcSa{FatTreeSpec{.levels = 2, .radix = 8}, /*lmc=*/2};
+};
+
+TEST_F(IndependentPathsTest, NPathsAreTheNMostDisjointLidPairs) {
+  const auto all = askFor(16);
+  ASSERT_EQ(all.size(), 16U) << "every SLID with every DLID";
+  const auto four = askFor(4);
+  ASSERT_EQ(four.size(), 4U);
+  EXPECT_EQ(four[0], all[0]) << "the preferred pair first";
+  // The copied route shares every cable with the first; the other two
+  // DLIDs' routes (and the first's) go by their own spines.
+  for (std::size_t i = 0; i < 3; ++i) {
+    for (std::size_t j = 0; j < i; ++j) {
+      std::vector<std::pair<NodeId, std::uint8_t>> shared;
+      const auto a = cables(four[i]), b = cables(four[j]);
+      std::ranges::set_intersection(a, b, std::back_inserter(shared));
+      EXPECT_TRUE(shared.empty()) << "paths " << j << " and " << i;
+    }
+  }
+  for (std::size_t i = 1; i < 3; ++i)
+    EXPECT_NE(four[i].dlid.value, lmcSa.lidOfHost(kTo).value + 1u)
+        << "the copied route comes after the disjoint ones";
+}
+
+TEST_F(IndependentPathsTest, TheIndependenceSelectorOrdersTheSameWay) {
+  const auto plain = askFor(3);
+  const auto independent = askFor(3, 1);
+  EXPECT_EQ(plain, independent) << "one port pair: the same order either way";
 }
 
 }  // namespace
