@@ -1,14 +1,45 @@
 // auto: dragonfly when the cabling is a dragonfly or dragonfly+, ftree when
-// it is a fat tree, updn otherwise. dragonfly and ftree each refuse exactly
-// the fabrics that are not their shape (and say why), so auto asks them in
-// that order and hands the refusals' reasons to the operator in a note. A fat
-// tree has no triangles and no spine-to-spine cables, so dragonfly never
-// takes one.
+// it is a fat tree, sssp otherwise, updn where sssp cannot (more VLs needed
+// than allowed, or too large a fabric). dragonfly and ftree each refuse
+// exactly the fabrics that are not their shape (and say why), so auto asks
+// them in that order and hands the refusals' reasons to the operator in a
+// note. A fat tree has no triangles and no spine-to-spine cables, so
+// dragonfly never takes one.
+//
+// On a dragonfly that is small (switches x LIDs up to kSmall) auto also
+// routes it with sssp and takes sssp's tables when their busiest link (most
+// CA-to-CA routes on one channel, every CA pair) is strictly lower, within
+// the VLs allowed: the recognition also takes irregular cabling and
+// dragonflies that lost cables, where dragonfly's detours and its updn
+// fallback crowd links that balanced shortest paths spread, while on a full
+// dragonfly dragonfly's minimal routes are at least as good and keep the
+// tie. Past kSmall the comparison is not made: sssp's work grows with
+// switches x LIDs x cables, and those dragonflies are dragonfly's.
 #include <fmt/format.h>
 #include <ibsm/Engines.h>
 
+#include "routing/engines/sssp/SsspRoutes.h"
+
 namespace ibsm {
 namespace {
+
+// Switch x LID routes up to which auto computes sssp beside the others.
+constexpr std::size_t kSmall = 2'000'000;
+
+bool small(const Fabric& fabric) {
+  std::size_t switches = 0, lids = 0;
+  for (const Node& node : fabric.nodes()) {
+    switches += node.isSwitch();
+    for (const std::uint8_t p : node.endpointPorts()) lids += std::size_t{1} << node.ports[p].lmc;
+  }
+  return switches * lids <= kSmall;
+}
+
+std::uint64_t busiest(const Fabric& fabric, const RoutingResult& r) {
+  const routing::SwitchGraph graph(fabric);
+  const routing::sssp::Channels channels(graph);
+  return routing::sssp::busiestChannel(graph, channels, r.lfts);
+}
 
 class AutoEngine final : public RoutingEngine {
  public:
@@ -16,25 +47,50 @@ class AutoEngine final : public RoutingEngine {
 
   Result<RoutingResult> route(const Fabric& fabric, const RoutingOptions& options) const override {
     auto dragonfly = makeDragonflyEngine()->route(fabric, options);
-    if (dragonfly) {
-      dragonfly->notes.insert(dragonfly->notes.begin(),
-                              "auto chose dragonfly: the fabric is a dragonfly");
-      return dragonfly;
-    }
+    if (dragonfly) return onDragonfly(fabric, options, std::move(*dragonfly));
     auto ftree = makeFatTreeEngine()->route(fabric, options);
     if (ftree) {
       ftree->notes.insert(ftree->notes.begin(), "auto chose ftree: the fabric is a fat tree");
       return ftree;
+    }
+    const std::string why = fmt::format("not a fat tree: {}", ftree.error().message);
+    auto sssp = small(fabric) ? makeSsspEngine()->route(fabric, options)
+                              : Result<RoutingResult>(fail("sssp: too large to compare"));
+    if (sssp) {
+      sssp->notes.insert(sssp->notes.begin(), {fmt::format("auto chose sssp: {}", why),
+                                               fmt::format("and {}", dragonfly.error().message)});
+      return sssp;
     }
     auto updn = makeUpDownEngine()->route(fabric, options);
     if (!updn)
       return fail(fmt::format("{}; not a fat tree ({}) and updn failed: {}",
                               dragonfly.error().message, ftree.error().message,
                               updn.error().message));
-    updn->notes.insert(updn->notes.begin(),
-                       {fmt::format("auto chose updn: not a fat tree: {}", ftree.error().message),
-                        fmt::format("and {}", dragonfly.error().message)});
+    updn->notes.insert(updn->notes.begin(), {fmt::format("auto chose updn: {}", why),
+                                             fmt::format("and {}", dragonfly.error().message),
+                                             fmt::format("and {}", sssp.error().message)});
     return updn;
+  }
+
+ private:
+  static Result<RoutingResult> onDragonfly(const Fabric& fabric, const RoutingOptions& options,
+                                           RoutingResult dragonfly) {
+    auto sssp = small(fabric) ? makeSsspEngine()->route(fabric, options)
+                              : Result<RoutingResult>(fail("too large to compare"));
+    if (sssp) {
+      const auto mine = busiest(fabric, *sssp), theirs = busiest(fabric, dragonfly);
+      if (mine < theirs) {
+        sssp->notes.insert(
+            sssp->notes.begin(),
+            fmt::format("auto chose sssp: the fabric is recognised as a dragonfly, but sssp's "
+                        "busiest link carries {} CA-to-CA routes where {}'s carries {}",
+                        mine, dragonfly.engine, theirs));
+        return sssp;
+      }
+    }
+    dragonfly.notes.insert(dragonfly.notes.begin(),
+                           "auto chose dragonfly: the fabric is a dragonfly");
+    return dragonfly;
   }
 };
 
