@@ -85,6 +85,9 @@ class AutoEngine final : public RoutingEngine {
             fmt::format("auto chose sssp: the fabric is recognised as a dragonfly, but sssp's "
                         "busiest link carries {} CA-to-CA routes where {}'s carries {}",
                         mine, dragonfly.engine, theirs));
+        // What dragonfly saw of the shape (missing cables) stays in view.
+        for (const auto& note : dragonfly.notes)
+          sssp->notes.push_back(fmt::format("{} (not taken): {}", dragonfly.engine, note));
         return sssp;
       }
     }

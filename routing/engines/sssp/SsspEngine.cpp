@@ -24,7 +24,7 @@ namespace {
 
 using routing::SwitchIndex;
 
-constexpr unsigned kPasses = 3;  // the first plus two rip-up-and-reroute passes
+constexpr unsigned kPasses = 4;  // the first plus three rip-up-and-reroute passes
 
 // Data VLs every cabled port declares (PortInfo:VLCap), the fewest of them.
 std::uint8_t declaredVls(const Fabric& fabric) {
@@ -84,10 +84,11 @@ class SsspEngine final : public RoutingEngine {
     result.lfts = std::move(tables.lfts);
     result.vlsUsed = plan.layers;
     const auto busiest = tables.load.empty() ? 0 : *std::ranges::max_element(tables.load);
-    result.notes.push_back(fmt::format(
-        "shortest paths balanced by link load over all CA pairs ({} passes): busiest link {} "
-        "CA-to-CA routes",
-        kPasses, busiest));
+    result.notes.push_back(
+        fmt::format("shortest paths balanced by link load over all CA pairs (best of {} passes): "
+                    "busiest link {} "
+                    "CA-to-CA routes",
+                    kPasses, busiest));
     if (plan.layers > 1) {
       result.sl2vl = layerSl2Vl(fabric, graph, plan.layers);
       result.pairSls = pairSls(graph, plan.raised);

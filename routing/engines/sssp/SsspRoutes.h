@@ -3,14 +3,15 @@
 // Nagel, IPDPS 2011) but held to the fewest hops. LIDs are routed one at a
 // time, in LID order. Toward one LID every switch takes, among its cables one
 // hop nearer the destination, the one whose path onward carries the least
-// load summed over its channels (a Dijkstra on the shortest-path DAG with the
-// channels' loads as weights); then the CA-to-CA routes of that LID (each
+// load, its channels' loads cubed and summed (a Dijkstra on the
+// shortest-path DAG); then the CA-to-CA routes of that LID (each
 // switch's CA ports, plus those of every switch routing through it) are added
 // to the loads of the channels they cross, so later LIDs avoid them. Every CA
 // pair counts; switch LIDs are routed the same way but add no load (they
 // carry management only). Further passes take each CA LID's routes out of
 // the loads and route it again against everything else (rip-up and
-// reroute), which lowers the busiest channel on irregular fabrics.
+// reroute), which lowers the busiest channel on irregular fabrics; the
+// tables of the pass with the least busy busiest channel are kept.
 #pragma once
 
 #include <ibsm/Fabric.h>

@@ -9,6 +9,7 @@
 //
 //   const auto walk = walkPairsOnSls(fabric, result);
 //   EXPECT_EQ(walk.failures, std::vector<std::string>{});
+//   EXPECT_EQ(walk.longer, std::vector<std::string>{});
 //   EXPECT_TRUE(walk.acyclic);
 #pragma once
 
@@ -31,7 +32,8 @@
 namespace ibsm::testing {
 
 struct PairSlWalk {
-  std::vector<std::string> failures;  // pairs not delivered, or longer than the shortest
+  std::vector<std::string> failures;  // pairs not delivered
+  std::vector<std::string> longer;    // pairs delivered on more switch hops than the fewest
   std::size_t pairs{0};               // pairs walked to their LID
   std::uint64_t busiest{0};           // most CA-to-CA routes on one channel
   std::set<std::uint8_t> vls;         // VLs the inter-switch hops use

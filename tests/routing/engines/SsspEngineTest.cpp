@@ -33,6 +33,7 @@ RoutingResult routeSssp(const Fabric& f, std::uint8_t maxVls = 8, unsigned threa
 void expectBalancedShortestLoopFree(const Fabric& f, const RoutingResult& r) {
   const auto walk = walkPairsOnSls(f, r);
   EXPECT_EQ(walk.failures, std::vector<std::string>{});
+  EXPECT_EQ(walk.longer, std::vector<std::string>{});
   EXPECT_GT(walk.pairs, 0u);
   EXPECT_TRUE(walk.acyclic);
   EXPECT_EQ(walk.vls.size(), r.vlsUsed);
