@@ -1,6 +1,6 @@
 // auto: dragonfly when the cabling is a dragonfly or dragonfly+, ftree when
 // it is a fat tree, sssp otherwise, updn where sssp cannot (more VLs needed
-// than allowed, or too large a fabric). dragonfly and ftree each refuse
+// than allowed, past kSmall, or roots named: those are updn's). dragonfly and ftree each refuse
 // exactly the fabrics that are not their shape (and say why), so auto asks
 // them in that order and hands the refusals' reasons to the operator in a
 // note. A fat tree has no triangles and no spine-to-spine cables, so
@@ -54,8 +54,12 @@ class AutoEngine final : public RoutingEngine {
       return ftree;
     }
     const std::string why = fmt::format("not a fat tree: {}", ftree.error().message);
-    auto sssp = small(fabric) ? makeSsspEngine()->route(fabric, options)
-                              : Result<RoutingResult>(fail("sssp: too large to compare"));
+    // Roots the operator named are for updn (sssp has none): updn then.
+    auto sssp = !options.rootGuids.empty()
+                    ? Result<RoutingResult>(fail("sssp: the operator named roots (updn's)"))
+                : small(fabric)
+                    ? makeSsspEngine()->route(fabric, options)
+                    : Result<RoutingResult>(fail("sssp: too large to route beside the others"));
     if (sssp) {
       sssp->notes.insert(sssp->notes.begin(), {fmt::format("auto chose sssp: {}", why),
                                                fmt::format("and {}", dragonfly.error().message)});

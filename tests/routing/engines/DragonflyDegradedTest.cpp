@@ -129,7 +129,7 @@ TEST_P(DegradedDragonfly, AutoTakesDragonflyUnlessSsspSpreadsTheLoadBetter) {
   ASSERT_TRUE(routed) << routed.error().message;
   ASSERT_FALSE(routed->notes.empty());
   const auto taken = testing::walkPairsOnSls(fabric_, *routed);
-  EXPECT_EQ(taken.failures.size(), 0u);
+  EXPECT_EQ(taken.failures, std::vector<std::string>{});
   EXPECT_TRUE(taken.acyclic);
   const auto dragonfly = testing::walkPairsOnSls(fabric_, result_);
   if (routed->engine == "dragonfly") {
@@ -231,7 +231,7 @@ TEST(DegradedDragonflyRoutes, PlacesARouterWithNoLocalCableLeftByItsGlobalLinks)
   const NodeId r0 = testing::nodeNamed(f, "g0r0");
   EXPECT_EQ(shape->groupOf[r0], shape->groupOf[testing::nodeNamed(f, "g0r1")]);
   EXPECT_EQ(shape->stranded, std::vector<NodeId>{r0});
-  const auto r = makeAutoEngine()->route(f, withVls(8));
+  const auto r = makeDragonflyEngine()->route(f, withVls(8));
   ASSERT_TRUE(r);
   const std::string notes = fmt::format("{}", fmt::join(r->notes, "\n"));
   EXPECT_NE(notes.find("router \"g0r0\" has no local link left"), std::string::npos) << notes;
@@ -252,7 +252,7 @@ TEST(DegradedDragonflyRoutes, RoutesTwoStrandedRoutersWhoseGlobalLinksCannotTell
   const auto shape = recogniseDragonfly(f);
   ASSERT_TRUE(shape) << shape.error().message;
   EXPECT_EQ(shape->stranded.size(), 2u);
-  const auto r = makeAutoEngine()->route(f, withVls(8));
+  const auto r = makeDragonflyEngine()->route(f, withVls(8));
   ASSERT_TRUE(r);
   EXPECT_EQ(r->engine, "dragonfly");
   const RouteReport report = analyseRoutes(f, *r);

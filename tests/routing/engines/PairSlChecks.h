@@ -126,13 +126,15 @@ inline PairSlWalk walkPairsOnSls(const Fabric& f, const RoutingResult& r) {
           break;
         }
       }
-      if (failure.empty() && hops > dist.at({first, *target}))
-        failure = fmt::format("{} switch hops where {} would do", hops, dist.at({first, *target}));
-      if (failure.empty())
-        ++out.pairs;
-      else
+      if (!failure.empty()) {
         out.failures.push_back(
             fmt::format("{} -> LID {} on SL {}: {}", f.describe(src), lid, sl, failure));
+        continue;
+      }
+      ++out.pairs;
+      if (hops > dist.at({first, *target}))
+        out.longer.push_back(fmt::format("{} -> LID {}: {} switch hops where {} would do",
+                                         f.describe(src), lid, hops, dist.at({first, *target})));
     }
   }
   for (const auto& [channel, routes] : load) out.busiest = std::max(out.busiest, routes);

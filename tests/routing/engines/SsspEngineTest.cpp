@@ -26,7 +26,10 @@ RoutingResult routeWith(const RoutingEngine& engine, const Fabric& f, RoutingOpt
 }
 
 RoutingResult routeSssp(const Fabric& f, std::uint8_t maxVls = 8, unsigned threads = 0) {
-  return routeWith(*makeSsspEngine(), f, {.maxVls = maxVls, .threads = threads});
+  RoutingOptions options;
+  options.maxVls = maxVls;
+  options.threads = threads;
+  return routeWith(*makeSsspEngine(), f, options);
 }
 
 // Shortest, loop-free per SL, and no busier than minhop on the same fabric.
@@ -92,7 +95,8 @@ TEST(SsspEngine, RefusesWhenTheRoutesNeedMoreVlsThanAllowed) {
   const Fabric f = generatedFabric(kDragonfly, Degradation{.links = 5, .seed = 1});
   const auto needed = routeSssp(f).vlsUsed;
   ASSERT_GT(needed, 1);
-  const auto r = makeSsspEngine()->route(f, {.maxVls = static_cast<std::uint8_t>(needed - 1)});
+  const auto r = makeSsspEngine()->route(
+      f, {.rootGuids = {}, .maxVls = static_cast<std::uint8_t>(needed - 1)});
   ASSERT_FALSE(r);
   EXPECT_NE(r.error().message.find(fmt::format("need more than {} VL", needed - 1)),
             std::string::npos)
