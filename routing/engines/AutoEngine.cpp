@@ -6,18 +6,21 @@
 // to the operator in a note. A fat tree has no triangles and no
 // spine-to-spine cables, so dragonfly never takes one.
 //
-// On a dragonfly that is small (switches x LIDs up to kSmall) auto also
-// routes it with sssp and takes sssp's tables when their busiest link (most
-// CA-to-CA routes on one channel, every CA pair) is strictly lower, within
-// the VLs allowed: the recognition also takes irregular cabling and
-// dragonflies that lost cables, where dragonfly's detours and its updn
-// fallback crowd links that balanced shortest paths spread, while on a full
-// dragonfly dragonfly's minimal routes are at least as good and keep the
-// tie. Past kSmall the comparison is not made: sssp's work grows with
+// On a dragonfly that is not whole (cables missing, groups unlinked,
+// routers stranded, or hosts and global links spread unevenly: irregular
+// cabling the recognition also takes) and small (switches x LIDs up to
+// kSmall), auto also routes it with sssp and takes sssp's tables when their
+// busiest link (most CA-to-CA routes on one channel, every CA pair) is
+// strictly lower, within the VLs allowed: there dragonfly's detours and its
+// updn fallback crowd links that balanced shortest paths spread. A whole
+// dragonfly or dragonfly+ stays dragonfly's: its minimal routes need the
+// fewest VLs (2, against sssp's 3-4) and spread within a few routes of
+// sssp's. Past kSmall the comparison is not made: sssp's work grows with
 // switches x LIDs x cables (a dragonfly a8 p4 h4, 264 switches and 1,056
 // hosts, 348,480 routes: about 0.25 CPU s), and those dragonflies are
 // dragonfly's.
 #include <fmt/format.h>
+#include <ibsm/Dragonfly.h>
 #include <ibsm/Engines.h>
 
 #include "routing/engines/sssp/SsspRoutes.h"
@@ -37,6 +40,13 @@ std::size_t routes(const Fabric& fabric) {
     for (const std::uint8_t p : node.endpointPorts()) lids += std::size_t{1} << node.ports[p].lmc;
   }
   return switches * lids;
+}
+
+bool whole(const DragonflyShape& shape) {
+  const auto even = [](const MinMax& m) { return m.min == m.max; };
+  return shape.missingLocalLinks == 0 && shape.unlinkedGroupPairs == 0 &&
+         shape.missingGlobal.empty() && shape.stranded.empty() && even(shape.hostsPerSwitch) &&
+         even(shape.globalsPerSwitch) && even(shape.globalsPerGroupPair);
 }
 
 std::uint64_t busiest(const Fabric& fabric, const RoutingResult& r) {
@@ -83,8 +93,10 @@ class AutoEngine final : public RoutingEngine {
  private:
   static Result<RoutingResult> onDragonfly(const Fabric& fabric, const RoutingOptions& options,
                                            RoutingResult dragonfly) {
-    auto sssp = routes(fabric) <= kSmall ? makeSsspEngine()->route(fabric, options)
-                                         : Result<RoutingResult>(fail("too large to compare"));
+    const auto shape = recogniseDragonfly(fabric);
+    auto sssp = routes(fabric) <= kSmall && shape && !whole(*shape)
+                    ? makeSsspEngine()->route(fabric, options)
+                    : Result<RoutingResult>(fail("too large to compare"));
     if (sssp) {
       const auto mine = busiest(fabric, *sssp), theirs = busiest(fabric, dragonfly);
       if (mine < theirs) {

@@ -82,7 +82,7 @@ TEST(AutoEngine, TakesSsspOnASmallDragonflyWhereItsBusiestLinkIsLower) {
   EXPECT_LT(taken.busiest, testing::walkPairsOnSls(f, *dragonfly).busiest);
 }
 
-TEST(AutoEngine, KeepsDragonflyOnAFullDragonflyWhereSsspSpreadsNoBetter) {
+TEST(AutoEngine, KeepsDragonflyOnAWholeDragonfly) {
   const Fabric f = sampleFabric("dragonfly-a4-p2-h2.net");
   const RoutingOptions options{.rootGuids = {}, .maxVls = 8};
   const auto r = routeAuto(f, options);
