@@ -93,8 +93,9 @@ class AutoEngine final : public RoutingEngine {
  private:
   static Result<RoutingResult> onDragonfly(const Fabric& fabric, const RoutingOptions& options,
                                            RoutingResult dragonfly) {
-    const auto shape = recogniseDragonfly(fabric);
-    auto sssp = routes(fabric) <= kSmall && shape && !whole(*shape)
+    const bool small = routes(fabric) <= kSmall;
+    const auto shape = small ? recogniseDragonfly(fabric) : fail("too large to compare");
+    auto sssp = small && shape && !whole(*shape)
                     ? makeSsspEngine()->route(fabric, options)
                     : Result<RoutingResult>(fail("too large to compare"));
     if (sssp) {
