@@ -1,6 +1,8 @@
 // The routing engines ibsm ships, and the registry that picks one by name.
-// Names: "minhop", "updn", "ftree", "dragonfly", "auto" (dragonfly on a
-// recognised dragonfly or dragonfly+, ftree on a fat tree, else updn).
+// Names: "minhop", "updn", "ftree", "dragonfly", "sssp" (balanced shortest
+// paths on VL layers), "auto" (dragonfly on a recognised dragonfly or
+// dragonfly+ unless sssp spreads it better, ftree on a fat tree, else sssp,
+// else updn; see AutoEngine.cpp).
 #pragma once
 
 #include <ibsm/Routing.h>
@@ -13,6 +15,7 @@ std::unique_ptr<RoutingEngine> makeMinHopEngine();
 std::unique_ptr<RoutingEngine> makeUpDownEngine();
 std::unique_ptr<RoutingEngine> makeFatTreeEngine();
 std::unique_ptr<RoutingEngine> makeDragonflyEngine();
+std::unique_ptr<RoutingEngine> makeSsspEngine();
 std::unique_ptr<RoutingEngine> makeAutoEngine();
 
 EngineRegistry defaultRegistry();

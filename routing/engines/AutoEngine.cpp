@@ -1,14 +1,59 @@
 // auto: dragonfly when the cabling is a dragonfly or dragonfly+, ftree when
-// it is a fat tree, updn otherwise. dragonfly and ftree each refuse exactly
-// the fabrics that are not their shape (and say why), so auto asks them in
-// that order and hands the refusals' reasons to the operator in a note. A fat
-// tree has no triangles and no spine-to-spine cables, so dragonfly never
-// takes one.
+// it is a fat tree, sssp otherwise, updn where sssp cannot (more VLs needed
+// than allowed, past kLargest, or roots named: those are updn's). dragonfly
+// and ftree each refuse exactly the fabrics that are not their shape (and
+// say why), so auto asks them in that order and hands the refusals' reasons
+// to the operator in a note. A fat tree has no triangles and no
+// spine-to-spine cables, so dragonfly never takes one.
+//
+// On a dragonfly that is not whole (cables missing, groups unlinked,
+// routers stranded, or hosts and global links spread unevenly: irregular
+// cabling the recognition also takes) and small (switches x LIDs up to
+// kSmall), auto also routes it with sssp and takes sssp's tables when their
+// busiest link (most CA-to-CA routes on one channel, every CA pair) is
+// strictly lower, within the VLs allowed: there dragonfly's detours and its
+// updn fallback crowd links that balanced shortest paths spread. A whole
+// dragonfly or dragonfly+ stays dragonfly's: its minimal routes need the
+// fewest VLs (2, against sssp's 3-4) and spread within a few routes of
+// sssp's. Past kSmall the comparison is not made: sssp's work grows with
+// switches x LIDs x cables (a dragonfly a8 p4 h4, 264 switches and 1,056
+// hosts, 348,480 routes: about 0.25 CPU s), and those dragonflies are
+// dragonfly's.
 #include <fmt/format.h>
+#include <ibsm/Dragonfly.h>
 #include <ibsm/Engines.h>
+
+#include "routing/engines/sssp/SsspRoutes.h"
 
 namespace ibsm {
 namespace {
+
+// Switch x LID routes up to which auto computes sssp beside dragonfly, and
+// up to which it routes with sssp what is neither a fat tree nor a dragonfly.
+constexpr std::size_t kSmall = 500'000;
+constexpr std::size_t kLargest = 8'000'000;
+
+std::size_t routes(const Fabric& fabric) {
+  std::size_t switches = 0, lids = 0;
+  for (const Node& node : fabric.nodes()) {
+    switches += node.isSwitch();
+    for (const std::uint8_t p : node.endpointPorts()) lids += std::size_t{1} << node.ports[p].lmc;
+  }
+  return switches * lids;
+}
+
+bool whole(const DragonflyShape& shape) {
+  const auto even = [](const MinMax& m) { return m.min == m.max; };
+  return shape.missingLocalLinks == 0 && shape.unlinkedGroupPairs == 0 &&
+         shape.missingGlobal.empty() && shape.stranded.empty() && even(shape.hostsPerSwitch) &&
+         even(shape.globalsPerSwitch) && even(shape.globalsPerGroupPair);
+}
+
+std::uint64_t busiest(const Fabric& fabric, const RoutingResult& r) {
+  const routing::SwitchGraph graph(fabric);
+  const routing::sssp::Channels channels(graph);
+  return routing::sssp::busiestChannel(graph, channels, r.lfts);
+}
 
 class AutoEngine final : public RoutingEngine {
  public:
@@ -16,25 +61,60 @@ class AutoEngine final : public RoutingEngine {
 
   Result<RoutingResult> route(const Fabric& fabric, const RoutingOptions& options) const override {
     auto dragonfly = makeDragonflyEngine()->route(fabric, options);
-    if (dragonfly) {
-      dragonfly->notes.insert(dragonfly->notes.begin(),
-                              "auto chose dragonfly: the fabric is a dragonfly");
-      return dragonfly;
-    }
+    if (dragonfly) return onDragonfly(fabric, options, std::move(*dragonfly));
     auto ftree = makeFatTreeEngine()->route(fabric, options);
     if (ftree) {
       ftree->notes.insert(ftree->notes.begin(), "auto chose ftree: the fabric is a fat tree");
       return ftree;
+    }
+    const std::string why = fmt::format("not a fat tree: {}", ftree.error().message);
+    // Roots the operator named are for updn (sssp has none): updn then.
+    auto sssp = !options.rootGuids.empty()
+                    ? Result<RoutingResult>(fail("sssp: the operator named roots (updn's)"))
+                : routes(fabric) <= kLargest
+                    ? makeSsspEngine()->route(fabric, options)
+                    : Result<RoutingResult>(fail("sssp: too large to route beside the others"));
+    if (sssp) {
+      sssp->notes.insert(sssp->notes.begin(), {fmt::format("auto chose sssp: {}", why),
+                                               fmt::format("and {}", dragonfly.error().message)});
+      return sssp;
     }
     auto updn = makeUpDownEngine()->route(fabric, options);
     if (!updn)
       return fail(fmt::format("{}; not a fat tree ({}) and updn failed: {}",
                               dragonfly.error().message, ftree.error().message,
                               updn.error().message));
-    updn->notes.insert(updn->notes.begin(),
-                       {fmt::format("auto chose updn: not a fat tree: {}", ftree.error().message),
-                        fmt::format("and {}", dragonfly.error().message)});
+    updn->notes.insert(updn->notes.begin(), {fmt::format("auto chose updn: {}", why),
+                                             fmt::format("and {}", dragonfly.error().message),
+                                             fmt::format("and {}", sssp.error().message)});
     return updn;
+  }
+
+ private:
+  static Result<RoutingResult> onDragonfly(const Fabric& fabric, const RoutingOptions& options,
+                                           RoutingResult dragonfly) {
+    const bool small = routes(fabric) <= kSmall;
+    const auto shape = small ? recogniseDragonfly(fabric) : fail("too large to compare");
+    auto sssp = small && shape && !whole(*shape)
+                    ? makeSsspEngine()->route(fabric, options)
+                    : Result<RoutingResult>(fail("too large to compare"));
+    if (sssp) {
+      const auto mine = busiest(fabric, *sssp), theirs = busiest(fabric, dragonfly);
+      if (mine < theirs) {
+        sssp->notes.insert(
+            sssp->notes.begin(),
+            fmt::format("auto chose sssp: the fabric is recognised as a dragonfly, but sssp's "
+                        "busiest link carries {} CA-to-CA routes where {}'s carries {}",
+                        mine, dragonfly.engine, theirs));
+        // What dragonfly saw of the shape (missing cables) stays in view.
+        for (const auto& note : dragonfly.notes)
+          sssp->notes.push_back(fmt::format("{} (not taken): {}", dragonfly.engine, note));
+        return sssp;
+      }
+    }
+    dragonfly.notes.insert(dragonfly.notes.begin(),
+                           "auto chose dragonfly: the fabric is a dragonfly");
+    return dragonfly;
   }
 };
 

@@ -8,6 +8,7 @@ EngineRegistry defaultRegistry() {
   r.add("updn", makeUpDownEngine);
   r.add("ftree", makeFatTreeEngine);
   r.add("dragonfly", makeDragonflyEngine);
+  r.add("sssp", makeSsspEngine);
   r.add("auto", makeAutoEngine);
   return r;
 }

@@ -1,11 +1,13 @@
-// auto: dragonfly on a dragonfly, ftree on a fat tree, updn on anything
-// else, and a note that says which one ran and why.
+// auto: dragonfly on a dragonfly (sssp where it spreads a small one
+// better), ftree on a fat tree, sssp on anything else (updn where sssp
+// cannot), and a note that says which one ran and why.
 #include <gtest/gtest.h>
 #include <ibsm/Engines.h>
 #include <ibsm/Report.h>
 
 #include <string>
 
+#include "tests/routing/engines/PairSlChecks.h"
 #include "tests/support/FabricFixtures.h"
 
 namespace ibsm {
@@ -47,6 +49,47 @@ TEST(AutoEngine, RunsUpDownOnAnythingElseWithFtreesReason) {
   ASSERT_FALSE(r.notes.empty());
   EXPECT_EQ(r.notes.front(), "auto chose updn: not a fat tree: " + refusal.error().message);
   expectUsable(f, r);
+}
+
+TEST(AutoEngine, RunsSsspOnAnythingElseWhenTheVlsAllow) {
+  const Fabric f = testing::ringFabric(5);
+  const auto r = routeAuto(f, {.rootGuids = {}, .maxVls = 4});
+  EXPECT_EQ(r.engine, "sssp");
+  ASSERT_FALSE(r.notes.empty());
+  EXPECT_TRUE(r.notes.front().starts_with("auto chose sssp: not a fat tree: ")) << r.notes.front();
+  const auto walk = testing::walkPairsOnSls(f, r);
+  EXPECT_EQ(walk.failures, std::vector<std::string>{});
+  EXPECT_EQ(walk.longer, std::vector<std::string>{});
+  EXPECT_TRUE(walk.acyclic);
+}
+
+// The irregular sample passes for a dragonfly; dragonfly's routes crowd one
+// link that balanced shortest paths spread.
+TEST(AutoEngine, TakesSsspOnASmallDragonflyWhereItsBusiestLinkIsLower) {
+  const Fabric f = sampleFabric("irregular-8sw-144hosts.net");
+  const RoutingOptions options{.rootGuids = {}, .maxVls = 8};
+  const auto r = routeAuto(f, options);
+  EXPECT_EQ(r.engine, "sssp");
+  ASSERT_FALSE(r.notes.empty());
+  EXPECT_TRUE(
+      r.notes.front().starts_with("auto chose sssp: the fabric is recognised as a dragonfly"))
+      << r.notes.front();
+  const auto taken = testing::walkPairsOnSls(f, r);
+  EXPECT_EQ(taken.failures, std::vector<std::string>{});
+  EXPECT_TRUE(taken.acyclic);
+  const auto dragonfly = makeDragonflyEngine()->route(f, options);
+  ASSERT_TRUE(dragonfly);
+  EXPECT_LT(taken.busiest, testing::walkPairsOnSls(f, *dragonfly).busiest);
+}
+
+TEST(AutoEngine, KeepsDragonflyOnAWholeDragonfly) {
+  const Fabric f = sampleFabric("dragonfly-a4-p2-h2.net");
+  const RoutingOptions options{.rootGuids = {}, .maxVls = 8};
+  const auto r = routeAuto(f, options);
+  EXPECT_EQ(r.engine, "dragonfly");
+  const auto sssp = makeSsspEngine()->route(f, options);
+  ASSERT_TRUE(sssp);
+  EXPECT_GE(testing::walkPairsOnSls(f, *sssp).busiest, testing::walkPairsOnSls(f, r).busiest);
 }
 
 TEST(AutoEngine, ChoosesDragonflyOnADragonflyWithTheVlsItNeeds) {

@@ -24,6 +24,7 @@
 #include <vector>
 
 #include "tests/routing/engines/DragonflyDegradedChecks.h"
+#include "tests/routing/engines/PairSlChecks.h"
 #include "tests/routing/engines/RouteChecks.h"
 #include "tests/support/FabricFixtures.h"
 
@@ -107,7 +108,7 @@ class DegradedDragonfly : public ::testing::TestWithParam<Case> {
  protected:
   void SetUp() override {
     fabric_ = GetParam().fabric();
-    const auto routed = makeAutoEngine()->route(fabric_, withVls(8));
+    const auto routed = makeDragonflyEngine()->route(fabric_, withVls(8));
     ASSERT_TRUE(routed) << routed.error().message;
     result_ = *routed;
     report_ = analyseRoutes(fabric_, result_);
@@ -119,10 +120,26 @@ class DegradedDragonfly : public ::testing::TestWithParam<Case> {
   RouteReport report_;
 };
 
-TEST_P(DegradedDragonfly, AutoKeepsTheDragonflyEngine) {
+// auto keeps dragonfly unless sssp's balanced shortest paths leave a less
+// busy busiest link (AutoEngine.cpp), judged here by walking each pair on
+// its SL.
+TEST_P(DegradedDragonfly, AutoTakesDragonflyUnlessSsspSpreadsTheLoadBetter) {
   EXPECT_EQ(result_.engine, "dragonfly") << notes();
-  ASSERT_FALSE(result_.notes.empty());
-  EXPECT_EQ(result_.notes.front(), "auto chose dragonfly: the fabric is a dragonfly");
+  const auto routed = makeAutoEngine()->route(fabric_, withVls(8));
+  ASSERT_TRUE(routed) << routed.error().message;
+  ASSERT_FALSE(routed->notes.empty());
+  const auto taken = testing::walkPairsOnSls(fabric_, *routed);
+  EXPECT_EQ(taken.failures, std::vector<std::string>{});
+  EXPECT_TRUE(taken.acyclic);
+  const auto dragonfly = testing::walkPairsOnSls(fabric_, result_);
+  if (routed->engine == "dragonfly") {
+    EXPECT_EQ(routed->notes.front(), "auto chose dragonfly: the fabric is a dragonfly");
+    EXPECT_EQ(taken.busiest, dragonfly.busiest);
+  } else {
+    EXPECT_EQ(routed->engine, "sssp");
+    EXPECT_TRUE(routed->notes.front().starts_with("auto chose sssp")) << routed->notes.front();
+    EXPECT_LT(taken.busiest, dragonfly.busiest);
+  }
 }
 
 TEST_P(DegradedDragonfly, RecognisesTheGroupsTheCablesWereLaidFor) {
@@ -214,7 +231,7 @@ TEST(DegradedDragonflyRoutes, PlacesARouterWithNoLocalCableLeftByItsGlobalLinks)
   const NodeId r0 = testing::nodeNamed(f, "g0r0");
   EXPECT_EQ(shape->groupOf[r0], shape->groupOf[testing::nodeNamed(f, "g0r1")]);
   EXPECT_EQ(shape->stranded, std::vector<NodeId>{r0});
-  const auto r = makeAutoEngine()->route(f, withVls(8));
+  const auto r = makeDragonflyEngine()->route(f, withVls(8));
   ASSERT_TRUE(r);
   const std::string notes = fmt::format("{}", fmt::join(r->notes, "\n"));
   EXPECT_NE(notes.find("router \"g0r0\" has no local link left"), std::string::npos) << notes;
@@ -235,7 +252,7 @@ TEST(DegradedDragonflyRoutes, RoutesTwoStrandedRoutersWhoseGlobalLinksCannotTell
   const auto shape = recogniseDragonfly(f);
   ASSERT_TRUE(shape) << shape.error().message;
   EXPECT_EQ(shape->stranded.size(), 2u);
-  const auto r = makeAutoEngine()->route(f, withVls(8));
+  const auto r = makeDragonflyEngine()->route(f, withVls(8));
   ASSERT_TRUE(r);
   EXPECT_EQ(r->engine, "dragonfly");
   const RouteReport report = analyseRoutes(f, *r);

@@ -1,0 +1,114 @@
+// sssp: balanced shortest paths on VL layers, for fabrics that are neither a
+// fat tree nor a dragonfly (irregular clusters) and for degraded
+// dragonflies. Every route takes the fewest switch hops, chosen by link load
+// over all CA pairs (SsspRoutes.h), then the routes are spread over VL
+// layers so that each layer's channel dependency graph is acyclic
+// (SsspLayers.h). It refuses when the layers need more VLs than
+// RoutingOptions::maxVls or the ports' VLCap allow.
+//
+// A route moved to layer k travels on SL k: RoutingResult::pairSls names
+// every (destination LID, source port) whose SL is not 0 (the CA ports and
+// the switch itself behind the route's first switch), and every switch's
+// SL2VL maps SL k to VL k on every turn (SLs past the layers to VL 0). Where
+// one layer suffices, pairSls and sl2vl stay empty.
+#include <fmt/format.h>
+#include <ibsm/Engines.h>
+
+#include <algorithm>
+
+#include "routing/engines/sssp/SsspLayers.h"
+#include "routing/engines/sssp/SsspRoutes.h"
+
+namespace ibsm {
+namespace {
+
+using routing::SwitchIndex;
+
+constexpr unsigned kPasses = 4;  // the first plus three rip-up-and-reroute passes
+
+// Data VLs every cabled port declares (PortInfo:VLCap), the fewest of them.
+std::uint8_t declaredVls(const Fabric& fabric) {
+  std::uint8_t vls = 15;
+  for (const Node& node : fabric.nodes())
+    for (std::size_t p = 1; p < node.ports.size(); ++p) {
+      if (!node.ports[p].remote) continue;
+      static constexpr std::uint8_t kByCap[] = {1, 1, 2, 4, 8, 15};
+      vls = std::min(vls, kByCap[std::min<std::uint8_t>(node.ports[p].vlCap, 5)]);
+    }
+  return vls;
+}
+
+std::vector<PairSl> pairSls(const routing::SwitchGraph& graph,
+                            const std::vector<routing::sssp::RaisedRoute>& raised) {
+  std::vector<PairSl> out;
+  for (const auto& r : raised)
+    for (const routing::Endpoint& e : graph.endpoints(r.from))
+      out.push_back(PairSl{.dlid = Lid{r.lid}, .source = e.owner, .sl = r.layer});
+  std::ranges::sort(out);
+  return out;
+}
+
+std::vector<Sl2VlEntry> layerSl2Vl(const Fabric& fabric, const routing::SwitchGraph& graph,
+                                   std::uint8_t layers) {
+  std::array<std::uint8_t, 16> vl{};
+  for (std::uint8_t sl = 0; sl < layers; ++sl) vl[sl] = sl;
+  std::vector<Sl2VlEntry> out;
+  for (SwitchIndex s = 0; s < graph.size(); ++s) {
+    const NodeId id = graph.nodeId(s);
+    const auto& ports = fabric.node(id).ports;
+    for (std::size_t in = 1; in < ports.size(); ++in)
+      for (std::size_t o = 1; o < ports.size() && ports[in].remote; ++o)
+        if (o != in && ports[o].remote)
+          out.push_back(
+              Sl2VlEntry{id, static_cast<std::uint8_t>(in), static_cast<std::uint8_t>(o), vl});
+  }
+  return out;
+}
+
+class SsspEngine final : public RoutingEngine {
+ public:
+  std::string_view name() const override { return "sssp"; }
+
+  Result<RoutingResult> route(const Fabric& fabric, const RoutingOptions& options) const override {
+    const routing::SwitchGraph graph(fabric);
+    const routing::sssp::Channels channels(graph);
+    auto tables = routing::sssp::routeBalanced(fabric, graph, channels, kPasses, options.threads);
+    const std::uint8_t allowed = std::min(options.maxVls, declaredVls(fabric));
+    const auto plan =
+        routing::sssp::planLayers(graph, channels, tables, std::max<std::uint8_t>(allowed, 1));
+    if (plan.problem)
+      return fail(fmt::format("sssp: {} (the ports declare {}, maxVls allows {})", *plan.problem,
+                              declaredVls(fabric), options.maxVls));
+    RoutingResult result;
+    result.engine = std::string(name());
+    result.lfts = std::move(tables.lfts);
+    result.vlsUsed = plan.layers;
+    const auto busiest = tables.load.empty() ? 0 : *std::ranges::max_element(tables.load);
+    result.notes.push_back(
+        fmt::format("shortest paths balanced by link load over all CA pairs (best of {} passes): "
+                    "busiest link {} "
+                    "CA-to-CA routes",
+                    kPasses, busiest));
+    if (plan.layers > 1) {
+      result.sl2vl = layerSl2Vl(fabric, graph, plan.layers);
+      result.pairSls = pairSls(graph, plan.raised);
+      result.notes.push_back(fmt::format(
+          "{} VL layers, each free of credit loops: {} dependencies broken by moving {} routes "
+          "(switch, LID) up a layer; {} (source port, LID) pairs travel on SL 1-{}",
+          plan.layers, plan.cuts, plan.raised.size(), result.pairSls.size(), plan.layers - 1));
+    }
+    if (tables.unroutedEntries > 0)
+      result.notes.push_back(fmt::format(
+          "{} LIDs are unreachable from at least one switch ({} switch/LID entries left unrouted)",
+          tables.unreachableLids, tables.unroutedEntries));
+    return result;
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<RoutingEngine> makeSsspEngine() {
+  return std::make_unique<SsspEngine>();
+}
+
+}  // namespace ibsm

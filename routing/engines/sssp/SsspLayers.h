@@ -1,0 +1,43 @@
+// sssp's VL layers (DFSSSP's idea, Domke, Hoefler and Nagel, IPDPS 2011):
+// every route of a switch toward a LID is a path of channels; all start on
+// layer 0. While the channel dependency graph (Dally and Seitz) of a
+// layer's paths has a cycle, the dependency on that cycle that the fewest
+// of the layer's paths make is broken by moving those paths to the next
+// layer, where they are searched again in turn. A layer is thus acyclic on
+// its own, and a route stays on one layer (one VL) from source to
+// destination, so the VLs together are free of credit loops. A pair travels
+// on the SL of its layer; SL k -> VL k.
+//
+// The search is depth first over the channels, restarted after each cut
+// with the channels already proven to reach no cycle left out (removing
+// dependencies cannot give them one), so a layer costs about one pass over
+// its dependencies plus one per cut.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "routing/engines/sssp/SsspRoutes.h"
+
+namespace ibsm::routing::sssp {
+
+// A route off layer 0: the switch it starts from and the LID it leads to.
+struct RaisedRoute {
+  std::uint16_t lid{0};
+  SwitchIndex from{0};
+  std::uint8_t layer{0};
+};
+
+struct LayerPlan {
+  std::uint8_t layers{1};              // VLs needed
+  std::optional<std::string> problem;  // set when more than `allowed` would be needed
+  std::uint32_t cuts{0};               // dependencies broken by moving routes up a layer
+  std::vector<RaisedRoute> raised;     // by LID, then switch
+};
+
+LayerPlan planLayers(const SwitchGraph& graph, const Channels& channels, const SsspTables& tables,
+                     std::uint8_t allowed);
+
+}  // namespace ibsm::routing::sssp
