@@ -120,8 +120,8 @@ Result<Inputs> gatherInputs(const RouteArgs& args, Progress& progress) {
 }
 
 // sl2vl.dump when the engine uses more than one VL or QoS programs every
-// port's, vlarb.dump with QoS; a dump from an earlier run that this one
-// would not write is removed, lest it be mistaken for this one's.
+// port's, pair-sls when the engine names pairs' SLs, vlarb.dump with QoS; a dump from an earlier
+// run that this one would not write is removed, lest it be mistaken for this one's.
 Result<void> writeVlTables(const std::filesystem::path& out, const SubnetPlan& plan) {
   std::error_code ec;
   const qos::QosTables* qos = plan.qosTables ? &*plan.qosTables : nullptr;
@@ -132,6 +132,13 @@ Result<void> writeVlTables(const std::filesystem::path& out, const SubnetPlan& p
                                                     writeSl2VlDump(plan.fabric, plan.routing, qos,
                                                                    write);
                                                   });
+             !ok) {
+    return ok;
+  }
+  if (plan.routing.pairSls.empty()) {
+    std::filesystem::remove(out / "pair-sls", ec);
+  } else if (auto ok = files::writeFileAtomically(out / "pair-sls",
+                                                  formatPairSls(plan.fabric, plan.routing));
              !ok) {
     return ok;
   }
