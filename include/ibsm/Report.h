@@ -62,6 +62,7 @@
 #include <array>
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -278,6 +279,17 @@ CreditLoopReport findCreditLoops(const Fabric& fabric, const RoutingResult& resu
 // The multicast plan judged: figures, and checkMulticast() over its MFTs.
 MulticastReport analyseMulticast(const Fabric& fabric, const MulticastPlan& plan,
                                  const std::vector<McGroupRoute>& groups);
+
+// Each group's tree walked on its SL (sls[i]: groups[i]'s) from every
+// member, through the SL2VL tables the plan programs (a CA port's with in
+// port 0): where a turn maps the SL to VL 15 the copies past it are
+// dropped. One problem per group and dropping turn, naming the group, the
+// SL and the turn ("sw"[in] -> [out]); empty when no tree is cut. Loops in
+// the trees are checkMulticast()'s.
+std::vector<std::string> checkMulticastSls(const Fabric& fabric, const std::vector<SwitchMft>& mfts,
+                                           const std::vector<McGroupRoute>& groups,
+                                           const std::vector<std::uint8_t>& sls,
+                                           std::span<const Sl2VlEntry> sl2vl);
 
 // The report as one JSON object (stable keys, for scripts and CI).
 std::string reportJson(const RouteReport& report);

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 #include <ibsm/Dumps.h>
 #include <ibsm/Engines.h>
+#include <ibsm/ProgrammedSl2Vl.h>
 #include <ibsm/QosOptions.h>
 #include <ibsm/Report.h>
 #include <ibsm/SubnetPlan.h>
@@ -289,6 +290,16 @@ int runRoute(const RouteArgs& args) {
   auto multicast = planDryRunMulticast(plan->fabric, inputs->partitions);
   if (!multicast) return inputError(multicast.error());
   report.multicast = multicast->report;
+  // Each tree on its group's SL through the SL2VL tables the plan programs.
+  if (!plan->routing.sl2vl.empty() || plan->qosTables) {
+    std::vector<std::uint8_t> groupSls;
+    for (const auto& g : multicast->groups) groupSls.push_back(g.params.sl);
+    const auto sl2vl =
+        programmedSl2VlEntries(plan->routing.sl2vl, plan->qosTables ? &*plan->qosTables : nullptr);
+    for (auto& p :
+         checkMulticastSls(plan->fabric, multicast->plan.mfts, multicast->routes, groupSls, sl2vl))
+      report.multicast->problems.push_back(std::move(p));
+  }
   report.qos = std::move(*qos);
   if (plan->qosTables) report.qosVlLayers = plan->qosTables->layers;
   if (auto& held = inputs->previous; held) {
