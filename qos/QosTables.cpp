@@ -176,10 +176,33 @@ void adoptLayeredSl2Vl(QosTables& tables, RoutingResult& routing) {
   tables.layered.clear();
 }
 
+namespace {
+
+// With an engine that names its pairs' SLs (RoutingResult::pairSls) the SA
+// answers those, not a QoS level's (PathRecords.cpp): its routes are free
+// of credit loops only on them, as OpenSM's lash and dfsssp answer their
+// path SL. Said once where a level names an SL of its own.
+std::optional<std::string> pairSlConflict(const ResolvedQos* policy, const RoutingResult& routing) {
+  if (routing.pairSls.empty() || !policy || !policy->policy) return std::nullopt;
+  std::vector<std::string> levels;
+  for (const QosLevel& l : policy->policy->levels)
+    if (l.sl != 0) levels.push_back(fmt::format("{} (SL {})", l.name, l.sl));
+  if (levels.empty()) return std::nullopt;
+  return fmt::format(
+      "the routing engine {} gives {} pairs an SL of their own and every other pair SL 0: the SA "
+      "answers those SLs, not the QoS levels' ({}), whose classes then follow the engine's SLs; "
+      "the levels still cap MTU, rate, PKey and packet life",
+      routing.engine, routing.pairSls.size(), fmt::join(levels, ", "));
+}
+
+}  // namespace
+
 Result<QosTables> planQosFor(const Fabric& fabric, const QosOptions& options,
                              const ResolvedQos* policy, RoutingResult& routing) {
   auto tables = planQosTables(fabric, options, policy, routing.sl2vl);
   if (tables) adoptLayeredSl2Vl(*tables, routing);
+  if (tables)
+    if (auto note = pairSlConflict(policy, routing)) tables->notes.push_back(std::move(*note));
   return tables;
 }
 

@@ -197,6 +197,33 @@ struct DumpedSl2Vl {
 [[nodiscard]] Result<std::vector<Sl2VlEntry>> sl2vlByNode(const Fabric& fabric,
                                                           const std::vector<DumpedSl2Vl>& dumped);
 
+// pair-sls holds RoutingResult::pairSls (written only when the engine names
+// some), one line per pair, in the result's order (by DLID, then source):
+//
+//   node 0xNODEGUID16 port N dlid 0xLID4 sl K
+//
+// the source as its node's GUID and port (0: a switch itself), K 0-15;
+// lines starting with '#' and blank lines are comments.
+std::string formatPairSls(const Fabric& fabric, const RoutingResult& result);
+
+struct DumpedPairSl {
+  Guid node;
+  std::uint8_t port{0};
+  Lid dlid;
+  std::uint8_t sl{0};
+  std::size_t line{0};  // where it was read, for the errors of pairSlsByNode
+};
+// Reads pair-sls. A line of another form, an SL above 15 or a DLID that is
+// no unicast LID, or a pair listed twice is an error naming file and line.
+[[nodiscard]] Result<std::vector<DumpedPairSl>> parsePairSls(std::string_view text,
+                                                             std::string_view fileName);
+// The pairs as RoutingResult::pairSls of `fabric`, sorted. Fails, naming
+// file and line, on a node the fabric lacks or a port it does not have or
+// that cannot send (a CA port with no LID, a switch port other than 0).
+[[nodiscard]] Result<std::vector<PairSl>> pairSlsByNode(const Fabric& fabric,
+                                                        const std::vector<DumpedPairSl>& dumped,
+                                                        std::string_view fileName);
+
 // Multicast forwarding tables as `ibroute -M` prints them (infiniband-diags
 // ibroute.c), one switch after the other, switches in the order of the LFT
 // dump:

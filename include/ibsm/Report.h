@@ -37,9 +37,10 @@
 //   switch may originate traffic, so every chain counts, delivered or not.
 //   The tables are deadlock-free when that graph has no cycle.
 // * VLs: a hop's VL is the SL2VL entry of (switch, in port, out port, SL);
-//   traffic starts at its source's port (port 0 for a switch). Paths use SL 0
-//   today; the analysis keeps the SL as a parameter of its per-destination
-//   pass so that per-path SLs can be added by running it per SL. A missing
+//   traffic starts at its source's port (port 0 for a switch). Without
+//   RoutingResult::pairSls every SL a path can carry is walked; with them
+//   each pair on its SL (the rest on SL 0): the SL k dependencies are those
+//   of the chains from the switches where sources on SL k enter. A missing
 //   SL2VL entry maps to VL 0; VL 15 drops the packet, so it holds no buffer.
 //   The dragonfly engine maps every SL of a turn to the same VL, so its
 //   tables are judged exactly whatever SL a transport picks.
@@ -62,6 +63,7 @@
 #include <array>
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -162,6 +164,14 @@ struct CreditLoopReport {
   // table maps alike (so every SL a path can carry is judged); {0} without
   // SL2VL tables.
   std::vector<std::uint8_t> sls{0};
+  // Each pair was walked on its SL (RoutingResult::pairSls, with SL2VL
+  // tables): `sls` are SL 0 and the SLs the engine names, the dependencies of
+  // SL k those of the chains from where the sources on SL k enter.
+  bool perPairSls{false};
+  // The VLs some hop between switches of the walked traffic is on (with
+  // SL2VL tables; {0} without): fewer than vlsAnalysed when a VL the tables
+  // name carries nothing.
+  std::vector<std::uint8_t> vlsCarrying{0};
 };
 
 // The multicast trees of a dry run, judged by checkMulticast(): how many,
@@ -230,6 +240,10 @@ struct RouteReport {
   // How disjoint the routes toward each CA port's LMC LIDs are; only when
   // some CA port has LMC > 0 (MultipathReport.h).
   std::optional<MultipathReport> multipath{};
+  // Pairs (as `pairs` counts them) by the SL the engine gave them, index =
+  // SL (RoutingResult::pairSls; the pairs it does not name on SL 0); empty
+  // when it names none.
+  std::vector<std::uint64_t> pairsBySl;
   // Filled by the caller when it planned multicast (analyseMulticast()).
   std::optional<MulticastReport> multicast{};
   // Filled by the caller when it compared with previous tables.
@@ -269,6 +283,17 @@ CreditLoopReport findCreditLoops(const Fabric& fabric, const RoutingResult& resu
 // The multicast plan judged: figures, and checkMulticast() over its MFTs.
 MulticastReport analyseMulticast(const Fabric& fabric, const MulticastPlan& plan,
                                  const std::vector<McGroupRoute>& groups);
+
+// Each group's tree walked on its SL (sls[i]: groups[i]'s) from every
+// member, through the SL2VL tables the plan programs (a CA port's with in
+// port 0): where a turn maps the SL to VL 15 the copies past it are
+// dropped. One problem per group and dropping turn, naming the group, the
+// SL and the turn ("sw"[in] -> [out]); empty when no tree is cut. Loops in
+// the trees are checkMulticast()'s.
+std::vector<std::string> checkMulticastSls(const Fabric& fabric, const std::vector<SwitchMft>& mfts,
+                                           const std::vector<McGroupRoute>& groups,
+                                           const std::vector<std::uint8_t>& sls,
+                                           std::span<const Sl2VlEntry> sl2vl);
 
 // The report as one JSON object (stable keys, for scripts and CI).
 std::string reportJson(const RouteReport& report);

@@ -302,6 +302,32 @@ void fillFromTally(const ForwardingView& view, const Worker& all, std::uint8_t v
   report.creditLoops = all.deps().report(vlsNeeded);
 }
 
+// RouteReport::pairsBySl: the pairs the engine names counted on their SL
+// (those that are pairs: a source that sends, a destination LID it does
+// not own), every other pair on SL 0.
+std::vector<std::uint64_t> pairsBySl(const ForwardingView& view, const RouteReport& report) {
+  if (view.pairSls().empty()) return {};
+  constexpr PortRef kNone{~NodeId{0}, 0};
+  std::vector<PortRef> owner;
+  for (const Destination& d : view.destinations()) {
+    if (owner.size() <= d.lid.value) owner.resize(d.lid.value + 1u, kNone);
+    owner[d.lid.value] = d.owner;
+  }
+  std::vector<std::uint64_t> out(16, 0);
+  for (const PairSl& p : view.pairSls()) {
+    const ForwardingView::Entry e = view.entryOf(p.source);
+    if (e.sw == kNoSwitch || (e.inPort == 0 && !view.switchIsSource(e.sw))) continue;
+    if (p.dlid.value >= owner.size() || owner[p.dlid.value] == kNone) continue;
+    if (owner[p.dlid.value] != p.source) ++out[p.sl & 0xF];
+  }
+  std::uint64_t all = 0;
+  for (const PairCounts& c : report.pairs) all += c.routed + c.unreachable;
+  const std::uint64_t named = std::accumulate(out.begin() + 1, out.end(), std::uint64_t{0});
+  out[0] = all - std::min(all, named);
+  while (out.size() > 1 && out.back() == 0) out.pop_back();
+  return out;
+}
+
 }  // namespace
 
 RouteReport analyseRoutes(const Fabric& fabric, const RoutingResult& result, unsigned threads) {
@@ -320,6 +346,7 @@ RouteReport analyseRoutes(const Fabric& fabric, const RoutingResult& result, uns
   fillFromTally(view, pool.front(), result.vlsUsed, report);
   if (auto m = analysis::analyseMultipath(view, threads); m.destinationPorts > 0)
     report.multipath = std::move(m);
+  report.pairsBySl = pairsBySl(view, report);
   return report;
 }
 

@@ -75,11 +75,19 @@ ChannelDependencies::ChannelDependencies(const ForwardingView& view)
     depVls_.assign(std::size_t{depStart_.back()} * vls_, 0);
   else
     single_.assign(depStart_.back() / 64 + 1, 0);
-  sls_ = slsToWalk(view);
+  if (perVl_ && !view.pairSls().empty()) {
+    std::uint16_t used = 1;  // SL 0: every pair not named
+    for (const PairSl& p : view.pairSls()) used |= static_cast<std::uint16_t>(1u << (p.sl & 0xF));
+    for (std::uint8_t sl = 0; sl < 16; ++sl)
+      if ((used >> sl) & 1u) sls_.push_back(sl);
+  } else {
+    sls_ = slsToWalk(view);
+  }
 }
 
 void ChannelDependencies::add(const NextHops& hops) {
   if (!perVl_) return addSingleVl(hops);
+  if (!view_.pairSls().empty()) return addPairSls(hops, view_.pairSlsOf(hops.lid()));
   for (const std::uint8_t sl : sls_) addPerVl(hops, sl);
 }
 
@@ -109,6 +117,7 @@ void ChannelDependencies::add(const NextHops& hops, std::uint8_t sl) {
 }
 
 void ChannelDependencies::merge(const ChannelDependencies& other) {
+  used_ = static_cast<std::uint16_t>(used_ | other.used_);
   for (std::size_t i = 0; i < single_.size(); ++i) single_[i] |= other.single_[i];
   for (std::size_t i = 0; i < depVls_.size(); ++i)
     depVls_[i] = static_cast<std::uint16_t>(depVls_[i] | other.depVls_[i]);
@@ -146,6 +155,68 @@ void ChannelDependencies::addPerVl(const NextHops& hops, std::uint8_t sl) {
     const ChannelId c = hops.channel(s);
     carried_[s] = c == kNoChannel ? 0 : view_.originVls(s, view_.channel(c).port, sl);
   }
+  propagate(hops, sl);
+}
+
+void ChannelDependencies::addPairSls(const NextHops& hops, std::span<const PairSl> pairs) {
+  if (pairs.empty()) return addPerVl(hops, 0);
+  named_.clear();
+  for (const PairSl& p : pairs) {
+    const ForwardingView::Entry e = view_.entryOf(p.source);
+    if (e.sw != kNoSwitch)
+      named_.push_back({e.sw, e.inPort, static_cast<std::uint8_t>(p.sl & 0xF)});
+  }
+  std::ranges::sort(named_, {}, &Named::sw);
+  std::uint16_t sls = 1;  // SL 0: the sources not named
+  for (const Named& n : named_) sls = static_cast<std::uint16_t>(sls | (1u << n.sl));
+  for (std::uint8_t sl = 0; sl < 16; ++sl) {
+    if (((sls >> sl) & 1u) == 0) continue;
+    if (sl == 0) {
+      for (SwitchIndex s = 0; s < view_.switches(); ++s) {
+        const ChannelId c = hops.channel(s);
+        carried_[s] = c == kNoChannel ? 0 : view_.originVls(s, view_.channel(c).port, 0);
+      }
+    } else {
+      std::ranges::fill(carried_, 0);
+    }
+    for (auto it = named_.begin(); it != named_.end();) {
+      const auto end =
+          std::find_if(it, named_.end(), [&](const Named& n) { return n.sw != it->sw; });
+      carried_[it->sw] = namedOriginVls(hops, {it, end}, sl);
+      it = end;
+    }
+    propagate(hops, sl);
+  }
+}
+
+std::uint16_t ChannelDependencies::namedOriginVls(const NextHops& hops, std::span<const Named> at,
+                                                  std::uint8_t sl) const {
+  const SwitchIndex s = at.front().sw;
+  const ChannelId c = hops.channel(s);
+  if (c == kNoChannel) return 0;
+  const std::uint8_t out = view_.channel(c).port;
+  std::uint16_t mask = 0;
+  const auto from = [&](std::uint8_t in) {
+    const std::uint8_t v = view_.vl(s, in, out, sl);
+    if (v < kDropVl) mask = static_cast<std::uint16_t>(mask | (1u << v));
+  };
+  if (sl != 0) {
+    for (const Named& n : at)
+      if (n.sl == sl) from(n.inPort);
+    return mask;
+  }
+  // SL 0: every port traffic may start from at s (port 0 always, as
+  // originVls counts it) but those named on another SL.
+  const auto elsewhere = [&](std::uint8_t in) {
+    return std::ranges::any_of(at, [&](const Named& n) { return n.inPort == in && n.sl != 0; });
+  };
+  if (!elsewhere(0)) from(0);
+  for (const auto& e : view_.graph().endpoints(s).subspan(1))
+    if (e.base.value != 0 && !elsewhere(e.switchPort)) from(e.switchPort);
+  return mask;
+}
+
+void ChannelDependencies::propagate(const NextHops& hops, std::uint8_t sl) {
   const auto order = hops.order();
   bool changed = false;
   do {  // one pass settles a forest; chains through a loop need more
@@ -164,6 +235,8 @@ void ChannelDependencies::addPerVl(const NextHops& hops, std::uint8_t sl) {
       carried_[in.to] = grown;
     }
   } while (hops.hasLoop() && changed);
+  for (SwitchIndex s = 0; s < view_.switches(); ++s)
+    if (hops.channel(s) != kNoChannel) used_ = static_cast<std::uint16_t>(used_ | carried_[s]);
 }
 
 std::optional<std::vector<ChannelDependencies::Node>> ChannelDependencies::findCycle(
@@ -223,6 +296,12 @@ CreditLoopReport ChannelDependencies::report(std::uint8_t vlsNeeded) const {
   r.vlsAnalysed = vls_;
   r.channels = view_.channelCount();
   r.sls = sls_;
+  r.perPairSls = perVl_ && !view_.pairSls().empty();
+  if (perVl_) {
+    r.vlsCarrying.clear();
+    for (std::uint8_t v = 0; v < 16; ++v)
+      if ((used_ >> v) & 1u) r.vlsCarrying.push_back(v);
+  }
   std::vector<std::size_t> within(vls_, 0);  // dependencies that stay on one VL
   for (std::size_t i = 0; i < depStart_.back(); ++i) {
     for (std::uint32_t v2 = 0; v2 < vls_; ++v2) {

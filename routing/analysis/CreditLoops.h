@@ -34,7 +34,11 @@ class ChannelDependencies {
 
   // Adds the dependencies of one destination's LFT chains for traffic on
   // every SL a path can carry: one SL of each set of SLs that every SL2VL
-  // table maps alike (slsWalked(); SL 0 alone without SL2VL tables).
+  // table maps alike (slsWalked(); SL 0 alone without SL2VL tables). When
+  // the result names pairSls (and has SL2VL tables), each pair on its SL
+  // instead: the SL k dependencies are those of the chains from the
+  // switches where sources on SL k enter, so layers the engine keeps apart
+  // are judged apart (slsWalked(): SL 0 and the SLs named).
   void add(const NextHops& hops);
   // add(*h) for every h, switch by switch: a switch's dependency slots are
   // then read once for all of them.
@@ -62,8 +66,27 @@ class ChannelDependencies {
     if (!perVl_) return static_cast<std::uint16_t>((single_[slot >> 6] >> (slot & 63)) & 1u);
     return depVls_[slot * vls_ + v2];
   }
+  // A source named in RoutingResult::pairSls: where it enters, on which SL.
+  struct Named {
+    SwitchIndex sw{kNoSwitch};
+    std::uint8_t inPort{0};
+    std::uint8_t sl{0};
+  };
   void addSingleVl(const NextHops& hops);
+  // Traffic on `sl` from every port of every switch.
   void addPerVl(const NextHops& hops, std::uint8_t sl);
+  // Each pair toward the destination on its SL (`pairs`: the destination's
+  // named pairs; the rest on SL 0): per SL, the chains from the switches
+  // where its sources enter.
+  void addPairSls(const NextHops& hops, std::span<const PairSl> pairs);
+  // The VLs on which the sources `at` (all at one switch, sorted by switch)
+  // send on `sl` out of that switch: those named on `sl`, or for SL 0 every
+  // source not named on another SL.
+  std::uint16_t namedOriginVls(const NextHops& hops, std::span<const Named> at,
+                               std::uint8_t sl) const;
+  // Pushes carried_ (the VLs each switch originates on) along the chains,
+  // adding each hop's dependencies on `sl`.
+  void propagate(const NextHops& hops, std::uint8_t sl);
   // One cycle among the (channel, VL) nodes, only VL `onlyVl` when >= 0.
   std::optional<std::vector<Node>> findCycle(int onlyVl) const;
 
@@ -77,6 +100,8 @@ class ChannelDependencies {
   std::vector<std::uint16_t> depVls_;
   std::vector<std::uint16_t> carried_;  // scratch: VLs each switch's out channel carries
   std::vector<std::uint8_t> sls_;       // what add(hops) walks
+  std::vector<Named> named_;            // scratch of addPairSls
+  std::uint16_t used_{0};               // VLs some walked hop between switches is on
 };
 
 }  // namespace ibsm::analysis

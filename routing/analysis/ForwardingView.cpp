@@ -21,6 +21,17 @@ ForwardingView::ForwardingView(const Fabric& fabric, const RoutingResult& result
   indexDestinations(result.apart);
   transposeTables(result, threads);
   indexSl2Vl(result);
+  pairSls_ = result.pairSls;
+  if (!std::ranges::is_sorted(pairSls_)) {
+    sortedPairSls_.assign(pairSls_.begin(), pairSls_.end());
+    std::ranges::sort(sortedPairSls_);
+    pairSls_ = sortedPairSls_;
+  }
+}
+
+ForwardingView::Entry ForwardingView::entryOf(PortRef source) const {
+  const auto it = std::ranges::lower_bound(entries_, source, {}, &std::pair<PortRef, Entry>::first);
+  return it != entries_.end() && it->first == source ? it->second : Entry{};
 }
 
 void ForwardingView::indexPorts(const std::vector<PortRef>& apart) {
@@ -52,8 +63,10 @@ void ForwardingView::indexPorts(const std::vector<PortRef>& apart) {
     }
     const auto endpoints = graph_.endpoints(s);
     switchSource_[s] = endpoints[0].base.value != 0;
+    entries_.emplace_back(PortRef{graph_.nodeId(s), 0}, Entry{s, 0});
     for (const auto& e : endpoints.subspan(1)) {
       if (e.base.value == 0) continue;
+      entries_.emplace_back(e.owner, Entry{s, e.switchPort});
       ++caSources_[s];
       if (std::ranges::binary_search(apart, e.owner)) ++apartSources_[s];
     }
@@ -61,6 +74,7 @@ void ForwardingView::indexPorts(const std::vector<PortRef>& apart) {
     caPorts_ += caSources_[s];
   }
   channelStart_[n] = static_cast<ChannelId>(channels_.size());
+  std::ranges::sort(entries_, {}, &std::pair<PortRef, Entry>::first);
   indexSteps();
 }
 

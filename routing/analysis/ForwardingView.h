@@ -136,6 +136,22 @@ class ForwardingView {
     return originVls_[(rows_[s].firstTarget + outPort) * 16 + (sl & 0xF)];
   }
 
+  // RoutingResult::pairSls, sorted by (dlid, source); those of one
+  // destination LID (empty: every source sends it on SL 0).
+  std::span<const PairSl> pairSls() const { return pairSls_; }
+  std::span<const PairSl> pairSlsOf(Lid lid) const {
+    const auto [lo, hi] = std::ranges::equal_range(pairSls_, lid, {}, &PairSl::dlid);
+    return {lo, hi};
+  }
+  // Where a source port's traffic enters the switches: the switch it hangs
+  // off and the in port there (0 for a switch's own port 0); sw is
+  // kNoSwitch for a port that originates nothing (no LID, no switch).
+  struct Entry {
+    SwitchIndex sw{kNoSwitch};
+    std::uint8_t inPort{0};
+  };
+  Entry entryOf(PortRef source) const;
+
   std::string switchName(SwitchIndex s) const;
   std::string channelName(ChannelId c) const;
 
@@ -172,6 +188,10 @@ class ForwardingView {
   std::vector<std::size_t> sl2vlStart_;    // per switch, into sl2vlIndex_
   std::vector<std::uint32_t> sl2vlIndex_;  // (in, out) -> entry of sl2vl_, or kNoEntry
   std::vector<std::uint16_t> originVls_;   // per switch: (out port, SL) -> VL mask
+
+  std::span<const PairSl> pairSls_;
+  std::vector<PairSl> sortedPairSls_;               // a sorted copy when the result's were not
+  std::vector<std::pair<PortRef, Entry>> entries_;  // sorted by port
 };
 
 }  // namespace ibsm::analysis

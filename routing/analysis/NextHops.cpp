@@ -68,6 +68,7 @@ SwitchIndex NextHops::step(SwitchIndex s, const Destination& destination) {
 
 void NextHops::begin(const Destination& destination) {
   entries_ = view_.entries(destination.lid);
+  lid_ = destination.lid;
 }
 
 void NextHops::resolve(const Destination& destination) {

@@ -44,6 +44,8 @@ class NextHops {
   // leading into a loop come in no useful order.
   std::span<const SwitchIndex> order() const { return order_; }
   bool hasLoop() const { return hasLoop_; }
+  // The destination LID last resolved.
+  Lid lid() const { return lid_; }
 
  private:
   enum class Colour : std::uint8_t { White, Grey, Black };
@@ -64,6 +66,7 @@ class NextHops {
   std::vector<SwitchIndex> order_;
   std::vector<SwitchIndex> stack_;
   bool hasLoop_{false};
+  Lid lid_{};
   std::span<const std::uint8_t> entries_;  // the LFT entries toward the current destination
 };
 

@@ -105,6 +105,11 @@ void writeCreditLoops(JsonWriter& w, const CreditLoopReport& c) {
   w.key("sls").beginArray();
   for (const std::uint8_t sl : c.sls) w.value(sl);
   w.endArray();
+  if (c.perPairSls) {
+    w.key("perPairSls").value(true).key("vlsCarrying").beginArray();
+    for (const std::uint8_t v : c.vlsCarrying) w.value(v);
+    w.endArray();
+  }
   w.key("perVl").beginArray();
   for (const auto& v : c.perVl) {
     w.beginObject().key("vl").value(v.vl).key("acyclic").value(v.acyclic);
@@ -253,6 +258,11 @@ std::string reportJson(const RouteReport& r) {
   writeHopsAndLoads(w, r);
   writeCreditLoops(w, r.creditLoops);
   if (r.multipath) analysis::writeMultipath(w, *r.multipath);
+  if (!r.pairsBySl.empty()) {
+    w.key("pairsBySl").beginArray();
+    for (const std::uint64_t n : r.pairsBySl) w.value(n);
+    w.endArray();
+  }
   if (r.multicast) writeMulticast(w, *r.multicast);
   if (r.qos) writeQos(w, *r.qos);
   if (r.qosVlLayers) writeQosVlLayers(w, *r.qosVlLayers);
@@ -324,10 +334,23 @@ std::string reportSummary(const RouteReport& r) {
     for (const auto& v : c.perVl)
       line(fmt::format("  VL{}: {} ({} dependencies)", v.vl, v.acyclic ? "acyclic" : "CYCLIC",
                        v.dependencies));
-  if (c.sls.size() > 1)
+  if (c.perPairSls)
+    line(
+        fmt::format("  SLs walked: {} (each pair on the SL the engine gave it; unnamed pairs SL 0)",
+                    fmt::join(c.sls, ", ")));
+  else if (c.sls.size() > 1)
     line(fmt::format("  SLs walked: {} (one of each set of SLs the SL2VL tables map alike)",
                      fmt::join(c.sls, ", ")));
   if (!c.cycle.empty()) line(fmt::format("  cycle: {}", joined(c.cycle, " => ")));
+  if (!r.pairsBySl.empty()) {
+    std::vector<std::string> bySl;
+    for (std::size_t sl = 0; sl < r.pairsBySl.size(); ++sl)
+      if (r.pairsBySl[sl] != 0) bySl.push_back(fmt::format("SL{} {}", sl, r.pairsBySl[sl]));
+    line(
+        fmt::format("pairs by SL (as the engine gave them): {}; VLs carrying them between "
+                    "switches: {}",
+                    joined(bySl, ", "), fmt::join(c.vlsCarrying, ", ")));
+  }
   // The rule of routing/plan/CreditLoopJudge.h, as the live SM applies it.
   if (!c.acyclic)
     line(fmt::format(

@@ -65,7 +65,8 @@ int walkOffline(const PathArgs& args, const analysis::PathSlQuery& query) {
   auto to = analysis::findDestinationLid(fabric, args.to);
   if (!to) return inputError(to.error().message);
   const auto chosen =
-      analysis::pathSl(tables->qos.get(), fabric, *from, LidIndex(fabric).owner(*to), query);
+      analysis::pathSl(tables->qos.get(), fabric, *from, LidIndex(fabric).owner(*to), query,
+                       analysis::engineSl(tables->pairSls, *from, *to));
   auto walk = analysis::walkUnicast(fabric, {tables->lfts, tables->sl2vl}, *from, *to, chosen.sl);
   if (chosen.level) walk.qosLevel = chosen.level->name;
   walk.note = chosen.note;

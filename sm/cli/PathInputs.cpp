@@ -91,6 +91,16 @@ Result<void> readDir(const std::filesystem::path& dir, const PlanInputs& plan, O
     if (!entries) return fail(fmt::format("{}: {}", sl2vlPath.string(), entries.error().message));
     out.sl2vl = std::move(*entries);
   }
+  const auto pairPath = dir / "pair-sls";
+  auto pairText = readIfPresent(pairPath);
+  if (!pairText) return std::unexpected(pairText.error());
+  if (!pairText->empty()) {
+    auto parsed = parsePairSls(*pairText, pairPath.string());
+    if (!parsed) return std::unexpected(parsed.error());
+    auto pairs = pairSlsByNode(out.fabric, *parsed, pairPath.string());
+    if (!pairs) return std::unexpected(pairs.error());
+    out.pairSls = std::move(*pairs);
+  }
   const auto mftPath = dir / "mfts.dump";
   auto mftText = readIfPresent(mftPath);
   if (!mftText) return std::unexpected(mftText.error());
@@ -145,6 +155,7 @@ Result<void> routeHere(const PathArgs& args, const config::ConfigInUse& loaded,
       programmedSl2VlEntries(plan->routing.sl2vl, plan->qosTables ? &*plan->qosTables : nullptr);
   out.fabric = std::move(plan->fabric);
   out.lfts = std::move(plan->routing.lfts);
+  out.pairSls = std::move(plan->routing.pairSls);
   if (!args.mgid) return {};
   auto multicast = planDryRunMulticast(out.fabric, *partitions);
   if (!multicast) return std::unexpected(multicast.error());
@@ -172,6 +183,7 @@ Result<OfflineTables> offlineTables(const PathArgs& args) {
   OfflineTables out{.fabric = std::move(read->fabric),
                     .lfts = {},
                     .sl2vl = {},
+                    .pairSls = {},
                     .qos = {},
                     .mfts = {},
                     .groups = {},

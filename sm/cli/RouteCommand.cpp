@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 #include <ibsm/Dumps.h>
 #include <ibsm/Engines.h>
+#include <ibsm/ProgrammedSl2Vl.h>
 #include <ibsm/QosOptions.h>
 #include <ibsm/Report.h>
 #include <ibsm/SubnetPlan.h>
@@ -120,8 +121,8 @@ Result<Inputs> gatherInputs(const RouteArgs& args, Progress& progress) {
 }
 
 // sl2vl.dump when the engine uses more than one VL or QoS programs every
-// port's, vlarb.dump with QoS; a dump from an earlier run that this one
-// would not write is removed, lest it be mistaken for this one's.
+// port's, pair-sls when the engine names pairs' SLs, vlarb.dump with QoS; a dump from an earlier
+// run that this one would not write is removed, lest it be mistaken for this one's.
 Result<void> writeVlTables(const std::filesystem::path& out, const SubnetPlan& plan) {
   std::error_code ec;
   const qos::QosTables* qos = plan.qosTables ? &*plan.qosTables : nullptr;
@@ -132,6 +133,13 @@ Result<void> writeVlTables(const std::filesystem::path& out, const SubnetPlan& p
                                                     writeSl2VlDump(plan.fabric, plan.routing, qos,
                                                                    write);
                                                   });
+             !ok) {
+    return ok;
+  }
+  if (plan.routing.pairSls.empty()) {
+    std::filesystem::remove(out / "pair-sls", ec);
+  } else if (auto ok = files::writeFileAtomically(out / "pair-sls",
+                                                  formatPairSls(plan.fabric, plan.routing));
              !ok) {
     return ok;
   }
@@ -282,6 +290,16 @@ int runRoute(const RouteArgs& args) {
   auto multicast = planDryRunMulticast(plan->fabric, inputs->partitions);
   if (!multicast) return inputError(multicast.error());
   report.multicast = multicast->report;
+  // Each tree on its group's SL through the SL2VL tables the plan programs.
+  if (!plan->routing.sl2vl.empty() || plan->qosTables) {
+    std::vector<std::uint8_t> groupSls;
+    for (const auto& g : multicast->groups) groupSls.push_back(g.params.sl);
+    const auto sl2vl =
+        programmedSl2VlEntries(plan->routing.sl2vl, plan->qosTables ? &*plan->qosTables : nullptr);
+    for (auto& p :
+         checkMulticastSls(plan->fabric, multicast->plan.mfts, multicast->routes, groupSls, sl2vl))
+      report.multicast->problems.push_back(std::move(p));
+  }
   report.qos = std::move(*qos);
   if (plan->qosTables) report.qosVlLayers = plan->qosTables->layers;
   if (auto& held = inputs->previous; held) {

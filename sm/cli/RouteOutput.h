@@ -28,8 +28,8 @@ struct OutputDir {
 
 // The files the dry run writes into its directory, and the mark it leaves.
 inline constexpr const char* kRouteOutputs[] = {"opensm-lfts.dump", "lfts.ibsm",  "sl2vl.dump",
-                                                "vlarb.dump",       "mfts.dump",  "mcast-groups",
-                                                "guid2lid",         "report.json"};
+                                                "pair-sls",         "vlarb.dump", "mfts.dump",
+                                                "mcast-groups",     "guid2lid",   "report.json"};
 inline constexpr const char* kRouteMark = ".ibsm-route";
 
 // Fails, naming the file, when `asked` holds an output file that no earlier

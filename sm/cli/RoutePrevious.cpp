@@ -7,6 +7,7 @@
 #include <algorithm>
 
 #include "sm/cli/LftFiles.h"
+#include "sm/files/FileIo.h"
 
 namespace ibsm::sm::cli {
 namespace {
@@ -53,7 +54,26 @@ Result<LinkLoadStats> loadsBefore(const PreviousInputs& p, Fabric before, const 
   held.engine = "previous tables";
   held.lfts = std::move(*lfts);
   held.apart = apartIn(before, plan);
+  if (!p.pairSls.empty()) {
+    auto pairs = pairSlsByNode(before, p.pairSls, p.pairSlsFile.string());
+    if (!pairs) return std::unexpected(pairs.error());
+    held.pairSls = std::move(*pairs);
+  }
   return analyseRoutes(before, held, inputs.routing.threads).linkLoad;
+}
+
+// pair-sls in the tables' directory, parsed (not yet matched to a fabric).
+Result<void> readPairSlsBeside(PreviousInputs& p) {
+  const auto path = p.tablesFile.parent_path() / "pair-sls";
+  std::error_code ec;
+  if (!std::filesystem::exists(path, ec)) return {};
+  auto text = files::readFile(path);
+  if (!text) return std::unexpected(text.error());
+  auto parsed = parsePairSls(*text, path.string());
+  if (!parsed) return std::unexpected(parsed.error());
+  p.pairSlsFile = path;
+  p.pairSls = std::move(*parsed);
+  return {};
 }
 
 }  // namespace
@@ -61,7 +81,13 @@ Result<LinkLoadStats> loadsBefore(const PreviousInputs& p, Fabric before, const 
 Result<PreviousInputs> readPrevious(const std::filesystem::path& tables,
                                     const std::optional<std::filesystem::path>& topology,
                                     std::vector<std::string>& warnings) {
-  PreviousInputs p{.tablesFile = tables, .tables = {}, .cuts = {}, .beforeFile = {}, .before = {}};
+  PreviousInputs p{.tablesFile = tables,
+                   .tables = {},
+                   .cuts = {},
+                   .beforeFile = {},
+                   .pairSlsFile = {},
+                   .pairSls = {},
+                   .before = {}};
   // opensm-lfts.dump, dump_fts output or the compact form, told by its bytes.
   auto parsed = readLftFile(tables, LftRead::Held);
   if (!parsed) return std::unexpected(parsed.error());
@@ -73,6 +99,7 @@ Result<PreviousInputs> readPrevious(const std::filesystem::path& tables,
                   "listed"));
   p.tables = std::move(parsed->tables);
   p.cuts = std::move(parsed->cuts);
+  if (auto ok = readPairSlsBeside(p); !ok) return std::unexpected(ok.error());
   if (!topology) return p;
   auto read = readTopologyFile(*topology);
   if (!read) return std::unexpected(read.error());

@@ -33,7 +33,11 @@ struct PreviousInputs {
   std::vector<DumpedLft> tables;
   std::vector<LftDumpCut> cuts;      // where ibroute or dump_fts stopped early
   std::filesystem::path beforeFile;  // empty: not given
-  std::optional<Fabric> before;      // as read, LIDs not planned yet
+  // pair-sls beside the tables (a dry run's directory), when there is one:
+  // the report on the previous fabric walks those pairs on their SLs.
+  std::filesystem::path pairSlsFile;  // empty: none
+  std::vector<DumpedPairSl> pairSls;
+  std::optional<Fabric> before;  // as read, LIDs not planned yet
 };
 
 // Reads and parses both files (`topology` may be absent), before anything

@@ -95,7 +95,8 @@ std::string answerPath(std::string_view line, const SubnetPlan* plan, const Mult
                                       return heldEntry(*plan, held, sw, lid);
                                     }};
   const auto chosen =
-      analysis::pathSl(plan->qos.get(), fabric, *from, LidIndex(fabric).owner(*to), request->query);
+      analysis::pathSl(plan->qos.get(), fabric, *from, LidIndex(fabric).owner(*to), request->query,
+                       analysis::engineSl(plan->routing.pairSls, *from, *to));
   auto walk = analysis::walkUnicast(fabric, tables, *from, *to, chosen.sl);
   if (chosen.level) walk.qosLevel = chosen.level->name;
   walk.note = chosen.note;

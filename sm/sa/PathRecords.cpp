@@ -235,10 +235,20 @@ Lids lidsOf(const SaSubnet& subnet, PortRef port, bool named, Lid lid) {
 // partition's SL always stands.) A QoS level's SL overrides the
 // partition's and admits no other: a query naming another SL, or a route
 // that drops it, has no path (OpenSM's pr_rcv_get_path_parms: ERR 1F1F
-// and the valid_sl_mask check).
+// and the valid_sl_mask check). When the engine names the pairs' SLs
+// (RoutingResult::pairSls) the pair's SL wins over both: its routes are
+// free of credit loops only on that SL's VLs, as OpenSM's lash and dfsssp
+// answer their path_sl whatever the QoS level says; a QoS level then
+// still caps MTU, rate, PKey and PacketLifeTime, and a query naming
+// another SL has no path.
 std::optional<std::uint8_t> slFor(const PathQuery& q, std::optional<std::uint8_t> partitionSl,
-                                  std::uint16_t carried, const qos::QosLevel* level) {
+                                  std::uint16_t carried, const qos::QosLevel* level,
+                                  std::optional<std::uint8_t> engineSl) {
   const auto ok = [&](std::uint8_t sl) { return (carried >> sl) & 1U; };
+  if (engineSl) {
+    if (((q.mask & prMask::kSl) && q.query.sl != *engineSl) || !ok(*engineSl)) return std::nullopt;
+    return *engineSl;
+  }
   if (level) {
     if (((q.mask & prMask::kSl) && q.query.sl != level->sl) || !ok(level->sl)) return std::nullopt;
     return level->sl;
@@ -291,7 +301,8 @@ std::optional<PathRecord> pathFor(const SaSubnet& subnet, const PathQuery& q, Po
   // (only the Reversible bit beside it), as OpenSM's do.
   pr.numbPath = 0;
   pr.pkey = pkey;
-  const auto sl = slFor(q, subnet.slOfPKey(pkey), route->sls, level);
+  const auto sl =
+      slFor(q, subnet.slOfPKey(pkey), route->sls, level, subnet.paths().engineSl(src, lids.second));
   if (!sl) return std::nullopt;
   pr.sl = *sl;
   const Port& own = f.port(src);

@@ -55,6 +55,34 @@ PathTable::PathTable(const Fabric& fabric, const RoutingResult& routing) {
       if (e.vl[sl] != kDropVl) carried = static_cast<std::uint16_t>(carried | (1U << sl));
     if (carried != kAllSls) slsCarried_[turnKey(e.sw, e.inPort, e.outPort)] = carried;
   }
+  indexPairSls(routing.pairSls);
+}
+
+void PathTable::indexPairSls(std::span<const PairSl> pairs) {
+  if (pairs.empty()) return;
+  std::vector<PairSl> sorted;
+  if (!std::ranges::is_sorted(pairs)) {
+    sorted.assign(pairs.begin(), pairs.end());
+    std::ranges::sort(sorted);
+    pairs = sorted;
+  }
+  pairStart_.assign(std::size_t{pairs.back().dlid.value} + 2, 0);
+  for (const PairSl& p : pairs) ++pairStart_[p.dlid.value + 1];
+  for (std::size_t l = 1; l < pairStart_.size(); ++l) pairStart_[l] += pairStart_[l - 1];
+  pairSources_.reserve(pairs.size());
+  pairSl_.reserve(pairs.size());
+  for (const PairSl& p : pairs) {
+    pairSources_.push_back(p.source);
+    pairSl_.push_back(static_cast<std::uint8_t>(p.sl & 0xF));
+  }
+}
+
+std::uint8_t PathTable::engineSlAmong(PortRef from, std::uint32_t first, std::uint32_t last) const {
+  const auto begin = pairSources_.begin() + first;
+  const auto end = pairSources_.begin() + last;
+  const auto it = std::lower_bound(begin, end, from);
+  return it != end && *it == from ? pairSl_[static_cast<std::size_t>(it - pairSources_.begin())]
+                                  : std::uint8_t{0};
 }
 
 void PathTable::indexGuids(const Fabric& fabric) {

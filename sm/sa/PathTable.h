@@ -19,6 +19,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <unordered_map>
 #include <utility>
 #include <vector>
@@ -48,6 +49,17 @@ class PathTable {
                                                                  PortRef dest, PortRef back,
                                                                  Lid backLid,
                                                                  PortRef backDest) const;
+
+  // The SL the routing engine gave the pair from `from` (a CA port, or a
+  // switch's port 0) toward `dlid` (RoutingResult::pairSls; 0 for a pair it
+  // does not name), or nullopt when it names none: then any SL the route
+  // carries will do. A look-up in the destination's few named pairs.
+  std::optional<std::uint8_t> engineSl(PortRef from, Lid dlid) const {
+    if (pairStart_.empty()) return std::nullopt;
+    if (std::size_t{dlid.value} + 1 >= pairStart_.size()) return std::uint8_t{0};
+    return engineSlAmong(from, pairStart_[dlid.value], pairStart_[dlid.value + 1]);
+  }
+  bool hasPairSls() const { return !pairStart_.empty(); }
 
   // The SLs (bit i: SL i) switch `sw` carries from `in` to `out`.
   std::uint16_t slsCarried(NodeId sw, std::uint8_t in, std::uint8_t out) const;
@@ -83,6 +95,8 @@ class PathTable {
     return c.state == Cursor::kArrived ? std::optional(c.route) : std::nullopt;
   }
   void indexGuids(const Fabric& fabric);
+  void indexPairSls(std::span<const PairSl> pairs);
+  std::uint8_t engineSlAmong(PortRef from, std::uint32_t first, std::uint32_t last) const;
 
   // One port: the far end of its cable and the link's MTU and rate.
   struct Hop {
@@ -110,6 +124,12 @@ class PathTable {
   unsigned guidShift_{64};
   // slsCarried() of the turns that drop an SL, keyed (sw << 16 | in << 8 | out).
   std::unordered_map<std::uint64_t, std::uint16_t> slsCarried_;
+  // RoutingResult::pairSls by destination LID: the pairs toward LID l are
+  // pairSources_[pairStart_[l] .. pairStart_[l + 1]), sorted by source, on
+  // pairSl_; pairStart_ empty when the engine names none.
+  std::vector<std::uint32_t> pairStart_;
+  std::vector<PortRef> pairSources_;
+  std::vector<std::uint8_t> pairSl_;
 };
 
 }  // namespace ibsm::sm::sa

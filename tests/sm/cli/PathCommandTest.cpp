@@ -72,6 +72,36 @@ TEST_F(PathCommand, TheDryRunsDirectoryGivesTheSameWalkAsRoutingAgain) {
   EXPECT_EQ(read.out, routed.out);
 }
 
+// pair-sls beside the dry run's tables (an engine that layers its routes
+// over VLs writes it): the pair is walked on the SL the engine gave it, as
+// the SA answers it; a line that is not a pair is refused with its line.
+TEST_F(PathCommand, TheDryRunsPairSlsGiveThePairItsSl) {
+  const fs::path dry = dir_ / "dry";
+  const Json plain =
+      Json::parse(path(fmt::format("h0_0_0 h1_1_1 --json --dir {}", dry.string())).out);
+  ASSERT_EQ(plain["sl"], 0);
+  {
+    std::ofstream f(dry / "pair-sls");
+    f << fmt::format("# by hand\nnode {} port {} dlid {:#06x} sl 1\n",
+                     plain["from"]["guid"].get<std::string>(), plain["from"]["port"].get<int>(),
+                     plain["dlid"].get<int>());
+  }
+  const Outcome named = path(fmt::format("h0_0_0 h1_1_1 --json --dir {}", dry.string()));
+  ASSERT_EQ(named.status, 0) << named.out;
+  EXPECT_EQ(Json::parse(named.out)["sl"], 1);
+  // The way back is another pair: SL 0.
+  const Outcome back = path(fmt::format("h1_1_1 h0_0_0 --json --dir {}", dry.string()));
+  EXPECT_EQ(Json::parse(back.out)["sl"], 0);
+  // Asked for another SL: walked so, with the SA's refusal noted.
+  const Outcome asked = path(fmt::format("h0_0_0 h1_1_1 --sl 0 --dir {}", dry.string()));
+  EXPECT_THAT(asked.out, HasSubstr("the SA answers no path for SL 0"));
+
+  std::ofstream(dry / "pair-sls", std::ios::app) << "node 0x1 port 1 dlid 0x5 sl 99\n";
+  const Outcome bad = path(fmt::format("h0_0_0 h1_1_1 --dir {}", dry.string()));
+  EXPECT_EQ(bad.status, 2);
+  EXPECT_THAT(bad.out, HasSubstr("pair-sls:3: SL 99 is above 15"));
+}
+
 // `--dump-format compact`: the directory holds lfts.ibsm in place of
 // opensm-lfts.dump, and the walk read from it is the same.
 TEST_F(PathCommand, ADryRunInCompactFormGivesTheSameWalk) {
