@@ -49,6 +49,15 @@ struct Sl2VlEntry {
   std::array<std::uint8_t, 16> vl{};
 };
 
+// A pair the engine routes on an SL other than 0: its route is free of
+// credit loops only on that SL's VLs (RoutingResult::pairSls).
+struct PairSl {
+  Lid dlid{};        // one LID of the destination (each LID of an LMC range its own)
+  PortRef source{};  // the port the pair starts from (a CA port, or a switch's port 0)
+  std::uint8_t sl{0};
+  constexpr auto operator<=>(const PairSl&) const = default;
+};
+
 // Which previous chains still hold (PreviousChains.h's verdict), judged
 // once by routeUnderChange for every LID a port holds: one row of bits per
 // LID, one bit per switch numbered as routing/graph/SwitchGraph numbers them
@@ -121,6 +130,11 @@ struct RoutingResult {
   // other), lower port first: they carry no route, so planSubnet() routes
   // the fabric without them and names them here.
   std::vector<std::pair<PortRef, PortRef>> loopbacks{};
+  // Pairs that must travel on an SL other than 0, sorted (by dlid, then
+  // source); a pair not named travels on SL 0. The SA answers these SLs in
+  // PathRecords, the credit-loop judge walks each pair on its SL, `ibsm path`
+  // walks it so. Empty: every pair on SL 0.
+  std::vector<PairSl> pairSls{};
 };
 
 class RoutingEngine {
