@@ -170,6 +170,18 @@ INSTANTIATE_TEST_SUITE_P(
                Degradation{.links = 4, .seed = 1}}),
     [](const ::testing::TestParamInfo<VlCase>& info) { return info.param.name; });
 
+// A tree of compute CAs alone has no apart pair: its tables stay the one-VL
+// ones whatever VLs the ports have (scripts/stable-routes-figures.sh's trees).
+TEST(ApartVlPlainTree, KeepsTheOneVlTables) {
+  const Fabric fabric = generatedFabric(FatTreeSpec{.levels = 3, .radix = 8});
+  const RoutingResult many = routeFtree(fabric, RoutingOptions{.rootGuids = {}, .maxVls = 8});
+  const RoutingResult one = routeFtree(fabric, RoutingOptions{.rootGuids = {}, .maxVls = 1});
+  EXPECT_EQ(many.vlsUsed, 1);
+  EXPECT_TRUE(many.sl2vl.empty());
+  EXPECT_TRUE(many.pairSls.empty());
+  for (const NodeId sw : fabric.switches()) ASSERT_EQ(many.lfts[sw].port, one.lfts[sw].port);
+}
+
 // The SL2VL table of FatTreeApartVl.h, as its comment states it.
 TEST(ApartVlTable, DropsEachSlWhereItsShapesNeverGo) {
   using routing::ftree::apartVl;
