@@ -15,6 +15,7 @@
 #include <optional>
 #include <tuple>
 
+#include "routing/engines/ftree/FatTreeApartVl.h"
 #include "routing/engines/ftree/FatTreeBalanced.h"
 #include "routing/engines/ftree/FatTreeColumns.h"
 #include "routing/engines/ftree/FatTreeDegraded.h"
@@ -119,6 +120,12 @@ class FatTreeEngine final : public RoutingEngine {
       if (d.layer == 0) result.apart.push_back(*fabric.port({graph.nodeId(d.leaf), d.port}).remote);
     std::ranges::sort(result.apart);
     addOrderNotes(fabric, graph, hub, tally, result);
+    // Issue 33: with two data VLs the apart pairs on the fewest hops (a
+    // tree of compute CAs alone keeps its one-VL tables).
+    if (!others.empty()) {
+      const auto vls = applyApartVls(fabric, graph, *layout, hub, result, options.maxVls);
+      if (!vls.note.empty()) result.notes.push_back(vls.note);
+    }
     if (!hint.empty()) {
       result.followedPrevious = true;
       result.notes.push_back(fmt::format(
