@@ -2,7 +2,7 @@
 # Issue 33's figures for the pairs ftree routes apart (hosts above the leaves,
 # SHARP aggregation nodes): every CA pair walked by bench/judge/judge-routes.py
 # (--net: the net file and the dump; independent of ibsm's report), all pairs
-# and per class beside, for ftree (--engine auto) and updn, on the DGX-like
+# and per class beside, for ftree (--engine auto), ftree-vl and updn, on the DGX-like
 # and Lassen-like look-alikes and the generated kinds of scripts/ftree-kinds.sh
 # (its --list: the kinds are listed there only). Classes: "compute" (neither
 # end an aggregation node nor a host above the leaves), "hosts" (no
@@ -90,10 +90,14 @@ for f in "${fabrics[@]}"; do
   [[ -z $only || $name == "$only" ]] || continue
   # shellcheck disable=SC2086
   "$ibsm" topo generate fat-tree ${f#*|} -o "$work/net" >/dev/null
-  for engine in auto updn; do
-    /usr/bin/time -f "%e s wall %U user %S sys %M KB" -o "$work/time" \
+  # ftree-vl: the apart pairs on a second VL (not the default: see README).
+  for engine in auto ftree-vl updn; do
+    if ! /usr/bin/time -f "%e s wall %U user %S sys %M KB" -o "$work/time" \
       "$route_with" route --topology "$work/net" --engine "$engine" --out "$work/$engine" \
-      --force >"$work/summary" 2>&1
+      --force >"$work/summary" 2>&1; then
+      echo "== $name: $engine: $(tail -1 "$work/summary")"
+      continue
+    fi
     used=$(sed -n 's/^routing engine: //p' "$work/summary")
     echo "== $name: $engine ($used; $(cat "$work/time"))"
     walk "$work/net" "$work/$engine"

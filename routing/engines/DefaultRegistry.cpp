@@ -7,6 +7,7 @@ EngineRegistry defaultRegistry() {
   r.add("minhop", makeMinHopEngine);
   r.add("updn", makeUpDownEngine);
   r.add("ftree", makeFatTreeEngine);
+  r.add("ftree-vl", makeFatTreeVlEngine);
   r.add("dragonfly", makeDragonflyEngine);
   r.add("sssp", makeSsspEngine);
   r.add("auto", makeAutoEngine);

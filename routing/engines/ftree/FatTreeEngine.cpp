@@ -43,7 +43,13 @@ using namespace routing::ftree;
 
 class FatTreeEngine final : public RoutingEngine {
  public:
-  std::string_view name() const override { return "ftree"; }
+  // apartVls: "ftree-vl", the apart pairs on a second VL (issue 33). Not
+  // the default: a multicast tree that reaches a host above the leaves must
+  // turn down->up somewhere, and its group's SL 0 is dropped at such a turn
+  // (the plan's multicast check names the group), so only where no group
+  // needs those hosts.
+  explicit FatTreeEngine(bool apartVls) : apartVls_(apartVls) {}
+  std::string_view name() const override { return apartVls_ ? "ftree-vl" : "ftree"; }
 
   Result<RoutingResult> route(const Fabric& fabric, const RoutingOptions& options) const override {
     const SwitchGraph graph(fabric);
@@ -67,7 +73,7 @@ class FatTreeEngine final : public RoutingEngine {
     const auto destinations = caDestinations(*layout, graph, fabric);
 
     RoutingResult result;
-    result.engine = "ftree";
+    result.engine = std::string(name());
     result.legalByConstruction = true;  // every column legalised in the hub order
     sizeTables(fabric, graph, result);
     for (auto& note : recognitionNotes(fabric, graph, *layout))
@@ -122,7 +128,7 @@ class FatTreeEngine final : public RoutingEngine {
     addOrderNotes(fabric, graph, hub, tally, result);
     // Issue 33: with two data VLs the apart pairs on the fewest hops (a
     // tree of compute CAs alone keeps its one-VL tables).
-    if (!others.empty()) {
+    if (apartVls_ && !others.empty()) {
       const auto vls = applyApartVls(fabric, graph, *layout, hub, result, options.maxVls);
       if (!vls.note.empty()) result.notes.push_back(vls.note);
     }
@@ -138,6 +144,8 @@ class FatTreeEngine final : public RoutingEngine {
   }
 
  private:
+  bool apartVls_;
+
   static void sizeTables(const Fabric& fabric, const SwitchGraph& graph, RoutingResult& result) {
     std::uint32_t maxLid = 0;
     for (SwitchIndex s = 0; s < graph.size(); ++s)
@@ -360,7 +368,11 @@ class FatTreeEngine final : public RoutingEngine {
 }  // namespace
 
 std::unique_ptr<RoutingEngine> makeFatTreeEngine() {
-  return std::make_unique<FatTreeEngine>();
+  return std::make_unique<FatTreeEngine>(false);
+}
+
+std::unique_ptr<RoutingEngine> makeFatTreeVlEngine() {
+  return std::make_unique<FatTreeEngine>(true);
 }
 
 }  // namespace ibsm

@@ -26,6 +26,7 @@ namespace {
 
 using testing::generatedFabric;
 using testing::routeFtree;
+using testing::routeFtreeVl;
 using testing::switchHopsFrom;
 using testing::walkPairsOnTheirSls;
 
@@ -53,8 +54,8 @@ NodeId switchOfEnd(const Fabric& fabric, PortRef end) {
 class ApartVlKinds : public ::testing::TestWithParam<VlCase> {
  protected:
   const Fabric fabric_ = generatedFabric(GetParam().spec, GetParam().cut);
-  const RoutingResult oneVl_ = routeFtree(fabric_, RoutingOptions{.rootGuids = {}, .maxVls = 1});
-  const RoutingResult vls_ = routeFtree(fabric_, RoutingOptions{.rootGuids = {}, .maxVls = 8});
+  const RoutingResult oneVl_ = routeFtreeVl(fabric_, RoutingOptions{.rootGuids = {}, .maxVls = 1});
+  const RoutingResult vls_ = routeFtreeVl(fabric_, RoutingOptions{.rootGuids = {}, .maxVls = 8});
 };
 
 TEST_P(ApartVlKinds, UsesTwoVlsAndNamesThePairsThatTurn) {
@@ -69,6 +70,21 @@ TEST_P(ApartVlKinds, UsesTwoVlsAndNamesThePairsThatTurn) {
   const std::set<std::uint8_t> expected =
       GetParam().full() ? std::set<std::uint8_t>{1, 2} : std::set<std::uint8_t>{1, 3};
   EXPECT_EQ(sls, expected);
+}
+
+// Plain "ftree" never takes the second VL, however many are allowed: a
+// multicast tree reaching a host above the leaves turns down->up, and SL 0
+// is dropped at such a turn in ftree-vl's SL2VL.
+TEST_P(ApartVlKinds, PlainFtreeKeepsOneVlWhateverMaxVls) {
+  const RoutingResult plain = routeFtree(fabric_, RoutingOptions{.rootGuids = {}, .maxVls = 8});
+  EXPECT_EQ(plain.engine, "ftree");
+  EXPECT_EQ(plain.vlsUsed, 1);
+  EXPECT_TRUE(plain.pairSls.empty());
+  EXPECT_TRUE(plain.sl2vl.empty());
+  EXPECT_EQ(plain.lfts.size(), oneVl_.lfts.size());
+  for (std::size_t n = 0; n < plain.lfts.size(); ++n)
+    EXPECT_EQ(plain.lfts[n].port, oneVl_.lfts[n].port) << "node " << n;
+  EXPECT_EQ(vls_.engine, "ftree-vl");
 }
 
 TEST_P(ApartVlKinds, EveryPairArrivesOnItsSlFreeOfCreditLoops) {
@@ -140,7 +156,7 @@ TEST_P(ApartVlKinds, NoSlClosesACreditLoop) {
 }
 
 TEST_P(ApartVlKinds, OneVlKeepsTodaysTables) {
-  const RoutingResult byDefault = routeFtree(fabric_);
+  const RoutingResult byDefault = routeFtreeVl(fabric_);
   EXPECT_EQ(oneVl_.vlsUsed, 1);
   EXPECT_TRUE(oneVl_.sl2vl.empty());
   EXPECT_TRUE(oneVl_.pairSls.empty());
@@ -149,7 +165,7 @@ TEST_P(ApartVlKinds, OneVlKeepsTodaysTables) {
   Fabric vl0Only = fabric_;
   for (const NodeId id : vl0Only.switches())
     for (Port& p : vl0Only.node(id).ports) p.vlCap = 1;
-  const RoutingResult capped = routeFtree(vl0Only, RoutingOptions{.rootGuids = {}, .maxVls = 8});
+  const RoutingResult capped = routeFtreeVl(vl0Only, RoutingOptions{.rootGuids = {}, .maxVls = 8});
   EXPECT_TRUE(capped.pairSls.empty());
   for (const NodeId sw : fabric_.switches()) ASSERT_EQ(capped.lfts[sw].port, oneVl_.lfts[sw].port);
 }
@@ -174,8 +190,8 @@ INSTANTIATE_TEST_SUITE_P(
 // ones whatever VLs the ports have (scripts/stable-routes-figures.sh's trees).
 TEST(ApartVlPlainTree, KeepsTheOneVlTables) {
   const Fabric fabric = generatedFabric(FatTreeSpec{.levels = 3, .radix = 8});
-  const RoutingResult many = routeFtree(fabric, RoutingOptions{.rootGuids = {}, .maxVls = 8});
-  const RoutingResult one = routeFtree(fabric, RoutingOptions{.rootGuids = {}, .maxVls = 1});
+  const RoutingResult many = routeFtreeVl(fabric, RoutingOptions{.rootGuids = {}, .maxVls = 8});
+  const RoutingResult one = routeFtreeVl(fabric, RoutingOptions{.rootGuids = {}, .maxVls = 1});
   EXPECT_EQ(many.vlsUsed, 1);
   EXPECT_TRUE(many.sl2vl.empty());
   EXPECT_TRUE(many.pairSls.empty());

@@ -26,6 +26,13 @@ inline RoutingResult routeFtree(const Fabric& fabric, const RoutingOptions& opti
   return result ? *result : RoutingResult{};
 }
 
+// The same with "ftree-vl": the pairs apart on a second VL (issue 33).
+inline RoutingResult routeFtreeVl(const Fabric& fabric, const RoutingOptions& options = {}) {
+  const auto result = makeFatTreeVlEngine()->route(fabric, options);
+  if (!result) ADD_FAILURE() << "ftree-vl refused: " << result.error().message;
+  return result ? *result : RoutingResult{};
+}
+
 // Level of every switch (0 = leaves), from the shape ftree reads.
 inline std::map<NodeId, std::size_t> levelsOf(const Fabric& fabric) {
   std::map<NodeId, std::size_t> out;
