@@ -231,9 +231,11 @@ Result<ProgramSummary> SubnetProgrammer::program(const SubnetPlan& plan) {
       runPhase(ProgramPhase::ReadTables, first->phase(ProgramPhase::ReadTables), 0, summary);
   if (!read) return std::unexpected(read.error());
 
-  // Against what was just read: only what differs is written.
-  auto writes = diff(plan, held_, options_);
-  if (!writes) return std::unexpected(writes.error());
+  // Against what was just read: only what differs is written. The diff is
+  // settled, not made again (Diff.h).
+  if (auto settled = settleAfterReads(plan, held_, options_, *first); !settled)
+    return std::unexpected(settled.error());
+  auto& writes = first;
   Holds holds;
   if (auto ok = writeTables(*writes, summary, holds); !ok) return std::unexpected(ok.error());
   if (!summary.stoppedAt) {
