@@ -151,8 +151,12 @@ Result<void> settleAfterReads(const SubnetPlan& plan, const HeldSubnet& held,
   auto smLid = checkedSmLid(plan, held);
   if (!smLid) return std::unexpected(smLid.error());
   ProgramDiff again;
-  const DiffInput in{
-      .plan = plan, .held = held, .seen = held.observed(), .options = options, .smLid = *smLid};
+  const DiffInput in{.plan = plan,
+                     .held = held,
+                     .seen = held.observed(),
+                     .options = options,
+                     .smLid = *smLid,
+                     .saReads = false};
   diffVlArb(in, again);
   // diff() makes them last in the Sl2Vl phase, after the SL2VL tables.
   auto& sl2vl = d.phase(ProgramPhase::Sl2Vl);
@@ -161,7 +165,7 @@ Result<void> settleAfterReads(const SubnetPlan& plan, const HeldSubnet& held,
 }
 
 Result<ProgramDiff> diff(const SubnetPlan& plan, const HeldSubnet& held,
-                         const ProgramOptions& options) {
+                         const ProgramOptions& options, DiffScope scope) {
   auto smLid = checkedSmLid(plan, held);
   if (!smLid) return std::unexpected(smLid.error());
   const discovery::DiscoveredSubnet& seen = held.observed();
@@ -180,7 +184,12 @@ Result<ProgramDiff> diff(const SubnetPlan& plan, const HeldSubnet& held,
                      .seen = seen,
                      .options = options,
                      .smLid = *smLid,
-                     .mfts = plan.multicast ? &*plan.multicast : nullptr};
+                     .mfts = plan.multicast ? &*plan.multicast : nullptr,
+                     .saReads = scope != DiffScope::Program};
+  if (scope == DiffScope::SaReads) {
+    diffVlArb(in, out);
+    return out;
+  }
   diffPorts(in, out);
   diffLfts(in, out);
   if (plan.multicast) diffMfts(in, out);

@@ -44,8 +44,18 @@ namespace ibsm::sm::program {
 // or the SM's port is not part of it. With plan.pkeys nullopt no PKey table
 // is touched; with plan.routing.sl2vl empty and plan.qosTables nullopt no
 // SL2VL table is, and no VLArbitration table or VLHighLimit is written.
+//
+// `scope` leaves out what the caller will not send: program() never sends
+// ReadVlArb (tens of thousands of Gets made and dropped at a takeover:
+// issue 32), readForSa() sends nothing else.
+enum class DiffScope : std::uint8_t {
+  All,
+  Program,  // every phase but ReadVlArb
+  SaReads,  // ReadVlArb only
+};
 [[nodiscard]] Result<ProgramDiff> diff(const SubnetPlan& plan, const HeldSubnet& held,
-                                       const ProgramOptions& options);
+                                       const ProgramOptions& options,
+                                       DiffScope scope = DiffScope::All);
 // `d`, made by diff() before its ReadTables phase was sent and the replies
 // applied to `held`, made what diff() would give now: the writes of blocks
 // the reads found holding what the plan wants are dropped (a Set's bytes

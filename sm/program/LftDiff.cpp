@@ -110,6 +110,10 @@ void diffLfts(const DiffInput& in, ProgramDiff& out) {
       routed.push_back(std::move(*s));
     }
   }
+  std::size_t blocks = 0;
+  for (const SwitchLft& s : routed) blocks += std::size_t{s.lastBlock} + 1;
+  auto& steps = out.phase(ProgramPhase::Lfts);
+  steps.reserve(steps.size() + blocks);  // tens of thousands of steps: no regrowth
   for (std::uint32_t b = 0; b <= last && !routed.empty(); ++b) {
     for (const SwitchLft& s : routed)
       if (b <= s.lastBlock) diffBlock(in, s, static_cast<std::uint16_t>(b), out);

@@ -143,6 +143,30 @@ TEST_F(DiffOnceTest, NoReadsLeaveTheDiffAsItWas) {
   EXPECT_EQ(writes(discovered.fabric, *d), before);
 }
 
+// program() never sends ReadVlArb (readForSa() does, once the subnet is
+// up): its diff makes none, and everything else as diff() with All does;
+// readForSa()'s makes the same reads as All.
+TEST_F(DiffOnceTest, EachScopeMakesOnlyWhatItsCallerSends) {
+  for (auto& [ref, pi] : discovered.portInfo) {
+    pi.vlArbitrationLowCap = 8;
+    pi.vlArbitrationHighCap = 8;
+  }
+  held.observe(discovered);
+  auto all = diff(plan, held, options, DiffScope::All);
+  auto program = diff(plan, held, options, DiffScope::Program);
+  auto sa = diff(plan, held, options, DiffScope::SaReads);
+  ASSERT_TRUE(all && program && sa);
+  const auto& reads = all->phase(ProgramPhase::ReadVlArb);
+  ASSERT_FALSE(reads.empty()) << "the case must have VLArbitration blocks to read";
+  EXPECT_TRUE(program->phase(ProgramPhase::ReadVlArb).empty());
+  EXPECT_EQ(writes(discovered.fabric, *program), writes(discovered.fabric, *all));
+  std::vector<std::string> allReads, saReads;
+  for (const ProgramStep& s : reads) allReads.push_back(signature(discovered.fabric, s));
+  for (const ProgramStep& s : sa->phase(ProgramPhase::ReadVlArb))
+    saReads.push_back(signature(discovered.fabric, s));
+  EXPECT_EQ(saReads, allReads);
+}
+
 // A k8 tree's LFT phase: every switch's SwitchInfo Set first, then block 0
 // of every switch in switch order, block 1 of every switch, and so on.
 TEST(LftOrder, BlocksComeRoundRobinOverTheSwitches) {
