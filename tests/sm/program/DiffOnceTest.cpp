@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "sm/program/Diff.h"
+#include "sm/security/Secret.h"
 #include "tests/sm/program/SubnetSnapshot.h"
 
 namespace ibsm::sm::program {
@@ -165,6 +166,31 @@ TEST_F(DiffOnceTest, EachScopeMakesOnlyWhatItsCallerSends) {
   for (const ProgramStep& s : sa->phase(ProgramPhase::ReadVlArb))
     saReads.push_back(signature(discovered.fabric, s));
   EXPECT_EQ(saReads, allReads);
+}
+
+// M_Keys derived per port (HMAC) are worked out once per port and scheme,
+// whatever the diffs made from the same held model; forget() (a takeover)
+// works them out again.
+TEST_F(DiffOnceTest, EachPortsKeyIsDerivedOncePerHeldModel) {
+  security::Secret secret;
+  secret.bytes.fill(0x42);
+  options.mKeys = security::KeyScheme::derived(secret);
+  held.observe(discovered);
+  auto first = diff(plan, held, options);
+  ASSERT_TRUE(first);
+  // CA ports and switch port 0: the ports that hold a key.
+  std::size_t keyed = 0;
+  for (const auto& [ref, pi] : discovered.portInfo)
+    keyed += !discovered.fabric.node(ref.node).isSwitch() || ref.port == 0;
+  EXPECT_EQ(held.keyCache().counts().computed, keyed);
+  auto second = diff(plan, held, options);
+  ASSERT_TRUE(second);
+  EXPECT_EQ(held.keyCache().counts().computed, keyed) << "a second diff derived keys again";
+  EXPECT_EQ(writes(discovered.fabric, *second), writes(discovered.fabric, *first));
+  held.forget();
+  held.observe(discovered);
+  ASSERT_TRUE(diff(plan, held, options));
+  EXPECT_EQ(held.keyCache().counts().computed, keyed) << "a fresh model derives afresh";
 }
 
 // A k8 tree's LFT phase: every switch's SwitchInfo Set first, then block 0
