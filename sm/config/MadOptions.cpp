@@ -11,27 +11,6 @@
 namespace ibsm::sm::config {
 namespace {
 
-Result<void> applyTimeoutMin(Config& c, const toml::node& v, const std::string& where) {
-  auto n = intIn(v, where, "mad.timeout_min_ms", 1, 60000);
-  if (!n) return std::unexpected(n.error());
-  c.mad.timeoutMinMs = *n;
-  return {};
-}
-
-Result<void> applyTimeoutMax(Config& c, const toml::node& v, const std::string& where) {
-  auto n = intIn(v, where, "mad.timeout_max_ms", 1, 60000);
-  if (!n) return std::unexpected(n.error());
-  c.mad.timeoutMaxMs = *n;
-  return {};
-}
-
-Result<void> applyPerNodeWindow(Config& c, const toml::node& v, const std::string& where) {
-  auto n = intIn(v, where, "mad.per_node_window", 0, 1024);
-  if (!n) return std::unexpected(n.error());
-  c.mad.perNodeWindow = *n;
-  return {};
-}
-
 const std::array<OptionSpec, 3> kMadOptions{{
     {"mad.per_node_window", "integer 0-1024 (0: no limit)", "1",
      "SMPs outstanding to one node at most, within mad.window (a directed-route SMP's node is "
@@ -46,7 +25,7 @@ const std::array<OptionSpec, 3> kMadOptions{{
      "mad.window 32 (the window's bound 74 ms), 148 ms at 2, 286 ms at 4 and 1269 ms with no "
      "limit (the window piled on one switch); with mad.window 256: 12, 20, 39 and 280 ms "
      "(bench/pacing_bench).",
-     applyPerNodeWindow},
+     applyInt<"mad.per_node_window", &Config::mad, &MadConfig::perNodeWindow, 0, 1024>},
     {"mad.timeout_min_ms", "milliseconds 1-60000", "2",
      "The shortest an SMP waits for its answer. Once SMPs on paths of one length (directed "
      "route by hop count, LID-routed apart) and of one kind (Gets, Sets of a table block, other "
@@ -55,7 +34,7 @@ const std::array<OptionSpec, 3> kMadOptions{{
      "with RespTimeValue 8 may take to answer (4.096 us * 2^8), as real hardware answers in "
      "tens to hundreds of microseconds but a switch's management processor can take "
      "milliseconds under load (the learnt timeout follows it up there).",
-     applyTimeoutMin},
+     applyInt<"mad.timeout_min_ms", &Config::mad, &MadConfig::timeoutMinMs, 1, 60000>},
     {"mad.timeout_max_ms", "milliseconds 1-60000", "50",
      "The longest an SMP attempt waits, each retry waiting twice the one before (exponential "
      "back-off). 50: ten times the milliseconds a loaded management processor may take, while "
@@ -63,7 +42,7 @@ const std::array<OptionSpec, 3> kMadOptions{{
      "needs wait 50 ms each rather than 200 (measured on the k8 tree at 20%: up in 42 s, "
      "against 112 s with 200). Not mad.timeout_ms, which every attempt waits on a path not "
      "measured yet. At least mad.timeout_min_ms.",
-     applyTimeoutMax},
+     applyInt<"mad.timeout_max_ms", &Config::mad, &MadConfig::timeoutMaxMs, 1, 60000>},
 }};
 
 }  // namespace

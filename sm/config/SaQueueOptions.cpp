@@ -11,45 +11,24 @@
 namespace ibsm::sm::config {
 namespace {
 
-Result<void> applyPerRequester(Config& c, const toml::node& v, const std::string& where) {
-  auto n = intIn(v, where, "sa.queue_per_requester", 1, 65536);
-  if (!n) return std::unexpected(n.error());
-  c.sa.queuePerRequester = *n;
-  return {};
-}
-
-Result<void> applyTotal(Config& c, const toml::node& v, const std::string& where) {
-  auto n = intIn(v, where, "sa.queue_total", 1, 262144);
-  if (!n) return std::unexpected(n.error());
-  c.sa.queueTotal = *n;
-  return {};
-}
-
-Result<void> applyReadsPerTurn(Config& c, const toml::node& v, const std::string& where) {
-  auto n = intIn(v, where, "sa.queue_reads_per_turn", 1, 1024);
-  if (!n) return std::unexpected(n.error());
-  c.sa.queueReadsPerTurn = *n;
-  return {};
-}
-
 const std::array<OptionSpec, 3> kSaQueueOptions{{
     {"sa.queue_per_requester", "integer 1-65536", "16",
      "SA requests one requester (a port GID, else a LID and QP) may have waiting in the fair "
      "queue; one more drops that requester's oldest, unanswered (its own timeout covers it), "
      "counted (sa_fairness dropped_requester_full). A host sending as fast as it can waits "
      "behind its own requests only.",
-     applyPerRequester},
+     applyInt<"sa.queue_per_requester", &Config::sa, &SaConfig::queuePerRequester, 1, 65536>},
     {"sa.queue_total", "integer 1-262144", "4096",
      "SA requests waiting in all, whoever sent them: the queue's memory bound (a request is a "
      "256-byte MAD and its address). Full, the longest queue's oldest is dropped, counted "
      "(sa_fairness dropped_total_full). At least sa.queue_per_requester.",
-     applyTotal},
+     applyInt<"sa.queue_total", &Config::sa, &SaConfig::queueTotal, 1, 262144>},
     {"sa.queue_reads_per_turn", "integer 1-1024", "8",
      "SA requests read from the port in a row after which one turn of answers (one request of "
      "every requester waiting) is served though more wait to be read, so that a flood that "
      "never lets the port run dry still lets the others be answered. Lower: a victim's answer "
      "comes sooner under a flood; higher: fewer turns of one request each.",
-     applyReadsPerTurn},
+     applyInt<"sa.queue_reads_per_turn", &Config::sa, &SaConfig::queueReadsPerTurn, 1, 1024>},
 }};
 
 }  // namespace

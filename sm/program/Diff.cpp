@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <iterator>
+#include <type_traits>
+#include <variant>
 
 #include "sm/program/DiffParts.h"
 
@@ -102,8 +104,68 @@ Result<ProgramDiff> diffMulticast(const SubnetPlan& plan, const MulticastPlan* m
   return out;
 }
 
+namespace {
+
+// A block write the reads showed to be needless: the block is Known and
+// holds the bytes the Set would write.
+template <typename Kind>
+bool holdsAlready(const HeldSubnet& held, const BlockTarget<Kind>& t, const SmpRequest& set) {
+  const auto known = held.table<Kind>().block(t.owner, t.index);
+  return known && encode(*known) == set.data;
+}
+
+// TableKinds read in `reads`, as a mask of bits 1 << TableKind.
+unsigned kindsRead(const std::vector<ProgramStep>& reads) {
+  unsigned mask = 0;
+  for (const ProgramStep& s : reads)
+    if (auto kind = tableKindOf(s.target)) mask |= 1U << static_cast<unsigned>(*kind);
+  return mask;
+}
+
+}  // namespace
+
+Result<void> settleAfterReads(const SubnetPlan& plan, const HeldSubnet& held,
+                              const ProgramOptions& options, ProgramDiff& d) {
+  auto& reads = d.phase(ProgramPhase::ReadTables);
+  if (reads.empty()) return {};
+  const unsigned mask = kindsRead(reads);
+  reads.clear();
+  auto wasRead = [mask](TableKind k) { return (mask & (1U << static_cast<unsigned>(k))) != 0; };
+  const bool vlArbRead = wasRead(TableKind::VlArb);
+  for (std::size_t p = 0; p < kProgramPhases; ++p) {
+    std::erase_if(d.phases[p], [&](const ProgramStep& s) {
+      const auto kind = tableKindOf(s.target);
+      if (!kind || !wasRead(*kind) || s.request.method != Method::Set) return false;
+      if (*kind == TableKind::VlArb) return true;  // made again below
+      return std::visit(
+          [&]<typename T>(const T& t) {
+            if constexpr (std::is_same_v<T, PortInfoTarget> || std::is_same_v<T, SwitchInfoTarget>)
+              return false;
+            else
+              return holdsAlready(held, t, s.request);
+          },
+          s.target);
+    });
+  }
+  if (!vlArbRead) return {};
+  auto smLid = checkedSmLid(plan, held);
+  if (!smLid) return std::unexpected(smLid.error());
+  ProgramDiff again;
+  const DiffInput in{.plan = plan,
+                     .held = held,
+                     .seen = held.observed(),
+                     .options = options,
+                     .smLid = *smLid,
+                     .saReads = false};
+  diffVlArb(in, again);
+  // diff() makes them last in the Sl2Vl phase, after the SL2VL tables.
+  auto& sl2vl = d.phase(ProgramPhase::Sl2Vl);
+  for (ProgramStep& s : again.phase(ProgramPhase::Sl2Vl)) sl2vl.push_back(std::move(s));
+  return {};
+}
+
 Result<ProgramDiff> diff(const SubnetPlan& plan, const HeldSubnet& held,
-                         const ProgramOptions& options) {
+                         const ProgramOptions& options, DiffScope scope) {
   auto smLid = checkedSmLid(plan, held);
   if (!smLid) return std::unexpected(smLid.error());
   const discovery::DiscoveredSubnet& seen = held.observed();
@@ -122,7 +184,12 @@ Result<ProgramDiff> diff(const SubnetPlan& plan, const HeldSubnet& held,
                      .seen = seen,
                      .options = options,
                      .smLid = *smLid,
-                     .mfts = plan.multicast ? &*plan.multicast : nullptr};
+                     .mfts = plan.multicast ? &*plan.multicast : nullptr,
+                     .saReads = scope != DiffScope::Program};
+  if (scope == DiffScope::SaReads) {
+    diffVlArb(in, out);
+    return out;
+  }
   diffPorts(in, out);
   diffLfts(in, out);
   if (plan.multicast) diffMfts(in, out);

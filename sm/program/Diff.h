@@ -4,11 +4,13 @@
 //
 //   auto d = diff(plan, held, options);   // reads of blocks worth knowing, and every write
 //   ... send d->phase(ProgramPhase::ReadTables), held.apply() each reply ...
-//   d = diff(plan, held, options);        // the writes, now against what was read
+//   settleAfterReads(plan, held, options, *d);  // the writes, now against what was read
 //
 // A block is read (ReadTables) when its contents are Unknown, and written
-// when it is not Known to hold what the plan wants; so the second diff,
-// after the reads, writes only what differs. Which PortInfo fields are
+// when it is not Known to hold what the plan wants; so once the reads are
+// in, settleAfterReads() drops the writes of blocks found holding the plan,
+// and what is left is what a second diff() would give, for a fraction of
+// its work (issue 32: a takeover at radix 24 spent ~70 ms on that diff). Which PortInfo fields are
 // whose: a PortInfo Set writes back the PortInfo as held, changing only LID,
 // LMC, MasterSMLID and GidPrefix (ports that carry a LID: switch port 0, CA
 // ports), NeighborMTU and OperationalVLs (link ports still in Init),
@@ -42,8 +44,26 @@ namespace ibsm::sm::program {
 // or the SM's port is not part of it. With plan.pkeys nullopt no PKey table
 // is touched; with plan.routing.sl2vl empty and plan.qosTables nullopt no
 // SL2VL table is, and no VLArbitration table or VLHighLimit is written.
+//
+// `scope` leaves out what the caller will not send: program() never sends
+// ReadVlArb (tens of thousands of Gets made and dropped at a takeover:
+// issue 32), readForSa() sends nothing else.
+enum class DiffScope : std::uint8_t {
+  All,
+  Program,  // every phase but ReadVlArb
+  SaReads,  // ReadVlArb only
+};
 [[nodiscard]] Result<ProgramDiff> diff(const SubnetPlan& plan, const HeldSubnet& held,
-                                       const ProgramOptions& options);
+                                       const ProgramOptions& options,
+                                       DiffScope scope = DiffScope::All);
+// `d`, made by diff() before its ReadTables phase was sent and the replies
+// applied to `held`, made what diff() would give now: the writes of blocks
+// the reads found holding what the plan wants are dropped (a Set's bytes
+// are the planned block); VLArbitration writes, whose blocks keep the
+// entries past those QoS plans as read, are made again. The ReadTables
+// phase is emptied. Nothing else in a diff depends on what was read.
+[[nodiscard]] Result<void> settleAfterReads(const SubnetPlan& plan, const HeldSubnet& held,
+                                            const ProgramOptions& options, ProgramDiff& d);
 // Only the MFT phases of diff(), for `mfts` in place of plan.multicast:
 // what a multicast pass between sweeps writes (a join or a leave changes
 // nothing else, so the pass keeps the last plan and brings only its trees).

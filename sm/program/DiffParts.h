@@ -26,6 +26,8 @@ struct DiffInput {
   // The MFTs to program: plan.multicast's in a sweep, a pass's own trees
   // between sweeps (diffMulticast); null: MFTs are left alone.
   const MulticastPlan* mfts{nullptr};
+  // false: no ReadVlArb step is made (DiffScope::Program).
+  bool saReads{true};
 };
 
 // PortInfo: LIDs (SM port first), link parameters, enforcement; Armed, Active.

@@ -69,6 +69,7 @@
 #include <ibsm/MadAttributes.h>
 
 #include <map>
+#include <memory>
 #include <optional>
 #include <set>
 #include <type_traits>
@@ -77,6 +78,7 @@
 #include "sm/program/BlockTable.h"
 #include "sm/program/ProgramSteps.h"
 #include "sm/program/TableKinds.h"
+#include "sm/security/KeyCache.h"
 
 namespace ibsm::sm::program {
 
@@ -107,6 +109,11 @@ class HeldSubnet {
   bool reregisterDue(PortKey port) const { return reregisterDue_.contains(port); }
   bool keepsNoMKey(PortKey port) const { return keepsNoMKey_.contains(port); }
   bool keepsNoHighLimit(PortKey port) const { return keepsNoHighLimit_.contains(port); }
+  // The M_Keys diff() writes, each port's HMAC worked out once per scheme
+  // rather than once per diff (security/KeyCache.h; a memo, hence on a
+  // const model). forget() starts an empty one, as a takeover must. The
+  // daemon's loop thread only, as diff() runs there.
+  security::KeyCache& keyCache() const { return *keyCache_; }
 
  private:
   template <typename Kind>
@@ -138,6 +145,7 @@ class HeldSubnet {
   std::set<PortKey> keepsNoHighLimit_;
   std::set<PortKey> caPortsSeen_;
   std::set<PortKey> reregisterDue_;
+  std::shared_ptr<security::KeyCache> keyCache_ = std::make_shared<security::KeyCache>();
 };
 
 }  // namespace ibsm::sm::program

@@ -100,7 +100,7 @@ bool setProtection(const DiffInput& in, const Node& node, PortRef port, PortInfo
   const ProgramOptions& o = in.options;
   if (!o.mKeys.enabled() || in.held.keepsNoMKey(PortKey{node.guid, port.port})) return false;
   const Guid guid = node.ports[port.port].guid ? node.ports[port.port].guid : node.guid;
-  bool changed = update(want.mKey, o.mKeys.keyFor(guid.value));
+  bool changed = update(want.mKey, in.held.keyCache().keysFor(o.mKeys, guid.value).current);
   changed |= update(want.mKeyProtectBits, o.mKeyProtectBits);
   changed |= update(want.mKeyLeasePeriod, o.mKeyLeaseSeconds);
   return changed;

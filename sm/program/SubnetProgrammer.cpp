@@ -223,7 +223,7 @@ Result<std::vector<SmpReply>> SubnetProgrammer::runPhase(ProgramPhase phase,
 
 Result<ProgramSummary> SubnetProgrammer::program(const SubnetPlan& plan) {
   ProgramSummary summary;
-  auto first = diff(plan, held_, options_);
+  auto first = diff(plan, held_, options_, DiffScope::Program);
   if (!first) return std::unexpected(first.error());
   for (const std::string& note : first->notes) log_->warn("PROG-0305 {}", note);
   summary.notes = first->notes;
@@ -231,9 +231,11 @@ Result<ProgramSummary> SubnetProgrammer::program(const SubnetPlan& plan) {
       runPhase(ProgramPhase::ReadTables, first->phase(ProgramPhase::ReadTables), 0, summary);
   if (!read) return std::unexpected(read.error());
 
-  // Against what was just read: only what differs is written.
-  auto writes = diff(plan, held_, options_);
-  if (!writes) return std::unexpected(writes.error());
+  // Against what was just read: only what differs is written. The diff is
+  // settled, not made again (Diff.h).
+  if (auto settled = settleAfterReads(plan, held_, options_, *first); !settled)
+    return std::unexpected(settled.error());
+  auto& writes = first;
   Holds holds;
   if (auto ok = writeTables(*writes, summary, holds); !ok) return std::unexpected(ok.error());
   if (!summary.stoppedAt) {
@@ -257,7 +259,7 @@ void SubnetProgrammer::logQuirks(const ProgramSummary& summary) const {
 
 Result<ProgramSummary> SubnetProgrammer::readForSa(const SubnetPlan& plan) {
   ProgramSummary summary;
-  auto reads = diff(plan, held_, options_);
+  auto reads = diff(plan, held_, options_, DiffScope::SaReads);
   if (!reads) return std::unexpected(reads.error());
   auto done = runPhase(ProgramPhase::ReadVlArb, reads->phase(ProgramPhase::ReadVlArb), 0, summary);
   if (!done) return std::unexpected(done.error());

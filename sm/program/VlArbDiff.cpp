@@ -114,6 +114,7 @@ void diffVlArb(const DiffInput& in, ProgramDiff& out) {
     // Cheap when nothing is to be done (every sweep after the first): no
     // route worked out for a port whose blocks are all known and not the
     // plan's.
+    if (!planned && !in.saReads) continue;
     if (!planned && std::ranges::none_of(blocks, [&](const BlockSpan& b) {
           return b.used() != 0 &&
                  in.held.table<VlArbKind>().state(owner, b.block) == BlockState::Unknown;

@@ -61,12 +61,17 @@ LftPass runLftPass(const Fabric& fabric, const LftPassSpec& spec) {
   LftPass pass;
   pass.switches = routes.size();
   SmpData data{};
-  for (const auto& [sw, path] : routes) {
-    for (std::uint32_t b = 0; b < blocks; ++b) {
-      engine.submit(SmpRequest::set(AttributeId::LinearForwardingTable, b, path, data),
-                    [&pass](const SmpRequest&, const SmpReply& r) { pass.answered += r.ok(); });
-      ++pass.blocks;
-    }
+  auto submit = [&](const DrPath& path, std::uint32_t b) {
+    engine.submit(SmpRequest::set(AttributeId::LinearForwardingTable, b, path, data),
+                  [&pass](const SmpRequest&, const SmpReply& r) { pass.answered += r.ok(); });
+    ++pass.blocks;
+  };
+  if (spec.roundRobin) {
+    for (std::uint32_t b = 0; b < blocks; ++b)
+      for (const auto& [sw, path] : routes) submit(path, b);
+  } else {
+    for (const auto& [sw, path] : routes)
+      for (std::uint32_t b = 0; b < blocks; ++b) submit(path, b);
   }
   const auto start = wire.now();
   if (!engine.runUntilIdle()) return pass;

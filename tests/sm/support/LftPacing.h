@@ -1,8 +1,8 @@
 // A programming pass on the fake fabric's latency model (FakeSmaService.h):
-// every switch's LFT blocks written by directed route, switch after switch
-// as a programmer queues them, through a MadEngine with a given window and
-// window per node. It says how long the pass took on the fake clock beside
-// the two bounds no pacing can beat:
+// every switch's LFT blocks written by directed route, round robin over the
+// switches as the programmer queues them (or switch after switch), through a MadEngine with a given
+// window and window per node. It says how long the pass took on the fake clock beside the two
+// bounds no pacing can beat:
 //   busiest  the busiest switch's SMPs x the service time (its SMA answers
 //            one at a time);
 //   spread   all SMPs x the service time / min(window, switches x per-node
@@ -33,6 +33,10 @@ struct LftPassSpec {
   std::size_t perNodeWindow{2};           // 0: no limit
   std::chrono::microseconds service{50};  // per SMP per switch; CAs are not written to
   std::uint32_t blocksPerSwitch{0};       // 0: as many as the fabric's LIDs need
+  // Queued block 0 of every switch, then block 1 of every switch... as the
+  // programmer queues them (sm/program/LftDiff.cpp); false: switch after
+  // switch, as it did before issue 32.
+  bool roundRobin{false};
 };
 
 struct LftPass {
