@@ -8,44 +8,6 @@
 
 namespace ibsm {
 
-SmpRequest SmpRequest::get(AttributeId id, std::uint32_t modifier, std::variant<DrPath, Lid> to) {
-  return SmpRequest{
-      .method = Method::Get, .attributeId = id, .attributeModifier = modifier, .to = std::move(to)};
-}
-
-SmpRequest SmpRequest::set(AttributeId id, std::uint32_t modifier, std::variant<DrPath, Lid> to,
-                           const SmpData& data) {
-  return SmpRequest{.method = Method::Set,
-                    .attributeId = id,
-                    .attributeModifier = modifier,
-                    .to = std::move(to),
-                    .data = data};
-}
-
-std::string SmpRequest::destination() const {
-  if (const auto* path = std::get_if<DrPath>(&to)) return fmt::format("DR {}", *path);
-  return fmt::format("LID {}", std::get<Lid>(to));
-}
-
-std::string describeFailure(const SmpReply& reply) {
-  switch (reply.outcome) {
-    case SmpOutcome::Ok:
-      return "answered";
-    case SmpOutcome::BadStatus:
-      return fmt::format("was answered with status 0x{:04x} ({})", reply.status,
-                         describeMadStatus(reply.status));
-    case SmpOutcome::Timeout:
-      return fmt::format("got no response after {} attempts", reply.attempts);
-    case SmpOutcome::SendFailed:
-      return "could not be sent (transport error)";
-    case SmpOutcome::TransportFailed:
-      return "was pending when the transport failed";
-    case SmpOutcome::Cancelled:
-      return "was cancelled";
-  }
-  return "unknown outcome";
-}
-
 namespace {
 
 std::string describe(const SmpRequest& r) {
@@ -130,24 +92,23 @@ void MadEngine::submit(SmpRequest request, SmpCallback done) {
 
 bool MadEngine::transmit(Entry& e, std::uint32_t tid, unsigned attempt) {
   const SmpRequest& r = e.request;
-  // A retry resends the same bytes, unless keys rotate and this attempt
-  // tries the port's other key (HeldKeys.h).
-  const std::uint64_t key = keyFor(r.to, attempt);
-  if (attempt == 1 || key != e.mKey) {
-    Smp smp =
-        std::holds_alternative<DrPath>(r.to)
-            ? Smp::directed(r.method, r.attributeId, r.attributeModifier, std::get<DrPath>(r.to))
-            : Smp::lidRouted(r.method, r.attributeId, r.attributeModifier);
-    smp.header.tid = tid;
-    smp.header.mKey = key;
-    smp.data = r.data;
-    e.wire = encodeSmp(smp);
-    e.mKey = key;
-  }
+  // Encoded for each attempt straight into the buffer handed to the
+  // transport (no copy kept per request: a retry encodes the same bytes
+  // again, unless keys rotate and this attempt tries the port's other
+  // key, HeldKeys.h). Retries are rare; an encoding kept per request was
+  // 256 bytes more for every move of every queued request.
+  Smp smp =
+      std::holds_alternative<DrPath>(r.to)
+          ? Smp::directed(r.method, r.attributeId, r.attributeModifier, std::get<DrPath>(r.to))
+          : Smp::lidRouted(r.method, r.attributeId, r.attributeModifier);
+  smp.header.tid = tid;
+  smp.header.mKey = keyFor(r.to, attempt);
+  smp.data = r.data;
+  const MadBuffer wire = encodeSmp(smp);
   const MadAddress to = std::holds_alternative<DrPath>(r.to)
                             ? MadAddress::directed()
                             : MadAddress::toLid(std::get<Lid>(r.to));
-  if (auto sent = transport_.send(e.wire, to); !sent) {
+  if (auto sent = transport_.send(wire, to); !sent) {
     log_->error("MAD-0103 cannot send {}: {}", describe(r), sent.error().message);
     return false;
   }
@@ -358,69 +319,6 @@ Result<std::vector<SmpReply>> MadEngine::sendAll(const std::vector<SmpRequest>& 
   // Safe to capture `replies`: runUntilIdle returns only once every callback ran.
   if (auto ran = runUntilIdle(); !ran) return std::unexpected(ran.error());
   return replies;
-}
-
-Result<void> MadEngine::sendResponse(const IncomingSmp& request, Smp response) {
-  if (auto sent = transport_.send(encodeSmp(response), request.from); !sent) {
-    log_->error("MAD-0108 cannot answer method 0x{:02x} attribute 0x{:04x} from LID {}: {}",
-                static_cast<unsigned>(request.smp.header.method),
-                static_cast<unsigned>(request.smp.header.attributeId), request.from.lid,
-                sent.error().message);
-    return sent;
-  }
-  ++own_.sent;
-  return {};
-}
-
-Result<void> MadEngine::respond(const IncomingSmp& request, const SmpData& data,
-                                std::uint16_t status) {
-  // Path fields and hop pointer stay as they arrived: the switches filled
-  // the return path and the responder's side of the stack set the hop
-  // pointer for the way back.
-  Smp response = request.smp;
-  response.header.method = Method::GetResp;
-  response.header.status = status;
-  response.header.direction = request.smp.isDirected();
-  response.data = data;
-  return sendResponse(request, response);
-}
-
-std::uint64_t MadEngine::keyFor(const std::variant<DrPath, Lid>& to) const {
-  return keyFor(to, 1);
-}
-
-std::uint64_t MadEngine::keyFor(const std::variant<DrPath, Lid>& to, unsigned attempt) const {
-  if (!keyOf_) return 0;
-  const auto port = ports_.portAt(to);
-  return port ? held_.keyFor(*port, keysOf(*port), attempt) : 0;
-}
-
-sm::mad::PortKeys MadEngine::keysOf(Guid port) const {
-  return {.current = keyOf_(port), .previous = previousOf_ ? previousOf_(port) : 0};
-}
-
-Result<void> MadEngine::repress(const IncomingSmp& trap) {
-  Smp response = trap.smp;
-  // A protected port takes a TrapRepress only with its key (IBA 14.2.4).
-  response.header.mKey = keyFor(trap.from.lid);
-  response.header.method = Method::TrapRepress;
-  response.header.status = 0;
-  response.header.direction = trap.smp.isDirected();
-  return sendResponse(trap, response);
-}
-
-Result<void> MadEngine::sendTrap(Lid to, const SmpData& notice) {
-  Smp trap = Smp::lidRouted(Method::Trap, AttributeId::Notice, 0);
-  trap.header.tid = requests_.takeTid();
-  trap.data = notice;
-  if (auto sent = transport_.send(encodeSmp(trap), MadAddress::toLid(to)); !sent) {
-    ++own_.sendFailures;
-    log_->error("MAD-0110 cannot send a trap to LID {}: {}", to, sent.error().message);
-    return sent;
-  }
-  ++own_.sent;
-  ++own_.traps;
-  return {};
 }
 
 }  // namespace ibsm

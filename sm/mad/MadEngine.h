@@ -254,16 +254,14 @@ class MadEngine {
   std::size_t heldForNode() const { return requests_.heldForNode(); }
 
  private:
-  // What the requester holds per SMP: the request, its callback, the
-  // encoding every attempt resends, and the loss bucket its attempts
-  // and timeouts come from.
+  // What the requester holds per SMP: the request, its callback, and the
+  // loss bucket its attempts and timeouts come from. No encoding: each
+  // attempt encodes its own (transmit), so a queued request stays small.
   struct Entry {
     SmpRequest request;
     SmpCallback done;
-    MadBuffer wire{};
     std::size_t lossBucket{0};  // MadLoss::bucketOf(request.to)
     std::size_t rtoKey{0};      // MadRto::keyOf(lossBucket, its kind)
-    std::uint64_t mKey{0};      // the M_Key `wire` carries
   };
   using Requests = sm::mad::Requester<Entry, Smp>;
 

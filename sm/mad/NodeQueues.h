@@ -136,7 +136,7 @@ class NodeQueues {
     --held_;
     if (held_ == 0 && pool_.size() > kKeptSlots) {
       // Nothing held: a large pool (its high-water mark) goes.
-      std::vector<Slot>().swap(pool_);
+      std::deque<Slot>().swap(pool_);
       std::vector<std::uint32_t>().swap(free_);
     } else if (held_ == 0) {
       pool_.clear();
@@ -149,7 +149,9 @@ class NodeQueues {
 
   std::size_t perNode_;
   std::unordered_map<std::uint64_t, Node> nodes_;
-  std::vector<Slot> pool_;
+  // A deque: growing it never moves the requests held (a vector moved
+  // every held request at each doubling -- a fabric's LFT blocks).
+  std::deque<Slot> pool_;
   std::vector<std::uint32_t> free_;
   std::deque<Entry> ready_;
   std::size_t held_{0};

@@ -56,72 +56,9 @@
 
 #include "sm/mad/MadTransport.h"
 #include "sm/mad/NodeQueues.h"
+#include "sm/mad/RequesterTypes.h"
 
 namespace ibsm::sm::mad {
-
-// How a request ended: one type for every user (SmpOutcome, PerfOutcome).
-enum class RequestOutcome : std::uint8_t {
-  Ok,               // answered with status 0
-  BadStatus,        // answered with a non-zero status (busy, unsupported, invalid field)
-  Timeout,          // no answer after every attempt
-  SendFailed,       // the transport refused the request
-  TransportFailed,  // the transport stopped receiving while the request was pending
-  Cancelled,        // the work ended before an answer came
-};
-
-template <typename Answer>
-struct Completion {
-  RequestOutcome outcome{RequestOutcome::Timeout};
-  std::optional<Answer> answer;   // for Ok and BadStatus
-  unsigned attempts{0};           // sends tried, the refused one included
-  std::uint32_t tid{0};           // 0: never given one
-  bool wasSent{false};            // the transport took at least one attempt
-  MadClock::time_point sentAt{};  // the last transmission (if wasSent): a trace's latency
-};
-
-struct RequesterCounters {
-  std::uint64_t sent{0};        // transmissions the transport took, retries included
-  std::uint64_t retried{0};     // retransmissions tried after a timeout
-  std::uint64_t answered{0};    // requests answered (Ok or BadStatus)
-  std::uint64_t badStatus{0};   // of those, with a non-zero status
-  std::uint64_t timedOut{0};    // requests that failed after every attempt
-  std::uint64_t sendFailed{0};  // transmissions the transport refused
-  std::uint64_t unmatched{0};   // answers to nothing outstanding (late, duplicate, stray)
-  std::uint64_t cancelled{0};   // requests ended by cancelAll(Cancelled)
-};
-
-struct RequesterOptions {
-  std::size_t window{32};     // requests outstanding and due at most (at least 1)
-  std::uint32_t firstTid{1};  // TIDs count up from here (a capture tells users apart)
-  // Requests in the window to one node (the node hook) at most; 0: no limit.
-  std::size_t perNodeWindow{0};
-};
-
-template <typename Request, typename Answer>
-struct RequesterHooks {
-  // Puts `request` on the wire with `tid`, attempt `attempt` (1-based);
-  // false when the transport refused it. May cache the encoding in `request`.
-  std::function<bool(Request&, std::uint32_t tid, unsigned attempt)> send;
-  // How long attempt `attempt` (1-based) waits for its answer.
-  std::function<std::chrono::microseconds(const Request&, unsigned attempt)> timeout;
-  // Optional: how long attempt `attempt` (1-based) holds its place in the
-  // window, when shorter than its timeout (see the top). Unset: until its
-  // timeout.
-  std::function<std::chrono::microseconds(const Request&, unsigned attempt)> holds{};
-  // Optional: the node a request goes to, asked once at submit, for
-  // RequesterOptions::perNodeWindow. Unset: no limit per node.
-  std::function<std::uint64_t(const Request&)> node{};
-  // Attempts the request gets in all; asked each time one times out.
-  std::function<unsigned(const Request&)> attempts;
-  // Where every request ends, exactly once.
-  std::function<void(Request&, Completion<Answer>&&)> complete;
-  std::function<MadClock::time_point()> clock;
-  // Optional: called before each retry (attempt: the ones made so far).
-  std::function<void(const Request&, unsigned attempt)> retrying;
-  // Optional: the timer the requester wants (nullopt: none), asked when
-  // its earliest deadline changes or after expire() spent the last one.
-  std::function<void(std::optional<MadClock::time_point>)> wakeAt;
-};
 
 template <typename Request, typename Answer>
 class Requester {
@@ -197,7 +134,11 @@ class Requester {
   void expire() {
     spent_ = true;  // the timer that called this is spent: always say what is next
     const auto now = hooks_.clock();
-    std::vector<std::uint32_t> due;
+    // The TIDs due, in a buffer kept between calls (expire() runs after
+    // every MAD read): taken, so a hook that ends in expire() again
+    // cannot clear it under this loop.
+    std::vector<std::uint32_t> due = std::move(due_);
+    due.clear();
     for (auto& [tid, p] : pending_) {
       if (p.deadline <= now) due.push_back(tid);
       if (!p.released && p.holdUntil <= now) {
@@ -218,6 +159,7 @@ class Requester {
       ++counters_.timedOut;
       finish(e, RequestOutcome::Timeout);
     }
+    due_ = std::move(due);
     pump();
   }
 
@@ -401,7 +343,8 @@ class Requester {
   std::unordered_map<std::uint32_t, Pending> pending_;
   // Nodes of answered or expired requests, reused by transmit().
   std::vector<typename std::unordered_map<std::uint32_t, Pending>::node_type> spare_;
-  std::size_t released_{0};  // pending requests past their hold
+  std::vector<std::uint32_t> due_;  // expire()'s scratch, kept: no allocation per MAD
+  std::size_t released_{0};         // pending requests past their hold
   std::uint32_t lastTid_;
   bool paused_{false};
   bool pumping_{false};  // inside pump(): hooks' submits only queue

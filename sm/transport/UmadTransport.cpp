@@ -321,6 +321,14 @@ Result<std::optional<ReceivedMad>> UmadTransport::receive(MadClock::time_point d
           return std::optional<ReceivedMad>{};
         continue;
       }
+      // Asked not to wait (the engine's drain after each MAD): the empty
+      // read has said so already, and under umad2sim a poll() of zero takes
+      // the same two locks as the read without learning anything more.
+      if (deadline <= MadClock::now()) {
+        ++wire_.emptyReads;
+        return std::optional<ReceivedMad>{};
+      }
+      ++wire_.polls;
       auto ready = waitReadable(deadline);
       if (!ready) return std::unexpected(ready.error());
       if (!*ready) return std::optional<ReceivedMad>{};
@@ -350,6 +358,7 @@ Result<std::optional<ReceivedMad>> UmadTransport::receive(MadClock::time_point d
         return std::optional<ReceivedMad>{};
       continue;
     }
+    ++wire_.smpsRead;
     ReceivedMad in;
     std::memcpy(in.mad.data(), mad, kMadSize);
     if (isResponse(static_cast<Method>(in.mad[3]))) ++responsesReceived_;

@@ -81,6 +81,15 @@ struct GmpWireCounters {
   std::uint64_t cut{0};        // answers longer than one MAD cut to 256 bytes (umad2sim)
 };
 
+// What receive() did, for benchmarks and tests: a poll() is a wait (and
+// under umad2sim two locks its receiver thread also takes), an empty read
+// the end of a drain that did not wait.
+struct UmadWireCounters {
+  std::uint64_t smpsRead{0};    // SMPs handed to the caller
+  std::uint64_t polls{0};       // waits in poll() after an empty read
+  std::uint64_t emptyReads{0};  // empty reads past the deadline: returned without a poll()
+};
+
 class UmadTransport final : public MadTransport, public GmpPort {
  public:
   [[nodiscard]] static Result<std::unique_ptr<UmadTransport>> open(const UmadOptions& options);
@@ -110,6 +119,7 @@ class UmadTransport final : public MadTransport, public GmpPort {
   [[nodiscard]] Result<void> sendGmp(std::span<const std::uint8_t> mad,
                                      const GmpAddress& to) override;
   const GmpWireCounters& gmpCounters() const { return gmpCounters_; }
+  const UmadWireCounters& wireCounters() const { return wire_; }
 
   // The port as it was when opened.
   const UmadPort& port() const { return port_; }
@@ -146,6 +156,7 @@ class UmadTransport final : public MadTransport, public GmpPort {
   Handler gmpHandler_;
   Drained gmpDrained_;
   GmpWireCounters gmpCounters_;
+  UmadWireCounters wire_;
   std::vector<std::uint8_t> recvBuf_;     // grows to the longest RMPP message read
   ReceivedGmp gmpIn_;                     // the GMP being handed on, its buffer reused
   std::vector<std::uint8_t> gmpSendBuf_;  // umad header + the answer being sent

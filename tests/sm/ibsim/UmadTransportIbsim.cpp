@@ -12,6 +12,7 @@
 #include <fstream>
 #include <set>
 #include <sstream>
+#include <thread>
 
 #include "sm/mad/MadEngine.h"
 #include "sm/transport/UmadTransport.h"
@@ -142,6 +143,47 @@ TEST(UmadTransport, ReadsNodeInfoOfTheLocalNodeAndOfANodeTwoHopsAway) {
   auto desc = query(*wire, twoHops, AttributeId::NodeDescription, 3);
   ASSERT_TRUE(desc);
   EXPECT_EQ(decodeNodeDescription(desc->data).text, f.node(expected->node).description);
+}
+
+TEST(UmadTransport, DrainsWhatIsQueuedWithoutAPollAndPollsOnlyToWait) {
+  auto wire = openDefault();
+  ASSERT_TRUE(wire);
+  // Nothing sent: asked not to wait, it returns at once, without a poll().
+  auto none = wire->receive(MadClock::now());
+  ASSERT_TRUE(none) << none.error().message;
+  EXPECT_FALSE(*none);
+  EXPECT_EQ(wire->wireCounters().polls, 0U);
+  EXPECT_EQ(wire->wireCounters().emptyReads, 1U);
+
+  // Eight Gets answered while we sleep: all eight are read without a poll.
+  constexpr std::uint32_t kAsked = 8;
+  for (std::uint32_t tid = 1; tid <= kAsked; ++tid) {
+    Smp request = Smp::directed(Method::Get, AttributeId::NodeInfo, 0, DrPath{});
+    request.header.tid = tid;
+    ASSERT_TRUE(wire->send(encodeSmp(request), MadAddress::directed()));
+  }
+  const auto giveUp = MadClock::now() + 2s;
+  std::uint32_t read = 0;
+  // The first answer may need a wait; what follows it is drained.
+  if (auto first = wire->receive(giveUp); first && *first) ++read;
+  std::this_thread::sleep_for(50ms);
+  const std::uint64_t pollsBefore = wire->wireCounters().polls;
+  for (;;) {
+    auto in = wire->receive(MadClock::now());
+    ASSERT_TRUE(in) << in.error().message;
+    if (!*in) break;
+    ++read;
+  }
+  EXPECT_EQ(read, kAsked);
+  EXPECT_EQ(wire->wireCounters().smpsRead, kAsked);
+  EXPECT_EQ(wire->wireCounters().polls, pollsBefore);  // the drain never polled
+  EXPECT_EQ(wire->wireCounters().emptyReads, 2U);      // the first call's and the drain's end
+
+  // Nothing more coming: a deadline ahead is waited out in poll().
+  auto late = wire->receive(MadClock::now() + 20ms);
+  ASSERT_TRUE(late);
+  EXPECT_FALSE(*late);
+  EXPECT_GT(wire->wireCounters().polls, pollsBefore);
 }
 
 TEST(MadEngineOnIbsim, FindsEveryNodeOfTheNetFile) {

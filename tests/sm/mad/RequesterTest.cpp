@@ -12,69 +12,17 @@
 #include <vector>
 
 #include "sm/mad/Requester.h"
+#include "tests/sm/mad/RequesterWorld.h"
 
 namespace ibsm::sm::mad {
 namespace {
 
+using testing::Ask;
+using testing::Ended;
+using testing::Sent;
+using testing::World;
+
 using namespace std::chrono_literals;
-
-struct Ask {
-  std::string name;
-  std::chrono::milliseconds timeout{100ms};
-  unsigned attempts{3};
-};
-
-struct Sent {
-  std::string name;
-  std::uint32_t tid;
-  unsigned attempt;
-};
-
-struct Ended {
-  std::string name;
-  Completion<int> how;
-};
-
-struct World {
-  MadClock::time_point now{};
-  std::vector<Sent> sent;
-  std::vector<Ended> ended;
-  bool refuse{false};
-  std::vector<std::optional<MadClock::time_point>> wakes;
-  // Called from the complete hook: what a callback does next.
-  std::function<void(const Ended&)> then;
-  Requester<Ask, int>* requester{nullptr};
-
-  RequesterHooks<Ask, int> hooks() {
-    return {.send =
-                [this](Ask& a, std::uint32_t tid, unsigned attempt) {
-                  if (refuse) return false;
-                  sent.push_back({a.name, tid, attempt});
-                  return true;
-                },
-            .timeout = [](const Ask& a, unsigned) { return a.timeout; },
-            .attempts = [](const Ask& a) { return a.attempts; },
-            .complete =
-                [this](Ask& a, Completion<int>&& c) {
-                  ended.push_back({a.name, std::move(c)});
-                  if (then) then(ended.back());
-                },
-            .clock = [this] { return now; },
-            .retrying = {},
-            .wakeAt = [this](std::optional<MadClock::time_point> t) { wakes.push_back(t); }};
-  }
-  std::uint32_t tidOf(const std::string& name) const {
-    for (const Sent& s : sent)
-      if (s.name == name) return s.tid;
-    ADD_FAILURE() << name << " was never sent";
-    return 0;
-  }
-  std::vector<std::string> sentNames() const {
-    std::vector<std::string> out;
-    for (const Sent& s : sent) out.push_back(s.name);
-    return out;
-  }
-};
 
 TEST(Requester, KeepsAtMostTheWindowOutstandingAndSendsTheQueueInOrder) {
   World w;
