@@ -189,7 +189,8 @@ void addRouteCommand(CLI::App& app, RouteArgs& args) {
   cmd->add_option("-t,--topology", args.topology, "ibnetdiscover output or ibsim net file")
       ->required();
   cmd->add_option("-R,--engine", args.engines,
-                  "Routing engine(s) to try in order (minhop, updn, ftree, ftree-vl, dragonfly, sssp, auto); "
+                  "Routing engine(s) to try in order (minhop, updn, ftree, ftree-vl, dragonfly, "
+                  "sssp, auto); "
                   "comma-separated or repeated")
       ->delimiter(',');
   cmd->add_option("--guid2lid", args.guid2lid, "OpenSM-format guid2lid file of LIDs to keep");

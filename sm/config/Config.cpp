@@ -337,7 +337,8 @@ Result<void> applyLogLevel(Config& c, const toml::node& v, const std::string& wh
 
 constexpr OptionSpec kOptions[] = {
     {"routing.engine", "string or list of strings", R"(["auto"])",
-     "Routing engines to try in order: minhop, updn, ftree, ftree-vl, dragonfly, sssp, auto. The first that "
+     "Routing engines to try in order: minhop, updn, ftree, ftree-vl, dragonfly, sssp, auto. The "
+     "first that "
      "accepts the fabric routes it; the report names it and why the ones before it refused. "
      "Tables with a credit loop count as a refusal while another engine follows; the last "
      "engine's are programmed as they are, the subnet up with routes_credit_loop in status.",
