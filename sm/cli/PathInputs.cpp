@@ -56,6 +56,8 @@ Result<std::string> readIfPresent(const std::filesystem::path& path) {
   return files::readFile(path);
 }
 
+Result<void> readDirExtras(const std::filesystem::path& dir, OfflineTables& out);
+
 // The dry run's tables on the fabric, its LIDs from the run's guid2lid.
 Result<void> readDir(const std::filesystem::path& dir, const PlanInputs& plan, OfflineTables& out) {
   const auto g2lPath = dir / "guid2lid";
@@ -81,6 +83,12 @@ Result<void> readDir(const std::filesystem::path& dir, const PlanInputs& plan, O
   if (!lfts) return fail(fmt::format("{}: {}", lftPath.string(), lfts.error().message));
   out.lfts = std::move(*lfts);
 
+  return readDirExtras(dir, out);
+}
+
+// What a dry run writes only when it has it: SL2VL tables, per-pair SLs,
+// multicast forwarding tables and groups.
+Result<void> readDirExtras(const std::filesystem::path& dir, OfflineTables& out) {
   const auto sl2vlPath = dir / "sl2vl.dump";
   auto sl2vlText = readIfPresent(sl2vlPath);
   if (!sl2vlText) return std::unexpected(sl2vlText.error());

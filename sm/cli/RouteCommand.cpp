@@ -261,6 +261,20 @@ Result<std::optional<QosReport>> planQos(SubnetPlan& plan, const Inputs& inputs)
   return qos;
 }
 
+// Each multicast tree on its group's SL through the SL2VL tables the plan
+// programs: a turn that drops it is a problem of the group.
+void checkTreesOnTheirSls(const SubnetPlan& plan, const DryRunMulticast& multicast,
+                          MulticastReport& into) {
+  if (plan.routing.sl2vl.empty() && !plan.qosTables) return;
+  std::vector<std::uint8_t> groupSls;
+  for (const auto& g : multicast.groups) groupSls.push_back(g.params.sl);
+  const auto sl2vl =
+      programmedSl2VlEntries(plan.routing.sl2vl, plan.qosTables ? &*plan.qosTables : nullptr);
+  for (auto& p :
+       checkMulticastSls(plan.fabric, multicast.plan.mfts, multicast.routes, groupSls, sl2vl))
+    into.problems.push_back(std::move(p));
+}
+
 }  // namespace
 
 int runRoute(const RouteArgs& args) {
@@ -291,16 +305,7 @@ int runRoute(const RouteArgs& args) {
   auto multicast = planDryRunMulticast(plan->fabric, inputs->partitions);
   if (!multicast) return inputError(multicast.error());
   report.multicast = multicast->report;
-  // Each tree on its group's SL through the SL2VL tables the plan programs.
-  if (!plan->routing.sl2vl.empty() || plan->qosTables) {
-    std::vector<std::uint8_t> groupSls;
-    for (const auto& g : multicast->groups) groupSls.push_back(g.params.sl);
-    const auto sl2vl =
-        programmedSl2VlEntries(plan->routing.sl2vl, plan->qosTables ? &*plan->qosTables : nullptr);
-    for (auto& p :
-         checkMulticastSls(plan->fabric, multicast->plan.mfts, multicast->routes, groupSls, sl2vl))
-      report.multicast->problems.push_back(std::move(p));
-  }
+  checkTreesOnTheirSls(*plan, *multicast, *report.multicast);
   report.qos = std::move(*qos);
   if (plan->qosTables) report.qosVlLayers = plan->qosTables->layers;
   if (auto& held = inputs->previous; held) {

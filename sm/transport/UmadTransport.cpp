@@ -303,6 +303,17 @@ Result<void> UmadTransport::send(const MadBuffer& mad, MadAddress to) {
   return {};
 }
 
+namespace {
+// The SMP in a umad buffer just read, with the LID it came from.
+ReceivedMad smpIn(const std::vector<std::uint8_t>& buf) {
+  ReceivedMad in;
+  std::memcpy(in.mad.data(), umad_get_mad(const_cast<std::uint8_t*>(buf.data())), kMadSize);
+  in.from =
+      MadAddress::toLid(Lid{ntohs(umad_get_mad_addr(const_cast<std::uint8_t*>(buf.data()))->lid)});
+  return in;
+}
+}  // namespace
+
 Result<std::optional<ReceivedMad>> UmadTransport::receive(MadClock::time_point deadline) {
   if (recvBuf_.size() < umad_size() + kMadSize) recvBuf_.resize(umad_size() + kMadSize);
   std::size_t servedLate = 0;  // GMPs answered after the deadline
@@ -321,9 +332,8 @@ Result<std::optional<ReceivedMad>> UmadTransport::receive(MadClock::time_point d
           return std::optional<ReceivedMad>{};
         continue;
       }
-      // Asked not to wait (the engine's drain after each MAD): the empty
-      // read has said so already, and under umad2sim a poll() of zero takes
-      // the same two locks as the read without learning anything more.
+      // Asked not to wait (the engine's drain after each MAD): the empty read
+      // said it; under umad2sim a zero poll() takes the read's two locks too.
       if (deadline <= MadClock::now()) {
         ++wire_.emptyReads;
         return std::optional<ReceivedMad>{};
@@ -359,10 +369,8 @@ Result<std::optional<ReceivedMad>> UmadTransport::receive(MadClock::time_point d
       continue;
     }
     ++wire_.smpsRead;
-    ReceivedMad in;
-    std::memcpy(in.mad.data(), mad, kMadSize);
+    const ReceivedMad in = smpIn(recvBuf_);
     if (isResponse(static_cast<Method>(in.mad[3]))) ++responsesReceived_;
-    in.from = MadAddress::toLid(Lid{ntohs(umad_get_mad_addr(recvBuf_.data())->lid)});
     return std::optional<ReceivedMad>{in};
   }
 }
