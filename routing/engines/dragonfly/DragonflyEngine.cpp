@@ -13,6 +13,7 @@
 #include <span>
 #include <string>
 
+#include "routing/engines/DeclaredVls.h"
 #include "routing/engines/dragonfly/DragonflyHint.h"
 #include "routing/engines/dragonfly/DragonflyRoutes.h"
 #include "routing/engines/dragonfly/DragonflyVls.h"
@@ -21,18 +22,6 @@ namespace ibsm {
 namespace {
 
 using routing::SwitchIndex;
-
-// Data VLs every cabled port declares (PortInfo:VLCap), the fewest of them.
-std::uint8_t declaredVls(const Fabric& fabric) {
-  std::uint8_t vls = 15;
-  for (const Node& node : fabric.nodes())
-    for (std::size_t p = 1; p < node.ports.size(); ++p) {
-      if (!node.ports[p].remote) continue;
-      static constexpr std::uint8_t kByCap[] = {1, 1, 2, 4, 8, 15};
-      vls = std::min(vls, kByCap[std::min<std::uint8_t>(node.ports[p].vlCap, 5)]);
-    }
-  return vls;
-}
 
 // Mean switch hops from CA sources to CA LIDs through a set of LFTs.
 double meanCaHops(const routing::SwitchGraph& graph, const routing::dragonfly::PortMap& ports,
@@ -87,14 +76,14 @@ class DragonflyEngine final : public RoutingEngine {
     result.engine = std::string(name());
     result.notes.push_back(describe(*shape));
     for (auto& note : missingCableNotes(fabric, *shape)) result.notes.push_back(std::move(note));
-    const std::uint8_t allowed = std::min(options.maxVls, declaredVls(fabric));
+    const std::uint8_t allowed = std::min(options.maxVls, routing::declaredDataVls(fabric));
     if (vls.problem || vls.levels > allowed) {
-      const std::string why = vls.problem
-                                  ? *vls.problem
-                                  : fmt::format(
-                                        "the routes need {} VLs, the ports declare {} and {} are "
-                                        "allowed (maxVls)",
-                                        vls.levels, declaredVls(fabric), options.maxVls);
+      const std::string why =
+          vls.problem ? *vls.problem
+                      : fmt::format(
+                            "the routes need {} VLs, the ports declare {} and {} are "
+                            "allowed (maxVls)",
+                            vls.levels, routing::declaredDataVls(fabric), options.maxVls);
       return fallBack(fabric, graph, ports, tables, why, *shape, options.previous);
     }
     result.lfts = routing::dragonfly::toLfts(fabric, graph, tables, options.threads);

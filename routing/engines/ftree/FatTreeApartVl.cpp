@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "routing/engines/DeclaredVls.h"
 #include "routing/engines/ftree/FatTreeApartVlTables.h"
 
 namespace ibsm::routing::ftree {
@@ -55,17 +56,6 @@ std::optional<std::uint8_t> shapeSl(ChainShape shape) {
     default:
       return std::nullopt;
   }
-}
-
-std::uint8_t declaredDataVls(const Fabric& fabric) {
-  std::uint8_t vls = 15;
-  for (const Node& node : fabric.nodes())
-    for (std::size_t p = 1; p < node.ports.size(); ++p) {
-      if (!node.ports[p].remote) continue;
-      static constexpr std::uint8_t kByCap[] = {1, 1, 2, 4, 8, 15};
-      vls = std::min(vls, kByCap[std::min<std::uint8_t>(node.ports[p].vlCap, 5)]);
-    }
-  return vls;
 }
 
 namespace {
@@ -265,7 +255,7 @@ Attempt attempt(const Fabric& fabric, const SwitchGraph& graph, const FatTreeLay
 ApartVlNote applyApartVls(const Fabric& fabric, const SwitchGraph& graph,
                           const FatTreeLayout& layout, const HubOrder& hub, RoutingResult& result,
                           std::uint8_t maxVls) {
-  const std::uint8_t vls = std::min(maxVls, declaredDataVls(fabric));
+  const std::uint8_t vls = std::min(maxVls, routing::declaredDataVls(fabric));
   if (vls < 2) return {};
   const std::vector<Lft> saved = result.lfts;
   Attempt a = attempt(fabric, graph, layout, nullptr, saved, result);

@@ -63,9 +63,6 @@ ChainShape extendShape(bool up, ChainShape rest, bool restClimbsOne);
 // The SL a source on a chain of that shape travels on; nullopt: kBroken.
 std::optional<std::uint8_t> shapeSl(ChainShape shape);
 
-// Data VLs every cabled port declares (PortInfo:VLCap), the fewest of them.
-std::uint8_t declaredDataVls(const Fabric& fabric);
-
 struct ApartVlNote {
   bool applied{false};
   std::string note;  // what was done, or why not

@@ -16,6 +16,7 @@
 
 #include <algorithm>
 
+#include "routing/engines/DeclaredVls.h"
 #include "routing/engines/sssp/SsspLayers.h"
 #include "routing/engines/sssp/SsspRoutes.h"
 
@@ -25,18 +26,6 @@ namespace {
 using routing::SwitchIndex;
 
 constexpr unsigned kPasses = 4;  // the first plus three rip-up-and-reroute passes
-
-// Data VLs every cabled port declares (PortInfo:VLCap), the fewest of them.
-std::uint8_t declaredVls(const Fabric& fabric) {
-  std::uint8_t vls = 15;
-  for (const Node& node : fabric.nodes())
-    for (std::size_t p = 1; p < node.ports.size(); ++p) {
-      if (!node.ports[p].remote) continue;
-      static constexpr std::uint8_t kByCap[] = {1, 1, 2, 4, 8, 15};
-      vls = std::min(vls, kByCap[std::min<std::uint8_t>(node.ports[p].vlCap, 5)]);
-    }
-  return vls;
-}
 
 std::vector<PairSl> pairSls(const routing::SwitchGraph& graph,
                             const std::vector<routing::sssp::RaisedRoute>& raised) {
@@ -73,12 +62,12 @@ class SsspEngine final : public RoutingEngine {
     const routing::SwitchGraph graph(fabric);
     const routing::sssp::Channels channels(graph);
     auto tables = routing::sssp::routeBalanced(fabric, graph, channels, kPasses, options.threads);
-    const std::uint8_t allowed = std::min(options.maxVls, declaredVls(fabric));
+    const std::uint8_t allowed = std::min(options.maxVls, routing::declaredDataVls(fabric));
     const auto plan =
         routing::sssp::planLayers(graph, channels, tables, std::max<std::uint8_t>(allowed, 1));
     if (plan.problem)
       return fail(fmt::format("sssp: {} (the ports declare {}, maxVls allows {})", *plan.problem,
-                              declaredVls(fabric), options.maxVls));
+                              routing::declaredDataVls(fabric), options.maxVls));
     RoutingResult result;
     result.engine = std::string(name());
     result.lfts = std::move(tables.lfts);
