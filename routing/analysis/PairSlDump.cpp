@@ -8,44 +8,26 @@
 #include <charconv>
 #include <tuple>
 
+#include "routing/analysis/DumpWords.h"
+
 namespace ibsm {
 namespace {
 
-std::vector<std::string_view> wordsOf(std::string_view line) {
-  std::vector<std::string_view> out;
-  std::size_t i = 0;
-  while (i < line.size()) {
-    while (i < line.size() && (line[i] == ' ' || line[i] == '\t' || line[i] == '\r')) ++i;
-    const std::size_t start = i;
-    while (i < line.size() && line[i] != ' ' && line[i] != '\t' && line[i] != '\r') ++i;
-    if (i > start) out.push_back(line.substr(start, i - start));
-  }
-  return out;
-}
-
-template <typename T>
-bool number(std::string_view text, T& value) {
-  int base = 10;
-  if (text.starts_with("0x")) {
-    text.remove_prefix(2);
-    base = 16;
-  }
-  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value, base);
-  return !text.empty() && ec == std::errc{} && end == text.data() + text.size();
-}
+using analysis::dumpNumberOrHex;
+using analysis::dumpWords;
 
 constexpr std::string_view kForm = "'node 0xNODEGUID port N dlid 0xLID sl K'";
 
 // One line's pair, or what was wrong with it.
 Result<DumpedPairSl> pairOf(std::string_view line, std::size_t n, std::string_view file) {
-  const auto w = wordsOf(line);
+  const auto w = dumpWords(line);
   DumpedPairSl p{.node = {}, .port = 0, .dlid = {}, .sl = 0, .line = n};
   unsigned port = 0, sl = 0;
   std::uint64_t guid = 0;
   std::uint32_t dlid = 0;
   if (w.size() != 8 || w[0] != "node" || w[2] != "port" || w[4] != "dlid" || w[6] != "sl" ||
-      !w[1].starts_with("0x") || !number(w[1], guid) || !number(w[3], port) || port > 254 ||
-      !number(w[5], dlid) || !number(w[7], sl))
+      !w[1].starts_with("0x") || !dumpNumberOrHex(w[1], guid) || !dumpNumberOrHex(w[3], port) ||
+      port > 254 || !dumpNumberOrHex(w[5], dlid) || !dumpNumberOrHex(w[7], sl))
     return fail(fmt::format("{}:{}: expected {}", file, n, kForm));
   if (sl > 15) return fail(fmt::format("{}:{}: SL {} is above 15", file, n, sl));
   if (dlid == 0 || dlid > kMaxUnicastLid)

@@ -12,27 +12,13 @@
 #include <span>
 #include <tuple>
 
+#include "routing/analysis/DumpWords.h"
+
 namespace ibsm {
 namespace {
 
-// Splits a line into whitespace-separated words.
-std::vector<std::string_view> words(std::string_view line) {
-  std::vector<std::string_view> out;
-  std::size_t i = 0;
-  while (i < line.size()) {
-    while (i < line.size() && (line[i] == ' ' || line[i] == '\t' || line[i] == '\r')) ++i;
-    const std::size_t start = i;
-    while (i < line.size() && line[i] != ' ' && line[i] != '\t' && line[i] != '\r') ++i;
-    if (i > start) out.push_back(line.substr(start, i - start));
-  }
-  return out;
-}
-
-template <typename T>
-bool number(std::string_view text, T& value, int base = 10) {
-  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value, base);
-  return ec == std::errc{} && end == text.data() + text.size();
-}
+using analysis::dumpNumber;
+using analysis::dumpWords;
 
 }  // namespace
 
@@ -136,7 +122,7 @@ namespace {
 std::optional<DumpedSl2Vl> portLine(const std::vector<std::string_view>& w) {
   std::uint64_t guid = 0;
   unsigned port = 0;
-  if (!w[1].starts_with("0x") || !number(w[1].substr(2), guid, 16) || !number(w[3], port) ||
+  if (!w[1].starts_with("0x") || !dumpNumber(w[1].substr(2), guid, 16) || !dumpNumber(w[3], port) ||
       port < 1 || port > 254)
     return std::nullopt;
   DumpedSl2Vl e{.switchGuid = Guid{guid},
@@ -145,7 +131,7 @@ std::optional<DumpedSl2Vl> portLine(const std::vector<std::string_view>& w) {
                 .vl = {},
                 .portTable = true};
   for (std::size_t sl = 0; sl < 16; ++sl)
-    if (!number(w[5 + sl], e.vl[sl]) || e.vl[sl] > 15) return std::nullopt;
+    if (!dumpNumber(w[5 + sl], e.vl[sl]) || e.vl[sl] > 15) return std::nullopt;
   return e;
 }
 
@@ -161,7 +147,7 @@ Result<std::vector<DumpedSl2Vl>> parseSl2VlDump(std::string_view text, std::stri
     const std::string_view line = text.substr(0, eol);
     text = eol == std::string_view::npos ? std::string_view{} : text.substr(eol + 1);
     ++lineNo;
-    const auto w = words(line);
+    const auto w = dumpWords(line);
     if (w.empty() || w[0].starts_with('#')) continue;
     const auto bad = [&](std::string_view what) {
       return fail(fmt::format("{}:{}: expected {}", fileName, lineNo, what));
@@ -180,12 +166,12 @@ Result<std::vector<DumpedSl2Vl>> parseSl2VlDump(std::string_view text, std::stri
         w[6] != ":")
       return bad("'switch 0xGUID in_port N out_port M : v0 ... v15' (16 VLs)");
     DumpedSl2Vl e;
-    if (!w[1].starts_with("0x") || !number(w[1].substr(2), e.switchGuid.value, 16))
+    if (!w[1].starts_with("0x") || !dumpNumber(w[1].substr(2), e.switchGuid.value, 16))
       return bad(fmt::format("a switch GUID like 0x0002c90200000001, not '{}'", w[1]));
-    if (!number(w[3], e.inPort) || !number(w[5], e.outPort))
+    if (!dumpNumber(w[3], e.inPort) || !dumpNumber(w[5], e.outPort))
       return bad(fmt::format("port numbers 0-254, not '{}' and '{}'", w[3], w[5]));
     for (std::size_t sl = 0; sl < 16; ++sl)
-      if (!number(w[7 + sl], e.vl[sl]) || e.vl[sl] > 15)
+      if (!dumpNumber(w[7 + sl], e.vl[sl]) || e.vl[sl] > 15)
         return bad(fmt::format("a VL 0-15 for SL {}, not '{}'", sl, w[7 + sl]));
     if (!seen.emplace(e.switchGuid.value, e.inPort, e.outPort).second)
       return bad(
