@@ -223,7 +223,10 @@ void ChannelDependencies::propagate(const NextHops& hops, std::uint8_t sl) {
     changed = false;
     for (auto it = order.rbegin(); it != order.rend(); ++it) {
       const ChannelId c1 = hops.channel(*it);
-      if (c1 == kNoChannel) continue;
+      // Only traffic on `sl` that starts at or passes through *it goes on:
+      // a switch nothing on `sl` reaches adds no dependency and carries
+      // nothing onward (with pair SLs most switches carry SL k nothing).
+      if (c1 == kNoChannel || carried_[*it] == 0) continue;
       const Channel& in = view_.channel(c1);
       const ChannelId c2 = hops.channel(in.to);
       if (c2 == kNoChannel) continue;

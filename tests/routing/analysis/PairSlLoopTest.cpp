@@ -151,6 +151,46 @@ TEST(PairSlCreditLoops, WithoutSl2VlTablesTheSlsChangeNothing) {
   EXPECT_THAT(c.sls, ElementsAre(0));
 }
 
+// r0..r3 in a ring as ring3, every route clockwise (up to three hops), SL
+// n on VL n everywhere.
+HandTables clockwiseRing4(const Fabric& f) {
+  HandTables t(f);
+  t.deliverLocally();
+  for (int i = 0; i < 4; ++i)
+    for (int j = 1; j < 4; ++j) t.toward(fmt::format("r{}", i), fmt::format("r{}", (i + j) % 4), 2);
+  for (int i = 0; i < 4; ++i)
+    for (std::uint8_t in = 0; in <= 3; ++in)
+      for (std::uint8_t out = 0; out <= 3; ++out) {
+        Sl2VlEntry e{nodeNamed(f, fmt::format("r{}", i)), in, out, {}};
+        for (std::uint8_t sl = 0; sl < 16; ++sl) e.vl[sl] = sl < 2 ? sl : 0;
+        t.result().sl2vl.push_back(e);
+      }
+  t.result().vlsUsed = 2;
+  return t;
+}
+
+TEST(PairSlCreditLoops, ASwitchNoPairOnTheSlCrossesCarriesNothingOnIt) {
+  FabricBuilder b;
+  for (int i = 0; i < 4; ++i) b.addSwitch(fmt::format("r{}", i));
+  for (int i = 0; i < 4; ++i) b.cable(fmt::format("r{}", i), 2, fmt::format("r{}", (i + 1) % 4), 3);
+  for (int i = 0; i < 4; ++i) b.addHost(fmt::format("h{}", i), fmt::format("r{}", i), 1);
+  const Fabric f = b.build();
+  HandTables t = clockwiseRing4(f);
+  // Only r0's pairs toward r1 on SL 1: one hop each, no dependency. The
+  // chain r2->r3->r0->r1 toward r1 carries SL 0 alone: r3 has nothing on
+  // VL1 to pass on, though r0's sources join the chain below it.
+  std::vector<PairSl> pairs;
+  for (const Lid l : {lidOf(f, "r1"), lidOf(f, "h1")})
+    for (const PortRef p : {PortRef{nodeNamed(f, "r0"), 0}, PortRef{nodeNamed(f, "h0"), 1}})
+      pairs.push_back(PairSl{l, p, 1});
+  std::ranges::sort(pairs);
+  t.result().pairSls = pairs;
+  const CreditLoopReport c = findCreditLoops(f, t.result());
+  ASSERT_EQ(c.perVl.size(), 2u);
+  EXPECT_EQ(c.perVl[1].dependencies, 0u);
+  EXPECT_FALSE(c.perVl[0].acyclic);  // SL 0 still goes all the way round
+}
+
 TEST(PairSlCreditLoops, PairsGivenOutOfOrderAreJudgedAlike) {
   const Fabric f = ring3();
   HandTables t = clockwiseWithSlLayers(f);
