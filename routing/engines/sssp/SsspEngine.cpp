@@ -9,7 +9,8 @@
 // A route moved to layer k travels on SL k: RoutingResult::pairSls names
 // every (destination LID, source port) whose SL is not 0 (the CA ports and
 // the switch itself behind the route's first switch), and every switch's
-// SL2VL maps SL k to VL k on every turn (SLs past the layers to VL 0). Where
+// SL2VL maps SL k to VL k on every turn, port 0 in included (SLs past the
+// layers to VL 0), so a switch's own traffic on SL k leaves on VL k too. Where
 // one layer suffices, pairSls and sl2vl stay empty.
 #include <fmt/format.h>
 #include <ibsm/Engines.h>
@@ -45,8 +46,8 @@ std::vector<Sl2VlEntry> layerSl2Vl(const Fabric& fabric, const routing::SwitchGr
   for (SwitchIndex s = 0; s < graph.size(); ++s) {
     const NodeId id = graph.nodeId(s);
     const auto& ports = fabric.node(id).ports;
-    for (std::size_t in = 1; in < ports.size(); ++in)
-      for (std::size_t o = 1; o < ports.size() && ports[in].remote; ++o)
+    for (std::size_t in = 0; in < ports.size(); ++in)  // port 0: what the switch sends itself
+      for (std::size_t o = 1; o < ports.size() && (in == 0 || ports[in].remote); ++o)
         if (o != in && ports[o].remote)
           out.push_back(
               Sl2VlEntry{id, static_cast<std::uint8_t>(in), static_cast<std::uint8_t>(o), vl});
