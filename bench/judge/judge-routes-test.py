@@ -84,9 +84,10 @@ NET_SHORTEST = named_lfts({"A": {11: 1, 12: 2, 13: 3, 14: 4, 15: 2}, "B": {11: 3
 
 
 class Judge(unittest.TestCase):
-    def run_judge(self, tables, sl2vl_text=None, pair_sls=None, fabric=FABRIC, expect_rc=0, where="topology"):
+    def run_judge(self, tables, sl2vl_text=None, pair_sls=None, fabric=FABRIC, expect_rc=0, where="topology",
+                  guid2lid=None):
         with tempfile.TemporaryDirectory() as d:
-            files = {where: fabric, "lfts": tables, "sl2vl": sl2vl_text, "pair-sls": pair_sls}
+            files = {where: fabric, "lfts": tables, "sl2vl": sl2vl_text, "pair-sls": pair_sls, "guid2lid": guid2lid}
             args = [sys.executable, JUDGE, "--json", os.path.join(d, "out.json")]
             for key, text in files.items():
                 if text is None:
@@ -128,6 +129,39 @@ class Judge(unittest.TestCase):
         self.assertEqual((j["credit_loop_free"], j["vl_list"], j["pair_sls"]), ("yes", "0,1", 1))
         j = self.run_judge(CLOCKWISE, sl2vl(rows), "path 13 12 0\n")
         self.assertEqual(j["credit_loop_free"], "no")
+
+    def test_the_engines_own_pair_sls_name_the_source_by_node_guid_and_port(self):
+        # ibsm route's DIR/pair-sls: c (node 0xc0, port 1: LID 13) -> b on SL 1
+        # as the SA's "path 13 12 1"; C's own port 0 is no CA pair.
+        sl1 = [0, 1] + [0] * 14
+        rows = [(s, i, o, sl1) for s in SWITCHES for i in (1, 2, 3) for o in (1, 2, 3) if i != o]
+        pairs = ("# comment\nnode 0x00000000000000c0 port 1 dlid 0x000c sl 1\n"
+                 "node 0x0000000000000030 port 0 dlid 0x000c sl 1\n")
+        j = self.run_judge(CLOCKWISE, sl2vl(rows), pairs)
+        self.assertEqual((j["credit_loop_free"], j["vl_list"], j["pair_sls"]), ("yes", "0,1", 1))
+        err = self.run_judge(CLOCKWISE, sl2vl(rows), "node 0x99 port 1 dlid 0xc sl 1\n", expect_rc=2)
+        self.assertIn("pair-sls:1: no CA port with node GUID 0x0000000000000099 port 1", err)
+        err = self.run_judge(CLOCKWISE, sl2vl(rows), "node 0xc0 port 1 dlid 0xc\n", expect_rc=2)
+        self.assertIn("pair-sls:1: expected 'node 0xNODEGUID port N dlid 0xLID sl K'", err)
+
+    def test_a_net_file_takes_switch_guids_from_the_tables_and_ca_lids_from_guid2lid(self):
+        # Clockwise round the net ring closes a loop on VL 0; the SL2VL rows
+        # name switches by GUID, which only the tables' headings give.
+        cw = {s: {lid: 2 for lid in OWNER} for s in SWITCHES}
+        for s, lid, port in (("A", 11, 1), ("B", 12, 1), ("C", 13, 1), ("A", 14, 4), ("B", 15, 4)):
+            cw[s][lid] = port
+        tables = named_lfts(cw)
+        self.assertEqual(self.run_judge(tables, fabric=NET, where="net")["credit_loop_free"], "no")
+        up = [1] * 16
+        rows = [(s, 3, 2, up) for s in SWITCHES]
+        j = self.run_judge(tables, sl2vl(rows), fabric=NET, where="net")
+        self.assertEqual((j["credit_loop_free"], j["vl_list"]), ("yes", "0,1"))
+        # c's node GUID 0xc0: its port 1 is port GUID 0xc1, LID 13 by guid2lid.
+        sl1 = [0, 1] + [0] * 14
+        j = self.run_judge(tables, sl2vl([(s, i, 2, sl1) for s in SWITCHES for i in (1, 3)]),
+                           "node 0xc0 port 1 dlid 0xb sl 1\n", fabric=NET, where="net",
+                           guid2lid="0x00000000000000c1 13 13\n")
+        self.assertEqual((j["pair_sls"], j["sl_list"], j["vl_list"]), (1, "1", "0,1"))
 
     def test_a_missing_entry_and_a_wrong_port_leave_pairs_unrouted(self):
         tables = lfts({"A": {11: 1, 12: 2, 13: 3}, "B": {11: 3, 12: 1}, "C": {11: 2, 12: 3, 13: 1}})

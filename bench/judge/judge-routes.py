@@ -38,7 +38,11 @@ switch hops.
 DIR/opensm-lfts.dump, or OpenSM's dump for the same file). A net file has no
 GUIDs: each switch's table is the one that names it, and each CA LID belongs
 to the CA port its delivering switch's entry leads to (the dump names the
-CA each LID belongs to).
+CA each LID belongs to); each switch's GUID is the one its table's heading
+names, so DIR/sl2vl.dump applies. --pair-sls reads the SA's answers or the
+engine's own DIR/pair-sls ("node 0xGUID port N dlid 0xLID sl K": a CA
+port's LID by its node GUID in the topology, or with a net file by its port
+GUID, node GUID + port, in --guid2lid; a switch's port 0 is no CA pair).
 Prints "key value" lines; exits 2 on input it cannot read, naming file:line.
 """
 import argparse
@@ -46,8 +50,8 @@ import json
 import sys
 from collections import defaultdict
 
-from judge_readers import (InputError, read_guid2lid, read_lft_lids, read_lfts, read_net, read_pair_sls,
-                           read_sl2vl, read_topology)
+from judge_readers import (InputError, pair_sls_by_lid, read_guid2lid, read_lft_lids, read_lfts, read_net,
+                           read_pair_sls, read_sl2vl, read_topology)
 
 CLASSES = ("compute", "upper", "an")
 
@@ -282,16 +286,19 @@ def main():
     ap.add_argument("--json")
     a = ap.parse_args()
     try:
-        owners = {}
+        owners, guids = {}, {}
         nodes = read_topology(a.topology) if a.topology else read_net(a.net)
-        lfts = read_lfts(a.lfts, owners)
+        lfts = read_lfts(a.lfts, owners, guids)
         if a.net:
             read_lft_lids(lfts, owners, nodes)
-        if a.guid2lid:
-            read_guid2lid(a.guid2lid, nodes)
+            for name, guid in guids.items():  # a net file has none: SL2VL tables name them
+                if nodes.get(name, {}).get("kind") == "Switch":
+                    nodes[name]["guid"] = guid
+        guid2lid = read_guid2lid(a.guid2lid, nodes) if a.guid2lid else {}
         fab = Fabric(nodes)
         sl2vl = read_sl2vl(a.sl2vl) if a.sl2vl else {}
-        pair_sls, nopath = read_pair_sls(a.pair_sls) if a.pair_sls else ({}, 0)
+        pair_sls, nopath, by_node = read_pair_sls(a.pair_sls) if a.pair_sls else ({}, 0, [])
+        pair_sls.update(pair_sls_by_lid(a.pair_sls, by_node, nodes, guid2lid))
     except InputError as e:
         print(f"judge-routes: {e}", file=sys.stderr)
         return 2

@@ -118,12 +118,14 @@ def read_guid2lid(path, nodes):
         else:
             for p, g in v["port_guid"].items():
                 v["port_lid"][p] = lids.get(g, 0)
+    return lids
 
 
-def read_lfts(path, owners=None):
+def read_lfts(path, owners=None, guids=None):
     """dump_fts / opensm-lfts.dump -> {switch guid: {lid: port}}, each table
     under its switch's name too (a string key: no GUID collides with it);
-    `owners` (a dict) gets {lid: (kind, name)} from the entries' comments."""
+    `owners` (a dict) gets {lid: (kind, name)} from the entries' comments,
+    `guids` (a dict) {switch name: guid} from the tables' headings."""
     lfts, table = {}, None
     head = re.compile(r"^Unicast lids .* guid (0x[0-9a-fA-F]+)\s*(?:\('?(.*?)'?\))?:?\s*$")
     entry = re.compile(r"^(0x[0-9a-fA-F]+)\s+(\d+)\b")
@@ -134,6 +136,8 @@ def read_lfts(path, owners=None):
             table = lfts.setdefault(int(m.group(1), 16), {})
             if m.group(2):
                 lfts[m.group(2)] = table
+                if guids is not None:
+                    guids[m.group(2)] = int(m.group(1), 16)
             continue
         m = entry.match(line)
         if m and table is not None:
@@ -161,10 +165,24 @@ def read_sl2vl(path):
 
 
 def read_pair_sls(path):
-    sls, nopath = {}, 0
+    """The SL of each pair, in either form: the SA's answers (`sa-client
+    pathsls`: "path SLID DLID SL", "nopath ...", "timeout ...") -> {(slid,
+    dlid): sl}; or the engine's, as `ibsm route -o DIR` writes DIR/pair-sls
+    ("node 0xNODEGUID port N dlid 0xLID sl K") -> [(node guid, port, dlid,
+    sl, line)], for the caller to find each source port's LID. Returns (sls,
+    nopath, by_node)."""
+    sls, nopath, by_node = {}, 0, []
     for n, line in enumerate(read_lines(path), 1):
         words = line.split()
-        if not words or words[0] not in ("path", "nopath", "timeout"):
+        if not words or words[0] not in ("path", "nopath", "timeout", "node"):
+            continue
+        if words[0] == "node":
+            if len(words) != 8 or (words[2], words[4], words[6]) != ("port", "dlid", "sl"):
+                raise InputError(f"{path}:{n}: expected 'node 0xNODEGUID port N dlid 0xLID sl K'")
+            try:
+                by_node.append((int(words[1], 16), int(words[3], 0), int(words[5], 0), int(words[7], 0), n))
+            except ValueError as e:
+                raise InputError(f"{path}:{n}: expected 'node 0xNODEGUID port N dlid 0xLID sl K'") from e
             continue
         try:
             if words[0] == "path":
@@ -173,4 +191,27 @@ def read_pair_sls(path):
                 nopath += 1
         except (ValueError, IndexError) as e:
             raise InputError(f"{path}:{n}: expected 'path SLID DLID SL'") from e
-    return sls, nopath
+    return sls, nopath, by_node
+
+
+def pair_sls_by_lid(path, by_node, nodes, guid2lid):
+    """The engine's pairs (read_pair_sls' by_node) by (source LID, dlid): a
+    CA port's LID from the topology (node GUID and port), or, for a net file
+    (no GUIDs), from guid2lid by its port GUID, node GUID + port as ibsim and
+    `ibsm route` number a CA's ports. A switch's own port 0 is no CA pair:
+    left out."""
+    lid_of = {}
+    for v in nodes.values():
+        if v["kind"] != "Switch" and v["guid"] is not None:
+            for p, lid in v["port_lid"].items():
+                lid_of[(v["guid"], p)] = lid
+    sls = {}
+    for guid, port, dlid, sl, n in by_node:
+        if port == 0:
+            continue
+        lid = lid_of.get((guid, port)) or guid2lid.get(guid + port)
+        if not lid:
+            raise InputError(f"{path}:{n}: no CA port with node GUID 0x{guid:016x} port {port} "
+                             "(expected one in the topology, or its port GUID in --guid2lid)")
+        sls[(lid, dlid)] = sl
+    return sls
