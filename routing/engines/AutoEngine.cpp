@@ -1,5 +1,6 @@
 // auto: dragonfly when the cabling is a dragonfly or dragonfly+, ftree when
-// it is a fat tree, sssp otherwise, updn where sssp cannot (more VLs needed
+// it is a fat tree (sssp on a small one with director pods where it spreads
+// the routes better: onDirectorPods), sssp otherwise, updn where sssp cannot (more VLs needed
 // than allowed, past kLargest, or roots named: those are updn's). dragonfly
 // and ftree each refuse exactly the fabrics that are not their shape (and
 // say why), so auto asks them in that order and hands the refusals' reasons
@@ -22,6 +23,7 @@
 #include <fmt/format.h>
 #include <ibsm/Dragonfly.h>
 #include <ibsm/Engines.h>
+#include <ibsm/FatTree.h>
 
 #include "routing/engines/sssp/SsspRoutes.h"
 
@@ -65,7 +67,7 @@ class AutoEngine final : public RoutingEngine {
     auto ftree = makeFatTreeEngine()->route(fabric, options);
     if (ftree) {
       ftree->notes.insert(ftree->notes.begin(), "auto chose ftree: the fabric is a fat tree");
-      return ftree;
+      return onDirectorPods(fabric, options, std::move(*ftree));
     }
     const std::string why = fmt::format("not a fat tree: {}", ftree.error().message);
     // Roots the operator named are for updn (sssp has none): updn then.
@@ -91,6 +93,34 @@ class AutoEngine final : public RoutingEngine {
   }
 
  private:
+  // A fat tree whose compute leaves stand at uneven heights (director pods:
+  // line-card chips take hosts): the pairs whose leaves share no ancestor
+  // have no climb-then-descend path, and on ftree's one VL they turn in its
+  // hub leaf and crowd its cables. Small ones are routed with sssp too, whose
+  // shortest paths spread them over VL layers; its tables are taken when
+  // their busiest link is strictly lower, within the VLs allowed (with one VL
+  // sssp refuses and ftree's stand). Trees with every leaf at the bottom are
+  // ftree's, untouched.
+  static Result<RoutingResult> onDirectorPods(const Fabric& fabric, const RoutingOptions& options,
+                                              RoutingResult ftree) {
+    if (routes(fabric) > kSmall || !options.rootGuids.empty()) return ftree;
+    const auto shape = recogniseFatTree(fabric);
+    if (!shape || !shape->unevenLeaves) return ftree;
+    auto sssp = makeSsspEngine()->route(fabric, options);
+    if (!sssp) return ftree;
+    const auto mine = busiest(fabric, *sssp), theirs = busiest(fabric, ftree);
+    if (mine >= theirs) return ftree;
+    sssp->notes.insert(sssp->notes.begin(),
+                       fmt::format("auto chose sssp: the fabric is a fat tree with director pods "
+                                   "(compute leaves above the bottom level), and sssp's busiest "
+                                   "link carries {} CA-to-CA routes where ftree's carries {}",
+                                   mine, theirs));
+    for (const auto& note : ftree.notes)
+      if (!note.starts_with("auto chose"))
+        sssp->notes.push_back(fmt::format("ftree (not taken): {}", note));
+    return sssp;
+  }
+
   static Result<RoutingResult> onDragonfly(const Fabric& fabric, const RoutingOptions& options,
                                            RoutingResult dragonfly) {
     const bool small = routes(fabric) <= kSmall;

@@ -1,5 +1,6 @@
 // auto: dragonfly on a dragonfly (sssp where it spreads a small one
-// better), ftree on a fat tree, sssp on anything else (updn where sssp
+// better), ftree on a fat tree (sssp where it spreads a small one with
+// director pods better), sssp on anything else (updn where sssp
 // cannot), and a note that says which one ran and why.
 #include <gtest/gtest.h>
 #include <ibsm/Engines.h>
@@ -80,6 +81,48 @@ TEST(AutoEngine, TakesSsspOnASmallDragonflyWhereItsBusiestLinkIsLower) {
   const auto dragonfly = makeDragonflyEngine()->route(f, options);
   ASSERT_TRUE(dragonfly);
   EXPECT_LT(taken.busiest, testing::walkPairsOnSls(f, *dragonfly).busiest);
+}
+
+// Director pods: the pairs whose leaves share no ancestor turn in ftree's
+// hub leaf on one VL; sssp spreads them over VL layers.
+TEST(AutoEngine, TakesSsspOnATreeWithDirectorPodsWhereItsBusiestLinkIsLower) {
+  const Fabric f = generatedFabric(FatTreeSpec{.levels = 3, .radix = 8, .directorPods = 2});
+  const RoutingOptions options{.rootGuids = {}, .maxVls = 8};
+  const auto r = routeAuto(f, options);
+  EXPECT_EQ(r.engine, "sssp");
+  ASSERT_FALSE(r.notes.empty());
+  EXPECT_TRUE(
+      r.notes.front().starts_with("auto chose sssp: the fabric is a fat tree with director pods"))
+      << r.notes.front();
+  expectUsable(f, r);  // ibsm's judge, each pair on its SL
+  const auto taken = testing::walkPairsOnSls(f, r);
+  EXPECT_EQ(taken.failures, std::vector<std::string>{});
+  EXPECT_EQ(taken.longer, std::vector<std::string>{});
+  EXPECT_TRUE(taken.acyclic);
+  EXPECT_LE(taken.vls.size(), options.maxVls);
+  const auto ftree = makeFatTreeEngine()->route(f, options);
+  ASSERT_TRUE(ftree);
+  EXPECT_LT(taken.busiest, testing::walkPairsOnSls(f, *ftree).busiest);
+}
+
+// With one VL sssp cannot layer them: ftree's tables, as they were; a tree
+// without director pods is ftree's whatever the VLs.
+TEST(AutoEngine, KeepsFtreesTablesOnOneVlAndWithoutDirectorPods) {
+  const std::pair<FatTreeSpec, std::uint8_t> cases[] = {
+      {{.levels = 3, .radix = 8, .directorPods = 2}, 1},
+      {{.levels = 3, .radix = 8}, 8},
+      {{.levels = 3, .radix = 8, .aggregationNodes = true, .ioHosts = {{2, 4}}, .rails = 4}, 8}};
+  for (const auto& [spec, vls] : cases) {
+    const Fabric f = generatedFabric(spec);
+    const RoutingOptions options{.rootGuids = {}, .maxVls = vls};
+    const auto r = routeAuto(f, options);
+    EXPECT_EQ(r.engine, "ftree");
+    const auto ftree = makeFatTreeEngine()->route(f, options);
+    ASSERT_TRUE(ftree);
+    ASSERT_EQ(r.lfts.size(), ftree->lfts.size());
+    for (std::size_t n = 0; n < r.lfts.size(); ++n) EXPECT_EQ(r.lfts[n].port, ftree->lfts[n].port);
+    EXPECT_EQ(r.pairSls, ftree->pairSls);
+  }
 }
 
 TEST(AutoEngine, KeepsDragonflyOnAWholeDragonfly) {
