@@ -95,6 +95,10 @@ class DragonflyEngine final : public RoutingEngine {
     result.notes.push_back(describe(*shape));
     for (auto& note : missingCableNotes(fabric, *shape)) result.notes.push_back(std::move(note));
     if (multipathNote) result.notes.push_back(std::move(*multipathNote));
+    if (tables.multipathSkipped)
+      result.notes.push_back(
+          "LMC: a range's later LIDs take its base LID's routes: too many switches and LIDs to "
+          "plan them apart");
     if (vls.problem || vls.levels > allowed) {
       const std::string why =
           vls.problem ? *vls.problem

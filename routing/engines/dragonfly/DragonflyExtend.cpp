@@ -209,7 +209,7 @@ DragonflyTables routeDragonfly(const Fabric& fabric, const SwitchGraph& graph,
   const GroupIndex gi = indexGroups(graph, shape, ports);
   planGroups(graph, shape, ports, gi, t, threads);
   extendRoutes(graph, shape, ports, gi, t, threads);
-  if (multipath) planAlternates(graph, ports, t);
+  if (multipath) t.multipathSkipped = !planAlternates(graph, ports, t);
   return t;
 }
 

@@ -16,6 +16,7 @@ constexpr std::size_t kMaxHops = 15;
 constexpr std::size_t kMaxEarlier = 15;  // the report judges a port's first 16 LIDs
 constexpr int kMaxPasses = 4;
 constexpr std::uint8_t kNoLen = 0xFF;
+constexpr std::size_t kBudget = 40'000'000;  // a8 p4 h4 at LMC 2: 3.3 million
 
 // One source switch's route toward the LID: its channels (s * stride +
 // port), how many are global links.
@@ -41,10 +42,6 @@ struct Cost {
     broken += o.broken, conflicts += o.conflicts, hops += o.hops;
     return *this;
   }
-  Cost& operator-=(const Cost& o) {
-    broken -= o.broken, conflicts -= o.conflicts, hops -= o.hops;
-    return *this;
-  }
 };
 
 class AlternatePlanner {
@@ -54,6 +51,7 @@ class AlternatePlanner {
         ports_(ports),
         n_(graph.size()),
         turnLevels_(n_ * ports.stride * ports.stride, 0),
+        lastOn_(n_, 0),
         current_(n_),
         through_(n_) {}
 
@@ -72,8 +70,21 @@ class AlternatePlanner {
     }
   }
 
-  // The LIDs base+1 .. base+count-1 of one port, in order.
+  // The LIDs base+1 .. base+count-1 of one port, in order. A port whose
+  // base LID has the entries of the last port planned on its switch (its
+  // hosts' LIDs mostly do) takes that port's later entries.
   void planPort(DragonflyTables& t, std::size_t base, std::size_t count) {
+    const SwitchIndex home = t.targets[base].sw;
+    if (samePlan(t, base, count)) {
+      for (std::size_t k = 1; k < count; ++k) {
+        const std::size_t from = (lastOn_[home] + k) * n_, to = (base + k) * n_;
+        std::copy_n(t.out.data() + from, n_, t.out.data() + to);
+        std::copy_n(t.len.data() + from, n_, t.len.data() + to);
+        t.out[to + home] = t.targets[base + k].switchPort;
+      }
+      return;
+    }
+    lastOn_[home] = base;
     earlier_.assign(1, std::vector<Route>(n_));
     walkAll(t.out.data() + base * n_, t.targets[base].sw, earlier_[0]);
     for (std::size_t k = 1; k < count; ++k) {
@@ -95,6 +106,17 @@ class AlternatePlanner {
   }
 
  private:
+  bool samePlan(const DragonflyTables& t, std::size_t base, std::size_t count) const {
+    const SwitchIndex d = t.targets[base].sw;
+    const std::size_t last = lastOn_[d];
+    if (last == 0 || last + count > t.targets.size() || t.targets[last + count - 1].sw != d ||
+        t.targets[last + count - 1].rangeOffset != count - 1)
+      return false;
+    const std::uint8_t* a = t.out.data() + base * n_;
+    const std::uint8_t* b = t.out.data() + last * n_;
+    return std::equal(a, a + d, b) && std::equal(a + d + 1, a + n_, b + d + 1);
+  }
+
   void walk(const std::uint8_t* row, SwitchIndex d, SwitchIndex s, Route& r) const {
     r.hops = r.globals = 0;
     r.bloom = 0;
@@ -198,8 +220,8 @@ class AlternatePlanner {
     }
   }
 
-  // What moving u to port p changes in the cost of the sources through u.
-  Cost delta(std::uint8_t* row, SwitchIndex d, SwitchIndex u, std::uint8_t p, Cost& now) {
+  // The cost of the sources through u were u to take port p.
+  Cost moved(std::uint8_t* row, SwitchIndex d, SwitchIndex u, std::uint8_t p) {
     const std::uint8_t was = row[u];
     row[u] = p;
     Cost after;
@@ -208,8 +230,6 @@ class AlternatePlanner {
       after += cost(s, scratch_);
     }
     row[u] = was;
-    now = Cost{};
-    for (const SwitchIndex s : through_[u]) now += cost(s, current_[s]);
     return after;
   }
 
@@ -217,24 +237,26 @@ class AlternatePlanner {
     walkAll(row, d, current_);
     index(d);
     for (int pass = 0; pass < kMaxPasses; ++pass) {
-      bool moved = false;
+      bool changed = false;
       for (SwitchIndex u = 0; u < n_; ++u) {
         if (u == d || through_[u].empty()) continue;
         Cost now, best;
+        for (const SwitchIndex s : through_[u]) now += cost(s, current_[s]);
+        if (now.broken == 0 && now.conflicts == 0) continue;  // only hops to gain
         std::uint8_t bestPort = 0;
         for (std::size_t i = 1; i < ports_.stride; ++i) {
           const auto p = static_cast<std::uint8_t>(1 + (i - 1 + salt + u) % (ports_.stride - 1));
           if (p == row[u] || ports_.peer[ports_.at(u, p)] == kNoSwitch) continue;
-          const Cost after = delta(row, d, u, p, now);
+          const Cost after = moved(row, d, u, p);
           if (after < now && (bestPort == 0 || after < best)) best = after, bestPort = p;
         }
         if (bestPort == 0) continue;
         row[u] = bestPort;
         for (const SwitchIndex s : through_[u]) walk(row, d, s, current_[s]);
         index(d);
-        moved = true;
+        changed = true;
       }
-      if (!moved) break;
+      if (!changed) break;
     }
   }
 
@@ -242,6 +264,7 @@ class AlternatePlanner {
   const PortMap& ports_;
   std::size_t n_;
   std::vector<std::uint8_t> turnLevels_;     // [(s * stride + in) * stride + out]: level bits
+  std::vector<std::size_t> lastOn_;          // per switch: the base LID of the last port planned
   std::vector<std::vector<Route>> earlier_;  // [k][s]: the port's earlier LIDs, base first
   std::vector<Route> current_;
   std::vector<std::vector<SwitchIndex>> through_;
@@ -250,7 +273,7 @@ class AlternatePlanner {
 
 }  // namespace
 
-void planAlternates(const SwitchGraph& graph, const PortMap& ports, DragonflyTables& tables) {
+bool planAlternates(const SwitchGraph& graph, const PortMap& ports, DragonflyTables& tables) {
   const auto& targets = tables.targets;
   std::vector<std::pair<std::size_t, std::size_t>> ranges;  // base LID, LIDs in the range
   for (std::size_t lid = 1; lid < targets.size(); ++lid) {
@@ -262,7 +285,12 @@ void planAlternates(const SwitchGraph& graph, const PortMap& ports, DragonflyTab
       ++count;
     if (count > 1) ranges.emplace_back(lid, count);
   }
-  if (ranges.empty()) return;
+  if (ranges.empty()) return true;
+  // Each distinct later LID's plan walks every switch's route a few times
+  // per port: past this many (switches^2 x later LIDs per port x degree),
+  // seconds; the later LIDs keep the base routes.
+  const std::size_t later = ranges.front().second - 1;
+  if (graph.size() * graph.size() * later * ports.stride > kBudget) return false;
   // One table of turn levels, filled in LID order: one thread.
   AlternatePlanner planner(graph, ports);
   const std::size_t n = graph.size();
@@ -271,6 +299,7 @@ void planAlternates(const SwitchGraph& graph, const PortMap& ports, DragonflyTab
         (targets[lid].kind != LidKind::Ca || targets[lid].rangeOffset == 0))
       planner.commit(tables.out.data() + lid * n, targets[lid].sw);
   for (const auto& [base, count] : ranges) planner.planPort(tables, base, count);
+  return true;
 }
 
 }  // namespace ibsm::routing::dragonfly

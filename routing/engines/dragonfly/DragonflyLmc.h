@@ -5,12 +5,14 @@
 // channel) with the routes the port's earlier LIDs take from them, then the
 // fewest hops. So a LID takes another global link between the groups where
 // the group pair has several, a detour through a third group (Valiant) where
-// it has one, and another router inside the groups. A route may take at most
-// one global link more than its base route (two at least) and two hops more,
-// so the VL plan (DragonflyVls.h) stays a few levels; the plan still proves
-// the result. Ports are planned apart (in parallel); a port's later LIDs in
-// order, each against the ones before it: the same tables on any number of
-// threads.
+// it has one, and another router inside the groups. A route takes at most
+// two global links, one local hop in each group it passes and two hops more
+// than its base route; and every turn but a route's last is taken at one
+// level (global links crossed before it) by all routes, as a table of the
+// levels taken so far says, so that SL2VL by (in port, out port) carries
+// the detours on one VL more than the minimal routes (DragonflyVls.h still
+// proves it). That table makes the ports' plans one after another, in LID
+// order: the same tables on any number of threads.
 #pragma once
 
 #include "routing/engines/dragonfly/DragonflyGroupIndex.h"
@@ -18,8 +20,10 @@
 
 namespace ibsm::routing::dragonfly {
 
-// Rewrites tables.out for every CA LID with rangeOffset > 0 whose base LID
-// (the LID rangeOffset below it) is routed; before extendRoutes.
-void planAlternates(const SwitchGraph& graph, const PortMap& ports, DragonflyTables& tables);
+// Rewrites tables.out and tables.len for every CA LID with rangeOffset > 0
+// whose base LID (the LID rangeOffset below it) is routed; after
+// extendRoutes. False (nothing changed) on fabrics too large to plan in
+// seconds.
+bool planAlternates(const SwitchGraph& graph, const PortMap& ports, DragonflyTables& tables);
 
 }  // namespace ibsm::routing::dragonfly

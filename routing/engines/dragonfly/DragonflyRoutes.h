@@ -45,6 +45,7 @@ struct DragonflyTables {
   std::uint64_t detourRoutes{0};  // (CA source, LID) routes longer than the pattern's
   std::uint64_t caRoutes{0};      // (CA source, LID) routes in all
   std::vector<std::pair<SwitchIndex, Lid>> detourExamples;
+  bool multipathSkipped{false};  // LMC ranges too many to plan apart (DragonflyLmc.h)
 };
 
 // On up to `threads` threads (0: all cores); the same tables on any number.
