@@ -37,9 +37,10 @@ struct Cost {
   std::uint64_t broken{0};
   std::uint64_t conflicts{0};
   std::uint64_t hops{0};
+  std::uint64_t load{0};  // routes of this layer's LIDs planned before on its channels
   auto operator<=>(const Cost&) const = default;
   Cost& operator+=(const Cost& o) {
-    broken += o.broken, conflicts += o.conflicts, hops += o.hops;
+    broken += o.broken, conflicts += o.conflicts, hops += o.hops, load += o.load;
     return *this;
   }
 };
@@ -81,6 +82,7 @@ class AlternatePlanner {
         std::copy_n(t.out.data() + from, n_, t.out.data() + to);
         std::copy_n(t.len.data() + from, n_, t.len.data() + to);
         t.out[to + home] = t.targets[base + k].switchPort;
+        addLoads(t.out.data() + to, home, k);
       }
       return;
     }
@@ -93,8 +95,10 @@ class AlternatePlanner {
       const SwitchIndex d = t.targets[lid].sw;
       std::copy_n(t.out.data() + base * n_, n_, row);
       row[d] = t.targets[lid].switchPort;
+      layer_ = std::min(k, kMaxEarlier);
       improve(row, d, static_cast<std::uint32_t>(lid));
       commit(row, d);
+      addLoads(row, d, k);
       std::uint8_t* len = t.len.data() + lid * n_;
       for (SwitchIndex s = 0; s < n_; ++s) len[s] = current_[s].reached ? current_[s].hops : kNoLen;
       len[d] = 0;
@@ -106,6 +110,20 @@ class AlternatePlanner {
   }
 
  private:
+  // The CA routes of layer k's LID through `row` onto the layer's loads.
+  void addLoads(const std::uint8_t* row, SwitchIndex d, std::size_t k) {
+    auto& load = loads_[std::min(k, kMaxEarlier)];
+    if (load.empty()) load.assign(n_ * ports_.stride, 0);
+    Route r;
+    for (SwitchIndex s = 0; s < n_; ++s) {
+      const auto ca = static_cast<std::uint32_t>(graph_.caCount(s));
+      if (ca == 0 || s == d) continue;
+      walk(row, d, s, r);
+      if (r.reached)
+        for (std::size_t i = 0; i < r.hops; ++i) load[r.channel[i]] += ca;
+    }
+  }
+
   bool samePlan(const DragonflyTables& t, std::size_t base, std::size_t count) const {
     const SwitchIndex d = t.targets[base].sw;
     const std::size_t last = lastOn_[d];
@@ -206,6 +224,8 @@ class AlternatePlanner {
     for (const auto& earlier : earlier_)
       if (shares(r, earlier[s])) c.conflicts += ca;
     c.hops = ca * r.hops;
+    if (const auto& load = loads_[layer_]; ca != 0 && !load.empty())
+      for (std::size_t i = 0; i < r.hops; ++i) c.load += ca * load[r.channel[i]];
     return c;
   }
 
@@ -263,7 +283,9 @@ class AlternatePlanner {
   const SwitchGraph& graph_;
   const PortMap& ports_;
   std::size_t n_;
-  std::vector<std::uint8_t> turnLevels_;     // [(s * stride + in) * stride + out]: level bits
+  std::vector<std::uint8_t> turnLevels_;  // [(s * stride + in) * stride + out]: level bits
+  std::array<std::vector<std::uint32_t>, kMaxEarlier + 1> loads_;  // per layer, per channel
+  std::size_t layer_{1};
   std::vector<std::size_t> lastOn_;          // per switch: the base LID of the last port planned
   std::vector<std::vector<Route>> earlier_;  // [k][s]: the port's earlier LIDs, base first
   std::vector<Route> current_;
