@@ -13,9 +13,11 @@
 #     SA answers for every CA pair (`sa-client pathsls`: PathRecord Gets by
 #     SLID/DLID); the other engines' pairs are on SL 0, as their SA answers;
 #   - ibsm: `ibsm route -R auto` offline on the same net file (its
-#     opensm-lfts.dump, guid2lid and sl2vl.dump; pairs on SL 0, as ibsm's SA
-#     answers outside QoS), and `ibsm-live`: `ibsm run --once` on ibsim, read
-#     back as OpenSM's tables are;
+#     opensm-lfts.dump, guid2lid, sl2vl.dump and pair-sls: the SLs its SA
+#     answers, every other pair on SL 0), and `ibsm-live`: `ibsm run --once`
+#     on ibsim, read back as OpenSM's tables are, then a daemon on the same
+#     state directory answers `sa-client pathsls` for every CA pair (see
+#     live_read_back);
 # then bench/judge/judge-routes.py walks every ordered pair of CA ports
 # through the tables read back. The judge is independent of the engine it
 # judges: it reads only what the diags read from the fabric (or, for the
