@@ -75,17 +75,8 @@ class DragonflyEngine final : public RoutingEngine {
     const std::uint8_t allowed = std::min(options.maxVls, routing::declaredDataVls(fabric));
     auto tables = routing::dragonfly::routeDragonfly(fabric, graph, *shape, ports, options.threads);
     auto vls = routing::dragonfly::planVls(graph, ports, tables, options.threads);
-    std::optional<std::string> multipathNote;
-    if ((vls.problem || vls.levels > allowed) && hasLmcRanges(tables)) {
-      // The LMC ranges' detours cost VLs the ports lack: each range's later
-      // LIDs take its base LID's routes instead.
-      multipathNote = fmt::format(
-          "LMC: a range's later LIDs take its base LID's routes: apart they would need {}",
-          vls.problem ? *vls.problem : fmt::format("{} VLs ({} allowed)", vls.levels, allowed));
-      tables =
-          routing::dragonfly::routeDragonfly(fabric, graph, *shape, ports, options.threads, false);
-      vls = routing::dragonfly::planVls(graph, ports, tables, options.threads);
-    }
+    auto multipathNote =
+        withoutDetours(fabric, graph, *shape, ports, options.threads, allowed, tables, vls);
     std::optional<std::string> hintNote;
     if (!options.previous.empty() && !vls.problem)
       hintNote = followPrevious(graph, ports, options.previous, tables, vls, options.threads);
@@ -139,6 +130,21 @@ class DragonflyEngine final : public RoutingEngine {
   }
 
  private:
+  // When the LMC ranges' detours need VLs the ports lack, routes again with
+  // each range's later LIDs on its base LID's routes, and says why.
+  static std::optional<std::string> withoutDetours(
+      const Fabric& fabric, const routing::SwitchGraph& graph, const DragonflyShape& shape,
+      const routing::dragonfly::PortMap& ports, unsigned threads, std::uint8_t allowed,
+      routing::dragonfly::DragonflyTables& tables, routing::dragonfly::VlPlan& vls) {
+    if ((!vls.problem && vls.levels <= allowed) || !hasLmcRanges(tables)) return std::nullopt;
+    auto note = fmt::format(
+        "LMC: a range's later LIDs take its base LID's routes: apart they would need {}",
+        vls.problem ? *vls.problem : fmt::format("{} VLs ({} allowed)", vls.levels, allowed));
+    tables = routing::dragonfly::routeDragonfly(fabric, graph, shape, ports, threads, false);
+    vls = routing::dragonfly::planVls(graph, ports, tables, threads);
+    return note;
+  }
+
   // Keeps the previous entries DragonflyHint.h allows when the VLs planned on
   // the mix are proven and no more than the fresh routes need; says which.
   static std::string followPrevious(const routing::SwitchGraph& graph,
