@@ -13,9 +13,11 @@
 #     SA answers for every CA pair (`sa-client pathsls`: PathRecord Gets by
 #     SLID/DLID); the other engines' pairs are on SL 0, as their SA answers;
 #   - ibsm: `ibsm route -R auto` offline on the same net file (its
-#     opensm-lfts.dump, guid2lid and sl2vl.dump; pairs on SL 0, as ibsm's SA
-#     answers outside QoS), and `ibsm-live`: `ibsm run --once` on ibsim, read
-#     back as OpenSM's tables are;
+#     opensm-lfts.dump, guid2lid, sl2vl.dump and pair-sls: the SLs its SA
+#     answers, every other pair on SL 0), and `ibsm-live`: `ibsm run --once`
+#     on ibsim, read back as OpenSM's tables are, then a daemon on the same
+#     state directory answers `sa-client pathsls` for every CA pair (see
+#     live_read_back);
 # then bench/judge/judge-routes.py walks every ordered pair of CA ports
 # through the tables read back. The judge is independent of the engine it
 # judges: it reads only what the diags read from the fabric (or, for the
@@ -41,6 +43,51 @@
 # SA_CLIENT and SL2VL_READ name them).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
+
+# live_read_back OUT IBSM (run under run-with-ibsim.sh, as `bench-engines.sh
+# --live-read-back OUT IBSM`): the ibsm-live row's read-back (read-back.sh:
+# `ibsm run --once`, then the tables), then the SL ibsm's SA answers each CA
+# pair. --once leaves no SA behind, so a daemon on the same config and state
+# directory (the same LIDs, the same routes) takes the programmed fabric; its
+# LFTs must read back as those judged; `sa-client pathsls` asks it every pair,
+# as read-back.sh asks OpenSM's SA (OUT/pair-sls); the daemon is stopped.
+live_read_back() {
+  local out=$1 ibsm=$2 pid up=0
+  PAIR_SLS=0 "$root/bench/judge/read-back.sh" "$out" ibsm "$ibsm" || return 1
+  "$ibsm" run -F "$out/sm/ibsm.toml" --log-file "$out/sm/ibsm-sa.log" >"$out/sm/sa-stdout" 2>&1 &
+  pid=$!
+  for _ in $(seq 1 600); do
+    if env -u LD_PRELOAD "$ibsm" status --json --socket "$out/sm/control.sock" 2>/dev/null |
+      python3 -c 'import json, sys; sys.exit(0 if json.load(sys.stdin).get("up") else 1)' 2>/dev/null; then
+      up=1
+      break
+    fi
+    kill -0 "$pid" 2>/dev/null || break
+    sleep 0.2
+  done
+  local rc=0
+  if ((!up)); then
+    echo "read-back: the ibsm daemon for the SA's SLs was not up in 120 s" >&2
+    rc=1
+  elif ! dump_fts >"$out/lfts-sa" 2>/dev/null ||
+    ! head -n "$(wc -l <"$out/lfts-sa")" "$out/lfts" | cmp -s - "$out/lfts-sa"; then
+    echo "read-back: the daemon answering the SA holds other LFTs than those judged ($out/lfts-sa)" >&2
+    rc=1
+  else
+    awk '/^\[[0-9]+\]\([0-9a-f]+\)/ { if (match($0, /# lid [0-9]+/)) print substr($0, RSTART + 6, RLENGTH - 6) }' \
+      "$out/topology" | sort -un >"$out/ca-lids"
+    "${SA_CLIENT:?}" pathsls --lids "$out/ca-lids" --window 32 --timeout-ms 2000 >"$out/pair-sls" \
+      2>"$out/pair-sls.err" || { echo "read-back: ibsm's SA left pairs unanswered (see $out/pair-sls)" >&2; rc=1; }
+  fi
+  kill "$pid" 2>/dev/null || true
+  wait "$pid" 2>/dev/null || true
+  return $rc
+}
+if [[ ${1:-} == --live-read-back ]]; then
+  [[ $# -eq 3 ]] || { echo "$0: --live-read-back OUT IBSM" >&2; exit 2; }
+  live_read_back "$2" "$3"
+  exit
+fi
 build=$(realpath -m "${BUILD_DIR:-$root/build}")
 ibsm=$build/sm/cli/ibsm
 nets=() fabrics="" engines="minhop,updn,ftree,dfsssp,sssp,nue,lash,ibsm" keep="" check=0 list=0 judge_only=0
@@ -194,24 +241,72 @@ ibsm_offline() {
   fi
   local args=(--topology "$topo" --lfts "$dir/out/opensm-lfts.dump" --guid2lid "$dir/out/guid2lid")
   [[ -s $dir/out/sl2vl.dump ]] && args+=(--sl2vl "$dir/out/sl2vl.dump")
+  if [[ -s $dir/out/pair-sls ]]; then
+    pair_sls_by_lid "$topo" "$dir/out/guid2lid" "$dir/out/pair-sls" >"$dir/pair-sls" || {
+      echo "  ibsm's pair-sls: no source LID for some pair (see $dir/pair-sls)" >&2
+      printf '%s\tibsm\tno-pair-sls\n' "$name" >>"$results"
+      return
+    }
+    args+=(--pair-sls "$dir/pair-sls")
+  fi
   row "$name" ibsm "$dir" "${args[@]}"
+}
+
+# pair_sls_by_lid TOPOLOGY GUID2LID PAIR-SLS: the dry run's per-pair SLs
+# ('node 0xNODEGUID port N dlid 0xLID sl K') as sa-client pathsls prints
+# them ('path SLID DLID SL'), the source port's LID from guid2lid by the port
+# GUID ibnetdiscover names for the node's port: what ibsm's SA would answer.
+pair_sls_by_lid() {
+  python3 - "$@" <<'PY'
+import re, sys
+topo, guid2lid, pairs = sys.argv[1:4]
+port_guid, node = {}, None
+for line in open(topo):
+    m = re.match(r'(?:caguid|switchguid)=0x([0-9a-fA-F]+)', line)
+    if m:
+        node = int(m.group(1), 16)
+        continue
+    m = re.match(r'\[(\d+)\]\(([0-9a-fA-F]+)\)', line)
+    if m and node is not None:
+        port_guid[(node, int(m.group(1)))] = int(m.group(2), 16)
+lid_of = {}
+for line in open(guid2lid):
+    w = line.split()
+    if len(w) >= 2 and w[0].startswith("0x"):
+        lid_of[int(w[0], 16)] = int(w[1], 16)
+missing = 0
+for line in open(pairs):
+    w = line.split()
+    if len(w) != 8 or w[0] != "node":
+        continue
+    node, port, dlid, sl = int(w[1], 16), int(w[3], 0), int(w[5], 16), int(w[7], 0)
+    # A switch's port 0 has the switch's GUID as its port GUID.
+    guid = port_guid.get((node, port), node if port == 0 else None)
+    if guid not in lid_of:
+        missing += 1
+        continue
+    print(f"path {lid_of[guid]} {dlid} {sl}")
+sys.exit(1 if missing else 0)
+PY
 }
 
 # on_ibsim NAME FDIR NET ENGINE: the SM (an OpenSM engine, or ibsm-live)
 # brings a fresh ibsim fabric up; its tables read back and judged.
 on_ibsim() {
-  local name=$1 fdir=$2 net=$3 engine=$4 dir=$2/$4 extra=() sls=0 tables=first sm
+  local name=$1 fdir=$2 net=$3 engine=$4 dir=$2/$4 extra=() sls=0 tables=first
   case $engine in
     dfsssp | lash) extra=(-Q) sls=1 tables=all ;;
     nue) extra=(-Q --nue_max_num_vls 0) sls=1 tables=all ;;
-    ibsm-live) tables=all ;;
+    ibsm-live) tables=all sls=1 ;;  # the SL ibsm's SA answers per pair (sssp, ftree-vl: SL 1+)
   esac
-  if [[ $engine == ibsm-live ]]; then sm=(ibsm "$ibsm"); else sm=(opensm "$engine" "${extra[@]}"); fi
+  local read=("$readback" "$dir")
+  if [[ $engine == ibsm-live ]]; then read=("$root/scripts/bench-engines.sh" --live-read-back "$dir" "$ibsm")
+  else read+=(opensm "$engine" "${extra[@]}"); fi
   if ((judge_only)) && [[ ! -s $dir/topology ]]; then
     printf '%s\t%s\tno-read-back\n' "$name" "$engine" >>"$results"
     return
-  elif ((!judge_only)) && ! PAIR_SLS=$sls SL_TABLES=$tables timed "$dir" "$harness" "${lim[@]}" "$net" -- "$readback" "$dir" \
-    "${sm[@]}" >"$dir/run.log" 2>&1; then
+  elif ((!judge_only)) && ! PAIR_SLS=$sls SL_TABLES=$tables timed "$dir" "$harness" "${lim[@]}" "$net" -- \
+    "${read[@]}" >"$dir/run.log" 2>&1; then
     echo "  $engine: no read-back: $(grep -m2 'read-back:' "$dir/run.log")" >&2
     printf '%s\t%s\tno-read-back\n' "$name" "$engine" >>"$results"
     return

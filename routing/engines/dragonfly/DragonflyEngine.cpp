@@ -57,6 +57,12 @@ double meanCaHops(const routing::SwitchGraph& graph, const routing::dragonfly::P
   return routes > 0 ? hops / routes : 0;
 }
 
+bool hasLmcRanges(const routing::dragonfly::DragonflyTables& tables) {
+  return std::ranges::any_of(tables.targets, [](const routing::LidTarget& t) {
+    return t.sw != routing::kNoSwitch && t.kind == routing::LidKind::Ca && t.rangeOffset > 0;
+  });
+}
+
 class DragonflyEngine final : public RoutingEngine {
  public:
   std::string_view name() const override { return "dragonfly"; }
@@ -66,8 +72,11 @@ class DragonflyEngine final : public RoutingEngine {
     if (!shape) return fail(fmt::format("not a dragonfly: {}", shape.error().message));
     const routing::SwitchGraph graph(fabric);
     const routing::dragonfly::PortMap ports(fabric, graph, shape->groupOf);
+    const std::uint8_t allowed = std::min(options.maxVls, routing::declaredDataVls(fabric));
     auto tables = routing::dragonfly::routeDragonfly(fabric, graph, *shape, ports, options.threads);
     auto vls = routing::dragonfly::planVls(graph, ports, tables, options.threads);
+    auto multipathNote =
+        withoutDetours(fabric, graph, *shape, ports, options.threads, allowed, tables, vls);
     std::optional<std::string> hintNote;
     if (!options.previous.empty() && !vls.problem)
       hintNote = followPrevious(graph, ports, options.previous, tables, vls, options.threads);
@@ -76,7 +85,11 @@ class DragonflyEngine final : public RoutingEngine {
     result.engine = std::string(name());
     result.notes.push_back(describe(*shape));
     for (auto& note : missingCableNotes(fabric, *shape)) result.notes.push_back(std::move(note));
-    const std::uint8_t allowed = std::min(options.maxVls, routing::declaredDataVls(fabric));
+    if (multipathNote) result.notes.push_back(std::move(*multipathNote));
+    if (tables.multipathSkipped)
+      result.notes.push_back(
+          "LMC: a range's later LIDs take its base LID's routes: too many switches and LIDs to "
+          "plan them apart");
     if (vls.problem || vls.levels > allowed) {
       const std::string why =
           vls.problem ? *vls.problem
@@ -117,6 +130,21 @@ class DragonflyEngine final : public RoutingEngine {
   }
 
  private:
+  // When the LMC ranges' detours need VLs the ports lack, routes again with
+  // each range's later LIDs on its base LID's routes, and says why.
+  static std::optional<std::string> withoutDetours(
+      const Fabric& fabric, const routing::SwitchGraph& graph, const DragonflyShape& shape,
+      const routing::dragonfly::PortMap& ports, unsigned threads, std::uint8_t allowed,
+      routing::dragonfly::DragonflyTables& tables, routing::dragonfly::VlPlan& vls) {
+    if ((!vls.problem && vls.levels <= allowed) || !hasLmcRanges(tables)) return std::nullopt;
+    auto note = fmt::format(
+        "LMC: a range's later LIDs take its base LID's routes: apart they would need {}",
+        vls.problem ? *vls.problem : fmt::format("{} VLs ({} allowed)", vls.levels, allowed));
+    tables = routing::dragonfly::routeDragonfly(fabric, graph, shape, ports, threads, false);
+    vls = routing::dragonfly::planVls(graph, ports, tables, threads);
+    return note;
+  }
+
   // Keeps the previous entries DragonflyHint.h allows when the VLs planned on
   // the mix are proven and no more than the fresh routes need; says which.
   static std::string followPrevious(const routing::SwitchGraph& graph,

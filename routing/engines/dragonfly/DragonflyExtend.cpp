@@ -7,6 +7,7 @@
 #include <optional>
 #include <utility>
 
+#include "routing/engines/dragonfly/DragonflyLmc.h"
 #include "routing/engines/dragonfly/DragonflyPlan.h"
 
 namespace ibsm::routing::dragonfly {
@@ -192,8 +193,8 @@ void extendRoutes(const SwitchGraph& graph, const DragonflyShape& shape, const P
 }
 
 DragonflyTables routeDragonfly(const Fabric& fabric, const SwitchGraph& graph,
-                               const DragonflyShape& shape, const PortMap& ports,
-                               unsigned threads) {
+                               const DragonflyShape& shape, const PortMap& ports, unsigned threads,
+                               bool multipath) {
   DragonflyTables t;
   const std::size_t n = graph.size();
   t.switches = n;
@@ -208,6 +209,7 @@ DragonflyTables routeDragonfly(const Fabric& fabric, const SwitchGraph& graph,
   const GroupIndex gi = indexGroups(graph, shape, ports);
   planGroups(graph, shape, ports, gi, t, threads);
   extendRoutes(graph, shape, ports, gi, t, threads);
+  if (multipath) t.multipathSkipped = !planAlternates(graph, ports, t);
   return t;
 }
 

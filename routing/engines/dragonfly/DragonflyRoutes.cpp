@@ -48,22 +48,27 @@ class GroupPlanner {
 
   // Group g's entries toward every LID in LID order (the loads one LID
   // leaves decide the next one's choices) into rows[lid * width + rank],
-  // which holds kNoRoute. `alternate` (a CA's second or later LID, LMC):
-  // routed through a third group where a switch can (see towardGroup).
+  // which holds kNoRoute. A CA's second or later LID (LMC) gets its base
+  // LID's entries here and no load: planAlternates (DragonflyLmc.h) moves
+  // them apart once every base route is known.
   void plan(std::uint32_t g, const std::vector<LidTarget>& targets, std::uint8_t* rows,
             std::size_t width) {
     prepareSingles(g);
-    const bool unread = loadsUnread(g, targets);
+    const bool unread = loadsUnread(g);
     for (std::size_t lid = 1; lid < targets.size(); ++lid) {
       const LidTarget& target = targets[lid];
       if (target.sw == kNoSwitch) continue;
-      countingLoad_ = target.kind == LidKind::Ca && !unread;
-      alternate_ = countingLoad_ && target.rangeOffset > 0;
-      const auto salt = static_cast<std::uint32_t>(lid);
       const GroupRow out(rows + lid * width, gi_.rank.data());
       const std::uint32_t gd = gi_.group[target.sw];
+      if (target.kind == LidKind::Ca && target.rangeOffset > 0 && lid > target.rangeOffset) {
+        copyRow(rows + (lid - target.rangeOffset) * width, gi_.size, out.data());
+        if (gd == g) out[target.sw] = target.switchPort;
+        continue;
+      }
+      countingLoad_ = target.kind == LidKind::Ca && !unread;
+      const auto salt = static_cast<std::uint32_t>(lid);
       if (gd != g) {
-        if (alternate_ || !single_[gd].usable || load_[single_[gd].holderLoad] == kFull)
+        if (!single_[gd].usable || load_[single_[gd].holderLoad] == kFull)
           towardGroup(g, gd, salt, out);
         else
           towardGroupBySingle(g, gd, out);
@@ -122,15 +127,13 @@ class GroupPlanner {
 
   // Whether no choice in group g reads a load: a dragonfly (no leaf picks
   // a spine) whose every other group is one cable away and fed by every
-  // member, with no LMC range to spread. Then the loads need no counting
-  // (planning one group never reads another's).
-  bool loadsUnread(std::uint32_t g, const std::vector<LidTarget>& targets) const {
+  // member. Then the loads need no counting (planning one group never reads
+  // another's; an LMC range's later LIDs count none here).
+  bool loadsUnread(std::uint32_t g) const {
     if (plus_) return false;
     for (std::uint32_t gd = 0; gd < gi_.groups; ++gd)
       if (gd != g && (!single_[gd].usable || single_[gd].rest)) return false;
-    return std::ranges::none_of(targets, [](const LidTarget& t) {
-      return t.sw != kNoSwitch && t.kind == LidKind::Ca && t.rangeOffset > 0;
-    });
+    return true;
   }
 
   void towardGroupBySingle(std::uint32_t gs, std::uint32_t gd, const GroupRow& out) {
@@ -185,8 +188,8 @@ class GroupPlanner {
   void towardGroup(std::uint32_t gs, std::uint32_t gd, std::uint32_t salt, const GroupRow& out) {
     const auto cables = gi_.between(gs, gd);
     if (cables.empty()) {
-      // No global link between the groups (cut): through a third group, as
-      // an LMC range's later LIDs go; the extension finds the rest.
+      // No global link between the groups (cut): through a third group;
+      // the extension finds the rest.
       throughThirdGroups(gs, gd, salt, out);
       return;
     }
@@ -202,7 +205,6 @@ class GroupPlanner {
       count(c.from, out[c.from], c.from);
       holderPick_[c.from] = 0;
     }
-    if (alternate_) throughThirdGroups(gs, gd, salt, out);
     // The others feed the holder whose chosen global cable carries least.
     feedLeastLoaded(gs, out, cables.size(), [&](SwitchIndex s, std::size_t i) {
       // One cable (a full dragonfly's every group pair): no division.
@@ -235,9 +237,8 @@ class GroupPlanner {
     }
   }
 
-  // The non-minimal routes of an LMC range's later LIDs: a switch without a
-  // global link to gd takes one to a third group, landing on a switch that
-  // holds one to gd (which forwards there: holders always take their own);
+  // Around a cut group pair: a switch without a global link to gd takes one to a third group,
+  // landing on a switch that holds one to gd (which forwards there: holders always take their own);
   // leaves and routers without such a link go one local hop to a member that
   // has one. Local, global, global, local: the global-to-global turn is one
   // VL up, the destination group one more.
@@ -337,7 +338,6 @@ class GroupPlanner {
   const PortMap& ports_;
   bool plus_;
   bool countingLoad_{true};
-  bool alternate_{false};
   const GroupIndex& gi_;
   std::vector<std::uint32_t> load_;
   std::vector<std::uint32_t> weight_;

@@ -45,11 +45,15 @@ struct DragonflyTables {
   std::uint64_t detourRoutes{0};  // (CA source, LID) routes longer than the pattern's
   std::uint64_t caRoutes{0};      // (CA source, LID) routes in all
   std::vector<std::pair<SwitchIndex, Lid>> detourExamples;
+  bool multipathSkipped{false};  // LMC ranges too many to plan apart (DragonflyLmc.h)
 };
 
 // On up to `threads` threads (0: all cores); the same tables on any number.
+// With `multipath`, an LMC range's later LIDs apart from its base LID
+// (DragonflyLmc.h); without, they take the base LID's routes.
 DragonflyTables routeDragonfly(const Fabric& fabric, const SwitchGraph& graph,
-                               const DragonflyShape& shape, const PortMap& ports, unsigned threads);
+                               const DragonflyShape& shape, const PortMap& ports, unsigned threads,
+                               bool multipath = true);
 
 // Writes the tables into per-switch LFTs (index = NodeId, like RoutingResult),
 // on up to `threads` threads.

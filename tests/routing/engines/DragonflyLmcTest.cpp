@@ -1,0 +1,131 @@
+// dragonfly with LMC > 0 as multipath (issue 33): a port's base LID keeps
+// the minimal route it has at LMC 0; its later LIDs leave the routes of the
+// LIDs before them -- another global link where the group pair has several,
+// a third group where it has one, another router inside the groups -- on
+// the VLs the report proves free of credit loops; where the ports lack the
+// VLs that costs, the later LIDs take the base LID's routes.
+#include <gtest/gtest.h>
+#include <ibsm/Engines.h>
+#include <ibsm/Report.h>
+
+#include <set>
+#include <vector>
+
+#include "tests/support/FabricFixtures.h"
+
+namespace ibsm {
+namespace {
+
+using testing::generatedFabric;
+
+RoutingResult route(const Fabric& fabric, std::uint8_t maxVls = 8) {
+  RoutingOptions options;
+  options.maxVls = maxVls;
+  const auto result = makeDragonflyEngine()->route(fabric, options);
+  if (!result) ADD_FAILURE() << "dragonfly refused: " << result.error().message;
+  return result ? *result : RoutingResult{};
+}
+
+// The CA ports' base LIDs, in the fabric's node order.
+std::vector<Lid> baseLids(const Fabric& f) {
+  std::vector<Lid> out;
+  for (const NodeId n : f.endNodes()) out.push_back(f.port({n, 1}).lid);
+  return out;
+}
+
+// The (switch, out port) channels the route from switch `s` to `lid` takes.
+std::set<std::pair<NodeId, std::uint8_t>> channels(const Fabric& f, const RoutingResult& r,
+                                                   NodeId s, Lid lid) {
+  std::set<std::pair<NodeId, std::uint8_t>> out;
+  for (int hop = 0; hop < 16 && f.node(s).isSwitch(); ++hop) {
+    const std::uint8_t port = r.lfts[s].at(lid);
+    if (port == kNoRoute || port == 0) break;
+    const auto next = f.port({s, port}).remote;
+    if (!next || !f.node(next->node).isSwitch()) break;
+    out.insert({s, port});
+    s = next->node;
+  }
+  return out;
+}
+
+TEST(DragonflyLmc, BaseLidsKeepTheirLmcZeroRoutes) {
+  for (const DragonflySpec spec :
+       {DragonflySpec{.a = 4, .p = 2, .h = 2}, DragonflySpec{.a = 6, .p = 3, .h = 3}}) {
+    const Fabric plain = generatedFabric(spec);
+    const Fabric ranged = generatedFabric(spec, {}, /*lmc=*/2);
+    const RoutingResult zero = route(plain), two = route(ranged);
+    const auto zeroLids = baseLids(plain), twoLids = baseLids(ranged);
+    ASSERT_EQ(zeroLids.size(), twoLids.size());
+    for (const NodeId s : plain.switches())
+      for (std::size_t i = 0; i < zeroLids.size(); ++i)
+        ASSERT_EQ(zero.lfts[s].at(zeroLids[i]), two.lfts[s].at(twoLids[i]))
+            << "switch " << s << ", port " << i << " of a" << spec.a;
+  }
+}
+
+// Two global cables between every pair of the 5 groups: a port's second LID
+// leaves the source's first LID's route from most source switches.
+TEST(DragonflyLmc, SecondLidsTakeOtherCablesBetweenTheGroups) {
+  const Fabric f = generatedFabric(DragonflySpec{.a = 4, .p = 2, .h = 2, .g = 5}, {}, /*lmc=*/1);
+  const RoutingResult r = route(f);
+  ASSERT_EQ(r.engine, "dragonfly");
+  std::size_t pairs = 0, apart = 0;
+  for (const NodeId host : f.endNodes()) {
+    const Lid base = f.port({host, 1}).lid;
+    const NodeId home = f.port({host, 1}).remote->node;
+    for (const NodeId s : f.switches()) {
+      if (s == home) continue;
+      const auto first = channels(f, r, s, base);
+      const auto second = channels(f, r, s, Lid{static_cast<std::uint16_t>(base.value + 1)});
+      ++pairs;
+      bool shared = false;
+      for (const auto& c : second) shared = shared || first.contains(c);
+      apart += !shared;
+    }
+  }
+  EXPECT_GT(apart * 2, pairs) << apart << " of " << pairs << " (switch, port) pairs apart";
+}
+
+TEST(DragonflyLmc, ValiantDetoursClimbOneVlAndStayFreeOfCreditLoops) {
+  const Fabric f = generatedFabric(DragonflySpec{.a = 6, .p = 3, .h = 3}, {}, /*lmc=*/2);
+  const RoutingResult r = route(f);
+  ASSERT_EQ(r.engine, "dragonfly");
+  EXPECT_EQ(r.vlsUsed, 3) << "minimal routes take 2; a detour's second global link one more";
+  const RouteReport report = analyseRoutes(f, r, 2);
+  EXPECT_TRUE(report.creditLoops.acyclic);
+  for (const PairCounts& c : report.pairs) EXPECT_EQ(c.unreachable, 0u);
+  ASSERT_TRUE(report.multipath);
+  const auto& disjoint = report.multipath->all.linkDisjoint;
+  std::uint64_t several = 0;
+  for (std::size_t k = 2; k < disjoint.size(); ++k) several += disjoint[k];
+  EXPECT_GT(several, 0u) << "some pairs reach a destination by disjoint routes";
+}
+
+TEST(DragonflyLmc, ADegradedDragonflyStaysFreeOfCreditLoops) {
+  const Fabric f = generatedFabric(DragonflySpec{.a = 4, .p = 2, .h = 2},
+                                   Degradation{.links = 5, .seed = 1}, /*lmc=*/2);
+  const RoutingResult r = route(f);
+  ASSERT_EQ(r.engine, "dragonfly");
+  const RouteReport report = analyseRoutes(f, r, 2);
+  EXPECT_TRUE(report.creditLoops.acyclic);
+  for (const PairCounts& c : report.pairs) EXPECT_EQ(c.unreachable, 0u);
+}
+
+// Two VLs carry the minimal routes but not a detour's second global link:
+// the later LIDs then take their base LID's routes.
+TEST(DragonflyLmc, WithoutTheVlsLaterLidsTakeTheBaseRoutes) {
+  const Fabric f = generatedFabric(DragonflySpec{.a = 4, .p = 2, .h = 2}, {}, /*lmc=*/2);
+  const RoutingResult r = route(f, /*maxVls=*/2);
+  ASSERT_EQ(r.engine, "dragonfly");
+  EXPECT_EQ(r.vlsUsed, 2);
+  for (const NodeId host : f.endNodes()) {
+    const Lid base = f.port({host, 1}).lid;
+    for (const NodeId s : f.switches())
+      for (std::uint16_t k = 1; k < 4; ++k)
+        ASSERT_EQ(r.lfts[s].at(Lid{static_cast<std::uint16_t>(base.value + k)}),
+                  r.lfts[s].at(base));
+  }
+}
+
+}  // namespace
+}  // namespace ibsm
