@@ -305,20 +305,19 @@ Result<void> UmadTransport::send(const MadBuffer& mad, MadAddress to) {
 
 Result<void> UmadTransport::write(int agent, std::vector<std::uint8_t>& buf, int length,
                                   int timeoutMs) {
-  // Behind what is kept, or no room: kept, in order (umad2sim only).
-  if (gate_.active() && (gate_.holding() || !gate_.hasRoom())) {
+  const auto keep = [&] {
     gate_.defer(agent, buf, length, timeoutMs);
     ++wire_.sendsDeferred;
     wire_.mostDeferred = std::max<std::uint64_t>(wire_.mostDeferred, gate_.mostHeld());
-    return {};
+    return Result<void>{};
+  };
+  if (gate_.active()) {  // umad2sim only
+    // What is kept goes first; behind it, or without room, this is kept too.
+    if (gate_.holding()) flushHeld();
+    if (gate_.holding() || !gate_.hasRoom()) return keep();
   }
   const int rc = umad_send(handles_->portId, agent, buf.data(), length, timeoutMs, 0);
-  if (rc < 0 && gate_.full()) {
-    gate_.defer(agent, buf, length, timeoutMs);
-    ++wire_.sendsDeferred;
-    wire_.mostDeferred = std::max<std::uint64_t>(wire_.mostDeferred, gate_.mostHeld());
-    return {};
-  }
+  if (rc < 0 && gate_.full()) return keep();
   if (rc < 0) return fail(errnoText(rc));
   return {};
 }
