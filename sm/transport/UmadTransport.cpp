@@ -255,6 +255,7 @@ UmadTransport::UmadTransport(UmadPort port, std::unique_ptr<Handles> handles,
   // opened; it intercepts open, read, write, ioctl and poll, but not fcntl,
   // so the kernel's answer tells a real umad device from the simulator.
   kernelFd_ = ::fcntl(pollFd(), F_GETFD) != -1;
+  if (!kernelFd_) gate_ = SimSendGate::attach();
 }
 
 UmadTransport::~UmadTransport() {
@@ -296,11 +297,33 @@ Result<void> UmadTransport::send(const MadBuffer& mad, MadAddress to) {
   const auto method = static_cast<Method>(mad[3]);
   const bool expectsResponse = method == Method::Get || method == Method::Set;
   const int timeoutMs = expectsResponse ? static_cast<int>(responseTimeout_.count()) : 0;
-  const int rc =
-      umad_send(handles_->portId, agent, buf.data(), static_cast<int>(kMadSize), timeoutMs, 0);
-  if (rc < 0) return fail(fmt::format("umad_send failed: {}", errnoText(rc)));
+  if (auto sent = write(agent, buf, static_cast<int>(kMadSize), timeoutMs); !sent)
+    return fail(fmt::format("umad_send failed: {}", sent.error().message));
   if (expectsResponse) ++requestsSent_;
   return {};
+}
+
+Result<void> UmadTransport::write(int agent, std::vector<std::uint8_t>& buf, int length,
+                                  int timeoutMs) {
+  const auto keep = [&] {
+    gate_.defer(agent, buf, length, timeoutMs);
+    ++wire_.sendsDeferred;
+    wire_.mostDeferred = std::max<std::uint64_t>(wire_.mostDeferred, gate_.mostHeld());
+    return Result<void>{};
+  };
+  if (gate_.active()) {  // umad2sim only
+    // What is kept goes first; behind it, or without room, this is kept too.
+    if (gate_.holding()) flushHeld();
+    if (gate_.holding() || !gate_.hasRoom()) return keep();
+  }
+  const int rc = umad_send(handles_->portId, agent, buf.data(), length, timeoutMs, 0);
+  if (rc < 0 && gate_.full()) return keep();
+  if (rc < 0) return fail(errnoText(rc));
+  return {};
+}
+
+void UmadTransport::flushHeld() {
+  wire_.sendsDropped += gate_.flush(handles_->portId);
 }
 
 namespace {
@@ -318,6 +341,7 @@ Result<std::optional<ReceivedMad>> UmadTransport::receive(MadClock::time_point d
   if (recvBuf_.size() < umad_size() + kMadSize) recvBuf_.resize(umad_size() + kMadSize);
   std::size_t servedLate = 0;  // GMPs answered after the deadline
   for (;;) {
+    if (gate_.holding()) flushHeld();
     // What is queued is read first, without a poll() per MAD: the port's fd
     // is non-blocking (umad2sim's read says EWOULDBLOCK as well), and under
     // umad2sim each poll() takes the locks its receiver thread needs for
@@ -341,7 +365,9 @@ Result<std::optional<ReceivedMad>> UmadTransport::receive(MadClock::time_point d
       ++wire_.polls;
       auto ready = waitReadable(deadline);
       if (!ready) return std::unexpected(ready.error());
-      if (!*ready) return std::optional<ReceivedMad>{};
+      // Woken early to retry kept writes: the deadline still stands.
+      if (!*ready && !(gate_.holding() && MadClock::now() < deadline))
+        return std::optional<ReceivedMad>{};
       continue;
     }
     if (rc == -ENOSPC) {
@@ -377,7 +403,9 @@ Result<std::optional<ReceivedMad>> UmadTransport::receive(MadClock::time_point d
 
 Result<bool> UmadTransport::waitReadable(MadClock::time_point deadline) const {
   for (;;) {
-    const auto left = std::chrono::ceil<std::chrono::milliseconds>(deadline - MadClock::now());
+    const auto until =
+        gate_.holding() ? std::min(deadline, MadClock::now() + kHeldRetry) : deadline;
+    const auto left = std::chrono::ceil<std::chrono::milliseconds>(until - MadClock::now());
     pollfd pfd{.fd = pollFd(), .events = POLLIN, .revents = 0};
     const int ready = ::poll(&pfd, 1, static_cast<int>(std::max<long>(0, left.count())));
     if (ready < 0 && errno == EINTR) continue;
@@ -452,9 +480,8 @@ Result<void> UmadTransport::sendGmp(std::span<const std::uint8_t> mad, const Gmp
   // its own timer.
   const bool request = (mad[kMethodByte] & kResponseBit) == 0;
   const int timeoutMs = request ? static_cast<int>(responseTimeout_.count()) : 0;
-  const int rc =
-      umad_send(handles_->portId, agent, buf.data(), static_cast<int>(length), timeoutMs, 0);
-  if (rc < 0) return fail(fmt::format("umad_send of a GMP failed: {}", errnoText(rc)));
+  if (auto sent = write(agent, buf, static_cast<int>(length), timeoutMs); !sent)
+    return fail(fmt::format("umad_send of a GMP failed: {}", sent.error().message));
   if (request) ++requestsSent_;
   return {};
 }

@@ -30,6 +30,7 @@
 
 #include "sm/mad/Gmp.h"
 #include "sm/mad/MadTransport.h"
+#include "sm/transport/SimSendGate.h"
 
 namespace ibsm::sm::transport {
 
@@ -88,6 +89,11 @@ struct UmadWireCounters {
   std::uint64_t smpsRead{0};    // SMPs handed to the caller
   std::uint64_t polls{0};       // waits in poll() after an empty read
   std::uint64_t emptyReads{0};  // empty reads past the deadline: returned without a poll()
+  // Under umad2sim: writes kept because its socket to ibsim was full (see
+  // SimSendGate.h), and the most kept at once. Always 0 on a real port.
+  std::uint64_t sendsDeferred{0};
+  std::uint64_t mostDeferred{0};
+  std::uint64_t sendsDropped{0};  // kept writes that then failed (the engine resends)
 };
 
 class UmadTransport final : public MadTransport, public GmpPort {
@@ -140,17 +146,26 @@ class UmadTransport final : public MadTransport, public GmpPort {
   void settle();
   // The GMP just read into recvBuf_, to the handler with its sender.
   void deliverGmp(std::span<const std::uint8_t> mad);
-  // poll() on the port until it is readable (true) or `deadline` (false).
+  // poll() on the port until it is readable (true) or `deadline` (false);
+  // while writes are kept, no longer than kHeldRetry before they are retried.
   [[nodiscard]] Result<bool> waitReadable(MadClock::time_point deadline) const;
+  // umad_send of the umad buffer `buf`, or kept by the gate while
+  // umad2sim's socket is full (then sent from receive()).
+  [[nodiscard]] Result<void> write(int agent, std::vector<std::uint8_t>& buf, int length,
+                                   int timeoutMs);
+  // The kept writes that fit now, sent.
+  void flushHeld();
   // GMPs served past receive()'s deadline before it returns (see there).
   static constexpr std::size_t kGmpBatch{64};
   static constexpr std::chrono::milliseconds kSettleQuiet{20};
   static constexpr std::chrono::milliseconds kSettleMax{200};
+  static constexpr std::chrono::milliseconds kHeldRetry{1};
 
   UmadPort port_;
   std::unique_ptr<Handles> handles_;
   std::chrono::milliseconds responseTimeout_;
   bool kernelFd_{true};
+  SimSendGate gate_;                    // inactive on a real port
   std::uint64_t requestsSent_{0};       // Get/Set, Reports: answers expected
   std::uint64_t responsesReceived_{0};  // answers read
   Handler gmpHandler_;
