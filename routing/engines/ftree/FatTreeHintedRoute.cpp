@@ -13,7 +13,9 @@
 // those switches' up cables only: these flows are kept per column and added
 // in destination order. Whether a destination keeps D-mod-K's column, and
 // whether its short switches can climb, depends on no load (keepsDmodk,
-// shortClimbs); the others take the routing of one column at a time.
+// shortClimbs); the others take the routing of one column at a time, their
+// longer routes counted on the leaf distance table the held columns read
+// (leafDistances), not a search from their leaf each.
 #include <ibsm/ParallelFor.h>
 
 #include <algorithm>
@@ -34,7 +36,7 @@ enum class Way : std::uint8_t { kLeft, kHeld, kRouted };
 // Today's routing of one column: D-mod-K's, the short switches' climbs by
 // load, the previous chains that hold laid over it, then legalised.
 bool routeOne(const DegradedTree& tree, const Toward& t, std::size_t i, DegradedSinks& out,
-              std::vector<CableId>& column) {
+              std::span<const std::uint16_t> dist, std::vector<CableId>& column) {
   const Destination& d = tree.destinations[i];
   if (!tree.degraded.plainColumn(i, t.dist, column) ||
       !tree.degraded.climbShort(i, t.dist, out.balanced, column))
@@ -45,7 +47,7 @@ bool routeOne(const DegradedTree& tree, const Toward& t, std::size_t i, Degraded
   out.balanced.take(d, column);
   out.tally.hubRoutedCa += out.legaliser.legalise(column, d.leaf);
   out.writer.write(d.lid, d.port, column, out.tally);
-  out.lengths.count(d, column, out.legaliser, out.tally);
+  countLengths(tree.layout, d, column, out.legaliser, dist, out.tally);
   return true;
 }
 
@@ -132,6 +134,12 @@ std::vector<std::size_t> routeWithHint(const DegradedTree& tree,
   std::vector<std::size_t> held;  // places in `order`
   for (std::size_t k = 0; k < order.size(); ++k)
     if (way[k] == Way::kHeld) held.push_back(k);
+  // The fewest hops from the leaves of the columns held or routed here, at
+  // once, for their longer routes (Lengths::count without a search each).
+  std::vector<bool> measured(layout.leaves.size(), false);
+  for (std::size_t k = 0; k < order.size(); ++k)
+    if (way[k] != Way::kLeft) measured[layout.leafIndex[dests[order[k]].leaf]] = true;
+  const std::vector<std::uint16_t> dist = leafDistances(layout, measured, threads);
 
   // The held columns' flows and lengths, on threads.
   std::vector<bool> watch(layout.cables(), false);
@@ -139,7 +147,7 @@ std::vector<std::size_t> routeWithHint(const DegradedTree& tree,
     for (const CableId c : layout.upCables(s)) watch[c] = true;
   std::vector<std::size_t> heldDests;
   for (const std::size_t k : held) heldDests.push_back(order[k]);
-  std::vector<HeldFlows> work = countHeldColumns(tree, out.hint, watch, heldDests, threads);
+  std::vector<HeldFlows> work = countHeldColumns(tree, out.hint, watch, heldDests, threads, dist);
   std::vector<Watched> watched;
   for (HeldFlows& w : work) watched.insert(watched.end(), w.watched.begin(), w.watched.end());
   reportCopied(tree, out.hint, heldDests, work, watched);
@@ -154,7 +162,8 @@ std::vector<std::size_t> routeWithHint(const DegradedTree& tree,
     const std::size_t i = order[k];
     const Destination& d = dests[i];
     const Toward& t = toward[layout.leafIndex[d.leaf]];
-    if (way[k] == Way::kLeft || (way[k] == Way::kRouted && !routeOne(tree, t, i, out, column))) {
+    if (way[k] == Way::kLeft ||
+        (way[k] == Way::kRouted && !routeOne(tree, t, i, out, dist, column))) {
       left.push_back(i);
       continue;
     }
