@@ -159,9 +159,10 @@ HeldChains judgeChains(const routing::SwitchGraph& graph, const std::vector<Targ
 
 // The (LID, switch) entries where a taker's tables differ from the previous
 // ones, found table by table: the tally then reads no entry of the result
-// LID by LID (a cache miss each on a large fabric).
+// LID by LID (a cache miss each on a large fabric). 64 switches a chunk, so
+// that each worker writes words of its own.
 PreviousHolds changedEntries(const routing::SwitchGraph& graph, const std::vector<Lft>& previous,
-                             const RoutingResult& result) {
+                             const RoutingResult& result, unsigned threads) {
   const auto compared = [&](routing::SwitchIndex s) -> std::size_t {
     const NodeId id = graph.nodeId(s);
     if (id >= previous.size()) return 0;
@@ -170,15 +171,18 @@ PreviousHolds changedEntries(const routing::SwitchGraph& graph, const std::vecto
   std::size_t lids = 0;
   for (routing::SwitchIndex s = 0; s < graph.size(); ++s) lids = std::max(lids, compared(s));
   PreviousHolds out = lidBits(lids, graph.size());
-  for (routing::SwitchIndex s = 0; s < graph.size(); ++s) {
-    const std::size_t n = compared(s);
-    if (n == 0) continue;
-    const auto now = result.lfts[graph.nodeId(s)].port.begin();
-    const auto end = now + static_cast<std::ptrdiff_t>(n);
-    for (auto [a, b] = std::mismatch(now, end, previous[graph.nodeId(s)].port.begin()); a != end;
-         std::tie(a, b) = std::mismatch(a + 1, end, b + 1))
-      out.set(static_cast<std::size_t>(a - now), s);
-  }
+  parallelFor(threads, out.words, 1, [&](std::size_t begin, std::size_t end, unsigned) {
+    const auto last = static_cast<routing::SwitchIndex>(std::min(graph.size(), end * 64));
+    for (auto s = static_cast<routing::SwitchIndex>(begin * 64); s < last; ++s) {
+      const std::size_t n = compared(s);
+      if (n == 0) continue;
+      const auto now = result.lfts[graph.nodeId(s)].port.begin();
+      const auto stop = now + static_cast<std::ptrdiff_t>(n);
+      for (auto [a, b] = std::mismatch(now, stop, previous[graph.nodeId(s)].port.begin());
+           a != stop; std::tie(a, b) = std::mismatch(a + 1, stop, b + 1))
+        out.set(static_cast<std::size_t>(a - now), s);
+    }
+  });
   return out;
 }
 
@@ -208,12 +212,12 @@ bool tallyRows(const std::vector<Target>& present, const HeldChains& held,
 // did not, every such entry is written (and kept).
 void tallyKept(const routing::SwitchGraph& graph, const std::vector<Target>& present,
                const std::vector<Lft>& previous, const HeldChains& held, bool followed,
-               RoutingResult& candidate, StableRoutesStats& stats) {
+               unsigned threads, RoutingResult& candidate, StableRoutesStats& stats) {
   stats.broken = held.broken;
   stats.wholeLids = held.wholeLids;
   stats.brokenBlocks = held.brokenBlocks.size();
   std::optional<PreviousHolds> changed;
-  if (followed) changed.emplace(changedEntries(graph, previous, candidate));
+  if (followed) changed.emplace(changedEntries(graph, previous, candidate, threads));
   std::vector<std::size_t> sized(graph.size());
   for (routing::SwitchIndex s = 0; s < graph.size(); ++s)
     sized[s] = candidate.lfts[graph.nodeId(s)].port.size();
@@ -347,7 +351,7 @@ Result<RoutingResult> routeUnderChange(const Fabric& fabric, const EngineRegistr
   std::optional<RoutingResult> fresh;
   if (!followed) fresh = *hinted;
   RoutingResult candidate = std::move(*hinted);
-  tallyKept(graph, present, previous, held, followed, candidate, stats);
+  tallyKept(graph, present, previous, held, followed, options.threads, candidate, stats);
   keepAbsentLids(present, previous, candidate);
   // An engine that legalises every chain of the mix in one order (ftree's
   // hub order) says so: its tables need no walk of their channel
