@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "routing/engines/ftree/FatTreeHeldColumns.h"
+#include "routing/engines/ftree/FatTreeHintPass.h"
 #include "routing/graph/PreviousChains.h"
 #include "routing/graph/SwitchGraph.h"
 #include "routing/plan/CreditLoopJudge.h"
@@ -207,17 +208,16 @@ bool tallyRows(const std::vector<Target>& present, const HeldChains& held,
   return true;
 }
 
-// Counts the mix on the result: for an engine that took the hint, kept is
-// what it kept of the chains that hold; into the fresh tables of one that
-// did not, every such entry is written (and kept).
+// Counts the mix on the result: for an engine that took the hint
+// (`changed`: its entries that differ from the previous ones), kept is what
+// it kept of the chains that hold; into the fresh tables of one that did
+// not, every such entry is written (and kept).
 void tallyKept(const routing::SwitchGraph& graph, const std::vector<Target>& present,
-               const std::vector<Lft>& previous, const HeldChains& held, bool followed,
-               unsigned threads, RoutingResult& candidate, StableRoutesStats& stats) {
+               const std::vector<Lft>& previous, const HeldChains& held,
+               const PreviousHolds* changed, RoutingResult& candidate, StableRoutesStats& stats) {
   stats.broken = held.broken;
   stats.wholeLids = held.wholeLids;
   stats.brokenBlocks = held.brokenBlocks.size();
-  std::optional<PreviousHolds> changed;
-  if (followed) changed.emplace(changedEntries(graph, previous, candidate, threads));
   std::vector<std::size_t> sized(graph.size());
   for (routing::SwitchIndex s = 0; s < graph.size(); ++s)
     sized[s] = candidate.lfts[graph.nodeId(s)].port.size();
@@ -255,25 +255,91 @@ std::optional<std::string> refusal(const TablesVerdict& mine, const TablesVerdic
   return std::nullopt;
 }
 
-// What ftree copied whole (FatTreeFrame::copied), by switch index and
-// port, for the verdict to add rather than walk; nullopt when it copied
-// nothing into this frame.
-std::optional<CopiedLoads> copiedLoads(const routing::ftree::FatTreeFrame* frame) {
-  if (frame == nullptr || !frame->copied) return std::nullopt;
-  const routing::ftree::FatTreeLayout& layout = frame->layout;
+// Whether `lid`'s entry is unchanged in every switch's table (`changed`
+// from the previous ones) and every table holds it.
+bool unchangedColumn(const PreviousHolds& changed, std::size_t lid, std::size_t switches,
+                     const RoutingResult& result, const routing::SwitchGraph& graph) {
+  for (routing::SwitchIndex s = 0; s < switches; ++s)
+    if (lid >= result.lfts[graph.nodeId(s)].port.size()) return false;
+  if (lid >= changed.lids) return false;
+  const std::uint64_t* row = changed.bits.data() + lid * changed.words;
+  return std::all_of(row, row + changed.words, [](std::uint64_t w) { return w == 0; });
+}
+
+// The columns the judge's hint pass found to copy whole (HintPass), by
+// switch index and port, for the verdict to add rather than walk; nullopt
+// when some such column is not in the tables as it was before.
+std::optional<CopiedLoads> copiedLoads(const routing::ftree::FatTreeFrame& frame,
+                                       const routing::ftree::HintPass& pass,
+                                       const PreviousHolds& changed, const RoutingResult& result,
+                                       const routing::SwitchGraph& graph) {
+  const routing::ftree::FatTreeLayout& layout = frame.layout;
   CopiedLoads out;
+  for (const std::uint16_t lid : pass.copiedLids) {
+    if (!unchangedColumn(changed, lid, layout.switches(), result, graph)) return std::nullopt;
+    if (out.lids.size() <= lid) out.lids.resize(lid + 1u, false);
+    out.lids[lid] = true;
+  }
   for (routing::ftree::CableId c = 0; c < layout.cables(); ++c)
     out.stride = std::max<std::size_t>(out.stride, layout.port[c] + 1u);
   out.load.assign(layout.switches() * out.stride, 0);
   for (routing::SwitchIndex s = 0; s < layout.switches(); ++s)
     for (auto c = layout.cableBegin(s); c < layout.cableEnd(s); ++c)
-      out.load[s * out.stride + layout.port[c]] += frame->copied->baseLoad[c];
+      out.load[s * out.stride + layout.port[c]] += pass.baseLoad[c];
   out.sources.assign(layout.computeCas.begin(), layout.computeCas.end());
-  for (const std::uint16_t lid : frame->copied->lids) {
-    if (out.lids.size() <= lid) out.lids.resize(lid + 1u, false);
-    out.lids[lid] = true;
-  }
   return out;
+}
+
+// What the judge reads of the previous tables before routing: on a fat tree
+// its frame (the tree read once, for the pass and for ftree after it), the
+// columns held whole, and, when ftree routes first, the first half of its
+// routing by the hint (HintPass), handed to ftree in the frame and to the
+// verdict below.
+struct Judged {
+  std::shared_ptr<const routing::ftree::FatTreeFrame> frame;
+  std::optional<routing::ftree::HeldColumns> whole;
+  HeldChains held;
+  std::shared_ptr<const routing::ftree::HintPass> pass;
+};
+
+Judged judgePrevious(const Fabric& fabric, const routing::SwitchGraph& graph,
+                     const std::vector<Target>& present, const std::vector<Lft>& previous,
+                     const std::vector<std::string>& engines, const RoutingOptions& options) {
+  Judged out;
+  auto frame = routing::ftree::fatTreeFrame(fabric, graph, previous, options.rootGuids);
+  if (frame) out.whole.emplace(graph, frame->hub, previous);
+  out.held =
+      judgeChains(graph, present, previous, out.whole ? &*out.whole : nullptr, options.threads);
+  const bool ftreeFirst =
+      !engines.empty() &&
+      (engines.front() == "ftree" || engines.front() == "ftree-vl" || engines.front() == "auto");
+  if (frame && ftreeFirst) {
+    out.pass = routing::ftree::hintPassUnderChange(fabric, graph, *frame, previous, out.held.holds,
+                                                   options.threads);
+    frame->pass = out.pass;
+  }
+  out.frame = frame;
+  out.held.holds.frame = out.frame;
+  return out;
+}
+
+// The verdict on the candidate. An engine that legalises every chain of the
+// mix in one order (ftree's hub order) says so: its tables need no walk of
+// their channel dependencies, the columns that climb then descend in the hub
+// order are weighed 64 at a time, and those the hint pass copied whole,
+// unchanged in the tables, are added as the pass pushed them.
+TablesVerdict judgeCandidate(const Fabric& fabric, const routing::SwitchGraph& graph,
+                             const Judged& judged, const std::optional<PreviousHolds>& changed,
+                             const RoutingResult& candidate, const RoutingOptions& options) {
+  const bool legal = changed && candidate.legalByConstruction;
+  std::optional<CopiedLoads> copied;
+  if (legal && judged.pass)
+    copied = copiedLoads(*judged.frame, *judged.pass, *changed, candidate, graph);
+  return judgeTables(fabric, candidate, options.threads,
+                     legal ? LoopCheck::ByConstruction : LoopCheck::Walk,
+                     legal && judged.whole ? std::span<const std::uint32_t>(judged.whole->order())
+                                           : std::span<const std::uint32_t>{},
+                     copied ? &*copied : nullptr);
 }
 
 RoutingResult stabilised(RoutingResult candidate, StableRoutesStats& stats) {
@@ -328,21 +394,15 @@ Result<RoutingResult> routeUnderChange(const Fabric& fabric, const EngineRegistr
   }
   const routing::SwitchGraph graph(fabric);
   const auto present = targets(graph);
-  // The fat tree read once, for the pass and for ftree after it.
-  const auto frame = routing::ftree::fatTreeFrame(fabric, graph, previous, options.rootGuids);
-  std::optional<routing::ftree::HeldColumns> whole;
-  if (frame) whole.emplace(graph, frame->hub, previous);
-  HeldChains held =
-      judgeChains(graph, present, previous, whole ? &*whole : nullptr, options.threads);
-  held.holds.frame = frame;
-  if (change == FabricChange::Unknown && held.broken == 0) {
+  Judged judged = judgePrevious(fabric, graph, present, previous, engines, options);
+  if (change == FabricChange::Unknown && judged.held.broken == 0) {
     stats.why = "no previous path is broken and the previous fabric is unknown: fresh tables";
     return registry.route(fabric, engines, options, judge);
   }
   // An engine that does not take the hint returns its fresh tables, so one
   // run serves both; a taker's fresh tables wait until they are needed.
   options.previous = previous;
-  options.previousHolds = &held.holds;
+  options.previousHolds = &judged.held.holds;
   auto hinted = registry.route(fabric, engines, options, judge);
   if (!hinted) return hinted;
   const bool followed = hinted->followedPrevious;
@@ -351,20 +411,11 @@ Result<RoutingResult> routeUnderChange(const Fabric& fabric, const EngineRegistr
   std::optional<RoutingResult> fresh;
   if (!followed) fresh = *hinted;
   RoutingResult candidate = std::move(*hinted);
-  tallyKept(graph, present, previous, held, followed, options.threads, candidate, stats);
+  std::optional<PreviousHolds> changed;
+  if (followed) changed.emplace(changedEntries(graph, previous, candidate, options.threads));
+  tallyKept(graph, present, previous, judged.held, changed ? &*changed : nullptr, candidate, stats);
   keepAbsentLids(present, previous, candidate);
-  // An engine that legalises every chain of the mix in one order (ftree's
-  // hub order) says so: its tables need no walk of their channel
-  // dependencies, and the columns that climb then descend in the hub order
-  // are weighed 64 at a time.
-  const bool legal = followed && candidate.legalByConstruction;
-  // The columns ftree copied whole it has pushed the routes of already.
-  const auto copied = legal ? copiedLoads(frame.get()) : std::nullopt;
-  const TablesVerdict mine = judgeTables(
-      fabric, candidate, options.threads, legal ? LoopCheck::ByConstruction : LoopCheck::Walk,
-      legal && whole ? std::span<const std::uint32_t>(whole->order())
-                     : std::span<const std::uint32_t>{},
-      copied ? &*copied : nullptr);
+  const TablesVerdict mine = judgeCandidate(fabric, graph, judged, changed, candidate, options);
   stats.busiest = static_cast<double>(mine.busiest);
   stats.busiestFloor = static_cast<double>(mine.busiestFloor);
   if (mine.unreachable == 0 && mine.acyclic &&
