@@ -14,12 +14,13 @@ constexpr std::uint8_t kDropVl = 15;
 
 }  // namespace
 
-ForwardingView::ForwardingView(const Fabric& fabric, const RoutingResult& result, unsigned threads)
+ForwardingView::ForwardingView(const Fabric& fabric, const RoutingResult& result, unsigned threads,
+                               const std::vector<bool>* only)
     : fabric_(fabric), graph_(fabric) {
   rows_.resize(graph_.size());
   indexPorts(result.apart);
   indexDestinations(result.apart);
-  transposeTables(result, threads);
+  transposeTables(result, threads, only);
   indexSl2Vl(result);
   pairSls_ = result.pairSls;
   if (!std::ranges::is_sorted(pairSls_)) {
@@ -140,11 +141,19 @@ void ForwardingView::orderDestinations() {
                     [&](const Destination& a, const Destination& b) { return key(a) < key(b); });
 }
 
-void ForwardingView::transposeTables(const RoutingResult& result, unsigned threads) {
+void ForwardingView::transposeTables(const RoutingResult& result, unsigned threads,
+                                     const std::vector<bool>* only) {
   const std::size_t n = graph_.size();
   std::size_t lids = 0;
   for (const Destination& d : destinations_) lids = std::max<std::size_t>(lids, d.lid.value + 1u);
-  byLid_.assign(lids * n, kNoRoute);
+  // The rows copied: every LID below the highest, or those of `only`.
+  std::vector<std::uint16_t> copied;
+  if (only != nullptr)
+    for (std::size_t lid = 0; lid < std::min(lids, only->size()); ++lid)
+      if ((*only)[lid]) copied.push_back(static_cast<std::uint16_t>(lid));
+  const std::size_t rows = only != nullptr ? copied.size() : lids;
+  const auto lidOf = [&](std::size_t row) { return only != nullptr ? copied[row] : row; };
+  byLid_ = std::make_unique_for_overwrite<std::uint8_t[]>(lids * n);
   // Each switch's table, or none (size 0): the copy below reads them
   // directly.
   std::vector<const std::uint8_t*> table(n, nullptr);
@@ -160,13 +169,14 @@ void ForwardingView::transposeTables(const RoutingResult& result, unsigned threa
   // while the block's source rows stream in.
   constexpr SwitchIndex kBlock = 64;
   constexpr std::size_t kLidsPerChunk = 256;
-  parallelFor(threads, lids, kLidsPerChunk, [&](std::size_t lo, std::size_t hi, unsigned) {
+  parallelFor(threads, rows, kLidsPerChunk, [&](std::size_t lo, std::size_t hi, unsigned) {
     for (SwitchIndex first = 0; first < n; first += kBlock) {
       const SwitchIndex last = std::min<SwitchIndex>(static_cast<SwitchIndex>(n), first + kBlock);
-      for (std::size_t lid = lo; lid < hi; ++lid) {
-        std::uint8_t* out = byLid_.data() + lid * n;
+      for (std::size_t row = lo; row < hi; ++row) {
+        const std::size_t lid = lidOf(row);
+        std::uint8_t* out = byLid_.get() + lid * n;
         for (SwitchIndex s = first; s < last; ++s)
-          if (lid < size[s]) out[s] = table[s][lid];
+          out[s] = lid < size[s] ? table[s][lid] : kNoRoute;
       }
     }
   });

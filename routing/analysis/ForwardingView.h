@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <memory>
 #include <span>
 #include <vector>
 
@@ -55,7 +56,12 @@ struct Destination {
 class ForwardingView {
  public:
   // `threads` (0: all cores) copy the tables into their LID-major form.
-  ForwardingView(const Fabric& fabric, const RoutingResult& result, unsigned threads = 1);
+  // `only` (by LID; null: all): the destination LIDs whose entries() and
+  // entry() will be read, the only ones copied, so that a pass over a few
+  // LIDs (the verdict under change) does not pay for every LID's copy;
+  // another LID's entries must not be read.
+  ForwardingView(const Fabric& fabric, const RoutingResult& result, unsigned threads = 1,
+                 const std::vector<bool>* only = nullptr);
 
   const Fabric& fabric() const { return fabric_; }
   const routing::SwitchGraph& graph() const { return graph_; }
@@ -94,7 +100,7 @@ class ForwardingView {
   }
   // Every switch's LFT entry for a destination LID, index = switch index.
   std::span<const std::uint8_t> entries(Lid lid) const {
-    return {byLid_.data() + std::size_t{lid.value} * switches(), switches()};
+    return {byLid_.get() + std::size_t{lid.value} * switches(), switches()};
   }
   // The LFT entry of s for a destination LID; kNoRoute when the table has none.
   std::uint8_t entry(SwitchIndex s, Lid lid) const {
@@ -160,7 +166,8 @@ class ForwardingView {
   void indexSteps();
   void indexDestinations(const std::vector<PortRef>& apart);
   void orderDestinations();
-  void transposeTables(const RoutingResult& result, unsigned threads);
+  void transposeTables(const RoutingResult& result, unsigned threads,
+                       const std::vector<bool>* only);
   void indexSl2Vl(const RoutingResult& result);
 
   const Fabric& fabric_;
@@ -168,8 +175,9 @@ class ForwardingView {
   std::vector<Row> rows_;
   // The LFTs transposed, LID-major, for destination LIDs only: a
   // destination's pass then reads one contiguous run instead of touching a
-  // cache line and a page of every switch's table.
-  std::vector<std::uint8_t> byLid_;
+  // cache line and a page of every switch's table. Left uninitialised
+  // where nothing is copied: pages no row is written to are never touched.
+  std::unique_ptr<std::uint8_t[]> byLid_;
   std::vector<PortTarget> targets_;
   std::vector<std::uint16_t> steps_;    // targets_ for the per-destination pass (step())
   std::vector<SwitchIndex> channelTo_;  // per channel: channel(c).to

@@ -240,41 +240,35 @@ bool addCopied(const ForwardingView& view, const CopiedLoads& copied,
   return true;
 }
 
-}  // namespace
+// How judgeView walks: the channel dependencies or not, and the order whose
+// climb-then-descend columns are weighed 64 at a time (OrderedLoads.h).
+struct Walk {
+  bool loops;
+  std::span<const std::uint32_t> order;
+};
 
-TablesJudge creditLoopJudge() {
-  return [](const Fabric& fabric, const RoutingResult& result) -> std::optional<std::string> {
-    const CreditLoopReport loops = findCreditLoops(fabric, result);
-    if (loops.acyclic) return std::nullopt;
-    return fmt::format("its tables have a credit loop (cycle: {})", fmt::join(loops.cycle, " => "));
-  };
-}
-
-TablesVerdict judgeTables(const Fabric& fabric, const RoutingResult& result, unsigned threads,
-                          LoopCheck loops, std::span<const std::uint32_t> order,
-                          const CopiedLoads* copied) {
-  const bool walkLoops = loops == LoopCheck::Walk;
-  const ForwardingView view(fabric, result);
+// judgeTables on `view`: `given` the loads of the LIDs that `walked` (by
+// LID; null: all) leaves out.
+TablesVerdict judgeView(const ForwardingView& view, const RoutingResult& result, unsigned threads,
+                        Walk walk, std::vector<std::uint64_t> given,
+                        const std::vector<bool>* walked) {
   // With SL2VL tables the report's per-VL dependencies, on one thread.
   std::optional<analysis::ChannelDependencies> perVl;
-  if (walkLoops && view.hasSl2Vl()) perVl.emplace(view);
+  if (walk.loops && view.hasSl2Vl()) perVl.emplace(view);
   const DependencyBits slots(view);
   const unsigned n = perVl ? 1u : threadCount(threads);
   std::vector<Walker> walkers;
   walkers.reserve(n);
-  for (unsigned w = 0; w < n; ++w) walkers.emplace_back(view, slots, walkLoops && !perVl);
-  std::vector<std::uint64_t> given(view.channelCount(), 0);
-  const bool added = walkLoops || perVl || !copied ? false : addCopied(view, *copied, given);
-  // The copied LIDs' loads given: the others walked.
+  for (unsigned w = 0; w < n; ++w) walkers.emplace_back(view, slots, walk.loops && !perVl);
   std::vector<Destination> rest;
-  if (added)
+  if (walked != nullptr)
     for (const Destination& d : view.destinations())
-      if (d.lid.value >= copied->lids.size() || !copied->lids[d.lid.value]) rest.push_back(d);
+      if ((*walked)[d.lid.value]) rest.push_back(d);
   const std::span<const Destination> destinations =
-      added ? std::span<const Destination>(rest) : view.destinations();
+      walked != nullptr ? std::span<const Destination>(rest) : view.destinations();
   // Without a walk of the dependencies, the destinations whose chains
   // climb then descend in `order` are counted 64 at a time (OrderedLoads.h).
-  const OrderedLoads ordered(view, walkLoops ? std::span<const std::uint32_t>{} : order);
+  const OrderedLoads ordered(view, walk.loops ? std::span<const std::uint32_t>{} : walk.order);
   std::vector<OrderedLoads::Scratch> scratch(n);
   const std::size_t tiles = (destinations.size() + 63) / 64;
   parallelFor(n, tiles, 1, [&](std::size_t begin, std::size_t end, unsigned w) {
@@ -290,16 +284,46 @@ TablesVerdict judgeTables(const Fabric& fabric, const RoutingResult& result, uns
   });
   TablesVerdict v;
   std::vector<std::uint64_t> load = std::move(given),
-                             deps(walkLoops && !perVl ? slots.words() : 0, 0);
+                             deps(walk.loops && !perVl ? slots.words() : 0, 0);
+  load.resize(view.channelCount(), 0);
   for (const Walker& w : walkers) {
     v.unreachable += w.unreachable();
     for (std::size_t c = 0; c < load.size(); ++c) load[c] += w.load()[c];
     for (std::size_t i = 0; i < deps.size(); ++i) deps[i] |= w.deps()[i];
   }
   v.busiest = load.empty() ? 0 : std::ranges::max(load);
-  if (walkLoops) v.acyclic = perVl ? perVl->report(result.vlsUsed).acyclic : slots.acyclic(deps);
+  if (walk.loops) v.acyclic = perVl ? perVl->report(result.vlsUsed).acyclic : slots.acyclic(deps);
   v.busiestFloor = busiestFloor(view);
   return v;
+}
+
+}  // namespace
+
+TablesJudge creditLoopJudge() {
+  return [](const Fabric& fabric, const RoutingResult& result) -> std::optional<std::string> {
+    const CreditLoopReport loops = findCreditLoops(fabric, result);
+    if (loops.acyclic) return std::nullopt;
+    return fmt::format("its tables have a credit loop (cycle: {})", fmt::join(loops.cycle, " => "));
+  };
+}
+
+TablesVerdict judgeTables(const Fabric& fabric, const RoutingResult& result, unsigned threads,
+                          LoopCheck loops, std::span<const std::uint32_t> order,
+                          const CopiedLoads* copied) {
+  const bool walkLoops = loops == LoopCheck::Walk;
+  if (!walkLoops && copied != nullptr) {
+    // The copied LIDs' columns are never read: the view copies the others'
+    // alone, and a whole one is made should the copied loads not apply.
+    std::vector<bool> rest(std::size_t{kMaxUnicastLid} + 1, true);
+    for (std::size_t lid = 0; lid < std::min(rest.size(), copied->lids.size()); ++lid)
+      rest[lid] = !copied->lids[lid];
+    const ForwardingView view(fabric, result, threads, &rest);
+    std::vector<std::uint64_t> given(view.channelCount(), 0);
+    if (addCopied(view, *copied, given))
+      return judgeView(view, result, threads, {false, order}, std::move(given), &rest);
+  }
+  return judgeView(ForwardingView(fabric, result, threads), result, threads, {walkLoops, order}, {},
+                   nullptr);
 }
 
 }  // namespace ibsm

@@ -54,12 +54,13 @@ enum class LoopCheck : std::uint8_t { Walk, ByConstruction };
 // climbs, then descends in that order are weighed 64 at a time, without the
 // per-destination walk (OrderedLoads.h); the figures are the same.
 //
-// With `copied` (routing under change: the columns an engine copied whole
-// from previous tables and already pushed the routes of), those LIDs are
-// not walked and their loads are added as given, when the sources they were
-// pushed from are the report's: every switch's CA ports that are not
-// routed apart, and no copied LID owned by a switch or a port routed apart.
-// Otherwise they are walked like the rest; the figures are the same.
+// With `copied` (routing under change: the columns ftree's hint pass found
+// held whole and pushed the routes of, which the tables keep unchanged),
+// those LIDs are neither walked nor copied into the LID-major view, and
+// their loads are added as given, when the sources they were pushed from
+// are the report's: every switch's CA ports that are not routed apart, and
+// no copied LID owned by a switch or a port routed apart. Otherwise they
+// are walked like the rest; the figures are the same.
 struct CopiedLoads {
   std::vector<bool> lids;              // by LID
   std::size_t stride{0};               // ports per switch in `load`

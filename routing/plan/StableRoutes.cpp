@@ -13,80 +13,25 @@
 #include <vector>
 
 #include "routing/engines/ftree/FatTreeHeldColumns.h"
+#include "routing/engines/ftree/FatTreeHintPass.h"
 #include "routing/graph/PreviousChains.h"
 #include "routing/graph/SwitchGraph.h"
 #include "routing/plan/CreditLoopJudge.h"
+#include "routing/plan/StableTally.h"
 
 namespace ibsm {
 namespace {
 
+using stable::changedEntries;
+using stable::HeldChains;
+using stable::keepAbsentLids;
+using stable::lidBits;
+using stable::tallyKept;
+using stable::Target;
+using stable::targets;
+
 // The busiest link routes under change may have, against fresh tables'.
 constexpr double kMaxBusiestOverFresh = 1.1;
-
-struct Target {
-  Lid lid;
-  routing::SwitchIndex sw{0};  // the switch that delivers it
-  std::uint8_t port{0};        // its port toward the owner; 0 = the switch's own LID
-};
-
-std::vector<Target> targets(const routing::SwitchGraph& graph) {
-  std::vector<Target> out;
-  for (routing::SwitchIndex s = 0; s < graph.size(); ++s)
-    for (const routing::Endpoint& e : graph.endpoints(s)) {
-      if (e.base.value == 0) continue;
-      for (std::uint32_t k = 0; k < (1u << e.lmc) && e.base.value + k <= kMaxUnicastLid; ++k)
-        out.push_back({Lid{static_cast<std::uint16_t>(e.base.value + k)}, s, e.switchPort});
-    }
-  return out;
-}
-
-// Entries toward LIDs no port holds now keep their previous value: a host
-// that comes back finds its routes where they were.
-void keepAbsentLids(const std::vector<Target>& present, const std::vector<Lft>& previous,
-                    RoutingResult& out) {
-  std::vector<bool> live;
-  for (const Target& t : present) {
-    if (live.size() <= t.lid.value) live.resize(t.lid.value + 1u, false);
-    live[t.lid.value] = true;
-  }
-  // The absent LIDs once, rather than a look-up per entry of every table.
-  std::size_t longest = 0;
-  for (const Lft& t : previous) longest = std::max(longest, t.port.size());
-  std::vector<std::size_t> absent;
-  for (std::size_t lid = 1; lid < longest; ++lid)
-    if (lid >= live.size() || !live[lid]) absent.push_back(lid);
-  for (NodeId s = 0; s < out.lfts.size() && s < previous.size(); ++s) {
-    auto& port = out.lfts[s].port;
-    const auto& before = previous[s].port;
-    if (port.empty() || before.empty()) continue;
-    if (port.size() < before.size()) port.resize(before.size(), kNoRoute);
-    for (const std::size_t lid : absent) {
-      if (lid >= before.size()) break;
-      if (before[lid] != kNoRoute) port[lid] = before[lid];
-    }
-  }
-}
-
-// Bits by (LID, switch), a row of whole words per LID (PreviousHolds's
-// layout): a LID's row is written by the one worker that judges it.
-PreviousHolds lidBits(std::size_t lids, std::size_t switches) {
-  PreviousHolds out{lids, (switches + 63) / 64, {}, {}, nullptr};
-  out.bits.assign(lids * out.words, 0);
-  return out;
-}
-
-// Which previous chains hold toward every LID present, judged once before
-// routing, 64 LIDs a tile, tiles split over threads: the broken ones are
-// what the change can move, and the kept entries are counted on these
-// verdicts after. On a fat tree a tile's columns that hold whole (every
-// chain climbs then descends in ftree's hub order: FatTreeHeldColumns.h)
-// are found bit-parallel first, and only the others are walked.
-struct HeldChains {
-  PreviousHolds holds;
-  std::uint64_t broken{0};
-  std::set<std::pair<NodeId, std::uint16_t>> brokenBlocks;
-  std::size_t wholeLids{0};  // LIDs found to hold whole, not walked
-};
 
 // Every switch's bit of `lid`'s row: its column holds whole.
 void setWholeRow(PreviousHolds& holds, std::size_t lid, std::size_t switches) {
@@ -95,17 +40,23 @@ void setWholeRow(PreviousHolds& holds, std::size_t lid, std::size_t switches) {
   if (switches % 64 != 0) row[switches / 64] = (std::uint64_t{1} << (switches % 64)) - 1;
 }
 
+// The LIDs present by LID: neighbours share the cache lines of every
+// previous table.
+std::vector<routing::ftree::HeldLane> lanesByLid(const std::vector<Target>& present) {
+  std::vector<routing::ftree::HeldLane> lanes;
+  lanes.reserve(present.size());
+  for (const Target& t : present) lanes.push_back({t.lid, t.sw, t.port});
+  std::ranges::sort(lanes, {}, [](const routing::ftree::HeldLane& l) { return l.lid.value; });
+  return lanes;
+}
+
 HeldChains judgeChains(const routing::SwitchGraph& graph, const std::vector<Target>& present,
                        const std::vector<Lft>& previous, const routing::ftree::HeldColumns* whole,
                        unsigned threads) {
   std::size_t lids = 0;
   for (const Target& t : present) lids = std::max<std::size_t>(lids, t.lid.value + 1u);
   HeldChains out{lidBits(lids, graph.size()), 0, {}, 0};
-  // By LID: neighbours share the cache lines of every previous table.
-  std::vector<routing::ftree::HeldLane> lanes;
-  lanes.reserve(present.size());
-  for (const Target& t : present) lanes.push_back({t.lid, t.sw, t.port});
-  std::ranges::sort(lanes, {}, [](const routing::ftree::HeldLane& l) { return l.lid.value; });
+  const std::vector<routing::ftree::HeldLane> lanes = lanesByLid(present);
   const unsigned n = threadCount(threads);
   std::vector<routing::PreviousChains> chains;
   chains.reserve(n);
@@ -157,81 +108,6 @@ HeldChains judgeChains(const routing::SwitchGraph& graph, const std::vector<Targ
   return out;
 }
 
-// The (LID, switch) entries where a taker's tables differ from the previous
-// ones, found table by table: the tally then reads no entry of the result
-// LID by LID (a cache miss each on a large fabric).
-PreviousHolds changedEntries(const routing::SwitchGraph& graph, const std::vector<Lft>& previous,
-                             const RoutingResult& result) {
-  const auto compared = [&](routing::SwitchIndex s) -> std::size_t {
-    const NodeId id = graph.nodeId(s);
-    if (id >= previous.size()) return 0;
-    return std::min(result.lfts[id].port.size(), previous[id].port.size());
-  };
-  std::size_t lids = 0;
-  for (routing::SwitchIndex s = 0; s < graph.size(); ++s) lids = std::max(lids, compared(s));
-  PreviousHolds out = lidBits(lids, graph.size());
-  for (routing::SwitchIndex s = 0; s < graph.size(); ++s) {
-    const std::size_t n = compared(s);
-    if (n == 0) continue;
-    const auto now = result.lfts[graph.nodeId(s)].port.begin();
-    const auto end = now + static_cast<std::ptrdiff_t>(n);
-    for (auto [a, b] = std::mismatch(now, end, previous[graph.nodeId(s)].port.begin()); a != end;
-         std::tie(a, b) = std::mismatch(a + 1, end, b + 1))
-      out.set(static_cast<std::size_t>(a - now), s);
-  }
-  return out;
-}
-
-// Kept and fresh entries of a taker's tables sized for every LID present,
-// a row of 64 switches at a time: kept where the chain holds and the entry
-// did not change.
-bool tallyRows(const std::vector<Target>& present, const HeldChains& held,
-               const PreviousHolds& changed, const std::vector<std::size_t>& sized,
-               StableRoutesStats& stats) {
-  for (const Target& t : present)
-    if (std::ranges::any_of(sized, [&](std::size_t n) { return t.lid.value >= n; })) return false;
-  for (const Target& t : present) {
-    const std::uint64_t* holds = held.holds.bits.data() + t.lid.value * held.holds.words;
-    const std::uint64_t* moved =
-        t.lid.value < changed.lids ? changed.bits.data() + t.lid.value * changed.words : nullptr;
-    std::uint64_t kept = 0;
-    for (std::size_t w = 0; w < held.holds.words; ++w)
-      kept += static_cast<unsigned>(std::popcount(holds[w] & ~(moved ? moved[w] : 0u)));
-    stats.kept += kept;
-    stats.fromFresh += sized.size() - kept;
-  }
-  return true;
-}
-
-// Counts the mix on the result: for an engine that took the hint, kept is
-// what it kept of the chains that hold; into the fresh tables of one that
-// did not, every such entry is written (and kept).
-void tallyKept(const routing::SwitchGraph& graph, const std::vector<Target>& present,
-               const std::vector<Lft>& previous, const HeldChains& held, bool followed,
-               RoutingResult& candidate, StableRoutesStats& stats) {
-  stats.broken = held.broken;
-  stats.wholeLids = held.wholeLids;
-  stats.brokenBlocks = held.brokenBlocks.size();
-  std::optional<PreviousHolds> changed;
-  if (followed) changed.emplace(changedEntries(graph, previous, candidate));
-  std::vector<std::size_t> sized(graph.size());
-  for (routing::SwitchIndex s = 0; s < graph.size(); ++s)
-    sized[s] = candidate.lfts[graph.nodeId(s)].port.size();
-  if (changed && tallyRows(present, held, *changed, sized, stats)) return;
-  for (const Target& t : present)
-    for (routing::SwitchIndex s = 0; s < graph.size(); ++s) {
-      if (t.lid.value >= sized[s]) continue;  // an engine that sized it short
-      bool kept = held.holds.at(t.lid.value, s);
-      if (changed)
-        kept = kept && !changed->at(t.lid.value, s);
-      else if (kept)
-        candidate.lfts[graph.nodeId(s)].port[t.lid.value] =
-            previous[graph.nodeId(s)].port[t.lid.value];
-      stats.kept += kept;
-      stats.fromFresh += !kept;
-    }
-}
-
 // Why the candidate is refused for the fresh tables, or nullopt.
 std::optional<std::string> refusal(const TablesVerdict& mine, const TablesVerdict& theirs,
                                    const StableRoutesStats& stats) {
@@ -251,25 +127,91 @@ std::optional<std::string> refusal(const TablesVerdict& mine, const TablesVerdic
   return std::nullopt;
 }
 
-// What ftree copied whole (FatTreeFrame::copied), by switch index and
-// port, for the verdict to add rather than walk; nullopt when it copied
-// nothing into this frame.
-std::optional<CopiedLoads> copiedLoads(const routing::ftree::FatTreeFrame* frame) {
-  if (frame == nullptr || !frame->copied) return std::nullopt;
-  const routing::ftree::FatTreeLayout& layout = frame->layout;
+// Whether `lid`'s entry is unchanged in every switch's table (`changed`
+// from the previous ones) and every table holds it.
+bool unchangedColumn(const PreviousHolds& changed, std::size_t lid, std::size_t switches,
+                     const RoutingResult& result, const routing::SwitchGraph& graph) {
+  for (routing::SwitchIndex s = 0; s < switches; ++s)
+    if (lid >= result.lfts[graph.nodeId(s)].port.size()) return false;
+  if (lid >= changed.lids) return false;
+  const std::uint64_t* row = changed.bits.data() + lid * changed.words;
+  return std::all_of(row, row + changed.words, [](std::uint64_t w) { return w == 0; });
+}
+
+// The columns the judge's hint pass found to copy whole (HintPass), by
+// switch index and port, for the verdict to add rather than walk; nullopt
+// when some such column is not in the tables as it was before.
+std::optional<CopiedLoads> copiedLoads(const routing::ftree::FatTreeFrame& frame,
+                                       const routing::ftree::HintPass& pass,
+                                       const PreviousHolds& changed, const RoutingResult& result,
+                                       const routing::SwitchGraph& graph) {
+  const routing::ftree::FatTreeLayout& layout = frame.layout;
   CopiedLoads out;
+  for (const std::uint16_t lid : pass.copiedLids) {
+    if (!unchangedColumn(changed, lid, layout.switches(), result, graph)) return std::nullopt;
+    if (out.lids.size() <= lid) out.lids.resize(lid + 1u, false);
+    out.lids[lid] = true;
+  }
   for (routing::ftree::CableId c = 0; c < layout.cables(); ++c)
     out.stride = std::max<std::size_t>(out.stride, layout.port[c] + 1u);
   out.load.assign(layout.switches() * out.stride, 0);
   for (routing::SwitchIndex s = 0; s < layout.switches(); ++s)
     for (auto c = layout.cableBegin(s); c < layout.cableEnd(s); ++c)
-      out.load[s * out.stride + layout.port[c]] += frame->copied->baseLoad[c];
+      out.load[s * out.stride + layout.port[c]] += pass.baseLoad[c];
   out.sources.assign(layout.computeCas.begin(), layout.computeCas.end());
-  for (const std::uint16_t lid : frame->copied->lids) {
-    if (out.lids.size() <= lid) out.lids.resize(lid + 1u, false);
-    out.lids[lid] = true;
-  }
   return out;
+}
+
+// What the judge reads of the previous tables before routing: on a fat tree
+// its frame (the tree read once, for the pass and for ftree after it), the
+// columns held whole, and, when ftree routes first, the first half of its
+// routing by the hint (HintPass), handed to ftree in the frame and to the
+// verdict below.
+struct Judged {
+  std::shared_ptr<const routing::ftree::FatTreeFrame> frame;
+  std::optional<routing::ftree::HeldColumns> whole;
+  HeldChains held;
+  std::shared_ptr<const routing::ftree::HintPass> pass;
+};
+
+Judged judgePrevious(const Fabric& fabric, const routing::SwitchGraph& graph,
+                     const std::vector<Target>& present, const std::vector<Lft>& previous,
+                     const std::vector<std::string>& engines, const RoutingOptions& options) {
+  Judged out;
+  auto frame = routing::ftree::fatTreeFrame(fabric, graph, previous, options.rootGuids);
+  if (frame) out.whole.emplace(graph, frame->hub, previous);
+  out.held =
+      judgeChains(graph, present, previous, out.whole ? &*out.whole : nullptr, options.threads);
+  const bool ftreeFirst =
+      !engines.empty() &&
+      (engines.front() == "ftree" || engines.front() == "ftree-vl" || engines.front() == "auto");
+  if (frame && ftreeFirst) {
+    out.pass = routing::ftree::hintPassUnderChange(fabric, graph, *frame, previous, out.held.holds,
+                                                   options.threads);
+    frame->pass = out.pass;
+  }
+  out.frame = frame;
+  out.held.holds.frame = out.frame;
+  return out;
+}
+
+// The verdict on the candidate. An engine that legalises every chain of the
+// mix in one order (ftree's hub order) says so: its tables need no walk of
+// their channel dependencies, the columns that climb then descend in the hub
+// order are weighed 64 at a time, and those the hint pass copied whole,
+// unchanged in the tables, are added as the pass pushed them.
+TablesVerdict judgeCandidate(const Fabric& fabric, const routing::SwitchGraph& graph,
+                             const Judged& judged, const std::optional<PreviousHolds>& changed,
+                             const RoutingResult& candidate, const RoutingOptions& options) {
+  const bool legal = changed && candidate.legalByConstruction;
+  std::optional<CopiedLoads> copied;
+  if (legal && judged.pass)
+    copied = copiedLoads(*judged.frame, *judged.pass, *changed, candidate, graph);
+  return judgeTables(fabric, candidate, options.threads,
+                     legal ? LoopCheck::ByConstruction : LoopCheck::Walk,
+                     legal && judged.whole ? std::span<const std::uint32_t>(judged.whole->order())
+                                           : std::span<const std::uint32_t>{},
+                     copied ? &*copied : nullptr);
 }
 
 RoutingResult stabilised(RoutingResult candidate, StableRoutesStats& stats) {
@@ -324,21 +266,15 @@ Result<RoutingResult> routeUnderChange(const Fabric& fabric, const EngineRegistr
   }
   const routing::SwitchGraph graph(fabric);
   const auto present = targets(graph);
-  // The fat tree read once, for the pass and for ftree after it.
-  const auto frame = routing::ftree::fatTreeFrame(fabric, graph, previous, options.rootGuids);
-  std::optional<routing::ftree::HeldColumns> whole;
-  if (frame) whole.emplace(graph, frame->hub, previous);
-  HeldChains held =
-      judgeChains(graph, present, previous, whole ? &*whole : nullptr, options.threads);
-  held.holds.frame = frame;
-  if (change == FabricChange::Unknown && held.broken == 0) {
+  Judged judged = judgePrevious(fabric, graph, present, previous, engines, options);
+  if (change == FabricChange::Unknown && judged.held.broken == 0) {
     stats.why = "no previous path is broken and the previous fabric is unknown: fresh tables";
     return registry.route(fabric, engines, options, judge);
   }
   // An engine that does not take the hint returns its fresh tables, so one
   // run serves both; a taker's fresh tables wait until they are needed.
   options.previous = previous;
-  options.previousHolds = &held.holds;
+  options.previousHolds = &judged.held.holds;
   auto hinted = registry.route(fabric, engines, options, judge);
   if (!hinted) return hinted;
   const bool followed = hinted->followedPrevious;
@@ -347,20 +283,11 @@ Result<RoutingResult> routeUnderChange(const Fabric& fabric, const EngineRegistr
   std::optional<RoutingResult> fresh;
   if (!followed) fresh = *hinted;
   RoutingResult candidate = std::move(*hinted);
-  tallyKept(graph, present, previous, held, followed, candidate, stats);
+  std::optional<PreviousHolds> changed;
+  if (followed) changed.emplace(changedEntries(graph, previous, candidate, options.threads));
+  tallyKept(graph, present, previous, judged.held, changed ? &*changed : nullptr, candidate, stats);
   keepAbsentLids(present, previous, candidate);
-  // An engine that legalises every chain of the mix in one order (ftree's
-  // hub order) says so: its tables need no walk of their channel
-  // dependencies, and the columns that climb then descend in the hub order
-  // are weighed 64 at a time.
-  const bool legal = followed && candidate.legalByConstruction;
-  // The columns ftree copied whole it has pushed the routes of already.
-  const auto copied = legal ? copiedLoads(frame.get()) : std::nullopt;
-  const TablesVerdict mine = judgeTables(
-      fabric, candidate, options.threads, legal ? LoopCheck::ByConstruction : LoopCheck::Walk,
-      legal && whole ? std::span<const std::uint32_t>(whole->order())
-                     : std::span<const std::uint32_t>{},
-      copied ? &*copied : nullptr);
+  const TablesVerdict mine = judgeCandidate(fabric, graph, judged, changed, candidate, options);
   stats.busiest = static_cast<double>(mine.busiest);
   stats.busiestFloor = static_cast<double>(mine.busiestFloor);
   if (mine.unreachable == 0 && mine.acyclic &&

@@ -55,9 +55,9 @@ std::uint64_t HeldColumns::wholeLanes(std::span<const HeldLane> lanes, Scratch& 
       [&](SwitchIndex s) { return table_[s] != nullptr; });
 }
 
-std::shared_ptr<const FatTreeFrame> fatTreeFrame(const Fabric& fabric, const SwitchGraph& graph,
-                                                 std::span<const Lft> previous,
-                                                 const std::vector<Guid>& rootGuids) {
+std::shared_ptr<FatTreeFrame> fatTreeFrame(const Fabric& fabric, const SwitchGraph& graph,
+                                           std::span<const Lft> previous,
+                                           const std::vector<Guid>& rootGuids) {
   if (previous.empty()) return nullptr;
   auto layout = layoutFatTree(fabric, graph, rootGuids);
   if (!layout) return nullptr;

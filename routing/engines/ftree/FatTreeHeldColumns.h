@@ -36,6 +36,8 @@
 
 namespace ibsm::routing::ftree {
 
+struct HintPass;
+
 // One LID to judge: delivered by switch `sw` on `port` (0: its own LID).
 struct HeldLane {
   Lid lid;
@@ -81,17 +83,10 @@ struct FatTreeFrame {
   FatTreeLayout layout;
   FatTreeReach reach;
   HubOrder hub;
-  // What the engine that reused this frame copied whole from the previous
-  // tables (routeWithHint): those LIDs, and their base LIDs' routes per
-  // cable of `layout` from the compute CAs of each leaf (routes per source
-  // switch: layout.computeCas), so that the verdict adds these loads
-  // rather than walk those columns again (judgeTables' CopiedLoads).
-  // Written once by the engine, read after it returned.
-  struct Copied {
-    std::vector<std::uint16_t> lids;
-    std::vector<std::uint64_t> baseLoad;
-  };
-  mutable std::optional<Copied> copied;
+  // The first half of ftree's routing by the hint, made by the judge under
+  // change before ftree routes from this frame (FatTreeHintPass.h); set
+  // before the frame is shared, never after. Null: ftree makes its own.
+  std::shared_ptr<const HintPass> pass;
 
   bool fits(const Fabric& f, const std::vector<Guid>& roots) const {
     return &f == fabric && roots == rootGuids;
@@ -99,9 +94,9 @@ struct FatTreeFrame {
 };
 
 // Null when the fabric is no fat tree or there are no previous tables.
-std::shared_ptr<const FatTreeFrame> fatTreeFrame(const Fabric& fabric, const SwitchGraph& graph,
-                                                 std::span<const Lft> previous,
-                                                 const std::vector<Guid>& rootGuids);
+std::shared_ptr<FatTreeFrame> fatTreeFrame(const Fabric& fabric, const SwitchGraph& graph,
+                                           std::span<const Lft> previous,
+                                           const std::vector<Guid>& rootGuids);
 
 // The pass on `fabric` read as a fat tree (fatTreeFrame); nullopt when the
 // fabric is no fat tree or there are no previous tables.

@@ -44,41 +44,12 @@ class Hops {
   std::vector<CableId> cable_;
 };
 
-// Fewest switch hops over every cable between leaves, by leaf index: the
-// rows of the destinations' leaves (`wanted`), 64 searches at once.
-std::vector<std::uint16_t> leafDistances(const FatTreeLayout& layout,
-                                         const std::vector<bool>& wanted, unsigned threads) {
-  const std::size_t leaves = layout.leaves.size();
-  std::vector<SwitchIndex> from;
-  for (std::size_t l = 0; l < leaves; ++l)
-    if (wanted[l]) from.push_back(layout.leaves[l]);
-  std::vector<std::uint16_t> dist(leaves * leaves, kUnreachable);
-  const auto neighbours = [&](SwitchIndex s, auto&& f) {
-    for (CableId c = layout.cableBegin(s); c < layout.cableEnd(s); ++c) f(layout.to[c]);
-  };
-  const unsigned workers = threadCount(threads);
-  std::vector<BitParallelBfs<1>> bfs(workers, BitParallelBfs<1>(layout.switches()));
-  parallelFor(workers, (from.size() + 63) / 64, 1, [&](std::size_t b, std::size_t e, unsigned w) {
-    for (; b < e; ++b) {
-      const auto batch =
-          std::span(from).subspan(b * 64, std::min<std::size_t>(64, from.size() - b * 64));
-      bfs[w].run(batch, neighbours, [&](SwitchIndex s, std::uint16_t level, const auto& bits) {
-        if (layout.leafIndex[s] == kNotLeaf) return;
-        BitParallelBfs<1>::forEachBit(bits, [&](std::size_t k) {
-          dist[layout.leafIndex[batch[k]] * leaves + layout.leafIndex[s]] = level;
-        });
-      });
-    }
-  });
-  return dist;
-}
-
 struct Pass {
   const DegradedTree& tree;
   const HintColumns& hint;
   const std::vector<std::uint8_t>& watch;  // per cable, plus the "no cable" one
   const Hops& hops;
-  const std::vector<std::uint16_t>& dist;
+  std::span<const std::uint16_t> dist;
 };
 
 struct Scratch {
@@ -166,9 +137,50 @@ void countTile(const Pass& p, std::span<const std::size_t> held, std::span<const
 
 }  // namespace
 
+std::vector<std::uint16_t> leafDistances(const FatTreeLayout& layout,
+                                         const std::vector<bool>& wanted, unsigned threads) {
+  const std::size_t leaves = layout.leaves.size();
+  std::vector<SwitchIndex> from;
+  for (std::size_t l = 0; l < leaves; ++l)
+    if (wanted[l]) from.push_back(layout.leaves[l]);
+  std::vector<std::uint16_t> dist(leaves * leaves, kUnreachable);
+  const auto neighbours = [&](SwitchIndex s, auto&& f) {
+    for (CableId c = layout.cableBegin(s); c < layout.cableEnd(s); ++c) f(layout.to[c]);
+  };
+  const unsigned workers = threadCount(threads);
+  std::vector<BitParallelBfs<1>> bfs(workers, BitParallelBfs<1>(layout.switches()));
+  parallelFor(workers, (from.size() + 63) / 64, 1, [&](std::size_t b, std::size_t e, unsigned w) {
+    for (; b < e; ++b) {
+      const auto batch =
+          std::span(from).subspan(b * 64, std::min<std::size_t>(64, from.size() - b * 64));
+      bfs[w].run(batch, neighbours, [&](SwitchIndex s, std::uint16_t level, const auto& bits) {
+        if (layout.leafIndex[s] == kNotLeaf) return;
+        BitParallelBfs<1>::forEachBit(bits, [&](std::size_t k) {
+          dist[layout.leafIndex[batch[k]] * leaves + layout.leafIndex[s]] = level;
+        });
+      });
+    }
+  });
+  return dist;
+}
+
+void countLengths(const FatTreeLayout& layout, const Destination& d,
+                  const std::vector<CableId>& column, const Legaliser& legaliser,
+                  std::span<const std::uint16_t> dist, Tally& tally) {
+  const std::size_t leaves = layout.leaves.size();
+  const std::uint16_t* fewest = dist.data() + layout.leafIndex[d.leaf] * leaves;
+  for (std::size_t l = 0; l < leaves; ++l) {
+    const SwitchIndex leaf = layout.leaves[l];
+    const std::uint64_t sources = layout.computeCas[leaf] - (leaf == d.leaf ? 1 : 0);
+    tally.caRoutes += sources;
+    if (column[leaf] != kNoCable && legaliser.hops(leaf) > fewest[l]) tally.longer += sources;
+  }
+}
+
 std::vector<HeldFlows> countHeldColumns(const DegradedTree& tree, const HintColumns& hint,
                                         const std::vector<bool>& watch,
-                                        std::span<const std::size_t> held, unsigned threads) {
+                                        std::span<const std::size_t> held, unsigned threads,
+                                        std::span<const std::uint16_t> dist) {
   const FatTreeLayout& layout = tree.layout;
   const auto& dests = tree.destinations;
   std::size_t layers = 1;
@@ -179,9 +191,13 @@ std::vector<HeldFlows> countHeldColumns(const DegradedTree& tree, const HintColu
   std::vector<std::uint8_t> watched(layout.cables() + 1, 0);
   for (CableId c = 0; c < layout.cables(); ++c) watched[c] = watch[c];
   if (held.empty()) return out;
-  std::vector<bool> wanted(layout.leaves.size(), false);
-  for (const std::size_t i : held) wanted[layout.leafIndex[dests[i].leaf]] = true;
-  const std::vector<std::uint16_t> dist = leafDistances(layout, wanted, threads);
+  std::vector<std::uint16_t> found;
+  if (dist.empty()) {
+    std::vector<bool> wanted(layout.leaves.size(), false);
+    for (const std::size_t i : held) wanted[layout.leafIndex[dests[i].leaf]] = true;
+    found = leafDistances(layout, wanted, threads);
+    dist = found;
+  }
   const Hops hops(layout, tree.hub);
   // By LID: a tile's entries in a table lie in one or two cache lines.
   std::vector<std::size_t> byLid(held.size());

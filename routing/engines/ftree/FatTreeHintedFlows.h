@@ -44,11 +44,26 @@ struct HeldFlows {
   std::vector<Watched> watched;
 };
 
+// Fewest switch hops over every cable between leaves, by leaf index (row
+// `from`, column `to`: from * leaves + to), for the rows of the leaves
+// `wanted`; kUnreachable elsewhere. 64 searches at once, on `threads`.
+std::vector<std::uint16_t> leafDistances(const FatTreeLayout& layout,
+                                         const std::vector<bool>& wanted, unsigned threads);
+
+// Lengths::count's figures for `column` toward `d` (legalised: the hops
+// from each switch are legaliser.hops), read off the row of d's leaf in
+// `dist` (leafDistances) rather than a search from that leaf.
+void countLengths(const FatTreeLayout& layout, const Destination& d,
+                  const std::vector<CableId>& column, const Legaliser& legaliser,
+                  std::span<const std::uint16_t> dist, Tally& tally);
+
 // `held`: indices into tree.destinations of the columns held whole, the
-// k-th of which is held column k. `watch`: per cable. The sums do not
-// depend on `threads`; `watched` is in no particular order.
+// k-th of which is held column k. `watch`: per cable. `dist`: leafDistances
+// with the rows of the held columns' leaves, or empty (found here). The
+// sums do not depend on `threads`; `watched` is in no particular order.
 std::vector<HeldFlows> countHeldColumns(const DegradedTree& tree, const HintColumns& hint,
                                         const std::vector<bool>& watch,
-                                        std::span<const std::size_t> held, unsigned threads);
+                                        std::span<const std::size_t> held, unsigned threads,
+                                        std::span<const std::uint16_t> dist = {});
 
 }  // namespace ibsm::routing::ftree

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "routing/engines/ftree/FatTreeDegraded.h"
+#include "routing/engines/ftree/FatTreeDegradedPlan.h"
 #include "routing/engines/ftree/FatTreeDestinations.h"
 #include "routing/engines/ftree/FatTreeHeldColumns.h"
 #include "routing/engines/ftree/FatTreeHintedFlows.h"
@@ -137,6 +138,59 @@ TEST(FatTreeHintedFlows, PushedTilesCountWhatAWalkOfEveryLeafsChainCounts) {
       EXPECT_EQ(got.kept, expected.kept) << "threads " << threads;
     }
   }
+}
+
+// The columns routed one at a time under change count their longer routes
+// on the leaf distance table (countLengths) as Lengths::count does with a
+// search from their leaf: every destination of a cut tree, its D-mod-K
+// column where it keeps one, else the hub order's (Up*/Down* around the
+// cuts, some routes longer than the fewest hops), legalised.
+TEST(FatTreeHintedFlows, LengthsReadOffTheLeafDistancesAreWhatASearchFromTheLeafCounts) {
+  struct Case {
+    int levels, cuts;
+    std::uint64_t seed;
+  };
+  std::uint64_t longer = 0;  // over every cut: some routes detour
+  for (const Case c : {Case{2, 10, 1}, Case{2, 14, 2}, Case{3, 6, 3}, Case{3, 16, 4}}) {
+    SCOPED_TRACE(::testing::Message() << c.levels << " levels, " << c.cuts << " cut");
+    const Fabric full =
+        testing::generatedFabric(FatTreeSpec{.levels = c.levels, .radix = 8}, {}, 0);
+    const std::vector<Lft> previous = testing::routeFtree(full).lfts;
+    std::mt19937 rng(static_cast<std::mt19937::result_type>(c.seed));
+    const Fabric cut = testing::cutCables(full, c.cuts, rng);
+    const SwitchGraph graph(cut);
+    const auto frame = fatTreeFrame(cut, graph, previous, {});
+    ASSERT_NE(frame, nullptr);
+    const FatTreeLayout& layout = frame->layout;
+    const auto dests = caDestinations(layout, graph, cut);
+    const auto degraded = DegradedDmodk::make(layout, frame->reach, dests);
+    const std::vector<bool> every(layout.leaves.size(), true);
+    const std::vector<std::uint16_t> dist = leafDistances(layout, every, 2);
+    Legaliser legaliser(layout, frame->hub);
+    Lengths lengths(layout);
+    Tally searched, read;
+    std::vector<CableId> column;
+    for (std::size_t i = 0; i < dests.size(); ++i) {
+      column.assign(layout.switches(), kNoCable);
+      bool plain = false;
+      if (degraded) {
+        const DegradedTree tree{layout, frame->reach, frame->hub, dests, *degraded};
+        plain = degraded->plainColumn(i, towardLeaf(tree, dests[i].leaf).dist, column);
+      }
+      if (!plain) {
+        column.assign(layout.switches(), kNoCable);
+        column[dests[i].leaf] = kDeliver;
+      }
+      legaliser.legalise(column, dests[i].leaf);
+      lengths.count(dests[i], column, legaliser, searched);
+      countLengths(layout, dests[i], column, legaliser, dist, read);
+    }
+    EXPECT_GT(searched.caRoutes, 0u);
+    EXPECT_EQ(read.caRoutes, searched.caRoutes);
+    EXPECT_EQ(read.longer, searched.longer);
+    longer += searched.longer;
+  }
+  EXPECT_GT(longer, 0u);
 }
 
 }  // namespace

@@ -128,7 +128,7 @@ TEST(OrderedVerdict, RoutingUnderChangeMovesNothingTheWalksWouldNot) {
             EXPECT_GT(stats.wholeLids, 0u) << at;
           }
           // The verdict adds the routes of the columns ftree copied whole
-          // (pushed by the engine) rather than walk them: the same decision
+          // (pushed by the hint pass) rather than walk them: the same decision
           // and figures as the plain walk of the same tables.
           const TablesVerdict plain = judgeTables(now, alone, 1);
           if (plain.unreachable == 0 &&
