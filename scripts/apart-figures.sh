@@ -2,7 +2,7 @@
 # Issue 33's figures for the pairs ftree routes apart (hosts above the leaves,
 # SHARP aggregation nodes): every CA pair walked by bench/judge/judge-routes.py
 # (--net: the net file and the dump; independent of ibsm's report), all pairs
-# and per class beside, for ftree (--engine auto), ftree-vl and updn, on the DGX-like
+# and per class beside, for ftree (--engine auto), ftree-vl (the same engine) and updn, on the DGX-like
 # and Lassen-like look-alikes and the generated kinds of scripts/ftree-kinds.sh
 # (its --list: the kinds are listed there only). Classes: "compute" (neither
 # end an aggregation node nor a host above the leaves), "hosts" (no
@@ -90,7 +90,7 @@ for f in "${fabrics[@]}"; do
   [[ -z $only || $name == "$only" ]] || continue
   # shellcheck disable=SC2086
   "$ibsm" topo generate fat-tree ${f#*|} -o "$work/net" >/dev/null
-  # ftree-vl: the apart pairs on a second VL (not the default: see README).
+  # ftree-vl: the same engine as ftree (auto) now (issue 33); both kept to show they agree.
   for engine in auto ftree-vl updn; do
     if ! /usr/bin/time -f "%e s wall %U user %S sys %M KB" -o "$work/time" \
       "$route_with" route --topology "$work/net" --engine "$engine" --out "$work/$engine" \

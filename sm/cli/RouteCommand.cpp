@@ -10,8 +10,10 @@
 #include <ibsm/Topology.h>
 #include <sys/resource.h>
 
+#include <bit>
 #include <chrono>
 
+#include "routing/multicast/McSl.h"
 #include "sm/cli/LftFiles.h"
 #include "sm/cli/Progress.h"
 #include "sm/cli/RouteMulticast.h"
@@ -262,14 +264,30 @@ Result<std::optional<QosReport>> planQos(SubnetPlan& plan, const Inputs& inputs)
 }
 
 // Each multicast tree on its group's SL through the SL2VL tables the plan
-// programs: a turn that drops it is a problem of the group.
-void checkTreesOnTheirSls(const SubnetPlan& plan, const DryRunMulticast& multicast,
+// programs: a turn that drops it is a problem of the group. Where some turn
+// drops the SL a group asks for, it travels on (and the SA answers) the
+// lowest SL no turn drops (routing/multicast/McSl.h): one note, and the
+// group's line in mcast-groups says so.
+void checkTreesOnTheirSls(const SubnetPlan& plan, DryRunMulticast& multicast,
                           MulticastReport& into) {
   if (plan.routing.sl2vl.empty() && !plan.qosTables) return;
-  std::vector<std::uint8_t> groupSls;
-  for (const auto& g : multicast.groups) groupSls.push_back(g.params.sl);
   const auto sl2vl =
       programmedSl2VlEntries(plan.routing.sl2vl, plan.qosTables ? &*plan.qosTables : nullptr);
+  const std::uint16_t carried = routing::slsCarriedEverywhere(sl2vl);
+  std::vector<std::uint8_t> groupSls;
+  std::size_t moved = 0;
+  for (auto& g : multicast.groups) {
+    const std::uint8_t sl = routing::groupTreeSl(g.params.sl, carried);
+    if (sl != g.params.sl) ++moved;
+    g.params.sl = sl;
+    groupSls.push_back(sl);
+  }
+  if (moved > 0)
+    into.warnings.push_back(fmt::format(
+        "{} of {} groups travel on SL {}, not the SL their configuration gives: the engine's "
+        "SL2VL drops that SL at some turn and carries SL {} at every turn (the engine's SL wins, "
+        "as for unicast; the SA answers it in MCMemberRecord)",
+        moved, multicast.groups.size(), std::countr_zero(carried), std::countr_zero(carried)));
   for (auto& p :
        checkMulticastSls(plan.fabric, multicast.plan.mfts, multicast.routes, groupSls, sl2vl))
     into.problems.push_back(std::move(p));

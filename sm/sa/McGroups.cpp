@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "routing/multicast/McSl.h"
 #include "sm/sa/Components.h"
 #include "sm/sa/McRules.h"
 #include "sm/sa/PathRecords.h"
@@ -84,6 +85,7 @@ McGroupParams paramsOn(const SaSubnet& subnet, const McGroup& group) {
     const auto pkey = static_cast<std::uint16_t>(p.pkey & kPKeyBase);
     if (const qos::QosLevel* level = qos::matchQos(*qos, {.pkey = pkey})) p.sl = level->sl;
   }
+  p.sl = routing::groupTreeSl(p.sl, subnet.paths().slsCarriedEverywhere());
   return p;
 }
 

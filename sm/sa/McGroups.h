@@ -62,6 +62,12 @@ struct McGroup {
 // partition's groups from the rules naming its PKey, the last one
 // winning; since 2016, commit 2f4713da, it leaves group SLs alone.) Held
 // per snapshot, not in the group: a new policy applies to existing groups.
+// Over both, the engine's: where the routing's SL2VL drops that SL at some
+// turn (ftree-vl's SL 0 where a route would descend then climb), the group
+// is answered the lowest SL no turn drops (routing/multicast/McSl.h), so
+// that its tree reaches members above the leaves; a join naming another SL
+// in its component mask is refused with REQ_INVALID, as any join whose
+// components do not match the group (o15-0.2.4).
 McGroupParams paramsOn(const SaSubnet& subnet, const McGroup& group);
 
 // A group created or deleted, for traps 66 and 67.

@@ -54,6 +54,7 @@ PathTable::PathTable(const Fabric& fabric, const RoutingResult& routing) {
     for (std::size_t sl = 0; sl < e.vl.size(); ++sl)
       if (e.vl[sl] != kDropVl) carried = static_cast<std::uint16_t>(carried | (1U << sl));
     if (carried != kAllSls) slsCarried_[turnKey(e.sw, e.inPort, e.outPort)] = carried;
+    carriedEverywhere_ &= carried;
   }
   indexPairSls(routing.pairSls);
 }

@@ -252,6 +252,10 @@ Attempt attempt(const Fabric& fabric, const SwitchGraph& graph, const FatTreeLay
 
 }  // namespace
 
+bool apartVlsAllowed(const Fabric& fabric, std::uint8_t maxVls) {
+  return std::min(maxVls, routing::declaredDataVls(fabric)) >= 2;
+}
+
 ApartVlNote applyApartVls(const Fabric& fabric, const SwitchGraph& graph,
                           const FatTreeLayout& layout, const HubOrder& hub, RoutingResult& result,
                           std::uint8_t maxVls) {
@@ -266,24 +270,27 @@ ApartVlNote applyApartVls(const Fabric& fabric, const SwitchGraph& graph,
   }
   if (a.classes.broken > 0) {
     result.lfts = saved;
-    return {false, fmt::format("apart pairs stay on one VL (the hub order): {} chains of the "
-                               "tables have no shape {} VLs keep free of credit loops (e.g. "
-                               "toward LID {} from switch {})",
-                               a.classes.broken, std::min<int>(vls, 3), a.classes.exampleLid,
-                               switchName(fabric, graph, a.classes.exampleSwitch))};
+    return {false, a.kept,
+            fmt::format("apart pairs stay on one VL (the hub order): {} chains of the "
+                        "tables have no shape {} VLs keep free of credit loops (e.g. "
+                        "toward LID {} from switch {})",
+                        a.classes.broken, std::min<int>(vls, 3), a.classes.exampleLid,
+                        switchName(fabric, graph, a.classes.exampleSwitch))};
   }
   result.pairSls = std::move(a.classes.pairs);
   result.sl2vl = apartSl2Vl(fabric, graph, layout, third ? &hub : nullptr);
   result.vlsUsed = third ? 3 : 2;
   result.legalByConstruction = false;
-  return {true, fmt::format("switch LIDs, aggregation nodes and upper CAs routed on the fewest "
-                            "switch hops on {} VLs ({} columns kept as they were, {} compute "
-                            "columns with a detour rerouted so): {} pairs "
-                            "descend then climb (SL 1), {} climb, descend and climb (SL 2), {} "
-                            "follow the hub order's detours (SL 3, VL 2); SL2VL drops SL 0 at a "
-                            "down->up turn",
-                            result.vlsUsed, a.kept, a.rerouted, a.classes.valleys,
-                            a.classes.peakValleys, a.classes.hubOrdered)};
+  return {true, a.kept,
+          fmt::format("switch LIDs, aggregation nodes and upper CAs routed on the fewest "
+                      "switch hops on {} VLs ({} columns kept as they were, {} compute "
+                      "columns with a detour rerouted so): {} pairs "
+                      "descend then climb (SL 1), {} climb, descend and climb (SL 2), {} "
+                      "follow the hub order's detours (SL 3, VL 2); SL2VL drops SL 0 at a "
+                      "down->up turn; multicast trees go on SL {}, which no turn drops "
+                      "(VL 1)",
+                      result.vlsUsed, a.kept, a.rerouted, a.classes.valleys, a.classes.peakValleys,
+                      a.classes.hubOrdered, kMulticastSl)};
 }
 
 }  // namespace ibsm::routing::ftree

@@ -16,6 +16,12 @@
 //         climb dropped, every other hop VL 0;
 //   SL 2: the down->up turn VL 1, a climb after a climb dropped, every
 //         other hop VL 0.
+//   SL 4: VL 1 at every switch hop (VL 0 into a CA), never dropped: the
+//         multicast SL. SL 2 cannot
+//         carry a tree rooted at the top of a three-level tree (a leaf's
+//         member climbs two hops to the root: a climb after a climb), nor
+//         one that climbs two hops back up to a host on a core; SL 4
+//         carries any tree (FatTreeApartVlTables.h).
 // VL 0 then only ever carries climbs before descents (its dependencies
 // follow the levels: acyclic), VL 1 only climbs (acyclic), and a
 // dependency only leads from VL 0 to VL 1, never back, for chains of every
@@ -65,8 +71,12 @@ std::optional<std::uint8_t> shapeSl(ChainShape shape);
 
 struct ApartVlNote {
   bool applied{false};
-  std::string note;  // what was done, or why not
+  std::size_t kept{0};  // apart columns left as they were (no allowed chain)
+  std::string note;     // what was done, or why not
 };
+
+// Whether the ports and `maxVls` allow the second VL at all.
+bool apartVlsAllowed(const Fabric& fabric, std::uint8_t maxVls);
 
 // With min(maxVls, declaredDataVls) >= 2: routes the apart and switch LID
 // columns on shortest paths, classes every chain of every LID's column,

@@ -134,6 +134,8 @@ std::uint8_t apartVl(std::uint8_t sl, InKind in, OutKind out) {
   constexpr std::uint8_t kDrop = 15;
   const bool up = out == OutKind::kUp;
   switch (sl) {
+    case kMulticastSl:
+      return out == OutKind::kToCa ? 0 : 1;
     case 1:
       if (up && in != InKind::kSource) return 1;
       return in == InKind::kFromBelow && out == OutKind::kDown ? kDrop : 0;

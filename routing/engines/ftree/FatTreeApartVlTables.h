@@ -39,6 +39,18 @@ PairClasses classifyPairs(const Fabric& fabric, const SwitchGraph& graph,
                           const FatTreeLayout& layout, const RoutingResult& result,
                           const HubOrder* hub);
 
+// The SL no turn drops, for the multicast trees that must turn to reach a
+// member above the leaves (routing/multicast/McSl.h gives it to the groups
+// whose own SL is dropped somewhere): VL 1 at every switch hop, VL 0 into a
+// CA. A tree is carried whatever its shape (a member climbs to the meeting
+// point, descends, and may climb again to a host on a spine or core,
+// several hops each way); VL 1 because unicast only ever climbs there, so
+// the trees' down->up turns meet no climb-then-descend dependency of the
+// compute traffic on VL 0. The SA never gives SL 4 to a unicast pair the
+// engine names (their SL wins); another pair is climb-then-descend, which
+// VL 1 carries acyclically beside the climbs.
+inline constexpr std::uint8_t kMulticastSl = 4;
+
 // The VL of SL `sl` entering a switch from `in` and leaving toward `out`
 // (FatTreeApartVl.h's table; 15: dropped).
 enum class InKind : std::uint8_t { kSource, kFromBelow, kFromAbove };

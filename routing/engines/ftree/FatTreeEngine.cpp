@@ -43,13 +43,14 @@ using namespace routing::ftree;
 
 class FatTreeEngine final : public RoutingEngine {
  public:
-  // apartVls: "ftree-vl", the apart pairs on a second VL (issue 33). Not
-  // the default: a multicast tree that reaches a host above the leaves must
-  // turn down->up somewhere, and its group's SL 0 is dropped at such a turn
-  // (the plan's multicast check names the group), so only where no group
-  // needs those hosts.
-  explicit FatTreeEngine(bool apartVls) : apartVls_(apartVls) {}
-  std::string_view name() const override { return apartVls_ ? "ftree-vl" : "ftree"; }
+  // Both names route alike (issue 33): the apart pairs on a second VL
+  // where the ports and routing.max_vls allow two data VLs, the one-VL
+  // tables otherwise (max_vls 1 is how an operator keeps them). "ftree-vl"
+  // stays so that configurations naming it keep working. A multicast tree
+  // that must turn down->up to reach a host above the leaves travels on
+  // the SL2VL's multicast SL, which no turn drops (routing/multicast/McSl.h).
+  explicit FatTreeEngine(std::string_view name) : name_(name) {}
+  std::string_view name() const override { return name_; }
 
   Result<RoutingResult> route(const Fabric& fabric, const RoutingOptions& options) const override {
     const SwitchGraph graph(fabric);
@@ -120,18 +121,24 @@ class FatTreeEngine final : public RoutingEngine {
     }
     const auto others = otherDestinations(*layout, graph);
     writer.flush();
-    routeSwitchTargets(graph, *layout, reach, others, legaliser, hub, complete, hint, result, tally,
-                       options.threads);
     for (const Destination& d : others)
       if (d.layer == 0) result.apart.push_back(*fabric.port({graph.nodeId(d.leaf), d.port}).remote);
     std::ranges::sort(result.apart);
-    addOrderNotes(fabric, graph, hub, tally, result);
     // Issue 33: with two data VLs the apart pairs on the fewest hops (a
-    // tree of compute CAs alone keeps its one-VL tables).
-    if (apartVls_ && !others.empty()) {
-      const auto vls = applyApartVls(fabric, graph, *layout, hub, result, options.maxVls);
-      if (!vls.note.empty()) result.notes.push_back(vls.note);
+    // tree of compute CAs alone keeps its one-VL tables). The second VL
+    // routes every switch LID and apart column itself, so the hub order's
+    // columns are routed first only where it may not apply: under a hint,
+    // or when it gives up or keeps some column as it was.
+    std::optional<ApartVlNote> vls;
+    if (!others.empty() && hint.empty() && apartVlsAllowed(fabric, options.maxVls))
+      vls = applyFirst(fabric, graph, *layout, hub, result, options.maxVls);
+    if (!vls) {
+      routeSwitchTargets(graph, *layout, reach, others, legaliser, hub, complete, hint, result,
+                         tally, options.threads);
+      if (!others.empty()) vls = applyApartVls(fabric, graph, *layout, hub, result, options.maxVls);
     }
+    addOrderNotes(fabric, graph, hub, tally, result);
+    if (vls && !vls->note.empty()) result.notes.push_back(vls->note);
     if (!hint.empty()) {
       result.followedPrevious = true;
       result.notes.push_back(fmt::format(
@@ -144,7 +151,20 @@ class FatTreeEngine final : public RoutingEngine {
   }
 
  private:
-  bool apartVls_;
+  std::string_view name_;
+
+  // The second VL on tables whose switch and apart columns are not routed
+  // yet: its result when it routed every one of them, else nullopt and
+  // `result` as it was.
+  static std::optional<ApartVlNote> applyFirst(const Fabric& fabric, const SwitchGraph& graph,
+                                               const FatTreeLayout& layout, const HubOrder& hub,
+                                               RoutingResult& result, std::uint8_t maxVls) {
+    RoutingResult before = result;
+    auto vls = applyApartVls(fabric, graph, layout, hub, result, maxVls);
+    if (vls.applied && vls.kept == 0) return vls;
+    result = std::move(before);
+    return std::nullopt;
+  }
 
   static void sizeTables(const Fabric& fabric, const SwitchGraph& graph, RoutingResult& result) {
     std::uint32_t maxLid = 0;
@@ -368,11 +388,11 @@ class FatTreeEngine final : public RoutingEngine {
 }  // namespace
 
 std::unique_ptr<RoutingEngine> makeFatTreeEngine() {
-  return std::make_unique<FatTreeEngine>(false);
+  return std::make_unique<FatTreeEngine>("ftree");
 }
 
 std::unique_ptr<RoutingEngine> makeFatTreeVlEngine() {
-  return std::make_unique<FatTreeEngine>(true);
+  return std::make_unique<FatTreeEngine>("ftree-vl");
 }
 
 }  // namespace ibsm

@@ -72,19 +72,27 @@ TEST_P(ApartVlKinds, UsesTwoVlsAndNamesThePairsThatTurn) {
   EXPECT_EQ(sls, expected);
 }
 
-// Plain "ftree" never takes the second VL, however many are allowed: a
-// multicast tree reaching a host above the leaves turns down->up, and SL 0
-// is dropped at such a turn in ftree-vl's SL2VL.
-TEST_P(ApartVlKinds, PlainFtreeKeepsOneVlWhateverMaxVls) {
+// Plain "ftree" takes the second VL as "ftree-vl" does, where two data VLs
+// are allowed (the multicast trees that must turn go on the SL no turn
+// drops: FatTreeApartVlMulticastTest), and keeps the one-VL tables where
+// only one is.
+TEST_P(ApartVlKinds, PlainFtreeTakesTheSecondVlWhereAllowed) {
   const RoutingResult plain = routeFtree(fabric_, RoutingOptions{.rootGuids = {}, .maxVls = 8});
   EXPECT_EQ(plain.engine, "ftree");
-  EXPECT_EQ(plain.vlsUsed, 1);
-  EXPECT_TRUE(plain.pairSls.empty());
-  EXPECT_TRUE(plain.sl2vl.empty());
-  EXPECT_EQ(plain.lfts.size(), oneVl_.lfts.size());
-  for (std::size_t n = 0; n < plain.lfts.size(); ++n)
-    EXPECT_EQ(plain.lfts[n].port, oneVl_.lfts[n].port) << "node " << n;
   EXPECT_EQ(vls_.engine, "ftree-vl");
+  EXPECT_EQ(plain.vlsUsed, vls_.vlsUsed);
+  EXPECT_GE(plain.vlsUsed, 2);
+  EXPECT_EQ(plain.pairSls, vls_.pairSls);
+  EXPECT_EQ(plain.sl2vl.size(), vls_.sl2vl.size());
+  ASSERT_EQ(plain.lfts.size(), vls_.lfts.size());
+  for (std::size_t n = 0; n < plain.lfts.size(); ++n)
+    EXPECT_EQ(plain.lfts[n].port, vls_.lfts[n].port) << "node " << n;
+  const RoutingResult plainOne = routeFtree(fabric_, RoutingOptions{.rootGuids = {}, .maxVls = 1});
+  EXPECT_EQ(plainOne.vlsUsed, 1);
+  EXPECT_TRUE(plainOne.sl2vl.empty());
+  EXPECT_TRUE(plainOne.pairSls.empty());
+  for (std::size_t n = 0; n < plainOne.lfts.size(); ++n)
+    EXPECT_EQ(plainOne.lfts[n].port, oneVl_.lfts[n].port) << "node " << n;
 }
 
 TEST_P(ApartVlKinds, EveryPairArrivesOnItsSlFreeOfCreditLoops) {
@@ -214,9 +222,24 @@ TEST(ApartVlTable, DropsEachSlWhereItsShapesNeverGo) {
   EXPECT_EQ(apartVl(2, InKind::kFromBelow, OutKind::kDown), 0);
   for (std::uint8_t sl = 0; sl < 16; ++sl)
     for (const auto in : {InKind::kSource, InKind::kFromBelow, InKind::kFromAbove}) {
-      EXPECT_NE(apartVl(sl, in, OutKind::kDown), 1);  // VL 1 only ever climbs
+      // VL 1 only ever climbs, but for the multicast SL's trees.
+      if (sl != routing::ftree::kMulticastSl) {
+        EXPECT_NE(apartVl(sl, in, OutKind::kDown), 1);
+      }
       EXPECT_EQ(apartVl(sl, in, OutKind::kToCa), 0);
     }
+}
+
+// The multicast SL: every turn carries it, on VL 1 between switches.
+TEST(ApartVlTable, CarriesTheMulticastSlAtEveryTurn) {
+  using routing::ftree::apartVl;
+  using routing::ftree::InKind;
+  using routing::ftree::kMulticastSl;
+  using routing::ftree::OutKind;
+  for (const auto in : {InKind::kSource, InKind::kFromBelow, InKind::kFromAbove}) {
+    EXPECT_EQ(apartVl(kMulticastSl, in, OutKind::kUp), 1);
+    EXPECT_EQ(apartVl(kMulticastSl, in, OutKind::kDown), 1);
+  }
 }
 
 }  // namespace

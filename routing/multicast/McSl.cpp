@@ -1,0 +1,23 @@
+#include "routing/multicast/McSl.h"
+
+#include <bit>
+
+namespace ibsm::routing {
+
+std::uint16_t slsCarriedEverywhere(std::span<const Sl2VlEntry> sl2vl) {
+  constexpr std::uint8_t kDropVl = 15;
+  std::uint16_t carried = kEverySl;
+  for (const Sl2VlEntry& e : sl2vl)
+    for (std::size_t sl = 0; sl < e.vl.size(); ++sl)
+      if (e.vl[sl] == kDropVl) carried = static_cast<std::uint16_t>(carried & ~(1U << sl));
+  return carried;
+}
+
+std::uint8_t groupTreeSl(std::uint8_t requested, std::uint16_t carriedEverywhere) {
+  const std::uint8_t sl = requested & 0xF;
+  if ((carriedEverywhere >> sl) & 1U) return sl;
+  if (carriedEverywhere == 0) return sl;
+  return static_cast<std::uint8_t>(std::countr_zero(carriedEverywhere));
+}
+
+}  // namespace ibsm::routing
