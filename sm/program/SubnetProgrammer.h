@@ -32,6 +32,7 @@
 #include "sm/program/HeldSubnet.h"
 #include "sm/program/ProgramOptions.h"
 #include "sm/program/ProgramSummary.h"
+#include "sm/program/ReadAhead.h"
 
 namespace ibsm::sm::program {
 
@@ -42,7 +43,11 @@ class SubnetProgrammer {
 
   // Fails when the MAD transport stops working or the plan was not made
   // from the held observation; SMPs that fail are reported in the summary.
-  [[nodiscard]] Result<ProgramSummary> program(const SubnetPlan& plan);
+  // With `ahead` (ReadAhead.h: reads already on their way), the diff is
+  // made on another thread while the engine's loop serves them, their
+  // replies are taken in, and the ReadTables phase sends only what they
+  // left unknown (summary.readAhead counts them).
+  [[nodiscard]] Result<ProgramSummary> program(const SubnetPlan& plan, ReadAhead* ahead = nullptr);
   // Only the read-vlarb phase: the VLArbitration blocks the SA serves and
   // the held model does not know. Run once the subnet is up (SmDaemon),
   // so bring-up waits on none of them.
@@ -64,6 +69,10 @@ class SubnetProgrammer {
     std::set<std::uint16_t> unprunedMlidBlocks;
     std::set<NodeId> mftFailed;
   };
+  // diff() off the loop while the engine serves `ahead`, then every read
+  // ahead answered and recorded (ReadAhead.h).
+  [[nodiscard]] Result<ProgramDiff> diffServing(const SubnetPlan& plan, ReadAhead& ahead,
+                                                ProgramSummary& summary);
   [[nodiscard]] Result<void> readBackRefusedRetries(const std::vector<ProgramStep>& steps,
                                                     std::vector<SmpReply>& replies,
                                                     ProgramSummary& summary);

@@ -58,8 +58,10 @@ class ProgramBench {
     if (edit) edit(plan_);
     mark_ = wire_.sent().size();
     held_.observe(discovered_);
+    // As MasterSweep with PKeys managed: reads ahead before the diff.
+    auto ahead = readAhead ? ReadAhead::start(engine_, held_, options) : nullptr;
     SubnetProgrammer programmer(engine_, held_, options, logger_);
-    auto summary = programmer.program(plan_);
+    auto summary = programmer.program(plan_, ahead.get());
     if (!summary) throw std::runtime_error(summary.error().message);
     return *summary;
   }
@@ -111,6 +113,7 @@ class ProgramBench {
 
   ProgramOptions options;
   std::uint8_t maxVls{1};  // RoutingOptions::maxVls of the plan
+  bool readAhead{false};   // ReadAhead.h's Gets sent before the diff
 
  private:
   MadEngineOptions engineOptions() {
