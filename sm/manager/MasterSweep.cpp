@@ -9,6 +9,7 @@
 #include "sm/manager/FabricChanges.h"
 #include "sm/manager/LightSweeper.h"
 #include "sm/manager/SubnetEdit.h"
+#include "sm/program/ReadAhead.h"
 #include "sm/program/SubnetProgrammer.h"
 
 namespace ibsm::sm::manager {

@@ -78,7 +78,10 @@
 #include "sm/program/HeldSubnet.h"
 #include "sm/program/ProgramOptions.h"
 #include "sm/program/ProgramSummary.h"
-#include "sm/program/ReadAhead.h"
+
+namespace ibsm::sm::program {
+class ReadAhead;  // program/ReadAhead.h
+}  // namespace ibsm::sm::program
 
 namespace ibsm::sm::manager {
 

@@ -2,9 +2,10 @@
 
 #include <ibsm/MadAttributes.h>
 
+#include <variant>
+
 #include "sm/program/Diff.h"
 #include "sm/program/KeyRefusal.h"
-#include "sm/program/StepFeeder.h"
 
 namespace ibsm::sm::program {
 namespace {
@@ -20,6 +21,17 @@ std::uint16_t listedEntries(const discovery::DiscoveredSubnet& seen, PortRef ref
   if (!remote || fabric.node(remote->node).isSwitch()) return 0;
   auto si = seen.switchInfo.find(ref.node);
   return si == seen.switchInfo.end() ? 0 : si->second.partitionEnforcementCap;
+}
+
+template <typename Kind>
+bool unknownBlock(const HeldSubnet& held, const BlockTarget<Kind>& t) {
+  return held.table<Kind>().state(t.owner, t.index) == BlockState::Unknown;
+}
+bool unknownBlock(const HeldSubnet&, const PortInfoTarget&) {
+  return true;
+}
+bool unknownBlock(const HeldSubnet&, const SwitchInfoTarget&) {
+  return true;
 }
 
 }  // namespace
@@ -76,8 +88,7 @@ std::shared_ptr<ReadAhead> ReadAhead::start(MadEngine& engine, const HeldSubnet&
   auto steps = pkeyReadsAhead(held);
   if (steps.empty()) return nullptr;
   auto ahead = std::make_shared<ReadAhead>(engine, held, std::move(options), std::move(steps));
-  while (ahead->next_ < ahead->steps_.size() && ahead->next_ < StepFeeder::kAhead)
-    ahead->submitNext();
+  while (ahead->next_ < ahead->steps_.size() && ahead->next_ < kAhead) ahead->submitNext();
   return ahead;
 }
 
@@ -89,6 +100,10 @@ void ReadAhead::submitNext() {
                    ++self->completed_;
                    if (self->next_ < self->steps_.size()) self->submitNext();
                  });
+}
+
+bool stillUnknown(const HeldSubnet& held, const ProgramStep& step) {
+  return std::visit([&held](const auto& t) { return unknownBlock(held, t); }, step.target);
 }
 
 }  // namespace ibsm::sm::program

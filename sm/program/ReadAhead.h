@@ -15,7 +15,8 @@
 //   ... plan, while serving the engine's loop ...
 //   programmer.program(plan, ahead.get());          // diffs while they fly
 //
-// The Gets go out a window ahead (StepFeeder.h's kAhead), the replies kept
+// The Gets go out kAhead ahead of the wire (the next from each completion,
+// so the first are sent while the rest are made), the replies kept
 // here until SubnetProgrammer applies them to the held subnet: nothing
 // else changes `held` meanwhile, so the diff can read it on another
 // thread. The callbacks own the object (shared), so it may be dropped with
@@ -37,8 +38,14 @@ namespace ibsm::sm::program {
 // second...), so a window paced per node spreads over the nodes.
 std::vector<ProgramStep> pkeyReadsAhead(const HeldSubnet& held);
 
+// A read still worth sending: the block it reads is not known (no read
+// ahead answered it, nor failed and left it Stale).
+bool stillUnknown(const HeldSubnet& held, const ProgramStep& step);
+
 class ReadAhead : public std::enable_shared_from_this<ReadAhead> {
  public:
+  static constexpr std::size_t kAhead = 4096;  // more than any window the engine keeps
+
   // Null when there is nothing to read ahead.
   [[nodiscard]] static std::shared_ptr<ReadAhead> start(MadEngine& engine, const HeldSubnet& held,
                                                         ProgramOptions options = {});

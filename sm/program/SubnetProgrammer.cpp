@@ -6,14 +6,12 @@
 
 #include <algorithm>
 #include <array>
-#include <chrono>
 #include <functional>
-#include <future>
 
 #include "sm/program/Diff.h"
 #include "sm/program/KeyRefusal.h"
+#include "sm/program/ReadAhead.h"
 #include "sm/program/RetriedSets.h"
-#include "sm/program/StepFeeder.h"
 
 namespace ibsm::sm::program {
 namespace {
@@ -84,22 +82,6 @@ std::pair<std::vector<ProgramStep>, std::size_t> withoutMftHeld(
     }
   }
   return {std::move(keep), deferred};
-}
-
-template <typename Kind>
-bool unknownBlock(const HeldSubnet& held, const BlockTarget<Kind>& t) {
-  return held.table<Kind>().state(t.owner, t.index) == BlockState::Unknown;
-}
-bool unknownBlock(const HeldSubnet&, const PortInfoTarget&) {
-  return true;
-}
-bool unknownBlock(const HeldSubnet&, const SwitchInfoTarget&) {
-  return true;
-}
-
-// A read whose block is still not known (a read ahead did not answer it).
-bool stillUnknown(const HeldSubnet& held, const ProgramStep& step) {
-  return std::visit([&held](const auto& t) { return unknownBlock(held, t); }, step.target);
 }
 
 }  // namespace
@@ -187,11 +169,12 @@ Result<std::vector<SmpReply>> SubnetProgrammer::runPhase(ProgramPhase phase,
   const auto start = clock();
   const std::uint64_t sentBefore = engine_.counters().sent;
   // The engine runs every callback before runUntilIdle() returns, so the
-  // replies (and the feeder) can live in this frame.
+  // replies can live in this frame.
   std::vector<SmpReply> replies(steps.size());
-  StepFeeder feeder(engine_, steps,
-                    [this](const ProgramStep& s) { return requestFor(s, held_, options_); });
-  feeder.start([&replies](std::size_t i, const SmpReply& reply) { replies[i] = reply; });
+  for (std::size_t i = 0; i < steps.size(); ++i) {
+    engine_.submit(requestFor(steps[i], held_, options_),
+                   [&replies, i](const SmpRequest&, const SmpReply& reply) { replies[i] = reply; });
+  }
   if (auto idle = engine_.runUntilIdle(); !idle) return std::unexpected(idle.error());
   if (auto checked = readBackRefusedRetries(steps, replies, summary); !checked)
     return std::unexpected(checked.error());
@@ -237,42 +220,6 @@ Result<std::vector<SmpReply>> SubnetProgrammer::runPhase(ProgramPhase phase,
       report.transmissions, report.failures, report.deferred,
       static_cast<double>(report.duration.count()) / 1000.0);
   return replies;
-}
-
-Result<ProgramDiff> SubnetProgrammer::diffServing(const SubnetPlan& plan, ReadAhead& ahead,
-                                                  ProgramSummary& summary) {
-  // The held subnet does not change until the reads are recorded below:
-  // the loop thread only keeps their replies meanwhile (ReadAhead.h), and
-  // reads it to make each Get; the M_Key memo (HeldSubnet::keyCache) is
-  // the diff's alone.
-  auto job = std::async(std::launch::async,
-                        [&] { return diff(plan, held_, options_, DiffScope::Program); });
-  const auto ready = [&job] {
-    return job.wait_for(std::chrono::seconds(0)) == std::future_status::ready;
-  };
-  // As MasterSweep::computeServing: looks of 1 ms at the loop, then up to
-  // 1 ms of real time on the diff.
-  constexpr auto kLook = std::chrono::milliseconds(1);
-  while (!ready()) {
-    if (auto served = engine_.runUntil(engine_.options().clock() + kLook, ready); !served) {
-      job.wait();
-      return std::unexpected(served.error());
-    }
-    job.wait_for(kLook);
-  }
-  if (auto idle = engine_.runUntilIdle(); !idle) return std::unexpected(idle.error());
-  // A read ahead that failed is a failed read (PROG-0308): HeldSubnet
-  // takes its block as Stale, so it is written unread, not asked again.
-  const auto& steps = ahead.steps();
-  summary.readAheadAsked = steps.size();
-  for (std::size_t i = 0; i < steps.size(); ++i) {
-    record(ProgramPhase::ReadTables, steps[i], ahead.replies()[i], summary);
-    if (ahead.replies()[i].ok()) ++summary.readAhead;
-  }
-  log_->info(
-      "PROG-0312 {} table blocks read while the plan was made ({} unanswered: written unread)",
-      summary.readAhead, steps.size() - summary.readAhead);
-  return job.get();
 }
 
 Result<ProgramSummary> SubnetProgrammer::program(const SubnetPlan& plan, ReadAhead* ahead) {

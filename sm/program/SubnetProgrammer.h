@@ -32,9 +32,10 @@
 #include "sm/program/HeldSubnet.h"
 #include "sm/program/ProgramOptions.h"
 #include "sm/program/ProgramSummary.h"
-#include "sm/program/ReadAhead.h"
 
 namespace ibsm::sm::program {
+
+class ReadAhead;  // ReadAhead.h
 
 class SubnetProgrammer {
  public:

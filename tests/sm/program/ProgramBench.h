@@ -17,6 +17,7 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "sm/program/ReadAhead.h"
 #include "sm/program/SubnetProgrammer.h"
 #include "tests/sm/program/SubnetSnapshot.h"
 #include "tests/sm/support/FakeFabricTransport.h"

@@ -1,14 +1,12 @@
 // The PKey blocks a takeover or a restart must read, read ahead: sent
 // while the plan is made and diffed (ReadAhead.h), taken in before the
 // ReadTables phase, which then sends none of them again; the writes are
-// the ones a pass without the read ahead makes. And StepFeeder: a phase's
-// steps handed to the engine a window ahead, in order.
+// the ones a pass without the read ahead makes.
 #include <gtest/gtest.h>
 
 #include <string>
 #include <vector>
 
-#include "sm/program/StepFeeder.h"
 #include "tests/sm/program/ProgramBench.h"
 #include "tests/support/FabricFixtures.h"
 
@@ -129,37 +127,6 @@ TEST(ReadAhead, NothingIsReadAheadWhereEveryBlockIsKnown) {
   const ProgramSummary again = ahead.sweep();
   EXPECT_EQ(again.readAheadAsked, 0U);
   EXPECT_EQ(ahead.bench.count(isPKeyGet), 0U);
-}
-
-TEST(StepFeeder, HandsEveryStepToTheEngineInOrderAndNeverMoreThanAheadAtOnce) {
-  ProgramBench bench(ibsm::testing::sampleFabric("two-switch-dual-port-hcas.net"), PortRef{0, 0},
-                     "updn");
-  ASSERT_TRUE(bench.sweep().complete());
-  std::vector<ProgramStep> steps;
-  for (std::uint32_t i = 0; i < 50; ++i)
-    steps.push_back(ProgramStep{PortInfoTarget{PortRef{0, 0}},
-                                SmpRequest::get(AttributeId::NodeDescription, i, DrPath{})});
-  MadEngineOptions o;
-  o.window = 16;
-  o.clock = bench.wire().clock();
-  MadEngine engine(bench.wire(), o);
-  const std::size_t mark = bench.wire().sent().size();
-  std::vector<std::uint32_t> doneOrder;
-  StepFeeder feeder(
-      engine, steps, [](const ProgramStep& s) { return s.request; }, 4);
-  feeder.start([&](std::size_t i, const SmpReply& r) {
-    EXPECT_TRUE(r.ok());
-    doneOrder.push_back(static_cast<std::uint32_t>(i));
-  });
-  EXPECT_EQ(feeder.submitted(), 4U) << "the first `ahead` steps only, until the engine runs";
-  ASSERT_TRUE(engine.runUntilIdle());
-  EXPECT_EQ(feeder.submitted(), steps.size());
-  EXPECT_EQ(doneOrder.size(), steps.size());
-  EXPECT_LE(feeder.peakInEngine(), 4U);
-  const auto& sent = bench.wire().sent();
-  ASSERT_EQ(sent.size() - mark, steps.size());
-  for (std::size_t i = 0; i < steps.size(); ++i)
-    EXPECT_EQ(sent[mark + i].smp.header.attributeModifier, i) << "submitted in the steps' order";
 }
 
 }  // namespace
