@@ -9,6 +9,7 @@
 #include "sm/manager/FabricChanges.h"
 #include "sm/manager/LightSweeper.h"
 #include "sm/manager/SubnetEdit.h"
+#include "sm/program/ReadAhead.h"
 #include "sm/program/SubnetProgrammer.h"
 
 namespace ibsm::sm::manager {
@@ -68,7 +69,11 @@ Result<SweepResult> MasterSweep::sweepOn(discovery::DiscoveredSubnet discovered,
 
   const auto before = heldFabric();
   held_.observe(std::move(discovered));
-  auto done = planAndProgram(before, std::move(result));
+  // After a takeover or a restart the PKey blocks are read whatever the
+  // plan: on their way while it is made (program/ReadAhead.h).
+  auto ahead =
+      settings_.partitions ? program::ReadAhead::start(engine_, held_, settings_.program) : nullptr;
+  auto done = planAndProgram(before, std::move(result), ahead.get());
   if (!done) return done;
   done->mads = engine_.counters().sent - sentBefore;
   done->elapsed = since(start);
@@ -281,7 +286,7 @@ Result<PlannedSubnet> MasterSweep::computeServing(PlanWork work) {
 }
 
 Result<SweepResult> MasterSweep::planAndProgram(const std::optional<Fabric>& before,
-                                                SweepResult result) {
+                                                SweepResult result, program::ReadAhead* ahead) {
   auto saved = store_.loadGuid2Lid();
   if (!saved) return std::unexpected(saved.error());
   const auto planStart = now();
@@ -311,7 +316,7 @@ Result<SweepResult> MasterSweep::planAndProgram(const std::optional<Fabric>& bef
                      store_.saveGuid2Lid(*saved, plan->lids)};
   });
   program::SubnetProgrammer programmer(engine_, held_, settings_.program, log_);
-  auto summary = programmer.program(*plan);
+  auto summary = programmer.program(*plan, ahead);
   Judgement judged = judging.get();
   if (!judged.saved) log_->error("SM-0405 could not save LIDs: {}", judged.saved.error().message);
   if (!summary) return std::unexpected(summary.error());

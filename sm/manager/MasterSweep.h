@@ -79,6 +79,10 @@
 #include "sm/program/ProgramOptions.h"
 #include "sm/program/ProgramSummary.h"
 
+namespace ibsm::sm::program {
+class ReadAhead;  // program/ReadAhead.h
+}  // namespace ibsm::sm::program
+
 namespace ibsm::sm::manager {
 
 struct SweepSettings {
@@ -240,9 +244,11 @@ class MasterSweep {
                                             MadClock::time_point start, std::uint64_t sentBefore);
   // Plan and program what is held, judge, and describe what changed since
   // `before` (the fabric held before this sweep's observation): the second
-  // half of run() and the whole of a reroute or a replan.
+  // half of run() and the whole of a reroute or a replan. `ahead`: reads
+  // started before the plan (run() only), taken in by the programming.
   [[nodiscard]] Result<SweepResult> planAndProgram(const std::optional<Fabric>& before,
-                                                   SweepResult result);
+                                                   SweepResult result,
+                                                   program::ReadAhead* ahead = nullptr);
   // The groups to route, from the source as it stands (noted in
   // planned_); nullopt when there is no source.
   std::optional<std::vector<McGroupRoute>> readGroups();

@@ -3,13 +3,13 @@
 namespace ibsm::sm::program {
 
 std::size_t ProgramSummary::requests() const {
-  std::size_t n = 0;
+  std::size_t n = readAheadAsked;
   for (const PhaseReport& p : phases) n += p.requests;
   return n;
 }
 
 std::size_t ProgramSummary::requests(TableKind kind) const {
-  std::size_t n = 0;
+  std::size_t n = kind == TableKind::PKey ? readAheadAsked : 0;  // ReadAhead.h reads PKeys only
   for (const PhaseReport& p : phases) n += p.tableRequests[kind];
   return n;
 }

@@ -47,6 +47,10 @@ struct ProgramSummary {
   // PortInfo Sets refused on a retry that the port, read back, holds
   // (RetriedSets.h): counted done, not failed.
   std::size_t retriedSetsHeld{0};
+  // Table blocks read ahead (ReadAhead.h) and answered: not in the
+  // ReadTables phase's report, in the tables' read counts.
+  std::size_t readAhead{0};
+  std::size_t readAheadAsked{0};          // Gets read ahead, answered or not: in requests()
   std::vector<std::string> failures;      // one line per failed or deferred object
   std::vector<std::string> notes;         // what the planner left alone, and why
   std::optional<ProgramPhase> stoppedAt;  // a phase whose failure ends the run early

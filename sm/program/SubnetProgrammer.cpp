@@ -10,6 +10,7 @@
 
 #include "sm/program/Diff.h"
 #include "sm/program/KeyRefusal.h"
+#include "sm/program/ReadAhead.h"
 #include "sm/program/RetriedSets.h"
 
 namespace ibsm::sm::program {
@@ -221,14 +222,18 @@ Result<std::vector<SmpReply>> SubnetProgrammer::runPhase(ProgramPhase phase,
   return replies;
 }
 
-Result<ProgramSummary> SubnetProgrammer::program(const SubnetPlan& plan) {
+Result<ProgramSummary> SubnetProgrammer::program(const SubnetPlan& plan, ReadAhead* ahead) {
   ProgramSummary summary;
-  auto first = diff(plan, held_, options_, DiffScope::Program);
+  auto first =
+      ahead ? diffServing(plan, *ahead, summary) : diff(plan, held_, options_, DiffScope::Program);
   if (!first) return std::unexpected(first.error());
   for (const std::string& note : first->notes) log_->warn("PROG-0305 {}", note);
   summary.notes = first->notes;
-  auto read =
-      runPhase(ProgramPhase::ReadTables, first->phase(ProgramPhase::ReadTables), 0, summary);
+  // The diff's reads stay in it (settleAfterReads() goes by the kinds
+  // read); those a read ahead answered are not sent again.
+  std::vector<ProgramStep> reads = first->phase(ProgramPhase::ReadTables);
+  if (ahead) std::erase_if(reads, [this](const ProgramStep& s) { return !stillUnknown(held_, s); });
+  auto read = runPhase(ProgramPhase::ReadTables, reads, 0, summary);
   if (!read) return std::unexpected(read.error());
 
   // Against what was just read: only what differs is written. The diff is

@@ -35,6 +35,8 @@
 
 namespace ibsm::sm::program {
 
+class ReadAhead;  // ReadAhead.h
+
 class SubnetProgrammer {
  public:
   SubnetProgrammer(MadEngine& engine, HeldSubnet& held, ProgramOptions options = {},
@@ -42,7 +44,11 @@ class SubnetProgrammer {
 
   // Fails when the MAD transport stops working or the plan was not made
   // from the held observation; SMPs that fail are reported in the summary.
-  [[nodiscard]] Result<ProgramSummary> program(const SubnetPlan& plan);
+  // With `ahead` (ReadAhead.h: reads already on their way), the diff is
+  // made on another thread while the engine's loop serves them, their
+  // replies are taken in, and the ReadTables phase sends only what they
+  // left unknown (summary.readAhead counts them).
+  [[nodiscard]] Result<ProgramSummary> program(const SubnetPlan& plan, ReadAhead* ahead = nullptr);
   // Only the read-vlarb phase: the VLArbitration blocks the SA serves and
   // the held model does not know. Run once the subnet is up (SmDaemon),
   // so bring-up waits on none of them.
@@ -64,6 +70,10 @@ class SubnetProgrammer {
     std::set<std::uint16_t> unprunedMlidBlocks;
     std::set<NodeId> mftFailed;
   };
+  // diff() off the loop while the engine serves `ahead`, then every read
+  // ahead answered and recorded (ReadAhead.h).
+  [[nodiscard]] Result<ProgramDiff> diffServing(const SubnetPlan& plan, ReadAhead& ahead,
+                                                ProgramSummary& summary);
   [[nodiscard]] Result<void> readBackRefusedRetries(const std::vector<ProgramStep>& steps,
                                                     std::vector<SmpReply>& replies,
                                                     ProgramSummary& summary);

@@ -17,6 +17,7 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "sm/program/ReadAhead.h"
 #include "sm/program/SubnetProgrammer.h"
 #include "tests/sm/program/SubnetSnapshot.h"
 #include "tests/sm/support/FakeFabricTransport.h"
@@ -58,8 +59,10 @@ class ProgramBench {
     if (edit) edit(plan_);
     mark_ = wire_.sent().size();
     held_.observe(discovered_);
+    // As MasterSweep with PKeys managed: reads ahead before the diff.
+    auto ahead = readAhead ? ReadAhead::start(engine_, held_, options) : nullptr;
     SubnetProgrammer programmer(engine_, held_, options, logger_);
-    auto summary = programmer.program(plan_);
+    auto summary = programmer.program(plan_, ahead.get());
     if (!summary) throw std::runtime_error(summary.error().message);
     return *summary;
   }
@@ -111,6 +114,7 @@ class ProgramBench {
 
   ProgramOptions options;
   std::uint8_t maxVls{1};  // RoutingOptions::maxVls of the plan
+  bool readAhead{false};   // ReadAhead.h's Gets sent before the diff
 
  private:
   MadEngineOptions engineOptions() {
