@@ -195,6 +195,11 @@ if wait_up master "$m" 120; then
 else
   result reroute_ms timeout
 fi
+if [[ ${SCENARIO_REROUTE_ONLY:-0} == 1 ]]; then # bench-sm.sh --reroute-only: no (c)
+  stop_pid "$master_pid" TERM 10
+  stop_pid "$standby_pid" TERM 10
+  exit 0
+fi
 
 # (c) failover
 m=$(mark standby)
