@@ -31,8 +31,8 @@
 #   --only SM      run one side only (the other column shows "-")
 #   --bringup-only the bring-up alone (no standby, (a), (b) or (c)): a
 #                  minute instead of several, for work on the bring-up
-#   --reroute-only the bring-up, (a) and (b), without the failover (c): for
-#                  work on the reroute; (c)'s rows show "-"
+#   --reroute-only the bring-up, (a) and (b), without the standby and the
+#                  failover (c): for work on the reroute; (c)'s rows show "-"
 #   --ibsm BINARY  measure this ibsm instead of building one
 #   --keep DIR     keep logs, traces and results in DIR
 #
