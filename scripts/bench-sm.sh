@@ -21,7 +21,8 @@
 # whether it is met.
 #
 #   scripts/bench-sm.sh [--radix N] [--interval S] [--poll-ms MS] [--retries R]
-#                       [--only ibsm|opensm] [--bringup-only] [--ibsm BINARY] [--keep DIR]
+#                       [--only ibsm|opensm] [--bringup-only] [--reroute-only]
+#                       [--ibsm BINARY] [--keep DIR]
 #
 #   --radix N      fat-tree radix (default 24: 720 switches, 3456 CAs)
 #   --interval S   light-sweep interval of both SMs, seconds (default 10)
@@ -30,6 +31,8 @@
 #   --only SM      run one side only (the other column shows "-")
 #   --bringup-only the bring-up alone (no standby, (a), (b) or (c)): a
 #                  minute instead of several, for work on the bring-up
+#   --reroute-only the bring-up, (a) and (b), without the standby and the
+#                  failover (c): for work on the reroute; (c)'s rows show "-"
 #   --ibsm BINARY  measure this ibsm instead of building one
 #   --keep DIR     keep logs, traces and results in DIR
 #
@@ -39,13 +42,14 @@ set -euo pipefail
 source "$(dirname "$0")/bench-lib.sh"
 scenario=$root/bench/bringup/sm-scenario.sh
 
-radix=24 interval=10 poll_ms=default retries=default only="" ibsm="" keep="" bringup_only=0
+radix=24 interval=10 poll_ms=default retries=default only="" ibsm="" keep="" bringup_only=0 reroute_only=0
 while [[ $# -gt 0 ]]; do
   case $1 in
     --interval) interval=$2; shift 2 ;;
     --poll-ms) poll_ms=$2; shift 2 ;;
     --retries) retries=$2; shift 2 ;;
     --bringup-only) bringup_only=1; shift ;;
+    --reroute-only) reroute_only=1; shift ;;
     *) bench_option "$@"; shift "$bench_shift" ;;
   esac
 done
@@ -73,7 +77,7 @@ sms=(ibsm opensm)
 for sm in "${sms[@]}"; do
   echo "== $sm on radix $radix (results as they come):" >&2
   rm -rf "${work:?}/$sm" && mkdir -p "$work/$sm" # OpenSM appends to an old log
-  SCENARIO_BRINGUP_ONLY=$bringup_only "$harness" "${limits[@]}" "$net" -- "$scenario" "$work/$sm" "$sm" "$madcount" "$ibsm" \
+  SCENARIO_BRINGUP_ONLY=$bringup_only SCENARIO_REROUTE_ONLY=$reroute_only "$harness" "${limits[@]}" "$net" -- "$scenario" "$work/$sm" "$sm" "$madcount" "$ibsm" \
     "$interval" "$poll_ms" "$retries" "$spine" "$port" 2>"$work/$sm/scenario.err" ||
     { echo "$0: the $sm scenario failed; see $work/$sm (use --keep)" >&2; tail -20 "$work/$sm/scenario.err" >&2; }
   grep -E '^  [a-z_]+ ' "$work/$sm/scenario.err" >&2 || true

@@ -144,9 +144,12 @@ if [[ ${SCENARIO_BRINGUP_ONLY:-0} == 1 ]]; then # bench-sm.sh --bringup-only
   stop_pid "$master_pid" TERM 10
   exit 0
 fi
-with_madcount start_sm standby "$node_b" 5
-standby_pid=$sm_pid
-wait_standby standby 300 || { echo "standby never STANDBY" >&2; kill "$master_pid" "$standby_pid"; exit 1; }
+standby_pid=""
+if [[ ${SCENARIO_REROUTE_ONLY:-0} != 1 ]]; then # the standby is for (c)
+  with_madcount start_sm standby "$node_b" 5
+  standby_pid=$sm_pid
+  wait_standby standby 300 || { echo "standby never STANDBY" >&2; kill "$master_pid" "$standby_pid"; exit 1; }
+fi
 # Let the master absorb the newcomer (OpenSM re-sweeps on its Trap 144).
 sleep $((interval + 2))
 
@@ -194,6 +197,10 @@ if wait_up master "$m" 120; then
   busiest_after_reroute dump_fts.txt
 else
   result reroute_ms timeout
+fi
+if [[ ${SCENARIO_REROUTE_ONLY:-0} == 1 ]]; then # bench-sm.sh --reroute-only: no standby, no (c)
+  stop_pid "$master_pid" TERM 10
+  exit 0
 fi
 
 # (c) failover

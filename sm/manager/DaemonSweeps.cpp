@@ -174,7 +174,10 @@ void SmDaemon::Impl::onceSwept(const SweepResult& result) {
 }
 
 void SmDaemon::Impl::light() {
-  auto result = sweep.lightSweep();
+  // The switches that sent a Trap 128 since the last light sweep are asked
+  // first: the reroute is programmed before the rest are asked.
+  const auto trappers = notices.takeLinkTrappers();
+  auto result = sweep.lightSweep(trappers);
   if (!result) {
     if (running.stopping) return;
     log->error("SM-0414 light sweep failed: {}", result.error().message);

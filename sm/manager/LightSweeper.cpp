@@ -40,7 +40,8 @@ const char* changeName(fsm::PortChange c) {
 // the callbacks may point into it.
 class Look {
  public:
-  Look(MadEngine& engine, spdlog::logger& log, const discovery::DiscoveredSubnet& last)
+  Look(MadEngine& engine, spdlog::logger& log, const discovery::DiscoveredSubnet& last,
+       std::span<const NodeId> first)
       : engine_(engine), log_(log), last_(last), switches_(last.fabric.switches()) {
     for (const NodeId sw : switches_) {
       paths_[sw] = sw < last.pathTo.size() ? last.pathTo[sw] : DrPath{};
@@ -52,6 +53,7 @@ class Look {
     }
     for (std::size_t i = 0; i < switches_.size(); ++i) pending_.push_back(i);
     asked_.assign(switches_.size(), 0);
+    for (const NodeId sw : first) addWithRoute(sw);
   }
 
   // Stage 1 goes out one hop count at a time, nearest switches first: a
@@ -59,6 +61,7 @@ class Look {
   // asked, and those are asked by a route around it instead of timing out
   // on the old one. A quiet subnet still costs one SMP per switch.
   Result<void> run() {
+    if (auto early = askFirst(); !early || partial_) return early;
     while (!pending_.empty()) {
       const auto batch = nextLevel();
       for (const std::size_t i : batch) askSwitchInfo(i);
@@ -73,6 +76,87 @@ class Look {
   LightLook result();
 
  private:
+  // The trapping switches, one hop count at a time, nearest first: the look
+  // ends (partial_) at the first of them that shows cables lost and nothing
+  // else. One that did not answer is asked again with the others.
+  Result<void> askFirst() {
+    while (!first_.empty()) {
+      const std::size_t level = hops(*std::ranges::min_element(
+          first_, [&](std::size_t a, std::size_t b) { return hops(a) < hops(b); }));
+      std::vector<std::size_t> batch;
+      std::erase_if(first_, [&](std::size_t i) {
+        if (hops(i) != level) return false;
+        batch.push_back(i);
+        return true;
+      });
+      for (const std::size_t i : batch) std::erase(pending_, i);
+      for (const std::size_t i : batch) askSwitchInfo(i);
+      if (auto done = engine_.runUntilIdle(); !done) return done;
+      for (const std::size_t i : batch) readFlaggedPorts(i);
+      if (auto done = engine_.runUntilIdle(); !done) return done;
+      askedFirst_ += batch.size();
+      if (onlyCablesLost(batch)) {
+        partial_ = true;
+        return {};
+      }
+      for (const std::size_t i : batch)
+        if (!replies_[i].info) pending_.push_back(i);
+    }
+    return {};
+  }
+
+  // A trapping switch and the switches its directed route crosses: asked
+  // nearest first, the near end of a lost cable on that route shows the
+  // loss before the trapper is asked over it (and times out).
+  void addWithRoute(NodeId trapper) {
+    const auto add = [&](NodeId sw) {
+      const auto at = std::ranges::find(switches_, sw);
+      if (at == switches_.end()) return;
+      const auto i = static_cast<std::size_t>(at - switches_.begin());
+      if (std::ranges::find(first_, i) == first_.end()) first_.push_back(i);
+    };
+    const auto path = paths_.find(trapper);
+    if (path == paths_.end()) return;
+    NodeId at = last_.smPort.node;
+    for (const std::uint8_t exit : path->second.ports()) {
+      const Node& node = last_.fabric.node(at);
+      if (exit > node.numPorts() || !node.ports[exit].remote) return;
+      at = node.ports[exit].remote->node;
+      if (last_.fabric.node(at).isSwitch()) add(at);
+    }
+  }
+
+  // Every switch of `batch` answered, kept its tables, and what its ports
+  // show changed is cables lost, at least one.
+  bool onlyCablesLost(const std::vector<std::size_t>& batch) const {
+    if (incomplete_) return false;
+    bool lost = false;
+    for (const std::size_t i : batch) {
+      const auto& r = replies_[i];
+      if (!r.info) return false;
+      if (r.programmedFdbTop && r.info->linearFdbTop != *r.programmedFdbTop) return false;
+      const auto it = readings_.find(switches_[i]);
+      if (it == readings_.end()) continue;
+      for (const auto& d : fsm::comparePorts(last_.fabric, switches_[i], it->second)) {
+        if (d.change != fsm::PortChange::LinkLost) return false;
+        lost = true;
+      }
+    }
+    return lost;
+  }
+
+  // A partial look's plan judges only the switches it asked.
+  fsm::LightSweepPlan partialPlan() const {
+    fsm::LightSweepPlan plan;
+    for (std::size_t i = 0; i < switches_.size(); ++i) {
+      if (asked_[i] == 0) continue;
+      ++plan.switches;
+      if (replies_[i].info && replies_[i].info->portStateChange)
+        plan.reread.push_back(switches_[i]);
+    }
+    return plan;
+  }
+
   std::size_t hops(std::size_t i) const { return paths_.at(switches_[i]).ports().size(); }
 
   std::vector<std::size_t> nextLevel() {
@@ -163,12 +247,17 @@ class Look {
   std::map<NodeId, std::vector<fsm::PortReading>> readings_;
   std::size_t lostKnown_{0};
   bool incomplete_{false};
+  std::vector<std::size_t> first_;  // trapping switches not asked yet
+  std::size_t askedFirst_{0};
+  bool partial_{false};
 };
 
 LightLook Look::result() {
   LightLook out;
   out.incomplete = incomplete_;
-  out.plan = fsm::planLightSweep(last_.fabric, replies_);
+  out.partial = partial_;
+  out.askedFirst = askedFirst_;
+  out.plan = partial_ ? partialPlan() : fsm::planLightSweep(last_.fabric, replies_);
   const Fabric& fabric = last_.fabric;
   for (const NodeId sw : out.plan.silent)
     out.changes.push_back(fmt::format("switch silent: {}", fabric.node(sw).description));
@@ -197,8 +286,9 @@ LightLook Look::result() {
 
 }  // namespace
 
-Result<LightLook> LightSweeper::look(const discovery::DiscoveredSubnet& last) {
-  Look asking(engine_, *log_, last);
+Result<LightLook> LightSweeper::look(const discovery::DiscoveredSubnet& last,
+                                     std::span<const NodeId> first) {
+  Look asking(engine_, *log_, last, first);
   if (auto ran = asking.run(); !ran) return std::unexpected(ran.error());
   return asking.result();
 }

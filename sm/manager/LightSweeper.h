@@ -6,6 +6,11 @@
 // lost cable is known before the switches behind it are asked; they are
 // then asked by a route around it (on ibsim's k=8 fat tree, Unlink of a
 // core cable: 8 ms instead of 1.6 s of timeouts on the old routes).
+// A light sweep a Trap 128 asked for names the switches that trapped: they
+// are asked first, nearest first, and when one of them shows a cable lost
+// (and nothing else), the look ends there, `partial`: the caller reroutes
+// at once and then looks at every switch (the rest of a radix-24 tree's
+// 720 SwitchInfo round trips no longer come before the first LFT block).
 //
 //   LightSweeper sweeper(engine, logger);
 //   auto seen = sweeper.look(sweep.held().observed());
@@ -18,6 +23,7 @@
 #include <spdlog/logger.h>
 
 #include <memory>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -35,6 +41,10 @@ struct LightLook {
   // A switch in plan.reread whose PortStateChange could not be cleared or
   // whose ports could not all be read: not trusted to be unchanged.
   bool incomplete{false};
+  // Ended after the trapping switches (look()'s `first`): the other
+  // switches were not asked; plan judges only those that were.
+  bool partial{false};
+  std::size_t askedFirst{0};  // switches asked before the others (trappers)
 
   bool quiet() const { return plan.quiet(); }
   // Only cables went down, seen completely: the incremental path handles it.
@@ -48,7 +58,10 @@ class LightSweeper {
   // `last` must be what the subnet holds as far as the SM knows (the held
   // observation), so LinearFDBTop and port states compare with what the
   // switches should hold.
-  [[nodiscard]] Result<LightLook> look(const discovery::DiscoveredSubnet& last);
+  // `first`: switches to ask before the others, nearest first (those that
+  // sent a Trap 128); the look may end after them (LightLook::partial).
+  [[nodiscard]] Result<LightLook> look(const discovery::DiscoveredSubnet& last,
+                                       std::span<const NodeId> first = {});
 
  private:
   MadEngine& engine_;

@@ -7,8 +7,6 @@
 #include <future>
 
 #include "sm/manager/FabricChanges.h"
-#include "sm/manager/LightSweeper.h"
-#include "sm/manager/SubnetEdit.h"
 #include "sm/program/ReadAhead.h"
 #include "sm/program/SubnetProgrammer.h"
 
@@ -348,58 +346,6 @@ Result<SweepResult> MasterSweep::planAndProgram(const std::optional<Fabric>& bef
 Result<program::ProgramSummary> MasterSweep::readForSa(const SubnetPlan& plan) {
   program::SubnetProgrammer programmer(engine_, held_, settings_.program, log_);
   return programmer.readForSa(plan);
-}
-
-Result<LightResult> MasterSweep::lightSweep() {
-  const auto start = now();
-  const auto sentBefore = engine_.counters().sent;
-  LightResult out;
-  auto finish = [&] {
-    out.mads = engine_.counters().sent - sentBefore;
-    out.elapsed = since(start);
-    return out;
-  };
-  if (!held_.hasObservation()) {
-    out.ok = false;
-    out.needsHeavy = true;
-    return finish();
-  }
-
-  LightSweeper sweeper(engine_, log_);
-  auto seen = sweeper.look(held_.observed());
-  if (!seen) return std::unexpected(seen.error());
-  out.changes = seen->changes;
-  if (seen->quiet()) return finish();
-  for (const NodeId sw : seen->plan.lostTables)
-    out.lostTables.push_back(held_.observed().fabric.node(sw).guid);
-  if (!seen->onlyLinksLost()) {
-    out.changed = out.needsHeavy = true;
-    log_->info("SM-0407 light sweep: {} change(s) need a heavy sweep", out.changes.size());
-    return finish();
-  }
-  // PortStateChange set but every port as before (a link that bounced
-  // back): nothing to reroute.
-  if (seen->lostPorts.empty()) return finish();
-
-  out.changed = true;
-  auto edited = withoutLinks(held_.observed(), seen->lostPorts);
-  if (!edited) {
-    log_->warn("SM-0412 light sweep: cannot reroute incrementally ({}), heavy sweep",
-               edited.error().message);
-    out.needsHeavy = true;
-    return finish();
-  }
-  log_->info("SM-0413 light sweep: {} cable(s) lost, rerouting without rediscovery",
-             seen->lostPorts.size());
-  const auto before = heldFabric();
-  held_.observe(std::move(*edited));
-  auto rerouted = planAndProgram(before, SweepResult{});
-  if (!rerouted) return std::unexpected(rerouted.error());
-  out.reroute = std::move(*rerouted);
-  finish();
-  out.reroute->mads = out.mads;
-  out.reroute->elapsed = out.elapsed;
-  return out;
 }
 
 }  // namespace ibsm::sm::manager

@@ -68,6 +68,7 @@
 #include <functional>
 #include <memory>
 #include <optional>
+#include <span>
 
 #include "sm/discovery/Discovery.h"
 #include "sm/health/Isolation.h"
@@ -84,6 +85,8 @@ class ReadAhead;  // program/ReadAhead.h
 }  // namespace ibsm::sm::program
 
 namespace ibsm::sm::manager {
+
+struct LightLook;
 
 struct SweepSettings {
   PlanInputs plan;  // guid2lid is taken from the state store at every sweep
@@ -151,6 +154,11 @@ struct LightResult {
   std::chrono::microseconds elapsed{0};
   std::vector<std::string> changes;  // e.g. "cable lost: \"s1\"[5] (0x..) - \"s2\"[7] (0x..)"
   std::vector<Guid> lostTables;      // switches whose LFT was lost without us (a reboot)
+  // Switches that trapped asked before the others (lightSweep's `trapped`),
+  // and whether one of them showed the loss and the reroute was programmed
+  // before the other switches were asked.
+  std::size_t askedFirst{0};
+  bool reroutedEarly{false};
 };
 
 // The SM-0406 line: what one sweep found and cost, by phase.
@@ -171,8 +179,11 @@ class MasterSweep {
                                         const discovery::DiscoveryCounters& counters);
 
   // Stage 1 and 2 of a light sweep, then an incremental reroute when
-  // only cables were lost. Fails only when the transport does.
-  [[nodiscard]] Result<LightResult> lightSweep();
+  // only cables were lost. `trapped`: LIDs of switches that sent a Trap 128
+  // since the last one, asked first; when one shows a cable lost (and
+  // nothing else) the reroute is programmed before the other switches are
+  // asked (MasterSweepLight.cpp). Fails only when the transport does.
+  [[nodiscard]] Result<LightResult> lightSweep(std::span<const Lid> trapped = {});
   // New settings (SIGHUP) on the fabric of the last sweep: plan again and
   // program what differs (PKey blocks for a partitions edit), no discovery.
   // Fails when nothing was swept yet or after forgetSwitchTables().
@@ -249,6 +260,8 @@ class MasterSweep {
   [[nodiscard]] Result<SweepResult> planAndProgram(const std::optional<Fabric>& before,
                                                    SweepResult result,
                                                    program::ReadAhead* ahead = nullptr);
+  // One look's findings into `out`: a reroute when only cables were lost.
+  [[nodiscard]] Result<void> takeLook(const LightLook& seen, LightResult& out);
   // The groups to route, from the source as it stands (noted in
   // planned_); nullopt when there is no source.
   std::optional<std::vector<McGroupRoute>> readGroups();

@@ -2,7 +2,9 @@
 
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
 #include <string>
+#include <utility>
 
 #include "sm/control/StatusFormat.h"
 #include "sm/manager/SaFeed.h"
@@ -26,9 +28,21 @@ NoticeService::~NoticeService() {
 }
 
 void NoticeService::trapReceived(const Notice& notice, Lid from) {
+  if (notice.trapNumber == 128 && std::ranges::find(linkTrappers_, from) == linkTrappers_.end()) {
+    if (linkTrappers_.size() < kMaxLinkTrappers)
+      linkTrappers_.push_back(from);
+    else
+      linkTrappersOverflow_ = true;
+  }
   if (!notifier_ || !master()) return;
   notifier_->trapReceived(notice, from, hooks_.clock());
   pump();
+}
+
+std::vector<Lid> NoticeService::takeLinkTrappers() {
+  auto out = std::exchange(linkTrappers_, {});
+  if (std::exchange(linkTrappersOverflow_, false)) out.clear();
+  return out;
 }
 
 void NoticeService::groupsChanged(const std::vector<sa::McGroupEvent>& events, Lid smLid) {

@@ -47,7 +47,14 @@ class NoticeService final : public Service {
   void setNotifier(std::shared_ptr<sa::Notifier> notifier) { notifier_ = std::move(notifier); }
 
   // A trap received (the core's trap handler): forwarded to subscribers.
+  // A Trap 128 (link state change) also notes its issuer for the next light
+  // sweep, which asks the switches that trapped first (takeLinkTrappers).
   void trapReceived(const Notice& notice, Lid from);
+  // The issuers of the Trap 128s that stood since the last call (at most
+  // kMaxLinkTrappers; past that, none: the light sweep asks every switch
+  // in its usual order).
+  std::vector<Lid> takeLinkTrappers();
+  static constexpr std::size_t kMaxLinkTrappers = 64;
   // Multicast groups created or deleted (traps 66/67), issued by the SM
   // port at `smLid`.
   void groupsChanged(const std::vector<sa::McGroupEvent>& events, Lid smLid);
@@ -79,6 +86,8 @@ class NoticeService final : public Service {
   std::optional<loop::EventLoop::TimerId> timer_;
   MadClock::time_point timerAt_{};
   std::uint64_t reportSendFailed_{0};  // Reports the port refused
+  std::vector<Lid> linkTrappers_;
+  bool linkTrappersOverflow_{false};
 };
 
 }  // namespace ibsm::sm::manager
