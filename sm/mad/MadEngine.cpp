@@ -43,8 +43,6 @@ MadEngine::Requests::Hooks MadEngine::hooks() {
         return std::max<MadRto::Duration>(t, options_.timeout);
       },
       .holds = [this](const Entry& e, unsigned) { return rto_.rto(e.rtoKey); },
-      // A switch answers one SMP at a time: one most likely lost frees it.
-      .nodeHolds = [this](const Entry& e, unsigned) { return rto_.likelyLost(e.rtoKey); },
       .node = [this](const Entry& e) { return nodeOf(e.request.to); },
       .attempts = [this](const Entry& e) { return attemptsFor(e); },
       .complete = [this](Entry& e,

@@ -30,12 +30,6 @@ MadRto::Duration MadRto::rto(std::size_t bucket) const {
   return std::clamp(e.srtt + 4 * e.rttvar, limits_.floor, limits_.cap);
 }
 
-MadRto::Duration MadRto::likelyLost(std::size_t bucket) const {
-  const Estimate& e = estimates_.at(bucket);
-  if (e.samples == 0) return rto(bucket);
-  return std::min(e.srtt + std::max(e.srtt, 2 * e.rttvar), rto(bucket));
-}
-
 MadRto::Duration MadRto::timeout(std::size_t bucket, unsigned attempt) const {
   Duration t = rto(bucket);
   // Not measured yet: the initial timeout is already the cautious one.

@@ -63,14 +63,6 @@ class MadRto {
   // The bucket's timeout before back-off: srtt + 4 rttvar within
   // floor..cap; the initial timeout (at least the floor) before any sample.
   Duration rto(std::size_t bucket) const;
-  // When an SMP of this key not answered yet is most likely lost: past the
-  // smoothed round trip by a clear margin, max(srtt, 2 rttvar) -- twice the
-  // round trip and two deviations past it, which few answers take (RFC 6298
-  // puts the timeout at four) -- and never later than rto(). No floor: a
-  // request taken for lost too early is still waited for; what it gives up
-  // (its node's place, MadEngine) costs one SMP more queued at its node.
-  // rto() before any sample.
-  Duration likelyLost(std::size_t bucket) const;
   // How long attempt `attempt` (1-based) waits: rto * 2^(attempt-1), at most
   // the cap; before any sample, the initial timeout.
   Duration timeout(std::size_t bucket, unsigned attempt) const;

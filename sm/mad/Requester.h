@@ -17,11 +17,7 @@
 // A user may also say which node a request goes to (the node hook) and
 // keep at most perNodeWindow of the window on one node: the rest wait in
 // that node's own queue while requests to other nodes go out
-// (sm/mad/NodeQueues.h). A request gives its node's place back when it
-// leaves the window, or earlier when the user says so (the nodeHolds hook:
-// a request long past the round trip is most likely lost, and the node's
-// management processor, which answers one SMP at a time, is no longer
-// busy with it); it keeps its place in the window until its hold.
+// (sm/mad/NodeQueues.h).
 // Requests waiting so are at most kWaitingPerWindow windows' worth: what
 // is on the wire stays bounded (ibsim, whose sockets fill and block both
 // ends, and a real fabric's management processors).
@@ -145,13 +141,10 @@ class Requester {
     due.clear();
     for (auto& [tid, p] : pending_) {
       if (p.deadline <= now) due.push_back(tid);
-      if (!p.nodeReleased && p.nodeUntil <= now) {
-        p.nodeReleased = true;  // its node's place goes to the node's next request
-        nodes_.give(p.entry.node);
-      }
       if (!p.released && p.holdUntil <= now) {
         p.released = true;  // still waits for its answer, but out of the window
         ++released_;
+        nodes_.give(p.entry.node);
       }
     }
     std::ranges::sort(due);
@@ -216,8 +209,7 @@ class Requester {
   std::optional<MadClock::time_point> nextDeadline() const {
     std::optional<MadClock::time_point> next;
     for (const auto& [tid, p] : pending_) {
-      auto at = p.released ? p.deadline : std::min(p.deadline, p.holdUntil);
-      if (!p.nodeReleased) at = std::min(at, p.nodeUntil);
+      const auto at = p.released ? p.deadline : std::min(p.deadline, p.holdUntil);
       if (!next || at < *next) next = at;
     }
     return next;
@@ -246,9 +238,7 @@ class Requester {
     Entry entry;
     MadClock::time_point deadline;
     MadClock::time_point holdUntil;  // its place in the window until then
-    MadClock::time_point nodeUntil;  // its node's place until then (<= holdUntil)
     bool released{false};            // past holdUntil: out of the window
-    bool nodeReleased{false};        // past nodeUntil: its node's place given back
   };
 
   bool hasRoom() const {
@@ -257,8 +247,11 @@ class Requester {
   }
 
   Entry take(typename std::unordered_map<std::uint32_t, Pending>::iterator it) {
-    if (it->second.released) --released_;
-    if (!it->second.nodeReleased) nodes_.give(it->second.entry.node);
+    if (it->second.released) {
+      --released_;
+    } else {
+      nodes_.give(it->second.entry.node);
+    }
     Entry e = std::move(it->second.entry);
     release(it);
     return e;
@@ -286,24 +279,17 @@ class Requester {
     const auto holdUntil = hooks_.holds
                                ? std::min(deadline, e.sentAt + hooks_.holds(e.request, e.attempts))
                                : deadline;
-    const auto nodeUntil =
-        nodes_.limited() && hooks_.nodeHolds
-            ? std::min(holdUntil, e.sentAt + hooks_.nodeHolds(e.request, e.attempts))
-            : holdUntil;
     const std::uint32_t tid = e.tid;
-    Pending p{.entry = std::move(e),
-              .deadline = deadline,
-              .holdUntil = holdUntil,
-              .nodeUntil = nodeUntil};
     if (spare_.empty()) {
-      pending_.insert_or_assign(tid, std::move(p));
+      pending_.insert_or_assign(
+          tid, Pending{.entry = std::move(e), .deadline = deadline, .holdUntil = holdUntil});
       return;
     }
     // A node of an earlier request, reused: no allocation per request.
     auto node = std::move(spare_.back());
     spare_.pop_back();
     node.key() = tid;
-    node.mapped() = std::move(p);
+    node.mapped() = Pending{.entry = std::move(e), .deadline = deadline, .holdUntil = holdUntil};
     auto put = pending_.insert(std::move(node));
     if (!put.inserted) put.position->second = std::move(put.node.mapped());
   }

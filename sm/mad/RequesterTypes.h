@@ -64,10 +64,6 @@ struct RequesterHooks {
   // window, when shorter than its timeout (see the top). Unset: until its
   // timeout.
   std::function<std::chrono::microseconds(const Request&, unsigned attempt)> holds{};
-  // Optional: how long attempt `attempt` holds its node's place
-  // (perNodeWindow), when shorter than its hold in the window. Unset: as
-  // long as that.
-  std::function<std::chrono::microseconds(const Request&, unsigned attempt)> nodeHolds{};
   // Optional: the node a request goes to, asked once at submit, for
   // RequesterOptions::perNodeWindow. Unset: no limit per node.
   std::function<std::uint64_t(const Request&)> node{};

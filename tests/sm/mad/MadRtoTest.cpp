@@ -66,28 +66,6 @@ TEST(MadRto, TheFirstSampleCountsForTheRoundTripAndHalfOfItAsDeviation) {
   EXPECT_EQ(rto.rto(b), Us(4000 + 4 * 2000));
 }
 
-TEST(MadRto, ASmpIsLikelyLostPastTwiceTheRoundTripOrTwoDeviationsAndNeverAfterTheTimeout) {
-  MadRto rto({.initial = 200ms, .floor = 2ms, .cap = 200ms});
-  const auto steady = MadLoss::bucketOf(hops(2));
-  const auto jittery = MadLoss::bucketOf(hops(4));
-  const auto never = MadLoss::bucketOf(hops(6));
-  EXPECT_EQ(rto.likelyLost(never), Us(200ms)) << "unmeasured: the timeout";
-  // Steady 400 us round trips: the deviation decays, twice the round trip
-  // (800 us) is the later bound, before the timeout's 2 ms floor.
-  for (int i = 0; i < 40; ++i) rto.sample(steady, 400us);
-  const auto& s = rto.estimate(steady);
-  ASSERT_LT(2 * s.rttvar, s.srtt);
-  EXPECT_EQ(rto.likelyLost(steady), 2 * s.srtt);
-  EXPECT_LT(rto.likelyLost(steady), rto.rto(steady));
-  // 1 ms and 9 ms in turn: two deviations past the round trip are the later
-  // bound, still before the timeout's four.
-  for (int i = 0; i < 40; ++i) rto.sample(jittery, i % 2 == 0 ? 1ms : 9ms);
-  const auto& j = rto.estimate(jittery);
-  ASSERT_GT(2 * j.rttvar, j.srtt);
-  EXPECT_EQ(rto.likelyLost(jittery), j.srtt + 2 * j.rttvar);
-  EXPECT_LT(rto.likelyLost(jittery), rto.rto(jittery));
-}
-
 TEST(MadRto, PathLengthsAndLidRoutedLearnApart) {
   MadRto rto(limits());
   for (int i = 0; i < 50; ++i) rto.sample(MadLoss::bucketOf(hops(1)), Us(3000));

@@ -2,9 +2,8 @@
 // node hook; sm/mad/NodeQueues.h): at most N requests in the window to one
 // node, the rest held in that node's FIFO while requests to other nodes
 // fill the window; a held request goes out when one of its node's leaves
-// the window (answered, timed out, or past its hold) or is past the node
-// hook's time (most likely lost), nodes served in the order they freed a
-// place. On a fake clock and a wire that records sends.
+// the window (answered, timed out, or past its hold), nodes served in the
+// order they freed a place. On a fake clock and a wire that records sends.
 #include <gtest/gtest.h>
 
 #include <string>
@@ -79,46 +78,6 @@ TEST(RequesterNode, ARequestPastItsHoldGivesItsNodesPlaceToTheNext) {
   ASSERT_TRUE(r.deliver(w.tidOf("a2"), 0, false));
   r.pump();
   EXPECT_EQ(w.sentNames(), (Names{"a1", "a2", "a3"}));
-}
-
-TEST(RequesterNode, ARequestLikelyLostGivesItsNodesPlaceButKeepsItsPlaceInTheWindow) {
-  // a1 is past the node hook's time (an SMP most likely lost: the switch
-  // is not busy with it) but not past its hold: a2 goes to node a, and
-  // the window still counts a1 until its hold.
-  World w;
-  Requester<Ask, int> r(w.hooks(), {.window = 2, .perNodeWindow = 1});
-  r.submit({.name = "a1", .timeout = 100ms, .holds = 20ms, .nodeHolds = 5ms});
-  r.submit({.name = "a2"});
-  r.submit({.name = "b1"});
-  r.pump();
-  EXPECT_EQ(w.sentNames(), (Names{"a1", "b1"}));
-  ASSERT_TRUE(r.nextDeadline().has_value());
-  EXPECT_EQ(*r.nextDeadline(), MadClock::time_point{} + 5ms) << "woken when a1 frees its node";
-  w.now += 4ms;
-  r.expire();
-  EXPECT_EQ(r.heldForNode(), 1U) << "before its node time a1 holds node a";
-  ASSERT_TRUE(r.deliver(w.tidOf("b1"), 0, false));
-  w.now += 1ms;
-  r.expire();
-  EXPECT_EQ(w.sentNames(), (Names{"a1", "b1", "a2"}));
-  EXPECT_EQ(r.inWindow(), 2U) << "a1 still holds its place in the window";
-  // a1's late answer gives a's place to nobody twice: a3 waits for a2.
-  r.submit({.name = "a3"});
-  ASSERT_TRUE(r.deliver(w.tidOf("a1"), 0, false));
-  r.pump();
-  EXPECT_EQ(w.sentNames().back(), "a2");
-  ASSERT_TRUE(r.deliver(w.tidOf("a2"), 0, false));
-  r.pump();
-  EXPECT_EQ(w.sentNames().back(), "a3");
-}
-
-TEST(RequesterNode, WithoutALimitTheNodeHookWakesNobody) {
-  World w;
-  Requester<Ask, int> r(w.hooks(), {.window = 2, .perNodeWindow = 0});
-  r.submit({.name = "a1", .timeout = 100ms, .holds = 20ms, .nodeHolds = 5ms});
-  r.pump();
-  ASSERT_TRUE(r.nextDeadline().has_value());
-  EXPECT_EQ(*r.nextDeadline(), MadClock::time_point{} + 20ms);
 }
 
 TEST(RequesterNode, ARetryGoesBeforeItsNodesHeldRequests) {

@@ -25,8 +25,6 @@ struct Ask {
   // How long an attempt holds its place in the window; unset: until its
   // timeout, as without the hook.
   std::optional<std::chrono::milliseconds> holds{};
-  // How long an attempt holds its node's place; unset: as long as its hold.
-  std::optional<std::chrono::milliseconds> nodeHolds{};
   unsigned attempts{3};
 };
 
@@ -60,8 +58,6 @@ struct World {
                 },
             .timeout = [](const Ask& a, unsigned) { return a.timeout; },
             .holds = [](const Ask& a, unsigned) { return a.holds.value_or(a.timeout); },
-            .nodeHolds = [](const Ask& a,
-                            unsigned) { return a.nodeHolds.value_or(a.holds.value_or(a.timeout)); },
             // The node is the name's first letter: "a1" and "a2" go to node a.
             .node = [](const Ask& a) { return static_cast<std::uint64_t>(a.name.at(0)); },
             .attempts = [](const Ask& a) { return a.attempts; },
