@@ -126,7 +126,12 @@ void SmDaemon::Impl::heavy(bool takeover, std::optional<FreshDiscovery> discover
   setUp(result->up);
   if (uptime.up && (!wasUp || !result->changes.empty()))
     logUp(*result, takeover ? "takeover" : "heavy sweep");
-  if (uptime.up && result->plan) readVlArbForSa(*result);
+  if (uptime.up && result->plan) {
+    // Up promises an SA that answers: its snapshot before the read below,
+    // whose SMPs leave the loop serving SA queries between them.
+    sa.feedBeforeRead(*result);
+    readVlArbForSa(*result);
+  }
   recordSweep(info(uptime.up), &*result, {.read = true});
   machine.feed(Event::heavySweepDone(true, uptime.up, std::move(sms)));
 }

@@ -4,6 +4,7 @@
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
+#include <utility>
 
 #include "sm/mad/PerfCounters.h"
 #include "sm/sa/SaMad.h"
@@ -160,8 +161,15 @@ void SaService::traceAnswer(const ReceivedGmp& in, std::span<const std::uint8_t>
       t);
 }
 
+void SaService::feedBeforeRead(const SweepResult& result) {
+  if (listener_ && result.plan) listener_(result, sweep_.held(), agent_.self());
+  fedBeforeRead_ = &result;
+}
+
 void SaService::onSweep(const SweepOutcome& outcome) {
   const SweepResult* result = outcome.result;
+  const bool fed = result != nullptr && std::exchange(fedBeforeRead_, nullptr) == result;
+  if (fed && result->program.phase(program::ProgramPhase::ReadVlArb).requests == 0) return;
   if (listener_ && result && result->plan) listener_(*result, sweep_.held(), agent_.self());
 }
 

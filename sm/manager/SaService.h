@@ -87,6 +87,12 @@ class SaService final : public Service {
   // A sweep that planned: the SA's snapshot (the listener's), whether or
   // not the subnet came up.
   void onSweep(const SweepOutcome& outcome) override;
+  // A sweep that brought the subnet up, before the VLArbitration read for
+  // the SA that follows it (SmDaemon's heavy sweep): the snapshot now, so
+  // that an SA query between the read's SMPs is answered from the moment
+  // the daemon says up. onSweep() of the same result makes it again only
+  // if the read sent any SMP (its VLArbitrationTableRecords).
+  void feedBeforeRead(const SweepResult& result);
   void describe(control::DaemonStatus& status) const override;
   // SA requests waiting in the fair queue: a turn at the loop's top.
   bool ready() const override { return !queue_.empty(); }
@@ -108,6 +114,7 @@ class SaService final : public Service {
   GmpPort* port_{nullptr};
   std::shared_ptr<GmpResponder> responder_;
   SmDaemon::SubnetListener listener_;
+  const SweepResult* fedBeforeRead_{nullptr};
   std::function<void(control::SaStatus&)> describe_;
   // What the daemon's side counts: received..sendFailed (the responder
   // counts the rest, through describe_).

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 
+#include "sm/mad/PortInfoFill.h"
 #include "sm/sa/Components.h"
 
 namespace ibsm::sm::sa {
@@ -61,20 +62,9 @@ PortInfo portInfoOf(const SaSource& source, const SaSubnet& subnet, PortRef ref)
   // LocalPortNum is the port a query came in by: keep what the port said.
   if (!held) pi.localPortNum = port.number;
   if (held) return pi;
-  pi.capabilityMask = port.capabilityMask;
-  pi.linkWidthEnabled = port.link.widthEnabled;
-  pi.linkWidthSupported = port.link.widthSupported;
-  pi.linkWidthActive = port.link.widthActive;
-  pi.linkSpeedSupported = port.link.speedSupported;
-  pi.linkSpeedEnabled = port.link.speedEnabled;
-  pi.linkSpeedActive = port.link.speedActive;
-  pi.linkSpeedExtActive = port.link.extSpeedActive;
-  pi.linkSpeedExtSupported = port.link.extSpeedSupported;
-  pi.linkSpeedExtEnabled = port.link.extSpeedEnabled;
+  mad::fillFromPort(pi, port);
   pi.portState = port.state;
   pi.physState = port.physState;
-  pi.mtuCap = port.mtuCap;
-  pi.vlCap = port.vlCap;
   if (port.remote) pi.neighborMtu = std::min(port.mtuCap, fabric.port(*port.remote).mtuCap);
   pi.subnetTimeout = subnet.settings().packetLifeTime;
   return pi;

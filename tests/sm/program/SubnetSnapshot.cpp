@@ -7,6 +7,7 @@
 #include <stdexcept>
 #include <utility>
 
+#include "sm/mad/PortInfoFill.h"
 #include "sm/program/Diff.h"
 
 namespace ibsm::testing {
@@ -31,21 +32,13 @@ PortInfo portInfoOf(const Node& node, std::uint8_t num) {
   PortInfo pi;
   pi.lid = lidPort.lid;
   pi.lmc = lidPort.lmc;
-  pi.capabilityMask = port.capabilityMask;
+  sm::mad::fillFromPort(pi, port);
   pi.localPortNum = num;
-  pi.linkWidthEnabled = port.link.widthEnabled;
-  pi.linkWidthSupported = port.link.widthSupported;
-  pi.linkWidthActive = port.link.widthActive;
-  pi.linkSpeedSupported = port.link.speedSupported;
-  pi.linkSpeedEnabled = port.link.speedEnabled;
-  pi.linkSpeedActive = port.link.speedActive;
   pi.portState = !cabled                         ? PortState::Down
                  : port.state == PortState::Down ? PortState::Init
                                                  : port.state;
   pi.physState = cabled ? kPhysLinkUp : kPhysPolling;
-  pi.mtuCap = port.mtuCap;
   pi.neighborMtu = port.mtuCap;
-  pi.vlCap = port.vlCap;
   pi.operationalVls = port.vlCap;
   return pi;
 }

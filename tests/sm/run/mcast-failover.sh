@@ -77,7 +77,12 @@ client() { # OUTFILE ARGS...: sa-client on the asker's node
 # The groups `saquery -g` lists (the master answers), one line each:
 # MGID and the group's parameters, MLID aside (SAME), or the MLIDs (MLIDS).
 groups() { # OUT
-  SIM_HOST=$asker quiet timeout 10 saquery -g >"$1.raw" || return 1
+  SIM_HOST=$asker timeout 10 saquery -g >"$1.raw" 2>"$1.err" || {
+    local rc=$?
+    echo "saquery -g ($1) exit $rc: $(head -c 400 "$1.err" | tr '\n' ' ')" >&2
+    echo "asker's PortInfo: $(SIM_HOST=$asker timeout 5 smpquery portinfo 2>&1 | grep -iE 'SMLid|^Lid' | tr -s '. ' ' ' | tr '\n' ' ')" >&2
+    return 1
+  }
   awk '/group dump/ { if (r != "") print r; r = "" } /\.\.\./ { sub(/^[ \t]+/, ""); split($0, f, /\.+/);
          if (f[1] != "Mlid") r = r (r == "" ? "" : " ") f[1] "=" f[2] } END { if (r != "") print r }' \
     "$1.raw" | sort >"$1"

@@ -11,6 +11,7 @@
 #include <expected>
 #include <tuple>
 
+#include "sm/mad/PortInfoFill.h"
 #include "tests/sm/support/FakeFabricTransport.h"
 
 namespace ibsm::testing {
@@ -140,24 +141,13 @@ std::expected<SmpData, std::uint16_t> FakeFabricTransport::get(const Smp& reques
           t != subnetTimeouts_.end()) {
         pi.subnetTimeout = t->second;
       }
-      pi.capabilityMask = port.capabilityMask;
+      sm::mad::fillFromPort(pi, port);
       pi.localPortNum = at.port;
-      pi.linkWidthEnabled = port.link.widthEnabled;
-      pi.linkWidthSupported = port.link.widthSupported;
-      pi.linkWidthActive = port.link.widthActive;
-      pi.linkSpeedSupported = port.link.speedSupported;
-      pi.linkSpeedEnabled = port.link.speedEnabled;
-      pi.linkSpeedActive = port.link.speedActive;
-      pi.linkSpeedExtActive = port.link.extSpeedActive;
-      pi.linkSpeedExtSupported = port.link.extSpeedSupported;
-      pi.linkSpeedExtEnabled = port.link.extSpeedEnabled;
       pi.portState = !cabled                         ? PortState::Down
                      : port.state == PortState::Down ? PortState::Init
                                                      : port.state;
       pi.physState = cabled ? kPhysLinkUp : kPhysPolling;
-      pi.mtuCap = port.mtuCap;
       pi.neighborMtu = port.mtuCap;
-      pi.vlCap = port.vlCap;
       pi.operationalVls = operationalVls({at.node, num});
       pi.vlArbitrationLowCap = vlArbCaps_.first;
       pi.vlArbitrationHighCap = vlArbCaps_.second;
