@@ -342,10 +342,8 @@ Result<std::optional<ReceivedMad>> UmadTransport::receive(MadClock::time_point d
   std::size_t servedLate = 0;  // GMPs answered after the deadline
   for (;;) {
     if (gate_.holding()) flushHeld();
-    // What is queued is read first, without a poll() per MAD: the port's fd
-    // is non-blocking (umad2sim's read says EWOULDBLOCK as well), and under
-    // umad2sim each poll() takes the locks its receiver thread needs for
-    // every MAD it queues. poll() only when nothing is queued.
+    // What is queued is read without a poll() per MAD (the fd is non-blocking;
+    // under umad2sim a poll() takes the locks its receiver thread needs).
     int length = static_cast<int>(recvBuf_.size() - umad_size());
     const int rc = umad_recv(handles_->portId, recvBuf_.data(), &length, 0);
     if (rc == -EWOULDBLOCK) {
@@ -356,8 +354,7 @@ Result<std::optional<ReceivedMad>> UmadTransport::receive(MadClock::time_point d
           return std::optional<ReceivedMad>{};
         continue;
       }
-      // Asked not to wait (the engine's drain after each MAD): the empty read
-      // said it; under umad2sim a zero poll() takes the read's two locks too.
+      // Asked not to wait (the engine's drain after each MAD): no zero poll().
       if (deadline <= MadClock::now()) {
         ++wire_.emptyReads;
         return std::optional<ReceivedMad>{};
