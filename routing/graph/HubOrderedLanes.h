@@ -34,6 +34,7 @@ class HubOrderedLanes {
   // masks stay empty.
   struct Masks {
     std::vector<std::uint64_t> down, up, targetOf;
+    std::vector<std::uint8_t> rows;  // for the caller: per switch, its 64 entries
     void start(std::size_t switches) {
       down.assign(switches + 1, 0);
       up.assign(switches + 1, 0);

@@ -42,16 +42,35 @@ std::uint64_t HeldColumns::wholeLanes(std::span<const HeldLane> lanes, Scratch& 
     scratch.targetOf[l.sw] |= std::uint64_t{1} << i;
     if (entry(l.sw, l.lid) == l.port) delivered |= std::uint64_t{1} << i;
   }
-  const auto rowOf = [&](SwitchIndex s, std::uint8_t* ports) {
-    if (contiguous && lanes[0].lid.value + count <= tableSize_[s])
-      std::copy_n(table_[s] + lanes[0].lid.value, count, ports);
+  // The tile's rows, once, in the order the D sweep reads them (latest
+  // first), the tables a few switches ahead asked for: the U sweep then
+  // reads its entries from there too.
+  scratch.rows.resize(n * 64);
+  constexpr std::size_t kAhead = 8;
+  const std::size_t first = lanes[0].lid.value, last = lanes[count - 1].lid.value;
+  for (std::size_t k = order_.size(); k-- > 0;) {
+    if (k >= kAhead) {
+      const SwitchIndex a = order_[k - kAhead];
+      if (table_[a] != nullptr && last < tableSize_[a]) {
+        __builtin_prefetch(table_[a] + first);
+        __builtin_prefetch(table_[a] + last);
+      }
+    }
+    const SwitchIndex s = order_[k];
+    if (table_[s] == nullptr) continue;
+    std::uint8_t* row = scratch.rows.data() + s * 64;
+    if (contiguous && first + count <= tableSize_[s])
+      std::copy_n(table_[s] + first, count, row);
     else
-      for (std::size_t i = 0; i < count; ++i) ports[i] = entry(s, lanes[i].lid);
+      for (std::size_t i = 0; i < count; ++i) row[i] = entry(s, lanes[i].lid);
+  }
+  const auto rowOf = [&](SwitchIndex s, std::uint8_t* ports) {
+    std::copy_n(scratch.rows.data() + s * 64, count, ports);
   };
   const std::uint64_t all = count == 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << count) - 1;
   return hops_.whole(
       order_, count, all, delivered, scratch, rowOf,
-      [&](SwitchIndex s, unsigned i) { return entry(s, lanes[i].lid); },
+      [&](SwitchIndex s, unsigned i) { return scratch.rows[s * 64 + i]; },
       [&](SwitchIndex s) { return table_[s] != nullptr; });
 }
 
