@@ -24,6 +24,7 @@
 #include "routing/engines/ftree/FatTreeDmodk.h"
 #include "routing/engines/ftree/FatTreeHeldColumns.h"
 #include "routing/engines/ftree/FatTreeHint.h"
+#include "routing/engines/ftree/FatTreeHintPass.h"
 #include "routing/engines/ftree/FatTreeHub.h"
 #include "routing/engines/ftree/FatTreeLayout.h"
 #include "routing/engines/ftree/FatTreeLegalise.h"
@@ -349,7 +350,10 @@ class FatTreeEngine final : public RoutingEngine {
     });
     // D-mod-K first wherever it holds, so that the placement by load of the
     // rest sees the flows of every destination it routed, kept or not.
-    if (const auto degraded = DegradedDmodk::make(layout, reach, destinations)) {
+    // The judge's plan under change (the same fabric read the same way), else its own.
+    const DegradedDmodk* shared = sharedDegraded(hint, layout, destinations);
+    const auto own = shared ? std::nullopt : DegradedDmodk::make(layout, reach, destinations);
+    if (const DegradedDmodk* degraded = shared ? shared : own ? &*own : nullptr) {
       DegradedSinks sinks{balanced, legaliser, hint, writer, tally, lengths};
       order =
           routeMostByDmodk({layout, reach, hub, destinations, *degraded}, order, sinks, threads);

@@ -105,13 +105,28 @@ std::shared_ptr<const HintPass> hintPassUnderChange(const Fabric& fabric, const 
   // Where ftree routes by load (FatTreeEngine's routeBalanced).
   if (completeAndRegular(layout, frame.reach) || dmodkOnUnevenLeaves(layout, frame.reach))
     return nullptr;
-  const auto destinations = caDestinations(layout, graph, fabric);
-  const auto degraded = DegradedDmodk::make(layout, frame.reach, destinations);
+  auto setup = std::make_shared<DegradedSetup>();
+  setup->destinations = caDestinations(layout, graph, fabric);
+  auto degraded = DegradedDmodk::make(layout, frame.reach, setup->destinations);
   if (!degraded) return nullptr;
+  setup->degraded.emplace(std::move(*degraded));
   const HintColumns hint(graph, layout, previous, &holds);
-  const DegradedTree tree{layout, frame.reach, frame.hub, destinations, *degraded};
-  return std::make_shared<const HintPass>(
-      hintPass(tree, caOrder(layout, destinations), hint, threads));
+  const DegradedTree tree{layout, frame.reach, frame.hub, setup->destinations, *setup->degraded};
+  auto pass = std::make_shared<HintPass>(
+      hintPass(tree, caOrder(layout, setup->destinations), hint, threads));
+  pass->setup = std::move(setup);
+  return pass;
+}
+
+const DegradedDmodk* sharedDegraded(const HintColumns& hint, const FatTreeLayout& layout,
+                                    std::span<const Destination> destinations) {
+  const PreviousHolds* holds = hint.holds();
+  if (holds == nullptr || !holds->frame) return nullptr;
+  const auto* frame = static_cast<const FatTreeFrame*>(holds->frame.get());
+  if (&frame->layout != &layout || !frame->pass || !frame->pass->setup) return nullptr;
+  const DegradedSetup& setup = *frame->pass->setup;
+  if (setup.destinations.size() != destinations.size() || !setup.degraded) return nullptr;
+  return &*setup.degraded;
 }
 
 }  // namespace ibsm::routing::ftree

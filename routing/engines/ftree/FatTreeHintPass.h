@@ -20,9 +20,11 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <span>
 #include <vector>
 
+#include "routing/engines/ftree/FatTreeDegraded.h"
 #include "routing/engines/ftree/FatTreeDegradedPlan.h"
 #include "routing/engines/ftree/FatTreeHeldColumns.h"
 #include "routing/engines/ftree/FatTreeHintedFlows.h"
@@ -30,6 +32,14 @@
 namespace ibsm::routing::ftree {
 
 enum class Way : std::uint8_t { kLeft, kHeld, kRouted };
+
+// The degraded D-mod-K plan the judge's pass was made with, and the CA
+// destinations it reads (its span points into them): ftree routes from it
+// rather than make the same again (sharedDegraded).
+struct DegradedSetup {
+  std::vector<Destination> destinations;
+  std::optional<DegradedDmodk> degraded;
+};
 
 struct HintPass {
   std::vector<std::size_t> order;   // the destination order it was made for
@@ -43,6 +53,8 @@ struct HintPass {
   // of the layout, from the compute CAs of each leaf (layout.computeCas).
   std::vector<std::uint16_t> copiedLids;
   std::vector<std::uint64_t> baseLoad;
+  // Under change (hintPassUnderChange): what it was made with; else null.
+  std::shared_ptr<const DegradedSetup> setup;
 };
 
 // The destinations of `order` (a CA's LIDs one run) with the hint `hint`,
@@ -63,5 +75,11 @@ std::shared_ptr<const HintPass> hintPassUnderChange(const Fabric& fabric, const 
                                                     const FatTreeFrame& frame,
                                                     std::span<const Lft> previous,
                                                     const PreviousHolds& holds, unsigned threads);
+
+// The degraded D-mod-K plan of the judge's pass (HintPass::setup), when
+// `hint` carries verdicts judged on a frame of `layout` with such a pass
+// made for `destinations.size()` destinations; else null (ftree makes its own).
+const DegradedDmodk* sharedDegraded(const HintColumns& hint, const FatTreeLayout& layout,
+                                    std::span<const Destination> destinations);
 
 }  // namespace ibsm::routing::ftree
