@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <cstdint>
 #include <numeric>
 #include <optional>
 #include <set>
@@ -127,13 +128,19 @@ std::optional<std::string> refusal(const TablesVerdict& mine, const TablesVerdic
   return std::nullopt;
 }
 
+// The LIDs every switch's table holds: below the shortest table.
+std::size_t lidsInEveryTable(const RoutingResult& result, const routing::SwitchGraph& graph) {
+  std::size_t out = graph.size() == 0 ? 0 : SIZE_MAX;
+  for (routing::SwitchIndex s = 0; s < graph.size(); ++s)
+    out = std::min(out, result.lfts[graph.nodeId(s)].port.size());
+  return out;
+}
+
 // Whether `lid`'s entry is unchanged in every switch's table (`changed`
-// from the previous ones) and every table holds it.
-bool unchangedColumn(const PreviousHolds& changed, std::size_t lid, std::size_t switches,
-                     const RoutingResult& result, const routing::SwitchGraph& graph) {
-  for (routing::SwitchIndex s = 0; s < switches; ++s)
-    if (lid >= result.lfts[graph.nodeId(s)].port.size()) return false;
-  if (lid >= changed.lids) return false;
+// from the previous ones) and every table holds it (`held`:
+// lidsInEveryTable).
+bool unchangedColumn(const PreviousHolds& changed, std::size_t lid, std::size_t held) {
+  if (lid >= held || lid >= changed.lids) return false;
   const std::uint64_t* row = changed.bits.data() + lid * changed.words;
   return std::all_of(row, row + changed.words, [](std::uint64_t w) { return w == 0; });
 }
@@ -147,8 +154,9 @@ std::optional<CopiedLoads> copiedLoads(const routing::ftree::FatTreeFrame& frame
                                        const routing::SwitchGraph& graph) {
   const routing::ftree::FatTreeLayout& layout = frame.layout;
   CopiedLoads out;
+  const std::size_t held = lidsInEveryTable(result, graph);
   for (const std::uint16_t lid : pass.copiedLids) {
-    if (!unchangedColumn(changed, lid, layout.switches(), result, graph)) return std::nullopt;
+    if (!unchangedColumn(changed, lid, held)) return std::nullopt;
     if (out.lids.size() <= lid) out.lids.resize(lid + 1u, false);
     out.lids[lid] = true;
   }
