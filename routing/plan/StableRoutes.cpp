@@ -179,7 +179,7 @@ struct Judged {
   std::shared_ptr<const routing::ftree::FatTreeFrame> frame;
   std::optional<routing::ftree::HeldColumns> whole;
   HeldChains held;
-  std::shared_ptr<const routing::ftree::HintPass> pass;
+  std::shared_ptr<routing::ftree::HintPass> pass;
 };
 
 Judged judgePrevious(const Fabric& fabric, const routing::SwitchGraph& graph,
@@ -284,6 +284,8 @@ Result<RoutingResult> routeUnderChange(const Fabric& fabric, const EngineRegistr
   options.previous = previous;
   options.previousHolds = &judged.held.holds;
   auto hinted = registry.route(fabric, engines, options, judge);
+  // ftree has routed from the pass's degraded plan: no one reads it after.
+  if (judged.pass) judged.pass->setup.reset();
   if (!hinted) return hinted;
   const bool followed = hinted->followedPrevious;
   options.previous = {};

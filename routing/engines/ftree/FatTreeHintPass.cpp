@@ -97,10 +97,10 @@ std::vector<std::size_t> caOrder(const FatTreeLayout& layout,
   return order;
 }
 
-std::shared_ptr<const HintPass> hintPassUnderChange(const Fabric& fabric, const SwitchGraph& graph,
-                                                    const FatTreeFrame& frame,
-                                                    std::span<const Lft> previous,
-                                                    const PreviousHolds& holds, unsigned threads) {
+std::shared_ptr<HintPass> hintPassUnderChange(const Fabric& fabric, const SwitchGraph& graph,
+                                              const FatTreeFrame& frame,
+                                              std::span<const Lft> previous,
+                                              const PreviousHolds& holds, unsigned threads) {
   const FatTreeLayout& layout = frame.layout;
   // Where ftree routes by load (FatTreeEngine's routeBalanced).
   if (completeAndRegular(layout, frame.reach) || dmodkOnUnevenLeaves(layout, frame.reach))

@@ -53,7 +53,8 @@ struct HintPass {
   // of the layout, from the compute CAs of each leaf (layout.computeCas).
   std::vector<std::uint16_t> copiedLids;
   std::vector<std::uint64_t> baseLoad;
-  // Under change (hintPassUnderChange): what it was made with; else null.
+  // Under change (hintPassUnderChange): what it was made with, for ftree
+  // while it routes (the judge lets it go after); else null.
   std::shared_ptr<const DegradedSetup> setup;
 };
 
@@ -71,10 +72,10 @@ std::vector<std::size_t> caOrder(const FatTreeLayout& layout,
 // (judged on `previous`), made before it routes; null where ftree routes
 // without it (a complete tree, leaves of uneven height, no degraded
 // D-mod-K).
-std::shared_ptr<const HintPass> hintPassUnderChange(const Fabric& fabric, const SwitchGraph& graph,
-                                                    const FatTreeFrame& frame,
-                                                    std::span<const Lft> previous,
-                                                    const PreviousHolds& holds, unsigned threads);
+std::shared_ptr<HintPass> hintPassUnderChange(const Fabric& fabric, const SwitchGraph& graph,
+                                              const FatTreeFrame& frame,
+                                              std::span<const Lft> previous,
+                                              const PreviousHolds& holds, unsigned threads);
 
 // The degraded D-mod-K plan of the judge's pass (HintPass::setup), when
 // `hint` carries verdicts judged on a frame of `layout` with such a pass
