@@ -18,6 +18,7 @@
 #include <algorithm>
 
 #include "routing/engines/DeclaredVls.h"
+#include "routing/engines/sssp/SsspChoice.h"
 #include "routing/engines/sssp/SsspLayers.h"
 #include "routing/engines/sssp/SsspRoutes.h"
 
@@ -62,7 +63,8 @@ class SsspEngine final : public RoutingEngine {
   Result<RoutingResult> route(const Fabric& fabric, const RoutingOptions& options) const override {
     const routing::SwitchGraph graph(fabric);
     const routing::sssp::Channels channels(graph);
-    auto tables = routing::sssp::routeBalanced(fabric, graph, channels, kPasses, options.threads);
+    auto choice = routing::sssp::routeBestOf(fabric, graph, channels, kPasses, options.threads);
+    auto& tables = choice.tables;
     const std::uint8_t allowed = std::min(options.maxVls, routing::declaredDataVls(fabric));
     const auto plan =
         routing::sssp::planLayers(graph, channels, tables, std::max<std::uint8_t>(allowed, 1));
@@ -73,12 +75,13 @@ class SsspEngine final : public RoutingEngine {
     result.engine = std::string(name());
     result.lfts = std::move(tables.lfts);
     result.vlsUsed = plan.layers;
-    const auto busiest = tables.load.empty() ? 0 : *std::ranges::max_element(tables.load);
-    result.notes.push_back(
-        fmt::format("shortest paths balanced by link load over all CA pairs (best of {} passes): "
-                    "busiest link {} "
-                    "CA-to-CA routes",
-                    kPasses, busiest));
+    result.notes.push_back(fmt::format(
+        "shortest paths balanced by link load over all CA pairs (best of {} passes; LIDs {}, "
+        "host-to-host loads weighed {}: the best of 8 ways): busiest link {} CA-to-CA routes, "
+        "{} between hosts, {} with an aggregation node",
+        kPasses, choice.balance.roundRobin ? "one per destination switch in turn" : "in order",
+        choice.balance.hostWeight, choice.busiestAll, choice.busiestHosts,
+        choice.busiestAggregation));
     if (plan.layers > 1) {
       result.sl2vl = layerSl2Vl(fabric, graph, plan.layers);
       result.pairSls = pairSls(graph, plan.raised);

@@ -260,10 +260,10 @@ LayerPlan planLayers(const SwitchGraph& graph, const Channels& channels, const S
     LayerGraph deps(paths, layer, l, channels.size());
     if (deps.empty()) break;
     plan.layers = static_cast<std::uint8_t>(l + 1);
-    if (l >= allowed || l == 15) {
-      plan.problem =
-          fmt::format("the shortest routes need more than {} VL{} to be free of credit loops",
-                      allowed, allowed == 1 ? "" : "s");
+    if (l == 15) {  // past 16 layers the squeeze is not tried
+      plan.problem = fmt::format(
+          "the shortest routes need more than 16 VLs to be free of credit loops (allowed {})",
+          allowed);
       return plan;
     }
     for (auto cycle = deps.findCycle(); !cycle.empty(); cycle = deps.findCycle()) {
@@ -273,7 +273,14 @@ LayerPlan planLayers(const SwitchGraph& graph, const Channels& channels, const S
       ++plan.cuts;
     }
   }
+  // The cuts may pass `allowed`: the squeeze often brings them back under.
   plan.layers = squeezeLayers(paths, layer, plan.layers, channels.size());
+  if (plan.layers > allowed) {
+    plan.problem =
+        fmt::format("the shortest routes need more than {} VL{} to be free of credit loops",
+                    allowed, allowed == 1 ? "" : "s");
+    return plan;
+  }
   for (std::size_t p = 0; p < paths.size(); ++p)
     if (layer[p] > 0) plan.raised.push_back({paths.lid[p], paths.from[p], layer[p]});
   return plan;
