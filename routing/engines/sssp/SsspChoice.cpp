@@ -1,5 +1,7 @@
 #include "routing/engines/sssp/SsspChoice.h"
 
+#include <ibsm/ParallelFor.h>
+
 #include <algorithm>
 #include <array>
 
@@ -28,15 +30,19 @@ std::array<std::uint64_t, 3> figures(const SsspTables& t) {
 
 Choice routeBestOf(const Fabric& fabric, const SwitchGraph& graph, const Channels& channels,
                    unsigned passes, unsigned threads) {
-  std::vector<SsspTables> tables;
-  std::vector<std::array<std::uint64_t, 3>> figs;
+  // The ways on up to `threads` threads, each on one: the same tables on any number.
+  std::vector<SsspTables> tables(kBalances.size());
+  std::vector<std::array<std::uint64_t, 3>> figs(kBalances.size());
+  parallelFor(threads, kBalances.size(), 1, [&](std::size_t begin, std::size_t end, unsigned) {
+    for (std::size_t i = begin; i < end; ++i) {
+      tables[i] = routeBalanced(fabric, graph, channels, passes, 1, kBalances[i]);
+      figs[i] = figures(tables[i]);
+    }
+  });
   std::array<std::uint64_t, 3> lowest{};
   lowest.fill(~std::uint64_t{0});
-  for (const Balance& b : kBalances) {
-    tables.push_back(routeBalanced(fabric, graph, channels, passes, threads, b));
-    figs.push_back(figures(tables.back()));
-    for (std::size_t k = 0; k < 3; ++k) lowest[k] = std::min(lowest[k], figs.back()[k]);
-  }
+  for (const auto& f : figs)
+    for (std::size_t k = 0; k < 3; ++k) lowest[k] = std::min(lowest[k], f[k]);
   // The worst ratio to the lowest, compared exactly: a/b < c/d as a*d < c*b.
   const auto worse = [&](std::size_t i, std::size_t j) {  // i's worst ratio above j's
     const auto ratio = [&](std::size_t c, std::size_t k) {
