@@ -74,11 +74,11 @@ done < <("$root/scripts/ftree-kinds.sh" --list --radix "$radix")
 # With the engine's SL2VL and pair SLs (sssp's layers) when it wrote them, so
 # the credit-loop verdict walks each pair on its SL.
 walk() {
-  local vls=()
-  [[ -f $2/sl2vl.dump ]] && vls+=(--sl2vl "$2/sl2vl.dump")
-  [[ -f $2/pair-sls ]] && vls+=(--pair-sls "$2/pair-sls" --guid2lid "$2/guid2lid")
+  local sls=()
+  [[ -f $2/sl2vl.dump ]] && sls+=(--sl2vl "$2/sl2vl.dump")
+  [[ -f $2/pair-sls ]] && sls+=(--pair-sls "$2/pair-sls" --guid2lid "$2/guid2lid")
   python3 "$root/bench/judge/judge-routes.py" --net "$1" --lfts "$2/opensm-lfts.dump" \
-    "${vls[@]}" --json "$work/judge.json" >/dev/null || return
+    "${sls[@]}" --json "$work/judge.json" >/dev/null || return
   python3 - "$work/judge.json" <<'PY'
 import json, sys
 j = json.load(open(sys.argv[1]))
