@@ -11,7 +11,8 @@
 // the smallest; ties to the earlier candidate (the first is LID order, no
 // host weight: sssp as it was). On fabrics without aggregation nodes the
 // host figure is the all-pairs one and the third is zero, so the candidate
-// with the least busy busiest link wins.
+// with the least busy busiest link wins. Past a million switch x LID routes
+// only the first way is routed.
 #pragma once
 
 #include <string>

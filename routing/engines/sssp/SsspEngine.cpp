@@ -1,7 +1,9 @@
 // sssp: balanced shortest paths on VL layers, for fabrics that are neither a
 // fat tree nor a dragonfly (irregular clusters) and for degraded
 // dragonflies. Every route takes the fewest switch hops, chosen by link load
-// over all CA pairs (SsspRoutes.h), then the routes are spread over VL
+// over all CA pairs (SsspRoutes.h), routed eight ways and the best kept
+// (SsspChoice.h: the figures over all pairs, host pairs and pairs with an
+// aggregation node weighed together), then the routes are spread over VL
 // layers so that each layer's channel dependency graph is acyclic
 // (SsspLayers.h). It refuses when the layers need more VLs than
 // RoutingOptions::maxVls or the ports' VLCap allow.
