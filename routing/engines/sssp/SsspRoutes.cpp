@@ -176,6 +176,17 @@ std::uint64_t busiest(const std::vector<std::uint64_t>& load) {
   return load.empty() ? 0 : *std::ranges::max_element(load);
 }
 
+// Switch hops between every pair (cables run both ways: hops from d = to d).
+std::vector<std::uint16_t> switchHops(const SwitchGraph& graph, unsigned threads) {
+  const std::size_t n = graph.size();
+  std::vector<std::uint16_t> dist(n * n);
+  parallelFor(threads, n, 8, [&](std::size_t begin, std::size_t end, unsigned) {
+    for (std::size_t d = begin; d < end; ++d)
+      std::ranges::copy(graph.hopsFrom(static_cast<SwitchIndex>(d)), dist.begin() + d * n);
+  });
+  return dist;
+}
+
 }  // namespace
 
 SsspTables routeBalanced(const Fabric& fabric, const SwitchGraph& graph, const Channels& channels,
@@ -189,12 +200,7 @@ SsspTables routeBalanced(const Fabric& fabric, const SwitchGraph& graph, const C
   for (SwitchIndex s = 0; s < n; ++s)
     out.lfts[graph.nodeId(s)].port.assign(out.targets.size(), kNoRoute);
 
-  // Switch hops between every pair (cables run both ways: hops from d = to d).
-  std::vector<std::uint16_t> dist(n * n);
-  parallelFor(threads, n, 8, [&](std::size_t begin, std::size_t end, unsigned) {
-    for (std::size_t d = begin; d < end; ++d)
-      std::ranges::copy(graph.hopsFrom(static_cast<SwitchIndex>(d)), dist.begin() + d * n);
-  });
+  const auto dist = switchHops(graph, threads);
 
   std::vector<std::uint64_t> hosts;
   const auto aggregation = aggregationLids(fabric, graph, out.targets.size(), hosts);
