@@ -4,7 +4,9 @@
 # (--net: the net file and the dump; independent of ibsm's report), all pairs
 # and per class beside, for ftree (--engine auto), ftree-vl (the same engine) and updn, on the DGX-like
 # and Lassen-like look-alikes and the generated kinds of scripts/ftree-kinds.sh
-# (its --list: the kinds are listed there only). Classes: "compute" (neither
+# (its --list: the kinds are listed there only), and sssp (balanced shortest
+# paths on VL layers; what auto takes on trees with director pods where its
+# busiest link is lower). Classes: "compute" (neither
 # end an aggregation node nor a host above the leaves), "hosts" (no
 # aggregation node at either end), "all".
 #   scripts/apart-figures.sh [--ibsm BIN] [--route-with BIN] [--radix K] [--only NAME]
@@ -69,9 +71,14 @@ while IFS= read -r kind; do
   fabrics+=("${kind%%|*}|--radix $radix ${kind#*|}")
 done < <("$root/scripts/ftree-kinds.sh" --list --radix "$radix")
 # walk NET DUMP_DIR: the judge's figures as compute / hosts / all lines.
+# With the engine's SL2VL and pair SLs (sssp's layers) when it wrote them, so
+# the credit-loop verdict walks each pair on its SL.
 walk() {
+  local sls=()
+  [[ -f $2/sl2vl.dump ]] && sls+=(--sl2vl "$2/sl2vl.dump")
+  [[ -f $2/pair-sls ]] && sls+=(--pair-sls "$2/pair-sls" --guid2lid "$2/guid2lid")
   python3 "$root/bench/judge/judge-routes.py" --net "$1" --lfts "$2/opensm-lfts.dump" \
-    --json "$work/judge.json" >/dev/null || return
+    "${sls[@]}" --json "$work/judge.json" >/dev/null || return
   python3 - "$work/judge.json" <<'PY'
 import json, sys
 j = json.load(open(sys.argv[1]))
@@ -81,6 +88,7 @@ for name, busiest, pairs, longest in (("compute", "busiest_compute", "pairs_comp
     print(f"{name:8} pairs {j[pairs]:>9}  busiest {j[busiest]:>7} ({j['busiest_link_' + name]})  "
           f"mean {j['mean_' + name]:8.1f}  longest {j[longest]} hops  "
           f"longer than shortest {j['longer_' + name]}")
+print(f"VLs {j['vls']}  credit-loop free {j['credit_loop_free']}")
 if j["unrouted"]:
     print(f"unrouted or looping: {j['unrouted']}")
 PY
@@ -91,7 +99,7 @@ for f in "${fabrics[@]}"; do
   # shellcheck disable=SC2086
   "$ibsm" topo generate fat-tree ${f#*|} -o "$work/net" >/dev/null
   # ftree-vl: the same engine as ftree (auto) now (issue 33); both kept to show they agree.
-  for engine in auto ftree-vl updn; do
+  for engine in auto ftree-vl updn sssp; do
     if ! /usr/bin/time -f "%e s wall %U user %S sys %M KB" -o "$work/time" \
       "$route_with" route --topology "$work/net" --engine "$engine" --out "$work/$engine" \
       --force >"$work/summary" 2>&1; then

@@ -1,7 +1,9 @@
 // sssp: balanced shortest paths on VL layers, for fabrics that are neither a
 // fat tree nor a dragonfly (irregular clusters) and for degraded
 // dragonflies. Every route takes the fewest switch hops, chosen by link load
-// over all CA pairs (SsspRoutes.h), then the routes are spread over VL
+// over all CA pairs (SsspRoutes.h), routed eight ways and the best kept
+// (SsspChoice.h: the figures over all pairs, host pairs and pairs with an
+// aggregation node weighed together), then the routes are spread over VL
 // layers so that each layer's channel dependency graph is acyclic
 // (SsspLayers.h). It refuses when the layers need more VLs than
 // RoutingOptions::maxVls or the ports' VLCap allow.
@@ -18,6 +20,7 @@
 #include <algorithm>
 
 #include "routing/engines/DeclaredVls.h"
+#include "routing/engines/sssp/SsspChoice.h"
 #include "routing/engines/sssp/SsspLayers.h"
 #include "routing/engines/sssp/SsspRoutes.h"
 
@@ -62,7 +65,8 @@ class SsspEngine final : public RoutingEngine {
   Result<RoutingResult> route(const Fabric& fabric, const RoutingOptions& options) const override {
     const routing::SwitchGraph graph(fabric);
     const routing::sssp::Channels channels(graph);
-    auto tables = routing::sssp::routeBalanced(fabric, graph, channels, kPasses, options.threads);
+    auto choice = routing::sssp::routeBestOf(fabric, graph, channels, kPasses, options.threads);
+    auto& tables = choice.tables;
     const std::uint8_t allowed = std::min(options.maxVls, routing::declaredDataVls(fabric));
     const auto plan =
         routing::sssp::planLayers(graph, channels, tables, std::max<std::uint8_t>(allowed, 1));
@@ -73,12 +77,13 @@ class SsspEngine final : public RoutingEngine {
     result.engine = std::string(name());
     result.lfts = std::move(tables.lfts);
     result.vlsUsed = plan.layers;
-    const auto busiest = tables.load.empty() ? 0 : *std::ranges::max_element(tables.load);
-    result.notes.push_back(
-        fmt::format("shortest paths balanced by link load over all CA pairs (best of {} passes): "
-                    "busiest link {} "
-                    "CA-to-CA routes",
-                    kPasses, busiest));
+    result.notes.push_back(fmt::format(
+        "shortest paths balanced by link load over all CA pairs (best of {} passes; LIDs {}, "
+        "host-to-host loads weighed {}: the best of 8 ways): busiest link {} CA-to-CA routes, "
+        "{} between hosts, {} with an aggregation node",
+        kPasses, choice.balance.roundRobin ? "one per destination switch in turn" : "in order",
+        choice.balance.hostWeight, choice.busiestAll, choice.busiestHosts,
+        choice.busiestAggregation));
     if (plan.layers > 1) {
       result.sl2vl = layerSl2Vl(fabric, graph, plan.layers);
       result.pairSls = pairSls(graph, plan.raised);

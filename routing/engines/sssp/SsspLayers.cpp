@@ -153,6 +153,102 @@ class LayerGraph {
   std::vector<std::uint8_t> color_;       // per channel
 };
 
+// The dependencies of one layer as an adjacency list with counts, to which a
+// path is added only when the layer stays acyclic with it.
+class OpenLayer {
+ public:
+  OpenLayer(const Paths& paths, const std::vector<std::uint8_t>& layer, std::uint8_t l,
+            std::size_t channels)
+      : paths_(paths), out_(channels), seen_(channels, 0) {
+    for (std::uint32_t p = 0; p < paths.size(); ++p)
+      if (layer[p] == l) add(p);
+  }
+
+  // Adds path p when no cycle closes through its dependencies (each new one,
+  // a -> b, closes one exactly when b reaches a); otherwise leaves the layer
+  // as it was and says no.
+  bool tryAdd(std::uint32_t p) {
+    const auto fresh = add(p);
+    for (const auto& [a, b] : fresh)
+      if (reaches(b, a)) {
+        remove(p);
+        return false;
+      }
+    return true;
+  }
+  void remove(std::uint32_t p) {
+    for (std::uint32_t i = paths_.begin[p]; i + 1 < paths_.begin[p + 1]; ++i) {
+      auto& list = out_[paths_.chans[i]];
+      auto it = std::ranges::find(list, paths_.chans[i + 1], &Dep::first);
+      if (--it->second == 0) list.erase(it);
+    }
+  }
+
+ private:
+  using Dep = std::pair<std::uint32_t, std::uint32_t>;
+
+  std::vector<Dep> add(std::uint32_t p) {
+    std::vector<Dep> fresh;
+    for (std::uint32_t i = paths_.begin[p]; i + 1 < paths_.begin[p + 1]; ++i) {
+      const std::uint32_t a = paths_.chans[i], b = paths_.chans[i + 1];
+      auto& list = out_[a];
+      auto it = std::ranges::find(list, b, &Dep::first);
+      if (it == list.end()) {
+        list.emplace_back(b, 1);
+        fresh.emplace_back(a, b);
+      } else {
+        ++it->second;
+      }
+    }
+    return fresh;
+  }
+  bool reaches(std::uint32_t from, std::uint32_t to) {
+    ++stamp_;
+    std::vector<std::uint32_t> stack{from};
+    seen_[from] = stamp_;
+    while (!stack.empty()) {
+      const std::uint32_t c = stack.back();
+      stack.pop_back();
+      if (c == to) return true;
+      for (const auto& [next, n] : out_[c])
+        if (seen_[next] != stamp_) {
+          seen_[next] = stamp_;
+          stack.push_back(next);
+        }
+    }
+    return false;
+  }
+
+  const Paths& paths_;
+  std::vector<std::vector<Dep>> out_;  // per channel: (channel it waits on, paths making it)
+  std::vector<std::uint32_t> seen_;
+  std::uint32_t stamp_{0};
+};
+
+// Moves each raised path, layer by layer from the lowest, down to the
+// lowest layer that stays acyclic with it (a layer it leaves stays acyclic:
+// it only loses dependencies). No path goes up, so no layer is more than
+// the cycle search made; the top layers, thin (a few hundred routes on a
+// Lassen-like tree), often empty. Returns the layers still used.
+std::uint8_t squeezeLayers(const Paths& paths, std::vector<std::uint8_t>& layer,
+                           std::uint8_t layers, std::size_t channels) {
+  std::vector<OpenLayer> open;
+  for (std::uint8_t l = 0; l < layers; ++l) open.emplace_back(paths, layer, l, channels);
+  for (std::uint8_t from = 1; from < layers; ++from)
+    for (std::uint32_t p = 0; p < paths.size(); ++p) {
+      if (layer[p] != from) continue;
+      for (std::uint8_t l = 0; l < from; ++l)
+        if (open[l].tryAdd(p)) {
+          open[from].remove(p);
+          layer[p] = l;
+          break;
+        }
+    }
+  std::uint8_t used = 1;
+  for (const std::uint8_t l : layer) used = std::max<std::uint8_t>(used, l + 1);
+  return used;
+}
+
 }  // namespace
 
 LayerPlan planLayers(const SwitchGraph& graph, const Channels& channels, const SsspTables& tables,
@@ -164,10 +260,10 @@ LayerPlan planLayers(const SwitchGraph& graph, const Channels& channels, const S
     LayerGraph deps(paths, layer, l, channels.size());
     if (deps.empty()) break;
     plan.layers = static_cast<std::uint8_t>(l + 1);
-    if (l >= allowed || l == 15) {
-      plan.problem =
-          fmt::format("the shortest routes need more than {} VL{} to be free of credit loops",
-                      allowed, allowed == 1 ? "" : "s");
+    if (l == 15) {  // past 16 layers the squeeze is not tried
+      plan.problem = fmt::format(
+          "the shortest routes need more than 16 VLs to be free of credit loops (allowed {})",
+          allowed);
       return plan;
     }
     for (auto cycle = deps.findCycle(); !cycle.empty(); cycle = deps.findCycle()) {
@@ -176,6 +272,14 @@ LayerPlan planLayers(const SwitchGraph& graph, const Channels& channels, const S
       deps.raise(cut, layer, l, static_cast<std::uint8_t>(l + 1));
       ++plan.cuts;
     }
+  }
+  // The cuts may pass `allowed`: the squeeze often brings them back under.
+  plan.layers = squeezeLayers(paths, layer, plan.layers, channels.size());
+  if (plan.layers > allowed) {
+    plan.problem =
+        fmt::format("the shortest routes need more than {} VL{} to be free of credit loops",
+                    allowed, allowed == 1 ? "" : "s");
+    return plan;
   }
   for (std::size_t p = 0; p < paths.size(); ++p)
     if (layer[p] > 0) plan.raised.push_back({paths.lid[p], paths.from[p], layer[p]});

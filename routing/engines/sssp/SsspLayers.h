@@ -8,6 +8,12 @@
 // destination, so the VLs together are free of credit loops. A pair travels
 // on the SL of its layer; SL k -> VL k.
 //
+// The cuts break cycles one at a time and leave the last layers thin; then
+// every raised route, from layer 1 up, moves down to the lowest layer that
+// stays acyclic with it (a layer it leaves only loses dependencies), which
+// empties them where it can: on a Lassen-like tree 5 VLs where the cuts
+// alone needed 7 (OpenSM's dfsssp: 6).
+//
 // The search is depth first over the channels, restarted after each cut
 // with the channels already proven to reach no cycle left out (removing
 // dependencies cannot give them one), so a layer costs about one pass over

@@ -47,8 +47,19 @@ struct SsspTables {
   std::vector<LidTarget> targets;   // index = LID
   std::vector<Lft> lfts;            // index = NodeId; empty for non-switches
   std::vector<std::uint64_t> load;  // per channel: CA-to-CA routes crossing it
-  std::size_t unroutedEntries{0};   // (switch, owned LID) entries left unrouted
-  std::size_t unreachableLids{0};   // owned LIDs some switch cannot reach
+  // per channel: of them, those with no aggregation node at either end
+  std::vector<std::uint64_t> hostLoad;
+  std::size_t unroutedEntries{0};  // (switch, owned LID) entries left unrouted
+  std::size_t unreachableLids{0};  // owned LIDs some switch cannot reach
+};
+
+// How the routes are balanced: the order the LIDs are routed in (by LID,
+// or one LID of each destination switch in turn) and the weight of the
+// host-to-host loads (no SHARP aggregation node at either end) in the cost
+// beside the loads of every CA pair.
+struct Balance {
+  bool roundRobin{false};
+  double hostWeight{0};
 };
 
 // `passes` >= 1: the first routes every LID, each further one reroutes every
@@ -56,7 +67,7 @@ struct SsspTables {
 // distances are computed on up to `threads` threads. The same tables on any
 // number of threads.
 SsspTables routeBalanced(const Fabric& fabric, const SwitchGraph& graph, const Channels& channels,
-                         unsigned passes, unsigned threads);
+                         unsigned passes, unsigned threads, const Balance& balance = {});
 
 // The most CA-to-CA routes (every ordered pair of CA ports, by their base
 // LIDs) any channel carries through `lfts`; what auto compares engines by.

@@ -10,7 +10,9 @@
 #include <ibsm/Engines.h>
 #include <ibsm/Report.h>
 
+#include <algorithm>
 #include <string>
+#include <vector>
 
 #include "tests/routing/engines/PairSlChecks.h"
 #include "tests/support/FabricFixtures.h"
@@ -59,6 +61,57 @@ TEST(SsspLayers, DegradedFatTreeLoopFreeOnEachPairsSl) {
   const Fabric f =
       generatedFabric(FatTreeSpec{.levels = 3, .radix = 8}, Degradation{.links = 20, .seed = 3});
   expectLoopFreeByBothJudges(f, routeSssp(f));
+}
+
+// The Lassen-like look-alike of scripts/apart-figures.sh (a director pod,
+// dual-rail nodes, I/O hosts on spines and cores, an aggregation node on
+// every switch): its shortest routes (every pair on the fewest switch hops)
+// fit on as few VLs as OpenSM's dfsssp needs for them (6, measured on
+// ibsim), loop-free on each pair's SL. The cycle search alone left a seventh
+// layer of a few routes; the raised routes then move down to the lowest
+// layer that stays acyclic with them.
+TEST(SsspLayers, LassenLikeOnNoMoreVlsThanDfsssp) {
+  const Fabric f = generatedFabric(FatTreeSpec{.levels = 3,
+                                               .radix = 24,
+                                               .trunk = 2,
+                                               .aggregationNodes = true,
+                                               .ioHosts = {{1, 8}, {2, 4}},
+                                               .directorPods = 1,
+                                               .rails = 2});
+  const auto r = routeSssp(f);
+  EXPECT_GT(r.vlsUsed, 1);
+  EXPECT_LE(r.vlsUsed, 6);
+  expectLoopFreeByBothJudges(f, r);  // and every pair on the fewest switch hops
+}
+
+// scripts/ftree-kinds.sh's "director pods 2 + rails + AN + I/O" at radix
+// 12: loop-free on each pair's SL, every pair on the fewest hops, on no more
+// VLs than dfsssp's 8 (measured on ibsim; the cycle search alone needed 6).
+TEST(SsspLayers, DirectorRailsAggregationIoKindLoopFreeOnEachPairsSl) {
+  const Fabric f = generatedFabric(FatTreeSpec{.levels = 3,
+                                               .radix = 12,
+                                               .aggregationNodes = true,
+                                               .ioHosts = {{2, 6}},
+                                               .directorPods = 2,
+                                               .rails = 6});
+  const auto r = routeSssp(f);
+  EXPECT_LE(r.vlsUsed, 8);
+  expectLoopFreeByBothJudges(f, r);
+}
+
+// Moving routes down never leaves a layer empty below one in use: every SL
+// below the highest carries pairs.
+TEST(SsspLayers, NoEmptyLayerBelowTheTop) {
+  const Fabric f = generatedFabric(FatTreeSpec{.levels = 3, .radix = 12, .directorPods = 2});
+  const auto r = routeSssp(f);
+  ASSERT_GT(r.vlsUsed, 1);
+  std::vector<bool> used(r.vlsUsed, false);
+  used[0] = true;
+  for (const auto& p : r.pairSls) {
+    ASSERT_LT(p.sl, r.vlsUsed);
+    used[p.sl] = true;
+  }
+  EXPECT_EQ(std::ranges::count(used, false), 0);
 }
 
 TEST(SsspLayers, RefusesRatherThanTablesWithLoopsWhenTooFewVls) {
