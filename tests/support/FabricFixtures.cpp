@@ -26,6 +26,16 @@ Fabric generatedFabric(const TopologySpec& spec, Degradation degrade, std::uint8
   return std::move(*fabric);
 }
 
+FatTreeSpec lassenLikeSpec() {
+  return FatTreeSpec{.levels = 3,
+                     .radix = 24,
+                     .trunk = 2,
+                     .aggregationNodes = true,
+                     .ioHosts = {{1, 8}, {2, 4}},
+                     .directorPods = 1,
+                     .rails = 2};
+}
+
 Fabric sampleFabric(std::string_view fileName, std::uint8_t lmc) {
   auto fabric = readTopologyFile(testTopologyPath(fileName));
   if (!fabric) fixtureFailed("readTopologyFile", fabric.error());

@@ -22,6 +22,10 @@ namespace ibsm::testing {
 // generateNetFile + parseNetFile + fresh LIDs.
 Fabric generatedFabric(const TopologySpec& spec, Degradation degrade = {}, std::uint8_t lmc = 0);
 
+// The Lassen-like look-alike of scripts/apart-figures.sh (its header says
+// what was assumed): director pods, rails, aggregation nodes, I/O hosts.
+FatTreeSpec lassenLikeSpec();
+
 // A sample fabric of tests/data/topologies (net file or ibnetdiscover
 // capture) with fresh LIDs; LIDs a capture already holds are kept, as the SM
 // would.

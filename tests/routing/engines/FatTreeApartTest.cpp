@@ -188,13 +188,7 @@ INSTANTIATE_TEST_SUITE_P(
                                                        .aggregationNodes = true,
                                                        .ioHosts = {{1, 6}, {2, 4}},
                                                        .rails = 8}},
-                      ApartCase{"LassenLike", FatTreeSpec{.levels = 3,
-                                                          .radix = 24,
-                                                          .trunk = 2,
-                                                          .aggregationNodes = true,
-                                                          .ioHosts = {{1, 8}, {2, 4}},
-                                                          .directorPods = 1,
-                                                          .rails = 2}}),
+                      ApartCase{"LassenLike", testing::lassenLikeSpec()}),
     [](const ::testing::TestParamInfo<ApartCase>& info) { return info.param.name; });
 
 }  // namespace

@@ -20,6 +20,7 @@ using routing::sssp::Channels;
 using routing::sssp::routeBalanced;
 using routing::sssp::routeBestOf;
 using testing::generatedFabric;
+using testing::lassenLikeSpec;
 
 constexpr unsigned kPasses = 4;
 
@@ -29,13 +30,7 @@ std::uint64_t most(const std::vector<std::uint64_t>& v) {
 
 // The Lassen-like look-alike of scripts/apart-figures.sh.
 Fabric lassenLike() {
-  return generatedFabric(FatTreeSpec{.levels = 3,
-                                     .radix = 24,
-                                     .trunk = 2,
-                                     .aggregationNodes = true,
-                                     .ioHosts = {{1, 8}, {2, 4}},
-                                     .directorPods = 1,
-                                     .rails = 2});
+  return generatedFabric(lassenLikeSpec());
 }
 
 TEST(SsspChoice, FiguresAreTheKeptTablesOwnCountedAgain) {

@@ -21,6 +21,7 @@ namespace ibsm {
 namespace {
 
 using testing::generatedFabric;
+using testing::lassenLikeSpec;
 using testing::walkPairsOnSls;
 
 RoutingResult routeSssp(const Fabric& f, std::uint8_t maxVls = 8) {
@@ -71,13 +72,7 @@ TEST(SsspLayers, DegradedFatTreeLoopFreeOnEachPairsSl) {
 // layer of a few routes; the raised routes then move down to the lowest
 // layer that stays acyclic with them.
 TEST(SsspLayers, LassenLikeOnNoMoreVlsThanDfsssp) {
-  const Fabric f = generatedFabric(FatTreeSpec{.levels = 3,
-                                               .radix = 24,
-                                               .trunk = 2,
-                                               .aggregationNodes = true,
-                                               .ioHosts = {{1, 8}, {2, 4}},
-                                               .directorPods = 1,
-                                               .rails = 2});
+  const Fabric f = generatedFabric(lassenLikeSpec());
   const auto r = routeSssp(f);
   EXPECT_GT(r.vlsUsed, 1);
   EXPECT_LE(r.vlsUsed, 6);
