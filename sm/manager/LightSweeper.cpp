@@ -63,7 +63,7 @@ class Look {
   Result<void> run() {
     if (auto early = askFirst(); !early || partial_) return early;
     while (!pending_.empty()) {
-      const auto batch = nextLevel();
+      const auto batch = takeNearest(pending_);
       for (const std::size_t i : batch) askSwitchInfo(i);
       if (auto done = engine_.runUntilIdle(); !done) return done;
       for (const std::size_t i : batch) readFlaggedPorts(i);
@@ -81,14 +81,7 @@ class Look {
   // else. One that did not answer is asked again with the others.
   Result<void> askFirst() {
     while (!first_.empty()) {
-      const std::size_t level = hops(*std::ranges::min_element(
-          first_, [&](std::size_t a, std::size_t b) { return hops(a) < hops(b); }));
-      std::vector<std::size_t> batch;
-      std::erase_if(first_, [&](std::size_t i) {
-        if (hops(i) != level) return false;
-        batch.push_back(i);
-        return true;
-      });
+      const std::vector<std::size_t> batch = takeNearest(first_);
       for (const std::size_t i : batch) std::erase(pending_, i);
       for (const std::size_t i : batch) askSwitchInfo(i);
       if (auto done = engine_.runUntilIdle(); !done) return done;
@@ -159,11 +152,12 @@ class Look {
 
   std::size_t hops(std::size_t i) const { return paths_.at(switches_[i]).ports().size(); }
 
-  std::vector<std::size_t> nextLevel() {
+  // The switches of `from` fewest hops away, taken out of it.
+  std::vector<std::size_t> takeNearest(std::vector<std::size_t>& from) const {
     const std::size_t level = hops(*std::ranges::min_element(
-        pending_, [&](std::size_t a, std::size_t b) { return hops(a) < hops(b); }));
+        from, [&](std::size_t a, std::size_t b) { return hops(a) < hops(b); }));
     std::vector<std::size_t> batch;
-    std::erase_if(pending_, [&](std::size_t i) {
+    std::erase_if(from, [&](std::size_t i) {
       if (hops(i) != level) return false;
       batch.push_back(i);
       return true;

@@ -10,16 +10,6 @@ struct Overloaded : F... {
   using F::operator()...;
 };
 
-// PKey entries a port's table has: NodeInfo:PartitionCap for CA ports and
-// switch port 0, SwitchInfo:PartitionEnforcementCap for switch external
-// ports (0: the switch keeps none there).
-std::uint16_t pkeyEntries(const discovery::DiscoveredSubnet& seen, NodeId n, std::uint8_t port) {
-  const Node& node = seen.fabric.node(n);
-  if (!node.isSwitch() || port == 0) return node.partitionCap;
-  auto si = seen.switchInfo.find(n);
-  return si == seen.switchInfo.end() ? 0 : si->second.partitionEnforcementCap;
-}
-
 // Whether switch `sw` was last told of an SM other than the one whose
 // port observed it (HeldSubnet.h: its blocks are then written unread).
 bool programmedByAnother(const discovery::DiscoveredSubnet& seen, NodeId sw) {
@@ -53,6 +43,13 @@ PKeyBlock defaultPKeyBlock(std::uint16_t index) {
 }
 
 }  // namespace
+
+std::uint16_t pkeyEntries(const discovery::DiscoveredSubnet& seen, NodeId n, std::uint8_t port) {
+  const Node& node = seen.fabric.node(n);
+  if (!node.isSwitch() || port == 0) return node.partitionCap;
+  auto si = seen.switchInfo.find(n);
+  return si == seen.switchInfo.end() ? 0 : si->second.partitionEnforcementCap;
+}
 
 void HeldSubnet::observe(discovery::DiscoveredSubnet seen) {
   std::set<Guid> newSwitches;

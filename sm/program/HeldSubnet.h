@@ -148,4 +148,9 @@ class HeldSubnet {
   std::shared_ptr<security::KeyCache> keyCache_ = std::make_shared<security::KeyCache>();
 };
 
+// PKey entries a port's table has: NodeInfo:PartitionCap for CA ports and
+// switch port 0, SwitchInfo:PartitionEnforcementCap for switch external
+// ports (0: the switch keeps none there).
+std::uint16_t pkeyEntries(const discovery::DiscoveredSubnet& seen, NodeId n, std::uint8_t port);
+
 }  // namespace ibsm::sm::program

@@ -25,9 +25,8 @@ struct PKeyPort {
 std::uint16_t tableEntries(const discovery::DiscoveredSubnet& seen, PortRef ref,
                            std::set<NodeId>& unenforced, std::vector<std::string>& notes) {
   const Node& node = seen.fabric.node(ref.node);
-  if (!node.isSwitch() || ref.port == 0) return node.partitionCap;
-  auto si = seen.switchInfo.find(ref.node);
-  const std::uint16_t cap = si == seen.switchInfo.end() ? 0 : si->second.partitionEnforcementCap;
+  const std::uint16_t cap = pkeyEntries(seen, ref.node, ref.port);
+  if (!node.isSwitch() || ref.port == 0) return cap;
   if (cap == 0 && unenforced.insert(ref.node).second) {
     notes.push_back(fmt::format(
         "switch {} ({}): SwitchInfo:PartitionEnforcementCap is 0, so its external ports "

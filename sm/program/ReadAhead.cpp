@@ -15,12 +15,12 @@ namespace {
 std::uint16_t listedEntries(const discovery::DiscoveredSubnet& seen, PortRef ref) {
   const Fabric& fabric = seen.fabric;
   const Node& node = fabric.node(ref.node);
-  if (!node.isSwitch()) return ref.port == 0 ? 0 : node.partitionCap;
-  if (ref.port == 0) return node.partitionCap;
-  const auto& remote = fabric.port(ref).remote;
-  if (!remote || fabric.node(remote->node).isSwitch()) return 0;
-  auto si = seen.switchInfo.find(ref.node);
-  return si == seen.switchInfo.end() ? 0 : si->second.partitionEnforcementCap;
+  if (!node.isSwitch() && ref.port == 0) return 0;
+  if (node.isSwitch() && ref.port != 0) {
+    const auto& remote = fabric.port(ref).remote;
+    if (!remote || fabric.node(remote->node).isSwitch()) return 0;
+  }
+  return pkeyEntries(seen, ref.node, ref.port);
 }
 
 template <typename Kind>
