@@ -54,6 +54,14 @@ std::size_t HintColumns::applyJudged(Lid lid, SwitchIndex target,
   return kept;
 }
 
+std::size_t HintColumns::keptWhole(Lid lid) const {
+  if (chains_.empty() || lid.value >= holds_->lids) return 0;
+  const std::uint64_t* row = holds_->bits.data() + lid.value * holds_->words;
+  std::size_t kept = 0;
+  for (std::size_t w = 0; w < holds_->words; ++w) kept += std::popcount(row[w]);
+  return kept;
+}
+
 std::optional<SwitchIndex> HintColumns::previousHub(const SwitchGraph& graph) {
   if (chains_.empty()) return std::nullopt;
   std::vector<std::uint32_t> through(layout_.switches(), 0);

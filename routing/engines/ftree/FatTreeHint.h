@@ -53,6 +53,9 @@ class HintColumns {
   // The previous column toward `lid` holds whole (PreviousHolds::whole): it
   // is the answer, legal in the hub order the judge read it in.
   bool whole(Lid lid) const { return holds_ != nullptr && holds_->isWhole(lid.value); }
+  // Where whole(lid): how many switches apply() would keep the previous
+  // hop of (every switch the verdicts cover).
+  std::size_t keptWhole(Lid lid) const;
   // The verdicts judged before routing, or null.
   const PreviousHolds* holds() const { return holds_; }
   // Where the column toward `lid` holds whole: s's previous hop as a cable
