@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <cstdint>
 #include <tuple>
 
 namespace ibsm::stable {
@@ -16,8 +17,11 @@ namespace {
 bool tallyRows(const std::vector<Target>& present, const HeldChains& held,
                const PreviousHolds& changed, const std::vector<std::size_t>& sized,
                StableRoutesStats& stats) {
+  // Every table holds every LID present: each below the shortest table
+  // (one look, not one per switch and LID).
+  const std::size_t shortest = sized.empty() ? SIZE_MAX : std::ranges::min(sized);
   for (const Target& t : present)
-    if (std::ranges::any_of(sized, [&](std::size_t n) { return t.lid.value >= n; })) return false;
+    if (t.lid.value >= shortest) return false;
   for (const Target& t : present) {
     const std::uint64_t* holds = held.holds.bits.data() + t.lid.value * held.holds.words;
     const std::uint64_t* moved =
