@@ -151,17 +151,21 @@ class Walker {
 // The switches around s that are all cabled to each other, grown greedily
 // from s, its neighbours that share the most neighbours with it first: a
 // dragonfly's group, a fat tree's cable.
-std::vector<SwitchIndex> cliqueOf(SwitchIndex s,
-                                  const std::vector<std::vector<SwitchIndex>>& peers) {
+// `isPeer`: per switch, false on entry and on return (s's peers marked
+// while their neighbours are counted, one look each).
+std::vector<SwitchIndex> cliqueOf(SwitchIndex s, const std::vector<std::vector<SwitchIndex>>& peers,
+                                  std::vector<std::uint8_t>& isPeer) {
   const auto adjacent = [&](SwitchIndex a, SwitchIndex b) {
     return std::ranges::binary_search(peers[a], b);
   };
+  for (const SwitchIndex t : peers[s]) isPeer[t] = 1;
   std::vector<std::pair<std::size_t, SwitchIndex>> byShared;
   for (const SwitchIndex t : peers[s]) {
     std::size_t shared = 0;
-    for (const SwitchIndex u : peers[t]) shared += adjacent(s, u);
+    for (const SwitchIndex u : peers[t]) shared += isPeer[u];
     byShared.emplace_back(shared, t);
   }
+  for (const SwitchIndex t : peers[s]) isPeer[t] = 0;
   std::ranges::sort(byShared, std::greater<>{});
   std::vector<SwitchIndex> clique{s};
   for (const auto& [shared, t] : byShared)
@@ -204,9 +208,10 @@ std::uint64_t busiestFloor(const ForwardingView& view) {
     const std::uint64_t out = ca * (inPart[root(set.front())] - ca);
     floor = std::max(floor, (out + cables - 1) / cables);
   };
+  std::vector<std::uint8_t> isPeer(n, 0);
   for (SwitchIndex s = 0; s < n; ++s) {
     weigh({s});
-    weigh(cliqueOf(s, peers));
+    weigh(cliqueOf(s, peers, isPeer));
   }
   return floor;
 }
