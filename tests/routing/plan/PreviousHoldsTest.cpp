@@ -6,7 +6,9 @@
 // on several). Nor may copying the columns that hold whole (their previous
 // column is the answer: PreviousHolds::whole): byte for byte the tables and
 // the engine's notes (kept entries, hub-routed entries, longer routes) of
-// routing each column, on many cut trees, with one LID a port and four.
+// routing each column, on many cut trees, with one LID a port and four;
+// switch LIDs among them, which ftree copies switch by switch
+// (copyWholeColumns) after the closed form counted their hub-routed entries.
 #include <gtest/gtest.h>
 #include <ibsm/Engines.h>
 #include <ibsm/StableRoutes.h>
@@ -75,6 +77,22 @@ TEST(PreviousHoldsHint, GiveFtreeTheTablesItsOwnWalkGivesWithSeveralLidsAPort) {
   expectSameTablesAsTheHintAlone(full, cut);
 }
 
+// Switch LIDs of `f` whose column in `r` is the previous one at every
+// switch: those ftree copies switch by switch under change (their
+// previous column holds whole) rather than apply one at a time.
+std::size_t switchColumnsAsBefore(const Fabric& f, const std::vector<Lft>& previous,
+                                  const RoutingResult& r) {
+  std::size_t out = 0;
+  for (const NodeId t : f.switches()) {
+    const Lid lid = f.node(t).ports.front().lid;
+    if (lid.value == 0) continue;
+    out += std::ranges::all_of(f.switches(), [&](NodeId s) {
+      return r.lfts[s].port.at(lid.value) == previous[s].port.at(lid.value);
+    });
+  }
+  return out;
+}
+
 // The engine's notes of `alone` (routing every column) all among `shared`'s.
 std::size_t notesMissing(const RoutingResult& alone, const RoutingResult& shared) {
   return static_cast<std::size_t>(std::ranges::count_if(alone.notes, [&](const std::string& n) {
@@ -84,7 +102,7 @@ std::size_t notesMissing(const RoutingResult& alone, const RoutingResult& shared
 
 TEST(PreviousHoldsHint, ColumnsHeldWholeCopiedGiveTheTablesRoutingEachColumnGives) {
   std::mt19937 rng(33);
-  std::size_t copied = 0;
+  std::size_t copied = 0, switchLids = 0;
   for (const int radix : {8, 12}) {
     for (const std::uint8_t lmc : {0, 2}) {
       const Fabric full = generatedFabric(FatTreeSpec{.levels = 3, .radix = radix}, {}, lmc);
@@ -104,6 +122,7 @@ TEST(PreviousHoldsHint, ColumnsHeldWholeCopiedGiveTheTablesRoutingEachColumnGive
           ASSERT_TRUE(shared.has_value()) << shared.error().message;
           if (!shared->followedPrevious) continue;  // fresh tables: nothing copied
           copied += stats.wholeLids;
+          switchLids += switchColumnsAsBefore(cut, previous, *shared);
           EXPECT_EQ(differing(cut, alone, *shared), 0u) << what << " threads " << threads;
           EXPECT_EQ(notesMissing(alone, *shared), 0u) << what << " threads " << threads;
         }
@@ -111,6 +130,7 @@ TEST(PreviousHoldsHint, ColumnsHeldWholeCopiedGiveTheTablesRoutingEachColumnGive
     }
   }
   EXPECT_GT(copied, 0u) << "some columns held whole and were copied";
+  EXPECT_GT(switchLids, 0u) << "switch LIDs among them";
 }
 
 }  // namespace
