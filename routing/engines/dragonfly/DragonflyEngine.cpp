@@ -16,6 +16,7 @@
 #include "routing/engines/DeclaredVls.h"
 #include "routing/engines/dragonfly/DragonflyHint.h"
 #include "routing/engines/dragonfly/DragonflyRoutes.h"
+#include "routing/engines/dragonfly/DragonflySplitVls.h"
 #include "routing/engines/dragonfly/DragonflyVls.h"
 
 namespace ibsm {
@@ -73,19 +74,28 @@ class DragonflyEngine final : public RoutingEngine {
     const routing::SwitchGraph graph(fabric);
     const routing::dragonfly::PortMap ports(fabric, graph, shape->groupOf);
     const std::uint8_t allowed = std::min(options.maxVls, routing::declaredDataVls(fabric));
-    auto tables = routing::dragonfly::routeDragonfly(fabric, graph, *shape, ports, options.threads);
-    auto vls = routing::dragonfly::planVls(graph, ports, tables, options.threads);
+    // More VLs than the minimal routes and one-SL detours need: the later
+    // LIDs may go on an SL of their own (DragonflySplitVls.h).
+    auto tables = routing::dragonfly::routeDragonfly(fabric, graph, *shape, ports, options.threads,
+                                                     true, allowed > kOneSlLevels);
+    Split split = splitLevels(fabric, graph, *shape, ports, options.threads, allowed, tables);
+    auto vls = split.plan ? split.plan->base
+                          : routing::dragonfly::planVls(graph, ports, tables, options.threads);
     auto multipathNote =
         withoutDetours(fabric, graph, *shape, ports, options.threads, allowed, tables, vls);
     std::optional<std::string> hintNote;
     if (!options.previous.empty() && !vls.problem)
-      hintNote = followPrevious(graph, ports, options.previous, tables, vls, options.threads);
+      hintNote = split.plan
+                     ? "previous tables as the hint: not taken with LMC ranges on an SL of "
+                       "their own"
+                     : followPrevious(graph, ports, options.previous, tables, vls, options.threads);
 
     RoutingResult result;
     result.engine = std::string(name());
     result.notes.push_back(describe(*shape));
     for (auto& note : missingCableNotes(fabric, *shape)) result.notes.push_back(std::move(note));
     if (multipathNote) result.notes.push_back(std::move(*multipathNote));
+    if (split.note) result.notes.push_back(std::move(*split.note));
     if (tables.multipathSkipped)
       result.notes.push_back(
           "LMC: a range's later LIDs take its base LID's routes: too many switches and LIDs to "
@@ -101,8 +111,11 @@ class DragonflyEngine final : public RoutingEngine {
     }
     result.lfts = routing::dragonfly::toLfts(fabric, graph, tables, options.threads);
     result.vlsUsed = vls.levels;
-    if (vls.levels > 1)
+    if (split.plan) {
+      takeSplit(fabric, graph, ports, tables, *split.plan, options.threads, result);
+    } else if (vls.levels > 1) {
       result.sl2vl = routing::dragonfly::sl2vlEntries(fabric, graph, ports, vls, options.threads);
+    }
     const std::string climbs =
         vls.climbs == 0 ? std::string()
                         : fmt::format(
@@ -130,6 +143,49 @@ class DragonflyEngine final : public RoutingEngine {
   }
 
  private:
+  // The levels one-SL multipath needs (DragonflyLmc.h): the minimal routes'
+  // two and the detours' one more.
+  static constexpr std::uint8_t kOneSlLevels = 3;
+
+  struct Split {
+    std::optional<routing::dragonfly::SplitVls> plan;  // the later LIDs on their own SL
+    std::optional<std::string> note;                   // why not, when they were planned so
+  };
+
+  // The two VL plans when the later LIDs were planned for an SL of their
+  // own and both fit; else the tables again with the later LIDs on one SL
+  // with the base routes, and a note.
+  static Split splitLevels(const Fabric& fabric, const routing::SwitchGraph& graph,
+                           const DragonflyShape& shape, const routing::dragonfly::PortMap& ports,
+                           unsigned threads, std::uint8_t allowed,
+                           routing::dragonfly::DragonflyTables& tables) {
+    if (!tables.laterOwnSl || !hasLmcRanges(tables)) return {};
+    auto plan = routing::dragonfly::splitVls(graph, ports, tables, threads);
+    const auto& problem = plan.base.problem ? plan.base.problem : plan.later.problem;
+    if (!problem && plan.levels() <= allowed) return {std::move(plan), std::nullopt};
+    tables = routing::dragonfly::routeDragonfly(fabric, graph, shape, ports, threads);
+    return {std::nullopt,
+            fmt::format(
+                "LMC: the later LIDs share SL 0 with the base routes: on an SL of their "
+                "own they would need {}",
+                problem ? *problem : fmt::format("{} VLs ({} allowed)", plan.levels(), allowed))};
+  }
+
+  static void takeSplit(const Fabric& fabric, const routing::SwitchGraph& graph,
+                        const routing::dragonfly::PortMap& ports,
+                        const routing::dragonfly::DragonflyTables& tables,
+                        const routing::dragonfly::SplitVls& plan, unsigned threads,
+                        RoutingResult& result) {
+    result.vlsUsed = plan.levels();
+    result.sl2vl = routing::dragonfly::splitSl2Vl(fabric, graph, ports, plan, threads);
+    result.pairSls = routing::dragonfly::laterPairSls(graph, tables);
+    result.notes.push_back(fmt::format(
+        "LMC: each range's later LIDs on SL {} (VLs {}-{}, {} levels), the base LIDs on SL 0 (VLs "
+        "0-{}); {} (source, DLID) pairs named for the SA",
+        routing::dragonfly::kLaterSl, plan.base.levels, plan.levels() - 1, plan.later.levels,
+        plan.base.levels - 1, result.pairSls.size()));
+  }
+
   // When the LMC ranges' detours need VLs the ports lack, routes again with
   // each range's later LIDs on its base LID's routes, and says why.
   static std::optional<std::string> withoutDetours(

@@ -47,11 +47,13 @@ struct Cost {
 
 class AlternatePlanner {
  public:
-  AlternatePlanner(const SwitchGraph& graph, const PortMap& ports)
+  AlternatePlanner(const SwitchGraph& graph, const PortMap& ports, bool ownSl)
       : graph_(graph),
         ports_(ports),
         n_(graph.size()),
+        ownSl_(ownSl),
         turnLevels_(n_ * ports.stride * ports.stride, 0),
+        tree_(ownSl ? turnLevels_.size() : 0, 0),
         lastOn_(n_, 0),
         current_(n_),
         through_(n_) {}
@@ -197,7 +199,8 @@ class AlternatePlanner {
   unsigned mixedTurns(const Route& r) const {
     unsigned mixed = 0, level = r.global[0];
     for (std::size_t i = 1; i < r.hops; ++i) {
-      const unsigned had = turnLevels_[turn(r, i)];
+      const std::size_t t = turn(r, i);
+      const unsigned had = turnLevels_[t] | (ownSl_ ? tree_[t] : 0u);
       const unsigned on = had & 0xFu, last = had >> 4;
       const unsigned mine = 1u << std::min(level, 3u);
       if (i + 1 == r.hops ? (on != 0 && mine > on) : ((on | mine) != mine || last > mine)) ++mixed;
@@ -229,14 +232,30 @@ class AlternatePlanner {
     return c;
   }
 
-  // Sources through each switch (but d) along the current routes.
+  // Sources through each switch (but d) along the current routes. On an SL
+  // of their own the later LIDs have no base routes' levels to keep to, so
+  // the LID's own routes are held to one level per turn among themselves:
+  // their turns' levels, as commit() marks them, in tree_.
   void index(SwitchIndex d) {
     for (auto& list : through_) list.clear();
+    for (const std::size_t t : treeTouched_) tree_[t] = 0;
+    treeTouched_.clear();
     for (SwitchIndex s = 0; s < n_; ++s) {
       if (s == d || !current_[s].reached) continue;
+      if (ownSl_) markTree(current_[s]);
       through_[s].push_back(s);
       for (std::size_t i = 0; i + 1 < current_[s].hops; ++i)
         through_[ports_.peer[current_[s].channel[i]]].push_back(s);
+    }
+  }
+
+  void markTree(const Route& r) {
+    unsigned level = r.global[0];
+    for (std::size_t i = 1; i < r.hops; ++i) {
+      const std::size_t t = turn(r, i);
+      if (tree_[t] == 0) treeTouched_.push_back(t);
+      tree_[t] |= levelBit(level, i + 1 == r.hops);
+      level += r.global[i];
     }
   }
 
@@ -283,7 +302,10 @@ class AlternatePlanner {
   const SwitchGraph& graph_;
   const PortMap& ports_;
   std::size_t n_;
+  bool ownSl_;
   std::vector<std::uint8_t> turnLevels_;  // [(s * stride + in) * stride + out]: level bits
+  std::vector<std::uint8_t> tree_;        // the same, of the LID planned now (ownSl_)
+  std::vector<std::size_t> treeTouched_;
   std::array<std::vector<std::uint32_t>, kMaxEarlier + 1> loads_;  // per layer, per channel
   std::size_t layer_{1};
   std::vector<std::size_t> lastOn_;          // per switch: the base LID of the last port planned
@@ -295,7 +317,8 @@ class AlternatePlanner {
 
 }  // namespace
 
-bool planAlternates(const SwitchGraph& graph, const PortMap& ports, DragonflyTables& tables) {
+bool planAlternates(const SwitchGraph& graph, const PortMap& ports, DragonflyTables& tables,
+                    bool ownSl) {
   const auto& targets = tables.targets;
   std::vector<std::pair<std::size_t, std::size_t>> ranges;  // base LID, LIDs in the range
   for (std::size_t lid = 1; lid < targets.size(); ++lid) {
@@ -313,10 +336,12 @@ bool planAlternates(const SwitchGraph& graph, const PortMap& ports, DragonflyTab
   // seconds; the later LIDs keep the base routes.
   const std::size_t later = ranges.front().second - 1;
   if (graph.size() * graph.size() * later * ports.stride > kBudget) return false;
-  // One table of turn levels, filled in LID order: one thread.
-  AlternatePlanner planner(graph, ports);
+  // One table of turn levels, filled in LID order: one thread. On an SL
+  // of their own the later LIDs share no VL with the base routes, so only
+  // their own turns constrain them.
+  AlternatePlanner planner(graph, ports, ownSl);
   const std::size_t n = graph.size();
-  for (std::size_t lid = 1; lid < targets.size(); ++lid)
+  for (std::size_t lid = 1; lid < targets.size() && !ownSl; ++lid)
     if (targets[lid].sw != kNoSwitch &&
         (targets[lid].kind != LidKind::Ca || targets[lid].rangeOffset == 0))
       planner.commit(tables.out.data() + lid * n, targets[lid].sw);
