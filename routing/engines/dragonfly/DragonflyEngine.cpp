@@ -74,21 +74,20 @@ class DragonflyEngine final : public RoutingEngine {
     const routing::SwitchGraph graph(fabric);
     const routing::dragonfly::PortMap ports(fabric, graph, shape->groupOf);
     const std::uint8_t allowed = std::min(options.maxVls, routing::declaredDataVls(fabric));
-    // More VLs than the minimal routes and one-SL detours need: the later
-    // LIDs may go on an SL of their own (DragonflySplitVls.h).
+    // More VLs than the minimal routes and one-SL detours need, and few
+    // enough (source, later LID) pairs to name: the later LIDs may go on an
+    // SL of their own (DragonflySplitVls.h).
+    const bool ownSl = allowed > kOneSlLevels && laterPairs(graph) <= kMaxNamedPairs;
     auto tables = routing::dragonfly::routeDragonfly(fabric, graph, *shape, ports, options.threads,
-                                                     true, allowed > kOneSlLevels);
+                                                     true, ownSl);
     Split split = splitLevels(fabric, graph, *shape, ports, options.threads, allowed, tables);
     auto vls = split.plan ? split.plan->base
                           : routing::dragonfly::planVls(graph, ports, tables, options.threads);
     auto multipathNote =
         withoutDetours(fabric, graph, *shape, ports, options.threads, allowed, tables, vls);
     std::optional<std::string> hintNote;
-    if (!options.previous.empty() && !vls.problem)
-      hintNote = split.plan
-                     ? "previous tables as the hint: not taken with LMC ranges on an SL of "
-                       "their own"
-                     : followPrevious(graph, ports, options.previous, tables, vls, options.threads);
+    if (!options.previous.empty() && !vls.problem && !split.plan)
+      hintNote = followPrevious(graph, ports, options.previous, tables, vls, options.threads);
 
     RoutingResult result;
     result.engine = std::string(name());
@@ -96,10 +95,10 @@ class DragonflyEngine final : public RoutingEngine {
     for (auto& note : missingCableNotes(fabric, *shape)) result.notes.push_back(std::move(note));
     if (multipathNote) result.notes.push_back(std::move(*multipathNote));
     if (split.note) result.notes.push_back(std::move(*split.note));
-    if (tables.multipathSkipped)
+    lmcNotes(graph, tables, allowed > kOneSlLevels && !ownSl, result.notes);
+    if (split.plan && !options.previous.empty())
       result.notes.push_back(
-          "LMC: a range's later LIDs take its base LID's routes: too many switches and LIDs to "
-          "plan them apart");
+          "previous tables as the hint: not taken with LMC ranges on an SL of their own");
     if (vls.problem || vls.levels > allowed) {
       const std::string why =
           vls.problem ? *vls.problem
@@ -116,25 +115,7 @@ class DragonflyEngine final : public RoutingEngine {
     } else if (vls.levels > 1) {
       result.sl2vl = routing::dragonfly::sl2vlEntries(fabric, graph, ports, vls, options.threads);
     }
-    const std::string climbs =
-        vls.climbs == 0 ? std::string()
-                        : fmt::format(
-                              " and at {} turn{} inside groups where detours around missing "
-                              "cables would wait on each other",
-                              vls.climbs, vls.climbs == 1 ? "" : "s");
-    result.notes.push_back(fmt::format(
-        "{} VLs by (in port, out port): the VL climbs after each global link{}, levels proven "
-        "acyclic",
-        vls.levels, climbs));
-    if (tables.detourRoutes > 0) {
-      std::vector<std::string> examples;
-      for (const auto& [s, lid] : tables.detourExamples)
-        examples.push_back(
-            fmt::format("\"{}\" -> LID {}", fabric.node(graph.nodeId(s)).description, lid));
-      result.notes.push_back(fmt::format(
-          "{} of {} CA->LID routes detour around missing links (longer than minimal), e.g. {}",
-          tables.detourRoutes, tables.caRoutes, fmt::join(examples, ", ")));
-    }
+    routeNotes(fabric, graph, tables, vls, result.notes);
     if (hintNote) {
       result.followedPrevious = true;
       result.notes.push_back(std::move(*hintNote));
@@ -146,6 +127,59 @@ class DragonflyEngine final : public RoutingEngine {
   // The levels one-SL multipath needs (DragonflyLmc.h): the minimal routes'
   // two and the detours' one more.
   static constexpr std::uint8_t kOneSlLevels = 3;
+
+  // The most (source, later LID) pairs RoutingResult::pairSls names: a6 p3
+  // h3 at LMC 2 has 0.47 million (7 MB, 22 MB as pair-sls), a8 p4 h4 4.2.
+  static constexpr std::uint64_t kMaxNamedPairs = 1'000'000;
+
+  // Every LID-bearing port times the later LIDs of the CA ports' ranges.
+  static std::uint64_t laterPairs(const routing::SwitchGraph& graph) {
+    std::uint64_t sources = 0, later = 0;
+    for (SwitchIndex s = 0; s < graph.size(); ++s)
+      for (const routing::Endpoint& e : graph.endpoints(s)) {
+        ++sources;
+        if (e.switchPort != 0) later += (std::uint64_t{1} << e.lmc) - 1;
+      }
+    return sources * later;
+  }
+
+  static void routeNotes(const Fabric& fabric, const routing::SwitchGraph& graph,
+                         const routing::dragonfly::DragonflyTables& tables,
+                         const routing::dragonfly::VlPlan& vls, std::vector<std::string>& notes) {
+    const std::string climbs =
+        vls.climbs == 0 ? std::string()
+                        : fmt::format(
+                              " and at {} turn{} inside groups where detours around missing "
+                              "cables would wait on each other",
+                              vls.climbs, vls.climbs == 1 ? "" : "s");
+    notes.push_back(fmt::format(
+        "{} VLs by (in port, out port): the VL climbs after each global link{}, levels proven "
+        "acyclic",
+        vls.levels, climbs));
+    if (tables.detourRoutes > 0) {
+      std::vector<std::string> examples;
+      for (const auto& [s, lid] : tables.detourExamples)
+        examples.push_back(
+            fmt::format("\"{}\" -> LID {}", fabric.node(graph.nodeId(s)).description, lid));
+      notes.push_back(fmt::format(
+          "{} of {} CA->LID routes detour around missing links (longer than minimal), e.g. {}",
+          tables.detourRoutes, tables.caRoutes, fmt::join(examples, ", ")));
+    }
+  }
+
+  static void lmcNotes(const routing::SwitchGraph& graph,
+                       const routing::dragonfly::DragonflyTables& tables, bool tooManyPairs,
+                       std::vector<std::string>& notes) {
+    if (tooManyPairs)
+      notes.push_back(fmt::format(
+          "LMC: the later LIDs share SL 0 with the base routes: on an SL of their own the SA "
+          "would hold {} (source, DLID) pairs, more than {}",
+          laterPairs(graph), kMaxNamedPairs));
+    if (tables.multipathSkipped)
+      notes.push_back(
+          "LMC: a range's later LIDs take its base LID's routes: too many switches and LIDs to "
+          "plan them apart");
+  }
 
   struct Split {
     std::optional<routing::dragonfly::SplitVls> plan;  // the later LIDs on their own SL
@@ -180,10 +214,10 @@ class DragonflyEngine final : public RoutingEngine {
     result.sl2vl = routing::dragonfly::splitSl2Vl(fabric, graph, ports, plan, threads);
     result.pairSls = routing::dragonfly::laterPairSls(graph, tables);
     result.notes.push_back(fmt::format(
-        "LMC: each range's later LIDs on SL {} (VLs {}-{}, {} levels), the base LIDs on SL 0 (VLs "
-        "0-{}); {} (source, DLID) pairs named for the SA",
+        "LMC: each range's later LIDs on SL {} (VLs {}-{}, {} levels, {} turns climbed), the base "
+        "LIDs on SL 0 (VLs 0-{}); {} (source, DLID) pairs named for the SA",
         routing::dragonfly::kLaterSl, plan.base.levels, plan.levels() - 1, plan.later.levels,
-        plan.base.levels - 1, result.pairSls.size()));
+        plan.later.climbs, plan.base.levels - 1, result.pairSls.size()));
   }
 
   // When the LMC ranges' detours need VLs the ports lack, routes again with

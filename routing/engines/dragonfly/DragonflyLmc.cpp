@@ -16,7 +16,8 @@ constexpr std::size_t kMaxHops = 15;
 constexpr std::size_t kMaxEarlier = 15;  // the report judges a port's first 16 LIDs
 constexpr int kMaxPasses = 4;
 constexpr std::uint8_t kNoLen = 0xFF;
-constexpr std::size_t kBudget = 20'000'000;  // a8 p4 h4 at LMC 2: 3.3 million, 1 s
+constexpr std::uint64_t kNoMove = std::uint64_t{1} << 40;  // a cost no move is taken at
+constexpr std::size_t kBudget = 20'000'000;                // a8 p4 h4 at LMC 2: 3.3 million, 1 s
 
 // One source switch's route toward the LID: its channels (s * stride +
 // port), how many are global links.
@@ -259,6 +260,11 @@ class AlternatePlanner {
     }
   }
 
+  bool outOfShape(SwitchIndex s, const Route& r) const {
+    const Route& base = earlier_[0][s];
+    return r.odd > base.odd || r.hops > base.hops + 2;
+  }
+
   // The cost of the sources through u were u to take port p.
   Cost moved(std::uint8_t* row, SwitchIndex d, SwitchIndex u, std::uint8_t p) {
     const std::uint8_t was = row[u];
@@ -266,6 +272,14 @@ class AlternatePlanner {
     Cost after;
     for (const SwitchIndex s : through_[u]) {
       walk(row, d, s, scratch_);
+      // On an SL of their own no turn holds a route to the base routes'
+      // shapes: a route past them (a third global link, two local hops in
+      // a group it passes, more than two hops over its base route) is no
+      // candidate at all.
+      if (ownSl_ && scratch_.reached && outOfShape(s, scratch_)) {
+        after.broken = kNoMove;
+        break;
+      }
       after += cost(s, scratch_);
     }
     row[u] = was;
