@@ -196,8 +196,20 @@ class DragonflyEngine final : public RoutingEngine {
     if (!tables.laterOwnSl || !hasLmcRanges(tables)) return {};
     auto plan = routing::dragonfly::splitVls(graph, ports, tables, threads);
     const auto& problem = plan.base.problem ? plan.base.problem : plan.later.problem;
-    if (!problem && plan.levels() <= allowed) return {std::move(plan), std::nullopt};
-    tables = routing::dragonfly::routeDragonfly(fabric, graph, shape, ports, threads);
+    auto shared = routing::dragonfly::routeDragonfly(fabric, graph, shape, ports, threads);
+    // Kept only where the SL of their own leaves fewer routes sharing a
+    // cable with their port's earlier LIDs' than one SL with the base routes.
+    const bool fewer = shared.laterConflicts > tables.laterConflicts;
+    if (!problem && plan.levels() <= allowed && fewer) return {std::move(plan), std::nullopt};
+    const auto own = tables.laterConflicts;
+    tables = std::move(shared);
+    if (!problem && plan.levels() <= allowed)
+      return {std::nullopt,
+              fmt::format(
+                  "LMC: the later LIDs share SL 0 with the base routes: on an SL of their "
+                  "own at least as many routes would share a cable with their earlier LIDs' ({} "
+                  "against {})",
+                  own, tables.laterConflicts)};
     return {std::nullopt,
             fmt::format(
                 "LMC: the later LIDs share SL 0 with the base routes: on an SL of their "

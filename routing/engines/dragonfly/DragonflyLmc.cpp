@@ -56,6 +56,7 @@ class AlternatePlanner {
         turnLevels_(n_ * ports.stride * ports.stride, 0),
         tree_(ownSl ? turnLevels_.size() : 0, 0),
         lastOn_(n_, 0),
+        conflictsOn_(n_, 0),
         current_(n_),
         through_(n_) {}
 
@@ -87,9 +88,11 @@ class AlternatePlanner {
         t.out[to + home] = t.targets[base + k].switchPort;
         addLoads(t.out.data() + to, home, k);
       }
+      t.laterConflicts += conflictsOn_[home];
       return;
     }
     lastOn_[home] = base;
+    conflictsOn_[home] = 0;
     earlier_.assign(1, std::vector<Route>(n_));
     walkAll(t.out.data() + base * n_, t.targets[base].sw, earlier_[0]);
     for (std::size_t k = 1; k < count; ++k) {
@@ -100,6 +103,8 @@ class AlternatePlanner {
       row[d] = t.targets[lid].switchPort;
       layer_ = std::min(k, kMaxEarlier);
       improve(row, d, static_cast<std::uint32_t>(lid));
+      for (SwitchIndex s = 0; s < n_; ++s)
+        if (s != d && current_[s].reached) conflictsOn_[home] += cost(s, current_[s]).conflicts;
       commit(row, d);
       addLoads(row, d, k);
       std::uint8_t* len = t.len.data() + lid * n_;
@@ -110,6 +115,7 @@ class AlternatePlanner {
       else
         std::ranges::rotate(earlier_, earlier_.begin() + 1), earlier_.back() = current_;
     }
+    t.laterConflicts += conflictsOn_[home];
   }
 
  private:
@@ -323,6 +329,7 @@ class AlternatePlanner {
   std::array<std::vector<std::uint32_t>, kMaxEarlier + 1> loads_;  // per layer, per channel
   std::size_t layer_{1};
   std::vector<std::size_t> lastOn_;          // per switch: the base LID of the last port planned
+  std::vector<std::uint64_t> conflictsOn_;   // per switch: the last port planned's conflicts
   std::vector<std::vector<Route>> earlier_;  // [k][s]: the port's earlier LIDs, base first
   std::vector<Route> current_;
   std::vector<std::vector<SwitchIndex>> through_;

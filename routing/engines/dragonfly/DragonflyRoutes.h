@@ -47,6 +47,9 @@ struct DragonflyTables {
   std::vector<std::pair<SwitchIndex, Lid>> detourExamples;
   bool multipathSkipped{false};  // LMC ranges too many to plan apart (DragonflyLmc.h)
   bool laterOwnSl{false};        // later LIDs planned apart for an SL of their own
+  // Per later LID and source switch, its CAs times the earlier LIDs of the
+  // port whose route shares a cable with it, summed (DragonflyLmc.h).
+  std::uint64_t laterConflicts{0};
 };
 
 // On up to `threads` threads (0: all cores); the same tables on any number.

@@ -182,6 +182,18 @@ TEST(DragonflyLmc, AnSlOfTheirOwnLeavesFewerPairsOnOnePath) {
   EXPECT_LT(onePathPairs(f, own), onePathPairs(f, shared));
 }
 
+// Two cables between every pair of the 5 groups: on one SL the later LIDs
+// already take the other cable, and an SL of their own shares no fewer
+// cables with the earlier LIDs' routes, so it is not taken: no pair named,
+// the 3 VLs of one SL.
+TEST(DragonflyLmc, AnSlOfTheirOwnOnlyWhereItSharesFewerCables) {
+  const Fabric f = generatedFabric(DragonflySpec{.a = 4, .p = 2, .h = 2, .g = 5}, {}, /*lmc=*/2);
+  const RoutingResult r = route(f, 8), shared = route(f, 3);
+  EXPECT_TRUE(r.pairSls.empty());
+  EXPECT_EQ(r.vlsUsed, 3);
+  for (const NodeId s : f.switches()) EXPECT_EQ(r.lfts[s].port, shared.lfts[s].port);
+}
+
 TEST(DragonflyLmc, WithoutLmcNoPairIsNamed) {
   const Fabric f = generatedFabric(DragonflySpec{.a = 6, .p = 3, .h = 3});
   const RoutingResult r = route(f, 8);
