@@ -7,7 +7,11 @@
 // free of credit loops by its own plan (planVls over its own LIDs), and a
 // detour's turn gets its own VL without moving the base routes'. The SA
 // answers kLaterSl in PathRecords for those DLIDs (RoutingResult::pairSls,
-// every source: CA ports and the switches' port 0).
+// every source: CA ports and the switches' port 0). The engine takes it only
+// where both plans fit the VLs allowed, the SA is named at most a million
+// pairs, and the later routes then share fewer cables with their port's
+// earlier LIDs' than on one SL (DragonflyTables::laterConflicts); else the
+// later LIDs share SL 0 with the base routes as before, and a note says why.
 #pragma once
 
 #include <ibsm/Fabric.h>
