@@ -163,6 +163,27 @@ class Judge(unittest.TestCase):
                            guid2lid="0x00000000000000c1 13 13\n")
         self.assertEqual((j["pair_sls"], j["sl_list"], j["vl_list"]), (1, "1", "0,1"))
 
+    def test_an_lmc_ranges_later_lids_are_walked_on_the_sl_of_their_pair(self):
+        # Each host holds two LIDs (a 21-22, b 23-24, c 25-26): the base LIDs
+        # on the shortest routes, the later ones one way round the ring, which
+        # closes a loop on VL 0; on SL 1, climbing to VL 2 at each transit, not.
+        base = {"A": {21: 1, 23: 2, 25: 3}, "B": {21: 3, 23: 1, 25: 2}, "C": {21: 2, 23: 3, 25: 1}}
+        for s in SWITCHES:
+            for lid in (22, 24, 26):
+                base[s][lid] = 1 if base[s][lid - 1] == 1 else 2
+        tables = lfts(base)
+        ranges = "0x00000000000000a1 21 22\n0x00000000000000b1 23 24\n0x00000000000000c1 25 26\n"
+        j = self.run_judge(tables, guid2lid=ranges)
+        self.assertEqual((j["pairs"], j["lmc_pairs"], j["lmc_unrouted"]), (6, 6, 0))
+        self.assertEqual(j["credit_loop_free"], "no")
+        climb = [0, 2] + [0] * 14
+        pairs = "".join(f"node 0x00000000000000{h}0 port 1 dlid {lid} sl 1\n"
+                        for h in "abc" for lid in (22, 24, 26))
+        j = self.run_judge(tables, sl2vl([(s, 3, 2, climb) for s in SWITCHES]), pairs, guid2lid=ranges)
+        self.assertEqual((j["credit_loop_free"], j["sl_list"]), ("yes", "1"))
+        self.assertEqual(self.run_judge(tables, guid2lid=ranges.replace(" 22", " 21").replace(" 24", " 23")
+                                        .replace(" 26", " 25"))["credit_loop_free"], "yes")
+
     def test_a_missing_entry_and_a_wrong_port_leave_pairs_unrouted(self):
         tables = lfts({"A": {11: 1, 12: 2, 13: 3}, "B": {11: 3, 12: 1}, "C": {11: 2, 12: 3, 13: 1}})
         j = self.run_judge(tables)  # B has no entry for c: b->c only (a->c goes A->C)

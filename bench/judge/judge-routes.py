@@ -43,6 +43,10 @@ names, so DIR/sl2vl.dump applies. --pair-sls reads the SA's answers or the
 engine's own DIR/pair-sls ("node 0xGUID port N dlid 0xLID sl K": a CA
 port's LID by its node GUID in the topology, or with a net file by its port
 GUID, node GUID + port, in --guid2lid; a switch's port 0 is no CA pair).
+Where --guid2lid gives a CA port an LMC range ("0xPORTGUID BASE LAST"), each
+of its later LIDs is walked from every CA too, on the SL its pair is given,
+for the credit-loop verdict (lmc_pairs, lmc_unrouted); the loads and lengths
+stay the base LIDs'.
 Prints "key value" lines; exits 2 on input it cannot read, naming file:line.
 """
 import argparse
@@ -67,7 +71,7 @@ class Fabric:
         self.sysimg = [nodes[k]["sysimg"] for k in self.names]
         # link[s][p] = ("sw", t, q) or ("ca", ca index)
         self.link = [dict() for _ in self.names]
-        self.cas = []  # (lid, switch, port, class, desc)
+        self.cas = []  # (lid, switch, port, class, desc, last LID of its LMC range)
         ca_at = {}
         for name, v in nodes.items():
             if v["kind"] == "Switch":
@@ -78,7 +82,9 @@ class Fabric:
                 s = self.index[peer]
                 ca_at[(name, p)] = len(self.cas)
                 an = "Aggregation Node" in v["desc"] or (v["sysimg"] and v["sysimg"] == self.sysimg[s])
-                self.cas.append([v["port_lid"].get(p, 0), s, pp, "an" if an else "host", v["desc"]])
+                lid = v["port_lid"].get(p, 0)
+                top = max(v.get("port_top", {}).get(p, 0), lid)
+                self.cas.append([lid, s, pp, "an" if an else "host", v["desc"], top])
         for i, name in enumerate(self.names):
             for p, (peer, pp) in nodes[name]["ports"].items():
                 if peer in self.index:
@@ -103,10 +109,11 @@ def pair_class(a, b):
     return 1 if "upper" in (a, b) else 0
 
 
-def next_hops(fab, tables, di):
-    """Per switch, toward CA di: (out port, next switch or -1 at the CA, its
-    in port), or False where the walk ends (no entry, no cable, another port)."""
-    dlid = fab.cas[di][0]
+def next_hops(fab, tables, di, dlid=None):
+    """Per switch, toward CA di (its LID dlid, the base LID by default): (out
+    port, next switch or -1 at the CA, its in port), or False where the walk
+    ends (no entry, no cable, another port)."""
+    dlid = fab.cas[di][0] if dlid is None else dlid
     nxt = []
     for s in range(len(fab.names)):
         o = tables[s].get(dlid) if dlid else None
@@ -155,6 +162,7 @@ class Tally:
         self.longer = [0, 0, 0]
         self.load = defaultdict(lambda: [0, 0, 0])
         self.vls, self.deps = set(), set()
+        self.lmc_pairs, self.lmc_unrouted = 0, 0
 
 
 def switch_hops(fab, target):
@@ -229,7 +237,28 @@ def judge(fab, lfts, sl2vl, pair_sls):
         add_loads(tally, nxt, depth, own)
         for sl, where in starts.items():
             add_dependencies(tally, fab, sl2vl, nxt, sl, where)
+        for dlid in range(d[0] + 1, d[5] + 1) if d[0] else ():
+            walk_later_lid(tally, fab, tables, sl2vl, pair_sls, di, dlid)
     return tally
+
+
+def walk_later_lid(tally, fab, tables, sl2vl, pair_sls, di, dlid):
+    """An LMC range's later LID: every CA pair walked on the SL the engine or
+    the SA gives it, for the credit-loop verdict only (the link loads and
+    path lengths are the base LIDs')."""
+    nxt = next_hops(fab, tables, di, dlid)
+    depth = depths(nxt)
+    starts = defaultdict(list)
+    for ci, c in enumerate(fab.cas):
+        if ci == di:
+            continue
+        tally.lmc_pairs += 1
+        if not c[0] or depth[c[1]] < 0:
+            tally.lmc_unrouted += 1
+            continue
+        starts[pair_sls.get((c[0], dlid), 0)].append((c[1], c[2]))
+    for sl, where in starts.items():
+        add_dependencies(tally, fab, sl2vl, nxt, sl, where)
 
 
 def loop_vls(deps):
@@ -320,6 +349,8 @@ def main():
         "pair_sls": len(pair_sls),
         "sl_list": ",".join(str(v) for v in sorted(set(pair_sls.values()))) or "0",
         "nopath": nopath,
+        "lmc_pairs": t.lmc_pairs,
+        "lmc_unrouted": t.lmc_unrouted,
     }
     for k, name in enumerate(CLASSES):
         out[f"pairs_{name}"] = pairs[k]

@@ -87,7 +87,8 @@ def read_net(path):
 def read_lft_lids(lfts, owners, nodes):
     """The LIDs of a net file's CA ports: each CA LID the dump names, on the
     CA port its delivering switch's entry leads to (the lowest, where two
-    lead to one port); switch LIDs by name."""
+    lead to one port; the highest is the last of its LMC range); switch
+    LIDs by name."""
     for lid, (kind, name) in owners.items():
         if kind == "Switch" and nodes.get(name, {}).get("kind") == "Switch":
             nodes[name]["lid"] = lid
@@ -97,19 +98,22 @@ def read_lft_lids(lfts, owners, nodes):
             port = lfts.get(sw, {}).get(lid) if v["kind"] == "Switch" else None
             peer = v["ports"].get(port) if port is not None else None
             if peer and peer[0] == name:
-                if not nodes[name]["port_lid"].get(peer[1]):  # a second LID on one port: none
-                    nodes[name]["port_lid"][peer[1]] = lid
+                first = nodes[name]["port_lid"].get(peer[1])
+                nodes[name]["port_lid"][peer[1]] = min(first, lid) if first else lid
+                top = nodes[name].setdefault("port_top", {})
+                top[peer[1]] = max(top.get(peer[1], 0), lid)
                 break
 
 
 def read_guid2lid(path, nodes):
-    lids = {}
+    lids, tops = {}, {}
     for n, line in enumerate(read_lines(path), 1):
         words = line.split()
         if not words or words[0].startswith("#"):
             continue
         try:
             lids[int(words[0], 16)] = int(words[1], 0)
+            tops[int(words[0], 16)] = int(words[2], 0) if len(words) > 2 else lids[int(words[0], 16)]
         except (ValueError, IndexError) as e:
             raise InputError(f"{path}:{n}: expected '0xPORTGUID LID LID'") from e
     for v in nodes.values():
@@ -118,6 +122,8 @@ def read_guid2lid(path, nodes):
         else:
             for p, g in v["port_guid"].items():
                 v["port_lid"][p] = lids.get(g, 0)
+                # The last LID of the port's LMC range (its base LID when LMC is 0).
+                v.setdefault("port_top", {})[p] = max(tops.get(g, 0), v["port_lid"][p])
     return lids
 
 

@@ -16,6 +16,7 @@
 #include "routing/engines/DeclaredVls.h"
 #include "routing/engines/dragonfly/DragonflyHint.h"
 #include "routing/engines/dragonfly/DragonflyRoutes.h"
+#include "routing/engines/dragonfly/DragonflySplitVls.h"
 #include "routing/engines/dragonfly/DragonflyVls.h"
 
 namespace ibsm {
@@ -73,12 +74,19 @@ class DragonflyEngine final : public RoutingEngine {
     const routing::SwitchGraph graph(fabric);
     const routing::dragonfly::PortMap ports(fabric, graph, shape->groupOf);
     const std::uint8_t allowed = std::min(options.maxVls, routing::declaredDataVls(fabric));
-    auto tables = routing::dragonfly::routeDragonfly(fabric, graph, *shape, ports, options.threads);
-    auto vls = routing::dragonfly::planVls(graph, ports, tables, options.threads);
+    // More VLs than the minimal routes and one-SL detours need, and few
+    // enough (source, later LID) pairs to name: the later LIDs may go on an
+    // SL of their own (DragonflySplitVls.h).
+    const bool ownSl = allowed > kOneSlLevels && laterPairs(graph) <= kMaxNamedPairs;
+    auto tables = routing::dragonfly::routeDragonfly(fabric, graph, *shape, ports, options.threads,
+                                                     true, ownSl);
+    Split split = splitLevels(fabric, graph, *shape, ports, options.threads, allowed, tables);
+    auto vls = split.plan ? split.plan->base
+                          : routing::dragonfly::planVls(graph, ports, tables, options.threads);
     auto multipathNote =
         withoutDetours(fabric, graph, *shape, ports, options.threads, allowed, tables, vls);
     std::optional<std::string> hintNote;
-    if (!options.previous.empty() && !vls.problem)
+    if (!options.previous.empty() && !vls.problem && !split.plan)
       hintNote = followPrevious(graph, ports, options.previous, tables, vls, options.threads);
 
     RoutingResult result;
@@ -86,10 +94,11 @@ class DragonflyEngine final : public RoutingEngine {
     result.notes.push_back(describe(*shape));
     for (auto& note : missingCableNotes(fabric, *shape)) result.notes.push_back(std::move(note));
     if (multipathNote) result.notes.push_back(std::move(*multipathNote));
-    if (tables.multipathSkipped)
+    if (split.note) result.notes.push_back(std::move(*split.note));
+    lmcNotes(graph, tables, allowed > kOneSlLevels && !ownSl, result.notes);
+    if (split.plan && !options.previous.empty())
       result.notes.push_back(
-          "LMC: a range's later LIDs take its base LID's routes: too many switches and LIDs to "
-          "plan them apart");
+          "previous tables as the hint: not taken with LMC ranges on an SL of their own");
     if (vls.problem || vls.levels > allowed) {
       const std::string why =
           vls.problem ? *vls.problem
@@ -101,27 +110,12 @@ class DragonflyEngine final : public RoutingEngine {
     }
     result.lfts = routing::dragonfly::toLfts(fabric, graph, tables, options.threads);
     result.vlsUsed = vls.levels;
-    if (vls.levels > 1)
+    if (split.plan) {
+      takeSplit(fabric, graph, ports, tables, *split.plan, options.threads, result);
+    } else if (vls.levels > 1) {
       result.sl2vl = routing::dragonfly::sl2vlEntries(fabric, graph, ports, vls, options.threads);
-    const std::string climbs =
-        vls.climbs == 0 ? std::string()
-                        : fmt::format(
-                              " and at {} turn{} inside groups where detours around missing "
-                              "cables would wait on each other",
-                              vls.climbs, vls.climbs == 1 ? "" : "s");
-    result.notes.push_back(fmt::format(
-        "{} VLs by (in port, out port): the VL climbs after each global link{}, levels proven "
-        "acyclic",
-        vls.levels, climbs));
-    if (tables.detourRoutes > 0) {
-      std::vector<std::string> examples;
-      for (const auto& [s, lid] : tables.detourExamples)
-        examples.push_back(
-            fmt::format("\"{}\" -> LID {}", fabric.node(graph.nodeId(s)).description, lid));
-      result.notes.push_back(fmt::format(
-          "{} of {} CA->LID routes detour around missing links (longer than minimal), e.g. {}",
-          tables.detourRoutes, tables.caRoutes, fmt::join(examples, ", ")));
     }
+    routeNotes(fabric, graph, tables, vls, result.notes);
     if (hintNote) {
       result.followedPrevious = true;
       result.notes.push_back(std::move(*hintNote));
@@ -130,6 +124,114 @@ class DragonflyEngine final : public RoutingEngine {
   }
 
  private:
+  // The levels one-SL multipath needs (DragonflyLmc.h): the minimal routes'
+  // two and the detours' one more.
+  static constexpr std::uint8_t kOneSlLevels = 3;
+
+  // The most (source, later LID) pairs RoutingResult::pairSls names: a6 p3
+  // h3 at LMC 2 has 0.47 million (7 MB, 22 MB as pair-sls), a8 p4 h4 4.2.
+  static constexpr std::uint64_t kMaxNamedPairs = 1'000'000;
+
+  // Every LID-bearing port times the later LIDs of the CA ports' ranges.
+  static std::uint64_t laterPairs(const routing::SwitchGraph& graph) {
+    std::uint64_t sources = 0, later = 0;
+    for (SwitchIndex s = 0; s < graph.size(); ++s)
+      for (const routing::Endpoint& e : graph.endpoints(s)) {
+        ++sources;
+        if (e.switchPort != 0) later += (std::uint64_t{1} << e.lmc) - 1;
+      }
+    return sources * later;
+  }
+
+  static void routeNotes(const Fabric& fabric, const routing::SwitchGraph& graph,
+                         const routing::dragonfly::DragonflyTables& tables,
+                         const routing::dragonfly::VlPlan& vls, std::vector<std::string>& notes) {
+    const std::string climbs =
+        vls.climbs == 0 ? std::string()
+                        : fmt::format(
+                              " and at {} turn{} inside groups where detours around missing "
+                              "cables would wait on each other",
+                              vls.climbs, vls.climbs == 1 ? "" : "s");
+    notes.push_back(fmt::format(
+        "{} VLs by (in port, out port): the VL climbs after each global link{}, levels proven "
+        "acyclic",
+        vls.levels, climbs));
+    if (tables.detourRoutes > 0) {
+      std::vector<std::string> examples;
+      for (const auto& [s, lid] : tables.detourExamples)
+        examples.push_back(
+            fmt::format("\"{}\" -> LID {}", fabric.node(graph.nodeId(s)).description, lid));
+      notes.push_back(fmt::format(
+          "{} of {} CA->LID routes detour around missing links (longer than minimal), e.g. {}",
+          tables.detourRoutes, tables.caRoutes, fmt::join(examples, ", ")));
+    }
+  }
+
+  static void lmcNotes(const routing::SwitchGraph& graph,
+                       const routing::dragonfly::DragonflyTables& tables, bool tooManyPairs,
+                       std::vector<std::string>& notes) {
+    if (tooManyPairs)
+      notes.push_back(fmt::format(
+          "LMC: the later LIDs share SL 0 with the base routes: on an SL of their own the SA "
+          "would hold {} (source, DLID) pairs, more than {}",
+          laterPairs(graph), kMaxNamedPairs));
+    if (tables.multipathSkipped)
+      notes.push_back(
+          "LMC: a range's later LIDs take its base LID's routes: too many switches and LIDs to "
+          "plan them apart");
+  }
+
+  struct Split {
+    std::optional<routing::dragonfly::SplitVls> plan;  // the later LIDs on their own SL
+    std::optional<std::string> note;                   // why not, when they were planned so
+  };
+
+  // The two VL plans when the later LIDs were planned for an SL of their
+  // own and both fit; else the tables again with the later LIDs on one SL
+  // with the base routes, and a note.
+  static Split splitLevels(const Fabric& fabric, const routing::SwitchGraph& graph,
+                           const DragonflyShape& shape, const routing::dragonfly::PortMap& ports,
+                           unsigned threads, std::uint8_t allowed,
+                           routing::dragonfly::DragonflyTables& tables) {
+    if (!tables.laterOwnSl || !hasLmcRanges(tables)) return {};
+    auto plan = routing::dragonfly::splitVls(graph, ports, tables, threads);
+    const auto& problem = plan.base.problem ? plan.base.problem : plan.later.problem;
+    auto shared = routing::dragonfly::routeDragonfly(fabric, graph, shape, ports, threads);
+    // Kept only where the SL of their own leaves fewer routes sharing a
+    // cable with their port's earlier LIDs' than one SL with the base routes.
+    const bool fewer = shared.laterConflicts > tables.laterConflicts;
+    if (!problem && plan.levels() <= allowed && fewer) return {std::move(plan), std::nullopt};
+    const auto own = tables.laterConflicts;
+    tables = std::move(shared);
+    if (!problem && plan.levels() <= allowed)
+      return {std::nullopt,
+              fmt::format(
+                  "LMC: the later LIDs share SL 0 with the base routes: on an SL of their "
+                  "own at least as many routes would share a cable with their earlier LIDs' ({} "
+                  "against {})",
+                  own, tables.laterConflicts)};
+    return {std::nullopt,
+            fmt::format(
+                "LMC: the later LIDs share SL 0 with the base routes: on an SL of their "
+                "own they would need {}",
+                problem ? *problem : fmt::format("{} VLs ({} allowed)", plan.levels(), allowed))};
+  }
+
+  static void takeSplit(const Fabric& fabric, const routing::SwitchGraph& graph,
+                        const routing::dragonfly::PortMap& ports,
+                        const routing::dragonfly::DragonflyTables& tables,
+                        const routing::dragonfly::SplitVls& plan, unsigned threads,
+                        RoutingResult& result) {
+    result.vlsUsed = plan.levels();
+    result.sl2vl = routing::dragonfly::splitSl2Vl(fabric, graph, ports, plan, threads);
+    result.pairSls = routing::dragonfly::laterPairSls(graph, tables);
+    result.notes.push_back(fmt::format(
+        "LMC: each range's later LIDs on SL {} (VLs {}-{}, {} levels, {} turns climbed), the base "
+        "LIDs on SL 0 (VLs 0-{}); {} (source, DLID) pairs named for the SA",
+        routing::dragonfly::kLaterSl, plan.base.levels, plan.levels() - 1, plan.later.levels,
+        plan.later.climbs, plan.base.levels - 1, result.pairSls.size()));
+  }
+
   // When the LMC ranges' detours need VLs the ports lack, routes again with
   // each range's later LIDs on its base LID's routes, and says why.
   static std::optional<std::string> withoutDetours(

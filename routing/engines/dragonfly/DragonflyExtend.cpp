@@ -194,7 +194,7 @@ void extendRoutes(const SwitchGraph& graph, const DragonflyShape& shape, const P
 
 DragonflyTables routeDragonfly(const Fabric& fabric, const SwitchGraph& graph,
                                const DragonflyShape& shape, const PortMap& ports, unsigned threads,
-                               bool multipath) {
+                               bool multipath, bool ownSl) {
   DragonflyTables t;
   const std::size_t n = graph.size();
   t.switches = n;
@@ -209,7 +209,10 @@ DragonflyTables routeDragonfly(const Fabric& fabric, const SwitchGraph& graph,
   const GroupIndex gi = indexGroups(graph, shape, ports);
   planGroups(graph, shape, ports, gi, t, threads);
   extendRoutes(graph, shape, ports, gi, t, threads);
-  if (multipath) t.multipathSkipped = !planAlternates(graph, ports, t);
+  if (multipath) {
+    t.multipathSkipped = !planAlternates(graph, ports, t, ownSl);
+    t.laterOwnSl = ownSl && !t.multipathSkipped;
+  }
   return t;
 }
 

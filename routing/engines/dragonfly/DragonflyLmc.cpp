@@ -16,7 +16,8 @@ constexpr std::size_t kMaxHops = 15;
 constexpr std::size_t kMaxEarlier = 15;  // the report judges a port's first 16 LIDs
 constexpr int kMaxPasses = 4;
 constexpr std::uint8_t kNoLen = 0xFF;
-constexpr std::size_t kBudget = 20'000'000;  // a8 p4 h4 at LMC 2: 3.3 million, 1 s
+constexpr std::uint64_t kNoMove = std::uint64_t{1} << 40;  // a cost no move is taken at
+constexpr std::size_t kBudget = 20'000'000;                // a8 p4 h4 at LMC 2: 3.3 million, 1 s
 
 // One source switch's route toward the LID: its channels (s * stride +
 // port), how many are global links.
@@ -47,12 +48,15 @@ struct Cost {
 
 class AlternatePlanner {
  public:
-  AlternatePlanner(const SwitchGraph& graph, const PortMap& ports)
+  AlternatePlanner(const SwitchGraph& graph, const PortMap& ports, bool ownSl)
       : graph_(graph),
         ports_(ports),
         n_(graph.size()),
+        ownSl_(ownSl),
         turnLevels_(n_ * ports.stride * ports.stride, 0),
+        tree_(ownSl ? turnLevels_.size() : 0, 0),
         lastOn_(n_, 0),
+        conflictsOn_(n_, 0),
         current_(n_),
         through_(n_) {}
 
@@ -84,9 +88,11 @@ class AlternatePlanner {
         t.out[to + home] = t.targets[base + k].switchPort;
         addLoads(t.out.data() + to, home, k);
       }
+      t.laterConflicts += conflictsOn_[home];
       return;
     }
     lastOn_[home] = base;
+    conflictsOn_[home] = 0;
     earlier_.assign(1, std::vector<Route>(n_));
     walkAll(t.out.data() + base * n_, t.targets[base].sw, earlier_[0]);
     for (std::size_t k = 1; k < count; ++k) {
@@ -97,6 +103,8 @@ class AlternatePlanner {
       row[d] = t.targets[lid].switchPort;
       layer_ = std::min(k, kMaxEarlier);
       improve(row, d, static_cast<std::uint32_t>(lid));
+      for (SwitchIndex s = 0; s < n_; ++s)
+        if (s != d && current_[s].reached) conflictsOn_[home] += cost(s, current_[s]).conflicts;
       commit(row, d);
       addLoads(row, d, k);
       std::uint8_t* len = t.len.data() + lid * n_;
@@ -107,6 +115,7 @@ class AlternatePlanner {
       else
         std::ranges::rotate(earlier_, earlier_.begin() + 1), earlier_.back() = current_;
     }
+    t.laterConflicts += conflictsOn_[home];
   }
 
  private:
@@ -197,7 +206,8 @@ class AlternatePlanner {
   unsigned mixedTurns(const Route& r) const {
     unsigned mixed = 0, level = r.global[0];
     for (std::size_t i = 1; i < r.hops; ++i) {
-      const unsigned had = turnLevels_[turn(r, i)];
+      const std::size_t t = turn(r, i);
+      const unsigned had = turnLevels_[t] | (ownSl_ ? tree_[t] : 0u);
       const unsigned on = had & 0xFu, last = had >> 4;
       const unsigned mine = 1u << std::min(level, 3u);
       if (i + 1 == r.hops ? (on != 0 && mine > on) : ((on | mine) != mine || last > mine)) ++mixed;
@@ -229,15 +239,36 @@ class AlternatePlanner {
     return c;
   }
 
-  // Sources through each switch (but d) along the current routes.
+  // Sources through each switch (but d) along the current routes. On an SL
+  // of their own the later LIDs have no base routes' levels to keep to, so
+  // the LID's own routes are held to one level per turn among themselves:
+  // their turns' levels, as commit() marks them, in tree_.
   void index(SwitchIndex d) {
     for (auto& list : through_) list.clear();
+    for (const std::size_t t : treeTouched_) tree_[t] = 0;
+    treeTouched_.clear();
     for (SwitchIndex s = 0; s < n_; ++s) {
       if (s == d || !current_[s].reached) continue;
+      if (ownSl_) markTree(current_[s]);
       through_[s].push_back(s);
       for (std::size_t i = 0; i + 1 < current_[s].hops; ++i)
         through_[ports_.peer[current_[s].channel[i]]].push_back(s);
     }
+  }
+
+  void markTree(const Route& r) {
+    unsigned level = r.global[0];
+    for (std::size_t i = 1; i < r.hops; ++i) {
+      const std::size_t t = turn(r, i);
+      if (tree_[t] == 0) treeTouched_.push_back(t);
+      tree_[t] |= levelBit(level, i + 1 == r.hops);
+      level += r.global[i];
+    }
+  }
+
+  bool outOfShape(SwitchIndex s, const Route& r) const {
+    const Route& base = earlier_[0][s];
+    return r.odd > base.odd || r.hops > base.hops + 2;
   }
 
   // The cost of the sources through u were u to take port p.
@@ -247,6 +278,14 @@ class AlternatePlanner {
     Cost after;
     for (const SwitchIndex s : through_[u]) {
       walk(row, d, s, scratch_);
+      // On an SL of their own no turn holds a route to the base routes'
+      // shapes: a route past them (a third global link, two local hops in
+      // a group it passes, more than two hops over its base route) is no
+      // candidate at all.
+      if (ownSl_ && scratch_.reached && outOfShape(s, scratch_)) {
+        after.broken = kNoMove;
+        break;
+      }
       after += cost(s, scratch_);
     }
     row[u] = was;
@@ -283,10 +322,14 @@ class AlternatePlanner {
   const SwitchGraph& graph_;
   const PortMap& ports_;
   std::size_t n_;
+  bool ownSl_;
   std::vector<std::uint8_t> turnLevels_;  // [(s * stride + in) * stride + out]: level bits
+  std::vector<std::uint8_t> tree_;        // the same, of the LID planned now (ownSl_)
+  std::vector<std::size_t> treeTouched_;
   std::array<std::vector<std::uint32_t>, kMaxEarlier + 1> loads_;  // per layer, per channel
   std::size_t layer_{1};
   std::vector<std::size_t> lastOn_;          // per switch: the base LID of the last port planned
+  std::vector<std::uint64_t> conflictsOn_;   // per switch: the last port planned's conflicts
   std::vector<std::vector<Route>> earlier_;  // [k][s]: the port's earlier LIDs, base first
   std::vector<Route> current_;
   std::vector<std::vector<SwitchIndex>> through_;
@@ -295,7 +338,8 @@ class AlternatePlanner {
 
 }  // namespace
 
-bool planAlternates(const SwitchGraph& graph, const PortMap& ports, DragonflyTables& tables) {
+bool planAlternates(const SwitchGraph& graph, const PortMap& ports, DragonflyTables& tables,
+                    bool ownSl) {
   const auto& targets = tables.targets;
   std::vector<std::pair<std::size_t, std::size_t>> ranges;  // base LID, LIDs in the range
   for (std::size_t lid = 1; lid < targets.size(); ++lid) {
@@ -313,10 +357,12 @@ bool planAlternates(const SwitchGraph& graph, const PortMap& ports, DragonflyTab
   // seconds; the later LIDs keep the base routes.
   const std::size_t later = ranges.front().second - 1;
   if (graph.size() * graph.size() * later * ports.stride > kBudget) return false;
-  // One table of turn levels, filled in LID order: one thread.
-  AlternatePlanner planner(graph, ports);
+  // One table of turn levels, filled in LID order: one thread. On an SL
+  // of their own the later LIDs share no VL with the base routes, so only
+  // their own turns constrain them.
+  AlternatePlanner planner(graph, ports, ownSl);
   const std::size_t n = graph.size();
-  for (std::size_t lid = 1; lid < targets.size(); ++lid)
+  for (std::size_t lid = 1; lid < targets.size() && !ownSl; ++lid)
     if (targets[lid].sw != kNoSwitch &&
         (targets[lid].kind != LidKind::Ca || targets[lid].rangeOffset == 0))
       planner.commit(tables.out.data() + lid * n, targets[lid].sw);

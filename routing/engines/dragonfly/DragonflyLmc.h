@@ -23,7 +23,11 @@ namespace ibsm::routing::dragonfly {
 // Rewrites tables.out and tables.len for every CA LID with rangeOffset > 0
 // whose base LID (the LID rangeOffset below it) is routed; after
 // extendRoutes. False (nothing changed) on fabrics too large to plan in
-// seconds.
-bool planAlternates(const SwitchGraph& graph, const PortMap& ports, DragonflyTables& tables);
+// seconds. With `ownSl` the later LIDs travel on an SL (and VLs) of their
+// own (DragonflyVls.h: splitVls): their turns need keep one level only
+// among themselves, not with the base routes', which frees a detour's
+// local hop in the third group.
+bool planAlternates(const SwitchGraph& graph, const PortMap& ports, DragonflyTables& tables,
+                    bool ownSl = false);
 
 }  // namespace ibsm::routing::dragonfly

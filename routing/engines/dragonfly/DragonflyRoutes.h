@@ -46,14 +46,19 @@ struct DragonflyTables {
   std::uint64_t caRoutes{0};      // (CA source, LID) routes in all
   std::vector<std::pair<SwitchIndex, Lid>> detourExamples;
   bool multipathSkipped{false};  // LMC ranges too many to plan apart (DragonflyLmc.h)
+  bool laterOwnSl{false};        // later LIDs planned apart for an SL of their own
+  // Per later LID and source switch, its CAs times the earlier LIDs of the
+  // port whose route shares a cable with it, summed (DragonflyLmc.h).
+  std::uint64_t laterConflicts{0};
 };
 
 // On up to `threads` threads (0: all cores); the same tables on any number.
 // With `multipath`, an LMC range's later LIDs apart from its base LID
-// (DragonflyLmc.h); without, they take the base LID's routes.
+// (DragonflyLmc.h); without, they take the base LID's routes. With
+// `ownSl` too, apart for an SL of their own (planAlternates).
 DragonflyTables routeDragonfly(const Fabric& fabric, const SwitchGraph& graph,
                                const DragonflyShape& shape, const PortMap& ports, unsigned threads,
-                               bool multipath = true);
+                               bool multipath = true, bool ownSl = false);
 
 // Writes the tables into per-switch LFTs (index = NodeId, like RoutingResult),
 // on up to `threads` threads.

@@ -3,14 +3,18 @@
 // LIDs before them -- another global link where the group pair has several,
 // a third group where it has one, another router inside the groups -- on
 // the VLs the report proves free of credit loops; where the ports lack the
-// VLs that costs, the later LIDs take the base LID's routes.
+// VLs that costs, the later LIDs take the base LID's routes. Where the VLs
+// allow, the later LIDs travel on an SL of their own (SL 1, on VLs above the
+// base routes'), so a detour need not keep to the base routes' levels.
 #include <gtest/gtest.h>
 #include <ibsm/Engines.h>
 #include <ibsm/Report.h>
 
+#include <algorithm>
 #include <set>
 #include <vector>
 
+#include "tests/routing/engines/PairSlWalk.h"
 #include "tests/support/FabricFixtures.h"
 
 namespace ibsm {
@@ -86,11 +90,19 @@ TEST(DragonflyLmc, SecondLidsTakeOtherCablesBetweenTheGroups) {
   EXPECT_GT(apart * 2, pairs) << apart << " of " << pairs << " (switch, port) pairs apart";
 }
 
+// Pairs whose LIDs' routes share a cable from first to last (one path).
+std::uint64_t onePathPairs(const Fabric& f, const RoutingResult& r) {
+  const RouteReport report = analyseRoutes(f, r, 2);
+  EXPECT_TRUE(report.creditLoops.acyclic);
+  return report.multipath ? report.multipath->all.linkDisjoint.at(1) : 0;
+}
+
 TEST(DragonflyLmc, ValiantDetoursClimbOneVlAndStayFreeOfCreditLoops) {
   const Fabric f = generatedFabric(DragonflySpec{.a = 6, .p = 3, .h = 3}, {}, /*lmc=*/2);
-  const RoutingResult r = route(f);
+  const RoutingResult r = route(f, /*maxVls=*/3);
   ASSERT_EQ(r.engine, "dragonfly");
   EXPECT_EQ(r.vlsUsed, 3) << "minimal routes take 2; a detour's second global link one more";
+  EXPECT_TRUE(r.pairSls.empty()) << "too few VLs for an SL of their own: every pair on SL 0";
   const RouteReport report = analyseRoutes(f, r, 2);
   EXPECT_TRUE(report.creditLoops.acyclic);
   for (const PairCounts& c : report.pairs) EXPECT_EQ(c.unreachable, 0u);
@@ -125,6 +137,68 @@ TEST(DragonflyLmc, WithoutTheVlsLaterLidsTakeTheBaseRoutes) {
         ASSERT_EQ(r.lfts[s].at(Lid{static_cast<std::uint16_t>(base.value + k)}),
                   r.lfts[s].at(base));
   }
+}
+
+// With the VLs for it, every later LID is named on SL 1 for every source, the
+// base LIDs are not (SL 0), and SL2VL keeps the two SLs on VLs of their own.
+TEST(DragonflyLmc, LaterLidsTravelOnAnSlOfTheirOwn) {
+  const Fabric f = generatedFabric(DragonflySpec{.a = 6, .p = 3, .h = 3}, {}, /*lmc=*/2);
+  const RoutingResult r = route(f, /*maxVls=*/8);
+  ASSERT_EQ(r.engine, "dragonfly");
+  ASSERT_FALSE(r.pairSls.empty());
+  EXPECT_GT(r.vlsUsed, 3);
+  EXPECT_LE(r.vlsUsed, 8);
+  EXPECT_TRUE(std::ranges::is_sorted(r.pairSls));
+  std::set<std::uint16_t> later;
+  for (const PairSl& p : r.pairSls) {
+    EXPECT_EQ(p.sl, 1);
+    later.insert(p.dlid.value);
+  }
+  std::size_t sources = 0;
+  sources += f.switches().size() + f.endNodes().size();
+  EXPECT_EQ(r.pairSls.size(), later.size() * sources) << "every source names each later LID";
+  for (const Lid base : baseLids(f)) {
+    EXPECT_FALSE(later.contains(base.value));
+    for (std::uint16_t k = 1; k < 4; ++k)
+      EXPECT_TRUE(later.contains(static_cast<std::uint16_t>(base.value + k)));
+  }
+  std::uint8_t baseTop = 0, laterLow = 15;
+  for (const Sl2VlEntry& e : r.sl2vl) {
+    baseTop = std::max(baseTop, e.vl[0]);
+    laterLow = std::min(laterLow, e.vl[1]);
+  }
+  EXPECT_LT(baseTop, laterLow) << "SL 1's VLs lie above every VL of SL 0";
+  const auto walk = testing::walkPairsOnTheirSls(f, r);
+  EXPECT_EQ(walk.delivered, walk.pairs);
+  EXPECT_TRUE(walk.acyclic);
+}
+
+// Free of the base routes' levels, the later LIDs leave fewer pairs on one
+// path than on SL 0 with them (the same fabric, 3 VLs).
+TEST(DragonflyLmc, AnSlOfTheirOwnLeavesFewerPairsOnOnePath) {
+  const Fabric f = generatedFabric(DragonflySpec{.a = 6, .p = 3, .h = 3}, {}, /*lmc=*/2);
+  const RoutingResult shared = route(f, 3), own = route(f, 8);
+  ASSERT_FALSE(own.pairSls.empty());
+  EXPECT_LT(onePathPairs(f, own), onePathPairs(f, shared));
+}
+
+// Two cables between every pair of the 5 groups: on one SL the later LIDs
+// already take the other cable, and an SL of their own shares no fewer
+// cables with the earlier LIDs' routes, so it is not taken: no pair named,
+// the 3 VLs of one SL.
+TEST(DragonflyLmc, AnSlOfTheirOwnOnlyWhereItSharesFewerCables) {
+  const Fabric f = generatedFabric(DragonflySpec{.a = 4, .p = 2, .h = 2, .g = 5}, {}, /*lmc=*/2);
+  const RoutingResult r = route(f, 8), shared = route(f, 3);
+  EXPECT_TRUE(r.pairSls.empty());
+  EXPECT_EQ(r.vlsUsed, 3);
+  for (const NodeId s : f.switches()) EXPECT_EQ(r.lfts[s].port, shared.lfts[s].port);
+}
+
+TEST(DragonflyLmc, WithoutLmcNoPairIsNamed) {
+  const Fabric f = generatedFabric(DragonflySpec{.a = 6, .p = 3, .h = 3});
+  const RoutingResult r = route(f, 8);
+  EXPECT_TRUE(r.pairSls.empty());
+  EXPECT_EQ(r.vlsUsed, 2);
 }
 
 }  // namespace

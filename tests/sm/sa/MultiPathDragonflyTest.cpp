@@ -1,7 +1,9 @@
 // MultiPathRecord on a dragonfly (a6 p3 h3) routed with LMC 2 (issue 33): where the
 // tables give a pair four pairwise link-disjoint routes (one per DLID), a
 // GetMulti with NumbPath 4 answers those four, and no two of the answers
-// share an inter-switch cable.
+// share an inter-switch cable. Each answer carries the SL its DLID travels
+// on: SL 0 for the base LID, the later LIDs' own SL (1) for the others, as
+// the engine names them (RoutingResult::pairSls).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -9,6 +11,7 @@
 #include <optional>
 #include <set>
 
+#include "routing/analysis/PathSl.h"
 #include "sm/sa/MultiPathRecords.h"
 #include "tests/sm/sa/SaFixture.h"
 
@@ -97,6 +100,13 @@ TEST_F(MultiPathDragonflyTest, NumbPathFourAnswersTheFourDisjointRoutes) {
       dlids.insert(p.dlid.value);
     }
     EXPECT_EQ(dlids.size(), 4U) << "host " << from << " to " << *to << ": one path per DLID";
+    for (const PathRecord& p : four) {
+      const bool base = p.dlid == sa.lidOfHost(*to);
+      EXPECT_EQ(p.sl, base ? 0 : 1) << "DLID " << p.dlid.value;
+      EXPECT_EQ(
+          p.sl,
+          analysis::engineSl(sa.plan.routing.pairSls, sa.hostPort(from), p.dlid).value_or(0xFF));
+    }
     EXPECT_TRUE(disjoint(routes)) << "host " << from << " to " << *to;
   }
   EXPECT_GT(checked, 0U) << "no pair of hosts has four disjoint routes";
