@@ -7,8 +7,9 @@
 # (its --list: the kinds are listed there only), and sssp (balanced shortest
 # paths on VL layers; what auto takes on trees with director pods where its
 # busiest link is lower). Classes: "compute" (neither
-# end an aggregation node nor a host above the leaves), "hosts" (no
-# aggregation node at either end), "all".
+# end an aggregation node nor a host above the leaves), "upper" (a host above
+# the leaves at either end, no aggregation node), "an" (an aggregation node
+# at either end), "hosts" (no aggregation node at either end), "all".
 #   scripts/apart-figures.sh [--ibsm BIN] [--route-with BIN] [--radix K] [--only NAME]
 #                            [--dfsssp]
 # --dfsssp: OpenSM's dfsssp too, once on ibsim (tests/sm/ibsim/run-with-ibsim.sh,
@@ -83,11 +84,15 @@ walk() {
 import json, sys
 j = json.load(open(sys.argv[1]))
 for name, busiest, pairs, longest in (("compute", "busiest_compute", "pairs_compute", "longest_compute"),
+                                      ("upper", "busiest_upper", "pairs_upper", "longest_upper"),
+                                      ("an", "busiest_an", "pairs_an", "longest_an"),
                                       ("hosts", "busiest_hosts", "pairs_hosts", "longest_hosts"),
                                       ("all", "busiest", "pairs", "longest")):
-    print(f"{name:8} pairs {j[pairs]:>9}  busiest {j[busiest]:>7} ({j['busiest_link_' + name]})  "
-          f"mean {j['mean_' + name]:8.1f}  longest {j[longest]} hops  "
-          f"longer than shortest {j['longer_' + name]}")
+    if not j.get(pairs):
+        continue  # no pair of this class on the fabric
+    print(f"{name:8} pairs {j[pairs]:>9}  busiest {j[busiest]:>7} ({j.get('busiest_link_' + name)})  "
+          f"mean {j.get('mean_' + name, 0):8.1f}  longest {j[longest]} hops  "
+          f"longer than shortest {j.get('longer_' + name)}")
 print(f"VLs {j['vls']}  credit-loop free {j['credit_loop_free']}")
 if j["unrouted"]:
     print(f"unrouted or looping: {j['unrouted']}")

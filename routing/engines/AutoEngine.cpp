@@ -32,7 +32,8 @@ namespace {
 
 // Switch x LID routes up to which auto computes sssp beside dragonfly (and
 // beside ftree on a tree with director pods: Lassen-like, 174 switches and
-// about 1,900 LIDs: about 1 CPU s for sssp's eight ways and its layers), and
+// about 1,900 LIDs: about 1 CPU s for sssp's routes, their balance per class
+// and its layers), and
 // up to which it routes with sssp what is neither a fat tree nor a dragonfly.
 constexpr std::size_t kSmall = 500'000;
 constexpr std::size_t kLargest = 8'000'000;

@@ -1,9 +1,9 @@
 // sssp: balanced shortest paths on VL layers, for fabrics that are neither a
 // fat tree nor a dragonfly (irregular clusters) and for degraded
 // dragonflies. Every route takes the fewest switch hops, chosen by link load
-// over all CA pairs (SsspRoutes.h), routed eight ways and the best kept
-// (SsspChoice.h: the figures over all pairs, host pairs and pairs with an
-// aggregation node weighed together), then the routes are spread over VL
+// over all CA pairs (SsspRoutes.h), then balanced per class of pair
+// (SsspChoice.h: compute pairs, hosts above the leaves, aggregation nodes,
+// each against its own busiest link), then the routes are spread over VL
 // layers so that each layer's channel dependency graph is acyclic
 // (SsspLayers.h). It refuses when the layers need more VLs than
 // RoutingOptions::maxVls or the ports' VLCap allow.
@@ -18,6 +18,7 @@
 #include <ibsm/Engines.h>
 
 #include <algorithm>
+#include <string>
 
 #include "routing/engines/DeclaredVls.h"
 #include "routing/engines/sssp/SsspChoice.h"
@@ -65,7 +66,7 @@ class SsspEngine final : public RoutingEngine {
   Result<RoutingResult> route(const Fabric& fabric, const RoutingOptions& options) const override {
     const routing::SwitchGraph graph(fabric);
     const routing::sssp::Channels channels(graph);
-    auto choice = routing::sssp::routeBestOf(fabric, graph, channels, kPasses, options.threads);
+    auto choice = routing::sssp::routeByClass(fabric, graph, channels, kPasses, options.threads);
     auto& tables = choice.tables;
     const std::uint8_t allowed = std::min(options.maxVls, routing::declaredDataVls(fabric));
     const auto plan =
@@ -78,12 +79,14 @@ class SsspEngine final : public RoutingEngine {
     result.lfts = std::move(tables.lfts);
     result.vlsUsed = plan.layers;
     result.notes.push_back(fmt::format(
-        "shortest paths balanced by link load over all CA pairs (best of {} passes; LIDs {}, "
-        "host-to-host loads weighed {}: the best of 8 ways): busiest link {} CA-to-CA routes, "
-        "{} between hosts, {} with an aggregation node",
-        kPasses, choice.balance.roundRobin ? "one per destination switch in turn" : "in order",
-        choice.balance.hostWeight, choice.busiestAll, choice.busiestHosts,
-        choice.busiestAggregation));
+        "shortest paths balanced by link load over all CA pairs (best of {} passes, LIDs in "
+        "order){}: busiest link {} CA-to-CA routes; {} between compute CAs, {} with a host above "
+        "the leaves, {} with an aggregation node",
+        kPasses,
+        choice.sweeps == 0 ? std::string()
+                           : fmt::format(", then per class ({} entries moved in {} sweeps)",
+                                         choice.moved, choice.sweeps),
+        choice.busiestAll, choice.busiestCompute, choice.busiestUpper, choice.busiestAggregation));
     if (plan.layers > 1) {
       result.sl2vl = layerSl2Vl(fabric, graph, plan.layers);
       result.pairSls = pairSls(graph, plan.raised);

@@ -4,7 +4,6 @@
 
 #include <algorithm>
 #include <limits>
-#include <numeric>
 
 #include "routing/engines/ftree/FatTreeEndpoints.h"
 
@@ -35,25 +34,25 @@ namespace {
 // which switches were decided (nearest the destination first).
 class LidRouter {
  public:
-  LidRouter(const SwitchGraph& graph, const Channels& channels, std::vector<std::uint64_t>& load,
-            std::vector<std::uint64_t>& hostLoad, std::vector<std::uint64_t> hosts,
-            double hostWeight)
+  LidRouter(const SwitchGraph& graph, const Channels& channels, SsspTables& tables,
+            HostCounts hosts)
       : graph_(graph),
         ch_(channels),
-        load_(load),
-        hostLoad_(hostLoad),
+        load_(tables.load),
+        hostLoad_(tables.hostLoad),
+        computeLoad_(tables.computeLoad),
         hosts_(std::move(hosts)),
-        hostWeight_(hostWeight),
         cost_(graph.size()),
         next_(graph.size()),
         flow_(graph.size()),
-        hostFlow_(graph.size()) {}
+        hostFlow_(graph.size()),
+        computeFlow_(graph.size()) {}
 
   // Orders the switches by their distance to d (`dist`, switch hops).
-  // `toHost`: the LID is a host's, not an aggregation node's.
-  void toward(SwitchIndex d, const std::uint16_t* dist, bool toHost) {
+  // `role`: the LID's CA (compute, aggregation node or host above the leaves).
+  void toward(SwitchIndex d, const std::uint16_t* dist, ftree::CaRole role) {
     d_ = d;
-    toHost_ = toHost;
+    role_ = role;
     dist_ = dist;
     order_.clear();
     for (SwitchIndex s = 0; s < graph_.size(); ++s)
@@ -65,8 +64,8 @@ class LidRouter {
   // Every switch takes the channel one hop nearer whose path onward has the
   // least sum of its channels' loads cubed (what one more route adds to the
   // sum of the loads' fourth powers, near enough: a busy channel costs far
-  // more than two half as busy), the host-to-host loads cubed added with
-  // their weight; ties to the less loaded channel, then the lower port.
+  // more than two half as busy); ties to the less loaded channel, then the
+  // lower port.
   void choose() {
     cost_[d_] = 0;
     next_[d_] = kNoChannel;
@@ -78,8 +77,7 @@ class LidRouter {
         const SwitchIndex t = ch_.target[c];
         if (dist_[t] + 1 != dist_[s]) continue;
         const double l = static_cast<double>(load_[c]);
-        const double h = static_cast<double>(hostLoad_[c]);
-        const double v = cost_[t] + l * l * l + hostWeight_ * h * h * h;
+        const double v = cost_[t] + l * l * l;
         if (v < best || (v == best && pick != kNoChannel && load_[c] < load_[pick])) {
           best = v;
           pick = c;
@@ -98,9 +96,12 @@ class LidRouter {
 
   // Adds (sign +1) or takes away (-1) the CA-to-CA routes toward one CA LID.
   void addLoad(int sign) {
+    using ftree::CaRole;
     for (const SwitchIndex s : order_) {
       flow_[s] = graph_.caCount(s);
-      hostFlow_[s] = toHost_ ? hosts_[s] : 0;
+      const auto hosts = hosts_.compute[s] + hosts_.upper[s];
+      hostFlow_[s] = role_ == CaRole::Aggregation ? 0 : hosts;
+      computeFlow_[s] = role_ == CaRole::Compute ? hosts_.compute[s] : 0;
     }
     const auto add = [sign](std::uint64_t& to, std::uint64_t v) {
       to = sign > 0 ? to + v : to - v;
@@ -110,8 +111,10 @@ class LidRouter {
       if (c == kNoChannel) continue;
       add(load_[c], flow_[*it]);
       add(hostLoad_[c], hostFlow_[*it]);
+      add(computeLoad_[c], computeFlow_[*it]);
       flow_[ch_.target[c]] += flow_[*it];
       hostFlow_[ch_.target[c]] += hostFlow_[*it];
+      computeFlow_[ch_.target[c]] += computeFlow_[*it];
     }
   }
 
@@ -125,51 +128,39 @@ class LidRouter {
   const Channels& ch_;
   std::vector<std::uint64_t>& load_;
   std::vector<std::uint64_t>& hostLoad_;
-  const std::vector<std::uint64_t> hosts_;  // per switch, its CA ports that are no aggregation node
-  const double hostWeight_;
+  std::vector<std::uint64_t>& computeLoad_;
+  const HostCounts hosts_;
   SwitchIndex d_{kNoSwitch};
-  bool toHost_{true};
+  ftree::CaRole role_{ftree::CaRole::Compute};
   const std::uint16_t* dist_{nullptr};
   std::vector<SwitchIndex> order_;
   std::vector<double> cost_;
   std::vector<std::uint32_t> next_;
   std::vector<std::uint64_t> flow_;
   std::vector<std::uint64_t> hostFlow_;
+  std::vector<std::uint64_t> computeFlow_;
 };
 
-// The CA LIDs of aggregation nodes (true) and per switch its CA ports that
-// are not one.
-std::vector<bool> aggregationLids(const Fabric& fabric, const SwitchGraph& graph, std::size_t lids,
-                                  std::vector<std::uint64_t>& hosts) {
-  const ftree::CaRoles roles(fabric, graph);
-  std::vector<bool> out(lids, false);
-  hosts.assign(graph.size(), 0);
+// Hosts above the leaves: the hosts of a switch that has fewer than half as
+// many of them as cables to other switches and fewer than half the median
+// host count of the switches with hosts (I/O, storage and management
+// servers on spines and cores, a director's chips beside their line cards'
+// hosts); the others are compute CAs. The rule bench/judge/judge-routes.py
+// classes pairs by.
+std::vector<bool> upperSwitches(const SwitchGraph& graph, const ftree::CaRoles& roles) {
+  std::vector<std::uint32_t> counts;
+  for (SwitchIndex s = 0; s < graph.size(); ++s)
+    if (roles.hosts(s) > 0) counts.push_back(roles.hosts(s));
+  std::ranges::sort(counts);
+  const std::uint32_t median = counts.empty() ? 0 : counts[(counts.size() - 1) / 2];
+  std::vector<bool> out(graph.size(), false);
   for (SwitchIndex s = 0; s < graph.size(); ++s) {
-    hosts[s] = roles.hosts(s);
-    const auto cas = graph.endpoints(s).subspan(1);
-    for (std::size_t i = 0; i < cas.size(); ++i)
-      if (roles.of(s)[i] == ftree::CaRole::Aggregation)
-        for (std::size_t k = 0; k < (std::size_t{1} << cas[i].lmc); ++k)
-          if (cas[i].base.value + k < lids) out[cas[i].base.value + k] = true;
+    std::uint32_t cables = 0;
+    graph.forEachCable(s, [&](SwitchIndex, const Cable&) { ++cables; });
+    const std::uint32_t twice = 2 * roles.hosts(s);
+    out[s] = twice < cables && twice < median;
   }
   return out;
-}
-
-// The LIDs in the order they are routed: by LID, or by LID within rounds
-// that take one LID of each destination switch in turn (so that no switch's
-// LIDs all come first, on the emptiest links).
-std::vector<std::size_t> routingOrder(const std::vector<LidTarget>& targets, std::size_t switches,
-                                      bool roundRobin) {
-  std::vector<std::size_t> order(targets.size() - 1);
-  std::iota(order.begin(), order.end(), std::size_t{1});
-  if (!roundRobin) return order;
-  std::vector<std::size_t> rank(targets.size(), 0), seen(switches + 1, 0);
-  for (std::size_t l = 1; l < targets.size(); ++l) {
-    const std::size_t sw = targets[l].sw == kNoSwitch ? switches : targets[l].sw;
-    rank[l] = seen[sw]++ * (switches + 1) + sw;
-  }
-  std::ranges::stable_sort(order, {}, [&](std::size_t l) { return rank[l]; });
-  return order;
 }
 
 std::uint64_t busiest(const std::vector<std::uint64_t>& load) {
@@ -189,27 +180,50 @@ std::vector<std::uint16_t> switchHops(const SwitchGraph& graph, unsigned threads
 
 }  // namespace
 
+// The role of every CA LID (compute where none is known) and per switch
+// its compute CA ports and its hosts above the leaves.
+std::vector<ftree::CaRole> lidRoles(const Fabric& fabric, const SwitchGraph& graph,
+                                    std::size_t lids, HostCounts& hosts) {
+  const ftree::CaRoles roles(fabric, graph);
+  const auto upper = upperSwitches(graph, roles);
+  std::vector<ftree::CaRole> out(lids, ftree::CaRole::Compute);
+  hosts.compute.assign(graph.size(), 0);
+  hosts.upper.assign(graph.size(), 0);
+  for (SwitchIndex s = 0; s < graph.size(); ++s) {
+    const auto cas = graph.endpoints(s).subspan(1);
+    for (std::size_t i = 0; i < cas.size(); ++i) {
+      ftree::CaRole role = roles.of(s)[i];
+      if (role == ftree::CaRole::Compute && upper[s]) role = ftree::CaRole::Upper;
+      hosts.compute[s] += role == ftree::CaRole::Compute;
+      hosts.upper[s] += role == ftree::CaRole::Upper;
+      for (std::size_t k = 0; k < (std::size_t{1} << cas[i].lmc); ++k)
+        if (cas[i].base.value + k < lids) out[cas[i].base.value + k] = role;
+    }
+  }
+  return out;
+}
+
 SsspTables routeBalanced(const Fabric& fabric, const SwitchGraph& graph, const Channels& channels,
-                         unsigned passes, unsigned threads, const Balance& balance) {
+                         unsigned passes, unsigned threads) {
   const std::size_t n = graph.size();
   SsspTables out;
   out.targets = lidTargets(fabric, graph);
   out.load.assign(channels.size(), 0);
   out.hostLoad.assign(channels.size(), 0);
+  out.computeLoad.assign(channels.size(), 0);
   out.lfts.resize(fabric.size());
   for (SwitchIndex s = 0; s < n; ++s)
     out.lfts[graph.nodeId(s)].port.assign(out.targets.size(), kNoRoute);
 
   const auto dist = switchHops(graph, threads);
 
-  std::vector<std::uint64_t> hosts;
-  const auto aggregation = aggregationLids(fabric, graph, out.targets.size(), hosts);
-  LidRouter router(graph, channels, out.load, out.hostLoad, std::move(hosts), balance.hostWeight);
+  HostCounts hosts;
+  const auto roles = lidRoles(fabric, graph, out.targets.size(), hosts);
+  LidRouter router(graph, channels, out, std::move(hosts));
   std::vector<Lft> bestLfts;
-  std::vector<std::uint64_t> bestLoad, bestHostLoad;
-  const auto order = routingOrder(out.targets, n, balance.roundRobin);
+  std::vector<std::uint64_t> bestLoad, bestHostLoad, bestComputeLoad;
   for (unsigned pass = 0; pass < std::max(passes, 1u); ++pass) {
-    for (const std::size_t l : order) {
+    for (std::size_t l = 1; l < out.targets.size(); ++l) {
       const LidTarget& t = out.targets[l];
       const Lid lid{static_cast<std::uint16_t>(l)};
       if (t.sw == kNoSwitch) {
@@ -221,7 +235,7 @@ SsspTables routeBalanced(const Fabric& fabric, const SwitchGraph& graph, const C
       }
       const bool ca = t.kind == LidKind::Ca;
       if (pass > 0 && !ca) continue;
-      router.toward(t.sw, dist.data() + std::size_t{t.sw} * n, !aggregation[l]);
+      router.toward(t.sw, dist.data() + std::size_t{t.sw} * n, roles[l]);
       if (pass > 0) {
         router.read(graph, out.lfts, lid);
         router.addLoad(-1);
@@ -240,11 +254,13 @@ SsspTables routeBalanced(const Fabric& fabric, const SwitchGraph& graph, const C
       bestLfts = out.lfts;
       bestLoad = out.load;
       bestHostLoad = out.hostLoad;
+      bestComputeLoad = out.computeLoad;
     }
   }
   out.lfts = std::move(bestLfts);
   out.load = std::move(bestLoad);
   out.hostLoad = std::move(bestHostLoad);
+  out.computeLoad = std::move(bestComputeLoad);
   return out;
 }
 

@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "routing/engines/BalancedLfts.h"
+#include "routing/engines/ftree/FatTreeEndpoints.h"
 #include "routing/graph/SwitchGraph.h"
 
 namespace ibsm::routing::sssp {
@@ -49,25 +50,30 @@ struct SsspTables {
   std::vector<std::uint64_t> load;  // per channel: CA-to-CA routes crossing it
   // per channel: of them, those with no aggregation node at either end
   std::vector<std::uint64_t> hostLoad;
+  // per channel: of those, the compute pairs (no host above the leaves either)
+  std::vector<std::uint64_t> computeLoad;
   std::size_t unroutedEntries{0};  // (switch, owned LID) entries left unrouted
   std::size_t unreachableLids{0};  // owned LIDs some switch cannot reach
 };
 
-// How the routes are balanced: the order the LIDs are routed in (by LID,
-// or one LID of each destination switch in turn) and the weight of the
-// host-to-host loads (no SHARP aggregation node at either end) in the cost
-// beside the loads of every CA pair.
-struct Balance {
-  bool roundRobin{false};
-  double hostWeight{0};
+// Per switch, its CA ports by role (aggregation nodes left out).
+struct HostCounts {
+  std::vector<std::uint64_t> compute, upper;
 };
+
+// The role of every CA LID (index = LID; compute where none is known) and,
+// in `hosts`, per switch its compute CAs and its hosts above the leaves:
+// those of a switch with fewer hosts than half its cables to other switches
+// and than half the median host count (the judge's classes).
+std::vector<ftree::CaRole> lidRoles(const Fabric& fabric, const SwitchGraph& graph,
+                                    std::size_t lids, HostCounts& hosts);
 
 // `passes` >= 1: the first routes every LID, each further one reroutes every
 // CA LID against the others' load. Sequential in the loads; the switch
 // distances are computed on up to `threads` threads. The same tables on any
 // number of threads.
 SsspTables routeBalanced(const Fabric& fabric, const SwitchGraph& graph, const Channels& channels,
-                         unsigned passes, unsigned threads, const Balance& balance = {});
+                         unsigned passes, unsigned threads);
 
 // The most CA-to-CA routes (every ordered pair of CA ports, by their base
 // LIDs) any channel carries through `lfts`; what auto compares engines by.
