@@ -297,6 +297,21 @@ std::vector<std::uint8_t> checkTreesOnTheirSls(const SubnetPlan& plan, DryRunMul
   return groupSls;
 }
 
+// The report of the routes, with every multicast tree, on its group's SL,
+// judged for credit loops with them (CreditLoopsMulticast.h).
+RouteReport analyseWithTrees(const SubnetPlan& plan, DryRunMulticast& multicast, unsigned threads,
+                             Progress& progress) {
+  MulticastReport multicastReport = multicast.report;
+  const std::vector<std::uint8_t> groupSls = checkTreesOnTheirSls(plan, multicast, multicastReport);
+  progress.phase("walking the tables for the report");
+  const auto analysisStart = std::chrono::steady_clock::now();
+  const McTreesToJudge trees{&multicast.plan.mfts, multicast.routes, groupSls};
+  RouteReport report = analyseRoutes(plan.fabric, plan.routing, threads, trees);
+  report.analysisSeconds = secondsSince(analysisStart);
+  report.multicast = std::move(multicastReport);
+  return report;
+}
+
 }  // namespace
 
 int runRoute(const RouteArgs& args) {
@@ -320,20 +335,9 @@ int runRoute(const RouteArgs& args) {
   progress.phase("planning and checking multicast trees");
   auto multicast = planDryRunMulticast(plan->fabric, inputs->partitions);
   if (!multicast) return inputError(multicast.error());
-  MulticastReport multicastReport = multicast->report;
-  const std::vector<std::uint8_t> groupSls =
-      checkTreesOnTheirSls(*plan, *multicast, multicastReport);
-
-  // The trees on their SLs judged for credit loops with the unicast routes.
-  progress.phase("walking the tables for the report");
-  const auto analysisStart = std::chrono::steady_clock::now();
-  const McTreesToJudge trees{&multicast->plan.mfts, multicast->routes, groupSls};
-  RouteReport report =
-      analyseRoutes(plan->fabric, plan->routing, inputs->plan.routing.threads, trees);
-  report.analysisSeconds = secondsSince(analysisStart);
+  RouteReport report = analyseWithTrees(*plan, *multicast, inputs->plan.routing.threads, progress);
   report.routeSeconds = routeSeconds;
   report.inputWarnings = std::move(inputs->warnings);
-  report.multicast = std::move(multicastReport);
   report.qos = std::move(*qos);
   if (plan->qosTables) report.qosVlLayers = plan->qosTables->layers;
   if (auto& held = inputs->previous; held) {
