@@ -25,6 +25,7 @@
 #include <span>
 
 #include "routing/analysis/CreditLoops.h"
+#include "routing/analysis/CreditLoopsMulticast.h"
 #include "routing/analysis/ForwardingView.h"
 #include "routing/analysis/MultipathDisjointness.h"
 #include "routing/analysis/NextHops.h"
@@ -155,6 +156,7 @@ class Worker {
   const Tally& tally() const { return tally_; }
   const std::vector<std::uint64_t>& load() const { return load_; }
   const analysis::ChannelDependencies& deps() const { return deps_; }
+  analysis::ChannelDependencies& deps() { return deps_; }
 
  private:
   // One pass over the source switches of destination d: pair counts,
@@ -289,8 +291,18 @@ std::vector<Worker> walkAll(const ForwardingView& view, unsigned threads) {
   return pool;
 }
 
-void fillFromTally(const ForwardingView& view, const Worker& all, std::uint8_t vlsNeeded,
-                   RouteReport& report) {
+// The credit-loop verdict of the walked routes, with the trees' turns
+// added to their dependencies when `trees` names some (CreditLoopsMulticast.h).
+CreditLoopReport creditLoops(const ForwardingView& view, Worker& all, std::uint8_t vlsNeeded,
+                             const McTreesToJudge* trees) {
+  if (trees == nullptr) return all.deps().report(vlsNeeded);
+  const std::vector<analysis::TreeMasks> masks = analysis::treeMasks(view, *trees);
+  for (const analysis::TreeMasks& t : masks) all.deps().addTree(t.masks, t.sl);
+  return all.deps().report(vlsNeeded, analysis::cycleCauses(view, all.deps(), masks, *trees));
+}
+
+void fillFromTally(const ForwardingView& view, Worker& all, std::uint8_t vlsNeeded,
+                   const McTreesToJudge* trees, RouteReport& report) {
   const Tally& t = all.tally();
   report.pairs = t.pairs;
   report.unreachableByReason = t.unreachableByReason;
@@ -299,7 +311,7 @@ void fillFromTally(const ForwardingView& view, const Worker& all, std::uint8_t v
   finishHops(t.apartSums, report.apartHops);
   finishLoads(view, all.load(), report.linkLoad);
   report.unreachableExamples = analysis::unreachableExamples(view, t.examples);
-  report.creditLoops = all.deps().report(vlsNeeded);
+  report.creditLoops = creditLoops(view, all, vlsNeeded, trees);
 }
 
 // RouteReport::pairsBySl: the pairs the engine names counted on their SL
@@ -328,9 +340,8 @@ std::vector<std::uint64_t> pairsBySl(const ForwardingView& view, const RouteRepo
   return out;
 }
 
-}  // namespace
-
-RouteReport analyseRoutes(const Fabric& fabric, const RoutingResult& result, unsigned threads) {
+RouteReport analyse(const Fabric& fabric, const RoutingResult& result, unsigned threads,
+                    const McTreesToJudge* trees) {
   const ForwardingView view(fabric, result, threads);
   RouteReport report;
   report.engine = result.engine;
@@ -342,12 +353,23 @@ RouteReport analyseRoutes(const Fabric& fabric, const RoutingResult& result, uns
   report.caPorts = view.caPorts();
   report.destinationLids = view.destinations().size();
   report.apartPorts = view.apartPorts();
-  const std::vector<Worker> pool = walkAll(view, threads);
-  fillFromTally(view, pool.front(), result.vlsUsed, report);
+  std::vector<Worker> pool = walkAll(view, threads);
+  fillFromTally(view, pool.front(), result.vlsUsed, trees, report);
   if (auto m = analysis::analyseMultipath(view, threads); m.destinationPorts > 0)
     report.multipath = std::move(m);
   report.pairsBySl = pairsBySl(view, report);
   return report;
+}
+
+}  // namespace
+
+RouteReport analyseRoutes(const Fabric& fabric, const RoutingResult& result, unsigned threads) {
+  return analyse(fabric, result, threads, nullptr);
+}
+
+RouteReport analyseRoutes(const Fabric& fabric, const RoutingResult& result, unsigned threads,
+                          const McTreesToJudge& trees) {
+  return analyse(fabric, result, threads, &trees);
 }
 
 }  // namespace ibsm

@@ -293,7 +293,8 @@ std::optional<std::vector<ChannelDependencies::Node>> ChannelDependencies::findC
   return std::nullopt;
 }
 
-CreditLoopReport ChannelDependencies::report(std::uint8_t vlsNeeded) const {
+CreditLoopReport ChannelDependencies::report(std::uint8_t vlsNeeded,
+                                             const CycleCause& cause) const {
   CreditLoopReport r;
   r.vlsNeeded = vlsNeeded;
   r.vlsAnalysed = vls_;
@@ -317,9 +318,16 @@ CreditLoopReport ChannelDependencies::report(std::uint8_t vlsNeeded) const {
     r.perVl.push_back(VlCreditLoops{v, !findCycle(v).has_value(), within[v]});
   if (const auto cycle = findCycle(kAllVls)) {
     r.acyclic = false;
-    for (const Node n : *cycle) {
+    for (std::size_t i = 0; i < cycle->size(); ++i) {
+      const Node n = (*cycle)[i];
+      const Node next = (*cycle)[(i + 1) % cycle->size()];
       std::string name = view_.channelName(n / vls_);
       if (vls_ > 1) name += fmt::format(" VL{}", n % vls_);
+      if (cause)
+        if (const std::string why = cause(n / vls_, static_cast<std::uint8_t>(n % vls_),
+                                          next / vls_, static_cast<std::uint8_t>(next % vls_));
+            !why.empty())
+          name += fmt::format(" ({})", why);
       r.cycle.push_back(std::move(name));
     }
   }

@@ -14,11 +14,17 @@
 // make the same dependencies, and one of each such set is walked. QoS
 // classes multiplied with an engine's VL layers (qos::planQosTables) are
 // judged so: per VL, for every SL of every class.
+//
+// Multicast trees (issue 33) hold buffers as unicast packets do: addTree()
+// adds each turn a group's copies take to the same graph, on the VLs the
+// group's SL maps them to (CreditLoopsMulticast.cpp).
 #pragma once
 
+#include <ibsm/Multicast.h>
 #include <ibsm/Report.h>
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <span>
 #include <vector>
@@ -51,7 +57,22 @@ class ChannelDependencies {
   // joined at the end; a union, so the order of joining does not matter.
   void merge(const ChannelDependencies& other);
 
-  CreditLoopReport report(std::uint8_t vlsNeeded) const;
+  // Adds the dependencies of one multicast tree whose copies travel on
+  // `sl`: at each switch s of the tree (masks[s]: its ports in the tree;
+  // null when it holds none), a copy entering by tree port p waits for the
+  // cable out of every other tree port q, on the VL SL2VL(s, p, q, sl). The
+  // copies on a cable are on the VLs its sending switch gives them from
+  // each of its other tree ports (port 0 and CA ports included).
+  void addTree(std::span<const McPortMask* const> masks, std::uint8_t sl);
+  // Whether that tree makes the dependency (c1, v1) -> (c2, v2).
+  bool treeMakes(std::span<const McPortMask* const> masks, std::uint8_t sl, ChannelId c1,
+                 std::uint8_t v1, ChannelId c2, std::uint8_t v2) const;
+
+  // What makes the cycle's dependency from (c1, v1) to (c2, v2), appended
+  // to c1's name in CreditLoopReport::cycle; empty: nothing appended.
+  using CycleCause =
+      std::function<std::string(ChannelId c1, std::uint8_t v1, ChannelId c2, std::uint8_t v2)>;
+  CreditLoopReport report(std::uint8_t vlsNeeded, const CycleCause& cause = {}) const;
 
  private:
   using Node = std::uint32_t;  // channel * vls_ + vl
@@ -87,6 +108,10 @@ class ChannelDependencies {
   // Pushes carried_ (the VLs each switch originates on) along the chains,
   // adding each hop's dependencies on `sl`.
   void propagate(const NextHops& hops, std::uint8_t sl);
+  // The VLs (mask) copies of the tree leave s by `out` on: SL2VL(s, p, out,
+  // sl) of each other tree port p.
+  std::uint16_t treeVlsOut(SwitchIndex s, const McPortMask& mask, std::uint8_t out,
+                           std::uint8_t sl) const;
   // One cycle among the (channel, VL) nodes, only VL `onlyVl` when >= 0.
   std::optional<std::vector<Node>> findCycle(int onlyVl) const;
 

@@ -341,6 +341,11 @@ std::string reportSummary(const RouteReport& r) {
   else if (c.sls.size() > 1)
     line(fmt::format("  SLs walked: {} (one of each set of SLs the SL2VL tables map alike)",
                      fmt::join(c.sls, ", ")));
+  // `ibsm route`, the one caller that plans multicast, judges the trees with
+  // the routes (CreditLoopsMulticast.h): the verdict above counts them.
+  if (r.multicast && r.multicast->groupsWithTree > 0)
+    line(fmt::format("  multicast trees judged with the routes: {} groups', each on its SL's VLs",
+                     r.multicast->groupsWithTree));
   if (!c.cycle.empty()) line(fmt::format("  cycle: {}", joined(c.cycle, " => ")));
   if (!r.pairsBySl.empty()) {
     std::vector<std::string> bySl;

@@ -13,6 +13,7 @@
 #include <bit>
 #include <chrono>
 
+#include "routing/analysis/CreditLoopsMulticast.h"
 #include "routing/multicast/McSl.h"
 #include "sm/cli/LftFiles.h"
 #include "sm/cli/Progress.h"
@@ -267,20 +268,22 @@ Result<std::optional<QosReport>> planQos(SubnetPlan& plan, const Inputs& inputs)
 // programs: a turn that drops it is a problem of the group. Where some turn
 // drops the SL a group asks for, it travels on (and the SA answers) the
 // lowest SL no turn drops (routing/multicast/McSl.h): one note, and the
-// group's line in mcast-groups says so.
-void checkTreesOnTheirSls(const SubnetPlan& plan, DryRunMulticast& multicast,
-                          MulticastReport& into) {
-  if (plan.routing.sl2vl.empty() && !plan.qosTables) return;
+// group's line in mcast-groups says so. Returns each group's SL.
+std::vector<std::uint8_t> checkTreesOnTheirSls(const SubnetPlan& plan, DryRunMulticast& multicast,
+                                               MulticastReport& into) {
+  std::vector<std::uint8_t> groupSls;
+  for (const auto& g : multicast.groups) groupSls.push_back(g.params.sl);
+  if (plan.routing.sl2vl.empty() && !plan.qosTables) return groupSls;
   const auto sl2vl =
       programmedSl2VlEntries(plan.routing.sl2vl, plan.qosTables ? &*plan.qosTables : nullptr);
   const std::uint16_t carried = routing::slsCarriedEverywhere(sl2vl);
-  std::vector<std::uint8_t> groupSls;
   std::size_t moved = 0;
-  for (auto& g : multicast.groups) {
+  for (std::size_t i = 0; i < multicast.groups.size(); ++i) {
+    auto& g = multicast.groups[i];
     const std::uint8_t sl = routing::groupTreeSl(g.params.sl, carried);
     if (sl != g.params.sl) ++moved;
     g.params.sl = sl;
-    groupSls.push_back(sl);
+    groupSls[i] = sl;
   }
   if (moved > 0)
     into.warnings.push_back(fmt::format(
@@ -291,6 +294,22 @@ void checkTreesOnTheirSls(const SubnetPlan& plan, DryRunMulticast& multicast,
   for (auto& p :
        checkMulticastSls(plan.fabric, multicast.plan.mfts, multicast.routes, groupSls, sl2vl))
     into.problems.push_back(std::move(p));
+  return groupSls;
+}
+
+// The report of the routes, with every multicast tree, on its group's SL,
+// judged for credit loops with them (CreditLoopsMulticast.h).
+RouteReport analyseWithTrees(const SubnetPlan& plan, DryRunMulticast& multicast, unsigned threads,
+                             Progress& progress) {
+  MulticastReport multicastReport = multicast.report;
+  const std::vector<std::uint8_t> groupSls = checkTreesOnTheirSls(plan, multicast, multicastReport);
+  progress.phase("walking the tables for the report");
+  const auto analysisStart = std::chrono::steady_clock::now();
+  const McTreesToJudge trees{&multicast.plan.mfts, multicast.routes, groupSls};
+  RouteReport report = analyseRoutes(plan.fabric, plan.routing, threads, trees);
+  report.analysisSeconds = secondsSince(analysisStart);
+  report.multicast = std::move(multicastReport);
+  return report;
 }
 
 }  // namespace
@@ -312,18 +331,13 @@ int runRoute(const RouteArgs& args) {
   if (!plan) return inputError(plan.error());
   auto qos = planQos(*plan, *inputs);
   if (!qos) return inputError(qos.error());
-  progress.phase("walking the tables for the report");
   const auto reportStart = std::chrono::steady_clock::now();
-  RouteReport report = analyseRoutes(plan->fabric, plan->routing, inputs->plan.routing.threads);
-  report.analysisSeconds = secondsSince(reportStart);
-  report.routeSeconds = routeSeconds;
-  report.inputWarnings = std::move(inputs->warnings);
-
   progress.phase("planning and checking multicast trees");
   auto multicast = planDryRunMulticast(plan->fabric, inputs->partitions);
   if (!multicast) return inputError(multicast.error());
-  report.multicast = multicast->report;
-  checkTreesOnTheirSls(*plan, *multicast, *report.multicast);
+  RouteReport report = analyseWithTrees(*plan, *multicast, inputs->plan.routing.threads, progress);
+  report.routeSeconds = routeSeconds;
+  report.inputWarnings = std::move(inputs->warnings);
   report.qos = std::move(*qos);
   if (plan->qosTables) report.qosVlLayers = plan->qosTables->layers;
   if (auto& held = inputs->previous; held) {

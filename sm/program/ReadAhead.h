@@ -19,7 +19,12 @@
 // so the first are sent while the rest are made), the replies kept
 // here until SubnetProgrammer applies them to the held subnet: nothing
 // else changes `held` meanwhile, so the diff can read it on another
-// thread. The callbacks own the object (shared), so it may be dropped with
+// thread: SubnetProgrammer::diffServing runs it on a std::async beside the
+// event loop, which keeps serving in 1 ms looks, and joins it before the
+// replies are recorded into `held`. The one-loop rule holds: everything
+// the loop owns is still changed on the loop's thread alone, and the diff
+// writes only its own result (and the M_Key memo, the diff's alone). The
+// callbacks own the object (shared), so it may be dropped with
 // Gets still in flight (a failed plan); the engine's next run ends them.
 #pragma once
 

@@ -7,38 +7,22 @@
 #include <ibsm/Report.h>
 
 #include "tests/routing/analysis/HandTables.h"
-#include "tests/support/FabricBuilder.h"
+#include "tests/routing/analysis/RingTables.h"
 
 namespace ibsm {
 namespace {
 
-using testing::FabricBuilder;
 using testing::HandTables;
 using ::testing::HasSubstr;
 using testing::lidOf;
 using ::testing::UnorderedElementsAre;
 
-std::string ringSwitch(int i, int n) {
-  return fmt::format("r{}", (i % n + n) % n);
-}
+using testing::clockwise;
+using testing::ringSwitch;
 
 // r0 .. r(n-1) in a ring: ri[2] is cabled to r(i+1)[3]; host hi on ri[1].
 Fabric ring(int n) {
-  FabricBuilder b;
-  for (int i = 0; i < n; ++i) b.addSwitch(ringSwitch(i, n));
-  for (int i = 0; i < n; ++i) b.cable(ringSwitch(i, n), 2, ringSwitch(i + 1, n), 3);
-  for (int i = 0; i < n; ++i) b.addHost(fmt::format("h{}", i), ringSwitch(i, n), 1);
-  return b.build();
-}
-
-// Everything goes clockwise (out port 2) until it arrives.
-HandTables clockwise(const Fabric& f, int n) {
-  HandTables t(f);
-  t.deliverLocally();
-  for (int i = 0; i < n; ++i)
-    for (int j = 0; j < n; ++j)
-      if (i != j) t.toward(ringSwitch(i, n), ringSwitch(j, n), 2);
-  return t;
+  return testing::ringFabric(n);
 }
 
 // Up*/down* with r0 as root on a 4-ring: r1 and r3 one level down, r2 two.

@@ -11,44 +11,29 @@
 #include <algorithm>
 
 #include "tests/routing/analysis/HandTables.h"
-#include "tests/support/FabricBuilder.h"
+#include "tests/routing/analysis/RingTables.h"
 
 namespace ibsm {
 namespace {
 
 using ::testing::ElementsAre;
-using testing::FabricBuilder;
 using testing::HandTables;
 using ::testing::HasSubstr;
 using testing::lidOf;
 using testing::nodeNamed;
 using ::testing::Not;
 
-// r0, r1, r2 in a ring: ri[2] is cabled to r(i+1)[3]; host hi on ri[1].
+// r0, r1, r2 in a ring (RingTables.h).
 Fabric ring3() {
-  FabricBuilder b;
-  for (int i = 0; i < 3; ++i) b.addSwitch(fmt::format("r{}", i));
-  for (int i = 0; i < 3; ++i) b.cable(fmt::format("r{}", i), 2, fmt::format("r{}", (i + 1) % 3), 3);
-  for (int i = 0; i < 3; ++i) b.addHost(fmt::format("h{}", i), fmt::format("r{}", i), 1);
-  return b.build();
+  return testing::ringFabric(3);
 }
 
 // Clockwise toward everything: r0->r1->r2 (toward r2's LIDs from r0),
 // r1->r2->r0 and r2->r0->r1 close a ring of three dependencies on one VL.
-// SL n travels on VL n at every turn of every switch (ports 0..3).
-HandTables clockwiseWithSlLayers(const Fabric& f) {
-  HandTables t(f);
-  t.deliverLocally();
-  for (int i = 0; i < 3; ++i)
-    for (int j = 1; j < 3; ++j) t.toward(fmt::format("r{}", i), fmt::format("r{}", (i + j) % 3), 2);
-  for (int i = 0; i < 3; ++i)
-    for (std::uint8_t in = 0; in <= 3; ++in)
-      for (std::uint8_t out = 0; out <= 3; ++out) {
-        Sl2VlEntry e{nodeNamed(f, fmt::format("r{}", i)), in, out, {}};
-        for (std::uint8_t sl = 0; sl < 16; ++sl) e.vl[sl] = sl < 2 ? sl : 0;
-        t.result().sl2vl.push_back(e);
-      }
-  t.result().vlsUsed = 2;
+// SL 1 travels on VL 1 at every turn of every switch, the others on VL 0.
+HandTables clockwiseWithSlLayers(const Fabric& f, int n = 3) {
+  HandTables t = testing::clockwise(f, n);
+  testing::slOneOnVlOne(f, n, t.result());
   return t;
 }
 
@@ -151,31 +136,10 @@ TEST(PairSlCreditLoops, WithoutSl2VlTablesTheSlsChangeNothing) {
   EXPECT_THAT(c.sls, ElementsAre(0));
 }
 
-// r0..r3 in a ring as ring3, every route clockwise (up to three hops), SL
-// n on VL n everywhere.
-HandTables clockwiseRing4(const Fabric& f) {
-  HandTables t(f);
-  t.deliverLocally();
-  for (int i = 0; i < 4; ++i)
-    for (int j = 1; j < 4; ++j) t.toward(fmt::format("r{}", i), fmt::format("r{}", (i + j) % 4), 2);
-  for (int i = 0; i < 4; ++i)
-    for (std::uint8_t in = 0; in <= 3; ++in)
-      for (std::uint8_t out = 0; out <= 3; ++out) {
-        Sl2VlEntry e{nodeNamed(f, fmt::format("r{}", i)), in, out, {}};
-        for (std::uint8_t sl = 0; sl < 16; ++sl) e.vl[sl] = sl < 2 ? sl : 0;
-        t.result().sl2vl.push_back(e);
-      }
-  t.result().vlsUsed = 2;
-  return t;
-}
-
 TEST(PairSlCreditLoops, ASwitchNoPairOnTheSlCrossesCarriesNothingOnIt) {
-  FabricBuilder b;
-  for (int i = 0; i < 4; ++i) b.addSwitch(fmt::format("r{}", i));
-  for (int i = 0; i < 4; ++i) b.cable(fmt::format("r{}", i), 2, fmt::format("r{}", (i + 1) % 4), 3);
-  for (int i = 0; i < 4; ++i) b.addHost(fmt::format("h{}", i), fmt::format("r{}", i), 1);
-  const Fabric f = b.build();
-  HandTables t = clockwiseRing4(f);
+  // r0..r3 in a ring as ring3, every route clockwise (up to three hops).
+  const Fabric f = testing::ringFabric(4);
+  HandTables t = clockwiseWithSlLayers(f, 4);
   // Only r0's pairs toward r1 on SL 1: one hop each, no dependency. The
   // chain r2->r3->r0->r1 toward r1 carries SL 0 alone: r3 has nothing on
   // VL1 to pass on, though r0's sources join the chain below it.

@@ -74,6 +74,34 @@ Counted walked(const FatTreeLayout& layout, const SwitchGraph& graph,
   return out;
 }
 
+// A fat tree routed by ftree (its tables the previous ones), then cut at
+// `cuts` random cables, and what the hinted routing starts from: the
+// frame read off the previous tables (null when none), the CA
+// destinations and the degraded D-mod-K (nullopt when none).
+struct CutTree {
+  CutTree(int levels, int radix, int cuts, std::uint8_t lmc, std::uint64_t seed)
+      : cut(cutOf(levels, radix, cuts, lmc, seed, previous)),
+        graph(cut),
+        frame(fatTreeFrame(cut, graph, previous, {})),
+        dests(frame ? caDestinations(frame->layout, graph, cut) : std::vector<Destination>{}),
+        degraded(frame ? DegradedDmodk::make(frame->layout, frame->reach, dests) : std::nullopt) {}
+  static Fabric cutOf(int levels, int radix, int cuts, std::uint8_t lmc, std::uint64_t seed,
+                      std::vector<Lft>& previous) {
+    const Fabric full =
+        testing::generatedFabric(FatTreeSpec{.levels = levels, .radix = radix}, {}, lmc);
+    previous = testing::routeFtree(full).lfts;
+    std::mt19937 rng(static_cast<std::mt19937::result_type>(seed));
+    return testing::cutCables(full, cuts, rng);
+  }
+
+  std::vector<Lft> previous;
+  Fabric cut;
+  SwitchGraph graph;
+  std::shared_ptr<FatTreeFrame> frame;
+  std::vector<Destination> dests;
+  std::optional<DegradedDmodk> degraded;
+};
+
 Counted pushed(const std::vector<HeldFlows>& work) {
   Counted out;
   for (const HeldFlows& w : work) {
@@ -99,17 +127,10 @@ TEST(FatTreeHintedFlows, PushedTilesCountWhatAWalkOfEveryLeafsChainCounts) {
        {Case{3, 8, 1, 0, 1}, Case{3, 8, 4, 2, 2}, Case{3, 12, 2, 0, 3}, Case{2, 16, 3, 1, 4}}) {
     SCOPED_TRACE(::testing::Message() << c.levels << " levels, radix " << c.radix << ", " << c.cuts
                                       << " cut, lmc " << int{c.lmc});
-    const Fabric full =
-        testing::generatedFabric(FatTreeSpec{.levels = c.levels, .radix = c.radix}, {}, c.lmc);
-    const std::vector<Lft> previous = testing::routeFtree(full).lfts;
-    std::mt19937 rng(static_cast<std::mt19937::result_type>(c.seed));
-    const Fabric cut = testing::cutCables(full, c.cuts, rng);
-    const SwitchGraph graph(cut);
-    const auto frame = fatTreeFrame(cut, graph, previous, {});
-    ASSERT_NE(frame, nullptr);
+    const CutTree t(c.levels, c.radix, c.cuts, c.lmc, c.seed);
+    ASSERT_NE(t.frame, nullptr);
+    const auto& [previous, cut, graph, frame, dests, degraded] = t;
     const FatTreeLayout& layout = frame->layout;
-    const auto dests = caDestinations(layout, graph, cut);
-    const auto degraded = DegradedDmodk::make(layout, frame->reach, dests);
     ASSERT_TRUE(degraded.has_value());
     const DegradedTree tree{layout, frame->reach, frame->hub, dests, *degraded};
     const HintColumns hint(graph, layout, previous);
@@ -153,17 +174,10 @@ TEST(FatTreeHintedFlows, LengthsReadOffTheLeafDistancesAreWhatASearchFromTheLeaf
   std::uint64_t longer = 0;  // over every cut: some routes detour
   for (const Case c : {Case{2, 10, 1}, Case{2, 14, 2}, Case{3, 6, 3}, Case{3, 16, 4}}) {
     SCOPED_TRACE(::testing::Message() << c.levels << " levels, " << c.cuts << " cut");
-    const Fabric full =
-        testing::generatedFabric(FatTreeSpec{.levels = c.levels, .radix = 8}, {}, 0);
-    const std::vector<Lft> previous = testing::routeFtree(full).lfts;
-    std::mt19937 rng(static_cast<std::mt19937::result_type>(c.seed));
-    const Fabric cut = testing::cutCables(full, c.cuts, rng);
-    const SwitchGraph graph(cut);
-    const auto frame = fatTreeFrame(cut, graph, previous, {});
-    ASSERT_NE(frame, nullptr);
+    const CutTree t(c.levels, 8, c.cuts, 0, c.seed);
+    ASSERT_NE(t.frame, nullptr);
+    const auto& [previous, cut, graph, frame, dests, degraded] = t;
     const FatTreeLayout& layout = frame->layout;
-    const auto dests = caDestinations(layout, graph, cut);
-    const auto degraded = DegradedDmodk::make(layout, frame->reach, dests);
     const std::vector<bool> every(layout.leaves.size(), true);
     const std::vector<std::uint16_t> dist = leafDistances(layout, every, 2);
     Legaliser legaliser(layout, frame->hub);

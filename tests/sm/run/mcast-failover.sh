@@ -31,6 +31,7 @@ if [[ -z ${IBSIM_SOCKNAME:-} ]]; then
     "$(realpath "$IBSM")" "$(realpath "$CLIENT")" "$net"
 fi
 source "$here/run-checks.sh"
+source "$here/mcast-lib.sh"
 checker=$here/mft-check.py
 start=$SECONDS
 mapfile -t cas < <(net_cas "$IBSIM_NETFILE")
@@ -62,18 +63,8 @@ wait_for_status a/control.sock .up 60 || give_up "ibsm A: the subnet is not up w
 start_ibsm b "$node_b" 5
 pid_b=$ibsm_pid
 wait_for_status b/control.sock '.state == "STANDBY"' 30 || give_up "ibsm B did not settle in STANDBY"
-lids_ready() {
-  quiet ibnetdiscover | ibnetdiscover_lids >ibnetdiscover.lids &&
-    [[ -s ibnetdiscover.lids ]] && ! grep -qE ' (none|0x0000) ' ibnetdiscover.lids
-}
 wait_until 30 lids_ready || give_up "ports without a LID after 30 s"
 
-value() { awk -v k="$2" '$1 == k { $1 = ""; sub(/^ /, ""); print; exit }' "$1"; }
-client() { # OUTFILE ARGS...: sa-client on the asker's node
-  local out=$1
-  shift
-  SIM_HOST=$asker "$CLIENT" "$@" >"$out" 2>"$out.err"
-}
 # The groups `saquery -g` lists (the master answers), one line each:
 # MGID and the group's parameters, MLID aside (SAME), or the MLIDs (MLIDS).
 groups() { # OUT
@@ -88,13 +79,6 @@ groups() { # OUT
     "$1.raw" | sort >"$1"
 }
 mgids() { sed 's/^MGID=\([^ ]*\).*/\1/' "$1"; }
-read_mfts() {
-  quiet ibnetdiscover >fabric.txt
-  rm -rf mft.d && mkdir mft.d
-  awk '$3 == "sw" { print $2 }' ibnetdiscover.lids |
-    SIM_HOST=$asker xargs -P 4 -I{} sh -c 'ibroute -M $(($1)) >"mft.d/$1" 2>/dev/null' _ {}
-  cat mft.d/* >mfts.txt
-}
 mft_ok() { # MEMBERS: the MFTs give every membership of the record, nothing else
   read_mfts && python3 "$checker" --fabric fabric.txt --mfts mfts.txt --members "$1" >check.out
 }
@@ -106,16 +90,6 @@ check_step() { # WHAT MEMBERS
     fail "$1: the MFTs are wrong after 30 s:"$'\n'"$(head -n 12 check.out)"
   fi
 }
-join() { # RECORD MGID STATE GUIDS... [-- extra sa-client args]
-  local rec=$1 mgid=$2 state=$3
-  shift 3
-  local guids=() extra=()
-  while [[ $# -gt 0 && $1 != -- ]]; do guids+=("$1"); shift; done
-  [[ $# -gt 0 ]] && { shift; extra=("$@"); }
-  client step.out mcast join --mgid "$mgid" --join-state "$state" --retries 2 \
-    --port-guid "$(IFS=,; echo "${guids[*]}")" --record "$rec" "${extra[@]}" ||
-    fail "join $mgid state $state: $(grep -E '^(errors|timeouts|error) ' step.out | tr '\n' ' ')"
-}
 bcast=ff12:401b:ffff::ffff:ffff storage=ff12:401b:8001::ffff:ffff
 
 # On A: proxy joins to both broadcast groups, a group with an SA-assigned MGID.
@@ -124,10 +98,10 @@ n=${#cas[@]}
 port_of() { node_port_guid "${cas[$1]}"; }
 mapfile -t p < <(for i in 2 5 $((n / 4)) $((n / 2)) $((3 * n / 4)) $((n - 2)); do port_of "$i"; done)
 : >members.rec
-join members.rec "$bcast" 0x1 "${p[0]}" "${p[1]}" "${p[3]}"
-join members.rec "$bcast" 0x2 "${p[2]}"
-join members.rec "$storage" 0x1 "${p[2]}" "${p[4]}" "${p[5]}" -- --pkey 0x8001
-join members.rec 0 0x1 "${p[1]}" "${p[4]}" -- --create
+mcast_join members.rec "$bcast" 0x1 "${p[0]}" "${p[1]}" "${p[3]}"
+mcast_join members.rec "$bcast" 0x2 "${p[2]}"
+mcast_join members.rec "$storage" 0x1 "${p[2]}" "${p[4]}" "${p[5]}" -- --pkey 0x8001
+mcast_join members.rec 0 0x1 "${p[1]}" "${p[4]}" -- --create
 created=$(value step.out group | cut -d' ' -f1)
 [[ -n $created && $created != 0 ]] || give_up "the create with a zero MGID answered no MGID"
 check_step "on A: $(wc -l <members.rec) memberships of 3 groups (SA-assigned $created)" members.rec
@@ -152,10 +126,10 @@ check_step "B's take-over sweep: no MFT entry of A's groups left" none.rec
 # The hosts re-register: every join again, same MGIDs; the SA-assigned
 # group is re-created by its first member, as a host would.
 : >rejoined.rec
-join rejoined.rec "$bcast" 0x1 "${p[0]}" "${p[1]}" "${p[3]}"
-join rejoined.rec "$bcast" 0x2 "${p[2]}"
-join rejoined.rec "$storage" 0x1 "${p[2]}" "${p[4]}" "${p[5]}" -- --pkey 0x8001
-join rejoined.rec "$created" 0x1 "${p[1]}" "${p[4]}" -- --create
+mcast_join rejoined.rec "$bcast" 0x1 "${p[0]}" "${p[1]}" "${p[3]}"
+mcast_join rejoined.rec "$bcast" 0x2 "${p[2]}"
+mcast_join rejoined.rec "$storage" 0x1 "${p[2]}" "${p[4]}" "${p[5]}" -- --pkey 0x8001
+mcast_join rejoined.rec "$created" 0x1 "${p[1]}" "${p[4]}" -- --create
 [[ $(value step.out group | cut -d' ' -f1) == "$created" ]] ||
   fail "the re-create of $created answered $(value step.out group)"
 groups groups.b || give_up "saquery -g to B failed"

@@ -39,6 +39,7 @@ if [[ -z ${IBSIM_SOCKNAME:-} ]]; then
     "$(realpath "$IBSM")" "$(realpath "$CLIENT")" "$sm" "$net" "$spine" "$spine_port"
 fi
 source "$here/run-checks.sh"
+source "$here/mcast-lib.sh"
 checker=$here/mft-check.py
 start=$SECONDS
 mapfile -t cas < <(net_cas "$IBSIM_NETFILE")
@@ -66,20 +67,10 @@ case $sm in
   *) echo "unknown SM $sm" >&2; exit 2 ;;
 esac
 stop_sm() { stop_pid "$sm_pid" TERM 10; }
-lids_ready() {
-  quiet ibnetdiscover | ibnetdiscover_lids >ibnetdiscover.lids &&
-    [[ -s ibnetdiscover.lids ]] && ! grep -qE ' (none|0x0000) ' ibnetdiscover.lids
-}
 wait_sminfo_master "$asker" "$sm_guid" 60 || fail "$sm on $node_sm is not master after 60 s"
 wait_until 60 lids_ready || fail "ports without a LID after 60 s"
 [[ $failures -eq 0 ]] || { stop_sm; finish "multicast on $sm" "$dir/log" "$dir/ibsm.log"; exit 1; }
 
-value() { awk -v k="$2" '$1 == k { $1 = ""; sub(/^ /, ""); print; exit }' "$1"; }
-client() { # OUTFILE ARGS...: sa-client on the asker's node
-  local out=$1
-  shift
-  SIM_HOST=$asker "$CLIENT" "$@" >"$out" 2>"$out.err"
-}
 bcast=ff12:401b:ffff::ffff:ffff storage=ff12:401b:8001::ffff:ffff
 
 # 0. Does the SM answer MCMemberRecord?
@@ -110,14 +101,6 @@ MGID=ff12:401b:ffff::ffff:ffff Mtu=0x84 pkey=0xFFFF Rate=0x83 SL=0x0'
 echo "saquery -g: $(wc -l <saquery-g.txt) groups as OpenSM makes them; MLIDs: $(grep -o '0x[cC][0-9A-Fa-f]*' saquery-g.raw | tr '\n' ' ')"
 
 # The MFTs of every switch, read with ibroute -M, walked by mft-check.py.
-# Four readers at a time (ibsim takes 10 clients; the SM and sa-client are two).
-read_mfts() {
-  quiet ibnetdiscover >fabric.txt
-  rm -rf mft.d && mkdir mft.d
-  awk '$3 == "sw" { print $2 }' ibnetdiscover.lids |
-    SIM_HOST=$asker xargs -P 4 -I{} sh -c 'ibroute -M $(($1)) >"mft.d/$1" 2>/dev/null' _ {}
-  cat mft.d/* >mfts.txt
-}
 mft_ok() { read_mfts && python3 "$checker" --fabric fabric.txt --mfts mfts.txt --members members.rec >check.out; }
 check_step() { # WHAT: waits up to 30 s for the tables to be right
   local t0=$SECONDS
@@ -136,16 +119,7 @@ n=${#cas[@]}
 port_of() { node_port_guid "${cas[$1]}"; }
 mapfile -t p < <(for i in 2 5 $((n / 4)) $((n / 2)) $((n / 2 + 3)) $((3 * n / 4)) $((n - 1)) $((n - 6)); do port_of "$i"; done)
 self=$(port_of 1)
-join() { # MGID STATE GUIDS... [-- extra sa-client args]
-  local mgid=$1 state=$2
-  shift 2
-  local guids=() extra=()
-  while [[ $# -gt 0 && $1 != -- ]]; do guids+=("$1"); shift; done
-  [[ $# -gt 0 ]] && { shift; extra=("$@"); }
-  client step.out mcast join --mgid "$mgid" --join-state "$state" --retries 2 \
-    --port-guid "$(IFS=,; echo "${guids[*]}")" --record members.rec "${extra[@]}" ||
-    fail "join $mgid state $state: $(grep -E '^(errors|timeouts|error) ' step.out | tr '\n' ' ')"
-}
+join() { mcast_join members.rec "$@"; } # MGID STATE GUIDS... [-- extra sa-client args]
 leave() { # MGID STATE GUIDS...
   local mgid=$1 state=$2
   shift 2

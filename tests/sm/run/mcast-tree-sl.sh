@@ -12,6 +12,7 @@ IBSM=${1:?usage: $0 path/to/ibsm path/to/sa-client}
 CLIENT=${2:?}
 here=$(cd "$(dirname "$0")" && pwd)
 source "$here/run-checks.sh"
+source "$here/mcast-lib.sh"
 mapfile -t cas < <(net_cas "$IBSIM_NETFILE")
 node_sm=${cas[0]} asker=${cas[1]}
 sm_guid=$(node_port_guid "$node_sm")
@@ -22,10 +23,6 @@ printf '%s\n' '[sm]' "control_socket = \"$dir/control.sock\"" \
   "partitions_file = \"$dir/partitions.conf\"" 'sweep_interval = 5' >"$dir/ibsm.toml"
 start_ibsm "$dir" "$node_sm" 0
 stop_sm() { stop_pid "$ibsm_pid" TERM 10; }
-lids_ready() {
-  quiet ibnetdiscover | ibnetdiscover_lids >ibnetdiscover.lids &&
-    [[ -s ibnetdiscover.lids ]] && ! grep -qE ' (none|0x0000) ' ibnetdiscover.lids
-}
 wait_sminfo_master "$asker" "$sm_guid" 60 || fail "ibsm is not master after 60 s"
 wait_until 60 lids_ready || fail "ports without a LID after 60 s"
 bcast=ff12:401b:ffff::ffff:ffff
@@ -48,18 +45,8 @@ guid_of() {
 io=$(guid_of io2_0)
 an=$(guid_of "Mellanox Technologies Aggregation Node core1")
 members=("$io" "$an" "$(guid_of "${cas[2]}")" "$(guid_of "${cas[$((${#cas[@]} / 2))]}")")
-SIM_HOST=$asker "$CLIENT" mcast join --mgid "$bcast" --join-state 0x1 --retries 2 \
-  --port-guid "$(IFS=,; echo "${members[*]}")" --record members.rec >join.out 2>join.err ||
-  fail "join: $(tr '\n' ' ' <join.out)"
+mcast_join members.rec "$bcast" 0x1 "${members[@]}"
 
-read_mfts() {
-  quiet ibnetdiscover >fabric.txt
-  quiet ibnetdiscover | ibnetdiscover_lids >ibnetdiscover.lids
-  rm -rf mft.d && mkdir mft.d
-  awk '$3 == "sw" { print $2 }' ibnetdiscover.lids |
-    SIM_HOST=$asker xargs -P 4 -I{} sh -c 'ibroute -M $(($1)) >"mft.d/$1" 2>/dev/null' _ {}
-  cat mft.d/* >mfts.txt
-}
 mft_ok() {
   read_mfts && python3 "$here/mft-check.py" --fabric fabric.txt --mfts mfts.txt \
     --members members.rec >check.out
