@@ -17,7 +17,10 @@
 // a benchmark can count the MADs of any time window of a long-running SM
 // (a light-sweep interval, the reroute after a link loss: scripts/bench-sm.sh).
 // Each line is one write(2) to an O_APPEND file, not buffered: a master killed
-// with SIGKILL to test failover has written every line it sent.
+// with SIGKILL to test failover has written every line it sent. With
+// MADCOUNT_TRACE_RECV=1 the MADs umad_recv() hands the SM are traced too, as
+// "EPOCH_NS METHOD ATTRIBUTE r" (method 0x81 for a GetResp), so a timeline
+// (scripts/bringup-timeline.sh) can count the SMPs in flight at any moment.
 //
 // The counters are process-wide by nature (an interposed C function has no
 // object to hang them on), hence the file-level state.
@@ -104,14 +107,24 @@ int traceFd() {
   return fd;
 }
 
-void trace(std::uint8_t method, std::size_t attr) {
+bool traceReceived() {
+  static const bool on = [] {
+    const char* v = std::getenv("MADCOUNT_TRACE_RECV");
+    return v != nullptr && v[0] == '1';
+  }();
+  return on;
+}
+
+// `suffix`: "" for a MAD sent, " r" for one received.
+void trace(std::uint8_t method, std::size_t attr, const char* suffix = "") {
   const int fd = traceFd();
   if (fd < 0) return;
   timespec now{};
   clock_gettime(CLOCK_REALTIME, &now);
   char line[64];
-  const int n = std::snprintf(line, sizeof line, "%lld%09ld 0x%02x 0x%04zx\n",
-                              static_cast<long long>(now.tv_sec), now.tv_nsec, method, attr);
+  const int n =
+      std::snprintf(line, sizeof line, "%lld%09ld 0x%02x 0x%04zx%s\n",
+                    static_cast<long long>(now.tv_sec), now.tv_nsec, method, attr, suffix);
   // A line that cannot be written is lost; the SM under test must not notice.
   if (n > 0 && write(fd, line, static_cast<std::size_t>(n)) < 0) return;
 }
@@ -176,7 +189,12 @@ int umad_recv(int portid, void* umad, int* length, int timeout_ms) {
   using Recv = int (*)(int, void*, int*, int);
   static const Recv real = next<Recv>("umad_recv");
   const int rc = real(portid, umad, length, timeout_ms);
-  if (rc >= 0) counters().received.fetch_add(1, std::memory_order_relaxed);
+  if (rc < 0) return rc;
+  counters().received.fetch_add(1, std::memory_order_relaxed);
+  if (traceReceived()) {
+    const auto* mad = static_cast<const std::uint8_t*>(umad_get_mad(umad));
+    trace(mad[3], (std::size_t{mad[16]} << 8) | mad[17], " r");
+  }
   return rc;
 }
 

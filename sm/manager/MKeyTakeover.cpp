@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <optional>
 #include <string>
 
@@ -24,6 +25,17 @@ std::uint64_t MKeyTakeover::keyToSend(const program::HeldSubnet& held, Guid port
                                       std::uint64_t ours, std::uint64_t previous) {
   if (ours == 0 || !held.hasObservation()) return ours;
   const discovery::DiscoveredSubnet& seen = held.observed();
+  if (scanned_ != held.generation()) {
+    scanned_ = held.generation();
+    anyKeyShown_ =
+        std::ranges::any_of(seen.portInfo, [](const auto& p) { return p.second.mKey != 0; });
+  }
+  // No port showed a key when observed: none holds one that is not ours.
+  // (A key shown later in the sweep is the one ibsm's Set wrote, i.e. ours,
+  // unless another SM wrote one meanwhile: the next sweep's observation
+  // sees it.)
+  if (!anyKeyShown_) return ours;
+  ++portsLookedUp_;
   const auto holder = holderOf(seen.fabric, port);
   if (!holder) return ours;
   const auto info = seen.portInfo.find(*holder);

@@ -61,10 +61,13 @@ void HeldSubnet::observe(discovery::DiscoveredSubnet seen) {
   dropResetNodes(seen, newSwitches);
   admitCaPorts(seen);
   observed_ = std::move(seen);
+  ++generation_;
 }
 
 void HeldSubnet::forget() {
+  const std::uint64_t generation = generation_;
   *this = HeldSubnet{};
+  generation_ = generation + 1;
 }
 
 std::optional<Lid> HeldSubnet::lftTop(Guid sw) const {

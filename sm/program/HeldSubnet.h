@@ -91,6 +91,10 @@ class HeldSubnet {
   void forget();
 
   bool hasObservation() const { return observed_.has_value(); }
+  // Moves on with each observe() and forget() (never back to an earlier
+  // value): what was worked out from one observation, e.g. which ports
+  // show an M_Key (MKeyTakeover), is stale once it differs.
+  std::uint64_t generation() const { return generation_; }
   // The observation as replies changed it. Only with hasObservation().
   const discovery::DiscoveredSubnet& observed() const { return *observed_; }
 
@@ -134,6 +138,7 @@ class HeldSubnet {
   void admitCaPorts(const discovery::DiscoveredSubnet& seen);
 
   std::optional<discovery::DiscoveredSubnet> observed_;
+  std::uint64_t generation_{0};
   BlockTable<Guid, LftBlock> lfts_;
   std::map<Guid, std::optional<Lid>> lftTops_;
   BlockTable<PortKey, PKeyBlock> pkeys_;
