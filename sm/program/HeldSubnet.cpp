@@ -63,6 +63,12 @@ void HeldSubnet::observe(discovery::DiscoveredSubnet seen) {
   observed_ = std::move(seen);
 }
 
+void HeldSubnet::describe(const std::vector<std::pair<NodeId, std::string>>& read) {
+  if (!observed_) return;
+  for (const auto& [node, text] : read) observed_->fabric.node(node).description = text;
+  observed_->describedFromBefore.clear();
+}
+
 void HeldSubnet::forget() {
   *this = HeldSubnet{};
 }
