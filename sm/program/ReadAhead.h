@@ -44,9 +44,7 @@ bool stillUnknown(const HeldSubnet& held, const ProgramStep& step);
 
 class ReadAhead : public std::enable_shared_from_this<ReadAhead> {
  public:
-  // Twice the widest window (mad.window <= 1024), so per-node holds never
-  // starve it, and half the 4,096 made before the first Get leaves.
-  static constexpr std::size_t kAhead = 2048;
+  static constexpr std::size_t kAhead = 4096;  // more than any window the engine keeps
 
   // Null when there is nothing to read ahead.
   [[nodiscard]] static std::shared_ptr<ReadAhead> start(MadEngine& engine, const HeldSubnet& held,

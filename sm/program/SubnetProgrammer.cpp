@@ -16,32 +16,6 @@
 namespace ibsm::sm::program {
 namespace {
 
-// A phase's requests made ahead of the answers (runPhase): twice the
-// widest window (mad.window <= 1024), so its per-node holds never starve
-// it, and far fewer than a takeover's 47,520 LFT Sets.
-constexpr std::size_t kPhaseAhead = 2048;
-
-// The requests `make(i)` of every reply slot, run until all are answered:
-// made and submitted kPhaseAhead ahead of the answers, the next from each
-// completion (as ReadAhead's), so the first go out while the rest are made
-// -- a takeover's 47,520 LFT Sets at radix 24 waited ~330 ms for all of
-// them to be made and queued before the first left.
-template <typename Make>
-Result<void> runAhead(MadEngine& engine, std::vector<SmpReply>& replies, const Make& make) {
-  std::size_t next = 0;
-  // The callbacks hold this frame: runUntilIdle() runs them all (MadEngine.h).
-  const auto submitNext = [&](const auto& self) -> void {
-    if (next == replies.size()) return;
-    const std::size_t i = next++;
-    engine.submit(make(i), [&engine, &replies, i, &self](const SmpRequest&, const SmpReply& reply) {
-      replies[i] = reply;
-      if (!engine.cancelled()) self(self);
-    });
-  };
-  while (next < std::min(replies.size(), kPhaseAhead)) submitNext(submitNext);
-  return engine.runUntilIdle();
-}
-
 std::string describeOutcome(const SmpReply& reply) {
   switch (reply.outcome) {
     case SmpOutcome::Ok:
@@ -197,10 +171,11 @@ Result<std::vector<SmpReply>> SubnetProgrammer::runPhase(ProgramPhase phase,
   // The engine runs every callback before runUntilIdle() returns, so the
   // replies can live in this frame.
   std::vector<SmpReply> replies(steps.size());
-  if (auto ran = runAhead(engine_, replies,
-                          [&](std::size_t i) { return requestFor(steps[i], held_, options_); });
-      !ran)
-    return std::unexpected(ran.error());
+  for (std::size_t i = 0; i < steps.size(); ++i) {
+    engine_.submit(requestFor(steps[i], held_, options_),
+                   [&replies, i](const SmpRequest&, const SmpReply& reply) { replies[i] = reply; });
+  }
+  if (auto idle = engine_.runUntilIdle(); !idle) return std::unexpected(idle.error());
   if (auto checked = readBackRefusedRetries(steps, replies, summary); !checked)
     return std::unexpected(checked.error());
 
