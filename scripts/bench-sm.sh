@@ -167,15 +167,19 @@ takeover_floor() {
         f / b, f <= 0.5 * b ? "reachable" : "below the floor, " int(0.5 * b) " < " f, a / f
       printf "  floor without the PKey tables (no partitions managed): %d, %.3f of OpenSM\n", f - p, (f - p) / b }'
   fi
-  # ibsm's takeover sweep by part, from the standby's log: the sweep line
-  # (SM-0406), the reads sent while the plan was made (PROG-0312) and each
-  # programming phase that sent anything (PROG-0301).
+  # ibsm's takeover sweep by part, from the standby's log: its discovery
+  # (DISC-0101, descriptions taken from the standby's own), the reads sent
+  # while the plan was made (PROG-0312), each programming phase that sent
+  # anything (PROG-0301), the sweep line (SM-0406) and the descriptions
+  # read after up (SM-0487).
   if [[ -r $log ]]; then
     echo "  ibsm's takeover sweep by part (its log):"
-    awk '/SM-0105 taking over/ { t = 1 } !t { next }
+    awk '/DISC-0101/ { d = $0 } /SM-0105 taking over/ { t = 1; sub(/.*DISC-0101 /, "", d); print "    discovery: " d }
+      !t { next }
       /PROG-0312/ { sub(/.*PROG-0312 /, ""); print "    read ahead: " $0 }
-      /PROG-0301 phase/ && !/: 0 SMPs/ { sub(/.*PROG-0301 phase /, ""); print "    phase " $0 }
-      /SM-0406/ { sub(/.*SM-0406 sweep: /, ""); print "    sweep: " $0; exit }' "$log"
+      /PROG-0301 phase/ && !/: 0 SMPs/ && !s { sub(/.*PROG-0301 phase /, ""); print "    phase " $0 }
+      /SM-0406/ && !s { sub(/.*SM-0406 sweep: /, ""); print "    sweep: " $0; s = 1 }
+      s && /SM-0487/ { sub(/.*SM-0487 /, ""); print "    after up: " $0; exit }' "$log"
   fi
 }
 row() { # label key [TARGET]: with a target, the ratio ibsm/OpenSM and whether it is met

@@ -63,6 +63,10 @@ struct DiscoveredSubnet {
   // connected in `fabric`, each also in `problems`. Programming should not
   // arm them; the next sweep looks again.
   std::vector<PortRef> unconfirmedLinks;
+  // Nodes whose description is the one an earlier discovery read
+  // (DiscoveryOptions::knownDescriptions), not read by this one: the
+  // caller reads them when the subnet is up (Descriptions.h).
+  std::vector<NodeId> describedFromBefore;
   std::uint64_t madsSent{0};
 };
 

@@ -53,6 +53,9 @@ Result<DiscoveredSubnet> Discovery::run() {
   }
   DiscoveredSubnet subnet = discovery::assembleSubnet(seen);
   subnet.madsSent = counters_.madsSent;
+  for (const Guid guid : seen.describedFromBefore)
+    if (auto id = subnet.fabric.findNode(guid)) subnet.describedFromBefore.push_back(*id);
+  counters_.descriptionsKnown = subnet.describedFromBefore.size();
   counters_.nodes = subnet.fabric.size();
   for (const Node& n : subnet.fabric.nodes())
     for (const Port& p : n.ports) counters_.cables += p.connected() ? 1 : 0;
@@ -62,11 +65,12 @@ Result<DiscoveredSubnet> Discovery::run() {
   for (const std::string& problem : subnet.problems) log_->warn("{}", problem);
   log_->info(
       "DISC-0101 discovered {} nodes ({} switches), {} cables in {:.1f} ms with {} MADs "
-      "({} retries, {} timeouts, {} answers lost on lossy routes taken from the last sweep); {} "
-      "problems",
+      "({} retries, {} timeouts, {} answers lost on lossy routes taken from the last sweep, {} "
+      "descriptions known from before); {} problems",
       counters_.nodes, subnet.fabric.switches().size(), counters_.cables,
       static_cast<double>(counters_.elapsed.count()) / 1000.0, counters_.madsSent,
-      counters_.retries, counters_.timeouts, counters_.recalled.total(), subnet.problems.size());
+      counters_.retries, counters_.timeouts, counters_.recalled.total(),
+      counters_.descriptionsKnown, subnet.problems.size());
   return subnet;
 }
 

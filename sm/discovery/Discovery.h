@@ -29,6 +29,13 @@
 // route that loses MADs (Recall.h): a lossy fabric converges instead of
 // finding a few new holes at every sweep.
 //
+// With the descriptions an earlier discovery read (knownDescriptions: a
+// standby's own, kept for its takeover), a node met again by its GUID keeps
+// the description read then and no NodeDescription is sent to it: nothing
+// routes or comes up by a description, so the takeover's discovery spends
+// its SMPs on what does, and the caller reads them after up
+// (DiscoveredSubnet::describedFromBefore, Descriptions.h).
+//
 // Log ids: see LOG MESSAGES in ibsm(8).
 #pragma once
 
@@ -37,6 +44,8 @@
 #include <chrono>
 #include <cstdint>
 #include <memory>
+#include <string>
+#include <unordered_map>
 
 #include "sm/discovery/DiscoveredSubnet.h"
 #include "sm/discovery/Recall.h"
@@ -50,6 +59,9 @@ struct DiscoveryOptions {
   // The last sweep's observation, as programming changed it (not owned;
   // it outlives run()); null: everything is read afresh, nothing recalled.
   const DiscoveredSubnet* last{nullptr};
+  // Node GUID -> the NodeDescription an earlier discovery read (not owned;
+  // it outlives run()); null: every node's description is read.
+  const std::unordered_map<Guid, std::string>* knownDescriptions{nullptr};
 };
 
 // What the last run() cost, from the engine's counters and clock.
@@ -60,8 +72,9 @@ struct DiscoveryCounters {
   std::uint64_t badStatus{0};  // responses with a non-zero MAD status
   std::size_t nodes{0};
   std::size_t cables{0};
-  std::size_t problems{0};  // lines in DiscoveredSubnet::problems
-  RecallCounts recalled{};  // answers lost on lossy routes, taken from the last sweep
+  std::size_t problems{0};           // lines in DiscoveredSubnet::problems
+  RecallCounts recalled{};           // answers lost on lossy routes, taken from the last sweep
+  std::size_t descriptionsKnown{0};  // taken from knownDescriptions, not read
   std::chrono::microseconds elapsed{0};
 };
 

@@ -57,6 +57,8 @@ struct Observations {
   std::map<PortKey, Failure> failedProbes;
   // NodeDescription, SwitchInfo and PortInfo reads that failed.
   std::vector<Failure> failedReads;
+  // Nodes whose description came from DiscoveryOptions::knownDescriptions.
+  std::vector<Guid> describedFromBefore;
   // Why the SM's own node did not answer, when it did not.
   std::optional<std::string> localFailure;
 };

@@ -82,6 +82,14 @@ void Walk::failRead(std::string id, std::size_t node, std::uint8_t port, Attribu
 }
 
 void Walk::readDescription(std::size_t node) {
+  if (const auto* known = options_.knownDescriptions) {
+    const Guid guid = seen_.nodes[node].info.nodeGuid;
+    if (auto it = known->find(guid); it != known->end()) {
+      seen_.nodes[node].description = it->second;
+      seen_.describedFromBefore.push_back(guid);
+      return;
+    }
+  }
   const DrPath path = seen_.nodes[node].path;
   ask(SmpRequest::get(AttributeId::NodeDescription, 0, path),
       [this, node, path](const SmpReply& reply) {

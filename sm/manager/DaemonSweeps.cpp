@@ -24,6 +24,21 @@ bool neverRun(const discovery::DiscoveredSubnet& subnet) {
   });
 }
 
+// After up: the descriptions the takeover's discovery took from the
+// standby's (Descriptions.h) read, and any that changed given to the SA
+// through `result`'s plan.
+void readDescriptionsAfterUp(MasterSweep& sweep, spdlog::logger& log, SweepResult& result) {
+  const auto& held = sweep.held();
+  if (!held.hasObservation() || held.observed().describedFromBefore.empty()) return;
+  auto read = sweep.readDescriptions(result);
+  if (!read) {
+    log.warn("SM-0488 reading node descriptions after up: {}", read.error().message);
+    return;
+  }
+  log.info("SM-0487 {} node descriptions read after up ({} changed, {} unanswered)", read->asked,
+           read->changed.size(), read->failed);
+}
+
 }  // namespace
 
 void SmDaemon::Impl::logUp(const SweepResult& r, std::string_view how) {
@@ -41,7 +56,8 @@ void SmDaemon::Impl::logUp(const SweepResult& r, std::string_view how) {
 void SmDaemon::Impl::discover() {
   const auto t0 = now();
   const auto sent = engine.counters().sent;
-  discovery::Discovery discovery(engine, {}, log);
+  // A standby's last discovery lends its descriptions (Descriptions.h).
+  discovery::Discovery discovery(engine, {.knownDescriptions = sweep.knownDescriptions()}, log);
   ++record.sweeps.fabricWalks;
   auto found = discovery.run();
   if (!found) {
@@ -59,6 +75,7 @@ void SmDaemon::Impl::discover() {
   }
   peerService.learnPeers(*found);
   peerService.notePorts(*found);
+  sweep.noteDescriptions(*found);
   auto sms = peerService.readPeers();
   for (const auto& s : sms)
     log->info("SM-0113 SM {} priority {} in state {}", s.guid, s.priority, fsm::name(s.smState));
@@ -130,6 +147,7 @@ void SmDaemon::Impl::heavy(bool takeover, std::optional<FreshDiscovery> discover
     // Up promises an SA that answers: its snapshot before the read below,
     // whose SMPs leave the loop serving SA queries between them.
     sa.feedBeforeRead(*result);
+    readDescriptionsAfterUp(sweep, *log, *result);
     readVlArbForSa(*result);
   }
   recordSweep(info(uptime.up), &*result, {.read = true});

@@ -343,6 +343,25 @@ Result<SweepResult> MasterSweep::planAndProgram(const std::optional<Fabric>& bef
   return result;
 }
 
+Result<discovery::DescriptionsRead> MasterSweep::readDescriptions(SweepResult& result) {
+  if (!held_.hasObservation()) return discovery::DescriptionsRead{};
+  const auto& seen = held_.observed();
+  auto read = discovery::readDescriptions(engine_, seen, seen.describedFromBefore);
+  if (!read) return read;
+  if (!read->changed.empty() && result.plan) {
+    // The plan is shared (status, SA) and immutable: a copy with the new
+    // descriptions replaces it. Its NodeIds are the observation's.
+    auto plan = std::make_shared<SubnetPlan>(*result.plan);
+    for (const auto& [node, text] : read->changed)
+      if (const auto id = plan->fabric.findNode(seen.fabric.node(node).guid))
+        plan->fabric.node(*id).description = text;
+    if (lastPlan_ == result.plan) lastPlan_ = plan;
+    result.plan = std::move(plan);
+  }
+  held_.describe(read->changed);
+  return read;
+}
+
 Result<program::ProgramSummary> MasterSweep::readForSa(const SubnetPlan& plan) {
   program::SubnetProgrammer programmer(engine_, held_, settings_.program, log_);
   return programmer.readForSa(plan);

@@ -70,6 +70,7 @@
 #include <optional>
 #include <span>
 
+#include "sm/discovery/Descriptions.h"
 #include "sm/discovery/Discovery.h"
 #include "sm/health/Isolation.h"
 #include "sm/mad/MadEngine.h"
@@ -200,6 +201,21 @@ class MasterSweep {
     lastPlan_.reset();
     mfts_.reset();
   }
+  // A discovery made while not master (a standby's): the descriptions it
+  // read, for the takeover's discovery to take instead of reading them
+  // before up (Descriptions.h). Kept across forgetHeld(): a node's
+  // description is not a table another SM programs.
+  void noteDescriptions(const discovery::DiscoveredSubnet& seen) {
+    known_ = discovery::knownDescriptions(seen);
+  }
+  // Null when none is known.
+  const discovery::KnownDescriptions* knownDescriptions() const {
+    return known_.empty() ? nullptr : &known_;
+  }
+  // After up: the descriptions the last sweep's discovery took from
+  // before, read; those that changed go into what is held and into a copy
+  // of `result`'s plan (the SA's NodeRecords), which becomes the last plan.
+  [[nodiscard]] Result<discovery::DescriptionsRead> readDescriptions(SweepResult& result);
   // The VLArbitration blocks the SA serves that are not known yet, read
   // after the subnet is up (SubnetProgrammer::readForSa).
   [[nodiscard]] Result<program::ProgramSummary> readForSa(const SubnetPlan& plan);
@@ -300,6 +316,7 @@ class MasterSweep {
   std::shared_ptr<McTopologyCache> mcTopology_{std::make_shared<McTopologyCache>()};
   std::shared_ptr<const SubnetPlan> lastPlan_;
   std::shared_ptr<const MulticastPlan> mfts_;  // lastPlan_'s trees, or the last pass's
+  discovery::KnownDescriptions known_;         // noteDescriptions()
   bool rebalanceAsked_{false};
   bool offLoop_{false};
   std::vector<health::LinkKey> isolate_;

@@ -64,6 +64,12 @@ void HeldSubnet::observe(discovery::DiscoveredSubnet seen) {
   ++generation_;
 }
 
+void HeldSubnet::describe(const std::vector<std::pair<NodeId, std::string>>& read) {
+  if (!observed_) return;
+  for (const auto& [node, text] : read) observed_->fabric.node(node).description = text;
+  observed_->describedFromBefore.clear();
+}
+
 void HeldSubnet::forget() {
   const std::uint64_t generation = generation_;
   *this = HeldSubnet{};

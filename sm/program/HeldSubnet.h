@@ -72,7 +72,10 @@
 #include <memory>
 #include <optional>
 #include <set>
+#include <string>
 #include <type_traits>
+#include <utility>
+#include <vector>
 
 #include "sm/discovery/DiscoveredSubnet.h"
 #include "sm/program/BlockTable.h"
@@ -97,6 +100,9 @@ class HeldSubnet {
   std::uint64_t generation() const { return generation_; }
   // The observation as replies changed it. Only with hasObservation().
   const discovery::DiscoveredSubnet& observed() const { return *observed_; }
+  // Descriptions read after the observation (its describedFromBefore, read
+  // once up: discovery/Descriptions.h), by node; none is from before now.
+  void describe(const std::vector<std::pair<NodeId, std::string>>& read);
 
   // What `reply` to `step` proves; see the header comment. Returns true when
   // the reply showed the enforcement quirk for the first time.
