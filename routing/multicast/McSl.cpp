@@ -1,6 +1,5 @@
 #include "routing/multicast/McSl.h"
 
-#include <algorithm>
 #include <bit>
 
 namespace ibsm::routing {
@@ -19,18 +18,6 @@ std::uint8_t groupTreeSl(std::uint8_t requested, std::uint16_t carriedEverywhere
   if ((carriedEverywhere >> sl) & 1U) return sl;
   if (carriedEverywhere == 0) return sl;
   return static_cast<std::uint8_t>(std::countr_zero(carriedEverywhere));
-}
-
-bool treesHaveAVlOfTheirOwn(std::span<const Sl2VlEntry> sl2vl) {
-  constexpr std::uint8_t kDropVl = 15;
-  if (sl2vl.empty()) return false;
-  return std::ranges::all_of(sl2vl, [](const Sl2VlEntry& e) {
-    const std::uint8_t vl = e.vl[kTreeSl];
-    if (vl >= kDropVl) return false;
-    for (std::size_t sl = 0; sl < e.vl.size(); ++sl)
-      if (sl != kTreeSl && e.vl[sl] == vl) return false;
-    return true;
-  });
 }
 
 std::uint8_t groupTreeSl(std::uint8_t requested, std::uint16_t carriedEverywhere, bool treesOwnVl) {

@@ -45,6 +45,8 @@ inline constexpr std::uint8_t kTreeSl = 15;
 // declare and routing.max_vls allow) and the table is not empty (an
 // engine with one layer writes none). Returns whether it did: when no VL
 // is spare the trees stay on the groups' SLs, with the unicast layers.
+// RoutingResult::vlsUsed stays the VLs unicast needs (what routing.max_vls
+// must allow); the trees' VL is the one above them.
 inline bool giveTreesAVlOfTheirOwn(std::vector<Sl2VlEntry>& sl2vl, std::uint8_t used,
                                    std::uint8_t allowed) {
   if (sl2vl.empty() || used >= allowed || used >= 15) return false;
@@ -54,7 +56,19 @@ inline bool giveTreesAVlOfTheirOwn(std::vector<Sl2VlEntry>& sl2vl, std::uint8_t 
 
 // Whether every entry maps kTreeSl to a data VL no other SL maps to at
 // that entry (giveTreesAVlOfTheirOwn's mark); false for an empty table.
-bool treesHaveAVlOfTheirOwn(std::span<const Sl2VlEntry> sl2vl);
+// Inline, as the engines and qos/ (which lays its classes over the unicast
+// layers alone) read it without linking the multicast library.
+inline bool treesHaveAVlOfTheirOwn(std::span<const Sl2VlEntry> sl2vl) {
+  constexpr std::uint8_t kDropVl = 15;
+  if (sl2vl.empty()) return false;
+  for (const Sl2VlEntry& e : sl2vl) {
+    const std::uint8_t vl = e.vl[kTreeSl];
+    if (vl >= kDropVl) return false;
+    for (std::size_t sl = 0; sl < e.vl.size(); ++sl)
+      if (sl != kTreeSl && e.vl[sl] == vl) return false;
+  }
+  return true;
+}
 
 // The SLs (bit i: SL i) no entry of `sl2vl` maps to VL 15; every SL when
 // the table is empty.

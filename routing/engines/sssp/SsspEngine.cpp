@@ -67,9 +67,10 @@ std::vector<Sl2VlEntry> layerSl2Vl(const Fabric& fabric, const routing::SwitchGr
 // The multicast trees on VL `layers` when the ports and maxVls leave it
 // (McSl.h), and the note that says where they travel.
 std::string treesNote(std::vector<Sl2VlEntry>& sl2vl, std::uint8_t layers, std::uint8_t allowed) {
-  if (routing::giveTreesAVlOfTheirOwn(sl2vl, layers, allowed))
+  if (routing::giveTreesAVlOfTheirOwn(sl2vl, layers, allowed)) {
     return fmt::format("multicast trees on SL {} and VL {} of their own, apart from the layers",
                        routing::kTreeSl, layers);
+  }
   return fmt::format(
       "multicast trees on their groups' SLs, with the layers: no VL is left above the {} layers "
       "({} allowed), and a tree's turns may close a credit loop with the unicast routes'",

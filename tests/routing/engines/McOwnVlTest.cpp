@@ -61,6 +61,8 @@ class McOwnVl : public ::testing::TestWithParam<OwnVlCase> {
     if (!planned) throw std::runtime_error(planned.error().message);
     plan_ = std::move(*planned);
   }
+  // The VL above the unicast layers (vlsUsed counts these alone).
+  std::uint8_t treeVl() const { return routed_.vlsUsed; }
   std::uint8_t groupSl(std::uint8_t requested) const {
     return routing::groupTreeSl(requested, routing::slsCarriedEverywhere(routed_.sl2vl),
                                 routing::treesHaveAVlOfTheirOwn(routed_.sl2vl));
@@ -78,9 +80,9 @@ class McOwnVl : public ::testing::TestWithParam<OwnVlCase> {
 };
 
 TEST_P(McOwnVl, TheEngineLayersUnicastAndLeavesAVlToTheTrees) {
-  ASSERT_GE(routed_.vlsUsed, 2);
+  ASSERT_GE(routed_.vlsUsed, 2);  // unicast on layers
   EXPECT_TRUE(routing::treesHaveAVlOfTheirOwn(routed_.sl2vl));
-  for (const Sl2VlEntry& e : routed_.sl2vl) ASSERT_EQ(e.vl[routing::kTreeSl], routed_.vlsUsed);
+  for (const Sl2VlEntry& e : routed_.sl2vl) ASSERT_EQ(e.vl[routing::kTreeSl], treeVl());
   for (const PairSl& p : routed_.pairSls) ASSERT_NE(p.sl, routing::kTreeSl);
   EXPECT_FALSE(routed_.pairSls.empty());  // unnamed pairs on SL 0, never on SL 15
   EXPECT_TRUE(analyseRoutes(fabric_, routed_).creditLoops.acyclic);
@@ -100,16 +102,16 @@ TEST_P(McOwnVl, TheBroadcastTreeOnItsGroupsSlIsLoopFreeWithTheRoutesOnSl0ItIsNot
 // the trees no longer hold unicast traffic in a loop.
 TEST_P(McOwnVl, SeveralGroupsWaitOnlyOnTheTreeVl) {
   const CreditLoopReport c = judged(groups_.size(), groupSl(0));
-  const std::string treeVl = " VL" + std::to_string(routed_.vlsUsed) + " ";
+  const std::string onTreeVl = " VL" + std::to_string(treeVl()) + " ";
   for (const VlCreditLoops& v : c.perVl)
-    EXPECT_TRUE(v.vl >= routed_.vlsUsed || v.acyclic) << "VL" << int{v.vl};
-  for (const std::string& step : c.cycle) EXPECT_THAT(step, ::testing::HasSubstr(treeVl));
+    EXPECT_TRUE(v.vl >= treeVl() || v.acyclic) << "VL" << int{v.vl};
+  for (const std::string& step : c.cycle) EXPECT_THAT(step, ::testing::HasSubstr(onTreeVl));
 }
 
 TEST_P(McOwnVl, NoVlLeftAboveTheLayersKeepsTheGroupsSl) {
-  auto tight = routeWith(GetParam(), fabric_, routed_.vlsUsed);
+  auto tight = routeWith(GetParam(), fabric_, treeVl());
   ASSERT_TRUE(tight) << tight.error().message;
-  EXPECT_EQ(tight->vlsUsed, routed_.vlsUsed);
+  EXPECT_EQ(tight->vlsUsed, treeVl());
   ASSERT_EQ(tight->lfts.size(), routed_.lfts.size());
   for (std::size_t n = 0; n < routed_.lfts.size(); ++n)  // the trees' VL never moves a route
     ASSERT_EQ(tight->lfts[n].port, routed_.lfts[n].port) << "node " << n;
