@@ -23,7 +23,11 @@
 // and every group travels on kTreeSl (groupTreeSl's third argument). The
 // mark is the SL2VL itself -- kTreeSl alone on its VL at every entry -- so
 // the dry run and the SA read it from what the switches are programmed with,
-// and no field of RoutingResult (include/ibsm/Routing.h) is needed.
+// and no field of RoutingResult (include/ibsm/Routing.h) is needed. The
+// trees of several groups share that VL, each rooted apart (McRoots), and
+// can close a loop among themselves there (the four groups of
+// tests/routing/engines/McOwnVlTest.cpp do on each fabric it routes): the
+// judge names it, and no unicast VL is in it.
 #pragma once
 
 #include <ibsm/Routing.h>
