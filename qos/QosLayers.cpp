@@ -10,6 +10,7 @@
 #include <tuple>
 
 #include "qos/QosDraft.h"
+#include "routing/multicast/McSl.h"
 
 namespace ibsm::qos {
 namespace {
@@ -199,6 +200,11 @@ Result<QosTables> layerTables(const Draft& d, const Fabric& fabric, const QosOpt
   std::vector<Sl2VlEntry> sorted = engine;
   std::ranges::sort(sorted, {},
                     [](const Sl2VlEntry& e) { return std::tuple(e.sw, e.inPort, e.outPort); });
+  // The classes go over the unicast layers alone: the multicast trees' VL of
+  // their own (routing/multicast/McSl.h) is not one, and SL 15 is a class's
+  // SL here, layered as SL 0 (under QoS the trees stay on their groups' SLs).
+  if (routing::treesHaveAVlOfTheirOwn(sorted))
+    for (Sl2VlEntry& e : sorted) e.vl[routing::kTreeSl] = e.vl[0];
   const Classes c = classesOf(d, sorted);
   if (auto why = misfit(d, fabric, options, policy, c.layers)) return fail(std::move(*why));
   QosTables out;

@@ -174,6 +174,10 @@ void adoptLayeredSl2Vl(QosTables& tables, RoutingResult& routing) {
                     [](const Sl2VlEntry& e) { return std::tuple(e.sw, e.inPort, e.outPort); });
   routing.vlsUsed = tables.layers->vlsNeeded;
   tables.layered.clear();
+  // A pair an engine names on SL 0 only said "unnamed pairs on SL 0" beside
+  // the multicast trees' SL (routing/multicast/McSl.h); the classes' SLs
+  // take its place, as without it.
+  std::erase_if(routing.pairSls, [](const PairSl& p) { return p.sl == 0; });
 }
 
 namespace {

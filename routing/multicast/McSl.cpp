@@ -20,4 +20,8 @@ std::uint8_t groupTreeSl(std::uint8_t requested, std::uint16_t carriedEverywhere
   return static_cast<std::uint8_t>(std::countr_zero(carriedEverywhere));
 }
 
+std::uint8_t groupTreeSl(std::uint8_t requested, std::uint16_t carriedEverywhere, bool treesOwnVl) {
+  return treesOwnVl ? kTreeSl : groupTreeSl(requested, carriedEverywhere);
+}
+
 }  // namespace ibsm::routing

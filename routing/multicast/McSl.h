@@ -14,16 +14,65 @@
 //
 //   const std::uint16_t carried = routing::slsCarriedEverywhere(sl2vl);
 //   const std::uint8_t sl = routing::groupTreeSl(params.sl, carried);
+//
+// An engine that layers unicast on VLs (sssp, dragonfly) puts every tree on
+// the same VL as its layer-0 routes when the group keeps SL 0, and a tree's
+// turn plus unicast turns can close a credit loop. Where a data VL is spare
+// it gives the trees that VL of their own: it maps kTreeSl, which no
+// unicast pair uses, to the spare VL at every turn (giveTreesAVlOfTheirOwn),
+// and every group travels on kTreeSl (groupTreeSl's third argument). The
+// mark is the SL2VL itself -- kTreeSl alone on its VL at every entry -- so
+// the dry run and the SA read it from what the switches are programmed with,
+// and no field of RoutingResult (include/ibsm/Routing.h) is needed. The
+// trees of several groups share that VL, each rooted apart (McRoots), and
+// can close a loop among themselves there (the four groups of
+// tests/routing/engines/McOwnVlTest.cpp do on each fabric it routes): the
+// judge names it, and no unicast VL is in it.
 #pragma once
 
 #include <ibsm/Routing.h>
 
 #include <cstdint>
 #include <span>
+#include <vector>
 
 namespace ibsm::routing {
 
 inline constexpr std::uint16_t kEverySl = 0xFFFF;
+
+// The SL of the trees on a VL of their own. Engines name unicast pairs on
+// SLs 1 up to their layers (at most 14), never this one.
+inline constexpr std::uint8_t kTreeSl = 15;
+
+// Maps kTreeSl to VL `used` (the first VL the unicast layers leave) at
+// every entry of `sl2vl` when `used` < `allowed` (the data VLs the ports
+// declare and routing.max_vls allow) and the table is not empty (an
+// engine with one layer writes none). Returns whether it did: when no VL
+// is spare the trees stay on the groups' SLs, with the unicast layers.
+// RoutingResult::vlsUsed stays the VLs unicast needs (what routing.max_vls
+// must allow); the trees' VL is the one above them.
+inline bool giveTreesAVlOfTheirOwn(std::vector<Sl2VlEntry>& sl2vl, std::uint8_t used,
+                                   std::uint8_t allowed) {
+  if (sl2vl.empty() || used >= allowed || used >= 15) return false;
+  for (Sl2VlEntry& e : sl2vl) e.vl[kTreeSl] = used;
+  return true;
+}
+
+// Whether every entry maps kTreeSl to a data VL no other SL maps to at
+// that entry (giveTreesAVlOfTheirOwn's mark); false for an empty table.
+// Inline, as the engines and qos/ (which lays its classes over the unicast
+// layers alone) read it without linking the multicast library.
+inline bool treesHaveAVlOfTheirOwn(std::span<const Sl2VlEntry> sl2vl) {
+  constexpr std::uint8_t kDropVl = 15;
+  if (sl2vl.empty()) return false;
+  for (const Sl2VlEntry& e : sl2vl) {
+    const std::uint8_t vl = e.vl[kTreeSl];
+    if (vl >= kDropVl) return false;
+    for (std::size_t sl = 0; sl < e.vl.size(); ++sl)
+      if (sl != kTreeSl && e.vl[sl] == vl) return false;
+  }
+  return true;
+}
 
 // The SLs (bit i: SL i) no entry of `sl2vl` maps to VL 15; every SL when
 // the table is empty.
@@ -32,5 +81,10 @@ std::uint16_t slsCarriedEverywhere(std::span<const Sl2VlEntry> sl2vl);
 // `requested` when every turn carries it; else the lowest SL every turn
 // carries; `requested` when no SL is carried everywhere (nothing better).
 std::uint8_t groupTreeSl(std::uint8_t requested, std::uint16_t carriedEverywhere);
+
+// kTreeSl when the engine gave the trees a VL of their own (it wins over
+// the SL the group asks for, as the engine's SL2VL does above); else the
+// rule above. The one rule of the dry run and the SA.
+std::uint8_t groupTreeSl(std::uint8_t requested, std::uint16_t carriedEverywhere, bool treesOwnVl);
 
 }  // namespace ibsm::routing

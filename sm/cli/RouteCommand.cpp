@@ -268,7 +268,9 @@ Result<std::optional<QosReport>> planQos(SubnetPlan& plan, const Inputs& inputs)
 // programs: a turn that drops it is a problem of the group. Where some turn
 // drops the SL a group asks for, it travels on (and the SA answers) the
 // lowest SL no turn drops (routing/multicast/McSl.h): one note, and the
-// group's line in mcast-groups says so. Returns each group's SL.
+// group's line in mcast-groups says so; where the engine gave the trees a VL
+// of their own, every group travels on its SL (McSl.h kTreeSl). Returns
+// each group's SL.
 std::vector<std::uint8_t> checkTreesOnTheirSls(const SubnetPlan& plan, DryRunMulticast& multicast,
                                                MulticastReport& into) {
   std::vector<std::uint8_t> groupSls;
@@ -277,15 +279,16 @@ std::vector<std::uint8_t> checkTreesOnTheirSls(const SubnetPlan& plan, DryRunMul
   const auto sl2vl =
       programmedSl2VlEntries(plan.routing.sl2vl, plan.qosTables ? &*plan.qosTables : nullptr);
   const std::uint16_t carried = routing::slsCarriedEverywhere(sl2vl);
+  const bool ownVl = routing::treesHaveAVlOfTheirOwn(sl2vl);
   std::size_t moved = 0;
   for (std::size_t i = 0; i < multicast.groups.size(); ++i) {
     auto& g = multicast.groups[i];
-    const std::uint8_t sl = routing::groupTreeSl(g.params.sl, carried);
+    const std::uint8_t sl = routing::groupTreeSl(g.params.sl, carried, ownVl);
     if (sl != g.params.sl) ++moved;
     g.params.sl = sl;
     groupSls[i] = sl;
   }
-  if (moved > 0)
+  if (moved > 0 && !ownVl)  // on a VL of their own: the engine's note says so
     into.warnings.push_back(fmt::format(
         "{} of {} groups travel on SL {}, not the SL their configuration gives: the engine's "
         "SL2VL drops that SL at some turn and carries SL {} at every turn (the engine's SL wins, "

@@ -85,7 +85,8 @@ McGroupParams paramsOn(const SaSubnet& subnet, const McGroup& group) {
     const auto pkey = static_cast<std::uint16_t>(p.pkey & kPKeyBase);
     if (const qos::QosLevel* level = qos::matchQos(*qos, {.pkey = pkey})) p.sl = level->sl;
   }
-  p.sl = routing::groupTreeSl(p.sl, subnet.paths().slsCarriedEverywhere());
+  p.sl = routing::groupTreeSl(p.sl, subnet.paths().slsCarriedEverywhere(),
+                              subnet.paths().treesHaveAVlOfTheirOwn());
   return p;
 }
 

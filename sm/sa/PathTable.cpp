@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <bit>
 
+#include "routing/multicast/McSl.h"
 #include "sm/sa/PathRecords.h"
 
 namespace ibsm::sm::sa {
@@ -56,6 +57,7 @@ PathTable::PathTable(const Fabric& fabric, const RoutingResult& routing) {
     if (carried != kAllSls) slsCarried_[turnKey(e.sw, e.inPort, e.outPort)] = carried;
     carriedEverywhere_ &= carried;
   }
+  treesOwnVl_ = routing::treesHaveAVlOfTheirOwn(routing.sl2vl);
   indexPairSls(routing.pairSls);
 }
 

@@ -18,6 +18,7 @@
 #include "routing/engines/dragonfly/DragonflyRoutes.h"
 #include "routing/engines/dragonfly/DragonflySplitVls.h"
 #include "routing/engines/dragonfly/DragonflyVls.h"
+#include "routing/multicast/McSl.h"
 
 namespace ibsm {
 namespace {
@@ -115,6 +116,7 @@ class DragonflyEngine final : public RoutingEngine {
     } else if (vls.levels > 1) {
       result.sl2vl = routing::dragonfly::sl2vlEntries(fabric, graph, ports, vls, options.threads);
     }
+    treesOnTheirOwnVl(graph, result, allowed);
     routeNotes(fabric, graph, tables, vls, result.notes);
     if (hintNote) {
       result.followedPrevious = true;
@@ -215,6 +217,36 @@ class DragonflyEngine final : public RoutingEngine {
                 "LMC: the later LIDs share SL 0 with the base routes: on an SL of their "
                 "own they would need {}",
                 problem ? *problem : fmt::format("{} VLs ({} allowed)", plan.levels(), allowed))};
+  }
+
+  // The multicast trees on the VL above the levels when the ports and maxVls
+  // leave one (routing/multicast/McSl.h): on SL 0 a tree shared the base
+  // routes' VLs and its turns closed credit loops with theirs (issue 33).
+  // Every unicast pair then must keep SL 0 (on SL 15 it would ride one VL):
+  // with no pair named the SA answers, and the judge walks, any SL a route
+  // carries, so the engine names one pair -- the first switch to itself,
+  // which crosses no cable -- on SL 0, and every unnamed pair is on SL 0 too
+  // (RoutingResult::pairSls).
+  static void treesOnTheirOwnVl(const routing::SwitchGraph& graph, RoutingResult& result,
+                                std::uint8_t allowed) {
+    if (result.sl2vl.empty()) return;
+    if (!routing::giveTreesAVlOfTheirOwn(result.sl2vl, result.vlsUsed, allowed)) {
+      result.notes.push_back(fmt::format(
+          "multicast trees on their groups' SLs, with the unicast levels: no VL is left above "
+          "the {} levels ({} allowed), and a tree's turns may close a credit loop with theirs",
+          result.vlsUsed, allowed));
+      return;
+    }
+    result.notes.push_back(fmt::format(
+        "multicast trees on SL {} and VL {} of their own; every unicast pair on SL 0{}",
+        routing::kTreeSl, result.vlsUsed, result.pairSls.empty() ? "" : " or the SL named"));
+    if (!result.pairSls.empty()) return;
+    for (routing::SwitchIndex s = 0; s < graph.size(); ++s)
+      for (const routing::Endpoint& e : graph.endpoints(s))
+        if (e.switchPort == 0) {
+          result.pairSls.push_back(PairSl{.dlid = e.base, .source = e.owner, .sl = 0});
+          return;
+        }
   }
 
   static void takeSplit(const Fabric& fabric, const routing::SwitchGraph& graph,

@@ -13,7 +13,11 @@
 // the switch itself behind the route's first switch), and every switch's
 // SL2VL maps SL k to VL k on every turn, port 0 in included (SLs past the
 // layers to VL 0), so a switch's own traffic on SL k leaves on VL k too. Where
-// one layer suffices, pairSls and sl2vl stay empty.
+// one layer suffices, pairSls and sl2vl stay empty. With layers, when a data
+// VL is left above them, SL 15 (routing/multicast/McSl.h kTreeSl, no pair's)
+// maps to it at every turn and the multicast trees travel on SL 15: a tree
+// on SL 0 shared VL 0 with layer 0 and its turns closed credit loops with
+// the unicast routes' (issue 33).
 #include <fmt/format.h>
 #include <ibsm/Engines.h>
 
@@ -24,6 +28,7 @@
 #include "routing/engines/sssp/SsspChoice.h"
 #include "routing/engines/sssp/SsspLayers.h"
 #include "routing/engines/sssp/SsspRoutes.h"
+#include "routing/multicast/McSl.h"
 
 namespace ibsm {
 namespace {
@@ -57,6 +62,19 @@ std::vector<Sl2VlEntry> layerSl2Vl(const Fabric& fabric, const routing::SwitchGr
               Sl2VlEntry{id, static_cast<std::uint8_t>(in), static_cast<std::uint8_t>(o), vl});
   }
   return out;
+}
+
+// The multicast trees on VL `layers` when the ports and maxVls leave it
+// (McSl.h), and the note that says where they travel.
+std::string treesNote(std::vector<Sl2VlEntry>& sl2vl, std::uint8_t layers, std::uint8_t allowed) {
+  if (routing::giveTreesAVlOfTheirOwn(sl2vl, layers, allowed)) {
+    return fmt::format("multicast trees on SL {} and VL {} of their own, apart from the layers",
+                       routing::kTreeSl, layers);
+  }
+  return fmt::format(
+      "multicast trees on their groups' SLs, with the layers: no VL is left above the {} layers "
+      "({} allowed), and a tree's turns may close a credit loop with the unicast routes'",
+      layers, allowed);
 }
 
 class SsspEngine final : public RoutingEngine {
@@ -94,6 +112,7 @@ class SsspEngine final : public RoutingEngine {
           "{} VL layers, each free of credit loops: {} dependencies broken by moving {} routes "
           "(switch, LID) up a layer; {} (source port, LID) pairs travel on SL 1-{}",
           plan.layers, plan.cuts, plan.raised.size(), result.pairSls.size(), plan.layers - 1));
+      result.notes.push_back(treesNote(result.sl2vl, plan.layers, allowed));
     }
     if (tables.unroutedEntries > 0)
       result.notes.push_back(fmt::format(

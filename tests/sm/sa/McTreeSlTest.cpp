@@ -54,6 +54,27 @@ TEST_F(McTreeSlTest, ACarriedSlStands) {
   EXPECT_EQ(heldSl(), 5);
 }
 
+// An engine that layers unicast on VLs gives the trees a VL of their own
+// where one is spare (routing/multicast/McSl.h): SL 15 alone on it at every
+// turn. Every group is answered SL 15 then, whatever it asked, in join
+// answers and GetTable alike -- the dry run's rule.
+TEST_F(McTreeSlTest, TreesOnAVlOfTheirOwnAreAnsweredTheirSl) {
+  Sl2VlEntry e{.sw = mc.sa.plan.fabric.switches().front(), .inPort = 1, .outPort = 2};
+  e.vl.fill(0);
+  e.vl[1] = 1;
+  e.vl[15] = 2;
+  mc.sa.plan.routing.sl2vl = {e};
+  mc.sa.plan.routing.vlsUsed = 2;
+  mc.sa.rebuild();
+  McMemberRecord r = mc.create(1, kAppGroup);
+  r.sl = 5;
+  EXPECT_EQ(McFixture::answered(mc.join(1, r)).sl, 15);
+  EXPECT_EQ(heldSl(), 15);
+  mc.sa.plan.routing.sl2vl.front().vl[15] = 1;  // shared with SL 1: not their own
+  mc.sa.rebuild();
+  EXPECT_EQ(heldSl(), 5);
+}
+
 TEST_F(McTreeSlTest, AJoinNamingTheDroppedSlIsRefused) {
   dropAtOneTurn(0b0001);
   ASSERT_EQ(mc.join(1, mc.create(1, kAppGroup)).header.status, saStatus::kOk);
