@@ -1,6 +1,6 @@
 # shellcheck shell=bash disable=SC2034 # sets variables for the script that sources it
-# What scripts/bench-sa.sh and scripts/bench-sm.sh share (sourced, not run):
-# the options both take, their checks, the build, the work directory, the
+# What the bench scripts (bench-sa.sh, bench-sm.sh, bringup-timeline.sh, ...) share (sourced, not run):
+# the options they take, their checks, the build, the work directory, the
 # generated fat tree with ibsim limits to hold it, and reading the
 # "key value" results files their scenarios write.
 #

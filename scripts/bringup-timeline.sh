@@ -24,55 +24,38 @@
 # its wall time on one core each is CPU-bound; one whose SMPs in flight sit
 # below the window while the CPUs idle waits on the hand-off or a barrier.
 set -euo pipefail
-root=$(cd "$(dirname "$0")/.." && pwd)
-harness=$root/tests/sm/ibsim/run-with-ibsim.sh
+# shellcheck source=scripts/bench-lib.sh
+source "$(dirname "$0")/bench-lib.sh"  # root, harness, the shared options and work directory
 runner=$root/bench/bringup/run-sm.sh
 
-radix=24
-ibsm=$root/build/sm/cli/ibsm
-config=""
-bin_ms=10
-keep=""
+radix=24 only="" ibsm=$root/build/sm/cli/ibsm config="" bin_ms=10 keep=""
 while [[ $# -gt 0 ]]; do
   case $1 in
-    --radix) radix=$2; shift 2 ;;
-    --ibsm) ibsm=$(realpath "$2"); shift 2 ;;
     --ibsm-config) config=$(realpath "$2"); shift 2 ;;
     --bin-ms) bin_ms=$2; shift 2 ;;
-    --keep) keep=$2; shift 2 ;;
-    -h | --help) awk 'NR > 1 && /^#/ {sub(/^# ?/, ""); print; next} NR > 1 {exit}' "$0"; exit 0 ;;
-    *) echo "$0: unknown argument $1 (see --help)" >&2; exit 2 ;;
+    *) bench_option "$@"; shift "$bench_shift" ;;
   esac
 done
+[[ -z $only ]] || { echo "$0: --only: this script runs ibsm alone" >&2; exit 2; }
 [[ $radix =~ ^[0-9]+$ && $((radix % 2)) -eq 0 && $radix -ge 4 ]] ||
   { echo "$0: --radix $radix: expected an even number >= 4" >&2; exit 2; }
-[[ $bin_ms =~ ^[1-9][0-9]*$ ]] || { echo "$0: --bin-ms $bin_ms: expected >= 1" >&2; exit 2; }
+bench_positive "$bin_ms"
 [[ -x $ibsm ]] || { echo "$0: $ibsm is not an executable (build the ibsm target)" >&2; exit 2; }
 
-if [[ -n $keep ]]; then
-  mkdir -p "$keep"
-  work=$(realpath "$keep")
-else
-  work=$(mktemp -d "${TMPDIR:-/tmp}/bringup-timeline.XXXXXX")
-  trap 'rm -rf "$work"' EXIT
-fi
+bench_workdir bringup-timeline
 madcount=$work/madcount.so
 g++ -std=c++20 -O2 -fPIC -shared -Wall -Wextra -Werror \
   "$root/bench/bringup/MadCount.cpp" -o "$madcount" -ldl -libumad
 
-net=$work/ft3-k$radix.net
-"$ibsm" topo generate fat-tree --levels 3 --radix "$radix" -o "$net" >/dev/null
-limits=$(awk '/^(Switch|Hca|Ca|Rt)[ \t]/ {n++; p+=$2; if ($1=="Switch") {s++; p++}}
-              END {printf "-N %d -S %d -P %d", n*2+64, s*2+64, p*2+256}' "$net")
+bench_net  # $net, $limits
 d=$work/run
 rm -rf "$d"
 mkdir -p "$d/state"
 cmd=("$ibsm" run --once --state-dir "$d/state" -f "$d/log" --stats "$d/stats.json")
 [[ -z $config ]] || cmd+=(-F "$config")
 rm -f "$d/trace" "$d/cpu"
-# shellcheck disable=SC2086
 MADCOUNT_TRACE=$d/trace MADCOUNT_TRACE_RECV=1 CPU_SAMPLES=$d/cpu \
-  "$harness" $limits "$net" -- "$runner" "$d" "$madcount" "${cmd[@]}" >"$d/harness.out" 2>&1 ||
+  "$harness" "${limits[@]}" "$net" -- "$runner" "$d" "$madcount" "${cmd[@]}" >"$d/harness.out" 2>&1 ||
   { echo "$0: ibsm failed; see $d (use --keep)" >&2; exit 1; }
 
 start_ns=$(cat "$d/start_ns")
