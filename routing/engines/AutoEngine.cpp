@@ -12,14 +12,13 @@
 // cabling the recognition also takes) and small (switches x LIDs up to
 // kSmall), auto also routes it with sssp and takes sssp's tables when their
 // busiest link (most CA-to-CA routes on one channel, every CA pair) is
-// strictly lower, within the VLs allowed: there dragonfly's detours and its
-// updn fallback crowd links that balanced shortest paths spread. A whole
-// dragonfly or dragonfly+ stays dragonfly's: its minimal routes need the
-// fewest VLs (2, against sssp's 3-4) and spread within a few routes of
-// sssp's. Past kSmall the comparison is not made: sssp's work grows with
-// switches x LIDs x cables (a dragonfly a8 p4 h4, 264 switches and 1,056
-// hosts, 348,480 routes: about 0.25 CPU s), and those dragonflies are
-// dragonfly's.
+// strictly lower (under change: past 1.1x, takesSssp), within the VLs
+// allowed: there dragonfly's detours and its updn fallback crowd links that
+// balanced shortest paths spread. A whole dragonfly or dragonfly+ stays dragonfly's: its minimal
+// routes need the fewest VLs (2, against sssp's 3-4) and spread within a few routes of sssp's. Past
+// kSmall the comparison is not made: sssp's work grows with switches x LIDs x cables (a dragonfly
+// a8 p4 h4, 264 switches and 1,056 hosts, 348,480 routes: about 0.25 CPU s), and those dragonflies
+// are dragonfly's.
 #include <fmt/format.h>
 #include <ibsm/Dragonfly.h>
 #include <ibsm/Engines.h>
@@ -124,6 +123,16 @@ class AutoEngine final : public RoutingEngine {
     return sssp;
   }
 
+  // Whether sssp's busiest link `mine` beats dragonfly's `theirs`. Under
+  // change (dragonfly kept the entries whose previous path holds), leaving
+  // dragonfly moves every route it kept and the VL plan the switches hold,
+  // and sssp's layers cannot keep them (they would close credit loops): that
+  // pays only past the balance routing under change may cost against fresh
+  // tables (routing/plan/StableRoutes.cpp: busiest within 1.1x of fresh).
+  static bool takesSssp(std::uint64_t mine, std::uint64_t theirs, bool underChange) {
+    return underChange ? mine * 11 < theirs * 10 : mine < theirs;
+  }
+
   static Result<RoutingResult> onDragonfly(const Fabric& fabric, const RoutingOptions& options,
                                            RoutingResult dragonfly) {
     const bool small = routes(fabric) <= kSmall;
@@ -133,7 +142,7 @@ class AutoEngine final : public RoutingEngine {
                     : Result<RoutingResult>(fail("too large to compare"));
     if (sssp) {
       const auto mine = busiest(fabric, *sssp), theirs = busiest(fabric, dragonfly);
-      if (mine < theirs) {
+      if (takesSssp(mine, theirs, dragonfly.followedPrevious)) {
         sssp->notes.insert(
             sssp->notes.begin(),
             fmt::format("auto chose sssp: the fabric is recognised as a dragonfly, but sssp's "

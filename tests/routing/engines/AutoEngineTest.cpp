@@ -125,6 +125,32 @@ TEST(AutoEngine, KeepsFtreesTablesOnOneVlAndWithoutDirectorPods) {
   }
 }
 
+// Under change the routes dragonfly kept stay dragonfly's unless sssp's
+// busiest link is more than 1.1x lower (what routing under change may cost
+// against fresh tables): on the a4 p2 h2 sample with g0r0's global cable
+// lost, fresh tables are sssp's (78 routes on the busiest link against
+// dragonfly's 80), but leaving the tables the switches hold for 2.5% would
+// rewrite every block and the VL plan.
+TEST(AutoEngine, KeepsDragonflysHeldRoutesUnderChangeUnlessSsspIsMuchBetter) {
+  const Fabric whole = sampleFabric("dragonfly-a4-p2-h2.net");
+  RoutingOptions options{.rootGuids = {}, .maxVls = 8};
+  const auto before = makeDragonflyEngine()->route(whole, options);
+  ASSERT_TRUE(before) << before.error().message;
+  Fabric cut = whole;
+  testing::removeCables(cut, {{"g0r0", "g1r3"}});
+  const auto fresh = routeAuto(cut, options);
+  EXPECT_EQ(fresh.engine, "sssp");
+  options.previous = before->lfts;
+  const auto underChange = routeAuto(cut, options);
+  EXPECT_EQ(underChange.engine, "dragonfly");
+  EXPECT_TRUE(underChange.followedPrevious);
+  expectUsable(cut, underChange);
+  const auto kept = testing::walkPairsOnSls(cut, underChange).busiest;
+  const auto sssps = testing::walkPairsOnSls(cut, fresh).busiest;
+  EXPECT_LT(sssps, kept);
+  EXPECT_LE(kept * 10, sssps * 11);
+}
+
 TEST(AutoEngine, KeepsDragonflyOnAWholeDragonfly) {
   const Fabric f = sampleFabric("dragonfly-a4-p2-h2.net");
   const RoutingOptions options{.rootGuids = {}, .maxVls = 8};
