@@ -14,6 +14,7 @@
 #include <fstream>
 #include <map>
 #include <thread>
+#include <utility>
 
 #include "sm/manager/MasterSweep.h"
 #include "sm/transport/UmadTransport.h"
@@ -88,16 +89,24 @@ TEST(LightSweepIbsim, UnlinkIsReroutedIncrementallyAndReLinkRestoresTheTables) {
   // PortStateChange; the heavy sweep took that in and cleared the bits at
   // its end, as OpenSM does (issue 27), so the first light sweep is already
   // quiet: one SwitchInfo Get per switch, no port read.
+  // Requests, not transmissions (LightResult::mads counts retries): on a
+  // loaded machine an answer can come after the timeout learnt from quick
+  // round trips, and the same Get goes again.
+  std::uint64_t retries = engine.counters().retries;
+  const auto retriesSince = [&] {
+    const std::uint64_t before = std::exchange(retries, engine.counters().retries);
+    return retries - before;
+  };
   auto first = sweep.lightSweep();
   ASSERT_TRUE(first);
   EXPECT_FALSE(first->changed);
-  EXPECT_EQ(first->mads, heavy->switches);
+  EXPECT_EQ(first->mads - retriesSince(), heavy->switches);
   fmt::print("first light sweep: {} MADs in {:.1f} ms\n", first->mads, ms(first->elapsed));
 
   auto quiet = sweep.lightSweep();
   ASSERT_TRUE(quiet);
   EXPECT_FALSE(quiet->changed);
-  EXPECT_EQ(quiet->mads, heavy->switches);
+  EXPECT_EQ(quiet->mads - retriesSince(), heavy->switches);
   fmt::print("quiet light sweep: {} MADs ({} switches) in {:.1f} ms\n", quiet->mads,
              heavy->switches, ms(quiet->elapsed));
 
