@@ -22,7 +22,7 @@ using testing::ringSwitch;
 
 // r0 .. r(n-1) in a ring: ri[2] is cabled to r(i+1)[3]; host hi on ri[1].
 Fabric ring(int n) {
-  return testing::ringFabric(n);
+  return testing::handRing(n);
 }
 
 // Up*/down* with r0 as root on a 4-ring: r1 and r3 one level down, r2 two.

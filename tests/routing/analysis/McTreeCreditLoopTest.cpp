@@ -17,9 +17,9 @@ namespace ibsm {
 namespace {
 
 using ::testing::AllOf;
+using testing::handRing;
 using ::testing::HasSubstr;
 using ::testing::Not;
-using testing::ringFabric;
 using testing::ringSwitch;
 
 // Groups whose trees follow arcs of the ring.
@@ -62,7 +62,7 @@ testing::HandTables oneLongRoute(const Fabric& f) {
 }
 
 TEST(McTreeCreditLoops, TwoTreesAndOneUnicastRouteCloseALoopNoneClosesAlone) {
-  const Fabric f = ringFabric(3);
+  const Fabric f = handRing(3);
   testing::HandTables t = oneLongRoute(f);
   Trees trees(f);
   const std::string a = trees.addArc(f, 3, 0, 2, 0);  // r0-r1-r2: (r0->r1) waits for (r1->r2)
@@ -91,7 +91,7 @@ TEST(McTreeCreditLoops, TwoTreesAndOneUnicastRouteCloseALoopNoneClosesAlone) {
 }
 
 TEST(McTreeCreditLoops, ThreeTreesCloseALoopWithoutAnyUnicastTurn) {
-  const Fabric f = ringFabric(3);
+  const Fabric f = handRing(3);
   testing::HandTables t = oneLongRoute(f);
   t.toward("r2", "r1", 3);  // every route one hop
   Trees trees(f);
@@ -113,7 +113,7 @@ TEST(McTreeCreditLoops, ThreeTreesCloseALoopWithoutAnyUnicastTurn) {
 }
 
 TEST(McTreeCreditLoops, ATreeOnAnSlWhoseVlIsKeptApartBreaksTheLoop) {
-  const Fabric f = ringFabric(3);
+  const Fabric f = handRing(3);
   testing::HandTables t = oneLongRoute(f);
   testing::slOneOnVlOne(f, 3, t.result());
   // Unicast is walked on SL 0 and SL 1 (the tables map them apart).
@@ -138,7 +138,7 @@ TEST(McTreeCreditLoops, ATreeOnAnSlWhoseVlIsKeptApartBreaksTheLoop) {
 }
 
 TEST(McTreeCreditLoops, ATurnThatDropsTheGroupsSlHoldsNoBuffer) {
-  const Fabric f = ringFabric(3);
+  const Fabric f = handRing(3);
   testing::HandTables t = oneLongRoute(f);
   testing::slOneOnVlOne(f, 3, t.result());
   // SL 2 dropped (VL 15) at r2 from port 3 to port 2: tree b's turn there.

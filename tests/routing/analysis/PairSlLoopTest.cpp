@@ -25,7 +25,7 @@ using ::testing::Not;
 
 // r0, r1, r2 in a ring (RingTables.h).
 Fabric ring3() {
-  return testing::ringFabric(3);
+  return testing::handRing(3);
 }
 
 // Clockwise toward everything: r0->r1->r2 (toward r2's LIDs from r0),
@@ -138,7 +138,7 @@ TEST(PairSlCreditLoops, WithoutSl2VlTablesTheSlsChangeNothing) {
 
 TEST(PairSlCreditLoops, ASwitchNoPairOnTheSlCrossesCarriesNothingOnIt) {
   // r0..r3 in a ring as ring3, every route clockwise (up to three hops).
-  const Fabric f = testing::ringFabric(4);
+  const Fabric f = testing::handRing(4);
   HandTables t = clockwiseWithSlLayers(f, 4);
   // Only r0's pairs toward r1 on SL 1: one hop each, no dependency. The
   // chain r2->r3->r0->r1 toward r1 carries SL 0 alone: r3 has nothing on

@@ -3,7 +3,7 @@
 // (out port 2) until it arrives; and SL2VL tables that put SL 1 on VL 1
 // and every other SL on VL 0 at every turn. Test-only helpers.
 //
-//   const Fabric f = ringFabric(3);
+//   const Fabric f = handRing(3);
 //   HandTables t = clockwise(f, 3);
 //   slOneOnVlOne(f, 3, t.result());
 #pragma once
@@ -23,7 +23,10 @@ inline std::string ringSwitch(int i, int n) {
   return fmt::format("r{}", (i % n + n) % n);
 }
 
-inline Fabric ringFabric(int n) {
+// Not testing::ringFabric (tests/support/FabricFixtures.h), whose ports
+// differ: one name for both broke the one-definition rule, and a build that
+// did not inline took the other ring.
+inline Fabric handRing(int n) {
   FabricBuilder b;
   for (int i = 0; i < n; ++i) b.addSwitch(ringSwitch(i, n));
   for (int i = 0; i < n; ++i) b.cable(ringSwitch(i, n), 2, ringSwitch(i + 1, n), 3);
