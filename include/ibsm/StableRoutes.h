@@ -61,6 +61,10 @@
 
 namespace ibsm {
 
+// The busiest link routes under change may have, against fresh tables' (the
+// 1.1x above); auto keeps an engine's held routes within it too.
+inline constexpr double kMaxBusiestOverFresh = 1.1;
+
 struct StableRoutesStats {
   bool stabilised{false};   // the result mixes previous and fresh entries
   std::uint64_t broken{0};  // (switch, LID) whose previous path no longer holds

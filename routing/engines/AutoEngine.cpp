@@ -7,22 +7,24 @@
 // to the operator in a note. A fat tree has no triangles and no
 // spine-to-spine cables, so dragonfly never takes one.
 //
-// On a dragonfly that is not whole (cables missing, groups unlinked,
-// routers stranded, or hosts and global links spread unevenly: irregular
-// cabling the recognition also takes) and small (switches x LIDs up to
-// kSmall), auto also routes it with sssp and takes sssp's tables when their
-// busiest link (most CA-to-CA routes on one channel, every CA pair) is
-// strictly lower (under change: past 1.1x, takesSssp), within the VLs
-// allowed: there dragonfly's detours and its updn fallback crowd links that
-// balanced shortest paths spread. A whole dragonfly or dragonfly+ stays dragonfly's: its minimal
-// routes need the fewest VLs (2, against sssp's 3-4) and spread within a few routes of sssp's. Past
-// kSmall the comparison is not made: sssp's work grows with switches x LIDs x cables (a dragonfly
-// a8 p4 h4, 264 switches and 1,056 hosts, 348,480 routes: about 0.25 CPU s), and those dragonflies
-// are dragonfly's.
+// On a dragonfly that is not whole (cables missing, groups unlinked, routers
+// stranded, or hosts and global links spread unevenly: irregular cabling the
+// recognition also takes) and small (switches x LIDs up to kSmall), auto
+// also routes it with sssp and takes sssp's tables when their busiest link
+// (most CA-to-CA routes on one channel, every CA pair) is strictly lower
+// (under change: past 1.1x, takesSssp), within the VLs allowed: there
+// dragonfly's detours and its updn fallback crowd links that balanced
+// shortest paths spread. A whole dragonfly or dragonfly+ stays dragonfly's:
+// its minimal routes need the fewest VLs (2, against sssp's 3-4) and spread
+// within a few routes of sssp's. Past kSmall the comparison is not made:
+// sssp's work grows with switches x LIDs x cables (a dragonfly a8 p4 h4, 264
+// switches and 1,056 hosts, 348,480 routes: about 0.25 CPU s), and those
+// dragonflies are dragonfly's.
 #include <fmt/format.h>
 #include <ibsm/Dragonfly.h>
 #include <ibsm/Engines.h>
 #include <ibsm/FatTree.h>
+#include <ibsm/StableRoutes.h>
 
 #include "routing/engines/sssp/SsspRoutes.h"
 
@@ -32,8 +34,8 @@ namespace {
 // Switch x LID routes up to which auto computes sssp beside dragonfly (and
 // beside ftree on a tree with director pods: Lassen-like, 174 switches and
 // about 1,900 LIDs: about 1 CPU s for sssp's routes, their balance per class
-// and its layers), and
-// up to which it routes with sssp what is neither a fat tree nor a dragonfly.
+// and its layers), and up to which it routes with sssp what is neither a fat
+// tree nor a dragonfly.
 constexpr std::size_t kSmall = 500'000;
 constexpr std::size_t kLargest = 8'000'000;
 
@@ -128,9 +130,10 @@ class AutoEngine final : public RoutingEngine {
   // dragonfly moves every route it kept and the VL plan the switches hold,
   // and sssp's layers cannot keep them (they would close credit loops): that
   // pays only past the balance routing under change may cost against fresh
-  // tables (routing/plan/StableRoutes.cpp: busiest within 1.1x of fresh).
+  // tables (kMaxBusiestOverFresh, ibsm/StableRoutes.h).
   static bool takesSssp(std::uint64_t mine, std::uint64_t theirs, bool underChange) {
-    return underChange ? mine * 11 < theirs * 10 : mine < theirs;
+    if (!underChange) return mine < theirs;
+    return static_cast<double>(theirs) > kMaxBusiestOverFresh * static_cast<double>(mine);
   }
 
   static Result<RoutingResult> onDragonfly(const Fabric& fabric, const RoutingOptions& options,

@@ -5,7 +5,6 @@
 namespace ibsm::routing {
 
 std::uint16_t slsCarriedEverywhere(std::span<const Sl2VlEntry> sl2vl) {
-  constexpr std::uint8_t kDropVl = 15;
   std::uint16_t carried = kEverySl;
   for (const Sl2VlEntry& e : sl2vl)
     for (std::size_t sl = 0; sl < e.vl.size(); ++sl)

@@ -39,6 +39,8 @@
 namespace ibsm::routing {
 
 inline constexpr std::uint16_t kEverySl = 0xFFFF;
+// An SL2VL entry's VL 15: packets on that SL are dropped at that turn.
+inline constexpr std::uint8_t kDropVl = 15;
 
 // The SL of the trees on a VL of their own. Engines name unicast pairs on
 // SLs 1 up to their layers (at most 14), never this one.
@@ -63,7 +65,6 @@ inline bool giveTreesAVlOfTheirOwn(std::vector<Sl2VlEntry>& sl2vl, std::uint8_t 
 // Inline, as the engines and qos/ (which lays its classes over the unicast
 // layers alone) read it without linking the multicast library.
 inline bool treesHaveAVlOfTheirOwn(std::span<const Sl2VlEntry> sl2vl) {
-  constexpr std::uint8_t kDropVl = 15;
   if (sl2vl.empty()) return false;
   for (const Sl2VlEntry& e : sl2vl) {
     const std::uint8_t vl = e.vl[kTreeSl];

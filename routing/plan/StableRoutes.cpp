@@ -31,9 +31,6 @@ using stable::tallyKept;
 using stable::Target;
 using stable::targets;
 
-// The busiest link routes under change may have, against fresh tables'.
-constexpr double kMaxBusiestOverFresh = 1.1;
-
 // Every switch's bit of `lid`'s row: its column holds whole.
 void setWholeRow(PreviousHolds& holds, std::size_t lid, std::size_t switches) {
   std::uint64_t* row = holds.bits.data() + lid * holds.words;
