@@ -17,12 +17,18 @@
 // (IsSLMappingSupported); the plan gives all 64 entries and every table.
 //
 // With a routing engine's VL layers the draft is finished by layerTables()
-// (QosLayers.cpp) instead: QoS classes times layers.
+// (QosLayers.cpp) instead: QoS classes times layers. Only the engine's
+// switch pairs are layers: the CA and router ports' own tables planSubnet()
+// adds beside them (every SL on VL 0, the host's first hop) give way to the
+// port type's QoS table, and adoptLayeredSl2Vl() leaves them out of the
+// routing's SL2VL, so each port has one table, QoS's.
 #include <fmt/format.h>
 #include <ibsm/QosOptions.h>
 
 #include <algorithm>
+#include <iterator>
 #include <tuple>
+#include <vector>
 
 #include "qos/QosDraft.h"
 
@@ -159,7 +165,13 @@ Result<QosTables> planQosTables(const Fabric& fabric, const QosOptions& options,
     for (const auto& s : policy->policy->setup.vlArb) applyVlArbScope(d, fabric, *policy, s);
     for (const auto& s : policy->policy->setup.sl2vl) applySl2VlScope(d, fabric, *policy, s);
   }
-  if (!engineSl2Vl.empty()) return layerTables(d, fabric, options, policy, engineSl2Vl);
+  // The engine layers its switches' pairs; an end port's table beside them
+  // (planSubnet(): every SL on VL 0) is QoS's to plan, as every other port's,
+  // and adoptLayeredSl2Vl() drops it with the engine's tables.
+  std::vector<Sl2VlEntry> layers;
+  std::ranges::copy_if(engineSl2Vl, std::back_inserter(layers),
+                       [&](const Sl2VlEntry& e) { return fabric.node(e.sw).isSwitch(); });
+  if (!layers.empty()) return layerTables(d, fabric, options, policy, layers);
   return finish(d, fabric);
 }
 

@@ -157,11 +157,13 @@ def read_lfts(path, owners=None, guids=None):
 
 
 def read_sl2vl(path):
-    """'switch 0xGUID in_port N out_port M : v0 .. v15' -> {(guid, in, out): [16 VLs]}."""
+    """'switch 0xGUID in_port N out_port M : v0 .. v15' -> {(guid, in, out): [16 VLs]}.
+    A CA or router port's own table ('ca ...', 'router ...': a host's first
+    hop, on no credit loop) is passed over."""
     tables = {}
     line_re = re.compile(r"^switch (0x[0-9a-fA-F]+) in_port (\d+) out_port (\d+) :((?:\s+\d+){16})\s*$")
     for n, line in enumerate(read_lines(path), 1):
-        if not line.strip() or line.startswith("ca "):
+        if not line.strip() or line.startswith(("ca ", "router ")):
             continue
         m = line_re.match(line)
         if not m:

@@ -12,8 +12,9 @@ ProgrammedSl2VlTables programmedSl2Vl(std::span<const Sl2VlEntry> engine,
   out.tables.reserve(engine.size());
   for (const Sl2VlEntry& e : engine) out.tables.push_back({.entry = e, .qos = false});
   if (qos == nullptr) return out;
-  // The engine names switches only and a QoS table of a CA has in port 0,
-  // so the raw (node, in, out) keys both.
+  // A QoS table of a CA has in port 0, as the CA tables planSubnet() adds
+  // to the engine's (which qos::adoptLayeredSl2Vl drops under QoS), so the
+  // raw (node, in, out) keys both.
   std::set<std::tuple<NodeId, std::uint8_t, std::uint8_t>> engineKeys;
   for (const Sl2VlEntry& e : engine) engineKeys.emplace(e.sw, e.inPort, e.outPort);
   for (const qos::QosSl2Vl& t : qos->sl2vl) {

@@ -1,5 +1,8 @@
 // sl2vl.dump (format in Dumps.h): what the dry run writes beside the LFT dump
-// and what the live SM's programming can be compared with.
+// and what the live SM's programming can be compared with. Without QoS too
+// the engine's switch pairs are followed by `ca`/`router` lines: where the
+// engine layers SLs, planSubnet() gives every linked CA and router port its
+// own table (every SL on VL 0), and the dump lists what the SM programs.
 #include <fmt/format.h>
 #include <ibsm/Dumps.h>
 #include <ibsm/ProgrammedSl2Vl.h>

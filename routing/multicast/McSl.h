@@ -21,7 +21,8 @@
 // it gives the trees that VL of their own: it maps kTreeSl, which no
 // unicast pair uses, to the spare VL at every turn (giveTreesAVlOfTheirOwn),
 // and every group travels on kTreeSl (groupTreeSl's third argument). The
-// mark is the SL2VL itself -- kTreeSl alone on its VL at every entry -- so
+// mark is the SL2VL itself -- kTreeSl alone on its VL at every switch's
+// entry (a CA port's own table, all on VL 0, is no turn of a tree) -- so
 // the dry run and the SA read it from what the switches are programmed with,
 // and no field of RoutingResult (include/ibsm/Routing.h) is needed. The
 // trees of several groups share that VL, each rooted apart (McRoots), and
@@ -60,19 +61,44 @@ inline bool giveTreesAVlOfTheirOwn(std::vector<Sl2VlEntry>& sl2vl, std::uint8_t 
   return true;
 }
 
+namespace detail {
+
+// kTreeSl alone on a data VL at `e`.
+inline bool treeSlAlone(const Sl2VlEntry& e) {
+  constexpr std::uint8_t kDropVl = 15;
+  const std::uint8_t vl = e.vl[kTreeSl];
+  if (vl >= kDropVl) return false;
+  for (std::size_t sl = 0; sl < e.vl.size(); ++sl)
+    if (sl != kTreeSl && e.vl[sl] == vl) return false;
+  return true;
+}
+
+}  // namespace detail
+
 // Whether every entry maps kTreeSl to a data VL no other SL maps to at
 // that entry (giveTreesAVlOfTheirOwn's mark); false for an empty table.
-// Inline, as the engines and qos/ (which lays its classes over the unicast
-// layers alone) read it without linking the multicast library.
+// For an engine's own tables, which name switches only. Inline, as the
+// engines and qos/ (which lays its classes over the unicast layers alone)
+// read it without linking the multicast library.
 inline bool treesHaveAVlOfTheirOwn(std::span<const Sl2VlEntry> sl2vl) {
   if (sl2vl.empty()) return false;
-  for (const Sl2VlEntry& e : sl2vl) {
-    const std::uint8_t vl = e.vl[kTreeSl];
-    if (vl >= kDropVl) return false;
-    for (std::size_t sl = 0; sl < e.vl.size(); ++sl)
-      if (sl != kTreeSl && e.vl[sl] == vl) return false;
-  }
+  for (const Sl2VlEntry& e : sl2vl)
+    if (!detail::treeSlAlone(e)) return false;
   return true;
+}
+
+// The same mark read off a plan's tables, which hold the CA and router
+// ports' own too (planSubnet() adds them with every SL on VL 0, QoS plans
+// its own): those are no turn of a tree -- a host's first hop, on no credit
+// loop -- so only the switches' entries count; false when there is none.
+inline bool treesHaveAVlOfTheirOwn(const Fabric& fabric, std::span<const Sl2VlEntry> sl2vl) {
+  bool any = false;
+  for (const Sl2VlEntry& e : sl2vl) {
+    if (e.sw < fabric.size() && !fabric.node(e.sw).isSwitch()) continue;
+    if (!detail::treeSlAlone(e)) return false;
+    any = true;
+  }
+  return any;
 }
 
 // The SLs (bit i: SL i) no entry of `sl2vl` maps to VL 15; every SL when

@@ -1,6 +1,9 @@
+#include <fmt/format.h>
 #include <ibsm/SubnetPlan.h>
 
+#include <algorithm>
 #include <optional>
+#include <set>
 #include <utility>
 #include <vector>
 
@@ -53,6 +56,44 @@ std::optional<Fabric> withoutLoopbacks(const Fabric& fabric,
   return cut;
 }
 
+// A CA sends each packet on the VL its own port's SL2VL table gives, and
+// only the SM sets that table: where the engine layers SLs on VLs, a host
+// would send SL 1, 2, 4 or 15 on whatever VL its table held since reset --
+// VL 15 on some HCAs, which drops every such packet at the first hop. So
+// every linked CA and router port gets a table with every SL on VL 0: a
+// channel out of a CA is on no credit loop (a CA forwards nothing), so the
+// first hop needs only a data VL every port runs, and the leaf switch's
+// table (in port the CA's) puts the SL on its layer. OpenSM writes these
+// tables too (qos_ca_sl2vl). Under QoS, qos::planQosFor() plans these ports
+// itself and drops these tables. Here, not in each engine, so the dry run
+// and the live SM (both planSubnet()) name the same tables.
+void addEndPortSl2Vl(const Fabric& fabric, RoutingResult& routing) {
+  if (routing.sl2vl.empty()) return;
+  std::set<PortRef> named;  // an engine's own table of an end port stands
+  for (const Sl2VlEntry& e : routing.sl2vl)
+    if (!fabric.node(e.sw).isSwitch()) named.insert(PortRef{e.sw, e.outPort});
+  // By node GUID, as the engines list switches: the dry run's NodeIds are
+  // the topology file's, the live SM's discovery's, and sl2vl.dump and
+  // `ibsm dump sl2vl` list the tables in this order.
+  std::vector<NodeId> ends = fabric.endNodes();
+  std::ranges::sort(ends, {}, [&](NodeId id) { return fabric.node(id).guid.value; });
+  std::size_t added = 0;
+  for (const NodeId id : ends) {
+    const Node& node = fabric.node(id);
+    for (std::uint8_t p = 1; p <= node.numPorts(); ++p) {
+      if (!node.ports[p].connected() || named.contains(PortRef{id, p})) continue;
+      routing.sl2vl.push_back(Sl2VlEntry{.sw = id, .inPort = 0, .outPort = p, .vl = {}});
+      ++added;
+    }
+  }
+  if (added == 0) return;
+  routing.notes.push_back(fmt::format(
+      "{} CA and router ports' own SL2VL tables send every SL on VL 0 (the leaf switch's tables "
+      "put it on its layer); the live SM leaves a port alone whose PortInfo lacks "
+      "IsSLMappingSupported, which a topology file does not record",
+      added));
+}
+
 }  // namespace
 
 PreviousRoutes previousRoutesOf(const Fabric& fabric, const RoutingResult& routing) {
@@ -95,6 +136,7 @@ Result<SubnetPlan> planSubnet(Fabric fabric, const PlanInputs& inputs,
                     ? routeFromPrevious(fabric, routedOn, inputs, registry, stable.emplace())
                     : registry.route(routedOn, inputs.engines, inputs.routing, creditLoopJudge());
   if (!routed) return std::unexpected(routed.error());
+  addEndPortSl2Vl(routedOn, *routed);
   routed->loopbacks = std::move(loops);
   SubnetPlan plan{std::move(fabric), std::move(*lids), std::move(*routed)};
   plan.stable = std::move(stable);

@@ -279,7 +279,7 @@ std::vector<std::uint8_t> checkTreesOnTheirSls(const SubnetPlan& plan, DryRunMul
   const auto sl2vl =
       programmedSl2VlEntries(plan.routing.sl2vl, plan.qosTables ? &*plan.qosTables : nullptr);
   const std::uint16_t carried = routing::slsCarriedEverywhere(sl2vl);
-  const bool ownVl = routing::treesHaveAVlOfTheirOwn(sl2vl);
+  const bool ownVl = routing::treesHaveAVlOfTheirOwn(plan.fabric, sl2vl);
   std::size_t moved = 0;
   for (std::size_t i = 0; i < multicast.groups.size(); ++i) {
     auto& g = multicast.groups[i];

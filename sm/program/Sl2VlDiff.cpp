@@ -7,7 +7,10 @@
 // output port (IBA 14.2.5.8; the "all ports" bits 16 and 17 of
 // OptimizedSLtoVLMappingProgramming are not used, ibsim lacks them). A CA
 // port has one table, modifier 0, reached through that port; an Sl2VlEntry
-// for a CA names the port as outPort.
+// for a CA names the port as outPort (planSubnet() adds one for every linked
+// CA and router port where the engine layers SLs, QoS plans its own), and is
+// written only where the port's PortInfo, as this sweep read it, advertises
+// IsSLMappingSupported.
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -73,9 +76,9 @@ SlToVlTable maskedForPort(const DiffInput& in, const Sl2VlEntry& e) {
 // PortInfo:CapabilityMask IsSLMappingSupported (IBA 14.2.5.6).
 constexpr std::uint32_t kIsSlMappingSupported = 1U << 6;
 
-// A CA port that does not advertise SL mapping has no table to write
-// (OpenSM skips it too); a switch's tables are written as the engine's
-// always were.
+// A CA or router port that does not advertise SL mapping has no table to
+// write (OpenSM skips it too), whoever planned it, the engine's layering or
+// QoS; a switch's tables are written as the engine's always were.
 bool mapsSls(const DiffInput& in, const Node& node, const Sl2VlEntry& e) {
   if (node.isSwitch()) return true;
   auto it = in.seen.portInfo.find(PortRef{e.sw, e.outPort});
@@ -91,7 +94,7 @@ void diffSl2Vl(const DiffInput& in, ProgramDiff& out) {
   for (const auto& [e, fromQos] : planned.tables) {
     const Node& node = fabric.node(e.sw);
     const bool isSwitch = node.isSwitch();
-    if (fromQos && !mapsSls(in, node, e)) continue;
+    if (!mapsSls(in, node, e)) continue;
     // A switch takes the SMP on any route; a CA only for the port it came in on.
     const PortRef target{e.sw, isSwitch ? std::uint8_t{0} : e.outPort};
     auto path = pathToPort(in.seen, target);

@@ -57,7 +57,10 @@ PathTable::PathTable(const Fabric& fabric, const RoutingResult& routing) {
     if (carried != kAllSls) slsCarried_[turnKey(e.sw, e.inPort, e.outPort)] = carried;
     carriedEverywhere_ &= carried;
   }
-  treesOwnVl_ = routing::treesHaveAVlOfTheirOwn(routing.sl2vl);
+  // A CA port's own table carries every SL (planSubnet(): all on VL 0), so
+  // it leaves slsCarried and carriedEverywhere as they are; the trees' mark
+  // is read off the switches' entries alone.
+  treesOwnVl_ = routing::treesHaveAVlOfTheirOwn(fabric, routing.sl2vl);
   indexPairSls(routing.pairSls);
 }
 

@@ -13,6 +13,10 @@
 namespace ibsm::sm::sa {
 namespace {
 
+// PortInfo:CapabilityMask IsSLMappingSupported (IBA 14.2.5.6): a port that
+// lacks it holds no SL2VL table, and programming writes none there.
+constexpr std::uint32_t kIsSlMappingSupported = 1U << 6;
+
 // LinearFDBTop of a planned table: Lft::top() says the same, but lives with
 // the routing engines, which the SA (and its fuzz target) need not link.
 Lid topOf(const Lft& lft) {
@@ -156,12 +160,18 @@ std::map<std::uint16_t, RecordTable> buildRecords(const SaSource& source, const 
     addNodeAndPorts(source, subnet, t, id);
     if (fabric.node(id).isSwitch()) addSwitchTables(source, subnet, t, id);
   }
+  // A switch's records carry its one LID, a CA or router port's its own LID
+  // (in port 0, the port as out port, as OpenSM answers them); a port that
+  // maps no SLs was not written (sm/program's SL2VL diff) and is not named.
   for (const Sl2VlEntry& e : source.plan->routing.sl2vl) {
-    t[saAttr::kSl2VlTableRecord].add(
-        encodeRecord(Sl2VlTableRecord{.lid = fabric.node(e.sw).ports[0].lid,
-                                      .inPort = e.inPort,
-                                      .outPort = e.outPort,
-                                      .table = SlToVlTable{e.vl}}));
+    const PortRef out{e.sw, e.outPort};
+    if (!fabric.node(e.sw).isSwitch() &&
+        (fabric.port(out).capabilityMask & kIsSlMappingSupported) == 0)
+      continue;
+    t[saAttr::kSl2VlTableRecord].add(encodeRecord(Sl2VlTableRecord{.lid = lidOf(fabric, out),
+                                                                   .inPort = e.inPort,
+                                                                   .outPort = e.outPort,
+                                                                   .table = SlToVlTable{e.vl}}));
   }
   // A switch's records carry its one LID and the output port; a CA port's
   // its own LID and its port number.

@@ -175,6 +175,30 @@ TEST(QosLayers, TheRoutingTakesTheLayeredTablesAndTheVlsTheyNeed) {
   }
 }
 
+// planSubnet() adds every linked CA port's own table (every SL on VL 0) to
+// the engine's: QoS plans those ports itself, so they give way to the port
+// type's QoS table, layer 0 of its class, and leave the routing's SL2VL.
+TEST(QosLayers, TheCaPortsTablesBesideTheLayersAreQossToPlan) {
+  Fixture f;
+  RoutingResult routing;
+  routing.sl2vl = f.engine();
+  routing.sl2vl.push_back({f.host0, 0, 1, filled(0)});
+  routing.sl2vl.push_back({f.host1, 0, 1, filled(0)});
+  routing.vlsUsed = 2;
+  auto t = planQosTables(f.fabric, twoClasses(), nullptr, routing.sl2vl);
+  ASSERT_TRUE(t) << t.error().message;
+  EXPECT_EQ(t->layered.size(), f.engine().size()) << "the switches' pairs alone";
+  const Vls up{0, 0, 0, 0, 0, 0, 0, 0, 2, 2, 2, 2, 2, 2, 2, 15};
+  for (const NodeId host : {f.host0, f.host1}) {
+    EXPECT_EQ(find(t->layered, {host, 1}, 0), nullptr);
+    ASSERT_NE(find(t->sl2vl, {host, 1}, 0), nullptr);
+    EXPECT_EQ(find(t->sl2vl, {host, 1}, 0)->vl, up);
+  }
+  adoptLayeredSl2Vl(*t, routing);
+  EXPECT_EQ(routing.sl2vl.size(), f.engine().size());
+  for (const Sl2VlEntry& e : routing.sl2vl) EXPECT_EQ(e.sw, f.leaf);
+}
+
 TEST(QosLayers, WithoutEngineLayersThePlanIsOpenSmsAndTheRoutingIsLeftAlone) {
   Fixture f;
   RoutingResult routing;

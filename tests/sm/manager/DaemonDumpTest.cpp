@@ -4,9 +4,13 @@
 // byte, and what the LFT dump lists is what the switches forward; a block
 // the SM does not know (its Set failed) is left out rather than guessed;
 // an SM that is not the master, or has programmed nothing, refuses.
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 #include <ibsm/Dumps.h>
 #include <ibsm/Lids.h>
+
+#include <algorithm>
+#include <string>
 
 #include "sm/manager/DaemonDump.h"
 #include "tests/sm/program/MftBench.h"
@@ -94,8 +98,22 @@ TEST(DaemonDump, AnLftBlockWhoseSetFailedIsLeftOutNotGuessed) {
   }
 }
 
+constexpr std::uint32_t kIsSlMappingSupported = 1U << 6;  // PortInfo:CapabilityMask
+
+// The dragonfly sample with every CA port mapping SLs as ibsim's do, but
+// the one named `without` (none: all).
+Fabric dragonflyMappingSls(const std::string& without = {}) {
+  Fabric f = sampleFabric("dragonfly-a4-p2-h2.net");
+  for (const NodeId ca : f.endNodes())
+    if (f.node(ca).description != without)
+      f.node(ca).ports[1].capabilityMask |= kIsSlMappingSupported;
+  return f;
+}
+
+// The switches' pairs and, after them, every CA port's own table (every SL
+// on VL 0: planSubnet adds them where the engine layers SLs).
 TEST(DaemonDump, Sl2VlOfADragonflyOnTwoVlsIsTheDryRunsSl2VlDump) {
-  auto owned = benchOn(sampleFabric("dragonfly-a4-p2-h2.net"), "dragonfly");
+  auto owned = benchOn(dragonflyMappingSls(), "dragonfly");
   ProgramBench& bench = *owned;
   bench.maxVls = 2;
   ASSERT_TRUE(bench.sweep().complete());
@@ -103,6 +121,24 @@ TEST(DaemonDump, Sl2VlOfADragonflyOnTwoVlsIsTheDryRunsSl2VlDump) {
   const std::string text = dump(DumpKind::Sl2Vl, bench);
   EXPECT_EQ(text, formatSl2VlDump(bench.plan().fabric, bench.plan().routing));
   EXPECT_TRUE(text.starts_with("switch 0x")) << text.substr(0, 80);
+  EXPECT_NE(text.find("\nca 0x"), std::string::npos);
+}
+
+// A CA port without IsSLMappingSupported holds no table the SM wrote: the
+// dump leaves it out, as it leaves out any table the SM does not know.
+TEST(DaemonDump, Sl2VlLeavesOutACaPortThatMapsNoSls) {
+  auto owned = benchOn(dragonflyMappingSls("h1_0_0"), "dragonfly");
+  ProgramBench& bench = *owned;
+  bench.maxVls = 2;
+  ASSERT_TRUE(bench.sweep().complete());
+  const std::string text = dump(DumpKind::Sl2Vl, bench);
+  const std::string dry = formatSl2VlDump(bench.plan().fabric, bench.plan().routing);
+  const Guid skipped =
+      bench.plan().fabric.node(ibsm::testing::nodeNamed(bench.plan().fabric, "h1_0_0")).guid;
+  const std::string line = fmt::format("ca {} port 1 :", skipped);
+  EXPECT_NE(dry.find(line), std::string::npos);
+  EXPECT_EQ(text.find(line), std::string::npos);
+  EXPECT_EQ(std::ranges::count(text, '\n') + 1, std::ranges::count(dry, '\n'));
 }
 
 TEST(DaemonDump, Sl2VlIsEmptyWhenTheRoutesUseOneVl) {

@@ -1,8 +1,9 @@
 // SL2VL programming against the in-memory fake fabric: a dragonfly routed
-// on two VLs gets every SLtoVLMappingTable the engine lists and enough
-// OperationalVLs on its links before any of them goes Active; the tables
-// are read once, written only where they differ, retried when a Set fails,
-// and left alone when the engine needs one VL.
+// on two VLs gets every SLtoVLMappingTable the engine lists, and every CA
+// port its own (planSubnet(): every SL on VL 0), and enough OperationalVLs
+// on its links before any of them goes Active; the tables are read once,
+// written only where they differ, retried when a Set fails, and left alone
+// when the engine needs one VL or a CA port maps no SLs.
 #include <gtest/gtest.h>
 
 #include "sm/program/DiffParts.h"
@@ -15,13 +16,19 @@ namespace {
 using ibsm::testing::FakeFabricTransport;
 using Fate = FakeFabricTransport::Fate;
 
+constexpr std::uint32_t kIsSlMappingSupported = 1U << 6;  // PortInfo:CapabilityMask
+
 bool isSl2Vl(const Smp& m) {
   return m.header.attributeId == AttributeId::SlToVlTable;
 }
 
-// dragonfly-a4-p2-h2 as ibsim serves it: the SM on the first CA.
+// dragonfly-a4-p2-h2 as ibsim serves it: the SM on the first CA, every CA
+// port advertising IsSLMappingSupported (ibsim's do).
 std::unique_ptr<ProgramBench> dragonflyBench(std::uint8_t maxVls) {
   Fabric f = ibsm::testing::sampleFabric("dragonfly-a4-p2-h2.net");
+  for (const NodeId ca : f.endNodes())
+    for (std::uint8_t p = 1; p <= f.node(ca).numPorts(); ++p)
+      f.node(ca).ports[p].capabilityMask |= kIsSlMappingSupported;
   auto bench = std::make_unique<ProgramBench>(std::move(f), PortRef{0, 1}, "dragonfly");
   bench->maxVls = maxVls;
   return bench;
@@ -192,6 +199,66 @@ TEST_F(Sl2VlOnDragonfly, AnActiveLinkRunningTooFewVlsIsNotedNotSet) {
   EXPECT_NE(s.notes.front().find("1 link ports run fewer data VLs"), std::string::npos)
       << s.notes.front();
   EXPECT_NE(s.notes.front().find("\"g0r0\"[3]"), std::string::npos) << s.notes.front();
+}
+
+bool isCaEntry(const Fabric& f, const Sl2VlEntry& e) {
+  return !f.node(e.sw).isSwitch();
+}
+
+// The SL2VL Sets of the last sweep with modifier 0: those of CA ports (no
+// switch table of the dragonfly is (in 0, out 0), which the tests assert).
+std::size_t caSl2VlSets(const ProgramBench& bench) {
+  std::size_t n = 0;
+  for (const auto& m : bench.programSmps())
+    n += isSet(m.smp, AttributeId::SlToVlTable) && m.smp.header.attributeModifier == 0 ? 1 : 0;
+  return n;
+}
+
+TEST_F(Sl2VlOnDragonfly, EveryCaPortGetsOneSetWithEverySlOnVl0) {
+  ASSERT_TRUE(bench->sweep().complete());
+  const Fabric& f = bench->wire().fabric();
+  std::size_t cas = 0;
+  for (const Sl2VlEntry& e : bench->plan().routing.sl2vl) {
+    ASSERT_FALSE(f.node(e.sw).isSwitch() && e.inPort == 0 && e.outPort == 0);
+    if (!isCaEntry(f, e)) continue;
+    ++cas;
+    EXPECT_EQ(bench->wire().sl2vl(e.sw, 0, e.outPort).vl, (std::array<std::uint8_t, 16>{}))
+        << f.node(e.sw).description;
+  }
+  EXPECT_EQ(cas, f.endNodes().size()) << "one linked port each";
+  EXPECT_EQ(caSl2VlSets(*bench), cas);
+}
+
+TEST_F(Sl2VlOnDragonfly, ACaTableHeldAsPlannedGetsNoSetOneThatDiffersOne) {
+  // Every CA port holds the plan's table but h1_0_0's.
+  const NodeId odd = ibsm::testing::nodeNamed(bench->wire().fabric(), "h1_0_0");
+  for (const NodeId ca : bench->wire().fabric().endNodes())
+    if (ca != odd) bench->wire().setSl2Vl(ca, 0, 1, SlToVlTable{});
+  const ProgramSummary s = bench->sweep();
+  ASSERT_TRUE(s.complete()) << ::testing::PrintToString(s.failures);
+  EXPECT_EQ(caSl2VlSets(*bench), 1U) << "h1_0_0's alone, modifier 0";
+  EXPECT_EQ(bench->wire().sl2vl(odd, 0, 1).vl, (std::array<std::uint8_t, 16>{}));
+  // Held now as planned: later sweeps send nothing; a restarted SM reads
+  // every CA table once and writes none.
+  ASSERT_TRUE(bench->sweep().complete());
+  EXPECT_EQ(bench->count(isSl2Vl), 0U);
+  bench->forgetEverything();
+  ASSERT_TRUE(bench->sweep().complete());
+  EXPECT_EQ(caSl2VlSets(*bench), 0U);
+}
+
+TEST(Sl2VlOnCa, APortThatMapsNoSlsIsLeftAlone) {
+  auto bench = dragonflyBench(2);
+  const NodeId hca = ibsm::testing::nodeNamed(bench->wire().fabric(), "h1_0_0");
+  bench->wire().fabric().port({hca, 1}).capabilityMask &= ~kIsSlMappingSupported;
+  const ProgramSummary s = bench->sweep();
+  EXPECT_TRUE(s.complete()) << ::testing::PrintToString(s.failures);
+  const Fabric& f = bench->wire().fabric();
+  std::size_t cas = 0;
+  for (const Sl2VlEntry& e : bench->plan().routing.sl2vl) cas += isCaEntry(f, e) ? 1 : 0;
+  EXPECT_EQ(caSl2VlSets(*bench), cas - 1);
+  EXPECT_EQ(s.table(TableKind::Sl2Vl).read, bench->plan().routing.sl2vl.size() - 1);
+  EXPECT_EQ(bench->wire().sl2vl(hca, 0, 1).vl[1], 1) << "ibsim's reset table, untouched";
 }
 
 TEST(Sl2VlOnOneVl, NothingSl2VlIsSentWhenTheEngineNeedsOneVl) {

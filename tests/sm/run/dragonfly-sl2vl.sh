@@ -8,12 +8,16 @@
 #     the dry run's and every cabled port is Active;
 #   - `smpquery sl2vl LID OUT` (all input ports of one output port) on every
 #     switch and output port shows each table of the dry run's sl2vl.dump;
+#   - the dump names every CA port with a link (ibnetdiscover), each with
+#     every SL on VL 0 (the host's first hop: planSubnet() adds it), and
+#     `smpquery sl2vl LID` of each CA port shows exactly that (ibsim's CA
+#     ports advertise IsSLMappingSupported, else the test is void);
 #   - OperVLs of every switch port that carries SL2VL traffic covers the VLs
 #     the tables use;
 #   - it read each table once and wrote exactly the ones that differed
-#     (ibsim starts with SL n -> VL n, so all of them), and a second
-#     `ibsm run --once` (a fresh cache) reads them all and writes none.
-# Prints the SL2VL SMP counts of both runs.
+#     (ibsim starts with SL n -> VL n, so all of them, CA ports' too), and a
+#     second `ibsm run --once` (a fresh cache) reads them all and writes none.
+# Prints the SL2VL SMP counts of both runs, and the CA ports' share.
 #
 #   run-with-ibsim.sh NETFILE -- dragonfly-sl2vl.sh path/to/ibsm
 set -u
@@ -35,10 +39,18 @@ EOF
 # The first switch port on the SM's CA's cable, by directed route, before any LID exists.
 vlcap=$(quiet smpquery -D portinfo 0,1 1 | sed -nE 's/^VLCap:\.*VL0-([0-9]+)$/\1/p')
 [[ -n $vlcap && $vlcap -ge 1 ]] || fail "ibsim's switch port declares VLCap VL0-${vlcap:-?}: fewer than 2 VLs"
+# The SM's own CA port: IsSLMappingSupported (CapabilityMask bit 6), or ibsm leaves CA tables alone.
+capmask=$(quiet smpquery -D portinfo 0 | sed -nE 's/^CapMask:\.*(0x[0-9a-fA-F]+).*$/\1/p')
+[[ -n $capmask ]] && (((capmask >> 6) & 1)) ||
+  fail "ibsim's CA port does not advertise IsSLMappingSupported (CapMask ${capmask:-?}): no CA table would be written"
 
 route_dry_run "$net" dry --engine dragonfly
 [[ -s dry/sl2vl.dump ]] || fail "the dry run wrote no sl2vl.dump:"$'\n'"$(cat dry/summary)"
 tables=$(wc -l <dry/sl2vl.dump)
+ca_tables=$(grep -c '^ca ' dry/sl2vl.dump)
+zeros=" :$(printf ' 0%.0s' {1..16})"
+not_zero=$(grep '^ca ' dry/sl2vl.dump | grep -vF -- "$zeros" | head -3)
+[[ -z $not_zero ]] || fail "CA tables of sl2vl.dump map an SL to a VL other than 0:"$'\n'"$not_zero"
 
 "$IBSM" run --once -F ibsm.toml --log-file ibsm.log --stats stats.json >verdict.txt 2>stderr.txt
 rc=$?
@@ -53,23 +65,17 @@ check_lids_as_planned dry/guid2lid
 check_links_active "$net"
 check_lfts_as_planned dry
 
-# smpquery sl2vl on every switch and output port of the dump -> dump lines.
-: >live.sl2vl
-while read -r guid out; do
-  lid=$(awk -v g="$guid" 'tolower($1) == g { print $2 }' dry/guid2lid)
-  [[ -n $lid ]] || { fail "switch $guid of sl2vl.dump has no LID in guid2lid"; continue; }
-  quiet smpquery sl2vl "$((lid))" "$out" |
-    sed -nE 's/^ports: in +([0-9]+), out +([0-9]+): \|(.*)\|$/\1 \2 \3/p' | tr '|' ' ' |
-    awk -v g="$guid" '{ printf "switch %s in_port %d out_port %d :", g, $1, $2;
-                        for (i = 3; i <= NF; i++) printf " %d", $i; print "" }' >>live.sl2vl
-done < <(awk '{ print tolower($2), $6 }' dry/sl2vl.dump | sort -u)
+# smpquery sl2vl on every switch and output port, and every CA port, of the dump -> dump lines.
+live_sl2vl dry/sl2vl.dump dry/guid2lid live.sl2vl
+linked=$(grep -c ' ca$' ibnetdiscover.lids)
+[[ $ca_tables -eq $linked ]] ||
+  fail "sl2vl.dump names $ca_tables CA ports, ibnetdiscover shows $linked with a LID (every linked one)"
 sort dry/sl2vl.dump >dry.sl2vl
-sort -o live.sl2vl live.sl2vl
 missing=$(comm -23 dry.sl2vl live.sl2vl)
 if [[ -n $missing ]]; then
-  fail "$(wc -l <<<"$missing") of $tables SL2VL tables on the switches differ from sl2vl.dump:"$'\n'"$(head -5 <<<"$missing")"$'\n'"switches hold e.g.:"$'\n'"$(grep -F "$(head -1 <<<"$missing" | cut -d: -f1)" live.sl2vl)"
+  fail "$(wc -l <<<"$missing") of $tables SL2VL tables on the fabric differ from sl2vl.dump:"$'\n'"$(head -5 <<<"$missing")"$'\n'"the fabric holds e.g.:"$'\n'"$(grep -F "$(head -1 <<<"$missing" | cut -d: -f1)" live.sl2vl)"
 else
-  echo "smpquery sl2vl shows all $tables tables of sl2vl.dump on $(cut -d' ' -f2 dry.sl2vl | sort -u | wc -l) switches"
+  echo "smpquery sl2vl shows all $tables tables of sl2vl.dump on $(awk '$1 == "switch"' dry.sl2vl | cut -d' ' -f2 | sort -u | wc -l) switches and $ca_tables CA ports (every SL on VL 0)"
 fi
 
 # OperVLs covers the VLs each output port's tables send on (VL n needs VL0-n or more).
@@ -78,7 +84,7 @@ while read -r guid out top; do
   lid=$(awk -v g="$guid" 'tolower($1) == g { print $2 }' dry/guid2lid)
   oper=$(quiet smpquery portinfo "$((lid))" "$out" | sed -nE 's/^OperVLs:\.*VL0-([0-9]+)$/\1/p')
   [[ -n $oper && $oper -ge $top ]] || { short=$((short + 1)); fail "switch $guid port $out runs VL0-${oper:-?}, its tables send on VL$top"; }
-done < <(awk '{ m = 0; for (i = 8; i <= NF; i++) if ($i != 15 && $i > m) m = $i; k = tolower($2) " " $6
+done < <(awk '$1 == "switch" { m = 0; for (i = 8; i <= NF; i++) if ($i != 15 && $i > m) m = $i; k = tolower($2) " " $6
                 if (!(k in top) || m > top[k]) top[k] = m }
               END { for (k in top) print k, top[k] }' dry/sl2vl.dump | sort)
 [[ $short -eq 0 ]] && echo "OperVLs covers the tables' VLs on every output port they name"
@@ -86,7 +92,7 @@ done < <(awk '{ m = 0; for (i = 8; i <= NF; i++) if ($i != 15 && $i > m) m = $i;
 # SL2VL SMPs of a run, tables written and read, every sweep's, from its --stats.
 sl2vl_counts() { stats "$1" '.tables_total.sl2vl | "\(.smps) \(.written) \(.read)"'; }
 read -r smps written reread < <(sl2vl_counts stats.json)
-echo "first run: $smps SL2VL SMPs, $written tables written, $reread read ($tables in the plan)"
+echo "first run: $smps SL2VL SMPs, $written tables written, $reread read ($tables in the plan, $ca_tables of them CA ports': $((2 * ca_tables)) SMPs)"
 [[ $written -eq $tables && $reread -eq $tables && $smps -eq $((2 * tables)) ]] ||
   fail "the first run should read and write each of the $tables tables once (ibsim's defaults all differ)"
 

@@ -140,6 +140,48 @@ ibnetdiscover_lids() {
          print g16(g), n, "ca" }' | sort
 }
 
+# ibnetdiscover on stdin -> "0xNODEGUID16 PORT LID" for every CA or router
+# port that has a LID: the node and port a `ca`/`router` line of sl2vl.dump
+# names, and the LID smpquery reaches it by.
+end_port_lids() {
+  awk 'function g16(g) { g = tolower(g); return "0x" substr("0000000000000000", 1, 16 - length(g)) g }
+       /^(caguid|rtguid)=0x/ { node = $0; sub(/^[a-z]+=0x/, "", node); next }
+       /^switchguid=/ { node = ""; next }
+       /^\[[0-9]+\]\([0-9a-fA-F]+\)/ && node != "" { p = $0; sub(/^\[/, "", p); sub(/\].*/, "", p);
+         if (match($0, /# lid [0-9]+/)) { s = substr($0, RSTART, RLENGTH); sub(/.* /, "", s); if (s > 0) print g16(node), p, s } }' | sort
+}
+
+# live_sl2vl DUMP GUID2LID OUT: the tables DUMP (an sl2vl.dump) names, as
+# `smpquery sl2vl` reads them back, in DUMP's line form, sorted into OUT:
+# every input port of each switch output port a `switch` line names (the
+# switch's LID from GUID2LID), and the one table of each CA or router port
+# a `ca`/`router` line names (its LID from ibnetdiscover, whose end ports
+# it leaves in ./end-port.lids).
+live_sl2vl() {
+  local dump=$1 guid2lid=$2 out=$3 guid port lid kind
+  : >"$out"
+  while read -r guid port; do
+    lid=$(awk -v g="$guid" 'tolower($1) == g { print $2 }' "$guid2lid")
+    [[ -n $lid ]] || { fail "switch $guid of $dump has no LID in $guid2lid"; continue; }
+    quiet smpquery sl2vl "$((lid))" "$port" |
+      sed -nE 's/^ports: in +([0-9]+), out +([0-9]+): \|(.*)\|$/\1 \2 \3/p' | tr '|' ' ' |
+      awk -v g="$guid" '{ printf "switch %s in_port %d out_port %d :", g, $1, $2;
+                          for (i = 3; i <= NF; i++) printf " %d", $i; print "" }' >>"$out"
+  done < <(awk '$1 == "switch" { print tolower($2), $6 }' "$dump" | sort -u)
+  if grep -qE '^(ca|router) ' "$dump"; then
+    quiet ibnetdiscover | end_port_lids >end-port.lids
+    while read -r kind guid port; do
+      lid=$(awk -v g="$guid" -v p="$port" '$1 == g && $2 == p { print $3 }' end-port.lids)
+      [[ -n $lid ]] || { fail "$kind $guid port $port of $dump has no LID on the fabric"; continue; }
+      quiet smpquery sl2vl "$lid" |
+        sed -nE 's/^ports: in +0, out +0: \|(.*)\|$/\1/p' | tr '|' ' ' |
+        awk -v k="$kind" -v g="$guid" -v p="$port" '{ printf "%s %s port %d :", k, g, p;
+                                                     for (i = 1; i <= NF; i++) printf " %d", $i; print "" }' >>"$out"
+    done < <(awk '$1 == "ca" || $1 == "router" { print $1, tolower($2), $4 }' "$dump")
+  fi
+  sort -o "$out" "$out"
+}
+
 # guid2lid (OpenSM's format: "0xGUID 0xBASELID 0xTOPLID") -> "0xGUID16 0xLID4", sorted.
 guid2lid_lids() { awk 'NF >= 2 { print tolower($1), tolower($2) }' "$1" | sort; }
 

@@ -75,6 +75,25 @@ TEST_F(McTreeSlTest, TreesOnAVlOfTheirOwnAreAnsweredTheirSl) {
   EXPECT_EQ(heldSl(), 5);
 }
 
+// Beside them every CA port's own table (planSubnet() adds one, every SL on
+// VL 0, SL 15 with the rest): a host's first hop, no turn of a tree, so the
+// trees keep their VL and every SL is still carried everywhere.
+TEST_F(McTreeSlTest, TheCaPortsTablesLeaveTheTreesTheirVl) {
+  Sl2VlEntry e{.sw = mc.sa.plan.fabric.switches().front(), .inPort = 1, .outPort = 2};
+  e.vl[1] = 1;
+  e.vl[15] = 2;
+  mc.sa.plan.routing.sl2vl = {e};
+  for (const NodeId host : mc.sa.hosts)
+    mc.sa.plan.routing.sl2vl.push_back({.sw = host, .inPort = 0, .outPort = 1, .vl = {}});
+  mc.sa.plan.routing.vlsUsed = 2;
+  mc.sa.rebuild();
+  EXPECT_TRUE(mc.sa.subnet->paths().treesHaveAVlOfTheirOwn());
+  EXPECT_EQ(mc.sa.subnet->paths().slsCarriedEverywhere(), 0xFFFF);
+  McMemberRecord r = mc.create(1, kAppGroup);
+  r.sl = 5;
+  EXPECT_EQ(McFixture::answered(mc.join(1, r)).sl, 15);
+}
+
 TEST_F(McTreeSlTest, AJoinNamingTheDroppedSlIsRefused) {
   dropAtOneTurn(0b0001);
   ASSERT_EQ(mc.join(1, mc.create(1, kAppGroup)).header.status, saStatus::kOk);
