@@ -36,8 +36,10 @@
 //
 // where vK is the VL of service level K (0-15); lines starting with '#' and
 // blank lines are comments. An engine that needs one VL writes no lines.
-// With QoS (qos.enabled), every port's table is there: the switches' pairs
-// the engine has no table for, and one line per CA or router port,
+// Where the engine layers SLs, every linked CA or router port's own table
+// follows (every SL on VL 0: a host sends on the VL its port maps); with QoS
+// (qos.enabled) every port's table is there, the switches' pairs the engine
+// has no table for included. A port's line reads
 //
 //   ca 0xNODEGUID16 port N : v0 v1 ... v15      (or `router ...`)
 //
