@@ -9,8 +9,6 @@
 namespace ibsm::sm::sa {
 namespace {
 
-constexpr std::uint8_t kDropVl = 15;  // IBA 7.6.6: an SL mapped to VL15 is dropped
-constexpr std::uint16_t kAllSls = 0xFFFF;
 constexpr int kMaxHops = 64;
 
 std::size_t guidSlot(std::uint64_t guid, unsigned shift) {
@@ -53,8 +51,8 @@ PathTable::PathTable(const Fabric& fabric, const RoutingResult& routing) {
   for (const Sl2VlEntry& e : routing.sl2vl) {
     std::uint16_t carried = 0;
     for (std::size_t sl = 0; sl < e.vl.size(); ++sl)
-      if (e.vl[sl] != kDropVl) carried = static_cast<std::uint16_t>(carried | (1U << sl));
-    if (carried != kAllSls) slsCarried_[turnKey(e.sw, e.inPort, e.outPort)] = carried;
+      if (e.vl[sl] != routing::kDropVl) carried = static_cast<std::uint16_t>(carried | (1U << sl));
+    if (carried != routing::kEverySl) slsCarried_[turnKey(e.sw, e.inPort, e.outPort)] = carried;
     carriedEverywhere_ &= carried;
   }
   // A CA port's own table carries every SL (planSubnet(): all on VL 0), so
@@ -117,9 +115,9 @@ std::optional<PortRef> PathTable::findPort(const Fabric& fabric, Guid portGuid) 
 }
 
 std::uint16_t PathTable::slsCarried(NodeId sw, std::uint8_t in, std::uint8_t out) const {
-  if (slsCarried_.empty()) return kAllSls;
+  if (slsCarried_.empty()) return routing::kEverySl;
   const auto it = slsCarried_.find(turnKey(sw, in, out));
-  return it == slsCarried_.end() ? kAllSls : it->second;
+  return it == slsCarried_.end() ? routing::kEverySl : it->second;
 }
 
 PathTable::Cursor PathTable::start(PortRef from, Lid dlid, PortRef dest) const {
