@@ -12,6 +12,10 @@
 // pairs, and the later routes then share fewer cables with their port's
 // earlier LIDs' than on one SL (DragonflyTables::laterConflicts); else the
 // later LIDs share SL 0 with the base routes as before, and a note says why.
+// Planned through intermediate groups (DragonflyValiant.h), the later routes
+// come with their levels and take SLs kLaterSl.. (as many as the VLs above
+// the base plan's hold, two each): a source is named on the SL its route
+// was planned for, and not at all (SL 0) where it is its base LID's route.
 #pragma once
 
 #include <ibsm/Fabric.h>
@@ -29,9 +33,17 @@ inline constexpr std::uint8_t kLaterSl = 1;
 
 struct SplitVls {
   VlPlan base;   // the LIDs but the ranges' later ones
-  VlPlan later;  // the ranges' later LIDs
+  VlPlan later;  // the ranges' later LIDs (planVls)
+  // Or, planned with the routes (DragonflyValiant.h), one plan per later SL
+  // kLaterSl + i: its level 0 on VL 0 with the base routes' level 0 (on VL 0
+  // every route, of any SL, only turns from a local channel onto a global
+  // one, and nothing comes back down to it), its levels 1 and 2 on two VLs
+  // of its own above the base plan's.
+  std::vector<VlPlan> valiant;
   [[nodiscard]] std::uint8_t levels() const {
-    return static_cast<std::uint8_t>(base.levels + later.levels);
+    std::size_t vls = base.levels + (valiant.empty() ? later.levels : 0);
+    for (const VlPlan& v : valiant) vls += v.levels - 1u;
+    return static_cast<std::uint8_t>(vls);
   }
 };
 
@@ -40,12 +52,14 @@ SplitVls splitVls(const SwitchGraph& graph, const PortMap& ports, const Dragonfl
                   unsigned threads);
 
 // SL2VL for every pair of distinct cabled ports of every switch: kLaterSl to
-// base.levels + the later plan's level, every other SL to the base level.
+// base.levels + the later plan's level (or each Valiant SL as SplitVls says),
+// every other SL to the base level.
 std::vector<Sl2VlEntry> splitSl2Vl(const Fabric& fabric, const SwitchGraph& graph,
                                    const PortMap& ports, const SplitVls& plan, unsigned threads);
 
 // Every source (CA ports, switches' port 0) toward every later LID, on
-// kLaterSl; sorted by (dlid, source).
+// kLaterSl, or on the SL DragonflyTables::laterSl gives its switch (none on
+// SL 0: unnamed); sorted by (dlid, source).
 std::vector<PairSl> laterPairSls(const SwitchGraph& graph, const DragonflyTables& tables);
 
 }  // namespace ibsm::routing::dragonfly
