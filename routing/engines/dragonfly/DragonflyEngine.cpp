@@ -79,10 +79,9 @@ class DragonflyEngine final : public RoutingEngine {
     // enough (source, later LID) pairs to name: the later LIDs may go on an
     // SL of their own (DragonflySplitVls.h).
     const bool ownSl = allowed > kOneSlLevels && laterPairs(graph) <= kMaxNamedPairs;
-    // Detours through intermediate groups take as many later SLs as the VLs
-    // above the minimal routes' two hold, two each (DragonflySplitVls.h).
-    const auto laterSls =
-        static_cast<std::uint8_t>(std::clamp<int>((int{allowed} - 2) / 2, 1, kMaxValiantSls));
+    // Detours through intermediate groups: on up to kValiantSls SLs, all on
+    // three VLs (DragonflySplitVls.h).
+    const std::uint8_t laterSls = kValiantSls;
     auto tables = routing::dragonfly::routeDragonfly(fabric, graph, *shape, ports, options.threads,
                                                      true, ownSl, laterSls);
     Split split = splitLevels(fabric, graph, *shape, ports, options.threads, allowed, tables);
@@ -133,8 +132,10 @@ class DragonflyEngine final : public RoutingEngine {
   // The levels one-SL multipath needs (DragonflyLmc.h): the minimal routes'
   // two and the detours' one more.
   static constexpr std::uint8_t kOneSlLevels = 3;
-  // SLs 1-6: SL 15 is the multicast trees' (routing/multicast/McSl.h).
-  static constexpr int kMaxValiantSls = 6;
+  // SLs 1-N for the detours through intermediate groups: the more SLs, the
+  // fewer launches find a turn taken at another level (DragonflyValiant.h).
+  // SL 15 is the multicast trees' (routing/multicast/McSl.h).
+  static constexpr std::uint8_t kValiantSls = 14;
 
   // The most (source, later LID) pairs RoutingResult::pairSls names: a6 p3
   // h3 at LMC 2 has 0.47 million (7 MB, 22 MB as pair-sls), a8 p4 h4 4.2.
@@ -264,13 +265,15 @@ class DragonflyEngine final : public RoutingEngine {
     result.sl2vl = routing::dragonfly::splitSl2Vl(fabric, graph, ports, plan, threads);
     result.pairSls = routing::dragonfly::laterPairSls(graph, tables);
     if (!plan.valiant.empty()) {
-      const std::size_t last = routing::dragonfly::kLaterSl + plan.valiant.size() - 1;
+      std::uint8_t last = routing::dragonfly::kLaterSl;
+      for (const PairSl& p : result.pairSls) last = std::max(last, p.sl);
       result.notes.push_back(fmt::format(
-          "LMC: each range's later LIDs through intermediate groups on SL {}{} where their "
-          "routes differ from the base LID's (VL 0 and two of VLs {}-{} each), the base LIDs "
-          "and the routes alike on SL 0 (VLs 0-{}); {} (source, DLID) pairs named for the SA",
-          routing::dragonfly::kLaterSl, last > 1 ? fmt::format("-{}", last) : "", plan.base.levels,
-          plan.levels() - 1, plan.base.levels - 1, result.pairSls.size()));
+          "LMC: each range's later LIDs through intermediate groups on SLs {}-{} where their "
+          "routes differ from the base LID's (up to the first global link on VL 0, up to the "
+          "second on VL {}, the last hop on VL {}), the base LIDs and the routes alike on SL 0 "
+          "(VLs 0-{}); {} (source, DLID) pairs named for the SA",
+          routing::dragonfly::kLaterSl, last, plan.valiantVl(1), plan.valiantVl(2),
+          plan.base.levels - 1, result.pairSls.size()));
       return;
     }
     result.notes.push_back(fmt::format(

@@ -37,6 +37,9 @@ SplitVls splitVls(const SwitchGraph& graph, const PortMap& ports, const Dragonfl
     p.turn = turns;
     p.levels = static_cast<std::uint8_t>(1 + std::ranges::max(turns));
   }
+  // Minimal base routes climb once, after their global link, and end one
+  // local hop later at most: their top level only ends routes.
+  out.lastOnBaseTop = out.base.levels == 2 && out.base.climbs == 0 && tables.detourRoutes == 0;
   return out;
 }
 
@@ -51,12 +54,8 @@ std::vector<Sl2VlEntry> splitSl2Vl(const Fabric& fabric, const SwitchGraph& grap
       e.vl[kLaterSl] = static_cast<std::uint8_t>(plan.base.levels + plan.later.turn[turn]);
       continue;
     }
-    std::size_t above = plan.base.levels;  // the first VL of this SL's levels 1 and up
-    for (std::size_t i = 0; i < plan.valiant.size(); ++i) {
-      const std::uint8_t level = plan.valiant[i].turn[turn];
-      e.vl[kLaterSl + i] = static_cast<std::uint8_t>(level == 0 ? 0 : above + level - 1);
-      above += plan.valiant[i].levels - 1u;
-    }
+    for (std::size_t i = 0; i < plan.valiant.size(); ++i)
+      e.vl[kLaterSl + i] = plan.valiantVl(plan.valiant[i].turn[turn]);
   }
   return entries;
 }

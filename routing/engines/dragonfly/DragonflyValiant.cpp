@@ -24,25 +24,21 @@ constexpr std::uint8_t kMaxPerExit = 3;
 enum Role : std::uint8_t { kFree, kRelay, kLauncher };
 constexpr std::uint8_t kNoSl = 0xFF;
 
-// A turn's bit for the level a later route takes it at: the low four bits
-// for routes that go on from it, the high four for a route's last turn
-// (onto its last inter-switch channel), as DragonflyLmc.cpp marks them.
-std::uint8_t levelBit(unsigned level, bool last) {
-  return static_cast<std::uint8_t>(1u << (level + (last ? 4 : 0)));
+// A turn's bit for the level a later route takes it at.
+std::uint8_t levelBit(unsigned level) {
+  return static_cast<std::uint8_t>(1u << level);
 }
 
-// One VL per turn holds when the routes that go on from it take it at one
-// level and the routes that end there at no higher one.
+// SL2VL gives a turn one VL per SL, and each level its own VL: on one SL
+// every route through a turn takes it at one level.
 bool consistent(std::uint8_t bits) {
-  const unsigned on = bits & 0xFu, last = bits >> 4u;
-  return std::popcount(on) <= 1 && (on == 0 || last < (on << 1u));
+  return std::popcount(bits) <= 1;
 }
 
-// One turn of a later route: where, at which level, whether it is the last.
+// One turn of a later route: where, at which level.
 struct Turn {
   std::size_t index{0};
   std::uint8_t level{0};
-  bool last{false};
 };
 
 // Where a switch's base route leaves its group and enters the destination's.
@@ -60,12 +56,12 @@ struct Launch {
 };
 
 // A launch's cost, lowest best: the hosts whose LID it puts on their base
-// route (weighted by the range's LIDs they lost before), its hops, the later
-// routes already on its global cables.
+// route (weighted by the range's LIDs they lost before), the later routes
+// already on its global cables, its hops.
 struct Cost {
   std::uint64_t loss{0};
-  std::uint64_t hops{0};
   std::uint64_t load{0};
+  std::uint64_t hops{0};
   auto operator<=>(const Cost&) const = default;
 };
 
@@ -88,16 +84,13 @@ class ValiantPlanner {
         exitUses_(n_ * ports.stride, 0),
         sl_(n_, kNoSl) {}
 
-  // The later SL's level per turn: the level of the routes going on from
-  // it, else the highest of the routes ending there.
+  // Each later SL's level per turn (0 where no later route takes it).
   std::vector<std::vector<std::uint8_t>> levels() const {
     std::vector<std::vector<std::uint8_t>> out;
     for (const auto& turns : turns_) {
       auto& level = out.emplace_back(turns.size(), 0);
-      for (std::size_t i = 0; i < turns.size(); ++i) {
-        const unsigned bits = (turns[i] & 0xFu) != 0 ? turns[i] & 0xFu : turns[i] >> 4u;
-        level[i] = bits == 0 ? 0 : static_cast<std::uint8_t>(std::bit_width(bits) - 1);
-      }
+      for (std::size_t i = 0; i < turns.size(); ++i)
+        level[i] = turns[i] == 0 ? 0 : static_cast<std::uint8_t>(std::bit_width(turns[i]) - 1u);
     }
     return out;
   }
@@ -209,13 +202,12 @@ class ValiantPlanner {
   }
 
   bool fits(std::uint8_t sl, const Turn& turn) const {
-    return consistent(
-        static_cast<std::uint8_t>(turns_[sl][turn.index] | levelBit(turn.level, turn.last)));
+    return consistent(static_cast<std::uint8_t>(turns_[sl][turn.index] | levelBit(turn.level)));
   }
 
   // The turn a source s of J takes onto launcher t's global port.
   Turn launchTurn(SwitchIndex s, SwitchIndex t, std::uint8_t port) const {
-    return {turnAfter(ports_.at(s, gi_.local(s, t)), port), 0, false};
+    return {turnAfter(ports_.at(s, gi_.local(s, t)), port), 0};
   }
 
   // Whether every free router of J has a later SL (sl_[s]) on which its
@@ -228,11 +220,11 @@ class ValiantPlanner {
     std::size_t in = c;
     for (const SwitchIndex r : path_) {
       const std::size_t out = ports_.at(r, baseRow[r]);
-      scratch_.push_back({turnAfter(in, baseRow[r]), 1, ports_.peer[out] == d});
+      scratch_.push_back({turnAfter(in, baseRow[r]), 1});
       in = out;
     }
     if (const SwitchIndex arrival = ports_.peer[in]; arrival != d)
-      scratch_.push_back({turnAfter(in, baseRow[arrival]), 2, true});
+      scratch_.push_back({turnAfter(in, baseRow[arrival]), 2});
     std::uint32_t open = 0;  // bit per SL: the shared turns fit it
     for (std::uint8_t sl = 0; sl < turns_.size(); ++sl)
       if (std::ranges::all_of(scratch_, [&](const Turn& turn) { return fits(sl, turn); }))
@@ -256,12 +248,12 @@ class ValiantPlanner {
       used |= 1u << sl_[s];
       if (s != t) {
         const Turn turn = launchTurn(s, t, port);
-        turns_[sl_[s]][turn.index] |= levelBit(turn.level, turn.last);
+        turns_[sl_[s]][turn.index] |= levelBit(turn.level);
       }
     }
     for (std::uint8_t sl = 0; sl < turns_.size(); ++sl)
       if (used >> sl & 1u)
-        for (const Turn& turn : scratch_) turns_[sl][turn.index] |= levelBit(turn.level, turn.last);
+        for (const Turn& turn : scratch_) turns_[sl][turn.index] |= levelBit(turn.level);
   }
 
   // The cost of launching J's LID on channel c, or nothing where the relays

@@ -24,20 +24,16 @@
 // A source whose route toward a later LID is its base route, channel for
 // channel (relays, the destination group, groups left without a launcher),
 // stays on SL 0 with the base routes: its turns are theirs. The others take
-// a later SL (kLaterSl + i): there a route takes its turns at level 0 up to
-// its first global link, 1 up to its second, 2 after it (the local hop
-// into the destination switch). A turn's VL depends on (in port, out port,
-// SL) only, so on each later SL every turn is taken at one level by the
-// routes that go on from it, and at no higher one by the routes that end
-// there (consistent() in the .cpp); a launch whose routes fit no later SL is
-// not taken, and the group tries the next candidate. Then the only
-// dependencies within one level run from a local channel to a global one:
-// each later SL is free of credit loops by construction, on its own VLs but
-// for level 0, which shares VL 0 with the base routes' level 0 (on VL 0
-// every route of every SL turns only from a local channel onto a global one,
-// and no route comes back down to it). Choices between equal candidates go
-// to the least loaded cables, so the ports of one switch spread over
-// intermediates.
+// a later SL (kLaterSl + i, `laterSls` of them): there a route takes its
+// turns at level 0 up to its first global link, 1 up to its second, 2 after
+// it (the hop into the destination switch), each level on a VL of its own
+// (DragonflySplitVls.h: SplitVls::valiantVl, three VLs shared by the base
+// routes and every later SL). SL2VL gives a turn one VL per SL, so on each
+// later SL every route through a turn takes it at one level: a launch whose
+// routes fit no later SL is not taken, and the group tries the next
+// candidate. On a6 p3 h3 ten SLs take every launch the other rules allow.
+// Choices between equal candidates go to the least loaded cables, so the
+// ports of one switch spread over intermediates.
 #pragma once
 
 #include <cstdint>
