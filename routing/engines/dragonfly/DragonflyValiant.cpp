@@ -56,12 +56,12 @@ struct Launch {
 };
 
 // A launch's cost, lowest best: the hosts whose LID it puts on their base
-// route (weighted by the range's LIDs they lost before), the later routes
-// already on its global cables, its hops.
+// route (weighted by the range's LIDs they lost before), its hops, the later
+// routes already on its global cables.
 struct Cost {
   std::uint64_t loss{0};
-  std::uint64_t load{0};
   std::uint64_t hops{0};
+  std::uint64_t load{0};
   auto operator<=>(const Cost&) const = default;
 };
 
