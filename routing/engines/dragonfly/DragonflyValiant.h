@@ -31,7 +31,7 @@
 // routes and every later SL). SL2VL gives a turn one VL per SL, so on each
 // later SL every route through a turn takes it at one level: a launch whose
 // routes fit no later SL is not taken, and the group tries the next
-// candidate. On a6 p3 h3 ten SLs take every launch the other rules allow.
+// candidate. On a6 p3 h3 nine SLs take every launch the other rules allow.
 // Choices between equal candidates go to the least loaded cables, so the
 // ports of one switch spread over intermediates.
 #pragma once
