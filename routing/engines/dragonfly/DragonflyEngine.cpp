@@ -79,8 +79,11 @@ class DragonflyEngine final : public RoutingEngine {
     // enough (source, later LID) pairs to name: the later LIDs may go on an
     // SL of their own (DragonflySplitVls.h).
     const bool ownSl = allowed > kOneSlLevels && laterPairs(graph) <= kMaxNamedPairs;
+    // Detours through intermediate groups: on up to kValiantSls SLs, all on
+    // three VLs (DragonflySplitVls.h).
+    const std::uint8_t laterSls = kValiantSls;
     auto tables = routing::dragonfly::routeDragonfly(fabric, graph, *shape, ports, options.threads,
-                                                     true, ownSl);
+                                                     true, ownSl, laterSls);
     Split split = splitLevels(fabric, graph, *shape, ports, options.threads, allowed, tables);
     auto vls = split.plan ? split.plan->base
                           : routing::dragonfly::planVls(graph, ports, tables, options.threads);
@@ -129,6 +132,10 @@ class DragonflyEngine final : public RoutingEngine {
   // The levels one-SL multipath needs (DragonflyLmc.h): the minimal routes'
   // two and the detours' one more.
   static constexpr std::uint8_t kOneSlLevels = 3;
+  // SLs 1-N for the detours through intermediate groups: the more SLs, the
+  // fewer launches find a turn taken at another level (DragonflyValiant.h).
+  // SL 15 is the multicast trees' (routing/multicast/McSl.h).
+  static constexpr std::uint8_t kValiantSls = 14;
 
   // The most (source, later LID) pairs RoutingResult::pairSls names: a6 p3
   // h3 at LMC 2 has 0.47 million (7 MB, 22 MB as pair-sls), a8 p4 h4 4.2.
@@ -257,6 +264,18 @@ class DragonflyEngine final : public RoutingEngine {
     result.vlsUsed = plan.levels();
     result.sl2vl = routing::dragonfly::splitSl2Vl(fabric, graph, ports, plan, threads);
     result.pairSls = routing::dragonfly::laterPairSls(graph, tables);
+    if (!plan.valiant.empty()) {
+      std::uint8_t last = routing::dragonfly::kLaterSl;
+      for (const PairSl& p : result.pairSls) last = std::max(last, p.sl);
+      result.notes.push_back(fmt::format(
+          "LMC: each range's later LIDs through intermediate groups on SLs {}-{} where their "
+          "routes differ from the base LID's (up to the first global link on VL 0, up to the "
+          "second on VL {}, the last hop on VL {}), the base LIDs and the routes alike on SL 0 "
+          "(VLs 0-{}); {} (source, DLID) pairs named for the SA",
+          routing::dragonfly::kLaterSl, last, plan.valiantVl(1), plan.valiantVl(2),
+          plan.base.levels - 1, result.pairSls.size()));
+      return;
+    }
     result.notes.push_back(fmt::format(
         "LMC: each range's later LIDs on SL {} (VLs {}-{}, {} levels, {} turns climbed), the base "
         "LIDs on SL 0 (VLs 0-{}); {} (source, DLID) pairs named for the SA",

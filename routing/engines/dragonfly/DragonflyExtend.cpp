@@ -9,6 +9,7 @@
 
 #include "routing/engines/dragonfly/DragonflyLmc.h"
 #include "routing/engines/dragonfly/DragonflyPlan.h"
+#include "routing/engines/dragonfly/DragonflyValiant.h"
 
 namespace ibsm::routing::dragonfly {
 namespace {
@@ -194,7 +195,7 @@ void extendRoutes(const SwitchGraph& graph, const DragonflyShape& shape, const P
 
 DragonflyTables routeDragonfly(const Fabric& fabric, const SwitchGraph& graph,
                                const DragonflyShape& shape, const PortMap& ports, unsigned threads,
-                               bool multipath, bool ownSl) {
+                               bool multipath, bool ownSl, std::uint8_t laterSls) {
   DragonflyTables t;
   const std::size_t n = graph.size();
   t.switches = n;
@@ -209,7 +210,12 @@ DragonflyTables routeDragonfly(const Fabric& fabric, const SwitchGraph& graph,
   const GroupIndex gi = indexGroups(graph, shape, ports);
   planGroups(graph, shape, ports, gi, t, threads);
   extendRoutes(graph, shape, ports, gi, t, threads);
-  if (multipath) {
+  if (multipath && ownSl && shape.kind == DragonflyKind::Dragonfly && t.detourRoutes == 0) {
+    // Minimal base routes on a dragonfly: the later LIDs through
+    // intermediate groups, planned a LID at a time (DragonflyValiant.h).
+    planValiant(graph, ports, gi, t, laterSls);
+    t.laterOwnSl = true;
+  } else if (multipath) {
     t.multipathSkipped = !planAlternates(graph, ports, t, ownSl);
     t.laterOwnSl = ownSl && !t.multipathSkipped;
   }

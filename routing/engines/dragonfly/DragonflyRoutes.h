@@ -50,15 +50,24 @@ struct DragonflyTables {
   // Per later LID and source switch, its CAs times the earlier LIDs of the
   // port whose route shares a cable with it, summed (DragonflyLmc.h).
   std::uint64_t laterConflicts{0};
+  // Set by planValiant (DragonflyValiant.h): per (lid * switches + s), the
+  // later SL a switch's route toward a later LID takes, counted from
+  // kLaterSl (1, 2), or 0 where it is its base LID's route, channel for
+  // channel (that source stays on SL 0); and per later SL its level per turn
+  // [(s * stride + in) * stride + out]. Empty when planVls plans them.
+  std::vector<std::uint8_t> laterSl;
+  std::vector<std::vector<std::uint8_t>> laterTurns;
 };
 
 // On up to `threads` threads (0: all cores); the same tables on any number.
 // With `multipath`, an LMC range's later LIDs apart from its base LID
 // (DragonflyLmc.h); without, they take the base LID's routes. With
-// `ownSl` too, apart for an SL of their own (planAlternates).
+// `ownSl` too, apart for an SL of their own (planAlternates), or through
+// intermediate groups on up to `laterSls` SLs of their own (planValiant).
 DragonflyTables routeDragonfly(const Fabric& fabric, const SwitchGraph& graph,
                                const DragonflyShape& shape, const PortMap& ports, unsigned threads,
-                               bool multipath = true, bool ownSl = false);
+                               bool multipath = true, bool ownSl = false,
+                               std::uint8_t laterSls = 1);
 
 // Writes the tables into per-switch LFTs (index = NodeId, like RoutingResult),
 // on up to `threads` threads.

@@ -4,9 +4,12 @@
 // a third group where it has one, another router inside the groups -- on
 // the VLs the report proves free of credit loops; where the ports lack the
 // VLs that costs, the later LIDs take the base LID's routes. Where the VLs
-// allow, the later LIDs travel on an SL of their own (SL 1, on VLs above the
-// base routes'), so a detour need not keep to the base routes' levels.
+// allow, the later LIDs travel on SLs of their own, so a detour need not
+// keep to the base routes' levels: on a dragonfly whose base routes are
+// minimal, through intermediate groups (DragonflyValiant.h), on SLs 1-14 and
+// three VLs.
 #include <gtest/gtest.h>
+#include <ibsm/Dragonfly.h>
 #include <ibsm/Engines.h>
 #include <ibsm/Report.h>
 
@@ -52,19 +55,22 @@ std::set<std::pair<NodeId, std::uint8_t>> channels(const Fabric& f, const Routin
   return out;
 }
 
+// On 4 VLs and on 8.
 TEST(DragonflyLmc, BaseLidsKeepTheirLmcZeroRoutes) {
   for (const DragonflySpec spec :
-       {DragonflySpec{.a = 4, .p = 2, .h = 2}, DragonflySpec{.a = 6, .p = 3, .h = 3}}) {
-    const Fabric plain = generatedFabric(spec);
-    const Fabric ranged = generatedFabric(spec, {}, /*lmc=*/2);
-    const RoutingResult zero = route(plain), two = route(ranged);
-    const auto zeroLids = baseLids(plain), twoLids = baseLids(ranged);
-    ASSERT_EQ(zeroLids.size(), twoLids.size());
-    for (const NodeId s : plain.switches())
-      for (std::size_t i = 0; i < zeroLids.size(); ++i)
-        ASSERT_EQ(zero.lfts[s].at(zeroLids[i]), two.lfts[s].at(twoLids[i]))
-            << "switch " << s << ", port " << i << " of a" << spec.a;
-  }
+       {DragonflySpec{.a = 4, .p = 2, .h = 2}, DragonflySpec{.a = 6, .p = 3, .h = 3}})
+    for (const std::uint8_t vls : {4, 8}) {
+      const Fabric plain = generatedFabric(spec);
+      const Fabric ranged = generatedFabric(spec, {}, /*lmc=*/2);
+      const RoutingResult zero = route(plain, vls), two = route(ranged, vls);
+      const auto zeroLids = baseLids(plain), twoLids = baseLids(ranged);
+      ASSERT_EQ(zeroLids.size(), twoLids.size());
+      for (const NodeId s : plain.switches())
+        for (std::size_t i = 0; i < zeroLids.size(); ++i)
+          ASSERT_EQ(zero.lfts[s].at(zeroLids[i]), two.lfts[s].at(twoLids[i]))
+              << "switch " << s << ", port " << i << " of a" << spec.a << " on " << int{vls}
+              << " VLs";
+    }
 }
 
 // Two global cables between every pair of the 5 groups: a port's second LID
@@ -139,38 +145,102 @@ TEST(DragonflyLmc, WithoutTheVlsLaterLidsTakeTheBaseRoutes) {
   }
 }
 
-// With the VLs for it, every later LID is named on SL 1 for every source, the
-// base LIDs are not (SL 0), and SL2VL keeps the two SLs on VLs of their own.
-TEST(DragonflyLmc, LaterLidsTravelOnAnSlOfTheirOwn) {
+// With the VLs for it, a switch whose route toward a later LID leaves its
+// base LID's is named on a later SL (1-14), one whose route is the base
+// route is not (SL 0); no base LID is named. Every SL rides the three VLs
+// the minimal routes' two and one more make, on 8 VLs allowed as on 4.
+TEST(DragonflyLmc, LaterLidsTravelOnSlsOfTheirOwn) {
   const Fabric f = generatedFabric(DragonflySpec{.a = 6, .p = 3, .h = 3}, {}, /*lmc=*/2);
   const RoutingResult r = route(f, /*maxVls=*/8);
   ASSERT_EQ(r.engine, "dragonfly");
   ASSERT_FALSE(r.pairSls.empty());
-  EXPECT_GT(r.vlsUsed, 3);
-  EXPECT_LE(r.vlsUsed, 8);
+  EXPECT_EQ(r.vlsUsed, 3);
   EXPECT_TRUE(std::ranges::is_sorted(r.pairSls));
-  std::set<std::uint16_t> later;
+  std::set<std::pair<std::uint16_t, NodeId>> named;  // (DLID, switch)
   for (const PairSl& p : r.pairSls) {
-    EXPECT_EQ(p.sl, 1);
-    later.insert(p.dlid.value);
+    EXPECT_GE(p.sl, 1);
+    EXPECT_LE(p.sl, 14);
+    if (f.node(p.source.node).isSwitch()) named.insert({p.dlid.value, p.source.node});
   }
-  std::size_t sources = 0;
-  sources += f.switches().size() + f.endNodes().size();
-  EXPECT_EQ(r.pairSls.size(), later.size() * sources) << "every source names each later LID";
-  for (const Lid base : baseLids(f)) {
-    EXPECT_FALSE(later.contains(base.value));
-    for (std::uint16_t k = 1; k < 4; ++k)
-      EXPECT_TRUE(later.contains(static_cast<std::uint16_t>(base.value + k)));
-  }
-  std::uint8_t baseTop = 0, laterLow = 15;
-  for (const Sl2VlEntry& e : r.sl2vl) {
-    baseTop = std::max(baseTop, e.vl[0]);
-    laterLow = std::min(laterLow, e.vl[1]);
-  }
-  EXPECT_LT(baseTop, laterLow) << "SL 1's VLs lie above every VL of SL 0";
+  for (const Lid base : baseLids(f))
+    for (const NodeId s : f.switches()) {
+      EXPECT_FALSE(named.contains({base.value, s}));
+      for (std::uint16_t k = 1; k < 4; ++k) {
+        const Lid later{static_cast<std::uint16_t>(base.value + k)};
+        const bool same = channels(f, r, s, later) == channels(f, r, s, base);
+        EXPECT_NE(named.contains({later.value, s}), same)
+            << "switch " << s << " to LID " << later.value
+            << ": named exactly where it leaves the base route";
+      }
+    }
+  for (const Sl2VlEntry& e : r.sl2vl)
+    for (std::uint8_t sl = 0; sl <= 14; ++sl) EXPECT_LT(e.vl[sl], 3) << "SL " << int{sl};
   const auto walk = testing::walkPairsOnTheirSls(f, r);
   EXPECT_EQ(walk.delivered, walk.pairs);
   EXPECT_TRUE(walk.acyclic);
+  const RoutingResult four = route(f, /*maxVls=*/4);
+  for (const NodeId s : f.switches()) EXPECT_EQ(four.lfts[s].port, r.lfts[s].port);
+}
+
+// The report's multipath counts: CA pairs on different switches, and those
+// with one and with four link-disjoint paths (MultipathBound.h: a full
+// dragonfly allows four to every pair).
+struct Disjointness {
+  std::uint64_t pairs{0}, onePath{0}, fourPaths{0};
+};
+
+Disjointness disjointness(const Fabric& f, std::uint8_t maxVls) {
+  const RoutingResult r = route(f, maxVls);
+  const RouteReport report = analyseRoutes(f, r, 2);
+  EXPECT_TRUE(report.creditLoops.acyclic) << int{maxVls} << " VLs";
+  for (const PairCounts& c : report.pairs) EXPECT_EQ(c.unreachable, 0u);
+  if (!report.multipath) return {};
+  const auto& m = *report.multipath;
+  return {m.all.pairs, m.all.linkDisjoint.at(1), m.all.linkDisjoint.at(4)};
+}
+
+// CA pairs on different switches of one group: their later LIDs keep the
+// base route (a detour would leave the group and come back).
+std::uint64_t pairsWithinGroups(const Fabric& f) {
+  const auto shape = recogniseDragonfly(f);
+  EXPECT_TRUE(shape.has_value());
+  std::uint64_t pairs = 0;
+  for (const NodeId a : f.endNodes())
+    for (const NodeId b : f.endNodes()) {
+      const NodeId sa = f.port({a, 1}).remote->node, sb = f.port({b, 1}).remote->node;
+      pairs += sa != sb && shape->groupOf[sa] == shape->groupOf[sb];
+    }
+  return pairs;
+}
+
+// a6 p3 h3 has one global cable per group pair: every further disjoint path
+// goes through another group. Switch by switch, 71% of the pairs kept one
+// path (most later routes shared the source switch's hop toward the cable);
+// through intermediate groups chosen per LID, only pairs within one group
+// do, and over two fifths get all four.
+TEST(DragonflyLmc, ThroughIntermediateGroupsOnlyPairsInOneGroupKeepOnePath) {
+  const Fabric f = generatedFabric(DragonflySpec{.a = 6, .p = 3, .h = 3}, {}, /*lmc=*/2);
+  const Disjointness d = disjointness(f, 8);
+  ASSERT_GT(d.pairs, 0u);
+  EXPECT_LE(d.onePath, pairsWithinGroups(f)) << d.onePath << " of " << d.pairs << " on one path";
+  EXPECT_GT(d.fourPaths * 5, d.pairs * 2) << d.fourPaths << " of " << d.pairs << " on four";
+}
+
+// The small dragonfly (9 groups of 4 routers): under a fifth of the pairs
+// on one path (68% switch by switch).
+TEST(DragonflyLmc, ASmallDragonflyKeepsFewPairsOnOnePath) {
+  const Fabric f = generatedFabric(DragonflySpec{.a = 4, .p = 2, .h = 2}, {}, /*lmc=*/2);
+  const Disjointness d = disjointness(f, 8);
+  ASSERT_GT(d.pairs, 0u);
+  EXPECT_LT(d.onePath * 5, d.pairs) << d.onePath << " of " << d.pairs << " on one path";
+}
+
+// On 4 VLs the same three VLs: fewer pairs on one path than with the later
+// LIDs on SL 0 (3 VLs), free of credit loops.
+TEST(DragonflyLmc, OnFourVlsFewerPairsKeepOnePathThanOnThree) {
+  const Fabric f = generatedFabric(DragonflySpec{.a = 6, .p = 3, .h = 3}, {}, /*lmc=*/2);
+  EXPECT_EQ(route(f, 4).vlsUsed, 3);
+  EXPECT_LT(disjointness(f, 4).onePath, disjointness(f, 3).onePath);
 }
 
 // Free of the base routes' levels, the later LIDs leave fewer pairs on one
