@@ -25,21 +25,42 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace ibsm {
 
-// What the switches hold, as the hint for routing under change.
+// What the switches hold, as the hint for routing under change: each
+// switch's table and node GUID, entry by entry. Where the fabric they were
+// routed for is known, a switch's entry is at its NodeId there (GUID 0 and
+// no table at every other node), and a fabric whose switches have the same
+// NodeIds (the same topology file read again after a cable was lost, say)
+// routes from these tables as they are; any other fabric takes a copy of
+// them placed by GUID, the tables of a large fabric being tens of MB.
 struct PreviousRoutes {
-  std::map<Guid, Lft> lfts;  // each switch's table, by node GUID
+  std::vector<Guid> guids;
+  std::vector<Lft> lfts;
   // The fabric those tables were routed for; nullopt when not known (a dump
   // without its topology), which classifies the change as Unknown.
   std::optional<Fabric> fabric;
 };
 
-// The previous routes of a plan: its tables and fabric, keyed by GUID so
-// that they outlive the NodeIds of one sweep.
+// `tables` by switch GUID (the first of a GUID named twice counts), placed
+// by NodeId of `fabric` where it has that switch, listed after otherwise.
+[[nodiscard]] PreviousRoutes previousRoutesFrom(std::vector<std::pair<Guid, Lft>> tables,
+                                                std::optional<Fabric> fabric);
+
+// The previous routes of a plan: its tables and fabric, by NodeId of that
+// fabric, named by GUID so that they outlive the NodeIds of one sweep.
 [[nodiscard]] PreviousRoutes previousRoutesOf(const Fabric& fabric, const RoutingResult& routing);
+
+// The tables of `previous` by NodeId of `fabric` (an empty Lft where a
+// switch has none, and at every other node), as routing under change takes
+// them: `previous.lfts` itself when they are placed so already, else
+// `copy`, filled by GUID.
+[[nodiscard]] const std::vector<Lft>& previousByNode(const Fabric& fabric,
+                                                     const PreviousRoutes& previous,
+                                                     std::vector<Lft>& copy);
 
 struct PlanInputs {
   Guid2Lid guid2lid;

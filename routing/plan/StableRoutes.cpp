@@ -10,7 +10,6 @@
 #include <optional>
 #include <set>
 #include <string>
-#include <tuple>
 #include <vector>
 
 #include "routing/engines/ftree/FatTreeHeldColumns.h"
@@ -231,24 +230,33 @@ RoutingResult stabilised(RoutingResult candidate, StableRoutesStats& stats) {
   return candidate;
 }
 
+// Whether every inter-switch cable of `a`, by node GUID and port at both
+// ends, is one of `b`'s. A port holds one cable, so each is looked up from
+// its near end in `b` by GUID: no set of every cable of both fabrics built
+// and sorted (tens of thousands on a large tree, under change on the path
+// to the first LFT block written).
+bool cablesWithin(const Fabric& a, const Fabric& b) {
+  for (const NodeId s : a.switches()) {
+    const Node& node = a.node(s);
+    const std::optional<NodeId> there = b.findNode(node.guid);
+    const Node* other = there && b.node(*there).isSwitch() ? &b.node(*there) : nullptr;
+    for (const Port& p : node.ports) {
+      if (!p.remote || !a.node(p.remote->node).isSwitch()) continue;
+      if (other == nullptr || p.number >= other->ports.size()) return false;
+      const std::optional<PortRef>& far = other->ports[p.number].remote;
+      if (!far || !b.node(far->node).isSwitch() || far->port != p.remote->port ||
+          b.node(far->node).guid != a.node(p.remote->node).guid)
+        return false;
+    }
+  }
+  return true;
+}
+
 }  // namespace
 
 FabricChange classifyChange(const Fabric& before, const Fabric& now) {
-  using End = std::tuple<Guid, std::uint8_t, Guid, std::uint8_t>;
-  // Sorted vectors: tens of thousands of cables on a large fabric.
-  const auto cables = [](const Fabric& f) {
-    std::vector<End> out;
-    for (const NodeId s : f.switches())
-      for (const Port& p : f.node(s).ports)
-        if (p.remote && f.node(p.remote->node).isSwitch())
-          out.emplace_back(f.node(s).guid, p.number, f.node(p.remote->node).guid, p.remote->port);
-    std::ranges::sort(out);
-    out.erase(std::ranges::unique(out).begin(), out.end());
-    return out;
-  };
-  const auto was = cables(before), is = cables(now);
-  bool gained = !std::ranges::includes(was, is);
-  const bool lost = !std::ranges::includes(is, was);
+  bool gained = !cablesWithin(now, before);
+  const bool lost = !cablesWithin(before, now);
   for (const NodeId s : now.switches()) {
     const auto id = before.findNode(now.node(s).guid);
     gained = gained || !id || !before.node(*id).isSwitch();

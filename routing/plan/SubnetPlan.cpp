@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <optional>
 #include <set>
+#include <unordered_map>
+#include <unordered_set>
 #include <utility>
 #include <vector>
 
@@ -12,14 +14,15 @@
 namespace ibsm {
 namespace {
 
-// The previous tables by NodeId of `fabric`; an empty Lft for a switch they
-// do not name (new, or never programmed), which holds no previous path.
-std::vector<Lft> byNode(const Fabric& fabric, const PreviousRoutes& previous) {
-  std::vector<Lft> out(fabric.size());
-  for (const NodeId s : fabric.switches())
-    if (auto it = previous.lfts.find(fabric.node(s).guid); it != previous.lfts.end())
-      out[s] = it->second;
-  return out;
+// Whether the entries of `previous` are placed by NodeId of `fabric`
+// already: each switch's its GUID's, every other node's empty.
+bool placedFor(const Fabric& fabric, const PreviousRoutes& previous) {
+  if (previous.lfts.size() != fabric.size() || previous.guids.size() != fabric.size()) return false;
+  for (NodeId n = 0; n < fabric.size(); ++n)
+    if (fabric.node(n).isSwitch() ? previous.guids[n] != fabric.node(n).guid
+                                  : !previous.lfts[n].port.empty())
+      return false;
+  return true;
 }
 
 // `fabric` as it is cabled, classified against the previous one as it was;
@@ -30,8 +33,9 @@ Result<RoutingResult> routeFromPrevious(const Fabric& fabric, const Fabric& rout
   const PreviousRoutes& previous = *inputs.previous;
   stable.change =
       previous.fabric ? classifyChange(*previous.fabric, fabric) : FabricChange::Unknown;
+  std::vector<Lft> copy;
   return routeUnderChange(routedOn, registry, inputs.engines, inputs.routing,
-                          byNode(fabric, previous), stable.change, stable.stats);
+                          previousByNode(fabric, previous, copy), stable.change, stable.stats);
 }
 
 // A cable from a node to itself carries no route, yet an engine that reads
@@ -96,12 +100,47 @@ void addEndPortSl2Vl(const Fabric& fabric, RoutingResult& routing) {
 
 }  // namespace
 
-PreviousRoutes previousRoutesOf(const Fabric& fabric, const RoutingResult& routing) {
+PreviousRoutes previousRoutesFrom(std::vector<std::pair<Guid, Lft>> tables,
+                                  std::optional<Fabric> fabric) {
   PreviousRoutes out;
-  for (const NodeId s : fabric.switches())
-    if (s < routing.lfts.size()) out.lfts.emplace(fabric.node(s).guid, routing.lfts[s]);
-  out.fabric = fabric;
+  const std::size_t nodes = fabric ? fabric->size() : 0;
+  out.guids.resize(nodes);
+  out.lfts.resize(nodes);
+  std::unordered_set<Guid> seen;
+  for (auto& [guid, lft] : tables) {
+    if (!seen.insert(guid).second) continue;
+    const auto id = fabric ? fabric->findNode(guid) : std::nullopt;
+    if (id && fabric->node(*id).isSwitch()) {
+      out.guids[*id] = guid;
+      out.lfts[*id] = std::move(lft);
+    } else {
+      out.guids.push_back(guid);
+      out.lfts.push_back(std::move(lft));
+    }
+  }
+  out.fabric = std::move(fabric);
   return out;
+}
+
+PreviousRoutes previousRoutesOf(const Fabric& fabric, const RoutingResult& routing) {
+  std::vector<std::pair<Guid, Lft>> tables;
+  for (const NodeId s : fabric.switches())
+    if (s < routing.lfts.size()) tables.emplace_back(fabric.node(s).guid, routing.lfts[s]);
+  return previousRoutesFrom(std::move(tables), fabric);
+}
+
+const std::vector<Lft>& previousByNode(const Fabric& fabric, const PreviousRoutes& previous,
+                                       std::vector<Lft>& copy) {
+  if (placedFor(fabric, previous)) return previous.lfts;
+  // By GUID: the entries past the fabric's nodes and those of switches
+  // that moved; a node's place with no table of its own names none.
+  std::unordered_map<Guid, std::size_t> at;
+  for (std::size_t i = 0; i < previous.lfts.size(); ++i)
+    if (previous.guids[i] || !previous.lfts[i].port.empty()) at.emplace(previous.guids[i], i);
+  copy.assign(fabric.size(), Lft{});
+  for (const NodeId s : fabric.switches())
+    if (auto it = at.find(fabric.node(s).guid); it != at.end()) copy[s] = previous.lfts[it->second];
+  return copy;
 }
 
 std::string_view changeName(FabricChange change) {

@@ -5,6 +5,8 @@
 #include <ibsm/Topology.h>
 
 #include <algorithm>
+#include <utility>
+#include <vector>
 
 #include "sm/cli/LftFiles.h"
 #include "sm/files/FileIo.h"
@@ -110,10 +112,10 @@ Result<PreviousInputs> readPrevious(const std::filesystem::path& tables,
 }
 
 PreviousRoutes previousRoutes(const PreviousInputs& previous) {
-  PreviousRoutes out;
-  for (const DumpedLft& d : previous.tables) out.lfts.emplace(d.switchGuid, d.lft);
-  out.fabric = previous.before;
-  return out;
+  std::vector<std::pair<Guid, Lft>> tables;
+  tables.reserve(previous.tables.size());
+  for (const DumpedLft& d : previous.tables) tables.emplace_back(d.switchGuid, d.lft);
+  return previousRoutesFrom(std::move(tables), previous.before);
 }
 
 Result<PreviousReport> comparePrevious(PreviousInputs previous, const SubnetPlan& plan,
