@@ -97,10 +97,10 @@ std::unordered_map<PortRef, std::uint8_t> vlsNeeded(const Fabric& fabric,
 template <typename Kind, typename MakeGet, typename MakeSet>
 void diffBlock(const HeldSubnet& held, BlockTarget<Kind> target, const typename Kind::Block& want,
                ProgramPhase phase, MakeGet&& get, MakeSet&& set, ProgramDiff& out) {
-  const auto& table = held.table<Kind>();
-  const std::optional<typename Kind::Block> known = table.block(target.owner, target.index);
+  const std::optional<typename Kind::Block> known =
+      held.table<Kind>().block(target.owner, target.index);
   if (known && *known == want) return;  // Known (never Unknown) and holding what the plan wants
-  if (table.state(target.owner, target.index) == BlockState::Unknown)
+  if (held.state<Kind>(target.owner, target.index) == BlockState::Unknown)
     out.phase(ProgramPhase::ReadTables).push_back(ProgramStep{target, get()});
   out.phase(phase).push_back(ProgramStep{target, set()});
 }

@@ -121,6 +121,7 @@ void HeldSubnet::dropResetNodes(const discovery::DiscoveredSubnet& seen,
   for (NodeId n = 0; n < f.size(); ++n) {
     const Node& node = f.node(n);
     const Guid guid = node.guid;
+    if (node.isSwitch()) markSl2VlAsReset(seen, PortRef{n, 0}, PortKey{guid, 0});
     if (node.isSwitch() && !holdsLid(seen, PortRef{n, 0})) {
       // First sight of an unconfigured switch: its tables are the reset's
       // (admitDefaultPKeys); a tracked one that lost its LID is read again.
@@ -145,6 +146,7 @@ void HeldSubnet::dropResetNodes(const discovery::DiscoveredSubnet& seen,
     }
     for (std::uint8_t p = node.isSwitch() ? 0 : 1; p <= node.numPorts(); ++p) {
       const PortKey key{guid, p};
+      if (!node.isSwitch()) markSl2VlAsReset(seen, PortRef{n, p}, key);
       if (!node.isSwitch() && !holdsLid(seen, PortRef{n, p})) {
         const bool fresh = !pkeys_.has(key) && unconfigured(seen, PortRef{n, p});
         pkeys_.erase(key);
@@ -162,6 +164,15 @@ void HeldSubnet::dropResetNodes(const discovery::DiscoveredSubnet& seen,
     for (std::uint8_t p = 0; p <= f.node(n).numPorts(); ++p) admitDefaultPKeys(seen, n, p);
   }
   for (const PortRef port : freshCaPorts) admitDefaultPKeys(seen, port.node, port.port);
+}
+
+void HeldSubnet::markSl2VlAsReset(const discovery::DiscoveredSubnet& seen, PortRef lidPort,
+                                  PortKey key) {
+  if (unconfigured(seen, lidPort)) {
+    sl2vlAsReset_.insert(key);
+  } else {
+    sl2vlAsReset_.erase(key);
+  }
 }
 
 void HeldSubnet::admitCaPorts(const discovery::DiscoveredSubnet& seen) {

@@ -46,6 +46,13 @@
 //   its LID (what this SM wrote may or may not have been reset). A plan that
 //   changes (partitions.conf) writes only the blocks it changes, against
 //   what was written or read.
+// - the SL2VL tables of a switch or CA port seen with no LID and no M_Key
+//   are Stale (written outright) until the node holds a LID: the IBA leaves
+//   their reset contents to the vendor, and a table is one block, so a read
+//   costs what the write does and is followed by it wherever they differ
+//   (issue 32: a Get and a Set per CA port at bring-up on layered fabrics,
+//   ibsim's reset tables map SL n to VL n). Once the node holds a LID, a
+//   table not yet written is read first, as after a restart.
 // What a reply proves (apply()): an answered Get or an acknowledged Set
 // means the device holds what the reply carries (a Set's reply carries the
 // attribute as the device now has it), so that is recorded -- not what was
@@ -112,6 +119,17 @@ class HeldSubnet {
   const BlockTable<typename Kind::Owner, typename Kind::Block>& table() const {
     return const_cast<HeldSubnet*>(this)->mutableTable<Kind>();
   }
+  // What diff() and the read-ahead take a block to be: its table's state,
+  // but an SL2VL table this model does not track on a node seen
+  // unconfigured is Stale (see the header comment).
+  template <typename Kind>
+  BlockState state(const typename Kind::Owner& owner, std::uint16_t index) const {
+    const BlockState s = table<Kind>().state(owner, index);
+    if constexpr (std::is_same_v<Kind, Sl2VlKind>) {
+      if (s == BlockState::Unknown && sl2vlAsReset(owner)) return BlockState::Stale;
+    }
+    return s;
+  }
   // LinearFDBTop as the SM last wrote or read it; nullopt after a failed
   // SwitchInfo Set (then the next observation's value is taken as it is).
   std::optional<Lid> lftTop(Guid sw) const;
@@ -142,6 +160,11 @@ class HeldSubnet {
   void dropResetNodes(const discovery::DiscoveredSubnet& seen, const std::set<Guid>& newSwitches);
   void admitDefaultPKeys(const discovery::DiscoveredSubnet& seen, NodeId n, std::uint8_t port);
   void admitCaPorts(const discovery::DiscoveredSubnet& seen);
+  void markSl2VlAsReset(const discovery::DiscoveredSubnet& seen, PortRef lidPort, PortKey key);
+  bool sl2vlAsReset(const PortPairKey& owner) const {
+    return sl2vlAsReset_.contains(PortKey{owner.node, 0}) ||
+           (owner.in == 0 && sl2vlAsReset_.contains(PortKey{owner.node, owner.out}));
+  }
 
   std::optional<discovery::DiscoveredSubnet> observed_;
   std::uint64_t generation_{0};
@@ -156,6 +179,9 @@ class HeldSubnet {
   std::set<PortKey> keepsNoHighLimit_;
   std::set<PortKey> caPortsSeen_;
   std::set<PortKey> reregisterDue_;
+  // Whose SL2VL tables are as their reset left them: a switch (as port 0)
+  // or a CA port seen with no LID and no M_Key. (A CA's ports are 1 and up.)
+  std::set<PortKey> sl2vlAsReset_;
   std::shared_ptr<security::KeyCache> keyCache_ = std::make_shared<security::KeyCache>();
 };
 

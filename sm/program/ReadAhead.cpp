@@ -25,7 +25,7 @@ std::uint16_t listedEntries(const discovery::DiscoveredSubnet& seen, PortRef ref
 
 template <typename Kind>
 bool unknownBlock(const HeldSubnet& held, const BlockTarget<Kind>& t) {
-  return held.table<Kind>().state(t.owner, t.index) == BlockState::Unknown;
+  return held.state<Kind>(t.owner, t.index) == BlockState::Unknown;
 }
 bool unknownBlock(const HeldSubnet&, const PortInfoTarget&) {
   return true;

@@ -328,6 +328,38 @@ TEST(HeldSl2Vl, EachPortPairIsItsOwnTable) {
       << "(2, 1) is not (1, 2)";
 }
 
+TEST(HeldSl2Vl, ANodeNoSmConfiguredHasItsTablesWrittenUnreadUntilItHoldsALid) {
+  // No LID and no M_Key: as its reset left it, tables the vendor's own; a
+  // Get would cost what the Set does and be followed by it.
+  Subnet s;
+  s.seen.portInfo.at({s.sw1, 0}).lid = Lid{};
+  s.seen.portInfo.at({s.h1, 1}).lid = Lid{};
+  HeldSubnet held;
+  held.observe(s.seen);
+  const PortPairKey sw1Table{s.guid(s.sw1), 1, 2};
+  const PortPairKey sw1FromPort0{s.guid(s.sw1), 0, 2};
+  const PortPairKey h1Table{s.guid(s.h1), 0, 1};
+  EXPECT_EQ(held.state<Sl2VlKind>(sw1Table, 0), Stale);
+  EXPECT_EQ(held.state<Sl2VlKind>(sw1FromPort0, 0), Stale);
+  EXPECT_EQ(held.state<Sl2VlKind>(h1Table, 0), Stale);
+  EXPECT_EQ(held.state<Sl2VlKind>(PortPairKey{s.guid(s.sw0), 1, 2}, 0), Unknown)
+      << "sw0 holds a LID: an SM configured it";
+  EXPECT_EQ(held.state<Sl2VlKind>(PortPairKey{s.guid(s.h0), 0, 1}, 0), Unknown);
+
+  held.apply(setOf(BlockTarget<Sl2VlKind>{s.sw1, sw1Table}, allTo(1)), answered(encode(allTo(1))));
+  EXPECT_EQ(held.state<Sl2VlKind>(sw1Table, 0), Known);
+
+  // Holding a LID: a table not written since is read first, as after a
+  // restart; and so is one of a port with an M_Key and no LID (some SM
+  // configured it).
+  s.seen.portInfo.at({s.sw1, 0}).lid = Lid{7};
+  s.seen.portInfo.at({s.h1, 1}).mKey = 0x1234;
+  held.observe(s.seen);
+  EXPECT_EQ(held.state<Sl2VlKind>(sw1FromPort0, 0), Unknown);
+  EXPECT_EQ(held.state<Sl2VlKind>(sw1Table, 0), Known) << "what was written is kept";
+  EXPECT_EQ(held.state<Sl2VlKind>(h1Table, 0), Unknown);
+}
+
 TEST(HeldQuirk, ASwitchPortThatKeepsItsEnforcementBitsIsToldOnceAndRemembered) {
   Subnet s;
   HeldSubnet held;
