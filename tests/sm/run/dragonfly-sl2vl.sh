@@ -14,9 +14,10 @@
 #     ports advertise IsSLMappingSupported, else the test is void);
 #   - OperVLs of every switch port that carries SL2VL traffic covers the VLs
 #     the tables use;
-#   - it read each table once and wrote exactly the ones that differed
-#     (ibsim starts with SL n -> VL n, so all of them, CA ports' too), and a
-#     second `ibsm run --once` (a fresh cache) reads them all and writes none.
+#   - it wrote each table once and read none (no node held a LID or an
+#     M_Key: the tables were as their reset left them, ibsim's SL n -> VL n),
+#     and a second `ibsm run --once` (a fresh cache, every node holding a
+#     LID) reads them all and writes none.
 # Prints the SL2VL SMP counts of both runs, and the CA ports' share.
 #
 #   run-with-ibsim.sh NETFILE -- dragonfly-sl2vl.sh path/to/ibsm
