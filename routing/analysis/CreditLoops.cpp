@@ -7,10 +7,12 @@
 #include <bit>
 #include <numeric>
 
+#include "routing/multicast/McSl.h"
+
 namespace ibsm::analysis {
 namespace {
 
-constexpr std::uint8_t kDropVl = 15;
+using routing::kDropVl;
 
 // Splits the SL sets `cls` (cls[sl]: the set's number) by the VL each SL
 // gets from one table, `vlOf`; `sets` counts them.

@@ -8,11 +8,12 @@
 
 #include "routing/analysis/CreditLoops.h"
 #include "routing/analysis/ForwardingView.h"
+#include "routing/multicast/McSl.h"
 
 namespace ibsm::analysis {
 namespace {
 
-constexpr std::uint8_t kDropVl = 15;
+using routing::kDropVl;
 
 }  // namespace
 

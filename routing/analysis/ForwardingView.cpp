@@ -6,11 +6,13 @@
 #include <algorithm>
 #include <tuple>
 
+#include "routing/multicast/McSl.h"
+
 namespace ibsm::analysis {
 namespace {
 
-// SL2VL maps an SL to VL 15 to drop the packet; such a hop holds no buffer.
-constexpr std::uint8_t kDropVl = 15;
+// SL2VL's VL 15 (routing::kDropVl) drops the packet: such a hop holds no buffer.
+using routing::kDropVl;
 
 }  // namespace
 

@@ -13,10 +13,12 @@
 #include <tuple>
 #include <unordered_map>
 
+#include "routing/multicast/McSl.h"
+
 namespace ibsm {
 namespace {
 
-constexpr std::uint8_t kDropVl = 15;
+using routing::kDropVl;
 
 using Turn = std::tuple<NodeId, std::uint8_t, std::uint8_t>;  // (node, in, out)
 

@@ -6,9 +6,7 @@ namespace ibsm::routing {
 
 std::uint16_t slsCarriedEverywhere(std::span<const Sl2VlEntry> sl2vl) {
   std::uint16_t carried = kEverySl;
-  for (const Sl2VlEntry& e : sl2vl)
-    for (std::size_t sl = 0; sl < e.vl.size(); ++sl)
-      if (e.vl[sl] == kDropVl) carried = static_cast<std::uint16_t>(carried & ~(1U << sl));
+  for (const Sl2VlEntry& e : sl2vl) carried &= slsCarried(e);
   return carried;
 }
 

@@ -65,7 +65,6 @@ namespace detail {
 
 // kTreeSl alone on a data VL at `e`.
 inline bool treeSlAlone(const Sl2VlEntry& e) {
-  constexpr std::uint8_t kDropVl = 15;
   const std::uint8_t vl = e.vl[kTreeSl];
   if (vl >= kDropVl) return false;
   for (std::size_t sl = 0; sl < e.vl.size(); ++sl)
@@ -99,6 +98,14 @@ inline bool treesHaveAVlOfTheirOwn(const Fabric& fabric, std::span<const Sl2VlEn
     any = true;
   }
   return any;
+}
+
+// The SLs (bit i: SL i) one entry does not map to VL 15.
+inline std::uint16_t slsCarried(const Sl2VlEntry& e) {
+  std::uint16_t carried = 0;
+  for (std::size_t sl = 0; sl < e.vl.size(); ++sl)
+    if (e.vl[sl] != kDropVl) carried = static_cast<std::uint16_t>(carried | (1U << sl));
+  return carried;
 }
 
 // The SLs (bit i: SL i) no entry of `sl2vl` maps to VL 15; every SL when

@@ -49,9 +49,7 @@ PathTable::PathTable(const Fabric& fabric, const RoutingResult& routing) {
     lfts_[sw] = {lft.data(), static_cast<std::uint32_t>(lft.size())};
   }
   for (const Sl2VlEntry& e : routing.sl2vl) {
-    std::uint16_t carried = 0;
-    for (std::size_t sl = 0; sl < e.vl.size(); ++sl)
-      if (e.vl[sl] != routing::kDropVl) carried = static_cast<std::uint16_t>(carried | (1U << sl));
+    const std::uint16_t carried = routing::slsCarried(e);
     if (carried != routing::kEverySl) slsCarried_[turnKey(e.sw, e.inPort, e.outPort)] = carried;
     carriedEverywhere_ &= carried;
   }

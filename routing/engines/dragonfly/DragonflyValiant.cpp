@@ -78,6 +78,7 @@ class ValiantPlanner {
         launched_(n_, 0),
         lost_(n_, 0),
         entered_(gi.groups),
+        enteredHere_(n_, 0),
         launch_(gi.groups),
         load_(n_ * ports.stride, 0),
         turns_(sls, std::vector<std::uint8_t>(n_ * ports.stride * ports.stride, 0)),
@@ -113,6 +114,7 @@ class ValiantPlanner {
       std::uint8_t* sls = t.laterSl.data() + (base + k) * n_;
       writeRow(baseRow, d, row);
       row[d] = t.targets[base + k].switchPort;
+      detourInGroup(baseRow, d, row);
       if (!lengths(row, d, t.len.data() + (base + k) * n_) || !markSls(baseRow, row, d, sls)) {
         // A route past two global links, or off the turns planned: the
         // LID keeps the base routes (on SL 0).
@@ -128,6 +130,7 @@ class ValiantPlanner {
 
  private:
   void startRange(const std::uint8_t* baseRow, SwitchIndex d) {
+    inGroupRelays_.clear();
     std::ranges::fill(launched_, 0);
     std::ranges::fill(lost_, 0);
     for (auto& e : entered_) e.clear();
@@ -279,6 +282,50 @@ class ValiantPlanner {
     return cost;
   }
 
+  // Whether s's base route toward d is the one local hop to it.
+  bool hopsStraightTo(const std::uint8_t* baseRow, SwitchIndex d, SwitchIndex s) const {
+    if (baseRow[s] >= ports_.stride) return false;
+    const std::size_t c = ports_.at(s, baseRow[s]);
+    return ports_.peer[c] == d && !ports_.global[c];
+  }
+
+  // The destination group's own pairs (DragonflyValiant.h): the routers of
+  // d's group that no route from another group enters go one local hop to
+  // a relay m and on to d, m's base hop. m's turn, from a local channel onto
+  // a local one, is no other route's, taken at level 2: the VL of the last
+  // hops, which ends routes. m differs from the range's earlier LIDs'
+  // relays, so a source's LIDs share no cable; an entered router is chosen
+  // first (its hosts could not detour anyway), then the least loaded hop.
+  void detourInGroup(const std::uint8_t* baseRow, SwitchIndex d, std::uint8_t* row) {
+    markEntered(ports_, gi_.group, row, d, enteredHere_);
+    const auto& members = gi_.members[gi_.group[d]];
+    SwitchIndex relay = kNoSwitch;
+    std::pair<std::uint8_t, std::uint64_t> best{2, 0};
+    for (const SwitchIndex m : members) {
+      if (m == d || !hopsStraightTo(baseRow, d, m) ||
+          std::ranges::find(inGroupRelays_, m) != inGroupRelays_.end())
+        continue;
+      const std::pair<std::uint8_t, std::uint64_t> key{enteredHere_[m] ? 0 : 1,
+                                                       load_[ports_.at(m, baseRow[m])]};
+      if (key < best) best = key, relay = m;
+    }
+    if (relay == kNoSwitch) return;
+    bool used = false;
+    for (const SwitchIndex s : members) {
+      const std::uint8_t port = gi_.local(s, relay);
+      if (s == d || s == relay || enteredHere_[s] || port == 0 || !hopsStraightTo(baseRow, d, s))
+        continue;
+      const Turn turn{turnAfter(ports_.at(s, port), baseRow[relay]), 2};
+      for (std::uint8_t sl = 0; sl < turns_.size() && sl_[s] == kNoSl; ++sl)
+        if (fits(sl, turn)) sl_[s] = sl;
+      if (sl_[s] == kNoSl) continue;
+      turns_[sl_[s]][turn.index] |= levelBit(turn.level);
+      row[s] = port;
+      used = true;
+    }
+    if (used) inGroupRelays_.push_back(relay);
+  }
+
   void writeRow(const std::uint8_t* baseRow, SwitchIndex d, std::uint8_t* row) const {
     for (SwitchIndex s = 0; s < n_; ++s) {
       const std::uint32_t J = gi_.group[s];
@@ -339,6 +386,8 @@ class ValiantPlanner {
   std::vector<std::uint8_t> launched_;  // per switch: launched an earlier LID of the range
   std::vector<std::uint8_t> lost_;      // per switch: the range's LIDs it relayed
   std::vector<std::vector<SwitchIndex>> entered_;  // per group: where its routes enter
+  std::vector<std::uint8_t> enteredHere_;          // per switch: entered, the LID planned now
+  std::vector<SwitchIndex> inGroupRelays_;         // the range's relays in d's group
   std::vector<Launch> launch_;                     // per group, for the LID planned now
   std::vector<std::uint64_t> load_;                // per channel: later routes' CAs
   std::vector<std::vector<std::uint8_t>> turns_;   // per later SL, per turn: levelBit()s

@@ -20,6 +20,13 @@
 // - the route enters the destination group at a router where none of J's
 //   earlier LIDs (the base one included) enters it, or at the destination
 //   switch itself: the range's routes share no cable there either.
+// - in the destination group itself, the routers no route from another
+//   group enters for LID k go one local hop to a relay m(k) and on to the
+//   destination switch (m(k)'s base hop); the range's LIDs have different
+//   relays, so those sources' LIDs share no cable. m(k)'s turn, from a local
+//   channel onto a local one, is no other route's; it is taken at level 2.
+//   A router some route enters keeps its base hop for that LID: its entry
+//   is theirs too.
 //
 // A source whose route toward a later LID is its base route, channel for
 // channel (relays, the destination group, groups left without a launcher),

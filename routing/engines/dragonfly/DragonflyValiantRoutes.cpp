@@ -32,6 +32,20 @@ void walkRoute(const PortMap& ports, const std::uint8_t* row, SwitchIndex d, Swi
   r.reached = at == d;
 }
 
+void markEntered(const PortMap& ports, const std::vector<std::uint32_t>& group,
+                 const std::uint8_t* row, SwitchIndex d, std::vector<std::uint8_t>& entered) {
+  std::ranges::fill(entered, 0);
+  LaterRoute r;
+  for (SwitchIndex s = 0; s < group.size(); ++s) {
+    if (group[s] == group[d]) continue;
+    walkRoute(ports, row, d, s, r);
+    for (std::size_t i = 0; i < r.hops; ++i) {
+      const SwitchIndex at = ports.peer[r.channel[i]];
+      if (at != d && group[at] == group[d]) entered[at] = 1;
+    }
+  }
+}
+
 bool sameRoute(const LaterRoute& a, const LaterRoute& b) {
   return a.hops == b.hops &&
          std::equal(a.channel.begin(), a.channel.begin() + a.hops, b.channel.begin());

@@ -25,6 +25,11 @@ struct LaterRoute {
 void walkRoute(const PortMap& ports, const std::uint8_t* row, SwitchIndex d, SwitchIndex s,
                LaterRoute& r);
 
+// Marks in `entered` (per switch, 1) every router of d's group but d that a
+// route through `row` from a switch of another group passes.
+void markEntered(const PortMap& ports, const std::vector<std::uint32_t>& group,
+                 const std::uint8_t* row, SwitchIndex d, std::vector<std::uint8_t>& entered);
+
 // The same channels in the same order.
 bool sameRoute(const LaterRoute& a, const LaterRoute& b);
 

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "routing/engines/ftree/FatTreeApartVl.h"
+#include "routing/multicast/McSl.h"
 
 namespace ibsm::routing::ftree {
 namespace {
@@ -131,19 +132,18 @@ PairClasses classifyPairs(const Fabric& fabric, const SwitchGraph& graph,
 }
 
 std::uint8_t apartVl(std::uint8_t sl, InKind in, OutKind out) {
-  constexpr std::uint8_t kDrop = 15;
   const bool up = out == OutKind::kUp;
   switch (sl) {
     case kMulticastSl:
       return out == OutKind::kToCa ? 0 : 1;
     case 1:
       if (up && in != InKind::kSource) return 1;
-      return in == InKind::kFromBelow && out == OutKind::kDown ? kDrop : 0;
+      return in == InKind::kFromBelow && out == OutKind::kDown ? kDropVl : 0;
     case 2:
       if (up && in == InKind::kFromAbove) return 1;
-      return up && in == InKind::kFromBelow ? kDrop : 0;
+      return up && in == InKind::kFromBelow ? kDropVl : 0;
     default:  // SL 0 and the SLs no pair is given
-      return up && in == InKind::kFromAbove ? kDrop : 0;
+      return up && in == InKind::kFromAbove ? kDropVl : 0;
   }
 }
 
