@@ -284,17 +284,32 @@ class DragonflyEngine final : public RoutingEngine {
   }
 
   // When the LMC ranges' detours need VLs the ports lack, routes again with
-  // each range's later LIDs on its base LID's routes, and says why.
+  // each range's later LIDs on its base LID's routes, and says why. So too
+  // when the detours take every VL allowed and the base routes alone take
+  // fewer: the multicast trees would have no VL of their own
+  // (treesOnTheirOwnVl), and on the unicast levels a tree's turns closed
+  // credit loops with the detours' (a4 p2 h2 at LMC 2 on 3 VLs): the later
+  // LIDs' paths apart are not worth a fabric that can deadlock.
   static std::optional<std::string> withoutDetours(
       const Fabric& fabric, const routing::SwitchGraph& graph, const DragonflyShape& shape,
       const routing::dragonfly::PortMap& ports, unsigned threads, std::uint8_t allowed,
       routing::dragonfly::DragonflyTables& tables, routing::dragonfly::VlPlan& vls) {
-    if ((!vls.problem && vls.levels <= allowed) || !hasLmcRanges(tables)) return std::nullopt;
-    auto note = fmt::format(
-        "LMC: a range's later LIDs take its base LID's routes: apart they would need {}",
-        vls.problem ? *vls.problem : fmt::format("{} VLs ({} allowed)", vls.levels, allowed));
-    tables = routing::dragonfly::routeDragonfly(fabric, graph, shape, ports, threads, false);
-    vls = routing::dragonfly::planVls(graph, ports, tables, threads);
+    const bool fits = !vls.problem && vls.levels <= allowed;
+    if ((fits && vls.levels < allowed) || !hasLmcRanges(tables)) return std::nullopt;
+    auto base = routing::dragonfly::routeDragonfly(fabric, graph, shape, ports, threads, false);
+    auto baseVls = routing::dragonfly::planVls(graph, ports, base, threads);
+    if (fits && (baseVls.problem || baseVls.levels >= vls.levels)) return std::nullopt;
+    auto note =
+        fits ? fmt::format(
+                   "LMC: a range's later LIDs take its base LID's routes: apart they would take "
+                   "all {} VLs allowed and leave the multicast trees none of their own",
+                   allowed)
+             : fmt::format(
+                   "LMC: a range's later LIDs take its base LID's routes: apart they would need {}",
+                   vls.problem ? *vls.problem
+                               : fmt::format("{} VLs ({} allowed)", vls.levels, allowed));
+    tables = std::move(base);
+    vls = std::move(baseVls);
     return note;
   }
 
