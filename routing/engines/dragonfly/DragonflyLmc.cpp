@@ -341,16 +341,7 @@ class AlternatePlanner {
 bool planAlternates(const SwitchGraph& graph, const PortMap& ports, DragonflyTables& tables,
                     bool ownSl) {
   const auto& targets = tables.targets;
-  std::vector<std::pair<std::size_t, std::size_t>> ranges;  // base LID, LIDs in the range
-  for (std::size_t lid = 1; lid < targets.size(); ++lid) {
-    const LidTarget& t = targets[lid];
-    if (t.sw == kNoSwitch || t.kind != LidKind::Ca || t.rangeOffset != 0) continue;
-    std::size_t count = 1;
-    while (lid + count < targets.size() && targets[lid + count].sw == t.sw &&
-           targets[lid + count].rangeOffset == count && targets[lid + count].kind == LidKind::Ca)
-      ++count;
-    if (count > 1) ranges.emplace_back(lid, count);
-  }
+  const auto ranges = lmcRanges(targets);  // base LID, LIDs in the range
   if (ranges.empty()) return true;
   // Each distinct later LID's plan walks every switch's route a few times
   // per port: past this many (switches^2 x later LIDs per port x degree),

@@ -392,4 +392,18 @@ void planGroups(const SwitchGraph& graph, const DragonflyShape& shape, const Por
   });
 }
 
+std::vector<std::pair<std::size_t, std::size_t>> lmcRanges(const std::vector<LidTarget>& targets) {
+  std::vector<std::pair<std::size_t, std::size_t>> ranges;
+  for (std::size_t lid = 1; lid < targets.size(); ++lid) {
+    const LidTarget& t = targets[lid];
+    if (t.sw == kNoSwitch || t.kind != LidKind::Ca || t.rangeOffset != 0) continue;
+    std::size_t count = 1;
+    while (lid + count < targets.size() && targets[lid + count].sw == t.sw &&
+           targets[lid + count].rangeOffset == count && targets[lid + count].kind == LidKind::Ca)
+      ++count;
+    if (count > 1) ranges.emplace_back(lid, count);
+  }
+  return ranges;
+}
+
 }  // namespace ibsm::routing::dragonfly

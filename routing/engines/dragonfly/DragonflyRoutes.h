@@ -17,6 +17,7 @@
 #include <ibsm/Routing.h>
 
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 #include "routing/engines/BalancedLfts.h"
@@ -71,6 +72,10 @@ DragonflyTables routeDragonfly(const Fabric& fabric, const SwitchGraph& graph,
 
 // Writes the tables into per-switch LFTs (index = NodeId, like RoutingResult),
 // on up to `threads` threads.
+// The LMC ranges of CA ports that hold more than one LID, by base LID:
+// (base LID, LIDs in the range).
+std::vector<std::pair<std::size_t, std::size_t>> lmcRanges(const std::vector<LidTarget>& targets);
+
 std::vector<Lft> toLfts(const Fabric& fabric, const SwitchGraph& graph,
                         const DragonflyTables& tables, unsigned threads);
 

@@ -401,18 +401,9 @@ class ValiantPlanner {
 
 void planValiant(const SwitchGraph& graph, const PortMap& ports, const GroupIndex& groups,
                  DragonflyTables& tables, std::uint8_t laterSls) {
-  const auto& targets = tables.targets;
   tables.laterSl.assign(tables.out.size(), 0);
   ValiantPlanner planner(graph, ports, groups, std::max<std::uint8_t>(laterSls, 1));
-  for (std::size_t lid = 1; lid < targets.size(); ++lid) {
-    const LidTarget& t = targets[lid];
-    if (t.sw == kNoSwitch || t.kind != LidKind::Ca || t.rangeOffset != 0) continue;
-    std::size_t count = 1;
-    while (lid + count < targets.size() && targets[lid + count].sw == t.sw &&
-           targets[lid + count].rangeOffset == count && targets[lid + count].kind == LidKind::Ca)
-      ++count;
-    if (count > 1) planner.planRange(tables, lid, count);
-  }
+  for (const auto& [lid, count] : lmcRanges(tables.targets)) planner.planRange(tables, lid, count);
   tables.laterTurns = planner.levels();
 }
 

@@ -100,6 +100,18 @@ TEST(DragonflyLmc, SecondLidsTakeOtherCablesBetweenTheGroups) {
   EXPECT_GT(apart * 2, pairs) << apart << " of " << pairs << " (switch, port) pairs apart";
 }
 
+// Every switch sends each of a port's 4 LIDs (LMC 2) out of the port it
+// sends the base LID.
+void expectLaterLidsOnBaseRoutes(const Fabric& f, const RoutingResult& r) {
+  for (const NodeId host : f.endNodes()) {
+    const Lid base = f.port({host, 1}).lid;
+    for (const NodeId s : f.switches())
+      for (std::uint16_t k = 1; k < 4; ++k)
+        ASSERT_EQ(r.lfts[s].at(Lid{static_cast<std::uint16_t>(base.value + k)}),
+                  r.lfts[s].at(base));
+  }
+}
+
 // Three VLs allowed: detours through a third group take all three (the
 // minimal routes two, a second global link one more) and leave the
 // multicast trees none of their own, and on the unicast levels a tree's
@@ -115,13 +127,7 @@ TEST(DragonflyLmc, OnThreeVlsTheLaterLidsLeaveTheMulticastTreesAVl) {
   EXPECT_TRUE(std::ranges::any_of(r.notes, [](const std::string& n) {
     return n.find("leave the multicast trees none of their own") != std::string::npos;
   })) << ::testing::PrintToString(r.notes);
-  for (const NodeId host : f.endNodes()) {
-    const Lid base = f.port({host, 1}).lid;
-    for (const NodeId s : f.switches())
-      for (std::uint16_t k = 1; k < 4; ++k)
-        ASSERT_EQ(r.lfts[s].at(Lid{static_cast<std::uint16_t>(base.value + k)}),
-                  r.lfts[s].at(base));
-  }
+  expectLaterLidsOnBaseRoutes(f, r);
 }
 
 TEST(DragonflyLmc, ADegradedDragonflyStaysFreeOfCreditLoops) {
@@ -141,13 +147,7 @@ TEST(DragonflyLmc, WithoutTheVlsLaterLidsTakeTheBaseRoutes) {
   const RoutingResult r = route(f, /*maxVls=*/2);
   ASSERT_EQ(r.engine, "dragonfly");
   EXPECT_EQ(r.vlsUsed, 2);
-  for (const NodeId host : f.endNodes()) {
-    const Lid base = f.port({host, 1}).lid;
-    for (const NodeId s : f.switches())
-      for (std::uint16_t k = 1; k < 4; ++k)
-        ASSERT_EQ(r.lfts[s].at(Lid{static_cast<std::uint16_t>(base.value + k)}),
-                  r.lfts[s].at(base));
-  }
+  expectLaterLidsOnBaseRoutes(f, r);
 }
 
 // With the VLs for it, a switch whose route toward a later LID leaves its
