@@ -39,7 +39,6 @@ bool unknownBlock(const HeldSubnet&, const SwitchInfoTarget&) {
 std::vector<ProgramStep> pkeyReadsAhead(const HeldSubnet& held) {
   if (!held.hasObservation()) return {};
   const discovery::DiscoveredSubnet& seen = held.observed();
-  const auto& table = held.table<PKeyKind>();
   std::vector<std::vector<ProgramStep>> byPort;
   for (const auto& [ref, info] : seen.portInfo) {
     if (ref.node >= seen.fabric.size() || ref.port >= seen.fabric.node(ref.node).ports.size())
@@ -50,7 +49,7 @@ std::vector<ProgramStep> pkeyReadsAhead(const HeldSubnet& held) {
     const std::uint16_t blocks = pkeyBlockCount(entries);
     std::vector<std::uint16_t> unknown;
     for (std::uint16_t b = 0; b < blocks; ++b)
-      if (table.state(owner, b) == BlockState::Unknown) unknown.push_back(b);
+      if (held.state<PKeyKind>(owner, b) == BlockState::Unknown) unknown.push_back(b);
     if (unknown.empty()) continue;  // a sweep that knows them: the path is not even worked out
     auto path = pathToPort(seen, ref);
     if (!path) continue;

@@ -64,7 +64,7 @@ BlockTarget<VlArbKind> targetOf(const PortTables& port, std::uint16_t block) {
 }
 
 void readBlock(const DiffInput& in, const PortTables& port, std::uint16_t block, ProgramDiff& out) {
-  if (in.held.table<VlArbKind>().state(port.owner, block) != BlockState::Unknown) return;
+  if (in.held.state<VlArbKind>(port.owner, block) != BlockState::Unknown) return;
   out.phase(ProgramPhase::ReadVlArb)
       .push_back(
           ProgramStep{targetOf(port, block),
@@ -116,8 +116,7 @@ void diffVlArb(const DiffInput& in, ProgramDiff& out) {
     // plan's.
     if (!planned && !in.saReads) continue;
     if (!planned && std::ranges::none_of(blocks, [&](const BlockSpan& b) {
-          return b.used() != 0 &&
-                 in.held.table<VlArbKind>().state(owner, b.block) == BlockState::Unknown;
+          return b.used() != 0 && in.held.state<VlArbKind>(owner, b.block) == BlockState::Unknown;
         }))
       continue;
     // A switch takes the SMP on any route; a CA only for the port it came in on.
