@@ -31,6 +31,7 @@
 #include <vector>
 
 #include "qos/QosDraft.h"
+#include "routing/multicast/McSl.h"
 
 namespace ibsm::qos {
 namespace {
@@ -215,6 +216,14 @@ std::optional<std::string> pairSlConflict(const ResolvedQos* policy, const Routi
 
 Result<QosTables> planQosFor(const Fabric& fabric, const QosOptions& options,
                              const ResolvedQos* policy, RoutingResult& routing) {
+  // Under QoS the trees stay on their groups' SLs (layerTables()): SL 15 is
+  // a class's SL, layered as SL 0, so a layer the plan shared with the
+  // trees (RoutingResult::treesShareVl) is given back, as a VL of their own
+  // is.
+  if (routing.treesShareVl) {
+    for (Sl2VlEntry& e : routing.sl2vl) e.vl[routing::kTreeSl] = e.vl[0];
+    routing.treesShareVl.reset();
+  }
   auto tables = planQosTables(fabric, options, policy, routing.sl2vl);
   if (tables) adoptLayeredSl2Vl(*tables, routing);
   if (tables)

@@ -151,6 +151,12 @@ struct MulticastOptions {
   // root every tree at the one most central switch (OpenSM's choice, kept
   // for comparisons).
   bool spreadRoots{true};
+  // Every tree a subtree of one: rooted at the most central switch, each
+  // switch climbing the same cable for every group (routing/multicast/
+  // McTreeBuilder.h OneTree). Where the trees share a VL with unicast routes
+  // (RoutingResult::treesShareVl): the engine proved that tree's turns free
+  // of credit loops with them. Overrides spreadRoots.
+  bool oneTree{false};
   // Not owned; nullptr: computed for this plan alone.
   McTopologyCache* cache{nullptr};
 };

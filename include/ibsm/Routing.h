@@ -135,6 +135,13 @@ struct RoutingResult {
   // PathRecords, the credit-loop judge walks each pair on its SL, `ibsm path`
   // walks it so. Empty: every pair on SL 0.
   std::vector<PairSl> pairSls{};
+  // Set where the engine's layers took every VL allowed and planSubnet()
+  // found one of them the multicast trees can share without a credit loop
+  // (routing/plan/SharedTreeVl.h): every group travels on SL 15, which
+  // every switch's SL2VL maps to this VL, and every tree is part of one
+  // rooted at the most central switch (MulticastOptions::oneTree). nullopt:
+  // the trees own a VL (routing/multicast/McSl.h) or ride their groups' SLs.
+  std::optional<std::uint8_t> treesShareVl{};
 };
 
 class RoutingEngine {

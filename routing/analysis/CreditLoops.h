@@ -64,6 +64,10 @@ class ChannelDependencies {
   // copies on a cable are on the VLs its sending switch gives them from
   // each of its other tree ports (port 0 and CA ports included).
   void addTree(std::span<const McPortMask* const> masks, std::uint8_t sl);
+  // Adds the wait of traffic entering a switch by the cable `c1` for the
+  // cable `c2` leaving it, both on VL `vl`: a turn some multicast copy may
+  // take where every tree travels on one VL (routing/plan/SharedTreeVl.h).
+  void addTurn(ChannelId c1, ChannelId c2, std::uint8_t vl);
   // Whether that tree makes the dependency (c1, v1) -> (c2, v2).
   bool treeMakes(std::span<const McPortMask* const> masks, std::uint8_t sl, ChannelId c1,
                  std::uint8_t v1, ChannelId c2, std::uint8_t v2) const;
@@ -128,5 +132,10 @@ class ChannelDependencies {
   std::vector<Named> named_;            // scratch of addPairSls
   std::uint16_t used_{0};               // VLs some walked hop between switches is on
 };
+
+// The dependencies of every destination's routes in `view`, on every SL a
+// path can carry (add()), walked on `threads` threads (0: all cores); the
+// same set on any number.
+ChannelDependencies routeDependencies(const ForwardingView& view, unsigned threads);
 
 }  // namespace ibsm::analysis

@@ -59,6 +59,16 @@ void ChannelDependencies::addTree(std::span<const McPortMask* const> masks, std:
   }
 }
 
+void ChannelDependencies::addTurn(ChannelId c1, ChannelId c2, std::uint8_t vl) {
+  const std::size_t i = slot(c1, view_.channel(c1).to, c2);
+  if (!perVl_) {
+    single_[i >> 6] |= std::uint64_t{1} << (i & 63);
+    return;
+  }
+  depVls_[i * vls_ + vl] |= static_cast<std::uint16_t>(1u << vl);
+  used_ = static_cast<std::uint16_t>(used_ | (1u << vl));
+}
+
 bool ChannelDependencies::treeMakes(std::span<const McPortMask* const> masks, std::uint8_t sl,
                                     ChannelId c1, std::uint8_t v1, ChannelId c2,
                                     std::uint8_t v2) const {

@@ -14,18 +14,17 @@
 #include "routing/analysis/NextHops.h"
 
 namespace ibsm {
+namespace analysis {
 
-CreditLoopReport findCreditLoops(const Fabric& fabric, const RoutingResult& result,
-                                 unsigned threads) {
-  const analysis::ForwardingView view(fabric, result, threads);
+ChannelDependencies routeDependencies(const ForwardingView& view, unsigned threads) {
   const auto destinations = view.destinations();
   constexpr std::size_t kGrain = 16;
   const std::size_t chunks = (destinations.size() + kGrain - 1) / kGrain;
   const unsigned workers = std::max<unsigned>(
       1, static_cast<unsigned>(std::min<std::size_t>(threadCount(threads), chunks)));
-  const analysis::ChannelDependencies blank(view);
-  std::vector<analysis::NextHops> hops(workers, analysis::NextHops(view));
-  std::vector<analysis::ChannelDependencies> deps(workers, blank);
+  const ChannelDependencies blank(view);
+  std::vector<NextHops> hops(workers, NextHops(view));
+  std::vector<ChannelDependencies> deps(workers, blank);
   parallelFor(workers, destinations.size(), kGrain,
               [&](std::size_t begin, std::size_t end, unsigned w) {
                 for (std::size_t i = begin; i < end; ++i) {
@@ -34,7 +33,15 @@ CreditLoopReport findCreditLoops(const Fabric& fabric, const RoutingResult& resu
                 }
               });
   for (unsigned w = 1; w < workers; ++w) deps[0].merge(deps[w]);
-  return deps[0].report(result.vlsUsed);
+  return std::move(deps[0]);
+}
+
+}  // namespace analysis
+
+CreditLoopReport findCreditLoops(const Fabric& fabric, const RoutingResult& result,
+                                 unsigned threads) {
+  const analysis::ForwardingView view(fabric, result, threads);
+  return analysis::routeDependencies(view, threads).report(result.vlsUsed);
 }
 
 }  // namespace ibsm

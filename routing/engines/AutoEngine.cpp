@@ -26,6 +26,7 @@
 #include <ibsm/FatTree.h>
 #include <ibsm/StableRoutes.h>
 
+#include "routing/engines/SharedTreeVl.h"
 #include "routing/engines/sssp/SsspRoutes.h"
 
 namespace ibsm {
@@ -59,6 +60,22 @@ std::uint64_t busiest(const Fabric& fabric, const RoutingResult& r) {
   const routing::SwitchGraph graph(fabric);
   const routing::sssp::Channels channels(graph);
   return routing::sssp::busiestChannel(graph, channels, r.lfts);
+}
+
+// sssp's layers took every VL allowed and no layer could take the trees
+// (routing/engines/SharedTreeVl.h): its note says they may close a loop.
+bool treesAtRisk(const Fabric& fabric, const RoutingResult& sssp) {
+  return !sssp.sl2vl.empty() && !routing::treesSafe(fabric, sssp);
+}
+
+// Why auto keeps `engine` over sssp whatever their busiest links: sssp's
+// layers took every VL allowed and left the multicast trees none they could
+// share without a credit loop (SharedTreeVl.h); `engine`'s trees are safe.
+std::string treesKeep(std::string_view engine, std::uint8_t layers) {
+  return fmt::format(
+      "auto kept {}: sssp's {} layers take every VL allowed and leave the multicast trees no "
+      "layer they can share without a credit loop, where {}'s trees close none",
+      engine, layers, engine);
 }
 
 class AutoEngine final : public RoutingEngine {
@@ -112,6 +129,10 @@ class AutoEngine final : public RoutingEngine {
     if (!shape || !shape->unevenLeaves) return ftree;
     auto sssp = makeSsspEngine()->route(fabric, options);
     if (!sssp) return ftree;
+    if (treesAtRisk(fabric, *sssp) && routing::treesSafe(fabric, ftree)) {
+      ftree.notes.insert(ftree.notes.begin() + 1, treesKeep("ftree", sssp->vlsUsed));
+      return ftree;
+    }
     const auto mine = busiest(fabric, *sssp), theirs = busiest(fabric, ftree);
     if (mine >= theirs) return ftree;
     sssp->notes.insert(sssp->notes.begin(),
@@ -143,6 +164,10 @@ class AutoEngine final : public RoutingEngine {
     auto sssp = small && shape && !whole(*shape)
                     ? makeSsspEngine()->route(fabric, options)
                     : Result<RoutingResult>(fail("too large to compare"));
+    if (sssp && treesAtRisk(fabric, *sssp) && routing::treesSafe(fabric, dragonfly)) {
+      dragonfly.notes.insert(dragonfly.notes.begin(), treesKeep("dragonfly", sssp->vlsUsed));
+      sssp = fail("its trees unsafe");
+    }
     if (sssp) {
       const auto mine = busiest(fabric, *sssp), theirs = busiest(fabric, dragonfly);
       if (takesSssp(mine, theirs, dragonfly.followedPrevious)) {

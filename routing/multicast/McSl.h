@@ -37,6 +37,8 @@
 #include <span>
 #include <vector>
 
+#include "routing/graph/SwitchGraph.h"
+
 namespace ibsm::routing {
 
 inline constexpr std::uint16_t kEverySl = 0xFFFF;
@@ -59,6 +61,21 @@ inline bool giveTreesAVlOfTheirOwn(std::vector<Sl2VlEntry>& sl2vl, std::uint8_t 
   if (sl2vl.empty() || used >= allowed || used >= 15) return false;
   for (Sl2VlEntry& e : sl2vl) e.vl[kTreeSl] = used;
   return true;
+}
+
+// Once the trees travel on kTreeSl, no unicast pair may: with no pair
+// named (RoutingResult::pairSls) the SA answers, and the judge walks, any SL
+// a route carries, SL 15 among them. So where none is named, names one --
+// the first switch to itself, which crosses no cable -- on SL 0; every pair
+// not named is on SL 0 too.
+inline void keepUnicastOffTheTreeSl(const SwitchGraph& graph, RoutingResult& result) {
+  if (!result.pairSls.empty()) return;
+  for (SwitchIndex s = 0; s < graph.size(); ++s)
+    for (const Endpoint& e : graph.endpoints(s))
+      if (e.switchPort == 0) {
+        result.pairSls.push_back(PairSl{.dlid = e.base, .source = e.owner, .sl = 0});
+        return;
+      }
 }
 
 namespace detail {

@@ -14,6 +14,32 @@ McTreeBuilder::McTreeBuilder(const SwitchGraph& graph)
       children_(graph.size(), 0),
       inTree_(graph.size(), false) {}
 
+UpCable upCable(const SwitchGraph& graph, SwitchIndex v, std::uint32_t rotation,
+                const std::vector<std::uint16_t>& hops) {
+  std::uint32_t choices = 0;
+  graph.forEachCable(v, [&](SwitchIndex t, const Cable&) { choices += hops[t] + 1 == hops[v]; });
+  UpCable out;
+  if (choices == 0) return out;
+  std::uint32_t pick = (rotation + v) % choices;
+  graph.forEachCable(v, [&](SwitchIndex t, const Cable& c) {
+    if (hops[t] + 1 != hops[v] || pick-- != 0) return;
+    out = UpCable{t, c.port, c.remotePort};
+  });
+  return out;
+}
+
+OneTree oneTree(McRoots& roots, const SwitchGraph& graph) {
+  OneTree out{std::vector<UpCable>(graph.size()), 0};
+  std::vector<SwitchIndex> root(roots.components(), kNoSwitch);
+  for (SwitchIndex s = 0; s < graph.size(); ++s) {
+    const std::uint32_t c = roots.component(s);
+    if (root[c] == kNoSwitch) root[c] = roots.candidates(c).front();
+    if (s != root[c]) out.up[s] = upCable(graph, s, 0, roots.hopsFrom(root[c]));
+  }
+  if (roots.components() > 0) out.firstRoot = root[0];
+  return out;
+}
+
 // Marks the path from `from` up to the first switch already in the tree.
 // Among the cables to switches one hop nearer the root (several parents,
 // parallel cables) the choice is rotated by switch and MLID.
@@ -24,15 +50,10 @@ void McTreeBuilder::climb(SwitchIndex from, SwitchIndex root, std::uint32_t rota
     inTree_[v] = true;
     touched_.push_back(v);
     if (v == root) return;
-    std::uint32_t choices = 0;
-    graph_.forEachCable(v, [&](SwitchIndex t, const Cable&) { choices += hops[t] + 1 == hops[v]; });
-    std::uint32_t pick = (rotation + v) % choices;
-    graph_.forEachCable(v, [&](SwitchIndex t, const Cable& c) {
-      if (hops[t] + 1 != hops[v] || pick-- != 0) return;
-      parent_[v] = t;
-      upPort_[v] = c.port;
-      downPort_[v] = c.remotePort;
-    });
+    const UpCable up = upCable(graph_, v, rotation, hops);
+    parent_[v] = up.parent;
+    upPort_[v] = up.port;
+    downPort_[v] = up.remotePort;
     ++children_[parent_[v]];
     v = parent_[v];
   }

@@ -14,6 +14,45 @@
 
 namespace ibsm::routing {
 
+// The cable switch `v` climbs toward the root whose BFS hops are `hops`:
+// among the cables to switches one hop nearer (several parents, parallel
+// cables) the choice is rotated by switch and `rotation`; parent kNoSwitch
+// at the root.
+struct UpCable {
+  SwitchIndex parent{kNoSwitch};
+  std::uint8_t port{0};        // on v
+  std::uint8_t remotePort{0};  // on the parent
+};
+UpCable upCable(const SwitchGraph& graph, SwitchIndex v, std::uint32_t rotation,
+                const std::vector<std::uint16_t>& hops);
+
+// Every tree a subtree of one (MulticastOptions::oneTree): rooted at each
+// component's first candidate, each switch climbing its rotation-0 cable.
+// A copy then enters a switch from a child and leaves toward its parent or
+// another child, or enters from the parent and leaves toward a child
+// (oneTreeTurn): it climbs, then descends, never climbs again, so those
+// turns close no loop, and the trees none among themselves.
+struct OneTree {
+  std::vector<UpCable> up;  // by switch
+  SwitchIndex firstRoot{0};
+
+  // Whether the cable out of `from` by `port` climbs (is from's up cable)
+  // or descends (is the up cable of the switch it lands on, `to`, whose
+  // port there is `remotePort`).
+  bool climbs(SwitchIndex from, std::uint8_t port) const {
+    return up[from].parent != kNoSwitch && up[from].port == port;
+  }
+  bool descends(SwitchIndex to, std::uint8_t remotePort) const {
+    return up[to].parent != kNoSwitch && up[to].port == remotePort;
+  }
+  // A turn from cable a (climbs or descends) onto cable b, never back onto
+  // the neighbour a came from.
+  static bool turn(bool aClimbs, bool aDescends, bool bClimbs, bool bDescends) {
+    return (aClimbs && (bClimbs || bDescends)) || (aDescends && bDescends);
+  }
+};
+OneTree oneTree(McRoots& roots, const SwitchGraph& graph);
+
 class McTreeBuilder {
  public:
   explicit McTreeBuilder(const SwitchGraph& graph);

@@ -89,9 +89,9 @@ Result<MulticastPlan> planMulticast(const Fabric& fabric, const std::vector<McGr
     // that share a root turn their choice of parents instead.
     const auto& candidates = roots.candidates(c);
     const std::uint32_t offset = group->mlid.value - kFirstMlid.value;
-    const std::size_t spread = options.spreadRoots ? candidates.size() : 1;
+    const std::size_t spread = options.spreadRoots && !options.oneTree ? candidates.size() : 1;
     const SwitchIndex root = candidates[offset % spread];
-    const auto rotation = static_cast<std::uint32_t>(offset / spread);
+    const auto rotation = options.oneTree ? 0 : static_cast<std::uint32_t>(offset / spread);
     tree.root = graph.nodeId(root);
     tree.switches =
         builder.build(group->mlid, root, rotation, roots.hopsFrom(root), placed.placed, plan.mfts);

@@ -161,11 +161,12 @@ Result<void> routeHere(const PathArgs& args, const config::ConfigInUse& loaded,
   }
   out.sl2vl =
       programmedSl2VlEntries(plan->routing.sl2vl, plan->qosTables ? &*plan->qosTables : nullptr);
+  const MulticastOptions trees{.oneTree = plan->routing.treesShareVl.has_value()};
   out.fabric = std::move(plan->fabric);
   out.lfts = std::move(plan->routing.lfts);
   out.pairSls = std::move(plan->routing.pairSls);
   if (!args.mgid) return {};
-  auto multicast = planDryRunMulticast(out.fabric, *partitions);
+  auto multicast = planDryRunMulticast(out.fabric, *partitions, trees);
   if (!multicast) return std::unexpected(multicast.error());
   out.mfts = std::move(multicast->plan.mfts);
   for (const auto& g : multicast->routes) out.groups.emplace_back(g.mgid, g.mlid);

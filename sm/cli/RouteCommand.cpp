@@ -279,7 +279,8 @@ std::vector<std::uint8_t> checkTreesOnTheirSls(const SubnetPlan& plan, DryRunMul
   const auto sl2vl =
       programmedSl2VlEntries(plan.routing.sl2vl, plan.qosTables ? &*plan.qosTables : nullptr);
   const std::uint16_t carried = routing::slsCarriedEverywhere(sl2vl);
-  const bool ownVl = routing::treesHaveAVlOfTheirOwn(plan.fabric, sl2vl);
+  const bool ownVl =
+      plan.routing.treesShareVl.has_value() || routing::treesHaveAVlOfTheirOwn(plan.fabric, sl2vl);
   std::size_t moved = 0;
   for (std::size_t i = 0; i < multicast.groups.size(); ++i) {
     auto& g = multicast.groups[i];
@@ -336,7 +337,8 @@ int runRoute(const RouteArgs& args) {
   if (!qos) return inputError(qos.error());
   const auto reportStart = std::chrono::steady_clock::now();
   progress.phase("planning and checking multicast trees");
-  auto multicast = planDryRunMulticast(plan->fabric, inputs->partitions);
+  auto multicast = planDryRunMulticast(plan->fabric, inputs->partitions,
+                                       {.oneTree = plan->routing.treesShareVl.has_value()});
   if (!multicast) return inputError(multicast.error());
   RouteReport report = analyseWithTrees(*plan, *multicast, inputs->plan.routing.threads, progress);
   report.routeSeconds = routeSeconds;

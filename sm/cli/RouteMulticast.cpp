@@ -26,7 +26,8 @@ std::map<std::uint16_t, std::vector<McRouteMember>> endPortMembers(
 }  // namespace
 
 Result<DryRunMulticast> planDryRunMulticast(const Fabric& fabric,
-                                            const partition::PartitionConfig& config) {
+                                            const partition::PartitionConfig& config,
+                                            const MulticastOptions& options) {
   auto partitions = partition::planPartitions(fabric, config, std::nullopt);
   if (!partitions) return std::unexpected(partitions.error());
   auto specs = partition::multicastGroups(config);
@@ -46,7 +47,7 @@ Result<DryRunMulticast> planDryRunMulticast(const Fabric& fabric,
     out.groups.push_back({spec.mgid, mlid, spec.params, route.members, spec.where});
     out.routes.push_back(std::move(route));
   }
-  auto plan = planMulticast(fabric, out.routes);
+  auto plan = planMulticast(fabric, out.routes, options);
   if (!plan) return std::unexpected(plan.error());
   out.plan = std::move(*plan);
   out.report = analyseMulticast(fabric, out.plan, out.routes);

@@ -25,7 +25,10 @@ struct DryRunMulticast {
   MulticastReport report;
 };
 
+// `options`: oneTree where the routing shares a layer with the
+// trees (RoutingResult::treesShareVl), as the live SM plans them.
 [[nodiscard]] Result<DryRunMulticast> planDryRunMulticast(const Fabric& fabric,
-                                                          const partition::PartitionConfig& config);
+                                                          const partition::PartitionConfig& config,
+                                                          const MulticastOptions& options);
 
 }  // namespace ibsm::sm::cli

@@ -118,7 +118,7 @@ Result<SweepResult> MasterSweep::programMulticast() {
   std::optional<MulticastPlan> trees;
   if (auto groups = readGroups()) {
     std::vector<PlanNote> notes;
-    trees = planTreesOn(lastPlan_->fabric, *groups, mcTopology_.get(), notes);
+    trees = planTreesOn(*lastPlan_, *groups, mcTopology_.get(), notes);
     logNotes(*log_, notes);
   }
   SweepResult result;

@@ -64,12 +64,13 @@ void planQosTables(SubnetPlan& plan, const PlanWork& work, std::vector<PlanNote>
 
 }  // namespace
 
-std::optional<MulticastPlan> planTreesOn(const Fabric& fabric,
+std::optional<MulticastPlan> planTreesOn(const SubnetPlan& plan,
                                          const std::vector<McGroupRoute>& groups,
                                          McTopologyCache* cache, std::vector<PlanNote>& notes) {
   MulticastOptions options;
   options.cache = cache;
-  auto mfts = planMulticast(fabric, groups, options);
+  options.oneTree = plan.routing.treesShareVl.has_value();
+  auto mfts = planMulticast(plan.fabric, groups, options);
   if (!mfts) {
     // As for partitions: the trees of the last plan beat none.
     note(notes, spdlog::level::err,
@@ -94,7 +95,7 @@ PlannedSubnet computePlan(PlanWork work) {
     planPKeys(*plan, work, out.notes);
     planQosTables(*plan, work, out.notes);
     if (work.groups)
-      plan->multicast = planTreesOn(plan->fabric, *work.groups, work.mcCache.get(), out.notes);
+      plan->multicast = planTreesOn(*plan, *work.groups, work.mcCache.get(), out.notes);
   }
   out.plan = std::move(plan);
   return out;

@@ -68,9 +68,11 @@ struct PlannedSubnet {
 // Pure: the plan of `work` (routing, PKeys, QoS tables, multicast trees).
 [[nodiscard]] PlannedSubnet computePlan(PlanWork work);
 
-// The trees of `groups` on `fabric`; nullopt (and a note) when planning
-// them fails, so the MFTs stay as they are.
-std::optional<MulticastPlan> planTreesOn(const Fabric& fabric,
+// The trees of `groups` on `plan`'s fabric, every one part of one tree
+// (MulticastOptions::oneTree) where the routing shares a layer with them
+// (RoutingResult::treesShareVl); nullopt (and a note) when planning them
+// fails, so the MFTs stay as they are.
+std::optional<MulticastPlan> planTreesOn(const SubnetPlan& plan,
                                          const std::vector<McGroupRoute>& groups,
                                          McTopologyCache* cache, std::vector<PlanNote>& notes);
 

@@ -86,7 +86,7 @@ McGroupParams paramsOn(const SaSubnet& subnet, const McGroup& group) {
     if (const qos::QosLevel* level = qos::matchQos(*qos, {.pkey = pkey})) p.sl = level->sl;
   }
   p.sl = routing::groupTreeSl(p.sl, subnet.paths().slsCarriedEverywhere(),
-                              subnet.paths().treesHaveAVlOfTheirOwn());
+                              subnet.paths().treesOnTheTreeSl());
   return p;
 }
 

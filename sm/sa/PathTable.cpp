@@ -56,7 +56,8 @@ PathTable::PathTable(const Fabric& fabric, const RoutingResult& routing) {
   // A CA port's own table carries every SL (planSubnet(): all on VL 0), so
   // it leaves slsCarried and carriedEverywhere as they are; the trees' mark
   // is read off the switches' entries alone.
-  treesOwnVl_ = routing::treesHaveAVlOfTheirOwn(fabric, routing.sl2vl);
+  treesOnTreeSl_ =
+      routing.treesShareVl.has_value() || routing::treesHaveAVlOfTheirOwn(fabric, routing.sl2vl);
   indexPairSls(routing.pairSls);
 }
 

@@ -66,9 +66,11 @@ class PathTable {
   // The SLs every turn carries (bit i: SL i): what a multicast group's
   // tree may travel on whatever its turns (routing/multicast/McSl.h).
   std::uint16_t slsCarriedEverywhere() const { return carriedEverywhere_; }
-  // Whether the engine gave the multicast trees a VL of their own
-  // (routing/multicast/McSl.h treesHaveAVlOfTheirOwn of its SL2VL).
-  bool treesHaveAVlOfTheirOwn() const { return treesOwnVl_; }
+  // Whether every multicast group travels on SL 15: the engine gave the
+  // trees a VL of their own (routing/multicast/McSl.h
+  // treesHaveAVlOfTheirOwn of its SL2VL) or the plan one they share
+  // (RoutingResult::treesShareVl).
+  bool treesOnTheTreeSl() const { return treesOnTreeSl_; }
   // Index of a port among all the fabric's ports (node by node, port 0 on):
   // what per-port tables of the snapshot are indexed by.
   std::size_t index(PortRef p) const { return first_[p.node] + p.port; }
@@ -131,7 +133,7 @@ class PathTable {
   // slsCarried() of the turns that drop an SL, keyed (sw << 16 | in << 8 | out).
   std::unordered_map<std::uint64_t, std::uint16_t> slsCarried_;
   std::uint16_t carriedEverywhere_{0xFFFF};
-  bool treesOwnVl_{false};
+  bool treesOnTreeSl_{false};
   // RoutingResult::pairSls by destination LID: the pairs toward LID l are
   // pairSources_[pairStart_[l] .. pairStart_[l + 1]), sorted by source, on
   // pairSl_; pairStart_ empty when the engine names none.

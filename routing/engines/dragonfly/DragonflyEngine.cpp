@@ -14,6 +14,7 @@
 #include <string>
 
 #include "routing/engines/DeclaredVls.h"
+#include "routing/engines/SharedTreeVl.h"
 #include "routing/engines/dragonfly/DragonflyHint.h"
 #include "routing/engines/dragonfly/DragonflyRoutes.h"
 #include "routing/engines/dragonfly/DragonflySplitVls.h"
@@ -120,6 +121,7 @@ class DragonflyEngine final : public RoutingEngine {
       result.sl2vl = routing::dragonfly::sl2vlEntries(fabric, graph, ports, vls, options.threads);
     }
     treesOnTheirOwnVl(graph, result, allowed);
+    routing::shareATreeVl(fabric, result, options.threads);
     routeNotes(fabric, graph, tables, vls, result.notes);
     if (hintNote) {
       result.followedPrevious = true;
@@ -229,31 +231,22 @@ class DragonflyEngine final : public RoutingEngine {
   // The multicast trees on the VL above the levels when the ports and maxVls
   // leave one (routing/multicast/McSl.h): on SL 0 a tree shared the base
   // routes' VLs and its turns closed credit loops with theirs (issue 33).
-  // Every unicast pair then must keep SL 0 (on SL 15 it would ride one VL):
-  // with no pair named the SA answers, and the judge walks, any SL a route
-  // carries, so the engine names one pair -- the first switch to itself,
-  // which crosses no cable -- on SL 0, and every unnamed pair is on SL 0 too
-  // (RoutingResult::pairSls).
+  // Every unicast pair then must keep SL 0 (keepUnicastOffTheTreeSl). With
+  // no VL left, route() looks for a level the trees can share
+  // (routing/engines/SharedTreeVl.h).
   static void treesOnTheirOwnVl(const routing::SwitchGraph& graph, RoutingResult& result,
                                 std::uint8_t allowed) {
     if (result.sl2vl.empty()) return;
     if (!routing::giveTreesAVlOfTheirOwn(result.sl2vl, result.vlsUsed, allowed)) {
-      result.notes.push_back(fmt::format(
-          "multicast trees on their groups' SLs, with the unicast levels: no VL is left above "
-          "the {} levels ({} allowed), and a tree's turns may close a credit loop with theirs",
-          result.vlsUsed, allowed));
+      result.notes.push_back(
+          fmt::format("no VL is left above the {} levels ({} allowed) for the multicast trees",
+                      result.vlsUsed, allowed));
       return;
     }
     result.notes.push_back(fmt::format(
         "multicast trees on SL {} and VL {} of their own; every unicast pair on SL 0{}",
         routing::kTreeSl, result.vlsUsed, result.pairSls.empty() ? "" : " or the SL named"));
-    if (!result.pairSls.empty()) return;
-    for (routing::SwitchIndex s = 0; s < graph.size(); ++s)
-      for (const routing::Endpoint& e : graph.endpoints(s))
-        if (e.switchPort == 0) {
-          result.pairSls.push_back(PairSl{.dlid = e.base, .source = e.owner, .sl = 0});
-          return;
-        }
+    routing::keepUnicastOffTheTreeSl(graph, result);
   }
 
   static void takeSplit(const Fabric& fabric, const routing::SwitchGraph& graph,

@@ -17,7 +17,9 @@
 // VL is left above them, SL 15 (routing/multicast/McSl.h kTreeSl, no pair's)
 // maps to it at every turn and the multicast trees travel on SL 15: a tree
 // on SL 0 shared VL 0 with layer 0 and its turns closed credit loops with
-// the unicast routes' (issue 33).
+// the unicast routes' (issue 33). With no VL left, layer 0 is planned with
+// the turns of trees rooted at one switch in it (SsspLayers.h) and the trees
+// share a layer (routing/engines/SharedTreeVl.h).
 #include <fmt/format.h>
 #include <ibsm/Engines.h>
 
@@ -25,10 +27,12 @@
 #include <string>
 
 #include "routing/engines/DeclaredVls.h"
+#include "routing/engines/SharedTreeVl.h"
 #include "routing/engines/sssp/SsspChoice.h"
 #include "routing/engines/sssp/SsspLayers.h"
 #include "routing/engines/sssp/SsspRoutes.h"
 #include "routing/multicast/McSl.h"
+#include "routing/multicast/McTreeBuilder.h"
 
 namespace ibsm {
 namespace {
@@ -71,10 +75,22 @@ std::string treesNote(std::vector<Sl2VlEntry>& sl2vl, std::uint8_t layers, std::
     return fmt::format("multicast trees on SL {} and VL {} of their own, apart from the layers",
                        routing::kTreeSl, layers);
   }
-  return fmt::format(
-      "multicast trees on their groups' SLs, with the layers: no VL is left above the {} layers "
-      "({} allowed), and a tree's turns may close a credit loop with the unicast routes'",
-      layers, allowed);
+  return fmt::format("no VL is left above the {} layers ({} allowed) for the multicast trees",
+                     layers, allowed);
+}
+
+// With every VL allowed taken: the layers planned again with the turns of
+// the one tree planMulticast() makes every tree part of (oneTree) laid on
+// layer 0 (SsspLayers.h), taken when they still fit.
+bool layTreesOnLayer0(const routing::SwitchGraph& graph, const routing::sssp::Channels& channels,
+                      const routing::sssp::SsspTables& tables, std::uint8_t allowed,
+                      routing::sssp::LayerPlan& plan) {
+  routing::McRoots roots(graph);
+  const routing::OneTree trees = routing::oneTree(roots, graph);
+  auto laid = routing::sssp::planLayers(graph, channels, tables, allowed, &trees);
+  if (laid.problem) return false;
+  plan = std::move(laid);
+  return true;
 }
 
 class SsspEngine final : public RoutingEngine {
@@ -87,8 +103,10 @@ class SsspEngine final : public RoutingEngine {
     auto choice = routing::sssp::routeByClass(fabric, graph, channels, kPasses, options.threads);
     auto& tables = choice.tables;
     const std::uint8_t allowed = std::min(options.maxVls, routing::declaredDataVls(fabric));
-    const auto plan =
+    auto plan =
         routing::sssp::planLayers(graph, channels, tables, std::max<std::uint8_t>(allowed, 1));
+    const bool treesLaid = plan.layers == allowed && plan.layers > 1 && !plan.problem &&
+                           layTreesOnLayer0(graph, channels, tables, allowed, plan);
     if (plan.problem)
       return fail(fmt::format("sssp: {} (the ports declare {}, maxVls allows {})", *plan.problem,
                               routing::declaredDataVls(fabric), options.maxVls));
@@ -113,6 +131,11 @@ class SsspEngine final : public RoutingEngine {
           "(switch, LID) up a layer; {} (source port, LID) pairs travel on SL 1-{}",
           plan.layers, plan.cuts, plan.raised.size(), result.pairSls.size(), plan.layers - 1));
       result.notes.push_back(treesNote(result.sl2vl, plan.layers, allowed));
+      routing::shareATreeVl(fabric, result, options.threads);
+      if (treesLaid)
+        result.notes.push_back(
+            "layer 0 planned with the turns of one multicast tree rooted at the most central "
+            "switch in it, so that the trees, each part of that one, may share VL 0");
     }
     if (tables.unroutedEntries > 0)
       result.notes.push_back(fmt::format(

@@ -26,6 +26,7 @@
 #include <vector>
 
 #include "routing/engines/sssp/SsspRoutes.h"
+#include "routing/multicast/McTreeBuilder.h"
 
 namespace ibsm::routing::sssp {
 
@@ -43,7 +44,13 @@ struct LayerPlan {
   std::vector<RaisedRoute> raised;     // by LID, then switch
 };
 
+// `trees` (null: none): every turn a copy of one of the multicast trees may
+// take is laid on layer 0 first and never moved, so layer 0 stays free of
+// loops with them: where the layers take every VL allowed, the trees share
+// VL 0 (routing/engines/SharedTreeVl.h). They close no loop among
+// themselves, so every cycle the search finds holds a route's dependency
+// to cut.
 LayerPlan planLayers(const SwitchGraph& graph, const Channels& channels, const SsspTables& tables,
-                     std::uint8_t allowed);
+                     std::uint8_t allowed, const OneTree* trees = nullptr);
 
 }  // namespace ibsm::routing::sssp

@@ -87,7 +87,7 @@ TEST_F(McTreeSlTest, TheCaPortsTablesLeaveTheTreesTheirVl) {
     mc.sa.plan.routing.sl2vl.push_back({.sw = host, .inPort = 0, .outPort = 1, .vl = {}});
   mc.sa.plan.routing.vlsUsed = 2;
   mc.sa.rebuild();
-  EXPECT_TRUE(mc.sa.subnet->paths().treesHaveAVlOfTheirOwn());
+  EXPECT_TRUE(mc.sa.subnet->paths().treesOnTheTreeSl());
   EXPECT_EQ(mc.sa.subnet->paths().slsCarriedEverywhere(), 0xFFFF);
   McMemberRecord r = mc.create(1, kAppGroup);
   r.sl = 5;

@@ -2,6 +2,7 @@
 // the plan's LFTs independently and by changing the fabric under them.
 #include <gtest/gtest.h>
 
+#include "routing/engines/SharedTreeVl.h"
 #include "sm/sa/PathRecords.h"
 #include "tests/sm/sa/SaFixture.h"
 
@@ -296,12 +297,14 @@ TEST_F(PathSlTest, WithoutAPartitionSlAPathGetsTheLowestSlTheRouteCarries) {
 }
 
 // The dragonfly engine carries every SL alike on its levels, so the
-// partition's SL stands -- unless a VL is left above the levels: then the
-// multicast trees take it on SL 15 (routing/multicast/McSl.h) and the engine
-// names its pairs on SL 0, which the SA answers (the engine's plan wins, as
-// for sssp), so that no unicast path rides the trees' VL.
-TEST(PathSlDragonflyTest, TheDragonflyEngineCarriesEverySlSoThePartitionsSlStands) {
-  for (const auto& [maxVls, sl] : {std::pair<std::uint8_t, std::uint8_t>{2, 6}, {8, 0}}) {
+// partition's SL would stand; but the multicast trees travel on SL 15 --
+// on a VL of their own where one is left above the levels
+// (routing/multicast/McSl.h), else on a level they share
+// (routing/engines/SharedTreeVl.h) -- and the engine names its pairs on SL 0,
+// which the SA answers (the engine's plan wins, as for sssp), so that no
+// unicast path rides SL 15. Without QoS an SL picks nothing but the VL.
+TEST(PathSlDragonflyTest, TheDragonflyEngineKeepsUnicastOffTheTreesSl) {
+  for (const auto& [maxVls, sl] : {std::pair<std::uint8_t, std::uint8_t>{2, 0}, {8, 0}}) {
     SaFixture sa(DragonflySpec{.a = 4, .p = 2, .h = 2, .g = 3});
     PlanInputs inputs;
     inputs.engines = {"dragonfly"};
@@ -310,6 +313,7 @@ TEST(PathSlDragonflyTest, TheDragonflyEngineCarriesEverySlSoThePartitionsSlStand
     ASSERT_TRUE(plan) << plan.error().message;
     ASSERT_FALSE(plan->routing.sl2vl.empty()) << "a plan with SL2VL on its turns";
     ASSERT_EQ(plan->routing.vlsUsed, 2);
+    EXPECT_TRUE(routing::treesSafe(plan->fabric, plan->routing)) << "maxVls " << int{maxVls};
     sa.plan = std::move(*plan);
     sa.slByPKey[0x7FFF] = 6;
     sa.rebuild();
