@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <future>
 #include <iterator>
 #include <type_traits>
 #include <variant>
@@ -122,6 +123,21 @@ unsigned kindsRead(const std::vector<ProgramStep>& reads) {
   return mask;
 }
 
+// `more`'s steps after `out`'s, phase by phase, and its notes after
+// `out`'s.
+void appendDiff(ProgramDiff& out, ProgramDiff more) {
+  for (std::size_t p = 0; p < kProgramPhases; ++p) {
+    auto& to = out.phases[p];
+    auto& from = more.phases[p];
+    if (to.empty()) {
+      to = std::move(from);
+      continue;
+    }
+    to.insert(to.end(), std::make_move_iterator(from.begin()), std::make_move_iterator(from.end()));
+  }
+  std::ranges::move(more.notes, std::back_inserter(out.notes));
+}
+
 }  // namespace
 
 Result<void> settleAfterReads(const SubnetPlan& plan, const HeldSubnet& held,
@@ -190,8 +206,17 @@ Result<ProgramDiff> diff(const SubnetPlan& plan, const HeldSubnet& held,
     diffVlArb(in, out);
     return out;
   }
+  // The LFT part, the largest (48,240 blocks at radix 24, the wire idle
+  // until the diff is made: issue 32), beside the PortInfo part on a second
+  // thread. Both only read the plan and the held model -- the M_Key memo
+  // (HeldSubnet::keyCache) is diffPorts' alone -- and each writes its own
+  // ProgramDiff; the LFT steps and notes follow the PortInfo ones as when
+  // made one after the other.
+  ProgramDiff lfts;
+  auto lftPart = std::async(std::launch::async, [&in, &lfts] { diffLfts(in, lfts); });
   diffPorts(in, out);
-  diffLfts(in, out);
+  lftPart.get();
+  appendDiff(out, std::move(lfts));
   if (plan.multicast) diffMfts(in, out);
   if (plan.pkeys) diffPKeys(in, out);
   if (!plan.routing.sl2vl.empty() || plan.qosTables) diffSl2Vl(in, out);

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <array>
 #include <functional>
+#include <tuple>
 
 #include "sm/program/Diff.h"
 #include "sm/program/KeyRefusal.h"
@@ -54,6 +55,19 @@ std::pair<std::vector<ProgramStep>, std::size_t> withoutHeld(
   return {std::move(keep), deferred};
 }
 
+// The steps of a phase to send: the diff's own when nothing can be held
+// back (no copy: an LFT phase has ~48,000 steps at radix 24, ~20 ms to
+// copy), else those `split` keeps, into `kept`, the rest counted in
+// `deferred`.
+template <typename Split>
+const std::vector<ProgramStep>& stepsToSend(const std::vector<ProgramStep>& all, bool mayHold,
+                                            Split split, std::vector<ProgramStep>& kept,
+                                            std::size_t& deferred) {
+  if (!mayHold) return all;
+  std::tie(kept, deferred) = split(all);
+  return kept;
+}
+
 bool isMftPhase(ProgramPhase phase) {
   return phase == ProgramPhase::MftPrune || phase == ProgramPhase::Mfts ||
          phase == ProgramPhase::MftTop;
@@ -83,6 +97,41 @@ std::pair<std::vector<ProgramStep>, std::size_t> withoutMftHeld(
   }
   return {std::move(keep), deferred};
 }
+
+// A phase's SMPs go out while the rest are made: at most kPhaseAhead of
+// them queued or on the wire, the next submitted from each answer. Made all
+// before the first went out, an LFT phase of ~48,000 blocks (radix 24)
+// left the wire idle for ~40 ms of CPU, and each phase after it another
+// ~20-40 ms (issue 32); fed, the requests are made while the window waits
+// on answers. kPhaseAhead is more than any window the engine keeps, so
+// the window is never short of requests. The steps still go out in the
+// phase's order, and the phases stay the barriers (IBA order: LIDs before
+// LFTs, ARMED before ACTIVE): a phase ends once every step is answered.
+struct PhaseFeed {
+  MadEngine& engine;
+  const HeldSubnet& held;
+  const ProgramOptions& options;
+  const std::vector<ProgramStep>& steps;
+  std::vector<SmpReply>& replies;
+  std::size_t next = 0;
+
+  void start() {
+    while (next < steps.size() && next < SubnetProgrammer::kPhaseAhead) submitNext();
+  }
+
+  void submitNext() {
+    const std::size_t i = next++;
+    engine.submit(requestFor(steps[i], held, options), [this, i](const SmpRequest&,
+                                                                 const SmpReply& reply) {
+      replies[i] = reply;
+      // A failed transport or a cancel ends the run with an
+      // error: the steps not sent yet are not made to fail too.
+      if (reply.outcome == SmpOutcome::TransportFailed || reply.outcome == SmpOutcome::Cancelled)
+        next = steps.size();
+      if (next < steps.size()) submitNext();
+    });
+  }
+};
 
 }  // namespace
 
@@ -169,12 +218,11 @@ Result<std::vector<SmpReply>> SubnetProgrammer::runPhase(ProgramPhase phase,
   const auto start = clock();
   const std::uint64_t sentBefore = engine_.counters().sent;
   // The engine runs every callback before runUntilIdle() returns, so the
-  // replies can live in this frame.
+  // replies and the feed can live in this frame.
   std::vector<SmpReply> replies(steps.size());
-  for (std::size_t i = 0; i < steps.size(); ++i) {
-    engine_.submit(requestFor(steps[i], held_, options_),
-                   [&replies, i](const SmpRequest&, const SmpReply& reply) { replies[i] = reply; });
-  }
+  PhaseFeed feed{
+      .engine = engine_, .held = held_, .options = options_, .steps = steps, .replies = replies};
+  feed.start();
   if (auto idle = engine_.runUntilIdle(); !idle) return std::unexpected(idle.error());
   if (auto checked = readBackRefusedRetries(steps, replies, summary); !checked)
     return std::unexpected(checked.error());
@@ -311,8 +359,15 @@ Result<void> SubnetProgrammer::writePhases(const ProgramDiff& d,
                                            ProgramSummary& summary, Holds& holds) {
   const Fabric& fabric = held_.observed().fabric;
   for (const ProgramPhase phase : phases) {
-    const auto [steps, deferred] = withoutMftHeld(phase, d.phase(phase), holds.unprunedMlidBlocks,
-                                                  holds.mftFailed, holds.heldNodes);
+    std::vector<ProgramStep> kept;
+    std::size_t deferred = 0;
+    const auto& steps = stepsToSend(
+        d.phase(phase), !holds.empty(),
+        [&](const std::vector<ProgramStep>& all) {
+          return withoutMftHeld(phase, all, holds.unprunedMlidBlocks, holds.mftFailed,
+                                holds.heldNodes);
+        },
+        kept, deferred);
     auto replies = runPhase(phase, steps, deferred, summary);
     if (!replies) return std::unexpected(replies.error());
     for (std::size_t i = 0; i < steps.size(); ++i) {
@@ -365,7 +420,12 @@ Result<void> SubnetProgrammer::changeLinkStates(const ProgramDiff& d, ProgramSum
   auto broken = [&](PortRef p) {
     return holds.brokenPorts.contains(p) || holds.brokenPorts.contains(peer(p));
   };
-  auto [armSteps, armDeferred] = withoutHeld(d.phase(ProgramPhase::Armed), broken);
+  std::vector<ProgramStep> armKept;
+  std::size_t armDeferred = 0;
+  const auto& armSteps = stepsToSend(
+      d.phase(ProgramPhase::Armed), !holds.empty(),
+      [&](const std::vector<ProgramStep>& all) { return withoutHeld(all, broken); }, armKept,
+      armDeferred);
   auto armed = runPhase(ProgramPhase::Armed, armSteps, armDeferred, summary);
   if (!armed) return std::unexpected(armed.error());
   for (std::size_t i = 0; i < armSteps.size(); ++i)
@@ -374,7 +434,12 @@ Result<void> SubnetProgrammer::changeLinkStates(const ProgramDiff& d, ProgramSum
   auto held = [&](PortRef p) {
     return broken(p) || holds.heldNodes.contains(p.node) || holds.heldNodes.contains(peer(p).node);
   };
-  auto [activeSteps, activeDeferred] = withoutHeld(d.phase(ProgramPhase::Active), held);
+  std::vector<ProgramStep> activeKept;
+  std::size_t activeDeferred = 0;
+  const auto& activeSteps = stepsToSend(
+      d.phase(ProgramPhase::Active), !holds.empty(),
+      [&](const std::vector<ProgramStep>& all) { return withoutHeld(all, held); }, activeKept,
+      activeDeferred);
   auto active = runPhase(ProgramPhase::Active, activeSteps, activeDeferred, summary);
   if (!active) return std::unexpected(active.error());
   if (armDeferred + activeDeferred > 0) {

@@ -39,6 +39,11 @@ class ReadAhead;  // ReadAhead.h
 
 class SubnetProgrammer {
  public:
+  // How many of a phase's SMPs are made ahead of their answers, queued or
+  // on the wire: the rest are made as the first are answered
+  // (SubnetProgrammer.cpp, PhaseFeed). More than any window the engine keeps.
+  static constexpr std::size_t kPhaseAhead = 4096;
+
   SubnetProgrammer(MadEngine& engine, HeldSubnet& held, ProgramOptions options = {},
                    std::shared_ptr<spdlog::logger> logger = nullptr);
 
@@ -69,6 +74,11 @@ class SubnetProgrammer {
     // old entries; and switches with a failed MFT write: no top raise.
     std::set<std::uint16_t> unprunedMlidBlocks;
     std::set<NodeId> mftFailed;
+    // Nothing failed yet: no step of the next phase is held back.
+    bool empty() const {
+      return brokenPorts.empty() && heldNodes.empty() && unprunedMlidBlocks.empty() &&
+             mftFailed.empty();
+    }
   };
   // diff() off the loop while the engine serves `ahead`, then every read
   // ahead answered and recorded (ReadAhead.h).
