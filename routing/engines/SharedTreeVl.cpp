@@ -15,22 +15,13 @@ namespace {
 
 using analysis::ChannelId;
 
-// Every turn a copy of one of the trees may take (OneTree::turn), on VL `vl`.
+// Every turn a copy of one of the trees may take (OneTree::forEachTurn), on
+// VL `vl`.
 void addTreeTurns(const analysis::ForwardingView& view, const OneTree& tree, std::uint8_t vl,
                   analysis::ChannelDependencies& deps) {
-  const auto climbs = [&](const analysis::Channel& c) { return tree.climbs(c.from, c.port); };
-  const auto descends = [&](const analysis::Channel& c) {
-    return tree.descends(c.to, c.remotePort);
-  };
-  for (ChannelId c1 = 0; c1 < view.channelCount(); ++c1) {
-    const analysis::Channel& in = view.channel(c1);
-    if (!climbs(in) && !descends(in)) continue;
-    for (ChannelId c2 = view.firstChannel(in.to); c2 < view.firstChannel(in.to + 1); ++c2) {
-      const analysis::Channel& out = view.channel(c2);
-      if (out.to != in.from && OneTree::turn(climbs(in), descends(in), climbs(out), descends(out)))
-        deps.addTurn(c1, c2, vl);
-    }
-  }
+  tree.forEachTurn([&](SwitchIndex from, std::uint8_t in, SwitchIndex at, std::uint8_t out) {
+    deps.addTurn(view.target(from, in).channel, view.target(at, out).channel, vl);
+  });
 }
 
 // The layer and the first root (treeVlClosingNoLoop).

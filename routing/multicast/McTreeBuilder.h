@@ -30,25 +30,29 @@ UpCable upCable(const SwitchGraph& graph, SwitchIndex v, std::uint32_t rotation,
 // component's first candidate, each switch climbing its rotation-0 cable.
 // A copy then enters a switch from a child and leaves toward its parent or
 // another child, or enters from the parent and leaves toward a child
-// (oneTreeTurn): it climbs, then descends, never climbs again, so those
+// (forEachTurn): it climbs, then descends, never climbs again, so those
 // turns close no loop, and the trees none among themselves.
 struct OneTree {
   std::vector<UpCable> up;  // by switch
   SwitchIndex firstRoot{0};
 
-  // Whether the cable out of `from` by `port` climbs (is from's up cable)
-  // or descends (is the up cable of the switch it lands on, `to`, whose
-  // port there is `remotePort`).
-  bool climbs(SwitchIndex from, std::uint8_t port) const {
-    return up[from].parent != kNoSwitch && up[from].port == port;
-  }
-  bool descends(SwitchIndex to, std::uint8_t remotePort) const {
-    return up[to].parent != kNoSwitch && up[to].port == remotePort;
-  }
-  // A turn from cable a (climbs or descends) onto cable b, never back onto
-  // the neighbour a came from.
-  static bool turn(bool aClimbs, bool aDescends, bool bClimbs, bool bDescends) {
-    return (aClimbs && (bClimbs || bDescends)) || (aDescends && bDescends);
+  // Every such turn, as f(from, its port toward `at`, at, at's port out).
+  template <typename F>
+  void forEachTurn(F&& f) const {
+    std::vector<std::vector<SwitchIndex>> children(up.size());
+    for (SwitchIndex c = 0; c < up.size(); ++c)
+      if (up[c].parent != kNoSwitch) children[up[c].parent].push_back(c);
+    for (SwitchIndex at = 0; at < up.size(); ++at) {
+      const UpCable& mine = up[at];
+      for (const SwitchIndex c : children[at]) {
+        if (mine.parent != kNoSwitch) f(c, up[c].port, at, mine.port);  // on up
+        for (const SwitchIndex d : children[at])
+          if (d != c) f(c, up[c].port, at, up[d].remotePort);  // down another branch
+      }
+      if (mine.parent == kNoSwitch) continue;
+      for (const SwitchIndex d : children[at])
+        f(mine.parent, mine.remotePort, at, up[d].remotePort);  // on down
+    }
   }
 };
 OneTree oneTree(McRoots& roots, const SwitchGraph& graph);

@@ -153,7 +153,7 @@ std::uint8_t squeezeLayers(const Paths& paths, std::vector<std::uint8_t>& layer,
 LayerPlan planLayers(const SwitchGraph& graph, const Channels& channels, const SsspTables& tables,
                      std::uint8_t allowed, const OneTree* trees) {
   Paths paths = collectPaths(graph, channels, tables);
-  if (trees != nullptr) appendTreeTurns(graph, channels, *trees, paths);
+  if (trees != nullptr) appendTreeTurns(channels, *trees, paths);
   std::vector<std::uint8_t> layer(paths.size(), 0);
   LayerPlan plan;
   for (std::uint8_t l = 0;; ++l) {

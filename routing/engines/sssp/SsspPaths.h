@@ -27,10 +27,9 @@ struct Paths {
 Paths collectPaths(const SwitchGraph& graph, const Channels& ch, const SsspTables& tables);
 
 // Appends every turn a copy of one of the trees of `tree` may take
-// (routing/multicast/McTreeBuilder.h OneTree::turn) as a path of two
+// (routing/multicast/McTreeBuilder.h OneTree::forEachTurn) as a path of two
 // channels from kNoSwitch: pinned where it is put, never moved.
-void appendTreeTurns(const SwitchGraph& graph, const Channels& channels, const OneTree& tree,
-                     Paths& paths);
+void appendTreeTurns(const Channels& channels, const OneTree& tree, Paths& paths);
 
 // The dependencies of one layer as adjacency lists with counts, to which a
 // path is added only when the layer stays acyclic with it. The layer keeps
