@@ -46,6 +46,16 @@ class DrPath {
   std::string toString() const;
 
   auto operator<=>(const DrPath&) const = default;
+  // The hop counts and the ports of the hops: the entries past the last hop
+  // are always 0, so they are not compared. A route is looked up in hashed
+  // maps for each SMP (its port's M_Key, what its answer teaches), where
+  // comparing all 64 bytes was most of a look-up (issue 32).
+  bool operator==(const DrPath& other) const {
+    if (hops_ != other.hops_) return false;
+    for (std::uint8_t i = 1; i <= hops_; ++i)
+      if (path_[i] != other.path_[i]) return false;
+    return true;
+  }
 
  private:
   std::array<std::uint8_t, 64> path_{};

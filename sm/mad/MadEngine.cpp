@@ -136,7 +136,10 @@ unsigned MadEngine::attemptsFor(const Entry& e) const {
 
 void MadEngine::retrying(const Entry& e, unsigned attempts) {
   if (attempts > options_.retries) ++own_.lossRetries;
-  log_->debug("MAD-0107 {} timed out (attempt {}), retrying", describe(e.request), attempts);
+  // describe() formats the route: not for a line that is not logged (a
+  // lossy sweep retries thousands of SMPs, issue 32).
+  if (log_->should_log(spdlog::level::debug))
+    log_->debug("MAD-0107 {} timed out (attempt {}), retrying", describe(e.request), attempts);
 }
 
 void MadEngine::traceEnd(const Entry& e, const SmpReply& reply, MadClock::time_point sentAt) {
@@ -182,8 +185,7 @@ void MadEngine::complete(Entry& e, sm::mad::Completion<Smp>&& done) {
       rto_.sample(e.rtoKey, std::chrono::duration_cast<MadRto::Duration>(now() - done.sentAt));
   }
   if (reply.outcome == SmpOutcome::Ok) {
-    ports_.learn(e.request.to, *reply.smp);
-    if (const auto port = ports_.portAt(e.request.to); port && keyOf_) {
+    if (const auto port = ports_.learn(e.request.to, *reply.smp); port && keyOf_) {
       // Outside a rotation an answer says nothing HeldKeys keeps: the
       // port's current key (an HMAC, and the takeover's look-up) is not
       // worked out a second time for every answer.

@@ -31,6 +31,8 @@
 #include <utility>
 #include <vector>
 
+#include "sm/mad/RingQueue.h"
+
 namespace ibsm::sm::mad {
 
 template <typename Entry>
@@ -94,8 +96,7 @@ class NodeQueues {
   std::vector<Entry> drain() {
     std::vector<Entry> all;
     all.reserve(waiting());
-    for (Entry& e : ready_) all.push_back(std::move(e));
-    ready_.clear();
+    while (!ready_.empty()) all.push_back(popReady());
     for (auto& [key, n] : nodes_)
       while (n.head != kNone) all.push_back(unlink(n));
     return all;
@@ -153,7 +154,7 @@ class NodeQueues {
   // every held request at each doubling -- a fabric's LFT blocks).
   std::deque<Slot> pool_;
   std::vector<std::uint32_t> free_;
-  std::deque<Entry> ready_;
+  RingQueue<Entry> ready_;  // no allocation per request once grown
   std::size_t held_{0};
 };
 

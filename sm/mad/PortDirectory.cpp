@@ -4,24 +4,28 @@
 
 namespace ibsm::sm::mad {
 
-void PortDirectory::learn(const std::variant<DrPath, Lid>& to, const Smp& answer) {
+std::optional<Guid> PortDirectory::learn(const std::variant<DrPath, Lid>& to, const Smp& answer) {
   const auto* path = std::get_if<DrPath>(&to);
-  if (path == nullptr) return;  // a LID-routed answer names nothing new
+  if (path == nullptr) return portAt(to);  // a LID-routed answer names nothing new
   if (answer.header.attributeId == AttributeId::NodeInfo) {
     const NodeInfo ni = decodeNodeInfo(answer.data);
-    if (ni.portGuid)
+    if (ni.portGuid) {
       byPath_[*path] = Reached{.port = ni.portGuid, .isSwitch = ni.nodeType == NodeType::Switch};
-    return;
+      return ni.portGuid;
+    }
+    return portAt(to);
   }
-  if (answer.header.attributeId != AttributeId::PortInfo) return;
   auto at = byPath_.find(*path);
-  if (at == byPath_.end()) return;
+  if (at == byPath_.end()) return std::nullopt;
+  const Guid port = at->second.port;
+  if (answer.header.attributeId != AttributeId::PortInfo) return port;
   const PortInfo pi = decodePortInfo(answer.data);
   // Only the port that checks this route's SMPs: a switch's port 0, a CA's
   // entry port (modifier 0, or its own number).
   const std::uint32_t asked = answer.header.attributeModifier & 0xFF;
-  if (asked != 0 && (at->second.isSwitch || asked != pi.localPortNum)) return;
-  if (pi.lid.isUnicast()) learnLids(at->second.port, pi.lid, pi.lmc);
+  if (asked != 0 && (at->second.isSwitch || asked != pi.localPortNum)) return port;
+  if (pi.lid.isUnicast()) learnLids(port, pi.lid, pi.lmc);
+  return port;
 }
 
 void PortDirectory::learnLids(Guid port, Lid base, std::uint8_t lmc) {

@@ -29,8 +29,10 @@ namespace ibsm::sm::mad {
 
 class PortDirectory {
  public:
-  // What an answered SMP sent to `to` says of the port it reached.
-  void learn(const std::variant<DrPath, Lid>& to, const Smp& answer);
+  // What an answered SMP sent to `to` says of the port it reached; returns
+  // the port an SMP to `to` is checked by as known now (what portAt(to)
+  // would say), so the engine looks the route up once per answer.
+  std::optional<Guid> learn(const std::variant<DrPath, Lid>& to, const Smp& answer);
   // The GUID of the port an SMP to `to` is checked by, if known.
   std::optional<Guid> portAt(const std::variant<DrPath, Lid>& to) const;
   std::size_t routes() const { return byPath_.size(); }

@@ -39,15 +39,15 @@
 //
 // Once the window has been full, an outstanding request costs no allocation
 // of its own: the map node of an answered or expired request is kept for
-// the next one sent. (The queue stays a deque: a ring kept its high-water
-// mark -- a whole fabric's LFT blocks queued at once -- for good, 40 MB
-// more at radix 24, where the deque gives its nodes back as they go.)
+// the next one sent. Nor does a queued one once the queue has grown: the
+// queue is a ring (sm/mad/RingQueue.h) that gives its storage back when it
+// empties past its kept size -- a whole fabric's LFT blocks may be queued
+// at once, 40 MB at radix 24, not kept for good.
 #pragma once
 
 #include <algorithm>
 #include <chrono>
 #include <cstdint>
-#include <deque>
 #include <functional>
 #include <optional>
 #include <unordered_map>
@@ -57,6 +57,7 @@
 #include "sm/mad/MadTransport.h"
 #include "sm/mad/NodeQueues.h"
 #include "sm/mad/RequesterTypes.h"
+#include "sm/mad/RingQueue.h"
 
 namespace ibsm::sm::mad {
 
@@ -188,8 +189,10 @@ class Requester {
       released_ = 0;
       for (Entry& e : nodes_.drain()) all.push_back(std::move(e));
       nodes_.clearWindow();
-      for (Entry& e : queue_) all.push_back(std::move(e));
-      queue_.clear();
+      while (!queue_.empty()) {
+        all.push_back(std::move(queue_.front()));
+        queue_.pop_front();
+      }
       for (Entry& e : all) {
         ++completed;
         if (outcome == RequestOutcome::Cancelled) ++counters_.cancelled;
@@ -338,7 +341,7 @@ class Requester {
 
   Hooks hooks_;
   RequesterOptions options_;
-  std::deque<Entry> queue_;
+  RingQueue<Entry> queue_;
   NodeQueues<Entry> nodes_;  // requests held for their node (perNodeWindow)
   std::unordered_map<std::uint32_t, Pending> pending_;
   // Nodes of answered or expired requests, reused by transmit().

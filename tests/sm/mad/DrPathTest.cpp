@@ -1,6 +1,8 @@
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 #include <ibsm/MadPath.h>
 
+#include <string>
 #include <vector>
 
 namespace ibsm {
@@ -55,6 +57,29 @@ TEST(DrPath, EqualPathsHashAlike) {
   const DrPath b = *DrPath{}.extended(2)->extended(4);
   EXPECT_EQ(a, b);
   EXPECT_EQ(std::hash<DrPath>{}(a), std::hash<DrPath>{}(b));
+}
+
+TEST(DrPath, PathsAreEqualExactlyWhenTheirHopsAre) {
+  const DrPath one = *DrPath::parse("0,1");
+  // The same ports and a trailing port 0: the bytes past the shorter path's
+  // last hop agree, its hop count does not.
+  const DrPath oneThenZero = *DrPath::parse("0,1,0");
+  EXPECT_NE(one, oneThenZero);
+  EXPECT_NE(*DrPath::parse("0,1,2"), *DrPath::parse("0,1,3"));
+  EXPECT_NE(*DrPath::parse("0,5,2"), *DrPath::parse("0,1,2"));
+  EXPECT_NE(DrPath{}, one);
+  EXPECT_EQ(DrPath{}, *DrPath::parse("0"));
+  // A path grown hop by hop equals one parsed whole, at any length.
+  DrPath grown;
+  std::string text = "0";
+  for (std::uint8_t hop = 1; hop <= DrPath::kMaxHops; ++hop) {
+    grown = *grown.extended(hop);
+    text += fmt::format(",{}", hop);
+    ASSERT_EQ(grown, *DrPath::parse(text)) << text;
+  }
+  // Ordered as before (std::map keys): by the ports, then the length.
+  EXPECT_LT(one, oneThenZero);
+  EXPECT_LT(*DrPath::parse("0,1,2"), *DrPath::parse("0,1,3"));
 }
 
 }  // namespace
