@@ -123,6 +123,9 @@ struct MulticastPlan {
   std::vector<SwitchMft> mfts;        // index = NodeId
   std::vector<McTree> trees;          // one per group routed, by MLID
   std::vector<std::string> warnings;  // members not in the fabric...
+  // Planned along MulticastOptions::upDownOrder: every tree part of one
+  // rooted at the order's first switch.
+  bool alongUpDown{false};
 };
 
 // What planMulticast() derives from the topology alone: the switch graph,
@@ -157,6 +160,13 @@ struct MulticastOptions {
   // (RoutingResult::treesShareVl): the engine proved that tree's turns free
   // of credit loops with them. Overrides spreadRoots.
   bool oneTree{false};
+  // The order the routes climb, then descend in (RoutingResult::upDownOrder:
+  // updn's, ftree's hub order; not owned). Where a tree would pass copies
+  // down into a switch and up out of it (routing/multicast/McUpDownTree.h),
+  // every tree is planned again as part of one that only descends from the
+  // order's first switch: with the routes, no credit loop on one VL
+  // (MulticastPlan::alongUpDown).
+  const std::vector<std::uint32_t>* upDownOrder{nullptr};
   // Not owned; nullptr: computed for this plan alone.
   McTopologyCache* cache{nullptr};
 };

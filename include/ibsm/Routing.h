@@ -142,6 +142,12 @@ struct RoutingResult {
   // rooted at the most central switch (MulticastOptions::oneTree). nullopt:
   // the trees own a VL (routing/multicast/McSl.h) or ride their groups' SLs.
   std::optional<std::uint8_t> treesShareVl{};
+  // An order of the switches in which every route on VL 0 climbs, then
+  // descends (updn's order; ftree's hub order on one VL): a position by
+  // NodeId (a hop to an earlier switch is up; non-switches UINT32_MAX).
+  // Empty where no such order holds. The multicast trees are kept to it
+  // (MulticastOptions::upDownOrder).
+  std::vector<std::uint32_t> upDownOrder{};
 };
 
 class RoutingEngine {

@@ -61,6 +61,7 @@ MulticastReport analyseMulticast(const Fabric& fabric, const MulticastPlan& plan
         std::ranges::count_if(mft.entries, [](const auto& e) { return e.second.any(); }));
   countLinks(fabric, plan, r);
   r.warnings = plan.warnings;
+  r.alongUpDown = plan.alongUpDown;
   r.problems = checkMulticast(fabric, plan.mfts, groups);
   return r;
 }

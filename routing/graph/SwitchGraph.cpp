@@ -1,6 +1,7 @@
 #include "routing/graph/SwitchGraph.h"
 
 #include <algorithm>
+#include <limits>
 
 #include "routing/graph/BitParallelBfs.h"
 
@@ -55,6 +56,13 @@ std::vector<std::uint16_t> SwitchGraph::hopsFrom(SwitchIndex s) const {
       },
       hops, queue);
   return hops;
+}
+
+std::vector<std::uint32_t> SwitchGraph::byNodeId(std::span<const std::uint32_t> position,
+                                                 std::size_t nodes) const {
+  std::vector<std::uint32_t> out(nodes, std::numeric_limits<std::uint32_t>::max());
+  for (SwitchIndex s = 0; s < size(); ++s) out[nodeId(s)] = position[s];
+  return out;
 }
 
 }  // namespace ibsm::routing

@@ -61,6 +61,11 @@ class SwitchGraph {
   // Switch hops from s to every switch (kUnreachable where none), by BFS.
   std::vector<std::uint16_t> hopsFrom(SwitchIndex s) const;
 
+  // An order of the switches (a position per switch) by NodeId, as
+  // RoutingResult::upDownOrder holds it: UINT32_MAX for the other nodes.
+  std::vector<std::uint32_t> byNodeId(std::span<const std::uint32_t> position,
+                                      std::size_t nodes) const;
+
  private:
   std::vector<NodeId> nodeIds_;
   std::vector<SwitchIndex> indexOf_;

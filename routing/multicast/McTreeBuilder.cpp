@@ -50,7 +50,7 @@ void McTreeBuilder::climb(SwitchIndex from, SwitchIndex root, std::uint32_t rota
     inTree_[v] = true;
     touched_.push_back(v);
     if (v == root) return;
-    const UpCable up = upCable(graph_, v, rotation, hops);
+    const UpCable up = fixed_ != nullptr ? fixed_->up[v] : upCable(graph_, v, rotation, hops);
     parent_[v] = up.parent;
     upPort_[v] = up.port;
     downPort_[v] = up.remotePort;

@@ -67,6 +67,9 @@ class McTreeBuilder {
   std::size_t build(Lid mlid, SwitchIndex root, std::uint32_t rotation,
                     const std::vector<std::uint16_t>& hops,
                     const std::vector<PlacedMember>& members, std::vector<SwitchMft>& mfts);
+  // Later builds climb `tree`'s cables (not owned; nullptr: the cables
+  // toward the root by `hops`, rotated), with `hops` its depths.
+  void follow(const OneTree* tree) { fixed_ = tree; }
 
  private:
   void climb(SwitchIndex from, SwitchIndex root, std::uint32_t rotation,
@@ -84,6 +87,7 @@ class McTreeBuilder {
   std::vector<std::uint32_t> children_;
   std::vector<bool> inTree_;
   std::vector<SwitchIndex> touched_;
+  const OneTree* fixed_{nullptr};
 };
 
 }  // namespace ibsm::routing

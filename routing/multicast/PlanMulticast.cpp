@@ -10,6 +10,7 @@
 #include "routing/multicast/McRoots.h"
 #include "routing/multicast/McTopologyCache.h"
 #include "routing/multicast/McTreeBuilder.h"
+#include "routing/multicast/McUpDownTree.h"
 
 namespace ibsm {
 namespace {
@@ -50,23 +51,16 @@ std::uint32_t keepLargestComponent(const McRoots& roots, Lid mlid,
   return c;
 }
 
-}  // namespace
-
-Result<MulticastPlan> planMulticast(const Fabric& fabric, const std::vector<McGroupRoute>& groups,
-                                    const MulticastOptions& options) {
-  if (auto ok = checkMlids(groups); !ok) return std::unexpected(ok.error());
-  const routing::SwitchGraph graph(fabric);
-  McTopologyCache ownCache;
-  McRoots& roots = routing::rootsFor(graph, options.cache != nullptr ? *options.cache : ownCache);
+// One tree per group, by MLID. `follow` (nullable): every tree part of
+// that one, rooted at its component's first switch.
+MulticastPlan planTrees(const Fabric& fabric, const routing::SwitchGraph& graph, McRoots& roots,
+                        const std::vector<const McGroupRoute*>& byMlid,
+                        const MulticastOptions& options, const routing::UpDownTree* follow) {
   routing::McTreeBuilder builder(graph);
+  builder.follow(follow != nullptr ? &follow->tree : nullptr);
   MulticastPlan plan;
   plan.mfts.resize(fabric.size());
-  plan.trees.reserve(groups.size());
-
-  std::vector<const McGroupRoute*> byMlid;
-  for (const McGroupRoute& g : groups) byMlid.push_back(&g);
-  std::ranges::sort(byMlid, {}, [](const McGroupRoute* g) { return g->mlid; });
-
+  plan.trees.reserve(byMlid.size());
   for (const McGroupRoute* group : byMlid) {
     McTree tree{.mlid = group->mlid, .root = std::nullopt, .switches = 0, .receivers = 0};
     auto placed = routing::placeMembers(fabric, graph, *group);
@@ -90,15 +84,40 @@ Result<MulticastPlan> planMulticast(const Fabric& fabric, const std::vector<McGr
     const auto& candidates = roots.candidates(c);
     const std::uint32_t offset = group->mlid.value - kFirstMlid.value;
     const std::size_t spread = options.spreadRoots && !options.oneTree ? candidates.size() : 1;
-    const SwitchIndex root = candidates[offset % spread];
+    const SwitchIndex root = follow != nullptr ? follow->rootOf[c] : candidates[offset % spread];
     const auto rotation = options.oneTree ? 0 : static_cast<std::uint32_t>(offset / spread);
     tree.root = graph.nodeId(root);
-    tree.switches =
-        builder.build(group->mlid, root, rotation, roots.hopsFrom(root), placed.placed, plan.mfts);
+    tree.switches = builder.build(group->mlid, root, rotation,
+                                  follow != nullptr ? follow->depth : roots.hopsFrom(root),
+                                  placed.placed, plan.mfts);
     tree.receivers = static_cast<std::size_t>(
         std::ranges::count_if(placed.placed, [](const PlacedMember& m) { return m.receives; }));
     plan.trees.push_back(tree);
   }
+  return plan;
+}
+
+}  // namespace
+
+Result<MulticastPlan> planMulticast(const Fabric& fabric, const std::vector<McGroupRoute>& groups,
+                                    const MulticastOptions& options) {
+  if (auto ok = checkMlids(groups); !ok) return std::unexpected(ok.error());
+  const routing::SwitchGraph graph(fabric);
+  McTopologyCache ownCache;
+  McRoots& roots = routing::rootsFor(graph, options.cache != nullptr ? *options.cache : ownCache);
+  std::vector<const McGroupRoute*> byMlid;
+  for (const McGroupRoute& g : groups) byMlid.push_back(&g);
+  std::ranges::sort(byMlid, {}, [](const McGroupRoute* g) { return g->mlid; });
+
+  MulticastPlan plan = planTrees(fabric, graph, roots, byMlid, options, nullptr);
+  // The spread trees keep to updn's order wherever its roots are the
+  // central switches (fat trees); planned again only where they do not.
+  const auto* order = options.upDownOrder;
+  if (order != nullptr && !order->empty() && routing::descendsThenClimbs(graph, plan.mfts, *order))
+    if (const auto tree = routing::upDownTree(graph, roots, *order)) {
+      plan = planTrees(fabric, graph, roots, byMlid, options, &*tree);
+      plan.alongUpDown = true;
+    }
   return plan;
 }
 

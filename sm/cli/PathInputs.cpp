@@ -161,7 +161,8 @@ Result<void> routeHere(const PathArgs& args, const config::ConfigInUse& loaded,
   }
   out.sl2vl =
       programmedSl2VlEntries(plan->routing.sl2vl, plan->qosTables ? &*plan->qosTables : nullptr);
-  const MulticastOptions trees{.oneTree = plan->routing.treesShareVl.has_value()};
+  const MulticastOptions trees{.oneTree = plan->routing.treesShareVl.has_value(),
+                               .upDownOrder = &plan->routing.upDownOrder};
   out.fabric = std::move(plan->fabric);
   out.lfts = std::move(plan->routing.lfts);
   out.pairSls = std::move(plan->routing.pairSls);

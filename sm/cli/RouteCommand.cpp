@@ -338,7 +338,8 @@ int runRoute(const RouteArgs& args) {
   const auto reportStart = std::chrono::steady_clock::now();
   progress.phase("planning and checking multicast trees");
   auto multicast = planDryRunMulticast(plan->fabric, inputs->partitions,
-                                       {.oneTree = plan->routing.treesShareVl.has_value()});
+                                       {.oneTree = plan->routing.treesShareVl.has_value(),
+                                        .upDownOrder = &plan->routing.upDownOrder});
   if (!multicast) return inputError(multicast.error());
   RouteReport report = analyseWithTrees(*plan, *multicast, inputs->plan.routing.threads, progress);
   report.routeSeconds = routeSeconds;

@@ -70,6 +70,7 @@ std::optional<MulticastPlan> planTreesOn(const SubnetPlan& plan,
   MulticastOptions options;
   options.cache = cache;
   options.oneTree = plan.routing.treesShareVl.has_value();
+  options.upDownOrder = &plan.routing.upDownOrder;
   auto mfts = planMulticast(plan.fabric, groups, options);
   if (!mfts) {
     // As for partitions: the trees of the last plan beat none.

@@ -139,6 +139,10 @@ class FatTreeEngine final : public RoutingEngine {
       if (!others.empty()) vls = applyApartVls(fabric, graph, *layout, hub, result, options.maxVls);
     }
     addOrderNotes(fabric, graph, hub, tally, result);
+    // One VL, every route climbing then descending in the hub order: the
+    // multicast trees are kept to it too (apart VLs give them a VL instead).
+    if (result.legalByConstruction)
+      result.upDownOrder = graph.byNodeId(hub.position, fabric.size());
     if (vls && !vls->note.empty()) result.notes.push_back(vls->note);
     if (!hint.empty()) {
       result.followedPrevious = true;

@@ -62,6 +62,7 @@ class UpDownEngine final : public RoutingEngine {
     result.engine = std::string(name());
     result.lfts = std::move(tables.lfts);
     result.notes = std::move(order->notes);
+    result.upDownOrder = graph.byNodeId(order->position, fabric.size());
     if (auto note = routing::unroutedNote(tables)) result.notes.push_back(std::move(*note));
     if (hinted) {
       result.followedPrevious = true;

@@ -1,0 +1,143 @@
+// Multicast trees kept to updn's order on one VL (issue 33;
+// routing/multicast/McUpDownTree.h). updn's routes climb, then descend, in
+// one order of the switches; a tree that passes copies down into a switch
+// and up out of it can close a credit loop with them. On the dragonfly+ of 5
+// groups (spines joined by global links, updn's roots every spine) the trees
+// spread over the central switches did (`ibsm route -R updn --check`: CYCLE
+// FOUND through the broadcast tree); the same happened where dragonfly falls
+// back to updn on routing.max_vls = 2, and with ftree on the director
+// sample, whose routes keep to its hub order. Planned again along the order, every
+// tree only climbs, then descends, as the routes do, and the judge finds no
+// loop; where the spread trees keep to the order already (fat trees), they
+// stay as they were.
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+#include <ibsm/Engines.h>
+#include <ibsm/Multicast.h>
+#include <ibsm/Report.h>
+
+#include "routing/analysis/CreditLoopsMulticast.h"
+#include "routing/graph/SwitchGraph.h"
+#include "routing/multicast/McUpDownTree.h"
+#include "tests/routing/multicast/McTestGroups.h"
+#include "tests/support/FabricFixtures.h"
+
+namespace ibsm {
+namespace {
+
+RoutingResult routedBy(const RoutingEngine& engine, const Fabric& f, std::uint8_t maxVls) {
+  auto r = engine.route(f, RoutingOptions{.rootGuids = {}, .maxVls = maxVls});
+  if (!r) throw std::runtime_error(r.error().message);
+  return std::move(*r);
+}
+
+// The broadcast group and one group of every k-th CA port for k = 2..5.
+std::vector<McGroupRoute> groupsOf(const Fabric& f) {
+  std::vector<McGroupRoute> groups{testing::everyCa(f, 0xC000)};
+  for (std::size_t step = 2; step <= 5; ++step) {
+    McGroupRoute g{
+        .mgid = {}, .mlid = Lid{static_cast<std::uint16_t>(0xC000 + step)}, .members = {}};
+    for (std::size_t i = step / 2; i < groups[0].members.size(); i += step)
+      g.members.push_back(groups[0].members[i]);
+    groups.push_back(std::move(g));
+  }
+  return groups;
+}
+
+MulticastPlan planned(const Fabric& f, const std::vector<std::uint32_t>* order) {
+  auto plan = planMulticast(f, groupsOf(f), {.upDownOrder = order});
+  if (!plan) throw std::runtime_error(plan.error().message);
+  return std::move(*plan);
+}
+
+bool loopFree(const Fabric& f, const RoutingResult& r, const MulticastPlan& trees) {
+  const auto groups = groupsOf(f);
+  const std::vector<std::uint8_t> sls(groups.size(), 0);
+  return analyseRoutes(f, r, 1, McTreesToJudge{&trees.mfts, groups, sls}).creditLoops.acyclic;
+}
+
+class UpDownTrees : public ::testing::Test {
+ protected:
+  const Fabric plus_ = testing::sampleFabric("dragonfly-plus-5groups.net");
+  const RoutingResult updn_ = routedBy(*makeUpDownEngine(), plus_, 1);
+};
+
+TEST_F(UpDownTrees, UpdnNamesItsOrderOfEverySwitch) {
+  ASSERT_EQ(updn_.upDownOrder.size(), plus_.size());
+  const routing::SwitchGraph graph(plus_);
+  std::vector<bool> taken(graph.size(), false);
+  for (routing::SwitchIndex s = 0; s < graph.size(); ++s) {
+    const std::uint32_t p = updn_.upDownOrder[graph.nodeId(s)];
+    ASSERT_LT(p, graph.size());
+    EXPECT_FALSE(taken[p]) << "position " << p << " given twice";
+    taken[p] = true;
+  }
+  // Layered engines keep no such order on VL 0.
+  EXPECT_TRUE(routedBy(*makeDragonflyEngine(), plus_, 8).upDownOrder.empty());
+}
+
+TEST_F(UpDownTrees, OnDragonflyPlusTheSpreadTreesDescendThenClimbAndCloseALoop) {
+  const MulticastPlan spread = planned(plus_, nullptr);
+  EXPECT_FALSE(spread.alongUpDown);
+  EXPECT_TRUE(
+      routing::descendsThenClimbs(routing::SwitchGraph(plus_), spread.mfts, updn_.upDownOrder));
+  EXPECT_TRUE(analyseRoutes(plus_, updn_).creditLoops.acyclic);  // the routes alone
+  EXPECT_FALSE(loopFree(plus_, updn_, spread));
+}
+
+TEST_F(UpDownTrees, AlongTheOrderEveryTreeClimbsThenDescendsAndNoLoopIsClosed) {
+  const MulticastPlan along = planned(plus_, &updn_.upDownOrder);
+  EXPECT_TRUE(along.alongUpDown);
+  EXPECT_FALSE(
+      routing::descendsThenClimbs(routing::SwitchGraph(plus_), along.mfts, updn_.upDownOrder));
+  EXPECT_TRUE(loopFree(plus_, updn_, along));
+  EXPECT_THAT(checkMulticast(plus_, along.mfts, groupsOf(plus_)), ::testing::IsEmpty());
+  // Every tree grows from the order's first switch (or is cut below it).
+  const routing::SwitchGraph graph(plus_);
+  for (const McTree& t : along.trees) {
+    ASSERT_TRUE(t.root.has_value());
+    EXPECT_EQ(updn_.upDownOrder[*t.root], 0u);
+  }
+}
+
+TEST_F(UpDownTrees, WhereDragonflyFallsBackToUpdnItsTreesKeepToTheOrder) {
+  const RoutingResult fallback = routedBy(*makeDragonflyEngine(), plus_, 2);
+  ASSERT_EQ(fallback.engine, "updn");
+  ASSERT_FALSE(fallback.upDownOrder.empty());
+  const MulticastPlan along = planned(plus_, &fallback.upDownOrder);
+  EXPECT_TRUE(along.alongUpDown);
+  EXPECT_TRUE(loopFree(plus_, fallback, along));
+}
+
+// ftree on one VL routes every pair in its hub order: on the director
+// sample (leaves of uneven height) the broadcast tree closed a loop with the
+// routes that the hub order routes (`ibsm route -R ftree --check`).
+TEST(UpDownTreesOnAFatTree, FtreeOnOneVlNamesItsHubOrderAndTheTreesKeepToIt) {
+  const Fabric director = testing::sampleFabric("fat-tree-3level-k8-director1.net");
+  const RoutingResult ftree = routedBy(*makeFatTreeEngine(), director, 1);
+  ASSERT_TRUE(ftree.legalByConstruction);
+  ASSERT_EQ(ftree.upDownOrder.size(), director.size());
+  EXPECT_FALSE(loopFree(director, ftree, planned(director, nullptr)));
+  const MulticastPlan along = planned(director, &ftree.upDownOrder);
+  EXPECT_TRUE(along.alongUpDown);
+  EXPECT_TRUE(loopFree(director, ftree, along));
+  EXPECT_THAT(checkMulticast(director, along.mfts, groupsOf(director)), ::testing::IsEmpty());
+}
+
+TEST(UpDownTreesOnAFatTree, TheSpreadTreesKeepToTheOrderAndStayAsTheyWere) {
+  const Fabric tree = testing::generatedFabric(FatTreeSpec{.levels = 3, .radix = 8});
+  const MulticastPlan spread = planned(tree, nullptr);
+  for (const auto& engine : {makeUpDownEngine(), makeFatTreeEngine()}) {
+    const RoutingResult r = routedBy(*engine, tree, 1);
+    ASSERT_FALSE(r.upDownOrder.empty()) << r.engine;
+    const MulticastPlan along = planned(tree, &r.upDownOrder);
+    EXPECT_FALSE(along.alongUpDown) << r.engine;
+    ASSERT_EQ(along.mfts.size(), spread.mfts.size());
+    for (std::size_t n = 0; n < along.mfts.size(); ++n)
+      EXPECT_EQ(along.mfts[n].entries, spread.mfts[n].entries) << r.engine << " node " << n;
+    EXPECT_TRUE(loopFree(tree, r, along)) << r.engine;
+  }
+}
+
+}  // namespace
+}  // namespace ibsm
