@@ -221,6 +221,7 @@ if ((bringup_only == 0)); then
   row "    detection to up and sminfo both, ms" failover_verified_ms 0.35
   row "    SMPs sent in between" failover_mads 0.5
   row "    CPU s of the SM and the simulator (from the kill)" failover_cpu_s 0.5
+  row "      of which the SM's own" failover_sm_cpu_s -
   row "    master killed to detection, ms" failover_detect_ms
   d=$(get ibsm failover_detect_ms)
   if [[ $d =~ ^[0-9]+$ && $poll_ms == default && $retries == default ]]; then

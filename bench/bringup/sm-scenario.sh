@@ -206,13 +206,16 @@ fi
 # (c) failover
 m=$(mark standby)
 c0=$(cpu_ticks "$standby_pid" "$sim_pid")
+s0=$(cpu_ticks "$standby_pid")
 t_kill=$(now_ns)
 kill -KILL "$master_pid"
 wait "$master_pid" 2>/dev/null
 if wait_up standby "$m" 300; then
   t_up=$(up_ns standby "$m")
   c1=$(cpu_ticks "$standby_pid" "$sim_pid")
+  s1=$(cpu_ticks "$standby_pid")
   result failover_cpu_s "$(cpu_s $((c1 - c0)))"
+  result failover_sm_cpu_s "$(cpu_s $((s1 - s0)))" # the standby alone, ibsim's CPU apart
   wait_sminfo_master "$asker" "$guid_b" 60
   t_sminfo=$(now_ns)
   # Detection: the standby leaves STANDBY.

@@ -125,6 +125,18 @@ unsigned kindsRead(const std::vector<ProgramStep>& reads) {
 
 // `more`'s steps after `out`'s, phase by phase, and its notes after
 // `out`'s.
+// No Lids-phase Set gives its port another LID or LMC than the port holds
+// (ProgramDiff::lidsKept).
+bool keepsLids(const std::vector<ProgramStep>& lids, const discovery::DiscoveredSubnet& seen) {
+  return std::ranges::all_of(lids, [&seen](const ProgramStep& s) {
+    const auto* t = std::get_if<PortInfoTarget>(&s.target);
+    const auto held = t ? seen.portInfo.find(t->port) : seen.portInfo.end();
+    if (held == seen.portInfo.end()) return false;
+    const PortInfo asked = decodePortInfo(s.request.data);
+    return asked.lid == held->second.lid && asked.lmc == held->second.lmc;
+  });
+}
+
 void appendDiff(ProgramDiff& out, ProgramDiff more) {
   for (std::size_t p = 0; p < kProgramPhases; ++p) {
     auto& to = out.phases[p];
@@ -136,6 +148,7 @@ void appendDiff(ProgramDiff& out, ProgramDiff more) {
     to.insert(to.end(), std::make_move_iterator(from.begin()), std::make_move_iterator(from.end()));
   }
   std::ranges::move(more.notes, std::back_inserter(out.notes));
+  out.lidsKept = out.lidsKept && more.lidsKept;
 }
 
 }  // namespace
@@ -215,6 +228,7 @@ Result<ProgramDiff> diff(const SubnetPlan& plan, const HeldSubnet& held,
   ProgramDiff lfts;
   auto lftPart = std::async(std::launch::async, [&in, &lfts] { diffLfts(in, lfts); });
   diffPorts(in, out);
+  out.lidsKept = keepsLids(out.phase(ProgramPhase::Lids), seen);
   lftPart.get();
   appendDiff(out, std::move(lfts));
   if (plan.multicast) diffMfts(in, out);

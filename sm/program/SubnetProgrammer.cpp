@@ -114,9 +114,15 @@ struct PhaseFeed {
   const std::vector<ProgramStep>& steps;
   std::vector<SmpReply>& replies;
   std::size_t next = 0;
+  // When the phase's last answer landed: its end within a wave.
+  std::size_t answered = 0;
+  MadClock::time_point lastAnswer{};
 
-  void start() {
-    while (next < steps.size() && next < SubnetProgrammer::kPhaseAhead) submitNext();
+  // One more of the first kPhaseAhead steps submitted; false when none is left.
+  bool startOne() {
+    if (next >= steps.size() || next >= SubnetProgrammer::kPhaseAhead) return false;
+    submitNext();
+    return true;
   }
 
   void submitNext() {
@@ -124,6 +130,7 @@ struct PhaseFeed {
     engine.submit(requestFor(steps[i], held, options), [this, i](const SmpRequest&,
                                                                  const SmpReply& reply) {
       replies[i] = reply;
+      if (++answered == steps.size()) lastAnswer = engine.options().clock();
       // A failed transport or a cancel ends the run with an
       // error: the steps not sent yet are not made to fail too.
       if (reply.outcome == SmpOutcome::TransportFailed || reply.outcome == SmpOutcome::Cancelled)
@@ -214,25 +221,72 @@ Result<std::vector<SmpReply>> SubnetProgrammer::runPhase(ProgramPhase phase,
                                                          const std::vector<ProgramStep>& steps,
                                                          std::size_t deferred,
                                                          ProgramSummary& summary) {
+  const std::array runs{PhaseRun{.phase = phase, .steps = &steps, .deferred = deferred}};
+  auto replies = runWave(runs, summary);
+  if (!replies) return std::unexpected(replies.error());
+  return std::move(replies->front());
+}
+
+// A wave of one phase is timed and counted as a phase always was: to the
+// end of its read-backs, every transmission the engine made meanwhile. In
+// a wave of several each phase ends with its last answer and counts the
+// attempts of its own SMPs (its read-backs, PortInfo Gets, go uncounted).
+Result<std::vector<std::vector<SmpReply>>> SubnetProgrammer::runWave(std::span<const PhaseRun> runs,
+                                                                     ProgramSummary& summary) {
   const auto clock = engine_.options().clock;
   const auto start = clock();
   const std::uint64_t sentBefore = engine_.counters().sent;
   // The engine runs every callback before runUntilIdle() returns, so the
-  // replies and the feed can live in this frame.
-  std::vector<SmpReply> replies(steps.size());
-  PhaseFeed feed{
-      .engine = engine_, .held = held_, .options = options_, .steps = steps, .replies = replies};
-  feed.start();
+  // replies and the feeds can live in this frame; neither vector grows
+  // once a feed holds a reference into it.
+  std::vector<std::vector<SmpReply>> replies(runs.size());
+  std::vector<PhaseFeed> feeds;
+  feeds.reserve(runs.size());
+  for (std::size_t r = 0; r < runs.size(); ++r) {
+    replies[r].resize(runs[r].steps->size());
+    feeds.push_back(PhaseFeed{.engine = engine_,
+                              .held = held_,
+                              .options = options_,
+                              .steps = *runs[r].steps,
+                              .replies = replies[r]});
+  }
+  // A step of each phase in turn, so the engine's queue mixes them from the
+  // start: one phase after the other, the second phase's first steps would
+  // wait behind kPhaseAhead of the first's (the Lids phase's 7,632 Sets at
+  // radix 24 went out nearly alone before the first LFT block).
+  for (PhaseFeed& feed : feeds) feed.lastAnswer = clock();
+  for (bool more = true; more;) {
+    more = false;
+    for (PhaseFeed& feed : feeds) more = feed.startOne() || more;
+  }
   if (auto idle = engine_.runUntilIdle(); !idle) return std::unexpected(idle.error());
-  if (auto checked = readBackRefusedRetries(steps, replies, summary); !checked)
-    return std::unexpected(checked.error());
+  for (std::size_t r = 0; r < runs.size(); ++r) {
+    if (auto checked = readBackRefusedRetries(*runs[r].steps, replies[r], summary); !checked)
+      return std::unexpected(checked.error());
+  }
+  const bool alone = runs.size() == 1;
+  for (std::size_t r = 0; r < runs.size(); ++r) {
+    std::uint64_t attempts = 0;
+    for (const SmpReply& reply : replies[r]) attempts += reply.attempts;
+    const auto end = alone ? clock() : feeds[r].lastAnswer;
+    reportPhase(runs[r], replies[r], alone ? engine_.counters().sent - sentBefore : attempts,
+                std::chrono::duration_cast<std::chrono::microseconds>(end - start), summary);
+  }
+  return replies;
+}
 
+void SubnetProgrammer::reportPhase(const PhaseRun& run, const std::vector<SmpReply>& replies,
+                                   std::uint64_t transmissions, std::chrono::microseconds duration,
+                                   ProgramSummary& summary) {
+  const ProgramPhase phase = run.phase;
+  const std::vector<ProgramStep>& steps = *run.steps;
+  const std::size_t deferred = run.deferred;
   PhaseReport& report = summary.phase(phase);
   report.ran = true;
   report.requests = steps.size();
   report.deferred = deferred;
-  report.transmissions = engine_.counters().sent - sentBefore;
-  report.duration = std::chrono::duration_cast<std::chrono::microseconds>(clock() - start);
+  report.transmissions = transmissions;
+  report.duration = duration;
   const Fabric& fabric = held_.observed().fabric;
   for (std::size_t i = 0; i < steps.size(); ++i) {
     if (auto kind = tableKindOf(steps[i].target)) ++report.tableRequests[*kind];
@@ -267,7 +321,6 @@ Result<std::vector<SmpReply>> SubnetProgrammer::runPhase(ProgramPhase phase,
       report.tableRequests[TableKind::Sl2Vl], report.tableRequests[TableKind::Mft],
       report.transmissions, report.failures, report.deferred,
       static_cast<double>(report.duration.count()) / 1000.0);
-  return replies;
 }
 
 Result<ProgramSummary> SubnetProgrammer::program(const SubnetPlan& plan, ReadAhead* ahead) {
@@ -358,30 +411,43 @@ Result<void> SubnetProgrammer::writePhases(const ProgramDiff& d,
                                            std::span<const ProgramPhase> phases,
                                            ProgramSummary& summary, Holds& holds) {
   const Fabric& fabric = held_.observed().fabric;
-  for (const ProgramPhase phase : phases) {
-    std::vector<ProgramStep> kept;
-    std::size_t deferred = 0;
-    const auto& steps = stepsToSend(
-        d.phase(phase), !holds.empty(),
-        [&](const std::vector<ProgramStep>& all) {
-          return withoutMftHeld(phase, all, holds.unprunedMlidBlocks, holds.mftFailed,
-                                holds.heldNodes);
-        },
-        kept, deferred);
-    auto replies = runPhase(phase, steps, deferred, summary);
-    if (!replies) return std::unexpected(replies.error());
-    for (std::size_t i = 0; i < steps.size(); ++i) {
-      if ((*replies)[i].ok()) continue;
-      if (phase == ProgramPhase::SmLid) {
-        log_->error(
-            "PROG-0303 could not set the LID of the SM's own port {}; nothing else is "
-            "programmed until it holds one",
-            fabric.describe(held_.observed().smPort));
-        summary.stoppedAt = ProgramPhase::SmLid;
-        return {};
-      }
-      noteFailure(phase, steps[i], holds);
+  for (std::size_t k = 0; k < phases.size();) {
+    // Lids and Lfts as one wave when no LID moves (ProgramDiff::lidsKept):
+    // nothing of the one waits on the other, nor is held back by it.
+    const bool wave = d.lidsKept && phases[k] == ProgramPhase::Lids && k + 1 < phases.size() &&
+                      phases[k + 1] == ProgramPhase::Lfts;
+    const std::size_t n = wave ? 2 : 1;
+    std::array<std::vector<ProgramStep>, 2> kept;
+    std::array<PhaseRun, 2> runs;
+    for (std::size_t r = 0; r < n; ++r) {
+      const ProgramPhase phase = phases[k + r];
+      runs[r].phase = phase;
+      runs[r].steps = &stepsToSend(
+          d.phase(phase), !holds.empty(),
+          [&](const std::vector<ProgramStep>& all) {
+            return withoutMftHeld(phase, all, holds.unprunedMlidBlocks, holds.mftFailed,
+                                  holds.heldNodes);
+          },
+          kept[r], runs[r].deferred);
     }
+    auto replies = runWave(std::span(runs).first(n), summary);
+    if (!replies) return std::unexpected(replies.error());
+    for (std::size_t r = 0; r < n; ++r) {
+      const std::vector<ProgramStep>& steps = *runs[r].steps;
+      for (std::size_t i = 0; i < steps.size(); ++i) {
+        if ((*replies)[r][i].ok()) continue;
+        if (runs[r].phase == ProgramPhase::SmLid) {
+          log_->error(
+              "PROG-0303 could not set the LID of the SM's own port {}; nothing else is "
+              "programmed until it holds one",
+              fabric.describe(held_.observed().smPort));
+          summary.stoppedAt = ProgramPhase::SmLid;
+          return {};
+        }
+        noteFailure(runs[r].phase, steps[i], holds);
+      }
+    }
+    k += n;
   }
   for (const ProgramPhase phase : {ProgramPhase::Mfts, ProgramPhase::MftTop}) {
     if (const std::size_t n = summary.phase(phase).deferred; n > 0)

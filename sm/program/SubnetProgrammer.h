@@ -24,9 +24,11 @@
 #include <ibsm/SubnetPlan.h>
 #include <spdlog/logger.h>
 
+#include <chrono>
 #include <memory>
 #include <set>
 #include <span>
+#include <vector>
 
 #include "sm/mad/MadEngine.h"
 #include "sm/program/HeldSubnet.h"
@@ -87,6 +89,20 @@ class SubnetProgrammer {
   [[nodiscard]] Result<void> readBackRefusedRetries(const std::vector<ProgramStep>& steps,
                                                     std::vector<SmpReply>& replies,
                                                     ProgramSummary& summary);
+  // One phase of a wave: its steps to send, and how many it held back.
+  struct PhaseRun {
+    ProgramPhase phase{ProgramPhase::ReadTables};
+    const std::vector<ProgramStep>* steps{nullptr};
+    std::size_t deferred{0};
+  };
+  // The phases of `runs` sent together, with no barrier between them (the
+  // Lids and Lfts phases where no LID moves: ProgramDiff::lidsKept); each
+  // reported as a phase of its own (PROG-0301). Their replies, by run.
+  [[nodiscard]] Result<std::vector<std::vector<SmpReply>>> runWave(std::span<const PhaseRun> runs,
+                                                                   ProgramSummary& summary);
+  void reportPhase(const PhaseRun& run, const std::vector<SmpReply>& replies,
+                   std::uint64_t transmissions, std::chrono::microseconds duration,
+                   ProgramSummary& summary);
   [[nodiscard]] Result<std::vector<SmpReply>> runPhase(ProgramPhase phase,
                                                        const std::vector<ProgramStep>& steps,
                                                        std::size_t deferred,
