@@ -123,8 +123,6 @@ unsigned kindsRead(const std::vector<ProgramStep>& reads) {
   return mask;
 }
 
-// `more`'s steps after `out`'s, phase by phase, and its notes after
-// `out`'s.
 // No Lids-phase Set gives its port another LID or LMC than the port holds
 // (ProgramDiff::lidsKept).
 bool keepsLids(const std::vector<ProgramStep>& lids, const discovery::DiscoveredSubnet& seen) {
@@ -137,6 +135,8 @@ bool keepsLids(const std::vector<ProgramStep>& lids, const discovery::Discovered
   });
 }
 
+// `more`'s steps after `out`'s, phase by phase, and its notes after
+// `out`'s.
 void appendDiff(ProgramDiff& out, ProgramDiff more) {
   for (std::size_t p = 0; p < kProgramPhases; ++p) {
     auto& to = out.phases[p];
