@@ -36,18 +36,9 @@ RoutingResult routed(const Fabric& f, std::uint8_t maxVls) {
   return std::move(*r);
 }
 
-// The broadcast group and one group of every k-th CA port for k = 2..9:
-// memberships that spread the trees' branches over the fabric.
+// The broadcast group and one group of every k-th CA port for k = 2..9.
 std::vector<McGroupRoute> groupsOf(const Fabric& f) {
-  std::vector<McGroupRoute> groups{testing::everyCa(f, 0xC000)};
-  for (std::size_t step = 2; step <= 9; ++step) {
-    McGroupRoute g{
-        .mgid = {}, .mlid = Lid{static_cast<std::uint16_t>(0xC000 + step)}, .members = {}};
-    for (std::size_t i = step / 2; i < groups[0].members.size(); i += step)
-      g.members.push_back(groups[0].members[i]);
-    groups.push_back(std::move(g));
-  }
-  return groups;
+  return testing::everyKthCa(f, 9);
 }
 
 CreditLoopReport judged(const Fabric& f, const RoutingResult& r, bool oneTree, std::uint8_t sl) {

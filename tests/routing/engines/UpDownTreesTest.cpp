@@ -33,15 +33,7 @@ RoutingResult routedBy(const RoutingEngine& engine, const Fabric& f, std::uint8_
 
 // The broadcast group and one group of every k-th CA port for k = 2..5.
 std::vector<McGroupRoute> groupsOf(const Fabric& f) {
-  std::vector<McGroupRoute> groups{testing::everyCa(f, 0xC000)};
-  for (std::size_t step = 2; step <= 5; ++step) {
-    McGroupRoute g{
-        .mgid = {}, .mlid = Lid{static_cast<std::uint16_t>(0xC000 + step)}, .members = {}};
-    for (std::size_t i = step / 2; i < groups[0].members.size(); i += step)
-      g.members.push_back(groups[0].members[i]);
-    groups.push_back(std::move(g));
-  }
-  return groups;
+  return testing::everyKthCa(f, 5);
 }
 
 MulticastPlan planned(const Fabric& f, const std::vector<std::uint32_t>* order) {

@@ -38,6 +38,21 @@ inline McGroupRoute everyCa(const Fabric& f, std::uint16_t mlid) {
   return g;
 }
 
+// The broadcast group (MLID 0xC000, every CA port) and, for k = 2..lastStep,
+// a group (MLID 0xC000 + k) of every k-th CA port: memberships that spread
+// the trees' branches over the fabric.
+inline std::vector<McGroupRoute> everyKthCa(const Fabric& f, std::size_t lastStep) {
+  std::vector<McGroupRoute> groups{everyCa(f, 0xC000)};
+  for (std::size_t step = 2; step <= lastStep; ++step) {
+    McGroupRoute g{
+        .mgid = {}, .mlid = Lid{static_cast<std::uint16_t>(0xC000 + step)}, .members = {}};
+    for (std::size_t i = step / 2; i < groups[0].members.size(); i += step)
+      g.members.push_back(groups[0].members[i]);
+    groups.push_back(std::move(g));
+  }
+  return groups;
+}
+
 inline McPortMask maskOf(std::initializer_list<int> ports) {
   McPortMask m;
   for (const int p : ports) m.set(static_cast<std::size_t>(p));
