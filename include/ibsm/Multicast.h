@@ -123,9 +123,9 @@ struct MulticastPlan {
   std::vector<SwitchMft> mfts;        // index = NodeId
   std::vector<McTree> trees;          // one per group routed, by MLID
   std::vector<std::string> warnings;  // members not in the fabric...
-  // Planned along MulticastOptions::upDownOrder: every tree part of one
-  // rooted at the order's first switch.
-  bool alongUpDown{false};
+  // Trees planned along MulticastOptions::upDownOrder: each part of one
+  // rooted at the order's first switch (the other groups' trees spread).
+  std::size_t alongUpDown{0};
 };
 
 // What planMulticast() derives from the topology alone: the switch graph,
@@ -161,11 +161,13 @@ struct MulticastOptions {
   // of credit loops with them. Overrides spreadRoots.
   bool oneTree{false};
   // The order the routes climb, then descend in (RoutingResult::upDownOrder:
-  // updn's, ftree's hub order; not owned). Where a tree would pass copies
-  // down into a switch and up out of it (routing/multicast/McUpDownTree.h),
-  // every tree is planned again as part of one that only descends from the
-  // order's first switch: with the routes, no credit loop on one VL
-  // (MulticastPlan::alongUpDown).
+  // updn's, ftree's hub order; not owned). A group whose spread tree could,
+  // for some membership, pass copies down into a switch and up out of it
+  // (routing/multicast/McUpDownTree.h OrderCheck: decided from its MLID's
+  // root and rotation, never from its members, so joins move no tree to
+  // the other plan) is planned as part of one tree that only descends from
+  // the order's first switch: with the routes, no credit loop on one VL
+  // (MulticastPlan::alongUpDown counts those groups).
   const std::vector<std::uint32_t>* upDownOrder{nullptr};
   // Not owned; nullptr: computed for this plan alone.
   McTopologyCache* cache{nullptr};

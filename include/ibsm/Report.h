@@ -191,7 +191,7 @@ struct MulticastReport {
   std::string busiestLink;            // "sw"[p] -- "peer"[q]
   std::vector<std::string> warnings;  // the planner's (members left out)
   std::vector<std::string> problems;  // checkMulticast()'s; empty: every tree right
-  bool alongUpDown{false};            // MulticastPlan::alongUpDown
+  std::size_t alongUpDown{0};         // MulticastPlan::alongUpDown
 };
 
 // What these routes would move on a fabric that holds other tables (the
