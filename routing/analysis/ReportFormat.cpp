@@ -140,12 +140,13 @@ void summariseMulticast(const MulticastReport& m, std::string& out) {
       "  roots: {} switches, {} to {} trees each; cables used {}, at most {} trees on one{}\n",
       m.roots, m.minTreesPerRoot, m.maxTreesPerRoot, m.linksUsed, m.maxTreesPerLink,
       m.busiestLink.empty() ? "" : fmt::format(" ({})", m.busiestLink));
-  if (m.alongUpDown)
-    out +=
-        "  trees: every tree part of one rooted at the first switch of the order the routes "
-        "climb then descend in (updn's, ftree's hub order), each switch's parent before it (the "
-        "trees spread over the central switches passed copies down into a switch and up out of "
-        "it: a credit loop with the routes on one VL)\n";
+  if (m.alongUpDown > 0)
+    out += fmt::format(
+        "  trees: {} of {} part of one rooted at the first switch of the order the routes climb "
+        "then descend in (updn's, ftree's hub order), each switch's parent before it (spread over "
+        "the central switches, those groups' trees could pass copies down into a switch and up out "
+        "of it: a credit loop with the routes on one VL)\n",
+        m.alongUpDown, m.groupsWithTree);
   for (const auto& wn : m.warnings) out += fmt::format("  warning: {}\n", wn);
   out += fmt::format("  check: {}\n", m.problems.empty()
                                           ? std::string("every receiver reached once, no loop, "

@@ -1,6 +1,8 @@
 #include "routing/multicast/McUpDownTree.h"
 
+#include <algorithm>
 #include <limits>
+#include <numeric>
 
 namespace ibsm::routing {
 namespace {
@@ -13,11 +15,8 @@ std::vector<std::uint32_t> bySwitch(const SwitchGraph& graph,
   return out;
 }
 
-}  // namespace
-
-std::optional<UpDownTree> upDownTree(const SwitchGraph& graph, const McRoots& roots,
-                                     const std::vector<std::uint32_t>& positions) {
-  const std::vector<std::uint32_t> pos = bySwitch(graph, positions);
+std::optional<UpDownTree> upDownTreeOf(const SwitchGraph& graph, const McRoots& roots,
+                                       const std::vector<std::uint32_t>& pos) {
   constexpr auto kNone = std::numeric_limits<std::uint16_t>::max();
   UpDownTree out;
   out.tree.up.resize(graph.size());
@@ -44,6 +43,77 @@ std::optional<UpDownTree> upDownTree(const SwitchGraph& graph, const McRoots& ro
   if (queue.size() != graph.size()) return std::nullopt;
   if (!out.rootOf.empty()) out.tree.firstRoot = out.rootOf.front();
   return out;
+}
+
+}  // namespace
+
+std::optional<UpDownTree> upDownTree(const SwitchGraph& graph, const McRoots& roots,
+                                     const std::vector<std::uint32_t>& positions) {
+  return upDownTreeOf(graph, roots, bySwitch(graph, positions));
+}
+
+OrderCheck::OrderCheck(const SwitchGraph& graph, const std::vector<std::uint32_t>& positions)
+    : graph_(graph), pos_(bySwitch(graph, positions)) {}
+
+bool OrderCheck::keeps(SwitchIndex root, std::uint32_t rotation,
+                       const std::vector<std::uint16_t>& hops,
+                       const std::vector<PlacedMember>& members) {
+  std::vector<SwitchIndex> extra;
+  for (const PlacedMember& m : members)
+    if (m.switchPort == 0 && graph_.caCount(m.sw) == 0) extra.push_back(m.sw);
+  if (!extra.empty()) return keepsFrom(root, rotation, hops, extra);
+  const std::uint32_t p = period(root, hops);
+  const auto key = std::pair{root, p == 0 ? rotation : rotation % p};
+  if (const auto it = known_.find(key); it != known_.end()) return it->second;
+  const bool keeps = keepsFrom(root, rotation, hops, extra);
+  known_.emplace(key, keeps);
+  return keeps;
+}
+
+const UpDownTree* OrderCheck::alongTree(const McRoots& roots) {
+  if (!along_) along_.emplace(upDownTreeOf(graph_, roots, pos_));
+  return *along_ ? &**along_ : nullptr;
+}
+
+// The union of the climbs toward `root` from every switch with a CA and from
+// `extra`: each tree cable counts toward its later end, and a second cable
+// toward earlier switches at one switch is a copy's way down and back up.
+bool OrderCheck::keepsFrom(SwitchIndex root, std::uint32_t rotation,
+                           const std::vector<std::uint16_t>& hops,
+                           const std::vector<SwitchIndex>& extra) const {
+  std::vector<bool> in(graph_.size(), false);
+  std::vector<std::uint8_t> earlier(graph_.size(), 0);
+  const auto climbFrom = [&](SwitchIndex from) {
+    if (hops[from] == kUnreachable) return true;  // another component
+    for (SwitchIndex v = from; !in[v] && v != root;) {
+      in[v] = true;
+      const SwitchIndex p = upCable(graph_, v, rotation, hops).parent;
+      if (++earlier[pos_[p] < pos_[v] ? v : p] > 1) return false;
+      v = p;
+    }
+    return true;
+  };
+  for (SwitchIndex s = 0; s < graph_.size(); ++s)
+    if (graph_.caCount(s) > 0 && !climbFrom(s)) return false;
+  return std::ranges::all_of(extra, climbFrom);
+}
+
+// The choice among equal parents turns with (rotation + switch) modulo the
+// number of choices, so it repeats after their least common multiple.
+std::uint32_t OrderCheck::period(SwitchIndex root, const std::vector<std::uint16_t>& hops) {
+  constexpr std::uint64_t kCap = 1U << 16;
+  const auto [it, fresh] = periods_.try_emplace(root, 1);
+  if (!fresh) return it->second;
+  std::uint64_t lcm = 1;
+  for (SwitchIndex v = 0; v < graph_.size() && lcm != 0; ++v) {
+    if (v == root || hops[v] == kUnreachable) continue;
+    std::uint64_t choices = 0;
+    graph_.forEachCable(v, [&](SwitchIndex t, const Cable&) { choices += hops[t] + 1 == hops[v]; });
+    lcm = std::lcm(lcm, std::max<std::uint64_t>(choices, 1));
+    if (lcm > kCap) lcm = 0;
+  }
+  it->second = static_cast<std::uint32_t>(lcm);
+  return it->second;
 }
 
 bool descendsThenClimbs(const SwitchGraph& graph, const std::vector<SwitchMft>& mfts,

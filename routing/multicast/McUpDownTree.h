@@ -14,9 +14,12 @@
 #include <ibsm/Multicast.h>
 
 #include <cstdint>
+#include <map>
 #include <optional>
+#include <utility>
 #include <vector>
 
+#include "routing/multicast/McMembers.h"
 #include "routing/multicast/McRoots.h"
 #include "routing/multicast/McTreeBuilder.h"
 
@@ -36,6 +39,46 @@ struct UpDownTree {
 // order and the hub order give every other switch one).
 std::optional<UpDownTree> upDownTree(const SwitchGraph& graph, const McRoots& roots,
                                      const std::vector<std::uint32_t>& positions);
+
+// Which groups are planned along the order, decided per group from its
+// MLID's root and rotation, never from its members. A group's tree is the
+// union of its member switches' climbs toward the root: part of the union of
+// the climbs of every switch with a CA (and of the group's own switch
+// members, port 0). Where that union passes no copy down into a switch and up
+// out of it, no join can make the group's tree do so; where it does, the
+// group is planned along the order from its start. So a join or a leave
+// never moves a tree from one plan to the other, and one group's choice
+// moves no other group's tree. Trees of both kinds together close no loop
+// with the routes: none of them, and none of the routes, turns from a cable
+// toward a later switch onto one toward an earlier switch (up*/down*'s turn
+// rule), and every cycle of channels needs such a turn.
+class OrderCheck {
+ public:
+  // `positions` by NodeId (RoutingResult::upDownOrder).
+  OrderCheck(const SwitchGraph& graph, const std::vector<std::uint32_t>& positions);
+
+  // Whether every tree grown from `root` with `rotation` over `hops` (BFS
+  // hops from root, McRoots::hopsFrom) climbs, then descends, whatever its
+  // members; `members` adds its switches' own ports (port 0) to the switches
+  // with CAs. Cached by root and rotation modulo the period after which the
+  // choice among equal parents repeats (McTreeBuilder upCable).
+  bool keeps(SwitchIndex root, std::uint32_t rotation, const std::vector<std::uint16_t>& hops,
+             const std::vector<PlacedMember>& members);
+  // The tree along the order (upDownTree), made on first use; nullptr where
+  // the order leaves some switch without an earlier neighbour.
+  const UpDownTree* alongTree(const McRoots& roots);
+
+ private:
+  bool keepsFrom(SwitchIndex root, std::uint32_t rotation, const std::vector<std::uint16_t>& hops,
+                 const std::vector<SwitchIndex>& extra) const;
+  std::uint32_t period(SwitchIndex root, const std::vector<std::uint16_t>& hops);
+
+  const SwitchGraph& graph_;
+  std::vector<std::uint32_t> pos_;  // by switch
+  std::map<std::pair<SwitchIndex, std::uint32_t>, bool> known_;
+  std::map<SwitchIndex, std::uint32_t> periods_;  // 0: no period below the cap
+  std::optional<std::optional<UpDownTree>> along_;
+};
 
 // Whether some switch forwards some group's copies on two cables toward
 // switches earlier than itself: a copy may descend into it and climb out.

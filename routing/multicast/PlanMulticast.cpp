@@ -1,9 +1,12 @@
 // planMulticast(): one tree per group (McTreeBuilder), rooted at one of the
-// most central switches of the component that holds most of its members.
+// most central switches of the component that holds most of its members, or
+// along the routes' order where such a tree could turn down then up
+// (McUpDownTree.h OrderCheck).
 #include <fmt/format.h>
 #include <ibsm/Multicast.h>
 
 #include <algorithm>
+#include <optional>
 #include <set>
 
 #include "routing/multicast/McMembers.h"
@@ -51,13 +54,41 @@ std::uint32_t keepLargestComponent(const McRoots& roots, Lid mlid,
   return c;
 }
 
-// One tree per group, by MLID. `follow` (nullable): every tree part of
-// that one, rooted at its component's first switch.
+// Where one group's tree grows from: spread over the component's central
+// switches by MLID, or, where `order` finds such trees could pass copies
+// down into a switch and up out of it, along the order's tree.
+struct TreeStart {
+  SwitchIndex root;
+  std::uint32_t rotation;
+  const std::vector<std::uint16_t>* hops;
+  const routing::OneTree* follow;  // nullptr: the spread tree's own cables
+};
+
+TreeStart treeStart(McRoots& roots, std::uint32_t c, Lid mlid,
+                    const std::vector<PlacedMember>& members, const MulticastOptions& options,
+                    routing::OrderCheck* order) {
+  // Consecutive MLIDs take turns over the central switches; the trees
+  // that share a root turn their choice of parents instead.
+  const auto& candidates = roots.candidates(c);
+  const std::uint32_t offset = mlid.value - kFirstMlid.value;
+  const std::size_t spread = options.spreadRoots && !options.oneTree ? candidates.size() : 1;
+  const SwitchIndex root = candidates[offset % spread];
+  const auto rotation = options.oneTree ? 0 : static_cast<std::uint32_t>(offset / spread);
+  const auto& hops = roots.hopsFrom(root);
+  if (order != nullptr && !order->keeps(root, rotation, hops, members))
+    if (const routing::UpDownTree* along = order->alongTree(roots))
+      return {along->rootOf[c], 0, &along->depth, &along->tree};
+  return {root, rotation, &hops, nullptr};
+}
+
+// One tree per group, by MLID.
 MulticastPlan planTrees(const Fabric& fabric, const routing::SwitchGraph& graph, McRoots& roots,
                         const std::vector<const McGroupRoute*>& byMlid,
-                        const MulticastOptions& options, const routing::UpDownTree* follow) {
+                        const MulticastOptions& options) {
+  std::optional<routing::OrderCheck> order;
+  if (options.upDownOrder != nullptr && !options.upDownOrder->empty())
+    order.emplace(graph, *options.upDownOrder);
   routing::McTreeBuilder builder(graph);
-  builder.follow(follow != nullptr ? &follow->tree : nullptr);
   MulticastPlan plan;
   plan.mfts.resize(fabric.size());
   plan.trees.reserve(byMlid.size());
@@ -79,16 +110,12 @@ MulticastPlan planTrees(const Fabric& fabric, const routing::SwitchGraph& graph,
       continue;
     }
     const std::uint32_t c = keepLargestComponent(roots, group->mlid, placed.placed, plan.warnings);
-    // Consecutive MLIDs take turns over the central switches; the trees
-    // that share a root turn their choice of parents instead.
-    const auto& candidates = roots.candidates(c);
-    const std::uint32_t offset = group->mlid.value - kFirstMlid.value;
-    const std::size_t spread = options.spreadRoots && !options.oneTree ? candidates.size() : 1;
-    const SwitchIndex root = follow != nullptr ? follow->rootOf[c] : candidates[offset % spread];
-    const auto rotation = options.oneTree ? 0 : static_cast<std::uint32_t>(offset / spread);
-    tree.root = graph.nodeId(root);
-    tree.switches = builder.build(group->mlid, root, rotation,
-                                  follow != nullptr ? follow->depth : roots.hopsFrom(root),
+    const TreeStart start =
+        treeStart(roots, c, group->mlid, placed.placed, options, order ? &*order : nullptr);
+    builder.follow(start.follow);
+    plan.alongUpDown += start.follow != nullptr;
+    tree.root = graph.nodeId(start.root);
+    tree.switches = builder.build(group->mlid, start.root, start.rotation, *start.hops,
                                   placed.placed, plan.mfts);
     tree.receivers = static_cast<std::size_t>(
         std::ranges::count_if(placed.placed, [](const PlacedMember& m) { return m.receives; }));
@@ -109,16 +136,7 @@ Result<MulticastPlan> planMulticast(const Fabric& fabric, const std::vector<McGr
   for (const McGroupRoute& g : groups) byMlid.push_back(&g);
   std::ranges::sort(byMlid, {}, [](const McGroupRoute* g) { return g->mlid; });
 
-  MulticastPlan plan = planTrees(fabric, graph, roots, byMlid, options, nullptr);
-  // The spread trees keep to updn's order wherever its roots are the
-  // central switches (fat trees); planned again only where they do not.
-  const auto* order = options.upDownOrder;
-  if (order != nullptr && !order->empty() && routing::descendsThenClimbs(graph, plan.mfts, *order))
-    if (const auto tree = routing::upDownTree(graph, roots, *order)) {
-      plan = planTrees(fabric, graph, roots, byMlid, options, &*tree);
-      plan.alongUpDown = true;
-    }
-  return plan;
+  return planTrees(fabric, graph, roots, byMlid, options);
 }
 
 Gid ipoibBroadcastMgid(std::uint16_t pkey, std::uint8_t scope) {
