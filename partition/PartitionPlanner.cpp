@@ -16,6 +16,27 @@ using Kind = MemberSpec::Kind;
 
 constexpr std::string_view kBuiltIn = "(built-in default partition)";
 
+// The rules that put `pkeys` in a port's table, so the operator knows what
+// to edit: the first kShownRules by name and file line, then how many more
+// (a file of hundreds of partitions for ALL would otherwise print every one
+// of them for every port named).
+std::string rulesBehind(const std::vector<std::uint16_t>& pkeys,
+                        const std::vector<PartitionDef>& defs) {
+  constexpr std::size_t kShownRules = 8;
+  std::string why;
+  std::size_t named = 0;
+  std::size_t rules = 0;
+  for (std::uint16_t k : pkeys) {
+    if ((k & kFullMember) == 0 && std::ranges::count(pkeys, k | kFullMember) > 0) continue;
+    if (++rules > kShownRules) continue;
+    const auto* d =
+        &*std::ranges::find(defs, static_cast<std::uint16_t>(k & 0x7fff), &PartitionDef::pkey);
+    why += fmt::format("{}'{}' at {}", named++ == 0 ? "" : ", ", d->name, d->where);
+  }
+  if (rules > kShownRules) why += fmt::format(" and {} more partitions", rules - kShownRules);
+  return why;
+}
+
 Membership merged(Membership a, Membership b) {
   if (a == Membership::Both || b == Membership::Both) return Membership::Both;
   if (a == Membership::Full || b == Membership::Full) return Membership::Full;
@@ -168,16 +189,9 @@ Result<PartitionPlan> planPartitions(const Fabric& fabric, const PartitionConfig
   for (const auto& [port, pkeys] : tables) {
     const Node& n = fabric.node(port.node);
     if (pkeys.size() > n.partitionCap) {
-      // Name the rules that put it there, so the operator knows what to edit.
-      std::string why;
-      for (std::uint16_t k : pkeys) {
-        if ((k & kFullMember) == 0 && std::ranges::count(pkeys, k | kFullMember) > 0) continue;
-        const auto* d =
-            &*std::ranges::find(defs, static_cast<std::uint16_t>(k & 0x7fff), &PartitionDef::pkey);
-        why += fmt::format("{}'{}' at {}", why.empty() ? "" : ", ", d->name, d->where);
-      }
       overflows.push_back(fmt::format("port {} needs {} PKeys but its PartitionCap is {} ({})",
-                                      fabric.describe(port), pkeys.size(), n.partitionCap, why));
+                                      fabric.describe(port), pkeys.size(), n.partitionCap,
+                                      rulesBehind(pkeys, defs)));
     }
     plan.tables.ports.push_back(PortPKeys{port, pkeys, false});
   }

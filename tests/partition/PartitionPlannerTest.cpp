@@ -160,6 +160,25 @@ TEST(PartitionPlanner, APortBeyondItsPartitionCapIsAnError) {
                         f.describe(small)));
 }
 
+// A file of many partitions for ALL names the first eight rules of each
+// port and counts the rest: hundreds of them, once per port shown, would
+// bury the error.
+TEST(PartitionPlanner, APortBeyondItsPartitionCapNamesAtMostEightRules) {
+  Fabric f = generatedFabric(FatTreeSpec{.levels = 2, .radix = 8});
+  const PortRef small = caPorts(f)[3];
+  f.node(small.node).partitionCap = 2;
+  std::string text;
+  for (int i = 1; i <= 12; ++i) text += fmt::format("p{}=0x{:x} : ALL;\n", i, i);
+  auto p = planPartitions(f, config(text), std::nullopt);
+  ASSERT_FALSE(p);
+  EXPECT_EQ(p.error().message,
+            fmt::format("partitions do not fit the PKey tables:\n  port {} needs 13 PKeys but its "
+                        "PartitionCap is 2 ('Default' at (built-in default partition), 'p1' at "
+                        "p.conf:1, 'p2' at p.conf:2, 'p3' at p.conf:3, 'p4' at p.conf:4, 'p5' at "
+                        "p.conf:5, 'p6' at p.conf:6, 'p7' at p.conf:7 and 5 more partitions)",
+                        f.describe(small)));
+}
+
 // Properties over shapes and sizes.
 class PlannerOnFabrics : public ::testing::TestWithParam<TopologySpec> {};
 
