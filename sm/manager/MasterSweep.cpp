@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <future>
 
+#include "sm/mad/ServeInLooks.h"
 #include "sm/manager/FabricChanges.h"
 #include "sm/program/ReadAhead.h"
 #include "sm/program/SubnetProgrammer.h"
@@ -265,21 +266,15 @@ PlanWork MasterSweep::planWork(Guid2Lid saved, Fabric fabric) {
 
 Result<PlannedSubnet> MasterSweep::computeServing(PlanWork work) {
   if (!offLoop_) return computePlan(std::move(work));
-  // Looks of 1 ms at the loop (its fds, timers, the wire), then up to 1 ms
-  // of real time on the plan: the in-memory fake fabric's loop waits on its
-  // own clock, not in real time, and this way its tests' clock moves about
-  // as the plan's real time does. On a real port (or ibsim) every look
-  // waits on the loop, so `ibsm status` waits at most ~2 ms more than it
-  // would between sweeps.
-  constexpr auto kLook = std::chrono::milliseconds(1);
   auto job = PlanJob::start(std::move(work));
-  const auto ready = [&job] { return job->ready(); };
-  while (!job->ready()) {
-    // Failed (cancelled): the plan is abandoned, its thread ends alone.
-    if (auto served = engine_.runUntil(now() + kLook, ready); !served)
-      return std::unexpected(served.error());
-    job->waitFor(kLook);
-  }
+  // Failed (cancelled): the plan is abandoned, its thread ends alone. On a
+  // real port `ibsm status` waits at most a look (1 ms) more than it would
+  // between sweeps.
+  if (auto served = serveInLooks(
+          engine_, [&job] { return job->ready(); },
+          [&job](std::chrono::microseconds most) { job->waitFor(most); });
+      !served)
+    return std::unexpected(served.error());
   return job->take();
 }
 

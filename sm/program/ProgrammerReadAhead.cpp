@@ -3,6 +3,7 @@
 #include <chrono>
 #include <future>
 
+#include "sm/mad/ServeInLooks.h"
 #include "sm/program/Diff.h"
 #include "sm/program/ReadAhead.h"
 #include "sm/program/SubnetProgrammer.h"
@@ -20,15 +21,11 @@ Result<ProgramDiff> SubnetProgrammer::diffServing(const SubnetPlan& plan, ReadAh
   const auto ready = [&job] {
     return job.wait_for(std::chrono::seconds(0)) == std::future_status::ready;
   };
-  // As MasterSweep::computeServing: looks of 1 ms at the loop, then up to
-  // 1 ms of real time on the diff.
-  constexpr auto kLook = std::chrono::milliseconds(1);
-  while (!ready()) {
-    if (auto served = engine_.runUntil(engine_.options().clock() + kLook, ready); !served) {
-      job.wait();
-      return std::unexpected(served.error());
-    }
-    job.wait_for(kLook);
+  if (auto served = serveInLooks(engine_, ready,
+                                 [&job](std::chrono::microseconds most) { job.wait_for(most); });
+      !served) {
+    job.wait();
+    return std::unexpected(served.error());
   }
   if (auto idle = engine_.runUntilIdle(); !idle) return std::unexpected(idle.error());
   // A read ahead that failed is a failed read (PROG-0308): HeldSubnet
