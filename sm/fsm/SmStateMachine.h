@@ -51,7 +51,11 @@
 // - A standby polls the master every polling timeout; `pollingRetries`
 //   misses in a row (OpenSM's polling_retry_number; 3, 1 s apart, by
 //   default) and it rediscovers. A poll is missed only when every try of
-//   its one SMP went unanswered, so a lost SMP alone never takes over.
+//   its one SMP went unanswered, so a lost SMP alone never takes over; its
+//   last try waits until 4/5 of the polling timeout, so a master merely
+//   slow to answer (busy, behind a sweep's SMPs) is not taken for dead
+//   (PeerService::poll, which also repeats uncounted a poll this SM itself
+//   was late for).
 //   A poll answered by a master we outrank gets a Trap 144 (NotifyMaster),
 //   which makes the master sweep, find us and hand over.
 // - ActCount is not used for liveness: an SMInfo answer comes from the SM
@@ -70,7 +74,7 @@ namespace ibsm::sm::fsm {
 
 // sm.polling_timeout_ms and sm.polling_retries at their defaults: a dead
 // master is found within 3 s plus the last poll's wait for its answer
-// (issue 32). OpenSM's sminfo_polling_timeout and polling_retry_number
+// (0.8 s; issue 32). OpenSM's sminfo_polling_timeout and polling_retry_number
 // default to 10 s and 4 (40 s); its own polling of us is its business.
 inline constexpr std::chrono::milliseconds kDefaultPollingTimeout{1000};
 inline constexpr std::uint32_t kDefaultPollingRetries = 3;

@@ -36,11 +36,13 @@ MadEngine::Requests::Hooks MadEngine::hooks() {
                      unsigned attempt) { return transmit(e, tid, attempt); },
       // The last attempt waits mad.timeout_ms at least: round trips learnt
       // from quick Gets only speed the retries, they never fail a slow but
-      // working device (a switch whose LFT writes take tens of ms).
+      // working device (a switch whose LFT writes take tens of ms). A
+      // request's own patience, when longer, is what it waits.
       .timeout = [this](const Entry& e, unsigned attempt) -> MadRto::Duration {
         const MadRto::Duration t = rto_.timeout(e.rtoKey, attempt);
         if (attempt < attemptsFor(e)) return t;
-        return std::max<MadRto::Duration>(t, options_.timeout);
+        return std::max(
+            {t, MadRto::Duration{options_.timeout}, MadRto::Duration{e.request.patience}});
       },
       .holds = [this](const Entry& e, unsigned) { return rto_.rto(e.rtoKey); },
       .node = [this](const Entry& e) { return nodeOf(e.request.to); },

@@ -87,6 +87,11 @@ struct SmpRequest {
   // 1 for an SMP to a port that refuses the SM's M_Key (SubnetProgrammer):
   // it would be dropped again, each time one more M_Key violation there.
   unsigned attempts{0};
+  // The last attempt waits this long at least (beside mad.timeout_ms): what
+  // an answer that may be slow for a reason of its own gets, e.g. a
+  // standby's poll of a master whose loop is busy (PeerSms.h pollSmInfo).
+  // Every attempt carries the same TID, so an answer to any of them counts.
+  std::chrono::milliseconds patience{0};
   // No M_Key here: the engine puts the key of the port reached on every
   // SMP (setPortKeys), so no caller can forget it or send a wrong one.
 

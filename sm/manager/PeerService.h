@@ -37,7 +37,7 @@ class PeerService final : public Service {
     MadEngine& engine;
     fsm::SmMachine& machine;         // fed the answers of polls and handovers
     const SmInfo& self;              // what this SM shows (SmInfoAgent::self())
-    const DaemonSettings& settings;  // smKey, pollingRetries (reloads change them)
+    const DaemonSettings& settings;  // smKey, pollingTimeout, pollingRetries (reloads change them)
     const bool& stopping;            // SIGTERM seen: failures are not reported
     std::function<std::chrono::system_clock::time_point()> wall;
     std::shared_ptr<spdlog::logger> log;

@@ -58,13 +58,21 @@ std::vector<PeerSm> findPeerSms(const discovery::DiscoveredSubnet& subnet) {
   return peers;
 }
 
-Result<std::vector<PeerSmInfo>> readPeerSmInfos(MadEngine& engine, std::span<const PeerSm> peers,
-                                                const SmInfo& self) {
+namespace {
+
+Result<std::vector<PeerSmInfo>> readSmInfos(MadEngine& engine, std::span<const PeerSm> peers,
+                                            const SmInfo& self,
+                                            std::chrono::milliseconds patience) {
   const SmpData query = encode(self);
   std::vector<SmpRequest> requests;
   for (const PeerSm& p : peers)
-    requests.push_back(SmpRequest{
-        .method = Method::Get, .attributeId = AttributeId::SmInfo, .to = p.address, .data = query});
+    requests.push_back(SmpRequest{.method = Method::Get,
+                                  .attributeId = AttributeId::SmInfo,
+                                  .to = p.address,
+                                  .data = query,
+                                  // Two quick tries for a lost SMP, then the long wait.
+                                  .attempts = patience.count() > 0 ? 3U : 0U,
+                                  .patience = patience});
   // All in the engine's window at once; the replies come back in `peers` order.
   auto replies = engine.sendAll(requests);
   if (!replies) return std::unexpected(replies.error());
@@ -84,9 +92,16 @@ Result<std::vector<PeerSmInfo>> readPeerSmInfos(MadEngine& engine, std::span<con
   return out;
 }
 
-Result<std::optional<SmInfo>> pollSmInfo(MadEngine& engine, const PeerSm& peer,
-                                         const SmInfo& self) {
-  auto infos = readPeerSmInfos(engine, std::span(&peer, 1), self);
+}  // namespace
+
+Result<std::vector<PeerSmInfo>> readPeerSmInfos(MadEngine& engine, std::span<const PeerSm> peers,
+                                                const SmInfo& self) {
+  return readSmInfos(engine, peers, self, std::chrono::milliseconds{0});
+}
+
+Result<std::optional<SmInfo>> pollSmInfo(MadEngine& engine, const PeerSm& peer, const SmInfo& self,
+                                         std::chrono::milliseconds patience) {
+  auto infos = readSmInfos(engine, std::span(&peer, 1), self, patience);
   if (!infos) return std::unexpected(infos.error());
   if (infos->empty()) return std::optional<SmInfo>{};
   return std::optional<SmInfo>{infos->front().info};

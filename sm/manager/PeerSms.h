@@ -14,6 +14,7 @@
 #include <ibsm/MadAttributes.h>
 #include <ibsm/MadPath.h>
 
+#include <chrono>
 #include <cstdint>
 #include <optional>
 #include <span>
@@ -56,9 +57,14 @@ struct PeerSmInfo {
                                                               const SmInfo& self);
 
 // One poll (standby -> master): nullopt when no answer after the engine's
-// retries, or an error status (a port that no longer runs an SM).
-[[nodiscard]] Result<std::optional<SmInfo>> pollSmInfo(MadEngine& engine, const PeerSm& peer,
-                                                       const SmInfo& self);
+// retries, or an error status (a port that no longer runs an SM). With a
+// `patience`, three tries, the last waiting that long at least
+// (SmpRequest::patience): a live master whose
+// loop is busy, or whose answer queues behind a sweep's SMPs, may answer
+// much later than a switch does, and its answer to any try counts.
+[[nodiscard]] Result<std::optional<SmInfo>> pollSmInfo(
+    MadEngine& engine, const PeerSm& peer, const SmInfo& self,
+    std::chrono::milliseconds patience = std::chrono::milliseconds{0});
 
 // SubnSet(SMInfo) with attribute modifier `control` (fsm::sminfo::kHandover,
 // kAcknowledge, ...) and `self` as payload. True when answered with status 0.

@@ -153,6 +153,64 @@ TEST_F(PeerServiceTest, EveryMissedPollIsCountedTheOneThatTakesOverIncluded) {
   EXPECT_EQ(described().peers.missedPolls, allowed);
 }
 
+// Issue 32's false takeover: a live master under load answered polls 1.1 s
+// late (its loop busy after a sweep's discovery, its answer behind the
+// sweep's SMPs) while a poll gave up after ~0.4 s. A poll now gives the
+// answer 4/5 of the polling timeout.
+TEST_F(PeerServiceTest, AMasterAnsweringWithinThePollingTimeoutIsAlive) {
+  runMaster();
+  discoverAndRead();
+  wire->setFaults([](const Smp& r, std::size_t) {
+    return r.header.attributeId == AttributeId::SmInfo ? FakeFabricTransport::Fate::delayed(600ms)
+                                                       : FakeFabricTransport::Fate{};
+  });
+  for (int i = 0; i < 3; ++i) service->poll(masterGuid());
+  EXPECT_EQ(described().peers.missedPolls, 0U);
+  EXPECT_EQ(machine->state().missedPolls, 0U);
+  EXPECT_EQ(machine->state().phase, fsm::Phase::Standby);
+}
+
+// The wait stays within the polling timeout, so a dead master is still
+// found within pollingRetries polling timeouts of polls (3 s at the
+// defaults) and the polls keep their cadence.
+TEST_F(PeerServiceTest, ADeadMastersPollEachEndWithinThePollingTimeout) {
+  runMaster();
+  discoverAndRead();
+  wire->setFaults([](const Smp& r, std::size_t) {
+    return FakeFabricTransport::Fate::dropped(r.header.attributeId == AttributeId::SmInfo);
+  });
+  const auto allowed = std::max(settings.pollingRetries, 1U);
+  for (std::uint32_t i = 0; i < allowed; ++i) {
+    const auto start = engine->options().clock();
+    service->poll(masterGuid());
+    EXPECT_LE(engine->options().clock() - start, settings.pollingTimeout) << "poll " << i;
+    EXPECT_GE(engine->options().clock() - start, settings.pollingTimeout / 2) << "poll " << i;
+  }
+  EXPECT_EQ(machine->state().phase, fsm::Phase::Discovering);
+  EXPECT_EQ(described().peers.missedPolls, allowed);
+}
+
+// A poll that took over twice the polling timeout went unanswered because
+// this SM stood still (a starved or stopped process), not the master: it
+// is asked again at once and not counted (SM-0128).
+TEST_F(PeerServiceTest, APollThisSmWasLateForIsRepeatedNotCounted) {
+  runMaster();
+  discoverAndRead();
+  FakeFabricTransport* w = &*wire;
+  wire->setFaults([w](const Smp& r, std::size_t) {
+    if (r.header.attributeId != AttributeId::SmInfo) return FakeFabricTransport::Fate{};
+    w->advance(3s);  // this process descheduled right after sending
+    return FakeFabricTransport::Fate::dropped();
+  });
+  service->poll(masterGuid());
+  EXPECT_EQ(described().peers.missedPolls, 0U);
+  EXPECT_EQ(machine->state().missedPolls, 0U);
+  auto next = machine->take();
+  ASSERT_TRUE(next);
+  EXPECT_EQ(next->kind, fsm::ActionKind::PollMaster);
+  EXPECT_EQ(next->peer, masterGuid());
+}
+
 TEST_F(PeerServiceTest, AHandoverNobodyAcceptsIsCountedSentButNotAccepted) {
   runMaster();
   discoverAndRead();
