@@ -44,6 +44,12 @@ class PeerServiceTest : public ::testing::Test {
                                       .log = quiet()});
   }
   // Presenting our SM_Key unless told another.
+  // Every SMInfo Get and answer lost: the master is dead, as the standby sees it.
+  void dropSmInfo() {
+    wire->setFaults([](const Smp& r, std::size_t) {
+      return FakeFabricTransport::Fate::dropped(r.header.attributeId == AttributeId::SmInfo);
+    });
+  }
   void runMaster(std::optional<std::uint64_t> smKey = std::nullopt) {
     wire->runSm({hca1, 1}, SmInfo{.guid = masterGuid(),
                                   .smKey = smKey.value_or(settings.smKey),
@@ -127,9 +133,7 @@ TEST_F(PeerServiceTest, APollTheMasterAnswersIsNoMissedPoll) {
 TEST_F(PeerServiceTest, ASilentMastersPollsAreCountedOneEach) {
   runMaster();
   discoverAndRead();
-  wire->setFaults([](const Smp& r, std::size_t) {
-    return FakeFabricTransport::Fate::dropped(r.header.attributeId == AttributeId::SmInfo);
-  });
+  dropSmInfo();
   service->poll(masterGuid());
   service->poll(masterGuid());
   EXPECT_EQ(described().peers.missedPolls, 2U);
@@ -141,9 +145,7 @@ TEST_F(PeerServiceTest, ASilentMastersPollsAreCountedOneEach) {
 TEST_F(PeerServiceTest, EveryMissedPollIsCountedTheOneThatTakesOverIncluded) {
   runMaster();
   discoverAndRead();
-  wire->setFaults([](const Smp& r, std::size_t) {
-    return FakeFabricTransport::Fate::dropped(r.header.attributeId == AttributeId::SmInfo);
-  });
+  dropSmInfo();
   const auto allowed = std::max(settings.pollingRetries, 1U);
   for (std::uint32_t i = 0; i < allowed; ++i) {
     ASSERT_EQ(machine->state().phase, fsm::Phase::Standby) << "poll " << i;
@@ -176,9 +178,7 @@ TEST_F(PeerServiceTest, AMasterAnsweringWithinThePollingTimeoutIsAlive) {
 TEST_F(PeerServiceTest, ADeadMastersPollEachEndWithinThePollingTimeout) {
   runMaster();
   discoverAndRead();
-  wire->setFaults([](const Smp& r, std::size_t) {
-    return FakeFabricTransport::Fate::dropped(r.header.attributeId == AttributeId::SmInfo);
-  });
+  dropSmInfo();
   const auto allowed = std::max(settings.pollingRetries, 1U);
   for (std::uint32_t i = 0; i < allowed; ++i) {
     const auto start = engine->options().clock();
