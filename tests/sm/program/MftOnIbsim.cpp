@@ -12,9 +12,12 @@
 #include <ibsm/Multicast.h>
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <deque>
+#include <map>
 #include <string_view>
+#include <tuple>
 
 #include "sm/discovery/Discovery.h"
 #include "sm/mad/MadEngine.h"
@@ -28,32 +31,40 @@ using sm::program::ProgramPhase;
 using sm::program::ProgramSummary;
 using sm::program::TableKind;
 
-// A spanning tree of the switches, grown breadth first from the first
-// (lowest NodeId) or the last switch, over the first or the last cable to
-// each new switch, with every CA port in it.
+// A spanning tree of the switches, grown breadth first from the switch of
+// the lowest or the highest node GUID, over the first or the last cable to
+// each new switch, with every CA port in it. Named by GUID, not NodeId: a
+// discovery numbers the nodes in the order they first answered, which
+// retries on a loaded machine change from one sweep to the next, and the
+// tree must be the same in every sweep that asks for it.
 void addTree(const Fabric& f, bool fromLast, std::uint16_t mlid, MulticastPlan& plan) {
   const auto switches = f.switches();
+  const auto byGuid = [&f](NodeId a, NodeId b) { return f.node(a).guid < f.node(b).guid; };
   std::vector<bool> seen(f.size(), false);
-  std::deque<NodeId> queue{fromLast ? switches.back() : switches.front()};
+  std::deque<NodeId> queue{fromLast ? *std::ranges::max_element(switches, byGuid)
+                                    : *std::ranges::min_element(switches, byGuid)};
   seen[queue.front()] = true;
   while (!queue.empty()) {
     const NodeId u = queue.front();
     queue.pop_front();
     const Node& node = f.node(u);
-    std::map<NodeId, std::pair<std::uint8_t, std::uint8_t>> cable;  // child -> (port, its port)
+    // child's GUID -> (child, port, its port)
+    std::map<Guid, std::tuple<NodeId, std::uint8_t, std::uint8_t>> cable;
     for (std::uint8_t p = 1; p <= node.numPorts(); ++p) {
       const auto& r = node.ports[p].remote;
       if (!r) continue;
+      const Guid guid = f.node(r->node).guid;
       if (!f.node(r->node).isSwitch()) {
         plan.mfts[u].entries[mlid].set(p);
-      } else if (!seen[r->node] && (fromLast || !cable.contains(r->node))) {
-        cable[r->node] = {p, r->port};
+      } else if (!seen[r->node] && (fromLast || !cable.contains(guid))) {
+        cable[guid] = {r->node, p, r->port};
       }
     }
-    for (const auto& [v, ports] : cable) {
+    for (const auto& [guid, to] : cable) {
+      const auto [v, port, itsPort] = to;
       seen[v] = true;
-      plan.mfts[u].entries[mlid].set(ports.first);
-      plan.mfts[v].entries[mlid].set(ports.second);
+      plan.mfts[u].entries[mlid].set(port);
+      plan.mfts[v].entries[mlid].set(itsPort);
       queue.push_back(v);
     }
   }
