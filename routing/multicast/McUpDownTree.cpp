@@ -15,8 +15,9 @@ std::vector<std::uint32_t> bySwitch(const SwitchGraph& graph,
   return out;
 }
 
-std::optional<UpDownTree> upDownTreeOf(const SwitchGraph& graph, const McRoots& roots,
-                                       const std::vector<std::uint32_t>& pos) {
+// `pos` by switch.
+std::optional<UpDownTree> upDownTree(const SwitchGraph& graph, const McRoots& roots,
+                                     const std::vector<std::uint32_t>& pos) {
   constexpr auto kNone = std::numeric_limits<std::uint16_t>::max();
   UpDownTree out;
   out.tree.up.resize(graph.size());
@@ -47,11 +48,6 @@ std::optional<UpDownTree> upDownTreeOf(const SwitchGraph& graph, const McRoots& 
 
 }  // namespace
 
-std::optional<UpDownTree> upDownTree(const SwitchGraph& graph, const McRoots& roots,
-                                     const std::vector<std::uint32_t>& positions) {
-  return upDownTreeOf(graph, roots, bySwitch(graph, positions));
-}
-
 OrderCheck::OrderCheck(const SwitchGraph& graph, const std::vector<std::uint32_t>& positions)
     : graph_(graph), pos_(bySwitch(graph, positions)) {}
 
@@ -71,7 +67,7 @@ bool OrderCheck::keeps(SwitchIndex root, std::uint32_t rotation,
 }
 
 const UpDownTree* OrderCheck::alongTree(const McRoots& roots) {
-  if (!along_) along_.emplace(upDownTreeOf(graph_, roots, pos_));
+  if (!along_) along_.emplace(upDownTree(graph_, roots, pos_));
   return *along_ ? &**along_ : nullptr;
 }
 

@@ -25,20 +25,14 @@
 
 namespace ibsm::routing {
 
-// The tree every group's tree is part of under an order: each component
+// The tree every group planned along an order is part of: each component
 // rooted at its first switch, every other switch hanging from an earlier
-// neighbour on a shortest path that only descends.
+// neighbour on a shortest path that only descends (OrderCheck::alongTree).
 struct UpDownTree {
   OneTree tree;                      // each switch's cable to its parent
   std::vector<std::uint16_t> depth;  // cables below its component's root
   std::vector<SwitchIndex> rootOf;   // by McRoots::component
 };
-
-// `positions` by NodeId (RoutingResult::upDownOrder). nullopt when some
-// switch other than its component's first has no earlier neighbour (updn's
-// order and the hub order give every other switch one).
-std::optional<UpDownTree> upDownTree(const SwitchGraph& graph, const McRoots& roots,
-                                     const std::vector<std::uint32_t>& positions);
 
 // Which groups are planned along the order, decided per group from its
 // MLID's root and rotation, never from its members. A group's tree is the
@@ -64,8 +58,9 @@ class OrderCheck {
   // choice among equal parents repeats (McTreeBuilder upCable).
   bool keeps(SwitchIndex root, std::uint32_t rotation, const std::vector<std::uint16_t>& hops,
              const std::vector<PlacedMember>& members);
-  // The tree along the order (upDownTree), made on first use; nullptr where
-  // the order leaves some switch without an earlier neighbour.
+  // The tree along the order, made on first use; nullptr where the order
+  // leaves some switch other than its component's first without an earlier
+  // neighbour (updn's order and the hub order give every other switch one).
   const UpDownTree* alongTree(const McRoots& roots);
 
  private:
